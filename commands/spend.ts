@@ -1,0 +1,38 @@
+import type { Deps } from '../src/deps.js';
+import { combinedDataThrough } from '../src/domain/data-through.js';
+import type { Period } from '../src/domain/period.js';
+import type { SpendDimension } from '../src/domain/spend.js';
+import type { SpendReport } from '../src/domain/spend-report.js';
+import { resolveTeamId } from './team-arg.js';
+
+export interface SpendQuery {
+  period: Period;
+  by: SpendDimension;
+  /** A team id or one of its match values; undefined for the teams the caller may see. */
+  team?: string;
+  /** Teams the caller may see; undefined means all (admins, the CLI). */
+  visibleTeams?: readonly string[];
+}
+
+/** "What did we spend, on what": totals for a period grouped by one dimension. */
+export async function spendReport(deps: Pick<Deps, 'config' | 'store'>, query: SpendQuery): Promise<SpendReport> {
+  const team = query.team === undefined ? undefined : resolveTeamId(deps.config, query.team, query.visibleTeams);
+  const teams = team ? [team] : query.visibleTeams ? [...query.visibleTeams] : undefined;
+  const [rows, currencies, freshness] = await Promise.all([
+    deps.store.spend.totals({ period: query.period, teams }, query.by),
+    deps.store.spend.currencies(query.period),
+    deps.store.freshness.list(),
+  ]);
+  const total = rows.reduce((t, r) => ({ billed: t.billed + r.billed, effective: t.effective + r.effective }), { billed: 0, effective: 0 });
+  const warnings = currencies.length > 1 ? [`amounts in ${currencies.join(', ')} are summed without conversion`] : [];
+  return {
+    period: query.period,
+    currency: currencies[0] ?? deps.config.teams.find((t) => t.budget)?.budget?.currency ?? 'USD',
+    by: query.by,
+    ...(teams ? { teams } : {}),
+    rows,
+    total,
+    dataThrough: combinedDataThrough(freshness),
+    warnings,
+  };
+}

@@ -1,0 +1,91 @@
+import catalogJson from './gpu-prices.json' with { type: 'json' };
+
+// The JSON is built by scripts/build-price-catalog.ts from public price tables (see SOURCES.md here).
+// It is imported, not read from disk, so tsc copies it into dist/ next to the compiled loader.
+
+export type CloudProvider = 'aws' | 'gcp' | 'azure';
+
+/** The list price of one GPU instance type in one region, USD per hour. */
+export interface GpuPrice {
+  provider: CloudProvider;
+  instanceType: string;
+  /** Chip name without vendor: A100, H100, L4, A10G, ... (80 GB variants are told apart by memory). */
+  gpuModel: string;
+  gpuCount: number;
+  /** GPU memory of the whole instance; null where public sources disagree or say nothing. */
+  gpuMemoryGiB: number | null;
+  vcpus: number;
+  memoryGiB: number;
+  region: string;
+  onDemandHourly: number;
+  /** Lowest spot price seen across the region's zones; null where the sources have none. */
+  spotHourly: number | null;
+}
+
+export interface PriceCatalog {
+  readonly entries: readonly GpuPrice[];
+  priceOf(provider: CloudProvider, instanceType: string, region: string): GpuPrice | undefined;
+  /** Every GPU instance type priced in a region, cheapest first. */
+  typesIn(provider: CloudProvider, region: string): GpuPrice[];
+}
+
+const PROVIDERS: readonly string[] = ['aws', 'gcp', 'azure'];
+
+function toEntry(raw: unknown, index: number): GpuPrice {
+  const e = raw as Record<string, unknown>;
+  const ok =
+    typeof e === 'object' &&
+    e !== null &&
+    PROVIDERS.includes(String(e.provider)) &&
+    typeof e.instanceType === 'string' &&
+    typeof e.gpuModel === 'string' &&
+    typeof e.gpuCount === 'number' &&
+    (e.gpuMemoryGiB === null || typeof e.gpuMemoryGiB === 'number') &&
+    typeof e.vcpus === 'number' &&
+    typeof e.memoryGiB === 'number' &&
+    typeof e.region === 'string' &&
+    typeof e.onDemandHourly === 'number' &&
+    (e.spotHourly === null || typeof e.spotHourly === 'number');
+  if (!ok) throw new Error(`burnrate_price_catalog_invalid: entry ${index} of gpu-prices.json is malformed; rebuild it with scripts/build-price-catalog.ts`);
+  return Object.freeze({ ...(e as unknown as GpuPrice) });
+}
+
+const keyOf = (provider: string, instanceType: string, region: string) => `${provider}|${instanceType}|${region}`;
+
+/** Wraps a list of entries with lookups (tests can pass their own entries). */
+export function createPriceCatalog(entries: readonly GpuPrice[]): PriceCatalog {
+  const byKey = new Map(entries.map((e) => [keyOf(e.provider, e.instanceType, e.region), e] as const));
+  return {
+    entries,
+    priceOf: (provider, instanceType, region) => byKey.get(keyOf(provider, instanceType, region)),
+    typesIn: (provider, region) =>
+      entries
+        .filter((e) => e.provider === provider && e.region === region)
+        .sort((a, b) => a.onDemandHourly - b.onDemandHourly || a.instanceType.localeCompare(b.instanceType)),
+  };
+}
+
+let loaded: PriceCatalog | undefined;
+
+/** The committed catalog. Parsed once: it is constant data, not state. */
+export function loadPriceCatalog(): PriceCatalog {
+  if (!loaded) {
+    const raw: unknown = catalogJson;
+    if (!Array.isArray(raw)) throw new Error('burnrate_price_catalog_invalid: gpu-prices.json is not a list');
+    loaded = createPriceCatalog(Object.freeze(raw.map(toEntry)));
+  }
+  return loaded;
+}
+
+export function priceOf(
+  provider: CloudProvider,
+  instanceType: string,
+  region: string,
+  catalog: PriceCatalog = loadPriceCatalog(),
+): GpuPrice | undefined {
+  return catalog.priceOf(provider, instanceType, region);
+}
+
+export function typesIn(provider: CloudProvider, region: string, catalog: PriceCatalog = loadPriceCatalog()): GpuPrice[] {
+  return catalog.typesIn(provider, region);
+}

@@ -1,0 +1,27 @@
+import type { Writable } from 'node:stream';
+import type { TeamConfig } from '../config/schema.js';
+import type { Message } from '../../templates/message.js';
+import { renderPlainText } from '../../templates/render/plain-text.js';
+import type { ChatPort } from './chat-port.js';
+
+/**
+ * Prints messages as readable text: what `npm start` shows when no chat platform is configured,
+ * one "channel" per team.
+ */
+export class TerminalChat implements ChatPort {
+  readonly platform = 'terminal';
+  readonly capabilities = { threads: false, ephemeral: false, modals: false, files: false };
+  private posted = 0;
+
+  constructor(private readonly out: Writable) {}
+
+  addressOf(team: TeamConfig): string {
+    return team.id;
+  }
+
+  async post(address: string, message: Message): Promise<{ ref: string }> {
+    this.out.write(`\n── #${address} ${'─'.repeat(Math.max(0, 60 - address.length))}\n${renderPlainText(message)}\n`);
+    this.posted += 1;
+    return { ref: `${address}/${this.posted}` };
+  }
+}

@@ -1,0 +1,71 @@
+import type { TeamConfig } from '../config/schema.js';
+import { findingId, type Cadence, type Finding, type FindingKind } from '../domain/finding.js';
+import { dayInZone, isoWeekLabel, isoWeekOf, monthOf, toDay, type Period } from '../domain/period.js';
+import { compare } from './compare.js';
+import { forecastPeriodEnd } from './forecast.js';
+
+/** Everything a budget check looks at; built from the store, so the check itself does no I/O. */
+export interface BudgetSnapshot {
+  teams: readonly TeamConfig[];
+  /** team id -> day -> spend (the budget's cost metric). */
+  daily: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  /** End of the data (ISO timestamp, exclusive); null when there is none. */
+  dataThrough: string | null;
+}
+
+export interface BudgetPolicy {
+  lookbackDays: number;
+}
+
+/**
+ * Month-to-date and week-to-date spend of each team against each threshold of its budget, and the
+ * end-of-period forecast against 100% (and any threshold above it): one Finding per crossing.
+ * Forecasts below 100% would fire on every healthy team early in the month, so they are not checked.
+ */
+export function checkBudgets(snapshot: BudgetSnapshot, policy: BudgetPolicy, now: Date): Finding[] {
+  if (!snapshot.dataThrough) return [];
+  const dataEnd = dataEndDay(snapshot.dataThrough);
+  const findings: Finding[] = [];
+  for (const team of snapshot.teams) {
+    const budget = team.budget;
+    if (!budget) continue;
+    const today = dayInZone(now, team.timezone);
+    const daily = snapshot.daily.get(team.id) ?? new Map<string, number>();
+    const cadences: [Cadence, number | undefined, Period, string][] = [
+      ['monthly', budget.monthly, monthOf(today), today.slice(0, 7)],
+      ['weekly', budget.weekly, isoWeekOf(today), isoWeekLabel(today)],
+    ];
+    for (const [cadence, amount, range, period] of cadences) {
+      if (amount === undefined) continue;
+      const forecast = forecastPeriodEnd({ daily, period: range, dataEnd, lookbackDays: policy.lookbackDays });
+      const base = { team: team.id, cadence, period, range, budget: amount, currency: budget.currency, actual: forecast.actual, dataThrough: snapshot.dataThrough };
+      const withForecast = budget.forecast ? { amount: forecast.amount, method: forecast.method } : null;
+      const make = (kind: FindingKind, threshold: number, value: number): Finding => ({
+        id: findingId(kind, team.id, period, threshold),
+        kind,
+        threshold,
+        amount: value,
+        ...base,
+        forecast: withForecast,
+      });
+      for (const threshold of budget.thresholds) {
+        if (compare(forecast.actual, 'gte', (amount * threshold) / 100)) findings.push(make('budget.actual', threshold, forecast.actual));
+      }
+      if (!budget.forecast) continue;
+      for (const threshold of forecastThresholds(budget.thresholds)) {
+        if (compare(forecast.amount, 'gte', (amount * threshold) / 100)) findings.push(make('budget.forecast', threshold, forecast.amount));
+      }
+    }
+  }
+  return findings;
+}
+
+function forecastThresholds(thresholds: readonly number[]): number[] {
+  const above = thresholds.filter((t) => t >= 100);
+  return above.length > 0 ? above : [100];
+}
+
+/** The first day not covered by data ending at `dataThrough` (exclusive end). */
+function dataEndDay(dataThrough: string): string {
+  return toDay(new Date(new Date(dataThrough).getTime() + 86_399_999));
+}

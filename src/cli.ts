@@ -1,0 +1,61 @@
+import { checkVerb } from './cli/check.js';
+import { configVerb } from './cli/config.js';
+import { demoVerb } from './cli/demo.js';
+import { importVerb } from './cli/import.js';
+import type { CliIo, Verb } from './cli/io.js';
+import { serveVerb } from './cli/serve.js';
+import { spendVerb } from './cli/spend.js';
+import { isBurnrateError } from './errors.js';
+
+const VERBS: Record<string, Verb> = {
+  serve: serveVerb,
+  check: checkVerb,
+  spend: spendVerb,
+  import: importVerb,
+  config: configVerb,
+  demo: demoVerb,
+};
+
+const HELP = `burnrate — cloud and GPU spend alerts for ML teams, in Slack and Teams
+
+Usage: burnrate <command> [options]
+
+  serve                      run the bot: checks on a schedule, alerts, health endpoints
+  check [--dry-run] [--json] run the budget checks now
+  spend [--team T] [--period P] [--by team|service|resource|day|provider] [--json]
+  import focus <file...>     import FOCUS billing exports (CSV, CSV.gz, Parquet)
+  config validate|schema     check burnrate.yml, or print its JSON Schema
+  demo                       load the demo organisation and show its alerts
+
+Options for all data commands: --config FILE (or BURNRATE_CONFIG), --db FILE (or BURNRATE_DB)
+Exit codes: 0 ok, 1 runtime failure, 2 usage or input error.
+`;
+
+/** Runs one CLI invocation and returns its exit code; never exits the process itself. */
+export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    io.out.write(HELP);
+    return name ? 0 : 2;
+  }
+  const verb = VERBS[name];
+  if (!verb) {
+    io.err.write(`burnrate: unknown command "${name}"\n\n${HELP}`);
+    return 2;
+  }
+  try {
+    return await verb(args, io);
+  } catch (error) {
+    if (isBurnrateError(error)) {
+      io.err.write(`burnrate: ${error.describe()}\n`);
+      return error.exitCode;
+    }
+    io.err.write(`burnrate: unexpected error: ${(error as Error).message}\n`);
+    if (io.env.LOG_LEVEL === 'debug') io.err.write(`${(error as Error).stack}\n`);
+    return 1;
+  }
+}
+
+function defaultIo(): CliIo {
+  return { out: process.stdout, err: process.stderr, env: process.env, cwd: process.cwd() };
+}

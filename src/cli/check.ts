@@ -1,0 +1,33 @@
+import { renderPlainText } from '../../templates/render/plain-text.js';
+import { budgetAlert } from '../../templates/budget-alert.js';
+import { runBudgetCheck } from '../jobs/budget-check.js';
+import { buildRuntime } from '../main.js';
+import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
+import type { Verb } from './io.js';
+import { resolveTeamId } from '../../commands/team-arg.js';
+
+const USAGE = 'burnrate check [--team T] [--dry-run] [--json]';
+
+/** Runs the budget checks now; prints findings (or JSON) and records them unless --dry-run. */
+export const checkVerb: Verb = async (args, io) => {
+  const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, team: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } }, USAGE);
+  const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, ...(io.clock ? { clock: io.clock } : {}) });
+  try {
+    const { config } = runtime.deps;
+    const teams = values.team ? [resolveTeamId(config, values.team)] : undefined;
+    const result = await runBudgetCheck(runtime.deps, { dryRun: values['dry-run'] ?? false, ...(teams ? { teams } : {}) });
+    if (values.json) {
+      io.out.write(`${JSON.stringify({ dryRun: values['dry-run'] ?? false, findings: result.findings }, null, 2)}\n`);
+      return 0;
+    }
+    if (result.alerts.length === 0) io.out.write(`No new budget alerts (${result.findings.length} open findings).\n`);
+    for (const alert of result.alerts) {
+      const team = config.teams.find((t) => t.id === alert.finding.team);
+      io.out.write(`\n${renderPlainText(budgetAlert({ ...alert, teamName: team?.name ?? alert.finding.team }))}\n`);
+    }
+    if (values['dry-run']) io.out.write('\n(dry run: nothing recorded, no alert queued)\n');
+    return 0;
+  } finally {
+    await runtime.close();
+  }
+};

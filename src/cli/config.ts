@@ -1,0 +1,22 @@
+import { configJsonSchema, loadConfig } from '../config/load-config.js';
+import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
+import type { Verb } from './io.js';
+
+const USAGE = 'burnrate config validate [--config FILE] | burnrate config schema';
+
+export const configVerb: Verb = async (args, io) => {
+  const { values, positionals } = parseVerbArgs(args, { config: COMMON_OPTIONS.config }, USAGE, true);
+  const [action, ...rest] = positionals;
+  if (rest.length > 0) throw usageError(`unexpected argument "${rest[0]}"`, USAGE);
+  if (action === 'schema') {
+    io.out.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+    return 0;
+  }
+  if (action === 'validate') {
+    const { config, path } = loadConfig(values.config, io.env, io.cwd);
+    const where = path ?? 'the embedded demo organisation (no burnrate.yml found)';
+    io.out.write(`${where}: valid — ${config.teams.length} teams, ${config.sources.length} sources\n`);
+    return 0;
+  }
+  throw usageError(action ? `unknown config action "${action}"` : 'missing config action', USAGE);
+};

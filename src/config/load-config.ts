@@ -1,0 +1,77 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { z } from 'zod';
+import { BurnrateError } from '../errors.js';
+import { demoConfig } from '../sources/demo/demo-config.js';
+import { formatIssues } from './format-issues.js';
+import { configSchema, type Config } from './schema.js';
+
+export interface LoadedConfig {
+  config: Config;
+  /** The file it came from, or null for the embedded demo organisation. */
+  path: string | null;
+}
+
+const DEFAULT_PATH = 'burnrate.yml';
+
+/**
+ * Finds and validates the configuration: `--config`, then BURNRATE_CONFIG, then ./burnrate.yml.
+ * With none of them the embedded demo organisation is used, so a first run needs no setup.
+ */
+export function loadConfig(path: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): LoadedConfig {
+  const explicit = path ?? env.BURNRATE_CONFIG;
+  if (!explicit) {
+    const fallback = resolve(cwd, DEFAULT_PATH);
+    if (!existsSync(fallback)) return { config: demoConfig(), path: null };
+    return { config: parseConfigFile(fallback), path: fallback };
+  }
+  const file = resolve(cwd, explicit);
+  if (!existsSync(file)) {
+    throw new BurnrateError('burnrate_config_missing', `config file not found: ${file}`, 'Check --config or BURNRATE_CONFIG, or copy burnrate.example.yml to burnrate.yml.');
+  }
+  return { config: parseConfigFile(file), path: file };
+}
+
+export function parseConfigFile(file: string): Config {
+  return parseConfigText(readFileSync(file, 'utf8'), file);
+}
+
+export function parseConfigText(text: string, source = 'burnrate.yml'): Config {
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const lines = doc.errors.map((error) => `${source}: ${error.message.split('\n')[0]}`);
+    throw new BurnrateError('burnrate_config_invalid', `${source} is not valid YAML:\n${lines.join('\n')}`, 'Fix the YAML syntax at the line shown.');
+  }
+  const raw: unknown = doc.toJS() ?? {};
+  const result = configSchema.safeParse(raw, { reportInput: true });
+  if (!result.success) {
+    const lines = formatIssues(result.error.issues, (p) => knownKeysAt(p));
+    throw new BurnrateError(
+      'burnrate_config_invalid',
+      `${source} has ${lines.length === 1 ? 'an error' : `${lines.length} errors`}:\n${lines.map((l) => `  ${l}`).join('\n')}`,
+      'Fix the keys above; `burnrate config schema` prints a JSON Schema for editor completion.',
+    );
+  }
+  return result.data;
+}
+
+/** JSON Schema of burnrate.yml, for editors (yaml-language-server) and docs. */
+export function configJsonSchema(): object {
+  // draft-07: the dialect editors' YAML plugins support best.
+  return { title: 'burnrate.yml', ...z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any', target: 'draft-7' }) };
+}
+
+/** The keys the schema allows at a path, to suggest the right spelling of an unknown one. */
+function knownKeysAt(path: readonly PropertyKey[]): string[] {
+  let schema: unknown = configJsonSchema();
+  for (const part of path) {
+    const node = schema as { properties?: Record<string, unknown>; items?: unknown; anyOf?: unknown[]; oneOf?: unknown[] };
+    if (typeof part === 'number') schema = node.items;
+    else schema = node.properties?.[String(part)] ?? (node.oneOf ?? node.anyOf)?.find((s) => (s as { properties?: object }).properties);
+    if (!schema) return [];
+  }
+  const node = schema as { properties?: Record<string, unknown>; oneOf?: { properties?: object }[]; anyOf?: { properties?: object }[] };
+  const variants = node.properties ? [node] : (node.oneOf ?? node.anyOf ?? []);
+  return variants.flatMap((v) => Object.keys(v.properties ?? {}));
+}

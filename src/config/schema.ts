@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+// Every object is strict: a misspelt key is reported, never silently ignored.
+// Secrets have no place here; they come from the environment only.
+
+const positiveAmount = z.number({ error: 'expected a positive number' }).positive({ error: 'expected a positive number' });
+const nonEmpty = (what: string) => z.string({ error: `expected ${what}` }).trim().min(1, { error: `expected ${what}` });
+
+const timezone = nonEmpty('an IANA time zone such as Europe/Berlin').refine(isTimeZone, {
+  error: 'expected an IANA time zone such as Europe/Berlin or America/New_York',
+});
+
+const hourMinute = z
+  .string({ error: 'expected a time of day as HH:MM' })
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'expected a time of day as HH:MM, e.g. 08:30' });
+
+export const budgetSchema = z.strictObject({
+  monthly: positiveAmount.optional(),
+  weekly: positiveAmount.optional(),
+  currency: z.string().regex(/^[A-Z]{3}$/, { error: 'expected an ISO 4217 currency code such as USD' }).default('USD'),
+  thresholds: z
+    .array(z.number({ error: 'expected a percentage' }).positive({ error: 'expected a percentage above 0' }), {
+      error: 'expected a list of percentages such as [50, 80, 100]',
+    })
+    .min(1, { error: 'expected at least one threshold' })
+    .default([50, 80, 100])
+    .transform((list) => [...new Set(list)].sort((a, b) => a - b)),
+  forecast: z.boolean({ error: 'expected true or false' }).default(true),
+});
+
+export const teamSchema = z.strictObject({
+  id: nonEmpty('a team id').regex(/^[a-z0-9][a-z0-9_-]*$/, {
+    error: 'expected a lower-case id of letters, digits, - and _ (e.g. ml-research)',
+  }),
+  name: nonEmpty('a display name').optional(),
+  match: z.array(nonEmpty('a tag value'), { error: 'expected a list of tag values' }).default([]),
+  timezone: timezone.default('UTC'),
+  slack: z.strictObject({ channel: nonEmpty('a Slack channel id such as C0123ABCD') }).optional(),
+  msteams: z.strictObject({ channel: nonEmpty('a Teams channel or conversation id') }).optional(),
+  owners: z.array(nonEmpty('a chat user id'), { error: 'expected a list of chat user ids' }).default([]),
+  approvers: z.array(nonEmpty('a chat user id'), { error: 'expected a list of chat user ids' }).default([]),
+  budget: budgetSchema.optional(),
+});
+
+const focusSource = z.strictObject({
+  type: z.literal('focus'),
+  id: nonEmpty('a source id').optional(),
+  paths: z.array(nonEmpty('a file path or glob'), { error: 'expected a list of file paths or globs' }).min(1, {
+    error: 'expected at least one path, e.g. [exports/*.parquet]',
+  }),
+});
+
+const demoSource = z.strictObject({
+  type: z.literal('demo'),
+  id: nonEmpty('a source id').optional(),
+  seed: z.number().int({ error: 'expected an integer seed' }).default(42),
+  days: z.number().int().min(7, { error: 'expected at least 7 days' }).max(730).default(90),
+});
+
+export const sourceSchema = z.discriminatedUnion('type', [focusSource, demoSource], {
+  error: 'expected a source with type focus or demo',
+});
+
+export const configSchema = z
+  .strictObject({
+    ownership: z
+      .strictObject({
+        tagKeys: z.array(nonEmpty('a tag key'), { error: 'expected a list of tag keys' }).min(1).default(['team']),
+      })
+      .default({ tagKeys: ['team'] }),
+    admins: z.array(nonEmpty('a chat user id'), { error: 'expected a list of chat user ids' }).default([]),
+    teams: z.array(teamSchema, { error: 'expected a list of teams' }).default([]),
+    sources: z.array(sourceSchema, { error: 'expected a list of sources' }).default([{ type: 'demo', seed: 42, days: 90 }]),
+    schedule: z
+      .strictObject({
+        budgetCheck: hourMinute.default('08:00'),
+      })
+      .default({ budgetCheck: '08:00' }),
+    forecast: z
+      .strictObject({
+        lookbackDays: z.number().int().min(7, { error: 'expected at least 7 days' }).max(180).default(28),
+      })
+      .default({ lookbackDays: 28 }),
+  })
+  .superRefine((config, ctx) => {
+    const seen = new Map<string, number>();
+    config.teams.forEach((team, index) => {
+      const first = seen.get(team.id);
+      if (first !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['teams', index, 'id'], message: `duplicate team id "${team.id}" (also teams[${first}])` });
+      }
+      seen.set(team.id, index);
+    });
+  });
+
+export type Config = z.output<typeof configSchema>;
+export type TeamConfig = z.output<typeof teamSchema>;
+export type BudgetConfig = z.output<typeof budgetSchema>;
+export type SourceConfig = z.output<typeof sourceSchema>;
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

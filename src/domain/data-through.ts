@@ -1,0 +1,11 @@
+import type { SourceFreshness } from '../store/store.js';
+
+/**
+ * How far the data reaches across sources: the earliest of their ends, because a total is only
+ * complete up to the point every source has reported.
+ */
+export function combinedDataThrough(sources: readonly SourceFreshness[]): string | null {
+  const ends = sources.map((s) => s.dataThrough).filter((d): d is string => d !== null);
+  if (ends.length === 0) return null;
+  return ends.reduce((a, b) => (new Date(b) < new Date(a) ? b : a));
+}

@@ -1,0 +1,89 @@
+import { BurnrateError } from '../errors.js';
+
+/** A half-open range of UTC calendar days: [start, end). */
+export interface Period {
+  start: string; // YYYY-MM-DD
+  end: string; // YYYY-MM-DD, exclusive
+}
+
+const DAY_MS = 86_400_000;
+
+export function toDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+export function parseDay(day: string): Date {
+  return new Date(`${day}T00:00:00Z`);
+}
+
+export function addDays(day: string, n: number): string {
+  return toDay(new Date(parseDay(day).getTime() + n * DAY_MS));
+}
+
+export function daysBetween(start: string, end: string): number {
+  return Math.round((parseDay(end).getTime() - parseDay(start).getTime()) / DAY_MS);
+}
+
+/** Every day of a period, in order. */
+export function daysOf(period: Period): string[] {
+  const days: string[] = [];
+  for (let d = period.start; d < period.end; d = addDays(d, 1)) days.push(d);
+  return days;
+}
+
+export function monthOf(day: string): Period {
+  const start = `${day.slice(0, 7)}-01`;
+  const d = parseDay(start);
+  const end = toDay(new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)));
+  return { start, end };
+}
+
+/** ISO week (Monday to Sunday) containing `day`. */
+export function isoWeekOf(day: string): Period {
+  const weekday = (parseDay(day).getUTCDay() + 6) % 7; // Monday = 0
+  const start = addDays(day, -weekday);
+  return { start, end: addDays(start, 7) };
+}
+
+/** ISO week label such as 2026-W48. */
+export function isoWeekLabel(day: string): string {
+  const d = parseDay(day);
+  const thursday = new Date(d.getTime() + (3 - ((d.getUTCDay() + 6) % 7)) * DAY_MS);
+  const yearStart = Date.UTC(thursday.getUTCFullYear(), 0, 1);
+  const week = Math.floor((thursday.getTime() - yearStart) / DAY_MS / 7) + 1;
+  return `${thursday.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
+}
+
+/** The calendar day of `now` in a time zone, e.g. for "today" of a team in Europe/Berlin. */
+export function dayInZone(now: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+export const PERIOD_SYNTAX = 'this-month, last-month, YYYY-MM, YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD';
+
+/**
+ * Parses what a user types for a period. `today` anchors the relative forms.
+ * A range's second day is inclusive, as people say it; the returned end is exclusive.
+ */
+export function parsePeriod(text: string, today: string): Period {
+  const value = text.trim().toLowerCase();
+  if (value === 'this-month' || value === 'mtd') return monthOf(today);
+  if (value === 'last-month') return monthOf(addDays(monthOf(today).start, -1));
+  if (value === 'this-week' || value === 'wtd') return isoWeekOf(today);
+  if (value === 'last-week') return isoWeekOf(addDays(isoWeekOf(today).start, -1));
+  if (/^\d{4}-\d{2}$/.test(value) && isValidDay(`${value}-01`)) return monthOf(`${value}-01`);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value) && isValidDay(value)) return { start: value, end: addDays(value, 1) };
+  const range = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(value);
+  if (range && isValidDay(range[1]!) && isValidDay(range[2]!)) {
+    if (range[2]! < range[1]!) {
+      throw new BurnrateError('burnrate_period_invalid', `period "${text}" ends before it starts`, 'Write the earlier day first, e.g. 2026-11-01..2026-11-15.');
+    }
+    return { start: range[1]!, end: addDays(range[2]!, 1) };
+  }
+  throw new BurnrateError('burnrate_period_invalid', `unknown period "${text}"`, `Use ${PERIOD_SYNTAX}.`);
+}
+
+function isValidDay(day: string): boolean {
+  const d = parseDay(day);
+  return !Number.isNaN(d.getTime()) && toDay(d) === day;
+}

@@ -1,0 +1,17 @@
+import type { Period } from './period.js';
+import type { SpendDimension } from './spend.js';
+
+/** The answer to "what did we spend, on what": stable, and the shape of `spend --json`. */
+export interface SpendReport {
+  period: Period;
+  currency: string;
+  by: SpendDimension;
+  /** Team ids the report is limited to; absent when it covers the whole organisation. */
+  teams?: string[];
+  rows: { key: string; billed: number; effective: number }[];
+  total: { billed: number; effective: number };
+  /** End of the data (exclusive), across sources; null when nothing was imported yet. */
+  dataThrough: string | null;
+  /** Caveats a reader must know, e.g. several currencies summed. */
+  warnings: string[];
+}

@@ -1,0 +1,45 @@
+/** Spend that has no ownership tag at all. */
+export const UNTAGGED = '(untagged)';
+/** Spend whose ownership tag names no configured team; the raw value is kept in `ownerTag`. */
+export const UNMAPPED = '(unmapped)';
+
+/**
+ * One pre-aggregated line of daily spend, whatever the source (FOCUS file, cloud API, demo).
+ * Amounts are in `currency`; `day` is the UTC calendar day of the charge period start.
+ */
+export interface SpendRow {
+  day: string; // YYYY-MM-DD
+  billingPeriod: string; // YYYY-MM of the billing period the charge belongs to
+  team: string; // team id, UNTAGGED or UNMAPPED
+  ownerTag: string | null; // raw ownership tag value, as found
+  provider: string;
+  billingAccount: string | null;
+  subAccount: string | null;
+  service: string;
+  serviceCategory: string | null;
+  resourceId: string | null;
+  chargeCategory: string;
+  pricingCategory: string | null;
+  currency: string;
+  billed: number;
+  effective: number;
+}
+
+/**
+ * What a batch of rows replaces: every stored row of this source whose billing period
+ * (and billing account, when given) is listed. Re-importing a period therefore never double counts.
+ */
+export interface SpendScope {
+  source: string;
+  billingPeriods: string[]; // YYYY-MM
+  billingAccounts?: string[];
+}
+
+export interface SpendBatch {
+  scope: SpendScope;
+  rows: SpendRow[];
+  /** Latest charge period end covered by the batch (ISO timestamp). */
+  dataThrough: string | null;
+}
+
+export type SpendDimension = 'team' | 'service' | 'resource' | 'day' | 'provider';

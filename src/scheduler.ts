@@ -1,0 +1,52 @@
+import cron, { type ScheduledTask } from 'node-cron';
+import type { Deps } from './deps.js';
+
+export interface Scheduler {
+  readonly running: boolean;
+  describe(): string[];
+  stop(): Promise<void>;
+}
+
+export interface ScheduledJobs {
+  /** Refresh sources, then check budgets of the given teams. */
+  budgetCheck(teams: string[]): Promise<void>;
+  deliver(): Promise<void>;
+}
+
+/**
+ * Cron expression -> job. The budget check runs at the configured hour in each team's own time
+ * zone (one task per zone), so a Berlin team hears at 08:00 Berlin time. Delivery runs every minute.
+ */
+export function startScheduler(deps: Pick<Deps, 'config' | 'log'>, jobs: ScheduledJobs): Scheduler {
+  const [hour, minute] = deps.config.schedule.budgetCheck.split(':').map(Number);
+  const byZone = new Map<string, string[]>();
+  for (const team of deps.config.teams) byZone.set(team.timezone, [...(byZone.get(team.timezone) ?? []), team.id]);
+
+  const tasks: ScheduledTask[] = [];
+  const lines: string[] = [];
+  for (const [timezone, teams] of byZone) {
+    tasks.push(cron.schedule(`${minute} ${hour} * * *`, () => guard(deps, 'budget check', () => jobs.budgetCheck(teams)), { timezone, name: `budget-check ${timezone}`, noOverlap: true }));
+    lines.push(`budget check daily at ${deps.config.schedule.budgetCheck} ${timezone} for ${teams.join(', ')}`);
+  }
+  tasks.push(cron.schedule('* * * * *', () => guard(deps, 'outbox delivery', jobs.deliver), { name: 'outbox', noOverlap: true }));
+  let running = true;
+  return {
+    get running() {
+      return running;
+    },
+    describe: () => lines,
+    stop: async () => {
+      running = false;
+      await Promise.all(tasks.map((t) => t.destroy()));
+    },
+  };
+}
+
+/** A failing run is logged and the schedule goes on. */
+async function guard(deps: Pick<Deps, 'log'>, name: string, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    deps.log.error({ err: (error as Error).message, job: name }, 'scheduled job failed');
+  }
+}

@@ -1,0 +1,56 @@
+import { configSchema, type Config } from '../../config/schema.js';
+
+/**
+ * The embedded demo organisation: four ML teams, chat ids that look real, and a demo source.
+ * It is what burnrate runs on when no burnrate.yml exists, so `npm start` works on a fresh clone.
+ * llm-training is sized to head over its monthly budget; inference has a weekly budget too.
+ */
+export function demoConfig(): Config {
+  return configSchema.parse({
+    ownership: { tagKeys: ['team', 'user:team'] },
+    admins: ['U0DEMOADMIN'],
+    teams: [
+      {
+        id: 'ml-research',
+        name: 'ML Research',
+        match: ['ml-research', 'research'],
+        timezone: 'Europe/Berlin',
+        slack: { channel: 'C0DEMORSRCH' },
+        owners: ['U0DEMOALICE'],
+        approvers: ['U0DEMOBOB'],
+        budget: { monthly: 60000, currency: 'USD', thresholds: [50, 80, 100], forecast: true },
+      },
+      {
+        id: 'llm-training',
+        name: 'LLM Training',
+        match: ['llm-training', 'llm'],
+        timezone: 'America/Los_Angeles',
+        slack: { channel: 'C0DEMOLLMTR' },
+        owners: ['U0DEMOCAROL'],
+        approvers: ['U0DEMODAN'],
+        budget: { monthly: 150000, currency: 'USD', thresholds: [50, 80, 100], forecast: true },
+      },
+      {
+        id: 'inference',
+        name: 'Inference Platform',
+        match: ['inference', 'serving'],
+        timezone: 'America/New_York',
+        slack: { channel: 'C0DEMOINFER' },
+        owners: ['U0DEMOERIN'],
+        approvers: ['U0DEMOFRANK'],
+        budget: { monthly: 45000, weekly: 9000, currency: 'USD', thresholds: [50, 80, 100], forecast: true },
+      },
+      {
+        id: 'vision',
+        name: 'Computer Vision',
+        match: ['vision', 'cv'],
+        timezone: 'Asia/Kolkata',
+        slack: { channel: 'C0DEMOVISON' },
+        owners: ['U0DEMOGRACE'],
+        approvers: ['U0DEMOHEIDI'],
+        budget: { monthly: 30000, currency: 'USD', thresholds: [50, 80, 100], forecast: true },
+      },
+    ],
+    sources: [{ type: 'demo', seed: 42, days: 90 }],
+  });
+}

@@ -1,0 +1,359 @@
+import { loadPriceCatalog, type CloudProvider, type PriceCatalog } from '../../catalog/price-catalog.js';
+import { randomFor, type Random } from './random.js';
+
+/**
+ * The demo organisation's GPU fleet: who runs what, where, at which catalog price, and when it runs.
+ * Spend rows (demo-spend.ts) are hours running x hourly price; later GPU checks can derive utilisation
+ * from the same intervals and their activity, so both views of the demo always agree.
+ */
+
+export type WorkloadKind = 'training' | 'inference' | 'notebook' | 'sweep';
+export type Lifecycle = 'on-demand' | 'spot';
+/** FOCUS PricingCategory of the instance's usage: spot is Dynamic, Savings-Plan-covered usage Committed. */
+export type DemoPricing = 'Standard' | 'Dynamic' | 'Committed';
+/** What the GPUs do while the instance runs: ground truth for utilisation (idle = paid for, unused). */
+export type Activity = 'training' | 'serving' | 'interactive' | 'idle';
+
+/** When an instance runs. Every pattern is a pure function of (instance, UTC day): no state, no clock. */
+export type RunPattern =
+  /** Always on (inference endpoints, a forgotten box). */
+  | { kind: 'always'; activity: Activity }
+  /**
+   * Back-to-back training runs in cycles of `cycleDays`: each cycle opens with a gap (job queued,
+   * data prep, a crash nobody noticed yet), may be skipped entirely, and may end with an idle tail
+   * (the run finished, the instance stayed up).
+   */
+  | { kind: 'runs'; cycleDays: number; phaseDays: number; gapHours: [number, number]; skipChance: number; idleTailChance: number; idleTailHours: [number, number] }
+  /** A notebook: weekday sessions from about `startHourUtc`, sometimes left on overnight or over the weekend. */
+  | { kind: 'workdays'; startHourUtc: number; sessionHours: [number, number]; overnightChance: number; weekendChance: number }
+  /** Autoscaled replicas serving weekday traffic. */
+  | { kind: 'business-hours'; startHourUtc: number; hours: number }
+  /** Hyper-parameter sweeps: a burst in most cycles. */
+  | { kind: 'bursts'; cycleDays: number; phaseDays: number; burstChance: number; burstHours: [number, number] };
+
+export interface DemoInstance {
+  /** AWS i-0... id, or the numeric id GCP gives an instance; also the spend rows' resourceId. */
+  instanceId: string;
+  name: string;
+  provider: CloudProvider;
+  /** AWS account id or GCP project id. */
+  subAccount: string;
+  region: string;
+  zone: string;
+  instanceType: string;
+  gpuModel: string;
+  gpuCount: number;
+  gpuMemoryGiB: number | null;
+  lifecycle: Lifecycle;
+  pricing: DemoPricing;
+  /** Catalog price per hour: on-demand, or spot for spot instances. This is what is billed (0 if Committed). */
+  hourlyPrice: number;
+  /** What an hour really costs: the amortised Savings Plan rate for Committed usage, else hourlyPrice. */
+  effectiveHourly: number;
+  /** The raw ownership tag value (null: untagged); the key it sits under is in `tags`. */
+  teamTag: string | null;
+  tags: Readonly<Record<string, string>>;
+  workload: WorkloadKind;
+  /** Chat user id of the owner (demo config ids); null when nobody knows (untagged, unknown team). */
+  owner: string | null;
+  /** Never stopped by an action (production inference). */
+  protected: boolean;
+  pattern: RunPattern;
+  /** Seeds the instance's own random stream, so its days are independent of every other instance. */
+  scheduleSeed: number;
+}
+
+/** A stretch of one UTC day the instance ran, in hours from 00:00Z (0 <= start < end <= 24). */
+export interface DayInterval {
+  start: number;
+  end: number;
+  activity: Activity;
+}
+
+/** 1-year Savings Plan rate as a share of on-demand: vantage's reserved/on-demand for p4d.24xlarge us-east-1 (13.92/21.96). */
+export const COMMITTED_RATE = 0.634;
+
+// ---- the organisation ---------------------------------------------------------------------------
+
+interface Template {
+  key: string;
+  name: string;
+  provider: CloudProvider;
+  region: string;
+  instanceType: string;
+  lifecycle: Lifecycle;
+  committed?: boolean;
+  workload: WorkloadKind;
+  team: { key: string; value: string } | null;
+  owner: string | null;
+  extraTags?: Record<string, string>;
+  pattern: (r: Random) => RunPattern;
+}
+
+/** Accounts (AWS) and projects (GCP) of the demo organisation, by team tag value's team. */
+export const DEMO_ACCOUNTS = {
+  aws: { payer: '381492650173', llm: '472019385561', research: '530718264490', inference: '618204937715', vision: '704153826649', sandbox: '815630492278' },
+  gcp: { billing: '01F4D2-8C3A7B-9E61D0', llm: 'llm-train-prod', research: 'research-sandbox', vision: 'cv-platform', shared: 'shared-data' },
+} as const;
+
+const runs = (cycle: [number, number], gap: [number, number], skipChance: number, idleTailChance = 0.2) => (r: Random): RunPattern => ({
+  kind: 'runs',
+  cycleDays: r.int(cycle[0], cycle[1]),
+  phaseDays: r.int(0, 13),
+  gapHours: [gap[0], gap[1]],
+  skipChance,
+  idleTailChance,
+  idleTailHours: [2, 9],
+});
+const workdays = (startHourUtc: number, overnightChance: number, weekendChance: number) => (r: Random): RunPattern => ({
+  kind: 'workdays',
+  startHourUtc: startHourUtc + r.int(-1, 1) * 0.5,
+  sessionHours: [7, 11],
+  overnightChance,
+  weekendChance,
+});
+const bursts = (burstChance: number, hours: [number, number]) => (r: Random): RunPattern => ({
+  kind: 'bursts',
+  cycleDays: 7,
+  phaseDays: r.int(0, 6),
+  burstChance,
+  burstHours: [hours[0], hours[1]],
+});
+const always = (activity: Activity) => (): RunPattern => ({ kind: 'always', activity });
+const businessHours = (startHourUtc: number, hours: number) => (): RunPattern => ({ kind: 'business-hours', startHourUtc, hours });
+
+const ckpt = (interval: string) => ({ checkpoint: 'true', 'checkpoint-interval': interval });
+const tag = (value: string, key = 'team') => ({ key, value });
+
+const LLM = 'U0DEMOCAROL';
+const LLM2 = 'U0DEMODAN';
+const RES = 'U0DEMOALICE';
+const RES2 = 'U0DEMOBOB';
+const INF = 'U0DEMOERIN';
+const INF2 = 'U0DEMOFRANK';
+const CV = 'U0DEMOGRACE';
+const CV2 = 'U0DEMOHEIDI';
+
+/** The fleet's composition is fixed; the seed picks ids, zones, cycle lengths and phases. */
+const TEMPLATES: readonly Template[] = [
+  // llm-training: an 8xH100 pre-training cluster (two nodes on a Savings Plan), fine-tuning on spot, sweeps.
+  ...[0, 1, 2].map((i): Template => ({
+    key: `llm-pretrain-${i}`, name: `llm-pretrain-node-${i}`, provider: 'aws', region: 'us-east-1', instanceType: 'p5.48xlarge',
+    lifecycle: 'on-demand', committed: i > 0, workload: 'training', team: tag(i === 2 ? 'LLM' : 'llm-training'), owner: LLM,
+    extraTags: ckpt('30m'), pattern: runs([7, 11], [4, 20], 0),
+  })),
+  { key: 'llm-pretrain-gcp', name: 'llm-pretrain-a3-0', provider: 'gcp', region: 'us-central1', instanceType: 'a3-highgpu-8g', lifecycle: 'on-demand', workload: 'training', team: tag('llm-training'), owner: LLM, extraTags: ckpt('1h'), pattern: runs([6, 9], [6, 30], 0) },
+  ...[0, 1].map((i): Template => ({
+    key: `llm-finetune-${i}`, name: `llm-finetune-${i}`, provider: 'aws', region: 'us-west-2', instanceType: 'p4de.24xlarge',
+    lifecycle: 'spot', workload: 'training', team: tag('llm'), owner: LLM2, extraTags: ckpt('15m'), pattern: runs([3, 5], [6, 24], 0.15),
+  })),
+  { key: 'llm-eval', name: 'llm-eval-a100', provider: 'aws', region: 'us-east-1', instanceType: 'p4d.24xlarge', lifecycle: 'on-demand', workload: 'training', team: tag('llm-training', 'user:team'), owner: LLM2, extraTags: ckpt('1h'), pattern: runs([2, 4], [8, 30], 0.2, 0.35) },
+  { key: 'llm-rlhf', name: 'llm-rlhf-h200', provider: 'aws', region: 'us-east-1', instanceType: 'p5en.48xlarge', lifecycle: 'spot', workload: 'training', team: tag('llm-training'), owner: LLM, extraTags: ckpt('20m'), pattern: runs([4, 7], [6, 24], 0.1) },
+  ...[0, 1, 2, 3].map((i): Template => ({
+    key: `llm-sweep-${i}`, name: `llm-sweep-${i}`, provider: 'aws', region: 'us-east-1', instanceType: 'g5.12xlarge',
+    lifecycle: 'spot', workload: 'sweep', team: tag('llm'), owner: LLM2, extraTags: { sweep: 'lr-warmup' }, pattern: bursts(0.8, [30, 60]),
+  })),
+  { key: 'llm-nb-carol', name: 'carol-notebook', provider: 'aws', region: 'us-west-2', instanceType: 'g6e.xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('llm-training'), owner: LLM, pattern: workdays(16, 0.15, 0.35) },
+  { key: 'llm-nb-dan', name: 'dan-notebook', provider: 'aws', region: 'us-west-2', instanceType: 'g6e.2xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('llm-training'), owner: LLM2, pattern: workdays(17, 0.1, 0.1) },
+
+  // ml-research: A100 training on spot and on GCP, notebooks in Frankfurt, weekly sweeps, one old V100 box.
+  { key: 'res-train-a100', name: 'research-train-a100', provider: 'aws', region: 'us-east-1', instanceType: 'p4d.24xlarge', lifecycle: 'spot', workload: 'training', team: tag('research'), owner: RES, extraTags: ckpt('30m'), pattern: runs([4, 7], [8, 30], 0.15) },
+  // On-demand, checkpointing every 30 minutes: the demo's candidate for moving to spot.
+  { key: 'res-train-fra', name: 'research-train-fra', provider: 'aws', region: 'eu-central-1', instanceType: 'p4d.24xlarge', lifecycle: 'on-demand', workload: 'training', team: tag('ml-research'), owner: RES, extraTags: ckpt('30m'), pattern: runs([4, 7], [8, 36], 0) },
+  { key: 'res-train-gcp', name: 'research-a2-8g', provider: 'gcp', region: 'us-central1', instanceType: 'a2-highgpu-8g', lifecycle: 'on-demand', workload: 'training', team: tag('ml-research'), owner: RES2, extraTags: ckpt('2h'), pattern: runs([5, 8], [12, 48], 0) },
+  { key: 'res-nb-alice', name: 'alice-notebook', provider: 'aws', region: 'eu-central-1', instanceType: 'g5.xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('ml-research'), owner: RES, pattern: workdays(7, 0.2, 0.5) },
+  { key: 'res-nb-bob', name: 'bob-notebook', provider: 'aws', region: 'eu-central-1', instanceType: 'g6e.xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('research', 'Team'), owner: RES2, pattern: workdays(8, 0.1, 0.05) },
+  { key: 'res-nb-shared', name: 'research-shared-notebook', provider: 'aws', region: 'eu-central-1', instanceType: 'g5.2xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('ml-research'), owner: RES, pattern: workdays(8, 0.25, 0.2) },
+  ...[0, 1].map((i): Template => ({
+    key: `res-sweep-${i}`, name: `research-sweep-${i}`, provider: 'aws', region: 'us-east-1', instanceType: 'g5.12xlarge',
+    lifecycle: 'spot', workload: 'sweep', team: tag('research'), owner: RES2, extraTags: { sweep: 'ablation' }, pattern: bursts(0.7, [24, 48]),
+  })),
+  { key: 'res-legacy-v100', name: 'research-legacy-v100', provider: 'aws', region: 'us-east-1', instanceType: 'p3.2xlarge', lifecycle: 'spot', workload: 'training', team: tag('research'), owner: RES, pattern: runs([3, 5], [6, 30], 0.3) },
+
+  // inference: small endpoints always on; replicas follow US weekday traffic (06:00-20:00 New York), and
+  // weekends are quiet, so half the weekly budget is gone by Wednesday.
+  { key: 'inf-llm-0', name: 'serve-llm-primary', provider: 'aws', region: 'us-east-1', instanceType: 'g6e.4xlarge', lifecycle: 'on-demand', workload: 'inference', team: tag('inference'), owner: INF, pattern: always('serving') },
+  ...[0, 1].map((i): Template => ({
+    key: `inf-embed-${i}`, name: `serve-embed-${i}`, provider: 'aws', region: 'us-east-1', instanceType: 'g5.2xlarge',
+    lifecycle: 'on-demand', workload: 'inference', team: tag('serving'), owner: INF2, pattern: always('serving'),
+  })),
+  { key: 'inf-rerank', name: 'serve-rerank', provider: 'aws', region: 'us-east-1', instanceType: 'g6.xlarge', lifecycle: 'on-demand', workload: 'inference', team: tag('serving'), owner: INF2, pattern: always('serving') },
+  ...[0, 1, 2, 3, 4].map((i): Template => ({
+    key: `inf-replica-${i}`, name: `serve-llm-replica-${i}`, provider: 'aws', region: 'us-east-1', instanceType: 'g6e.12xlarge',
+    lifecycle: 'on-demand', workload: 'inference', team: tag('inference'), owner: INF, extraTags: { autoscaling: 'serve-llm' }, pattern: businessHours(10, 14),
+  })),
+
+  // vision: GCP training and notebooks in Tokyo (the team sits in India), a demo endpoint, nightly batch jobs.
+  { key: 'cv-train-gcp', name: 'cv-train-a2-4g', provider: 'gcp', region: 'us-central1', instanceType: 'a2-highgpu-4g', lifecycle: 'on-demand', workload: 'training', team: tag('vision'), owner: CV, extraTags: ckpt('1h'), pattern: runs([4, 7], [6, 30], 0.2) },
+  { key: 'cv-nb-grace', name: 'grace-notebook', provider: 'gcp', region: 'asia-northeast1', instanceType: 'g2-standard-8', lifecycle: 'on-demand', workload: 'notebook', team: tag('cv'), owner: CV, pattern: workdays(3, 0.2, 0.3) },
+  { key: 'cv-nb-heidi', name: 'heidi-notebook', provider: 'aws', region: 'ap-northeast-1', instanceType: 'g4dn.xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('vision'), owner: CV2, pattern: workdays(3.5, 0.1, 0.1) },
+  { key: 'cv-serve', name: 'cv-demo-endpoint', provider: 'aws', region: 'ap-northeast-1', instanceType: 'g6.xlarge', lifecycle: 'on-demand', workload: 'inference', team: tag('vision'), owner: CV2, pattern: always('serving') },
+  { key: 'cv-batch', name: 'cv-batch-labeler', provider: 'aws', region: 'us-west-2', instanceType: 'g5.12xlarge', lifecycle: 'on-demand', workload: 'sweep', team: tag('cv'), owner: CV, pattern: bursts(0.6, [8, 20]) },
+
+  // The usual strays: a box nobody tagged, and a team burnrate does not know.
+  { key: 'stray-untagged', name: 'tmp-debug-box', provider: 'aws', region: 'us-east-1', instanceType: 'g5.12xlarge', lifecycle: 'on-demand', workload: 'notebook', team: null, owner: null, pattern: always('idle') },
+  { key: 'stray-growth', name: 'growth-ranker-notebook', provider: 'aws', region: 'us-east-1', instanceType: 'g6e.2xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('growth-ml'), owner: null, pattern: workdays(14, 0.3, 0.2) },
+];
+
+/** GCP instance ids are 19-digit numbers: built digit by digit (they exceed a double's precision). */
+function numericId(r: Random): string {
+  let id = String(r.int(1, 9));
+  while (id.length < 19) id += String(r.int(0, 9));
+  return id;
+}
+
+function subAccountOf(t: Template): string {
+  const value = t.team?.value.toLowerCase() ?? '';
+  const team = value.startsWith('llm') ? 'llm' : value.includes('research') ? 'research' : ['inference', 'serving'].includes(value) ? 'inference' : ['vision', 'cv'].includes(value) ? 'vision' : null;
+  if (t.provider === 'gcp') return team === 'llm' || team === 'research' || team === 'vision' ? DEMO_ACCOUNTS.gcp[team] : DEMO_ACCOUNTS.gcp.shared;
+  return team ? DEMO_ACCOUNTS.aws[team] : DEMO_ACCOUNTS.aws.sandbox;
+}
+
+/** The demo organisation's GPU instances (39), deterministic for a seed. Prices come from the catalog. */
+export function demoFleet(seed: number, catalog: PriceCatalog = loadPriceCatalog()): DemoInstance[] {
+  return TEMPLATES.map((t) => {
+    const r = randomFor(seed, 'fleet', t.key);
+    const price = catalog.priceOf(t.provider, t.instanceType, t.region);
+    if (!price) throw new Error(`demo fleet: ${t.provider} ${t.instanceType} in ${t.region} is not in the price catalog`);
+    const hourly = t.lifecycle === 'spot' ? price.spotHourly : price.onDemandHourly;
+    if (hourly === null) throw new Error(`demo fleet: no spot price for ${t.instanceType} in ${t.region}`);
+    const pricing: DemoPricing = t.lifecycle === 'spot' ? 'Dynamic' : t.committed ? 'Committed' : 'Standard';
+    const zone = t.provider === 'aws' ? `${t.region}${r.pick(['a', 'b', 'c'])}` : `${t.region}-${r.pick(['a', 'b', 'c'])}`;
+    const instanceId = t.provider === 'aws' ? `i-0${r.hex(16)}` : numericId(r);
+    const tags: Record<string, string> = { Name: t.name, workload: t.workload, ...(t.extraTags ?? {}) };
+    if (t.team) tags[t.team.key] = t.team.value;
+    return {
+      instanceId,
+      name: t.name,
+      provider: t.provider,
+      subAccount: subAccountOf(t),
+      region: t.region,
+      zone,
+      instanceType: t.instanceType,
+      gpuModel: price.gpuModel,
+      gpuCount: price.gpuCount,
+      gpuMemoryGiB: price.gpuMemoryGiB,
+      lifecycle: t.lifecycle,
+      pricing,
+      hourlyPrice: hourly,
+      effectiveHourly: pricing === 'Committed' ? round4(hourly * COMMITTED_RATE) : hourly,
+      teamTag: t.team?.value ?? null,
+      tags,
+      workload: t.workload,
+      owner: t.owner,
+      protected: t.workload === 'inference',
+      pattern: t.pattern(r),
+      scheduleSeed: r.int(0, 0x7fffffff),
+    };
+  });
+}
+
+// ---- when instances run -------------------------------------------------------------------------
+
+const DAY_MS = 86_400_000;
+/** Days since 1970-01-01 of a YYYY-MM-DD day. */
+export function dayNumber(day: string): number {
+  return Math.round(Date.parse(`${day}T00:00:00Z`) / DAY_MS);
+}
+
+interface Span {
+  start: number; // absolute hours since 1970-01-01T00:00Z
+  end: number;
+  activity: Activity;
+}
+
+/** The stretches of UTC day `day` (YYYY-MM-DD) the instance ran, in order, non-overlapping. */
+export function dayIntervals(instance: DemoInstance, day: string): DayInterval[] {
+  const n = dayNumber(day);
+  const from = n * 24;
+  const to = from + 24;
+  const spans = spansAround(instance, n)
+    .map((s) => ({ start: Math.max(s.start, from), end: Math.min(s.end, to), activity: s.activity }))
+    .filter((s) => s.end > s.start)
+    .sort((a, b) => a.start - b.start);
+  const out: DayInterval[] = [];
+  for (const s of spans) {
+    const start = Math.max(s.start - from, out.at(-1)?.end ?? 0);
+    const end = s.end - from;
+    if (end <= start) continue;
+    const last = out.at(-1);
+    if (last && last.end === start && last.activity === s.activity) last.end = round4(end);
+    else out.push({ start: round4(start), end: round4(end), activity: s.activity });
+  }
+  return out;
+}
+
+/** Hours the instance ran on a UTC day: what the day's compute line bills. */
+export function hoursOn(instance: DemoInstance, day: string): number {
+  return round4(dayIntervals(instance, day).reduce((h, i) => h + (i.end - i.start), 0));
+}
+
+function spansAround(instance: DemoInstance, n: number): Span[] {
+  const p = instance.pattern;
+  const rnd = (...parts: (string | number)[]) => randomFor(instance.scheduleSeed, ...parts);
+  switch (p.kind) {
+    case 'always':
+      return [{ start: n * 24, end: n * 24 + 24, activity: p.activity }];
+    case 'business-hours':
+      return [n - 1, n].filter(isWeekday).map((d) => ({ start: d * 24 + p.startHourUtc, end: d * 24 + p.startHourUtc + p.hours, activity: 'serving' as const }));
+    case 'runs': {
+      const k = Math.floor((n + p.phaseDays) / p.cycleDays);
+      const start = (k * p.cycleDays - p.phaseDays) * 24;
+      const end = start + p.cycleDays * 24;
+      const r = rnd('cycle', k);
+      if (r.chance(p.skipChance)) return [];
+      const gap = r.between(p.gapHours[0], p.gapHours[1]);
+      const tail = r.chance(p.idleTailChance) ? r.between(p.idleTailHours[0], p.idleTailHours[1]) : 0;
+      return [
+        { start: start + gap, end: end - tail, activity: 'training' },
+        { start: end - tail, end, activity: 'idle' },
+      ];
+    }
+    case 'bursts': {
+      const k = Math.floor((n + p.phaseDays) / p.cycleDays);
+      const start = (k * p.cycleDays - p.phaseDays) * 24;
+      const r = rnd('burst', k);
+      if (!r.chance(p.burstChance)) return [];
+      const hours = r.between(p.burstHours[0], p.burstHours[1]);
+      const offset = r.between(0, p.cycleDays * 24 - hours);
+      return [{ start: start + offset, end: start + offset + hours, activity: 'training' }];
+    }
+    case 'workdays': {
+      // Sessions start on weekdays; one left on runs idle until the next session (Friday's: until Monday).
+      const spans: Span[] = [];
+      for (let d = n - 3; d <= n; d++) {
+        if (!isWeekday(d)) continue;
+        const session = sessionOf(p, rnd, d);
+        spans.push({ start: session.start, end: session.end, activity: 'interactive' });
+        const friday = weekday(d) === 5;
+        const left = rnd('left-on', d).next() < (friday ? p.weekendChance : p.overnightChance);
+        if (left) spans.push({ start: session.end, end: sessionOf(p, rnd, nextWeekday(d)).start, activity: 'idle' });
+      }
+      return spans;
+    }
+  }
+}
+
+function sessionOf(p: Extract<RunPattern, { kind: 'workdays' }>, rnd: (...parts: (string | number)[]) => Random, d: number): { start: number; end: number } {
+  const r = rnd('session', d);
+  const start = d * 24 + p.startHourUtc + r.between(-0.75, 0.75);
+  return { start, end: start + r.between(p.sessionHours[0], p.sessionHours[1]) };
+}
+
+/** 0 = Sunday ... 6 = Saturday, of day number n (1970-01-01 was a Thursday). */
+function weekday(n: number): number {
+  return (((n + 4) % 7) + 7) % 7;
+}
+function isWeekday(n: number): boolean {
+  const w = weekday(n);
+  return w >= 1 && w <= 5;
+}
+function nextWeekday(n: number): number {
+  let d = n + 1;
+  while (!isWeekday(d)) d++;
+  return d;
+}
+
+function round4(value: number): number {
+  return Math.round(value * 1e4) / 1e4;
+}

@@ -1,0 +1,223 @@
+import type { CloudProvider } from '../../catalog/price-catalog.js';
+import { ownerTagOf } from '../../domain/ownership.js';
+import type { SpendRow } from '../../domain/spend.js';
+import { DEMO_ACCOUNTS, dayNumber, demoFleet, hoursOn, type DemoInstance } from './demo-fleet.js';
+import { randomFor } from './random.js';
+
+/**
+ * The demo organisation's daily bill: GPU instances (hours running x catalog price) plus each team's
+ * storage, network, monitoring and managed-ML lines, a Savings Plan, taxes and a monthly credit.
+ * Sized against the demo budgets: llm-training heads ~15-20% over its month, ml-research sits near
+ * 80%, vision well under, and inference passes half its weekly budget by Wednesday.
+ */
+
+export interface DemoSpendOptions {
+  seed: number;
+  /** Days of history, ending yesterday (UTC). */
+  days: number;
+  now: Date;
+  tagKeys: readonly string[];
+  resolveTeam: (ownerTag: string | null | undefined) => string;
+  /** Defaults to demoFleet(seed). */
+  fleet?: readonly DemoInstance[];
+}
+
+const PROVIDER_NAME: Record<CloudProvider, string> = { aws: 'AWS', gcp: 'Google Cloud', azure: 'Microsoft' };
+const BILLING_ACCOUNT: Record<CloudProvider, string> = { aws: DEMO_ACCOUNTS.aws.payer, gcp: DEMO_ACCOUNTS.gcp.billing, azure: '' };
+const COMPUTE_SERVICE: Record<CloudProvider, string> = { aws: 'Amazon Elastic Compute Cloud', gcp: 'Compute Engine', azure: 'Virtual Machines' };
+
+/** A recurring non-GPU line of one team: `weekday` USD a weekday at today's size. */
+interface ServiceLine {
+  provider: CloudProvider;
+  service: string;
+  category: string;
+  team: string | null; // tag value under `team`
+  subAccount: string;
+  resourceId: string | null;
+  weekday: number;
+  /** Share of the weekday amount spent on Saturdays and Sundays. */
+  weekend: number;
+  /** Growth per 30 days (storage keeps growing; traffic a little). */
+  growth: number;
+}
+
+const S3 = ['aws', 'Amazon Simple Storage Service', 'Storage'] as const;
+const EBS = ['aws', 'Amazon Elastic Block Store', 'Storage'] as const;
+const TRANSFER = ['aws', 'AWS Data Transfer', 'Networking'] as const;
+const CLOUDWATCH = ['aws', 'Amazon CloudWatch', 'Management and Governance'] as const;
+const SAGEMAKER = ['aws', 'Amazon SageMaker', 'AI and Machine Learning'] as const;
+const GCS = ['gcp', 'Cloud Storage', 'Storage'] as const;
+const GCP_NET = ['gcp', 'Networking', 'Networking'] as const;
+const VERTEX = ['gcp', 'Vertex AI', 'AI and Machine Learning'] as const;
+
+type Kind = readonly [CloudProvider, string, string];
+const line = (kind: Kind, team: string | null, subAccount: string, resourceId: string | null, weekday: number, weekend: number, growth: number): ServiceLine => ({
+  provider: kind[0], service: kind[1], category: kind[2], team, subAccount, resourceId, weekday, weekend, growth,
+});
+
+const A = DEMO_ACCOUNTS.aws;
+const G = DEMO_ACCOUNTS.gcp;
+
+export const DEMO_SERVICE_LINES: readonly ServiceLine[] = [
+  line(S3, 'llm-training', A.llm, 'llm-checkpoints-prod', 400, 1, 0.05),
+  line(EBS, 'llm-training', A.llm, null, 180, 1, 0.02),
+  line(TRANSFER, 'llm-training', A.llm, null, 90, 0.7, 0.02),
+  line(CLOUDWATCH, 'llm-training', A.llm, null, 25, 1, 0.01),
+  line(SAGEMAKER, 'llm', A.llm, null, 220, 0.6, 0.03),
+  line(GCS, 'llm-training', G.llm, 'llm-pretrain-shards', 60, 1, 0.04),
+  line(GCP_NET, 'llm-training', G.llm, null, 20, 0.8, 0.02),
+
+  line(S3, 'research', A.research, 'research-datasets', 110, 1, 0.04),
+  line(EBS, 'ml-research', A.research, null, 60, 1, 0.02),
+  line(TRANSFER, 'ml-research', A.research, null, 30, 0.6, 0.02),
+  line(CLOUDWATCH, 'ml-research', A.research, null, 10, 1, 0.01),
+  line(SAGEMAKER, 'research', A.research, null, 100, 0.5, 0.03),
+  line(GCS, 'ml-research', G.research, 'research-eval-sets', 40, 1, 0.04),
+  line(VERTEX, 'ml-research', G.research, null, 60, 0.5, 0.03),
+
+  line(S3, 'inference', A.inference, 'serving-model-artifacts', 30, 1, 0.03),
+  line(EBS, 'inference', A.inference, null, 40, 1, 0.02),
+  line(TRANSFER, 'serving', A.inference, null, 300, 0.3, 0.04),
+  line(CLOUDWATCH, 'inference', A.inference, null, 45, 0.6, 0.02),
+  line(SAGEMAKER, 'inference', A.inference, null, 300, 0.3, 0.03),
+
+  line(GCS, 'vision', G.vision, 'cv-images-raw', 90, 1, 0.05),
+  line(VERTEX, 'cv', G.vision, null, 150, 0.5, 0.03),
+  line(GCP_NET, 'vision', G.vision, null, 25, 0.6, 0.02),
+  line(S3, 'vision', A.vision, 'cv-annotations', 40, 1, 0.03),
+  line(EBS, 'vision', A.vision, null, 20, 1, 0.02),
+
+  line(S3, 'growth-ml', A.sandbox, 'growth-features', 35, 1, 0.03),
+  line(SAGEMAKER, 'growth-ml', A.sandbox, null, 45, 0.5, 0.03),
+
+  // Shared plumbing nobody tagged: NAT and inter-AZ traffic, a shared bucket, old snapshots.
+  line(TRANSFER, null, A.sandbox, null, 160, 0.8, 0.02),
+  line(S3, null, A.sandbox, 'shared-datasets', 90, 1, 0.03),
+  line(CLOUDWATCH, null, A.payer, null, 35, 1, 0.01),
+  line(EBS, null, A.sandbox, null, 45, 1, 0.01),
+  line(GCP_NET, null, G.shared, null, 25, 0.8, 0.02),
+];
+
+export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
+  const { seed, days, now, tagKeys, resolveTeam } = options;
+  const fleet = options.fleet ?? demoFleet(seed);
+  const today = toDay(now);
+  const yesterday = dayNumber(today) - 1;
+  const rows: SpendRow[] = [];
+  const base = (day: string, provider: CloudProvider, subAccount: string, tags: Record<string, string> | null) => {
+    const ownerTag = ownerTagOf(tags, tagKeys);
+    return {
+      day,
+      billingPeriod: day.slice(0, 7),
+      team: resolveTeam(ownerTag),
+      ownerTag,
+      provider: PROVIDER_NAME[provider],
+      billingAccount: BILLING_ACCOUNT[provider],
+      subAccount,
+      currency: 'USD',
+    };
+  };
+  const commitmentPerDay = fleet.filter((i) => i.pricing === 'Committed').reduce((sum, i) => sum + i.effectiveHourly * 24, 0);
+
+  for (let n = yesterday - days + 1; n <= yesterday; n++) {
+    const day = dayOf(n);
+    const weekend = isWeekend(n);
+
+    for (const instance of fleet) {
+      const hours = hoursOn(instance, day);
+      if (hours === 0) continue;
+      rows.push({
+        ...base(day, instance.provider, instance.subAccount, { ...instance.tags }),
+        service: COMPUTE_SERVICE[instance.provider],
+        serviceCategory: 'Compute',
+        resourceId: instance.instanceId,
+        chargeCategory: 'Usage',
+        pricingCategory: instance.pricing,
+        // Savings-Plan-covered usage is billed through the plan's fee (below), not per hour.
+        billed: instance.pricing === 'Committed' ? 0 : money(hours * instance.hourlyPrice),
+        effective: money(hours * instance.effectiveHourly),
+      });
+    }
+
+    DEMO_SERVICE_LINES.forEach((l, index) => {
+      const r = randomFor(seed, 'line', index, day);
+      const growth = Math.pow(1 + l.growth, (n - yesterday) / 30);
+      const amount = money(l.weekday * (weekend ? l.weekend : 1) * growth * r.normal(1, 0.05));
+      rows.push({
+        ...base(day, l.provider, l.subAccount, l.team === null ? null : { team: l.team }),
+        service: l.service,
+        serviceCategory: l.category,
+        resourceId: l.resourceId,
+        chargeCategory: 'Usage',
+        pricingCategory: 'Standard',
+        billed: amount,
+        effective: amount,
+      });
+    });
+
+    if (commitmentPerDay > 0) {
+      // The Savings Plan's recurring fee: what is billed for the Committed hours; amortised into them (effective 0 here).
+      rows.push({
+        ...base(day, 'aws', A.payer, null),
+        service: 'Savings Plans for AWS Compute usage',
+        serviceCategory: 'Compute',
+        resourceId: `arn:aws:savingsplans::${A.payer}:savingsplan/demo-compute-1y`,
+        chargeCategory: 'Purchase',
+        pricingCategory: 'Committed',
+        billed: money(commitmentPerDay),
+        effective: 0,
+      });
+    }
+
+    if (day.endsWith('-01')) {
+      rows.push({
+        ...base(day, 'aws', A.research, { team: 'research' }),
+        service: 'Amazon SageMaker',
+        serviceCategory: 'AI and Machine Learning',
+        resourceId: null,
+        chargeCategory: 'Credit',
+        pricingCategory: null,
+        billed: -500,
+        effective: -500,
+      });
+    }
+
+    if (dayOf(n + 1).endsWith('-01')) {
+      // Taxes arrive as one line per provider at the end of each billing period.
+      const r = randomFor(seed, 'tax', day.slice(0, 7));
+      for (const [provider, low, high] of [['aws', 300, 420], ['gcp', 40, 70]] as const) {
+        const amount = money(r.between(low, high));
+        rows.push({
+          ...base(day, provider, provider === 'aws' ? A.payer : G.shared, null),
+          service: 'Tax',
+          serviceCategory: 'Other',
+          resourceId: null,
+          chargeCategory: 'Tax',
+          pricingCategory: null,
+          billed: amount,
+          effective: amount,
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+const DAY_MS = 86_400_000;
+
+function toDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+function dayOf(n: number): string {
+  return new Date(n * DAY_MS).toISOString().slice(0, 10);
+}
+
+function isWeekend(n: number): boolean {
+  const weekday = new Date(n * DAY_MS).getUTCDay();
+  return weekday === 0 || weekday === 6;
+}
+
+function money(value: number): number {
+  return Math.round(value * 1e4) / 1e4;
+}

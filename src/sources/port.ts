@@ -1,0 +1,20 @@
+import type { SpendBatch } from '../domain/spend.js';
+
+/** What a source is given when it pulls: the time, and how tag values map to teams. */
+export interface PullContext {
+  now: Date;
+  tagKeys: readonly string[];
+  resolveTeam: (ownerTag: string | null | undefined) => string;
+  /** Reports progress of long pulls (rows or bytes done of total), e.g. for a TTY progress bar. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * A spend source returns normalised daily rows; nothing else. Each batch replaces its scope in the
+ * store, so pulling the same period twice is harmless.
+ */
+export interface SpendSource {
+  readonly id: string;
+  readonly type: string;
+  pull(ctx: PullContext): Promise<SpendBatch[]>;
+}

@@ -1,0 +1,60 @@
+import type Database from 'better-sqlite3';
+import type { Finding, TrackedFinding } from '../domain/finding.js';
+import type { FindingChange, FindingStore } from './store.js';
+
+interface FindingRow {
+  body: string;
+  state: TrackedFinding['state'];
+  first_seen: string;
+  last_seen: string;
+  resolved_at: string | null;
+}
+
+export class SqliteFindingStore implements FindingStore {
+  constructor(private readonly db: Database.Database) {}
+
+  async listForPeriods(periods: readonly string[]): Promise<TrackedFinding[]> {
+    if (periods.length === 0) return [];
+    const rows = this.db
+      .prepare(`SELECT * FROM findings WHERE period IN (${periods.map(() => '?').join(',')}) ORDER BY id`)
+      .all(...periods) as FindingRow[];
+    return rows.map(toTracked);
+  }
+
+  async listOpen(): Promise<TrackedFinding[]> {
+    const rows = this.db.prepare("SELECT * FROM findings WHERE state != 'resolved' ORDER BY id").all() as FindingRow[];
+    return rows.map(toTracked);
+  }
+}
+
+/** Applies a reconciliation. Runs inside the caller's transaction. */
+export function applyFindingChange(db: Database.Database, change: FindingChange, now: Date): void {
+  const at = now.toISOString();
+  const upsert = db.prepare(
+    `INSERT INTO findings (id, kind, team, period, threshold, state, body, first_seen, last_seen, resolved_at)
+     VALUES (@id, @kind, @team, @period, @threshold, @state, @body, @at, @at, NULL)
+     ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body, last_seen = excluded.last_seen,
+       resolved_at = NULL,
+       first_seen = CASE WHEN findings.state = 'resolved' THEN excluded.first_seen ELSE findings.first_seen END`,
+  );
+  const resolve = db.prepare("UPDATE findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state != 'resolved'");
+  const write = (finding: Finding, state: 'new' | 'open') =>
+    upsert.run({ ...pick(finding), state, body: JSON.stringify(finding), at });
+  change.opened.forEach((f) => write(f, 'new'));
+  change.stillOpen.forEach((f) => write(f, 'open'));
+  change.resolved.forEach((id) => resolve.run(at, id));
+}
+
+function pick(f: Finding) {
+  return { id: f.id, kind: f.kind, team: f.team, period: f.period, threshold: f.threshold };
+}
+
+function toTracked(row: FindingRow): TrackedFinding {
+  return {
+    ...(JSON.parse(row.body) as Finding),
+    state: row.state,
+    firstSeen: row.first_seen,
+    lastSeen: row.last_seen,
+    resolvedAt: row.resolved_at,
+  };
+}

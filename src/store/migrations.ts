@@ -1,0 +1,63 @@
+/**
+ * Schema migrations, applied in order; PRAGMA user_version records how many have run.
+ * Never edit a released migration: append a new one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE spend_daily (
+    source TEXT NOT NULL,
+    billing_period TEXT NOT NULL,     -- YYYY-MM of BillingPeriodStart: the unit a re-import replaces
+    billing_account TEXT NOT NULL DEFAULT '',
+    day TEXT NOT NULL,                -- YYYY-MM-DD (UTC)
+    team TEXT NOT NULL,
+    owner_tag TEXT,
+    provider TEXT NOT NULL,
+    sub_account TEXT,
+    service TEXT NOT NULL,
+    service_category TEXT,
+    resource_id TEXT,
+    charge_category TEXT NOT NULL,
+    pricing_category TEXT,
+    currency TEXT NOT NULL,
+    billed REAL NOT NULL,
+    effective REAL NOT NULL
+  );
+  CREATE INDEX spend_daily_day_team ON spend_daily (day, team);
+  CREATE INDEX spend_daily_scope ON spend_daily (source, billing_period, billing_account);
+
+  CREATE TABLE source_freshness (
+    source TEXT PRIMARY KEY,
+    data_through TEXT,
+    refreshed_at TEXT NOT NULL
+  );
+
+  CREATE TABLE findings (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    team TEXT NOT NULL,
+    period TEXT NOT NULL,
+    threshold REAL NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('new', 'open', 'resolved')),
+    body TEXT NOT NULL,               -- the Finding as JSON, as last seen
+    first_seen TEXT NOT NULL,
+    last_seen TEXT NOT NULL,
+    resolved_at TEXT
+  );
+  CREATE INDEX findings_period ON findings (period);
+
+  CREATE TABLE outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    dedupe_key TEXT NOT NULL UNIQUE,
+    target TEXT NOT NULL,
+    message TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT NOT NULL,
+    ref TEXT,
+    last_error TEXT,
+    created_at TEXT NOT NULL,
+    sent_at TEXT
+  );
+  CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
+  `,
+];

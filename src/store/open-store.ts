@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { BurnrateError } from '../errors.js';
+import { applyFindingChange, SqliteFindingStore } from './findings.js';
+import { MIGRATIONS } from './migrations.js';
+import { enqueueOutbox, SqliteOutboxStore } from './outbox.js';
+import { SqliteFreshnessStore, writeFreshness } from './source-freshness.js';
+import { deleteSpendScope, insertSpendRows, SqliteSpendStore } from './spend-daily.js';
+import type { Store } from './store.js';
+
+export const DEFAULT_DB_PATH = './data/burnrate.db';
+
+/** Opens (and migrates) the embedded SQLite store. `:memory:` gives a private database for tests. */
+export function openStore(path: string): Store {
+  let db: Database.Database;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path);
+  } catch (error) {
+    throw new BurnrateError('burnrate_db_unavailable', `cannot open database ${path}: ${(error as Error).message}`, 'Check BURNRATE_DB or --db and that the folder is writable.', 1);
+  }
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+
+  const spend = new SqliteSpendStore(db);
+  const importBatches = db.transaction((batches: Parameters<Store['importBatches']>[0]) => {
+    let rowsDeleted = 0;
+    let rowsInserted = 0;
+    const periods = new Set<string>();
+    for (const batch of batches) {
+      rowsDeleted += deleteSpendScope(db, batch.scope);
+      rowsInserted += insertSpendRows(db, batch);
+      batch.scope.billingPeriods.forEach((p) => periods.add(p));
+      writeFreshness(db, batch.scope.source, batch.dataThrough, new Date());
+    }
+    return { rowsDeleted, rowsInserted, billingPeriods: [...periods].sort() };
+  });
+
+  const recordCheck = db.transaction((...args: Parameters<Store['recordCheck']>) => {
+    const [change, alerts, now] = args;
+    applyFindingChange(db, change, now);
+    enqueueOutbox(db, alerts, now);
+  });
+
+  return {
+    spend,
+    freshness: new SqliteFreshnessStore(db),
+    findings: new SqliteFindingStore(db),
+    outbox: new SqliteOutboxStore(db),
+    importBatches: async (batches) => importBatches(batches),
+    recordCheck: async (change, alerts, now) => recordCheck(change, alerts, now),
+    isEmpty: async () => (db.prepare('SELECT count(*) AS n FROM spend_daily').get() as { n: number }).n === 0,
+    close: async () => {
+      if (db.open) db.close();
+    },
+  };
+}
+
+function migrate(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new BurnrateError('burnrate_db_too_new', `database schema version ${current} is newer than this burnrate (${MIGRATIONS.length})`, 'Upgrade burnrate, or point BURNRATE_DB at another file.', 1);
+  }
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,109 @@
+import type { Finding, FindingState, TrackedFinding } from '../domain/finding.js';
+import type { Message } from '../../templates/message.js';
+import type { Period } from '../domain/period.js';
+import type { SpendBatch, SpendDimension } from '../domain/spend.js';
+
+// The store is an interface of async methods so that a shared Postgres store can stand beside
+// the embedded SQLite one later; SQL dialect details stay inside store/.
+
+export interface Store {
+  spend: SpendStore;
+  freshness: FreshnessStore;
+  findings: FindingStore;
+  outbox: OutboxStore;
+  /** Writes batches of spend and their sources' freshness in one transaction: all or nothing. */
+  importBatches(batches: SpendBatch[]): Promise<ImportSummary>;
+  /**
+   * Records a check run in one transaction: the findings' new states and the alerts to send.
+   * A crash can therefore never leave a finding marked as alerted without its alert queued.
+   */
+  recordCheck(change: FindingChange, alerts: OutboxDraft[], now: Date): Promise<void>;
+  isEmpty(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface ImportSummary {
+  rowsDeleted: number;
+  rowsInserted: number;
+  billingPeriods: string[];
+}
+
+export interface SpendFilter {
+  period: Period;
+  /** Only these teams; undefined means every team, including (untagged) and (unmapped). */
+  teams?: readonly string[];
+}
+
+export interface SpendTotal {
+  key: string;
+  billed: number;
+  effective: number;
+}
+
+export interface TeamDay {
+  team: string;
+  day: string;
+  billed: number;
+  effective: number;
+}
+
+export interface SpendStore {
+  totals(filter: SpendFilter, by: SpendDimension): Promise<SpendTotal[]>;
+  /** Daily totals per team from `since` on: the snapshot budget checks run on. */
+  dailyByTeam(since: string): Promise<TeamDay[]>;
+  currencies(period: Period): Promise<string[]>;
+}
+
+export interface SourceFreshness {
+  source: string;
+  dataThrough: string | null;
+  refreshedAt: string;
+}
+
+export interface FreshnessStore {
+  list(): Promise<SourceFreshness[]>;
+}
+
+export interface FindingStore {
+  /** Tracked findings of the given periods (open and resolved), to reconcile a new run against. */
+  listForPeriods(periods: readonly string[]): Promise<TrackedFinding[]>;
+  listOpen(): Promise<TrackedFinding[]>;
+}
+
+export interface FindingChange {
+  opened: Finding[];
+  stillOpen: Finding[];
+  resolved: string[];
+}
+
+export type OutboxStatus = 'pending' | 'sent' | 'failed';
+
+export interface OutboxItem {
+  id: number;
+  dedupeKey: string;
+  target: string;
+  message: Message;
+  status: OutboxStatus;
+  attempts: number;
+  nextAttemptAt: string;
+  ref: string | null;
+  lastError: string | null;
+}
+
+export interface OutboxDraft {
+  /** Unique per intended message: enqueueing the same key twice sends once. */
+  dedupeKey: string;
+  /** `platform:address`, e.g. `slack:C0123ABCD` or `terminal:ml-research`. */
+  target: string;
+  message: Message;
+}
+
+export interface OutboxStore {
+  /** Enqueues unless an item with the same dedupe key exists: a retry of a job sends nothing twice. */
+  enqueue(items: OutboxDraft[], now: Date): Promise<number>;
+  due(now: Date, limit?: number): Promise<OutboxItem[]>;
+  markSent(id: number, ref: string | null, now: Date): Promise<void>;
+  markRetry(id: number, error: string, nextAttemptAt: Date, giveUp: boolean): Promise<void>;
+}
+
+export type { FindingState };

@@ -1,0 +1,68 @@
+import type { Finding } from '../src/domain/finding.js';
+import { formatMoney, formatPercent } from '../src/domain/money.js';
+import { addDays } from '../src/domain/period.js';
+import { freshnessLine, monthName, shortDate } from './freshness.js';
+import type { Block, Message } from './message.js';
+
+export interface BudgetAlertData {
+  finding: Finding;
+  teamName: string;
+  event: 'new' | 'escalated' | 'resolved';
+  previousThreshold: number | null;
+}
+
+/** A budget threshold crossed (or forecast to be), escalated, or back under. */
+export function budgetAlert(data: BudgetAlertData): Message {
+  const { finding: f, teamName } = data;
+  const money = (n: number) => formatMoney(n, f.currency);
+  const periodName = f.cadence === 'monthly' ? monthName(f.period) : `week of ${shortDate(f.range.start)}`;
+  const budgetName = `${f.cadence} budget`;
+  const headline = headlineOf(data, periodName);
+
+  const facts = [
+    { label: 'Spent so far', value: `${money(f.actual)} (${formatPercent(f.actual / f.budget)})` },
+    { label: `${capitalise(budgetName)}`, value: money(f.budget) },
+  ];
+  if (f.forecast) facts.push({ label: 'Forecast at period end', value: `${money(f.forecast.amount)} (${formatPercent(f.forecast.amount / f.budget)})` });
+  facts.push({ label: 'Period', value: `${shortDate(f.range.start)} – ${shortDate(addDays(f.range.end, -1))}` });
+
+  const blocks: Block[] = [
+    { type: 'header', text: headline },
+    { type: 'text', text: bodyOf(data, money) },
+    { type: 'facts', facts },
+    { type: 'context', text: contextOf(f) },
+  ];
+  return { summary: `${headline} (${money(f.amount)} of ${money(f.budget)})`, blocks };
+}
+
+function headlineOf({ finding: f, teamName, event }: BudgetAlertData, periodName: string): string {
+  if (event === 'resolved') {
+    return f.kind === 'budget.forecast'
+      ? `${teamName} is no longer forecast to exceed its ${periodName} budget`
+      : `${teamName} is back under ${f.threshold}% of its ${periodName} budget`;
+  }
+  return f.kind === 'budget.forecast'
+    ? `${teamName} is on track to spend ${formatPercent(f.amount / f.budget)} of its ${periodName} budget`
+    : `${teamName} has spent ${formatPercent(f.amount / f.budget)} of its ${periodName} budget`;
+}
+
+function bodyOf({ finding: f, event, previousThreshold }: BudgetAlertData, money: (n: number) => string): string {
+  if (event === 'resolved') return `The ${f.threshold}% threshold is no longer crossed with the latest data.`;
+  const crossed =
+    f.kind === 'budget.forecast'
+      ? `Forecast **${money(f.amount)}** against a budget of **${money(f.budget)}**: over the ${f.threshold}% threshold.`
+      : `**${money(f.amount)}** spent of **${money(f.budget)}**: the ${f.threshold}% threshold is crossed.`;
+  const escalation = event === 'escalated' && previousThreshold !== null ? ` Escalated from ${previousThreshold}%.` : '';
+  return crossed + escalation;
+}
+
+function contextOf(f: Finding): string {
+  const parts = [freshnessLine(f.dataThrough)];
+  if (f.forecast) parts.push(`forecast: ${f.forecast.method}`);
+  parts.push(`finding ${f.id}`);
+  return parts.join(' · ');
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

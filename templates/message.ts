@@ -1,0 +1,80 @@
+/**
+ * The neutral message model. Templates build a Message; renderers turn it into Slack Block Kit,
+ * Adaptive Cards 1.5 or plain text. Nothing outside templates/render knows either chat dialect.
+ *
+ * Inline text uses one tiny markup that every renderer understands: **bold** and nothing else.
+ * Everything else is literal text, escaped by the renderer as its dialect needs.
+ */
+export interface Message {
+  /** Notification and fallback text: what a phone shows and what screen readers read first. */
+  summary: string;
+  blocks: Block[];
+}
+
+export type Block = HeaderBlock | TextBlock | FactsBlock | TableBlock | ChartBlock | DividerBlock | ActionsBlock | ContextBlock;
+
+export interface HeaderBlock {
+  type: 'header';
+  text: string;
+}
+
+export interface TextBlock {
+  type: 'text';
+  text: string;
+}
+
+/** Label/value pairs, e.g. Spent / Budget / Forecast. */
+export interface FactsBlock {
+  type: 'facts';
+  facts: { label: string; value: string }[];
+}
+
+export interface TableBlock {
+  type: 'table';
+  columns: { label: string; align?: 'left' | 'right' }[];
+  rows: string[][];
+}
+
+/** A small horizontal bar chart; renderers draw it with text where the platform has no charts. */
+export interface ChartBlock {
+  type: 'chart';
+  title: string;
+  bars: { label: string; value: number; display: string }[];
+}
+
+export interface DividerBlock {
+  type: 'divider';
+}
+
+export interface ActionsBlock {
+  type: 'actions';
+  buttons: Button[];
+}
+
+export interface ContextBlock {
+  type: 'context';
+  text: string;
+}
+
+export interface Button {
+  /** The action id, e.g. `budget.ack`: Slack's action_id and Teams' Action.Execute verb alike. */
+  action: string;
+  label: string;
+  /** Opaque payload returned on click (ids only, never secrets); at most 2,000 characters. */
+  value: string;
+  style?: 'primary' | 'danger';
+  confirm?: { title: string; text: string; confirm: string; deny: string };
+}
+
+/** Replaces **bold** spans with what a dialect uses; the rest of the text passes through `escape`. */
+export function mapBold(text: string, escape: (s: string) => string, bold: (s: string) => string): string {
+  return text
+    .split(/(\*\*[^*]+\*\*)/g)
+    .map((part) => (/^\*\*[^*]+\*\*$/.test(part) ? bold(escape(part.slice(2, -2))) : escape(part)))
+    .join('');
+}
+
+/** Plain text of inline markup. */
+export function stripMarkup(text: string): string {
+  return mapBold(text, (s) => s, (s) => s);
+}

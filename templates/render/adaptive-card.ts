@@ -1,0 +1,176 @@
+/**
+ * Adaptive Card 1.5 renderer, for Microsoft Teams (Universal Actions, so buttons are Action.Execute).
+ *
+ * Adaptive Cards render text themselves (no HTML), and TextBlock understands **bold**, so message
+ * text goes in literally: there is nothing to escape, unlike Slack's mrkdwn.
+ */
+import { stripMarkup, type ActionsBlock, type Block, type Button, type ChartBlock, type Message, type TableBlock } from '../message.js';
+import { BAR_WIDTH, oneLine, scaleBars, textWidth } from './plain-text.js';
+
+type Element = Record<string, unknown>;
+
+/**
+ * The adaptivecards library's default host config shows at most 5 actions per set (Teams allows
+ * 6); longer button rows are split into several ActionSets instead of having buttons dropped.
+ */
+const MAX_ACTIONS_PER_SET = 5;
+/**
+ * Teams rejects messages over about 28 KB and each table cell costs ~80 bytes of JSON, so long
+ * tables are cut with a note; the full data belongs in a linked report, not in the card.
+ */
+const MAX_TABLE_ROWS = 50;
+/** Relative column widths stop growing here, so one long cell cannot squeeze the other columns. */
+const MAX_COLUMN_WEIGHT = 30;
+
+function textBlock(text: string, extra: Element = {}): Element {
+  return { type: 'TextBlock', text, wrap: true, ...extra };
+}
+
+function tableElement(block: TableBlock): Element[] {
+  const shown = block.rows.slice(0, MAX_TABLE_ROWS);
+  // Column widths are relative weights: proportional to the longest content, within bounds.
+  const weight = (i: number) => {
+    const cells = [block.columns[i]?.label ?? '', ...shown.map((row) => row[i] ?? '')];
+    return Math.min(MAX_COLUMN_WEIGHT, Math.max(1, ...cells.map((cell) => textWidth(stripMarkup(cell)))));
+  };
+  const row = (cells: string[], header: boolean) => ({
+    type: 'TableRow',
+    // Every row gets one cell per column, so a short row does not shift cells left.
+    cells: block.columns.map((_, i) => {
+      const text = cells[i] ?? '';
+      // A blank cell is an empty cell, not an empty TextBlock (a TextBlock's text is required).
+      return { type: 'TableCell', items: text ? [textBlock(text, header ? { weight: 'Bolder' } : {})] : [] };
+    }),
+  });
+  const table: Element = {
+    type: 'Table',
+    firstRowAsHeader: true,
+    columns: block.columns.map((column, i) => ({
+      width: weight(i),
+      ...(column.align === 'right' ? { horizontalCellContentAlignment: 'Right' } : {}),
+    })),
+    rows: [row(block.columns.map((column) => column.label), true), ...shown.map((cells) => row(cells, false))],
+  };
+  const hidden = block.rows.length - shown.length;
+  return hidden > 0 ? [table, textBlock(`… ${hidden} more rows not shown`, { size: 'Small', isSubtle: true })] : [table];
+}
+
+/**
+ * A bar chart as one ColumnSet per bar: label, bar, value. Fixed column weights line the bars up
+ * across rows, which text bars in a proportional font would not.
+ */
+function chartElement(block: ChartBlock): Element {
+  const lengths = scaleBars(block.bars.map((bar) => bar.value), BAR_WIDTH);
+  const column = (width: number, items: Element[]) => ({ type: 'Column', width, items });
+  return {
+    type: 'Container',
+    items: [
+      ...(block.title ? [textBlock(block.title, { weight: 'Bolder' })] : []),
+      ...block.bars.map((bar, i) => {
+        const length = lengths[i] ?? 0;
+        return {
+          type: 'ColumnSet',
+          spacing: 'Small',
+          columns: [
+            column(3, [textBlock(oneLine(bar.label), { wrap: false })]),
+            // A zero bar is an empty column rather than an empty TextBlock (text is required).
+            column(5, length > 0 ? [textBlock('█'.repeat(length), { wrap: false, color: 'Accent' })] : []),
+            column(2, [textBlock(oneLine(bar.display), { wrap: false, horizontalAlignment: 'Right' })]),
+          ],
+        };
+      }),
+    ],
+  };
+}
+
+function executeAction(button: Button, title: string): Element {
+  return {
+    type: 'Action.Execute',
+    title,
+    verb: button.action,
+    data: { value: button.value },
+    ...(button.style === 'primary' ? { style: 'positive' } : {}),
+    ...(button.style === 'danger' ? { style: 'destructive' } : {}),
+  };
+}
+
+/**
+ * Adaptive Cards have no confirm dialog, so a guarded button opens an inline card holding the
+ * question and the real action: the show-card is the confirm step. Clicking the button again
+ * folds the card away, which is the "deny" (the deny label has no place to go).
+ */
+function buttonAction(button: Button): Element {
+  const label = stripMarkup(button.label);
+  const confirm = button.confirm;
+  if (!confirm) return executeAction(button, label);
+  return {
+    type: 'Action.ShowCard',
+    title: label,
+    ...(button.style === 'danger' ? { style: 'destructive' } : {}),
+    card: {
+      type: 'AdaptiveCard',
+      body: [textBlock(confirm.title, { weight: 'Bolder' }), textBlock(confirm.text)],
+      actions: [executeAction(button, stripMarkup(confirm.confirm))],
+    },
+  };
+}
+
+function actionSets(block: ActionsBlock): Element[] {
+  const sets: Element[] = [];
+  for (let i = 0; i < block.buttons.length; i += MAX_ACTIONS_PER_SET) {
+    sets.push({ type: 'ActionSet', actions: block.buttons.slice(i, i + MAX_ACTIONS_PER_SET).map(buttonAction) });
+  }
+  return sets;
+}
+
+function renderBlock(block: Exclude<Block, { type: 'divider' }>): Element[] {
+  switch (block.type) {
+    case 'header':
+      // style "heading" lets screen readers announce it as a heading.
+      return block.text ? [textBlock(block.text, { style: 'heading', size: 'Large', weight: 'Bolder' })] : [];
+    case 'text':
+      return block.text ? [textBlock(block.text)] : [];
+    case 'facts':
+      if (block.facts.length === 0) return [];
+      return [{ type: 'FactSet', facts: block.facts.map((fact) => ({ title: fact.label, value: fact.value })) }];
+    case 'table':
+      return block.columns.length > 0 ? tableElement(block) : [];
+    case 'chart':
+      return block.bars.length > 0 || block.title ? [chartElement(block)] : [];
+    case 'actions':
+      return actionSets(block);
+    case 'context':
+      return block.text ? [textBlock(block.text, { size: 'Small', isSubtle: true })] : [];
+  }
+}
+
+/** Renders a message as an Adaptive Card 1.5 object, ready to JSON-serialize into a Teams attachment. */
+export function renderAdaptiveCard(msg: Message): object {
+  const body: Element[] = [];
+  // Adaptive Cards have no divider element: a divider becomes the separator line of what follows.
+  let separateNext = false;
+  for (const block of msg.blocks) {
+    if (block.type === 'divider') {
+      separateNext = body.length > 0;
+      continue;
+    }
+    const elements = renderBlock(block);
+    const first = elements[0];
+    if (first && separateNext) {
+      first.separator = true;
+      separateNext = false;
+    }
+    body.push(...elements);
+  }
+  const summary = stripMarkup(msg.summary);
+  return {
+    $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+    type: 'AdaptiveCard',
+    version: '1.5',
+    fallbackText: summary,
+    speak: summary,
+    // Teams-only hint: tables and bars need the full chat width (other hosts ignore it).
+    msteams: { width: 'Full' },
+    body,
+  };
+}

@@ -1,0 +1,54 @@
+import { formatMoney } from '../src/domain/money.js';
+import { addDays } from '../src/domain/period.js';
+import type { SpendReport } from '../src/domain/spend-report.js';
+import { freshnessLine, shortDate } from './freshness.js';
+import type { Block, Message } from './message.js';
+
+const MAX_ROWS = 15;
+const MAX_BARS = 8;
+
+const DIMENSION_LABEL: Record<SpendReport['by'], string> = {
+  team: 'Team',
+  service: 'Service',
+  resource: 'Resource',
+  day: 'Day',
+  provider: 'Provider',
+};
+
+/** A spend report as a message: totals, the top lines as a table, and a bar chart of the largest. */
+export function spendSummary(report: SpendReport, scopeName: string): Message {
+  const money = (n: number) => formatMoney(n, report.currency);
+  const range = `${shortDate(report.period.start)} – ${shortDate(addDays(report.period.end, -1))}`;
+  const headline = `Spend of ${scopeName}, ${range}`;
+  const blocks: Block[] = [
+    { type: 'header', text: headline },
+    {
+      type: 'facts',
+      facts: [
+        { label: 'Effective cost', value: money(report.total.effective) },
+        { label: 'Billed cost', value: money(report.total.billed) },
+      ],
+    },
+  ];
+  if (report.rows.length === 0) {
+    blocks.push({ type: 'text', text: 'No spend recorded for this period.' });
+  } else {
+    const shown = report.rows.slice(0, MAX_ROWS);
+    blocks.push({
+      type: 'table',
+      columns: [{ label: DIMENSION_LABEL[report.by] }, { label: 'Effective', align: 'right' }, { label: 'Billed', align: 'right' }],
+      rows: shown.map((r) => [r.key, money(r.effective), money(r.billed)]),
+    });
+    if (report.rows.length > MAX_ROWS) blocks.push({ type: 'context', text: `… and ${report.rows.length - MAX_ROWS} more lines` });
+    if (report.by !== 'day') {
+      blocks.push({
+        type: 'chart',
+        title: `Largest by effective cost`,
+        bars: report.rows.slice(0, MAX_BARS).map((r) => ({ label: r.key, value: r.effective, display: formatMoney(r.effective, report.currency, { compact: true }) })),
+      });
+    }
+  }
+  const caveats = report.warnings.length > 0 ? ` · ${report.warnings.join(' · ')}` : '';
+  blocks.push({ type: 'context', text: `${freshnessLine(report.dataThrough)}${caveats}` });
+  return { summary: `${headline}: ${money(report.total.effective)}`, blocks };
+}

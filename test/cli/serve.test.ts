@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { workDir } from '../support/run-cli.js';
+
+const BIN = fileURLToPath(new URL('../../bin/burnrate.js', import.meta.url));
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** `npm start` as a user runs it: the compiled binary, a fresh folder, no config, then Ctrl-C. */
+describe('burnrate serve (npm start)', () => {
+  it('seeds the demo organisation, prints its alerts, answers health probes and stops cleanly on SIGINT', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [BIN, 'serve'], { cwd: workDir(), env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn' } });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+
+    const deadline = Date.now() + 60_000;
+    while (!out.includes('press Ctrl-C to stop')) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve did not start:\n${out}\n${err}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(out).toContain('embedded demo organisation');
+    expect(out).toContain('(first load)');
+    expect(out).toMatch(/── #llm-training ─+\nLLM Training is on track to spend \d+% of its \w+ \d{4} budget/);
+    expect(out).toContain('scheduled: budget check daily at 08:00 Europe/Berlin for ml-research');
+
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(await ready.json()).toEqual({ ok: true, checks: { database: true, scheduler: true } });
+    expect((await fetch(`http://127.0.0.1:${port}/nope`)).status).toBe(404);
+
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(out).toContain('stopping (SIGINT)');
+    expect(err).toBe('');
+  });
+});

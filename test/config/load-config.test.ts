@@ -1,0 +1,98 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Ajv from 'ajv';
+import { parse } from 'yaml';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { configJsonSchema, loadConfig, parseConfigText } from '../../src/config/load-config.js';
+import { BurnrateError } from '../../src/errors.js';
+
+function errorOf(run: () => unknown): BurnrateError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(BurnrateError);
+    return error as BurnrateError;
+  }
+  throw new Error('expected an error');
+}
+
+const valid = `
+ownership:
+  tagKeys: [team, user:team]
+teams:
+  - id: ml-research
+    name: ML Research
+    match: [ml-research, research]
+    timezone: Europe/Berlin
+    slack: { channel: C0123ABCD }
+    owners: [U01AAA]
+    approvers: [U01BBB]
+    budget: { monthly: 50000, currency: USD, thresholds: [80, 50, 100], forecast: true }
+sources:
+  - { type: focus, paths: [exports/*.parquet] }
+  - { type: demo }
+`;
+
+describe('configuration', () => {
+  it('parses the documented example and fills defaults', () => {
+    const config = parseConfigText(valid);
+    expect(config.teams[0]?.budget?.thresholds).toEqual([50, 80, 100]);
+    expect(config.sources[1]).toEqual({ type: 'demo', seed: 42, days: 90 });
+    expect(config.schedule.budgetCheck).toBe('08:00');
+  });
+
+  it('accepts the shipped burnrate.example.yml', () => {
+    const config = parseConfigText(readFileSync(new URL('../../burnrate.example.yml', import.meta.url), 'utf8'));
+    expect(config.teams.length).toBeGreaterThan(0);
+  });
+
+  it('names the path and the bad value of a wrong type', () => {
+    const text = valid.replace('monthly: 50000', 'monthly: "5k"');
+    expect(errorOf(() => parseConfigText(text)).message).toContain('teams[0].budget.monthly: expected a positive number, got "5k"');
+  });
+
+  it('reports unknown keys with a suggestion', () => {
+    const error = errorOf(() => parseConfigText(valid.replace('timezone:', 'timezon:')));
+    expect(error.message).toContain('teams[0].timezon: unknown key (did you mean "timezone"?)');
+    expect(error.code).toBe('burnrate_config_invalid');
+  });
+
+  it('reports bad YAML with its line', () => {
+    const error = errorOf(() => parseConfigText('teams:\n  - id: a\n   name: [unclosed\n'));
+    expect(error.message).toMatch(/not valid YAML/);
+    expect(error.message).toMatch(/line \d+/);
+  });
+
+  it('rejects an unknown time zone and a missing team id', () => {
+    const text = `teams:\n  - { id: a, timezone: Mars/Olympus }\n  - { name: X }\n`;
+    const message = errorOf(() => parseConfigText(text)).message;
+    expect(message).toContain('teams[0].timezone: expected an IANA time zone');
+    expect(message).toContain('teams[1].id: is required');
+  });
+
+  it('rejects duplicate team ids', () => {
+    const message = errorOf(() => parseConfigText('teams:\n  - { id: a }\n  - { id: a }\n')).message;
+    expect(message).toContain('teams[1].id: duplicate team id "a" (also teams[0])');
+  });
+
+  it('rejects an unknown source type', () => {
+    expect(errorOf(() => parseConfigText('sources:\n  - { type: oracle }\n')).message).toContain('sources[0]');
+  });
+
+  it('falls back to the demo organisation only when no path is given and no burnrate.yml exists', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'burnrate-config-'));
+    expect(loadConfig(undefined, {}, empty).path).toBeNull();
+    expect(errorOf(() => loadConfig('missing.yml', {}, empty)).code).toBe('burnrate_config_missing');
+    expect(errorOf(() => loadConfig(undefined, { BURNRATE_CONFIG: 'gone.yml' }, empty)).code).toBe('burnrate_config_missing');
+    writeFileSync(join(empty, 'burnrate.yml'), valid);
+    expect(loadConfig(undefined, {}, empty).path).toBe(join(empty, 'burnrate.yml'));
+  });
+
+  it('publishes a JSON Schema that accepts valid configs and rejects unknown keys', () => {
+    const validate = new Ajv({ strict: false }).compile(configJsonSchema());
+    expect(validate(parse(valid))).toBe(true);
+    expect(validate(parse(valid.replace('timezone:', 'timezon:')))).toBe(false);
+  });
+});

@@ -1,0 +1,38 @@
+import type { TeamConfig } from '../../src/config/schema.js';
+import { DeliveryError, type ChatPort } from '../../src/chat/chat-port.js';
+import type { Message } from '../../templates/message.js';
+import { stripMarkup } from '../../templates/message.js';
+
+/**
+ * A chat port that records what it is asked to post. Failures can be queued to play a platform
+ * that throttles or breaks; an unconsumed failure fails the test that queued it (see `assertDone`).
+ */
+export class RecordingChat implements ChatPort {
+  readonly platform = 'fake';
+  readonly capabilities = { threads: true, ephemeral: false, modals: false, files: false };
+  readonly posted: { address: string; message: Message }[] = [];
+  private readonly failures: DeliveryError[] = [];
+
+  addressOf(team: TeamConfig): string {
+    return `#${team.id}`;
+  }
+
+  failNext(error: DeliveryError): void {
+    this.failures.push(error);
+  }
+
+  async post(address: string, message: Message): Promise<{ ref: string }> {
+    const failure = this.failures.shift();
+    if (failure) throw failure;
+    this.posted.push({ address, message });
+    return { ref: `ts-${this.posted.length}` };
+  }
+
+  headlines(): string[] {
+    return this.posted.map((p) => stripMarkup(p.message.summary));
+  }
+
+  assertDone(): void {
+    if (this.failures.length > 0) throw new Error(`${this.failures.length} queued failure(s) never happened`);
+  }
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { daysOf } from '../../src/domain/period.js';
+import { runBudgetCheck } from '../../src/jobs/budget-check.js';
+import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
+import { spendRow, testDeps } from '../support/deps.js';
+
+const config = {
+  teams: [{ id: 'ml', name: 'ML', budget: { monthly: 1000, thresholds: [50, 80, 100], forecast: false } }],
+};
+
+/** Imports `perDay` of spend for every day in [from, to) as one FOCUS-like batch. */
+async function importSpend(deps: ReturnType<typeof testDeps>['deps'], from: string, to: string, perDay: number) {
+  await deps.store.importBatches([
+    {
+      scope: { source: 'test', billingPeriods: ['2026-11'] },
+      rows: daysOf({ start: from, end: to }).map((d) => spendRow('ml', d, perDay)),
+      dataThrough: `${to}T00:00:00Z`,
+    },
+  ]);
+}
+
+describe('the budget check job', () => {
+  it('alerts once per crossing, escalates, and resolves, across runs', async () => {
+    const { deps, chat } = testDeps(config);
+    await importSpend(deps, '2026-11-01', '2026-11-11', 55); // 550: past 50%
+
+    await runBudgetCheck(deps);
+    await deliverOutbox(deps);
+    expect(chat.headlines()).toEqual(['ML has spent 55% of its November 2026 budget ($550.00 of $1,000.00)']);
+
+    await runBudgetCheck(deps); // same data: nothing new
+    await deliverOutbox(deps);
+    expect(chat.posted).toHaveLength(1);
+
+    await importSpend(deps, '2026-11-01', '2026-11-21', 55); // re-import: 1,100, past 80 and 100
+    const escalated = await runBudgetCheck(deps);
+    expect(escalated.alerts.map((a) => [a.event, a.finding.threshold, a.previousThreshold])).toEqual([['escalated', 100, 50]]);
+    await deliverOutbox(deps);
+    expect(chat.posted).toHaveLength(2);
+    expect(chat.posted[1]?.address).toBe('#ml');
+
+    await importSpend(deps, '2026-11-01', '2026-11-05', 10); // a corrected export: 40, under every threshold
+    const resolved = await runBudgetCheck(deps);
+    expect(resolved.alerts.map((a) => a.event)).toEqual(['resolved']);
+    expect(resolved.findings.filter((f) => f.state === 'resolved').map((f) => f.threshold).sort((a, b) => a - b)).toEqual([50, 80, 100]);
+  });
+
+  it('a dry run reports but records nothing and queues nothing', async () => {
+    const { deps, chat } = testDeps(config);
+    await importSpend(deps, '2026-11-01', '2026-11-11', 55);
+    const dry = await runBudgetCheck(deps, { dryRun: true });
+    expect(dry.findings.map((f) => f.state)).toEqual(['new']);
+    expect(await deps.store.findings.listOpen()).toEqual([]);
+    await deliverOutbox(deps);
+    expect(chat.posted).toEqual([]);
+  });
+});

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { teamResolver } from '../../../src/domain/ownership.js';
+import { UNMAPPED, UNTAGGED, type SpendRow } from '../../../src/domain/spend.js';
+import { demoConfig } from '../../../src/sources/demo/demo-config.js';
+import { demoFleet, hoursOn } from '../../../src/sources/demo/demo-fleet.js';
+import { demoSpendRows } from '../../../src/sources/demo/demo-spend.js';
+
+const config = demoConfig();
+const resolveTeam = teamResolver(config.teams);
+const tagKeys = config.ownership.tagKeys;
+const rowsFor = (now: string, seed = 42, days = 90) => demoSpendRows({ seed, days, now: new Date(now), tagKeys, resolveTeam });
+
+const NOW = '2026-03-18T09:30:00Z';
+const rows = rowsFor(NOW);
+
+const sum = (xs: readonly SpendRow[]) => xs.reduce((t, r) => t + r.effective, 0);
+const isWeekend = (day: string) => [0, 6].includes(new Date(`${day}T00:00:00Z`).getUTCDay());
+
+/** team -> day -> effective spend */
+function daily(list: readonly SpendRow[]): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  for (const r of list) {
+    const days = out.get(r.team) ?? new Map<string, number>();
+    days.set(r.day, (days.get(r.day) ?? 0) + r.effective);
+    out.set(r.team, days);
+  }
+  return out;
+}
+
+describe('demoSpendRows', () => {
+  it('covers `days` days ending yesterday (UTC)', () => {
+    const days = [...new Set(rows.map((r) => r.day))].sort();
+    expect(days).toHaveLength(90);
+    expect(days.at(-1)).toBe('2026-03-17');
+    expect(days[0]).toBe('2025-12-18');
+    expect(rows.every((r) => r.billingPeriod === r.day.slice(0, 7) && r.currency === 'USD')).toBe(true);
+  });
+
+  it('is deterministic: same seed and day, same rows; another seed, other rows', () => {
+    expect(rowsFor('2026-03-18T23:59:00Z')).toEqual(rows);
+    expect(rowsFor(NOW, 43)).not.toEqual(rows);
+    // A day's rows do not depend on how much history is asked for.
+    const short = rowsFor(NOW, 42, 7);
+    expect(short).toEqual(rows.filter((r) => r.day >= '2026-03-11'));
+  });
+
+  it('maps tag values to teams, and keeps untagged and unknown-team spend apart', () => {
+    const teams = new Set(rows.map((r) => r.team));
+    expect(teams).toEqual(new Set(['ml-research', 'llm-training', 'inference', 'vision', UNTAGGED, UNMAPPED]));
+    expect(new Set(rows.filter((r) => r.team === UNMAPPED).map((r) => r.ownerTag))).toEqual(new Set(['growth-ml']));
+    expect(rows.filter((r) => r.team === UNTAGGED).every((r) => r.ownerTag === null)).toBe(true);
+    expect(rows.find((r) => r.ownerTag === 'LLM')?.team).toBe('llm-training');
+    const share = sum(rows.filter((r) => r.team === UNTAGGED)) / sum(rows);
+    expect(share).toBeGreaterThan(0.03);
+    expect(share).toBeLessThan(0.08);
+  });
+
+  it('bills GPU instances by the hours they ran times their catalog price', () => {
+    const fleet = demoFleet(42);
+    const compute = rows.filter((r) => r.serviceCategory === 'Compute' && r.chargeCategory === 'Usage');
+    expect(new Set(compute.map((r) => r.service))).toEqual(new Set(['Amazon Elastic Compute Cloud', 'Compute Engine']));
+    for (const instance of fleet.slice(0, 12)) {
+      const day = '2026-03-10';
+      const row = compute.find((r) => r.resourceId === instance.instanceId && r.day === day);
+      const hours = hoursOn(instance, day);
+      if (hours === 0) expect(row).toBeUndefined();
+      else expect(row?.effective).toBeCloseTo(hours * instance.effectiveHourly, 3);
+    }
+  });
+
+  it('has the charge and pricing categories of a real bill', () => {
+    const pricing = new Set(rows.map((r) => r.pricingCategory));
+    for (const p of ['Standard', 'Dynamic', 'Committed']) expect(pricing).toContain(p);
+    const committed = rows.filter((r) => r.pricingCategory === 'Committed' && r.chargeCategory === 'Usage');
+    expect(committed.every((r) => r.billed === 0 && r.effective > 0)).toBe(true);
+    const purchase = rows.filter((r) => r.chargeCategory === 'Purchase');
+    expect(purchase.length).toBe(90);
+    expect(purchase.every((r) => r.billed > 0 && r.effective === 0)).toBe(true);
+    const taxes = rows.filter((r) => r.chargeCategory === 'Tax');
+    expect(new Set(taxes.map((r) => r.day))).toEqual(new Set(['2025-12-31', '2026-01-31', '2026-02-28']));
+    const credits = rows.filter((r) => r.chargeCategory === 'Credit');
+    expect(credits.length).toBeGreaterThan(0);
+    expect(credits.every((r) => r.billed < 0 && r.effective < 0 && r.team === 'ml-research')).toBe(true);
+    const categories = new Set(rows.map((r) => r.serviceCategory));
+    for (const c of ['Compute', 'Storage', 'Networking', 'AI and Machine Learning']) expect(categories).toContain(c);
+  });
+
+  it('spends less at weekends', () => {
+    const total = daily(rows.map((r) => ({ ...r, team: 'all' }))).get('all')!;
+    const weekday = [...total].filter(([d]) => !isWeekend(d)).map(([, v]) => v);
+    const weekend = [...total].filter(([d]) => isWeekend(d)).map(([, v]) => v);
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    expect(mean(weekend)).toBeLessThan(0.9 * mean(weekday));
+  });
+});
+
+describe('demo calibration against the demo budgets', () => {
+  const budget = (id: string) => config.teams.find((t) => t.id === id)!.budget!;
+
+  // Several months, so the claims hold at any steady state rather than on one lucky day.
+  for (const now of ['2026-03-18T09:00:00Z', '2026-06-11T09:00:00Z', '2025-11-05T09:00:00Z', '2026-08-27T09:00:00Z']) {
+    it(`forecasts llm-training over, ml-research near 80%, vision and inference under their month (${now.slice(0, 10)})`, () => {
+      const list = rowsFor(now);
+      const byTeam = daily(list);
+      const days = [...new Set(list.map((r) => r.day))].sort().slice(-28);
+      const date = new Date(now);
+      const daysInMonth = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
+      const forecast = (team: string) => {
+        const spend = byTeam.get(team)!;
+        const average = days.reduce((t, d) => t + (spend.get(d) ?? 0), 0) / days.length;
+        return (average * daysInMonth) / budget(team).monthly!;
+      };
+      expect(forecast('llm-training')).toBeGreaterThan(1.1);
+      expect(forecast('llm-training')).toBeLessThan(1.25);
+      expect(forecast('ml-research')).toBeGreaterThan(0.7);
+      expect(forecast('ml-research')).toBeLessThan(0.9);
+      expect(forecast('vision')).toBeLessThan(0.9);
+      expect(forecast('inference')).toBeLessThan(0.95);
+    });
+  }
+
+  it("spends over half of inference's weekly budget by Wednesday, and stays inside the week", () => {
+    const spend = daily(rows).get('inference')!;
+    const weekly = budget('inference').weekly!;
+    const mondays = [...spend.keys()].filter((d) => new Date(`${d}T00:00:00Z`).getUTCDay() === 1).sort().slice(-4, -1);
+    expect(mondays).toHaveLength(3);
+    for (const monday of mondays) {
+      const week = Array.from({ length: 7 }, (_, i) => spend.get(new Date(Date.parse(`${monday}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10))!);
+      const through = (n: number) => week.slice(0, n).reduce((a, b) => a + b, 0) / weekly;
+      expect(through(2)).toBeLessThan(0.5); // not yet on Tuesday
+      expect(through(3)).toBeGreaterThan(0.5); // by Wednesday
+      expect(through(7)).toBeLessThan(1);
+    }
+  });
+});

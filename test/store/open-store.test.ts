@@ -1,0 +1,94 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import type { SpendBatch, SpendRow } from '../../src/domain/spend.js';
+import { MIGRATIONS } from '../../src/store/migrations.js';
+import { openStore } from '../../src/store/open-store.js';
+
+const row = (over: Partial<SpendRow> = {}): SpendRow => ({
+  day: '2026-11-03',
+  billingPeriod: '2026-11',
+  team: 'a',
+  ownerTag: 'a',
+  provider: 'AWS',
+  billingAccount: '111',
+  subAccount: null,
+  service: 'EC2',
+  serviceCategory: 'Compute',
+  resourceId: 'i-1',
+  chargeCategory: 'Usage',
+  pricingCategory: 'Standard',
+  currency: 'USD',
+  billed: 10,
+  effective: 9,
+  ...over,
+});
+
+const batch = (rows: SpendRow[], through = '2026-11-04T00:00:00Z'): SpendBatch => ({
+  scope: { source: 'focus', billingPeriods: ['2026-11'], billingAccounts: ['111'] },
+  rows,
+  dataThrough: through,
+});
+
+const november = { start: '2026-11-01', end: '2026-12-01' };
+
+describe('SQLite store', () => {
+  it('migrates a new file in WAL mode and records the schema version', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'burnrate-store-')), 'nested', 'burnrate.db');
+    const store = openStore(path);
+    await store.close();
+    const db = new Database(path);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+    await openStore(path).close(); // opening again migrates nothing and keeps working
+  });
+
+  it('replaces a billing period of an account on re-import instead of adding to it', async () => {
+    const store = openStore(':memory:');
+    await store.importBatches([batch([row(), row({ day: '2026-11-04' })])]);
+    const again = await store.importBatches([batch([row({ billed: 25 })])]);
+    expect(again).toMatchObject({ rowsDeleted: 2, rowsInserted: 1 });
+    expect(await store.spend.totals({ period: november }, 'team')).toEqual([{ key: 'a', billed: 25, effective: 9 }]);
+  });
+
+  it('keeps other accounts and periods when replacing one', async () => {
+    const store = openStore(':memory:');
+    await store.importBatches([batch([row()])]);
+    await store.importBatches([{ ...batch([row({ billingAccount: '222', billed: 5 })]), scope: { source: 'focus', billingPeriods: ['2026-11'], billingAccounts: ['222'] } }]);
+    expect((await store.spend.totals({ period: november }, 'team'))[0]?.billed).toBe(15);
+  });
+
+  it('writes nothing when any row of an import is invalid', async () => {
+    const store = openStore(':memory:');
+    await store.importBatches([batch([row()])]);
+    const broken = row({ currency: null as unknown as string });
+    await expect(store.importBatches([batch([row({ billed: 99 }), broken])])).rejects.toThrow();
+    expect(await store.spend.totals({ period: november }, 'team')).toEqual([{ key: 'a', billed: 10, effective: 9 }]);
+    expect((await store.freshness.list())[0]?.dataThrough).toBe('2026-11-04T00:00:00Z');
+  });
+
+  it('groups totals by every dimension and filters by team', async () => {
+    const store = openStore(':memory:');
+    await store.importBatches([batch([row(), row({ team: 'b', service: 'S3', resourceId: null, billed: 1, effective: 1 })])]);
+    expect(await store.spend.totals({ period: november }, 'service')).toEqual([
+      { key: 'EC2', billed: 10, effective: 9 },
+      { key: 'S3', billed: 1, effective: 1 },
+    ]);
+    expect((await store.spend.totals({ period: november, teams: ['b'] }, 'resource'))[0]?.key).toBe('(no resource id)');
+    expect(await store.spend.totals({ period: november, teams: [] }, 'team')).toEqual([]);
+  });
+
+  it('queues each outbox message once, whatever the number of retries', async () => {
+    const store = openStore(':memory:');
+    const draft = { dedupeKey: 'k1', target: 'terminal:a', message: { summary: 's', blocks: [] } };
+    const now = new Date('2026-11-21T08:00:00Z');
+    expect(await store.outbox.enqueue([draft], now)).toBe(1);
+    expect(await store.outbox.enqueue([draft], now)).toBe(0);
+    const [item] = await store.outbox.due(now);
+    await store.outbox.markSent(item!.id, 'ts-1', now);
+    expect(await store.outbox.due(now)).toEqual([]);
+  });
+});

@@ -1,0 +1,42 @@
+import pino from 'pino';
+import { configSchema } from '../../src/config/schema.js';
+import type { Deps } from '../../src/deps.js';
+import type { SpendRow } from '../../src/domain/spend.js';
+import { openStore } from '../../src/store/open-store.js';
+import { RecordingChat } from '../fakes/recording-chat.js';
+
+/** Real parts for a test: an in-memory SQLite store, a recording chat port and a settable clock. */
+export function testDeps(config: unknown, start = '2026-11-21T09:00:00Z') {
+  const chat = new RecordingChat();
+  let now = new Date(start);
+  const deps: Deps = {
+    config: configSchema.parse(config),
+    store: openStore(':memory:'),
+    sources: [],
+    chat: [chat],
+    clock: () => now,
+    log: pino({ level: 'silent' }),
+  };
+  return { deps, chat, setNow: (iso: string) => (now = new Date(iso)) };
+}
+
+/** One row of daily spend for a team. */
+export function spendRow(team: string, day: string, amount: number): SpendRow {
+  return {
+    day,
+    billingPeriod: day.slice(0, 7),
+    team,
+    ownerTag: team,
+    provider: 'AWS',
+    billingAccount: '111',
+    subAccount: null,
+    service: 'Amazon Elastic Compute Cloud',
+    serviceCategory: 'Compute',
+    resourceId: `i-${team}`,
+    chargeCategory: 'Usage',
+    pricingCategory: 'Standard',
+    currency: 'USD',
+    billed: amount,
+    effective: amount,
+  };
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { findingId, type Finding } from '../../src/domain/finding.js';
+import type { SpendReport } from '../../src/domain/spend-report.js';
+import { budgetAlert, type BudgetAlertData } from '../../templates/budget-alert.js';
+import type { Message } from '../../templates/message.js';
+import { renderAdaptiveCard } from '../../templates/render/adaptive-card.js';
+import { renderBlockKit } from '../../templates/render/block-kit.js';
+import { renderPlainText } from '../../templates/render/plain-text.js';
+import { spendSummary } from '../../templates/spend-summary.js';
+import { adaptiveCardProblems, checkSlackLimits, type SlackBlock } from '../support/platform-limits.js';
+
+const actual: Finding = {
+  id: findingId('budget.actual', 'ml-research', '2026-11', 80),
+  kind: 'budget.actual',
+  team: 'ml-research',
+  cadence: 'monthly',
+  period: '2026-11',
+  range: { start: '2026-11-01', end: '2026-12-01' },
+  threshold: 80,
+  amount: 49_210.5,
+  budget: 60_000,
+  currency: 'USD',
+  actual: 49_210.5,
+  forecast: { amount: 71_830.25, method: 'weekday averages of the last 28 days' },
+  dataThrough: '2026-11-24T00:00:00Z',
+};
+const forecast: Finding = { ...actual, id: findingId('budget.forecast', 'ml-research', '2026-11', 100), kind: 'budget.forecast', threshold: 100, amount: 71_830.25 };
+const weekly: Finding = { ...actual, cadence: 'weekly', period: '2026-W48', range: { start: '2026-11-23', end: '2026-11-30' }, budget: 9_000, amount: 4_800, actual: 4_800, threshold: 50, forecast: null, currency: 'EUR' };
+
+const alerts: Record<string, BudgetAlertData> = {
+  'actual-new': { finding: actual, teamName: 'ML Research', event: 'new', previousThreshold: null },
+  'actual-escalated': { finding: actual, teamName: 'ML Research', event: 'escalated', previousThreshold: 50 },
+  'forecast-new': { finding: forecast, teamName: 'ML Research', event: 'new', previousThreshold: null },
+  'forecast-resolved': { finding: forecast, teamName: 'ML Research', event: 'resolved', previousThreshold: null },
+  'weekly-eur': { finding: weekly, teamName: 'Inference <Platform> & Co', event: 'new', previousThreshold: null },
+};
+
+const report: SpendReport = {
+  period: { start: '2026-11-01', end: '2026-12-01' },
+  currency: 'USD',
+  by: 'team',
+  rows: [
+    { key: 'llm-training', billed: 160_200.1, effective: 151_003.33 },
+    { key: 'ml-research', billed: 58_000, effective: 55_120.9 },
+    { key: '(untagged)', billed: 6_100.25, effective: 6_100.25 },
+    { key: '(unmapped)', billed: 910, effective: 905.5 },
+  ],
+  total: { billed: 225_210.35, effective: 213_129.98 },
+  dataThrough: '2026-12-01T00:00:00Z',
+  warnings: [],
+};
+
+const messages: Record<string, Message> = {
+  ...Object.fromEntries(Object.entries(alerts).map(([name, data]) => [`budget-alert ${name}`, budgetAlert(data)])),
+  'spend-summary by-team': spendSummary(report, 'all teams'),
+  'spend-summary empty': spendSummary({ ...report, rows: [], total: { billed: 0, effective: 0 }, dataThrough: null }, 'ml-research'),
+  'spend-summary many-rows': spendSummary(
+    { ...report, by: 'resource', rows: Array.from({ length: 40 }, (_, i) => ({ key: `arn:aws:ec2:us-east-1:123456789012:instance/i-${String(i).padStart(17, '0')}`, billed: 1000 - i, effective: 990 - i })) },
+    'llm-training',
+  ),
+};
+
+describe.each(Object.entries(messages))('%s', (_name, message) => {
+  it('renders to Block Kit within Slack limits', () => {
+    const rendered = renderBlockKit(message);
+    checkSlackLimits(rendered.blocks as SlackBlock[]);
+    expect(rendered).toMatchSnapshot();
+  });
+
+  it('renders to a valid Adaptive Card 1.5', () => {
+    const card = renderAdaptiveCard(message);
+    expect(adaptiveCardProblems(card)).toEqual([]);
+    expect(card).toMatchSnapshot();
+  });
+
+  it('renders to plain text that says how fresh the data is', () => {
+    const text = renderPlainText(message);
+    expect(text).toMatch(/billing data through \d+ \w{3}|no billing data yet/);
+    expect(text).toMatchSnapshot();
+  });
+});
+
+describe('budget alert wording', () => {
+  it('says what was crossed, with money formatted in the budget currency', () => {
+    const text = renderPlainText(budgetAlert(alerts['weekly-eur']!));
+    expect(text).toContain('€4,800.00');
+    expect(text).toContain('week of 23 Nov');
+  });
+
+  it('names the escalation and the forecast method', () => {
+    const text = renderPlainText(budgetAlert(alerts['actual-escalated']!));
+    expect(text).toContain('Escalated from 50%');
+    expect(text).toContain('forecast: weekday averages of the last 28 days');
+    expect(text).toContain('billing data through 23 Nov');
+  });
+});
