@@ -3,7 +3,12 @@ import { combinedDataThrough } from '../src/domain/data-through.js';
 import type { Period } from '../src/domain/period.js';
 import type { SpendDimension } from '../src/domain/spend.js';
 import type { SpendReport } from '../src/domain/spend-report.js';
-import { resolveTeamId } from './team-arg.js';
+import { monthOf, PERIOD_SYNTAX, toDay } from '../src/domain/period.js';
+import { spendSummary } from '../templates/spend-summary.js';
+import { readChatArgs } from './chat-args.js';
+import type { CommandSpec } from './command.js';
+import { notInAnyTeam, resolveTeamId } from './team-arg.js';
+import { badArguments } from './usage.js';
 
 export interface SpendQuery {
   period: Period;
@@ -36,3 +41,22 @@ export async function spendReport(deps: Pick<Deps, 'config' | 'store'>, query: S
     warnings,
   };
 }
+
+export const spendCommand: CommandSpec = {
+  verb: 'spend',
+  usage: '/burnrate spend [team] [period] [by team|service|resource|day|provider]',
+  example: '/burnrate spend ml-research last-month by service',
+  summary: 'what a team spent, on what',
+  async run(ctx, words) {
+    const today = toDay(ctx.now);
+    const args = readChatArgs(ctx.deps.config, words, today);
+    if (args.unknown.length > 0 || args.numbers.length > 0) {
+      throw badArguments(this, `I don't understand "${[...args.unknown, ...args.numbers].join(' ')}". Periods: ${PERIOD_SYNTAX}.`);
+    }
+    if (ctx.visibleTeams.length === 0) throw notInAnyTeam(ctx.actor.userId);
+    const team = args.team ?? (ctx.visibleTeams.length === 1 ? ctx.visibleTeams[0] : undefined);
+    const by = args.by ?? (team ? 'service' : 'team');
+    const report = await spendReport(ctx.deps, { period: args.period ?? monthOf(today), by, visibleTeams: ctx.visibleTeams, ...(team ? { team } : {}) });
+    return spendSummary(report, report.teams?.length === 1 ? report.teams[0]! : 'your teams');
+  },
+};

@@ -9,13 +9,18 @@ export interface BudgetAlertData {
   teamName: string;
   event: 'new' | 'escalated' | 'resolved';
   previousThreshold: number | null;
+  /** What people did about it, newest last: "Acknowledged by Alice at 09:12 UTC". */
+  notes?: string[];
 }
+
+/** Action ids of the buttons on a budget alert; the handlers live in src/actions/. */
+export const BUDGET_ACTIONS = { ack: 'budget.ack', snooze: 'budget.snooze', breakdown: 'budget.breakdown' } as const;
 
 /** A budget threshold crossed (or forecast to be), escalated, or back under. */
 export function budgetAlert(data: BudgetAlertData): Message {
   const { finding: f, teamName } = data;
   const money = (n: number) => formatMoney(n, f.currency);
-  const periodName = f.cadence === 'monthly' ? monthName(f.period) : `week of ${shortDate(f.range.start)}`;
+  const periodName = periodNameOf(f);
   const budgetName = `${f.cadence} budget`;
   const headline = headlineOf(data, periodName);
 
@@ -30,9 +35,36 @@ export function budgetAlert(data: BudgetAlertData): Message {
     { type: 'header', text: headline },
     { type: 'text', text: bodyOf(data, money) },
     { type: 'facts', facts },
+    ...(data.notes ?? []).map((note): Block => ({ type: 'context', text: note })),
+    ...(data.event === 'resolved' ? [] : [actionsOf(f)]),
     { type: 'context', text: contextOf(f) },
   ];
   return { summary: `${headline} (${money(f.amount)} of ${money(f.budget)})`, blocks };
+}
+
+/** The short thread reply that tells a channel what changed since the first alert. */
+export function budgetAlertChange(data: BudgetAlertData): Message {
+  const money = (n: number) => formatMoney(n, data.finding.currency);
+  const text = `${headlineOf(data, periodNameOf(data.finding))}. ${bodyOf(data, money)}`;
+  return { summary: text, blocks: [{ type: 'text', text }, { type: 'context', text: freshnessLine(data.finding.dataThrough) }] };
+}
+
+function actionsOf(f: Finding): Block {
+  const value = (extra: object = {}) => JSON.stringify({ f: f.id, ...extra });
+  return {
+    type: 'actions',
+    buttons: [
+      { action: BUDGET_ACTIONS.ack, label: 'Acknowledge', value: value(), style: 'primary' },
+      { action: `${BUDGET_ACTIONS.snooze}`, label: 'Snooze 24 h', value: value({ for: '24h' }) },
+      { action: `${BUDGET_ACTIONS.snooze}:7d`, label: 'Snooze 7 days', value: value({ for: '7d' }) },
+      { action: `${BUDGET_ACTIONS.snooze}:period`, label: 'Snooze to period end', value: value({ for: 'period' }) },
+      { action: BUDGET_ACTIONS.breakdown, label: 'Show breakdown', value: value() },
+    ],
+  };
+}
+
+function periodNameOf(f: Finding): string {
+  return f.cadence === 'monthly' ? monthName(f.period) : `week of ${shortDate(f.range.start)}`;
 }
 
 function headlineOf({ finding: f, teamName, event }: BudgetAlertData, periodName: string): string {

@@ -9,11 +9,13 @@ function lastCoveredDay(dataThrough: string): Date {
   return new Date(new Date(dataThrough).getTime() - 1);
 }
 
+const SHORT_DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const MONTH_NAME = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
 export function shortDate(date: Date | string): string {
-  const d = typeof date === 'string' ? new Date(`${date.slice(0, 10)}T00:00:00Z`) : date;
-  return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(d);
+  return SHORT_DATE.format(typeof date === 'string' ? new Date(`${date.slice(0, 10)}T00:00:00Z`) : date);
 }
 
 export function monthName(period: string): string {
-  return new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${period}-01T00:00:00Z`));
+  return MONTH_NAME.format(new Date(`${period}-01T00:00:00Z`));
 }

@@ -18,6 +18,10 @@ export interface ChatPort {
   addressOf(team: TeamConfig): string | null;
   /** Posts a message; returns the platform's reference to it (Slack ts, Teams activity id). */
   post(address: string, message: Message): Promise<{ ref: string | null }>;
+  /** Replaces a message posted earlier. */
+  update(address: string, ref: string, message: Message): Promise<void>;
+  /** Replies in the thread of a message posted earlier (a plain post where threads are missing). */
+  reply(address: string, parentRef: string, message: Message): Promise<{ ref: string | null }>;
 }
 
 /** A delivery failure with the platform's advice on retrying. */

@@ -20,8 +20,20 @@ export class TerminalChat implements ChatPort {
   }
 
   async post(address: string, message: Message): Promise<{ ref: string }> {
-    this.out.write(`\n── #${address} ${'─'.repeat(Math.max(0, 60 - address.length))}\n${renderPlainText(message)}\n`);
+    return this.print(`#${address}`, message);
+  }
+
+  async update(address: string, ref: string, message: Message): Promise<void> {
+    await this.print(`#${address} (message ${ref} updated)`, message);
+  }
+
+  async reply(address: string, parentRef: string, message: Message): Promise<{ ref: string }> {
+    return this.print(`#${address} (thread of ${parentRef})`, message);
+  }
+
+  private async print(heading: string, message: Message): Promise<{ ref: string }> {
+    this.out.write(`\n── ${heading} ${'─'.repeat(Math.max(0, 60 - heading.length))}\n${renderPlainText(message)}\n`);
     this.posted += 1;
-    return { ref: `${address}/${this.posted}` };
+    return { ref: String(this.posted) };
   }
 }

@@ -1,5 +1,5 @@
 import type { Forecast } from '../domain/finding.js';
-import { addDays, daysOf, parseDay, type Period } from '../domain/period.js';
+import { addDays, daysOf, weekdayOf, type Period } from '../domain/period.js';
 
 export interface ForecastInput {
   /** Daily spend by day (YYYY-MM-DD); days without a row spent nothing. */
@@ -36,20 +36,20 @@ export function forecastPeriodEnd(input: ForecastInput): Forecast & { actual: nu
 
   const byWeekday = Array.from({ length: 7 }, () => ({ total: 0, days: 0 }));
   for (const day of history) {
-    const slot = byWeekday[parseDay(day).getUTCDay()]!;
+    const slot = byWeekday[weekdayOf(day)]!;
     slot.total += daily.get(day) ?? 0;
     slot.days += 1;
   }
   const projected = sum(
     remaining.map((day) => {
-      const slot = byWeekday[parseDay(day).getUTCDay()]!;
+      const slot = byWeekday[weekdayOf(day)]!;
       return slot.days > 0 ? slot.total / slot.days : 0;
     }),
   );
   return { actual, amount: actual + projected, method: `weekday averages of the last ${history.length} days` };
 }
 
-function sum(values: number[]): number {
+function sum(values: readonly number[]): number {
   return values.reduce((a, b) => a + b, 0);
 }
 

@@ -49,7 +49,7 @@ export function reconcileFindings(current: readonly Finding[], tracked: readonly
 }
 
 /** Findings that speak with one voice: same team, kind and period. */
-function alertGroup(f: Finding): string {
+export function alertGroup(f: Finding): string {
   return `${f.kind}:${f.team}:${f.period}`;
 }
 

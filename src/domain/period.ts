@@ -24,11 +24,31 @@ export function daysBetween(start: string, end: string): number {
   return Math.round((parseDay(end).getTime() - parseDay(start).getTime()) / DAY_MS);
 }
 
-/** Every day of a period, in order. */
-export function daysOf(period: Period): string[] {
-  const days: string[] = [];
-  for (let d = period.start; d < period.end; d = addDays(d, 1)) days.push(d);
+const dayLists = new Map<string, readonly string[]>();
+
+/**
+ * Every day of a period, in order. Checks ask for the same few periods once per team, so the
+ * lists are kept (a bounded cache: they are small and immutable).
+ */
+export function daysOf(period: Period): readonly string[] {
+  const key = `${period.start}|${period.end}`;
+  let days = dayLists.get(key);
+  if (!days) {
+    const list: string[] = [];
+    for (let d = period.start; d < period.end; d = addDays(d, 1)) list.push(d);
+    if (dayLists.size > 512) dayLists.clear();
+    days = Object.freeze(list);
+    dayLists.set(key, days);
+  }
   return days;
+}
+
+/** Day of the week of a YYYY-MM-DD day, Sunday = 0, without building a Date (Sakamoto's method). */
+export function weekdayOf(day: string): number {
+  const offsets = [0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4];
+  const month = Number(day.slice(5, 7));
+  const year = Number(day.slice(0, 4)) - (month < 3 ? 1 : 0);
+  return (year + Math.floor(year / 4) - Math.floor(year / 100) + Math.floor(year / 400) + offsets[month - 1]! + Number(day.slice(8, 10))) % 7;
 }
 
 export function monthOf(day: string): Period {
@@ -54,9 +74,17 @@ export function isoWeekLabel(day: string): string {
   return `${thursday.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
 }
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar day of `now` in a time zone, e.g. for "today" of a team in Europe/Berlin. */
 export function dayInZone(now: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  // Building a DateTimeFormat costs far more than using one: keep one per zone.
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(now);
 }
 
 export const PERIOD_SYNTAX = 'this-month, last-month, YYYY-MM, YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD';

@@ -1,12 +1,13 @@
-import { checkBudgets, type BudgetSnapshot } from '../checks/budget.js';
-import { reconcileFindings, type Alert } from '../checks/reconcile.js';
+import { checkBudgets } from '../checks/budget.js';
+import { loadBudgetSnapshot } from './budget-snapshot.js';
+import { alertGroup, reconcileFindings, type Alert } from '../checks/reconcile.js';
 import { targetOf } from '../chat/chat-port.js';
 import type { Deps } from '../deps.js';
-import { combinedDataThrough } from '../domain/data-through.js';
 import type { Finding, FindingState } from '../domain/finding.js';
-import { addDays, dayInZone, isoWeekLabel } from '../domain/period.js';
+import { dayInZone, isoWeekLabel } from '../domain/period.js';
 import type { OutboxDraft } from '../store/store.js';
-import { budgetAlert } from '../../templates/budget-alert.js';
+import { budgetAlert, budgetAlertChange } from '../../templates/budget-alert.js';
+import type { TeamConfig } from '../config/schema.js';
 
 export interface BudgetCheckOptions {
   /** Evaluate and report, but record nothing and queue no alert. */
@@ -35,15 +36,14 @@ export interface BudgetCheckResult {
  */
 export async function runBudgetCheck(deps: Deps, options: BudgetCheckOptions = {}): Promise<BudgetCheckResult> {
   const now = deps.clock();
-  const teams = deps.config.teams.filter((t) => !options.teams || options.teams.includes(t.id));
-
-  const snapshot = await loadSnapshot(deps, teams, now);
+  const snapshot = await loadBudgetSnapshot(deps, deps.config.teams.filter((t) => !options.teams || options.teams.includes(t.id)), now);
+  const teams = snapshot.teams;
   const current = checkBudgets(snapshot, { lookbackDays: deps.config.forecast.lookbackDays }, now);
   const periods = [...new Set(teams.flatMap((t) => periodsOf(t.timezone, now)))];
   const teamIds = new Set(teams.map((t) => t.id));
   const tracked = (await deps.store.findings.listForPeriods(periods)).filter((f) => teamIds.has(f.team));
   const { change, alerts } = reconcileFindings(current, tracked);
-  const queued = addressAlerts(deps, alerts, now);
+  const queued = await addressAlerts(deps, teams, alerts, now);
   if (!options.dryRun) await deps.store.recordCheck(change, queued, now);
 
   const states = new Map<string, FindingState>([
@@ -57,36 +57,38 @@ export async function runBudgetCheck(deps: Deps, options: BudgetCheckOptions = {
   return { findings, alerts, queued };
 }
 
-async function loadSnapshot(deps: Deps, teams: Deps['config']['teams'], now: Date): Promise<BudgetSnapshot> {
-  // Enough history for the longest period plus the forecast's lookback window.
-  const since = addDays(dayInZone(now, 'UTC'), -(deps.config.forecast.lookbackDays + 40));
-  const [rows, freshness] = await Promise.all([deps.store.spend.dailyByTeam(since), deps.store.freshness.list()]);
-  const daily = new Map<string, Map<string, number>>();
-  for (const row of rows) {
-    let days = daily.get(row.team);
-    if (!days) daily.set(row.team, (days = new Map()));
-    days.set(row.day, row.effective);
-  }
-  return { teams, daily, dataThrough: combinedDataThrough(freshness) };
-}
-
 function periodsOf(timezone: string, now: Date): string[] {
   const today = dayInZone(now, timezone);
   return [today.slice(0, 7), isoWeekLabel(today)];
 }
 
-function addressAlerts(deps: Deps, alerts: Alert[], now: Date): OutboxDraft[] {
+/**
+ * One message per alert and platform. The first alert of a group (team, kind, period) starts a
+ * thread; an escalation or resolution updates that first message and says what changed in its
+ * thread. Snoozed groups are recorded as usual but post nothing.
+ */
+async function addressAlerts(deps: Deps, teams: readonly TeamConfig[], alerts: Alert[], now: Date): Promise<OutboxDraft[]> {
+  if (deps.chat.length === 0) return [];
+  const snoozed = new Set((await deps.store.snoozes.active(now)).map((s) => s.groupKey));
   const drafts: OutboxDraft[] = [];
   for (const alert of alerts) {
-    const team = deps.config.teams.find((t) => t.id === alert.finding.team);
-    if (!team) continue;
-    const message = budgetAlert({ ...alert, teamName: team.name ?? team.id });
+    const group = alertGroup(alert.finding);
+    const team = teams.find((t) => t.id === alert.finding.team);
+    if (!team || snoozed.has(group)) continue;
+    const data = { ...alert, teamName: team.name ?? team.id };
     for (const port of deps.chat) {
       const address = port.addressOf(team);
       if (!address) continue;
-      // One message per finding, event and run: a retried run enqueues nothing twice.
-      const dedupeKey = `${alert.finding.id}:${alert.event}:${now.toISOString().slice(0, 10)}:${port.platform}`;
-      drafts.push({ dedupeKey, target: targetOf(port, address), message });
+      const target = targetOf(port, address);
+      // One message per finding, event, day and platform: a retried run enqueues nothing twice.
+      const key = `${alert.finding.id}:${alert.event}:${now.toISOString().slice(0, 10)}:${port.platform}`;
+      const root = await deps.store.outbox.threadRoot(group, port.platform);
+      if (!root) {
+        drafts.push({ dedupeKey: key, target, message: budgetAlert(data), threadOf: group });
+        continue;
+      }
+      drafts.push({ dedupeKey: `${key}:update`, target, message: budgetAlert(data), op: 'update', parentKey: root });
+      drafts.push({ dedupeKey: `${key}:reply`, target, message: budgetAlertChange(data), op: 'reply', parentKey: root });
     }
   }
   return drafts;

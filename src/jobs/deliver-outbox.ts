@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { DeliveryError, splitTarget, type ChatPort } from '../chat/chat-port.js';
-import type { Store } from '../store/store.js';
+import type { OutboxItem, Store } from '../store/store.js';
 
 export interface DeliveryOptions {
   maxAttempts?: number;
@@ -31,7 +31,7 @@ export async function deliverOutbox(
     const port = ports.get(platform);
     if (!port) continue; // that platform is not running now; the item waits for it
     try {
-      const { ref } = await port.post(address, item.message);
+      const ref = await send(port, address, item);
       await deps.store.outbox.markSent(item.id, ref, deps.clock());
       report.sent += 1;
     } catch (error) {
@@ -46,4 +46,11 @@ export async function deliverOutbox(
     }
   }
   return report;
+}
+
+async function send(port: ChatPort, address: string, item: OutboxItem): Promise<string | null> {
+  if (item.op === 'post' || !item.parentRef) return (await port.post(address, item.message)).ref;
+  if (item.op === 'reply') return (await port.reply(address, item.parentRef, item.message)).ref;
+  await port.update(address, item.parentRef, item.message);
+  return item.parentRef;
 }

@@ -21,6 +21,11 @@ export class SqliteFindingStore implements FindingStore {
     return rows.map(toTracked);
   }
 
+  async get(id: string): Promise<TrackedFinding | null> {
+    const row = this.db.prepare('SELECT * FROM findings WHERE id = ?').get(id) as FindingRow | undefined;
+    return row ? toTracked(row) : null;
+  }
+
   async listOpen(): Promise<TrackedFinding[]> {
     const rows = this.db.prepare("SELECT * FROM findings WHERE state != 'resolved' ORDER BY id").all() as FindingRow[];
     return rows.map(toTracked);

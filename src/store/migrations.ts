@@ -22,7 +22,8 @@ export const MIGRATIONS: readonly string[] = [
     billed REAL NOT NULL,
     effective REAL NOT NULL
   );
-  CREATE INDEX spend_daily_day_team ON spend_daily (day, team);
+  -- Covers the budget checks' daily totals per team, so they never read the table itself.
+  CREATE INDEX spend_daily_day_team ON spend_daily (day, team, billed, effective);
   CREATE INDEX spend_daily_scope ON spend_daily (source, billing_period, billing_account);
 
   CREATE TABLE source_freshness (
@@ -59,5 +60,55 @@ export const MIGRATIONS: readonly string[] = [
     sent_at TEXT
   );
   CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
+  `,
+  `
+  -- Every mutation from chat: who, what, when, and how it ended.
+  CREATE TABLE audit_log (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    at TEXT NOT NULL,
+    platform TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    action TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    result TEXT NOT NULL CHECK (result IN ('ok', 'refused', 'failed', 'dry-run', 'duplicate')),
+    detail TEXT
+  );
+  CREATE INDEX audit_log_at ON audit_log (at);
+
+  -- A snoozed alert group (kind:team:period) posts nothing until the snooze ends.
+  CREATE TABLE snoozes (
+    group_key TEXT PRIMARY KEY,
+    until TEXT NOT NULL,
+    by_user TEXT NOT NULL,
+    at TEXT NOT NULL
+  );
+
+  CREATE TABLE acknowledgements (
+    finding_id TEXT PRIMARY KEY,
+    by_user TEXT NOT NULL,
+    at TEXT NOT NULL
+  );
+
+  -- Budgets changed from chat; they override burnrate.yml until removed there and here.
+  CREATE TABLE budget_overrides (
+    team TEXT NOT NULL,
+    cadence TEXT NOT NULL CHECK (cadence IN ('monthly', 'weekly')),
+    amount REAL NOT NULL,
+    thresholds TEXT,
+    by_user TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (team, cadence)
+  );
+
+  -- An outbox item may update or reply to an earlier one: it waits until that one has a ref.
+  ALTER TABLE outbox ADD COLUMN op TEXT NOT NULL DEFAULT 'post' CHECK (op IN ('post', 'update', 'reply'));
+  ALTER TABLE outbox ADD COLUMN parent_key TEXT;
+  -- The first message of an alert group, on each platform: escalations update it and reply in its thread.
+  CREATE TABLE alert_threads (
+    group_key TEXT NOT NULL,
+    platform TEXT NOT NULL,
+    root_key TEXT NOT NULL,
+    PRIMARY KEY (group_key, platform)
+  );
   `,
 ];

@@ -2,7 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { BurnrateError } from '../errors.js';
+import { SqliteAcknowledgementStore } from './acknowledgements.js';
+import { SqliteAuditLog } from './audit-log.js';
+import { SqliteBudgetOverrideStore } from './budget-overrides.js';
 import { applyFindingChange, SqliteFindingStore } from './findings.js';
+import { SqliteSnoozeStore } from './snoozes.js';
 import { MIGRATIONS } from './migrations.js';
 import { enqueueOutbox, SqliteOutboxStore } from './outbox.js';
 import { SqliteFreshnessStore, writeFreshness } from './source-freshness.js';
@@ -51,6 +55,10 @@ export function openStore(path: string): Store {
     freshness: new SqliteFreshnessStore(db),
     findings: new SqliteFindingStore(db),
     outbox: new SqliteOutboxStore(db),
+    audit: new SqliteAuditLog(db),
+    snoozes: new SqliteSnoozeStore(db),
+    acknowledgements: new SqliteAcknowledgementStore(db),
+    budgets: new SqliteBudgetOverrideStore(db),
     importBatches: async (batches) => importBatches(batches),
     recordCheck: async (change, alerts, now) => recordCheck(change, alerts, now),
     isEmpty: async () => (db.prepare('SELECT count(*) AS n FROM spend_daily').get() as { n: number }).n === 0,

@@ -12,6 +12,8 @@ interface OutboxRow {
   next_attempt_at: string;
   ref: string | null;
   last_error: string | null;
+  op: OutboxItem['op'];
+  parent_ref: string | null;
 }
 
 /** Alerts leave through this table, so a crash or a chat outage loses nothing. */
@@ -23,8 +25,13 @@ export class SqliteOutboxStore implements OutboxStore {
   }
 
   async due(now: Date, limit = 100): Promise<OutboxItem[]> {
+    // An update or a reply is due only once its parent was sent and so has a platform reference.
     const rows = this.db
-      .prepare("SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?")
+      .prepare(
+        `SELECT o.*, p.ref AS parent_ref FROM outbox o LEFT JOIN outbox p ON p.dedupe_key = o.parent_key
+         WHERE o.status = 'pending' AND o.next_attempt_at <= ? AND (o.parent_key IS NULL OR p.status = 'sent')
+         ORDER BY o.id LIMIT ?`,
+      )
       .all(now.toISOString(), limit) as OutboxRow[];
     return rows.map((row) => ({
       id: row.id,
@@ -36,6 +43,8 @@ export class SqliteOutboxStore implements OutboxStore {
       nextAttemptAt: row.next_attempt_at,
       ref: row.ref,
       lastError: row.last_error,
+      op: row.op,
+      parentRef: row.parent_ref,
     }));
   }
 
@@ -43,6 +52,13 @@ export class SqliteOutboxStore implements OutboxStore {
     this.db
       .prepare("UPDATE outbox SET status = 'sent', ref = ?, sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?")
       .run(ref, now.toISOString(), id);
+  }
+
+  async threadRoot(groupKey: string, platform: string): Promise<string | null> {
+    const row = this.db.prepare('SELECT root_key AS rootKey FROM alert_threads WHERE group_key = ? AND platform = ?').get(groupKey, platform) as
+      | { rootKey: string }
+      | undefined;
+    return row?.rootKey ?? null;
   }
 
   async markRetry(id: number, error: string, nextAttemptAt: Date, giveUp: boolean): Promise<void> {
@@ -55,9 +71,15 @@ export class SqliteOutboxStore implements OutboxStore {
 /** Inserts drafts, skipping dedupe keys already queued. Runs inside the caller's transaction. */
 export function enqueueOutbox(db: Database.Database, items: OutboxDraft[], now: Date): number {
   const insert = db.prepare(
-    `INSERT INTO outbox (dedupe_key, target, message, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)
+    `INSERT INTO outbox (dedupe_key, target, message, op, parent_key, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (dedupe_key) DO NOTHING`,
   );
+  const thread = db.prepare('INSERT INTO alert_threads (group_key, platform, root_key) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
   const at = now.toISOString();
-  return items.reduce((added, item) => added + insert.run(item.dedupeKey, item.target, JSON.stringify(item.message), at, at).changes, 0);
+  let added = 0;
+  for (const item of items) {
+    added += insert.run(item.dedupeKey, item.target, JSON.stringify(item.message), item.op ?? 'post', item.parentKey ?? null, at, at).changes;
+    if (item.threadOf) thread.run(item.threadOf, item.target.slice(0, item.target.indexOf(':')), item.dedupeKey);
+  }
+  return added;
 }

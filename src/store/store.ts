@@ -11,6 +11,10 @@ export interface Store {
   freshness: FreshnessStore;
   findings: FindingStore;
   outbox: OutboxStore;
+  audit: AuditLog;
+  snoozes: SnoozeStore;
+  acknowledgements: AcknowledgementStore;
+  budgets: BudgetOverrideStore;
   /** Writes batches of spend and their sources' freshness in one transaction: all or nothing. */
   importBatches(batches: SpendBatch[]): Promise<ImportSummary>;
   /**
@@ -68,6 +72,7 @@ export interface FindingStore {
   /** Tracked findings of the given periods (open and resolved), to reconcile a new run against. */
   listForPeriods(periods: readonly string[]): Promise<TrackedFinding[]>;
   listOpen(): Promise<TrackedFinding[]>;
+  get(id: string): Promise<TrackedFinding | null>;
 }
 
 export interface FindingChange {
@@ -88,6 +93,9 @@ export interface OutboxItem {
   nextAttemptAt: string;
   ref: string | null;
   lastError: string | null;
+  op: 'post' | 'update' | 'reply';
+  /** The platform reference of the parent item, for updates and replies. */
+  parentRef: string | null;
 }
 
 export interface OutboxDraft {
@@ -96,6 +104,11 @@ export interface OutboxDraft {
   /** `platform:address`, e.g. `slack:C0123ABCD` or `terminal:ml-research`. */
   target: string;
   message: Message;
+  /** post (default), or update of / reply in the thread of the item whose key is `parentKey`. */
+  op?: 'post' | 'update' | 'reply';
+  parentKey?: string;
+  /** For a post that starts an alert group's thread: the group, so later changes find it. */
+  threadOf?: string;
 }
 
 export interface OutboxStore {
@@ -104,6 +117,62 @@ export interface OutboxStore {
   due(now: Date, limit?: number): Promise<OutboxItem[]>;
   markSent(id: number, ref: string | null, now: Date): Promise<void>;
   markRetry(id: number, error: string, nextAttemptAt: Date, giveUp: boolean): Promise<void>;
+  /** Key of the first message of an alert group on a platform, if one was queued. */
+  threadRoot(groupKey: string, platform: string): Promise<string | null>;
+}
+
+export interface AuditEntry {
+  at: Date;
+  platform: string;
+  userId: string;
+  /** The action or command, e.g. `budget.ack`, `budget set`. */
+  action: string;
+  /** What it acted on: a finding id, a team. */
+  subject: string;
+  result: 'ok' | 'refused' | 'failed' | 'dry-run' | 'duplicate';
+  detail?: string | null;
+}
+
+export interface AuditLog {
+  record(entry: AuditEntry): Promise<void>;
+  list(limit?: number): Promise<(AuditEntry & { id: number })[]>;
+}
+
+export interface Snooze {
+  groupKey: string;
+  until: Date;
+  byUser: string;
+  at: Date;
+}
+
+export interface SnoozeStore {
+  set(snooze: Snooze): Promise<void>;
+  active(now: Date): Promise<Snooze[]>;
+}
+
+export interface Acknowledgement {
+  findingId: string;
+  byUser: string;
+  at: Date;
+}
+
+export interface AcknowledgementStore {
+  acknowledge(ack: Acknowledgement): Promise<{ ack: Acknowledgement; first: boolean }>;
+  get(findingId: string): Promise<Acknowledgement | null>;
+}
+
+export interface BudgetOverride {
+  team: string;
+  cadence: 'monthly' | 'weekly';
+  amount: number;
+  thresholds: number[] | null;
+  byUser: string;
+  at: Date;
+}
+
+export interface BudgetOverrideStore {
+  set(override: BudgetOverride): Promise<void>;
+  list(): Promise<BudgetOverride[]>;
 }
 
 export type { FindingState };

@@ -10,7 +10,7 @@ import { stripMarkup } from '../../templates/message.js';
 export class RecordingChat implements ChatPort {
   readonly platform = 'fake';
   readonly capabilities = { threads: true, ephemeral: false, modals: false, files: false };
-  readonly posted: { address: string; message: Message }[] = [];
+  readonly posted: { address: string; message: Message; op: 'post' | 'update' | 'reply'; ref: string }[] = [];
   private readonly failures: DeliveryError[] = [];
 
   addressOf(team: TeamConfig): string {
@@ -22,10 +22,22 @@ export class RecordingChat implements ChatPort {
   }
 
   async post(address: string, message: Message): Promise<{ ref: string }> {
+    return this.record('post', address, message, `ts-${this.posted.length + 1}`);
+  }
+
+  async update(address: string, ref: string, message: Message): Promise<void> {
+    await this.record('update', address, message, ref);
+  }
+
+  async reply(address: string, parentRef: string, message: Message): Promise<{ ref: string }> {
+    return this.record('reply', address, message, parentRef);
+  }
+
+  private async record(op: 'post' | 'update' | 'reply', address: string, message: Message, ref: string): Promise<{ ref: string }> {
     const failure = this.failures.shift();
     if (failure) throw failure;
-    this.posted.push({ address, message });
-    return { ref: `ts-${this.posted.length}` };
+    this.posted.push({ address, message, op, ref });
+    return { ref };
   }
 
   headlines(): string[] {

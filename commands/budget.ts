@@ -1,0 +1,23 @@
+import { budgetStatus } from '../src/checks/budget-status.js';
+import { loadBudgetSnapshot } from '../src/jobs/budget-snapshot.js';
+import { budgetStatusMessage } from '../templates/budget-status.js';
+import type { CommandSpec } from './command.js';
+import { notInAnyTeam, resolveTeamId } from './team-arg.js';
+import { badArguments } from './usage.js';
+
+export const budgetCommand: CommandSpec = {
+  verb: 'budget',
+  usage: '/burnrate budget [team]',
+  example: '/burnrate budget ml-research',
+  summary: 'spend against budget, with the forecast',
+  async run(ctx, args) {
+    if (args.length > 1) throw badArguments(this, `expected at most one team, got "${args.join(' ')}"`);
+    if (ctx.visibleTeams.length === 0) throw notInAnyTeam(ctx.actor.userId);
+    const ids = args[0] ? [resolveTeamId(ctx.deps.config, args[0], ctx.visibleTeams)] : ctx.visibleTeams;
+    const teams = ctx.deps.config.teams.filter((t) => ids.includes(t.id));
+    const snapshot = await loadBudgetSnapshot(ctx.deps, teams, ctx.now);
+    const open = new Map<string, number>();
+    for (const f of await ctx.deps.store.findings.listOpen()) open.set(f.team, (open.get(f.team) ?? 0) + 1);
+    return budgetStatusMessage(budgetStatus(snapshot, { lookbackDays: ctx.deps.config.forecast.lookbackDays }, ctx.now), open, snapshot.dataThrough);
+  },
+};

@@ -1,0 +1,27 @@
+import type { Message } from '../templates/message.js';
+import type { CommandSpec } from './command.js';
+// A cycle with index.ts that is safe: COMMANDS is only read when the verb runs, after both loaded.
+import { COMMANDS } from './index.js';
+
+export const helpCommand: CommandSpec = {
+  verb: 'help',
+  usage: '/burnrate help',
+  example: '/burnrate help',
+  summary: 'what burnrate can answer',
+  run: async () => helpText(COMMANDS, null),
+};
+
+export function helpText(commands: readonly CommandSpec[], problem: string | null): Message {
+  return {
+    summary: problem ?? 'burnrate commands',
+    blocks: [
+      ...(problem ? [{ type: 'text' as const, text: `${problem} Here is what burnrate understands:` }] : [{ type: 'header' as const, text: 'burnrate commands' }]),
+      {
+        type: 'table',
+        columns: [{ label: 'Command' }, { label: 'What it answers' }],
+        rows: commands.map((c) => [c.usage, c.summary]),
+      },
+      { type: 'context', text: `For example: ${commands.filter((c) => c.verb !== 'help').slice(0, 3).map((c) => c.example).join(' · ')}` },
+    ],
+  };
+}

@@ -1,0 +1,25 @@
+import type { Message } from '../templates/message.js';
+import { budgetCommand } from './budget.js';
+import { budgetSetCommand } from './budget-set.js';
+import type { CommandSpec } from './command.js';
+import { helpCommand, helpText } from './help.js';
+import { snoozeCommand } from './snooze.js';
+import { spendCommand } from './spend.js';
+import { topCommand } from './top.js';
+import { whoamiCommand } from './whoami.js';
+
+/** Every `/burnrate` verb. Two-word verbs (`budget set`) are matched before one-word ones. */
+export const COMMANDS: readonly CommandSpec[] = [helpCommand, spendCommand, budgetSetCommand, budgetCommand, topCommand, snoozeCommand, whoamiCommand];
+
+export function findCommand(words: readonly string[]): { spec: CommandSpec; args: string[] } | null {
+  const [first, second] = words.map((w) => w.toLowerCase());
+  const two = COMMANDS.find((c) => c.verb === `${first} ${second}`);
+  if (two) return { spec: two, args: words.slice(2) };
+  const one = COMMANDS.find((c) => c.verb === first);
+  return one ? { spec: one, args: words.slice(1) } : null;
+}
+
+/** The help answer, led by what went wrong when the user typed something unknown. */
+export function helpMessage(problem: string | null): Message {
+  return helpText(COMMANDS, problem);
+}

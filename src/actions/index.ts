@@ -1,0 +1,15 @@
+import type { ActionSpec } from './action.js';
+import { budgetAckAction } from './budget-ack.js';
+import { budgetBreakdownAction } from './budget-breakdown.js';
+import { budgetSnoozeAction } from './budget-snooze.js';
+
+export const ACTIONS: readonly ActionSpec[] = [budgetAckAction, budgetSnoozeAction, budgetBreakdownAction];
+
+/**
+ * The handler of an action id. Slack wants action ids unique within a block, so buttons that share
+ * a handler carry a suffix after a colon (`budget.snooze:7d`); it is not part of the id.
+ */
+export function findAction(actionId: string): ActionSpec | undefined {
+  const id = actionId.split(':')[0];
+  return ACTIONS.find((a) => a.id === id);
+}

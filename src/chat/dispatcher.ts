@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { findAction } from '../actions/index.js';
+import { findCommand, helpMessage } from '../../commands/index.js';
+import type { Deps } from '../deps.js';
+import { rolesOf, visibleTeams } from '../domain/roles.js';
+import { isBurnrateError } from '../errors.js';
+import { errorMessage } from '../../templates/error-message.js';
+import type { ActionInteraction, CommandInteraction, Interaction } from './interaction.js';
+
+/**
+ * The one entry for every inbound interaction, whatever the platform: commands go to commands/,
+ * button clicks to actions/. Errors become a private message that says what to do next; nothing
+ * internal (stack traces, SQL) ever reaches a chat user.
+ */
+export async function dispatch(deps: Deps, interaction: Interaction): Promise<void> {
+  try {
+    if (interaction.kind === 'command') await runCommand(deps, interaction);
+    else await runAction(deps, interaction);
+  } catch (error) {
+    if (isBurnrateError(error)) {
+      await interaction.reply.private(errorMessage(error.message, error.hint));
+      return;
+    }
+    const reference = randomUUID().slice(0, 8);
+    deps.log.error({ err: (error as Error).message, stack: (error as Error).stack, reference, kind: interaction.kind }, 'interaction failed');
+    await interaction.reply.private(errorMessage('Something went wrong on our side.', `Try again in a minute; if it keeps failing, give your admin reference ${reference}.`));
+  }
+}
+
+async function runCommand(deps: Deps, interaction: CommandInteraction): Promise<void> {
+  const words = interaction.text.trim().split(/\s+/).filter(Boolean);
+  const found = findCommand(words);
+  if (!found) {
+    const unknown = words[0] ? `Unknown command "${words[0]}".` : null;
+    await interaction.reply.private(helpMessage(unknown));
+    return;
+  }
+  const roles = rolesOf(deps.config, interaction.actor.userId);
+  const message = await found.spec.run({ deps, actor: interaction.actor, roles, visibleTeams: visibleTeams(deps.config, roles), now: deps.clock() }, found.args);
+  await interaction.reply.private(message);
+}
+
+async function runAction(deps: Deps, interaction: ActionInteraction): Promise<void> {
+  const action = findAction(interaction.action);
+  if (!action) {
+    await interaction.reply.private(errorMessage(`This button ("${interaction.action}") is not one burnrate knows.`, 'The message may come from an older version; run the command again for a fresh one.'));
+    return;
+  }
+  await action.run(deps, interaction);
+}

@@ -1,0 +1,45 @@
+import type { Cadence } from '../domain/finding.js';
+import { dayInZone, isoWeekOf, monthOf } from '../domain/period.js';
+import type { BudgetSnapshot, BudgetPolicy } from './budget.js';
+import { forecastPeriodEnd } from './forecast.js';
+
+export interface BudgetStatus {
+  team: string;
+  teamName: string;
+  cadence: Cadence;
+  budget: number;
+  currency: string;
+  actual: number;
+  forecast: number | null;
+  forecastMethod: string | null;
+}
+
+/** Where each team stands against each of its budgets right now: for `budget` and the App Home. */
+export function budgetStatus(snapshot: BudgetSnapshot, policy: BudgetPolicy, now: Date): BudgetStatus[] {
+  if (!snapshot.dataThrough) return [];
+  const dataEnd = new Date(new Date(snapshot.dataThrough).getTime() + 86_399_999).toISOString().slice(0, 10);
+  const statuses: BudgetStatus[] = [];
+  for (const team of snapshot.teams) {
+    if (!team.budget) continue;
+    const today = dayInZone(now, team.timezone);
+    const daily = snapshot.daily.get(team.id) ?? new Map<string, number>();
+    for (const [cadence, amount, period] of [
+      ['monthly', team.budget.monthly, monthOf(today)],
+      ['weekly', team.budget.weekly, isoWeekOf(today)],
+    ] as const) {
+      if (amount === undefined) continue;
+      const f = forecastPeriodEnd({ daily, period, dataEnd, lookbackDays: policy.lookbackDays });
+      statuses.push({
+        team: team.id,
+        teamName: team.name ?? team.id,
+        cadence,
+        budget: amount,
+        currency: team.budget.currency,
+        actual: f.actual,
+        forecast: team.budget.forecast ? f.amount : null,
+        forecastMethod: team.budget.forecast ? f.method : null,
+      });
+    }
+  }
+  return statuses;
+}

@@ -1,0 +1,31 @@
+import type { BudgetStatus } from '../src/checks/budget-status.js';
+import { formatMoney, formatPercent } from '../src/domain/money.js';
+import { freshnessLine } from './freshness.js';
+import type { Message } from './message.js';
+
+/** Each team's spend against its budgets, with the forecast and how many alerts are open. */
+export function budgetStatusMessage(statuses: readonly BudgetStatus[], openFindings: ReadonlyMap<string, number>, dataThrough: string | null): Message {
+  if (statuses.length === 0) {
+    return { summary: 'No budgets', blocks: [{ type: 'text', text: 'None of your teams has a budget yet. An approver can set one with `/burnrate budget set <team> <amount>`.' }, { type: 'context', text: freshnessLine(dataThrough) }] };
+  }
+  const money = (s: BudgetStatus, n: number) => formatMoney(n, s.currency);
+  const methods = [...new Set(statuses.map((s) => s.forecastMethod).filter((m): m is string => m !== null))];
+  return {
+    summary: `Budgets: ${statuses.map((s) => `${s.teamName} ${formatPercent(s.actual / s.budget)}`).join(', ')}`,
+    blocks: [
+      { type: 'header', text: 'Budgets' },
+      {
+        type: 'table',
+        columns: [{ label: 'Team' }, { label: 'Budget' }, { label: 'Spent', align: 'right' }, { label: 'Forecast', align: 'right' }, { label: 'Alerts', align: 'right' }],
+        rows: statuses.map((s) => [
+          s.teamName,
+          `${money(s, s.budget)} ${s.cadence}`,
+          `${money(s, s.actual)} (${formatPercent(s.actual / s.budget)})`,
+          s.forecast === null ? '—' : `${money(s, s.forecast)} (${formatPercent(s.forecast / s.budget)})`,
+          String(openFindings.get(s.team) ?? 0),
+        ]),
+      },
+      { type: 'context', text: [freshnessLine(dataThrough), ...methods.map((m) => `forecast: ${m}`)].join(' · ') },
+    ],
+  };
+}
