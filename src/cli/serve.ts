@@ -1,4 +1,9 @@
 import { once } from 'node:events';
+import { dispatch } from '../chat/dispatcher.js';
+import { createSlackApp } from '../chat/slack/slack-app.js';
+import { SlackChat } from '../chat/slack/slack-chat.js';
+import { createSlackClient } from '../chat/slack/slack-client.js';
+import { readSlackSettings } from '../chat/slack/slack-settings.js';
 import { startHttpServer } from '../http/server.js';
 import { runBudgetCheck } from '../jobs/budget-check.js';
 import { deliverOutbox } from '../jobs/deliver-outbox.js';
@@ -12,7 +17,8 @@ const USAGE = 'burnrate serve [--config FILE] [--db FILE] [--port N] [--host ADD
 
 /**
  * Runs burnrate until Ctrl-C:
- *   1. open config and store; with no chat platform configured, messages print to this terminal
+ *   1. open config and store; connect Slack when SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET are set,
+ *      else (no chat platform configured) messages print to this terminal
  *   2. fill an empty store from the configured sources (the demo organisation by default)
  *   3. run the budget check once and deliver its alerts
  *   4. answer /healthz and /readyz
@@ -20,11 +26,17 @@ const USAGE = 'burnrate serve [--config FILE] [--db FILE] [--port N] [--host ADD
  */
 export const serveVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, port: { type: 'string' }, host: { type: 'string' } }, USAGE);
-  const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, terminal: io.out, ...(io.clock ? { clock: io.clock } : {}) });
+  // Read first: a half-configured Slack fails here, before anything is opened.
+  const slack = readSlackSettings(io.env);
+  const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, terminal: slack ? undefined : io.out, ...(io.clock ? { clock: io.clock } : {}) });
   const { deps } = runtime;
   const say = (line: string) => io.out.write(`${line}\n`);
   try {
     say(`burnrate: ${runtime.configPath ?? 'embedded demo organisation (no burnrate.yml)'}, database ${runtime.dbPath}`);
+    if (slack) deps.chat.push(new SlackChat(createSlackClient(slack, deps.log)));
+    const slackApp = slack ? createSlackApp(deps, { env: io.env, dispatch }) : null;
+    await slackApp?.start();
+    say(slackApp?.describe() ?? 'chat: none configured (set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for Slack), messages print here');
     const empty = await deps.store.isEmpty();
     const refreshed = await refreshSources(deps);
     for (const r of refreshed) {
@@ -50,6 +62,7 @@ export const serveVerb: Verb = async (args, io) => {
     const server = await startHttpServer({
       host,
       port,
+      routes: slackApp?.routes,
       health: {
         alive: () => true,
         ready: async () => {
@@ -64,6 +77,7 @@ export const serveVerb: Verb = async (args, io) => {
     const signal = await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
     say(`\nstopping (${String(signal[0] ?? 'signal')})`);
     await scheduler.stop();
+    await slackApp?.stop();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     return 0;

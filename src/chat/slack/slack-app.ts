@@ -1,0 +1,160 @@
+import { App, HTTPReceiver, type BlockAction } from '@slack/bolt';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Deps } from '../../deps.js';
+import { BurnrateError } from '../../errors.js';
+import type { Route } from '../../http/server.js';
+import { errorMessage } from '../../../templates/error-message.js';
+import type { Interaction, Reply } from '../interaction.js';
+import { createSlackClient, slackClientOptions } from './slack-client.js';
+import { SlackChat } from './slack-chat.js';
+import { actionInteraction, clickedMessage, commandInteraction } from './slack-interaction.js';
+import { HOME_ACTION, registerHome } from './slack-home.js';
+import { slackLogger } from './slack-logger.js';
+import { messageReply, privateReply } from './slack-reply.js';
+import { readSlackSettings } from './slack-settings.js';
+import { redactTokens } from './slack-tokens.js';
+
+/** Where Slack sends slash commands, button clicks and events in HTTP mode (manifest.yml says the same). */
+export const SLACK_EVENTS_PATH = '/slack/events';
+export const SLACK_COMMAND = '/burnrate';
+
+const NOT_HOME_ACTION = new RegExp(`^(?!${HOME_ACTION.source.slice(1)})`);
+
+export type Dispatch = (deps: Deps, interaction: Interaction) => Promise<void>;
+
+export interface SlackApp {
+  /** `http`: Slack calls our server; `socket`: we hold a WebSocket to Slack (no public URL). */
+  readonly mode: 'http' | 'socket';
+  readonly app: App;
+  /** HTTP mode: `POST /slack/events` to mount on burnrate's own HTTP server. Empty in Socket Mode. */
+  readonly routes: Map<string, Route>;
+  /** One line for the operator: which mode is on and what Slack needs from them. */
+  describe(): string;
+  /** Socket Mode: connects to Slack. HTTP mode: nothing to do, our server already listens. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The Bolt app: receives slash commands and button clicks, acknowledges them at once (Slack gives
+ * up after 3 s), translates them to Interactions and hands them to the dispatcher.
+ */
+export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; dispatch: Dispatch }): SlackApp {
+  const settings = readSlackSettings(options.env);
+  if (!settings) {
+    throw new BurnrateError('burnrate_slack_not_configured', 'Slack is not configured', 'Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET.', 2);
+  }
+  const logger = slackLogger(deps.log);
+  const common = {
+    // A fixed authorization instead of `token`: Bolt would otherwise call auth.test from its
+    // constructor, and a failed call there is an unhandled rejection that kills the process.
+    authorize: async () => ({ botToken: settings.botToken }),
+    logger,
+    // Bolt's client answers a person now (or opens the socket): a couple of quick retries, no queue.
+    clientOptions: { ...slackClientOptions(settings, deps.log), retryConfig: { retries: 2 } },
+    convoStore: false as const,
+  };
+
+  const receiver = settings.appToken ? null : new HTTPReceiver({ signingSecret: settings.signingSecret, endpoints: SLACK_EVENTS_PATH, logger, signatureVerification: true });
+  const app = receiver ? new App({ ...common, receiver }) : new App({ ...common, socketMode: true, appToken: settings.appToken ?? '' });
+  // Edits and thread replies use the same port as alerts, so they render and fail the same way.
+  const chat = deps.chat.find((port) => port instanceof SlackChat) ?? new SlackChat(createSlackClient(settings, deps.log));
+
+  app.error(async (error) => {
+    deps.log.error({ err: redactTokens(error.message), code: error.code }, 'slack request failed');
+  });
+
+  // Slack redelivers a request it thinks went unanswered (x-slack-retry-num). The first delivery
+  // is already being handled, so a retry is acknowledged and dropped: nothing posts or applies twice.
+  app.use(async ({ context, next, ...args }) => {
+    if (context.retryNum !== undefined) {
+      const ack = (args as { ack?: () => Promise<void> }).ack;
+      if (ack) await ack();
+      deps.log.info({ retryNum: context.retryNum, reason: context.retryReason }, 'slack retry dropped');
+      return;
+    }
+    await next();
+  });
+
+  app.command(SLACK_COMMAND, async ({ command, ack, respond, client }) => {
+    await ack();
+    const reply = privateReply({ respond, client, chat }, { channel: command.channel_id || null, userId: command.user_id });
+    await handle(deps, options.dispatch, reply, () => commandInteraction(command, reply));
+  });
+
+  registerHome(app, deps);
+
+  // Every other button goes to the dispatcher; those of the App Home open Slack-only surfaces.
+  app.action<BlockAction>({ type: 'block_actions', action_id: NOT_HOME_ACTION }, async ({ body, ack, respond, client }) => {
+    await ack();
+    const where = { channel: body.container?.channel_id ?? body.channel?.id ?? null, userId: body.user?.id ?? '' };
+    const reply = messageReply({ respond, client, chat }, where, clickedMessage(body));
+    await handle(deps, options.dispatch, reply, () => actionInteraction(body, reply));
+  });
+
+  const routes = new Map<string, Route>();
+  if (receiver) routes.set(`POST ${SLACK_EVENTS_PATH}`, (req, res) => listen(receiver, req, res));
+
+  return {
+    mode: receiver ? 'http' : 'socket',
+    app,
+    routes,
+    describe: () =>
+      receiver
+        ? `slack: HTTP mode, Slack requests arrive at POST ${SLACK_EVENTS_PATH} on this server`
+        : 'slack: Socket Mode, connected out to Slack (no public URL needed)',
+    start: async () => {
+      if (receiver) return;
+      try {
+        await app.start();
+      } catch (error) {
+        throw new BurnrateError(
+          'burnrate_slack_connect_failed',
+          `cannot open the Slack Socket Mode connection: ${redactTokens((error as Error).message)}`,
+          'Check SLACK_APP_TOKEN (an app-level token with the connections:write scope) and that this machine can reach slack.com.',
+          1,
+        );
+      }
+    },
+    stop: async () => {
+      if (!receiver) await app.stop();
+    },
+  };
+}
+
+/**
+ * Translates and dispatches after the ack. The dispatcher turns its own errors into a private
+ * message; this guard covers what happens before it (a payload we cannot read) and a reply that
+ * itself fails, so a person sees a short apology and never a stack trace.
+ */
+async function handle(deps: Deps, dispatch: Dispatch, reply: Reply, translate: () => Interaction): Promise<void> {
+  let interaction: Interaction;
+  try {
+    interaction = translate();
+  } catch (error) {
+    deps.log.warn({ err: (error as Error).message }, 'unreadable slack payload');
+    await reply.private(errorMessage('burnrate could not read that request from Slack.', 'Try again; if it keeps failing, tell your burnrate admin.')).catch(() => {});
+    return;
+  }
+  try {
+    await dispatch(deps, interaction);
+  } catch (error) {
+    deps.log.error({ err: redactTokens((error as Error).message), kind: interaction.kind }, 'slack reply failed');
+  }
+}
+
+/**
+ * Bolt's HTTPReceiver exposes its request listener, so it runs on our server beside /healthz
+ * without `app.start()` opening a second port. It throws synchronously for paths it does not
+ * own; our route only ever sends it its own path, but a throw must not escape the server.
+ */
+function listen(receiver: HTTPReceiver, req: IncomingMessage, res: ServerResponse): void {
+  try {
+    receiver.requestListener(req, res);
+  } catch {
+    if (!res.headersSent) {
+      res.writeHead(404);
+      res.end();
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import type { BlockAction, SlashCommand } from '@slack/bolt';
+import type { Actor, ActionInteraction, CommandInteraction, MessageReply, Reply } from '../interaction.js';
+
+/**
+ * Slack payloads to burnrate's one Interaction shape. Pure: no I/O, no Bolt objects beyond the
+ * payload itself, so the dispatcher never learns it was Slack. Payloads are untrusted input even
+ * after the signature check; a payload without the fields we rely on throws, and the caller turns
+ * that into a polite private message.
+ */
+
+/** Where the clicked button's message lives. Ephemeral messages cannot be edited by chat.update. */
+export interface ClickedMessage {
+  channel: string;
+  ts: string;
+  ephemeral: boolean;
+}
+
+export function commandInteraction(command: SlashCommand, reply: Reply): CommandInteraction {
+  return {
+    kind: 'command',
+    actor: actor(command.user_id, command.user_name),
+    text: typeof command.text === 'string' ? command.text : '',
+    // The raw channel id, comparable with a team's `slack.channel` (ChatPort.addressOf).
+    channel: nonEmpty(command.channel_id),
+    reply,
+  };
+}
+
+export function actionInteraction(body: BlockAction, reply: MessageReply): ActionInteraction {
+  const action = body.actions[0];
+  const actionId = nonEmpty(action?.action_id);
+  if (!action || !actionId) throw new Error('block_actions payload without an action_id');
+  const clicked = clickedMessage(body);
+  return {
+    kind: 'action',
+    actor: actor(body.user?.id, body.user?.name ?? body.user?.username),
+    action: actionId,
+    // Buttons carry `value`; other elements (selects, date pickers) have none we use.
+    value: 'value' in action && typeof action.value === 'string' ? action.value : '',
+    message: clicked ? { target: `slack:${clicked.channel}`, ref: clicked.ts } : null,
+    reply,
+  };
+}
+
+/** The message a button was on, from `container` (always sent) or `channel` + `message`. */
+export function clickedMessage(body: BlockAction): ClickedMessage | null {
+  const container = body.container ?? {};
+  const channel = nonEmpty(container.channel_id) ?? nonEmpty(body.channel?.id);
+  const ts = nonEmpty(container.message_ts) ?? nonEmpty(body.message?.ts);
+  if (!channel || !ts) return null; // e.g. a button in the App Home or a modal
+  return { channel, ts, ephemeral: container.is_ephemeral === true };
+}
+
+function actor(userId: unknown, name: unknown): Actor {
+  const id = nonEmpty(userId);
+  if (!id) throw new Error('Slack payload without a user id');
+  const display = nonEmpty(name);
+  return { platform: 'slack', userId: id, ...(display ? { name: display } : {}) };
+}
+
+function nonEmpty(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}

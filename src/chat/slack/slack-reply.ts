@@ -1,0 +1,67 @@
+import type { RespondFn, types } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import type { Message } from '../../../templates/message.js';
+import { renderBlockKit } from '../../../templates/render/block-kit.js';
+import type { ChatPort } from '../chat-port.js';
+import type { MessageReply, Reply } from '../interaction.js';
+import type { ClickedMessage } from './slack-interaction.js';
+
+/** What a Slack reply can use: Bolt's response_url helper and client, and our Slack chat port. */
+export interface ReplyTools {
+  /** Present when the payload carried a response_url (slash commands, message buttons). */
+  respond?: RespondFn;
+  /** Bolt's WebClient with the bot token, for the rare private answer without a response_url. */
+  client: WebClient;
+  /** The Slack ChatPort: edits and thread replies go through the same rendering and error mapping as alerts. */
+  chat: ChatPort;
+}
+
+/**
+ * Only the actor sees it. response_url is preferred: it needs no channel membership and works in
+ * DMs. Without one, an ephemeral message in the channel; without a channel (App Home), a DM.
+ */
+export function privateReply(tools: ReplyTools, where: { channel: string | null; userId: string }): Reply {
+  return {
+    async private(message) {
+      const { text, blocks } = blockKit(message);
+      if (tools.respond) {
+        await tools.respond({ response_type: 'ephemeral', replace_original: false, text, blocks });
+      } else if (where.channel) {
+        await tools.client.chat.postEphemeral({ channel: where.channel, user: where.userId, text, blocks });
+      } else {
+        await tools.client.chat.postMessage({ channel: where.userId, text, blocks });
+      }
+    },
+  };
+}
+
+/**
+ * Replies to a button click. An ephemeral message has no ts chat.update can address, so it is
+ * replaced through response_url instead; a click outside any message falls back to private.
+ */
+export function messageReply(tools: ReplyTools, where: { channel: string | null; userId: string }, clicked: ClickedMessage | null): MessageReply {
+  const base = privateReply(tools, where);
+  return {
+    private: base.private,
+    async update(message) {
+      if (clicked && !clicked.ephemeral) return tools.chat.update(clicked.channel, clicked.ts, message);
+      if (clicked && tools.respond) {
+        await tools.respond({ replace_original: true, ...blockKit(message) });
+        return;
+      }
+      return base.private(message);
+    },
+    async thread(message) {
+      if (clicked && !clicked.ephemeral) {
+        await tools.chat.reply(clicked.channel, clicked.ts, message);
+        return;
+      }
+      return base.private(message);
+    },
+  };
+}
+
+function blockKit(message: Message): { text: string; blocks: types.KnownBlock[] } {
+  const { text, blocks } = renderBlockKit(message);
+  return { text, blocks: blocks as types.KnownBlock[] };
+}

@@ -1,0 +1,41 @@
+import type { BudgetStatus } from '../src/checks/budget-status.js';
+import type { TrackedFinding } from '../src/domain/finding.js';
+import { formatMoney, formatPercent } from '../src/domain/money.js';
+import type { SourceFreshness } from '../src/store/store.js';
+import { budgetStatusMessage } from './budget-status.js';
+import type { Block, Message } from './message.js';
+
+export interface HomeData {
+  userName: string;
+  statuses: BudgetStatus[];
+  openFindings: TrackedFinding[];
+  sources: SourceFreshness[];
+  dataThrough: string | null;
+  /** Teams whose budget this user may edit (approvers, admins). */
+  editableTeams: string[];
+}
+
+/** A user's dashboard: their teams against budget, what is open, and how fresh the data is. */
+export function appHome(data: HomeData): Message {
+  const open = new Map<string, number>();
+  for (const f of data.openFindings) open.set(f.team, (open.get(f.team) ?? 0) + 1);
+  const blocks: Block[] = [{ type: 'header', text: `burnrate — ${data.userName}` }, ...budgetStatusMessage(data.statuses, open, data.dataThrough).blocks.filter((b) => b.type !== 'header')];
+  if (data.editableTeams.length > 0) {
+    blocks.push({
+      type: 'actions',
+      buttons: data.editableTeams.map((team, i) => ({ action: i === 0 ? 'budget.edit' : `budget.edit:${i}`, label: `Edit budget of ${team}`, value: team })),
+    });
+  }
+  blocks.push({ type: 'divider' }, { type: 'header', text: 'Open alerts' });
+  if (data.openFindings.length === 0) blocks.push({ type: 'text', text: 'Nothing open. burnrate will post in your team channels when a threshold is crossed.' });
+  else {
+    blocks.push({
+      type: 'table',
+      columns: [{ label: 'Team' }, { label: 'Alert' }, { label: 'Amount', align: 'right' }],
+      rows: data.openFindings.map((f) => [f.team, `${f.kind === 'budget.forecast' ? 'forecast' : 'spent'} ≥ ${f.threshold}% (${f.period})`, `${formatMoney(f.amount, f.currency)} (${formatPercent(f.amount / f.budget)})`]),
+    });
+  }
+  const refreshed = data.sources.map((s) => `${s.source} refreshed ${s.refreshedAt.slice(0, 16).replace('T', ' ')} UTC`);
+  blocks.push({ type: 'context', text: refreshed.length ? refreshed.join(' · ') : 'no data source has been refreshed yet' });
+  return { summary: `burnrate dashboard for ${data.userName}`, blocks };
+}

@@ -1,0 +1,94 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { daysOf } from '../../../src/domain/period.js';
+import { runBudgetCheck } from '../../../src/jobs/budget-check.js';
+import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
+import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
+import { spendRow, testDeps } from '../../support/deps.js';
+import { blockActionsBody, postSigned } from '../../support/slack-request.js';
+import { slackChat, startSlackServer, waitFor } from './slack-harness.js';
+
+const config = {
+  teams: [{ id: 'ml', name: 'ML', slack: { channel: 'C0ML' }, owners: ['U0OWNER'], budget: { monthly: 1000, thresholds: [50, 80, 100], forecast: false } }],
+};
+
+type Deps = ReturnType<typeof testDeps>['deps'];
+
+async function importSpend(deps: Deps, from: string, to: string, perDay: number) {
+  await deps.store.importBatches([
+    { scope: { source: 'test', billingPeriods: ['2026-11'] }, rows: daysOf({ start: from, end: to }).map((d) => spendRow('ml', d, perDay)), dataThrough: `${to}T00:00:00Z` },
+  ]);
+}
+
+describe('an escalating budget alert in Slack', () => {
+  let fake: FakeSlackApi;
+  beforeEach(async () => {
+    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'chat.update'] });
+  });
+  afterEach(async () => {
+    fake.assertNoUnexpectedCalls();
+    await fake.close();
+  });
+
+  it('edits the original alert in place and says what changed in its thread', async () => {
+    const { deps } = testDeps(config);
+    deps.chat = [slackChat(fake, deps)];
+
+    await importSpend(deps, '2026-11-01', '2026-11-11', 55); // 550: past 50%
+    await runBudgetCheck(deps);
+    expect(await deliverOutbox(deps)).toEqual({ sent: 1, retried: 0, failed: 0 });
+    const [first] = fake.calls;
+    expect(first).toMatchObject({ method: 'chat.postMessage', authorized: true, args: { channel: 'C0ML', text: 'ML has spent 55% of its November 2026 budget ($550.00 of $1,000.00)' } });
+    expect(first?.args.thread_ts).toBeUndefined();
+    const ts = '1700000000.000001';
+
+    await importSpend(deps, '2026-11-01', '2026-11-21', 55); // 1,100: past 80 and 100
+    await runBudgetCheck(deps);
+    expect(await deliverOutbox(deps)).toEqual({ sent: 2, retried: 0, failed: 0 });
+
+    const [, update, reply] = fake.calls;
+    expect(update).toMatchObject({ method: 'chat.update', args: { channel: 'C0ML', ts } });
+    expect(reply).toMatchObject({ method: 'chat.postMessage', args: { channel: 'C0ML', thread_ts: ts } });
+    expect(reply?.args.text).toContain('ML has spent 110% of its November 2026 budget');
+    expect(fake.calls).toHaveLength(3);
+  });
+});
+
+describe("an alert's button, clicked in Slack", () => {
+  let fake: FakeSlackApi;
+  beforeEach(async () => {
+    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'chat.update'] });
+  });
+  afterEach(async () => {
+    fake.assertNoUnexpectedCalls();
+    await fake.close();
+  });
+
+  it('Acknowledge edits that alert in place; a second click is told who was first, privately', async () => {
+    const { deps } = testDeps(config);
+    const h = await startSlackServer(deps, fake);
+    try {
+      await importSpend(deps, '2026-11-01', '2026-11-11', 55);
+      await runBudgetCheck(deps);
+      await deliverOutbox(deps);
+      const posted = fake.callsOf('chat.postMessage')[0]!;
+      const ts = '1700000000.000001';
+      const buttons = posted.args.blocks.flatMap((b: { elements?: { action_id?: string; value?: string }[] }) => b.elements ?? []);
+      const ack = buttons.find((e: { action_id?: string }) => e.action_id === 'budget.ack');
+      expect(ack?.value).toBeTypeOf('string');
+
+      const click = (responseId: string) => postSigned(h.url, blockActionsBody({ actionId: 'budget.ack', value: ack.value, channel: 'C0ML', messageTs: ts, user_id: 'U0OWNER', response_url: fake.responseUrl(responseId) }));
+      expect((await click('first')).status).toBe(200);
+      await waitFor(() => fake.callsOf('chat.update').length === 1, 'the alert to be edited');
+      expect(fake.callsOf('chat.update')[0]?.args).toMatchObject({ channel: 'C0ML', ts });
+
+      expect((await click('second')).status).toBe(200);
+      await waitFor(() => fake.responses.length === 1, 'the private answer');
+      await h.settled();
+      expect(fake.responses[0]).toMatchObject({ id: 'second', body: { response_type: 'ephemeral' } });
+      expect(fake.responses[0]?.body.text).toContain('Already acknowledged by U0OWNER');
+      expect(fake.callsOf('chat.update')).toHaveLength(1);
+    } finally {
+      await h.close();
+    }
+  });
+});

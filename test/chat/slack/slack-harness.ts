@@ -1,0 +1,69 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dispatch as realDispatch } from '../../../src/chat/dispatcher.js';
+import type { Interaction } from '../../../src/chat/interaction.js';
+import { createSlackApp, type Dispatch, type SlackApp } from '../../../src/chat/slack/slack-app.js';
+import { SlackChat } from '../../../src/chat/slack/slack-chat.js';
+import { createSlackClient } from '../../../src/chat/slack/slack-client.js';
+import { readSlackSettings } from '../../../src/chat/slack/slack-settings.js';
+import type { Deps } from '../../../src/deps.js';
+import { startHttpServer } from '../../../src/http/server.js';
+import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
+import { TEST_SIGNING_SECRET } from '../../support/slack-request.js';
+
+export const TEST_BOT_TOKEN = 'xoxb-0000-test-token-do-not-log';
+
+/** The environment `burnrate serve` would read, aimed at the fake Web API. */
+export function slackEnv(fake: FakeSlackApi, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { SLACK_BOT_TOKEN: TEST_BOT_TOKEN, SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET, SLACK_API_URL: fake.apiUrl, ...extra };
+}
+
+/** A SlackChat on a real WebClient, configured as serve configures it, talking to the fake. */
+export function slackChat(fake: FakeSlackApi, deps: Pick<Deps, 'log'>): SlackChat {
+  return new SlackChat(createSlackClient(readSlackSettings(slackEnv(fake))!, deps.log));
+}
+
+/**
+ * Real Bolt in HTTP mode, mounted on burnrate's own HTTP server on 127.0.0.1. `dispatched` holds
+ * every interaction handed on and the promise of its handling, so a test can wait for the work
+ * that happens after the ack.
+ */
+export async function startSlackServer(deps: Deps, fake: FakeSlackApi, dispatch: Dispatch = realDispatch) {
+  const dispatched: { interaction: Interaction; done: Promise<void> }[] = [];
+  deps.chat = [slackChat(fake, deps)];
+  const slack: SlackApp = createSlackApp(deps, {
+    env: slackEnv(fake),
+    dispatch: (d, interaction) => {
+      const done = dispatch(d, interaction);
+      dispatched.push({ interaction, done });
+      return done;
+    },
+  });
+  const server: Server = await startHttpServer({
+    host: '127.0.0.1',
+    port: 0,
+    routes: slack.routes,
+    health: { alive: () => true, ready: async () => ({ ok: true, checks: {} }) },
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    slack,
+    dispatched,
+    url: `http://127.0.0.1:${port}/slack/events`,
+    base: `http://127.0.0.1:${port}`,
+    /** Waits until every dispatched interaction has been handled. */
+    settled: () => Promise.all(dispatched.map((d) => d.done)),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -1,0 +1,99 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
+import { cli, workDir } from '../../support/run-cli.js';
+import { postSigned, slashCommandBody, TEST_SIGNING_SECRET } from '../../support/slack-request.js';
+import { TEST_BOT_TOKEN, waitFor } from './slack-harness.js';
+
+const BIN = fileURLToPath(new URL('../../../bin/burnrate.js', import.meta.url));
+const DEMO_CHANNELS = ['C0DEMORSRCH', 'C0DEMOLLMTR', 'C0DEMOINFER', 'C0DEMOVISON'];
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Only what the process needs, nothing inherited: no cloud credentials or proxies from the
+ * developer's shell, cloud metadata probes off, so the only network is 127.0.0.1.
+ */
+function isolatedEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    LOG_LEVEL: 'error',
+    AWS_EC2_METADATA_DISABLED: 'true',
+    METADATA_SERVER_DETECTION: 'none',
+    NO_PROXY: '127.0.0.1,localhost',
+    ...extra,
+  };
+}
+
+describe('burnrate serve with Slack', () => {
+  let fake: FakeSlackApi;
+  beforeEach(async () => {
+    fake = await FakeSlackApi.start({ expect: ['chat.postMessage'] });
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  it('in HTTP mode posts the demo alerts to Slack, answers /healthz and a signed slash command on one port', async () => {
+    const port = await freePort();
+    const env = isolatedEnv({ PORT: String(port), SLACK_BOT_TOKEN: TEST_BOT_TOKEN, SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET, SLACK_API_URL: fake.apiUrl });
+    const child = spawn(process.execPath, [BIN, 'serve'], { cwd: workDir(), env });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await waitFor(() => out.includes('press Ctrl-C to stop') || child.exitCode !== null, 'serve to start', 60_000);
+      expect(child.exitCode, `serve exited:\n${out}\n${err}`).toBeNull();
+
+      expect(out).toContain('slack: HTTP mode, Slack requests arrive at POST /slack/events on this server');
+      expect(out).not.toContain('── #'); // Slack is the chat: nothing is printed as a terminal "channel"
+      const alerts = Number(/budget check: \d+ open finding\(s\), (\d+) new alert\(s\)/.exec(out)?.[1]);
+      expect(alerts).toBeGreaterThan(0);
+      const posts = fake.callsOf('chat.postMessage');
+      expect(posts).toHaveLength(alerts);
+      expect(posts.every((p) => p.authorized && DEMO_CHANNELS.includes(p.args.channel))).toBe(true);
+      expect(posts.map((p) => p.args.channel)).toContain('C0DEMOLLMTR');
+      expect(posts.some((p) => /^LLM Training is on track to spend \d+% of its \w+ \d{4} budget/.test(p.args.text))).toBe(true);
+
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      const res = await postSigned(`http://127.0.0.1:${port}/slack/events`, slashCommandBody({ text: 'help', response_url: fake.responseUrl('serve') }));
+      expect(res.status).toBe(200);
+      await waitFor(() => fake.responses.length === 1, 'the answer at response_url');
+      expect(fake.responses[0]?.body).toMatchObject({ response_type: 'ephemeral', text: 'burnrate commands' });
+      const forged = await postSigned(`http://127.0.0.1:${port}/slack/events`, slashCommandBody({ text: 'help', response_url: fake.responseUrl() }), { secret: 'wrong' });
+      expect(forged.status).toBe(401);
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+    fake.assertNoUnexpectedCalls(); // in particular no auth.test: Bolt is given its authorization
+    expect(fake.responses).toHaveLength(1);
+    expect(`${out}${err}`).not.toContain(TEST_BOT_TOKEN);
+    expect(`${out}${err}`).not.toContain(TEST_SIGNING_SECRET);
+    expect(err).toBe('');
+  });
+
+  it.each([
+    [{ SLACK_BOT_TOKEN: TEST_BOT_TOKEN }, 'SLACK_SIGNING_SECRET'],
+    [{ SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET }, 'SLACK_BOT_TOKEN'],
+    [{ SLACK_APP_TOKEN: 'xapp-1-A0-secret' }, 'SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET are'],
+  ])('fails at start, naming the missing variable, when Slack is half configured (%o)', async (env, missing) => {
+    const result = await cli(['serve'], { env: { ...env, PORT: '0' } });
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(`but ${missing}`);
+    expect(result.err).not.toContain('xapp-1-A0-secret');
+    expect(result.err).not.toContain(TEST_BOT_TOKEN);
+    expect(result.err).not.toContain(TEST_SIGNING_SECRET);
+    expect(result.out).toBe('');
+  });
+});
