@@ -1,18 +1,11 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../support/free-port.js';
 import { describe, expect, it } from 'vitest';
 import { workDir } from '../support/run-cli.js';
 
 const BIN = fileURLToPath(new URL('../../bin/burnrate.js', import.meta.url));
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** `npm start` as a user runs it: the compiled binary, a fresh folder, no config, then Ctrl-C. */
 describe('burnrate serve (npm start)', () => {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../support/free-port.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { cli, workDir } from '../../support/run-cli.js';
@@ -10,13 +10,6 @@ import { TEST_BOT_TOKEN, waitFor } from './slack-harness.js';
 const BIN = fileURLToPath(new URL('../../../bin/burnrate.js', import.meta.url));
 const DEMO_CHANNELS = ['C0DEMORSRCH', 'C0DEMOLLMTR', 'C0DEMOINFER', 'C0DEMOVISON'];
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * Only what the process needs, nothing inherited: no cloud credentials or proxies from the
