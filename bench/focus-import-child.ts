@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { teamResolver } from '../src/domain/ownership.js';
 import { demoConfig } from '../src/sources/demo/demo-config.js';
-import { focusReaderSql, ownerTagSql, readFocusFiles } from '../src/sources/focus/read-focus.js';
+import { focusReaderSql, ownerTagSql } from '../src/sources/focus/focus-sql.js';
+import { readFocusFiles } from '../src/sources/focus/read-focus.js';
 import { openStore } from '../src/store/open-store.js';
 
 export interface ChildResult {

@@ -18,7 +18,7 @@ export const BUDGET_ACTIONS = { ack: 'budget.ack', snooze: 'budget.snooze', brea
 
 /** A budget threshold crossed (or forecast to be), escalated, or back under. */
 export function budgetAlert(data: BudgetAlertData): Message {
-  const { finding: f, teamName } = data;
+  const f = data.finding;
   const money = (n: number) => formatMoney(n, f.currency);
   const periodName = periodNameOf(f);
   const budgetName = `${f.cadence} budget`;
