@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchBudgetCheck } from './budget-check.js';
 import { benchFocusImport } from './focus-import.js';
+import { benchSlackAck } from './slack-ack.js';
 
 const OUT = fileURLToPath(new URL('../../bench/out/', import.meta.url));
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -25,5 +26,26 @@ console.log(`\nBudget checks, ${budget.teams} teams × ${budget.days} days, medi
 console.log(`  pure checks     : ${budget.checkMs.toFixed(1)} ms (${budget.findings} findings; target < 200 ms)`);
 console.log(`  whole job       : ${budget.jobMs.toFixed(1)} ms (load from SQLite, check, reconcile)`);
 
+const slackOpts = {
+  requests: Number(process.env.BENCH_SLACK_REQUESTS ?? 2000),
+  concurrency: Number(process.env.BENCH_SLACK_CONCURRENCY ?? 32),
+  rounds: Number(process.env.BENCH_SLACK_ROUNDS ?? 3),
+};
+const slack = await benchSlackAck(slackOpts);
+const ms = (v: number) => `${v.toFixed(1)} ms`.padStart(10);
+console.log(
+  `\nSlack slash commands on loopback, ${slack.rounds} rounds × ${slack.requests} requests, ${slack.concurrency} in flight (${slack.demoDays} days of demo data, ${slack.spendRows} daily rows); pooled percentiles:`,
+);
+console.log(`                     ack p50     ack p95     ack p99  round p99 med       req/s  server CPU/req  errors`);
+for (const [name, r] of [['burnrate', slack.burnrate], ['bare Bolt', slack.bare]] as const) {
+  const errors = r.non200 + r.transportErrors + ('missingAnswers' in r ? r.missingAnswers + r.errorAnswers : 0);
+  const cpu = r.serverCpuMsPerRequest === null ? '—' : `${r.serverCpuMsPerRequest.toFixed(2)} ms`;
+  console.log(`  ${name.padEnd(16)}${ms(r.ack.p50)}  ${ms(r.ack.p95)}  ${ms(r.ack.p99)}  ${ms(r.ack.perRoundP99Median).padStart(13)}  ${String(r.throughputRps).padStart(10)}  ${cpu.padStart(14)}  ${errors}`);
+}
+console.log(`  ack p99 ratio   : ${slack.p99Ratio}x pooled, ${slack.perRoundP99Ratio}x from per-round medians (target ≤ 1.3x)`);
+console.log(
+  `  full answer     : p50 ${slack.burnrate.answer.p50.toFixed(1)} ms, p99 ${slack.burnrate.answer.p99.toFixed(1)} ms (per-round p99 median ${slack.burnrate.answer.perRoundP99Median.toFixed(1)} ms; target p99 < 500 ms), ${slack.burnrate.missingAnswers} missing, ${slack.burnrate.errorAnswers} error answers`,
+);
+
 mkdirSync(OUT, { recursive: true });
-writeFileSync(join(OUT, 'results.json'), `${JSON.stringify({ machine, at: new Date().toISOString(), focus: { ...focus, samples: undefined }, budget }, null, 2)}\n`);
+writeFileSync(join(OUT, 'results.json'), `${JSON.stringify({ machine, at: new Date().toISOString(), focus: { ...focus, samples: undefined }, budget, slack }, null, 2)}\n`);

@@ -1,5 +1,8 @@
 import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
+import { SlackChat } from './chat/slack/slack-chat.js';
+import { createSlackClient } from './chat/slack/slack-client.js';
+import { readSlackSettings } from './chat/slack/slack-settings.js';
 import { TerminalChat } from './chat/terminal-chat.js';
 import type { ChatPort } from './chat/chat-port.js';
 import { loadConfig } from './config/load-config.js';
@@ -18,6 +21,11 @@ export interface BuildOptions {
   cwd?: string;
   /** Where the terminal "chat" prints; only `serve` uses it, when no chat platform is configured. */
   terminal?: Writable;
+  /**
+   * Add the chat platforms configured in the environment (Slack), so alerts found by any command
+   * are queued for them; `serve` delivers. Off for the demo, whose channels are made up.
+   */
+  chatPlatforms?: boolean;
   clock?: () => Date;
 }
 
@@ -35,15 +43,18 @@ export function buildRuntime(options: BuildOptions = {}): Runtime {
   const { config, path } = options.config ? { config: options.config, path: null } : loadConfig(options.configPath, env, options.cwd);
   const given = options.dbPath ?? env.BURNRATE_DB ?? DEFAULT_DB_PATH;
   const dbPath = given === ':memory:' ? given : resolve(options.cwd ?? process.cwd(), given);
+  // Read before opening anything: a half-configured Slack is an error that names what is missing.
+  const slack = options.chatPlatforms === false ? null : readSlackSettings(env);
   const store = openStore(dbPath);
-  const chat: ChatPort[] = options.terminal ? [new TerminalChat(options.terminal)] : [];
+  const log = createLogger(env);
+  const chat: ChatPort[] = [...(slack ? [new SlackChat(createSlackClient(slack, log))] : []), ...(options.terminal ? [new TerminalChat(options.terminal)] : [])];
   const deps: Deps = {
     config,
     store,
     sources: buildSources(config.sources),
     chat,
     clock: options.clock ?? (() => new Date()),
-    log: createLogger(env),
+    log,
   };
   return { deps, configPath: path, dbPath, close: () => store.close() };
 }

@@ -1,10 +1,12 @@
 import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { ConsoleChat } from '../chat/console/console-chat.js';
+import { createConsoleRoutes } from '../chat/console/console-server.js';
+import { readConsoleSettings, type ConsoleSettings } from '../chat/console/console-settings.js';
 import { dispatch } from '../chat/dispatcher.js';
 import { createSlackApp } from '../chat/slack/slack-app.js';
-import { SlackChat } from '../chat/slack/slack-chat.js';
-import { createSlackClient } from '../chat/slack/slack-client.js';
 import { readSlackSettings } from '../chat/slack/slack-settings.js';
-import { startHttpServer } from '../http/server.js';
+import { startHttpServer, type Route } from '../http/server.js';
 import { runBudgetCheck } from '../jobs/budget-check.js';
 import { deliverOutbox } from '../jobs/deliver-outbox.js';
 import { refreshSources } from '../jobs/refresh-sources.js';
@@ -18,25 +20,31 @@ const USAGE = 'burnrate serve [--config FILE] [--db FILE] [--port N] [--host ADD
 /**
  * Runs burnrate until Ctrl-C:
  *   1. open config and store; connect Slack when SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET are set,
- *      else (no chat platform configured) messages print to this terminal
+ *      else (no chat platform configured) messages print to this terminal; the local web console
+ *      is one more chat platform, on by default when there is no other (CONSOLE, CONSOLE_TOKEN)
  *   2. fill an empty store from the configured sources (the demo organisation by default)
  *   3. run the budget check once and deliver its alerts
- *   4. answer /healthz and /readyz
+ *   4. answer /healthz and /readyz, Slack's events and the console on one HTTP server
  *   5. keep the scheduler running; exit cleanly on SIGINT or SIGTERM
  */
 export const serveVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, port: { type: 'string' }, host: { type: 'string' } }, USAGE);
   // Read first: a half-configured Slack fails here, before anything is opened.
   const slack = readSlackSettings(io.env);
+  const port = Number(values.port ?? io.env.PORT ?? 3000);
+  const host = values.host ?? io.env.HOST ?? '127.0.0.1';
+  // Also read first: a console that would be exposed without a token stops serve here.
+  const consoleSettings = readConsoleSettings(io.env, { chatConfigured: slack !== null, host });
   const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, terminal: slack ? undefined : io.out, ...(io.clock ? { clock: io.clock } : {}) });
   const { deps } = runtime;
   const say = (line: string) => io.out.write(`${line}\n`);
   try {
     say(`burnrate: ${runtime.configPath ?? 'embedded demo organisation (no burnrate.yml)'}, database ${runtime.dbPath}`);
-    if (slack) deps.chat.push(new SlackChat(createSlackClient(slack, deps.log)));
     const slackApp = slack ? createSlackApp(deps, { env: io.env, dispatch }) : null;
     await slackApp?.start();
-    say(slackApp?.describe() ?? 'chat: none configured (set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for Slack), messages print here');
+    say(slackApp?.describe() ?? `chat: none configured (set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for Slack), messages print here${consoleSettings.enabled ? ' and in the console' : ''}`);
+    const consoleChat = consoleSettings.enabled ? new ConsoleChat(deps.store.console, deps.clock) : null;
+    if (consoleChat) deps.chat.push(consoleChat);
     const empty = await deps.store.isEmpty();
     const refreshed = await refreshSources(deps);
     for (const r of refreshed) {
@@ -47,8 +55,6 @@ export const serveVerb: Verb = async (args, io) => {
     say(`budget check: ${check.findings.length} open finding(s), ${check.alerts.length} new alert(s)`);
     await deliverOutbox(deps);
 
-    const port = Number(values.port ?? io.env.PORT ?? 3000);
-    const host = values.host ?? io.env.HOST ?? '127.0.0.1';
     const scheduler = startScheduler(deps, {
       budgetCheck: async (teams) => {
         await refreshSources(deps);
@@ -62,7 +68,10 @@ export const serveVerb: Verb = async (args, io) => {
     const server = await startHttpServer({
       host,
       port,
-      routes: slackApp?.routes,
+      routes: new Map<string, Route>([
+        ...(slackApp?.routes ?? []),
+        ...(consoleChat ? createConsoleRoutes(deps, { chat: consoleChat, settings: consoleSettings, dispatch }) : []),
+      ]),
       health: {
         alive: () => true,
         ready: async () => {
@@ -72,7 +81,9 @@ export const serveVerb: Verb = async (args, io) => {
       },
     });
     scheduler.describe().forEach((line) => say(`scheduled: ${line}`));
-    say(`health: http://${host}:${port}/healthz — press Ctrl-C to stop`);
+    const base = baseUrl(host, (server.address() as AddressInfo).port);
+    if (consoleChat) say(describeConsole(base, consoleSettings));
+    say(`health: ${base}healthz — press Ctrl-C to stop`);
 
     const signal = await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
     say(`\nstopping (${String(signal[0] ?? 'signal')})`);
@@ -85,3 +96,14 @@ export const serveVerb: Verb = async (args, io) => {
     await runtime.close();
   }
 };
+
+function baseUrl(host: string, port: number): string {
+  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}/`;
+}
+
+/** The console's line at start: where to open it, and whether it needs the token (never the token). */
+function describeConsole(base: string, settings: ConsoleSettings): string {
+  if (settings.token === null) return `console: ${base} — open it in a browser`;
+  const reach = settings.loopback ? '' : ', reachable from other machines';
+  return `console: ${base} — CONSOLE_TOKEN required${reach}: open it once as ${base}?token=<CONSOLE_TOKEN>`;
+}

@@ -43,7 +43,7 @@ export async function runBudgetCheck(deps: Deps, options: BudgetCheckOptions = {
   const teamIds = new Set(teams.map((t) => t.id));
   const tracked = (await deps.store.findings.listForPeriods(periods)).filter((f) => teamIds.has(f.team));
   const { change, alerts } = reconcileFindings(current, tracked);
-  const queued = await addressAlerts(deps, teams, alerts, now);
+  const queued = await addressAlerts(deps, teams, alerts, current, now);
   if (!options.dryRun) await deps.store.recordCheck(change, queued, now);
 
   const states = new Map<string, FindingState>([
@@ -63,30 +63,41 @@ function periodsOf(timezone: string, now: Date): string[] {
 }
 
 /**
- * One message per alert and platform. The first alert of a group (team, kind, period) starts a
- * thread; an escalation or resolution updates that first message and says what changed in its
- * thread. Snoozed groups are recorded as usual but post nothing.
+ * What to send, per platform. The first message of an alert group (team, kind, period) starts a
+ * thread; an escalation or resolution updates that message and says what changed in its thread.
+ * A group that is open but has no message yet on a platform (one added since, or a check run from
+ * the command line before the platform was up) gets its current state posted, once. Snoozed
+ * groups are recorded as usual but post nothing.
  */
-async function addressAlerts(deps: Deps, teams: readonly TeamConfig[], alerts: Alert[], now: Date): Promise<OutboxDraft[]> {
+async function addressAlerts(deps: Deps, teams: readonly TeamConfig[], alerts: Alert[], current: readonly Finding[], now: Date): Promise<OutboxDraft[]> {
   if (deps.chat.length === 0) return [];
   const snoozed = new Set((await deps.store.snoozes.active(now)).map((s) => s.groupKey));
+  const changes = new Map(alerts.map((a) => [alertGroup(a.finding), a]));
+  const open = new Map<string, Finding>();
+  for (const f of current) {
+    const seen = open.get(alertGroup(f));
+    if (!seen || f.threshold > seen.threshold) open.set(alertGroup(f), f);
+  }
   const drafts: OutboxDraft[] = [];
-  for (const alert of alerts) {
-    const group = alertGroup(alert.finding);
-    const team = teams.find((t) => t.id === alert.finding.team);
+  for (const group of new Set([...changes.keys(), ...open.keys()])) {
+    const change = changes.get(group);
+    const finding = change?.finding ?? open.get(group)!;
+    const team = teams.find((t) => t.id === finding.team);
     if (!team || snoozed.has(group)) continue;
-    const data = { ...alert, teamName: team.name ?? team.id };
+    const data = { finding, event: change?.event ?? 'new', previousThreshold: change?.previousThreshold ?? null, teamName: team.name ?? team.id };
     for (const port of deps.chat) {
       const address = port.addressOf(team);
       if (!address) continue;
       const target = targetOf(port, address);
-      // One message per finding, event, day and platform: a retried run enqueues nothing twice.
-      const key = `${alert.finding.id}:${alert.event}:${now.toISOString().slice(0, 10)}:${port.platform}`;
       const root = await deps.store.outbox.threadRoot(group, port.platform);
       if (!root) {
-        drafts.push({ dedupeKey: key, target, message: budgetAlert(data), threadOf: group });
+        // Nothing to resolve where nothing was said; otherwise the group's first message, once.
+        if (data.event !== 'resolved') drafts.push({ dedupeKey: `${group}:root:${port.platform}`, target, message: budgetAlert(data), threadOf: group });
         continue;
       }
+      if (!change) continue;
+      // One change per finding, event, day and platform: a retried run enqueues nothing twice.
+      const key = `${finding.id}:${change.event}:${now.toISOString().slice(0, 10)}:${port.platform}`;
       drafts.push({ dedupeKey: `${key}:update`, target, message: budgetAlert(data), op: 'update', parentKey: root });
       drafts.push({ dedupeKey: `${key}:reply`, target, message: budgetAlertChange(data), op: 'reply', parentKey: root });
     }

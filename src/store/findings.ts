@@ -11,7 +11,14 @@ interface FindingRow {
 }
 
 export class SqliteFindingStore implements FindingStore {
-  constructor(private readonly db: Database.Database) {}
+  private readonly getStatement: Database.Statement<[string], FindingRow>;
+  private readonly listOpenStatement: Database.Statement<[], FindingRow>;
+
+  constructor(private readonly db: Database.Database) {
+    // Prepared once: every budget command lists the open findings, and buttons look one up.
+    this.getStatement = db.prepare<[string], FindingRow>('SELECT * FROM findings WHERE id = ?');
+    this.listOpenStatement = db.prepare<[], FindingRow>("SELECT * FROM findings WHERE state != 'resolved' ORDER BY id");
+  }
 
   async listForPeriods(periods: readonly string[]): Promise<TrackedFinding[]> {
     if (periods.length === 0) return [];
@@ -22,13 +29,12 @@ export class SqliteFindingStore implements FindingStore {
   }
 
   async get(id: string): Promise<TrackedFinding | null> {
-    const row = this.db.prepare('SELECT * FROM findings WHERE id = ?').get(id) as FindingRow | undefined;
+    const row = this.getStatement.get(id);
     return row ? toTracked(row) : null;
   }
 
   async listOpen(): Promise<TrackedFinding[]> {
-    const rows = this.db.prepare("SELECT * FROM findings WHERE state != 'resolved' ORDER BY id").all() as FindingRow[];
-    return rows.map(toTracked);
+    return this.listOpenStatement.all().map(toTracked);
   }
 }
 

@@ -111,4 +111,26 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (group_key, platform)
   );
   `,
+  `
+  -- The local web console's messages: what burnrate posted to each team's console channel, thread
+  -- replies (parent_id) and edits (updated_at). A row with private_to is seen by that user only:
+  -- answers to their commands and clicks, and the commands they typed (author). Channel '@dm' is
+  -- each user's direct-message view with burnrate.
+  CREATE TABLE console_messages (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    channel TEXT NOT NULL,
+    parent_id INTEGER REFERENCES console_messages (id),
+    private_to TEXT,
+    author TEXT,
+    message TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX console_messages_channel ON console_messages (channel, id);
+  `,
+  `
+  -- Which currencies a period has: a loose index scan (one seek per distinct currency) instead of
+  -- reading every row of the period from the table.
+  CREATE INDEX spend_daily_currency_day ON spend_daily (currency, day);
+  `,
 ];

@@ -5,6 +5,7 @@ import { BurnrateError } from '../errors.js';
 import { SqliteAcknowledgementStore } from './acknowledgements.js';
 import { SqliteAuditLog } from './audit-log.js';
 import { SqliteBudgetOverrideStore } from './budget-overrides.js';
+import { SqliteConsoleMessageStore } from './console-messages.js';
 import { applyFindingChange, SqliteFindingStore } from './findings.js';
 import { SqliteSnoozeStore } from './snoozes.js';
 import { MIGRATIONS } from './migrations.js';
@@ -59,6 +60,7 @@ export function openStore(path: string): Store {
     snoozes: new SqliteSnoozeStore(db),
     acknowledgements: new SqliteAcknowledgementStore(db),
     budgets: new SqliteBudgetOverrideStore(db),
+    console: new SqliteConsoleMessageStore(db),
     importBatches: async (batches) => importBatches(batches),
     recordCheck: async (change, alerts, now) => recordCheck(change, alerts, now),
     isEmpty: async () => (db.prepare('SELECT count(*) AS n FROM spend_daily').get() as { n: number }).n === 0,

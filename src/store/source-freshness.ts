@@ -2,12 +2,15 @@ import type Database from 'better-sqlite3';
 import type { FreshnessStore, SourceFreshness } from './store.js';
 
 export class SqliteFreshnessStore implements FreshnessStore {
-  constructor(private readonly db: Database.Database) {}
+  private readonly listStatement: Database.Statement<[], SourceFreshness>;
+
+  constructor(db: Database.Database) {
+    // Prepared once: every spend and budget command reads it.
+    this.listStatement = db.prepare<[], SourceFreshness>('SELECT source, data_through AS dataThrough, refreshed_at AS refreshedAt FROM source_freshness ORDER BY source');
+  }
 
   async list(): Promise<SourceFreshness[]> {
-    return this.db
-      .prepare('SELECT source, data_through AS dataThrough, refreshed_at AS refreshedAt FROM source_freshness ORDER BY source')
-      .all() as SourceFreshness[];
+    return this.listStatement.all();
   }
 }
 

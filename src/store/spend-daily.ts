@@ -11,43 +11,80 @@ const DIMENSION_COLUMN: Record<SpendDimension, string> = {
   provider: 'provider',
 };
 
+/** Team IN-lists of more members than this are prepared per call instead of kept. */
+const MAX_CACHED_TEAM_ARITY = 64;
+
+/**
+ * Statements are prepared once: chat commands read this store on every request. The totals query
+ * has one shape per dimension and team-list length, kept in a small map as they are first used.
+ */
 export class SqliteSpendStore implements SpendStore {
-  constructor(private readonly db: Database.Database) {}
+  private readonly totalsStatements = new Map<string, Database.Statement>();
+  private readonly dailyByTeamStatement: Database.Statement<[string], [string, string, number, number]>;
+  private readonly currenciesStatement: Database.Statement<[string, string], string>;
 
-  async totals(filter: SpendFilter, by: SpendDimension): Promise<SpendTotal[]> {
-    const key = DIMENSION_COLUMN[by];
-    const { clause, params } = teamClause(filter.teams);
-    const order = by === 'day' ? 'key' : 'effective DESC, key';
-    return this.db
-      .prepare(
-        `SELECT ${key} AS key, sum(billed) AS billed, sum(effective) AS effective
-         FROM spend_daily WHERE day >= ? AND day < ? ${clause}
-         GROUP BY key ORDER BY ${order}`,
-      )
-      .all(filter.period.start, filter.period.end, ...params) as SpendTotal[];
-  }
-
-  async dailyByTeam(since: string): Promise<TeamDay[]> {
-    return this.db
-      .prepare(
+  constructor(private readonly db: Database.Database) {
+    // Raw rows (arrays): building an object per row in better-sqlite3 costs more than the mapping below.
+    this.dailyByTeamStatement = db
+      .prepare<[string], [string, string, number, number]>(
         `SELECT team, day, sum(billed) AS billed, sum(effective) AS effective
          FROM spend_daily WHERE day >= ? GROUP BY team, day`,
       )
-      .all(since) as TeamDay[];
+      .raw(true);
+    // A loose index scan over spend_daily_currency_day: one seek per distinct currency to find the
+    // next one and one to see whether it has a row in the period, however long the period is.
+    this.currenciesStatement = db
+      .prepare<[string, string], string>(
+        `WITH RECURSIVE currencies (currency) AS (
+           SELECT min(currency) FROM spend_daily
+           UNION ALL
+           SELECT (SELECT min(currency) FROM spend_daily WHERE currency > currencies.currency)
+           FROM currencies WHERE currencies.currency IS NOT NULL
+         )
+         SELECT currency FROM currencies
+         WHERE currency IS NOT NULL
+           AND EXISTS (SELECT 1 FROM spend_daily WHERE spend_daily.currency = currencies.currency AND day >= ? AND day < ?)
+         ORDER BY currency`,
+      )
+      .pluck();
+  }
+
+  async totals(filter: SpendFilter, by: SpendDimension): Promise<SpendTotal[]> {
+    const teams = filter.teams;
+    return this.totalsStatement(by, teams).all(filter.period.start, filter.period.end, ...(teams ?? [])) as SpendTotal[];
+  }
+
+  async dailyByTeam(since: string): Promise<TeamDay[]> {
+    return this.dailyByTeamStatement.all(since).map(([team, day, billed, effective]) => ({ team, day, billed, effective }));
   }
 
   async currencies(period: Period): Promise<string[]> {
-    const rows = this.db
-      .prepare('SELECT DISTINCT currency FROM spend_daily WHERE day >= ? AND day < ? ORDER BY currency')
-      .all(period.start, period.end) as { currency: string }[];
-    return rows.map((r) => r.currency);
+    return this.currenciesStatement.all(period.start, period.end);
+  }
+
+  /** The totals query for a dimension and a team filter of this many teams (none: every team). */
+  private totalsStatement(by: SpendDimension, teams: readonly string[] | undefined): Database.Statement {
+    const arity = teams === undefined ? -1 : teams.length;
+    const cacheKey = `${by}:${arity}`;
+    const cached = this.totalsStatements.get(cacheKey);
+    if (cached) return cached;
+    const key = DIMENSION_COLUMN[by];
+    const order = by === 'day' ? 'key' : 'effective DESC, key';
+    const statement = this.db.prepare(
+      `SELECT ${key} AS key, sum(billed) AS billed, sum(effective) AS effective
+       FROM spend_daily WHERE day >= ? AND day < ? ${teamClause(arity)}
+       GROUP BY key ORDER BY ${order}`,
+    );
+    if (arity <= MAX_CACHED_TEAM_ARITY) this.totalsStatements.set(cacheKey, statement);
+    return statement;
   }
 }
 
-function teamClause(teams: readonly string[] | undefined): { clause: string; params: string[] } {
-  if (!teams) return { clause: '', params: [] };
-  if (teams.length === 0) return { clause: 'AND 0', params: [] };
-  return { clause: `AND team IN (${teams.map(() => '?').join(',')})`, params: [...teams] };
+/** The team filter for a list of `arity` teams, bound as parameters; -1: no filter. */
+function teamClause(arity: number): string {
+  if (arity < 0) return '';
+  if (arity === 0) return 'AND 0';
+  return `AND team IN (${Array.from({ length: arity }, () => '?').join(',')})`;
 }
 
 /** Deletes what a batch replaces. Runs inside the caller's transaction. */

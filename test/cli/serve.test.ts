@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../support/free-port.js';
 import { describe, expect, it } from 'vitest';
-import { workDir } from '../support/run-cli.js';
+import { cli, workDir } from '../support/run-cli.js';
 
 const BIN = fileURLToPath(new URL('../../bin/burnrate.js', import.meta.url));
 
@@ -27,6 +27,11 @@ describe('burnrate serve (npm start)', () => {
     expect(out).toContain('(first load)');
     expect(out).toMatch(/── #llm-training ─+\nLLM Training is on track to spend \d+% of its \w+ \d{4} budget/);
     expect(out).toContain('scheduled: budget check daily at 08:00 Europe/Berlin for ml-research');
+    // No chat platform configured: the console is on, on loopback, and says where.
+    expect(out).toContain(`console: http://127.0.0.1:${port}/ — open it in a browser`);
+    const page = await fetch(`http://127.0.0.1:${port}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>burnrate console</title>');
 
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
@@ -38,5 +43,14 @@ describe('burnrate serve (npm start)', () => {
     expect(await exited).toBe(0);
     expect(out).toContain('stopping (SIGINT)');
     expect(err).toBe('');
+  });
+
+  it('refuses to put the console on a public address without a token, before opening anything', async () => {
+    const cwd = workDir();
+    const result = await cli(['serve'], { cwd, env: { HOST: '0.0.0.0', PORT: '0' } });
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('the console would listen on 0.0.0.0, reachable from other machines, without a token');
+    expect(result.err).toContain('Set CONSOLE_TOKEN');
+    expect(result.out).toBe('');
   });
 });

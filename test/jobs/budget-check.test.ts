@@ -65,6 +65,20 @@ describe('the budget check job', () => {
     expect(chat.posted).toEqual([]);
   });
 
+  it('posts an open alert once to a platform that was not running when it opened', async () => {
+    const { deps, chat } = testDeps(config);
+    const platforms = deps.chat;
+    deps.chat = []; // e.g. `burnrate check` from a shell with no chat configured
+    await importSpend(deps, '2026-11-01', '2026-11-11', 55);
+    expect((await runBudgetCheck(deps)).alerts).toHaveLength(1);
+
+    deps.chat = platforms;
+    await runBudgetCheck(deps);
+    await runBudgetCheck(deps);
+    await deliverOutbox(deps);
+    expect(chat.headlines()).toEqual(['ML has spent 55% of its November 2026 budget ($550.00 of $1,000.00)']);
+  });
+
   it('a dry run reports but records nothing and queues nothing', async () => {
     const { deps, chat } = testDeps(config);
     await importSpend(deps, '2026-11-01', '2026-11-11', 55);

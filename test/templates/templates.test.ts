@@ -5,6 +5,7 @@ import { budgetAlert, type BudgetAlertData } from '../../templates/budget-alert.
 import type { Message } from '../../templates/message.js';
 import { renderAdaptiveCard } from '../../templates/render/adaptive-card.js';
 import { renderBlockKit } from '../../templates/render/block-kit.js';
+import { renderHtml } from '../../templates/render/html.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { spendSummary } from '../../templates/spend-summary.js';
 import { adaptiveCardProblems, checkSlackLimits, type SlackBlock } from '../support/platform-limits.js';
@@ -77,6 +78,13 @@ describe.each(Object.entries(messages))('%s', (_name, message) => {
     const text = renderPlainText(message);
     expect(text).toMatch(/billing data through \d+ \w{3}|no billing data yet/);
     expect(text).toMatchSnapshot();
+  });
+
+  it('renders to HTML for the console, with no raw markup from the data', () => {
+    const html = renderHtml(message);
+    expect(html).toMatch(/billing data through \d+ \w{3}|no billing data yet/);
+    expect(html).not.toMatch(/<(?!\/?(div|h3|p|strong|dl|dt|dd|table|thead|tbody|tr|th|td|figure|figcaption|span|svg|rect|hr|button)[\s>])/);
+    expect(html).toMatchSnapshot();
   });
 });
 

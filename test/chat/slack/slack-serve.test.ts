@@ -50,6 +50,7 @@ describe('burnrate serve with Slack', () => {
 
       expect(out).toContain('slack: HTTP mode, Slack requests arrive at POST /slack/events on this server');
       expect(out).not.toContain('── #'); // Slack is the chat: nothing is printed as a terminal "channel"
+      expect(out).not.toContain('console:'); // and the local console is off unless CONSOLE=on
       const alerts = Number(/budget check: \d+ open finding\(s\), (\d+) new alert\(s\)/.exec(out)?.[1]);
       expect(alerts).toBeGreaterThan(0);
       const posts = fake.callsOf('chat.postMessage');

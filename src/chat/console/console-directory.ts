@@ -1,0 +1,55 @@
+import type { Config } from '../../config/schema.js';
+import { rolesOf } from '../../domain/roles.js';
+import { DM_CHANNEL } from './console-chat.js';
+
+/** Someone the console user can act as: one of the users burnrate.yml names. */
+export interface ConsoleUser {
+  id: string;
+  /** Their roles, as the picker shows them: "owner of llm-training", "admin". */
+  roles: string;
+}
+
+export interface ConsoleChannel {
+  id: string;
+  name: string;
+  /** Who belongs, for the channel's header line. */
+  topic: string;
+}
+
+/**
+ * With no user in burnrate.yml there is nobody to act as; this one has no roles, so help and
+ * whoami work and everything else is refused, which is what the configuration says.
+ */
+export const NOBODY = 'console-user';
+
+/** Every user named in the configuration, team by team (owners, approvers), then the admins. */
+export function consoleUsers(config: Config): ConsoleUser[] {
+  const ids = [...new Set([...config.teams.flatMap((t) => [...t.owners, ...t.approvers]), ...config.admins])];
+  if (ids.length === 0) return [{ id: NOBODY, roles: 'no role' }];
+  return ids.map((id) => {
+    const roles = rolesOf(config, id);
+    const parts = [...(roles.admin ? ['admin'] : []), ...roles.teams.map((t) => `${t.roles.join(' + ')} of ${t.id}`)];
+    return { id, roles: parts.join(', ') };
+  });
+}
+
+/** Who the console acts as until the user picks someone: an owner of the first team. */
+export function defaultUser(config: Config): string {
+  const first = config.teams[0];
+  return first?.owners[0] ?? first?.approvers[0] ?? consoleUsers(config)[0]?.id ?? NOBODY;
+}
+
+/** One channel per team, then the direct-message view. */
+export function consoleChannels(config: Config): ConsoleChannel[] {
+  return [
+    ...config.teams.map((t) => ({
+      id: t.id,
+      name: t.name ?? t.id,
+      topic:
+        [t.owners.length ? `owners ${t.owners.join(', ')}` : '', t.approvers.length ? `approvers ${t.approvers.join(', ')}` : '']
+          .filter(Boolean)
+          .join(' · ') || 'no owners configured',
+    })),
+    { id: DM_CHANNEL, name: 'burnrate', topic: 'your direct messages with burnrate: only you see them' },
+  ];
+}

@@ -1,0 +1,88 @@
+import type Database from 'better-sqlite3';
+import type { Message } from '../../templates/message.js';
+import type { ConsoleMessage, ConsoleMessageDraft, ConsoleMessageStore } from './store.js';
+
+interface ConsoleRow {
+  id: number;
+  channel: string;
+  parent_id: number | null;
+  private_to: string | null;
+  author: string | null;
+  message: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** How many top-level messages a channel shows by default: a working day's worth, not a history. */
+const DEFAULT_LIMIT = 200;
+
+/**
+ * The local web console's messages. The console is a chat platform like the others, and its
+ * messages live in the database so a restart or a second browser tab shows the same stream.
+ */
+export class SqliteConsoleMessageStore implements ConsoleMessageStore {
+  // Prepared once: the console reads a channel on every live update of every open browser.
+  private readonly insertStatement: Database.Statement<[string, number | null, string | null, string | null, string, string, string]>;
+  private readonly updateStatement: Database.Statement<[string, string, number]>;
+  private readonly getStatement: Database.Statement<[number], ConsoleRow>;
+  private readonly listStatement: Database.Statement<[{ channel: string; viewer: string; limit: number }], ConsoleRow>;
+
+  constructor(db: Database.Database) {
+    this.insertStatement = db.prepare(
+      'INSERT INTO console_messages (channel, parent_id, private_to, author, message, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.updateStatement = db.prepare('UPDATE console_messages SET message = ?, updated_at = ? WHERE id = ?');
+    this.getStatement = db.prepare('SELECT * FROM console_messages WHERE id = ?');
+    this.listStatement = db.prepare(
+      `WITH roots AS (
+         SELECT id FROM console_messages
+         WHERE channel = @channel AND parent_id IS NULL AND (private_to IS NULL OR private_to = @viewer)
+         ORDER BY id DESC LIMIT @limit
+       )
+       SELECT * FROM console_messages
+       WHERE (id IN (SELECT id FROM roots) OR parent_id IN (SELECT id FROM roots)) AND (private_to IS NULL OR private_to = @viewer)
+       ORDER BY id`,
+    );
+  }
+
+  async add(draft: ConsoleMessageDraft, now: Date): Promise<ConsoleMessage> {
+    const at = now.toISOString();
+    const { lastInsertRowid } = this.insertStatement.run(
+      draft.channel,
+      draft.parentId ?? null,
+      draft.privateTo ?? null,
+      draft.author ?? null,
+      JSON.stringify(draft.message),
+      at,
+      at,
+    );
+    return (await this.get(Number(lastInsertRowid)))!;
+  }
+
+  async update(id: number, message: Message, now: Date): Promise<ConsoleMessage | null> {
+    const { changes } = this.updateStatement.run(JSON.stringify(message), now.toISOString(), id);
+    return changes === 0 ? null : this.get(id);
+  }
+
+  async get(id: number): Promise<ConsoleMessage | null> {
+    const row = this.getStatement.get(id);
+    return row ? toMessage(row) : null;
+  }
+
+  async list(channel: string, viewer: string, limit = DEFAULT_LIMIT): Promise<ConsoleMessage[]> {
+    return this.listStatement.all({ channel, viewer, limit }).map(toMessage);
+  }
+}
+
+function toMessage(row: ConsoleRow): ConsoleMessage {
+  return {
+    id: row.id,
+    channel: row.channel,
+    parentId: row.parent_id,
+    privateTo: row.private_to,
+    author: row.author,
+    message: JSON.parse(row.message) as Message,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

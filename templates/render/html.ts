@@ -1,0 +1,125 @@
+/**
+ * HTML renderer, for the local web console: the third dialect beside Block Kit and Adaptive Cards.
+ *
+ * Output is a fragment of semantic HTML that the console page styles; it carries no inline style
+ * and no script, so a strict Content-Security-Policy holds. Every string from a message is
+ * escaped here: billing data carries arbitrary tag values (`<img src=x onerror=…>` is a valid
+ * tag value), and the console inserts these fragments into a live page.
+ */
+import {
+  mapBold,
+  stripMarkup,
+  type ActionsBlock,
+  type Block,
+  type Button,
+  type ChartBlock,
+  type FactsBlock,
+  type Message,
+  type TableBlock,
+} from '../message.js';
+import { sanitize, scaleBars } from './plain-text.js';
+
+/** Bars are drawn in an SVG 100 units wide, so a bar's length is its percentage of the largest. */
+const BAR_SCALE = 100;
+
+/** Escapes text for HTML content and for quoted attribute values alike. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+/**
+ * Neutral inline markup to HTML: **bold** becomes <strong>, the rest is escaped. Control and bidi
+ * override characters are dropped first, as in plain text: they could reorder what a reader sees.
+ */
+function inline(text: string): string {
+  return mapBold(sanitize(text), escapeHtml, (bold) => `<strong>${bold}</strong>`);
+}
+
+/** Text for places without markup (button labels, attributes): bold markers removed, then escaped. */
+function plain(text: string): string {
+  return escapeHtml(sanitize(stripMarkup(text)));
+}
+
+function factsHtml(block: FactsBlock): string {
+  const facts = block.facts.map((fact) => `<div class="fact"><dt>${inline(fact.label)}</dt><dd>${inline(fact.value)}</dd></div>`);
+  return `<dl class="b-facts">${facts.join('')}</dl>`;
+}
+
+function tableHtml(block: TableBlock): string {
+  const cls = (i: number) => (block.columns[i]?.align === 'right' ? ' class="num"' : '');
+  const head = block.columns.map((column, i) => `<th scope="col"${cls(i)}>${inline(column.label)}</th>`).join('');
+  // Every row gets one cell per column: a short row must not shift its cells left.
+  const rows = block.rows.map((row) => `<tr>${block.columns.map((_, i) => `<td${cls(i)}>${inline(row[i] ?? '')}</td>`).join('')}</tr>`);
+  // The wrapper scrolls sideways on a narrow screen instead of squeezing long resource names.
+  return `<div class="b-table"><table><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+}
+
+/**
+ * Bars as SVG rects: a width attribute is not a style, so no inline CSS is needed and the page's
+ * CSP can forbid it. The label and display value stay text, readable and selectable.
+ */
+function chartHtml(block: ChartBlock): string {
+  const lengths = scaleBars(
+    block.bars.map((bar) => bar.value),
+    BAR_SCALE,
+  );
+  const title = block.title ? `<figcaption>${inline(block.title)}</figcaption>` : '';
+  const bars = block.bars.map((bar, i) => {
+    const length = lengths[i] ?? 0;
+    const svg = `<svg class="bar" viewBox="0 0 ${BAR_SCALE} 10" preserveAspectRatio="none" aria-hidden="true"><rect x="0" y="0" width="${length}" height="10"></rect></svg>`;
+    return `<div class="bar-row"><span class="bar-label">${plain(bar.label)}</span>${svg}<span class="bar-value">${plain(bar.display)}</span></div>`;
+  });
+  return `<figure class="b-chart">${title}${bars.join('')}</figure>`;
+}
+
+/**
+ * A button names its action and value in data attributes; the console's script posts them back
+ * on click. A confirm travels as data-confirm-* attributes that the page shows in a dialog.
+ */
+function buttonHtml(button: Button): string {
+  const style = button.style ? ` btn-${button.style}` : '';
+  const attrs = [`data-action="${escapeHtml(button.action)}"`, `data-value="${escapeHtml(button.value)}"`];
+  if (button.confirm) {
+    attrs.push(
+      `data-confirm-title="${plain(button.confirm.title)}"`,
+      `data-confirm-text="${plain(button.confirm.text)}"`,
+      `data-confirm-ok="${plain(button.confirm.confirm)}"`,
+      `data-confirm-deny="${plain(button.confirm.deny)}"`,
+    );
+  }
+  return `<button type="button" class="btn${style}" ${attrs.join(' ')}>${plain(button.label)}</button>`;
+}
+
+function actionsHtml(block: ActionsBlock): string {
+  return `<div class="b-actions">${block.buttons.map(buttonHtml).join('')}</div>`;
+}
+
+function blockHtml(block: Block): string | null {
+  switch (block.type) {
+    case 'header': {
+      const text = stripMarkup(block.text).trim();
+      return text ? `<h3 class="b-header">${plain(text)}</h3>` : null;
+    }
+    case 'text':
+      return block.text.trim() ? `<p class="b-text">${inline(block.text.trim())}</p>` : null;
+    case 'facts':
+      return block.facts.length > 0 ? factsHtml(block) : null;
+    case 'table':
+      return block.columns.length > 0 ? tableHtml(block) : null;
+    case 'chart':
+      return block.bars.length > 0 || block.title ? chartHtml(block) : null;
+    case 'divider':
+      return '<hr class="b-divider">';
+    case 'actions':
+      return block.buttons.length > 0 ? actionsHtml(block) : null;
+    case 'context':
+      return block.text.trim() ? `<p class="b-context">${inline(block.text.trim())}</p>` : null;
+  }
+}
+
+/** Renders a message as an HTML fragment; a message without renderable blocks shows its summary. */
+export function renderHtml(msg: Message): string {
+  const parts = msg.blocks.map(blockHtml).filter((part): part is string => part !== null);
+  if (parts.length === 0) parts.push(`<p class="b-text">${inline(msg.summary)}</p>`);
+  return `<div class="msg-content">${parts.join('')}</div>`;
+}

@@ -1,0 +1,234 @@
+/// <reference lib="dom" />
+/**
+ * The console as a person uses it: `burnrate serve` on the demo organisation, a real Chromium,
+ * clicks and typing. Every step goes through the page's own script, the HTTP routes, the one
+ * dispatcher and the store, as in production.
+ *
+ * `test-results/console.png` is kept as an artifact of every run; with UPDATE_SCREENSHOTS=1 the
+ * run also refreshes the README's `docs/console.png`.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchBrowser } from '../support/browser.js';
+import { startServe, type ServeProcess } from '../support/serve-process.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ALICE = 'U0DEMOALICE'; // owner of ml-research: not a member of llm-training
+const CAROL = 'U0DEMOCAROL'; // owner of llm-training
+const DAN = 'U0DEMODAN'; // approver of llm-training
+const WAIT = { timeout: 15_000 };
+
+describe.skipIf(!hasChromium)('the console in a real browser', () => {
+  let serve: ServeProcess;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+  let url: string;
+  const problems: string[] = [];
+
+  /** The budget alert of llm-training: a top-level message of the stream, with its thread. */
+  const alert = (p: Page = page): Locator => p.locator('#stream > article', { hasText: 'LLM Training is on track to spend' });
+
+  async function actAs(user: string, p: Page = page): Promise<void> {
+    await p.selectOption('#as', user);
+    await p.locator('#status', { hasText: `now acting as ${user}` }).waitFor(WAIT);
+  }
+
+  /** A page that reports script errors and CSP violations: none are expected. */
+  async function openPage(path: string): Promise<Page> {
+    const p = await browser.context.newPage();
+    p.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    p.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+    });
+    await p.goto(`${url}${path}`);
+    return p;
+  }
+
+  beforeAll(async () => {
+    serve = await startServe();
+    url = /console: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(serve.out())?.[1] ?? '';
+    browser = await launchBrowser();
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    expect(await serve?.stop()).toBe(0);
+    expect(serve.err()).toBe('');
+  });
+
+  it('is announced at start on loopback, next to the terminal output', () => {
+    expect(url).toBe(`http://127.0.0.1:${serve.port}/`);
+    expect(serve.out()).toContain('messages print here and in the console');
+  });
+
+  it('opens on the first team as its owner, and shows the demo budget alert in #llm-training', async () => {
+    page = await openPage('');
+    expect(await page.title()).toBe('burnrate console');
+    expect(await page.locator('.sidebar a.channel').allTextContents()).toEqual([
+      '#ml-research',
+      '#llm-training',
+      '#inference',
+      '#vision',
+      '@burnrate',
+    ]);
+    expect(await page.locator('#as').inputValue()).toBe(ALICE);
+    expect(await page.locator('#channel-title').textContent()).toBe('# ml-research');
+
+    await page.click('a.channel[data-channel="llm-training"]');
+    await page.locator('#channel-title', { hasText: '# llm-training' }).waitFor(WAIT);
+    await alert().waitFor(WAIT);
+    expect(page.url()).toBe(`${url}?channel=llm-training&as=${ALICE}`);
+    expect(await alert().locator('.b-facts').textContent()).toContain('Monthly budget$150,000.00');
+    expect(await alert().locator('button').allTextContents()).toEqual([
+      'Acknowledge',
+      'Snooze 24 h',
+      'Snooze 7 days',
+      'Snooze to period end',
+      'Show breakdown',
+    ]);
+  });
+
+  it('runs `spend` from the command box and shows the answer to the one who asked', async () => {
+    await page.fill('#command-text', 'spend');
+    await page.press('#command-text', 'Enter');
+    const answer = page.locator('#stream > article.msg-private', { hasText: 'Spend of ml-research' });
+    await answer.waitFor(WAIT);
+    expect(await answer.locator('.private-note').textContent()).toBe('only visible to you');
+    expect((await answer.locator('th').allTextContents()).slice(1)).toEqual(['Effective', 'Billed']);
+    // Money is right-aligned, in a table, as the renderer marks it.
+    expect(
+      await answer
+        .locator('td.num')
+        .first()
+        .evaluate((td) => getComputedStyle(td).textAlign),
+    ).toBe('right');
+    await page.locator('#stream > article.msg-user', { hasText: '/burnrate spend' }).waitFor(WAIT);
+    expect(await page.inputValue('#command-text')).toBe('');
+  });
+
+  it('acknowledges the alert as the team owner: the message updates, live in other browsers too', async () => {
+    // Dan watches the same channel in another tab; he must see the edit without doing anything.
+    const watcher = await openPage(`?channel=llm-training&as=${DAN}`);
+    await alert(watcher).waitFor(WAIT);
+
+    await actAs(CAROL);
+    expect(await page.locator('#stream article', { hasText: 'Spend of ml-research' }).count()).toBe(0); // Alice's answer is hers alone
+    await alert().getByRole('button', { name: 'Acknowledge' }).click();
+    await alert()
+      .locator('.b-context', { hasText: `Acknowledged by ${CAROL}` })
+      .waitFor(WAIT);
+    expect(await alert().locator('.msg-meta .edited').first().textContent()).toBe('(edited)');
+
+    await alert(watcher)
+      .locator('.b-context', { hasText: `Acknowledged by ${CAROL}` })
+      .waitFor(WAIT);
+    await watcher.close();
+  });
+
+  it('refuses a non-member, says why, and audits the refusal', async () => {
+    await actAs(ALICE);
+    await alert().getByRole('button', { name: 'Snooze 24 h' }).click();
+    const refusal = page.locator('#stream > article.msg-private', { hasText: 'Only owners and approvers of llm-training' });
+    await refusal.waitFor(WAIT);
+    expect(await refusal.textContent()).toContain('only visible to you');
+    expect(await alert().textContent()).not.toContain('Snoozed by');
+
+    const db = new Database(join(serve.cwd, 'data', 'burnrate.db'), { readonly: true });
+    const audit = db
+      .prepare("SELECT platform, user_id AS user, action, result FROM audit_log WHERE platform = 'console' ORDER BY id")
+      .all();
+    db.close();
+    expect(audit).toEqual([
+      { platform: 'console', user: CAROL, action: 'budget.ack', result: 'ok' },
+      { platform: 'console', user: ALICE, action: 'snooze', result: 'refused' },
+    ]);
+  });
+
+  it("answers Show breakdown in the alert's thread, with a table and a chart", async () => {
+    await actAs(CAROL);
+    await alert().getByRole('button', { name: 'Show breakdown' }).click();
+    const thread = alert().locator('.thread');
+    await thread.locator('.thread-count', { hasText: '2 replies' }).waitFor(WAIT);
+    expect(await thread.locator('.b-header').allTextContents()).toEqual([
+      expect.stringMatching(/^Spend of llm-training by service, /),
+      expect.stringMatching(/^Spend of llm-training, top 10 resources, /),
+    ]);
+    expect(await thread.locator('.b-chart svg.bar').count()).toBeGreaterThan(1);
+
+    // The picture of this state: the alert, acknowledged, with its breakdown below.
+    await page.mouse.move(1, 790);
+    await alert().evaluate((el) => {
+      const stream = document.getElementById('stream')!;
+      stream.scrollTop = (el as HTMLElement).offsetTop - stream.offsetTop - 8;
+    });
+    await page.locator('#command-text').blur();
+    mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'test-results', 'console.png') });
+    if (process.env.UPDATE_SCREENSHOTS === '1') await page.screenshot({ path: join(ROOT, 'docs', 'console.png') });
+  });
+
+  it('asks before a button with a confirm, and sends nothing when the user backs out', async () => {
+    // No demo message has a guarded button yet, so one is written straight into the console's
+    // table, as ConsoleChat would store it; the hostile label must show as text.
+    const db = new Database(join(serve.cwd, 'data', 'burnrate.db'));
+    const message = {
+      summary: 'guarded',
+      blocks: [
+        { type: 'text', text: 'A guarded button <img src=x onerror=alert(1)>' },
+        {
+          type: 'actions',
+          buttons: [
+            {
+              action: 'demo.stop',
+              label: 'Stop <b>it</b>',
+              value: 'i-1',
+              style: 'danger',
+              confirm: { title: 'Stop i-1?', text: 'It stops <now>.', confirm: 'Stop', deny: 'Keep it' },
+            },
+          ],
+        },
+      ],
+    };
+    const at = new Date().toISOString();
+    db.prepare("INSERT INTO console_messages (channel, message, created_at, updated_at) VALUES ('vision', ?, ?, ?)").run(
+      JSON.stringify(message),
+      at,
+      at,
+    );
+    db.close();
+
+    await page.click('a.channel[data-channel="vision"]');
+    const guarded = page.locator('#stream > article', { hasText: 'A guarded button' });
+    await guarded.waitFor(WAIT);
+    expect(await guarded.locator('.b-text').textContent()).toBe('A guarded button <img src=x onerror=alert(1)>');
+    expect(await guarded.locator('img').count()).toBe(0);
+
+    const posted: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posted.push(new URL(request.url()).pathname);
+    });
+    await guarded.getByRole('button', { name: 'Stop <b>it</b>' }).click();
+    const dialog = page.locator('dialog#confirm');
+    await dialog.waitFor({ state: 'visible', ...WAIT });
+    expect(await dialog.locator('h2').textContent()).toBe('Stop i-1?');
+    expect(await dialog.locator('p').textContent()).toBe('It stops <now>.');
+    await dialog.getByRole('button', { name: 'Keep it' }).click();
+    await dialog.waitFor({ state: 'hidden', ...WAIT });
+    expect(await page.locator('#stream > article.msg-private').count()).toBe(0);
+    expect(posted).toEqual([]);
+
+    await guarded.getByRole('button', { name: 'Stop <b>it</b>' }).click();
+    await dialog.getByRole('button', { name: 'Stop' }).click();
+    // The click reached the dispatcher, which knows no `demo.stop` and says so, privately.
+    await page.locator('#stream > article.msg-private', { hasText: 'This button ("demo.stop") is not one burnrate knows.' }).waitFor(WAIT);
+    expect(posted).toEqual(['/console/action']);
+  });
+
+  it('ran without a script error or a Content-Security-Policy violation', () => {
+    expect(problems).toEqual([]);
+  });
+});
