@@ -1,0 +1,50 @@
+/**
+ * GPU metrics as the idle checks read them: one series per GPU, columnar typed arrays so that
+ * days of one-minute samples for thousands of GPUs scan without an object per sample.
+ */
+
+/** Which GPU a series belongs to, with the labels the sources give (DCGM, nvidia-smi, CloudWatch). */
+export interface GpuRef {
+  /** The machine: cloud instance id where known, else the host name. */
+  host: string;
+  /** GPU index on the host ("0", "1", ...). */
+  gpu: string;
+  uuid?: string;
+  model?: string;
+  /** Kubernetes placement, when the exporter maps GPUs to pods. */
+  namespace?: string;
+  pod?: string;
+  container?: string;
+}
+
+export interface GpuSeries {
+  ref: GpuRef;
+  /** Sample times, seconds since the epoch, ascending. */
+  times: Float64Array;
+  /** Utilisation 0–100 (GR_ENGINE_ACTIVE × 100 when present, else GPU_UTIL); NaN where missing. */
+  util: Float32Array;
+  /** Power draw in watts; NaN where missing; null when the source has none at all. */
+  power: Float32Array | null;
+  /** Framebuffer memory used, MiB; NaN where missing; null when the source has none at all. */
+  memUsedMiB: Float32Array | null;
+}
+
+export interface MetricsRange {
+  /** Inclusive start and exclusive end, seconds since the epoch. */
+  start: number;
+  end: number;
+  stepSeconds: number;
+}
+
+/** A GPU metrics source: one small port, whatever is behind it (Prometheus, CloudWatch, demo). */
+export interface GpuMetricsSource {
+  readonly id: string;
+  readonly type: string;
+  /** Every GPU's samples in the range, fetched in a handful of batched queries. */
+  fetch(range: MetricsRange): Promise<GpuSeries[]>;
+}
+
+/** Stable order of series: by host, then GPU index numerically (0, 1, ..., 10). */
+export function compareRefs(a: GpuSeries, b: GpuSeries): number {
+  return a.ref.host.localeCompare(b.ref.host) || a.ref.gpu.localeCompare(b.ref.gpu, 'en', { numeric: true });
+}

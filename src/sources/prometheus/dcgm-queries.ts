@@ -1,0 +1,65 @@
+import type { StepGrid } from '../../domain/gpu-step-grid.js';
+
+/** Where a DCGM metric's samples go in a GpuSeries. */
+export type DcgmSlot = 'engineActive' | 'gpuUtil' | 'power' | 'memUsed';
+
+export interface DcgmMetric {
+  readonly name: string;
+  readonly slot: DcgmSlot;
+}
+
+/**
+ * The DCGM exporter metrics a fetch reads: one query_range each, whatever the number of GPUs.
+ * GR_ENGINE_ACTIVE (a 0–1 ratio, needs DCP profiling) is the better busy signal; GPU_UTIL (0–100)
+ * is what every exporter has.
+ */
+export const DCGM_METRICS: readonly DcgmMetric[] = [
+  { name: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE', slot: 'engineActive' },
+  { name: 'DCGM_FI_DEV_GPU_UTIL', slot: 'gpuUtil' },
+  { name: 'DCGM_FI_DEV_POWER_USAGE', slot: 'power' },
+  { name: 'DCGM_FI_DEV_FB_USED', slot: 'memUsed' },
+];
+
+/**
+ * Labels kept per GPU. Aggregating by them server side drops the driver/serial/device labels the
+ * exporter repeats on every series (smaller answers) and folds duplicate scrapes into one series.
+ * `exported_*` appear when Prometheus Operator scrapes the exporter without honorLabels: then
+ * `pod` is the exporter's own pod and the workload's is `exported_pod`.
+ */
+export const DCGM_GROUP_LABELS = [
+  'Hostname',
+  'gpu',
+  'UUID',
+  'modelName',
+  'namespace',
+  'pod',
+  'container',
+  'exported_namespace',
+  'exported_pod',
+  'exported_container',
+  'instance',
+] as const;
+
+export function buildGpuQuery(metricName: string): string {
+  return `max by (${DCGM_GROUP_LABELS.join(', ')}) (${metricName})`;
+}
+
+/** Prometheus refuses a query_range whose (end - start) / step exceeds this. */
+export const PROMETHEUS_MAX_POINTS = 11_000;
+
+/** One query_range call: evaluation times start, start + step, ..., end (inclusive, as Prometheus counts). */
+export interface QueryWindow {
+  start: number;
+  end: number;
+  step: number;
+}
+
+/** Splits the grid into as few query_range windows as Prometheus' points-per-series limit allows. */
+export function planWindows(grid: StepGrid, maxPoints: number = PROMETHEUS_MAX_POINTS): QueryWindow[] {
+  const windows: QueryWindow[] = [];
+  for (let first = 0; first < grid.length; first += maxPoints) {
+    const last = Math.min(grid.length, first + maxPoints) - 1;
+    windows.push({ start: grid.start + first * grid.step, end: grid.start + last * grid.step, step: grid.step });
+  }
+  return windows;
+}
