@@ -1,0 +1,117 @@
+import type { GpuSeries, MetricsRange } from '../../domain/gpu-metrics.js';
+import { describeIdleSince } from './describe-idle.js';
+import { detectIdleIntervalsMany } from './detect-idle.js';
+import type { IdlePolicy } from './idle-policy.js';
+import { instanceIdle, openGpuState, type GpuIdleState } from './instance-idle.js';
+import { DEFAULT_SCHEDULE, type TeamSchedule } from './team-schedule.js';
+
+/** What the idle check needs to know of an instance (DemoInstance and inventory rows both map onto it). */
+export interface IdleInstance {
+  id: string;
+  /** Team id; null when nobody owns it (UTC and an office week are assumed for its wording). */
+  team: string | null;
+  hourlyPrice: number;
+  gpuCount: number;
+  /** Never stopped by an action: the finding is still made, so the cost is seen. */
+  protected: boolean;
+  workload?: string;
+}
+
+export interface IdleFindingsInput {
+  /** One entry per GPU; entries sharing an instance id are that instance's GPUs. */
+  gpus: readonly { series: GpuSeries; instance: IdleInstance }[];
+  policy: IdlePolicy;
+  now: Date;
+  /** By team id. */
+  schedules: ReadonlyMap<string, TeamSchedule>;
+  /** The window the series were fetched for; by default from the earliest sample to now, one-minute steps. */
+  range?: MetricsRange;
+}
+
+export type IdleFindingKind = 'gpu.idle' | 'gpu.stalled';
+
+export interface IdleFinding {
+  /** kind, instance and start: the same idle period keeps its id on every run, a new one gets a new id. */
+  id: string;
+  kind: IdleFindingKind;
+  team: string | null;
+  instanceId: string;
+  workload: string | null;
+  protected: boolean;
+  /** ISO timestamp the instance went idle. */
+  since: string;
+  idleMinutes: number;
+  /** hourlyPrice × hours idle, to the cent. */
+  burned: number;
+  /** hourlyPrice × 24: what another day left running costs. */
+  perDay: number;
+  hourlyPrice: number;
+  gpus: number;
+  stalledGpus: number;
+  /** Minutes of the period without data, counted as idle because the policy says so. */
+  missingMinutes: number;
+  /** e.g. "idle since 19:40 yesterday", on the team's clock. */
+  description: string;
+}
+
+const DEFAULT_STEP_SECONDS = 60;
+
+/** Instances idle or stalled right now, most money burned first. */
+export function idleFindings(input: IdleFindingsInput): IdleFinding[] {
+  const { policy, now } = input;
+  const range = input.range ?? defaultRange(input);
+  const intervals = detectIdleIntervalsMany(input.gpus.map((gpu) => gpu.series), policy, range);
+  const byInstance = new Map<string, { instance: IdleInstance; states: (GpuIdleState | null)[] }>();
+  input.gpus.forEach(({ instance }, index) => {
+    const entry = byInstance.get(instance.id) ?? { instance, states: [] };
+    entry.states.push(openGpuState(intervals[index]!));
+    byInstance.set(instance.id, entry);
+  });
+
+  const findings: IdleFinding[] = [];
+  for (const { instance, states } of byInstance.values()) {
+    // GPUs the instance has but no series for are missing data: idle only if the policy says so.
+    for (let gpu = states.length; gpu < instance.gpuCount; gpu++) {
+      const whole = range.end - range.start;
+      states.push(policy.missing === 'idle' ? { kind: 'idle', since: range.start, missingSeconds: whole } : null);
+    }
+    const idle = instanceIdle(states, range.end);
+    if (!idle) continue;
+    const sinceMs = idle.since * 1000;
+    const idleMs = Math.max(0, now.getTime() - sinceMs);
+    const hours = idleMs / 3_600_000;
+    const kind: IdleFindingKind = idle.kind === 'stalled' ? 'gpu.stalled' : 'gpu.idle';
+    const since = new Date(sinceMs).toISOString();
+    const schedule = (instance.team !== null ? input.schedules.get(instance.team) : undefined) ?? DEFAULT_SCHEDULE;
+    findings.push({
+      id: `${kind}:${instance.id}:${since}`,
+      kind,
+      team: instance.team,
+      instanceId: instance.id,
+      workload: instance.workload ?? null,
+      protected: instance.protected,
+      since,
+      idleMinutes: Math.floor(idleMs / 60_000),
+      burned: toCents(instance.hourlyPrice * hours),
+      perDay: toCents(instance.hourlyPrice * 24),
+      hourlyPrice: instance.hourlyPrice,
+      gpus: states.length,
+      stalledGpus: idle.stalledGpus,
+      missingMinutes: Math.round(idle.missingSeconds / 60),
+      description: describeIdleSince(new Date(sinceMs), now, schedule.timezone, schedule.workingHours),
+    });
+  }
+  return findings.sort((a, b) => b.burned - a.burned || a.instanceId.localeCompare(b.instanceId));
+}
+
+/** Rounds money to the cent; the 12-digit precision first strips binary noise such as 4.004999999. */
+export function toCents(amount: number): number {
+  return Math.round(Number((amount * 100).toPrecision(12))) / 100;
+}
+
+function defaultRange(input: IdleFindingsInput): MetricsRange {
+  const end = input.now.getTime() / 1000;
+  let start = end;
+  for (const { series } of input.gpus) if (series.times.length > 0) start = Math.min(start, series.times[0]!);
+  return { start, end, stepSeconds: DEFAULT_STEP_SECONDS };
+}
