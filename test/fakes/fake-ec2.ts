@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Ec2StateName = 'pending' | 'running' | 'shutting-down' | 'terminated' | 'stopping' | 'stopped';
+
+export interface FakeEc2Instance {
+  id: string;
+  state: Ec2StateName;
+  tags?: Record<string, string>;
+  instanceType?: string;
+}
+
+/** One call as the fake saw it. */
+export interface Ec2Call {
+  action: string;
+  /** The decoded form body, e.g. `{ Action, Version, 'InstanceId.1', DryRun }`. */
+  params: Record<string, string>;
+  instanceIds: string[];
+  dryRun: boolean;
+  /** From the SigV4 Authorization header's credential scope. */
+  accessKeyId: string | undefined;
+  region: string | undefined;
+  service: string | undefined;
+  /** HTTP status of the answer: 200 when the call did what it asked. */
+  status: number;
+}
+
+export interface FakeEc2Options {
+  instances?: readonly FakeEc2Instance[];
+  /** Instances per DescribeInstances answer before it hands out a nextToken (EC2 paginates large answers). */
+  describePageSize?: number;
+}
+
+const ACTIONS = ['DescribeInstances', 'StopInstances'] as const;
+type Ec2Action = (typeof ACTIONS)[number];
+const VERSION = '2016-11-15';
+const XMLNS = `http://ec2.amazonaws.com/doc/${VERSION}/`;
+const STATE_CODES: Record<Ec2StateName, number> = {
+  pending: 0,
+  running: 16,
+  'shutting-down': 32,
+  terminated: 48,
+  stopping: 64,
+  stopped: 80,
+};
+const ACCOUNT = '123456789012';
+
+/**
+ * EC2 on 127.0.0.1 for tests, speaking the wire protocol of @aws-sdk/client-ec2 (3.1164.0): the
+ * EC2 query protocol, i.e. `POST /` with a form-encoded body (`Action=DescribeInstances&Version=
+ * 2016-11-15&InstanceId.1=...`), SigV4 for service "ec2", XML answers in EC2's shape and errors as
+ * `<Response><Errors><Error><Code/><Message/></Error></Errors><RequestID/></Response>`.
+ * DescribeInstances and StopInstances honour `DryRun=true` (DryRunOperation, 412, when allowed).
+ * A permission can be denied (UnauthorizedOperation, 403) and the next N calls throttled
+ * (RequestLimitExceeded, 503). StopInstances moves a running instance to "stopping", as EC2 does;
+ * `settle()` finishes the transition. Every call is recorded; anything else fails
+ * `assertNoUnexpectedCalls()`.
+ */
+export class FakeEc2 {
+  readonly calls: Ec2Call[] = [];
+  readonly unexpected: string[] = [];
+  private readonly instances = new Map<string, Required<FakeEc2Instance>>();
+  private readonly denied = new Set<string>();
+  private throttled = 0;
+
+  private constructor(
+    private readonly server: Server,
+    readonly endpoint: string,
+    private readonly options: FakeEc2Options,
+  ) {
+    for (const i of options.instances ?? [])
+      this.instances.set(i.id, { id: i.id, state: i.state, tags: { ...i.tags }, instanceType: i.instanceType ?? 'g5.xlarge' });
+  }
+
+  static async start(options: FakeEc2Options = {}): Promise<FakeEc2> {
+    let fake: FakeEc2 | undefined;
+    const server = createServer((req, res) => void fake?.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    fake = new FakeEc2(server, `http://127.0.0.1:${port}`, options);
+    return fake;
+  }
+
+  callsOf(action: Ec2Action, filter: { dryRun?: boolean; succeeded?: boolean } = {}): Ec2Call[] {
+    return this.calls.filter(
+      (c) =>
+        c.action === action &&
+        (filter.dryRun === undefined || c.dryRun === filter.dryRun) &&
+        (filter.succeeded === undefined || (c.status === 200) === filter.succeeded),
+    );
+  }
+
+  /** The caller lacks this permission from now on, e.g. `ec2:StopInstances`. */
+  deny(permission: `ec2:${Ec2Action}`): void {
+    this.denied.add(permission);
+  }
+
+  /** The next `times` calls, of any action, answer RequestLimitExceeded. */
+  throttleNext(times: number): void {
+    this.throttled += times;
+  }
+
+  stateOf(id: string): Ec2StateName | undefined {
+    return this.instances.get(id)?.state;
+  }
+
+  /** Instances that are stopping finish stopping. */
+  settle(): void {
+    for (const i of this.instances.values()) if (i.state === 'stopping') i.state = 'stopped';
+  }
+
+  assertNoUnexpectedCalls(): void {
+    if (this.unexpected.length > 0) throw new Error(`FakeEc2 got unexpected calls:\n${this.unexpected.join('\n')}`);
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    const params = Object.fromEntries(new URLSearchParams(body));
+    const action = params.Action ?? '';
+    const scope = /Credential=([^/]+)\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request/.exec(String(req.headers.authorization ?? ''));
+    const instanceIds = Object.keys(params)
+      .filter((k) => /^InstanceId\.\d+$/.test(k))
+      .sort((a, b) => Number(a.slice(11)) - Number(b.slice(11)))
+      .map((k) => params[k]!);
+    const dryRun = params.DryRun === 'true';
+    const call: Ec2Call = {
+      action,
+      params,
+      instanceIds,
+      dryRun,
+      accessKeyId: scope?.[1],
+      region: scope?.[2],
+      service: scope?.[3],
+      status: 0,
+    };
+    this.calls.push(call);
+    this.answer(req, res, call);
+    call.status = res.statusCode;
+  }
+
+  private answer(req: IncomingMessage, res: ServerResponse, { action, params, instanceIds, dryRun }: Ec2Call): void {
+    const scope = /Credential=([^/]+)\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request/.exec(String(req.headers.authorization ?? ''));
+
+    const problem =
+      req.method !== 'POST' || req.url !== '/'
+        ? `${req.method} ${req.url}`
+        : !String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')
+          ? `content-type ${req.headers['content-type']}`
+          : !scope || scope[3] !== 'ec2'
+            ? 'request not signed with SigV4 for "ec2"'
+            : params.Version !== VERSION
+              ? `Version ${params.Version}`
+              : !(ACTIONS as readonly string[]).includes(action)
+                ? `action ${action || '(none)'}`
+                : action === 'StopInstances' && instanceIds.length === 0
+                  ? 'StopInstances without InstanceId'
+                  : undefined;
+    if (problem) {
+      this.unexpected.push(`${action || '(no action)'}: ${problem}`);
+      return sendError(res, 400, 'InvalidAction', `Unexpected request: ${problem}`);
+    }
+    if (this.throttled > 0) {
+      this.throttled--;
+      return sendError(res, 503, 'RequestLimitExceeded', 'Request limit exceeded.');
+    }
+    const permission = `ec2:${action}`;
+    if (this.denied.has(permission)) {
+      const resource = action === 'StopInstances' ? ` on resource: arn:aws:ec2:${scope?.[2]}:${ACCOUNT}:instance/${instanceIds[0]}` : '';
+      return sendError(
+        res,
+        403,
+        'UnauthorizedOperation',
+        `You are not authorized to perform this operation. User: arn:aws:iam::${ACCOUNT}:user/burnrate is not authorized to perform: ${permission}${resource} because no identity-based policy allows the ${permission} action. Encoded authorization failure message: ${Buffer.from(randomUUID()).toString('base64')}`,
+      );
+    }
+    const malformed = instanceIds.find((id) => !/^i-([0-9a-f]{8}|[0-9a-f]{17})$/.test(id));
+    if (malformed) return sendError(res, 400, 'InvalidInstanceID.Malformed', `Invalid id: "${malformed}"`);
+    const missing = instanceIds.filter((id) => !this.instances.has(id));
+    if (missing.length === 1) return sendError(res, 400, 'InvalidInstanceID.NotFound', `The instance ID '${missing[0]}' does not exist`);
+    if (missing.length > 1)
+      return sendError(res, 400, 'InvalidInstanceID.NotFound', `The instance IDs '${missing.join(', ')}' do not exist`);
+    if (dryRun) return sendError(res, 412, 'DryRunOperation', 'Request would have succeeded, but DryRun flag is set.');
+    if (action === 'DescribeInstances') return this.describeInstances(instanceIds, params.NextToken, res);
+    return this.stopInstances(instanceIds, res);
+  }
+
+  private describeInstances(ids: string[], nextToken: string | undefined, res: ServerResponse): void {
+    const all = ids.length > 0 ? ids.map((id) => this.instances.get(id)!) : [...this.instances.values()];
+    const offset = nextToken ? Number(Buffer.from(nextToken, 'base64').toString('utf8')) : 0;
+    const size = this.options.describePageSize ?? 1000;
+    const page = all.slice(offset, offset + size);
+    const next = offset + size < all.length ? Buffer.from(String(offset + size)).toString('base64') : undefined;
+    // One reservation per instance, as when each was launched on its own.
+    const reservations = page.map(
+      (i, n) =>
+        `<item><reservationId>r-${String(offset + n).padStart(17, '0')}</reservationId><ownerId>${ACCOUNT}</ownerId><groupSet/>` +
+        `<instancesSet><item><instanceId>${i.id}</instanceId><imageId>ami-0abcdef1234567890</imageId>` +
+        `${stateXml('instanceState', i.state)}<instanceType>${i.instanceType}</instanceType>` +
+        `<tagSet>${Object.entries(i.tags)
+          .map(([k, v]) => `<item><key>${escapeXml(k)}</key><value>${escapeXml(v)}</value></item>`)
+          .join('')}</tagSet></item></instancesSet></item>`,
+    );
+    sendXml(
+      res,
+      `<DescribeInstancesResponse xmlns="${XMLNS}"><requestId>${randomUUID()}</requestId>` +
+        `<reservationSet>${reservations.join('')}</reservationSet>${next ? `<nextToken>${next}</nextToken>` : ''}</DescribeInstancesResponse>`,
+    );
+  }
+
+  private stopInstances(ids: string[], res: ServerResponse): void {
+    const items = ids.map((id) => {
+      const instance = this.instances.get(id)!;
+      const previous = instance.state;
+      if (previous === 'running' || previous === 'pending') instance.state = 'stopping';
+      return `<item><instanceId>${id}</instanceId>${stateXml('currentState', instance.state)}${stateXml('previousState', previous)}</item>`;
+    });
+    sendXml(
+      res,
+      `<StopInstancesResponse xmlns="${XMLNS}"><requestId>${randomUUID()}</requestId><instancesSet>${items.join('')}</instancesSet></StopInstancesResponse>`,
+    );
+  }
+}
+
+function stateXml(element: string, state: Ec2StateName): string {
+  return `<${element}><code>${STATE_CODES[state]}</code><name>${state}</name></${element}>`;
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function sendXml(res: ServerResponse, xml: string): void {
+  res.writeHead(200, { 'content-type': 'text/xml;charset=UTF-8' });
+  res.end(`<?xml version="1.0" encoding="UTF-8"?>\n${xml}`);
+}
+
+function sendError(res: ServerResponse, status: number, code: string, message: string): void {
+  res.writeHead(status, { 'content-type': 'text/xml;charset=UTF-8' });
+  res.end(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error><Code>${code}</Code><Message>${escapeXml(message)}</Message></Error></Errors><RequestID>${randomUUID()}</RequestID></Response>`,
+  );
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => resolve(body));
+    req.on('error', reject);
+  });
+}
