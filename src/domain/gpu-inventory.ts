@@ -1,0 +1,79 @@
+import type { CloudProvider } from '../catalog/price-catalog.js';
+import { normaliseTag } from './ownership.js';
+
+/**
+ * The GPU inventory: one record per GPU instance, what the idle checks and their findings need to
+ * know beside the metrics (who owns it, what it costs, what it runs, whether it may be stopped).
+ */
+
+export type GpuWorkload = 'training' | 'inference' | 'notebook' | 'sweep' | 'unknown';
+export type GpuLifecycle = 'on-demand' | 'spot';
+
+export interface GpuInstance {
+  /** Cloud instance id (AWS i-0..., GCP numeric id); the metrics' `GpuRef.host`. */
+  instanceId: string;
+  /** The Name tag or instance name, for people; null when there is none. */
+  name: string | null;
+  provider: CloudProvider;
+  region: string;
+  instanceType: string;
+  /** Chip name as the price catalog has it: H100, A100, L4, ... */
+  gpuModel: string;
+  gpuCount: number;
+  /** GPU memory of the whole instance; null when unknown. */
+  gpuMemoryGiB: number | null;
+  /** USD per hour from the price catalog: on-demand, or spot for spot instances. */
+  hourlyPrice: number;
+  lifecycle: GpuLifecycle;
+  /** Team id resolved from the ownership tags: a team id, UNTAGGED or UNMAPPED (as spend rows have it). */
+  team: string;
+  /** The raw ownership tag value; null when untagged. */
+  ownerTag: string | null;
+  workload: GpuWorkload;
+  /** Tagged `burnrate:protect=true`: never stopped by an action (its findings are still made). */
+  protected: boolean;
+  /** Chat user id of the owner; null when nobody knows. */
+  owner: string | null;
+  tags: Readonly<Record<string, string>>;
+}
+
+/** Tag keys naming the workload, first match wins; compared like ownership tag keys. */
+export const WORKLOAD_TAG_KEYS = ['burnrate:workload', 'workload'] as const;
+export const PROTECT_TAG_KEY = 'burnrate:protect';
+
+const WORKLOAD_ALIASES: Readonly<Record<string, GpuWorkload>> = {
+  training: 'training',
+  train: 'training',
+  inference: 'inference',
+  serving: 'inference',
+  notebook: 'notebook',
+  interactive: 'notebook',
+  jupyter: 'notebook',
+  sweep: 'sweep',
+  hpo: 'sweep',
+};
+
+/** The tag's value under `key`, keys compared normalised (case and whitespace do not count). */
+function tagValue(tags: Readonly<Record<string, unknown>> | null | undefined, key: string): string | null {
+  if (!tags) return null;
+  const wanted = normaliseTag(key);
+  for (const [k, v] of Object.entries(tags)) {
+    if (normaliseTag(k) === wanted && v !== null && v !== undefined && String(v).trim() !== '') return String(v);
+  }
+  return null;
+}
+
+/** The workload kind from the tags (`burnrate:workload`, else `workload`); 'unknown' when absent or unrecognised. */
+export function workloadOf(tags: Readonly<Record<string, unknown>> | null | undefined): GpuWorkload {
+  for (const key of WORKLOAD_TAG_KEYS) {
+    const value = tagValue(tags, key);
+    if (value !== null) return WORKLOAD_ALIASES[normaliseTag(value)] ?? 'unknown';
+  }
+  return 'unknown';
+}
+
+/** Whether the instance is tagged `burnrate:protect=true` (key and value compared normalised). */
+export function isProtected(tags: Readonly<Record<string, unknown>> | null | undefined): boolean {
+  const value = tagValue(tags, PROTECT_TAG_KEY);
+  return value !== null && normaliseTag(value) === 'true';
+}
