@@ -1,16 +1,20 @@
+import { auditVerb } from './cli/audit.js';
 import { checkVerb } from './cli/check.js';
 import { configVerb } from './cli/config.js';
 import { demoVerb } from './cli/demo.js';
+import { idleVerb } from './cli/idle.js';
 import { importVerb } from './cli/import.js';
 import type { CliIo, Verb } from './cli/io.js';
 import { serveVerb } from './cli/serve.js';
 import { spendVerb } from './cli/spend.js';
-import { isBurnrateError } from './errors.js';
+import { BurnrateError, isBurnrateError } from './errors.js';
 
 const VERBS: Record<string, Verb> = {
   serve: serveVerb,
   check: checkVerb,
   spend: spendVerb,
+  idle: idleVerb,
+  audit: auditVerb,
   import: importVerb,
   config: configVerb,
   demo: demoVerb,
@@ -23,6 +27,8 @@ Usage: burnrate <command> [options]
   serve                      run the bot: checks on a schedule, alerts, health endpoints
   check [--dry-run] [--json] run the budget checks now
   spend [--team T] [--period P] [--by team|service|resource|day|provider] [--json]
+  idle [--team T] [--json]   idle GPU instances now, with idle time and cost
+  audit [--since ISO] [--json] the audit log of actions taken from chat
   import focus <file...>     import FOCUS billing exports (CSV, CSV.gz, Parquet)
   config validate|schema     check burnrate.yml, or print its JSON Schema
   demo                       load the demo organisation and show its alerts
@@ -44,7 +50,7 @@ export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<n
     return 2;
   }
   try {
-    return await verb(args, io);
+    return await verb(args, withPinnedClock(io));
   } catch (error) {
     if (isBurnrateError(error)) {
       io.err.write(`burnrate: ${error.describe()}\n`);
@@ -54,6 +60,19 @@ export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<n
     if (io.env.LOG_LEVEL === 'debug') io.err.write(`${(error as Error).stack}\n`);
     return 1;
   }
+}
+
+/**
+ * BURNRATE_NOW=<ISO time> starts the clock at that time (it runs on from there): demos and tests
+ * of `serve` show a chosen moment of the demo organisation. A clock already given wins.
+ */
+function withPinnedClock(io: CliIo): CliIo {
+  const pinned = io.env.BURNRATE_NOW;
+  if (io.clock || !pinned) return io;
+  const start = Date.parse(pinned);
+  if (Number.isNaN(start)) throw new BurnrateError('burnrate_usage', `BURNRATE_NOW must be an ISO time such as 2026-11-18T06:00:00Z, got "${pinned}"`, 'Unset it to use the real time.', 2);
+  const offset = start - Date.now();
+  return { ...io, clock: () => new Date(Date.now() + offset) };
 }
 
 function defaultIo(): CliIo {

@@ -1,4 +1,7 @@
 import type { Logger } from 'pino';
+import type { InstanceActionPort } from './actions/instance/instance-port.js';
+import type { GpuInstance } from './domain/gpu-inventory.js';
+import type { GpuMetricsSource } from './domain/gpu-metrics.js';
 import type { Config } from './config/schema.js';
 import type { ChatPort } from './chat/chat-port.js';
 import type { SpendSource } from './sources/port.js';
@@ -15,4 +18,12 @@ export interface Deps {
   chat: ChatPort[];
   clock: () => Date;
   log: Logger;
+  /** GPU metrics, inventory and instance actions; absent when no GPU source is configured (the idle check then says so). */
+  gpu?: GpuDeps;
+}
+
+export interface GpuDeps {
+  metrics: GpuMetricsSource[];
+  inventory: () => Promise<GpuInstance[]>;
+  instances: InstanceActionPort;
 }

@@ -9,6 +9,7 @@ import { loadConfig } from './config/load-config.js';
 import type { Config } from './config/schema.js';
 import type { Deps } from './deps.js';
 import { createLogger } from './log.js';
+import { buildGpuDeps } from './sources/gpu-registry.js';
 import { buildSources } from './sources/registry.js';
 import { DEFAULT_DB_PATH, openStore } from './store/open-store.js';
 
@@ -56,5 +57,7 @@ export function buildRuntime(options: BuildOptions = {}): Runtime {
     clock: options.clock ?? (() => new Date()),
     log,
   };
+  const gpu = buildGpuDeps(config);
+  if (gpu) deps.gpu = gpu;
   return { deps, configPath: path, dbPath, close: () => store.close() };
 }

@@ -11,6 +11,8 @@ export interface ScheduledJobs {
   /** Refresh sources, then check budgets of the given teams. */
   budgetCheck(teams: string[]): Promise<void>;
   deliver(): Promise<void>;
+  /** The idle-GPU check, on the `gpu.check` cron (UTC); absent when no GPU metrics are configured. */
+  gpuCheck?(): Promise<void>;
 }
 
 /**
@@ -27,6 +29,11 @@ export function startScheduler(deps: Pick<Deps, 'config' | 'log'>, jobs: Schedul
   for (const [timezone, teams] of byZone) {
     tasks.push(cron.schedule(`${minute} ${hour} * * *`, () => guard(deps, 'budget check', () => jobs.budgetCheck(teams)), { timezone, name: `budget-check ${timezone}`, noOverlap: true }));
     lines.push(`budget check daily at ${deps.config.schedule.budgetCheck} ${timezone} for ${teams.join(', ')}`);
+  }
+  if (jobs.gpuCheck) {
+    const gpuCheck = jobs.gpuCheck;
+    tasks.push(cron.schedule(deps.config.gpu.check, () => guard(deps, 'gpu check', gpuCheck), { timezone: 'UTC', name: 'gpu-check', noOverlap: true }));
+    lines.push(`idle-GPU check on "${deps.config.gpu.check}" (UTC)`);
   }
   tasks.push(cron.schedule('* * * * *', () => guard(deps, 'outbox delivery', jobs.deliver), { name: 'outbox', noOverlap: true }));
   let running = true;

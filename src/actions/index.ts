@@ -2,8 +2,10 @@ import type { ActionSpec } from './action.js';
 import { budgetAckAction } from './budget-ack.js';
 import { budgetBreakdownAction } from './budget-breakdown.js';
 import { budgetSnoozeAction } from './budget-snooze.js';
+import { instanceKeepAction } from './instance-keep.js';
+import { instanceStopAction } from './instance-stop.js';
 
-export const ACTIONS: readonly ActionSpec[] = [budgetAckAction, budgetSnoozeAction, budgetBreakdownAction];
+export const ACTIONS: readonly ActionSpec[] = [budgetAckAction, budgetSnoozeAction, budgetBreakdownAction, instanceStopAction, instanceKeepAction];
 
 /**
  * The handler of an action id. Slack wants action ids unique within a block, so buttons that share

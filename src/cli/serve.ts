@@ -9,6 +9,7 @@ import { readSlackSettings } from '../chat/slack/slack-settings.js';
 import { startHttpServer, type Route } from '../http/server.js';
 import { runBudgetCheck } from '../jobs/budget-check.js';
 import { deliverOutbox } from '../jobs/deliver-outbox.js';
+import { runGpuCheck } from '../jobs/gpu-check.js';
 import { refreshSources } from '../jobs/refresh-sources.js';
 import { buildRuntime } from '../main.js';
 import { startScheduler } from '../scheduler.js';
@@ -23,7 +24,7 @@ const USAGE = 'burnrate serve [--config FILE] [--db FILE] [--port N] [--host ADD
  *      else (no chat platform configured) messages print to this terminal; the local web console
  *      is one more chat platform, on by default when there is no other (CONSOLE, CONSOLE_TOKEN)
  *   2. fill an empty store from the configured sources (the demo organisation by default)
- *   3. run the budget check once and deliver its alerts
+ *   3. run the budget check once, then the idle-GPU check (when GPU metrics are configured), and deliver their alerts
  *   4. answer /healthz and /readyz, Slack's events and the console on one HTTP server
  *   5. keep the scheduler running; exit cleanly on SIGINT or SIGTERM
  */
@@ -53,6 +54,12 @@ export const serveVerb: Verb = async (args, io) => {
 
     const check = await runBudgetCheck(deps);
     say(`budget check: ${check.findings.length} open finding(s), ${check.alerts.length} new alert(s)`);
+    if (deps.gpu) {
+      const unimplemented = deps.config.teams.filter((t) => t.gpu.mode !== 'notify');
+      for (const t of unimplemented) say(`idle-GPU check: ${t.id} has gpu.mode ${t.gpu.mode}, not implemented yet: it gets notify (buttons) alerts`);
+      const gpu = await runGpuCheck(deps);
+      say(`idle-GPU check: ${gpu.findings.filter((f) => f.state !== 'resolved').length} idle instance(s), ${gpu.queued.length} alert(s) queued${deps.config.actions.enabled ? '' : ' (actions are dry runs)'}`);
+    }
     await deliverOutbox(deps);
 
     const scheduler = startScheduler(deps, {
@@ -64,6 +71,14 @@ export const serveVerb: Verb = async (args, io) => {
       deliver: async () => {
         await deliverOutbox(deps);
       },
+      ...(deps.gpu
+        ? {
+            gpuCheck: async () => {
+              await runGpuCheck(deps);
+              await deliverOutbox(deps);
+            },
+          }
+        : {}),
     });
     const server = await startHttpServer({
       host,

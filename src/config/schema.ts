@@ -1,4 +1,7 @@
+import cron from 'node-cron';
 import { z } from 'zod';
+import { idlePolicySchema } from '../checks/idle/idle-policy.js';
+import { workingHoursSchema } from '../checks/idle/team-schedule.js';
 
 // Every object is strict: a misspelt key is reported, never silently ignored.
 // Secrets have no place here; they come from the environment only.
@@ -28,6 +31,29 @@ export const budgetSchema = z.strictObject({
   forecast: z.boolean({ error: 'expected true or false' }).default(true),
 });
 
+/** What a team's idle-GPU alerts may do: notify only (buttons), approve, or act automatically. */
+export const GPU_MODES = ['notify', 'approve', 'auto'] as const;
+
+export const teamGpuSchema = z.strictObject({
+  mode: z.enum(GPU_MODES, { error: 'expected notify, approve or auto' }).default('notify'),
+  /** The team's working hours (its own time zone); the gpu section's default when absent. */
+  workingHours: workingHoursSchema.optional(),
+});
+
+const cronExpression = z
+  .string({ error: 'expected a cron expression such as */15 * * * *' })
+  .trim()
+  .refine((expression) => cron.validate(expression), { error: 'expected a cron expression of 5 (or 6) fields, e.g. */15 * * * *' });
+
+export const gpuSchema = z.strictObject({
+  /** When the idle-GPU check runs. */
+  check: cronExpression.default('*/15 * * * *'),
+  idle: idlePolicySchema.prefault({}),
+  /** Hours of metrics each run reads (see src/jobs/gpu-check.ts); at least the longest minimum duration. */
+  lookbackHours: z.number().positive({ error: 'expected hours above 0' }).max(24 * 14).default(24),
+  workingHours: workingHoursSchema.prefault({}),
+});
+
 export const teamSchema = z.strictObject({
   id: nonEmpty('a team id').regex(/^[a-z0-9][a-z0-9_-]*$/, {
     error: 'expected a lower-case id of letters, digits, - and _ (e.g. ml-research)',
@@ -40,6 +66,7 @@ export const teamSchema = z.strictObject({
   owners: z.array(nonEmpty('a chat user id'), { error: 'expected a list of chat user ids' }).default([]),
   approvers: z.array(nonEmpty('a chat user id'), { error: 'expected a list of chat user ids' }).default([]),
   budget: budgetSchema.optional(),
+  gpu: teamGpuSchema.prefault({}),
 });
 
 const focusSource = z.strictObject({
@@ -81,8 +108,15 @@ export const configSchema = z
         lookbackDays: z.number().int().min(7, { error: 'expected at least 7 days' }).max(180).default(28),
       })
       .default({ lookbackDays: 28 }),
+    gpu: gpuSchema.prefault({}),
+    /** Cloud actions (stopping instances) are dry runs until this is true. */
+    actions: z.strictObject({ enabled: z.boolean({ error: 'expected true or false' }).default(false) }).prefault({}),
   })
   .superRefine((config, ctx) => {
+    const longest = Math.max(config.gpu.idle.minIdleMinutes, config.gpu.idle.stalled?.minMinutes ?? 0);
+    if (config.gpu.lookbackHours * 60 < longest) {
+      ctx.addIssue({ code: 'custom', path: ['gpu', 'lookbackHours'], message: `expected at least ${Math.ceil(longest / 60)} hours: the idle policy needs ${longest} minutes of samples` });
+    }
     const seen = new Map<string, number>();
     config.teams.forEach((team, index) => {
       const first = seen.get(team.id);
@@ -96,6 +130,8 @@ export const configSchema = z
 export type Config = z.output<typeof configSchema>;
 export type TeamConfig = z.output<typeof teamSchema>;
 export type BudgetConfig = z.output<typeof budgetSchema>;
+export type GpuConfig = z.output<typeof gpuSchema>;
+export type TeamGpuConfig = z.output<typeof teamGpuSchema>;
 export type SourceConfig = z.output<typeof sourceSchema>;
 
 function isTimeZone(zone: string): boolean {

@@ -133,4 +133,39 @@ export const MIGRATIONS: readonly string[] = [
   -- reading every row of the period from the table.
   CREATE INDEX spend_daily_currency_day ON spend_daily (currency, day);
   `,
+  `
+  -- Idle-GPU findings (gpu.idle, gpu.stalled), one row per instance and idle period. Their own
+  -- table: they have no budget period or threshold. body is the finding as JSON.
+  CREATE TABLE gpu_findings (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    team TEXT,
+    instance_id TEXT NOT NULL,
+    body TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('open', 'resolved')),
+    first_seen TEXT NOT NULL,
+    last_seen TEXT NOT NULL,
+    resolved_at TEXT
+  );
+  CREATE INDEX gpu_findings_open ON gpu_findings (state, team);
+  -- "Keep it running": the idle check leaves the instance alone until then.
+  CREATE TABLE keep_exceptions (
+    instance_id TEXT PRIMARY KEY,
+    until TEXT NOT NULL,
+    by_user TEXT NOT NULL,
+    at TEXT NOT NULL
+  );
+  -- One row per finding and action, written before the cloud is asked: a second click, a retry or
+  -- a concurrent click finds it and does nothing twice. outcome is null while the action runs.
+  CREATE TABLE instance_actions (
+    finding_id TEXT NOT NULL,
+    action TEXT NOT NULL,
+    instance_id TEXT NOT NULL,
+    by_user TEXT NOT NULL,
+    at TEXT NOT NULL,
+    outcome TEXT,
+    detail TEXT,
+    PRIMARY KEY (finding_id, action)
+  );
+  `,
 ];

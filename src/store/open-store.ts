@@ -7,6 +7,9 @@ import { SqliteAuditLog } from './audit-log.js';
 import { SqliteBudgetOverrideStore } from './budget-overrides.js';
 import { SqliteConsoleMessageStore } from './console-messages.js';
 import { applyFindingChange, SqliteFindingStore } from './findings.js';
+import { applyGpuFindingChange, SqliteGpuFindingStore } from './gpu-findings.js';
+import { SqliteInstanceActionStore } from './instance-actions.js';
+import { SqliteKeepExceptionStore } from './keep-exceptions.js';
 import { SqliteSnoozeStore } from './snoozes.js';
 import { MIGRATIONS } from './migrations.js';
 import { enqueueOutbox, SqliteOutboxStore } from './outbox.js';
@@ -51,6 +54,12 @@ export function openStore(path: string): Store {
     enqueueOutbox(db, alerts, now);
   });
 
+  const recordGpuCheck = db.transaction((...args: Parameters<Store['recordGpuCheck']>) => {
+    const [change, alerts, now] = args;
+    applyGpuFindingChange(db, change, now);
+    enqueueOutbox(db, alerts, now);
+  });
+
   return {
     spend,
     freshness: new SqliteFreshnessStore(db),
@@ -61,8 +70,12 @@ export function openStore(path: string): Store {
     acknowledgements: new SqliteAcknowledgementStore(db),
     budgets: new SqliteBudgetOverrideStore(db),
     console: new SqliteConsoleMessageStore(db),
+    gpuFindings: new SqliteGpuFindingStore(db),
+    keeps: new SqliteKeepExceptionStore(db),
+    instanceActions: new SqliteInstanceActionStore(db),
     importBatches: async (batches) => importBatches(batches),
     recordCheck: async (change, alerts, now) => recordCheck(change, alerts, now),
+    recordGpuCheck: async (change, alerts, now) => recordGpuCheck(change, alerts, now),
     isEmpty: async () => (db.prepare('SELECT count(*) AS n FROM spend_daily').get() as { n: number }).n === 0,
     close: async () => {
       if (db.open) db.close();

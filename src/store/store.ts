@@ -1,4 +1,5 @@
 import type { Finding, FindingState, TrackedFinding } from '../domain/finding.js';
+import type { GpuFinding, TrackedGpuFinding } from '../domain/gpu-finding.js';
 import type { Message } from '../../templates/message.js';
 import type { Period } from '../domain/period.js';
 import type { SpendBatch, SpendDimension } from '../domain/spend.js';
@@ -16,6 +17,9 @@ export interface Store {
   acknowledgements: AcknowledgementStore;
   budgets: BudgetOverrideStore;
   console: ConsoleMessageStore;
+  gpuFindings: GpuFindingStore;
+  keeps: KeepExceptionStore;
+  instanceActions: InstanceActionStore;
   /** Writes batches of spend and their sources' freshness in one transaction: all or nothing. */
   importBatches(batches: SpendBatch[]): Promise<ImportSummary>;
   /**
@@ -23,6 +27,8 @@ export interface Store {
    * A crash can therefore never leave a finding marked as alerted without its alert queued.
    */
   recordCheck(change: FindingChange, alerts: OutboxDraft[], now: Date): Promise<void>;
+  /** Records an idle-GPU check run in one transaction, like recordCheck. */
+  recordGpuCheck(change: GpuFindingChange, alerts: OutboxDraft[], now: Date): Promise<void>;
   isEmpty(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -212,4 +218,51 @@ export interface ConsoleMessageStore {
    * the visible replies in their threads, oldest first.
    */
   list(channel: string, viewer: string, limit?: number): Promise<ConsoleMessage[]>;
+}
+
+export interface GpuFindingChange {
+  opened: GpuFinding[];
+  stillOpen: GpuFinding[];
+  resolved: string[];
+}
+
+export interface GpuFindingStore {
+  listOpen(): Promise<TrackedGpuFinding[]>;
+  get(id: string): Promise<TrackedGpuFinding | null>;
+}
+
+/** "Keep it running" until a time: the idle check leaves the instance alone until then. */
+export interface KeepException {
+  instanceId: string;
+  until: Date;
+  byUser: string;
+  at: Date;
+}
+
+export interface KeepExceptionStore {
+  /** Sets (or moves) the instance's exception. */
+  set(keep: KeepException): Promise<void>;
+  active(now: Date): Promise<KeepException[]>;
+}
+
+/** The idempotency row of an instance action, written before the cloud is asked. */
+export interface InstanceActionRecord {
+  findingId: string;
+  /** e.g. `instance.stop`. */
+  action: string;
+  instanceId: string;
+  byUser: string;
+  at: Date;
+  /** null while the action runs; the StopResult outcome once done. */
+  outcome: string | null;
+  detail: string | null;
+}
+
+export interface InstanceActionStore {
+  /** Inserts the row unless one exists: `first` says whether this caller may act; else the existing row. */
+  claim(record: Omit<InstanceActionRecord, 'outcome' | 'detail'>): Promise<{ record: InstanceActionRecord; first: boolean }>;
+  complete(findingId: string, action: string, outcome: string, detail: string): Promise<void>;
+  /** Drops a claim whose action did nothing (dry run, refused, failed, busy again), so it can be tried again. */
+  release(findingId: string, action: string): Promise<void>;
+  get(findingId: string, action: string): Promise<InstanceActionRecord | null>;
 }

@@ -172,8 +172,9 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
   });
 
   it('asks before a button with a confirm, and sends nothing when the user backs out', async () => {
-    // No demo message has a guarded button yet, so one is written straight into the console's
-    // table, as ConsoleChat would store it; the hostile label must show as text.
+    // A guarded button with a hostile label is written straight into the console's table, as
+    // ConsoleChat would store it; the label must show as text. (The idle alert's real Stop now is
+    // tested below.)
     const db = new Database(join(serve.cwd, 'data', 'burnrate.db'));
     const message = {
       summary: 'guarded',
@@ -229,6 +230,75 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
   });
 
   it('ran without a script error or a Content-Security-Policy violation', () => {
+    expect(problems).toEqual([]);
+  });
+});
+
+describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
+  // serve at a chosen moment of the demo: Wednesday 18 Nov 2026 06:00Z, when ml-research has two
+  // idle notebooks (alice-notebook, then research-shared-notebook, by money burned).
+  let serve: ServeProcess;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+  const problems: string[] = [];
+  const idleAlert = (): Locator => page.locator('#stream > article', { hasText: 'ML Research: 2 idle GPU instances' });
+
+  beforeAll(async () => {
+    serve = await startServe({ BURNRATE_NOW: '2026-11-18T06:00:00Z' });
+    browser = await launchBrowser();
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    expect(await serve?.stop()).toBe(0);
+    expect(serve.err()).toBe('');
+  });
+
+  it('shows the idle alert; Keep 4 h updates it; Stop now asks first and answers with the dry run', async () => {
+    // Two teams, each on two platforms: the terminal and the console.
+    expect(serve.out()).toMatch(/idle-GPU check: 3 idle instance\(s\), 4 alert\(s\) queued \(actions are dry runs\)/);
+    page = await browser.context.newPage();
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    await page.goto(`http://127.0.0.1:${serve.port}/?channel=ml-research&as=${ALICE}`);
+    await idleAlert().waitFor(WAIT);
+    expect(await idleAlert().locator('.b-text').allTextContents()).toEqual([
+      expect.stringMatching(/burned while idle so far/),
+      expect.stringMatching(/^alice-notebook \(g5\.xlarge\): idle since .+ per day$/),
+      expect.stringMatching(/^research-shared-notebook \(g5\.2xlarge\): idle since .+ per day$/),
+    ]);
+    expect(await idleAlert().locator('button').allTextContents()).toEqual([
+      'Stop now',
+      'Keep 4 h',
+      'Keep until next working day',
+      'Stop now',
+      'Keep 4 h',
+      'Keep until next working day',
+    ]);
+
+    await idleAlert().getByRole('button', { name: 'Keep 4 h' }).first().click();
+    await idleAlert()
+      .locator('.b-context', { hasText: `Kept running by ${ALICE} until 2026-11-18 10:00 UTC` })
+      .waitFor(WAIT);
+    expect(await idleAlert().locator('button').allTextContents()).toEqual(['Stop now', 'Keep 4 h', 'Keep until next working day']);
+
+    await idleAlert().getByRole('button', { name: 'Stop now' }).click();
+    const dialog = page.locator('dialog#confirm');
+    await dialog.waitFor({ state: 'visible', ...WAIT });
+    expect(await dialog.locator('h2').textContent()).toBe('Stop research-shared-notebook?');
+    expect(await dialog.locator('p').textContent()).toMatch(/^This stops research-shared-notebook \(.+\), saving \$[\d,.]+ per day\./);
+    await dialog.getByRole('button', { name: 'Stop it' }).click();
+    await page
+      .locator('#stream > article.msg-private', { hasText: 'Dry run: burnrate would have stopped research-shared-notebook' })
+      .waitFor(WAIT);
+    expect(await idleAlert().locator('button').count()).toBe(3); // a dry run stops nothing: the buttons stay
+
+    const db = new Database(join(serve.cwd, 'data', 'burnrate.db'), { readonly: true });
+    const audit = db.prepare("SELECT user_id AS user, action, result FROM audit_log WHERE platform = 'console' ORDER BY id").all();
+    db.close();
+    expect(audit).toEqual([
+      { user: ALICE, action: 'instance.keep', result: 'ok' },
+      { user: ALICE, action: 'instance.stop', result: 'dry-run' },
+    ]);
     expect(problems).toEqual([]);
   });
 });

@@ -53,8 +53,11 @@ describe('burnrate serve with Slack', () => {
       expect(out).not.toContain('console:'); // and the local console is off unless CONSOLE=on
       const alerts = Number(/budget check: \d+ open finding\(s\), (\d+) new alert\(s\)/.exec(out)?.[1]);
       expect(alerts).toBeGreaterThan(0);
+      // The idle-GPU check runs after the budget check: its alerts (one per team with idle GPUs) go out too.
+      const idleAlerts = Number(/idle-GPU check: \d+ idle instance\(s\), (\d+) alert\(s\) queued/.exec(out)?.[1]);
+      expect(idleAlerts).toBeGreaterThanOrEqual(0);
       const posts = fake.callsOf('chat.postMessage');
-      expect(posts).toHaveLength(alerts);
+      expect(posts).toHaveLength(alerts + idleAlerts);
       expect(posts.every((p) => p.authorized && DEMO_CHANNELS.includes(p.args.channel))).toBe(true);
       expect(posts.map((p) => p.args.channel)).toContain('C0DEMOLLMTR');
       expect(posts.some((p) => /^LLM Training is on track to spend \d+% of its \w+ \d{4} budget/.test(p.args.text))).toBe(true);

@@ -1,0 +1,29 @@
+import { renderPlainText } from '../../templates/render/plain-text.js';
+import { idleStatus } from '../../templates/idle-status.js';
+import { resolveTeamId } from '../../commands/team-arg.js';
+import { runGpuCheck } from '../jobs/gpu-check.js';
+import { buildRuntime } from '../main.js';
+import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
+import type { Verb } from './io.js';
+
+const USAGE = 'burnrate idle [--team T] [--json]';
+
+/** Idle GPU instances right now, with idle time and cost; records nothing and alerts nobody. */
+export const idleVerb: Verb = async (args, io) => {
+  const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, team: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
+  const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, chatPlatforms: false, ...(io.clock ? { clock: io.clock } : {}) });
+  try {
+    const { config } = runtime.deps;
+    const teams = values.team ? [resolveTeamId(config, values.team)] : undefined;
+    const result = await runGpuCheck(runtime.deps, { dryRun: true, ...(teams ? { teams } : {}) });
+    const idle = result.findings.filter((f) => f.state !== 'resolved').map(({ state: _s, ...f }) => f);
+    if (values.json) {
+      io.out.write(`${JSON.stringify({ idle, kept: result.kept }, null, 2)}\n`);
+      return 0;
+    }
+    io.out.write(`${renderPlainText(idleStatus(idle, teams ? teams[0]! : 'all teams'))}\n`);
+    return 0;
+  } finally {
+    await runtime.close();
+  }
+};

@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import { describeIdleSince } from '../checks/idle/describe-idle.js';
+import { idleFindings, toCents, type IdleInstance } from '../checks/idle/idle-findings.js';
+import { DEFAULT_SCHEDULE, type TeamSchedule } from '../checks/idle/team-schedule.js';
+import { targetOf } from '../chat/chat-port.js';
+import type { Deps, GpuDeps } from '../deps.js';
+import type { GpuFinding, TrackedGpuFinding } from '../domain/gpu-finding.js';
+import type { GpuInstance } from '../domain/gpu-inventory.js';
+import type { MetricsRange } from '../domain/gpu-metrics.js';
+import { UNMAPPED, UNTAGGED } from '../domain/spend.js';
+import { BurnrateError } from '../errors.js';
+import type { GpuFindingChange, OutboxDraft } from '../store/store.js';
+import { idleAlert } from '../../templates/idle-alert.js';
+
+export interface GpuCheckOptions {
+  /** Evaluate and report, but record nothing and queue no alert. */
+  dryRun?: boolean;
+  /** Only these teams. */
+  teams?: readonly string[];
+}
+
+export type GpuFindingState = 'new' | 'open' | 'resolved';
+
+export interface GpuCheckResult {
+  /** Idle instances now (minus those kept running), with their state against earlier runs. */
+  findings: (GpuFinding & { state: GpuFindingState })[];
+  /** Findings idle now but under an active Keep exception: not alerted. */
+  kept: GpuFinding[];
+  queued: OutboxDraft[];
+}
+
+/**
+ * The idle-GPU check, step by step:
+ *   1. fetch every GPU's metrics for the last `gpu.lookbackHours` (default 24 h) and the inventory
+ *   2. run the pure idle detection (idleFindings) with each team's time zone and working hours
+ *   3. drop instances someone chose to keep running (an active Keep exception)
+ *   4. reconcile with what earlier runs found (new, still open, resolved)
+ *   5. render ONE message per team that has a new idle instance, listing all its idle instances
+ *   6. record findings and queue the messages in one transaction (skipped on a dry run)
+ *
+ * The window: each run reads the whole lookback window again, not only the samples since the last
+ * run. That keeps the job stateless and "idle since" exact for periods shorter than the window;
+ * an instance idle for longer than the window reads "idle since" the window's start. Reading only
+ * new samples would need the open periods' state stored between runs (not done yet).
+ */
+export async function runGpuCheck(deps: Deps, options: GpuCheckOptions = {}): Promise<GpuCheckResult> {
+  const now = deps.clock();
+  const teamIds = new Set(deps.config.teams.map((t) => t.id).filter((id) => !options.teams || options.teams.includes(id)));
+  const all = await detectIdleGpus(deps, now);
+  const inScope = all.filter((f) => f.team !== null && teamIds.has(f.team));
+  const keeps = new Set((await deps.store.keeps.active(now)).map((k) => k.instanceId));
+  const current = inScope.filter((f) => !keeps.has(f.instanceId));
+  const kept = inScope.filter((f) => keeps.has(f.instanceId));
+
+  const tracked = (await deps.store.gpuFindings.listOpen()).filter((f) => f.team !== null && teamIds.has(f.team));
+  const change = reconcileGpuFindings(carryOver(deps, current, tracked, now), tracked);
+  const queued = addressIdleAlerts(deps, [...change.opened, ...change.stillOpen], change, now);
+  if (!options.dryRun) await deps.store.recordGpuCheck(change, queued, now);
+
+  const opened = new Set(change.opened.map((f) => f.id));
+  const findings = [
+    ...[...change.opened, ...change.stillOpen].map((f) => ({ ...f, state: opened.has(f.id) ? ('new' as const) : ('open' as const) })),
+    ...tracked.filter((t) => change.resolved.includes(t.id)).map(({ state: _s, firstSeen: _f, lastSeen: _l, resolvedAt: _r, ...f }) => ({ ...f, state: 'resolved' as const })),
+  ];
+  return { findings, kept, queued };
+}
+
+/** The GPU parts, or a clear error when no GPU source is configured. */
+export function gpuDepsOf(deps: Deps): GpuDeps {
+  if (!deps.gpu) throw new BurnrateError('burnrate_gpu_unconfigured', 'No GPU metrics are configured.', 'The idle-GPU check runs on the demo source for now; add `- type: demo` to sources.', 1);
+  return deps.gpu;
+}
+
+/** The metrics window of a run: the last lookbackHours up to `now`, on whole minutes. */
+export function metricsWindow(deps: Pick<Deps, 'config'>, now: Date): MetricsRange {
+  const end = Math.floor(now.getTime() / 60_000) * 60;
+  return { start: end - deps.config.gpu.lookbackHours * 3600, end, stepSeconds: 60 };
+}
+
+/**
+ * Idle and stalled instances right now, over fresh metrics, before Keep exceptions; only
+ * `instanceId` when given (the re-check of a Stop click).
+ */
+export async function detectIdleGpus(deps: Deps, now: Date, only?: { instanceId: string }): Promise<GpuFinding[]> {
+  const gpu = gpuDepsOf(deps);
+  const range = metricsWindow(deps, now);
+  const [inventory, ...fetched] = await Promise.all([gpu.inventory(), ...gpu.metrics.map((m) => m.fetch(range))]);
+  const byId = new Map<string, GpuInstance>(inventory.filter((i) => !only || i.instanceId === only.instanceId).map((i) => [i.instanceId, i]));
+  const idle = new Map<string, IdleInstance>([...byId.values()].map((i) => [i.instanceId, idleInstanceOf(i)]));
+  const gpus = fetched.flat().flatMap((series) => {
+    const instance = idle.get(series.ref.host);
+    return instance ? [{ series, instance }] : [];
+  });
+  return idleFindings({ gpus, policy: deps.config.gpu.idle, now, schedules: schedulesOf(deps), range }).map((f) => {
+    const instance = byId.get(f.instanceId)!;
+    return { ...f, name: instance.name, instanceType: instance.instanceType };
+  });
+}
+
+function schedulesOf(deps: Deps): Map<string, TeamSchedule> {
+  return new Map(deps.config.teams.map((t) => [t.id, { timezone: t.timezone, workingHours: t.gpu.workingHours ?? deps.config.gpu.workingHours }]));
+}
+
+/**
+ * An instance idle for longer than the lookback window reads "idle since" the window's start, which
+ * moves with every run. An open finding of the same kind and instance that started earlier is the
+ * same idle period: it keeps its id and start (and burned counts from there), so it is not alerted
+ * again. (Should the instance have worked between two runs without a run seeing it, the periods merge.)
+ */
+function carryOver(deps: Deps, current: readonly GpuFinding[], tracked: readonly TrackedGpuFinding[], now: Date): GpuFinding[] {
+  const open = new Map(tracked.map((f) => [`${f.kind}:${f.instanceId}`, f]));
+  const schedules = schedulesOf(deps);
+  return current.map((f) => {
+    const earlier = open.get(`${f.kind}:${f.instanceId}`);
+    if (!earlier || earlier.id === f.id || earlier.since >= f.since) return f;
+    const since = new Date(earlier.since);
+    const idleMs = Math.max(0, now.getTime() - since.getTime());
+    const schedule = (f.team !== null ? schedules.get(f.team) : undefined) ?? DEFAULT_SCHEDULE;
+    return {
+      ...f,
+      id: earlier.id,
+      since: earlier.since,
+      idleMinutes: Math.floor(idleMs / 60_000),
+      burned: toCents((f.hourlyPrice * idleMs) / 3_600_000),
+      description: describeIdleSince(since, now, schedule.timezone, schedule.workingHours),
+    };
+  });
+}
+
+function idleInstanceOf(i: GpuInstance): IdleInstance {
+  return {
+    id: i.instanceId,
+    team: i.team === UNTAGGED || i.team === UNMAPPED ? null : i.team,
+    hourlyPrice: i.hourlyPrice,
+    gpuCount: i.gpuCount,
+    protected: i.protected,
+    workload: i.workload,
+  };
+}
+
+/** New, still open and resolved, by finding id (kind, instance and start of the idle period). */
+export function reconcileGpuFindings(current: readonly GpuFinding[], openTracked: readonly TrackedGpuFinding[]): GpuFindingChange {
+  const tracked = new Set(openTracked.map((f) => f.id));
+  const now = new Set(current.map((f) => f.id));
+  return {
+    opened: current.filter((f) => !tracked.has(f.id)),
+    stillOpen: current.filter((f) => tracked.has(f.id)),
+    resolved: openTracked.filter((f) => !now.has(f.id)).map((f) => f.id),
+  };
+}
+
+/**
+ * One message per team and platform, only when the team has a newly idle instance; it lists all
+ * the team's idle instances. An instance already alerted is not alerted again while it stays idle
+ * (it is open, not new); the key (team, run time, new findings) makes a retry of the same run
+ * queue nothing twice, while a finding that reopens later (a Keep ran out) is alerted again.
+ */
+function addressIdleAlerts(deps: Deps, current: readonly GpuFinding[], change: GpuFindingChange, now: Date): OutboxDraft[] {
+  if (deps.chat.length === 0) return [];
+  const drafts: OutboxDraft[] = [];
+  for (const team of deps.config.teams) {
+    const opened = change.opened.filter((f) => f.team === team.id);
+    if (opened.length === 0) continue;
+    const items = current
+      .filter((f) => f.team === team.id)
+      .sort((a, b) => b.burned - a.burned || a.instanceId.localeCompare(b.instanceId))
+      .map((finding) => ({ finding }));
+    const message = idleAlert({ teamName: team.name ?? team.id, items, dryRun: !deps.config.actions.enabled });
+    const key = createHash('sha256')
+      .update(opened.map((f) => f.id).sort().join('\n'))
+      .digest('hex')
+      .slice(0, 16);
+    for (const port of deps.chat) {
+      const address = port.addressOf(team);
+      if (!address) continue;
+      drafts.push({ dedupeKey: `gpu.idle:${team.id}:${now.toISOString()}:${key}:${port.platform}`, target: targetOf(port, address), message });
+    }
+  }
+  return drafts;
+}

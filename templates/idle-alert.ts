@@ -1,0 +1,86 @@
+import { instanceLabel, type GpuFinding } from '../src/domain/gpu-finding.js';
+import { formatMoney } from '../src/domain/money.js';
+import type { Block, Message } from './message.js';
+
+/** Action ids of the buttons on an idle-GPU alert; the handlers live in src/actions/. */
+export const IDLE_ACTIONS = { stop: 'instance.stop', keep: 'instance.keep' } as const;
+
+export interface IdleAlertItem {
+  finding: GpuFinding;
+  /** What people did about it ("Kept running by … until …", "Stopped by … at …"); null when nothing yet. */
+  note?: string | null;
+  /** Stopped or kept: the buttons are gone. */
+  settled?: boolean;
+}
+
+export interface IdleAlertData {
+  teamName: string;
+  items: IdleAlertItem[];
+  /** Cloud actions are dry runs (actions.enabled is false). */
+  dryRun: boolean;
+}
+
+const money = (n: number) => formatMoney(n, 'USD');
+
+/** One message per team and run: each idle or stalled instance with what it burned and its buttons. */
+export function idleAlert(data: IdleAlertData): Message {
+  const open = data.items.filter((i) => !i.settled);
+  const burned = open.reduce((sum, i) => sum + i.finding.burned, 0);
+  const perDay = open.reduce((sum, i) => sum + i.finding.perDay, 0);
+  const count = data.items.length;
+  const headline = `${data.teamName}: ${count} idle GPU instance${count === 1 ? '' : 's'}`;
+  const blocks: Block[] = [
+    { type: 'header', text: headline },
+    {
+      type: 'text',
+      text:
+        open.length === 0
+          ? 'Every instance of this alert has been stopped or kept running.'
+          : `**${money(burned)}** burned while idle so far; **${money(perDay)} per day** while they keep running.`,
+    },
+  ];
+  for (const item of data.items) {
+    blocks.push({ type: 'divider' }, { type: 'text', text: lineOf(item.finding) });
+    if (item.note) blocks.push({ type: 'context', text: item.note });
+    if (!item.settled) blocks.push(buttonsOf(item.finding));
+  }
+  blocks.push({
+    type: 'context',
+    text: data.dryRun
+      ? 'Dry run: Stop now says what it would do and stops nothing until actions.enabled is true in burnrate.yml.'
+      : 'Stop now stops the instance (its disks and data stay); Keep leaves it running and silences it until then.',
+  });
+  return { summary: `${headline} (${money(perDay)} per day)`, blocks };
+}
+
+/** "**train-a100-3** (p4d.24xlarge): idle since 19:40 yesterday · $412.00 burned · $786.48 per day" */
+export function lineOf(f: GpuFinding): string {
+  const what = f.kind === 'gpu.stalled' ? `stalled (${f.stalledGpus} of ${f.gpus} GPUs hold memory but compute nothing), ${f.description.replace(/^idle /, '')}` : f.description;
+  const parts = [`**${instanceLabel(f)}** (${f.instanceType}): ${what}`, `**${money(f.burned)}** burned`, `${money(f.perDay)} per day`];
+  if (f.protected) parts.push('protected (burnrate:protect=true): never stopped by burnrate');
+  return parts.join(' · ');
+}
+
+function buttonsOf(f: GpuFinding): Block {
+  const value = (extra: object = {}) => JSON.stringify({ f: f.id, ...extra });
+  const name = instanceLabel(f);
+  return {
+    type: 'actions',
+    buttons: [
+      {
+        action: IDLE_ACTIONS.stop,
+        label: 'Stop now',
+        value: value(),
+        style: 'danger',
+        confirm: {
+          title: `Stop ${name}?`.slice(0, 100),
+          text: `This stops ${name} (${f.instanceId}), saving ${money(f.perDay)} per day. Its disks stay; it can be started again.`,
+          confirm: 'Stop it',
+          deny: 'Cancel',
+        },
+      },
+      { action: `${IDLE_ACTIONS.keep}:4h`, label: 'Keep 4 h', value: value({ for: '4h' }) },
+      { action: `${IDLE_ACTIONS.keep}:workday`, label: 'Keep until next working day', value: value({ for: 'workday' }) },
+    ],
+  };
+}
