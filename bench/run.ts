@@ -1,51 +1,126 @@
 // `npm run bench`: every benchmark, medians of several runs, printed with the machine they ran on.
 // Results also land in bench/out/results.json; BENCHMARKS.md records the figures.
+// BENCH_ONLY=focus,budget,slack,idle runs only those (results then go to bench/out/results.<names>.json).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchBudgetCheck } from './budget-check.js';
+import { benchBudgetCheck, type BudgetBenchResult } from './budget-check.js';
 import { benchFocusImport } from './focus-import.js';
-import { benchSlackAck } from './slack-ack.js';
+import { benchIdleDetection, type IdleDetectionBench } from './idle-detection.js';
+import { benchSlackAck, type SlackAckBench } from './slack-ack.js';
 
 const OUT = fileURLToPath(new URL('../../bench/out/', import.meta.url));
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
+const BENCHES = ['focus', 'budget', 'slack', 'idle'] as const;
+const only = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const unknown = only.filter((name) => !(BENCHES as readonly string[]).includes(name));
+if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown benchmark ${unknown.join(', ')} (known: ${BENCHES.join(', ')})`);
+const selected = (name: (typeof BENCHES)[number]) => only.length === 0 || only.includes(name);
+/** A comma-separated list of numbers from the environment, or the fallback. */
+const numbers = (value: string | undefined, fallback: number[]) => (value ? value.split(',').map((v) => Number(v.trim())).filter((v) => v > 0) : fallback);
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 console.log(`machine: ${machine}`);
 
-const focus = await benchFocusImport({ rows, runs, workDir: join(OUT, 'work') });
-console.log(`\nFOCUS import of ${rows.toLocaleString('en-US')} rows (${focus.csvMb} MB CSV), median of ${runs}:`);
-console.log(`  burnrate import : ${focus.import.ms} ms, ${focus.import.rowsPerSec.toLocaleString('en-US')} rows/s, peak RSS ${focus.import.peakRssMb} MB (${focus.storedRows} daily rows stored)`);
-console.log(`  DuckDB floor    : ${focus.floor.ms} ms, peak RSS ${focus.floor.peakRssMb} MB`);
-console.log(`  ratio           : ${focus.ratio}x (target ≤ 1.5x; RSS target < 400 MB)`);
-
-const budget = await benchBudgetCheck({ teams: 1000, days: 400, runs });
-console.log(`\nBudget checks, ${budget.teams} teams × ${budget.days} days, median of ${runs}:`);
-console.log(`  pure checks     : ${budget.checkMs.toFixed(1)} ms (${budget.findings} findings; target < 200 ms)`);
-console.log(`  whole job       : ${budget.jobMs.toFixed(1)} ms (load from SQLite, check, reconcile)`);
-
-const slackOpts = {
-  requests: Number(process.env.BENCH_SLACK_REQUESTS ?? 2000),
-  concurrency: Number(process.env.BENCH_SLACK_CONCURRENCY ?? 32),
-  rounds: Number(process.env.BENCH_SLACK_ROUNDS ?? 3),
-};
-const slack = await benchSlackAck(slackOpts);
-const ms = (v: number) => `${v.toFixed(1)} ms`.padStart(10);
-console.log(
-  `\nSlack slash commands on loopback, ${slack.rounds} rounds × ${slack.requests} requests, ${slack.concurrency} in flight (${slack.demoDays} days of demo data, ${slack.spendRows} daily rows); pooled percentiles:`,
-);
-console.log(`                     ack p50     ack p95     ack p99  round p99 med       req/s  server CPU/req  errors`);
-for (const [name, r] of [['burnrate', slack.burnrate], ['bare Bolt', slack.bare]] as const) {
-  const errors = r.non200 + r.transportErrors + ('missingAnswers' in r ? r.missingAnswers + r.errorAnswers : 0);
-  const cpu = r.serverCpuMsPerRequest === null ? '—' : `${r.serverCpuMsPerRequest.toFixed(2)} ms`;
-  console.log(`  ${name.padEnd(16)}${ms(r.ack.p50)}  ${ms(r.ack.p95)}  ${ms(r.ack.p99)}  ${ms(r.ack.perRoundP99Median).padStart(13)}  ${String(r.throughputRps).padStart(10)}  ${cpu.padStart(14)}  ${errors}`);
+let focus: Awaited<ReturnType<typeof benchFocusImport>> | undefined;
+if (selected('focus')) {
+  focus = await benchFocusImport({ rows, runs, workDir: join(OUT, 'work') });
+  console.log(`\nFOCUS import of ${rows.toLocaleString('en-US')} rows (${focus.csvMb} MB CSV), median of ${runs}:`);
+  console.log(`  burnrate import : ${focus.import.ms} ms, ${focus.import.rowsPerSec.toLocaleString('en-US')} rows/s, peak RSS ${focus.import.peakRssMb} MB (${focus.storedRows} daily rows stored)`);
+  console.log(`  DuckDB floor    : ${focus.floor.ms} ms, peak RSS ${focus.floor.peakRssMb} MB`);
+  console.log(`  ratio           : ${focus.ratio}x (target ≤ 1.5x; RSS target < 400 MB)`);
 }
-console.log(`  ack p99 ratio   : ${slack.p99Ratio}x pooled, ${slack.perRoundP99Ratio}x from per-round medians (target ≤ 1.3x)`);
-console.log(
-  `  full answer     : p50 ${slack.burnrate.answer.p50.toFixed(1)} ms, p99 ${slack.burnrate.answer.p99.toFixed(1)} ms (per-round p99 median ${slack.burnrate.answer.perRoundP99Median.toFixed(1)} ms; target p99 < 500 ms), ${slack.burnrate.missingAnswers} missing, ${slack.burnrate.errorAnswers} error answers`,
-);
+
+let budget: BudgetBenchResult | undefined;
+if (selected('budget')) {
+  budget = await benchBudgetCheck({ teams: 1000, days: 400, runs });
+  console.log(`\nBudget checks, ${budget.teams} teams × ${budget.days} days, median of ${runs}:`);
+  console.log(`  pure checks     : ${budget.checkMs.toFixed(1)} ms (${budget.findings} findings; target < 200 ms)`);
+  console.log(`  whole job       : ${budget.jobMs.toFixed(1)} ms (load from SQLite, check, reconcile)`);
+}
+
+let slack: SlackAckBench | undefined;
+if (selected('slack')) {
+  slack = await benchSlackAck({
+    requests: Number(process.env.BENCH_SLACK_REQUESTS ?? 2000),
+    concurrency: Number(process.env.BENCH_SLACK_CONCURRENCY ?? 32),
+    rounds: Number(process.env.BENCH_SLACK_ROUNDS ?? 3),
+    open: {
+      rates: numbers(process.env.BENCH_SLACK_RATES, [10, 50, 100, 200]),
+      seconds: Number(process.env.BENCH_SLACK_OPEN_SECONDS ?? 10),
+      warmupSeconds: Number(process.env.BENCH_SLACK_OPEN_WARMUP_SECONDS ?? 2),
+      rounds: Number(process.env.BENCH_SLACK_OPEN_ROUNDS ?? 3),
+    },
+  });
+  printSlack(slack);
+}
+
+// BENCH_IDLE_GPUS and BENCH_IDLE_DAYS change the fleet: 10,000 GPUs × 7 days by default.
+let idle: IdleDetectionBench | undefined;
+if (selected('idle')) {
+  idle = await benchIdleDetection({ gpus: Number(process.env.BENCH_IDLE_GPUS ?? 10_000), days: Number(process.env.BENCH_IDLE_DAYS ?? 7), runs });
+  const row = (name: string, r: { ms: number; samplesPerSec: number }, ratio: string) =>
+    console.log(`  ${name.padEnd(24)}${`${r.ms.toFixed(0)} ms`.padStart(9)}${`${(r.samplesPerSec / 1e6).toFixed(0)} M samples/s`.padStart(20)}  ${ratio}`);
+  console.log(`\nGPU idle detection, ${idle.gpus.toLocaleString('en-US')} GPUs × ${idle.days} days of 1-minute samples (${(idle.samples / 1e6).toFixed(1)} M samples), median of ${runs}:`);
+  console.log(`                             median          throughput  vs floor`);
+  row('detect, a batch a call', idle.detect, `${idle.ratio}x (target ≤ 3x)`);
+  row('detect, a series a call', idle.single, `${idle.singleRatio}x`);
+  row('floor (count < 5%)', idle.floor, '');
+  console.log(`  found ${idle.intervals.idle} idle, ${idle.intervals.stalled} stalled, ${idle.intervals.unknown} unknown intervals`);
+  console.log(`  peak RSS ${idle.peakRssMb} MB (${idle.startRssMb} MB at start): times shared, ${idle.layout.timesKiB} KiB; ${idle.layout.batchMiB} MiB per batch of ${idle.batch} GPUs, against ${idle.layout.allAtOnceMiB} MiB for all at once`);
+}
 
 mkdirSync(OUT, { recursive: true });
-writeFileSync(join(OUT, 'results.json'), `${JSON.stringify({ machine, at: new Date().toISOString(), focus: { ...focus, samples: undefined }, budget, slack }, null, 2)}\n`);
+const file = only.length === 0 ? 'results.json' : `results.${only.join('.')}.json`;
+writeFileSync(join(OUT, file), `${JSON.stringify({ machine, at: new Date().toISOString(), focus: focus && { ...focus, samples: undefined }, budget, slack, idle }, null, 2)}\n`);
+
+function printSlack(slack: SlackAckBench): void {
+  const ms = (v: number) => `${v.toFixed(1)} ms`.padStart(10);
+  const cpuMs = (v: number | null) => (v === null ? '—' : `${v.toFixed(2)} ms`);
+  const pct = (v: number | null) => (v === null ? '—' : `${v.toFixed(0)}%`);
+  const codes = (c: Record<string, number>) => (Object.keys(c).length === 0 ? '' : ` (${Object.entries(c).map(([k, v]) => `${k} ${v}`).join(', ')})`);
+  console.log(
+    `\nSlack slash commands on loopback, closed loop (throughput ceiling): ${slack.rounds} rounds × ${slack.requests} requests, ${slack.concurrency} in flight (${slack.demoDays} days of demo data, ${slack.spendRows} daily rows); pooled percentiles:`,
+  );
+  console.log(`                     ack p50     ack p95     ack p99  round p99 med       req/s  server CPU/req  other work  errors`);
+  for (const [name, r] of [['burnrate', slack.burnrate], ['bare Bolt', slack.bare]] as const) {
+    const errors = r.non200 + r.transportErrors + ('missingAnswers' in r ? r.missingAnswers + r.errorAnswers : 0);
+    console.log(`  ${name.padEnd(16)}${ms(r.ack.p50)}  ${ms(r.ack.p95)}  ${ms(r.ack.p99)}  ${ms(r.ack.perRoundP99Median).padStart(13)}  ${String(r.throughputRps).padStart(10)}  ${cpuMs(r.serverCpuMsPerRequest).padStart(14)}  ${pct(r.otherCpuPct).padStart(10)}  ${errors}${codes(r.transportErrorCodes)}`);
+  }
+  console.log(`  ack p99 ratio   : ${slack.p99Ratio}x pooled, ${slack.perRoundP99Ratio}x from per-round medians (target ≤ 1.3x)`);
+  console.log(
+    `  full answer     : p50 ${slack.burnrate.answer.p50.toFixed(1)} ms, p99 ${slack.burnrate.answer.p99.toFixed(1)} ms (per-round p99 median ${slack.burnrate.answer.perRoundP99Median.toFixed(1)} ms; target p99 < 500 ms), ${slack.burnrate.missingAnswers} missing, ${slack.burnrate.errorAnswers} error answers`,
+  );
+
+  const open = slack.openLoop;
+  if (!open) return;
+  console.log(
+    `\nSlack slash commands, open loop (fixed offered rate, Poisson arrivals): ${open.rounds} rounds × ${open.seconds} s per rate and server after ${open.warmupSeconds} s warm-up each; pooled percentiles:`,
+  );
+  console.log(`   req/s   sent at   burnrate ack p50/p99     bare ack p50/p99  p99 ratio  round p99 med burnrate/bare, ratio   answer p50/p99  answer round p99 med`);
+  for (const r of open.results) {
+    const b = r.burnrate;
+    const pair = (x: number, y: number) => `${x.toFixed(1)} / ${y.toFixed(1)} ms`;
+    console.log(
+      `  ${String(r.rate).padStart(6)}  ${String(b.achievedRps).padStart(8)}  ${pair(b.ack.p50, b.ack.p99).padStart(19)}  ${pair(r.bare.ack.p50, r.bare.ack.p99).padStart(19)}  ${`${r.p99Ratio}x`.padStart(9)}  ${`${pair(b.ack.perRoundP99Median, r.bare.ack.perRoundP99Median)}, ${r.perRoundP99Ratio}x`.padStart(35)}  ${pair(b.answer.p50, b.answer.p99).padStart(17)}  ${`${b.answer.perRoundP99Median.toFixed(1)} ms`.padStart(20)}`,
+    );
+  }
+  console.log(`   req/s   CPU/req burnrate/bare   busy burnrate/bare  send lag p99   other work burnrate/bare  errors`);
+  for (const r of open.results) {
+    const b = r.burnrate;
+    const errors = b.non200 + b.transportErrors + b.missingAnswers + b.errorAnswers + r.bare.non200 + r.bare.transportErrors;
+    console.log(
+      `  ${String(r.rate).padStart(6)}  ${`${cpuMs(b.serverCpuMsPerRequest)} / ${cpuMs(r.bare.serverCpuMsPerRequest)}`.padStart(22)}  ${`${pct(b.serverBusyPct)} / ${pct(r.bare.serverBusyPct)}`.padStart(19)}  ${`${Math.max(b.sendLagP99, r.bare.sendLagP99).toFixed(1)} ms`.padStart(12)}  ${`${pct(b.otherCpuPct)} / ${pct(r.bare.otherCpuPct)}`.padStart(25)}  ${errors}${codes(mergeCodes(b.transportErrorCodes, r.bare.transportErrorCodes))}`,
+    );
+  }
+  console.log(`  targets: ack p99 ratio ≤ 1.3x, answer p99 < 500 ms. busy: server CPU, % of a core. send lag: how late the load generator sent`);
+  console.log(`  against its schedule. other work: CPU used by anything but the benchmark's three processes, % of a core (2 cores in all).`);
+}
+
+function mergeCodes(...counts: Record<string, number>[]): Record<string, number> {
+  const merged: Record<string, number> = {};
+  for (const c of counts) for (const [k, v] of Object.entries(c)) merged[k] = (merged[k] ?? 0) + v;
+  return merged;
+}

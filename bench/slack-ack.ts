@@ -1,8 +1,14 @@
-// Slack slash-command benchmark: ack latency under load on loopback. Many concurrent signed
-// `/burnrate ...` slash commands against burnrate (real Bolt app, dispatcher, commands, a year of
-// demo data in SQLite) and against a bare Bolt app whose handler only acks, side by side in one run,
-// alternating which goes first. Targets: burnrate's ack p99 within 1.3x of the bare app's, and the
-// full answer (the POST to response_url) p99 under 500 ms.
+// Slack slash-command benchmark: ack latency on loopback, burnrate against a bare Bolt app, side by
+// side in one run, alternating which goes first. Two loads:
+//   closed loop: `concurrency` signed `/burnrate ...` slash commands in flight, each sent as soon as
+//     the previous one is acked, as fast as the server goes: the throughput ceiling, and latency at
+//     saturation (where, by Little's law, it only mirrors CPU per request).
+//   open loop: commands sent at a fixed offered rate (Poisson arrivals, the same schedule for both
+//     servers) whatever the server does: latency at a sustainable rate, the realistic question for
+//     commands people type.
+// burnrate is the real Bolt app, dispatcher, commands and a year of demo data in SQLite; the bare app's
+// handler only acks. Targets: burnrate's ack p99 within 1.3x of the bare app's, and the full answer
+// (the POST to response_url) p99 under 500 ms.
 //
 // The servers run as child processes (bench/slack-ack-server.ts); the load generator and the
 // response_url sink share this process. Only one target is under load at a time.
@@ -53,6 +59,13 @@ export interface TargetResult {
   transportErrors: number;
   /** The server process's CPU (user + system) per request, ms, over all rounds; null off Linux. */
   serverCpuMsPerRequest: number | null;
+  /** Transport errors by code (ECONNRESET, ...). */
+  transportErrorCodes: Record<string, number>;
+  /**
+   * CPU used on the machine by anything but the two servers and this process during the rounds
+   * (steal included), % of one core: other work competing with the benchmark; null off Linux.
+   */
+  otherCpuPct: number | null;
 }
 
 export interface SlackAckBench {
@@ -80,6 +93,60 @@ export interface SlackAckBench {
   p99Ratio: number;
   /** The same ratio from the per-round p99 medians. */
   perRoundP99Ratio: number;
+  /** The open-loop runs at fixed offered rates; null when none were asked for. */
+  openLoop: OpenLoopBench | null;
+}
+
+export interface OpenLoopOptions {
+  /** Offered rates, requests per second. */
+  rates: number[];
+  /** Measured seconds per rate, target and round. */
+  seconds: number;
+  /** Seconds at the same rate before each measured run, not counted (sockets, JIT, page cache). */
+  warmupSeconds: number;
+  /** Runs per rate and target, alternating which target goes first. */
+  rounds: number;
+}
+
+export interface OpenTargetResult {
+  /** Requests sent in the measured runs, and the rate they were actually sent at (median of the rounds). */
+  sent: number;
+  achievedRps: number;
+  /** Send -> HTTP response complete, ms; pooled over the rounds. */
+  ack: Percentiles;
+  non200: number;
+  transportErrors: number;
+  /** The server process's CPU (user + system) per request over the measured runs, ms; null off Linux. */
+  serverCpuMsPerRequest: number | null;
+  /** That CPU as a share of one core over the measured runs' wall time, %; null off Linux. */
+  serverBusyPct: number | null;
+  /** How late the load generator sent against its schedule, p99 ms: it kept up if this is small. */
+  sendLagP99: number;
+  transportErrorCodes: Record<string, number>;
+  /** As in the closed loop: other work on the machine during the measured runs, % of one core. */
+  otherCpuPct: number | null;
+}
+
+export interface OpenLoopRate {
+  /** Offered rate, requests per second. */
+  rate: number;
+  burnrate: OpenTargetResult & {
+    /** Send -> the answer's POST arrives at response_url, ms. */
+    answer: Percentiles;
+    missingAnswers: number;
+    errorAnswers: number;
+  };
+  bare: OpenTargetResult;
+  /** burnrate ack p99 / bare ack p99, pooled (target <= 1.3). */
+  p99Ratio: number;
+  /** The same ratio from the per-round p99 medians: one round disturbed by other work moves it less. */
+  perRoundP99Ratio: number;
+}
+
+export interface OpenLoopBench extends OpenLoopOptions {
+  /** Poisson arrivals (exponential gaps), one seeded schedule per rate and round, the same for both targets. */
+  arrivals: 'poisson';
+  results: OpenLoopRate[];
 }
 
 type Mode = 'burnrate' | 'bare';
@@ -89,7 +156,10 @@ interface Target {
   child: ChildProcess;
   port: number;
   rows: number;
+  /** Closed loop: one socket per request in flight. */
   agent: Agent;
+  /** Open loop: no cap, so a slow server's backlog queues at the server, not in the client. */
+  openAgent: Agent;
 }
 
 interface RoundResult {
@@ -97,14 +167,24 @@ interface RoundResult {
   rps: number;
   non200: number;
   transportErrors: number;
+  errorCodes: Record<string, number>;
+  /** The target server's CPU over the run, and everything else's but the servers' and ours. */
   cpuMs: number | null;
+  otherCpuMs: number | null;
   /** id -> send time (performance.now()), for matching answers. */
   sent: Map<number, { at: number; text: string }>;
   lastAckAt: number;
   firstSendAt: number;
 }
 
-export async function benchSlackAck(opts: { requests: number; concurrency: number; rounds: number; warmup?: number }): Promise<SlackAckBench> {
+interface OpenRound extends RoundResult {
+  /** Actual send time minus scheduled send time, ms, per request. */
+  lags: number[];
+  /** Wall time of the measured run, ms: first scheduled send -> last ack (or answer, for burnrate). */
+  wallMs: number;
+}
+
+export async function benchSlackAck(opts: { requests: number; concurrency: number; rounds: number; warmup?: number; open?: OpenLoopOptions | null }): Promise<SlackAckBench> {
   const warmup = opts.warmup ?? Math.min(500, opts.requests);
   const sink = await startSink();
   const targets: Target[] = [];
@@ -160,10 +240,15 @@ export async function benchSlackAck(opts: { requests: number; concurrency: numbe
         non200: rounds.reduce((t, r) => t + r.non200, 0),
         transportErrors: rounds.reduce((t, r) => t + r.transportErrors, 0),
         serverCpuMsPerRequest: cpu === null ? null : Math.round((cpu / total) * 1000) / 1000,
+        transportErrorCodes: mergeCounts(rounds.map((r) => r.errorCodes)),
+        otherCpuPct: otherCpuPct(rounds.map((r) => ({ otherMs: r.otherCpuMs, wallMs: r.lastAckAt - r.firstSendAt }))),
       };
     };
     const burnrateResult = summarize(results.burnrate);
     const bareResult = summarize(results.bare);
+    // Read now: the open-loop runs below add to the sink's count.
+    const errorAnswers = sink.errorAnswers;
+    const openLoop = opts.open && opts.open.rates.length > 0 ? await benchOpenLoop(burnrate, bare, sink, opts.open, ids) : null;
     return {
       requests: opts.requests,
       concurrency: opts.concurrency,
@@ -176,12 +261,13 @@ export async function benchSlackAck(opts: { requests: number; concurrency: numbe
         answer: percentiles(answers),
         answersPerSec: round1(median(answerSpans)),
         missingAnswers,
-        errorAnswers: sink.errorAnswers,
+        errorAnswers,
         answerP99ByText: Object.fromEntries([...byText].map(([text, ms]) => [text, round1(percentile(sorted(ms), 99))])),
       },
       bare: bareResult,
       p99Ratio: Math.round((burnrateResult.ack.p99 / bareResult.ack.p99) * 100) / 100,
       perRoundP99Ratio: Math.round((burnrateResult.ack.perRoundP99Median / bareResult.ack.perRoundP99Median) * 100) / 100,
+      openLoop,
     };
   } finally {
     await Promise.all(targets.map((t) => stopTarget(t)));
@@ -192,48 +278,170 @@ export async function benchSlackAck(opts: { requests: number; concurrency: numbe
 
 /** Fires `ids.length` signed slash commands at `concurrency` in flight; resolves when all are acked. */
 async function fire(target: Target, ids: number[], concurrency: number, sinkUrl: string): Promise<RoundResult> {
-  const result: RoundResult = { acks: [], rps: 0, non200: 0, transportErrors: 0, cpuMs: null, sent: new Map(), lastAckAt: 0, firstSendAt: 0 };
-  const cpuBefore = cpuTicks(target.child.pid);
+  const result = emptyRound();
+  const cpuBefore = sampleCpu();
   let next = 0;
-  const one = (id: number) =>
-    new Promise<void>((resolve) => {
-      const text = COMMAND_TEXTS[id % COMMAND_TEXTS.length]!;
-      const body = slashCommandBody(text, `${sinkUrl}/r/${id}`);
-      const timestamp = Math.floor(Date.now() / 1000);
-      const headers = {
-        // Exactly as Slack sends it: Bolt compares the content type without a charset.
-        'content-type': 'application/x-www-form-urlencoded',
-        'content-length': String(Buffer.byteLength(body)),
-        'x-slack-request-timestamp': String(timestamp),
-        'x-slack-signature': `v0=${createHmac('sha256', BENCH_SIGNING_SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`,
-      };
-      const at = performance.now();
-      result.sent.set(id, { at, text });
-      const req = request({ host: '127.0.0.1', port: target.port, path: EVENTS_PATH, method: 'POST', agent: target.agent, headers }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          const done = performance.now();
-          result.acks.push(done - at);
-          result.lastAckAt = Math.max(result.lastAckAt, done);
-          if (res.statusCode !== 200) result.non200++;
-          resolve();
-        });
-      });
-      req.on('error', () => {
-        result.transportErrors++;
-        resolve();
-      });
-      req.end(body);
-    });
   const worker = async () => {
-    while (next < ids.length) await one(ids[next++]!);
+    while (next < ids.length) await sendCommand(target, target.agent, ids[next++]!, sinkUrl, result);
   };
   result.firstSendAt = performance.now();
   await Promise.all(Array.from({ length: concurrency }, worker));
   result.rps = result.acks.length / ((result.lastAckAt - result.firstSendAt) / 1000);
-  const cpuAfter = cpuTicks(target.child.pid);
-  result.cpuMs = cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) * 10;
+  Object.assign(result, cpuBetween(cpuBefore, sampleCpu(), target));
   return result;
+}
+
+/**
+ * Sends `ids` at the offered `rate` (req/s) with Poisson arrivals from `seed`, never waiting for a
+ * response before the next send; resolves when all are acked (and, for burnrate, answered or given up).
+ */
+async function fireOpen(target: Target, ids: number[], rate: number, seed: number, sink: Sink): Promise<OpenRound> {
+  const schedule = poissonSchedule(ids.length, rate, seed);
+  const result: OpenRound = { ...emptyRound(), lags: [], wallMs: 0 };
+  const pending: Promise<void>[] = [];
+  const cpuBefore = sampleCpu();
+  const start = performance.now() + 5;
+  result.firstSendAt = start;
+  let next = 0;
+  let firstSend = 0;
+  let lastSend = 0;
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      while (next < ids.length && start + schedule[next]! <= now) {
+        if (next === 0) firstSend = now;
+        lastSend = now;
+        result.lags.push(now - (start + schedule[next]!));
+        pending.push(sendCommand(target, target.openAgent, ids[next]!, sink.url, result));
+        next++;
+      }
+      if (next >= ids.length) resolve();
+      else setTimeout(tick, Math.max(0, start + schedule[next]! - performance.now()));
+    };
+    tick();
+  });
+  await Promise.all(pending);
+  let end = result.lastAckAt;
+  if (target.mode === 'burnrate') {
+    await awaitAnswers(sink, result);
+    for (const id of result.sent.keys()) end = Math.max(end, sink.arrivals.get(id) ?? end);
+  }
+  Object.assign(result, cpuBetween(cpuBefore, sampleCpu(), target));
+  result.wallMs = end - start;
+  // n sends span n - 1 gaps.
+  result.rps = ids.length > 1 ? (ids.length - 1) / ((lastSend - firstSend) / 1000) : NaN;
+  return result;
+}
+
+/** The open-loop runs: for each rate, `rounds` runs per target, alternating which goes first. */
+async function benchOpenLoop(burnrate: Target, bare: Target, sink: Sink, opts: OpenLoopOptions, ids: (n: number) => number[]): Promise<OpenLoopBench> {
+  const results: OpenLoopRate[] = [];
+  for (const [rateIndex, rate] of opts.rates.entries()) {
+    const rounds: Record<Mode, OpenRound[]> = { burnrate: [], bare: [] };
+    let missingAnswers = 0;
+    const errorsBefore = sink.errorAnswers;
+    for (let round = 0; round < opts.rounds; round++) {
+      const order = (rateIndex + round) % 2 === 0 ? [burnrate, bare] : [bare, burnrate];
+      const seed = 1 + rateIndex * 1000 + round;
+      for (const target of order) {
+        if (opts.warmupSeconds > 0) await fireOpen(target, ids(Math.max(1, Math.round(rate * opts.warmupSeconds))), rate, seed + 500, sink);
+        const result = await fireOpen(target, ids(Math.max(1, Math.round(rate * opts.seconds))), rate, seed, sink);
+        rounds[target.mode].push(result);
+        if (target.mode === 'burnrate') missingAnswers += [...result.sent.keys()].filter((id) => !sink.arrivals.has(id)).length;
+      }
+    }
+    const summarize = (runs: OpenRound[]): OpenTargetResult => {
+      const cpu = runs.every((r) => r.cpuMs !== null) ? runs.reduce((t, r) => t + (r.cpuMs ?? 0), 0) : null;
+      const sent = runs.reduce((t, r) => t + r.sent.size, 0);
+      const wall = runs.reduce((t, r) => t + r.wallMs, 0);
+      return {
+        sent,
+        achievedRps: round1(median(runs.map((r) => r.rps))),
+        ack: percentiles(runs.map((r) => r.acks)),
+        non200: runs.reduce((t, r) => t + r.non200, 0),
+        transportErrors: runs.reduce((t, r) => t + r.transportErrors, 0),
+        serverCpuMsPerRequest: cpu === null ? null : Math.round((cpu / sent) * 1000) / 1000,
+        serverBusyPct: cpu === null ? null : round1((cpu / wall) * 100),
+        sendLagP99: round1(percentile(sorted(runs.flatMap((r) => r.lags)), 99)),
+        transportErrorCodes: mergeCounts(runs.map((r) => r.errorCodes)),
+        otherCpuPct: otherCpuPct(runs.map((r) => ({ otherMs: r.otherCpuMs, wallMs: r.wallMs }))),
+      };
+    };
+    const answers = rounds.burnrate.map((r) => [...r.sent].flatMap(([id, { at }]) => (sink.arrivals.has(id) ? [sink.arrivals.get(id)! - at] : [])));
+    const burnrateResult = summarize(rounds.burnrate);
+    const bareResult = summarize(rounds.bare);
+    results.push({
+      rate,
+      burnrate: { ...burnrateResult, answer: percentiles(answers), missingAnswers, errorAnswers: sink.errorAnswers - errorsBefore },
+      bare: bareResult,
+      p99Ratio: Math.round((burnrateResult.ack.p99 / bareResult.ack.p99) * 100) / 100,
+      perRoundP99Ratio: Math.round((burnrateResult.ack.perRoundP99Median / bareResult.ack.perRoundP99Median) * 100) / 100,
+    });
+  }
+  return { ...opts, arrivals: 'poisson', results };
+}
+
+/** Cumulative send times (ms from the start) of `n` Poisson arrivals at `rate` per second. */
+function poissonSchedule(n: number, rate: number, seed: number): number[] {
+  const random = mulberry32(seed);
+  const times: number[] = [];
+  let t = 0;
+  for (let i = 0; i < n; i++) {
+    times.push(t);
+    t += (-Math.log(1 - random()) / rate) * 1000;
+  }
+  return times;
+}
+
+/** A small seeded PRNG, so both targets get the same arrivals. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function emptyRound(): RoundResult {
+  return { acks: [], rps: 0, non200: 0, transportErrors: 0, errorCodes: {}, cpuMs: null, otherCpuMs: null, sent: new Map(), lastAckAt: 0, firstSendAt: 0 };
+}
+
+/** Sends one signed slash command and records its ack in `into`; resolves when it is acked (or failed). */
+function sendCommand(target: Target, agent: Agent, id: number, sinkUrl: string, into: RoundResult): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const text = COMMAND_TEXTS[id % COMMAND_TEXTS.length]!;
+    const body = slashCommandBody(text, `${sinkUrl}/r/${id}`);
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = {
+      // Exactly as Slack sends it: Bolt compares the content type without a charset.
+      'content-type': 'application/x-www-form-urlencoded',
+      'content-length': String(Buffer.byteLength(body)),
+      'x-slack-request-timestamp': String(timestamp),
+      'x-slack-signature': `v0=${createHmac('sha256', BENCH_SIGNING_SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`,
+    };
+    const at = performance.now();
+    into.sent.set(id, { at, text });
+    const req = request({ host: '127.0.0.1', port: target.port, path: EVENTS_PATH, method: 'POST', agent, headers }, (res) => {
+      res.resume();
+      res.on('end', () => {
+        const done = performance.now();
+        into.acks.push(done - at);
+        into.lastAckAt = Math.max(into.lastAckAt, done);
+        if (res.statusCode !== 200) into.non200++;
+        resolve();
+      });
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      into.transportErrors++;
+      const code = error.code ?? error.message;
+      into.errorCodes[code] = (into.errorCodes[code] ?? 0) + 1;
+      resolve();
+    });
+    req.end(body);
+  });
 }
 
 /** Waits until every answer of a round has arrived, or ANSWER_GRACE_MS after its last ack; returns how many are missing. */
@@ -280,9 +488,13 @@ async function startTarget(mode: Mode, concurrency: number): Promise<Target> {
   const nodeArgs = (process.env.BENCH_SLACK_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, script, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
   // Should this process die without reaching benchSlackAck's finally, the server goes with it.
+  if (child.pid !== undefined) SERVER_PIDS.add(child.pid);
   const orphan = () => child.kill('SIGKILL');
   process.once('exit', orphan);
-  child.once('exit', () => process.off('exit', orphan));
+  child.once('exit', () => {
+    process.off('exit', orphan);
+    if (child.pid !== undefined) SERVER_PIDS.delete(child.pid);
+  });
   const ready = await new Promise<ReadyLine>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`slack-ack-server ${mode} did not start within 120 s`)), 120_000);
     const lines = createInterface({ input: child.stdout! });
@@ -300,12 +512,16 @@ async function startTarget(mode: Mode, concurrency: number): Promise<Target> {
     });
   });
   // The same client for both targets: keep-alive, one socket per request in flight.
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-  return { mode, child, port: ready.port, rows: ready.rows ?? 0, agent };
+  // `timeout` (below the servers' 5 s keep-alive) drops an idle socket before the server closes it,
+  // so a socket is never reused just as the server closes it (an ECONNRESET that Slack would not see).
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency, timeout: 4_000 });
+  const openAgent = new Agent({ keepAlive: true, maxSockets: 1024, timeout: 4_000 });
+  return { mode, child, port: ready.port, rows: ready.rows ?? 0, agent, openAgent };
 }
 
 async function stopTarget(target: Target): Promise<void> {
   target.agent.destroy();
+  target.openAgent.destroy();
   const { child } = target;
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -335,6 +551,61 @@ function slashCommandBody(text: string, responseUrl: string): string {
     trigger_id: '1234567890.123456.abcdef',
     is_enterprise_install: 'false',
   }).toString();
+}
+
+/** Both servers' pids: their CPU is the benchmark's, not other work's. */
+const SERVER_PIDS = new Set<number>();
+/** USER_HZ: /proc counts CPU in ticks of 10 ms. */
+const TICK_MS = 10;
+
+interface CpuSample {
+  /** Busy time of the whole machine (all CPUs, steal included), ms. */
+  machineMs: number;
+  /** Each server's CPU, ms. */
+  servers: Map<number, number>;
+  /** This process's CPU (load generator and sink), ms. */
+  selfMs: number;
+}
+
+/** A snapshot of CPU time used so far; null where /proc is absent. */
+function sampleCpu(): CpuSample | null {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+    const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
+    const machineMs = ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * TICK_MS;
+    const servers = new Map<number, number>();
+    for (const pid of SERVER_PIDS) {
+      const ticks = cpuTicks(pid);
+      if (ticks === null) return null;
+      servers.set(pid, ticks * TICK_MS);
+    }
+    const self = process.cpuUsage();
+    return { machineMs, servers, selfMs: (self.user + self.system) / 1000 };
+  } catch {
+    return null;
+  }
+}
+
+/** The target's CPU between two samples, and everyone else's but the servers' and this process's. */
+function cpuBetween(before: CpuSample | null, after: CpuSample | null, target: Target): { cpuMs: number | null; otherCpuMs: number | null } {
+  if (!before || !after) return { cpuMs: null, otherCpuMs: null };
+  const pid = target.child.pid ?? -1;
+  const cpuMs = (after.servers.get(pid) ?? NaN) - (before.servers.get(pid) ?? NaN);
+  let ours = after.selfMs - before.selfMs;
+  for (const [p, ms] of after.servers) ours += ms - (before.servers.get(p) ?? ms);
+  return { cpuMs: Number.isNaN(cpuMs) ? null : cpuMs, otherCpuMs: Math.max(0, after.machineMs - before.machineMs - ours) };
+}
+
+function otherCpuPct(runs: { otherMs: number | null; wallMs: number }[]): number | null {
+  if (runs.some((r) => r.otherMs === null)) return null;
+  const wall = runs.reduce((t, r) => t + r.wallMs, 0);
+  return round1((runs.reduce((t, r) => t + (r.otherMs ?? 0), 0) / wall) * 100);
+}
+
+function mergeCounts(counts: Record<string, number>[]): Record<string, number> {
+  const merged: Record<string, number> = {};
+  for (const c of counts) for (const [k, v] of Object.entries(c)) merged[k] = (merged[k] ?? 0) + v;
+  return merged;
 }
 
 /** utime + stime of a process in clock ticks (USER_HZ, 100 on Linux); null where /proc is absent. */
