@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { parseButtonValue, unknownFinding } from './button-value.js';
 import type { Deps } from '../deps.js';
 import type { TrackedFinding } from '../domain/finding.js';
-import { BurnrateError } from '../errors.js';
 
 const payloadSchema = z.strictObject({
   f: z.string().min(1).max(200),
@@ -12,15 +12,8 @@ export type FindingPayload = z.output<typeof payloadSchema>;
 
 /** Validates a button value written by a budget alert and loads its finding; stale or forged values get a clear answer. */
 export async function readFindingPayload(deps: Deps, value: string): Promise<{ payload: FindingPayload; finding: TrackedFinding }> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    parsed = undefined;
-  }
-  const result = payloadSchema.safeParse(parsed);
-  if (!result.success) throw new BurnrateError('burnrate_payload_invalid', 'This button carries data burnrate cannot read.', 'Run `/burnrate budget` for a fresh view.');
-  const finding = await deps.store.findings.get(result.data.f);
-  if (!finding) throw new BurnrateError('burnrate_finding_unknown', 'This alert is no longer known to burnrate.', 'It may come from another installation or a reset database; run `/burnrate budget` for the current state.');
-  return { payload: result.data, finding };
+  const payload = parseButtonValue(payloadSchema, value, '/burnrate budget');
+  const finding = await deps.store.findings.get(payload.f);
+  if (!finding) throw unknownFinding('/burnrate budget');
+  return { payload, finding };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseButtonValue, unknownFinding } from './button-value.js';
 import type { Actor } from '../chat/interaction.js';
 import type { Deps } from '../deps.js';
 import { instanceLabel, type TrackedGpuFinding } from '../domain/gpu-finding.js';
@@ -17,17 +18,10 @@ export type InstancePayload = z.output<typeof payloadSchema>;
 
 /** Validates a button value written by an idle alert and loads its finding; stale or forged values get a clear answer. */
 export async function readInstancePayload(deps: Deps, value: string): Promise<{ payload: InstancePayload; finding: TrackedGpuFinding }> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    parsed = undefined;
-  }
-  const result = payloadSchema.safeParse(parsed);
-  if (!result.success) throw new BurnrateError('burnrate_payload_invalid', 'This button carries data burnrate cannot read.', 'Run `/burnrate idle` for a fresh view.');
-  const finding = await deps.store.gpuFindings.get(result.data.f);
-  if (!finding) throw new BurnrateError('burnrate_finding_unknown', 'This alert is no longer known to burnrate.', 'It may come from another installation or a reset database; run `/burnrate idle` for the current state.');
-  return { payload: result.data, finding };
+  const payload = parseButtonValue(payloadSchema, value, '/burnrate idle');
+  const finding = await deps.store.gpuFindings.get(payload.f);
+  if (!finding) throw unknownFinding('/burnrate idle');
+  return { payload, finding };
 }
 
 /** Owners, approvers and admins of the instance's team (admins only for an instance of no team); a refusal is audited. */
