@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody, sigV4Scope } from './http-body.js';
 
 /** Value of one metric of one GPU at a period start; null means no datapoint (a gap). */
 export type SampleFn = (time: number) => number | null;
@@ -111,21 +112,21 @@ export class FakeCloudWatch {
     const body = await readBody(req);
     const target = String(req.headers['x-amz-target'] ?? '');
     const operation = target.startsWith(TARGET_PREFIX) ? target.slice(TARGET_PREFIX.length) : target;
-    const scope = /Credential=([^/]+)\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request/.exec(String(req.headers.authorization ?? ''));
+    const scope = sigV4Scope(req);
     let input: any;
     try {
       input = body ? JSON.parse(body) : {};
     } catch {
       input = undefined;
     }
-    this.calls.push({ operation, input, accessKeyId: scope?.[1], region: scope?.[2], service: scope?.[3] });
+    this.calls.push({ operation, input, accessKeyId: scope.accessKeyId, region: scope.region, service: scope.service });
 
     const problem =
       req.method !== 'POST' || req.url !== '/'
         ? `${req.method} ${req.url}`
         : req.headers['content-type'] !== 'application/x-amz-json-1.0'
           ? `content-type ${req.headers['content-type']}`
-          : !scope || scope[3] !== 'monitoring'
+          : scope.service !== 'monitoring'
             ? 'request not signed with SigV4 for "monitoring"'
             : input === undefined
               ? 'body is not JSON'
@@ -274,15 +275,6 @@ function sendError(res: ServerResponse, status: number, queryCode: string, type:
   res.end(JSON.stringify({ __type: type, message }));
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => resolve(body));
-    req.on('error', reject);
-  });
-}
 
 // ---- Data: GPUs from the real nvidia-smi captures ----
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody, sigV4Scope } from './http-body.js';
 
 export type Ec2StateName = 'pending' | 'running' | 'shutting-down' | 'terminated' | 'stopping' | 'stopped';
 
@@ -123,7 +124,7 @@ export class FakeEc2 {
     const body = await readBody(req);
     const params = Object.fromEntries(new URLSearchParams(body));
     const action = params.Action ?? '';
-    const scope = /Credential=([^/]+)\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request/.exec(String(req.headers.authorization ?? ''));
+    const scope = sigV4Scope(req);
     const instanceIds = Object.keys(params)
       .filter((k) => /^InstanceId\.\d+$/.test(k))
       .sort((a, b) => Number(a.slice(11)) - Number(b.slice(11)))
@@ -134,9 +135,9 @@ export class FakeEc2 {
       params,
       instanceIds,
       dryRun,
-      accessKeyId: scope?.[1],
-      region: scope?.[2],
-      service: scope?.[3],
+      accessKeyId: scope.accessKeyId,
+      region: scope.region,
+      service: scope.service,
       status: 0,
     };
     this.calls.push(call);
@@ -145,14 +146,14 @@ export class FakeEc2 {
   }
 
   private answer(req: IncomingMessage, res: ServerResponse, { action, params, instanceIds, dryRun }: Ec2Call): void {
-    const scope = /Credential=([^/]+)\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request/.exec(String(req.headers.authorization ?? ''));
+    const scope = sigV4Scope(req);
 
     const problem =
       req.method !== 'POST' || req.url !== '/'
         ? `${req.method} ${req.url}`
         : !String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')
           ? `content-type ${req.headers['content-type']}`
-          : !scope || scope[3] !== 'ec2'
+          : scope.service !== 'ec2'
             ? 'request not signed with SigV4 for "ec2"'
             : params.Version !== VERSION
               ? `Version ${params.Version}`
@@ -171,7 +172,7 @@ export class FakeEc2 {
     }
     const permission = `ec2:${action}`;
     if (this.denied.has(permission)) {
-      const resource = action === 'StopInstances' ? ` on resource: arn:aws:ec2:${scope?.[2]}:${ACCOUNT}:instance/${instanceIds[0]}` : '';
+      const resource = action === 'StopInstances' ? ` on resource: arn:aws:ec2:${scope.region}:${ACCOUNT}:instance/${instanceIds[0]}` : '';
       return sendError(
         res,
         403,
@@ -247,12 +248,3 @@ function sendError(res: ServerResponse, status: number, code: string, message: s
   );
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => resolve(body));
-    req.on('error', reject);
-  });
-}

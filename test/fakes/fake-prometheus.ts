@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './http-body.js';
 
 /** Value of one metric of one GPU at an evaluation time; null means no sample (a gap). */
 export type SampleFn = (time: number) => number | null;
@@ -202,15 +203,6 @@ function send(res: ServerResponse, status: number, contentType: string, body: st
   res.end(body);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => resolve(body));
-    req.on('error', reject);
-  });
-}
 
 // ---- Data: label sets from the real DCGM exposition, generated time series ----
 

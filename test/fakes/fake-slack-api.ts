@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse as parseForm } from 'node:querystring';
+import { readBody } from './http-body.js';
 
 /** One Web API call as the fake saw it. The token itself is never recorded, only whether one came. */
 export interface SlackApiCall {
@@ -189,14 +190,6 @@ export function blockKitProblems(blocks: unknown[]): string[] {
   return problems;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 const JSON_FIELDS = new Set(['blocks', 'attachments', 'view', 'metadata']);
 
