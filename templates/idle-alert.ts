@@ -1,16 +1,20 @@
+import type { GpuMode } from '../src/config/schema.js';
 import { instanceLabel, type GpuFinding } from '../src/domain/gpu-finding.js';
 import { formatMoney } from '../src/domain/money.js';
+import { utcMinute } from '../src/domain/utc-minute.js';
 import type { Block, Message } from './message.js';
 
 /** Action ids of the buttons on an idle-GPU alert; the handlers live in src/actions/. */
-export const IDLE_ACTIONS = { stop: 'instance.stop', keep: 'instance.keep' } as const;
+export const IDLE_ACTIONS = { stop: 'instance.stop', keep: 'instance.keep', reroute: 'instance.reroute' } as const;
 
 export interface IdleAlertItem {
   finding: GpuFinding;
   /** What people did about it ("Kept running by … until …", "Stopped by … at …"); null when nothing yet. */
   note?: string | null;
-  /** Stopped or kept: the buttons are gone. */
+  /** Stopped, kept or handed to another team: the buttons are gone. */
   settled?: boolean;
+  /** Mode auto: when burnrate stops it unless someone clicks Keep. */
+  autoStopAt?: Date | null;
 }
 
 export interface IdleAlertData {
@@ -18,6 +22,10 @@ export interface IdleAlertData {
   items: IdleAlertItem[];
   /** Cloud actions are dry runs (actions.enabled is false). */
   dryRun: boolean;
+  /** approve: only approvers stop ("Approve stop"); auto: each instance's automatic stop is announced. */
+  mode: GpuMode;
+  /** Instances of no team: admins act on them and anyone may hand them to their team. */
+  unowned?: boolean;
 }
 
 const money = (n: number) => formatMoney(n, 'USD');
@@ -42,7 +50,9 @@ export function idleAlert(data: IdleAlertData): Message {
   for (const item of data.items) {
     blocks.push({ type: 'divider' }, { type: 'text', text: lineOf(item.finding) });
     if (item.note) blocks.push({ type: 'context', text: item.note });
-    if (!item.settled) blocks.push(buttonsOf(item.finding));
+    if (item.settled) continue;
+    if (item.autoStopAt) blocks.push({ type: 'context', text: `Stops automatically at ${utcMinute(item.autoStopAt)} unless someone clicks Keep.` });
+    blocks.push(buttonsOf(item.finding, data));
   }
   blocks.push({
     type: 'context',
@@ -61,7 +71,7 @@ export function lineOf(f: GpuFinding): string {
   return parts.join(' · ');
 }
 
-function buttonsOf(f: GpuFinding): Block {
+function buttonsOf(f: GpuFinding, data: IdleAlertData): Block {
   const value = (extra: object = {}) => JSON.stringify({ f: f.id, ...extra });
   const name = instanceLabel(f);
   return {
@@ -69,7 +79,7 @@ function buttonsOf(f: GpuFinding): Block {
     buttons: [
       {
         action: IDLE_ACTIONS.stop,
-        label: 'Stop now',
+        label: data.mode === 'approve' ? 'Approve stop' : 'Stop now',
         value: value(),
         style: 'danger',
         confirm: {
@@ -81,6 +91,7 @@ function buttonsOf(f: GpuFinding): Block {
       },
       { action: `${IDLE_ACTIONS.keep}:4h`, label: 'Keep 4 h', value: value({ for: '4h' }) },
       { action: `${IDLE_ACTIONS.keep}:workday`, label: 'Keep until next working day', value: value({ for: 'workday' }) },
+      { action: IDLE_ACTIONS.reroute, label: data.unowned ? 'Ours: pick the team' : 'Not ours', value: value() },
     ],
   };
 }

@@ -1,3 +1,4 @@
+import { utcMinute } from '../domain/utc-minute.js';
 import { alertGroup } from '../checks/reconcile.js';
 import type { Deps } from '../deps.js';
 import type { TrackedFinding } from '../domain/finding.js';
@@ -10,13 +11,9 @@ export async function currentAlertMessage(deps: Deps, finding: TrackedFinding): 
   const [ack, snoozes] = await Promise.all([deps.store.acknowledgements.get(finding.id), deps.store.snoozes.active(now)]);
   const snooze = snoozes.find((s) => s.groupKey === alertGroup(finding));
   const notes = [
-    ...(ack ? [`Acknowledged by ${ack.byUser} at ${timeOf(ack.at)}`] : []),
-    ...(snooze ? [`Snoozed by ${snooze.byUser} at ${timeOf(snooze.at)} until ${timeOf(snooze.until)}`] : []),
+    ...(ack ? [`Acknowledged by ${ack.byUser} at ${utcMinute(ack.at)}`] : []),
+    ...(snooze ? [`Snoozed by ${snooze.byUser} at ${utcMinute(snooze.at)} until ${utcMinute(snooze.until)}`] : []),
   ];
   const team = deps.config.teams.find((t) => t.id === finding.team);
   return budgetAlert({ finding, teamName: team?.name ?? finding.team, event: finding.state === 'resolved' ? 'resolved' : 'new', previousThreshold: null, notes });
-}
-
-function timeOf(date: Date): string {
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }

@@ -3,9 +3,10 @@ import { budgetAckAction } from './budget-ack.js';
 import { budgetBreakdownAction } from './budget-breakdown.js';
 import { budgetSnoozeAction } from './budget-snooze.js';
 import { instanceKeepAction } from './instance-keep.js';
+import { instanceRerouteAction } from './instance-reroute.js';
 import { instanceStopAction } from './instance-stop.js';
 
-export const ACTIONS: readonly ActionSpec[] = [budgetAckAction, budgetSnoozeAction, budgetBreakdownAction, instanceStopAction, instanceKeepAction];
+export const ACTIONS: readonly ActionSpec[] = [budgetAckAction, budgetSnoozeAction, budgetBreakdownAction, instanceStopAction, instanceKeepAction, instanceRerouteAction];
 
 /**
  * The handler of an action id. Slack wants action ids unique within a block, so buttons that share

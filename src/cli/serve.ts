@@ -55,8 +55,6 @@ export const serveVerb: Verb = async (args, io) => {
     const check = await runBudgetCheck(deps);
     say(`budget check: ${check.findings.length} open finding(s), ${check.alerts.length} new alert(s)`);
     if (deps.gpu) {
-      const unimplemented = deps.config.teams.filter((t) => t.gpu.mode !== 'notify');
-      for (const t of unimplemented) say(`idle-GPU check: ${t.id} has gpu.mode ${t.gpu.mode}, not implemented yet: it gets notify (buttons) alerts`);
       const gpu = await runGpuCheck(deps);
       say(`idle-GPU check: ${gpu.findings.filter((f) => f.state !== 'resolved').length} idle instance(s), ${gpu.queued.length} alert(s) queued${deps.config.actions.enabled ? '' : ' (actions are dry runs)'}`);
     }

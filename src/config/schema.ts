@@ -33,9 +33,17 @@ export const budgetSchema = z.strictObject({
 
 /** What a team's idle-GPU alerts may do: notify only (buttons), approve, or act automatically. */
 export const GPU_MODES = ['notify', 'approve', 'auto'] as const;
+export type GpuMode = (typeof GPU_MODES)[number];
 
 export const teamGpuSchema = z.strictObject({
   mode: z.enum(GPU_MODES, { error: 'expected notify, approve or auto' }).default('notify'),
+  /** Mode auto: minutes from an instance's first idle alert to its automatic stop, for someone to click Keep. */
+  autoStopAfterMinutes: z
+    .number({ error: 'expected minutes' })
+    .int({ error: 'expected whole minutes' })
+    .min(0, { error: 'expected 0 or more minutes' })
+    .max(7 * 24 * 60, { error: 'expected at most 10080 minutes (7 days)' })
+    .default(60),
   /** The team's working hours (its own time zone); the gpu section's default when absent. */
   workingHours: workingHoursSchema.optional(),
 });
@@ -45,6 +53,9 @@ const cronExpression = z
   .trim()
   .refine((expression) => cron.validate(expression), { error: 'expected a cron expression of 5 (or 6) fields, e.g. */15 * * * *' });
 
+const slackChannel = z.strictObject({ channel: nonEmpty('a Slack channel id such as C0123ABCD') });
+const teamsChannel = z.strictObject({ channel: nonEmpty('a Teams channel or conversation id') });
+
 export const gpuSchema = z.strictObject({
   /** When the idle-GPU check runs. */
   check: cronExpression.default('*/15 * * * *'),
@@ -52,6 +63,8 @@ export const gpuSchema = z.strictObject({
   /** Hours of metrics each run reads (see src/jobs/gpu-check.ts); at least the longest minimum duration. */
   lookbackHours: z.number().positive({ error: 'expected hours above 0' }).max(24 * 14).default(24),
   workingHours: workingHoursSchema.prefault({}),
+  /** Where idle GPUs of no team (untagged, or a tag no team matches) are reported; admins act on them. */
+  unowned: z.strictObject({ slack: slackChannel.optional(), msteams: teamsChannel.optional() }).optional(),
 });
 
 export const teamSchema = z.strictObject({
@@ -61,8 +74,8 @@ export const teamSchema = z.strictObject({
   name: nonEmpty('a display name').optional(),
   match: z.array(nonEmpty('a tag value'), { error: 'expected a list of tag values' }).default([]),
   timezone: timezone.default('UTC'),
-  slack: z.strictObject({ channel: nonEmpty('a Slack channel id such as C0123ABCD') }).optional(),
-  msteams: z.strictObject({ channel: nonEmpty('a Teams channel or conversation id') }).optional(),
+  slack: slackChannel.optional(),
+  msteams: teamsChannel.optional(),
   owners: z.array(nonEmpty('a chat user id'), { error: 'expected a list of chat user ids' }).default([]),
   approvers: z.array(nonEmpty('a chat user id'), { error: 'expected a list of chat user ids' }).default([]),
   budget: budgetSchema.optional(),

@@ -9,8 +9,10 @@ import type { GpuInstance } from '../domain/gpu-inventory.js';
 import type { MetricsRange } from '../domain/gpu-metrics.js';
 import { UNMAPPED, UNTAGGED } from '../domain/spend.js';
 import { BurnrateError } from '../errors.js';
+import { UNOWNED_ID } from '../domain/unowned.js';
+import { autoStopIdle } from './gpu-auto-stop.js';
+import { alertTeam, idleAlertFor, idleThread, type AlertedFinding } from './idle-alert-content.js';
 import type { GpuFindingChange, OutboxDraft } from '../store/store.js';
-import { idleAlert } from '../../templates/idle-alert.js';
 
 export interface GpuCheckOptions {
   /** Evaluate and report, but record nothing and queue no alert. */
@@ -46,20 +48,26 @@ export interface GpuCheckResult {
 export async function runGpuCheck(deps: Deps, options: GpuCheckOptions = {}): Promise<GpuCheckResult> {
   const now = deps.clock();
   const teamIds = new Set(deps.config.teams.map((t) => t.id).filter((id) => !options.teams || options.teams.includes(id)));
-  const all = await detectIdleGpus(deps, now);
-  const inScope = all.filter((f) => f.team !== null && teamIds.has(f.team));
+  // Instances of no team count too (they cost the same); a run for named teams leaves them out.
+  const inScope = (f: { team: string | null }) => (f.team === null ? !options.teams : teamIds.has(f.team));
+  const all = (await detectIdleGpus(deps, now)).filter(inScope);
   const keeps = new Set((await deps.store.keeps.active(now)).map((k) => k.instanceId));
-  const current = inScope.filter((f) => !keeps.has(f.instanceId));
-  const kept = inScope.filter((f) => keeps.has(f.instanceId));
+  const current = all.filter((f) => !keeps.has(f.instanceId));
+  const kept = all.filter((f) => keeps.has(f.instanceId));
 
-  const tracked = (await deps.store.gpuFindings.listOpen()).filter((f) => f.team !== null && teamIds.has(f.team));
+  const tracked = (await deps.store.gpuFindings.listOpen()).filter(inScope);
   const change = reconcileGpuFindings(carryOver(deps, current, tracked, now), tracked);
-  const queued = addressIdleAlerts(deps, [...change.opened, ...change.stillOpen], change, now);
-  if (!options.dryRun) await deps.store.recordGpuCheck(change, queued, now);
+  const firstSeen = new Map(tracked.map((f) => [f.id, f.firstSeen]));
+  const open = [...change.opened, ...change.stillOpen].map((f) => ({ ...f, firstSeen: firstSeen.get(f.id) ?? now }));
+  const queued = await addressIdleAlerts(deps, open, change, now);
+  if (!options.dryRun) {
+    await deps.store.recordGpuCheck(change, queued, now);
+    await autoStopIdle(deps, open, now);
+  }
 
   const opened = new Set(change.opened.map((f) => f.id));
   const findings = [
-    ...[...change.opened, ...change.stillOpen].map((f) => ({ ...f, state: opened.has(f.id) ? ('new' as const) : ('open' as const) })),
+    ...open.map(({ firstSeen: _f, ...f }) => ({ ...f, state: opened.has(f.id) ? ('new' as const) : ('open' as const) })),
     ...tracked.filter((t) => change.resolved.includes(t.id)).map(({ state: _s, firstSeen: _f, lastSeen: _l, resolvedAt: _r, ...f }) => ({ ...f, state: 'resolved' as const })),
   ];
   return { findings, kept, queued };
@@ -84,9 +92,10 @@ export function metricsWindow(deps: Pick<Deps, 'config'>, now: Date): MetricsRan
 export async function detectIdleGpus(deps: Deps, now: Date, only?: { instanceId: string }): Promise<GpuFinding[]> {
   const gpu = gpuDepsOf(deps);
   const range = metricsWindow(deps, now);
-  const [inventory, ...fetched] = await Promise.all([gpu.inventory(), ...gpu.metrics.map((m) => m.fetch(range))]);
+  const [inventory, owners, ...fetched] = await Promise.all([gpu.inventory(), deps.store.instanceOwners.list(), ...gpu.metrics.map((m) => m.fetch(range))]);
   const byId = new Map<string, GpuInstance>(inventory.filter((i) => !only || i.instanceId === only.instanceId).map((i) => [i.instanceId, i]));
-  const idle = new Map<string, IdleInstance>([...byId.values()].map((i) => [i.instanceId, idleInstanceOf(i)]));
+  const handed = new Map(owners.filter((o) => deps.config.teams.some((t) => t.id === o.team)).map((o) => [o.instanceId, o.team]));
+  const idle = new Map<string, IdleInstance>([...byId.values()].map((i) => [i.instanceId, idleInstanceOf(i, handed.get(i.instanceId))]));
   const gpus = fetched.flat().flatMap((series) => {
     const instance = idle.get(series.ref.host);
     return instance ? [{ series, instance }] : [];
@@ -127,10 +136,11 @@ function carryOver(deps: Deps, current: readonly GpuFinding[], tracked: readonly
   });
 }
 
-function idleInstanceOf(i: GpuInstance): IdleInstance {
+/** `handedTo`: the team someone handed the instance to ("Not ours"), which outranks its tags. */
+function idleInstanceOf(i: GpuInstance, handedTo: string | undefined): IdleInstance {
   return {
     id: i.instanceId,
-    team: i.team === UNTAGGED || i.team === UNMAPPED ? null : i.team,
+    team: handedTo ?? (i.team === UNTAGGED || i.team === UNMAPPED ? null : i.team),
     hourlyPrice: i.hourlyPrice,
     gpuCount: i.gpuCount,
     protected: i.protected,
@@ -151,29 +161,32 @@ export function reconcileGpuFindings(current: readonly GpuFinding[], openTracked
 
 /**
  * One message per team and platform, only when the team has a newly idle instance; it lists all
- * the team's idle instances. An instance already alerted is not alerted again while it stays idle
- * (it is open, not new); the key (team, run time, new findings) makes a retry of the same run
- * queue nothing twice, while a finding that reopens later (a Keep ran out) is alerted again.
+ * the team's idle instances. Instances of no team get theirs too, in the channels `gpu.unowned`
+ * names (and the console). An instance already alerted is not alerted again while it stays idle
+ * (it is open, not new); the key (team, run time, new findings) makes a retry of the same run queue nothing
+ * twice, while a finding that reopens later (a Keep ran out) is alerted again.
  */
-function addressIdleAlerts(deps: Deps, current: readonly GpuFinding[], change: GpuFindingChange, now: Date): OutboxDraft[] {
+async function addressIdleAlerts(deps: Deps, current: readonly AlertedFinding[], change: GpuFindingChange, now: Date): Promise<OutboxDraft[]> {
   if (deps.chat.length === 0) return [];
   const drafts: OutboxDraft[] = [];
-  for (const team of deps.config.teams) {
-    const opened = change.opened.filter((f) => f.team === team.id);
+  for (const team of [...deps.config.teams.map((t) => t.id), null]) {
+    const opened = change.opened.filter((f) => f.team === team);
     if (opened.length === 0) continue;
-    const items = current
-      .filter((f) => f.team === team.id)
-      .sort((a, b) => b.burned - a.burned || a.instanceId.localeCompare(b.instanceId))
-      .map((finding) => ({ finding }));
-    const message = idleAlert({ teamName: team.name ?? team.id, items, dryRun: !deps.config.actions.enabled });
+    const items = current.filter((f) => f.team === team).sort((a, b) => b.burned - a.burned || a.instanceId.localeCompare(b.instanceId));
+    const message = await idleAlertFor(deps, team, items);
     const key = createHash('sha256')
       .update(opened.map((f) => f.id).sort().join('\n'))
       .digest('hex')
       .slice(0, 16);
     for (const port of deps.chat) {
-      const address = port.addressOf(team);
+      const address = port.addressOf(alertTeam(deps, team)!);
       if (!address) continue;
-      drafts.push({ dedupeKey: `gpu.idle:${team.id}:${now.toISOString()}:${key}:${port.platform}`, target: targetOf(port, address), message });
+      drafts.push({
+        dedupeKey: `gpu.idle:${team ?? UNOWNED_ID}:${now.toISOString()}:${key}:${port.platform}`,
+        target: targetOf(port, address),
+        message,
+        threadOf: opened.map((f) => idleThread(team, f.id)),
+      });
     }
   }
   return drafts;

@@ -168,4 +168,14 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (finding_id, action)
   );
   `,
+  `
+  -- "Not ours": someone handed an instance to another team; later GPU checks route it there,
+  -- whatever its tags say, until the tags are fixed and the row is deleted.
+  CREATE TABLE instance_owners (
+    instance_id TEXT PRIMARY KEY,
+    team TEXT NOT NULL,
+    by_user TEXT NOT NULL,
+    at TEXT NOT NULL
+  );
+  `,
 ];

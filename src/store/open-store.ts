@@ -8,6 +8,7 @@ import { SqliteBudgetOverrideStore } from './budget-overrides.js';
 import { SqliteConsoleMessageStore } from './console-messages.js';
 import { applyFindingChange, SqliteFindingStore } from './findings.js';
 import { applyGpuFindingChange, SqliteGpuFindingStore } from './gpu-findings.js';
+import { SqliteInstanceOwnerStore } from './instance-owners.js';
 import { SqliteInstanceActionStore } from './instance-actions.js';
 import { SqliteKeepExceptionStore } from './keep-exceptions.js';
 import { SqliteSnoozeStore } from './snoozes.js';
@@ -73,6 +74,7 @@ export function openStore(path: string): Store {
     gpuFindings: new SqliteGpuFindingStore(db),
     keeps: new SqliteKeepExceptionStore(db),
     instanceActions: new SqliteInstanceActionStore(db),
+    instanceOwners: new SqliteInstanceOwnerStore(db),
     importBatches: async (batches) => importBatches(batches),
     recordCheck: async (change, alerts, now) => recordCheck(change, alerts, now),
     recordGpuCheck: async (change, alerts, now) => recordGpuCheck(change, alerts, now),

@@ -79,7 +79,8 @@ export function enqueueOutbox(db: Database.Database, items: OutboxDraft[], now: 
   let added = 0;
   for (const item of items) {
     added += insert.run(item.dedupeKey, item.target, JSON.stringify(item.message), item.op ?? 'post', item.parentKey ?? null, at, at).changes;
-    if (item.threadOf) thread.run(item.threadOf, item.target.slice(0, item.target.indexOf(':')), item.dedupeKey);
+    const platform = item.target.slice(0, item.target.indexOf(':'));
+    for (const group of typeof item.threadOf === 'string' ? [item.threadOf] : (item.threadOf ?? [])) thread.run(group, platform, item.dedupeKey);
   }
   return added;
 }

@@ -20,6 +20,7 @@ export interface Store {
   gpuFindings: GpuFindingStore;
   keeps: KeepExceptionStore;
   instanceActions: InstanceActionStore;
+  instanceOwners: InstanceOwnerStore;
   /** Writes batches of spend and their sources' freshness in one transaction: all or nothing. */
   importBatches(batches: SpendBatch[]): Promise<ImportSummary>;
   /**
@@ -114,8 +115,8 @@ export interface OutboxDraft {
   /** post (default), or update of / reply in the thread of the item whose key is `parentKey`. */
   op?: 'post' | 'update' | 'reply';
   parentKey?: string;
-  /** For a post that starts an alert group's thread: the group, so later changes find it. */
-  threadOf?: string;
+  /** For a post that starts alert groups' threads: the groups, so later changes find it. */
+  threadOf?: string | readonly string[];
 }
 
 export interface OutboxStore {
@@ -265,4 +266,18 @@ export interface InstanceActionStore {
   /** Drops a claim whose action did nothing (dry run, refused, failed, busy again), so it can be tried again. */
   release(findingId: string, action: string): Promise<void>;
   get(findingId: string, action: string): Promise<InstanceActionRecord | null>;
+}
+
+/** A person handed an instance to a team ("Not ours"); it outranks the instance's tags. */
+export interface InstanceOwner {
+  instanceId: string;
+  team: string;
+  byUser: string;
+  at: Date;
+}
+
+export interface InstanceOwnerStore {
+  list(): Promise<InstanceOwner[]>;
+  /** Records the owner, moves the instance's open findings to it and queues `alerts`, in one transaction. */
+  reassign(owner: InstanceOwner, alerts: OutboxDraft[]): Promise<void>;
 }

@@ -12,9 +12,10 @@ describe('burnrate idle and burnrate audit', () => {
     const text = await cli(['idle'], { cwd, now: NOW });
     expect(text.err).toBe('');
     expect(text.code).toBe(0);
-    expect(text.out).toMatch(/^Idle GPUs of all teams: 3, \$[\d,.]+ per day/);
+    expect(text.out).toMatch(/^Idle GPUs of all teams: 5, \$[\d,.]+ per day/);
     expect(text.out).toContain('alice-notebook');
     expect(text.out).toContain('llm-pretrain-a3-0');
+    expect(text.out).toMatch(/tmp-debug-box +g5\.12xlarge +\(none\)/);
 
     const json = await cli(['idle', '--team', 'ml-research', '--json'], { cwd, now: NOW });
     expect(json.code).toBe(0);

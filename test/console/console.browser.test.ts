@@ -73,6 +73,7 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
       '#llm-training',
       '#inference',
       '#vision',
+      '#_unowned',
       '@burnrate',
     ]);
     expect(await page.locator('#as').inputValue()).toBe(ALICE);
@@ -255,8 +256,8 @@ describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
   });
 
   it('shows the idle alert; Keep 4 h updates it; Stop now asks first and answers with the dry run', async () => {
-    // Two teams, each on two platforms: the terminal and the console.
-    expect(serve.out()).toMatch(/idle-GPU check: 3 idle instance\(s\), 4 alert\(s\) queued \(actions are dry runs\)/);
+    // Two teams and the unowned instances, each on two platforms: the terminal and the console.
+    expect(serve.out()).toMatch(/idle-GPU check: 5 idle instance\(s\), 6 alert\(s\) queued \(actions are dry runs\)/);
     page = await browser.context.newPage();
     page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
     await page.goto(`http://127.0.0.1:${serve.port}/?channel=ml-research&as=${ALICE}`);
@@ -270,16 +271,18 @@ describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
       'Stop now',
       'Keep 4 h',
       'Keep until next working day',
+      'Not ours',
       'Stop now',
       'Keep 4 h',
       'Keep until next working day',
+      'Not ours',
     ]);
 
     await idleAlert().getByRole('button', { name: 'Keep 4 h' }).first().click();
     await idleAlert()
       .locator('.b-context', { hasText: `Kept running by ${ALICE} until 2026-11-18 10:00 UTC` })
       .waitFor(WAIT);
-    expect(await idleAlert().locator('button').allTextContents()).toEqual(['Stop now', 'Keep 4 h', 'Keep until next working day']);
+    expect(await idleAlert().locator('button').allTextContents()).toEqual(['Stop now', 'Keep 4 h', 'Keep until next working day', 'Not ours']);
 
     await idleAlert().getByRole('button', { name: 'Stop now' }).click();
     const dialog = page.locator('dialog#confirm');
@@ -290,7 +293,19 @@ describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
     await page
       .locator('#stream > article.msg-private', { hasText: 'Dry run: burnrate would have stopped research-shared-notebook' })
       .waitFor(WAIT);
-    expect(await idleAlert().locator('button').count()).toBe(3); // a dry run stops nothing: the buttons stay
+    expect(await idleAlert().locator('button').count()).toBe(4); // a dry run stops nothing: the buttons stay
+
+    // "Not ours": a private picker of the other teams; the pick marks the alert and hands it over.
+    await idleAlert().getByRole('button', { name: 'Not ours' }).click();
+    const picker = page.locator('#stream > article.msg-private', { hasText: 'Which team owns research-shared-notebook?' });
+    await picker.waitFor(WAIT);
+    expect(await picker.locator('button').allTextContents()).toEqual(['LLM Training', 'Inference Platform', 'Computer Vision']);
+    await picker.getByRole('button', { name: 'LLM Training' }).click();
+    await page.locator('#stream > article.msg-private', { hasText: 'Handed research-shared-notebook to LLM Training.' }).waitFor(WAIT);
+    await idleAlert()
+      .locator('.b-context', { hasText: `Handed to LLM Training by ${ALICE}` })
+      .waitFor(WAIT);
+    expect(await idleAlert().locator('button').count()).toBe(0);
 
     const db = new Database(join(serve.cwd, 'data', 'burnrate.db'), { readonly: true });
     const audit = db.prepare("SELECT user_id AS user, action, result FROM audit_log WHERE platform = 'console' ORDER BY id").all();
@@ -298,6 +313,7 @@ describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
     expect(audit).toEqual([
       { user: ALICE, action: 'instance.keep', result: 'ok' },
       { user: ALICE, action: 'instance.stop', result: 'dry-run' },
+      { user: ALICE, action: 'instance.reroute', result: 'ok' },
     ]);
     expect(problems).toEqual([]);
   });

@@ -9,6 +9,8 @@ export interface SlackApiCall {
   method: string;
   args: Record<string, any>;
   authorized: boolean;
+  /** What the fake answered, when it answered ok (the ts of a posted message, say). */
+  answer?: Record<string, unknown>;
 }
 
 /** What was POSTed to a response_url. */
@@ -103,7 +105,8 @@ export class FakeSlackApi {
 
     const method = path.slice('/api/'.length);
     const authorized = typeof req.headers.authorization === 'string' && /^Bearer \S+/.test(req.headers.authorization);
-    this.calls.push({ method, args: body, authorized });
+    const call: SlackApiCall = { method, args: body, authorized };
+    this.calls.push(call);
     if (!this.expected.has(method)) this.unexpected.push(method);
 
     const failure = this.failures.get(method)?.shift();
@@ -115,7 +118,8 @@ export class FakeSlackApi {
     if (!authorized) return send(res, 200, { ok: false, error: 'not_authed' });
     const problems = Array.isArray(body.blocks) ? blockKitProblems(body.blocks) : body.blocks === undefined ? [] : ['blocks is not an array'];
     if (problems.length > 0) return send(res, 200, { ok: false, error: 'invalid_blocks', errors: problems });
-    return send(res, 200, this.answer(method, body));
+    call.answer = this.answer(method, body);
+    return send(res, 200, call.answer);
   }
 
   private answer(method: string, args: Record<string, any>): Record<string, unknown> {

@@ -3,45 +3,14 @@ import { dispatch } from '../../src/chat/dispatcher.js';
 import { nextWorkingDayStart } from '../../src/checks/idle/next-working-day.js';
 import { DEFAULT_WORKING_HOURS } from '../../src/checks/idle/team-schedule.js';
 import { DemoInstancePort } from '../../src/actions/instance/demo-instance-port.js';
-import type { Config } from '../../src/config/schema.js';
 import type { Deps } from '../../src/deps.js';
 import type { GpuSeries, MetricsRange } from '../../src/domain/gpu-metrics.js';
 import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
-import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
-import { demoConfig } from '../../src/sources/demo/demo-config.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import type { ActionsBlock } from '../../templates/message.js';
-import { testDeps } from '../support/deps.js';
-import { click, command } from '../support/recording-reply.js';
-
-// Demo users: ALICE owns ml-research, BOB approves it, CAROL owns llm-training.
-const ALICE = 'U0DEMOALICE';
-const BOB = 'U0DEMOBOB';
-const CAROL = 'U0DEMOCAROL';
-const STRANGER = 'U0STRANGER';
-/** Wednesday 18 Nov 2026 06:00Z (07:00 in Berlin): ml-research has two idle notebooks, llm-training a stalled pre-training node. */
-const T = '2026-11-18T06:00:00Z';
-
-function setup(change: (config: Config) => void = () => {}) {
-  const config = demoConfig();
-  change(config);
-  const t = testDeps(config, T);
-  t.deps.gpu = buildGpuDeps(t.deps.config)!;
-  return { ...t, port: t.deps.gpu.instances as DemoInstancePort };
-}
-
-async function findingOf(deps: Deps, name: string): Promise<string> {
-  const found = (await deps.store.gpuFindings.listOpen()).find((f) => f.name === name);
-  if (!found) throw new Error(`no open finding for ${name}`);
-  return found.id;
-}
-
-async function press(deps: Deps, userId: string, action: string, findingId: string, extra: object = {}) {
-  const interaction = click(userId, action, JSON.stringify({ f: findingId, ...extra }));
-  await dispatch(deps, interaction);
-  return interaction.reply;
-}
+import { ALICE, BOB, CAROL, STRANGER, T, findingOf, gpuDemo, press } from '../support/gpu-demo.js';
+import { command } from '../support/recording-reply.js';
 
 /** Every GPU busy (90 %) on the whole window: what a re-check sees once the job resumed. */
 const busyMetrics = (deps: Deps) => ({
@@ -59,35 +28,43 @@ const busyMetrics = (deps: Deps) => ({
 
 describe('the idle-GPU check job', () => {
   it('posts one message per team listing its idle GPUs, and nothing twice', async () => {
-    const { deps, chat } = setup();
+    const { deps, chat } = gpuDemo();
     const result = await runGpuCheck(deps);
     expect(result.findings.map((f) => `${f.state} ${f.kind} ${f.team} ${f.name}`).sort()).toEqual([
       'new gpu.idle ml-research alice-notebook',
       'new gpu.idle ml-research research-shared-notebook',
+      'new gpu.idle null growth-ranker-notebook',
+      'new gpu.idle null tmp-debug-box',
       'new gpu.stalled llm-training llm-pretrain-a3-0',
     ]);
     await deliverOutbox(deps);
-    expect(chat.posted.map((p) => p.address).sort()).toEqual(['#llm-training', '#ml-research']);
+    expect(chat.posted.map((p) => p.address).sort()).toEqual(['#_unowned', '#llm-training', '#ml-research']);
     const research = renderPlainText(chat.posted.find((p) => p.address === '#ml-research')!.message);
     expect(research).toContain('ML Research: 2 idle GPU instances');
     expect(research).toMatch(/alice-notebook \([\w.]+\): idle since [^·]+ · \$[\d,.]+ burned · \$[\d,.]+ per day/);
     expect(research).toContain('Dry run');
     const buttons = chat.posted.find((p) => p.address === '#ml-research')!.message.blocks.filter((b): b is ActionsBlock => b.type === 'actions');
     expect(buttons).toHaveLength(2);
-    const [stop, keep4h, workday] = buttons[0]!.buttons;
+    const [stop, keep4h, workday, notOurs] = buttons[0]!.buttons;
     expect(stop).toMatchObject({ action: 'instance.stop', label: 'Stop now', style: 'danger' });
     expect(stop!.confirm?.text).toMatch(/^This stops alice-notebook \(.+\), saving \$[\d,.]+ per day\./);
     expect(keep4h).toMatchObject({ action: 'instance.keep:4h', label: 'Keep 4 h' });
     expect(workday).toMatchObject({ action: 'instance.keep:workday', label: 'Keep until next working day' });
+    expect(notOurs).toMatchObject({ action: 'instance.reroute', label: 'Not ours' });
+
+    // Instances of no team (untagged, or a tag no team matches) get their own alert.
+    const unowned = renderPlainText(chat.posted.find((p) => p.address === '#_unowned')!.message);
+    expect(unowned).toContain('Unowned GPUs: 2 idle GPU instances');
+    expect(unowned).toContain('Ours: pick the team');
 
     // The same run again: nothing is posted again.
     expect((await runGpuCheck(deps)).queued).toHaveLength(0);
     await deliverOutbox(deps);
-    expect(chat.posted).toHaveLength(2);
+    expect(chat.posted).toHaveLength(3);
   });
 
   it('keeps the id and start of an idle period longer than the lookback window, so it is not alerted again', async () => {
-    const { deps, chat, setNow } = setup((c) => (c.gpu.lookbackHours = 2));
+    const { deps, chat, setNow } = gpuDemo((c) => (c.gpu.lookbackHours = 2));
     setNow('2026-11-21T12:00:00Z'); // carol-notebook idle since 03:00Z
     const first = await runGpuCheck(deps);
     const carol = first.findings.find((f) => f.name === 'carol-notebook')!;
@@ -103,7 +80,7 @@ describe('the idle-GPU check job', () => {
   });
 
   it('alerts again once a Keep runs out', async () => {
-    const { deps, chat, setNow } = setup();
+    const { deps, chat, setNow } = gpuDemo();
     await runGpuCheck(deps);
     const inventory = await deps.gpu!.inventory();
     for (const name of ['alice-notebook', 'research-shared-notebook']) {
@@ -120,21 +97,21 @@ describe('the idle-GPU check job', () => {
   });
 
   it('records nothing on a dry run, and leaves out instances someone keeps running', async () => {
-    const { deps } = setup();
-    expect((await runGpuCheck(deps, { dryRun: true })).findings).toHaveLength(3);
+    const { deps } = gpuDemo();
+    expect((await runGpuCheck(deps, { dryRun: true })).findings).toHaveLength(5);
     expect(await deps.store.gpuFindings.listOpen()).toHaveLength(0);
     const inventory = await deps.gpu!.inventory();
     const alice = inventory.find((i) => i.name === 'alice-notebook')!;
     await deps.store.keeps.set({ instanceId: alice.instanceId, until: new Date('2026-11-18T10:00:00Z'), byUser: ALICE, at: new Date(T) });
     const result = await runGpuCheck(deps);
-    expect(result.findings.map((f) => f.name).sort()).toEqual(['llm-pretrain-a3-0', 'research-shared-notebook']);
+    expect(result.findings.map((f) => f.name).sort()).toEqual(['growth-ranker-notebook', 'llm-pretrain-a3-0', 'research-shared-notebook', 'tmp-debug-box']);
     expect(result.kept.map((f) => f.name)).toEqual(['alice-notebook']);
   });
 });
 
 describe('Stop now and Keep through the dispatcher', () => {
   it('refuses people outside the team, and audits the refusal', async () => {
-    const { deps, port } = setup();
+    const { deps, port } = gpuDemo();
     await runGpuCheck(deps);
     const reply = await press(deps, CAROL, 'instance.stop', await findingOf(deps, 'alice-notebook'));
     expect(reply.text()).toContain('Only owners and approvers of ml-research can stop alice-notebook.');
@@ -147,7 +124,7 @@ describe('Stop now and Keep through the dispatcher', () => {
   });
 
   it('answers a dry run with what it would have done while actions are disabled', async () => {
-    const { deps, port } = setup();
+    const { deps, port } = gpuDemo();
     await runGpuCheck(deps);
     const id = await findingOf(deps, 'alice-notebook');
     const reply = await press(deps, ALICE, 'instance.stop', id);
@@ -159,7 +136,7 @@ describe('Stop now and Keep through the dispatcher', () => {
   });
 
   it('stops once when enabled: the alert says who, a second or concurrent click does nothing twice', async () => {
-    const { deps, port } = setup((c) => (c.actions.enabled = true));
+    const { deps, port } = gpuDemo((c) => (c.actions.enabled = true));
     await runGpuCheck(deps);
     const id = await findingOf(deps, 'alice-notebook');
     const [a, b] = await Promise.all([press(deps, ALICE, 'instance.stop', id), press(deps, BOB, 'instance.stop', id)]);
@@ -179,7 +156,7 @@ describe('Stop now and Keep through the dispatcher', () => {
   });
 
   it('audits a failed stop (a missing IAM permission) and lets it be tried again', async () => {
-    const { deps } = setup((c) => (c.actions.enabled = true));
+    const { deps } = gpuDemo((c) => (c.actions.enabled = true));
     const inventory = await deps.gpu!.inventory();
     const port = new DemoInstancePort(inventory.map((i) => ({ id: i.instanceId, state: 'running' as const, tags: { ...i.tags } })), { denied: ['ec2:StopInstances'] });
     deps.gpu!.instances = port;
@@ -193,7 +170,7 @@ describe('Stop now and Keep through the dispatcher', () => {
   });
 
   it('answers a click during a stop in progress, and takes over a claim left unfinished for over 10 minutes', async () => {
-    const { deps, port, setNow } = setup((c) => (c.actions.enabled = true));
+    const { deps, port, setNow } = gpuDemo((c) => (c.actions.enabled = true));
     await runGpuCheck(deps);
     const id = await findingOf(deps, 'alice-notebook');
     const { instanceId } = (await deps.store.gpuFindings.get(id))!;
@@ -207,7 +184,7 @@ describe('Stop now and Keep through the dispatcher', () => {
   });
 
   it('refuses a protected instance with the reason', async () => {
-    const { deps, port } = setup((c) => (c.actions.enabled = true));
+    const { deps, port } = gpuDemo((c) => (c.actions.enabled = true));
     const inventory = await deps.gpu!.inventory();
     deps.gpu!.inventory = async () => inventory.map((i) => (i.name === 'alice-notebook' ? { ...i, protected: true } : i));
     await runGpuCheck(deps);
@@ -218,7 +195,7 @@ describe('Stop now and Keep through the dispatcher', () => {
   });
 
   it('re-checks at click time: an instance busy again is not stopped', async () => {
-    const { deps, port } = setup((c) => (c.actions.enabled = true));
+    const { deps, port } = gpuDemo((c) => (c.actions.enabled = true));
     await runGpuCheck(deps);
     const id = await findingOf(deps, 'alice-notebook');
     deps.gpu!.metrics = [busyMetrics(deps)];
@@ -229,7 +206,7 @@ describe('Stop now and Keep through the dispatcher', () => {
   });
 
   it('Keep 4 h and Keep until next working day write an expiring exception and update the alert', async () => {
-    const { deps, setNow } = setup();
+    const { deps, setNow } = gpuDemo();
     await runGpuCheck(deps);
     const alice = await findingOf(deps, 'alice-notebook');
     const shared = await findingOf(deps, 'research-shared-notebook');
@@ -248,7 +225,7 @@ describe('Stop now and Keep through the dispatcher', () => {
 
 describe('/burnrate idle', () => {
   it("lists the caller's teams' idle GPUs with idle time and cost; other teams are refused", async () => {
-    const { deps } = setup();
+    const { deps } = gpuDemo();
     const ask = async (userId: string, text: string) => {
       const interaction = command(userId, text);
       await dispatch(deps, interaction);

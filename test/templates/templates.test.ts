@@ -3,12 +3,9 @@ import { findingId, type Finding } from '../../src/domain/finding.js';
 import type { SpendReport } from '../../src/domain/spend-report.js';
 import { budgetAlert, type BudgetAlertData } from '../../templates/budget-alert.js';
 import type { Message } from '../../templates/message.js';
-import { renderAdaptiveCard } from '../../templates/render/adaptive-card.js';
-import { renderBlockKit } from '../../templates/render/block-kit.js';
-import { renderHtml } from '../../templates/render/html.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { spendSummary } from '../../templates/spend-summary.js';
-import { adaptiveCardProblems, checkSlackLimits, type SlackBlock } from '../support/platform-limits.js';
+import { describeRenderings } from '../support/renderings.js';
 
 const actual: Finding = {
   id: findingId('budget.actual', 'ml-research', '2026-11', 80),
@@ -61,32 +58,7 @@ const messages: Record<string, Message> = {
   ),
 };
 
-describe.each(Object.entries(messages))('%s', (_name, message) => {
-  it('renders to Block Kit within Slack limits', () => {
-    const rendered = renderBlockKit(message);
-    checkSlackLimits(rendered.blocks as SlackBlock[]);
-    expect(rendered).toMatchSnapshot();
-  });
-
-  it('renders to a valid Adaptive Card 1.5', () => {
-    const card = renderAdaptiveCard(message);
-    expect(adaptiveCardProblems(card)).toEqual([]);
-    expect(card).toMatchSnapshot();
-  });
-
-  it('renders to plain text that says how fresh the data is', () => {
-    const text = renderPlainText(message);
-    expect(text).toMatch(/billing data through \d+ \w{3}|no billing data yet/);
-    expect(text).toMatchSnapshot();
-  });
-
-  it('renders to HTML for the console, with no raw markup from the data', () => {
-    const html = renderHtml(message);
-    expect(html).toMatch(/billing data through \d+ \w{3}|no billing data yet/);
-    expect(html).not.toMatch(/<(?!\/?(div|h3|p|strong|dl|dt|dd|table|thead|tbody|tr|th|td|figure|figcaption|span|svg|rect|hr|button)[\s>])/);
-    expect(html).toMatchSnapshot();
-  });
-});
+describeRenderings(messages, { what: 'how fresh the data is', pattern: /billing data through \d+ \w{3}|no billing data yet/ });
 
 describe('budget alert wording', () => {
   it('says what was crossed, with money formatted in the budget currency', () => {

@@ -1,5 +1,6 @@
 import type { Config } from '../../config/schema.js';
 import { rolesOf } from '../../domain/roles.js';
+import { UNOWNED_ID, UNOWNED_NAME } from '../../domain/unowned.js';
 import { DM_CHANNEL } from './console-chat.js';
 
 /** Someone the console user can act as: one of the users burnrate.yml names. */
@@ -39,7 +40,7 @@ export function defaultUser(config: Config): string {
   return first?.owners[0] ?? first?.approvers[0] ?? consoleUsers(config)[0]?.id ?? NOBODY;
 }
 
-/** One channel per team, then the direct-message view. */
+/** One channel per team, one for GPUs of no team, then the direct-message view. */
 export function consoleChannels(config: Config): ConsoleChannel[] {
   return [
     ...config.teams.map((t) => ({
@@ -50,6 +51,7 @@ export function consoleChannels(config: Config): ConsoleChannel[] {
           .filter(Boolean)
           .join(' · ') || 'no owners configured',
     })),
+    { id: UNOWNED_ID, name: UNOWNED_NAME, topic: 'idle GPUs of no team: admins act on them, and anyone can claim one for their team' },
     { id: DM_CHANNEL, name: 'burnrate', topic: 'your direct messages with burnrate: only you see them' },
   ];
 }

@@ -1,0 +1,108 @@
+import { splitTarget, targetOf } from '../chat/chat-port.js';
+import type { Actor } from '../chat/interaction.js';
+import type { Deps } from '../deps.js';
+import { instanceLabel, type TrackedGpuFinding } from '../domain/gpu-finding.js';
+import { hasRole, rolesOf } from '../domain/roles.js';
+import { utcMinute } from '../domain/utc-minute.js';
+import { BurnrateError } from '../errors.js';
+import { alertTeam, idleAlertFor, idleThread } from '../jobs/idle-alert-content.js';
+import type { AuditEntry, OutboxDraft } from '../store/store.js';
+import { errorMessage } from '../../templates/error-message.js';
+import { IDLE_ACTIONS } from '../../templates/idle-alert.js';
+import { teamPicker } from '../../templates/team-picker.js';
+import type { ActionSpec } from './action.js';
+import { currentIdleAlertMessage, readInstancePayload } from './instance-alert.js';
+
+const ACTION = IDLE_ACTIONS.reroute;
+
+/**
+ * "Not ours" on an idle alert (on an unowned instance: "Ours: pick the team"):
+ *   1. the first click answers privately with one button per team
+ *   2. the pick hands the instance over: later checks route it to that team whatever its tags
+ *      say, its open finding moves there and a fresh alert is posted in that team's channel, all
+ *      in one transaction; the alert the pick started from says who handed it where
+ * Owners and approvers of the instance's team (and admins) may hand it away; an instance of no
+ * team may be claimed by anyone for a team of theirs. Every attempt is audited.
+ */
+export const instanceRerouteAction: ActionSpec = {
+  id: ACTION,
+  permissions: [],
+  async run(deps, interaction) {
+    const { payload, finding } = await readInstancePayload(deps, interaction.value);
+    const { actor } = interaction;
+    const name = instanceLabel(finding);
+    const audit = { at: deps.clock(), platform: actor.platform, userId: actor.userId, action: ACTION, subject: finding.id, detail: finding.instanceId };
+
+    if (!payload.to) {
+      await authorize(deps, actor, finding, null, audit);
+      const roles = rolesOf(deps.config, actor.userId);
+      const teams = deps.config.teams.filter((t) => t.id !== finding.team && (finding.team !== null || hasRole(roles, t.id, ['owner', 'approver'])));
+      const origin = interaction.message ?? undefined;
+      await interaction.reply.private(
+        teamPicker({
+          instance: name,
+          teams: teams.map((t) => ({ id: t.id, name: t.name ?? t.id })),
+          button: (team) => ({ action: `${ACTION}:${team}`, value: JSON.stringify({ f: finding.id, to: team, ...(origin ? { m: origin } : {}) }) }),
+        }),
+      );
+      return;
+    }
+
+    const to = deps.config.teams.find((t) => t.id === payload.to);
+    if (!to) throw new BurnrateError('burnrate_team_unknown', `There is no team "${payload.to}" in burnrate.yml any more.`, 'Click "Not ours" again for the current teams.');
+    if (finding.team === to.id) {
+      const owner = (await deps.store.instanceOwners.list()).find((o) => o.instanceId === finding.instanceId);
+      await deps.store.audit.record({ ...audit, result: 'duplicate', detail: `${finding.instanceId} to ${to.id}` });
+      await interaction.reply.update(errorMessage(owner ? `${name} was already handed to ${to.name ?? to.id} by ${owner.byUser} at ${utcMinute(owner.at)}.` : `${name} already belongs to ${to.name ?? to.id}.`));
+      return;
+    }
+    await authorize(deps, actor, finding, to.id, audit);
+
+    const now = deps.clock();
+    const moved = { ...finding, team: to.id };
+    const alerts = await alertsFor(deps, moved, now);
+    await deps.store.instanceOwners.reassign({ instanceId: finding.instanceId, team: to.id, byUser: actor.userId, at: now }, alerts);
+    await deps.store.audit.record({ ...audit, result: 'ok', detail: `${finding.instanceId} from ${finding.team ?? 'no team'} to ${to.id}` });
+    if (payload.m) await updateOrigin(deps, payload.m, moved, finding.team);
+    await interaction.reply.update(errorMessage(`Handed ${name} to ${to.name ?? to.id}.`, `Its idle alert is in their channel now, and later checks route it there.`));
+  },
+};
+
+/** Owners and approvers of the instance's team, and admins; for an instance of no team, anyone for a team of theirs. */
+async function authorize(deps: Deps, actor: Actor, finding: TrackedGpuFinding, to: string | null, audit: Omit<AuditEntry, 'result'>): Promise<void> {
+  const roles = rolesOf(deps.config, actor.userId);
+  const allowed = finding.team !== null ? hasRole(roles, finding.team, ['owner', 'approver']) : roles.admin || (to === null ? roles.teams.length > 0 : hasRole(roles, to, ['owner', 'approver']));
+  if (allowed) return;
+  await deps.store.audit.record({ ...audit, result: 'refused', detail: `${finding.instanceId} not allowed to hand over` });
+  throw finding.team !== null
+    ? new BurnrateError('burnrate_forbidden', `Only owners and approvers of ${finding.team} can hand ${instanceLabel(finding)} to another team.`, 'Ask one of them, or an admin.')
+    : new BurnrateError('burnrate_forbidden', `Only members of ${to ?? 'a team'} can claim ${instanceLabel(finding)} for it.`, 'Ask an owner or approver of that team, or an admin.');
+}
+
+/** The receiving team's idle alert, on each of its platforms, threaded for later automatic stops. */
+async function alertsFor(deps: Deps, moved: TrackedGpuFinding, now: Date): Promise<OutboxDraft[]> {
+  const team = alertTeam(deps, moved.team)!;
+  const others = (await deps.store.gpuFindings.listOpen()).filter((f) => f.team === moved.team && f.id !== moved.id);
+  const message = await idleAlertFor(deps, moved.team, [moved, ...others]);
+  return deps.chat.flatMap((port) => {
+    const address = port.addressOf(team);
+    if (!address) return [];
+    return [{ dedupeKey: `gpu.handed:${moved.id}:${team.id}:${now.toISOString()}:${port.platform}`, target: targetOf(port, address), message, threadOf: idleThread(moved.team, moved.id) }];
+  });
+}
+
+/**
+ * The alert "Not ours" was clicked on, marked as handed over. Its address came back in a button
+ * value, so it is used only when it is the old team's own channel on that platform.
+ */
+async function updateOrigin(deps: Deps, origin: { target: string; ref: string }, moved: TrackedGpuFinding, from: string | null): Promise<void> {
+  const { platform, address } = splitTarget(origin.target);
+  const port = deps.chat.find((p) => p.platform === platform);
+  const team = alertTeam(deps, from);
+  if (!port || !team || port.addressOf(team) !== address) return;
+  try {
+    await port.update(address, origin.ref, await currentIdleAlertMessage(deps, moved, from));
+  } catch (error) {
+    deps.log.warn({ err: (error as Error).message }, 'could not mark the idle alert as handed over');
+  }
+}

@@ -1,0 +1,38 @@
+import { dispatch } from '../../src/chat/dispatcher.js';
+import type { DemoInstancePort } from '../../src/actions/instance/demo-instance-port.js';
+import type { Config } from '../../src/config/schema.js';
+import type { Deps } from '../../src/deps.js';
+import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
+import { demoConfig } from '../../src/sources/demo/demo-config.js';
+import { testDeps } from './deps.js';
+import { click } from './recording-reply.js';
+
+// Demo users: ALICE owns ml-research, BOB approves it, CAROL owns llm-training.
+export const ALICE = 'U0DEMOALICE';
+export const BOB = 'U0DEMOBOB';
+export const CAROL = 'U0DEMOCAROL';
+export const STRANGER = 'U0STRANGER';
+/** Wednesday 18 Nov 2026 06:00Z (07:00 in Berlin): ml-research has two idle notebooks, llm-training a stalled pre-training node. */
+export const T = '2026-11-18T06:00:00Z';
+
+/** The demo organisation and fleet on real parts, at T; `change` edits the configuration first. */
+export function gpuDemo(change: (config: Config) => void = () => {}) {
+  const config = demoConfig();
+  change(config);
+  const t = testDeps(config, T);
+  t.deps.gpu = buildGpuDeps(t.deps.config)!;
+  return { ...t, port: t.deps.gpu.instances as DemoInstancePort };
+}
+
+export async function findingOf(deps: Deps, name: string): Promise<string> {
+  const found = (await deps.store.gpuFindings.listOpen()).find((f) => f.name === name);
+  if (!found) throw new Error(`no open finding for ${name}`);
+  return found.id;
+}
+
+/** A click on an idle alert's button, through the dispatcher; returns what was answered. */
+export async function press(deps: Deps, userId: string, action: string, findingId: string, extra: object = {}) {
+  const interaction = click(userId, action, JSON.stringify({ f: findingId, ...extra }));
+  await dispatch(deps, interaction);
+  return interaction.reply;
+}
