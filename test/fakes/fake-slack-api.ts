@@ -21,6 +21,12 @@ export interface SlackResponseCall {
 
 type Failure = { status: 429; retryAfter: number } | { status: 500 | 502 | 503 } | { error: string };
 
+/**
+ * Answers one method in place of the built-in answers, given the call's arguments and the bearer
+ * token (never recorded), e.g. apps.connections.open, which checks which token it was given.
+ */
+export type Responder = (args: Record<string, any>, token: string) => Record<string, unknown>;
+
 /** Methods the fake answers like Slack does; anything else is `unknown_method` and unexpected. */
 const KNOWN = ['chat.postMessage', 'chat.update', 'chat.postEphemeral', 'views.publish', 'views.open', 'auth.test'] as const;
 
@@ -36,6 +42,7 @@ export class FakeSlackApi {
   private readonly failures = new Map<string, Failure[]>();
   private readonly expected: Set<string>;
   private readonly unexpected: string[] = [];
+  private readonly responders = new Map<string, Responder>();
   private seq = 0;
 
   private constructor(
@@ -68,6 +75,12 @@ export class FakeSlackApi {
 
   expect(...methods: string[]): void {
     methods.forEach((m) => this.expected.add(m));
+  }
+
+  /** `method` is answered by `responder` from now on (and is expected). */
+  respond(method: string, responder: Responder): void {
+    this.responders.set(method, responder);
+    this.expect(method);
   }
 
   /** The next `times` calls of `method` fail this way (HTTP 429 with Retry-After, a 5xx, or a Slack error). */
@@ -104,7 +117,8 @@ export class FakeSlackApi {
     if (req.method !== 'POST' || !path.startsWith('/api/')) return send(res, 404, { ok: false, error: 'not_found' });
 
     const method = path.slice('/api/'.length);
-    const authorized = typeof req.headers.authorization === 'string' && /^Bearer \S+/.test(req.headers.authorization);
+    const token = /^Bearer (\S+)$/.exec(String(req.headers.authorization ?? ''))?.[1] ?? '';
+    const authorized = token !== '';
     const call: SlackApiCall = { method, args: body, authorized };
     this.calls.push(call);
     if (!this.expected.has(method)) this.unexpected.push(method);
@@ -114,8 +128,10 @@ export class FakeSlackApi {
       return send(res, failure.status, failure.status === 429 ? { ok: false, error: 'ratelimited' } : 'upstream error', failure.status === 429 ? { 'retry-after': String(failure.retryAfter) } : {});
     }
     if (failure) return send(res, 200, { ok: false, error: failure.error });
-    if (!(KNOWN as readonly string[]).includes(method)) return send(res, 200, { ok: false, error: 'unknown_method' });
+    const responder = this.responders.get(method);
+    if (!responder && !(KNOWN as readonly string[]).includes(method)) return send(res, 200, { ok: false, error: 'unknown_method' });
     if (!authorized) return send(res, 200, { ok: false, error: 'not_authed' });
+    if (responder) return send(res, 200, responder(body, token));
     const problems = Array.isArray(body.blocks) ? blockKitProblems(body.blocks) : body.blocks === undefined ? [] : ['blocks is not an array'];
     if (problems.length > 0) return send(res, 200, { ok: false, error: 'invalid_blocks', errors: problems });
     call.answer = this.answer(method, body);

@@ -13,6 +13,7 @@ import { slackLogger } from './slack-logger.js';
 import { messageReply, privateReply } from './slack-reply.js';
 import { readSlackSettings } from './slack-settings.js';
 import { redactTokens } from './slack-tokens.js';
+import { createSocketReceiver } from './socket-receiver.js';
 
 /** Where Slack sends slash commands, button clicks and events in HTTP mode (manifest.yml says the same). */
 export const SLACK_EVENTS_PATH = '/slack/events';
@@ -55,8 +56,9 @@ export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; di
     convoStore: false as const,
   };
 
-  const receiver = settings.appToken ? null : new HTTPReceiver({ signingSecret: settings.signingSecret, endpoints: SLACK_EVENTS_PATH, logger, signatureVerification: true });
-  const app = receiver ? new App({ ...common, receiver }) : new App({ ...common, socketMode: true, appToken: settings.appToken ?? '' });
+  const { appToken, signingSecret } = settings;
+  const receiver = appToken ? null : new HTTPReceiver({ signingSecret: signingSecret ?? '', endpoints: SLACK_EVENTS_PATH, logger, signatureVerification: true });
+  const app = new App({ ...common, receiver: receiver ?? createSocketReceiver({ ...settings, appToken: appToken ?? '' }, deps.log) });
   // Edits and thread replies use the same port as alerts, so they render and fail the same way.
   const chat = deps.chat.find((port) => port instanceof SlackChat) ?? new SlackChat(createSlackClient(settings, deps.log));
 
@@ -64,10 +66,12 @@ export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; di
     deps.log.error({ err: redactTokens(error.message), code: error.code }, 'slack request failed');
   });
 
-  // Slack redelivers a request it thinks went unanswered (x-slack-retry-num). The first delivery
-  // is already being handled, so a retry is acknowledged and dropped: nothing posts or applies twice.
+  // Slack redelivers a request it thinks went unanswered (x-slack-retry-num over HTTP,
+  // retry_attempt in Socket Mode). The first delivery is already being handled, so a retry is
+  // acknowledged and dropped: nothing posts or applies twice. Socket Mode marks every first
+  // delivery of an event `retry_attempt: 0`, so only a count above zero is a retry.
   app.use(async ({ context, next, ...args }) => {
-    if (context.retryNum !== undefined) {
+    if ((context.retryNum ?? 0) > 0) {
       const ack = (args as { ack?: () => Promise<void> }).ack;
       if (ack) await ack();
       deps.log.info({ retryNum: context.retryNum, reason: context.retryReason }, 'slack retry dropped');

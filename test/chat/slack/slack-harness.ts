@@ -24,21 +24,28 @@ export function slackChat(fake: FakeSlackApi, deps: Pick<Deps, 'log'>): SlackCha
 }
 
 /**
- * Real Bolt in HTTP mode, mounted on burnrate's own HTTP server on 127.0.0.1. `dispatched` holds
- * every interaction handed on and the promise of its handling, so a test can wait for the work
- * that happens after the ack.
+ * Wraps a dispatcher so a test sees every interaction handed on and the promise of its handling,
+ * and can wait for the work that happens after the ack.
  */
-export async function startSlackServer(deps: Deps, fake: FakeSlackApi, dispatch: Dispatch = realDispatch) {
+export function recordDispatch(dispatch: Dispatch) {
   const dispatched: { interaction: Interaction; done: Promise<void> }[] = [];
-  deps.chat = [slackChat(fake, deps)];
-  const slack: SlackApp = createSlackApp(deps, {
-    env: slackEnv(fake),
-    dispatch: (d, interaction) => {
+  return {
+    dispatched,
+    dispatch: ((d, interaction) => {
       const done = dispatch(d, interaction);
       dispatched.push({ interaction, done });
       return done;
-    },
-  });
+    }) as Dispatch,
+    /** Waits until every dispatched interaction has been handled. */
+    settled: () => Promise.all(dispatched.map((d) => d.done)),
+  };
+}
+
+/** Real Bolt in HTTP mode, mounted on burnrate's own HTTP server on 127.0.0.1. */
+export async function startSlackServer(deps: Deps, fake: FakeSlackApi, dispatch: Dispatch = realDispatch) {
+  const recorded = recordDispatch(dispatch);
+  deps.chat = [slackChat(fake, deps)];
+  const slack: SlackApp = createSlackApp(deps, { env: slackEnv(fake), dispatch: recorded.dispatch });
   const server: Server = await startHttpServer({
     host: '127.0.0.1',
     port: 0,
@@ -47,12 +54,10 @@ export async function startSlackServer(deps: Deps, fake: FakeSlackApi, dispatch:
   });
   const { port } = server.address() as AddressInfo;
   return {
+    ...recorded,
     slack,
-    dispatched,
     url: `http://127.0.0.1:${port}/slack/events`,
     base: `http://127.0.0.1:${port}`,
-    /** Waits until every dispatched interaction has been handled. */
-    settled: () => Promise.all(dispatched.map((d) => d.done)),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -60,10 +65,16 @@ export async function startSlackServer(deps: Deps, fake: FakeSlackApi, dispatch:
   };
 }
 
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+/**
+ * Real Bolt in Socket Mode, built and started as `burnrate serve` does (SLACK_APP_TOKEN set,
+ * SLACK_API_URL at the fake), connected to the fake socket: resolves once Slack said hello.
+ */
+export async function startSlackSocket(deps: Deps, fake: FakeSlackApi, appToken: string, dispatch: Dispatch = realDispatch) {
+  const recorded = recordDispatch(dispatch);
+  deps.chat = [slackChat(fake, deps)];
+  const slack: SlackApp = createSlackApp(deps, { env: slackEnv(fake, { SLACK_APP_TOKEN: appToken, SLACK_SIGNING_SECRET: '' }), dispatch: recorded.dispatch });
+  await slack.start();
+  return { ...recorded, slack, close: () => slack.stop() };
 }
+
+export { waitFor } from '../../support/wait-for.js';

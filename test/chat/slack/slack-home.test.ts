@@ -3,44 +3,15 @@ import { demoConfig } from '../../../src/sources/demo/demo-config.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { spendRow, testDeps } from '../../support/deps.js';
 import { checkSlackLimits, type SlackBlock } from '../../support/platform-limits.js';
-import { blockActionsBody, postSigned } from '../../support/slack-request.js';
+import { appHomeOpenedPayload, budgetSubmissionPayload } from '../../support/slack-payloads.js';
+import { blockActionsBody, formPayload, postSigned } from '../../support/slack-request.js';
 import { startSlackServer, waitFor } from './slack-harness.js';
 
 const BOB = 'U0DEMOBOB'; // approver of ml-research
 const ALICE = 'U0DEMOALICE'; // owner of ml-research, not an approver
 
-function homeOpenedBody(user: string): string {
-  return JSON.stringify({
-    token: 'legacy',
-    team_id: 'T0DEMO',
-    api_app_id: 'A0BURNRATE',
-    type: 'event_callback',
-    event_id: `Ev${user}`,
-    event_time: 1700000000,
-    event: { type: 'app_home_opened', user, channel: 'D0HOME', tab: 'home', event_ts: '1700000000.000100' },
-  });
-}
-
-function submitBody(user: string, values: { monthly?: string; weekly?: string; thresholds?: string }, team = 'ml-research'): string {
-  const field = (name: keyof typeof values) => ({ [name]: { [name]: { type: 'plain_text_input', value: values[name] ?? null } } });
-  const payload = {
-    type: 'view_submission',
-    team: { id: 'T0DEMO', domain: 'demo' },
-    user: { id: user, username: user.toLowerCase(), name: user.toLowerCase(), team_id: 'T0DEMO' },
-    api_app_id: 'A0BURNRATE',
-    token: 'legacy',
-    trigger_id: '1.2.3',
-    view: {
-      id: 'V0MODAL',
-      type: 'modal',
-      callback_id: 'budget_edit',
-      private_metadata: team,
-      state: { values: { ...field('monthly'), ...field('weekly'), ...field('thresholds') } },
-      hash: '1',
-    },
-  };
-  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-}
+const homeOpenedBody = (user: string) => JSON.stringify(appHomeOpenedPayload(user));
+const submitBody = (...args: Parameters<typeof budgetSubmissionPayload>) => formPayload(budgetSubmissionPayload(...args));
 
 describe('App Home and the budget modal (real Bolt, fake Web API)', () => {
   let fake: FakeSlackApi;

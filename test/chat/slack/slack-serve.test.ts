@@ -83,7 +83,7 @@ describe('burnrate serve with Slack', () => {
   it.each([
     [{ SLACK_BOT_TOKEN: TEST_BOT_TOKEN }, 'SLACK_SIGNING_SECRET'],
     [{ SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET }, 'SLACK_BOT_TOKEN'],
-    [{ SLACK_APP_TOKEN: 'xapp-1-A0-secret' }, 'SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET are'],
+    [{ SLACK_APP_TOKEN: 'xapp-1-A0-secret' }, 'SLACK_BOT_TOKEN is not; Socket Mode needs SLACK_BOT_TOKEN and SLACK_APP_TOKEN'],
   ])('fails at start, naming the missing variable, when Slack is half configured (%o)', async (env, missing) => {
     const result = await cli(['serve'], { env: { ...env, PORT: '0' } });
     expect(result.code).toBe(2);
