@@ -20,7 +20,8 @@ const USAGE = 'burnrate serve [--config FILE] [--db FILE] [--port N] [--host ADD
 
 /**
  * Runs burnrate until Ctrl-C:
- *   1. open config and store; connect Slack when SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET are set,
+ *   1. open config and store; connect Slack when SLACK_BOT_TOKEN is set with SLACK_APP_TOKEN (Socket
+ *      Mode) or SLACK_SIGNING_SECRET (HTTP mode),
  *      else (no chat platform configured) messages print to this terminal; the local web console
  *      is one more chat platform, on by default when there is no other (CONSOLE, CONSOLE_TOKEN)
  *   2. fill an empty store from the configured sources (the demo organisation by default)
@@ -43,7 +44,7 @@ export const serveVerb: Verb = async (args, io) => {
     say(`burnrate: ${runtime.configPath ?? 'embedded demo organisation (no burnrate.yml)'}, database ${runtime.dbPath}`);
     const slackApp = slack ? createSlackApp(deps, { env: io.env, dispatch }) : null;
     await slackApp?.start();
-    say(slackApp?.describe() ?? `chat: none configured (set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for Slack), messages print here${consoleSettings.enabled ? ' and in the console' : ''}`);
+    say(slackApp?.describe() ?? `chat: none configured (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN for Slack in Socket Mode, or SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for HTTP mode), messages print here${consoleSettings.enabled ? ' and in the console' : ''}`);
     const consoleChat = consoleSettings.enabled ? new ConsoleChat(deps.store.console, deps.clock) : null;
     if (consoleChat) deps.chat.push(consoleChat);
     const empty = await deps.store.isEmpty();

@@ -15,7 +15,7 @@ import { readSlackSettings } from './slack-settings.js';
 import { redactTokens } from './slack-tokens.js';
 import { createSocketReceiver } from './socket-receiver.js';
 
-/** Where Slack sends slash commands, button clicks and events in HTTP mode (manifest.yml says the same). */
+/** Where Slack sends slash commands, button clicks and events in HTTP mode (the "HTTP mode" lines of manifest.yml). */
 export const SLACK_EVENTS_PATH = '/slack/events';
 export const SLACK_COMMAND = '/burnrate';
 
@@ -43,7 +43,7 @@ export interface SlackApp {
 export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; dispatch: Dispatch }): SlackApp {
   const settings = readSlackSettings(options.env);
   if (!settings) {
-    throw new BurnrateError('burnrate_slack_not_configured', 'Slack is not configured', 'Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET.', 2);
+    throw new BurnrateError('burnrate_slack_not_configured', 'Slack is not configured', 'Set SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode).', 2);
   }
   const logger = slackLogger(deps.log);
   const common = {

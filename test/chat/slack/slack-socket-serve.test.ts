@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { FakeSlackSocket } from '../../fakes/fake-slack-socket.js';
@@ -8,10 +11,20 @@ import { TEST_BOT_TOKEN, waitFor } from './slack-harness.js';
 
 const APP_TOKEN = 'xapp-1-A0BURNRATE-1111-serve-secret';
 
+/** The README's Socket Mode walkthrough: its burnrate.yml and the variables of its run line. */
+function readmeWalkthrough(): { config: string; variables: string[] } {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('### Socket Mode, step by step'), readme.indexOf('### HTTP mode'));
+  const config = /```yaml\n([\s\S]*?)```/.exec(section)?.[1]?.replace(/^ {3}/gm, '');
+  const run = /^\s*((?:SLACK_\w+=\S+ )+)npm start$/m.exec(section)?.[1];
+  if (!config || !run) throw new Error('the README lost its Socket Mode burnrate.yml or run line');
+  return { config, variables: [...run.matchAll(/(SLACK_\w+)=/g)].map((m) => m[1]!) };
+}
+
 /**
- * What the README asks of a new user for Socket Mode, and nothing more: the bot token and the
- * app-level token in the environment, then `burnrate serve` (what `npm start` runs). SLACK_API_URL
- * points Slack's Web API, and so apps.connections.open, at the fake: no internet needed.
+ * What the README asks of a new user for Socket Mode, and nothing more: its burnrate.yml, the
+ * variables of its run line, then `burnrate serve` (what `npm start` runs). SLACK_API_URL points
+ * Slack's Web API, and so apps.connections.open, at the fake: no internet needed.
  */
 describe('burnrate serve in Socket Mode', () => {
   let fake: FakeSlackApi;
@@ -25,16 +38,25 @@ describe('burnrate serve in Socket Mode', () => {
     await fake.close();
   });
 
-  it('connects out, posts the demo alerts, answers /burnrate and a button over the socket, survives a reconnect and stops cleanly', async () => {
-    const serve = await startServe({ SLACK_BOT_TOKEN: TEST_BOT_TOKEN, SLACK_APP_TOKEN: APP_TOKEN, SLACK_API_URL: fake.apiUrl });
+  it('following the README: connects out, posts the alert, answers /burnrate and a button over the socket, survives a reconnect and stops cleanly', async () => {
+    const { config, variables } = readmeWalkthrough();
+    expect(variables).toEqual(['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN']);
+    const configPath = join(mkdtempSync(join(tmpdir(), 'burnrate-readme-')), 'burnrate.yml');
+    writeFileSync(configPath, config);
+    const channel = /channel: (C\w+)/.exec(config)![1]!;
+    const me = /admins: \[(U\w+)\]/.exec(config)![1]!;
+
+    let exitCode: number | null = null;
+    const serve = await startServe({ SLACK_BOT_TOKEN: TEST_BOT_TOKEN, SLACK_APP_TOKEN: APP_TOKEN, SLACK_API_URL: fake.apiUrl, BURNRATE_CONFIG: configPath, BURNRATE_NOW: '2026-11-21T09:00:00Z', LOG_LEVEL: 'info' });
     try {
       expect(serve.out()).toContain('slack: Socket Mode, connected out to Slack (no public URL needed)');
+      expect(Number(/budget check: \d+ open finding\(s\), (\d+) new alert\(s\)/.exec(serve.out())?.[1])).toBeGreaterThan(0);
       expect(socket.connections).toBe(1);
       const posts = fake.callsOf('chat.postMessage');
-      const alert = posts.find((p) => p.args.channel === 'C0DEMOLLMTR' && /^LLM Training is on track to spend/.test(p.args.text));
+      const alert = posts.find((p) => p.args.channel === channel && /^LLM Training (is on track to spend|has spent) \d+% of its November 2026 budget/.test(p.args.text));
       expect(alert?.authorized).toBe(true);
 
-      const command = socket.slashCommand(slashCommandPayload({ text: 'budget llm-training', response_url: fake.responseUrl('budget') }));
+      const command = socket.slashCommand(slashCommandPayload({ text: 'budget llm-training', user_id: me, channel_id: channel, response_url: fake.responseUrl('budget') }));
       expect((await socket.waitForAck(command)).ms).toBeLessThan(1_500);
       await waitFor(() => fake.responses.length === 1, 'the answer at response_url');
       expect(fake.responses[0]?.body).toMatchObject({ response_type: 'ephemeral' });
@@ -45,17 +67,18 @@ describe('burnrate serve in Socket Mode', () => {
       await socket.waitForConnections(2, 15_000);
 
       const ack = alert!.args.blocks.flatMap((b: { elements?: { action_id?: string; value?: string }[] }) => b.elements ?? []).find((e: { action_id?: string }) => e.action_id === 'budget.ack');
-      const click = socket.interactive(blockActionsPayload({ actionId: 'budget.ack', value: ack.value, channel: 'C0DEMOLLMTR', messageTs: String(alert!.answer?.ts), user_id: 'U0DEMOADMIN', response_url: fake.responseUrl('click') }));
+      const click = socket.interactive(blockActionsPayload({ actionId: 'budget.ack', value: ack.value, channel, messageTs: String(alert!.answer?.ts), user_id: me, response_url: fake.responseUrl('click') }));
       expect((await socket.waitForAck(click)).connection).toBe(2);
       await waitFor(() => fake.callsOf('chat.update').length === 1, 'the alert to be edited');
-      expect(fake.callsOf('chat.update')[0]?.args).toMatchObject({ channel: 'C0DEMOLLMTR', ts: alert!.answer?.ts });
-      expect(JSON.stringify(fake.callsOf('chat.update')[0]?.args.blocks)).toContain('Acknowledged by U0DEMOADMIN');
+      expect(fake.callsOf('chat.update')[0]?.args).toMatchObject({ channel, ts: alert!.answer?.ts });
+      expect(JSON.stringify(fake.callsOf('chat.update')[0]?.args.blocks)).toContain(`Acknowledged by ${me}`);
 
       expect((await fetch(`http://127.0.0.1:${serve.port}/healthz`)).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${serve.port}/slack/events`, { method: 'POST' })).status).toBe(404); // nothing to expose
     } finally {
-      expect(await serve.stop()).toBe(0);
+      exitCode = await serve.stop();
     }
+    expect(exitCode).toBe(0);
     fake.assertNoUnexpectedCalls(); // no auth.test, nothing but posts, one edit and connection opens
     expect(fake.callsOf('apps.connections.open')).toHaveLength(2);
     expect(fake.callsOf('chat.postMessage').length).toBeGreaterThan(0);
@@ -64,7 +87,9 @@ describe('burnrate serve in Socket Mode', () => {
     const output = `${serve.out()}${serve.err()}`;
     expect(output).not.toContain(APP_TOKEN);
     expect(output).not.toContain(TEST_BOT_TOKEN);
-    expect(serve.err()).toBe('');
+    const logs = serve.err().trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(logs.filter((l) => l.level >= 40)).toEqual([]); // no warning, no error
+    expect(logs.map((l) => l.msg)).toEqual(expect.arrayContaining(['slack: Socket Mode connected', 'slack: Socket Mode connection closed, reconnecting']));
   }, 90_000);
 
   it('stops at start with a clear error, and without the token, when Slack refuses the app-level token', async () => {
