@@ -57,8 +57,9 @@ export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; di
   };
 
   const { appToken, signingSecret } = settings;
-  const receiver = appToken ? null : new HTTPReceiver({ signingSecret: signingSecret ?? '', endpoints: SLACK_EVENTS_PATH, logger, signatureVerification: true });
-  const app = new App({ ...common, receiver: receiver ?? createSocketReceiver({ ...settings, appToken: appToken ?? '' }, deps.log) });
+  const socket = appToken ? createSocketReceiver({ ...settings, appToken }, deps.log) : null;
+  const receiver = socket ? null : new HTTPReceiver({ signingSecret: signingSecret ?? '', endpoints: SLACK_EVENTS_PATH, logger, signatureVerification: true });
+  const app = new App({ ...common, receiver: socket?.receiver ?? receiver ?? undefined });
   // Edits and thread replies use the same port as alerts, so they render and fail the same way.
   const chat = deps.chat.find((port) => port instanceof SlackChat) ?? new SlackChat(createSlackClient(settings, deps.log));
 
@@ -108,10 +109,13 @@ export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; di
         ? `slack: HTTP mode, Slack requests arrive at POST ${SLACK_EVENTS_PATH} on this server`
         : 'slack: Socket Mode, connected out to Slack (no public URL needed)',
     start: async () => {
-      if (receiver) return;
+      if (!socket) return;
       try {
-        await app.start();
+        // A refused token ends the wait at once; the client would otherwise keep retrying it.
+        const refusal = socket.refused.then((code) => Promise.reject(new Error(`apps.connections.open answered ${code}`)));
+        await Promise.race([app.start(), refusal]);
       } catch (error) {
+        await app.stop().catch(() => {});
         throw new BurnrateError(
           'burnrate_slack_connect_failed',
           `cannot open the Slack Socket Mode connection: ${redactTokens((error as Error).message)}`,

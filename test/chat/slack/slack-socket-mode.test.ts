@@ -206,17 +206,24 @@ describe('Socket Mode (real Bolt and @slack/socket-mode, fake Slack on 127.0.0.1
     expect(fake.responses[0]?.body.text).toBe('burnrate commands');
   }, 40_000);
 
-  it('fails start with a clear error, without the token, when Slack refuses the app token', async () => {
+  it.each([
+    ['a wrong or revoked token', 'xapp-1-A0BURNRATE-0000-not-the-token', null, 'invalid_auth'],
+    // Slack's client gives up by itself on invalid_auth, but would retry this one forever.
+    ['a token without connections:write', APP_TOKEN, 'missing_scope', 'missing_scope'],
+  ])('fails start at once with a clear error, without the token, for %s', async (_name, token, injected, code) => {
     const { deps } = testDeps({});
-    const wrong = 'xapp-1-A0BURNRATE-0000-not-the-token';
-    const slack = createSlackApp(deps, { env: slackEnv(fake, { SLACK_APP_TOKEN: wrong }), dispatch });
+    if (injected) fake.failNext('apps.connections.open', { error: injected });
+    const slack = createSlackApp(deps, { env: slackEnv(fake, { SLACK_APP_TOKEN: token }), dispatch });
+    const started = Date.now();
     const error = await slack.start().then(() => null, (e: Error & { code?: string; hint?: string }) => e);
+    expect(Date.now() - started).toBeLessThan(3_000);
     expect(error).toMatchObject({ code: 'burnrate_slack_connect_failed' });
-    expect(error?.message).toContain('invalid_auth');
+    expect(error?.message).toContain(code);
     expect(error?.hint).toContain('connections:write');
-    expect(`${error?.message}${error?.hint}`).not.toContain(wrong);
-    expect(fake.callsOf('apps.connections.open')).toHaveLength(1); // not retried: no retry fixes a wrong token
+    expect(`${error?.message}${error?.hint}`).not.toContain(token);
+    await new Promise((r) => setTimeout(r, 6_000)); // past the client's first retry delay
+    expect(fake.callsOf('apps.connections.open')).toHaveLength(1); // nothing retries a refused token
     expect(socket.connections).toBe(0);
     await slack.stop().catch(() => {});
-  });
+  }, 15_000);
 });
