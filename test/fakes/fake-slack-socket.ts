@@ -43,8 +43,6 @@ export class FakeSlackSocket {
   readonly acks: SocketAck[] = [];
   /** Every message the app sent that was not an ack (there should be none). */
   readonly stray: unknown[] = [];
-  /** apps.connections.open calls answered with a URL. */
-  opened = 0;
   private readonly tickets = new Set<string>();
   private readonly sockets: WebSocket[] = [];
   private readonly sentAt = new Map<string, { at: number }>();
@@ -150,7 +148,6 @@ export class FakeSlackSocket {
     if (token !== appToken) return { ok: false, error: 'invalid_auth' };
     const ticket = randomUUID();
     this.tickets.add(ticket);
-    this.opened += 1;
     return { ok: true, url: `${this.origin}/link/?ticket=${ticket}&app_id=${APP_ID}` };
   }
 
