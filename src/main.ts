@@ -3,6 +3,8 @@ import type { Writable } from 'node:stream';
 import { SlackChat } from './chat/slack/slack-chat.js';
 import { createSlackClient } from './chat/slack/slack-client.js';
 import { readSlackSettings } from './chat/slack/slack-settings.js';
+import { createTeamsChat } from './chat/teams/teams-chat.js';
+import { readTeamsSettings } from './chat/teams/teams-settings.js';
 import { TerminalChat } from './chat/terminal-chat.js';
 import type { ChatPort } from './chat/chat-port.js';
 import { loadConfig } from './config/load-config.js';
@@ -23,7 +25,7 @@ export interface BuildOptions {
   /** Where the terminal "chat" prints; only `serve` uses it, when no chat platform is configured. */
   terminal?: Writable;
   /**
-   * Add the chat platforms configured in the environment (Slack), so alerts found by any command
+   * Add the chat platforms configured in the environment (Slack, Teams), so alerts found by any command
    * are queued for them; `serve` delivers. Off for the demo, whose channels are made up.
    */
   chatPlatforms?: boolean;
@@ -46,9 +48,14 @@ export function buildRuntime(options: BuildOptions = {}): Runtime {
   const dbPath = given === ':memory:' ? given : resolve(options.cwd ?? process.cwd(), given);
   // Read before opening anything: a half-configured Slack is an error that names what is missing.
   const slack = options.chatPlatforms === false ? null : readSlackSettings(env);
+  const teams = options.chatPlatforms === false ? null : readTeamsSettings(env);
   const store = openStore(dbPath);
   const log = createLogger(env);
-  const chat: ChatPort[] = [...(slack ? [new SlackChat(createSlackClient(slack, log))] : []), ...(options.terminal ? [new TerminalChat(options.terminal)] : [])];
+  const chat: ChatPort[] = [
+    ...(slack ? [new SlackChat(createSlackClient(slack, log))] : []),
+    ...(teams ? [createTeamsChat(teams, store.conversations, log)] : []),
+    ...(options.terminal ? [new TerminalChat(options.terminal)] : []),
+  ];
   const deps: Deps = {
     config,
     store,

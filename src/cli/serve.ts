@@ -6,6 +6,8 @@ import { readConsoleSettings, type ConsoleSettings } from '../chat/console/conso
 import { dispatch } from '../chat/dispatcher.js';
 import { createSlackApp } from '../chat/slack/slack-app.js';
 import { readSlackSettings } from '../chat/slack/slack-settings.js';
+import { createTeamsApp } from '../chat/teams/teams-app.js';
+import { checkTeamsCanServe, INSECURE_WARNING, readTeamsSettings } from '../chat/teams/teams-settings.js';
 import { startHttpServer, type Route } from '../http/server.js';
 import { runBudgetCheck } from '../jobs/budget-check.js';
 import { deliverOutbox } from '../jobs/deliver-outbox.js';
@@ -22,29 +24,39 @@ const USAGE = 'burnrate serve [--config FILE] [--db FILE] [--port N] [--host ADD
  * Runs burnrate until Ctrl-C:
  *   1. open config and store; connect Slack when SLACK_BOT_TOKEN is set with SLACK_APP_TOKEN (Socket
  *      Mode) or SLACK_SIGNING_SECRET (HTTP mode),
+ *      Teams when MICROSOFT_APP_ID is set (or BURNRATE_INSECURE_DEV=1, unauthenticated, loopback only),
  *      else (no chat platform configured) messages print to this terminal; the local web console
  *      is one more chat platform, on by default when there is no other (CONSOLE, CONSOLE_TOKEN)
  *   2. fill an empty store from the configured sources (the demo organisation by default)
  *   3. run the budget check once, then the idle-GPU check (when GPU metrics are configured), and deliver their alerts
- *   4. answer /healthz and /readyz, Slack's events and the console on one HTTP server
+ *   4. answer /healthz and /readyz, Slack's events, Teams' activities and the console on one HTTP server
  *   5. keep the scheduler running; exit cleanly on SIGINT or SIGTERM
  */
 export const serveVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, port: { type: 'string' }, host: { type: 'string' } }, USAGE);
   // Read first: a half-configured Slack fails here, before anything is opened.
   const slack = readSlackSettings(io.env);
+  const teams = readTeamsSettings(io.env);
   const port = Number(values.port ?? io.env.PORT ?? 3000);
   const host = values.host ?? io.env.HOST ?? '127.0.0.1';
   // Also read first: a console that would be exposed without a token stops serve here.
-  const consoleSettings = readConsoleSettings(io.env, { chatConfigured: slack !== null, host });
-  const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, terminal: slack ? undefined : io.out, ...(io.clock ? { clock: io.clock } : {}) });
+  const consoleSettings = readConsoleSettings(io.env, { chatConfigured: slack !== null || teams !== null, host });
+  const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, terminal: slack || teams ? undefined : io.out, ...(io.clock ? { clock: io.clock } : {}) });
   const { deps } = runtime;
   const say = (line: string) => io.out.write(`${line}\n`);
   try {
     say(`burnrate: ${runtime.configPath ?? 'embedded demo organisation (no burnrate.yml)'}, database ${runtime.dbPath}`);
+    checkTeamsCanServe(teams, deps.config, host);
     const slackApp = slack ? createSlackApp(deps, { env: io.env, dispatch }) : null;
     await slackApp?.start();
-    say(slackApp?.describe() ?? `chat: none configured (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN for Slack in Socket Mode, or SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for HTTP mode), messages print here${consoleSettings.enabled ? ' and in the console' : ''}`);
+    const teamsApp = teams ? createTeamsApp(deps, { dispatch, authenticated: !teams.insecure }) : null;
+    if (teams?.insecure) {
+      say(INSECURE_WARNING);
+      deps.log.warn('teams authentication is off (BURNRATE_INSECURE_DEV=1)');
+    }
+    const platforms = [slackApp?.describe(), teamsApp?.describe()].filter((line) => line !== undefined);
+    platforms.forEach(say);
+    if (platforms.length === 0) say(`chat: none configured (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN for Slack in Socket Mode, or SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for HTTP mode; MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD for Teams), messages print here${consoleSettings.enabled ? ' and in the console' : ''}`);
     const consoleChat = consoleSettings.enabled ? new ConsoleChat(deps.store.console, deps.clock) : null;
     if (consoleChat) deps.chat.push(consoleChat);
     const empty = await deps.store.isEmpty();
@@ -84,6 +96,7 @@ export const serveVerb: Verb = async (args, io) => {
       port,
       routes: new Map<string, Route>([
         ...(slackApp?.routes ?? []),
+        ...(teamsApp?.routes ?? []),
         ...(consoleChat ? createConsoleRoutes(deps, { chat: consoleChat, settings: consoleSettings, dispatch }) : []),
       ]),
       health: {

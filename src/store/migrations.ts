@@ -178,4 +178,16 @@ export const MIGRATIONS: readonly string[] = [
     at TEXT NOT NULL
   );
   `,
+  `
+  -- Where a chat platform's conversations can be reached later (Teams: the Bot Framework
+  -- conversation reference captured on install or on the first message). reference is JSON.
+  CREATE TABLE chat_conversations (
+    platform TEXT NOT NULL,
+    conversation_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    reference TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (platform, conversation_id)
+  );
+  `,
 ];

@@ -5,6 +5,7 @@ import { BurnrateError } from '../errors.js';
 import { SqliteAcknowledgementStore } from './acknowledgements.js';
 import { SqliteAuditLog } from './audit-log.js';
 import { SqliteBudgetOverrideStore } from './budget-overrides.js';
+import { SqliteChatConversationStore } from './chat-conversations.js';
 import { SqliteConsoleMessageStore } from './console-messages.js';
 import { applyFindingChange, SqliteFindingStore } from './findings.js';
 import { applyGpuFindingChange, SqliteGpuFindingStore } from './gpu-findings.js';
@@ -75,6 +76,7 @@ export function openStore(path: string): Store {
     keeps: new SqliteKeepExceptionStore(db),
     instanceActions: new SqliteInstanceActionStore(db),
     instanceOwners: new SqliteInstanceOwnerStore(db),
+    conversations: new SqliteChatConversationStore(db),
     importBatches: async (batches) => importBatches(batches),
     recordCheck: async (change, alerts, now) => recordCheck(change, alerts, now),
     recordGpuCheck: async (change, alerts, now) => recordGpuCheck(change, alerts, now),

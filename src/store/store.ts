@@ -21,6 +21,7 @@ export interface Store {
   keeps: KeepExceptionStore;
   instanceActions: InstanceActionStore;
   instanceOwners: InstanceOwnerStore;
+  conversations: ChatConversationStore;
   /** Writes batches of spend and their sources' freshness in one transaction: all or nothing. */
   importBatches(batches: SpendBatch[]): Promise<ImportSummary>;
   /**
@@ -280,4 +281,23 @@ export interface InstanceOwnerStore {
   list(): Promise<InstanceOwner[]>;
   /** Records the owner, moves the instance's open findings to it and queues `alerts`, in one transaction. */
   reassign(owner: InstanceOwner, alerts: OutboxDraft[]): Promise<void>;
+}
+
+/** A conversation burnrate may write to later: a channel, a group chat or a personal chat. */
+export interface ChatConversation {
+  /** The outbox platform prefix, e.g. `msteams`. */
+  platform: string;
+  /** The platform's conversation id, as a team's config names it (a Teams channel or chat id). */
+  conversationId: string;
+  /** `channel`, `groupChat` or `personal`: threads exist in channels only. */
+  kind: string;
+  /** What the platform needs to reach the conversation again (the Bot Framework conversation reference). */
+  reference: Record<string, unknown>;
+  updatedAt: Date;
+}
+
+export interface ChatConversationStore {
+  /** Inserts or refreshes the conversation (its reference may change, e.g. a new service URL). */
+  save(conversation: ChatConversation): Promise<void>;
+  get(platform: string, conversationId: string): Promise<ChatConversation | null>;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse as parseForm } from 'node:querystring';
-import { readBody } from './http-body.js';
+import { closeServer, readBody } from './http-body.js';
 
 /** One Web API call as the fake saw it. The token itself is never recorded, only whether one came. */
 export interface SlackApiCall {
@@ -105,8 +105,7 @@ export class FakeSlackApi {
   }
 
   async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closeServer(this.server);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 
 /** The whole request body as text: every fake reads it before answering. */
 export function readBody(req: IncomingMessage): Promise<string> {
@@ -15,4 +15,10 @@ export function readBody(req: IncomingMessage): Promise<string> {
 export function sigV4Scope(req: IncomingMessage): { accessKeyId?: string; region?: string; service?: string } {
   const match = /Credential=([^/]+)\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request/.exec(String(req.headers.authorization ?? ''));
   return match ? { accessKeyId: match[1], region: match[2], service: match[3] } : {};
+}
+
+/** Stops a fake's server now, dropping keep-alive connections the clients under test still hold. */
+export async function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 }

@@ -3,8 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deps } from '../../deps.js';
 import { BurnrateError } from '../../errors.js';
 import type { Route } from '../../http/server.js';
-import { errorMessage } from '../../../templates/error-message.js';
-import type { Interaction, Reply } from '../interaction.js';
+import { dispatchGuarded, type Dispatch } from '../guarded-dispatch.js';
 import { createSlackClient, slackClientOptions } from './slack-client.js';
 import { SlackChat } from './slack-chat.js';
 import { actionInteraction, clickedMessage, commandInteraction } from './slack-interaction.js';
@@ -21,7 +20,10 @@ export const SLACK_COMMAND = '/burnrate';
 
 const NOT_HOME_ACTION = new RegExp(`^(?!${HOME_ACTION.source.slice(1)})`);
 
-export type Dispatch = (deps: Deps, interaction: Interaction) => Promise<void>;
+export type { Dispatch };
+
+/** Errors logged from Slack requests never carry a token. */
+const SLACK = { name: 'Slack', redact: redactTokens };
 
 export interface SlackApp {
   /** `http`: Slack calls our server; `socket`: we hold a WebSocket to Slack (no public URL). */
@@ -84,7 +86,7 @@ export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; di
   app.command(SLACK_COMMAND, async ({ command, ack, respond, client }) => {
     await ack();
     const reply = privateReply({ respond, client, chat }, { channel: command.channel_id || null, userId: command.user_id });
-    await handle(deps, options.dispatch, reply, () => commandInteraction(command, reply));
+    await dispatchGuarded(deps, options.dispatch, reply, () => commandInteraction(command, reply), SLACK);
   });
 
   registerHome(app, deps);
@@ -94,7 +96,7 @@ export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; di
     await ack();
     const where = { channel: body.container?.channel_id ?? body.channel?.id ?? null, userId: body.user?.id ?? '' };
     const reply = messageReply({ respond, client, chat }, where, clickedMessage(body));
-    await handle(deps, options.dispatch, reply, () => actionInteraction(body, reply));
+    await dispatchGuarded(deps, options.dispatch, reply, () => actionInteraction(body, reply), SLACK);
   });
 
   const routes = new Map<string, Route>();
@@ -128,27 +130,6 @@ export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; di
       if (!receiver) await app.stop();
     },
   };
-}
-
-/**
- * Translates and dispatches after the ack. The dispatcher turns its own errors into a private
- * message; this guard covers what happens before it (a payload we cannot read) and a reply that
- * itself fails, so a person sees a short apology and never a stack trace.
- */
-async function handle(deps: Deps, dispatch: Dispatch, reply: Reply, translate: () => Interaction): Promise<void> {
-  let interaction: Interaction;
-  try {
-    interaction = translate();
-  } catch (error) {
-    deps.log.warn({ err: (error as Error).message }, 'unreadable slack payload');
-    await reply.private(errorMessage('burnrate could not read that request from Slack.', 'Try again; if it keeps failing, tell your burnrate admin.')).catch(() => {});
-    return;
-  }
-  try {
-    await dispatch(deps, interaction);
-  } catch (error) {
-    deps.log.error({ err: redactTokens((error as Error).message), kind: interaction.kind }, 'slack reply failed');
-  }
 }
 
 /**

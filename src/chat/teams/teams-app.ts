@@ -1,0 +1,72 @@
+import { ActivityTypes, type TurnContext } from 'botbuilder';
+import type { Deps } from '../../deps.js';
+import { BurnrateError } from '../../errors.js';
+import type { Route } from '../../http/server.js';
+import { dispatchGuarded, type Dispatch } from '../guarded-dispatch.js';
+import { cardActivity } from './teams-card.js';
+import { CardActionReply, commandReply } from './teams-reply.js';
+import { TeamsChat } from './teams-chat.js';
+import { conversationKey, rememberConversation } from './teams-conversations.js';
+import { TEAMS_MESSAGES_PATH, teamsMessagesRoute } from './teams-http.js';
+import { actionInteraction, CARD_ACTION_INVOKE, commandInteraction } from './teams-interaction.js';
+
+export type { Dispatch };
+
+const TEAMS = { name: 'Teams' };
+
+export interface TeamsApp {
+  /** `POST /api/messages`, to mount on burnrate's own HTTP server. */
+  readonly routes: Map<string, Route>;
+  /** The bot's logic for one turn; also what TestAdapter tests drive. */
+  readonly onTurn: (context: TurnContext) => Promise<void>;
+  /** One line for the operator: where Teams calls in and whether requests are authenticated. */
+  describe(): string;
+}
+
+/**
+ * The Teams bot: every activity the connector posts is one turn. Messages become commands,
+ * Action.Execute invokes become button actions, and both go to the one dispatcher; every turn
+ * remembers its conversation, so alerts can reach it later. The turn is awaited before the HTTP
+ * answer, because an invoke's answer carries the refreshed card.
+ */
+export function createTeamsApp(deps: Deps, options: { dispatch: Dispatch; authenticated: boolean }): TeamsApp {
+  const chat = deps.chat.find((port): port is TeamsChat => port instanceof TeamsChat);
+  if (!chat) throw new BurnrateError('burnrate_teams_not_configured', 'Teams is not configured', 'Set MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD.', 2);
+
+  const onTurn = async (context: TurnContext): Promise<void> => {
+    const { activity } = context;
+    if (activity.type === ActivityTypes.Message || activity.type === ActivityTypes.Invoke || isInstall(context)) {
+      await rememberConversation(deps.store.conversations, activity, deps.clock());
+    }
+    if (activity.type === ActivityTypes.Message) {
+      const reply = commandReply(context);
+      await dispatchGuarded(deps, options.dispatch, reply, () => commandInteraction(activity, reply), TEAMS);
+    } else if (activity.type === ActivityTypes.Invoke && activity.name === CARD_ACTION_INVOKE) {
+      const conversation = conversationKey(activity.conversation.id);
+      const parent = activity.replyToId;
+      const reply = new CardActionReply(async (message) => {
+        if (parent) await chat.reply(conversation, parent, message);
+        else await context.sendActivity(cardActivity(message));
+      });
+      await dispatchGuarded(deps, options.dispatch, reply, () => actionInteraction(activity, reply), TEAMS);
+      await context.sendActivity({ type: ActivityTypes.InvokeResponse, value: { status: 200, body: reply.invokeResponse() } });
+    }
+  };
+
+  return {
+    routes: new Map([[`POST ${TEAMS_MESSAGES_PATH}`, teamsMessagesRoute(chat.adapter, onTurn, deps.log)]]),
+    onTurn,
+    describe: () =>
+      options.authenticated
+        ? `teams: Bot Framework activities arrive at POST ${TEAMS_MESSAGES_PATH} on this server (authenticated)`
+        : `teams: POST ${TEAMS_MESSAGES_PATH} WITHOUT authentication (BURNRATE_INSECURE_DEV=1)`,
+  };
+}
+
+/** The app was added to a team, a group chat or someone's personal scope. */
+function isInstall(context: TurnContext): boolean {
+  const { activity } = context;
+  if (activity.type === ActivityTypes.InstallationUpdate) return activity.action === undefined || activity.action.startsWith('add');
+  if (activity.type === ActivityTypes.ConversationUpdate) return (activity.membersAdded ?? []).some((m) => m.id === activity.recipient?.id);
+  return false;
+}

@@ -1,0 +1,45 @@
+import { TurnContext, type Activity, type ConversationReference } from 'botbuilder';
+import type { ChatConversationStore } from '../../store/store.js';
+
+/** Outbox prefix and Interaction platform of Teams: the Bot Framework's own channel id for it. */
+export const TEAMS_PLATFORM = 'msteams';
+
+/**
+ * The conversation a team's config names. A channel message arrives in `<channel id>;messageid=<root>`
+ * (its thread); the channel itself is the part before `;messageid=`.
+ */
+export function conversationKey(conversationId: string): string {
+  const at = conversationId.indexOf(';messageid=');
+  return at === -1 ? conversationId : conversationId.slice(0, at);
+}
+
+/** The conversation id of the thread under a channel message. */
+export function threadId(channelId: string, rootActivityId: string): string {
+  return `${channelId};messageid=${rootActivityId}`;
+}
+
+/**
+ * Remembers where this activity came from, so alerts can reach the conversation later: on
+ * install (conversationUpdate, installationUpdate) and on every message, since a channel where
+ * the app was installed before burnrate kept references only appears on its first message.
+ * Stored without the activity and the person, so a later post is a new message, not a reply.
+ */
+export async function rememberConversation(store: ChatConversationStore, activity: Activity, now: Date): Promise<void> {
+  const id = activity.conversation?.id;
+  if (!id || !activity.serviceUrl) return;
+  const { activityId: _activity, user: _user, ...reference } = TurnContext.getConversationReference(activity);
+  const key = conversationKey(id);
+  const kind = activity.conversation.conversationType ?? 'personal';
+  await store.save({
+    platform: TEAMS_PLATFORM,
+    conversationId: key,
+    kind,
+    reference: { ...reference, conversation: { ...activity.conversation, id: key } } as unknown as Record<string, unknown>,
+    updatedAt: now,
+  });
+}
+
+/** A stored reference, ready for continueConversationAsync. */
+export function asReference(stored: Record<string, unknown>): Partial<ConversationReference> {
+  return stored as Partial<ConversationReference>;
+}

@@ -1,0 +1,31 @@
+import { DeliveryError } from '../chat-port.js';
+
+/** Connector answers no retry can fix: the bot was removed, the conversation is gone, the card is invalid, credentials are wrong. */
+const PERMANENT_STATUS = new Set([400, 401, 403, 404, 413]);
+
+/** Turns what the ConnectorClient threw into a DeliveryError the outbox knows how to schedule. */
+export function toDeliveryError(error: unknown): DeliveryError {
+  if (error instanceof DeliveryError) return error;
+  const e = error as { statusCode?: unknown; message?: unknown; code?: unknown; response?: { headers?: { get?: (name: string) => string | undefined } } };
+  const status = typeof e.statusCode === 'number' ? e.statusCode : null;
+  const message = typeof e.message === 'string' ? e.message : String(error);
+  if (status === 429) {
+    const retryAfterMs = retryAfter(e.response?.headers?.get?.('retry-after'));
+    return new DeliveryError(`Teams: throttled (429)${retryAfterMs ? `, retry after ${retryAfterMs / 1000} s` : ''}`, false, retryAfterMs);
+  }
+  if (status !== null) return new DeliveryError(`Teams: HTTP ${status} ${oneLine(message)}`.trim(), PERMANENT_STATUS.has(status));
+  return new DeliveryError(`Teams: ${oneLine(message)}`);
+}
+
+/** Retry-After is seconds or an HTTP date. */
+function retryAfter(header: string | undefined): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').slice(0, 300);
+}

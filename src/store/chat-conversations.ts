@@ -1,0 +1,39 @@
+import type Database from 'better-sqlite3';
+import type { ChatConversation, ChatConversationStore } from './store.js';
+
+interface ConversationRow {
+  platform: string;
+  conversationId: string;
+  kind: string;
+  reference: string;
+  updatedAt: string;
+}
+
+/**
+ * Conversations a chat platform lets burnrate write to later. The reference is kept as the
+ * platform gave it (opaque JSON here), so the store knows nothing of any chat SDK.
+ */
+export class SqliteChatConversationStore implements ChatConversationStore {
+  private readonly saveStatement: Database.Statement<[string, string, string, string, string]>;
+  private readonly getStatement: Database.Statement<[string, string], ConversationRow>;
+
+  constructor(db: Database.Database) {
+    this.saveStatement = db.prepare(
+      `INSERT INTO chat_conversations (platform, conversation_id, kind, reference, updated_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (platform, conversation_id) DO UPDATE SET kind = excluded.kind, reference = excluded.reference, updated_at = excluded.updated_at`,
+    );
+    this.getStatement = db.prepare(
+      'SELECT platform, conversation_id AS conversationId, kind, reference, updated_at AS updatedAt FROM chat_conversations WHERE platform = ? AND conversation_id = ?',
+    );
+  }
+
+  async save(conversation: ChatConversation): Promise<void> {
+    const { platform, conversationId, kind, reference, updatedAt } = conversation;
+    this.saveStatement.run(platform, conversationId, kind, JSON.stringify(reference), updatedAt.toISOString());
+  }
+
+  async get(platform: string, conversationId: string): Promise<ChatConversation | null> {
+    const row = this.getStatement.get(platform, conversationId);
+    return row ? { ...row, reference: JSON.parse(row.reference) as Record<string, unknown>, updatedAt: new Date(row.updatedAt) } : null;
+  }
+}

@@ -1,0 +1,118 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { closeServer, readBody } from './http-body.js';
+import { adaptiveCardProblems } from '../support/platform-limits.js';
+
+/** One Bot Connector call as the fake saw it. The bearer token itself is never recorded. */
+export interface ConnectorCall {
+  op: 'send' | 'reply' | 'update';
+  conversationId: string;
+  /** The activity replied to (reply) or replaced (update). */
+  activityId: string | null;
+  activity: Record<string, any>;
+  /** The id the fake gave the activity (send, reply) or kept (update). */
+  id: string;
+  authorized: boolean;
+}
+
+type Failure = { status: 429; retryAfter: number } | { status: 500 | 502 | 503 } | { status: 403; code: string } | { status: 404 };
+
+/**
+ * The Bot Connector REST API (v3) on 127.0.0.1: an activity's `serviceUrl` points here, so the
+ * real CloudAdapter and ConnectorClient talk to it. It answers like the connector (201 with the
+ * new activity's id; 200 for an update), refuses a card the adaptivecards library cannot parse
+ * (400, as Teams refuses malformed cards), records every call, and plays throttles (429 with
+ * Retry-After) and outages (5xx) on request.
+ */
+export class FakeBotConnector {
+  readonly calls: ConnectorCall[] = [];
+  private readonly failures: Failure[] = [];
+  private readonly unexpected: string[] = [];
+  private seq = 0;
+
+  private constructor(
+    private readonly server: Server,
+    readonly serviceUrl: string,
+  ) {}
+
+  static async start(): Promise<FakeBotConnector> {
+    let fake: FakeBotConnector | undefined;
+    const server = createServer((req, res) => void fake?.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    fake = new FakeBotConnector(server, `http://127.0.0.1:${port}/`);
+    return fake;
+  }
+
+  /** The next `times` calls fail this way. */
+  failNext(failure: Failure, times = 1): void {
+    for (let i = 0; i < times; i++) this.failures.push(failure);
+  }
+
+  /** Adaptive Card content of a recorded call's first attachment. */
+  static cardOf(call: ConnectorCall): Record<string, any> {
+    const attachment = call.activity.attachments?.[0];
+    if (attachment?.contentType !== 'application/vnd.microsoft.card.adaptive') throw new Error(`activity has no Adaptive Card: ${JSON.stringify(call.activity).slice(0, 200)}`);
+    return attachment.content;
+  }
+
+  assertNoUnexpectedCalls(): void {
+    if (this.unexpected.length > 0) throw new Error(`unexpected connector call(s): ${this.unexpected.join(', ')}`);
+  }
+
+  /** Fails if a queued failure was never played: the test expected a call that did not happen. */
+  assertDone(): void {
+    if (this.failures.length > 0) throw new Error(`${this.failures.length} queued connector failure(s) never happened`);
+  }
+
+  async close(): Promise<void> {
+    await closeServer(this.server);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const match = /^\/v3\/conversations\/([^/]+)\/activities(?:\/([^/]+))?$/.exec(path);
+    const op = !match ? null : req.method === 'POST' ? (match[2] ? 'reply' : 'send') : req.method === 'PUT' && match[2] ? 'update' : null;
+    if (!match || !op) {
+      this.unexpected.push(`${req.method} ${path}`);
+      return send(res, 404, { error: { code: 'NotFound', message: 'no such operation' } });
+    }
+    const failure = this.failures.shift();
+    if (failure) return this.fail(res, failure);
+
+    let activity: Record<string, any>;
+    try {
+      activity = JSON.parse(raw) as Record<string, any>;
+    } catch {
+      return send(res, 400, { error: { code: 'BadSyntax', message: 'body is not JSON' } });
+    }
+    const problems = cardProblems(activity);
+    if (problems.length > 0) return send(res, 400, { error: { code: 'BadArgument', message: problems.join('; ') } });
+
+    const conversationId = decodeURIComponent(match[1]!);
+    const activityId = match[2] ? decodeURIComponent(match[2]) : null;
+    const id = op === 'update' ? activityId! : `1${String(++this.seq).padStart(12, '0')}`;
+    const authorized = typeof req.headers.authorization === 'string' && /^Bearer \S+/.test(req.headers.authorization);
+    this.calls.push({ op, conversationId, activityId, activity, id, authorized });
+    send(res, op === 'update' ? 200 : 201, { id });
+  }
+
+  private fail(res: ServerResponse, failure: Failure): void {
+    if (failure.status === 429) return send(res, 429, { error: { code: 'TooManyRequests', message: 'throttled' } }, { 'retry-after': String(failure.retryAfter) });
+    if (failure.status === 403) return send(res, 403, { error: { code: failure.code, message: 'The bot is not part of the conversation roster.' } });
+    if (failure.status === 404) return send(res, 404, { error: { code: 'ConversationNotFound', message: 'Conversation not found.' } });
+    send(res, failure.status, { error: { code: 'ServiceError', message: 'upstream error' } });
+  }
+}
+
+/** Every Adaptive Card attachment must parse and validate as a 1.5 card. */
+function cardProblems(activity: Record<string, any>): string[] {
+  const attachments: Record<string, any>[] = Array.isArray(activity.attachments) ? activity.attachments : [];
+  return attachments.filter((a) => a.contentType === 'application/vnd.microsoft.card.adaptive').flatMap((a) => adaptiveCardProblems(a.content ?? {}));
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
