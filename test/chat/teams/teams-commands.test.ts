@@ -2,25 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeBotConnector } from '../../fakes/fake-bot-connector.js';
 import { spendRow, testDeps } from '../../support/deps.js';
 import { CONVERSATIONS, messageActivity, type ConversationKind } from '../../support/teams-activity.js';
+import { cardText } from './card-buttons.js';
 import { startTeamsServer } from './teams-harness.js';
 import { ADMIN, ALICE, teamsDemoConfig } from './teams-test-config.js';
 
 type Harness = Awaited<ReturnType<typeof startTeamsServer>>;
-
-/** Plain text of every TextBlock and FactSet of a card: what a reader sees. */
-function cardText(card: Record<string, any>): string {
-  const out: string[] = [];
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
-    if (!node || typeof node !== 'object') return;
-    const n = node as Record<string, any>;
-    if (n.type === 'TextBlock') out.push(String(n.text));
-    if (n.type === 'FactSet') n.facts.forEach((f: { title: string; value: string }) => out.push(`${f.title}: ${f.value}`));
-    Object.values(n).forEach(walk);
-  };
-  walk(card.body);
-  return out.join('\n');
-}
 
 describe('commands to the bot in Teams (real CloudAdapter over HTTP, fake Bot Connector)', () => {
   let fake: FakeBotConnector;

@@ -1,0 +1,134 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { daysOf } from '../../../src/domain/period.js';
+import { runBudgetCheck } from '../../../src/jobs/budget-check.js';
+import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
+import { FakeBotConnector } from '../../fakes/fake-bot-connector.js';
+import { spendRow, testDeps } from '../../support/deps.js';
+import { adaptiveCardProblems } from '../../support/platform-limits.js';
+import { cardActionActivity, CONVERSATIONS, installActivity, type Person } from '../../support/teams-activity.js';
+import { buttonOf, cardButtons, cardText } from './card-buttons.js';
+import { startTeamsServer } from './teams-harness.js';
+
+const OWNER: Person = { aadObjectId: '5b8a0c1e-0000-4000-8000-00000000a11c', name: 'Olive Owner' };
+const OUTSIDER: Person = { aadObjectId: '5b8a0c1e-0000-4000-8000-0000000000ff', name: 'Otto Outsider' };
+const config = {
+  teams: [{ id: 'ml', name: 'ML', msteams: { channel: CONVERSATIONS.channel }, owners: [OWNER.aadObjectId], budget: { monthly: 1000, thresholds: [50, 80, 100], forecast: false } }],
+};
+type Deps = ReturnType<typeof testDeps>['deps'];
+
+async function importSpend(deps: Deps, from: string, to: string, perDay: number) {
+  await deps.store.importBatches([
+    { scope: { source: 'test', billingPeriods: ['2026-11'] }, rows: daysOf({ start: from, end: to }).map((d) => spendRow('ml', d, perDay)), dataThrough: `${to}T00:00:00Z` },
+  ]);
+}
+
+describe('a budget alert in Teams: proactive card, Action.Execute buttons, thread replies', () => {
+  let fake: FakeBotConnector;
+  let harness: Awaited<ReturnType<typeof startTeamsServer>> | undefined;
+
+  beforeEach(async () => {
+    fake = await FakeBotConnector.start();
+  });
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+    fake.assertNoUnexpectedCalls();
+    fake.assertDone();
+    await fake.close();
+  });
+
+  /** Installs the app in the channel, crosses 50% of the budget and delivers the alert. */
+  async function alerted() {
+    const t = testDeps(config);
+    harness = await startTeamsServer(t.deps);
+    const h = harness;
+    expect((await h.send(installActivity(fake.serviceUrl, OWNER))).status).toBe(200);
+    expect(fake.calls).toEqual([]); // an install is remembered, not answered
+
+    await importSpend(t.deps, '2026-11-01', '2026-11-11', 55);
+    await runBudgetCheck(t.deps);
+    expect(await deliverOutbox(t.deps)).toEqual({ sent: 1, retried: 0, failed: 0 });
+    const post = fake.calls[0]!;
+    const card = FakeBotConnector.cardOf(post);
+    const click = async (who: Person, verb: string) => {
+      const button = buttonOf(card, verb);
+      const res = await h.send(cardActionActivity(fake.serviceUrl, who, post.id, button.verb, button.value));
+      expect(res.status).toBe(200);
+      return res.body as { statusCode: number; type: string; value: any };
+    };
+    return { ...t, h, post, card, click };
+  }
+
+  it('posts the alert as a new message in the configured channel, with the same action ids as Slack', async () => {
+    const { deps, post, card } = await alerted();
+    expect(post).toMatchObject({ op: 'send', conversationId: CONVERSATIONS.channel, activityId: null });
+    expect(post.activity.summary).toBe('ML has spent 55% of its November 2026 budget ($550.00 of $1,000.00)');
+    expect(card).toMatchObject({ type: 'AdaptiveCard', version: '1.5' });
+    expect(adaptiveCardProblems(card)).toEqual([]);
+    expect(cardButtons(card).map((b) => [b.verb, b.title])).toEqual([
+      ['budget.ack', 'Acknowledge'],
+      ['budget.snooze', 'Snooze 24 h'],
+      ['budget.snooze:7d', 'Snooze 7 days'],
+      ['budget.snooze:period', 'Snooze to period end'],
+      ['budget.breakdown', 'Show breakdown'],
+    ]);
+    expect(await deps.store.outbox.due(new Date('2100-01-01'))).toEqual([]); // marked sent: never posted twice
+  });
+
+  it('acknowledge: refused for an outsider (only they see why), then the card refreshes with who did it, once', async () => {
+    const { deps, click } = await alerted();
+    const refused = await click(OUTSIDER, 'budget.ack');
+    expect(refused).toEqual({ statusCode: 200, type: 'application/vnd.microsoft.activity.message', value: expect.stringContaining('Only owners and approvers of ml can acknowledge its alerts.') });
+
+    const done = await click(OWNER, 'budget.ack');
+    expect(done.type).toBe('application/vnd.microsoft.card.adaptive');
+    expect(adaptiveCardProblems(done.value)).toEqual([]);
+    expect(cardText(done.value)).toContain(`Acknowledged by ${OWNER.aadObjectId} at 2026-11-21 09:00 UTC`);
+
+    const again = await click(OWNER, 'budget.ack');
+    expect(again.value).toMatch(new RegExp(`^Already acknowledged by ${OWNER.aadObjectId} at 09:00 UTC\\.`));
+    expect((await deps.store.audit.list()).map((a) => [a.platform, a.userId, a.action, a.result]).reverse()).toEqual([
+      ['msteams', OUTSIDER.aadObjectId, 'budget.ack', 'refused'],
+      ['msteams', OWNER.aadObjectId, 'budget.ack', 'ok'],
+      ['msteams', OWNER.aadObjectId, 'budget.ack', 'duplicate'],
+    ]);
+    expect(fake.calls).toHaveLength(1); // refreshes travel in the invoke responses, not as new posts
+  });
+
+  it('snooze 7 days: the refreshed card says who snoozed it and until when, and the next check posts nothing', async () => {
+    const { deps, click } = await alerted();
+    const snoozed = await click(OWNER, 'budget.snooze:7d');
+    expect(cardText(snoozed.value)).toContain(`Snoozed by ${OWNER.aadObjectId} at 2026-11-21 09:00 UTC until 2026-11-28 09:00 UTC`);
+    await importSpend(deps, '2026-11-01', '2026-11-21', 55);
+    await runBudgetCheck(deps);
+    expect(await deliverOutbox(deps)).toEqual({ sent: 0, retried: 0, failed: 0 });
+  });
+
+  it('show breakdown: answers in the thread under the alert, and tells the clicker where', async () => {
+    const { post, click } = await alerted();
+    const answer = await click(OUTSIDER, 'budget.breakdown');
+    expect(answer.value).toContain('Only members of ml can see its breakdown.');
+    expect(fake.calls).toHaveLength(1);
+
+    const shown = await click(OWNER, 'budget.breakdown');
+    expect(shown).toEqual({ statusCode: 200, type: 'application/vnd.microsoft.activity.message', value: 'Posted in the thread of this alert.' });
+    const replies = fake.calls.slice(1);
+    expect(replies.map((c) => [c.op, c.conversationId])).toEqual([
+      ['send', `${CONVERSATIONS.channel};messageid=${post.id}`],
+      ['send', `${CONVERSATIONS.channel};messageid=${post.id}`],
+    ]);
+    expect(cardText(FakeBotConnector.cardOf(replies[0]!))).toContain('ml by service');
+    expect(cardText(FakeBotConnector.cardOf(replies[1]!))).toContain('ml, top 10 resources');
+  });
+
+  it('an escalation edits the card in place and says what changed in its thread (the reply chain reviews use)', async () => {
+    const { deps, post } = await alerted();
+    await importSpend(deps, '2026-11-01', '2026-11-21', 55); // 1,100: past 80 and 100
+    await runBudgetCheck(deps);
+    expect(await deliverOutbox(deps)).toEqual({ sent: 2, retried: 0, failed: 0 });
+    const [, update, reply] = fake.calls;
+    expect(update).toMatchObject({ op: 'update', conversationId: CONVERSATIONS.channel, activityId: post.id });
+    expect(update!.activity.summary).toContain('ML has spent 110% of its November 2026 budget');
+    expect(reply).toMatchObject({ op: 'send', conversationId: `${CONVERSATIONS.channel};messageid=${post.id}` });
+  });
+});

@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DemoInstancePort } from '../../../src/actions/instance/demo-instance-port.js';
+import type { Config } from '../../../src/config/schema.js';
+import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
+import { runGpuCheck } from '../../../src/jobs/gpu-check.js';
+import { buildGpuDeps } from '../../../src/sources/gpu-registry.js';
+import { FakeBotConnector } from '../../fakes/fake-bot-connector.js';
+import { testDeps } from '../../support/deps.js';
+import { adaptiveCardProblems } from '../../support/platform-limits.js';
+import { cardActionActivity, CONVERSATIONS, installActivity, type Person } from '../../support/teams-activity.js';
+import { buttonOf, cardText } from './card-buttons.js';
+import { startTeamsServer } from './teams-harness.js';
+import { ALICE, CAROL, teamsDemoConfig } from './teams-test-config.js';
+
+/** Wednesday 18 Nov 2026 06:00Z: ml-research has two idle notebooks (alice-notebook, research-shared-notebook). */
+const T = '2026-11-18T06:00:00Z';
+
+describe('an idle-GPU alert in Teams: Stop (confirmed, dry run, refused, protected) and Keep', () => {
+  let fake: FakeBotConnector;
+  let harness: Awaited<ReturnType<typeof startTeamsServer>> | undefined;
+
+  beforeEach(async () => {
+    fake = await FakeBotConnector.start();
+  });
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+    fake.assertNoUnexpectedCalls();
+    fake.assertDone();
+    await fake.close();
+  });
+
+  async function alerted(options: { change?: (config: Config) => void; protect?: string } = {}) {
+    const t = testDeps(teamsDemoConfig(options.change), T);
+    const gpu = buildGpuDeps(t.deps.config)!;
+    if (options.protect) {
+      const inventory = gpu.inventory;
+      gpu.inventory = async () => (await inventory()).map((i) => (i.name === options.protect ? { ...i, protected: true, tags: { ...i.tags, 'burnrate:protect': 'true' } } : i));
+    }
+    t.deps.gpu = gpu;
+    harness = await startTeamsServer(t.deps);
+    const h = harness;
+    await h.send(installActivity(fake.serviceUrl, ALICE));
+    await runGpuCheck(t.deps);
+    await deliverOutbox(t.deps);
+    const post = fake.calls.find((c) => cardText(FakeBotConnector.cardOf(c)).includes('alice-notebook'));
+    if (!post) throw new Error('no idle alert naming alice-notebook was posted');
+    const card = FakeBotConnector.cardOf(post);
+    const findingOf = async (name: string) => (await t.deps.store.gpuFindings.listOpen()).find((f) => f.name === name)!.id;
+    const click = async (who: Person, verb: string, instance: string) => {
+      const button = buttonOf(card, verb, await findingOf(instance));
+      const res = await h.send(cardActionActivity(fake.serviceUrl, who, post.id, button.verb, button.value));
+      expect(res.status).toBe(200);
+      return res.body as { statusCode: number; type: string; value: any };
+    };
+    return { ...t, port: gpu.instances as DemoInstancePort, post, card, click, findingOf };
+  }
+
+  it('posts a valid card whose Stop now asks for confirmation inside the card before it acts', async () => {
+    const { post, card, findingOf } = await alerted();
+    expect(post).toMatchObject({ op: 'send', conversationId: CONVERSATIONS.channel });
+    expect(adaptiveCardProblems(card)).toEqual([]);
+    const stop = buttonOf(card, 'instance.stop', await findingOf('alice-notebook'));
+    // The Execute sits in a ShowCard: the first click opens the question, only its button stops.
+    expect(stop.confirms).toBe('Stop now');
+    expect(stop.title).toMatch(/^Stop/);
+    expect(buttonOf(card, 'instance.keep:4h', await findingOf('alice-notebook')).confirms).toBeNull();
+  });
+
+  it('Stop is refused for someone outside the team and is a dry run while actions are off', async () => {
+    const { deps, click, port } = await alerted();
+    const refused = await click(CAROL, 'instance.stop', 'alice-notebook');
+    expect(refused).toMatchObject({ type: 'application/vnd.microsoft.activity.message', value: expect.stringContaining('Only owners and approvers of ml-research can stop alice-notebook.') });
+    const dry = await click(ALICE, 'instance.stop', 'alice-notebook');
+    expect(dry.value).toMatch(/^Dry run: burnrate would have stopped alice-notebook \(.+\), saving \$[\d,.]+ per day\. Nothing was stopped\./);
+    expect(port.stopped).toEqual([]);
+    expect((await deps.store.audit.list()).map((a) => [a.platform, a.userId, a.result]).reverse()).toEqual([
+      ['msteams', CAROL.aadObjectId, 'refused'],
+      ['msteams', ALICE.aadObjectId, 'dry-run'],
+    ]);
+  });
+
+  it('never stops a protected instance, and says why', async () => {
+    const { click, port } = await alerted({ change: (c) => (c.actions.enabled = true), protect: 'alice-notebook' });
+    const refused = await click(ALICE, 'instance.stop', 'alice-notebook');
+    expect(refused.value).toContain('Not stopped: alice-notebook is tagged burnrate:protect=true, so burnrate never stops it.');
+    expect(port.stopped).toEqual([]);
+  });
+
+  it('stops once when enabled: the refreshed card says who stopped it; a second click says who was first', async () => {
+    const { click, port } = await alerted({ change: (c) => (c.actions.enabled = true) });
+    const stopped = await click(ALICE, 'instance.stop', 'alice-notebook');
+    expect(stopped.type).toBe('application/vnd.microsoft.card.adaptive');
+    expect(adaptiveCardProblems(stopped.value)).toEqual([]);
+    expect(cardText(stopped.value)).toContain(`Stopped by ${ALICE.aadObjectId} at 2026-11-18 06:00 UTC`);
+    expect(port.stopped).toHaveLength(1);
+    const again = await click(ALICE, 'instance.stop', 'alice-notebook');
+    expect(again.value).toMatch(new RegExp(`^Already stopped by ${ALICE.aadObjectId} at`));
+    expect(port.stopped).toHaveLength(1);
+  });
+
+  it('Keep 4 h: the refreshed card says who kept it running and until when', async () => {
+    const { deps, click, port } = await alerted();
+    const kept = await click(ALICE, 'instance.keep:4h', 'research-shared-notebook');
+    expect(kept.type).toBe('application/vnd.microsoft.card.adaptive');
+    expect(cardText(kept.value)).toContain(`Kept running by ${ALICE.aadObjectId} until 2026-11-18 10:00 UTC`);
+    expect(port.stopped).toEqual([]);
+    expect((await deps.store.audit.list())[0]).toMatchObject({ platform: 'msteams', action: 'instance.keep', result: 'ok' });
+  });
+});
