@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { daysOf } from '../../../src/domain/period.js';
 import { runBudgetCheck } from '../../../src/jobs/budget-check.js';
 import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
@@ -7,7 +7,7 @@ import { spendRow, testDeps } from '../../support/deps.js';
 import { adaptiveCardProblems } from '../../support/platform-limits.js';
 import { cardActionActivity, CONVERSATIONS, installActivity, type Person } from '../../support/teams-activity.js';
 import { buttonOf, cardButtons, cardText } from './card-buttons.js';
-import { startTeamsServer } from './teams-harness.js';
+import { useTeamsTestbed } from './teams-harness.js';
 
 const OWNER: Person = { aadObjectId: '5b8a0c1e-0000-4000-8000-00000000a11c', name: 'Olive Owner' };
 const OUTSIDER: Person = { aadObjectId: '5b8a0c1e-0000-4000-8000-0000000000ff', name: 'Otto Outsider' };
@@ -23,36 +23,23 @@ async function importSpend(deps: Deps, from: string, to: string, perDay: number)
 }
 
 describe('a budget alert in Teams: proactive card, Action.Execute buttons, thread replies', () => {
-  let fake: FakeBotConnector;
-  let harness: Awaited<ReturnType<typeof startTeamsServer>> | undefined;
-
-  beforeEach(async () => {
-    fake = await FakeBotConnector.start();
-  });
-  afterEach(async () => {
-    await harness?.close();
-    harness = undefined;
-    fake.assertNoUnexpectedCalls();
-    fake.assertDone();
-    await fake.close();
-  });
+  const bed = useTeamsTestbed();
 
   /** Installs the app in the channel, crosses 50% of the budget and delivers the alert. */
   async function alerted() {
     const t = testDeps(config);
-    harness = await startTeamsServer(t.deps);
-    const h = harness;
-    expect((await h.send(installActivity(fake.serviceUrl, OWNER))).status).toBe(200);
-    expect(fake.calls).toEqual([]); // an install is remembered, not answered
+    const h = await bed.start(t.deps);
+    expect((await h.send(installActivity(bed.fake.serviceUrl, OWNER))).status).toBe(200);
+    expect(bed.fake.calls).toEqual([]); // an install is remembered, not answered
 
     await importSpend(t.deps, '2026-11-01', '2026-11-11', 55);
     await runBudgetCheck(t.deps);
     expect(await deliverOutbox(t.deps)).toEqual({ sent: 1, retried: 0, failed: 0 });
-    const post = fake.calls[0]!;
+    const post = bed.fake.calls[0]!;
     const card = FakeBotConnector.cardOf(post);
     const click = async (who: Person, verb: string) => {
       const button = buttonOf(card, verb);
-      const res = await h.send(cardActionActivity(fake.serviceUrl, who, post.id, button.verb, button.value));
+      const res = await h.send(cardActionActivity(bed.fake.serviceUrl, who, post.id, button.verb, button.value));
       expect(res.status).toBe(200);
       return res.body as { statusCode: number; type: string; value: any };
     };
@@ -92,7 +79,7 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
       ['msteams', OWNER.aadObjectId, 'budget.ack', 'ok'],
       ['msteams', OWNER.aadObjectId, 'budget.ack', 'duplicate'],
     ]);
-    expect(fake.calls).toHaveLength(1); // refreshes travel in the invoke responses, not as new posts
+    expect(bed.fake.calls).toHaveLength(1); // refreshes travel in the invoke responses, not as new posts
   });
 
   it('snooze 7 days: the refreshed card says who snoozed it and until when, and the next check posts nothing', async () => {
@@ -108,11 +95,11 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
     const { post, click } = await alerted();
     const answer = await click(OUTSIDER, 'budget.breakdown');
     expect(answer.value).toContain('Only members of ml can see its breakdown.');
-    expect(fake.calls).toHaveLength(1);
+    expect(bed.fake.calls).toHaveLength(1);
 
     const shown = await click(OWNER, 'budget.breakdown');
     expect(shown).toEqual({ statusCode: 200, type: 'application/vnd.microsoft.activity.message', value: 'Posted in the thread of this alert.' });
-    const replies = fake.calls.slice(1);
+    const replies = bed.fake.calls.slice(1);
     expect(replies.map((c) => [c.op, c.conversationId])).toEqual([
       ['send', `${CONVERSATIONS.channel};messageid=${post.id}`],
       ['send', `${CONVERSATIONS.channel};messageid=${post.id}`],
@@ -126,7 +113,7 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
     await importSpend(deps, '2026-11-01', '2026-11-21', 55); // 1,100: past 80 and 100
     await runBudgetCheck(deps);
     expect(await deliverOutbox(deps)).toEqual({ sent: 2, retried: 0, failed: 0 });
-    const [, update, reply] = fake.calls;
+    const [, update, reply] = bed.fake.calls;
     expect(update).toMatchObject({ op: 'update', conversationId: CONVERSATIONS.channel, activityId: post.id });
     expect(update!.activity.summary).toContain('ML has spent 110% of its November 2026 budget');
     expect(reply).toMatchObject({ op: 'send', conversationId: `${CONVERSATIONS.channel};messageid=${post.id}` });

@@ -1,27 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeBotConnector } from '../../fakes/fake-bot-connector.js';
 import { spendRow, testDeps } from '../../support/deps.js';
 import { CONVERSATIONS, messageActivity, type ConversationKind } from '../../support/teams-activity.js';
 import { cardText } from './card-buttons.js';
-import { startTeamsServer } from './teams-harness.js';
+import { useTeamsTestbed } from './teams-harness.js';
 import { ADMIN, ALICE, teamsDemoConfig } from './teams-test-config.js';
 
-type Harness = Awaited<ReturnType<typeof startTeamsServer>>;
-
 describe('commands to the bot in Teams (real CloudAdapter over HTTP, fake Bot Connector)', () => {
-  let fake: FakeBotConnector;
-  let harness: Harness | undefined;
-
-  beforeEach(async () => {
-    fake = await FakeBotConnector.start();
-  });
-  afterEach(async () => {
-    await harness?.close();
-    harness = undefined;
-    fake.assertNoUnexpectedCalls();
-    fake.assertDone();
-    await fake.close();
-  });
+  const bed = useTeamsTestbed();
 
   async function start() {
     const t = testDeps(teamsDemoConfig(), '2026-11-21T09:00:00Z');
@@ -32,8 +18,7 @@ describe('commands to the bot in Teams (real CloudAdapter over HTTP, fake Bot Co
         dataThrough: '2026-11-21T00:00:00Z',
       },
     ]);
-    harness = await startTeamsServer(t.deps);
-    return { ...t, h: harness };
+    return { ...t, h: await bed.start(t.deps) };
   }
 
   it.each<[ConversationKind, string]>([
@@ -42,12 +27,12 @@ describe('commands to the bot in Teams (real CloudAdapter over HTTP, fake Bot Co
     ['personal', CONVERSATIONS.personal],
   ])('answers "spend ml-research last-month" in a %s, through the dispatcher, in that conversation', async (kind, answeredIn) => {
     const { deps, h } = await start();
-    const activity = messageActivity(fake.serviceUrl, kind, ALICE, 'spend ml-research last-month');
+    const activity = messageActivity(bed.fake.serviceUrl, kind, ALICE, 'spend ml-research last-month');
     const res = await h.send(activity);
     expect(res.status).toBe(200);
 
-    expect(fake.calls).toHaveLength(1);
-    const [answer] = fake.calls;
+    expect(bed.fake.calls).toHaveLength(1);
+    const [answer] = bed.fake.calls;
     // A reply to the question: in a channel, inside the question's thread.
     expect(answer).toMatchObject({ op: 'reply', activityId: activity.id, authorized: false });
     expect(answer!.conversationId).toBe(kind === 'channel' ? `${answeredIn}${activity.id}` : answeredIn);
@@ -59,17 +44,17 @@ describe('commands to the bot in Teams (real CloudAdapter over HTTP, fake Bot Co
     // The conversation is remembered for proactive messages, under its id without the thread part.
     const key = kind === 'channel' ? CONVERSATIONS.channel : answeredIn;
     const stored = await deps.store.conversations.get('msteams', key);
-    expect(stored).toMatchObject({ kind, reference: { serviceUrl: fake.serviceUrl, conversation: { id: key }, bot: { id: '28:burnrate-test-bot' } } });
+    expect(stored).toMatchObject({ kind, reference: { serviceUrl: bed.fake.serviceUrl, conversation: { id: key }, bot: { id: '28:burnrate-test-bot' } } });
     expect(stored!.reference).not.toHaveProperty('activityId');
     expect(stored!.reference).not.toHaveProperty('user');
   });
 
   it('answers help for a bare mention and an unknown verb, and "/burnrate whoami" typed out of Slack habit', async () => {
     const { h } = await start();
-    await h.send(messageActivity(fake.serviceUrl, 'channel', ADMIN, ''));
-    await h.send(messageActivity(fake.serviceUrl, 'groupChat', ADMIN, 'frobnicate now'));
-    await h.send(messageActivity(fake.serviceUrl, 'personal', ADMIN, '/burnrate whoami'));
-    const [bare, unknown, whoami] = fake.calls.map((c) => cardText(FakeBotConnector.cardOf(c)));
+    await h.send(messageActivity(bed.fake.serviceUrl, 'channel', ADMIN, ''));
+    await h.send(messageActivity(bed.fake.serviceUrl, 'groupChat', ADMIN, 'frobnicate now'));
+    await h.send(messageActivity(bed.fake.serviceUrl, 'personal', ADMIN, '/burnrate whoami'));
+    const [bare, unknown, whoami] = bed.fake.calls.map((c) => cardText(FakeBotConnector.cardOf(c)));
     expect(bare).toContain('spend');
     expect(bare).not.toContain('Unknown command');
     expect(unknown).toContain('Unknown command "frobnicate"');
@@ -78,8 +63,8 @@ describe('commands to the bot in Teams (real CloudAdapter over HTTP, fake Bot Co
 
   it('answers a refusal with what to do, never a stack trace', async () => {
     const { h } = await start();
-    await h.send(messageActivity(fake.serviceUrl, 'personal', ALICE, 'budget set llm-training 5k'));
-    const text = cardText(FakeBotConnector.cardOf(fake.calls[0]!));
+    await h.send(messageActivity(bed.fake.serviceUrl, 'personal', ALICE, 'budget set llm-training 5k'));
+    const text = cardText(FakeBotConnector.cardOf(bed.fake.calls[0]!));
     expect(text).toMatch(/llm-training/);
     expect(text).toMatch(/approver/i);
     expect(text).not.toMatch(/at .*\.(ts|js):\d+/);
@@ -90,7 +75,7 @@ describe('commands to the bot in Teams (real CloudAdapter over HTTP, fake Bot Co
     const res = await fetch(h.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
     expect(res.status).toBe(400);
     expect((await h.send([1, 2])).status).toBe(400);
-    expect(fake.calls).toEqual([]);
+    expect(bed.fake.calls).toEqual([]);
     expect(await deps.store.conversations.get('msteams', CONVERSATIONS.personal)).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { afterEach, beforeEach } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { dispatch as realDispatch } from '../../../src/chat/dispatcher.js';
 import { createTeamsApp, type Dispatch, type TeamsApp } from '../../../src/chat/teams/teams-app.js';
@@ -7,6 +8,7 @@ import { createTeamsChat, type TeamsChat } from '../../../src/chat/teams/teams-c
 import type { TeamsSettings } from '../../../src/chat/teams/teams-settings.js';
 import type { Deps } from '../../../src/deps.js';
 import { startHttpServer } from '../../../src/http/server.js';
+import { FakeBotConnector } from '../../fakes/fake-bot-connector.js';
 
 /**
  * The real CloudAdapter at POST /api/messages on burnrate's own HTTP server on 127.0.0.1, its
@@ -47,4 +49,32 @@ export async function startTeamsServer(deps: Deps, options: { settings?: TeamsSe
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+export type TeamsHarness = Awaited<ReturnType<typeof startTeamsServer>>;
+
+/**
+ * A fresh fake connector per test and, once `start`ed, the Teams server; after each test the
+ * server stops and the fake must have seen no unexpected call and played every queued failure.
+ */
+export function useTeamsTestbed() {
+  const bed = {
+    fake: undefined as unknown as FakeBotConnector,
+    harness: undefined as TeamsHarness | undefined,
+    async start(deps: Deps, options: Parameters<typeof startTeamsServer>[1] = {}): Promise<TeamsHarness> {
+      bed.harness = await startTeamsServer(deps, options);
+      return bed.harness;
+    },
+  };
+  beforeEach(async () => {
+    bed.fake = await FakeBotConnector.start();
+  });
+  afterEach(async () => {
+    await bed.harness?.close();
+    bed.harness = undefined;
+    bed.fake.assertNoUnexpectedCalls();
+    bed.fake.assertDone();
+    await bed.fake.close();
+  });
+  return bed;
 }

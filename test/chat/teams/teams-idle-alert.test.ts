@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DemoInstancePort } from '../../../src/actions/instance/demo-instance-port.js';
 import type { Config } from '../../../src/config/schema.js';
 import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
@@ -9,26 +9,14 @@ import { testDeps } from '../../support/deps.js';
 import { adaptiveCardProblems } from '../../support/platform-limits.js';
 import { cardActionActivity, CONVERSATIONS, installActivity, type Person } from '../../support/teams-activity.js';
 import { buttonOf, cardText } from './card-buttons.js';
-import { startTeamsServer } from './teams-harness.js';
+import { useTeamsTestbed } from './teams-harness.js';
 import { ALICE, CAROL, teamsDemoConfig } from './teams-test-config.js';
 
 /** Wednesday 18 Nov 2026 06:00Z: ml-research has two idle notebooks (alice-notebook, research-shared-notebook). */
 const T = '2026-11-18T06:00:00Z';
 
 describe('an idle-GPU alert in Teams: Stop (confirmed, dry run, refused, protected) and Keep', () => {
-  let fake: FakeBotConnector;
-  let harness: Awaited<ReturnType<typeof startTeamsServer>> | undefined;
-
-  beforeEach(async () => {
-    fake = await FakeBotConnector.start();
-  });
-  afterEach(async () => {
-    await harness?.close();
-    harness = undefined;
-    fake.assertNoUnexpectedCalls();
-    fake.assertDone();
-    await fake.close();
-  });
+  const bed = useTeamsTestbed();
 
   async function alerted(options: { change?: (config: Config) => void; protect?: string } = {}) {
     const t = testDeps(teamsDemoConfig(options.change), T);
@@ -38,18 +26,17 @@ describe('an idle-GPU alert in Teams: Stop (confirmed, dry run, refused, protect
       gpu.inventory = async () => (await inventory()).map((i) => (i.name === options.protect ? { ...i, protected: true, tags: { ...i.tags, 'burnrate:protect': 'true' } } : i));
     }
     t.deps.gpu = gpu;
-    harness = await startTeamsServer(t.deps);
-    const h = harness;
-    await h.send(installActivity(fake.serviceUrl, ALICE));
+    const h = await bed.start(t.deps);
+    await h.send(installActivity(bed.fake.serviceUrl, ALICE));
     await runGpuCheck(t.deps);
     await deliverOutbox(t.deps);
-    const post = fake.calls.find((c) => cardText(FakeBotConnector.cardOf(c)).includes('alice-notebook'));
+    const post = bed.fake.calls.find((c) => cardText(FakeBotConnector.cardOf(c)).includes('alice-notebook'));
     if (!post) throw new Error('no idle alert naming alice-notebook was posted');
     const card = FakeBotConnector.cardOf(post);
     const findingOf = async (name: string) => (await t.deps.store.gpuFindings.listOpen()).find((f) => f.name === name)!.id;
     const click = async (who: Person, verb: string, instance: string) => {
       const button = buttonOf(card, verb, await findingOf(instance));
-      const res = await h.send(cardActionActivity(fake.serviceUrl, who, post.id, button.verb, button.value));
+      const res = await h.send(cardActionActivity(bed.fake.serviceUrl, who, post.id, button.verb, button.value));
       expect(res.status).toBe(200);
       return res.body as { statusCode: number; type: string; value: any };
     };
