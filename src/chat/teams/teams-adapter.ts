@@ -1,4 +1,4 @@
-import { CloudAdapter, ConfigurationBotFrameworkAuthentication, type ConfigurationBotFrameworkAuthenticationOptions } from 'botbuilder';
+import { CloudAdapter, ConfigurationBotFrameworkAuthentication, type Activity, type ConfigurationBotFrameworkAuthenticationOptions, type InvokeResponse, type TurnContext } from 'botbuilder';
 import type { Logger } from 'pino';
 import type { TeamsSettings } from './teams-settings.js';
 
@@ -23,10 +23,23 @@ export interface TeamsAuthEndpoints {
 }
 
 /**
+ * CloudAdapter, taking activities burnrate's own HTTP server has already read. CloudAdapter's
+ * `process` wants Express-like objects and answers a forged signature with 500 (jsonwebtoken's
+ * error is not botbuilder's AuthenticationError); going one level down lets the route answer
+ * every authentication failure with 401.
+ */
+export class TeamsAdapter extends CloudAdapter {
+  /** Authenticates the request (throws when it fails), runs the turn, returns an invoke's answer. */
+  async run(authHeader: string, activity: Activity, logic: (context: TurnContext) => Promise<void>): Promise<InvokeResponse | undefined> {
+    return this.processActivity(authHeader, activity, logic);
+  }
+}
+
+/**
  * botbuilder's CloudAdapter with burnrate's credentials. Without an app id (insecure dev only) it
  * authenticates nothing, which botbuilder does by itself for an empty MicrosoftAppId.
  */
-export function createTeamsAdapter(settings: TeamsSettings, log: Logger, endpoints?: TeamsAuthEndpoints): CloudAdapter {
+export function createTeamsAdapter(settings: TeamsSettings, log: Logger, endpoints?: TeamsAuthEndpoints): TeamsAdapter {
   const options: ConfigurationBotFrameworkAuthenticationOptions = settings.insecure
     ? {}
     : {
@@ -36,7 +49,7 @@ export function createTeamsAdapter(settings: TeamsSettings, log: Logger, endpoin
         ...(settings.tenantId ? { MicrosoftAppTenantId: settings.tenantId } : {}),
         ...(endpoints ?? {}),
       };
-  const adapter = new CloudAdapter(new ConfigurationBotFrameworkAuthentication(options));
+  const adapter = new TeamsAdapter(new ConfigurationBotFrameworkAuthentication(options));
   // The dispatcher answers users itself; what reaches here is a bug in the glue or a connector
   // failure while answering. It is logged (without the activity, which may hold user text) and
   // the request fails, so the connector's own retry policy applies.

@@ -1,4 +1,4 @@
-import type { CloudAdapter, ConversationReference } from 'botbuilder';
+import type { ConversationReference } from 'botbuilder';
 import type { Logger } from 'pino';
 import type { TeamConfig } from '../../config/schema.js';
 import type { ChatConversationStore } from '../../store/store.js';
@@ -7,7 +7,7 @@ import { DeliveryError, type ChatPort } from '../chat-port.js';
 import { cardActivity } from './teams-card.js';
 import { connectorWithoutRetries, type ConnectorConversations } from './connector-client.js';
 import { asReference, TEAMS_PLATFORM, threadId } from './teams-conversations.js';
-import { createTeamsAdapter, type TeamsAuthEndpoints } from './teams-adapter.js';
+import { createTeamsAdapter, type TeamsAdapter, type TeamsAuthEndpoints } from './teams-adapter.js';
 import { toDeliveryError } from './teams-errors.js';
 import type { TeamsSettings } from './teams-settings.js';
 
@@ -26,7 +26,7 @@ export class TeamsChat implements ChatPort {
 
   constructor(
     /** The adapter of this bot: inbound requests and proactive turns share its credentials. */
-    readonly adapter: CloudAdapter,
+    readonly adapter: TeamsAdapter,
     /** The bot's app id ('' without authentication): proactive turns are made in its name. */
     private readonly appId: string,
     private readonly conversations: ChatConversationStore,

@@ -1,34 +1,42 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CloudAdapter, Request, Response, TurnContext } from 'botbuilder';
+import type { IncomingMessage } from 'node:http';
+import type { Activity, TurnContext } from 'botbuilder';
 import type { Logger } from 'pino';
 import { json, type Route } from '../../http/server.js';
+import type { TeamsAdapter } from './teams-adapter.js';
 
 /** Where the Bot Connector posts activities (the Azure Bot's "Messaging endpoint"). */
 export const TEAMS_MESSAGES_PATH = '/api/messages';
 /** Teams activities are a few KB; a card invoke stays well under this. Anything larger is refused unread. */
 const MAX_BODY_BYTES = 1024 * 1024;
+/** What botframework-connector and jsonwebtoken throw when a request's token does not hold. */
+const AUTH_FAILURES = new Set(['AuthenticationError', 'JsonWebTokenError', 'NotBeforeError', 'TokenExpiredError']);
 
 /**
- * `POST /api/messages` on burnrate's own HTTP server. CloudAdapter expects an Express-like request
- * with a parsed body and a response with status/header/send/end; node's own objects are adapted
- * here, so no web framework is needed. The adapter authenticates the request (401 when it fails),
- * runs the turn and writes the answer, including an invoke's response body.
+ * `POST /api/messages` on burnrate's own HTTP server: reads the activity, lets the adapter
+ * authenticate it (401 when that fails, before anything runs), runs the turn and answers with an
+ * invoke's response body, or 200.
  */
-export function teamsMessagesRoute(adapter: CloudAdapter, logic: (context: TurnContext) => Promise<void>, log: Logger): Route {
+export function teamsMessagesRoute(adapter: TeamsAdapter, logic: (context: TurnContext) => Promise<void>, log: Logger): Route {
   return async (req, res) => {
-    let body: Record<string, unknown>;
+    let activity: Activity;
     try {
-      body = await readJson(req);
+      activity = readActivity(await readBody(req));
     } catch (error) {
       json(res, (error as BodyError).status ?? 400, { error: (error as Error).message });
       return;
     }
-    const request: Request = { body, headers: req.headers, method: req.method ?? 'POST' };
+    const authHeader = String(req.headers.authorization ?? '');
     try {
-      await adapter.process(request, expressLike(res), logic);
+      const answer = await adapter.run(authHeader, activity, logic);
+      json(res, answer?.status ?? 200, answer?.body ?? {});
     } catch (error) {
-      log.error({ err: (error as Error).message }, 'teams request failed');
-      if (!res.headersSent) json(res, 500, { error: 'internal error' });
+      if (AUTH_FAILURES.has((error as Error).constructor?.name) || AUTH_FAILURES.has((error as Error).name)) {
+        log.warn({ err: (error as Error).message, type: activity.type }, 'teams request not authenticated');
+        json(res, 401, { error: 'unauthorized' });
+        return;
+      }
+      log.error({ err: (error as Error).message, type: activity.type }, 'teams request failed');
+      json(res, 500, { error: 'internal error' });
     }
   };
 }
@@ -42,7 +50,7 @@ class BodyError extends Error {
   }
 }
 
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -50,36 +58,22 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
     if (size > MAX_BODY_BYTES) throw new BodyError(`request body over ${MAX_BODY_BYTES} bytes`, 413);
     chunks.push(chunk);
   }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The activity, with its times as Dates as botbuilder expects (what CloudAdapter.process does too). */
+function readActivity(text: string): Activity {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    parsed = JSON.parse(text);
   } catch {
     throw new BodyError('request body is not JSON', 400);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new BodyError('request body is not a JSON object (an activity)', 400);
-  return parsed as Record<string, unknown>;
-}
-
-/** The four methods CloudAdapter calls, on a plain node response. */
-function expressLike(res: ServerResponse): Response {
-  let status = 200;
-  return {
-    socket: res.socket,
-    status(code: number) {
-      status = code;
-    },
-    header(name: string, value: unknown) {
-      res.setHeader(name, String(value));
-    },
-    send(body: unknown) {
-      if (body === undefined || body === null) return;
-      const text = typeof body === 'string' ? body : JSON.stringify(body);
-      if (!res.headersSent) res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json' });
-      res.write(text);
-    },
-    end() {
-      if (!res.headersSent) res.writeHead(status);
-      res.end();
-    },
-  };
+  const activity = parsed as Record<string, unknown>;
+  if (typeof activity.type !== 'string') throw new BodyError('activity has no type', 400);
+  for (const key of ['timestamp', 'localTimestamp', 'expiration']) {
+    if (typeof activity[key] === 'string') activity[key] = new Date(activity[key]);
+  }
+  return activity as unknown as Activity;
 }
