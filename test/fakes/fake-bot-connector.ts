@@ -26,6 +26,8 @@ type Failure = { status: 429; retryAfter: number } | { status: 500 | 502 | 503 }
  */
 export class FakeBotConnector {
   readonly calls: ConnectorCall[] = [];
+  /** Every request to a known operation, failed ones included: a client's own retries show here. */
+  requests = 0;
   private readonly failures: Failure[] = [];
   private readonly unexpected: string[] = [];
   private seq = 0;
@@ -78,6 +80,7 @@ export class FakeBotConnector {
       this.unexpected.push(`${req.method} ${path}`);
       return send(res, 404, { error: { code: 'NotFound', message: 'no such operation' } });
     }
+    this.requests += 1;
     const failure = this.failures.shift();
     if (failure) return this.fail(res, failure);
 
