@@ -36,7 +36,8 @@ export function createTeamsApp(deps: Deps, options: { dispatch: Dispatch; authen
   const onTurn = async (context: TurnContext): Promise<void> => {
     const { activity } = context;
     if (activity.type === ActivityTypes.Message || activity.type === ActivityTypes.Invoke || isInstall(context)) {
-      await rememberConversation(deps.store.conversations, activity, deps.clock());
+      // Answering matters more than remembering: a store failure here is logged, the turn goes on.
+      await rememberConversation(deps.store.conversations, activity, deps.clock()).catch((error: Error) => deps.log.warn({ err: error.message }, 'teams conversation not remembered'));
     }
     if (activity.type === ActivityTypes.Message) {
       const reply = commandReply(context);
