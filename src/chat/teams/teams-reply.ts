@@ -1,5 +1,5 @@
 import type { AdaptiveCardInvokeResponse, TurnContext } from 'botbuilder';
-import type { Message } from '../../../templates/message.js';
+import { stripMarkup, type Message } from '../../../templates/message.js';
 import { renderAdaptiveCard } from '../../../templates/render/adaptive-card.js';
 import { renderPlainText } from '../../../templates/render/plain-text.js';
 import type { MessageReply, Reply } from '../interaction.js';
@@ -31,6 +31,13 @@ export class CardActionReply implements MessageReply {
   constructor(private readonly postInThread: (message: Message) => Promise<void>) {}
 
   async private(message: Message): Promise<void> {
+    // An answer with buttons (a team picker) cannot travel as text: it goes into the thread under
+    // the card, where anyone sees it but only those allowed can use it, and the clicker is told.
+    if (message.blocks.some((b) => b.type === 'actions' && b.buttons.length > 0)) {
+      await this.postInThread(message);
+      this.privates.push({ summary: message.summary, blocks: [{ type: 'text', text: `${stripMarkup(message.summary)} The choices are in the thread under this card.` }] });
+      return;
+    }
     this.privates.push(message);
   }
 

@@ -94,4 +94,33 @@ describe('an idle-GPU alert in Teams: Stop (confirmed, dry run, refused, protect
     expect(port.stopped).toEqual([]);
     expect((await deps.store.audit.list())[0]).toMatchObject({ platform: 'msteams', action: 'instance.keep', result: 'ok' });
   });
+
+  it('"Not ours": the team picker goes into the thread, the pick refreshes it, marks the alert and alerts the other team', async () => {
+    const LLM_CHANNEL = '19:llm-training-only@thread.tacv2';
+    const { deps, post, click } = await alerted({ change: (c) => (c.teams.find((t) => t.id === 'llm-training')!.msteams = { channel: LLM_CHANNEL }) });
+    await bed.harness!.send(installActivity(bed.fake.serviceUrl, CAROL, LLM_CHANNEL));
+    const before = bed.fake.calls.length;
+
+    // 1. The click: the clicker is told where to pick; the picker is a card in the alert's thread.
+    const asked = await click(ALICE, 'instance.reroute', 'alice-notebook');
+    expect(asked).toMatchObject({ type: 'application/vnd.microsoft.activity.message', value: 'Which team owns alice-notebook? The choices are in the thread under this card.' });
+    const picker = bed.fake.calls[before]!;
+    expect(picker).toMatchObject({ op: 'send', conversationId: `${CONVERSATIONS.channel};messageid=${post.id}` });
+    const llm = buttonOf(FakeBotConnector.cardOf(picker), 'instance.reroute:llm-training');
+    expect(llm.title).toBe('LLM Training');
+
+    // 2. The pick, on the picker: its card becomes the answer, the original alert says who handed it where.
+    const picked = await bed.harness!.send(cardActionActivity(bed.fake.serviceUrl, ALICE, picker.id, llm.verb, llm.value));
+    expect(picked.body.type).toBe('application/vnd.microsoft.card.adaptive');
+    expect(cardText(picked.body.value)).toContain('Handed alice-notebook to LLM Training.');
+    const update = bed.fake.calls.find((c) => c.op === 'update')!;
+    expect(update).toMatchObject({ conversationId: CONVERSATIONS.channel, activityId: post.id });
+    expect(cardText(FakeBotConnector.cardOf(update))).toContain(`Handed to LLM Training by ${ALICE.aadObjectId}`);
+
+    // 3. The receiving team's alert goes out through the outbox, to its own channel.
+    await deliverOutbox(deps);
+    const handed = bed.fake.calls.filter((c) => c.conversationId === LLM_CHANNEL && c.op === 'send').at(-1)!;
+    expect(cardText(FakeBotConnector.cardOf(handed))).toContain('alice-notebook');
+    expect((await deps.store.audit.list())[0]).toMatchObject({ platform: 'msteams', action: 'instance.reroute', result: 'ok' });
+  });
 });
