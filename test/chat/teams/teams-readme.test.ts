@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseConfigText } from '../../../src/config/load-config.js';
+
+/** The README's Teams section, from its heading to the next top-level one. */
+function teamsSection(): string {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const start = readme.indexOf('## Microsoft Teams');
+  return readme.slice(start, readme.indexOf('\n## ', start + 1));
+}
+
+describe('the README on Teams', () => {
+  it('shows a burnrate.yml that the configuration accepts, with a Teams channel and Entra ids', () => {
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(teamsSection())?.[1]?.replace(/^ {3}/gm, '');
+    if (!yaml) throw new Error('the README lost its Teams burnrate.yml');
+    const config = parseConfigText(yaml);
+    expect(config.teams[0]?.msteams?.channel).toMatch(/^19:.+@thread\.tacv2$/);
+    expect(config.admins).toHaveLength(1);
+  });
+
+  it('names every variable Teams reads, and the command that builds the app package', () => {
+    const section = teamsSection();
+    for (const variable of ['MICROSOFT_APP_ID', 'MICROSOFT_APP_PASSWORD', 'MICROSOFT_APP_TENANT_ID', 'MICROSOFT_APP_TYPE', 'BURNRATE_INSECURE_DEV']) expect(section).toContain(`\`${variable}\``);
+    const scripts = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).scripts;
+    expect(section).toContain('npm run package:teams');
+    expect(scripts['package:teams']).toBeDefined();
+  });
+});
