@@ -64,7 +64,7 @@ export function buildRuntime(options: BuildOptions = {}): Runtime {
     clock: options.clock ?? (() => new Date()),
     log,
   };
-  const gpu = buildGpuDeps(config);
+  const gpu = buildGpuDeps(config, env);
   if (gpu) deps.gpu = gpu;
   return { deps, configPath: path, dbPath, close: () => store.close() };
 }

@@ -2,6 +2,7 @@ import cron from 'node-cron';
 import { z } from 'zod';
 import { idlePolicySchema } from '../checks/idle/idle-policy.js';
 import { workingHoursSchema } from '../checks/idle/team-schedule.js';
+import { gpuInventorySourceSchema, gpuMetricsSourceSchema, metricsSourceId, namespaceName } from './gpu-sources-schema.js';
 
 // Every object is strict: a misspelt key is reported, never silently ignored.
 // Secrets have no place here; they come from the environment only.
@@ -46,6 +47,8 @@ export const teamGpuSchema = z.strictObject({
     .default(60),
   /** The team's working hours (its own time zone); the gpu section's default when absent. */
   workingHours: workingHoursSchema.optional(),
+  /** Kubernetes namespaces whose GPU pods are this team's, for instances without an ownership tag. */
+  namespaces: z.array(namespaceName, { error: 'expected a list of Kubernetes namespaces' }).default([]),
 });
 
 const cronExpression = z
@@ -65,6 +68,10 @@ export const gpuSchema = z.strictObject({
   workingHours: workingHoursSchema.prefault({}),
   /** Where idle GPUs of no team (untagged, or a tag no team matches) are reported; admins act on them. */
   unowned: z.strictObject({ slack: slackChannel.optional(), msteams: teamsChannel.optional() }).optional(),
+  /** Where GPU metrics come from (Prometheus with the DCGM exporter, CloudWatch agent); the demo brings its own. */
+  metrics: z.array(gpuMetricsSourceSchema, { error: 'expected a list of GPU metrics sources' }).default([]),
+  /** Where the GPU instances are listed, with type, price, region and tags. */
+  inventory: z.array(gpuInventorySourceSchema, { error: 'expected a list of GPU inventories' }).default([]),
 });
 
 export const teamSchema = z.strictObject({
@@ -130,6 +137,7 @@ export const configSchema = z
     if (config.gpu.lookbackHours * 60 < longest) {
       ctx.addIssue({ code: 'custom', path: ['gpu', 'lookbackHours'], message: `expected at least ${Math.ceil(longest / 60)} hours: the idle policy needs ${longest} minutes of samples` });
     }
+    checkGpuSources(config, ctx);
     const seen = new Map<string, number>();
     config.teams.forEach((team, index) => {
       const first = seen.get(team.id);
@@ -146,6 +154,31 @@ export type BudgetConfig = z.output<typeof budgetSchema>;
 export type GpuConfig = z.output<typeof gpuSchema>;
 export type TeamGpuConfig = z.output<typeof teamGpuSchema>;
 export type SourceConfig = z.output<typeof sourceSchema>;
+
+/** Metrics and inventory come together (a series alone has no price or team); ids and namespaces are unique. */
+function checkGpuSources(config: { gpu: GpuConfig; teams: TeamConfig[] }, ctx: z.RefinementCtx): void {
+  const { metrics, inventory } = config.gpu;
+  if (metrics.length > 0 && inventory.length === 0)
+    ctx.addIssue({ code: 'custom', path: ['gpu', 'inventory'], message: 'expected a GPU inventory beside gpu.metrics, e.g. [{ type: ec2, regions: [us-east-1] }]: metrics alone say nothing of price or owner' });
+  if (inventory.length > 0 && metrics.length === 0)
+    ctx.addIssue({ code: 'custom', path: ['gpu', 'metrics'], message: 'expected at least one GPU metrics source beside gpu.inventory, e.g. [{ type: prometheus, url: http://prometheus:9090 }]' });
+  const ids = new Map<string, number>();
+  metrics.forEach((source, index) => {
+    const id = metricsSourceId(source);
+    const first = ids.get(id);
+    if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['gpu', 'metrics', index, 'id'], message: `duplicate metrics source id "${id}" (also gpu.metrics[${first}]): give each an id` });
+    ids.set(id, index);
+  });
+  const owners = new Map<string, string>();
+  config.teams.forEach((team, index) =>
+    team.gpu.namespaces.forEach((namespace, n) => {
+      const other = owners.get(namespace);
+      if (other !== undefined && other !== team.id)
+        ctx.addIssue({ code: 'custom', path: ['teams', index, 'gpu', 'namespaces', n], message: `namespace "${namespace}" is already team ${other}'s` });
+      owners.set(namespace, team.id);
+    }),
+  );
+}
 
 function isTimeZone(zone: string): boolean {
   try {

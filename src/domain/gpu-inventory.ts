@@ -35,11 +35,18 @@ export interface GpuInstance {
   /** Chat user id of the owner; null when nobody knows. */
   owner: string | null;
   tags: Readonly<Record<string, string>>;
+  /**
+   * Other names the metrics may give the machine: private DNS name, private IP. DCGM's Hostname
+   * and the CloudWatch agent's host dimension are host names, not instance ids.
+   */
+  hostNames?: readonly string[];
 }
 
 /** Tag keys naming the workload, first match wins; compared like ownership tag keys. */
 export const WORKLOAD_TAG_KEYS = ['burnrate:workload', 'workload'] as const;
 export const PROTECT_TAG_KEY = 'burnrate:protect';
+/** Tag holding the chat user id of the person who runs the instance. */
+export const OWNER_TAG_KEY = 'burnrate:owner';
 
 const WORKLOAD_ALIASES: Readonly<Record<string, GpuWorkload>> = {
   training: 'training',
@@ -76,4 +83,9 @@ export function workloadOf(tags: Readonly<Record<string, unknown>> | null | unde
 export function isProtected(tags: Readonly<Record<string, unknown>> | null | undefined): boolean {
   const value = tagValue(tags, PROTECT_TAG_KEY);
   return value !== null && normaliseTag(value) === 'true';
+}
+
+/** The chat user id in the `burnrate:owner` tag; null when absent. */
+export function ownerOf(tags: Readonly<Record<string, unknown>> | null | undefined): string | null {
+  return tagValue(tags, OWNER_TAG_KEY)?.trim() ?? null;
 }

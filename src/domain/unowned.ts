@@ -18,7 +18,7 @@ export function unownedTeam(config: Config): TeamConfig {
     timezone: 'UTC',
     owners: [],
     approvers: [],
-    gpu: { mode: 'notify', autoStopAfterMinutes: 60 },
+    gpu: { mode: 'notify', autoStopAfterMinutes: 60, namespaces: [] },
     ...(unowned?.slack ? { slack: unowned.slack } : {}),
     ...(unowned?.msteams ? { msteams: unowned.msteams } : {}),
   };

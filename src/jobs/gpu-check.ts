@@ -10,6 +10,7 @@ import type { MetricsRange } from '../domain/gpu-metrics.js';
 import { UNMAPPED, UNTAGGED } from '../domain/spend.js';
 import { BurnrateError } from '../errors.js';
 import { UNOWNED_ID } from '../domain/unowned.js';
+import { attributeSeries, namespaceTeams } from '../sources/gpu-attribution.js';
 import { autoStopIdle } from './gpu-auto-stop.js';
 import { alertTeam, idleAlertFor, idleThread, type AlertedFinding } from './idle-alert-content.js';
 import type { GpuFindingChange, OutboxDraft } from '../store/store.js';
@@ -40,10 +41,11 @@ export interface GpuCheckResult {
  *   5. render ONE message per team that has a new idle instance, listing all its idle instances
  *   6. record findings and queue the messages in one transaction (skipped on a dry run)
  *
- * The window: each run reads the whole lookback window again, not only the samples since the last
- * run. That keeps the job stateless and "idle since" exact for periods shorter than the window;
- * an instance idle for longer than the window reads "idle since" the window's start. Reading only
- * new samples would need the open periods' state stored between runs (not done yet).
+ * The window: each run evaluates the whole lookback window, so "idle since" is exact for periods
+ * shorter than it; an instance idle for longer reads "idle since" the window's start (carryOver
+ * keeps the first start). The configured metrics sources keep the window in memory and ask the
+ * backend only for the samples since their last run (src/sources/rolling-window-metrics.ts); the
+ * first run after a start reads the whole window.
  */
 export async function runGpuCheck(deps: Deps, options: GpuCheckOptions = {}): Promise<GpuCheckResult> {
   const now = deps.clock();
@@ -75,7 +77,7 @@ export async function runGpuCheck(deps: Deps, options: GpuCheckOptions = {}): Pr
 
 /** The GPU parts, or a clear error when no GPU source is configured. */
 export function gpuDepsOf(deps: Deps): GpuDeps {
-  if (!deps.gpu) throw new BurnrateError('burnrate_gpu_unconfigured', 'No GPU metrics are configured.', 'The idle-GPU check runs on the demo source for now; add `- type: demo` to sources.', 1);
+  if (!deps.gpu) throw new BurnrateError('burnrate_gpu_unconfigured', 'No GPU metrics are configured.', 'Add gpu.metrics and gpu.inventory to burnrate.yml (see burnrate.example.yml), or `- type: demo` to sources.', 1);
   return deps.gpu;
 }
 
@@ -95,11 +97,8 @@ export async function detectIdleGpus(deps: Deps, now: Date, only?: { instanceId:
   const [inventory, owners, ...fetched] = await Promise.all([gpu.inventory(), deps.store.instanceOwners.list(), ...gpu.metrics.map((m) => m.fetch(range))]);
   const byId = new Map<string, GpuInstance>(inventory.filter((i) => !only || i.instanceId === only.instanceId).map((i) => [i.instanceId, i]));
   const handed = new Map(owners.filter((o) => deps.config.teams.some((t) => t.id === o.team)).map((o) => [o.instanceId, o.team]));
-  const idle = new Map<string, IdleInstance>([...byId.values()].map((i) => [i.instanceId, idleInstanceOf(i, handed.get(i.instanceId))]));
-  const gpus = fetched.flat().flatMap((series) => {
-    const instance = idle.get(series.ref.host);
-    return instance ? [{ series, instance }] : [];
-  });
+  // A team someone handed the instance to (Not ours) wins; else its tag's team, else its pods' namespace's (attributeSeries).
+  const gpus = attributeSeries([...byId.values()], fetched.flat(), namespaceTeams(deps.config.teams)).map(({ series, instance }) => ({ series, instance: idleInstanceOf(instance, handed.get(instance.instanceId)) }));
   return idleFindings({ gpus, policy: deps.config.gpu.idle, now, schedules: schedulesOf(deps), range }).map((f) => {
     const instance = byId.get(f.instanceId)!;
     return { ...f, name: instance.name, instanceType: instance.instanceType };

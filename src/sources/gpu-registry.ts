@@ -1,19 +1,51 @@
 import { DemoInstancePort } from '../actions/instance/demo-instance-port.js';
+import type { InstanceActionPort } from '../actions/instance/instance-port.js';
+import { RoutedInstancePort } from '../actions/instance/routed-instance-port.js';
 import type { Config } from '../config/schema.js';
 import type { GpuDeps } from '../deps.js';
+import type { GpuInstance } from '../domain/gpu-inventory.js';
 import { teamResolver } from '../domain/ownership.js';
+import { buildConfiguredGpu } from './configured-gpu.js';
 import { demoFleet } from './demo/demo-fleet.js';
 import { DemoGpuMetrics } from './demo/demo-gpu-metrics.js';
 import { demoInventory } from './demo/demo-inventory.js';
 
 /**
- * GPU metrics, inventory and the instance action port from the configuration. Only the demo is
- * wired so far: a demo source brings its fleet's metrics, inventory and an in-memory instance port
- * (every instance running). Prometheus/CloudWatch metrics and EC2 stops exist as adapters
- * (src/sources/prometheus, src/sources/cloudwatch, src/actions/instance/ec2-instance-port.ts) but
- * have no configuration keys yet; without a demo source this returns undefined.
+ * GPU metrics, inventory and the instance action port from the configuration: the demo source's
+ * fleet (its metrics, inventory and an in-memory port, every instance running), and the sources
+ * of `gpu.metrics` and `gpu.inventory`. With both, the inventories are joined and each stop goes
+ * to the port of the instance's provider and region. Undefined when no GPU source is configured.
  */
-export function buildGpuDeps(config: Config): GpuDeps | undefined {
+export function buildGpuDeps(config: Config, env: NodeJS.ProcessEnv = process.env): GpuDeps | undefined {
+  const demo = buildDemoGpu(config);
+  const configured = buildConfiguredGpu(config, env);
+  if (!configured) return demo;
+
+  // Where each instance of the latest inventory is stopped; refreshed on every inventory read.
+  let ports = new Map<string, InstanceActionPort>();
+  const inventory = async (): Promise<GpuInstance[]> => {
+    const [demoList, configuredList] = await Promise.all([demo?.inventory() ?? [], configured.inventory()]);
+    const next = new Map<string, InstanceActionPort>();
+    for (const instance of demoList) next.set(instance.instanceId, demo!.instances);
+    for (const instance of configuredList) {
+      const port = configured.portOf(instance);
+      if (port) next.set(instance.instanceId, port);
+    }
+    ports = next;
+    return [...demoList, ...configuredList];
+  };
+  const locate = async (id: string) => {
+    if (!ports.has(id)) await inventory(); // not seen yet (a Stop right after a restart): read it again
+    return ports.get(id);
+  };
+  return {
+    metrics: [...(demo?.metrics ?? []), ...configured.metrics],
+    inventory,
+    instances: new RoutedInstancePort(locate),
+  };
+}
+
+function buildDemoGpu(config: Config): GpuDeps | undefined {
   const demo = config.sources.find((s) => s.type === 'demo');
   if (!demo) return undefined;
   const fleet = demoFleet(demo.seed);

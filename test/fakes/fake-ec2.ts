@@ -10,6 +10,12 @@ export interface FakeEc2Instance {
   state: Ec2StateName;
   tags?: Record<string, string>;
   instanceType?: string;
+  /** The region it lives in: only requests signed for that region see it. Absent: every region sees it. */
+  region?: string;
+  privateDnsName?: string;
+  privateIp?: string;
+  /** EC2's InstanceLifecycle: `spot` for spot instances, absent for on-demand. */
+  lifecycle?: 'spot' | 'scheduled' | 'capacity-block';
 }
 
 /** One call as the fake saw it. */
@@ -18,6 +24,8 @@ export interface Ec2Call {
   /** The decoded form body, e.g. `{ Action, Version, 'InstanceId.1', DryRun }`. */
   params: Record<string, string>;
   instanceIds: string[];
+  /** DescribeInstances filters: name → values. */
+  filters: Record<string, string[]>;
   dryRun: boolean;
   /** From the SigV4 Authorization header's credential scope. */
   accessKeyId: string | undefined;
@@ -46,6 +54,13 @@ const STATE_CODES: Record<Ec2StateName, number> = {
   stopped: 80,
 };
 const ACCOUNT = '123456789012';
+/** The DescribeInstances filters the fake understands, and how each matches an instance. */
+const FILTERS: Record<string, (i: StoredInstance) => string> = {
+  'instance-type': (i) => i.instanceType,
+  'instance-state-name': (i) => i.state,
+};
+
+type StoredInstance = FakeEc2Instance & { tags: Record<string, string>; instanceType: string };
 
 /**
  * EC2 on 127.0.0.1 for tests, speaking the wire protocol of @aws-sdk/client-ec2 (3.1164.0): the
@@ -53,6 +68,8 @@ const ACCOUNT = '123456789012';
  * 2016-11-15&InstanceId.1=...`), SigV4 for service "ec2", XML answers in EC2's shape and errors as
  * `<Response><Errors><Error><Code/><Message/></Error></Errors><RequestID/></Response>`.
  * DescribeInstances and StopInstances honour `DryRun=true` (DryRunOperation, 412, when allowed).
+ * DescribeInstances filters by `instance-type` and `instance-state-name` (any other filter is
+ * unexpected); an instance given a region exists only for requests signed for that region.
  * A permission can be denied (UnauthorizedOperation, 403) and the next N calls throttled
  * (RequestLimitExceeded, 503). StopInstances moves a running instance to "stopping", as EC2 does;
  * `settle()` finishes the transition. Every call is recorded; anything else fails
@@ -61,7 +78,7 @@ const ACCOUNT = '123456789012';
 export class FakeEc2 {
   readonly calls: Ec2Call[] = [];
   readonly unexpected: string[] = [];
-  private readonly instances = new Map<string, Required<FakeEc2Instance>>();
+  private readonly instances = new Map<string, StoredInstance>();
   private readonly denied = new Set<string>();
   private throttled = 0;
 
@@ -71,7 +88,7 @@ export class FakeEc2 {
     private readonly options: FakeEc2Options,
   ) {
     for (const i of options.instances ?? [])
-      this.instances.set(i.id, { id: i.id, state: i.state, tags: { ...i.tags }, instanceType: i.instanceType ?? 'g5.xlarge' });
+      this.instances.set(i.id, { ...i, tags: { ...i.tags }, instanceType: i.instanceType ?? 'g5.xlarge' });
   }
 
   static async start(options: FakeEc2Options = {}): Promise<FakeEc2> {
@@ -134,6 +151,7 @@ export class FakeEc2 {
       action,
       params,
       instanceIds,
+      filters: filtersOf(params),
       dryRun,
       accessKeyId: scope.accessKeyId,
       region: scope.region,
@@ -145,7 +163,7 @@ export class FakeEc2 {
     call.status = res.statusCode;
   }
 
-  private answer(req: IncomingMessage, res: ServerResponse, { action, params, instanceIds, dryRun }: Ec2Call): void {
+  private answer(req: IncomingMessage, res: ServerResponse, { action, params, instanceIds, filters, dryRun }: Ec2Call): void {
     const scope = sigV4Scope(req);
 
     const problem =
@@ -161,7 +179,9 @@ export class FakeEc2 {
                 ? `action ${action || '(none)'}`
                 : action === 'StopInstances' && instanceIds.length === 0
                   ? 'StopInstances without InstanceId'
-                  : undefined;
+                  : Object.keys(filters).find((name) => !(name in FILTERS))
+                    ? `filter ${Object.keys(filters).find((name) => !(name in FILTERS))}`
+                    : undefined;
     if (problem) {
       this.unexpected.push(`${action || '(no action)'}: ${problem}`);
       return sendError(res, 400, 'InvalidAction', `Unexpected request: ${problem}`);
@@ -182,17 +202,22 @@ export class FakeEc2 {
     }
     const malformed = instanceIds.find((id) => !/^i-([0-9a-f]{8}|[0-9a-f]{17})$/.test(id));
     if (malformed) return sendError(res, 400, 'InvalidInstanceID.Malformed', `Invalid id: "${malformed}"`);
-    const missing = instanceIds.filter((id) => !this.instances.has(id));
+    // An instance of another region does not exist for this request, as in EC2.
+    const visible = (i: StoredInstance | undefined) => i !== undefined && (i.region === undefined || i.region === scope.region);
+    const missing = instanceIds.filter((id) => !visible(this.instances.get(id)));
     if (missing.length === 1) return sendError(res, 400, 'InvalidInstanceID.NotFound', `The instance ID '${missing[0]}' does not exist`);
     if (missing.length > 1)
       return sendError(res, 400, 'InvalidInstanceID.NotFound', `The instance IDs '${missing.join(', ')}' do not exist`);
     if (dryRun) return sendError(res, 412, 'DryRunOperation', 'Request would have succeeded, but DryRun flag is set.');
-    if (action === 'DescribeInstances') return this.describeInstances(instanceIds, params.NextToken, res);
+    if (action === 'DescribeInstances') {
+      const candidates = instanceIds.length > 0 ? instanceIds.map((id) => this.instances.get(id)!) : [...this.instances.values()].filter(visible);
+      const matching = candidates.filter((i) => Object.entries(filters).every(([name, values]) => values.includes(FILTERS[name]!(i))));
+      return this.describeInstances(matching, params.NextToken, res);
+    }
     return this.stopInstances(instanceIds, res);
   }
 
-  private describeInstances(ids: string[], nextToken: string | undefined, res: ServerResponse): void {
-    const all = ids.length > 0 ? ids.map((id) => this.instances.get(id)!) : [...this.instances.values()];
+  private describeInstances(all: StoredInstance[], nextToken: string | undefined, res: ServerResponse): void {
     const offset = nextToken ? Number(Buffer.from(nextToken, 'base64').toString('utf8')) : 0;
     const size = this.options.describePageSize ?? 1000;
     const page = all.slice(offset, offset + size);
@@ -203,6 +228,9 @@ export class FakeEc2 {
         `<item><reservationId>r-${String(offset + n).padStart(17, '0')}</reservationId><ownerId>${ACCOUNT}</ownerId><groupSet/>` +
         `<instancesSet><item><instanceId>${i.id}</instanceId><imageId>ami-0abcdef1234567890</imageId>` +
         `${stateXml('instanceState', i.state)}<instanceType>${i.instanceType}</instanceType>` +
+        (i.privateDnsName ? `<privateDnsName>${i.privateDnsName}</privateDnsName>` : '') +
+        (i.privateIp ? `<privateIpAddress>${i.privateIp}</privateIpAddress>` : '') +
+        (i.lifecycle ? `<instanceLifecycle>${i.lifecycle}</instanceLifecycle>` : '') +
         `<tagSet>${Object.entries(i.tags)
           .map(([k, v]) => `<item><key>${escapeXml(k)}</key><value>${escapeXml(v)}</value></item>`)
           .join('')}</tagSet></item></instancesSet></item>`,
@@ -226,6 +254,19 @@ export class FakeEc2 {
       `<StopInstancesResponse xmlns="${XMLNS}"><requestId>${randomUUID()}</requestId><instancesSet>${items.join('')}</instancesSet></StopInstancesResponse>`,
     );
   }
+}
+
+/** `Filter.1.Name=instance-type&Filter.1.Value.1=g5.xlarge&...` → { 'instance-type': ['g5.xlarge', ...] } */
+function filtersOf(params: Record<string, string>): Record<string, string[]> {
+  const filters: Record<string, string[]> = {};
+  for (const [key, name] of Object.entries(params)) {
+    const n = /^Filter\.(\d+)\.Name$/.exec(key)?.[1];
+    if (n === undefined) continue;
+    filters[name] = Object.keys(params)
+      .filter((k) => k.startsWith(`Filter.${n}.Value.`))
+      .map((k) => params[k]!);
+  }
+  return filters;
 }
 
 function stateXml(element: string, state: Ec2StateName): string {

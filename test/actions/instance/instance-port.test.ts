@@ -5,9 +5,10 @@ import { Ec2InstancePort } from '../../../src/actions/instance/ec2-instance-port
 import type { InstanceActionPort, InstanceState, StopPermission } from '../../../src/actions/instance/instance-port.js';
 import { BurnrateError } from '../../../src/errors.js';
 import { FakeEc2 } from '../../fakes/fake-ec2.js';
+import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../../support/aws-env.js';
 
 const REGION = 'eu-west-1';
-const CREDENTIALS = { accessKeyId: 'AKIDBURNRATETEST', secretAccessKey: 'fake-secret-key' };
+const CREDENTIALS = TEST_AWS_CREDENTIALS;
 const IDLE = 'i-0a1b2c3d4e5f60718';
 const PROTECTED = 'i-0b1b2c3d4e5f60718';
 const STOPPED = 'i-0c1b2c3d4e5f60718';
@@ -28,13 +29,7 @@ interface Harness {
 
 let fake: FakeEc2 | undefined;
 
-beforeEach(() => {
-  vi.stubEnv('AWS_EC2_METADATA_DISABLED', 'true');
-  // Keep a developer's ~/.aws out of the tests.
-  vi.stubEnv('AWS_CONFIG_FILE', '/nonexistent/burnrate-test-aws-config');
-  vi.stubEnv('AWS_SHARED_CREDENTIALS_FILE', '/nonexistent/burnrate-test-aws-credentials');
-  vi.stubEnv('AWS_PROFILE', undefined);
-});
+beforeEach(isolateAwsEnv);
 
 afterEach(async () => {
   vi.unstubAllEnvs();

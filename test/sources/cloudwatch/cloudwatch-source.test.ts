@@ -11,11 +11,12 @@ import {
   readNvidiaSmiCapture,
   type FakeCloudWatchOptions,
 } from '../../fakes/fake-cloudwatch.js';
+import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../../support/aws-env.js';
 
 const START = Date.UTC(2026, 10, 2, 7, 0, 0) / 1000;
 const HOUR: MetricsRange = { start: START, end: START + 3600, stepSeconds: 60 };
 const REGION = 'eu-west-1';
-const CREDENTIALS = { accessKeyId: 'AKIDBURNRATETEST', secretAccessKey: 'fake-secret-key' };
+const CREDENTIALS = TEST_AWS_CREDENTIALS;
 
 const h100Load = readNvidiaSmiCapture('nvidia-h100-80gb-hbm3__590.48.01', 'load');
 const h100Idle = readNvidiaSmiCapture('nvidia-h100-80gb-hbm3__590.48.01', 'idle');
@@ -49,13 +50,7 @@ const FLEET: FakeCloudWatchOptions = {
 
 let fake: FakeCloudWatch | undefined;
 
-beforeEach(() => {
-  vi.stubEnv('AWS_EC2_METADATA_DISABLED', 'true');
-  // Keep a developer's ~/.aws out of the tests.
-  vi.stubEnv('AWS_CONFIG_FILE', '/nonexistent/burnrate-test-aws-config');
-  vi.stubEnv('AWS_SHARED_CREDENTIALS_FILE', '/nonexistent/burnrate-test-aws-credentials');
-  vi.stubEnv('AWS_PROFILE', undefined);
-});
+beforeEach(isolateAwsEnv);
 
 afterEach(async () => {
   vi.unstubAllEnvs();

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { loadPriceCatalog } from '../catalog/price-catalog.js';
+
+// The `gpu.metrics` and `gpu.inventory` keys of burnrate.yml: where GPU metrics come from and
+// where the GPU instances they belong to are listed (with their type, price, tags and region).
+// Secrets are never in the file: a Prometheus bearer token is named by its environment variable.
+
+const text = (what: string) => z.string({ error: `expected ${what}` }).trim().min(1, { error: `expected ${what}` });
+
+/** AWS regions the price catalog prices GPU instances in: an instance elsewhere could not be priced. */
+export function pricedAwsRegions(): string[] {
+  return [...new Set(loadPriceCatalog().entries.filter((e) => e.provider === 'aws').map((e) => e.region))].sort();
+}
+
+const awsRegion = text('an AWS region such as us-east-1').refine((region) => pricedAwsRegions().includes(region), {
+  error: (issue) => `expected an AWS region with GPU prices in the catalog: ${pricedAwsRegions().join(', ')} (got "${String(issue.input)}")`,
+});
+
+const environmentName = z
+  .string({ error: 'expected the name of an environment variable, e.g. PROMETHEUS_TOKEN' })
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+    error: 'expected the NAME of the environment variable that holds the token (letters, digits and _, e.g. PROMETHEUS_TOKEN), never the token itself',
+  });
+
+const httpUrl = text('a URL such as http://prometheus.monitoring:9090').refine(
+  (raw) => {
+    try {
+      const url = new URL(raw);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+    } catch {
+      return false;
+    }
+  },
+  { error: 'expected an http(s) URL without credentials, e.g. http://prometheus.monitoring:9090 (a token goes in bearerTokenEnv)' },
+);
+
+export const prometheusMetricsSchema = z.strictObject({
+  type: z.literal('prometheus'),
+  id: text('a source id').optional(),
+  /** Base URL of Prometheus (or Thanos, Mimir, VictoriaMetrics): the part before /api/v1. */
+  url: httpUrl,
+  /** Name of the environment variable holding a bearer token; the token itself never goes in the file. */
+  bearerTokenEnv: environmentName.optional(),
+  /** Per HTTP request. */
+  timeoutSeconds: z.number({ error: 'expected seconds' }).positive({ error: 'expected seconds above 0' }).max(600, { error: 'expected at most 600 seconds' }).default(60),
+});
+
+export const cloudwatchMetricsSchema = z.strictObject({
+  type: z.literal('cloudwatch'),
+  id: text('a source id').optional(),
+  region: awsRegion,
+  /** Where the CloudWatch agent publishes nvidia_smi_* metrics. */
+  namespace: text('a CloudWatch namespace such as CWAgent').default('CWAgent'),
+});
+
+export const gpuMetricsSourceSchema = z.discriminatedUnion('type', [prometheusMetricsSchema, cloudwatchMetricsSchema], {
+  error: 'expected a GPU metrics source with type prometheus or cloudwatch',
+});
+
+export const ec2InventorySchema = z.strictObject({
+  type: z.literal('ec2'),
+  /** Regions whose GPU instances burnrate lists (DescribeInstances) and may stop. */
+  regions: z
+    .array(awsRegion, { error: 'expected a list of AWS regions, e.g. [us-east-1, eu-west-1]' })
+    .min(1, { error: 'expected at least one region, e.g. [us-east-1]' })
+    .transform((regions) => [...new Set(regions)]),
+});
+
+export const gpuInventorySourceSchema = z.discriminatedUnion('type', [ec2InventorySchema], {
+  error: 'expected a GPU inventory with type ec2',
+});
+
+/** A Kubernetes namespace name (RFC 1123 label). */
+export const namespaceName = z
+  .string({ error: 'expected a Kubernetes namespace name' })
+  .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, { error: 'expected a Kubernetes namespace name (lower-case letters, digits and -), e.g. ray-llm' });
+
+export type GpuMetricsSourceConfig = z.output<typeof gpuMetricsSourceSchema>;
+export type GpuInventorySourceConfig = z.output<typeof gpuInventorySourceSchema>;
+
+/** The id a metrics source is known by in messages and logs. */
+export function metricsSourceId(source: GpuMetricsSourceConfig): string {
+  if (source.id) return source.id;
+  return source.type === 'prometheus' ? 'prometheus' : `cloudwatch-${source.region}`;
+}

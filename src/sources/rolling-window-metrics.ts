@@ -1,0 +1,128 @@
+import { compareRefs, type GpuMetricsSource, type GpuRef, type GpuSeries, type MetricsRange } from '../domain/gpu-metrics.js';
+import { createStepGrid, type StepGrid } from '../domain/gpu-step-grid.js';
+
+export interface RollingWindowOptions {
+  /**
+   * Seconds before the last end that are read again: samples a backend ingests late (the
+   * CloudWatch agent's land a minute or two after their period) fill in on the next run.
+   */
+  overlapSeconds?: number;
+}
+
+interface Window {
+  range: MetricsRange;
+  series: Map<string, GpuSeries>;
+}
+
+/**
+ * A GPU metrics source that keeps the lookback window's series in memory and asks the source
+ * behind it only for what is new: a run after one ending at `e` fetches [e - overlap, now), and
+ * the result is the kept samples and the new ones, trimmed to the requested window. The first
+ * fetch (and the first after a restart, the memory being gone) reads the whole window, and so does
+ * any request the kept window cannot serve: another step, a start before it, an end before its
+ * end (a clock set back), a start on another grid, or nothing of it left in the new window.
+ * Fetches run one at a time, so the check job and a Stop click's re-check never race.
+ */
+export class RollingWindowMetrics implements GpuMetricsSource {
+  readonly id: string;
+  readonly type: string;
+  private kept: Window | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly overlapSeconds: number;
+
+  constructor(
+    private readonly source: GpuMetricsSource,
+    options: RollingWindowOptions = {},
+  ) {
+    this.id = source.id;
+    this.type = source.type;
+    this.overlapSeconds = options.overlapSeconds ?? 0;
+  }
+
+  fetch(range: MetricsRange): Promise<GpuSeries[]> {
+    const run = this.queue.then(() => this.fetchNow(range));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async fetchNow(range: MetricsRange): Promise<GpuSeries[]> {
+    const kept = this.kept;
+    const deltaStart = kept && this.reusable(kept.range, range) ? Math.max(range.start, kept.range.end - this.alignedOverlap(range)) : undefined;
+    if (!kept || deltaStart === undefined) {
+      const series = await this.source.fetch(range);
+      this.kept = { range, series: new Map(series.map((s) => [keyOf(s.ref), s])) };
+      return series;
+    }
+    const fresh = deltaStart < range.end ? await this.source.fetch({ start: deltaStart, end: range.end, stepSeconds: range.stepSeconds }) : [];
+    const merged = merge(kept, fresh, range);
+    this.kept = { range, series: new Map(merged.map((s) => [keyOf(s.ref), s])) };
+    return merged;
+  }
+
+  private reusable(kept: MetricsRange, wanted: MetricsRange): boolean {
+    return (
+      kept.stepSeconds === wanted.stepSeconds &&
+      wanted.start >= kept.start &&
+      wanted.end >= kept.end &&
+      wanted.start < kept.end &&
+      (wanted.start - kept.start) % wanted.stepSeconds === 0
+    );
+  }
+
+  /** The overlap on whole steps, so the fetched grid lines up with the kept one. */
+  private alignedOverlap(range: MetricsRange): number {
+    return Math.ceil(this.overlapSeconds / range.stepSeconds) * range.stepSeconds;
+  }
+}
+
+function keyOf(ref: GpuRef): string {
+  return `${ref.host}\u0000${ref.gpu}`;
+}
+
+/**
+ * The kept samples inside the new window, overwritten by fresh ones where those have a value;
+ * labels from the fresh series (a pod may have moved). A GPU with no sample left in the window
+ * has gone and is dropped, as a full fetch would not return it either.
+ */
+function merge(kept: Window, fresh: readonly GpuSeries[], range: MetricsRange): GpuSeries[] {
+  const grid = createStepGrid(range);
+  const times = grid.times();
+  const keptGrid = createStepGrid(kept.range);
+  const freshByKey = new Map(fresh.map((s) => [keyOf(s.ref), s]));
+  const keys = new Set([...kept.series.keys(), ...freshByKey.keys()]);
+  const out: GpuSeries[] = [];
+  for (const key of keys) {
+    const old = kept.series.get(key);
+    const now = freshByKey.get(key);
+    const util = combine(grid, keptGrid, old?.util, now);
+    const power = old?.power || now?.power ? combine(grid, keptGrid, old?.power ?? undefined, now, 'power') : null;
+    const memUsedMiB = old?.memUsedMiB || now?.memUsedMiB ? combine(grid, keptGrid, old?.memUsedMiB ?? undefined, now, 'memUsedMiB') : null;
+    if (!hasValue(util) && !(power && hasValue(power)) && !(memUsedMiB && hasValue(memUsedMiB))) continue;
+    out.push({ ref: (now ?? old)!.ref, times, util, power, memUsedMiB });
+  }
+  return out.sort(compareRefs);
+}
+
+function combine(grid: StepGrid, keptGrid: StepGrid, old: Float32Array | undefined, fresh: GpuSeries | undefined, field: 'util' | 'power' | 'memUsedMiB' = 'util'): Float32Array {
+  const out = grid.empty();
+  if (old) {
+    // Kept slot i holds time keptGrid.start + i·step: shift it onto the new grid.
+    const shift = Math.round((grid.start - keptGrid.start) / grid.step);
+    for (let i = 0; i < out.length && i + shift < old.length; i++) out[i] = old[i + shift]!;
+  }
+  const values = fresh?.[field];
+  if (fresh && values) {
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i]!;
+      if (Number.isNaN(v)) continue;
+      const index = grid.indexOf(fresh.times[i]!);
+      if (index >= 0) out[index] = v;
+    }
+  }
+  return out;
+}
+
+function hasValue(values: Float32Array): boolean {
+  for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i]!)) return true;
+  return false;
+}
