@@ -6,17 +6,8 @@ import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { configJsonSchema, loadConfig, parseConfigText } from '../../src/config/load-config.js';
-import { BurnrateError } from '../../src/errors.js';
+import { errorOf } from '../support/error-of.js';
 
-function errorOf(run: () => unknown): BurnrateError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(BurnrateError);
-    return error as BurnrateError;
-  }
-  throw new Error('expected an error');
-}
 
 const valid = `
 ownership:
