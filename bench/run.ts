@@ -1,19 +1,20 @@
 // `npm run bench`: every benchmark, medians of several runs, printed with the machine they ran on.
 // Results also land in bench/out/results.json; BENCHMARKS.md records the figures.
-// BENCH_ONLY=focus,budget,slack,idle runs only those (results then go to bench/out/results.<names>.json).
+// BENCH_ONLY=focus,budget,slack,idle,gpufetch runs only those (results then go to bench/out/results.<names>.json).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchBudgetCheck, type BudgetBenchResult } from './budget-check.js';
 import { benchFocusImport } from './focus-import.js';
+import { benchGpuFetch, type GpuFetchBench } from './gpu-fetch.js';
 import { benchIdleDetection, type IdleDetectionBench } from './idle-detection.js';
 import { benchSlackAck, type SlackAckBench } from './slack-ack.js';
 
 const OUT = fileURLToPath(new URL('../../bench/out/', import.meta.url));
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
-const BENCHES = ['focus', 'budget', 'slack', 'idle'] as const;
+const BENCHES = ['focus', 'budget', 'slack', 'idle', 'gpufetch'] as const;
 const only = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 const unknown = only.filter((name) => !(BENCHES as readonly string[]).includes(name));
 if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown benchmark ${unknown.join(', ')} (known: ${BENCHES.join(', ')})`);
@@ -72,9 +73,16 @@ if (selected('idle')) {
   console.log(`  peak RSS ${idle.peakRssMb} MB (${idle.startRssMb} MB at start): times shared, ${idle.layout.timesKiB} KiB; ${idle.layout.batchMiB} MiB per batch of ${idle.batch} GPUs, against ${idle.layout.allAtOnceMiB} MiB for all at once`);
 }
 
+// BENCH_FETCH_GPUS changes the fleet (1,000 GPUs by default); the window is 24 h, the follow-up 15 minutes later.
+let gpuFetch: GpuFetchBench | undefined;
+if (selected('gpufetch')) {
+  gpuFetch = await benchGpuFetch({ gpus: Number(process.env.BENCH_FETCH_GPUS ?? 1000), lookbackHours: 24, followUpMinutes: 15 });
+  printGpuFetch(gpuFetch);
+}
+
 mkdirSync(OUT, { recursive: true });
 const file = only.length === 0 ? 'results.json' : `results.${only.join('.')}.json`;
-writeFileSync(join(OUT, file), `${JSON.stringify({ machine, at: new Date().toISOString(), focus: focus && { ...focus, samples: undefined }, budget, slack, idle }, null, 2)}\n`);
+writeFileSync(join(OUT, file), `${JSON.stringify({ machine, at: new Date().toISOString(), focus: focus && { ...focus, samples: undefined }, budget, slack, idle, gpuFetch }, null, 2)}\n`);
 
 function printSlack(slack: SlackAckBench): void {
   const ms = (v: number) => `${v.toFixed(1)} ms`.padStart(10);
@@ -117,6 +125,22 @@ function printSlack(slack: SlackAckBench): void {
   }
   console.log(`  targets: ack p99 ratio ≤ 1.3x, answer p99 < 500 ms. busy: server CPU, % of a core. send lag: how late the load generator sent`);
   console.log(`  against its schedule. other work: CPU used by anything but the benchmark's three processes, % of a core (2 cores in all).`);
+}
+
+function printGpuFetch(r: GpuFetchBench): void {
+  const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 2 : 1)} MiB`;
+  console.log(`\nGPU metrics per idle-GPU check, ${r.gpus.toLocaleString('en-US')} GPUs, ${r.lookbackHours} h window at 1-minute steps (wall time includes the local backend):`);
+  console.log(`  Prometheus (DCGM)            queries       bytes      time  series`);
+  for (const [name, run] of [['first run', r.prometheus.first], [`+${r.followUpMinutes} min, rolling window`, r.prometheus.followUp], [`+${r.followUpMinutes} min, full re-read`, r.prometheus.fullReread]] as const)
+    console.log(`  ${name.padEnd(28)}${String(run.requests).padStart(7)}${mb(run.bytes).padStart(12)}${`${run.ms} ms`.padStart(10)}${String(run.series).padStart(8)}`);
+  const cw = r.cloudwatch;
+  console.log(`  CloudWatch (nvidia_smi)      ListMetrics  GetMetricData  metrics requested (first pages)  datapoints       bytes      time`);
+  for (const [name, run] of [['first run', cw.first], [`+${r.followUpMinutes} min, rolling window`, cw.followUp], [`+${r.followUpMinutes} min, full re-read`, cw.fullReread]] as const)
+    console.log(
+      `  ${name.padEnd(28)}${String(run.listMetricsCalls).padStart(11)}${String(run.getMetricDataCalls).padStart(15)}${`${run.metricsRequested.toLocaleString('en-US')} (${run.metricsRequestedFirstPages.toLocaleString('en-US')})`.padStart(33)}${run.datapoints.toLocaleString('en-US').padStart(12)}${mb(run.bytes).padStart(12)}${`${run.ms} ms`.padStart(10)}`,
+    );
+  console.log(`  GetMetricData at $${cw.usdPer1000Metrics} per 1,000 metrics requested (AWS price list, us-east-1, at the time of writing):`);
+  console.log(`  a follow-up check $${cw.usdPerCheck.low}–$${cw.usdPerCheck.high}, 96 checks a day for 30 days $${cw.usdPerMonth.low}–$${cw.usdPerMonth.high}`);
 }
 
 function mergeCodes(...counts: Record<string, number>[]): Record<string, number> {
