@@ -40,6 +40,8 @@ export interface GpuFetchBench {
     followUp: CloudWatchRun;
     fullReread: CloudWatchRun;
     usdPer1000Metrics: number;
+    /** The first run after a start (the whole window). */
+    usdFirstRun: { low: number; high: number };
     /** Follow-up checks: the steady state, at 96 checks a day. */
     usdPerCheck: { low: number; high: number };
     usdPerMonth: { low: number; high: number };
@@ -95,6 +97,7 @@ export async function benchGpuFetch(opts: { gpus: number; lookbackHours: number;
       followUp: cwFollowUp,
       fullReread: cwFull,
       usdPer1000Metrics: GET_METRIC_DATA_USD_PER_1000_METRICS,
+      usdFirstRun: { low: price(cwFirst.metricsRequestedFirstPages), high: price(cwFirst.metricsRequested) },
       usdPerCheck: { low, high },
       usdPerMonth: { low: Math.round(low * CHECKS_PER_DAY * 30 * 100) / 100, high: Math.round(high * CHECKS_PER_DAY * 30 * 100) / 100 },
     },

@@ -140,7 +140,8 @@ function printGpuFetch(r: GpuFetchBench): void {
       `  ${name.padEnd(28)}${String(run.listMetricsCalls).padStart(11)}${String(run.getMetricDataCalls).padStart(15)}${`${run.metricsRequested.toLocaleString('en-US')} (${run.metricsRequestedFirstPages.toLocaleString('en-US')})`.padStart(33)}${run.datapoints.toLocaleString('en-US').padStart(12)}${mb(run.bytes).padStart(12)}${`${run.ms} ms`.padStart(10)}`,
     );
   console.log(`  GetMetricData at $${cw.usdPer1000Metrics} per 1,000 metrics requested (AWS price list, us-east-1, at the time of writing):`);
-  console.log(`  a follow-up check $${cw.usdPerCheck.low}–$${cw.usdPerCheck.high}, 96 checks a day for 30 days $${cw.usdPerMonth.low}–$${cw.usdPerMonth.high}`);
+  console.log(`  (low: a metric counted once per call batch; high: again on every NextToken continuation)`);
+  console.log(`  first run $${cw.usdFirstRun.low}–$${cw.usdFirstRun.high}; a follow-up check $${cw.usdPerCheck.low}–$${cw.usdPerCheck.high}; 96 checks a day for 30 days $${cw.usdPerMonth.low}–$${cw.usdPerMonth.high}`);
 }
 
 function mergeCodes(...counts: Record<string, number>[]): Record<string, number> {
