@@ -149,6 +149,16 @@ describe('Prometheus (DCGM) metrics and the EC2 inventory from burnrate.yml', ()
     expect(ec2!.callsOf('StopInstances')).toHaveLength(0);
   });
 
+  it('refuses to run without the token variable the config names, saying which, without a stack trace', async () => {
+    const cwd = workDir();
+    writeFileSync(join(cwd, 'burnrate.yml'), stringify(configOf([{ type: 'prometheus', url: 'http://127.0.0.1:9', bearerTokenEnv: 'PROM_TOKEN' }])));
+    const result = await cli(['idle'], { cwd, now: NOW });
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('reads its bearer token from PROM_TOKEN, which is not set');
+    expect(result.err).not.toMatch(/\n\s+at /);
+    expect(ec2!.calls).toHaveLength(0);
+  });
+
   it('the GPU check alerts each team; Stop stops once in the right region, and is refused for protected, busy-again and strangers', async () => {
     prom = await FakePrometheus.start({ gpus: dcgmFleet(), token: TOKEN });
     const { deps, chat, setNow } = setup([{ type: 'prometheus', url: prom.url, bearerTokenEnv: 'PROM_TOKEN' }]);
