@@ -5,7 +5,10 @@ import type { Config } from '../config/schema.js';
 import type { GpuDeps } from '../deps.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
 import { teamResolver } from '../domain/ownership.js';
-import { buildConfiguredGpu } from './configured-gpu.js';
+import { metricsSourceId } from '../config/gpu-sources-schema.js';
+import type { GpuMetricsSource } from '../domain/gpu-metrics.js';
+import { readBearerTokens } from './bearer-tokens.js';
+import type { ConfiguredGpu } from './configured-gpu.js';
 import { demoFleet } from './demo/demo-fleet.js';
 import { DemoGpuMetrics } from './demo/demo-gpu-metrics.js';
 import { demoInventory } from './demo/demo-inventory.js';
@@ -18,17 +21,21 @@ import { demoInventory } from './demo/demo-inventory.js';
  */
 export function buildGpuDeps(config: Config, env: NodeJS.ProcessEnv = process.env): GpuDeps | undefined {
   const demo = buildDemoGpu(config);
-  const configured = buildConfiguredGpu(config, env);
-  if (!configured) return demo;
+  if (config.gpu.metrics.length === 0 && config.gpu.inventory.length === 0) return demo;
+  const tokens = readBearerTokens(config.gpu.metrics, env);
+  // The AWS SDK clients take seconds to load: only when a GPU source is first used, not at every start of the CLI.
+  let loading: Promise<ConfiguredGpu> | undefined;
+  const configured = () => (loading ??= import('./configured-gpu.js').then((m) => m.buildConfiguredGpu(config, tokens)));
 
   // Where each instance of the latest inventory is stopped; refreshed on every inventory read.
   let ports = new Map<string, InstanceActionPort>();
   const inventory = async (): Promise<GpuInstance[]> => {
-    const [demoList, configuredList] = await Promise.all([demo?.inventory() ?? [], configured.inventory()]);
+    const gpu = await configured();
+    const [demoList, configuredList] = await Promise.all([demo?.inventory() ?? [], gpu.inventory()]);
     const next = new Map<string, InstanceActionPort>();
     for (const instance of demoList) next.set(instance.instanceId, demo!.instances);
     for (const instance of configuredList) {
-      const port = configured.portOf(instance);
+      const port = gpu.portOf(instance);
       if (port) next.set(instance.instanceId, port);
     }
     ports = next;
@@ -38,8 +45,15 @@ export function buildGpuDeps(config: Config, env: NodeJS.ProcessEnv = process.en
     if (!ports.has(id)) await inventory(); // not seen yet (a Stop right after a restart): read it again
     return ports.get(id);
   };
+  const metrics = config.gpu.metrics.map(
+    (source, index): GpuMetricsSource => ({
+      id: metricsSourceId(source),
+      type: source.type,
+      fetch: async (range) => (await configured()).metrics[index]!.fetch(range),
+    }),
+  );
   return {
-    metrics: [...(demo?.metrics ?? []), ...configured.metrics],
+    metrics: [...(demo?.metrics ?? []), ...metrics],
     inventory,
     instances: new RoutedInstancePort(locate),
   };
