@@ -12,6 +12,7 @@ import { startHttpServer, type Route } from '../http/server.js';
 import { runBudgetCheck } from '../jobs/budget-check.js';
 import { deliverOutbox } from '../jobs/deliver-outbox.js';
 import { runGpuCheck } from '../jobs/gpu-check.js';
+import { runSweepCheck } from '../jobs/sweep-check.js';
 import { refreshSources } from '../jobs/refresh-sources.js';
 import { buildRuntime } from '../main.js';
 import { startScheduler } from '../scheduler.js';
@@ -70,6 +71,8 @@ export const serveVerb: Verb = async (args, io) => {
     if (deps.gpu) {
       const gpu = await runGpuCheck(deps);
       say(`idle-GPU check: ${gpu.findings.filter((f) => f.state !== 'resolved').length} idle instance(s), ${gpu.queued.length} alert(s) queued${deps.config.actions.enabled ? '' : ' (actions are dry runs)'}`);
+      const sweeps = await runSweepCheck(deps);
+      if (deps.config.teams.some((t) => t.sweepCaps)) say(`sweep caps: ${sweeps.findings.length} sweep(s) over a cap, ${sweeps.queued.length} alert(s) queued`);
     }
     await deliverOutbox(deps);
 
@@ -86,6 +89,7 @@ export const serveVerb: Verb = async (args, io) => {
         ? {
             gpuCheck: async () => {
               await runGpuCheck(deps);
+              await runSweepCheck(deps);
               await deliverOutbox(deps);
             },
           }

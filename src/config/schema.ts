@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { idlePolicySchema } from '../checks/idle/idle-policy.js';
 import { workingHoursSchema } from '../checks/idle/team-schedule.js';
 import { gpuInventorySourceSchema, gpuMetricsSourceSchema, metricsSourceId, namespaceName } from './gpu-sources-schema.js';
+import { recommendationsSchema, spotPolicySchema } from '../checks/recommend/recommend-policy.js';
+import { sweepCapsSchema, sweepsSchema } from '../checks/sweeps/sweep-policy.js';
 
 // Every object is strict: a misspelt key is reported, never silently ignored.
 // Secrets have no place here; they come from the environment only.
@@ -87,6 +89,8 @@ export const teamSchema = z.strictObject({
   approvers: z.array(nonEmpty('a chat user id'), { error: 'expected a list of chat user ids' }).default([]),
   budget: budgetSchema.optional(),
   gpu: teamGpuSchema.prefault({}),
+  /** Caps on one sweep's spend or GPU-hours within `sweeps.windowHours`; no caps, no sweep alerts. */
+  sweepCaps: sweepCapsSchema.optional(),
 });
 
 const focusSource = z.strictObject({
@@ -131,6 +135,12 @@ export const configSchema = z
     gpu: gpuSchema.prefault({}),
     /** Cloud actions (stopping instances) are dry runs until this is true. */
     actions: z.strictObject({ enabled: z.boolean({ error: 'expected true or false' }).default(false) }).prefault({}),
+    /** Right-size and spot recommendations: what counts as oversized, how savings are counted. */
+    recommendations: recommendationsSchema.prefault({}),
+    /** Spot migration approvals: readiness and how many approvers a saving needs. */
+    spot: spotPolicySchema.prefault({}),
+    /** Runaway sweeps: which tag names a sweep and the window caps apply to (caps are per team). */
+    sweeps: sweepsSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     const longest = Math.max(config.gpu.idle.minIdleMinutes, config.gpu.idle.stalled?.minMinutes ?? 0);

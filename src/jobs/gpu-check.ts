@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { reconcileById } from '../checks/reconcile-by-id.js';
 import { describeIdleSince } from '../checks/idle/describe-idle.js';
 import { idleFindings, toCents, type IdleInstance } from '../checks/idle/idle-findings.js';
 import { DEFAULT_SCHEDULE, type TeamSchedule } from '../checks/idle/team-schedule.js';
@@ -149,13 +150,7 @@ function idleInstanceOf(i: GpuInstance, handedTo: string | undefined): IdleInsta
 
 /** New, still open and resolved, by finding id (kind, instance and start of the idle period). */
 export function reconcileGpuFindings(current: readonly GpuFinding[], openTracked: readonly TrackedGpuFinding[]): GpuFindingChange {
-  const tracked = new Set(openTracked.map((f) => f.id));
-  const now = new Set(current.map((f) => f.id));
-  return {
-    opened: current.filter((f) => !tracked.has(f.id)),
-    stillOpen: current.filter((f) => tracked.has(f.id)),
-    resolved: openTracked.filter((f) => !now.has(f.id)).map((f) => f.id),
-  };
+  return reconcileById(current, openTracked);
 }
 
 /**

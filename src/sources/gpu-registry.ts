@@ -1,6 +1,8 @@
 import { DemoInstancePort } from '../actions/instance/demo-instance-port.js';
 import type { InstanceActionPort } from '../actions/instance/instance-port.js';
 import { RoutedInstancePort } from '../actions/instance/routed-instance-port.js';
+import { DemoSpotPort } from '../actions/spot/demo-spot-port.js';
+import { launchTemplateOf } from '../actions/spot/spot-port.js';
 import type { Config } from '../config/schema.js';
 import type { GpuDeps } from '../deps.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
@@ -15,7 +17,8 @@ import { demoInventory } from './demo/demo-inventory.js';
 
 /**
  * GPU metrics, inventory and the instance action port from the configuration: the demo source's
- * fleet (its metrics, inventory and an in-memory port, every instance running), and the sources
+ * fleet (its metrics, inventory, an in-memory port, every instance running, and in-memory launch
+ * templates for spot migrations), and the sources
  * of `gpu.metrics` and `gpu.inventory`. With both, the inventories are joined and each stop goes
  * to the port of the instance's provider and region. Undefined when no GPU source is configured.
  */
@@ -56,6 +59,8 @@ export function buildGpuDeps(config: Config, env: NodeJS.ProcessEnv = process.en
     metrics: [...(demo?.metrics ?? []), ...metrics],
     inventory,
     instances: new RoutedInstancePort(locate),
+    // Spot migrations run on the demo's launch templates; EC2's (Ec2SpotPort) has no burnrate.yml keys yet.
+    ...(demo?.spot ? { spot: demo.spot } : {}),
   };
 }
 
@@ -68,5 +73,6 @@ function buildDemoGpu(config: Config): GpuDeps | undefined {
     metrics: [new DemoGpuMetrics({ seed: demo.seed, fleet, ...(demo.id ? { id: demo.id } : {}) })],
     inventory: async () => inventory,
     instances: new DemoInstancePort(inventory.map((i) => ({ id: i.instanceId, state: 'running', tags: { ...i.tags } }))),
+    spot: new DemoSpotPort([...new Set(inventory.map((i) => launchTemplateOf(i.tags)).filter((t): t is string => t !== null))]),
   };
 }

@@ -190,4 +190,46 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (platform, conversation_id)
   );
   `,
+  `
+  -- Spot migrations: one row per attempt to move an instance's launch template to spot, from its
+  -- first approval to its revert. At most one is active per instance (partial unique index), so
+  -- concurrent first approvals share a row. previous_version is the default to restore on revert.
+  CREATE TABLE spot_migrations (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    instance_id TEXT NOT NULL,
+    team TEXT NOT NULL,
+    launch_template TEXT NOT NULL,
+    monthly_saving REAL NOT NULL,
+    approvals_needed INTEGER NOT NULL CHECK (approvals_needed IN (1, 2)),
+    state TEXT NOT NULL CHECK (state IN ('approving', 'migrating', 'migrated', 'reverting', 'reverted')),
+    previous_version TEXT,
+    spot_version TEXT,
+    created_at TEXT NOT NULL,
+    migrated_at TEXT,
+    reverted_by TEXT,
+    reverted_at TEXT,
+    detail TEXT
+  );
+  CREATE UNIQUE INDEX spot_migrations_active ON spot_migrations (instance_id) WHERE state <> 'reverted';
+  -- Who approved which migration: the primary key refuses the same approver twice.
+  CREATE TABLE spot_approvals (
+    migration_id INTEGER NOT NULL REFERENCES spot_migrations (id),
+    approver TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (migration_id, approver)
+  );
+  -- Runaway sweeps: one row per team, sweep and cap crossed (sweep.spend, sweep.gpu-hours); open
+  -- while the sweep stays over its cap. body is the finding as JSON.
+  CREATE TABLE sweep_findings (
+    id TEXT PRIMARY KEY,
+    team TEXT NOT NULL,
+    sweep TEXT NOT NULL,
+    body TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('open', 'resolved')),
+    first_seen TEXT NOT NULL,
+    last_seen TEXT NOT NULL,
+    resolved_at TEXT
+  );
+  CREATE INDEX sweep_findings_open ON sweep_findings (state, team);
+  `,
 ];

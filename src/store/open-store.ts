@@ -13,6 +13,8 @@ import { SqliteInstanceOwnerStore } from './instance-owners.js';
 import { SqliteInstanceActionStore } from './instance-actions.js';
 import { SqliteKeepExceptionStore } from './keep-exceptions.js';
 import { SqliteSnoozeStore } from './snoozes.js';
+import { SqliteSpotMigrationStore } from './spot-migrations.js';
+import { applySweepFindingChange, SqliteSweepFindingStore } from './sweep-findings.js';
 import { MIGRATIONS } from './migrations.js';
 import { enqueueOutbox, SqliteOutboxStore } from './outbox.js';
 import { SqliteFreshnessStore, writeFreshness } from './source-freshness.js';
@@ -62,6 +64,12 @@ export function openStore(path: string): Store {
     enqueueOutbox(db, alerts, now);
   });
 
+  const recordSweepCheck = db.transaction((...args: Parameters<Store['recordSweepCheck']>) => {
+    const [change, alerts, now] = args;
+    applySweepFindingChange(db, change, now);
+    enqueueOutbox(db, alerts, now);
+  });
+
   return {
     spend,
     freshness: new SqliteFreshnessStore(db),
@@ -77,9 +85,12 @@ export function openStore(path: string): Store {
     instanceActions: new SqliteInstanceActionStore(db),
     instanceOwners: new SqliteInstanceOwnerStore(db),
     conversations: new SqliteChatConversationStore(db),
+    spotMigrations: new SqliteSpotMigrationStore(db),
+    sweepFindings: new SqliteSweepFindingStore(db),
     importBatches: async (batches) => importBatches(batches),
     recordCheck: async (change, alerts, now) => recordCheck(change, alerts, now),
     recordGpuCheck: async (change, alerts, now) => recordGpuCheck(change, alerts, now),
+    recordSweepCheck: async (change, alerts, now) => recordSweepCheck(change, alerts, now),
     isEmpty: async () => (db.prepare('SELECT count(*) AS n FROM spend_daily').get() as { n: number }).n === 0,
     close: async () => {
       if (db.open) db.close();

@@ -3,6 +3,7 @@ import type { GpuFinding, TrackedGpuFinding } from '../domain/gpu-finding.js';
 import type { Message } from '../../templates/message.js';
 import type { Period } from '../domain/period.js';
 import type { SpendBatch, SpendDimension } from '../domain/spend.js';
+import type { SweepFindingChange, TrackedSweepFinding } from '../domain/sweep-finding.js';
 
 // The store is an interface of async methods so that a shared Postgres store can stand beside
 // the embedded SQLite one later; SQL dialect details stay inside store/.
@@ -22,6 +23,8 @@ export interface Store {
   instanceActions: InstanceActionStore;
   instanceOwners: InstanceOwnerStore;
   conversations: ChatConversationStore;
+  spotMigrations: SpotMigrationStore;
+  sweepFindings: SweepFindingStore;
   /** Writes batches of spend and their sources' freshness in one transaction: all or nothing. */
   importBatches(batches: SpendBatch[]): Promise<ImportSummary>;
   /**
@@ -31,6 +34,8 @@ export interface Store {
   recordCheck(change: FindingChange, alerts: OutboxDraft[], now: Date): Promise<void>;
   /** Records an idle-GPU check run in one transaction, like recordCheck. */
   recordGpuCheck(change: GpuFindingChange, alerts: OutboxDraft[], now: Date): Promise<void>;
+  /** Records a sweep-cap check run in one transaction, like recordCheck. */
+  recordSweepCheck(change: SweepFindingChange, alerts: OutboxDraft[], now: Date): Promise<void>;
   isEmpty(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -300,4 +305,65 @@ export interface ChatConversationStore {
   /** Inserts or refreshes the conversation (its reference may change, e.g. a new service URL). */
   save(conversation: ChatConversation): Promise<void>;
   get(platform: string, conversationId: string): Promise<ChatConversation | null>;
+}
+
+/**
+ * approving: collecting approvals; migrating: the launch template is being changed; migrated: it
+ * requests spot; reverting: being put back; reverted: on demand again (a new migration may start).
+ */
+export type SpotMigrationState = 'approving' | 'migrating' | 'migrated' | 'reverting' | 'reverted';
+
+export interface SpotMigration {
+  id: number;
+  instanceId: string;
+  team: string;
+  launchTemplate: string;
+  /** USD a month, as recommended when the first approval came. */
+  monthlySaving: number;
+  approvalsNeeded: number;
+  state: SpotMigrationState;
+  /** The launch template's default version before the migration: what a revert restores. */
+  previousVersion: string | null;
+  spotVersion: string | null;
+  createdAt: Date;
+  migratedAt: Date | null;
+  revertedBy: string | null;
+  revertedAt: Date | null;
+  detail: string | null;
+  /** Who approved, first first. */
+  approvals: { approver: string; at: Date }[];
+}
+
+export interface SpotApprovalDraft {
+  instanceId: string;
+  team: string;
+  launchTemplate: string;
+  monthlySaving: number;
+  approvalsNeeded: 1 | 2;
+  approver: string;
+  at: Date;
+}
+
+export interface SpotApprovalResult {
+  /** recorded: a new approval; same-approver: this approver had approved already; not-approving: past approval (migrating, migrated). */
+  outcome: 'recorded' | 'same-approver' | 'not-approving';
+  /** The migration with its approvals after this call. */
+  migration: SpotMigration;
+}
+
+export interface SpotMigrationStore {
+  /** Records an approval on the instance's active migration, starting one if there is none: one transaction. */
+  approve(draft: SpotApprovalDraft): Promise<SpotApprovalResult>;
+  get(id: number): Promise<SpotMigration | null>;
+  /** The instance's migration that is not reverted, if any. */
+  active(instanceId: string): Promise<SpotMigration | null>;
+  /** Moves a migration from one state to another; false when it was not in `from` (someone else moved it). */
+  transition(id: number, from: SpotMigrationState, to: SpotMigrationState): Promise<boolean>;
+  completeMigration(id: number, change: { previousVersion: string | null; spotVersion: string | null; at: Date; detail: string }): Promise<void>;
+  completeRevert(id: number, change: { byUser: string; at: Date; detail: string }): Promise<void>;
+}
+
+export interface SweepFindingStore {
+  listOpen(): Promise<TrackedSweepFinding[]>;
+  get(id: string): Promise<TrackedSweepFinding | null>;
 }

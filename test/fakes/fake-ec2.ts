@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeLaunchTemplates, LAUNCH_TEMPLATE_ACTIONS, type FakeLaunchTemplate } from './fake-ec2-launch-templates.js';
 import { readBody, sigV4Scope } from './http-body.js';
 
 export type Ec2StateName = 'pending' | 'running' | 'shutting-down' | 'terminated' | 'stopping' | 'stopped';
@@ -39,9 +40,11 @@ export interface FakeEc2Options {
   instances?: readonly FakeEc2Instance[];
   /** Instances per DescribeInstances answer before it hands out a nextToken (EC2 paginates large answers). */
   describePageSize?: number;
+  /** Launch templates for spot migrations (see fake-ec2-launch-templates.ts). */
+  launchTemplates?: readonly FakeLaunchTemplate[];
 }
 
-const ACTIONS = ['DescribeInstances', 'StopInstances'] as const;
+const ACTIONS = ['DescribeInstances', 'StopInstances', ...LAUNCH_TEMPLATE_ACTIONS] as const;
 type Ec2Action = (typeof ACTIONS)[number];
 const VERSION = '2016-11-15';
 const XMLNS = `http://ec2.amazonaws.com/doc/${VERSION}/`;
@@ -72,8 +75,9 @@ type StoredInstance = FakeEc2Instance & { tags: Record<string, string>; instance
  * unexpected); an instance given a region exists only for requests signed for that region.
  * A permission can be denied (UnauthorizedOperation, 403) and the next N calls throttled
  * (RequestLimitExceeded, 503). StopInstances moves a running instance to "stopping", as EC2 does;
- * `settle()` finishes the transition. Every call is recorded; anything else fails
- * `assertNoUnexpectedCalls()`.
+ * `settle()` finishes the transition. Launch templates answer DescribeLaunchTemplateVersions,
+ * CreateLaunchTemplateVersion and ModifyLaunchTemplate. Every call is recorded; anything else
+ * fails `assertNoUnexpectedCalls()`.
  */
 export class FakeEc2 {
   readonly calls: Ec2Call[] = [];
@@ -81,6 +85,8 @@ export class FakeEc2 {
   private readonly instances = new Map<string, StoredInstance>();
   private readonly denied = new Set<string>();
   private throttled = 0;
+  /** The launch templates as they are now (after any migration or revert). */
+  readonly launchTemplates: FakeLaunchTemplates;
 
   private constructor(
     private readonly server: Server,
@@ -89,6 +95,7 @@ export class FakeEc2 {
   ) {
     for (const i of options.instances ?? [])
       this.instances.set(i.id, { ...i, tags: { ...i.tags }, instanceType: i.instanceType ?? 'g5.xlarge' });
+    this.launchTemplates = new FakeLaunchTemplates(options.launchTemplates ?? []);
   }
 
   static async start(options: FakeEc2Options = {}): Promise<FakeEc2> {
@@ -208,6 +215,13 @@ export class FakeEc2 {
     if (missing.length === 1) return sendError(res, 400, 'InvalidInstanceID.NotFound', `The instance ID '${missing[0]}' does not exist`);
     if (missing.length > 1)
       return sendError(res, 400, 'InvalidInstanceID.NotFound', `The instance IDs '${missing.join(', ')}' do not exist`);
+    if ((LAUNCH_TEMPLATE_ACTIONS as readonly string[]).includes(action)) {
+      // EC2 checks the template before the dry-run flag: a dry run on a missing template fails as NotFound.
+      const probe = dryRun ? this.launchTemplates.answer('DescribeLaunchTemplateVersions', { LaunchTemplateId: params.LaunchTemplateId ?? '' }, XMLNS) : this.launchTemplates.answer(action, params, XMLNS);
+      if ('code' in probe) return sendError(res, probe.status, probe.code, probe.message);
+      if (dryRun) return sendError(res, 412, 'DryRunOperation', 'Request would have succeeded, but DryRun flag is set.');
+      return sendXml(res, probe.xml);
+    }
     if (dryRun) return sendError(res, 412, 'DryRunOperation', 'Request would have succeeded, but DryRun flag is set.');
     if (action === 'DescribeInstances') {
       const candidates = instanceIds.length > 0 ? instanceIds.map((id) => this.instances.get(id)!) : [...this.instances.values()].filter(visible);

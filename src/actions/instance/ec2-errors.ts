@@ -1,10 +1,12 @@
 import { BurnrateError } from '../../errors.js';
 import { STOP_PERMISSIONS, type StopPermission } from './instance-port.js';
+import { SPOT_PERMISSIONS, type SpotPermission } from '../spot/spot-port.js';
 
 // EC2 answers "not allowed" with UnauthorizedOperation (403); AccessDenied is what IAM-side
 // denials and some SCP setups surface as. Both mean: grant the permission.
 const ACCESS_DENIED = new Set(['UnauthorizedOperation', 'AccessDenied', 'AccessDeniedException']);
 const NOT_FOUND = new Set(['InvalidInstanceID.NotFound', 'InvalidInstanceID.Malformed']);
+const TEMPLATE_NOT_FOUND = new Set(['InvalidLaunchTemplateId.NotFound', 'InvalidLaunchTemplateId.Malformed', 'InvalidLaunchTemplateName.NotFoundException', 'InvalidLaunchTemplateId.VersionNotFound']);
 const THROTTLING = new Set(['RequestLimitExceeded', 'Throttling', 'ThrottlingException']);
 const CANNOT_STOP = new Set(['IncorrectInstanceState', 'UnsupportedOperation', 'UnsupportedInstanceAttribute']);
 const BAD_CREDENTIALS = new Set(['AuthFailure', 'InvalidClientTokenId', 'SignatureDoesNotMatch', 'ExpiredToken', 'RequestExpired']);
@@ -16,7 +18,7 @@ interface AwsErrorLike {
 }
 
 /** An SDK error from `permission` → a BurnrateError that says which permission, instance or quota to look at. */
-export function explainEc2Error(error: unknown, permission: StopPermission, region: string): BurnrateError {
+export function explainEc2Error(error: unknown, permission: StopPermission | SpotPermission, region: string): BurnrateError {
   if (error instanceof BurnrateError) return error;
   const e = (error ?? {}) as AwsErrorLike;
   const name = e.name ?? '';
@@ -26,7 +28,7 @@ export function explainEc2Error(error: unknown, permission: StopPermission, regi
     return new BurnrateError(
       'burnrate_ec2_access_denied',
       `EC2 in ${region} denied ${permission} (${name}).`,
-      `Allow ${permission} for the IAM role or user burnrate runs as. Stopping instances needs ${STOP_PERMISSIONS.join(' and ')}.`,
+      `Allow ${permission} for the IAM role or user burnrate runs as. ${(SPOT_PERMISSIONS as readonly string[]).includes(permission) ? `Spot migrations need ${SPOT_PERMISSIONS.join(', ')}` : `Stopping instances needs ${STOP_PERMISSIONS.join(' and ')}`}.`,
       1,
     );
   if (NOT_FOUND.has(name))
@@ -34,6 +36,13 @@ export function explainEc2Error(error: unknown, permission: StopPermission, regi
       'burnrate_ec2_instance_not_found',
       `EC2 in ${region} has no such instance: ${message || name}`,
       'Check the instance id and the region burnrate is configured for; a terminated instance disappears from EC2 after about an hour.',
+      1,
+    );
+  if (TEMPLATE_NOT_FOUND.has(name))
+    return new BurnrateError(
+      'burnrate_ec2_launch_template_not_found',
+      `EC2 in ${region} has no such launch template or version: ${message || name}`,
+      'Check the burnrate:launch-template tag on the instance: it must name a launch template id (lt-...) in this region.',
       1,
     );
   if (THROTTLING.has(name)) {

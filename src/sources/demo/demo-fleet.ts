@@ -1,6 +1,7 @@
 import { loadPriceCatalog, type CloudProvider, type PriceCatalog } from '../../catalog/price-catalog.js';
 import { randomFor, type Random } from './random.js';
 import { round4 } from './demo-schedule.js';
+import { LAUNCH_TEMPLATE_TAG } from '../../actions/spot/spot-port.js';
 
 /**
  * The demo organisation's GPU fleet: who runs what, where, at which catalog price, and when it runs.
@@ -60,6 +61,8 @@ export interface DemoInstance {
   /** Never stopped by an action (production inference). */
   protected: boolean;
   pattern: RunPattern;
+  /** Share of GPU memory held while it works, when not the usual for its activity; null: the usual. */
+  memoryShare: readonly [number, number] | null;
   /** Seeds the instance's own random stream, so its days are independent of every other instance. */
   scheduleSeed: number;
 }
@@ -88,6 +91,8 @@ interface Template {
   team: { key: string; value: string } | null;
   owner: string | null;
   extraTags?: Record<string, string>;
+  /** Share of GPU memory its sessions hold, when not the usual for its activity (a small model on a big GPU). */
+  memoryShare?: readonly [number, number];
   pattern: (r: Random) => RunPattern;
 }
 
@@ -155,12 +160,13 @@ const TEMPLATES: readonly Template[] = [
     lifecycle: 'spot', workload: 'sweep', team: tag('llm'), owner: LLM2, extraTags: { sweep: 'lr-warmup' }, pattern: bursts(0.8, [30, 60]),
   })),
   { key: 'llm-nb-carol', name: 'carol-notebook', provider: 'aws', region: 'us-west-2', instanceType: 'g6e.xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('llm-training'), owner: LLM, pattern: workdays(16, 0.15, 0.35) },
-  { key: 'llm-nb-dan', name: 'dan-notebook', provider: 'aws', region: 'us-west-2', instanceType: 'g6e.2xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('llm-training'), owner: LLM2, pattern: workdays(17, 0.1, 0.1) },
+  // Prototypes a 7B adapter that needs a quarter of the L40S's memory: the demo's right-size candidate.
+  { key: 'llm-nb-dan', name: 'dan-notebook', provider: 'aws', region: 'us-west-2', instanceType: 'g6e.2xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('llm-training'), owner: LLM2, memoryShare: [0.15, 0.28], pattern: workdays(17, 0.1, 0.1) },
 
   // ml-research: A100 training on spot and on GCP, notebooks in Frankfurt, weekly sweeps, one old V100 box.
   { key: 'res-train-a100', name: 'research-train-a100', provider: 'aws', region: 'us-east-1', instanceType: 'p4d.24xlarge', lifecycle: 'spot', workload: 'training', team: tag('research'), owner: RES, extraTags: ckpt('30m'), pattern: runs([4, 7], [8, 30], 0.15) },
-  // On-demand, checkpointing every 30 minutes: the demo's candidate for moving to spot.
-  { key: 'res-train-fra', name: 'research-train-fra', provider: 'aws', region: 'eu-central-1', instanceType: 'p4d.24xlarge', lifecycle: 'on-demand', workload: 'training', team: tag('ml-research'), owner: RES, extraTags: ckpt('30m'), pattern: runs([4, 7], [8, 36], 0) },
+  // On-demand, checkpointing every 30 minutes, launched from a launch template: the demo's candidate for moving to spot.
+  { key: 'res-train-fra', name: 'research-train-fra', provider: 'aws', region: 'eu-central-1', instanceType: 'p4d.24xlarge', lifecycle: 'on-demand', workload: 'training', team: tag('ml-research'), owner: RES, extraTags: { ...ckpt('30m'), [LAUNCH_TEMPLATE_TAG]: 'lt-0a3f9c1e7d2b4a6c8' }, pattern: runs([4, 7], [8, 36], 0) },
   { key: 'res-train-gcp', name: 'research-a2-8g', provider: 'gcp', region: 'us-central1', instanceType: 'a2-highgpu-8g', lifecycle: 'on-demand', workload: 'training', team: tag('ml-research'), owner: RES2, extraTags: ckpt('2h'), pattern: runs([5, 8], [12, 48], 0) },
   { key: 'res-nb-alice', name: 'alice-notebook', provider: 'aws', region: 'eu-central-1', instanceType: 'g5.xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('ml-research'), owner: RES, pattern: workdays(7, 0.2, 0.5) },
   { key: 'res-nb-bob', name: 'bob-notebook', provider: 'aws', region: 'eu-central-1', instanceType: 'g6e.xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('research', 'Team'), owner: RES2, pattern: workdays(8, 0.1, 0.05) },
@@ -244,6 +250,7 @@ export function demoFleet(seed: number, catalog: PriceCatalog = loadPriceCatalog
       owner: t.owner,
       protected: t.workload === 'inference',
       pattern: t.pattern(r),
+      memoryShare: t.memoryShare ?? null,
       scheduleSeed: r.int(0, 0x7fffffff),
     };
   });

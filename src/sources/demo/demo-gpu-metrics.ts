@@ -91,7 +91,7 @@ export function demoGpuSeries(seed: number, fleet: readonly DemoInstance[], rang
       const util = new Float32Array(n).fill(Number.NaN);
       const power = new Float32Array(n).fill(Number.NaN);
       const mem = new Float32Array(n).fill(Number.NaN);
-      const fill: Fill = { times, util, power, mem, start, step, n, profile, gpuMiB };
+      const fill: Fill = { times, util, power, mem, start, step, n, profile, gpuMiB, memoryShare: instance.memoryShare };
       if (n > 0) {
         const firstDay = Math.floor(start / DAY_SECONDS);
         const lastDay = Math.floor(times[n - 1]! / DAY_SECONDS);
@@ -146,6 +146,8 @@ interface Fill {
   n: number;
   profile: GpuProfile;
   gpuMiB: number;
+  /** The instance's own share of memory held in sessions; null: the activity's usual. */
+  memoryShare: readonly [number, number] | null;
 }
 
 /** Sample indices whose times lie in [a, b). */
@@ -206,7 +208,8 @@ function fillServing(f: Fill, a: number, b: number, r: Random, noise: number, we
 /** A notebook session: bursts of work (3–20 min at 15–60%) between pauses (2–25 min at 0–3%), memory held throughout. */
 function fillInteractive(f: Fill, a: number, b: number, r: Random, noise: number): void {
   const { times, util, power, mem, profile, gpuMiB } = f;
-  const memory = gpuMiB * r.between(0.3, 0.6);
+  const [low, high] = f.memoryShare ?? [0.3, 0.6];
+  const memory = gpuMiB * r.between(low, high);
   const span = profile.maxW - profile.idleW;
   let from = a;
   // Opened to run something: a session starts with a burst, so a notebook left on ends its idle stretch.

@@ -1,0 +1,66 @@
+import type { GpuPrice, PriceCatalog } from '../../catalog/price-catalog.js';
+import type { GpuInstance } from '../../domain/gpu-inventory.js';
+import { formatMoney } from '../../domain/money.js';
+import { recommendationId, type Recommendation } from '../../domain/recommendation.js';
+import type { GpuUsage } from './gpu-usage.js';
+import type { RecommendationsPolicy } from './recommend-policy.js';
+import { monthlyHours, round2 } from './saving.js';
+
+/**
+ * Right-size: the instance's GPUs ran far below what they offer — the memory high-water mark
+ * under `maxMemoryShare` of its GPU memory and the mean utilisation under `maxMeanUtil` — so the
+ * cheapest type of the same provider and region that still holds the high-water mark (with
+ * headroom) would do the same work. Null when the evidence is missing or nothing cheaper fits.
+ */
+export function rightSizeRecommendation(instance: GpuInstance, usage: GpuUsage, catalog: PriceCatalog, policy: RecommendationsPolicy): Recommendation | null {
+  const rule = policy.rightSize;
+  const capacity = instance.gpuMemoryGiB;
+  const highWater = usage.memoryHighWaterGiB;
+  if (capacity === null || highWater === null || usage.meanUtil === null) return null;
+  if (usage.runningHours < rule.minRunningHours) return null;
+  // Under a GiB of memory ever used means no job ran: that is the idle check's finding (stop it), not a smaller type.
+  if (highWater < NO_WORK_GIB) return null;
+  if (highWater > capacity * rule.maxMemoryShare || usage.meanUtil > rule.maxMeanUtil) return null;
+
+  const current = catalog.priceOf(instance.provider, instance.instanceType, instance.region);
+  if (!current) return null;
+  const currentHourly = hourlyFor(current, instance.lifecycle) ?? instance.hourlyPrice;
+  const needed = highWater * rule.headroom;
+  // typesIn is cheapest first: the first type that holds the job and costs less is the answer.
+  const target = catalog
+    .typesIn(instance.provider, instance.region)
+    .find((t) => t.instanceType !== instance.instanceType && t.gpuMemoryGiB !== null && t.gpuMemoryGiB >= needed && (hourlyFor(t, instance.lifecycle) ?? Infinity) < currentHourly);
+  if (!target) return null;
+  const targetHourly = hourlyFor(target, instance.lifecycle)!;
+
+  const hours = monthlyHours(usage, policy.hoursPerMonth);
+  const label = instance.name ?? instance.instanceId;
+  const money = (n: number) => formatMoney(n, 'USD');
+  return {
+    id: recommendationId('right-size', instance.instanceId),
+    kind: 'right-size',
+    instanceId: instance.instanceId,
+    name: instance.name,
+    team: instance.team,
+    provider: instance.provider,
+    region: instance.region,
+    current: { instanceType: instance.instanceType, lifecycle: instance.lifecycle, hourly: currentHourly },
+    proposed: { instanceType: target.instanceType, lifecycle: instance.lifecycle, hourly: targetHourly },
+    hoursPerMonth: round2(hours),
+    monthlySaving: round2((currentHourly - targetHourly) * hours),
+    evidence: [
+      `${label} used at most ${gib(highWater)} of its ${gib(capacity)} GPU memory (${percent(highWater / capacity)}) and ${Math.round(usage.meanUtil)}% GPU utilisation on average over ${hoursText(usage.runningHours)} running in the last ${hoursText(usage.windowHours)}.`,
+      `${target.instanceType} (${target.gpuCount}× ${target.gpuModel}, ${gib(target.gpuMemoryGiB!)}) is the cheapest ${instance.provider} type in ${instance.region} with room for ${gib(needed)} (the high-water mark + ${percent(rule.headroom - 1)} headroom): ${money(targetHourly)}/h against ${money(currentHourly)}/h for ${instance.instanceType}.`,
+      `At ${Math.round(hours)} hours a month (its share of time running), that saves ${money(round2((currentHourly - targetHourly) * hours))} a month.`,
+    ],
+  };
+}
+
+function hourlyFor(price: GpuPrice, lifecycle: GpuInstance['lifecycle']): number | null {
+  return lifecycle === 'spot' ? price.spotHourly : price.onDemandHourly;
+}
+
+const NO_WORK_GIB = 1;
+const gib = (n: number) => `${Math.round(n * 10) / 10} GiB`;
+const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
+export const hoursText = (hours: number) => (hours >= 48 && hours % 24 === 0 ? `${hours / 24} days` : `${Math.round(hours * 10) / 10} h`);

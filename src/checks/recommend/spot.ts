@@ -1,0 +1,55 @@
+import type { PriceCatalog } from '../../catalog/price-catalog.js';
+import type { GpuInstance } from '../../domain/gpu-inventory.js';
+import { formatMoney } from '../../domain/money.js';
+import { recommendationId, type Recommendation } from '../../domain/recommendation.js';
+import { checkpointingOf, formatMinutes } from './checkpointing.js';
+import type { GpuUsage } from './gpu-usage.js';
+import type { RecommendationsPolicy, SpotPolicy } from './recommend-policy.js';
+import { hoursText } from './right-size.js';
+import { monthlyHours, round2 } from './saving.js';
+
+/**
+ * Spot: a training or sweep workload on on-demand capacity that declares checkpointing
+ * (`checkpoint=true`) can survive a reclaim, so the catalog's spot price of the same type and
+ * region is what it could pay. Null for anything else, or where the catalog has no spot price.
+ * Whether the declared interval is short enough is the approval's readiness check; the evidence
+ * says so up front when it is not.
+ */
+export function spotRecommendation(instance: GpuInstance, usage: GpuUsage, catalog: PriceCatalog, policy: RecommendationsPolicy, spot: SpotPolicy): Recommendation | null {
+  if (instance.lifecycle !== 'on-demand') return null;
+  if (instance.workload !== 'training' && instance.workload !== 'sweep') return null;
+  const checkpointing = checkpointingOf(instance.tags);
+  if (!checkpointing.declared) return null;
+  const price = catalog.priceOf(instance.provider, instance.instanceType, instance.region);
+  if (!price || price.spotHourly === null || price.spotHourly >= price.onDemandHourly) return null;
+  if (usage.runningHours <= 0) return null;
+
+  const hours = monthlyHours(usage, policy.hoursPerMonth);
+  const saving = round2((price.onDemandHourly - price.spotHourly) * hours);
+  const label = instance.name ?? instance.instanceId;
+  const money = (n: number) => formatMoney(n, 'USD');
+  const discount = Math.round((1 - price.spotHourly / price.onDemandHourly) * 100);
+  const interval = checkpointing.intervalMinutes;
+  const evidence = [
+    `${label} runs ${instance.workload === 'sweep' ? 'a sweep' : 'training'} on on-demand ${instance.instanceType} in ${instance.region} and declares checkpointing (checkpoint=true${checkpointing.intervalText ? `, every ${checkpointing.intervalText}` : ''}), so a spot reclaim costs a restart from the last checkpoint, not the run.`,
+    `Spot ${instance.instanceType} in ${instance.region}: ${money(price.spotHourly)}/h against ${money(price.onDemandHourly)}/h on demand (${discount}% less; lowest zone price in the catalog).`,
+    `It ran ${hoursText(usage.runningHours)} of the last ${hoursText(usage.windowHours)}: about ${Math.round(hours)} hours a month, so spot saves ${money(saving)} a month.`,
+  ];
+  if (interval === null) evidence.push(`Approval needs a checkpoint-interval tag (e.g. 15m) of at most ${formatMinutes(spot.maxCheckpointMinutes)}.`);
+  else if (interval > spot.maxCheckpointMinutes) evidence.push(`Its checkpoint interval (${checkpointing.intervalText}) is longer than the ${formatMinutes(spot.maxCheckpointMinutes)} allowed on spot: checkpoint more often before approving.`);
+  if (saving > spot.secondApproverAbove) evidence.push(`A saving above ${money(spot.secondApproverAbove)} a month needs two different approvers.`);
+  return {
+    id: recommendationId('spot', instance.instanceId),
+    kind: 'spot',
+    instanceId: instance.instanceId,
+    name: instance.name,
+    team: instance.team,
+    provider: instance.provider,
+    region: instance.region,
+    current: { instanceType: instance.instanceType, lifecycle: 'on-demand', hourly: price.onDemandHourly },
+    proposed: { instanceType: instance.instanceType, lifecycle: 'spot', hourly: price.spotHourly },
+    hoursPerMonth: round2(hours),
+    monthlySaving: saving,
+    evidence,
+  };
+}

@@ -1,0 +1,46 @@
+import { loadPriceCatalog, type PriceCatalog } from '../catalog/price-catalog.js';
+import { gpuUsageOf, type GpuUsage } from '../checks/recommend/gpu-usage.js';
+import { recommend } from '../checks/recommend/recommend.js';
+import type { Deps } from '../deps.js';
+import type { GpuInstance } from '../domain/gpu-inventory.js';
+import type { GpuSeries, MetricsRange } from '../domain/gpu-metrics.js';
+import type { Recommendation } from '../domain/recommendation.js';
+import { gpuDepsOf } from '../jobs/gpu-check.js';
+
+export interface RecommendationScope {
+  instanceId?: string;
+  team?: string;
+}
+
+/** Five-minute samples: a week of them per GPU is cheap to read, and fine enough for a high-water mark. */
+const STEP_SECONDS = 300;
+
+/** The lookback window of the recommendations, ending now on a whole step. */
+export function recommendationWindow(deps: Pick<Deps, 'config'>, now: Date): MetricsRange {
+  const end = Math.floor(now.getTime() / 1000 / STEP_SECONDS) * STEP_SECONDS;
+  return { start: end - deps.config.recommendations.lookbackDays * 86_400, end, stepSeconds: STEP_SECONDS };
+}
+
+/**
+ * Recommendations now, from the inventory and fresh metrics over `recommendations.lookbackDays`,
+ * for one instance, one team or everything. Throws burnrate_gpu_unconfigured without GPU sources.
+ */
+export async function currentRecommendations(deps: Deps, scope: RecommendationScope = {}, catalog: PriceCatalog = loadPriceCatalog()): Promise<Recommendation[]> {
+  const gpu = gpuDepsOf(deps);
+  const range = recommendationWindow(deps, deps.clock());
+  const [inventory, ...fetched] = await Promise.all([gpu.inventory(), ...gpu.metrics.map((m) => m.fetch(range))]);
+  const instances = inventory.filter((i) => (!scope.instanceId || i.instanceId === scope.instanceId) && (!scope.team || i.team === scope.team));
+  return recommend({ instances, usage: usageByInstance(instances, fetched.flat(), range), catalog, policy: deps.config.recommendations, spot: deps.config.spot });
+}
+
+/** The inventory record of one instance as it is now (fresh tags), or undefined. */
+export async function currentInstance(deps: Deps, instanceId: string): Promise<GpuInstance | undefined> {
+  return (await gpuDepsOf(deps).inventory()).find((i) => i.instanceId === instanceId);
+}
+
+function usageByInstance(instances: readonly GpuInstance[], series: readonly GpuSeries[], range: MetricsRange): Map<string, GpuUsage> {
+  const wanted = new Set(instances.map((i) => i.instanceId));
+  const byHost = new Map<string, GpuSeries[]>();
+  for (const s of series) if (wanted.has(s.ref.host)) byHost.set(s.ref.host, [...(byHost.get(s.ref.host) ?? []), s]);
+  return new Map([...byHost].map(([host, list]) => [host, gpuUsageOf(list, range)]));
+}

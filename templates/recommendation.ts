@@ -1,0 +1,67 @@
+import type { Recommendation } from '../src/domain/recommendation.js';
+import { formatMoney } from '../src/domain/money.js';
+import type { Block, Message } from './message.js';
+
+/** Action ids of spot migration buttons; the handlers live in src/actions/. */
+export const SPOT_ACTIONS = { approve: 'spot.approve', revert: 'spot.revert' } as const;
+
+export interface RecommendationMessageOptions {
+  teamName: string;
+  /** Cloud actions are dry runs (actions.enabled is false). */
+  dryRun: boolean;
+  /** A spot saving above this per month needs two approvers. */
+  secondApproverAbove: number;
+}
+
+const money = (n: number) => formatMoney(n, 'USD');
+
+/** One recommendation with its evidence; a spot one carries the Approve spot migration button. */
+export function recommendationMessage(rec: Recommendation, options: RecommendationMessageOptions): Message {
+  const label = rec.name ?? rec.instanceId;
+  const headline =
+    rec.kind === 'spot'
+      ? `Move ${label} to spot: save ${money(rec.monthlySaving)} a month`
+      : `Right-size ${label} to ${rec.proposed.instanceType}: save ${money(rec.monthlySaving)} a month`;
+  const blocks: Block[] = [
+    { type: 'header', text: headline },
+    {
+      type: 'facts',
+      facts: [
+        { label: 'Team', value: options.teamName },
+        { label: 'Now', value: `${rec.current.instanceType} ${rec.current.lifecycle} · ${money(rec.current.hourly)}/h` },
+        { label: 'Proposed', value: `${rec.proposed.instanceType} ${rec.proposed.lifecycle} · ${money(rec.proposed.hourly)}/h` },
+        { label: 'Saving', value: `${money(rec.monthlySaving)} a month (${Math.round(rec.hoursPerMonth)} h)` },
+      ],
+    },
+    ...rec.evidence.map((text): Block => ({ type: 'text', text })),
+  ];
+  if (rec.kind === 'spot') {
+    const two = rec.monthlySaving > options.secondApproverAbove;
+    blocks.push({
+      type: 'actions',
+      buttons: [
+        {
+          action: SPOT_ACTIONS.approve,
+          label: 'Approve spot migration',
+          value: JSON.stringify({ i: rec.instanceId }),
+          style: 'primary',
+          confirm: {
+            title: `Move ${label} to spot?`.slice(0, 100),
+            text: `Its launch template gets a new default version requesting spot capacity; the next launch runs on spot. ${two ? 'A second approver is needed before anything changes.' : 'This takes effect on your approval.'} Revert to on-demand undoes it.`,
+            confirm: 'Approve',
+            deny: 'Cancel',
+          },
+        },
+      ],
+    });
+    blocks.push({
+      type: 'context',
+      text: options.dryRun
+        ? 'Dry run: Approve checks readiness and says what it would change; nothing changes until actions.enabled is true in burnrate.yml.'
+        : `Team approvers only. Checked before anything changes: checkpointing declared, interval short enough, not an inference endpoint.${two ? ' Two different approvers needed.' : ''}`,
+    });
+  } else {
+    blocks.push({ type: 'context', text: `Changing the type needs a stop and a start: ${label}'s owner does it in a quiet moment. recommendation ${rec.id}` });
+  }
+  return { summary: headline, blocks };
+}

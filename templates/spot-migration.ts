@@ -1,0 +1,49 @@
+import { formatMoney } from '../src/domain/money.js';
+import { utcMinute } from '../src/domain/utc-minute.js';
+import type { SpotMigration } from '../src/store/store.js';
+import type { Message } from './message.js';
+import { SPOT_ACTIONS } from './recommendation.js';
+
+const money = (n: number) => formatMoney(n, 'USD');
+
+/** An approval recorded that is not yet enough: who approved, and that a second, different approver is needed. */
+export function spotApprovalPending(label: string, migration: SpotMigration): Message {
+  const who = migration.approvals.map((a) => a.approver).join(', ');
+  const text = `Spot migration of **${label}** approved by ${who} (${migration.approvals.length} of ${migration.approvalsNeeded}). It saves ${money(migration.monthlySaving)} a month, above the limit one approver may decide alone: a second, different approver is needed.`;
+  return { summary: `Spot migration of ${label}: ${migration.approvals.length} of ${migration.approvalsNeeded} approvals`, blocks: [{ type: 'text', text }] };
+}
+
+/** The launch template now requests spot: what changed, who approved, and the Revert button. */
+export function spotMigrated(label: string, migration: SpotMigration, detail: string): Message {
+  const who = migration.approvals.map((a) => a.approver).join(' and ');
+  return {
+    summary: `${label} moves to spot: saves ${money(migration.monthlySaving)} a month`,
+    blocks: [
+      { type: 'text', text: `**${label}** moves to spot, approved by ${who}: about ${money(migration.monthlySaving)} a month saved. Its next launch runs on spot capacity.` },
+      { type: 'context', text: `${detail} · ${utcMinute(migration.migratedAt ?? migration.createdAt)}` },
+      {
+        type: 'actions',
+        buttons: [
+          {
+            action: SPOT_ACTIONS.revert,
+            label: 'Revert to on-demand',
+            value: JSON.stringify({ m: migration.id }),
+            style: 'danger',
+            confirm: { title: `Revert ${label} to on-demand?`.slice(0, 100), text: `Launch template ${migration.launchTemplate} gets its on-demand default version ${migration.previousVersion ?? ''} back.`, confirm: 'Revert', deny: 'Cancel' },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** The launch template is back on demand. */
+export function spotReverted(label: string, migration: SpotMigration, byUser: string, detail: string): Message {
+  return {
+    summary: `${label} is back on on-demand capacity`,
+    blocks: [
+      { type: 'text', text: `**${label}** is back on on-demand capacity, reverted by ${byUser}. Its next launch runs on demand.` },
+      { type: 'context', text: `${detail} · ${utcMinute(migration.revertedAt ?? new Date(0))}` },
+    ],
+  };
+}

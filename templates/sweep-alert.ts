@@ -1,0 +1,61 @@
+import { formatMoney } from '../src/domain/money.js';
+import type { SweepFinding } from '../src/domain/sweep-finding.js';
+import type { Block, Message } from './message.js';
+
+export const SWEEP_ACTIONS = { stop: 'sweep.stop' } as const;
+
+export interface SweepAlertData {
+  teamName: string;
+  finding: SweepFinding;
+  dryRun: boolean;
+  /** What was done about it ("Stopped by … at …"); the button is gone once set. */
+  note?: string | null;
+}
+
+const money = (n: number) => formatMoney(n, 'USD');
+const hours = (n: number) => `${Math.round(n * 10) / 10}`;
+const windowText = (h: number) => (h % 24 === 0 ? `${h / 24} day${h === 24 ? '' : 's'}` : `${h} hours`);
+
+/** A sweep over its cap: the figures, its instances, and Stop sweep. */
+export function sweepAlert(data: SweepAlertData): Message {
+  const f = data.finding;
+  const what = f.kind === 'sweep.spend' ? `${money(f.value)} spent, over its ${money(f.cap)} cap` : `${hours(f.value)} GPU-hours, over its ${hours(f.cap)} GPU-hour cap`;
+  const headline = `${data.teamName}: sweep ${f.sweep} ran away (${what})`;
+  const running = f.instances.filter((i) => i.running);
+  const blocks: Block[] = [
+    { type: 'header', text: headline },
+    {
+      type: 'text',
+      text: `In the last ${windowText(f.windowHours)} sweep **${f.sweep}** ran ${hours(f.gpuHours)} GPU-hours for **${money(f.spend)}**. ${running.length} of its ${f.instances.length} instances run now, at **${money(f.perHour)} per hour**.`,
+    },
+    {
+      type: 'table',
+      columns: [{ label: 'Instance' }, { label: 'Type' }, { label: 'Now' }, { label: 'GPU-hours', align: 'right' }, { label: 'Spend', align: 'right' }],
+      rows: f.instances.map((i) => [i.name ?? i.instanceId, i.instanceType, i.running ? (i.protected ? 'running (protected)' : 'running') : 'stopped', hours(i.gpuHours), money(i.spend)]),
+    },
+  ];
+  if (data.note) blocks.push({ type: 'context', text: data.note });
+  else
+    blocks.push({
+      type: 'actions',
+      buttons: [
+        {
+          action: SWEEP_ACTIONS.stop,
+          label: 'Stop sweep',
+          value: JSON.stringify({ f: f.id }),
+          style: 'danger',
+          confirm: {
+            title: `Stop sweep ${f.sweep}?`.slice(0, 100),
+            text: `This stops its ${running.length} running instance(s), saving ${money(f.perHour)} per hour. Protected instances are left alone; disks stay.`,
+            confirm: 'Stop sweep',
+            deny: 'Cancel',
+          },
+        },
+      ],
+    });
+  blocks.push({
+    type: 'context',
+    text: data.dryRun ? 'Dry run: Stop sweep says what it would do and stops nothing until actions.enabled is true in burnrate.yml.' : 'Stop sweep stops its instances (their disks stay); team owners and approvers only.',
+  });
+  return { summary: headline, blocks };
+}

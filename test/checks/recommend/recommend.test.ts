@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { loadPriceCatalog } from '../../../src/catalog/price-catalog.js';
+import { checkpointingOf, parseInterval, spotReadiness } from '../../../src/checks/recommend/checkpointing.js';
+import { gpuUsageOf, type GpuUsage } from '../../../src/checks/recommend/gpu-usage.js';
+import { recommend } from '../../../src/checks/recommend/recommend.js';
+import { DEFAULT_RECOMMENDATIONS_POLICY, DEFAULT_SPOT_POLICY } from '../../../src/checks/recommend/recommend-policy.js';
+import { rightSizeRecommendation } from '../../../src/checks/recommend/right-size.js';
+import { spotRecommendation } from '../../../src/checks/recommend/spot.js';
+import type { GpuInstance } from '../../../src/domain/gpu-inventory.js';
+import type { GpuSeries } from '../../../src/domain/gpu-metrics.js';
+
+const catalog = loadPriceCatalog();
+const policy = DEFAULT_RECOMMENDATIONS_POLICY;
+const spot = DEFAULT_SPOT_POLICY;
+
+/** An instance priced from the real catalog. */
+function instance(type: string, region: string, overrides: Partial<GpuInstance> = {}): GpuInstance {
+  const price = catalog.priceOf('aws', type, region);
+  if (!price) throw new Error(`${type} ${region} not in the catalog`);
+  return {
+    instanceId: `i-0${type.replace(/\W/g, '')}`.padEnd(19, '0').slice(0, 19),
+    name: `${type}-box`,
+    provider: 'aws',
+    region,
+    instanceType: type,
+    gpuModel: price.gpuModel,
+    gpuCount: price.gpuCount,
+    gpuMemoryGiB: price.gpuMemoryGiB,
+    hourlyPrice: price.onDemandHourly,
+    lifecycle: 'on-demand',
+    team: 'ml-research',
+    ownerTag: 'ml-research',
+    workload: 'training',
+    protected: false,
+    owner: null,
+    tags: {},
+    ...overrides,
+  };
+}
+
+/** A week; the instance ran `runningHours` of it. */
+const usage = (u: Partial<GpuUsage>): GpuUsage => ({ runningHours: 84, windowHours: 168, meanUtil: 10, p95Util: 30, memoryHighWaterGiB: 10, ...u });
+
+describe('right-size', () => {
+  it('picks the cheapest type in the same provider and region that holds the high-water mark with headroom, and prices the saving', () => {
+    // g6e.2xlarge (1× L40S, 48 GiB) in us-west-2 using 12 GiB at 8%: 14.4 GiB needed.
+    const box = instance('g6e.2xlarge', 'us-west-2');
+    const rec = rightSizeRecommendation(box, usage({ memoryHighWaterGiB: 12, meanUtil: 8 }), catalog, policy)!;
+    const fits = catalog.typesIn('aws', 'us-west-2').filter((t) => (t.gpuMemoryGiB ?? 0) >= 14.4);
+    const cheapest = fits[0]!;
+    expect(rec.proposed.instanceType).toBe(cheapest.instanceType);
+    expect(rec.proposed.hourly).toBe(cheapest.onDemandHourly);
+    expect(rec.current.hourly).toBe(catalog.priceOf('aws', 'g6e.2xlarge', 'us-west-2')!.onDemandHourly);
+    // Half the week running: half of 730 hours a month.
+    expect(rec.hoursPerMonth).toBe(365);
+    expect(rec.monthlySaving).toBeCloseTo((rec.current.hourly - rec.proposed.hourly) * 365, 2);
+    expect(rec.evidence.join(' ')).toContain('at most 12 GiB of its 48 GiB GPU memory (25%)');
+    expect(rec.evidence.join(' ')).toContain(`${cheapest.instanceType} (1× ${cheapest.gpuModel}, ${cheapest.gpuMemoryGiB} GiB)`);
+    expect(rec.id).toBe(`right-size:${box.instanceId}`);
+  });
+
+  it('needs more memory than a small GPU has: a larger high-water mark moves the answer up', () => {
+    const box = instance('g6e.2xlarge', 'us-west-2');
+    const rec = rightSizeRecommendation(box, usage({ memoryHighWaterGiB: 18, meanUtil: 8 }), catalog, policy)!;
+    expect(catalog.priceOf('aws', rec.proposed.instanceType, 'us-west-2')!.gpuMemoryGiB).toBeGreaterThanOrEqual(18 * 1.2);
+    expect(rec.proposed.instanceType).not.toBe('g4dn.xlarge');
+  });
+
+  it('says nothing when memory or utilisation is not far below capacity, when idle, or without evidence', () => {
+    const box = instance('g6e.2xlarge', 'us-west-2');
+    expect(rightSizeRecommendation(box, usage({ memoryHighWaterGiB: 30 }), catalog, policy)).toBeNull();
+    expect(rightSizeRecommendation(box, usage({ meanUtil: 55 }), catalog, policy)).toBeNull();
+    expect(rightSizeRecommendation(box, usage({ memoryHighWaterGiB: 0.2, meanUtil: 1 }), catalog, policy)).toBeNull();
+    expect(rightSizeRecommendation(box, usage({ memoryHighWaterGiB: null }), catalog, policy)).toBeNull();
+    expect(rightSizeRecommendation(box, usage({ runningHours: 2 }), catalog, policy)).toBeNull();
+  });
+
+  it('never proposes a type that costs more or sits in another region', () => {
+    // The cheapest GPU type of the region already: nothing cheaper fits.
+    const smallest = catalog.typesIn('aws', 'us-east-1').find((t) => (t.gpuMemoryGiB ?? 0) >= 8)!;
+    expect(rightSizeRecommendation(instance(smallest.instanceType, 'us-east-1'), usage({ memoryHighWaterGiB: 2 }), catalog, policy)).toBeNull();
+    const rec = rightSizeRecommendation(instance('g6e.2xlarge', 'eu-central-1'), usage({ memoryHighWaterGiB: 12 }), catalog, policy)!;
+    expect(catalog.priceOf('aws', rec.proposed.instanceType, 'eu-central-1')).toBeDefined();
+    expect(rec.proposed.hourly).toBeLessThan(rec.current.hourly);
+  });
+});
+
+describe('spot', () => {
+  const trainer = (tags: Record<string, string>, overrides: Partial<GpuInstance> = {}) => instance('p4d.24xlarge', 'eu-central-1', { tags, ...overrides });
+
+  it('recommends the catalog spot price for checkpointed training on demand, with the saving over its running hours', () => {
+    const price = catalog.priceOf('aws', 'p4d.24xlarge', 'eu-central-1')!;
+    const rec = spotRecommendation(trainer({ checkpoint: 'true', 'checkpoint-interval': '15m' }), usage({ runningHours: 168, memoryHighWaterGiB: 280, meanUtil: 90 }), catalog, policy, spot)!;
+    expect(rec.proposed).toEqual({ instanceType: 'p4d.24xlarge', lifecycle: 'spot', hourly: price.spotHourly });
+    expect(rec.monthlySaving).toBeCloseTo((price.onDemandHourly - price.spotHourly!) * 730, 2);
+    expect(rec.evidence[0]).toContain('checkpoint=true, every 15m');
+    expect(rec.evidence.join(' ')).toContain('needs two different approvers');
+  });
+
+  it('warns in its evidence when the interval is too long for approval', () => {
+    const rec = spotRecommendation(trainer({ checkpoint: 'true', 'checkpoint-interval': '2h' }), usage({}), catalog, policy, spot)!;
+    expect(rec.evidence.join(' ')).toContain('longer than the 30 min allowed on spot');
+  });
+
+  it('says nothing for inference, notebooks, spot already, no checkpointing, or no spot price', () => {
+    const ck = { checkpoint: 'true', 'checkpoint-interval': '15m' };
+    expect(spotRecommendation(trainer(ck, { workload: 'inference' }), usage({}), catalog, policy, spot)).toBeNull();
+    expect(spotRecommendation(trainer(ck, { workload: 'notebook' }), usage({}), catalog, policy, spot)).toBeNull();
+    expect(spotRecommendation(trainer(ck, { lifecycle: 'spot' }), usage({}), catalog, policy, spot)).toBeNull();
+    expect(spotRecommendation(trainer({}), usage({}), catalog, policy, spot)).toBeNull();
+    const noSpot = catalog.entries.find((e) => e.provider === 'aws' && e.spotHourly === null && e.gpuCount === 8)!;
+    expect(spotRecommendation(instance(noSpot.instanceType, noSpot.region, { tags: ck }), usage({}), catalog, policy, spot)).toBeNull();
+  });
+
+  it('recommend() returns both kinds, largest saving first', () => {
+    const sweep = instance('g5.12xlarge', 'us-east-1', { workload: 'sweep', tags: { checkpoint: 'true', 'checkpoint-interval': '10m' } });
+    const notebook = instance('g6e.2xlarge', 'us-west-2', { instanceId: 'i-0notebook000000000', workload: 'notebook' });
+    const recs = recommend({
+      instances: [notebook, sweep],
+      usage: new Map([
+        [sweep.instanceId, usage({ memoryHighWaterGiB: 80, meanUtil: 92 })],
+        [notebook.instanceId, usage({ memoryHighWaterGiB: 10, meanUtil: 5 })],
+      ]),
+      catalog,
+      policy,
+      spot,
+    });
+    expect(recs.map((r) => r.kind)).toEqual(['spot', 'right-size']);
+    expect(recs[0]!.monthlySaving).toBeGreaterThan(recs[1]!.monthlySaving);
+  });
+});
+
+describe('checkpointing and spot readiness', () => {
+  it('reads intervals in s, m, h and d', () => {
+    expect(parseInterval('15m')).toBe(15);
+    expect(parseInterval('1h30m')).toBe(90);
+    expect(parseInterval('90s')).toBe(1.5);
+    expect(parseInterval('45')).toBe(45);
+    expect(parseInterval('soon')).toBeNull();
+    expect(parseInterval('15 parsecs')).toBeNull();
+    expect(checkpointingOf({ ' Checkpoint ': 'TRUE', 'checkpoint-interval': '20m' })).toEqual({ declared: true, intervalMinutes: 20, intervalText: '20m' });
+  });
+
+  it('refuses inference, undeclared checkpointing and long intervals, each with a reason to act on', () => {
+    const ready = (tags: Record<string, string>, workload: GpuInstance['workload'] = 'training') => spotReadiness({ workload, lifecycle: 'on-demand', tags }, 30, 'box');
+    expect(ready({ checkpoint: 'true', 'checkpoint-interval': '30m' }).ready).toBe(true);
+    expect(ready({ checkpoint: 'true', 'checkpoint-interval': '30m' }, 'inference')).toMatchObject({ ready: false, reason: 'inference' });
+    expect(ready({})).toMatchObject({ ready: false, reason: 'not-checkpointed', hint: expect.stringContaining('checkpoint=true') });
+    expect(ready({ checkpoint: 'true' })).toMatchObject({ ready: false, reason: 'no-interval' });
+    expect(ready({ checkpoint: 'true', 'checkpoint-interval': '1h' })).toMatchObject({ ready: false, reason: 'interval-too-long', message: expect.stringContaining('every 1h') });
+  });
+});
+
+describe('GPU usage from series', () => {
+  it('sums memory across GPUs at each moment before taking the high-water mark, and counts running hours', () => {
+    const range = { start: 0, end: 4 * 3600, stepSeconds: 3600 };
+    const times = Float64Array.from([0, 3600, 7200, 10800]);
+    const gpu = (g: string, util: number[], mem: number[]): GpuSeries => ({ ref: { host: 'i-1', gpu: g }, times, util: Float32Array.from(util), power: null, memUsedMiB: Float32Array.from(mem) });
+    const u = gpuUsageOf([gpu('0', [10, 20, NaN, NaN], [8192, 1024, NaN, NaN]), gpu('1', [30, 40, NaN, NaN], [1024, 8192, NaN, NaN])], range);
+    expect(u.runningHours).toBe(2);
+    expect(u.windowHours).toBe(4);
+    expect(u.meanUtil).toBe(25);
+    expect(u.memoryHighWaterGiB).toBe(9);
+  });
+});

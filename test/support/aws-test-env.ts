@@ -1,0 +1,23 @@
+import { expect, vi } from 'vitest';
+import { BurnrateError } from '../../src/errors.js';
+
+/** Fake credentials for SDK clients aimed at a local fake: signed like real ones, never valid anywhere. */
+export const TEST_AWS_CREDENTIALS = { accessKeyId: 'AKIDBURNRATETEST', secretAccessKey: 'fake-secret-key' };
+
+/** Keeps a developer's ~/.aws and the instance metadata service out of a test (call in beforeEach; vi.unstubAllEnvs after). */
+export function isolateAwsEnv(): void {
+  vi.stubEnv('AWS_EC2_METADATA_DISABLED', 'true');
+  vi.stubEnv('AWS_CONFIG_FILE', '/nonexistent/burnrate-test-aws-config');
+  vi.stubEnv('AWS_SHARED_CREDENTIALS_FILE', '/nonexistent/burnrate-test-aws-credentials');
+  vi.stubEnv('AWS_PROFILE', undefined);
+}
+
+/** The BurnrateError a promise rejects with (fails the test when it resolves or throws anything else). */
+export async function caughtBurnrateError(promise: Promise<unknown>): Promise<BurnrateError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(BurnrateError);
+  return error as BurnrateError;
+}
