@@ -76,7 +76,7 @@ export class SqliteSpotMigrationStore implements SpotMigrationStore {
 
   private toMigration(row: MigrationRow): SpotMigration {
     const approvals = this.db
-      .prepare<[number], { approver: string; at: string }>('SELECT approver, at FROM spot_approvals WHERE migration_id = ? ORDER BY at, approver')
+      .prepare<[number], { approver: string; at: string }>('SELECT approver, at FROM spot_approvals WHERE migration_id = ? ORDER BY rowid')
       .all(row.id)
       .map((a) => ({ approver: a.approver, at: new Date(a.at) }));
     return {
