@@ -14,7 +14,7 @@ export interface SweepUsage {
   perHour: number;
 }
 
-/** An instance counts as running now when one of its GPUs reported within this long of the window's end. */
+/** An instance counts as running now when one of its GPUs reported within this long (or a step) of the window's end. */
 const RUNNING_NOW_SECONDS = 15 * 60;
 
 /**
@@ -31,6 +31,8 @@ export function sweepUsage(inventory: readonly GpuInstance[], series: readonly G
     if (entry) members.set(instance.instanceId, { instance, sweep: entry[1].trim() });
   }
   const stepHours = range.stepSeconds / 3600;
+  // The last sample sits up to a step before the window's end.
+  const recentFrom = range.end - Math.max(RUNNING_NOW_SECONDS, range.stepSeconds);
   const perInstance = new Map<string, { times: Set<number>; gpuSamples: number; latest: number }>();
   for (const s of series) {
     if (!members.has(s.ref.host)) continue;
@@ -55,7 +57,7 @@ export function sweepUsage(inventory: readonly GpuInstance[], series: readonly G
       gpuCount: instance.gpuCount,
       hourlyPrice: instance.hourlyPrice,
       protected: instance.protected,
-      running: acc !== undefined && acc.latest >= range.end - RUNNING_NOW_SECONDS,
+      running: acc !== undefined && acc.latest >= recentFrom,
       runningHours,
       spend: cents(runningHours * instance.hourlyPrice),
       gpuHours: round1((acc?.gpuSamples ?? 0) * stepHours),
