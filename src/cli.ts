@@ -4,6 +4,7 @@ import { configVerb } from './cli/config.js';
 import { demoVerb } from './cli/demo.js';
 import { idleVerb } from './cli/idle.js';
 import { importVerb } from './cli/import.js';
+import { recommendVerb } from './cli/recommend.js';
 import type { CliIo, Verb } from './cli/io.js';
 import { serveVerb } from './cli/serve.js';
 import { spendVerb } from './cli/spend.js';
@@ -14,6 +15,7 @@ const VERBS: Record<string, Verb> = {
   check: checkVerb,
   spend: spendVerb,
   idle: idleVerb,
+  recommend: recommendVerb,
   audit: auditVerb,
   import: importVerb,
   config: configVerb,
@@ -28,6 +30,7 @@ Usage: burnrate <command> [options]
   check [--dry-run] [--json] run the budget checks now
   spend [--team T] [--period P] [--by team|service|resource|day|provider] [--json]
   idle [--team T] [--json]   idle GPU instances now, with idle time and cost
+  recommend [--team T] [--json] right-size and spot recommendations, with evidence and savings
   audit [--since ISO] [--json] the audit log of actions taken from chat
   import focus <file...>     import FOCUS billing exports (CSV, CSV.gz, Parquet)
   config validate|schema     check burnrate.yml, or print its JSON Schema

@@ -31,7 +31,7 @@ export function sweepAlert(data: SweepAlertData): Message {
     {
       type: 'table',
       columns: [{ label: 'Instance' }, { label: 'Type' }, { label: 'Now' }, { label: 'GPU-hours', align: 'right' }, { label: 'Spend', align: 'right' }],
-      rows: f.instances.map((i) => [i.name ?? i.instanceId, i.instanceType, i.running ? (i.protected ? 'running (protected)' : 'running') : 'stopped', hours(i.gpuHours), money(i.spend)]),
+      rows: f.instances.map((i) => [i.name ?? i.instanceId, i.instanceType, i.running ? (i.protected ? 'running (protected)' : 'running') : 'not running', hours(i.gpuHours), money(i.spend)]),
     },
   ];
   if (data.note) blocks.push({ type: 'context', text: data.note });

@@ -1,0 +1,28 @@
+import { renderPlainText } from '../../templates/render/plain-text.js';
+import { recommendationList } from '../../templates/recommendation-list.js';
+import { resolveTeamId } from '../../commands/team-arg.js';
+import { buildRuntime } from '../main.js';
+import { currentRecommendations } from '../recommend/current-recommendations.js';
+import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
+import type { Verb } from './io.js';
+
+const USAGE = 'burnrate recommend [--team T] [--json]';
+
+/** Right-size and spot recommendations now, with their evidence (--json); changes nothing. */
+export const recommendVerb: Verb = async (args, io) => {
+  const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, team: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
+  const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, chatPlatforms: false, ...(io.clock ? { clock: io.clock } : {}) });
+  try {
+    const team = values.team ? resolveTeamId(runtime.deps.config, values.team) : undefined;
+    const recommendations = await currentRecommendations(runtime.deps, team ? { team } : {});
+    if (values.json) {
+      io.out.write(`${JSON.stringify({ recommendations }, null, 2)}\n`);
+      return 0;
+    }
+    io.out.write(`${renderPlainText(recommendationList(recommendations, team ?? 'all teams'))}\n`);
+    for (const r of recommendations) io.out.write(`\n${r.name ?? r.instanceId} (${r.kind}):\n${r.evidence.map((e) => `  - ${e}`).join('\n')}\n`);
+    return 0;
+  } finally {
+    await runtime.close();
+  }
+};

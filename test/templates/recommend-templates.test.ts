@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import type { Recommendation } from '../../src/domain/recommendation.js';
+import type { SweepFinding } from '../../src/domain/sweep-finding.js';
+import type { SpotMigration } from '../../src/store/store.js';
+import type { Message } from '../../templates/message.js';
+import { recommendationMessage } from '../../templates/recommendation.js';
+import { recommendationList } from '../../templates/recommendation-list.js';
+import { renderAdaptiveCard } from '../../templates/render/adaptive-card.js';
+import { renderBlockKit } from '../../templates/render/block-kit.js';
+import { renderHtml } from '../../templates/render/html.js';
+import { renderPlainText } from '../../templates/render/plain-text.js';
+import { spotApprovalPending, spotMigrated, spotReverted } from '../../templates/spot-migration.js';
+import { sweepAlert } from '../../templates/sweep-alert.js';
+import { adaptiveCardProblems, checkSlackLimits, type SlackBlock } from '../support/platform-limits.js';
+
+const spot: Recommendation = {
+  id: 'spot:i-087e2d6c2c7b10912',
+  kind: 'spot',
+  instanceId: 'i-087e2d6c2c7b10912',
+  name: 'research-train-fra',
+  team: 'ml-research',
+  provider: 'aws',
+  region: 'eu-central-1',
+  current: { instanceType: 'p4d.24xlarge', lifecycle: 'on-demand', hourly: 27.43298 },
+  proposed: { instanceType: 'p4d.24xlarge', lifecycle: 'spot', hourly: 18.213 },
+  hoursPerMonth: 601.5,
+  monthlySaving: 5545.39,
+  evidence: ['research-train-fra runs training on on-demand p4d.24xlarge and declares checkpointing (checkpoint=true, every 30m).', 'Spot p4d.24xlarge in eu-central-1: $18.21/h against $27.43/h on demand (34% less).'],
+};
+const rightSize: Recommendation = {
+  ...spot,
+  id: 'right-size:i-0ce418c7375507f60',
+  kind: 'right-size',
+  instanceId: 'i-0ce418c7375507f60',
+  name: 'dan-notebook <gpu> & co',
+  current: { instanceType: 'g6e.2xlarge', lifecycle: 'on-demand', hourly: 2.24208 },
+  proposed: { instanceType: 'g4dn.xlarge', lifecycle: 'on-demand', hourly: 0.526 },
+  monthlySaving: 826.46,
+  evidence: ['dan-notebook used at most 12.5 GiB of its 48 GiB GPU memory (26%) and 8% GPU utilisation on average.'],
+};
+const migration: SpotMigration = {
+  id: 7,
+  instanceId: spot.instanceId,
+  team: 'ml-research',
+  launchTemplate: 'lt-0a3f9c1e7d2b4a6c8',
+  monthlySaving: 5545.39,
+  approvalsNeeded: 2,
+  state: 'migrated',
+  previousVersion: '1',
+  spotVersion: '2',
+  createdAt: new Date('2026-11-18T06:00:00Z'),
+  migratedAt: new Date('2026-11-18T06:05:00Z'),
+  revertedBy: null,
+  revertedAt: null,
+  detail: null,
+  approvals: [
+    { approver: 'U0DEMOBOB', at: new Date('2026-11-18T06:00:00Z') },
+    { approver: 'U0DEMOADMIN', at: new Date('2026-11-18T06:05:00Z') },
+  ],
+};
+const sweep: SweepFinding = {
+  id: 'sweep.spend:llm-training:lr-warmup',
+  kind: 'sweep.spend',
+  team: 'llm-training',
+  sweep: 'lr-warmup',
+  cap: 150,
+  value: 354.21,
+  spend: 354.21,
+  gpuHours: 710.7,
+  windowHours: 168,
+  perHour: 1.99,
+  instances: [
+    { instanceId: 'i-0a', name: 'llm-sweep-0', instanceType: 'g5.12xlarge', gpuCount: 4, hourlyPrice: 1.9937, protected: true, running: true, runningHours: 60, spend: 119.62, gpuHours: 240 },
+    { instanceId: 'i-0b', name: 'llm-sweep-1', instanceType: 'g5.12xlarge', gpuCount: 4, hourlyPrice: 1.9937, protected: false, running: false, runningHours: 58, spend: 115.63, gpuHours: 232 },
+  ],
+};
+const options = { teamName: 'ML Research', dryRun: false, secondApproverAbove: 5000 };
+
+const messages: Record<string, Message> = {
+  'recommendation spot': recommendationMessage(spot, options),
+  'recommendation spot dry-run': recommendationMessage(spot, { ...options, dryRun: true }),
+  'recommendation right-size': recommendationMessage(rightSize, options),
+  'recommendation list': recommendationList([spot, rightSize], 'ml-research'),
+  'recommendation list empty': recommendationList([], 'vision'),
+  'spot approval pending': spotApprovalPending('research-train-fra', { ...migration, state: 'approving', approvals: migration.approvals.slice(0, 1) }),
+  'spot migrated': spotMigrated('research-train-fra', migration, 'lt-0a3f9c1e7d2b4a6c8: version 2 requests spot capacity and is the default now (was 1).'),
+  'spot reverted': spotReverted('research-train-fra', { ...migration, state: 'reverted', revertedBy: 'U0DEMOALICE', revertedAt: new Date('2026-11-19T10:00:00Z') }, 'U0DEMOALICE', 'version 1 is the default again'),
+  'sweep alert': sweepAlert({ teamName: 'LLM Training', finding: sweep, dryRun: true }),
+  'sweep alert stopped': sweepAlert({ teamName: 'LLM Training', finding: { ...sweep, kind: 'sweep.gpu-hours', cap: 500, value: 710.7 }, dryRun: false, note: 'Sweep stopped by U0DEMOCAROL at 2026-11-18 06:00 UTC: 1 stopped.' }),
+};
+
+describe.each(Object.entries(messages))('%s', (_name, message) => {
+  it('renders to Block Kit within Slack limits, a valid Adaptive Card, plain text and safe HTML', () => {
+    const blocks = renderBlockKit(message);
+    checkSlackLimits(blocks.blocks as SlackBlock[]);
+    const card = renderAdaptiveCard(message);
+    expect(adaptiveCardProblems(card)).toEqual([]);
+    const html = renderHtml(message);
+    expect(html).not.toContain('<gpu>');
+    expect({ blocks, card, text: renderPlainText(message), html }).toMatchSnapshot();
+  });
+});
+
+describe('recommendation wording', () => {
+  it('leads with the saving and carries the evidence; only a spot one has the Approve button', () => {
+    const text = renderPlainText(messages['recommendation spot']!);
+    expect(text).toContain('Move research-train-fra to spot: save $5,545.39 a month');
+    expect(text).toContain('declares checkpointing (checkpoint=true, every 30m)');
+    expect(text).toContain('[Approve spot migration]');
+    expect(text).toContain('Two different approvers needed.');
+    expect(renderPlainText(messages['recommendation right-size']!)).not.toContain('[Approve');
+  });
+
+  it('names both approvers and offers the revert once migrated', () => {
+    const text = renderPlainText(messages['spot migrated']!);
+    expect(text).toContain('approved by U0DEMOBOB and U0DEMOADMIN');
+    expect(text).toContain('[Revert to on-demand]');
+  });
+});
