@@ -19,7 +19,7 @@ export function demoConfig(): Config {
         owners: ['U0DEMOALICE'],
         approvers: ['U0DEMOBOB'],
         budget: { monthly: 60000, currency: 'USD', thresholds: [50, 80, 100], forecast: true },
-        sweepCaps: { gpuHours: 500 },
+        sweepCaps: { gpuHours: 800 }, // the ablation sweep stays under 700 GPU-hours a week
       },
       {
         id: 'llm-training',
@@ -30,8 +30,8 @@ export function demoConfig(): Config {
         owners: ['U0DEMOCAROL'],
         approvers: ['U0DEMODAN'],
         budget: { monthly: 150000, currency: 'USD', thresholds: [50, 80, 100], forecast: true },
-        // The lr-warmup sweep (4× g5.12xlarge spot) spends $180–$470 a week: over this cap, the demo's runaway sweep.
-        sweepCaps: { spend: 150 },
+        // The lr-warmup sweep (4× g5.12xlarge spot) spends $85–$470 in any week: over this cap, the demo's runaway sweep.
+        sweepCaps: { spend: 80 },
       },
       {
         id: 'inference',

@@ -56,8 +56,11 @@ describe('burnrate serve with Slack', () => {
       // The idle-GPU check runs after the budget check: its alerts (one per team with idle GPUs) go out too.
       const idleAlerts = Number(/idle-GPU check: \d+ idle instance\(s\), (\d+) alert\(s\) queued/.exec(out)?.[1]);
       expect(idleAlerts).toBeGreaterThanOrEqual(0);
+      // Then the runaway-sweep check (the demo's lr-warmup sweep runs over llm-training's cap): its alert goes out too.
+      const sweepAlerts = Number(/sweep caps: \d+ sweep\(s\) over a cap, (\d+) alert\(s\) queued/.exec(out)?.[1]);
+      expect(sweepAlerts).toBeGreaterThanOrEqual(0);
       const posts = fake.callsOf('chat.postMessage');
-      expect(posts).toHaveLength(alerts + idleAlerts);
+      expect(posts).toHaveLength(alerts + idleAlerts + sweepAlerts);
       expect(posts.every((p) => p.authorized && DEMO_CHANNELS.includes(p.args.channel))).toBe(true);
       expect(posts.map((p) => p.args.channel)).toContain('C0DEMOLLMTR');
       expect(posts.some((p) => /^LLM Training is on track to spend \d+% of its \w+ \d{4} budget/.test(p.args.text))).toBe(true);
