@@ -36,7 +36,7 @@ export function checkpointingOf(tags: Readonly<Record<string, string>>): Checkpo
   return { declared, intervalText, intervalMinutes: intervalText === null ? null : parseInterval(intervalText) };
 }
 
-export type SpotRefusal = 'inference' | 'not-checkpointed' | 'no-interval' | 'interval-too-long' | 'already-spot' | 'not-batch';
+export type SpotRefusal = 'inference' | 'protected' | 'not-checkpointed' | 'no-interval' | 'interval-too-long' | 'already-spot' | 'not-batch';
 
 export type SpotReadiness = { ready: true; checkpointing: Checkpointing } | { ready: false; reason: SpotRefusal; message: string; hint: string };
 
@@ -45,9 +45,11 @@ export type SpotReadiness = { ready: true; checkpointing: Checkpointing } | { re
  * checkpoint, so only batch work (training, sweeps) that checkpoints often enough qualifies; an
  * inference endpoint never does (a reclaim is an outage).
  */
-export function spotReadiness(instance: Pick<GpuInstance, 'workload' | 'lifecycle' | 'tags'>, maxCheckpointMinutes: number, label: string): SpotReadiness {
+export function spotReadiness(instance: Pick<GpuInstance, 'workload' | 'lifecycle' | 'tags'> & { protected?: boolean }, maxCheckpointMinutes: number, label: string): SpotReadiness {
   if (instance.workload === 'inference')
     return { ready: false, reason: 'inference', message: `${label} is an inference endpoint: a spot reclaim would take it down.`, hint: 'Serve from on-demand capacity; move training and sweeps to spot instead.' };
+  if (instance.protected)
+    return { ready: false, reason: 'protected', message: `${label} is tagged burnrate:protect=true, so burnrate never changes it.`, hint: 'Remove the tag to allow burnrate to act on it.' };
   if (instance.lifecycle === 'spot') return { ready: false, reason: 'already-spot', message: `${label} already runs on spot capacity.`, hint: 'Nothing to migrate.' };
   if (instance.workload !== 'training' && instance.workload !== 'sweep')
     return { ready: false, reason: 'not-batch', message: `${label} is not a training or sweep workload (workload: ${instance.workload}).`, hint: 'Tag batch jobs workload=training or workload=sweep; interactive work does not survive a reclaim.' };

@@ -37,6 +37,7 @@ export function spotRecommendation(instance: GpuInstance, usage: GpuUsage, catal
   ];
   if (interval === null) evidence.push(`Approval needs a checkpoint-interval tag (e.g. 15m) of at most ${formatMinutes(spot.maxCheckpointMinutes)}.`);
   else if (interval > spot.maxCheckpointMinutes) evidence.push(`Its checkpoint interval (${checkpointing.intervalText}) is longer than the ${formatMinutes(spot.maxCheckpointMinutes)} allowed on spot: checkpoint more often before approving.`);
+  if (instance.protected) evidence.push(`It is tagged burnrate:protect=true: burnrate will not change it until the tag is removed.`);
   if (saving > spot.secondApproverAbove) evidence.push(`A saving above ${money(spot.secondApproverAbove)} a month needs two different approvers.`);
   return {
     id: recommendationId('spot', instance.instanceId),

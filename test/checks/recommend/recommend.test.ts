@@ -148,6 +148,8 @@ describe('checkpointing and spot readiness', () => {
     expect(ready({})).toMatchObject({ ready: false, reason: 'not-checkpointed', hint: expect.stringContaining('checkpoint=true') });
     expect(ready({ checkpoint: 'true' })).toMatchObject({ ready: false, reason: 'no-interval' });
     expect(ready({ checkpoint: 'true', 'checkpoint-interval': '1h' })).toMatchObject({ ready: false, reason: 'interval-too-long', message: expect.stringContaining('every 1h') });
+    const guarded = spotReadiness({ workload: 'training', lifecycle: 'on-demand', protected: true, tags: { checkpoint: 'true', 'checkpoint-interval': '5m' } }, 30, 'box');
+    expect(guarded).toMatchObject({ ready: false, reason: 'protected', message: 'box is tagged burnrate:protect=true, so burnrate never changes it.' });
   });
 });
 
