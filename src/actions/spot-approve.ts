@@ -13,6 +13,8 @@ import { errorMessage } from '../../templates/error-message.js';
 import { spotApprovalPending, spotMigrated } from '../../templates/spot-migration.js';
 
 const ACTION = 'spot.approve';
+/** A migration claimed but not finished after this long is taken to have died with its process. */
+export const STALE_CLAIM_MS = 10 * 60_000;
 const payloadSchema = z.strictObject({ i: z.string().min(1).max(100) });
 
 /**
@@ -73,17 +75,19 @@ export const spotApproveAction: ActionSpec = {
     const { outcome, migration } = await deps.store.spotMigrations.approve({ instanceId, team: instance.team, launchTemplate, monthlySaving: recommendation.monthlySaving, approvalsNeeded, approver: actor.userId, at: deps.clock() });
     if (outcome === 'same-approver')
       return refuse('same approver twice', new BurnrateError('burnrate_spot_same_approver', `You already approved moving ${label} to spot.`, `It saves ${formatMoney(migration.monthlySaving, 'USD')} a month, so a second, different approver of ${team?.name ?? instance.team} must approve it too.`));
-    if (outcome === 'not-approving') {
+    // A migration claimed long ago and never finished died with its process: the next click finishes it (the port is idempotent).
+    const resumed = outcome === 'not-approving' && migration.state === 'migrating' && (await deps.store.spotMigrations.reclaimStale(migration.id, 'migrating', new Date(deps.clock().getTime() - STALE_CLAIM_MS), deps.clock()));
+    if (outcome === 'not-approving' && !resumed) {
       await deps.store.audit.record({ ...audit, result: 'duplicate', detail: migration.state });
       await interaction.reply.private(errorMessage(`${label} is already ${migration.state === 'migrated' ? 'moved' : 'moving'} to spot (approved by ${migration.approvals.map((a) => a.approver).join(' and ')}).`));
       return;
     }
-    if (migration.approvals.length < migration.approvalsNeeded) {
+    if (!resumed && migration.approvals.length < migration.approvalsNeeded) {
       await deps.store.audit.record({ ...audit, result: 'ok', detail: `approval ${migration.approvals.length} of ${migration.approvalsNeeded}` });
       await interaction.reply.thread(spotApprovalPending(label, migration));
       return;
     }
-    if (!(await deps.store.spotMigrations.transition(migration.id, 'approving', 'migrating'))) {
+    if (!resumed && !(await deps.store.spotMigrations.transition(migration.id, 'approving', 'migrating', deps.clock()))) {
       await deps.store.audit.record({ ...audit, result: 'duplicate', detail: 'another approval is executing it' });
       await interaction.reply.private(errorMessage(`${label} is being moved to spot already.`));
       return;
@@ -92,7 +96,7 @@ export const spotApproveAction: ActionSpec = {
     try {
       change = await port.moveToSpot(launchTemplate, { dryRun: false, description: `burnrate: spot for ${label} (${instanceId}), approved by ${migration.approvals.map((a) => a.approver).join(', ')}` });
     } catch (error) {
-      await deps.store.spotMigrations.transition(migration.id, 'migrating', 'approving');
+      await deps.store.spotMigrations.transition(migration.id, 'migrating', 'approving', deps.clock());
       await deps.store.audit.record({ ...audit, result: 'failed', detail: (error as Error).message });
       throw error;
     }

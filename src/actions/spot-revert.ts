@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseButtonValue } from './button-value.js';
 import type { ActionSpec } from './action.js';
-import { spotPortOf } from './spot-approve.js';
+import { spotPortOf, STALE_CLAIM_MS } from './spot-approve.js';
 import { SPOT_PERMISSIONS, type SpotChange } from './spot/spot-port.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { utcMinute } from '../domain/utc-minute.js';
@@ -33,13 +33,14 @@ export const spotRevertAction: ActionSpec = {
       await deps.store.audit.record({ ...audit, result: 'refused', detail: 'not an owner or approver' });
       throw new BurnrateError('burnrate_forbidden', `Only owners and approvers of ${team?.name ?? migration.team} can revert ${label} to on-demand.`, 'Ask one of them, or an admin.');
     }
-    if (migration.state === 'reverted' || migration.state === 'reverting') {
+    const resumed = migration.state === 'reverting' && (await deps.store.spotMigrations.reclaimStale(id, 'reverting', new Date(deps.clock().getTime() - STALE_CLAIM_MS), deps.clock()));
+    if (migration.state === 'reverted' || (migration.state === 'reverting' && !resumed)) {
       await deps.store.audit.record({ ...audit, result: 'duplicate' });
       const when = migration.revertedAt ? ` at ${utcMinute(migration.revertedAt)}` : '';
       await interaction.reply.private(errorMessage(migration.state === 'reverted' ? `Already reverted to on-demand by ${migration.revertedBy}${when}.` : `${label} is being reverted already.`));
       return;
     }
-    if (migration.state !== 'migrated' || migration.previousVersion === null)
+    if ((migration.state !== 'migrated' && !resumed) || migration.previousVersion === null)
       throw new BurnrateError('burnrate_spot_not_migrated', `${label} has not been moved to spot, so there is nothing to revert.`);
     const port = spotPortOf(deps);
 
@@ -49,7 +50,7 @@ export const spotRevertAction: ActionSpec = {
       await interaction.reply.private(errorMessage(`Dry run: burnrate would have reverted ${label} to on-demand (${result.detail}).`, 'Cloud actions are dry runs until `actions: { enabled: true }` is set in burnrate.yml.'));
       return;
     }
-    if (!(await deps.store.spotMigrations.transition(id, 'migrated', 'reverting'))) {
+    if (!resumed && !(await deps.store.spotMigrations.transition(id, 'migrated', 'reverting', deps.clock()))) {
       await deps.store.audit.record({ ...audit, result: 'duplicate' });
       await interaction.reply.private(errorMessage(`${label} is being reverted already.`));
       return;
@@ -58,7 +59,7 @@ export const spotRevertAction: ActionSpec = {
     try {
       change = await port.revertToOnDemand(migration.launchTemplate, migration.previousVersion, { dryRun: false });
     } catch (error) {
-      await deps.store.spotMigrations.transition(id, 'reverting', 'migrated');
+      await deps.store.spotMigrations.transition(id, 'reverting', 'migrated', deps.clock());
       await deps.store.audit.record({ ...audit, result: 'failed', detail: (error as Error).message });
       throw error;
     }

@@ -208,7 +208,9 @@ export const MIGRATIONS: readonly string[] = [
     migrated_at TEXT,
     reverted_by TEXT,
     reverted_at TEXT,
-    detail TEXT
+    detail TEXT,
+    -- When the state last changed: a migrating or reverting claim older than a few minutes died with its process.
+    changed_at TEXT NOT NULL
   );
   CREATE UNIQUE INDEX spot_migrations_active ON spot_migrations (instance_id) WHERE state <> 'reverted';
   -- Who approved which migration: the primary key refuses the same approver twice.

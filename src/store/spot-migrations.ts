@@ -16,6 +16,7 @@ interface MigrationRow {
   reverted_by: string | null;
   reverted_at: string | null;
   detail: string | null;
+  changed_at: string;
 }
 
 /**
@@ -28,8 +29,8 @@ export class SqliteSpotMigrationStore implements SpotMigrationStore {
   constructor(private readonly db: Database.Database) {
     const active = db.prepare<[string], MigrationRow>("SELECT * FROM spot_migrations WHERE instance_id = ? AND state <> 'reverted'");
     const create = db.prepare(
-      `INSERT INTO spot_migrations (instance_id, team, launch_template, monthly_saving, approvals_needed, state, created_at)
-       VALUES (@instanceId, @team, @launchTemplate, @monthlySaving, @approvalsNeeded, 'approving', @at)`,
+      `INSERT INTO spot_migrations (instance_id, team, launch_template, monthly_saving, approvals_needed, state, created_at, changed_at)
+       VALUES (@instanceId, @team, @launchTemplate, @monthlySaving, @approvalsNeeded, 'approving', @at, @at)`,
     );
     const insertApproval = db.prepare('INSERT INTO spot_approvals (migration_id, approver, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
     this.approveTx = db.transaction((draft: SpotApprovalDraft): SpotApprovalResult => {
@@ -58,8 +59,12 @@ export class SqliteSpotMigrationStore implements SpotMigrationStore {
     return row ? this.toMigration(row) : null;
   }
 
-  async transition(id: number, from: SpotMigrationState, to: SpotMigrationState): Promise<boolean> {
-    return this.db.prepare('UPDATE spot_migrations SET state = ? WHERE id = ? AND state = ?').run(to, id, from).changes === 1;
+  async transition(id: number, from: SpotMigrationState, to: SpotMigrationState, at: Date): Promise<boolean> {
+    return this.db.prepare('UPDATE spot_migrations SET state = ?, changed_at = ? WHERE id = ? AND state = ?').run(to, at.toISOString(), id, from).changes === 1;
+  }
+
+  async reclaimStale(id: number, state: 'migrating' | 'reverting', changedBefore: Date, at: Date): Promise<boolean> {
+    return this.db.prepare('UPDATE spot_migrations SET changed_at = ? WHERE id = ? AND state = ? AND changed_at < ?').run(at.toISOString(), id, state, changedBefore.toISOString()).changes === 1;
   }
 
   async completeMigration(id: number, change: { previousVersion: string | null; spotVersion: string | null; at: Date; detail: string }): Promise<void> {
@@ -94,6 +99,7 @@ export class SqliteSpotMigrationStore implements SpotMigrationStore {
       revertedBy: row.reverted_by,
       revertedAt: row.reverted_at ? new Date(row.reverted_at) : null,
       detail: row.detail,
+      changedAt: new Date(row.changed_at),
       approvals,
     };
   }

@@ -330,6 +330,8 @@ export interface SpotMigration {
   revertedBy: string | null;
   revertedAt: Date | null;
   detail: string | null;
+  /** When the state last changed. */
+  changedAt: Date;
   /** Who approved, first first. */
   approvals: { approver: string; at: Date }[];
 }
@@ -358,7 +360,9 @@ export interface SpotMigrationStore {
   /** The instance's migration that is not reverted, if any. */
   active(instanceId: string): Promise<SpotMigration | null>;
   /** Moves a migration from one state to another; false when it was not in `from` (someone else moved it). */
-  transition(id: number, from: SpotMigrationState, to: SpotMigrationState): Promise<boolean>;
+  transition(id: number, from: SpotMigrationState, to: SpotMigrationState, at: Date): Promise<boolean>;
+  /** Takes over a migrating or reverting claim unchanged since before `changedBefore` (its process died); false when it is fresh or moved on. */
+  reclaimStale(id: number, state: 'migrating' | 'reverting', changedBefore: Date, at: Date): Promise<boolean>;
   completeMigration(id: number, change: { previousVersion: string | null; spotVersion: string | null; at: Date; detail: string }): Promise<void>;
   completeRevert(id: number, change: { byUser: string; at: Date; detail: string }): Promise<void>;
 }

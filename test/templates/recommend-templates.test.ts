@@ -53,6 +53,7 @@ const migration: SpotMigration = {
   revertedBy: null,
   revertedAt: null,
   detail: null,
+  changedAt: new Date('2026-11-18T06:05:00Z'),
   approvals: [
     { approver: 'U0DEMOBOB', at: new Date('2026-11-18T06:00:00Z') },
     { approver: 'U0DEMOADMIN', at: new Date('2026-11-18T06:05:00Z') },
