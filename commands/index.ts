@@ -5,13 +5,25 @@ import type { CommandSpec } from './command.js';
 import { helpCommand, helpText } from './help.js';
 import { idleCommand } from './idle.js';
 import { recommendCommand } from './recommend.js';
+import { reviewCommand } from './review.js';
 import { snoozeCommand } from './snooze.js';
 import { spendCommand } from './spend.js';
 import { topCommand } from './top.js';
 import { whoamiCommand } from './whoami.js';
 
 /** Every `/burnrate` verb. Two-word verbs (`budget set`) are matched before one-word ones. */
-export const COMMANDS: readonly CommandSpec[] = [helpCommand, spendCommand, budgetSetCommand, budgetCommand, topCommand, idleCommand, recommendCommand, snoozeCommand, whoamiCommand];
+export const COMMANDS: readonly CommandSpec[] = [
+  helpCommand,
+  spendCommand,
+  budgetSetCommand,
+  budgetCommand,
+  topCommand,
+  idleCommand,
+  recommendCommand,
+  reviewCommand,
+  snoozeCommand,
+  whoamiCommand,
+];
 
 export function findCommand(words: readonly string[]): { spec: CommandSpec; args: string[] } | null {
   const [first, second] = words.map((w) => w.toLowerCase());

@@ -6,7 +6,9 @@ import { idleVerb } from './cli/idle.js';
 import { importVerb } from './cli/import.js';
 import { recommendVerb } from './cli/recommend.js';
 import type { CliIo, Verb } from './cli/io.js';
+import { reviewVerb } from './cli/review.js';
 import { serveVerb } from './cli/serve.js';
+import { showbackVerb } from './cli/showback.js';
 import { spendVerb } from './cli/spend.js';
 import { BurnrateError, isBurnrateError } from './errors.js';
 
@@ -16,6 +18,8 @@ const VERBS: Record<string, Verb> = {
   spend: spendVerb,
   idle: idleVerb,
   recommend: recommendVerb,
+  review: reviewVerb,
+  showback: showbackVerb,
   audit: auditVerb,
   import: importVerb,
   config: configVerb,
@@ -31,6 +35,10 @@ Usage: burnrate <command> [options]
   spend [--team T] [--period P] [--by team|service|resource|day|provider] [--json]
   idle [--team T] [--json]   idle GPU instances now, with idle time and cost
   recommend [--team T] [--json] right-size and spot recommendations, with evidence and savings
+  review [--team T] [--month YYYY-MM] [--json] [--chart-dir DIR]
+                             the monthly cost review: summary, chart and top cost lines per team
+  showback [--month YYYY-MM] [--format csv|json]
+                             each team's spend with its share of untagged spend
   audit [--since ISO] [--json] the audit log of actions taken from chat
   import focus <file...>     import FOCUS billing exports (CSV, CSV.gz, Parquet)
   config validate|schema     check burnrate.yml, or print its JSON Schema

@@ -11,7 +11,7 @@ export interface Message {
   blocks: Block[];
 }
 
-export type Block = HeaderBlock | TextBlock | FactsBlock | TableBlock | ChartBlock | DividerBlock | ActionsBlock | ContextBlock;
+export type Block = HeaderBlock | TextBlock | FactsBlock | TableBlock | ChartBlock | ImageBlock | DividerBlock | ActionsBlock | ContextBlock;
 
 export interface HeaderBlock {
   type: 'header';
@@ -42,6 +42,21 @@ export interface ChartBlock {
   bars: { label: string; value: number; display: string }[];
 }
 
+/**
+ * A picture (a rendered chart) as PNG bytes. Chat ports with the `files` capability send it as a
+ * file (Slack uploads it into the thread); renderers show it inline where the dialect can (HTML,
+ * Adaptive Card data URI) and name it where it cannot (plain text).
+ */
+export interface ImageBlock {
+  type: 'image';
+  title: string;
+  /** What the picture shows, for screen readers and text-only surfaces. */
+  alt: string;
+  filename: string;
+  /** The PNG, base64. */
+  png: string;
+}
+
 export interface DividerBlock {
   type: 'divider';
 }
@@ -49,6 +64,18 @@ export interface DividerBlock {
 export interface ActionsBlock {
   type: 'actions';
   buttons: Button[];
+  /** A pick-one menu after the buttons (e.g. the owner of a cost line). */
+  select?: Select;
+}
+
+/** A menu of choices; the chosen option's value comes back like a button's value. */
+export interface Select {
+  action: string;
+  placeholder: string;
+  /** At most 100; each value at most 150 characters (Slack's option limit). */
+  options: { label: string; value: string }[];
+  /** The value shown as chosen. */
+  initial?: string;
 }
 
 export interface ContextBlock {

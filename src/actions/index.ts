@@ -5,11 +5,25 @@ import { budgetSnoozeAction } from './budget-snooze.js';
 import { instanceKeepAction } from './instance-keep.js';
 import { instanceRerouteAction } from './instance-reroute.js';
 import { instanceStopAction } from './instance-stop.js';
+import { reviewAnswerAction } from './review-answer.js';
+import { reviewOwnerAction } from './review-owner.js';
 import { spotApproveAction } from './spot-approve.js';
 import { spotRevertAction } from './spot-revert.js';
 import { sweepStopAction } from './sweep-stop.js';
 
-export const ACTIONS: readonly ActionSpec[] = [budgetAckAction, budgetSnoozeAction, budgetBreakdownAction, instanceStopAction, instanceKeepAction, instanceRerouteAction, spotApproveAction, spotRevertAction, sweepStopAction];
+export const ACTIONS: readonly ActionSpec[] = [
+  budgetAckAction,
+  budgetSnoozeAction,
+  budgetBreakdownAction,
+  instanceStopAction,
+  instanceKeepAction,
+  instanceRerouteAction,
+  spotApproveAction,
+  spotRevertAction,
+  sweepStopAction,
+  reviewAnswerAction,
+  reviewOwnerAction,
+];
 
 /**
  * The handler of an action id. Slack wants action ids unique within a block, so buttons that share

@@ -22,7 +22,7 @@ export const importVerb: Verb = async (args, io) => {
   const started = Date.now();
   const batch = await readFocusFiles(
     files.map((f) => resolve(io.cwd, f)),
-    { now: new Date(), tagKeys: config.ownership.tagKeys, resolveTeam: teamResolver(config.teams), onProgress: bar.update },
+    { now: new Date(), tagKeys: config.ownership.tagKeys, unitTagKeys: config.unitCosts.tagKeys, resolveTeam: teamResolver(config.teams), onProgress: bar.update },
     values.source ?? 'focus',
   );
   bar.finish();

@@ -93,6 +93,35 @@ export const teamSchema = z.strictObject({
   sweepCaps: sweepCapsSchema.optional(),
 });
 
+/** Which tags name the experiment, training run and sweep a cost belongs to, for unit costs. */
+export const unitCostsSchema = z.strictObject({
+  tagKeys: z
+    .strictObject({
+      experiment: nonEmpty('a tag key').default('experiment'),
+      run: nonEmpty('a tag key').default('run_id'),
+      sweep: nonEmpty('a tag key').default('sweep'),
+    })
+    .prefault({}),
+  /** Predictions served per month by a team's inference services: cost per 1,000 predictions. */
+  predictions: z
+    .array(
+      z.strictObject({
+        team: nonEmpty('a team id'),
+        perMonth: z.number({ error: 'expected a number of predictions per month' }).int({ error: 'expected a whole number' }).positive({ error: 'expected a positive number' }),
+      }),
+      { error: 'expected a list of { team, perMonth }' },
+    )
+    .default([]),
+});
+
+/** The monthly cost review: when reminders go out and how the thread is sized. */
+export const reviewSchema = z.strictObject({
+  /** Local time (team time zone) on the first working day of the month. */
+  at: hourMinute.default('09:00'),
+  lines: z.number().int().min(1, { error: 'expected 1 to 10 lines' }).max(10, { error: 'expected 1 to 10 lines' }).default(10),
+  reminderAfterWorkingDays: z.number().int().min(1).max(20).default(3),
+});
+
 const focusSource = z.strictObject({
   type: z.literal('focus'),
   id: nonEmpty('a source id').optional(),
@@ -141,6 +170,8 @@ export const configSchema = z
     spot: spotPolicySchema.prefault({}),
     /** Runaway sweeps: which tag names a sweep and the window caps apply to (caps are per team). */
     sweeps: sweepsSchema.prefault({}),
+    unitCosts: unitCostsSchema.prefault({}),
+    review: reviewSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     const longest = Math.max(config.gpu.idle.minIdleMinutes, config.gpu.idle.stalled?.minMinutes ?? 0);
@@ -156,6 +187,11 @@ export const configSchema = z
       }
       seen.set(team.id, index);
     });
+    config.unitCosts.predictions.forEach((entry, index) => {
+      if (!seen.has(entry.team)) {
+        ctx.addIssue({ code: 'custom', path: ['unitCosts', 'predictions', index, 'team'], message: `unknown team "${entry.team}"; expected one of ${[...seen.keys()].join(', ') || '(no teams)'}` });
+      }
+    });
   });
 
 export type Config = z.output<typeof configSchema>;
@@ -163,6 +199,7 @@ export type TeamConfig = z.output<typeof teamSchema>;
 export type BudgetConfig = z.output<typeof budgetSchema>;
 export type GpuConfig = z.output<typeof gpuSchema>;
 export type TeamGpuConfig = z.output<typeof teamGpuSchema>;
+export type UnitCostsConfig = z.output<typeof unitCostsSchema>;
 export type SourceConfig = z.output<typeof sourceSchema>;
 
 /** Metrics and inventory come together (a series alone has no price or team); ids and namespaces are unique. */

@@ -23,6 +23,10 @@ export interface SpendRow {
   currency: string;
   billed: number;
   effective: number;
+  /** Unit-cost tags (unitCosts.tagKeys): the experiment, training run and sweep the cost belongs to. */
+  experiment?: string | null;
+  run?: string | null;
+  sweep?: string | null;
 }
 
 /**

@@ -137,7 +137,7 @@ function carryOver(deps: Deps, current: readonly GpuFinding[], tracked: readonly
 }
 
 /** `handedTo`: the team someone handed the instance to ("Not ours"), which outranks its tags. */
-function idleInstanceOf(i: GpuInstance, handedTo: string | undefined): IdleInstance {
+export function idleInstanceOf(i: GpuInstance, handedTo: string | undefined): IdleInstance {
   return {
     id: i.instanceId,
     team: handedTo ?? (i.team === UNTAGGED || i.team === UNMAPPED ? null : i.team),

@@ -18,6 +18,7 @@ export async function refreshSources(deps: Deps, onProgress?: PullContext['onPro
   const ctx: PullContext = {
     now: deps.clock(),
     tagKeys: deps.config.ownership.tagKeys,
+    unitTagKeys: deps.config.unitCosts.tagKeys,
     resolveTeam: teamResolver(deps.config.teams),
     ...(onProgress ? { onProgress } : {}),
   };

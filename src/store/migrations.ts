@@ -234,4 +234,40 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX sweep_findings_open ON sweep_findings (state, team);
   `,
+  `
+  -- Unit costs: the values of the configured experiment, run and sweep tag keys of each daily row
+  -- (NULL when the cost line has no such tag).
+  ALTER TABLE spend_daily ADD COLUMN experiment TEXT;
+  ALTER TABLE spend_daily ADD COLUMN run_id TEXT;
+  ALTER TABLE spend_daily ADD COLUMN sweep TEXT;
+
+  -- A team's monthly cost review: posted once per team and month; closed once its summary is queued.
+  CREATE TABLE reviews (
+    team TEXT NOT NULL,
+    month TEXT NOT NULL,               -- YYYY-MM reviewed
+    body TEXT NOT NULL,                -- the review's figures as JSON, as posted
+    created_at TEXT NOT NULL,
+    closes_at TEXT NOT NULL,           -- when decisions are summed up (end of the month after)
+    reminded_at TEXT,
+    closed_at TEXT,
+    PRIMARY KEY (team, month)
+  );
+  -- The review's top cost lines and the team's answer to each: who answered what and when.
+  CREATE TABLE review_lines (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    team TEXT NOT NULL,
+    month TEXT NOT NULL,
+    rank INTEGER NOT NULL,
+    body TEXT NOT NULL,                -- the line as JSON (key, label, service, cost, instance facts)
+    answer TEXT CHECK (answer IN ('still-needed', 'right-size', 'spot', 'not-ours')),
+    answered_by TEXT,
+    answered_at TEXT,
+    owner TEXT,
+    owner_by TEXT,
+    owner_at TEXT,
+    reminded_at TEXT,
+    UNIQUE (team, month, rank),
+    FOREIGN KEY (team, month) REFERENCES reviews (team, month)
+  );
+  `,
 ];

@@ -15,6 +15,8 @@ import { SqliteKeepExceptionStore } from './keep-exceptions.js';
 import { SqliteSnoozeStore } from './snoozes.js';
 import { SqliteSpotMigrationStore } from './spot-migrations.js';
 import { applySweepFindingChange, SqliteSweepFindingStore } from './sweep-findings.js';
+import { SqliteReviewStore } from './reviews.js';
+import { SqliteSpendBreakdownStore } from './spend-breakdowns.js';
 import { MIGRATIONS } from './migrations.js';
 import { enqueueOutbox, SqliteOutboxStore } from './outbox.js';
 import { SqliteFreshnessStore, writeFreshness } from './source-freshness.js';
@@ -72,6 +74,8 @@ export function openStore(path: string): Store {
 
   return {
     spend,
+    breakdowns: new SqliteSpendBreakdownStore(db),
+    reviews: new SqliteReviewStore(db),
     freshness: new SqliteFreshnessStore(db),
     findings: new SqliteFindingStore(db),
     outbox: new SqliteOutboxStore(db),

@@ -104,8 +104,8 @@ export function deleteSpendScope(db: Database.Database, scope: SpendScope): numb
 export function insertSpendRows(db: Database.Database, batch: SpendBatch): number {
   const insert = db.prepare(
     `INSERT INTO spend_daily (source, billing_period, billing_account, day, team, owner_tag, provider, sub_account,
-       service, service_category, resource_id, charge_category, pricing_category, currency, billed, effective)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       service, service_category, resource_id, charge_category, pricing_category, currency, billed, effective, experiment, run_id, sweep)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   for (const row of batch.rows) {
     insert.run(
@@ -125,6 +125,9 @@ export function insertSpendRows(db: Database.Database, batch: SpendBatch): numbe
       row.currency,
       row.billed,
       row.effective,
+      row.experiment ?? null,
+      row.run ?? null,
+      row.sweep ?? null,
     );
   }
   return batch.rows.length;

@@ -2,6 +2,7 @@ import type { Finding, FindingState, TrackedFinding } from '../domain/finding.js
 import type { GpuFinding, TrackedGpuFinding } from '../domain/gpu-finding.js';
 import type { Message } from '../../templates/message.js';
 import type { Period } from '../domain/period.js';
+import type { ReviewAnswer, ReviewLine, ReviewRecord, TrackedReviewLine } from '../domain/review.js';
 import type { SpendBatch, SpendDimension } from '../domain/spend.js';
 import type { SweepFindingChange, TrackedSweepFinding } from '../domain/sweep-finding.js';
 
@@ -10,6 +11,8 @@ import type { SweepFindingChange, TrackedSweepFinding } from '../domain/sweep-fi
 
 export interface Store {
   spend: SpendStore;
+  breakdowns: SpendBreakdownStore;
+  reviews: ReviewStore;
   freshness: FreshnessStore;
   findings: FindingStore;
   outbox: OutboxStore;
@@ -70,6 +73,38 @@ export interface SpendStore {
   /** Daily totals per team from `since` on: the snapshot budget checks run on. */
   dailyByTeam(since: string): Promise<TeamDay[]>;
   currencies(period: Period): Promise<string[]>;
+}
+
+export interface CategoryDay {
+  day: string;
+  category: string;
+  effective: number;
+}
+
+/** One cost line of a month: a resource, or a service where the bill names no resource. */
+export interface CostLine {
+  key: string;
+  resourceId: string | null;
+  service: string;
+  category: string;
+  pricing: string | null;
+  effective: number;
+}
+
+export type UnitKind = 'experiment' | 'run' | 'sweep';
+
+export interface UnitTotal {
+  key: string;
+  effective: number;
+}
+
+export interface SpendBreakdownStore {
+  /** A team's effective spend per day and service category: the review's chart. */
+  dailyByCategory(period: Period, team: string): Promise<CategoryDay[]>;
+  /** A team's largest usage lines, most expensive first. */
+  costLines(period: Period, team: string, limit: number): Promise<CostLine[]>;
+  /** A team's spend per experiment, run or sweep tag value (untagged lines left out). */
+  unitTotals(period: Period, team: string, unit: UnitKind): Promise<UnitTotal[]>;
 }
 
 export interface SourceFreshness {
@@ -370,4 +405,29 @@ export interface SpotMigrationStore {
 export interface SweepFindingStore {
   listOpen(): Promise<TrackedSweepFinding[]>;
   get(id: string): Promise<TrackedSweepFinding | null>;
+}
+
+export interface ReviewStore {
+  /**
+   * Records a team's review of a month (once: a second call keeps the first figures and lines) and
+   * queues what `draftsFor` says for its stored lines, in one transaction.
+   */
+  open(
+    review: Omit<ReviewRecord, 'remindedAt' | 'closedAt'>,
+    lines: readonly ReviewLine[],
+    draftsFor: (lines: TrackedReviewLine[], record: ReviewRecord) => OutboxDraft[],
+    now: Date,
+  ): Promise<{ created: boolean; record: ReviewRecord; lines: TrackedReviewLine[]; queued: number }>;
+  get(team: string, month: string): Promise<ReviewRecord | null>;
+  line(id: number): Promise<TrackedReviewLine | null>;
+  lines(team: string, month: string): Promise<TrackedReviewLine[]>;
+  /** Reviews whose summary has not been posted yet. */
+  listOpen(): Promise<ReviewRecord[]>;
+  /** Records an answer; `changed` is false when the line already had this answer. */
+  answer(id: number, answer: ReviewAnswer, byUser: string, at: Date): Promise<{ changed: boolean; line: TrackedReviewLine }>;
+  setOwner(id: number, owner: string, byUser: string, at: Date): Promise<{ changed: boolean; line: TrackedReviewLine }>;
+  /** Marks the review reminded and queues the reminder; false (and nothing queued) when it was reminded before. */
+  remind(team: string, month: string, lineIds: readonly number[], drafts: OutboxDraft[], now: Date): Promise<boolean>;
+  /** Marks the review closed and queues its summary; false (and nothing queued) when it was closed before. */
+  close(team: string, month: string, drafts: OutboxDraft[], now: Date): Promise<boolean>;
 }

@@ -4,7 +4,7 @@
  * Adaptive Cards render text themselves (no HTML), and TextBlock understands **bold**, so message
  * text goes in literally: there is nothing to escape, unlike Slack's mrkdwn.
  */
-import { stripMarkup, type ActionsBlock, type Block, type Button, type ChartBlock, type Message, type TableBlock } from '../message.js';
+import { stripMarkup, type ActionsBlock, type Block, type Button, type ChartBlock, type ImageBlock, type Message, type TableBlock } from '../message.js';
 import { BAR_WIDTH, oneLine, scaleBars, textWidth } from './plain-text.js';
 
 type Element = Record<string, unknown>;
@@ -120,7 +120,23 @@ function actionSets(block: ActionsBlock): Element[] {
   for (let i = 0; i < block.buttons.length; i += MAX_ACTIONS_PER_SET) {
     sets.push({ type: 'ActionSet', actions: block.buttons.slice(i, i + MAX_ACTIONS_PER_SET).map(buttonAction) });
   }
+  // A select becomes one Action.Execute per option, under its placeholder: the chosen value
+  // arrives with the verb exactly as a button's does.
+  const select = block.select;
+  if (select && select.options.length > 0) {
+    sets.push(textBlock(select.placeholder, { size: 'Small', isSubtle: true }));
+    for (let i = 0; i < select.options.length; i += MAX_ACTIONS_PER_SET) {
+      const options = select.options.slice(i, i + MAX_ACTIONS_PER_SET);
+      sets.push({ type: 'ActionSet', actions: options.map((o) => executeAction({ action: select.action, label: o.label, value: o.value }, stripMarkup(o.value === select.initial ? `✓ ${o.label}` : o.label))) });
+    }
+  }
   return sets;
+}
+
+/** Teams shows data URIs in Image elements: the chart travels inside the card. */
+function imageElement(block: ImageBlock): Element[] {
+  if (!/^[A-Za-z0-9+/]+=*$/.test(block.png)) return [];
+  return [textBlock(block.title, { weight: 'Bolder' }), { type: 'Image', url: `data:image/png;base64,${block.png}`, altText: stripMarkup(block.alt), size: 'Stretch' }];
 }
 
 function renderBlock(block: Exclude<Block, { type: 'divider' }>): Element[] {
@@ -137,6 +153,8 @@ function renderBlock(block: Exclude<Block, { type: 'divider' }>): Element[] {
       return block.columns.length > 0 ? tableElement(block) : [];
     case 'chart':
       return block.bars.length > 0 || block.title ? [chartElement(block)] : [];
+    case 'image':
+      return imageElement(block);
     case 'actions':
       return actionSets(block);
     case 'context':

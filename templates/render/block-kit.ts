@@ -6,7 +6,7 @@
  * button values) are never cut: a cut id would dispatch the wrong action, so they throw instead.
  */
 import { mapBold, stripMarkup } from '../message.js';
-import type { ActionsBlock, Button, ChartBlock, FactsBlock, Message, TableBlock } from '../message.js';
+import type { ActionsBlock, Button, ChartBlock, FactsBlock, Message, Select, TableBlock } from '../message.js';
 import { layoutBars, layoutTable, oneLine, truncate } from './plain-text.js';
 
 /** Slack's documented limits (https://docs.slack.dev/reference/block-kit). */
@@ -24,6 +24,10 @@ const LIMIT = {
   confirmTitle: 100,
   confirmText: 300,
   confirmButton: 30,
+  selectOptions: 100,
+  optionText: 75,
+  optionValue: 150,
+  placeholder: 150,
 } as const;
 
 /** Fact labels are short by nature; capping them leaves the value most of a field's room. */
@@ -257,6 +261,22 @@ function buttonElement(button: Button): SlackBlock {
   };
 }
 
+/** A static_select; option values are identifiers, so an over-long one throws like a button value. */
+function selectElement(select: Select): SlackBlock {
+  const options = select.options.slice(0, LIMIT.selectOptions).map((option) => {
+    if (option.value.length > LIMIT.optionValue) throw new Error(`Slack option value for ${select.action} is ${option.value.length} characters, max ${LIMIT.optionValue}`);
+    return { text: plainText(option.label, LIMIT.optionText), value: option.value };
+  });
+  const initial = options.find((o) => o.value === select.initial);
+  return {
+    type: 'static_select',
+    action_id: select.action,
+    placeholder: plainText(select.placeholder, LIMIT.placeholder),
+    options,
+    ...(initial ? { initial_option: initial } : {}),
+  };
+}
+
 /**
  * Slack needs action_ids unique within one actions block. Buttons of one ActionsBlock sharing an
  * action id is a template bug (the dispatcher could not tell them apart by id alone), so throw.
@@ -268,13 +288,15 @@ function actionsBlocks(block: ActionsBlock, index: number): SlackBlock[] {
     if (seen.has(button.action)) throw new Error(`Duplicate action id in one actions block: ${button.action}`);
     seen.add(button.action);
   }
+  if (block.select && seen.has(block.select.action)) throw new Error(`Duplicate action id in one actions block: ${block.select.action}`);
+  const elements = [...block.buttons.map(buttonElement), ...(block.select && block.select.options.length > 0 ? [selectElement(block.select)] : [])];
   const blocks: SlackBlock[] = [];
-  for (let i = 0; i < block.buttons.length; i += LIMIT.actionsElements) {
+  for (let i = 0; i < elements.length; i += LIMIT.actionsElements) {
     const part = i / LIMIT.actionsElements;
     blocks.push({
       type: 'actions',
       block_id: part === 0 ? `actions-${index}` : `actions-${index}-${part}`,
-      elements: block.buttons.slice(i, i + LIMIT.actionsElements).map(buttonElement),
+      elements: elements.slice(i, i + LIMIT.actionsElements),
     });
   }
   return blocks;
@@ -296,6 +318,12 @@ export function renderBlockKit(msg: Message): { text: string; blocks: object[] }
         return tableBlocks(block);
       case 'chart':
         return chartBlocks(block);
+      case 'image': {
+        // Slack shows pictures as uploaded files (SlackChat uploads image blocks); a message
+        // rendered elsewhere (a response_url answer) names the picture instead.
+        const text = fit(`Chart: ${oneLine(block.title)}`, mrkdwn, LIMIT.contextText);
+        return [{ type: 'context', elements: [{ type: 'mrkdwn', text }] }];
+      }
       case 'divider':
         return [{ type: 'divider' }];
       case 'actions':

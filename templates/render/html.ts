@@ -14,6 +14,7 @@ import {
   type Button,
   type ChartBlock,
   type FactsBlock,
+  type ImageBlock,
   type Message,
   type TableBlock,
 } from '../message.js';
@@ -90,8 +91,21 @@ function buttonHtml(button: Button): string {
   return `<button type="button" class="btn${style}" ${attrs.join(' ')}>${plain(button.label)}</button>`;
 }
 
+/** A select shows as one button per option: the console posts the chosen value back like a click. */
 function actionsHtml(block: ActionsBlock): string {
-  return `<div class="b-actions">${block.buttons.map(buttonHtml).join('')}</div>`;
+  const select = block.select && block.select.options.length > 0 ? block.select : null;
+  const options = select
+    ? `<span class="b-select">${plain(select.placeholder)}: ${select.options
+        .map((o) => buttonHtml({ action: select.action, label: o.value === select.initial ? `✓ ${o.label}` : o.label, value: o.value }))
+        .join('')}</span>`
+    : '';
+  return `<div class="b-actions">${block.buttons.map(buttonHtml).join('')}${options}</div>`;
+}
+
+/** An inline PNG; only base64 characters reach the attribute, whatever the message says. */
+function imageHtml(block: ImageBlock): string | null {
+  if (!/^[A-Za-z0-9+/]+=*$/.test(block.png)) return null;
+  return `<figure class="b-image"><img src="data:image/png;base64,${block.png}" alt="${plain(block.alt)}"><figcaption>${plain(block.title)}</figcaption></figure>`;
 }
 
 function blockHtml(block: Block): string | null {
@@ -108,10 +122,12 @@ function blockHtml(block: Block): string | null {
       return block.columns.length > 0 ? tableHtml(block) : null;
     case 'chart':
       return block.bars.length > 0 || block.title ? chartHtml(block) : null;
+    case 'image':
+      return imageHtml(block);
     case 'divider':
       return '<hr class="b-divider">';
     case 'actions':
-      return block.buttons.length > 0 ? actionsHtml(block) : null;
+      return block.buttons.length > 0 || (block.select?.options.length ?? 0) > 0 ? actionsHtml(block) : null;
     case 'context':
       return block.text.trim() ? `<p class="b-context">${inline(block.text.trim())}</p>` : null;
   }

@@ -127,8 +127,13 @@ function renderBlock(block: Block): string | undefined {
     }
     case 'divider':
       return '─'.repeat(RULE_WIDTH);
-    case 'actions':
-      return block.buttons.length > 0 ? `Actions: ${block.buttons.map((button) => `[${oneLine(button.label)}]`).join(' ')}` : undefined;
+    case 'image':
+      return `[chart: ${oneLine(block.title)} (${oneLine(block.filename)})]`;
+    case 'actions': {
+      const lines = block.buttons.length > 0 ? [`Actions: ${block.buttons.map((button) => `[${oneLine(button.label)}]`).join(' ')}`] : [];
+      if (block.select && block.select.options.length > 0) lines.push(`${oneLine(block.select.placeholder)}: ${block.select.options.map((o) => `[${oneLine(o.label)}]`).join(' ')}`);
+      return lines.length > 0 ? lines.join('\n') : undefined;
+    }
     case 'context':
       return sanitize(stripMarkup(block.text)).trim() || undefined;
   }

@@ -41,6 +41,6 @@ describe('Slack app manifest', () => {
 
   it('declares the slash command and asks for no scope it does not use', () => {
     expect(manifest.features.slash_commands.map((c: { command: string }) => c.command)).toEqual(['/burnrate']);
-    expect(manifest.oauth_config.scopes.bot).toEqual(['chat:write', 'commands']);
+    expect(manifest.oauth_config.scopes.bot).toEqual(['chat:write', 'commands', 'files:write']);
   });
 });

@@ -23,7 +23,8 @@ export type ConsoleListener = (change: ConsoleChange) => void;
  */
 export class ConsoleChat implements ChatPort {
   readonly platform = 'console';
-  readonly capabilities = { threads: true, ephemeral: true, modals: false, files: false };
+  // files: pictures (review charts) show inline in the page.
+  readonly capabilities = { threads: true, ephemeral: true, modals: false, files: true };
   private readonly listeners = new Set<ConsoleListener>();
 
   constructor(

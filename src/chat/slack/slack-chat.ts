@@ -1,7 +1,7 @@
 import type { types } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { TeamConfig } from '../../config/schema.js';
-import type { Message } from '../../../templates/message.js';
+import type { ImageBlock, Message } from '../../../templates/message.js';
 import { renderBlockKit } from '../../../templates/render/block-kit.js';
 import { DeliveryError, type ChatPort } from '../chat-port.js';
 import { toDeliveryError } from './slack-errors.js';
@@ -22,8 +22,7 @@ export class SlackChat implements ChatPort {
   }
 
   async post(address: string, message: Message): Promise<{ ref: string | null }> {
-    const result = await this.call('chat.postMessage', () => this.client.chat.postMessage({ channel: address, ...render(message) }));
-    return { ref: result.ts ?? null };
+    return this.send(address, undefined, message);
   }
 
   async update(address: string, ref: string, message: Message): Promise<void> {
@@ -31,8 +30,33 @@ export class SlackChat implements ChatPort {
   }
 
   async reply(address: string, parentRef: string, message: Message): Promise<{ ref: string | null }> {
-    const result = await this.call('chat.postMessage', () => this.client.chat.postMessage({ channel: address, thread_ts: parentRef, ...render(message) }));
-    return { ref: result.ts ?? null };
+    return this.send(address, parentRef, message);
+  }
+
+  /**
+   * Posts the message; its pictures go as files (files.uploadV2: get an upload URL, upload, complete)
+   * into the thread, or into the new message's thread for a top-level post. A message that is only
+   * a picture becomes the file, with the summary as its comment.
+   */
+  private async send(address: string, threadTs: string | undefined, message: Message): Promise<{ ref: string | null }> {
+    const images = message.blocks.filter((b): b is ImageBlock => b.type === 'image');
+    const rest = { ...message, blocks: message.blocks.filter((b) => b.type !== 'image') };
+    let ref: string | null = null;
+    if (images.length === 0 || rest.blocks.length > 0) {
+      const result = await this.call('chat.postMessage', () => this.client.chat.postMessage({ channel: address, ...(threadTs ? { thread_ts: threadTs } : {}), ...render(rest) }));
+      ref = result.ts ?? null;
+    }
+    if (images.length === 0) return { ref };
+    const thread = threadTs ?? ref ?? undefined;
+    await this.call('files.uploadV2', () =>
+      this.client.filesUploadV2({
+        channel_id: address,
+        ...(thread ? { thread_ts: thread } : {}),
+        ...(rest.blocks.length === 0 ? { initial_comment: message.summary } : {}),
+        file_uploads: images.map((image) => ({ file: Buffer.from(image.png, 'base64'), filename: image.filename, title: image.title, alt_text: image.alt })),
+      }),
+    );
+    return { ref: ref ?? thread ?? null };
   }
 
   private async call<T>(method: string, request: () => Promise<T>): Promise<T> {

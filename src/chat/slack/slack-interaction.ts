@@ -35,11 +35,17 @@ export function actionInteraction(body: BlockAction, reply: MessageReply): Actio
     kind: 'action',
     actor: actor(body.user?.id, body.user?.name ?? body.user?.username),
     action: actionId,
-    // Buttons carry `value`; other elements (selects, date pickers) have none we use.
-    value: 'value' in action && typeof action.value === 'string' ? action.value : '',
+    value: valueOf(action),
     message: clicked ? { target: `slack:${clicked.channel}`, ref: clicked.ts } : null,
     reply,
   };
+}
+
+/** Buttons carry `value`; a static select the chosen option's value; other elements none we use. */
+function valueOf(action: BlockAction['actions'][number]): string {
+  if ('value' in action && typeof action.value === 'string') return action.value;
+  if ('selected_option' in action && action.selected_option && typeof action.selected_option.value === 'string') return action.selected_option.value;
+  return '';
 }
 
 /** The message a button was on, from `container` (always sent) or `channel` + `message`. */

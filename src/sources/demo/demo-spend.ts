@@ -3,6 +3,8 @@ import { ownerTagOf } from '../../domain/ownership.js';
 import type { SpendRow } from '../../domain/spend.js';
 import { DEMO_ACCOUNTS, dayNumber, demoFleet, hoursOn, type DemoInstance } from './demo-fleet.js';
 import { randomFor } from './random.js';
+import type { UnitTagKeys } from '../port.js';
+import { demoUnitTags } from './demo-unit-tags.js';
 
 /**
  * The demo organisation's daily bill: GPU instances (hours running x catalog price) plus each team's
@@ -17,6 +19,8 @@ export interface DemoSpendOptions {
   days: number;
   now: Date;
   tagKeys: readonly string[];
+  /** Where the experiment, run and sweep tags are read from; none when absent. */
+  unitTagKeys?: UnitTagKeys;
   resolveTeam: (ownerTag: string | null | undefined) => string;
   /** Defaults to demoFleet(seed). */
   fleet?: readonly DemoInstance[];
@@ -126,8 +130,10 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
     for (const instance of fleet) {
       const hours = hoursOn(instance, day);
       if (hours === 0) continue;
+      const tags = { ...instance.tags, ...demoUnitTags(instance, day) };
       rows.push({
-        ...base(day, instance.provider, instance.subAccount, { ...instance.tags }),
+        ...base(day, instance.provider, instance.subAccount, tags),
+        ...unitTagsOf(tags, options.unitTagKeys),
         service: COMPUTE_SERVICE[instance.provider],
         serviceCategory: 'Compute',
         resourceId: instance.instanceId,
@@ -204,6 +210,11 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
 }
 
 const DAY_MS = 86_400_000;
+
+function unitTagsOf(tags: Record<string, string>, keys: UnitTagKeys | undefined): Pick<SpendRow, 'experiment' | 'run' | 'sweep'> {
+  if (!keys) return {};
+  return { experiment: ownerTagOf(tags, [keys.experiment]), run: ownerTagOf(tags, [keys.run]), sweep: ownerTagOf(tags, [keys.sweep]) };
+}
 
 function toDay(date: Date): string {
   return date.toISOString().slice(0, 10);

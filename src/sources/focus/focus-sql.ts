@@ -1,4 +1,5 @@
 import { normaliseTag } from '../../domain/ownership.js';
+import type { UnitTagKeys } from '../port.js';
 import { FOCUS_COLUMNS, focusFormatOf, type FocusColumn, type FocusFileLayout } from './focus-columns.js';
 
 // The SQL of a FOCUS import: how each file is read, each column parsed, and the rows aggregated.
@@ -43,7 +44,7 @@ function projectionSql(layout: FocusFileLayout): string {
 }
 
 /**
- * The owner tag value in SQL: the value of the first configured tag key present in a Tags JSON
+ * The owner tag value in SQL (and, with one key, any tag's value: the unit-cost tags): the value of the first configured tag key present in a Tags JSON
  * object, keys compared without whitespace and case (" Team ", TEAM, user:Team). JSON null, '' and
  * 'NULL' count as absent; Tags that are not a JSON object give NULL (untagged).
  */
@@ -67,7 +68,7 @@ export const KEYS = ['account', 'provider', 'sub_account', 'service', 'service_c
  * values, and no JSON parsing per row), then the owner tag is computed per group and regrouped.
  * Counts of unparsable values ride along so validation costs no second pass on the happy path.
  */
-export function aggregationSql(layouts: readonly FocusFileLayout[], tagKeys: readonly string[]): string {
+export function aggregationSql(layouts: readonly FocusFileLayout[], tagKeys: readonly string[], unitTagKeys?: UnitTagKeys): string {
   const source = layouts.map(projectionSql).join('\nUNION ALL\n');
   const keys = KEYS.join(', ');
   return `
@@ -85,6 +86,9 @@ by_tags AS (
 )
 SELECT strftime(day, '%Y-%m-%d') AS day, strftime(billing_day, '%Y-%m') AS billing_period, ${keys},
   ${ownerTagSql('tags', tagKeys)} AS owner_tag,
+  ${ownerTagSql('tags', unitTagKeys ? [unitTagKeys.experiment] : [])} AS experiment,
+  ${ownerTagSql('tags', unitTagKeys ? [unitTagKeys.run] : [])} AS run_id,
+  ${ownerTagSql('tags', unitTagKeys ? [unitTagKeys.sweep] : [])} AS sweep,
   CAST(sum(billed) AS DOUBLE) AS billed, CAST(sum(effective) AS DOUBLE) AS effective,
   CAST(epoch_ms(max(data_through)) AS DOUBLE) AS data_through,
   CAST(sum(bad_billed) AS DOUBLE) AS bad_billed, CAST(sum(bad_effective) AS DOUBLE) AS bad_effective,

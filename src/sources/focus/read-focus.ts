@@ -47,6 +47,9 @@ interface AggregatedRow {
   pricing_category: string | null;
   currency: string | null;
   owner_tag: string | null;
+  experiment: string | null;
+  run_id: string | null;
+  sweep: string | null;
   billed: number | null;
   effective: number | null;
   data_through: number | null;
@@ -70,7 +73,7 @@ async function aggregateFocus(connection: DuckDBConnection, layouts: readonly Fo
     }, 250);
   }
   try {
-    const rows = await runForFile(connection, aggregationSql(layouts, ctx.tagKeys), layouts.length === 1 ? layouts[0]!.file : undefined, layouts);
+    const rows = await runForFile(connection, aggregationSql(layouts, ctx.tagKeys, ctx.unitTagKeys), layouts.length === 1 ? layouts[0]!.file : undefined, layouts);
     onProgress?.(totalBytes, totalBytes);
     return rows as unknown as AggregatedRow[];
   } finally {
@@ -151,6 +154,9 @@ function toBatch(aggregated: readonly AggregatedRow[], ctx: PullContext, sourceI
       currency: row.currency!,
       billed: row.billed ?? 0,
       effective: row.effective ?? 0,
+      experiment: row.experiment,
+      run: row.run_id,
+      sweep: row.sweep,
     };
   });
   return {

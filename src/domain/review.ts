@@ -1,0 +1,105 @@
+/** The monthly cost review: what a team's review thread says, and what the team answered. */
+
+export const REVIEW_ANSWERS = ['still-needed', 'right-size', 'spot', 'not-ours'] as const;
+export type ReviewAnswer = (typeof REVIEW_ANSWERS)[number];
+
+export const ANSWER_LABELS: Record<ReviewAnswer, string> = {
+  'still-needed': 'Still needed',
+  'right-size': 'Right-size',
+  spot: 'Move to spot',
+  'not-ours': 'Not ours',
+};
+
+/** One of the team's top cost lines of the month. */
+export interface ReviewLine {
+  /** Resource id, or the service when the bill names no resource. */
+  key: string;
+  /** What people call it: an instance's Name tag, else the key. */
+  label: string;
+  resourceId: string | null;
+  service: string;
+  category: string;
+  /** FOCUS PricingCategory: Standard (on demand), Dynamic (spot), Committed. */
+  pricing: string | null;
+  cost: number;
+  instanceType: string | null;
+  workload: string | null;
+  /** Monthly saving if the line moved to spot, from the price catalog; null when not a priced GPU instance on demand. */
+  spotSaving: number | null;
+}
+
+export interface UnitCost {
+  /** How many experiments, runs or sweeps had cost this month. */
+  count: number;
+  total: number;
+  /** total / count. */
+  average: number;
+  /** The most expensive one. */
+  top: { key: string; cost: number } | null;
+}
+
+export interface ShowbackLine {
+  team: string;
+  teamName: string;
+  direct: number;
+  /** The team's share of untagged and unmapped spend, in proportion to its direct spend. */
+  shared: number;
+  total: number;
+  /** Share of the organisation's spend, 0–1. */
+  share: number;
+  budget: number | null;
+}
+
+/** The figures of a team's review of a month; stored with the review as posted. */
+export interface ReviewFigures {
+  team: string;
+  teamName: string;
+  month: string;
+  currency: string;
+  spend: number;
+  budget: number | null;
+  previousMonth: string;
+  previousSpend: number;
+  /** spend / previousSpend - 1; null when the month before had no spend. */
+  change: number | null;
+  forecast: { month: string; amount: number; method: string } | null;
+  idle: { cost: number; share: number; gpuHours: number; basis: string } | null;
+  /** The organisation's spend with no ownership tag (or one naming no team) this month. */
+  untagged: { amount: number; share: number };
+  units: { experiment: UnitCost; run: UnitCost; sweep: UnitCost; perThousandPredictions: { predictions: number; cost: number } | null };
+  showback: ShowbackLine | null;
+  dataThrough: string | null;
+}
+
+/** A review line as stored, with the team's answer. */
+export interface TrackedReviewLine extends ReviewLine {
+  id: number;
+  team: string;
+  month: string;
+  rank: number;
+  answer: ReviewAnswer | null;
+  answeredBy: string | null;
+  answeredAt: Date | null;
+  owner: string | null;
+  ownerBy: string | null;
+  ownerAt: Date | null;
+  remindedAt: Date | null;
+}
+
+export interface ReviewRecord {
+  team: string;
+  month: string;
+  figures: ReviewFigures;
+  createdAt: Date;
+  closesAt: Date;
+  remindedAt: Date | null;
+  closedAt: Date | null;
+}
+
+/** The seam for right-size and spot evidence per line; recommendations fill it. */
+export interface LineRecommendation {
+  kind: 'right-size' | 'spot';
+  /** One sentence of evidence, shown under the line. */
+  evidence: string;
+  monthlySaving: number;
+}

@@ -1,0 +1,94 @@
+import { recommendationsFor } from '../checks/review/recommendations.js';
+import { renderDailySpendChart, type RenderedChart } from '../charts/daily-spend-chart.js';
+import { targetOf } from '../chat/chat-port.js';
+import type { TeamConfig } from '../config/schema.js';
+import type { Deps } from '../deps.js';
+import { monthOf } from '../domain/period.js';
+import type { ReviewFigures, ReviewRecord, TrackedReviewLine } from '../domain/review.js';
+import type { OutboxDraft } from '../store/store.js';
+import { reviewChart } from '../../templates/review-chart.js';
+import { reviewLine } from '../../templates/review-line.js';
+import { reviewSummary } from '../../templates/review-summary.js';
+import { lastMonth, nextMonth, zonedMidnight } from './review/review-calendar.js';
+import { loadIdleCosts, loadReviewFigures } from './review/review-figures.js';
+import { loadReviewLines } from './review/review-lines.js';
+import { reviewGroup, teamPeople } from './review/review-people.js';
+
+export interface ReviewOptions {
+  /** YYYY-MM; by default the month before today on each team's clock. */
+  month?: string;
+  /** Only these teams. */
+  teams?: readonly string[];
+  /** Compute and render, but record nothing and queue nothing. */
+  dryRun?: boolean;
+}
+
+export interface TeamReview {
+  team: string;
+  month: string;
+  /** False when this team's review of this month had been posted before: nothing new was recorded. */
+  created: boolean;
+  figures: ReviewFigures;
+  lines: TrackedReviewLine[];
+  chart: RenderedChart;
+  /** Outbox items queued by this run (0 when everything was queued before). */
+  queued: number;
+}
+
+/**
+ * The monthly cost review, step by step, per team:
+ *   1. pick the month (last month on the team's clock, unless given)
+ *   2. load the month's figures: spend, budget, change, forecast, idle GPUs, untagged, unit costs, showback
+ *   3. pick the team's top cost lines, with instance facts and the catalog's spot saving
+ *   4. render the chart: daily spend stacked by service category, as PNG
+ *   5. record the review and its lines and queue, per platform, the parent message, the chart in its
+ *      thread (platforms that take files) and one reply per line, in one transaction. A review of
+ *      the same team and month is recorded once: a second run keeps the first lines and queues only
+ *      what is missing (a platform added since), so nothing is posted twice.
+ */
+export async function runMonthlyReview(deps: Deps, options: ReviewOptions = {}): Promise<TeamReview[]> {
+  const now = deps.clock();
+  const teams = deps.config.teams.filter((t) => !options.teams || options.teams.includes(t.id));
+  const idleByMonth = new Map<string, Awaited<ReturnType<typeof loadIdleCosts>>>();
+  const reviews: TeamReview[] = [];
+  for (const team of teams) {
+    const month = options.month ?? lastMonth(now, team.timezone);
+    if (!idleByMonth.has(month)) idleByMonth.set(month, await loadIdleCosts(deps, month));
+    const figures = await loadReviewFigures(deps, team, month, idleByMonth.get(month)!);
+    const lines = await loadReviewLines(deps, team.id, month);
+    const days = await deps.store.breakdowns.dailyByCategory(monthOf(`${month}-01`), team.id);
+    const chart = await renderDailySpendChart({ title: reviewChart({ teamName: figures.teamName, month, png: '', team: team.id }).summary, period: monthOf(`${month}-01`), currency: figures.currency, days });
+    if (options.dryRun) {
+      const preview = lines.map((line, index) => ({ ...line, id: 0, team: team.id, month, rank: index + 1, answer: null, answeredBy: null, answeredAt: null, owner: null, ownerBy: null, ownerAt: null, remindedAt: null }));
+      reviews.push({ team: team.id, month, created: false, figures, lines: preview, chart, queued: 0 });
+      continue;
+    }
+    const record = { team: team.id, month, figures, createdAt: now, closesAt: zonedMidnight(`${nextMonth(nextMonth(month))}-01`, team.timezone) };
+    const png = chart.png.toString('base64');
+    const opened = await deps.store.reviews.open(record, lines, (stored, kept) => reviewDrafts(deps, team, kept, stored, png), now);
+    reviews.push({ team: team.id, month, created: opened.created, figures: opened.record.figures, lines: opened.lines, chart, queued: opened.queued });
+  }
+  return reviews;
+}
+
+/** The thread on every platform the team has a channel on: parent, chart (where files go), one reply per line. */
+function reviewDrafts(deps: Deps, team: TeamConfig, record: ReviewRecord, lines: readonly TrackedReviewLine[], png: string): OutboxDraft[] {
+  const group = reviewGroup(team.id, record.month);
+  const people = teamPeople(team);
+  const drafts: OutboxDraft[] = [];
+  for (const port of deps.chat) {
+    const address = port.addressOf(team);
+    if (!address) continue;
+    const target = targetOf(port, address);
+    const root = `${group}:root:${port.platform}`;
+    drafts.push({ dedupeKey: root, target, message: reviewSummary(record.figures, lines.length), threadOf: group });
+    if (port.capabilities.files) {
+      drafts.push({ dedupeKey: `${group}:chart:${port.platform}`, target, message: reviewChart({ teamName: record.figures.teamName, month: record.month, png, team: team.id }), op: 'reply', parentKey: root });
+    }
+    for (const line of lines) {
+      const message = reviewLine({ line, currency: record.figures.currency, people, recommendations: recommendationsFor(line) });
+      drafts.push({ dedupeKey: `${group}:line:${line.rank}:${port.platform}`, target, message, op: 'reply', parentKey: root });
+    }
+  }
+  return drafts;
+}

@@ -1,0 +1,85 @@
+import { forecastPeriodEnd } from '../../checks/forecast.js';
+import { idleCostByTeam, type IdleCost } from '../../checks/review/idle-cost.js';
+import { showback } from '../../checks/review/showback.js';
+import { costPerThousandPredictions, unitCost } from '../../checks/review/unit-costs.js';
+import type { TeamConfig } from '../../config/schema.js';
+import type { Deps } from '../../deps.js';
+import { monthOf } from '../../domain/period.js';
+import type { ReviewFigures } from '../../domain/review.js';
+import { UNMAPPED, UNTAGGED } from '../../domain/spend.js';
+import { loadBudgetSnapshot } from '../budget-snapshot.js';
+import { gpuIdleInstances } from './review-gpus.js';
+import { nextMonth, previousMonth } from './review-calendar.js';
+
+/** Metrics resolution for a month of idle time: fine enough for hour-long idle periods, light enough for a month. */
+const IDLE_STEP_SECONDS = 300;
+
+/** Everything a month's review of one team says, read from the store (and GPU metrics when configured). */
+export async function loadReviewFigures(deps: Deps, team: TeamConfig, month: string, idle: Map<string, IdleCost> | null): Promise<ReviewFigures> {
+  const period = monthOf(`${month}-01`);
+  const before = previousMonth(month);
+  const [byTeam, previous, experiments, runs, sweeps, snapshot] = await Promise.all([
+    deps.store.spend.totals({ period }, 'team'),
+    deps.store.spend.totals({ period: monthOf(`${before}-01`), teams: [team.id] }, 'team'),
+    deps.store.breakdowns.unitTotals(period, team.id, 'experiment'),
+    deps.store.breakdowns.unitTotals(period, team.id, 'run'),
+    deps.store.breakdowns.unitTotals(period, team.id, 'sweep'),
+    loadBudgetSnapshot(deps, [team], deps.clock()),
+  ]);
+  const spend = byTeam.find((t) => t.key === team.id)?.effective ?? 0;
+  const previousSpend = previous[0]?.effective ?? 0;
+  const orgTotal = byTeam.reduce((sum, t) => sum + t.effective, 0);
+  const untagged = byTeam.filter((t) => t.key === UNTAGGED || t.key === UNMAPPED).reduce((sum, t) => sum + t.effective, 0);
+  const budgeted = snapshot.teams[0] ?? team;
+  const teamIdle = idle?.get(team.id) ?? (idle ? { cost: 0, gpuHours: 0 } : null);
+  const predictions = deps.config.unitCosts.predictions.find((p) => p.team === team.id)?.perMonth;
+  return {
+    team: team.id,
+    teamName: team.name ?? team.id,
+    month,
+    currency: budgeted.budget?.currency ?? 'USD',
+    spend: round(spend),
+    budget: budgeted.budget?.monthly ?? null,
+    previousMonth: before,
+    previousSpend: round(previousSpend),
+    change: previousSpend > 0 ? spend / previousSpend - 1 : null,
+    forecast: forecastOf(deps, snapshot.daily.get(team.id), snapshot.dataThrough, nextMonth(month)),
+    idle: teamIdle ? { ...teamIdle, share: spend > 0 ? teamIdle.cost / spend : 0, basis: 'idle: GPUs under the idle policy, each at its share of the instance price' } : null,
+    untagged: { amount: round(untagged), share: orgTotal > 0 ? untagged / orgTotal : 0 },
+    units: {
+      experiment: unitCost(experiments),
+      run: unitCost(runs),
+      sweep: unitCost(sweeps),
+      perThousandPredictions: costPerThousandPredictions(spend, predictions),
+    },
+    showback: showback(byTeam, deps.config.teams).lines.find((l) => l.team === team.id) ?? null,
+    dataThrough: snapshot.dataThrough,
+  };
+}
+
+/** Idle GPU cost of every team over a month; null when no GPU metrics are configured. */
+export async function loadIdleCosts(deps: Deps, month: string): Promise<Map<string, IdleCost> | null> {
+  if (!deps.gpu) return null;
+  const period = monthOf(`${month}-01`);
+  const range = { start: Date.parse(`${period.start}T00:00:00Z`) / 1000, end: Math.min(Date.parse(`${period.end}T00:00:00Z`), deps.clock().getTime()) / 1000, stepSeconds: IDLE_STEP_SECONDS };
+  range.end = Math.floor(range.end / IDLE_STEP_SECONDS) * IDLE_STEP_SECONDS;
+  if (range.end <= range.start) return new Map();
+  const owners = await deps.store.instanceOwners.list();
+  const handedTo = new Map(owners.filter((o) => deps.config.teams.some((t) => t.id === o.team)).map((o) => [o.instanceId, o.team]));
+  const gpus = await gpuIdleInstances(deps.gpu, range, handedTo);
+  return idleCostByTeam(gpus, deps.config.gpu.idle, range);
+}
+
+/** This month's forecast as the budget check makes it (weekday averages of the lookback window). */
+function forecastOf(deps: Deps, daily: ReadonlyMap<string, number> | undefined, dataThrough: string | null, month: string): ReviewFigures['forecast'] {
+  if (!dataThrough) return null;
+  const dataEnd = new Date(new Date(dataThrough).getTime() + 86_399_999).toISOString().slice(0, 10);
+  const period = monthOf(`${month}-01`);
+  if (dataEnd <= period.start) return null; // the month has not started in the data
+  const f = forecastPeriodEnd({ daily: daily ?? new Map(), period, dataEnd, lookbackDays: deps.config.forecast.lookbackDays });
+  return { month, amount: round(f.amount), method: f.method };
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
