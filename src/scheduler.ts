@@ -11,6 +11,8 @@ export interface ScheduledJobs {
   /** Refresh sources, then check budgets of the given teams. */
   budgetCheck(teams: string[]): Promise<void>;
   deliver(): Promise<void>;
+  /** Monthly reviews due today, review reminders and closes, for the given teams. */
+  review?(teams: string[]): Promise<void>;
   /** The idle-GPU check, on the `gpu.check` cron (UTC); absent when no GPU metrics are configured. */
   gpuCheck?(): Promise<void>;
 }
@@ -29,6 +31,13 @@ export function startScheduler(deps: Pick<Deps, 'config' | 'log'>, jobs: Schedul
   for (const [timezone, teams] of byZone) {
     tasks.push(cron.schedule(`${minute} ${hour} * * *`, () => guard(deps, 'budget check', () => jobs.budgetCheck(teams)), { timezone, name: `budget-check ${timezone}`, noOverlap: true }));
     lines.push(`budget check daily at ${deps.config.schedule.budgetCheck} ${timezone} for ${teams.join(', ')}`);
+    if (jobs.review) {
+      const review = jobs.review;
+      const [reviewHour, reviewMinute] = deps.config.review.at.split(':').map(Number);
+      // Daily: the job itself knows which day is a team's first working day of the month.
+      tasks.push(cron.schedule(`${reviewMinute} ${reviewHour} * * *`, () => guard(deps, 'monthly review', () => review(teams)), { timezone, name: `review ${timezone}`, noOverlap: true }));
+      lines.push(`monthly review on the first working day at ${deps.config.review.at} ${timezone} (reminders and summaries daily) for ${teams.join(', ')}`);
+    }
   }
   if (jobs.gpuCheck) {
     const gpuCheck = jobs.gpuCheck;

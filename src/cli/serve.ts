@@ -14,6 +14,7 @@ import { deliverOutbox } from '../jobs/deliver-outbox.js';
 import { runGpuCheck } from '../jobs/gpu-check.js';
 import { runSweepCheck } from '../jobs/sweep-check.js';
 import { refreshSources } from '../jobs/refresh-sources.js';
+import { runScheduledReview } from '../jobs/scheduled-review.js';
 import { buildRuntime } from '../main.js';
 import { startScheduler } from '../scheduler.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
@@ -83,6 +84,11 @@ export const serveVerb: Verb = async (args, io) => {
         await deliverOutbox(deps);
       },
       deliver: async () => {
+        await deliverOutbox(deps);
+      },
+      review: async (teams) => {
+        await refreshSources(deps);
+        await runScheduledReview(deps, teams);
         await deliverOutbox(deps);
       },
       ...(deps.gpu

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse as parseForm } from 'node:querystring';
-import { closeServer, readBody } from './http-body.js';
+import { closeServer, readBody, readBytes } from './http-body.js';
 
 /** One Web API call as the fake saw it. The token itself is never recorded, only whether one came. */
 export interface SlackApiCall {
@@ -27,8 +27,22 @@ type Failure = { status: 429; retryAfter: number } | { status: 500 | 502 | 503 }
  */
 export type Responder = (args: Record<string, any>, token: string) => Record<string, unknown>;
 
+/** A file as the fake received it through files.uploadV2's three steps. */
+export interface SlackUpload {
+  id: string;
+  filename: string;
+  /** The length files.getUploadURLExternal announced. */
+  length: number;
+  bytes: Buffer | null;
+  title?: string;
+  channel?: string;
+  threadTs?: string;
+  initialComment?: string;
+  completed: boolean;
+}
+
 /** Methods the fake answers like Slack does; anything else is `unknown_method` and unexpected. */
-const KNOWN = ['chat.postMessage', 'chat.update', 'chat.postEphemeral', 'views.publish', 'views.open', 'auth.test'] as const;
+const KNOWN = ['chat.postMessage', 'chat.update', 'chat.postEphemeral', 'views.publish', 'views.open', 'auth.test', 'files.getUploadURLExternal', 'files.completeUploadExternal'] as const;
 
 /**
  * A Slack Web API on 127.0.0.1 for tests: real HTTP, so the real WebClient and Bolt talk to it.
@@ -39,6 +53,8 @@ const KNOWN = ['chat.postMessage', 'chat.update', 'chat.postEphemeral', 'views.p
 export class FakeSlackApi {
   readonly calls: SlackApiCall[] = [];
   readonly responses: SlackResponseCall[] = [];
+  /** Files by id, in the order their upload URLs were handed out. */
+  readonly uploads = new Map<string, SlackUpload>();
   private readonly failures = new Map<string, Failure[]>();
   private readonly expected: Set<string>;
   private readonly unexpected: string[] = [];
@@ -109,8 +125,9 @@ export class FakeSlackApi {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = await readBody(req);
     const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (req.method === 'POST' && path.startsWith('/upload/')) return this.receiveFile(path.slice('/upload/'.length), await uploadedBytes(req), res);
+    const raw = await readBody(req);
     const body = parseBody(raw, String(req.headers['content-type'] ?? ''));
     if (req.method === 'POST' && path.startsWith('/response/')) return this.respondUrl(path.slice('/response/'.length), body, res);
     if (req.method !== 'POST' || !path.startsWith('/api/')) return send(res, 404, { ok: false, error: 'not_found' });
@@ -147,12 +164,43 @@ export class FakeSlackApi {
         return { ok: true, channel: args.channel, ts: args.ts, text: args.text };
       case 'chat.postEphemeral':
         return { ok: true, message_ts: this.nextTs() };
+      case 'files.getUploadURLExternal': {
+        const id = `F${String(++this.seq).padStart(8, '0')}`;
+        this.uploads.set(id, { id, filename: String(args.filename), length: Number(args.length), bytes: null, completed: false });
+        return { ok: true, file_id: id, upload_url: `${this.origin}/upload/${id}` };
+      }
+      case 'files.completeUploadExternal':
+        return this.completeUploads(args);
       case 'views.publish':
       case 'views.open':
         return { ok: true, view: { id: `V${String(++this.seq).padStart(8, '0')}`, ...(args.view ?? {}) } };
       default:
         return { ok: true, url: 'https://fake.slack.test/', team: 'Fake', user: 'burnrate', team_id: 'T0FAKE', user_id: 'U0BOT', bot_id: 'B0BOT' };
     }
+  }
+
+  /** Step 2 of files.uploadV2: the bytes, POSTed to the URL step 1 handed out; its length must match. */
+  private receiveFile(id: string, bytes: Buffer, res: ServerResponse): void {
+    const upload = this.uploads.get(id);
+    if (!upload) return send(res, 404, 'unknown upload');
+    if (bytes.length !== upload.length) return send(res, 400, `expected ${upload.length} bytes, got ${bytes.length}`);
+    upload.bytes = bytes;
+    send(res, 200, `OK - ${bytes.length}`);
+  }
+
+  /** Step 3: shares the uploaded files into a channel (and thread); a file never uploaded is an error, as at Slack. */
+  private completeUploads(args: Record<string, any>): Record<string, unknown> {
+    const files = (typeof args.files === 'string' ? tryJson(args.files) : args.files) as { id: string; title?: string }[];
+    if (!Array.isArray(files) || files.length === 0) return { ok: false, error: 'invalid_arguments' };
+    for (const file of files) {
+      const upload = this.uploads.get(file.id);
+      if (!upload || !upload.bytes) return { ok: false, error: 'file_not_found' };
+    }
+    for (const file of files) {
+      const upload = this.uploads.get(file.id)!;
+      Object.assign(upload, { completed: true, title: file.title, channel: args.channel_id, threadTs: args.thread_ts, initialComment: args.initial_comment });
+    }
+    return { ok: true, files: files.map((f) => ({ id: f.id, title: f.title })) };
   }
 
   private respondUrl(id: string, body: Record<string, any>, res: ServerResponse): void {
@@ -209,6 +257,16 @@ export function blockKitProblems(blocks: unknown[]): string[] {
   return problems;
 }
 
+
+/** The file of an upload: the WebClient sends it as the one file part of a multipart form; raw bytes are taken as they are. */
+async function uploadedBytes(req: IncomingMessage): Promise<Buffer> {
+  const bytes = await readBytes(req);
+  const type = String(req.headers['content-type'] ?? '');
+  if (!type.startsWith('multipart/form-data')) return bytes;
+  const form = await new Response(bytes, { headers: { 'content-type': type } }).formData();
+  const file = [...form.values()].find((value): value is File => typeof value !== 'string');
+  return file ? Buffer.from(await file.arrayBuffer()) : Buffer.alloc(0);
+}
 
 const JSON_FIELDS = new Set(['blocks', 'attachments', 'view', 'metadata']);
 

@@ -11,6 +11,16 @@ export function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** The whole request body as bytes (file uploads). */
+export function readBytes(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
 /** Access key, region and service from a SigV4 Authorization header's credential scope. */
 export function sigV4Scope(req: IncomingMessage): { accessKeyId?: string; region?: string; service?: string } {
   const match = /Credential=([^/]+)\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request/.exec(String(req.headers.authorization ?? ''));

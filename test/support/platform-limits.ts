@@ -24,6 +24,10 @@ export const SLACK = {
   confirmTitle: 100,
   confirmText: 300,
   confirmButton: 30,
+  selectOptions: 100,
+  optionText: 75,
+  optionValue: 150,
+  placeholder: 150,
 };
 
 export type SlackText = { type: string; text: string };
@@ -70,6 +74,20 @@ export function checkSlackLimits(blocks: SlackBlock[]): void {
         const actionIds = elements.map((element) => String(element.action_id));
         expect(new Set(actionIds).size).toBe(actionIds.length);
         for (const element of elements) {
+          if (element.type === 'static_select') {
+            const select = element as { action_id: string; placeholder: SlackText; options: { text: SlackText; value: string }[]; initial_option?: { value: string } };
+            expect(select.placeholder.type).toBe('plain_text');
+            expect(select.placeholder.text.length).toBeLessThanOrEqual(SLACK.placeholder);
+            expect(select.options.length).toBeGreaterThan(0);
+            expect(select.options.length).toBeLessThanOrEqual(SLACK.selectOptions);
+            for (const option of select.options) {
+              expect(option.text.type).toBe('plain_text');
+              expect(option.text.text.length).toBeLessThanOrEqual(SLACK.optionText);
+              expect(option.value.length).toBeLessThanOrEqual(SLACK.optionValue);
+            }
+            if (select.initial_option) expect(select.options.map((o) => o.value)).toContain(select.initial_option.value);
+            continue;
+          }
           const button = element as { text: SlackText; action_id: string; value?: string; confirm?: Record<string, SlackText> };
           expect(button.text.type).toBe('plain_text');
           expect(button.text.text.length).toBeLessThanOrEqual(SLACK.buttonText);

@@ -25,7 +25,7 @@ export function slashCommandPayload(fields: { text: string; response_url: string
   };
 }
 
-/** A button click (BlockActionPayload). */
+/** A button click (BlockActionPayload), or with `selected` a choice in a static_select. */
 export function blockActionsPayload(fields: {
   actionId: string;
   value?: string;
@@ -34,6 +34,8 @@ export function blockActionsPayload(fields: {
   messageTs?: string;
   ephemeral?: boolean;
   user_id?: string;
+  /** The chosen option's value of a static_select, instead of a button click. */
+  selected?: string;
 }): Record<string, unknown> {
   const channel = fields.channel ?? 'C0DEMOLLMTR';
   const ts = fields.messageTs ?? '1700000000.000001';
@@ -49,14 +51,23 @@ export function blockActionsPayload(fields: {
     message: { type: 'message', user: 'U0BOT', ts, text: 'LLM Training is on track to spend 117% of its budget', blocks: [] },
     response_url: fields.response_url,
     actions: [
-      {
-        action_id: fields.actionId,
-        block_id: 'actions-5',
-        text: { type: 'plain_text', text: 'Acknowledge', emoji: true },
-        ...(fields.value !== undefined ? { value: fields.value } : {}),
-        type: 'button',
-        action_ts: '1700000100.000200',
-      },
+      fields.selected !== undefined
+        ? {
+            action_id: fields.actionId,
+            block_id: 'actions-5',
+            type: 'static_select',
+            selected_option: { text: { type: 'plain_text', text: 'chosen', emoji: true }, value: fields.selected },
+            placeholder: { type: 'plain_text', text: 'Owner', emoji: true },
+            action_ts: '1700000100.000200',
+          }
+        : {
+            action_id: fields.actionId,
+            block_id: 'actions-5',
+            text: { type: 'plain_text', text: 'Acknowledge', emoji: true },
+            ...(fields.value !== undefined ? { value: fields.value } : {}),
+            type: 'button',
+            action_ts: '1700000100.000200',
+          },
     ],
     is_enterprise_install: false,
   };

@@ -75,7 +75,7 @@ function forecastOf(deps: Deps, daily: ReadonlyMap<string, number> | undefined, 
   if (!dataThrough) return null;
   const dataEnd = new Date(new Date(dataThrough).getTime() + 86_399_999).toISOString().slice(0, 10);
   const period = monthOf(`${month}-01`);
-  if (dataEnd <= period.start) return null; // the month has not started in the data
+  if (dataEnd < period.start) return null; // the data ends before the month begins
   const f = forecastPeriodEnd({ daily: daily ?? new Map(), period, dataEnd, lookbackDays: deps.config.forecast.lookbackDays });
   return { month, amount: round(f.amount), method: f.method };
 }

@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import type { Deps } from '../../src/deps.js';
+import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
+import { runMonthlyReview } from '../../src/jobs/monthly-review.js';
+import { refreshSources } from '../../src/jobs/refresh-sources.js';
+import { runReviewFollowups } from '../../src/jobs/review-followups.js';
+import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
+import { buildSources } from '../../src/sources/registry.js';
+import { demoConfig } from '../../src/sources/demo/demo-config.js';
+import { openStore } from '../../src/store/open-store.js';
+import { FakeSlackApi, type SlackApiCall } from '../fakes/fake-slack-api.js';
+import { checkSlackLimits, type SlackBlock } from '../support/platform-limits.js';
+import { blockActionsBody, postSigned } from '../support/slack-request.js';
+import { startSlackServer, waitFor } from '../chat/slack/slack-harness.js';
+
+// The demo organisation's LLM Training team (owner CAROL, approver DAN; Los Angeles) on Tuesday
+// 1 Dec 2026, 09:00 in Los Angeles: its first working day of December, review of November.
+const CAROL = 'U0DEMOCAROL';
+const DAN = 'U0DEMODAN';
+const ALICE = 'U0DEMOALICE'; // owner of ml-research, not of llm-training
+const CHANNEL = 'C0DEMOLLMTR';
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+describe('the monthly review thread on Slack (demo organisation, real Bolt, fake Web API)', () => {
+  let fake: FakeSlackApi;
+  let harness: Awaited<ReturnType<typeof startSlackServer>>;
+  let deps: Deps;
+  const clock = { now: new Date('2026-12-01T17:00:00Z') };
+  const at = (iso: string) => (clock.now = new Date(iso));
+  let parentTs: string;
+  let lineCalls: SlackApiCall[];
+
+  beforeAll(async () => {
+    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'chat.update', 'files.getUploadURLExternal', 'files.completeUploadExternal'] });
+    const config = demoConfig();
+    deps = { config, store: openStore(':memory:'), sources: buildSources(config.sources), chat: [], clock: () => clock.now, log: pino({ level: process.env.TEST_LOG ?? 'silent' }), gpu: buildGpuDeps(config)! };
+    await refreshSources(deps);
+    harness = await startSlackServer(deps, fake);
+  });
+  afterAll(async () => {
+    await harness.close();
+    fake.assertNoUnexpectedCalls();
+    fake.assertDone();
+    await fake.close();
+    await deps.store.close();
+  });
+
+  /** The answer buttons' and the owner picker's values of a posted line. */
+  const elementsOf = (call: SlackApiCall) => (call.args.blocks as SlackBlock[]).filter((b) => b.type === 'actions').flatMap((b) => b.elements ?? []) as Record<string, any>[];
+  const click = (userId: string, call: SlackApiCall, actionId: string, extra: { selected?: string } = {}) => {
+    const element = elementsOf(call).find((e) => e.action_id === actionId)!;
+    return postSigned(harness.url, blockActionsBody({ actionId, user_id: userId, channel: CHANNEL, messageTs: lineTs(call), response_url: fake.responseUrl(), ...(extra.selected !== undefined ? { selected: extra.selected } : { value: element.value }) }));
+  };
+  const lineTs = (call: SlackApiCall) => call.answer!.ts as string;
+
+  it('posts the parent, uploads the chart into its thread and posts the top 10 lines there, once', async () => {
+    const [review] = await runMonthlyReview(deps, { teams: ['llm-training'] });
+    expect(review).toMatchObject({ team: 'llm-training', month: '2026-11', created: true });
+    // The parent first; its thread once it has a ts (the next delivery run, a minute later in serve).
+    expect(await deliverOutbox(deps)).toEqual({ sent: 1, retried: 0, failed: 0 });
+    expect(await deliverOutbox(deps)).toEqual({ sent: 11, retried: 0, failed: 0 });
+
+    const posts = fake.callsOf('chat.postMessage');
+    expect(posts).toHaveLength(11);
+    const parent = posts[0]!;
+    expect(parent.args).toMatchObject({ channel: CHANNEL });
+    expect(parent.args.thread_ts).toBeUndefined();
+    expect(parent.args.text).toContain('LLM Training: cost review of November 2026');
+    const parentText = JSON.stringify(parent.args.blocks);
+    for (const fact of ['Spent', 'Against October 2026', 'Forecast for December 2026', 'Idle GPUs', 'Untagged spend', 'Showback', 'Training run', 'Sweep']) expect(parentText).toContain(fact);
+    checkSlackLimits(parent.args.blocks as SlackBlock[]);
+    parentTs = parent.answer!.ts as string;
+
+    // The chart: three upload steps, a real PNG, shared into the parent's thread.
+    const [upload] = [...fake.uploads.values()];
+    expect(fake.uploads.size).toBe(1);
+    expect(upload).toMatchObject({ filename: 'burnrate-llm-training-2026-11.png', channel: CHANNEL, threadTs: parentTs, completed: true });
+    expect(upload!.bytes!.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+    expect(upload!.bytes!.equals(review!.chart.png)).toBe(true);
+
+    lineCalls = posts.slice(1);
+    lineCalls.forEach((call, i) => {
+      expect(call.args.thread_ts).toBe(parentTs);
+      expect(call.args.text).toMatch(new RegExp(`^#${i + 1} `));
+      const elements = elementsOf(call);
+      expect(elements.filter((e) => e.type === 'button').map((e) => e.text.text)).toEqual(['Still needed', 'Right-size', 'Move to spot', 'Not ours']);
+      const picker = elements.find((e) => e.type === 'static_select')!;
+      expect(picker.options.map((o: { text: { text: string } }) => o.text.text)).toEqual([CAROL, DAN]);
+      checkSlackLimits(call.args.blocks as SlackBlock[]);
+    });
+    const costs = review!.lines.map((l) => l.cost);
+    expect(costs).toEqual([...costs].sort((a, b) => b - a));
+
+    // Again (a retried job, a second /burnrate review): nothing new is queued or posted.
+    const [again] = await runMonthlyReview(deps, { teams: ['llm-training'] });
+    expect(again).toMatchObject({ created: false, queued: 0 });
+    expect(again!.lines.map((l) => l.id)).toEqual(review!.lines.map((l) => l.id));
+    expect(await deliverOutbox(deps)).toEqual({ sent: 0, retried: 0, failed: 0 });
+    expect(fake.callsOf('chat.postMessage')).toHaveLength(11);
+  });
+
+  it('records an answer with who and when and updates the line; refuses someone outside the team', async () => {
+    const first = lineCalls[0]!;
+    expect((await click(CAROL, first, 'review.answer:spot')).status).toBe(200);
+    await waitFor(() => fake.callsOf('chat.update').length === 1, 'the line updated');
+    await harness.settled();
+    const update = fake.callsOf('chat.update')[0]!;
+    expect(update.args).toMatchObject({ channel: CHANNEL, ts: lineTs(first) });
+    expect(JSON.stringify(update.args.blocks)).toContain(`*Move to spot*: answered by ${CAROL} at 2026-12-01 17:00 UTC`);
+    const [line] = await deps.store.reviews.lines('llm-training', '2026-11');
+    expect(line).toMatchObject({ answer: 'spot', answeredBy: CAROL, answeredAt: new Date('2026-12-01T17:00:00Z') });
+
+    const before = fake.responses.length;
+    expect((await click(ALICE, lineCalls[1]!, 'review.answer:not-ours')).status).toBe(200);
+    await waitFor(() => fake.responses.length === before + 1, 'the refusal');
+    await harness.settled();
+    expect(fake.responses.at(-1)!.body.text).toBe('Only owners and approvers of llm-training can answer its cost review.');
+    expect(fake.callsOf('chat.update')).toHaveLength(1);
+    expect((await deps.store.reviews.lines('llm-training', '2026-11'))[1]!.answer).toBeNull();
+    const audit = await deps.store.audit.list();
+    expect(audit.sort((a, b) => a.id - b.id).map((a) => [a.userId, a.action, a.result])).toEqual([
+      [CAROL, 'review.answer', 'ok'],
+      [ALICE, 'review.answer', 'refused'],
+    ]);
+  });
+
+  it('sets an owner from the picker, and only someone of the team', async () => {
+    const second = lineCalls[1]!;
+    const picker = elementsOf(second).find((e) => e.type === 'static_select')!;
+    const danOption = picker.options.find((o: { text: { text: string } }) => o.text.text === DAN).value as string;
+    expect((await click(CAROL, second, 'review.owner', { selected: danOption })).status).toBe(200);
+    await waitFor(() => fake.callsOf('chat.update').length === 2, 'the owner shown');
+    await harness.settled();
+    expect(JSON.stringify(fake.callsOf('chat.update')[1]!.args.blocks)).toContain(`Owner: *${DAN}* (set by ${CAROL}`);
+    expect((await deps.store.reviews.lines('llm-training', '2026-11'))[1]).toMatchObject({ owner: DAN, ownerBy: CAROL });
+
+    // A forged option naming someone outside the team is refused and changes nothing.
+    const forged = JSON.stringify({ line: JSON.parse(danOption).line, owner: ALICE });
+    const before = fake.responses.length;
+    await click(CAROL, second, 'review.owner', { selected: forged });
+    await waitFor(() => fake.responses.length === before + 1, 'the refusal');
+    await harness.settled();
+    expect(fake.responses.at(-1)!.body.text).toContain(`${ALICE} is not an owner or approver of llm-training`);
+    expect((await deps.store.reviews.lines('llm-training', '2026-11'))[1]!.owner).toBe(DAN);
+  });
+
+  it('reminds once, three working days later, of the lines nobody answered', async () => {
+    const postsBefore = fake.callsOf('chat.postMessage').length;
+    at('2026-12-03T17:30:00Z'); // Thursday: two working days
+    expect(await runReviewFollowups(deps)).toEqual({ reminded: [], closed: [] });
+    at('2026-12-04T16:59:00Z'); // Friday, a minute before the third working day is up
+    expect(await runReviewFollowups(deps)).toEqual({ reminded: [], closed: [] });
+    at('2026-12-04T17:00:00Z');
+    expect(await runReviewFollowups(deps)).toEqual({ reminded: ['review:llm-training:2026-11'], closed: [] });
+    expect(await deliverOutbox(deps)).toEqual({ sent: 1, retried: 0, failed: 0 });
+    const reminder = fake.callsOf('chat.postMessage').at(-1)!;
+    expect(reminder.args.thread_ts).toBe(parentTs);
+    expect(reminder.args.text).toMatch(/^Reminder: 9 cost lines of the November 2026 review still need an answer: #2 /);
+    expect(reminder.args.text).not.toContain('#1 ');
+
+    at('2026-12-09T17:00:00Z');
+    expect(await runReviewFollowups(deps)).toEqual({ reminded: [], closed: [] });
+    expect(await deliverOutbox(deps)).toEqual({ sent: 0, retried: 0, failed: 0 });
+    expect(fake.callsOf('chat.postMessage')).toHaveLength(postsBefore + 1);
+  });
+
+  it('posts the summary of decisions and savings in the thread when December closes, once', async () => {
+    at('2026-12-31T23:59:00Z'); // still 31 Dec in Los Angeles
+    expect(await runReviewFollowups(deps)).toEqual({ reminded: [], closed: [] });
+    at('2027-01-01T08:00:00Z'); // midnight in Los Angeles
+    expect(await runReviewFollowups(deps)).toEqual({ reminded: [], closed: ['review:llm-training:2026-11'] });
+    expect(await deliverOutbox(deps)).toEqual({ sent: 1, retried: 0, failed: 0 });
+    const summary = fake.callsOf('chat.postMessage').at(-1)!;
+    expect(summary.args.thread_ts).toBe(parentTs);
+    const [first] = await deps.store.reviews.lines('llm-training', '2026-11');
+    expect(first!.spotSaving).toBeGreaterThan(0);
+    const saving = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(first!.spotSaving!);
+    expect(summary.args.text).toBe(`LLM Training: November 2026 review closed, 1 of 10 lines decided, about ${saving} a month saved`);
+    expect(JSON.stringify(summary.args.blocks)).toContain(`Move to spot (${CAROL})`);
+    checkSlackLimits(summary.args.blocks as SlackBlock[]);
+
+    at('2027-01-02T08:00:00Z');
+    expect(await runReviewFollowups(deps)).toEqual({ reminded: [], closed: [] });
+    expect(await deliverOutbox(deps)).toEqual({ sent: 0, retried: 0, failed: 0 });
+  });
+});
