@@ -263,7 +263,7 @@ async function uploadedBytes(req: IncomingMessage): Promise<Buffer> {
   const bytes = await readBytes(req);
   const type = String(req.headers['content-type'] ?? '');
   if (!type.startsWith('multipart/form-data')) return bytes;
-  const form = await new Response(bytes, { headers: { 'content-type': type } }).formData();
+  const form = await new Response(new Uint8Array(bytes), { headers: { 'content-type': type } }).formData();
   const file = [...form.values()].find((value): value is File => typeof value !== 'string');
   return file ? Buffer.from(await file.arrayBuffer()) : Buffer.alloc(0);
 }
