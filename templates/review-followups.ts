@@ -40,7 +40,7 @@ export function reviewClose(data: { teamName: string; month: string; currency: s
           money(line.cost),
           line.answer ? `${ANSWER_LABELS[line.answer]} (${line.answeredBy})` : 'no answer',
           line.owner ?? '—',
-          saving === null ? (line.answer === 'right-size' ? 'not estimated' : '—') : money(saving),
+          line.answer === null ? '—' : saving === null ? 'not estimated' : money(saving),
         ]),
       },
       { type: 'text', text: `Estimated monthly savings: **${money(saving)}**.` },

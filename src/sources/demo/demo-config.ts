@@ -55,5 +55,7 @@ export function demoConfig(): Config {
       },
     ],
     sources: [{ type: 'demo', seed: 42, days: 90 }],
+    // The inference team's serving volume, for its cost per 1,000 predictions in the monthly review.
+    unitCosts: { predictions: [{ team: 'inference', perMonth: 240_000_000 }] },
   });
 }
