@@ -9,7 +9,7 @@ import { reviewChart } from '../../templates/review-chart.js';
 import { reviewClose, reviewReminder } from '../../templates/review-followups.js';
 import { reviewLine } from '../../templates/review-line.js';
 import { reviewSummary } from '../../templates/review-summary.js';
-import { adaptiveCardProblems, checkSlackLimits, type SlackBlock } from '../support/platform-limits.js';
+import { describeRenderings } from '../support/renderings.js';
 
 /** A 1×1 PNG: the image block's bytes, small enough for a snapshot. */
 const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -74,27 +74,7 @@ const messages: Record<string, Message> = {
   'review close': reviewClose({ teamName: figures.teamName, month: '2026-11', currency: 'USD', decisions: [{ line: answered, saving: 22_606.79 }, { line: line(2, { answer: 'right-size', answeredBy: 'U0DEMODAN' }), saving: null }, { line: line(3), saving: 0 }] }),
 };
 
-describe.each(Object.entries(messages))('%s', (_name, message) => {
-  it('renders to Block Kit within Slack limits', () => {
-    const rendered = renderBlockKit(message);
-    checkSlackLimits(rendered.blocks as SlackBlock[]);
-    expect(rendered).toMatchSnapshot();
-  });
-
-  it('renders to a valid Adaptive Card 1.5', () => {
-    const card = renderAdaptiveCard(message);
-    expect(adaptiveCardProblems(card)).toEqual([]);
-    expect(card).toMatchSnapshot();
-  });
-
-  it('renders to plain text and to console HTML with the data escaped', () => {
-    expect(renderPlainText(message)).toMatchSnapshot();
-    const html = renderHtml(message);
-    expect(html).not.toContain('<Training>');
-    expect(html).not.toMatch(/<(?!\/?(div|h3|p|strong|dl|dt|dd|table|thead|tbody|tr|th|td|figure|figcaption|span|svg|rect|hr|button|img)[\s>])/);
-    expect(html).toMatchSnapshot();
-  });
-});
+describeRenderings(messages);
 
 describe('review messages', () => {
   it('summary: spend against budget, change, forecast, idle share, untagged, showback and unit costs', () => {
@@ -123,6 +103,12 @@ describe('review messages', () => {
     const text = renderPlainText(messages['review line answered with owner']!);
     expect(text).toContain('Move to spot: answered by U0DEMOCAROL at 2026-12-01 17:00 UTC');
     expect(text).toContain('Right-size: GPU memory peaked at 31 of 640 GiB (saves about $12,000.00 a month)');
+  });
+
+  it('escapes what the data says in every dialect', () => {
+    const html = Object.values(messages).map(renderHtml).join('');
+    expect(html).toContain('LLM &lt;Training&gt; &amp; Co');
+    expect(html).not.toContain('<Training>');
   });
 
   it('chart: an image in HTML and Adaptive Cards, named in plain text and Block Kit', () => {
