@@ -30,7 +30,8 @@ const USAGE = 'burnrate serve [--config FILE] [--db FILE] [--port N] [--host ADD
  *      else (no chat platform configured) messages print to this terminal; the local web console
  *      is one more chat platform, on by default when there is no other (CONSOLE, CONSOLE_TOKEN)
  *   2. fill an empty store from the configured sources (the demo organisation by default)
- *   3. run the budget check once, then the idle-GPU check (when GPU metrics are configured), and deliver their alerts
+ *   3. run the budget check once, then the idle-GPU check (when GPU metrics are configured) and the
+ *      monthly reviews due today, and deliver what they queued
  *   4. answer /healthz and /readyz, Slack's events, Teams' activities and the console on one HTTP server
  *   5. keep the scheduler running; exit cleanly on SIGINT or SIGTERM
  */
@@ -74,6 +75,11 @@ export const serveVerb: Verb = async (args, io) => {
       say(`idle-GPU check: ${gpu.findings.filter((f) => f.state !== 'resolved').length} idle instance(s), ${gpu.queued.length} alert(s) queued${deps.config.actions.enabled ? '' : ' (actions are dry runs)'}`);
       const sweeps = await runSweepCheck(deps);
       if (deps.config.teams.some((t) => t.sweepCaps)) say(`sweep caps: ${sweeps.findings.length} sweep(s) over a cap, ${sweeps.queued.length} alert(s) queued`);
+    }
+    // Reviews due today (a team's first working day of the month), and reminders and summaries due now.
+    const review = await runScheduledReview(deps, deps.config.teams.map((t) => t.id));
+    if (review.posted.length + review.reminded.length + review.closed.length > 0) {
+      say(`monthly review: ${review.posted.length} posted, ${review.reminded.length} reminder(s), ${review.closed.length} summary(ies)`);
     }
     await deliverOutbox(deps);
 

@@ -171,8 +171,14 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   throw new HttpProblem(400, `${where}: ${issue?.message ?? 'invalid request'}`);
 }
 
+/** A button, or an option of a select (shown as buttons in the page), on the message. */
 function hasButton(message: Message, action: string, value: string): boolean {
-  return message.blocks.some((b) => b.type === 'actions' && b.buttons.some((button) => button.action === action && button.value === value));
+  return message.blocks.some(
+    (b) =>
+      b.type === 'actions' &&
+      (b.buttons.some((button) => button.action === action && button.value === value) ||
+        (b.select?.action === action && b.select.options.some((option) => option.value === value))),
+  );
 }
 
 function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}): void {

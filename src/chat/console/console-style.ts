@@ -67,12 +67,16 @@ body { font: 14px/1.45 var(--font); color: var(--ink); background: var(--bg); }
 .b-table .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; padding-left: 14px; }
 .b-chart { margin: 8px 0; max-width: 560px; }
 .b-chart figcaption { font-weight: 600; margin-bottom: 4px; }
+.b-image { margin: 8px 0; }
+.b-image img { display: block; max-width: 100%; height: auto; border: 1px solid var(--line, #ddd); border-radius: 4px; }
+.b-image figcaption { font-size: 12px; margin-top: 4px; opacity: 0.75; }
 .bar-row { display: grid; grid-template-columns: minmax(90px, 200px) 1fr 72px; align-items: center; gap: 10px; font-size: 13px; }
 .bar-label { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .bar { width: 100%; height: 10px; background: #f0f2f5; border-radius: 3px; }
 .bar rect { fill: var(--accent); }
 .bar-value { text-align: right; font-variant-numeric: tabular-nums; }
 .b-actions { display: flex; flex-wrap: wrap; gap: 8px; margin-top: 10px; }
+.b-select { display: inline-flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-left: 8px; }
 .btn { font: inherit; font-size: 13px; font-weight: 600; padding: 5px 12px; border-radius: 6px; border: 1px solid #cfd4dc; background: #fff; color: var(--ink); cursor: pointer; }
 .btn:hover { background: #f5f6f8; }
 .btn-primary { background: var(--ok); border-color: var(--ok); color: #fff; }

@@ -1,0 +1,58 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConsoleChat } from '../../../src/chat/console/console-chat.js';
+import { createConsoleRoutes } from '../../../src/chat/console/console-server.js';
+import { dispatch } from '../../../src/chat/dispatcher.js';
+import type { Deps } from '../../../src/deps.js';
+import { startHttpServer } from '../../../src/http/server.js';
+import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
+import { refreshSources } from '../../../src/jobs/refresh-sources.js';
+import { buildSources } from '../../../src/sources/registry.js';
+import { demoConfig } from '../../../src/sources/demo/demo-config.js';
+import { testDeps } from '../../support/deps.js';
+
+const CAROL = 'U0DEMOCAROL';
+const DAN = 'U0DEMODAN';
+
+describe('the monthly review in the console', () => {
+  let deps: Deps;
+  let server: Server;
+  let base: string;
+  const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify(body) });
+
+  beforeAll(async () => {
+    deps = testDeps(demoConfig(), '2026-12-02T10:00:00Z').deps;
+    deps.sources = buildSources(deps.config.sources);
+    const chat = new ConsoleChat(deps.store.console, deps.clock);
+    deps.chat = [chat];
+    await refreshSources(deps);
+    server = await startHttpServer({ host: '127.0.0.1', port: 0, routes: createConsoleRoutes(deps, { chat, settings: { enabled: true, token: null, loopback: true }, dispatch }), health: { alive: () => true, ready: async () => ({ ok: true, checks: {} }) } });
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('typed as a command, posts the thread with the chart inline; the owner picker works from the page', async () => {
+    const typed = await post('/console/command', { as: CAROL, channel: 'llm-training', text: 'review 2026-11' });
+    const said = await typed.text();
+    expect(said).toBe('{"ok":true}');
+    await deliverOutbox(deps);
+    await deliverOutbox(deps);
+    const page = (await (await fetch(`${base}/console/messages?channel=llm-training&as=${CAROL}`)).json()) as { html: string };
+    expect(page.html).toContain('LLM Training: cost review of November 2026');
+    expect(page.html).toMatch(/<img src="data:image\/png;base64,iVBORw0KGgo[A-Za-z0-9+/]+=*" alt="Stacked bar chart of LLM Training/);
+    expect(page.html.match(/data-action="review\.answer:spot"/g)).toHaveLength(10);
+
+    const stream = await deps.store.console.list('llm-training', CAROL);
+    const line = stream.find((m) => m.message.summary.startsWith('#1 '))!;
+    const select = line.message.blocks.find((b) => b.type === 'actions')!;
+    const danValue = select.type === 'actions' ? select.select!.options.find((o) => o.label === DAN)!.value : '';
+    expect((await post('/console/action', { as: CAROL, action: 'review.owner', value: danValue, messageId: line.id })).status).toBe(200);
+    expect(JSON.stringify((await deps.store.console.get(line.id))!.message)).toContain(`Owner: **${DAN}**`);
+    const refused = await post('/console/action', { as: CAROL, action: 'review.owner', value: JSON.stringify({ line: 1, owner: 'U0DEMOALICE' }), messageId: line.id });
+    expect(refused.status).toBe(400); // not an option on that message: never dispatched
+  });
+});
