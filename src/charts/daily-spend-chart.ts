@@ -1,6 +1,4 @@
-import { Resvg } from '@resvg/resvg-js';
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
 import { daysOf, type Period } from '../domain/period.js';
 
 export interface DailySpendChartInput {
@@ -34,6 +32,8 @@ const FONT = 'DejaVu Sans';
  * spec, vega renders SVG headlessly, resvg rasterises it. The same input gives the same bytes.
  */
 export async function renderDailySpendChart(input: DailySpendChartInput): Promise<RenderedChart> {
+  // Loaded on first use: every CLI command and serve's start would otherwise pay for them.
+  const [{ Resvg }, vega, { compile }] = await Promise.all([import('@resvg/resvg-js'), import('vega'), import('vega-lite')]);
   const svg = await new vega.View(vega.parse(compile(chartSpec(input)).spec), { renderer: 'none' }).toSVG();
   const image = new Resvg(svg, { background: '#ffffff', fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: true, defaultFontFamily: FONT } }).render();
   return { png: image.asPng(), width: image.width, height: image.height };
