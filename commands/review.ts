@@ -22,6 +22,7 @@ export const reviewCommand: CommandSpec = {
     const config = ctx.deps.config.teams.find((t) => t.id === team)!;
     const month = months[0] ? parseReviewMonth(months[0], ctx.now) : lastMonth(ctx.now, config.timezone);
     const [review] = await runMonthlyReview(ctx.deps, { teams: [team], month });
+    await ctx.deps.store.audit.record({ at: ctx.now, platform: ctx.actor.platform, userId: ctx.actor.userId, action: 'review', subject: `review:${team}:${month}`, result: review!.created ? 'ok' : 'duplicate' });
     const name = `${monthName(month)} review of ${config.name ?? team}`;
     const channels = ctx.deps.chat.filter((port) => port.addressOf(config) !== null).length;
     let text: string;

@@ -82,6 +82,7 @@ export const serveVerb: Verb = async (args, io) => {
       say(`monthly review: ${review.posted.length} posted, ${review.reminded.length} reminder(s), ${review.closed.length} summary(ies)`);
     }
     await deliverOutbox(deps);
+    await deliverOutbox(deps); // thread replies (review lines, alert changes) once their parents are sent
 
     const scheduler = startScheduler(deps, {
       budgetCheck: async (teams) => {
@@ -95,6 +96,8 @@ export const serveVerb: Verb = async (args, io) => {
       review: async (teams) => {
         await refreshSources(deps);
         await runScheduledReview(deps, teams);
+        // Twice: a review's thread replies leave once its parent message has a platform reference.
+        await deliverOutbox(deps);
         await deliverOutbox(deps);
       },
       ...(deps.gpu

@@ -22,6 +22,12 @@ describe('/burnrate review', () => {
     await dispatch(deps, again);
     expect(again.reply.text()).toBe('The November 2026 review of LLM Training was posted before: nothing is posted twice. Its thread has the 10 cost lines.');
 
+    const audit = (await deps.store.audit.list()).sort((a, b) => a.id - b.id);
+    expect(audit.map((a) => [a.userId, a.action, a.subject, a.result])).toEqual([
+      ['U0DEMOCAROL', 'review', 'review:llm-training:2026-11', 'ok'],
+      ['U0DEMODAN', 'review', 'review:llm-training:2026-11', 'duplicate'],
+    ]);
+
     const outsider = command('U0DEMOALICE', 'review llm-training');
     await dispatch(deps, outsider);
     expect(outsider.reply.text()).toContain('you are not a member of team "llm-training"');
