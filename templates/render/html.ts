@@ -105,7 +105,8 @@ function actionsHtml(block: ActionsBlock): string {
 /** An inline PNG; only base64 characters reach the attribute, whatever the message says. */
 function imageHtml(block: ImageBlock): string | null {
   if (!/^[A-Za-z0-9+/]+=*$/.test(block.png)) return null;
-  return `<figure class="b-image"><img src="data:image/png;base64,${block.png}" alt="${plain(block.alt)}"><figcaption>${plain(block.title)}</figcaption></figure>`;
+  // The picture carries its own title; the alt text says what it shows for screen readers.
+  return `<figure class="b-image"><img src="data:image/png;base64,${block.png}" alt="${plain(block.alt)}" title="${plain(block.title)}"></figure>`;
 }
 
 function blockHtml(block: Block): string | null {

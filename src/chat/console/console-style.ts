@@ -69,7 +69,6 @@ body { font: 14px/1.45 var(--font); color: var(--ink); background: var(--bg); }
 .b-chart figcaption { font-weight: 600; margin-bottom: 4px; }
 .b-image { margin: 8px 0; }
 .b-image img { display: block; max-width: 100%; height: auto; border: 1px solid var(--line, #ddd); border-radius: 4px; }
-.b-image figcaption { font-size: 12px; margin-top: 4px; opacity: 0.75; }
 .bar-row { display: grid; grid-template-columns: minmax(90px, 200px) 1fr 72px; align-items: center; gap: 10px; font-size: 13px; }
 .bar-label { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .bar { width: 100%; height: 10px; background: #f0f2f5; border-radius: 3px; }
