@@ -18,6 +18,6 @@ export const budgetCommand: CommandSpec = {
     const snapshot = await loadBudgetSnapshot(ctx.deps, teams, ctx.now);
     const open = new Map<string, number>();
     for (const f of await ctx.deps.store.findings.listOpen()) open.set(f.team, (open.get(f.team) ?? 0) + 1);
-    return budgetStatusMessage(budgetStatus(snapshot, { lookbackDays: ctx.deps.config.forecast.lookbackDays }, ctx.now), open, snapshot.dataThrough);
+    return budgetStatusMessage(budgetStatus(snapshot, { lookbackDays: ctx.deps.config.forecast.lookbackDays }, ctx.now), open, snapshot.dataThrough, snapshot.stale);
   },
 };

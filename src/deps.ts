@@ -5,7 +5,7 @@ import type { GpuInstance } from './domain/gpu-inventory.js';
 import type { GpuMetricsSource } from './domain/gpu-metrics.js';
 import type { Config } from './config/schema.js';
 import type { ChatPort } from './chat/chat-port.js';
-import type { SpendSource } from './sources/port.js';
+import type { BudgetSource, SpendSource } from './sources/port.js';
 import type { Store } from './store/store.js';
 
 /**
@@ -16,6 +16,8 @@ export interface Deps {
   config: Config;
   store: Store;
   sources: SpendSource[];
+  /** Budgets defined in the clouds' own budget services (AWS Budgets, Google Cloud budgets). */
+  budgetSources?: BudgetSource[];
   chat: ChatPort[];
   clock: () => Date;
   log: Logger;

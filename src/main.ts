@@ -56,10 +56,12 @@ export function buildRuntime(options: BuildOptions = {}): Runtime {
     ...(teams ? [createTeamsChat(teams, store.conversations, log)] : []),
     ...(options.terminal ? [new TerminalChat(options.terminal)] : []),
   ];
+  const sources = buildSources(config, env);
   const deps: Deps = {
     config,
     store,
-    sources: buildSources(config.sources),
+    sources: sources.spend,
+    budgetSources: sources.budgets,
     chat,
     clock: options.clock ?? (() => new Date()),
     log,

@@ -2,11 +2,14 @@ import type { BudgetStatus } from '../src/checks/budget-status.js';
 import { formatMoney, formatPercent } from '../src/domain/money.js';
 import { freshnessLine } from './freshness.js';
 import type { Message } from './message.js';
+import type { StaleSource } from '../src/domain/staleness.js';
+import { staleLine } from './stale-data-notice.js';
 
 /** Each team's spend against its budgets, with the forecast and how many alerts are open. */
-export function budgetStatusMessage(statuses: readonly BudgetStatus[], openFindings: ReadonlyMap<string, number>, dataThrough: string | null): Message {
+export function budgetStatusMessage(statuses: readonly BudgetStatus[], openFindings: ReadonlyMap<string, number>, dataThrough: string | null, stale: readonly StaleSource[] = []): Message {
+  const freshness = [freshnessLine(dataThrough), ...(stale.length > 0 ? [staleLine(stale)] : [])].join(' · ');
   if (statuses.length === 0) {
-    return { summary: 'No budgets', blocks: [{ type: 'text', text: 'None of your teams has a budget yet. An approver can set one with `/burnrate budget set <team> <amount>`.' }, { type: 'context', text: freshnessLine(dataThrough) }] };
+    return { summary: 'No budgets', blocks: [{ type: 'text', text: 'None of your teams has a budget yet. An approver can set one with `/burnrate budget set <team> <amount>`.' }, { type: 'context', text: freshness }] };
   }
   const money = (s: BudgetStatus, n: number) => formatMoney(n, s.currency);
   const methods = [...new Set(statuses.map((s) => s.forecastMethod).filter((m): m is string => m !== null))];
@@ -25,7 +28,7 @@ export function budgetStatusMessage(statuses: readonly BudgetStatus[], openFindi
           String(openFindings.get(s.team) ?? 0),
         ]),
       },
-      { type: 'context', text: [freshnessLine(dataThrough), ...methods.map((m) => `forecast: ${m}`)].join(' · ') },
+      { type: 'context', text: [freshness, ...methods.map((m) => `forecast: ${m}`)].join(' · ') },
     ],
   };
 }

@@ -5,6 +5,8 @@ import { workingHoursSchema } from '../checks/idle/team-schedule.js';
 import { gpuInventorySourceSchema, gpuMetricsSourceSchema, metricsSourceId, namespaceName } from './gpu-sources-schema.js';
 import { recommendationsSchema, spotPolicySchema } from '../checks/recommend/recommend-policy.js';
 import { sweepCapsSchema, sweepsSchema } from '../checks/sweeps/sweep-policy.js';
+import { awsSourceSchema } from '../sources/aws/aws-config.js';
+import { gcpSourceSchema } from '../sources/gcp/gcp-config.js';
 
 // Every object is strict: a misspelt key is reported, never silently ignored.
 // Secrets have no place here; they come from the environment only.
@@ -137,8 +139,8 @@ const demoSource = z.strictObject({
   days: z.number().int().min(7, { error: 'expected at least 7 days' }).max(730).default(90),
 });
 
-export const sourceSchema = z.discriminatedUnion('type', [focusSource, demoSource], {
-  error: 'expected a source with type focus or demo',
+export const sourceSchema = z.discriminatedUnion('type', [focusSource, demoSource, awsSourceSchema, gcpSourceSchema], {
+  error: 'expected a source with type focus, demo, aws or gcp',
 });
 
 export const configSchema = z
@@ -190,6 +192,18 @@ export const configSchema = z
     config.unitCosts.predictions.forEach((entry, index) => {
       if (!seen.has(entry.team)) {
         ctx.addIssue({ code: 'custom', path: ['unitCosts', 'predictions', index, 'team'], message: `unknown team "${entry.team}"; expected one of ${[...seen.keys()].join(', ') || '(no teams)'}` });
+      }
+    });
+    const sourceIds = new Map<string, number>();
+    config.sources.forEach((source, index) => {
+      const id = source.id ?? source.type;
+      const first = sourceIds.get(id);
+      if (first !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['sources', index, 'id'], message: `duplicate source id "${id}" (also sources[${first}]): give each source its own id` });
+      }
+      sourceIds.set(id, index);
+      if (source.type === 'gcp' && source.budgets && !source.billingAccount) {
+        ctx.addIssue({ code: 'custom', path: ['sources', index, 'billingAccount'], message: 'expected the billing account whose budgets to read (e.g. 012345-6789AB-CDEF01), or remove budgets' });
       }
     });
   });

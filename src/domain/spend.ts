@@ -37,6 +37,11 @@ export interface SpendScope {
   source: string;
   billingPeriods: string[]; // YYYY-MM
   billingAccounts?: string[];
+  /**
+   * Only these days (start included, end excluded, YYYY-MM-DD) instead of whole billing periods:
+   * an incremental pull from a cloud API replaces the days it read again and keeps the others.
+   */
+  days?: { start: string; end: string };
 }
 
 export interface SpendBatch {

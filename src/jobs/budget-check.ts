@@ -8,6 +8,8 @@ import { dayInZone, isoWeekLabel } from '../domain/period.js';
 import type { OutboxDraft } from '../store/store.js';
 import { budgetAlert, budgetAlertChange } from '../../templates/budget-alert.js';
 import type { TeamConfig } from '../config/schema.js';
+import type { StaleSource } from '../domain/staleness.js';
+import { staleDataNotice } from '../../templates/stale-data-notice.js';
 
 export interface BudgetCheckOptions {
   /** Evaluate and report, but record nothing and queue no alert. */
@@ -24,6 +26,8 @@ export interface BudgetCheckResult {
   findings: CheckedFinding[];
   alerts: Alert[];
   queued: OutboxDraft[];
+  /** Spend sources whose last refresh failed: when any, the check was held and recorded nothing. */
+  held: StaleSource[];
 }
 
 /**
@@ -33,12 +37,20 @@ export interface BudgetCheckResult {
  *   3. reconcile with what earlier runs found (new, still open, resolved)
  *   4. render one alert per change, addressed to each team's channel on every running platform
  *   5. record findings and queue alerts in one transaction (skipped on a dry run)
+ * When a spend source failed its last refresh the check is held after step 2: its numbers stop
+ * short, so nothing opens or resolves, and each team is told once a day why (stale-data notice).
  */
 export async function runBudgetCheck(deps: Deps, options: BudgetCheckOptions = {}): Promise<BudgetCheckResult> {
   const now = deps.clock();
   const snapshot = await loadBudgetSnapshot(deps, deps.config.teams.filter((t) => !options.teams || options.teams.includes(t.id)), now);
   const teams = snapshot.teams;
   const current = checkBudgets(snapshot, { lookbackDays: deps.config.forecast.lookbackDays }, now);
+  const held = snapshot.stale.filter((s) => s.kind === 'spend');
+  if (held.length > 0) {
+    const queued = staleNotices(deps, teams, held, now);
+    if (!options.dryRun) await deps.store.recordCheck({ opened: [], stillOpen: [], resolved: [] }, queued, now);
+    return { findings: [], alerts: [], queued, held };
+  }
   const periods = [...new Set(teams.flatMap((t) => periodsOf(t.timezone, now)))];
   const teamIds = new Set(teams.map((t) => t.id));
   const tracked = (await deps.store.findings.listForPeriods(periods)).filter((f) => teamIds.has(f.team));
@@ -54,7 +66,21 @@ export async function runBudgetCheck(deps: Deps, options: BudgetCheckOptions = {
     ...current.map((f) => ({ ...f, state: states.get(f.id) ?? 'open' })),
     ...tracked.filter((t) => change.resolved.includes(t.id)).map(({ state: _s, firstSeen: _f, lastSeen: _l, resolvedAt: _r, ...f }) => ({ ...f, state: 'resolved' as const })),
   ];
-  return { findings, alerts, queued };
+  return { findings, alerts, queued, held: [] };
+}
+
+/** One notice per team, platform and day while data is stale: a retried or repeated check says it once. */
+function staleNotices(deps: Deps, teams: readonly TeamConfig[], stale: StaleSource[], now: Date): OutboxDraft[] {
+  const day = now.toISOString().slice(0, 10);
+  const drafts: OutboxDraft[] = [];
+  for (const team of teams) {
+    for (const port of deps.chat) {
+      const address = port.addressOf(team);
+      if (!address) continue;
+      drafts.push({ dedupeKey: `stale:${team.id}:${day}:${port.platform}`, target: targetOf(port, address), message: staleDataNotice({ teamName: team.name ?? team.id, stale }) });
+    }
+  }
+  return drafts;
 }
 
 function periodsOf(timezone: string, now: Date): string[] {

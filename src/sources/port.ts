@@ -1,4 +1,5 @@
 import type { UnitCostsConfig } from '../config/schema.js';
+import type { CloudBudget } from '../domain/cloud-budget.js';
 import type { SpendBatch } from '../domain/spend.js';
 
 /** What a source is given when it pulls: the time, and how tag values map to teams. */
@@ -10,6 +11,8 @@ export interface PullContext {
   resolveTeam: (ownerTag: string | null | undefined) => string;
   /** Reports progress of long pulls (rows or bytes done of total), e.g. for a TTY progress bar. */
   onProgress?: (done: number, total: number) => void;
+  /** How far a source's stored data reaches (ISO, exclusive), so API sources pull only what is missing. */
+  dataThrough?: (source: string) => string | null;
 }
 
 /**
@@ -23,3 +26,11 @@ export interface SpendSource {
 }
 
 export type UnitTagKeys = UnitCostsConfig['tagKeys'];
+
+/** Budgets defined in a cloud's own budget service. Each listing replaces the source's previous one. */
+export interface BudgetSource {
+  /** The id its freshness and failures are recorded under, e.g. `aws:budgets`. */
+  readonly id: string;
+  readonly origin: CloudBudget['origin'];
+  listBudgets(ctx: PullContext): Promise<CloudBudget[]>;
+}

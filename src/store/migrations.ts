@@ -270,4 +270,23 @@ export const MIGRATIONS: readonly string[] = [
     FOREIGN KEY (team, month) REFERENCES reviews (team, month)
   );
   `,
+  `
+  -- The last failed refresh of a source, until one succeeds: its data is stale from then on, and
+  -- budget checks say so instead of alerting on it.
+  CREATE TABLE source_failures (
+    source TEXT PRIMARY KEY,
+    failed_at TEXT NOT NULL,
+    error TEXT NOT NULL
+  );
+  -- Budgets defined in the clouds' budget services, as last listed; each listing replaces its source's rows.
+  CREATE TABLE cloud_budgets (
+    source TEXT NOT NULL,
+    id TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    team TEXT,
+    body TEXT NOT NULL,               -- the CloudBudget as JSON
+    PRIMARY KEY (source, id)
+  );
+  CREATE INDEX cloud_budgets_team ON cloud_budgets (team);
+  `,
 ];

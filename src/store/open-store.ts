@@ -6,6 +6,7 @@ import { SqliteAcknowledgementStore } from './acknowledgements.js';
 import { SqliteAuditLog } from './audit-log.js';
 import { SqliteBudgetOverrideStore } from './budget-overrides.js';
 import { SqliteChatConversationStore } from './chat-conversations.js';
+import { SqliteCloudBudgetStore } from './cloud-budgets.js';
 import { SqliteConsoleMessageStore } from './console-messages.js';
 import { applyFindingChange, SqliteFindingStore } from './findings.js';
 import { applyGpuFindingChange, SqliteGpuFindingStore } from './gpu-findings.js';
@@ -41,7 +42,7 @@ export function openStore(path: string): Store {
   migrate(db);
 
   const spend = new SqliteSpendStore(db);
-  const importBatches = db.transaction((batches: Parameters<Store['importBatches']>[0]) => {
+  const importBatches = db.transaction((batches: Parameters<Store['importBatches']>[0], now?: Date) => {
     let rowsDeleted = 0;
     let rowsInserted = 0;
     const periods = new Set<string>();
@@ -49,7 +50,7 @@ export function openStore(path: string): Store {
       rowsDeleted += deleteSpendScope(db, batch.scope);
       rowsInserted += insertSpendRows(db, batch);
       batch.scope.billingPeriods.forEach((p) => periods.add(p));
-      writeFreshness(db, batch.scope.source, batch.dataThrough, new Date());
+      writeFreshness(db, batch.scope.source, batch.dataThrough, now ?? new Date());
     }
     return { rowsDeleted, rowsInserted, billingPeriods: [...periods].sort() };
   });
@@ -77,6 +78,7 @@ export function openStore(path: string): Store {
     breakdowns: new SqliteSpendBreakdownStore(db),
     reviews: new SqliteReviewStore(db),
     freshness: new SqliteFreshnessStore(db),
+    cloudBudgets: new SqliteCloudBudgetStore(db),
     findings: new SqliteFindingStore(db),
     outbox: new SqliteOutboxStore(db),
     audit: new SqliteAuditLog(db),
@@ -91,7 +93,7 @@ export function openStore(path: string): Store {
     conversations: new SqliteChatConversationStore(db),
     spotMigrations: new SqliteSpotMigrationStore(db),
     sweepFindings: new SqliteSweepFindingStore(db),
-    importBatches: async (batches) => importBatches(batches),
+    importBatches: async (batches, now) => importBatches(batches, now),
     recordCheck: async (change, alerts, now) => recordCheck(change, alerts, now),
     recordGpuCheck: async (change, alerts, now) => recordGpuCheck(change, alerts, now),
     recordSweepCheck: async (change, alerts, now) => recordSweepCheck(change, alerts, now),

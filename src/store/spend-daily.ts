@@ -90,6 +90,9 @@ function teamClause(arity: number): string {
 /** Deletes what a batch replaces. Runs inside the caller's transaction. */
 export function deleteSpendScope(db: Database.Database, scope: SpendScope): number {
   let deleted = 0;
+  if (scope.days) {
+    return db.prepare('DELETE FROM spend_daily WHERE source = ? AND day >= ? AND day < ?').run(scope.source, scope.days.start, scope.days.end).changes;
+  }
   const accounts = scope.billingAccounts;
   const byPeriod = db.prepare('DELETE FROM spend_daily WHERE source = ? AND billing_period = ?');
   const byAccount = db.prepare('DELETE FROM spend_daily WHERE source = ? AND billing_period = ? AND billing_account = ?');

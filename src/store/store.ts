@@ -1,3 +1,4 @@
+import type { CloudBudget } from '../domain/cloud-budget.js';
 import type { Finding, FindingState, TrackedFinding } from '../domain/finding.js';
 import type { GpuFinding, TrackedGpuFinding } from '../domain/gpu-finding.js';
 import type { Message } from '../../templates/message.js';
@@ -14,6 +15,7 @@ export interface Store {
   breakdowns: SpendBreakdownStore;
   reviews: ReviewStore;
   freshness: FreshnessStore;
+  cloudBudgets: CloudBudgetStore;
   findings: FindingStore;
   outbox: OutboxStore;
   audit: AuditLog;
@@ -29,7 +31,7 @@ export interface Store {
   spotMigrations: SpotMigrationStore;
   sweepFindings: SweepFindingStore;
   /** Writes batches of spend and their sources' freshness in one transaction: all or nothing. */
-  importBatches(batches: SpendBatch[]): Promise<ImportSummary>;
+  importBatches(batches: SpendBatch[], now?: Date): Promise<ImportSummary>;
   /**
    * Records a check run in one transaction: the findings' new states and the alerts to send.
    * A crash can therefore never leave a finding marked as alerted without its alert queued.
@@ -113,8 +115,23 @@ export interface SourceFreshness {
   refreshedAt: string;
 }
 
+export interface SourceFailure {
+  source: string;
+  failedAt: string;
+  error: string;
+}
+
 export interface FreshnessStore {
   list(): Promise<SourceFreshness[]>;
+  /** Sources whose last refresh failed (a later success clears it). */
+  failures(): Promise<SourceFailure[]>;
+  recordFailure(source: string, error: string, now: Date): Promise<void>;
+}
+
+export interface CloudBudgetStore {
+  /** Replaces everything `source` listed before, and records its freshness, in one transaction. */
+  replace(source: string, budgets: readonly CloudBudget[], now: Date): Promise<void>;
+  list(): Promise<CloudBudget[]>;
 }
 
 export interface FindingStore {

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { backfillDays, cloudBudgetsSchema } from '../cloud-budget-config.js';
+
+const billingAccount = z
+  .string({ error: 'expected a billing account id such as 012345-6789AB-CDEF01' })
+  .regex(/^[0-9A-F]{6}-[0-9A-F]{6}-[0-9A-F]{6}$/, { error: 'expected a billing account id such as 012345-6789AB-CDEF01' });
+
+/** Live Google Cloud spend (BigQuery billing export) and budgets. Credentials: Application Default Credentials. */
+export const gcpSourceSchema = z.strictObject({
+  type: z.literal('gcp'),
+  id: z.string().trim().min(1, { error: 'expected a source id' }).optional(),
+  /** The project the queries run (and are billed) in. */
+  project: z.string({ error: 'expected a project id' }).regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, { error: 'expected a project id such as my-billing-project' }),
+  /** The export table, project.dataset.table. */
+  table: z
+    .string({ error: 'expected project.dataset.table' })
+    .regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]\.\w+\.\w+$/, { error: 'expected the export table as project.dataset.table, e.g. my-project.billing.gcp_billing_export_v1_012345_6789AB_CDEF01' }),
+  /** standard: gcp_billing_export_v1_*; detailed: gcp_billing_export_resource_v1_* (adds resource names). */
+  export: z.enum(['standard', 'detailed'], { error: 'expected standard or detailed' }).default('standard'),
+  /** The dataset's location (US, EU, europe-west4, ...). */
+  location: z.string().trim().min(1).default('US'),
+  backfillDays,
+  maxAttempts: z.number().int().min(1).max(10).default(4),
+  /** For budgets and billing information. */
+  billingAccount: billingAccount.optional(),
+  budgets: cloudBudgetsSchema.optional(),
+});
+
+export type GcpSourceConfig = z.output<typeof gcpSourceSchema>;
