@@ -7,7 +7,7 @@ import { FocusSource } from './focus/focus-source.js';
 import { BigQueryBillingSource } from './gcp/bigquery-source.js';
 import type { GcpSourceConfig } from './gcp/gcp-config.js';
 import { GcpBudgetsSource } from './gcp/gcp-budgets-source.js';
-import { googleEndpoint } from './gcp/google-endpoint.js';
+import { googleEndpoint, type GoogleEndpoint } from './gcp/google-endpoint.js';
 import type { BudgetSource, SpendSource } from './port.js';
 import { DEFAULT_RETRY } from './retry.js';
 
@@ -19,6 +19,13 @@ export interface BuiltSources {
 interface FactoryContext {
   config: Config;
   env: NodeJS.ProcessEnv;
+  google?: GoogleEndpoint['authClient'];
+}
+
+/** Ready clients' settings instead of the environment's (tests, embedding). */
+export interface SourceOverrides {
+  /** An auth client for the Google APIs instead of Application Default Credentials. */
+  googleAuth?: GoogleEndpoint['authClient'];
 }
 
 type Factory<T extends SourceConfig['type']> = (config: Extract<SourceConfig, { type: T }>, ctx: FactoryContext) => BuiltSources;
@@ -32,10 +39,10 @@ const FACTORIES: { [T in SourceConfig['type']]: Factory<T> } = {
 };
 
 /** Spend and budget sources from burnrate.yml; `env` only says where Google's endpoints are (never secrets). */
-export function buildSources(config: Config, env: NodeJS.ProcessEnv = process.env): BuiltSources {
+export function buildSources(config: Config, env: NodeJS.ProcessEnv = process.env, overrides: SourceOverrides = {}): BuiltSources {
   const built: BuiltSources = { spend: [], budgets: [] };
   for (const source of config.sources) {
-    const one = (FACTORIES[source.type] as Factory<typeof source.type>)(source as never, { config, env });
+    const one = (FACTORIES[source.type] as Factory<typeof source.type>)(source as never, { config, env, google: overrides.googleAuth });
     built.spend.push(...one.spend);
     built.budgets.push(...one.budgets);
   }
@@ -51,9 +58,9 @@ function buildAws(c: AwsSourceConfig, { config }: FactoryContext): BuiltSources 
   return { spend: [spend], budgets };
 }
 
-function buildGcp(c: GcpSourceConfig, { env }: FactoryContext): BuiltSources {
+function buildGcp(c: GcpSourceConfig, { env, google }: FactoryContext): BuiltSources {
   const id = c.id ?? 'gcp';
-  const endpoint = googleEndpoint(env);
+  const endpoint = googleEndpoint(env, google);
   const retry = { ...DEFAULT_RETRY, attempts: c.maxAttempts };
   const spend = new BigQueryBillingSource({ id, project: c.project, table: c.table, detailed: c.export === 'detailed', location: c.location, backfillDays: c.backfillDays, retry, endpoint });
   const budgets = c.budgets && c.billingAccount ? [new GcpBudgetsSource({ ...c.budgets, sourceId: id, billingAccount: c.billingAccount, retry, endpoint })] : [];

@@ -33,14 +33,14 @@ export class BigQueryBillingSource implements SpendSource {
   constructor(private readonly options: BigQuerySourceOptions) {
     this.id = options.id;
     // Retries are ours (withRetries), so that throttling is retried the same way for every Google API.
-    this.client = new BigQuery({ projectId: options.project, location: options.location, autoRetry: false, ...(options.endpoint.url ? { apiEndpoint: options.endpoint.url.origin } : {}) });
+    this.client = new BigQuery({ projectId: options.project, location: options.location, autoRetry: false, ...(options.endpoint.url ? { apiEndpoint: options.endpoint.url.origin } : {}), ...(options.endpoint.authClient ? { authClient: options.endpoint.authClient } : {}) });
   }
 
   async pull(ctx: PullContext): Promise<SpendBatch[]> {
     const window = incrementalWindow(ctx.dataThrough?.(this.id) ?? null, ctx.now, this.options.backfillDays);
     const query = {
       query: billingExportQuery(this.options.table, this.options.detailed),
-      params: { start: window.start, end: window.end, tag_keys: ctx.tagKeys.map(normaliseTag) },
+      params: { start: BigQuery.date(window.start), end: BigQuery.date(window.end), tag_keys: ctx.tagKeys.map(normaliseTag) },
       types: { start: 'DATE', end: 'DATE', tag_keys: ['STRING'] },
       location: this.options.location,
     };

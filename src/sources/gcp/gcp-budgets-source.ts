@@ -42,7 +42,7 @@ export class GcpBudgetsSource implements BudgetSource {
       do {
         const request = { parent, pageSize: 100, ...(pageToken ? { pageToken } : {}) };
         // One page per call, so each page is retried on its own; gax's retries are off (ours cover throttling too).
-        const [page, , response] = await withRetries(() => this.client.listBudgets(request, { autoPaginate: false, retry: null, maxRetries: 0 }), isRetryableGoogleError, this.options.retry);
+        const [page, , response] = await withRetries(() => this.client.listBudgets(request, { autoPaginate: false, retry: null }), isRetryableGoogleError, this.options.retry);
         budgets.push(...page);
         pageToken = response?.nextPageToken || undefined;
       } while (pageToken);

@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { refreshSources } from '../../../src/jobs/refresh-sources.js';
 import { addDays } from '../../../src/domain/period.js';
 import { buildSources } from '../../../src/sources/registry.js';
 import { FakeAwsBilling, type FakeAwsBillingOptions, type FakeCostLine } from '../../fakes/fake-aws-billing.js';
 import { testDeps } from '../../support/deps.js';
+import { fakeLifecycle } from '../../support/fake-lifecycle.js';
 import { stubAwsEnv } from './aws-env.js';
 
 const NOW = '2026-11-21T09:00:00Z';
@@ -30,16 +31,10 @@ function config(source: Record<string, unknown> = {}) {
   };
 }
 
-let fake: FakeAwsBilling | undefined;
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  fake?.assertNoUnexpectedCalls();
-  await fake?.close();
-  fake = undefined;
-});
+const fakes = fakeLifecycle<FakeAwsBilling>();
 
 async function setup(options: Omit<FakeAwsBillingOptions, "costs"> & { costs?: FakeCostLine[] } = {}, source: Record<string, unknown> = {}) {
-  fake = await FakeAwsBilling.start({ costs: costs('2026-09-01', '2026-11-21'), ...options });
+  const fake = fakes.track(await FakeAwsBilling.start({ costs: costs('2026-09-01', '2026-11-21'), ...options }));
   stubAwsEnv(fake.endpoint);
   const t = testDeps(config(source), NOW);
   const built = buildSources(t.deps.config, process.env);

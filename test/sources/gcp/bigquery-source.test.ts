@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { addDays } from '../../../src/domain/period.js';
+import { refreshSources } from '../../../src/jobs/refresh-sources.js';
+import type { FakeExportRow } from '../../fakes/fake-bigquery-export.js';
+import { FakeGoogleCloud } from '../../fakes/fake-google-cloud.js';
+import { testDeps } from '../../support/deps.js';
+import { fakeLifecycle } from '../../support/fake-lifecycle.js';
+import { GCP_TABLE, useGoogleFake } from './gcp-test-sources.js';
+
+const NOW = '2026-11-21T09:00:00Z';
+
+/** Every day: a labelled GPU VM with a sustained-use credit, a project-labelled bucket, an unlabelled network line, and a label naming nobody. */
+function exportRows(from: string, to: string): FakeExportRow[] {
+  const rows: FakeExportRow[] = [];
+  for (let day = from; day < to; day = addDays(day, 1)) {
+    rows.push({ day, service: 'Compute Engine', project: 'llm-prod', labels: { team: 'llm' }, projectLabels: { team: 'ml-research' }, cost: 100, credits: [-20, -5], resource: 'projects/llm-prod/instances/a3-0' });
+    rows.push({ day, service: 'Cloud Storage', project: 'research-data', projectLabels: { Team: 'research' }, cost: 10 });
+    rows.push({ day, service: 'Networking', project: 'shared-vpc', cost: 3 });
+    rows.push({ day, service: 'Vertex AI', project: 'sandbox', labels: { team: 'interns' }, cost: 1 });
+  }
+  return rows;
+}
+
+const CONFIG = (extra: Record<string, unknown> = {}) => ({
+  ownership: { tagKeys: ['team'] },
+  teams: [
+    { id: 'ml-research', match: ['research'] },
+    { id: 'llm-training', match: ['llm'] },
+  ],
+  sources: [{ type: 'gcp', project: 'acme-billing', table: GCP_TABLE, location: 'EU', ...extra }],
+});
+
+const fakes = fakeLifecycle<FakeGoogleCloud>();
+
+async function setup(options: { rowsPerPage?: number; extra?: Record<string, unknown> } = {}) {
+  const fake = fakes.track(await FakeGoogleCloud.start({ table: GCP_TABLE, exportRows: exportRows('2026-09-01', '2026-11-21'), ...(options.rowsPerPage ? { rowsPerPage: options.rowsPerPage } : {}) }));
+  const t = testDeps(CONFIG(options.extra), NOW);
+  useGoogleFake(t.deps, fake);
+  return { ...t, fake };
+}
+
+describe('BigQuery billing export source', () => {
+  it('backfills with one query, pages through the results, nets credits and finds owners in resource then project labels', async () => {
+    const { deps, fake } = await setup({ rowsPerPage: 50 });
+    expect(await refreshSources(deps)).toMatchObject([{ source: 'gcp', ok: true }]);
+    const [query] = fake.callsOf('bigquery.query');
+    expect(fake.callsOf('bigquery.query')).toHaveLength(1);
+    expect(query!.body.location).toBe('EU');
+    expect(query!.body.queryParameters).toEqual(
+      expect.arrayContaining([
+        { name: 'start', parameterType: { type: 'DATE' }, parameterValue: { value: '2026-09-12' } },
+        { name: 'end', parameterType: { type: 'DATE' }, parameterValue: { value: '2026-11-21' } },
+      ]),
+    );
+    // 70 days x 4 groups = 280 rows, 50 a page: the first comes with jobs.query, five more pages.
+    expect(fake.callsOf('bigquery.getQueryResults')).toHaveLength(5);
+
+    const november = { period: { start: '2026-11-01', end: '2026-11-21' } };
+    const byTeam = new Map((await deps.store.spend.totals(november, 'team')).map((r) => [r.key, r]));
+    // Resource label "llm" wins over the project label; credits netted in effective cost only.
+    expect(byTeam.get('llm-training')).toEqual({ key: 'llm-training', billed: 2000, effective: 1500 });
+    expect(byTeam.get('ml-research')).toEqual({ key: 'ml-research', billed: 200, effective: 200 });
+    expect(byTeam.get('(untagged)')?.billed).toBe(60);
+    expect(byTeam.get('(unmapped)')?.billed).toBe(20);
+    const byProvider = await deps.store.spend.totals(november, 'provider');
+    expect(byProvider.map((r) => r.key)).toEqual(['Google Cloud']);
+  });
+
+  it('refreshes only the missing days and the last three again', async () => {
+    const { deps, fake, setNow } = await setup();
+    await refreshSources(deps);
+    // Google revises 19 Nov (a late credit) and bills 21 Nov.
+    const revised = exportRows('2026-09-01', '2026-11-22');
+    revised.push({ day: '2026-11-19', service: 'Compute Engine', project: 'llm-prod', labels: { team: 'llm' }, cost: 0, credits: [-40] });
+    fake.setExportRows(revised);
+    setNow('2026-11-22T09:00:00Z');
+    await refreshSources(deps);
+    const second = fake.callsOf('bigquery.query')[1]!;
+    const value = (name: string) => second.body.queryParameters.find((p: { name: string }) => p.name === name).parameterValue.value;
+    expect([value('start'), value('end')]).toEqual(['2026-11-18', '2026-11-22']);
+    const [llm] = await deps.store.spend.totals({ period: { start: '2026-11-01', end: '2026-11-22' }, teams: ['llm-training'] }, 'team');
+    expect(llm).toEqual({ key: 'llm-training', billed: 2100, effective: 21 * 75 - 40 });
+  });
+
+  it('reads resource names from the detailed export', async () => {
+    const { deps } = await setup({ extra: { export: 'detailed' } });
+    await refreshSources(deps);
+    const resources = await deps.store.spend.totals({ period: { start: '2026-11-20', end: '2026-11-21' }, teams: ['llm-training'] }, 'resource');
+    expect(resources.map((r) => r.key)).toEqual(['projects/llm-prod/instances/a3-0']);
+  });
+
+  it('retries rate limits and 5xx, then names the missing permission when access is denied', async () => {
+    const { deps, fake, setNow } = await setup({ extra: { maxAttempts: 3 } });
+    fake.failNext('bigquery.query', 'RATE_LIMITED');
+    fake.failNext('bigquery.query', 'UNAVAILABLE');
+    expect((await refreshSources(deps))[0]).toMatchObject({ ok: true });
+    expect(fake.callsOf('bigquery.query')).toHaveLength(3);
+
+    fake.failNext('bigquery.query', 'PERMISSION_DENIED');
+    setNow('2026-11-22T09:00:00Z');
+    const [denied] = await refreshSources(deps);
+    expect(denied!.ok).toBe(false);
+    expect(denied!.error).toContain('BigQuery denied bigquery.jobs.create');
+    expect(denied!.error).toContain('roles/bigquery.jobUser');
+    expect(fake.callsOf('bigquery.query')).toHaveLength(4);
+  });
+
+  it('gives up after maxAttempts when throttling persists', async () => {
+    const { deps, fake } = await setup({ extra: { maxAttempts: 2 } });
+    fake.failNext('bigquery.query', 'RATE_LIMITED', 5);
+    const [result] = await refreshSources(deps);
+    expect(result!.ok).toBe(false);
+    expect(result!.error).toMatch(/BigQuery kept refusing \(429, 2 attempts\)/);
+    expect(fake.callsOf('bigquery.query')).toHaveLength(2);
+  });
+});
