@@ -18,14 +18,13 @@ export const checkVerb: Verb = async (args, io) => {
     const teams = values.team ? [resolveTeamId(config, values.team)] : undefined;
     const result = await runBudgetCheck(runtime.deps, { dryRun: values['dry-run'] ?? false, ...(teams ? { teams } : {}) });
     if (values.json) {
-      const held = result.held.map((s) => ({ source: s.source, ageHours: s.ageHours, error: s.error }));
-      io.out.write(`${JSON.stringify({ dryRun: values['dry-run'] ?? false, findings: result.findings, ...(held.length > 0 ? { held } : {}) }, null, 2)}\n`);
+      const held = { teams: result.heldTeams, sources: result.held.map((s) => ({ source: s.source, ageHours: s.ageHours, error: s.error })) };
+      io.out.write(`${JSON.stringify({ dryRun: values['dry-run'] ?? false, findings: result.findings, ...(held.teams.length > 0 ? { held } : {}) }, null, 2)}\n`);
       return 0;
     }
     if (result.held.length > 0) {
-      io.out.write(`Budget checks held, nothing recorded: ${staleLine(result.held)}\n`);
+      io.out.write(`Budget checks held for ${result.heldTeams.join(', ')}: ${staleLine(result.held)}\n`);
       for (const s of result.held) io.out.write(`  ${s.label}: ${s.error}\n`);
-      return 1;
     }
     if (result.alerts.length === 0) io.out.write(`No new budget alerts (${result.findings.length} open findings).\n`);
     for (const alert of result.alerts) {

@@ -15,6 +15,7 @@ import { runGpuCheck } from '../jobs/gpu-check.js';
 import { runSweepCheck } from '../jobs/sweep-check.js';
 import { refreshSources } from '../jobs/refresh-sources.js';
 import { runScheduledReview } from '../jobs/scheduled-review.js';
+import { runDailyBudgetJob } from '../jobs/daily-budget-job.js';
 import { buildRuntime } from '../main.js';
 import { startScheduler } from '../scheduler.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
@@ -86,9 +87,7 @@ export const serveVerb: Verb = async (args, io) => {
 
     const scheduler = startScheduler(deps, {
       budgetCheck: async (teams) => {
-        await refreshSources(deps);
-        await runBudgetCheck(deps, { teams });
-        await deliverOutbox(deps);
+        await runDailyBudgetJob(deps, teams);
       },
       deliver: async () => {
         await deliverOutbox(deps);

@@ -26,8 +26,10 @@ export interface BudgetCheckResult {
   findings: CheckedFinding[];
   alerts: Alert[];
   queued: OutboxDraft[];
-  /** Spend sources whose last refresh failed: when any, the check was held and recorded nothing. */
+  /** Spend sources whose last refresh failed, behind the teams held. */
   held: StaleSource[];
+  /** Teams whose check was held (nothing opened or resolved) because a source of their spend failed. */
+  heldTeams: string[];
 }
 
 /**
@@ -37,25 +39,22 @@ export interface BudgetCheckResult {
  *   3. reconcile with what earlier runs found (new, still open, resolved)
  *   4. render one alert per change, addressed to each team's channel on every running platform
  *   5. record findings and queue alerts in one transaction (skipped on a dry run)
- * When a spend source failed its last refresh the check is held after step 2: its numbers stop
- * short, so nothing opens or resolves, and each team is told once a day why (stale-data notice).
+ * A team with spend from a source whose last refresh failed is held out of steps 2 to 4: its
+ * numbers stop short, so none of its findings opens or resolves, and it is told once a day why
+ * (a stale-data notice naming the source, its age and the error to fix).
  */
 export async function runBudgetCheck(deps: Deps, options: BudgetCheckOptions = {}): Promise<BudgetCheckResult> {
   const now = deps.clock();
   const snapshot = await loadBudgetSnapshot(deps, deps.config.teams.filter((t) => !options.teams || options.teams.includes(t.id)), now);
-  const teams = snapshot.teams;
-  const current = checkBudgets(snapshot, { lookbackDays: deps.config.forecast.lookbackDays }, now);
-  const held = snapshot.stale.filter((s) => s.kind === 'spend');
-  if (held.length > 0) {
-    const queued = staleNotices(deps, teams, held, now);
-    if (!options.dryRun) await deps.store.recordCheck({ opened: [], stillOpen: [], resolved: [] }, queued, now);
-    return { findings: [], alerts: [], queued, held };
-  }
+  // Teams fed by a source whose refresh failed are held: their numbers stop short of the truth.
+  const held = snapshot.teams.filter((t) => snapshot.staleTeams.has(t.id));
+  const teams = snapshot.teams.filter((t) => !snapshot.staleTeams.has(t.id));
+  const current = checkBudgets({ ...snapshot, teams }, { lookbackDays: deps.config.forecast.lookbackDays }, now);
   const periods = [...new Set(teams.flatMap((t) => periodsOf(t.timezone, now)))];
   const teamIds = new Set(teams.map((t) => t.id));
   const tracked = (await deps.store.findings.listForPeriods(periods)).filter((f) => teamIds.has(f.team));
   const { change, alerts } = reconcileFindings(current, tracked);
-  const queued = await addressAlerts(deps, teams, alerts, current, now);
+  const queued = [...(await addressAlerts(deps, teams, alerts, current, now)), ...staleNotices(deps, held, snapshot.staleTeams, now)];
   if (!options.dryRun) await deps.store.recordCheck(change, queued, now);
 
   const states = new Map<string, FindingState>([
@@ -66,18 +65,19 @@ export async function runBudgetCheck(deps: Deps, options: BudgetCheckOptions = {
     ...current.map((f) => ({ ...f, state: states.get(f.id) ?? 'open' })),
     ...tracked.filter((t) => change.resolved.includes(t.id)).map(({ state: _s, firstSeen: _f, lastSeen: _l, resolvedAt: _r, ...f }) => ({ ...f, state: 'resolved' as const })),
   ];
-  return { findings, alerts, queued, held: [] };
+  const heldSources = [...new Map(held.flatMap((t) => snapshot.staleTeams.get(t.id) ?? []).map((s) => [s.source, s])).values()];
+  return { findings, alerts, queued, held: heldSources, heldTeams: held.map((t) => t.id) };
 }
 
 /** One notice per team, platform and day while data is stale: a retried or repeated check says it once. */
-function staleNotices(deps: Deps, teams: readonly TeamConfig[], stale: StaleSource[], now: Date): OutboxDraft[] {
+function staleNotices(deps: Deps, teams: readonly TeamConfig[], staleTeams: ReadonlyMap<string, StaleSource[]>, now: Date): OutboxDraft[] {
   const day = now.toISOString().slice(0, 10);
   const drafts: OutboxDraft[] = [];
   for (const team of teams) {
     for (const port of deps.chat) {
       const address = port.addressOf(team);
       if (!address) continue;
-      drafts.push({ dedupeKey: `stale:${team.id}:${day}:${port.platform}`, target: targetOf(port, address), message: staleDataNotice({ teamName: team.name ?? team.id, stale }) });
+      drafts.push({ dedupeKey: `stale:${team.id}:${day}:${port.platform}`, target: targetOf(port, address), message: staleDataNotice({ teamName: team.name ?? team.id, stale: staleTeams.get(team.id) ?? [] }) });
     }
   }
   return drafts;

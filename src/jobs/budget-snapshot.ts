@@ -10,6 +10,11 @@ import { staleSources, type StaleSource } from '../domain/staleness.js';
 export interface LoadedBudgetSnapshot extends BudgetSnapshot {
   /** Sources whose last refresh failed: the numbers behind the snapshot are older than they look. */
   stale: StaleSource[];
+  /**
+   * Team id -> the failing spend sources it has spend from (a source that never loaded counts for
+   * every team): those teams' checks are held.
+   */
+  staleTeams: Map<string, StaleSource[]>;
 }
 
 /**
@@ -32,10 +37,18 @@ export async function loadBudgetSnapshot(deps: Pick<Deps, 'config' | 'store'>, t
     if (!days) daily.set(row.team, (days = new Map()));
     days.set(row.day, row.effective);
   }
+  const stale = staleSources(deps.config, freshness, failures, now);
+  const staleTeams = new Map<string, StaleSource[]>();
+  for (const source of stale.filter((s) => s.kind === 'spend')) {
+    const fed = source.ageHours === null ? teams.map((t) => t.id) : await deps.store.spend.teamsOf(source.source, since);
+    for (const team of fed) staleTeams.set(team, [...(staleTeams.get(team) ?? []), source]);
+  }
   return {
     teams: applyCloudBudgets(applyBudgetOverrides(teams, overrides), cloudBudgets),
     daily,
-    dataThrough: combinedDataThrough(freshness),
-    stale: staleSources(deps.config, freshness, failures, now),
+    // How far the sources that work reach: a failing one holds its own teams, not everyone's data end.
+    dataThrough: combinedDataThrough(freshness.filter((f) => !stale.some((s) => s.source === f.source))) ?? combinedDataThrough(freshness),
+    stale,
+    staleTeams,
   };
 }

@@ -58,6 +58,10 @@ export class SqliteSpendStore implements SpendStore {
     return this.dailyByTeamStatement.all(since).map(([team, day, billed, effective]) => ({ team, day, billed, effective }));
   }
 
+  async teamsOf(source: string, since: string): Promise<string[]> {
+    return this.db.prepare<[string, string], string>('SELECT DISTINCT team FROM spend_daily WHERE source = ? AND day >= ? ORDER BY team').pluck().all(source, since);
+  }
+
   async currencies(period: Period): Promise<string[]> {
     return this.currenciesStatement.all(period.start, period.end);
   }

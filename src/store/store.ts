@@ -75,6 +75,8 @@ export interface SpendStore {
   /** Daily totals per team from `since` on: the snapshot budget checks run on. */
   dailyByTeam(since: string): Promise<TeamDay[]>;
   currencies(period: Period): Promise<string[]>;
+  /** Teams with spend from `source` from `since` on: whose numbers a failing source leaves short. */
+  teamsOf(source: string, since: string): Promise<string[]>;
 }
 
 export interface CategoryDay {
