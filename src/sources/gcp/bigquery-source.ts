@@ -6,7 +6,7 @@ import { withRetries, type RetryPolicy } from '../retry.js';
 import { normaliseTag } from '../../domain/ownership.js';
 import { billingExportQuery, type BillingExportRow } from './billing-export-sql.js';
 import { explainGoogleError, isRetryableGoogleError } from './gcp-errors.js';
-import { BIGQUERY_PERMISSIONS } from './gcp-permissions.js';
+import { BIGQUERY_JOBS, BIGQUERY_READ } from './gcp-permissions.js';
 import type { GoogleEndpoint } from './google-endpoint.js';
 
 export interface BigQuerySourceOptions {
@@ -45,7 +45,7 @@ export class BigQueryBillingSource implements SpendSource {
       location: this.options.location,
     };
     const rows = await withRetries(async () => (await this.client.query(query))[0] as BillingExportRow[], isRetryableGoogleError, this.options.retry).catch((error: unknown) => {
-      const denied = /tables\.getData|Access Denied: Table/i.test(String((error as Error).message)) ? BIGQUERY_PERMISSIONS[1] : BIGQUERY_PERMISSIONS[0];
+      const denied = /tables\.getData|Access Denied: Table/i.test(String((error as Error).message)) ? BIGQUERY_READ : BIGQUERY_JOBS;
       throw explainGoogleError(error, { service: 'BigQuery', permission: denied.permission, role: denied.role, resource: `table ${this.options.table}` });
     });
     return [{ scope: { source: this.id, billingPeriods: monthsOf(window), days: window }, rows: rows.map((row) => toSpendRow(row, ctx)), dataThrough: `${window.end}T00:00:00.000Z` }];

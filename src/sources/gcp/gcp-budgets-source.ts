@@ -6,7 +6,7 @@ import type { CloudBudgetsConfig } from '../cloud-budget-config.js';
 import type { BudgetSource, PullContext } from '../port.js';
 import { withRetries, type RetryPolicy } from '../retry.js';
 import { explainGoogleError, isRetryableGoogleError } from './gcp-errors.js';
-import { BUDGETS_PERMISSIONS } from './gcp-permissions.js';
+import { BUDGETS_LIST } from './gcp-permissions.js';
 import { gaxClientOptions, type GoogleEndpoint } from './google-endpoint.js';
 
 type Budget = protos.google.cloud.billing.budgets.v1.IBudget;
@@ -47,7 +47,7 @@ export class GcpBudgetsSource implements BudgetSource {
         pageToken = response?.nextPageToken || undefined;
       } while (pageToken);
     } catch (error) {
-      const needed = BUDGETS_PERMISSIONS[0];
+      const needed = BUDGETS_LIST;
       throw explainGoogleError(error, { service: 'Cloud Billing Budgets', permission: needed.permission, role: needed.role, resource: `billing account ${this.options.billingAccount}` });
     }
     return budgets.flatMap((budget) => this.toCloudBudget(budget, ctx));

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ACTIONS } from '../../src/actions/index.js';
+import { STOP_PERMISSIONS } from '../../src/actions/instance/instance-port.js';
+import { declaredPermissions } from '../../src/permissions/declared-permissions.js';
+import { renderPermissionsDoc } from '../../src/permissions/permissions-doc.js';
+import { BUDGETS_PERMISSION, COST_EXPLORER_PERMISSION } from '../../src/sources/aws/aws-permissions.js';
+import { CLOUDWATCH_GPU_PERMISSIONS } from '../../src/sources/cloudwatch/nvidia-smi-metrics.js';
+import { BIGQUERY_JOBS, BIGQUERY_READ, BUDGETS_LIST } from '../../src/sources/gcp/gcp-permissions.js';
+
+const committed = readFileSync(new URL('../../docs/permissions.md', import.meta.url), 'utf8');
+
+describe('docs/permissions.md', () => {
+  it('is exactly what the declared permissions generate (run scripts/generate-permissions-doc.ts after changing one)', () => {
+    expect(committed).toBe(renderPermissionsDoc(declaredPermissions()));
+  });
+
+  it('covers every permission the sources and actions call with', () => {
+    const declared = new Set(declaredPermissions().map((n) => n.permission));
+    const used = [
+      COST_EXPLORER_PERMISSION,
+      BUDGETS_PERMISSION,
+      'sts:AssumeRole',
+      ...CLOUDWATCH_GPU_PERMISSIONS,
+      ...STOP_PERMISSIONS,
+      ...ACTIONS.flatMap((a) => a.permissions),
+      BIGQUERY_JOBS.permission,
+      BIGQUERY_READ.permission,
+      BUDGETS_LIST.permission,
+    ];
+    for (const permission of used) {
+      expect(declared.has(permission), permission).toBe(true);
+      expect(committed).toContain(`\`${permission}\``);
+    }
+  });
+
+  it('gives a policy IAM can parse, with one statement per feature', () => {
+    const json = /```json\n([\s\S]*?)\n```/.exec(committed)?.[1];
+    const policy = JSON.parse(json ?? '') as { Statement: { Sid: string; Action: string[] }[] };
+    expect(policy.Statement.every((s) => /^[A-Za-z0-9]+$/.test(s.Sid))).toBe(true);
+    expect(policy.Statement.flatMap((s) => s.Action)).toEqual(expect.arrayContaining(['ce:GetCostAndUsage', 'budgets:ViewBudget', 'ec2:StopInstances', 'cloudwatch:GetMetricData']));
+  });
+});
