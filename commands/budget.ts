@@ -1,6 +1,7 @@
 import { budgetStatus } from '../src/checks/budget-status.js';
 import { loadBudgetSnapshot } from '../src/jobs/budget-snapshot.js';
-import { budgetStatusMessage } from '../templates/budget-status.js';
+import { listBudgets } from '../src/jobs/budget-listing.js';
+import { budgetStatusMessage, withCloudBudgets } from '../templates/budget-status.js';
 import type { CommandSpec } from './command.js';
 import { notInAnyTeam, resolveTeamId } from './team-arg.js';
 import { badArguments } from './usage.js';
@@ -18,6 +19,9 @@ export const budgetCommand: CommandSpec = {
     const snapshot = await loadBudgetSnapshot(ctx.deps, teams, ctx.now);
     const open = new Map<string, number>();
     for (const f of await ctx.deps.store.findings.listOpen()) open.set(f.team, (open.get(f.team) ?? 0) + 1);
-    return budgetStatusMessage(budgetStatus(snapshot, { lookbackDays: ctx.deps.config.forecast.lookbackDays }, ctx.now), open, snapshot.dataThrough, snapshot.stale);
+    const message = budgetStatusMessage(budgetStatus(snapshot, { lookbackDays: ctx.deps.config.forecast.lookbackDays }, ctx.now), open, snapshot.dataThrough, snapshot.stale);
+    // Budgets kept in the AWS or Google console for these teams, beside burnrate's own.
+    const cloud = (await listBudgets(ctx.deps, ctx.now, { teams: ids, origins: ['aws', 'gcp'] })).budgets;
+    return cloud.length === 0 ? message : withCloudBudgets(message, cloud);
   },
 };

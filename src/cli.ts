@@ -1,4 +1,5 @@
 import { auditVerb } from './cli/audit.js';
+import { budgetsVerb } from './cli/budgets.js';
 import { checkVerb } from './cli/check.js';
 import { configVerb } from './cli/config.js';
 import { demoVerb } from './cli/demo.js';
@@ -16,6 +17,7 @@ const VERBS: Record<string, Verb> = {
   serve: serveVerb,
   check: checkVerb,
   spend: spendVerb,
+  budgets: budgetsVerb,
   idle: idleVerb,
   recommend: recommendVerb,
   review: reviewVerb,
@@ -33,6 +35,8 @@ Usage: burnrate <command> [options]
   serve                      run the bot: checks on a schedule, alerts, health endpoints
   check [--dry-run] [--json] run the budget checks now
   spend [--team T] [--period P] [--by team|service|resource|day|provider] [--json]
+  budgets [--source aws|gcp|config] [--team T] [--json]
+                             budgets of burnrate.yml, AWS Budgets and Google Cloud, with spend
   idle [--team T] [--json]   idle GPU instances now, with idle time and cost
   recommend [--team T] [--json] right-size and spot recommendations, with evidence and savings
   review [--team T] [--month YYYY-MM] [--json] [--chart-dir DIR]

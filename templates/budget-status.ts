@@ -4,6 +4,8 @@ import { freshnessLine } from './freshness.js';
 import type { Message } from './message.js';
 import type { StaleSource } from '../src/domain/staleness.js';
 import { staleLine } from './stale-data-notice.js';
+import { budgetTableBlocks } from './budget-list.js';
+import type { BudgetLine } from '../src/jobs/budget-listing.js';
 
 /** Each team's spend against its budgets, with the forecast and how many alerts are open. */
 export function budgetStatusMessage(statuses: readonly BudgetStatus[], openFindings: ReadonlyMap<string, number>, dataThrough: string | null, stale: readonly StaleSource[] = []): Message {
@@ -31,4 +33,13 @@ export function budgetStatusMessage(statuses: readonly BudgetStatus[], openFindi
       { type: 'context', text: [freshness, ...methods.map((m) => `forecast: ${m}`)].join(' · ') },
     ],
   };
+}
+
+/** The status with the teams' cloud budgets added before its context line. */
+export function withCloudBudgets(message: Message, cloud: readonly BudgetLine[]): Message {
+  const blocks = [...message.blocks];
+  const context = blocks[blocks.length - 1]?.type === 'context' ? blocks.pop() : undefined;
+  blocks.push({ type: 'text', text: '**Budgets in AWS and Google Cloud** (* used by burnrate\'s alerts)' }, ...budgetTableBlocks(cloud));
+  if (context) blocks.push(context);
+  return { ...message, blocks };
 }

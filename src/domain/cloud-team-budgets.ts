@@ -2,16 +2,28 @@ import type { TeamConfig } from '../config/schema.js';
 import type { CloudBudget } from './cloud-budget.js';
 
 /**
- * Teams with a cloud budget standing in where burnrate.yml (and chat) set no monthly budget: the
- * budget people already keep in the AWS or Google console then drives the same alerts, at its
- * notification thresholds. Budgets from burnrate always win; of several cloud budgets for one
- * team, the smallest is used (the first to be crossed).
+ * The cloud budget that stands in for each team without a monthly budget in burnrate.yml (or set
+ * from chat): a mapped, monthly budget of a source with `alerts` on. Of several, the smallest (the
+ * first to be crossed).
+ */
+export function cloudBudgetsInForce(teams: readonly TeamConfig[], budgets: readonly CloudBudget[]): Map<string, CloudBudget> {
+  const inForce = new Map<string, CloudBudget>();
+  for (const team of teams) {
+    if (team.budget?.monthly !== undefined) continue;
+    const candidates = budgets.filter((b) => b.drivesAlerts && b.team === team.id && b.period === 'monthly' && b.amount > 0).sort((a, b) => a.amount - b.amount);
+    if (candidates[0]) inForce.set(team.id, candidates[0]);
+  }
+  return inForce;
+}
+
+/**
+ * Teams with their cloud budget in force applied: the budget people already keep in the AWS or
+ * Google console then drives the same alerts, at its notification thresholds.
  */
 export function applyCloudBudgets(teams: readonly TeamConfig[], budgets: readonly CloudBudget[]): TeamConfig[] {
+  const inForce = cloudBudgetsInForce(teams, budgets);
   return teams.map((team) => {
-    if (team.budget?.monthly !== undefined) return team;
-    const candidates = budgets.filter((b) => b.drivesAlerts && b.team === team.id && b.period === 'monthly' && b.amount > 0).sort((a, b) => a.amount - b.amount);
-    const cloud = candidates[0];
+    const cloud = inForce.get(team.id);
     if (!cloud) return team;
     const thresholds = cloud.thresholds.length > 0 ? cloud.thresholds : (team.budget?.thresholds ?? [50, 80, 100]);
     const forecast = cloud.notifications.length === 0 ? (team.budget?.forecast ?? true) : cloud.notifications.some((n) => n.on === 'forecast');

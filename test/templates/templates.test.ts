@@ -6,6 +6,10 @@ import type { Message } from '../../templates/message.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { spendSummary } from '../../templates/spend-summary.js';
 import { describeRenderings } from '../support/renderings.js';
+import { budgetListMessage } from '../../templates/budget-list.js';
+import { staleDataNotice } from '../../templates/stale-data-notice.js';
+import type { StaleSource } from '../../src/domain/staleness.js';
+import type { BudgetLine } from '../../src/jobs/budget-listing.js';
 
 const actual: Finding = {
   id: findingId('budget.actual', 'ml-research', '2026-11', 80),
@@ -48,6 +52,21 @@ const report: SpendReport = {
   warnings: [],
 };
 
+const awsStale: StaleSource = {
+  source: 'aws',
+  label: 'AWS',
+  ageHours: 26,
+  failedAt: '2026-12-02T08:00:00Z',
+  kind: 'spend',
+  error: "Cost Explorer denied ce:GetCostAndUsage to burnrate's AWS credentials: User: arn:aws:iam::123456789012:user/burnrate is not authorized to perform: ce:GetCostAndUsage Allow ce:GetCostAndUsage for the IAM role or user burnrate runs as (docs/permissions.md lists every permission burnrate needs).",
+};
+
+const budgetLines: BudgetLine[] = [
+  { origin: 'config', name: 'monthly', team: 'ml-research', period: 'monthly', amount: 60_000, currency: 'USD', actual: 49_210.5, actualFrom: 'burnrate', forecast: 71_830.25, thresholds: [50, 80, 100], drivesAlerts: true },
+  { origin: 'aws', name: 'llm-training-monthly', team: 'llm-training', period: 'monthly', amount: 150_000, currency: 'USD', actual: 98_000, actualFrom: 'cloud', forecast: 161_000, thresholds: [80, 100], drivesAlerts: true },
+  { origin: 'gcp', name: 'Research <GPUs> & TPUs', team: 'ml-research', period: 'quarterly', amount: 40_000, currency: 'EUR', actual: null, actualFrom: null, forecast: null, thresholds: [90], drivesAlerts: false },
+];
+
 const messages: Record<string, Message> = {
   ...Object.fromEntries(Object.entries(alerts).map(([name, data]) => [`budget-alert ${name}`, budgetAlert(data)])),
   'spend-summary by-team': spendSummary(report, 'all teams'),
@@ -56,9 +75,12 @@ const messages: Record<string, Message> = {
     { ...report, by: 'resource', rows: Array.from({ length: 40 }, (_, i) => ({ key: `arn:aws:ec2:us-east-1:123456789012:instance/i-${String(i).padStart(17, '0')}`, billed: 1000 - i, effective: 990 - i })) },
     'llm-training',
   ),
+  'stale-data-notice aws': staleDataNotice({ teamName: 'LLM Training', stale: [awsStale] }),
+  'budget-list mixed': budgetListMessage({ budgets: budgetLines, dataThrough: '2026-12-01T00:00:00Z', stale: [awsStale] }),
+  'budget-list empty': budgetListMessage({ budgets: [], dataThrough: null, stale: [] }),
 };
 
-describeRenderings(messages, { what: 'how fresh the data is', pattern: /billing data through \d+ \w{3}|no billing data yet/ });
+describeRenderings(messages, { what: 'how fresh the data is', pattern: /billing data through \d+ \w{3}|no billing data yet|data \d+ h old/ });
 
 describe('budget alert wording', () => {
   it('says what was crossed, with money formatted in the budget currency', () => {

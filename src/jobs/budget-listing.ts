@@ -1,0 +1,73 @@
+import { budgetStatus } from '../checks/budget-status.js';
+import type { Deps } from '../deps.js';
+import type { BudgetOrigin } from '../domain/cloud-budget.js';
+import { cloudBudgetsInForce } from '../domain/cloud-team-budgets.js';
+import { applyBudgetOverrides } from '../domain/effective-budgets.js';
+import type { StaleSource } from '../domain/staleness.js';
+import { loadBudgetSnapshot } from './budget-snapshot.js';
+
+/** One budget, wherever it is defined, with spend beside it. */
+export interface BudgetLine {
+  origin: BudgetOrigin;
+  /** The cloud budget's name, or `monthly` / `weekly` for burnrate's own. */
+  name: string;
+  team: string | null;
+  period: string;
+  amount: number;
+  currency: string;
+  /** Spend so far this period: the cloud's own figure (AWS), else burnrate's from its spend data. */
+  actual: number | null;
+  actualFrom: 'cloud' | 'burnrate' | null;
+  forecast: number | null;
+  thresholds: number[];
+  /** Whether burnrate's budget checks use this budget for the team. */
+  drivesAlerts: boolean;
+}
+
+export interface BudgetListing {
+  budgets: BudgetLine[];
+  dataThrough: string | null;
+  stale: StaleSource[];
+}
+
+/**
+ * burnrate's budgets (burnrate.yml and chat) and the clouds' (as last listed) side by side, for
+ * `burnrate budgets` and `/burnrate budget`. `teams` limits it to those teams (and drops unmapped
+ * cloud budgets); `origins` to some origins.
+ */
+export async function listBudgets(deps: Pick<Deps, 'config' | 'store'>, now: Date, options: { teams?: readonly string[]; origins?: readonly BudgetOrigin[] } = {}): Promise<BudgetListing> {
+  const teams = deps.config.teams.filter((t) => !options.teams || options.teams.includes(t.id));
+  const snapshot = await loadBudgetSnapshot(deps, teams, now);
+  const policy = { lookbackDays: deps.config.forecast.lookbackDays };
+  const cloud = await deps.store.cloudBudgets.list();
+  const configured = applyBudgetOverrides(teams, await deps.store.budgets.list());
+  const inForce = cloudBudgetsInForce(configured, cloud);
+  const statuses = budgetStatus(snapshot, policy, now);
+  const lines: BudgetLine[] = [];
+  for (const s of statuses) {
+    const cloudBudget = s.cadence === 'monthly' ? inForce.get(s.team) : undefined;
+    if (cloudBudget) continue; // listed below, as the cloud budget it is
+    lines.push({ origin: 'config', name: s.cadence, team: s.team, period: s.cadence, amount: s.budget, currency: s.currency, actual: s.actual, actualFrom: 'burnrate', forecast: s.forecast, thresholds: teams.find((t) => t.id === s.team)?.budget?.thresholds ?? [], drivesAlerts: true });
+  }
+  const monthly = new Map(statuses.filter((s) => s.cadence === 'monthly').map((s) => [s.team, s]));
+  for (const b of cloud) {
+    if (options.teams && (!b.team || !options.teams.includes(b.team))) continue;
+    const ours = b.team && b.period === 'monthly' ? monthly.get(b.team) : undefined;
+    const actual = b.actual ?? ours?.actual ?? null;
+    lines.push({
+      origin: b.origin,
+      name: b.name,
+      team: b.team,
+      period: b.period,
+      amount: b.amount,
+      currency: b.currency,
+      actual,
+      actualFrom: b.actual !== null ? 'cloud' : actual !== null ? 'burnrate' : null,
+      forecast: b.forecast ?? ours?.forecast ?? null,
+      thresholds: b.thresholds,
+      drivesAlerts: b.team !== null && inForce.get(b.team) === b,
+    });
+  }
+  const wanted = options.origins;
+  return { budgets: wanted ? lines.filter((l) => wanted.includes(l.origin)) : lines, dataThrough: snapshot.dataThrough, stale: snapshot.stale };
+}
