@@ -9,7 +9,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { formatCatalog } from '../src/catalog/format-catalog.js';
 import type { CloudProvider, GpuPrice } from '../src/catalog/price-catalog.js';
+
+export { formatCatalog };
 
 export const CATALOG_REGIONS: Readonly<Record<CloudProvider, readonly string[]>> = {
   aws: ['us-east-1', 'us-west-2', 'eu-west-1', 'eu-central-1', 'ap-northeast-1'],
@@ -255,10 +258,6 @@ export function buildPriceCatalog(dir: string): GpuPrice[] {
   );
 }
 
-/** One entry per line: small, and diffs show which prices moved. */
-export function formatCatalog(entries: readonly GpuPrice[]): string {
-  return `[\n${entries.map((e) => JSON.stringify(e)).join(',\n')}\n]\n`;
-}
 
 function main(argv: string[]): void {
   const [dir, out] = argv;

@@ -7,6 +7,7 @@ import { idleVerb } from './cli/idle.js';
 import { importVerb } from './cli/import.js';
 import { recommendVerb } from './cli/recommend.js';
 import type { CliIo, Verb } from './cli/io.js';
+import { pricesVerb } from './cli/prices.js';
 import { reviewVerb } from './cli/review.js';
 import { serveVerb } from './cli/serve.js';
 import { showbackVerb } from './cli/showback.js';
@@ -25,6 +26,7 @@ const VERBS: Record<string, Verb> = {
   audit: auditVerb,
   import: importVerb,
   config: configVerb,
+  prices: pricesVerb,
   demo: demoVerb,
 };
 
@@ -46,6 +48,8 @@ Usage: burnrate <command> [options]
   audit [--since ISO] [--json] the audit log of actions taken from chat
   import focus <file...>     import FOCUS billing exports (CSV, CSV.gz, Parquet)
   config validate|schema     check burnrate.yml, or print its JSON Schema
+  prices refresh --provider gcp [--catalog FILE] [--dry-run]
+                             reprice Google Cloud GPU machines from the Cloud Catalog
   demo                       load the demo organisation and show its alerts
 
 Options for all data commands: --config FILE (or BURNRATE_CONFIG), --db FILE (or BURNRATE_DB)
