@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseConfigText } from '../../src/config/load-config.js';
+import { BurnrateError } from '../../src/errors.js';
+
+function problems(text: string): string {
+  try {
+    parseConfigText(text);
+  } catch (error) {
+    expect(error).toBeInstanceOf(BurnrateError);
+    return (error as BurnrateError).message;
+  }
+  throw new Error('expected the configuration to be refused');
+}
+
+/** The aws and gcp entries of burnrate.example.yml, uncommented: the documented keys must parse as written. */
+function exampleCloudSources(): string {
+  const example = readFileSync(new URL('../../burnrate.example.yml', import.meta.url), 'utf8');
+  const lines = example.split('\n');
+  const start = lines.findIndex((l) => l.trim() === '# - type: aws');
+  const block = lines.slice(start).filter((l) => /^  # ( |-)/.test(l) && !/^  # [A-Z(]/.test(l));
+  return `sources:\n${block.map((l) => l.replace(/^  # /, '  ')).join('\n')}\n`;
+}
+
+describe('aws and gcp sources in burnrate.yml', () => {
+  it('accepts the documented aws and gcp entries, with defaults', () => {
+    const config = parseConfigText(exampleCloudSources());
+    const [aws, gcp] = config.sources;
+    expect(aws).toMatchObject({ type: 'aws', tagKey: 'team', backfillDays: 70, maxAttempts: 4, roleArns: ['arn:aws:iam::123456789012:role/burnrate-read'], budgets: { accountId: '123456789012', alerts: true } });
+    expect(gcp).toMatchObject({ type: 'gcp', project: 'my-billing-project', export: 'standard', location: 'US', billingAccount: '012345-6789AB-CDEF01', budgets: { alerts: true } });
+    expect(parseConfigText('sources: [{ type: aws }]').sources[0]).toEqual({ type: 'aws', backfillDays: 70, roleArns: [], maxAttempts: 4 });
+  });
+
+  it('says what is wrong with each bad key, and how it should look', () => {
+    const message = problems(`
+sources:
+  - type: aws
+    roleArns: [burnrate-read]
+    budgets: { accountId: 123456789012, teamPattern: "(unclosed" }
+  - type: gcp
+    project: My_Project
+    table: billing.export
+    budgets: {}
+  - { type: azure }
+`);
+    expect(message).toContain('sources[0].roleArns[0]: expected an IAM role ARN such as arn:aws:iam::123456789012:role/burnrate-read, got "burnrate-read"');
+    expect(message).toContain('sources[0].budgets.accountId: expected a 12-digit AWS account id in quotes');
+    expect(message).toContain('sources[0].budgets.teamPattern: expected a valid regular expression');
+    expect(message).toContain('sources[1].project: expected a project id such as my-billing-project, got "My_Project"');
+    expect(message).toContain('sources[1].table: expected the export table as project.dataset.table');
+    expect(message).toContain('sources[2].type: expected a source with type focus, demo, aws or gcp');
+  });
+
+  it('wants a billing account for Google budgets, and one id per source', () => {
+    expect(problems('sources: [{ type: gcp, project: acme-billing, table: acme-billing.b.t, budgets: {} }]')).toContain('sources[0].billingAccount: expected the billing account whose budgets to read');
+    expect(problems('sources: [{ type: aws }, { type: aws, roleArns: ["arn:aws:iam::111111111111:role/r"] }]')).toContain('sources[1].id: duplicate source id "aws" (also sources[0]): give each source its own id');
+    expect(problems('sources: [{ type: aws, rolearns: [] }]')).toContain('sources[0].rolearns: unknown key (did you mean "roleArns"?)');
+  });
+});
