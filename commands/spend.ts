@@ -5,6 +5,8 @@ import type { SpendDimension } from '../src/domain/spend.js';
 import type { SpendReport } from '../src/domain/spend-report.js';
 import { monthOf, PERIOD_SYNTAX, toDay } from '../src/domain/period.js';
 import { spendSummary } from '../templates/spend-summary.js';
+import { staleLine } from '../templates/stale-data-notice.js';
+import { staleSources } from '../src/domain/staleness.js';
 import { readChatArgs } from './chat-args.js';
 import type { CommandSpec } from './command.js';
 import { notInAnyTeam, resolveTeamId } from './team-arg.js';
@@ -20,16 +22,20 @@ export interface SpendQuery {
 }
 
 /** "What did we spend, on what": totals for a period grouped by one dimension. */
-export async function spendReport(deps: Pick<Deps, 'config' | 'store'>, query: SpendQuery): Promise<SpendReport> {
+export async function spendReport(deps: Pick<Deps, 'config' | 'store' | 'clock'>, query: SpendQuery): Promise<SpendReport> {
   const team = query.team === undefined ? undefined : resolveTeamId(deps.config, query.team, query.visibleTeams);
   const teams = team ? [team] : query.visibleTeams ? [...query.visibleTeams] : undefined;
-  const [rows, currencies, freshness] = await Promise.all([
+  const [rows, currencies, freshness, failures] = await Promise.all([
     deps.store.spend.totals({ period: query.period, teams }, query.by),
     deps.store.spend.currencies(query.period),
     deps.store.freshness.list(),
+    deps.store.freshness.failures(),
   ]);
   const total = rows.reduce((t, r) => ({ billed: t.billed + r.billed, effective: t.effective + r.effective }), { billed: 0, effective: 0 });
   const warnings = currencies.length > 1 ? [`amounts in ${currencies.join(', ')} are summed without conversion`] : [];
+  // A failing source leaves its numbers short: say so next to them ("AWS data 26 h old (refresh failing)").
+  const stale = staleSources(deps.config, freshness, failures, deps.clock()).filter((s) => s.kind === 'spend');
+  if (stale.length > 0) warnings.push(staleLine(stale));
   return {
     period: query.period,
     currency: currencies[0] ?? deps.config.teams.find((t) => t.budget)?.budget?.currency ?? 'USD',

@@ -2,6 +2,7 @@ import type { BudgetStatus } from '../src/checks/budget-status.js';
 import type { TrackedFinding } from '../src/domain/finding.js';
 import { formatMoney, formatPercent } from '../src/domain/money.js';
 import type { SourceFreshness } from '../src/store/store.js';
+import type { StaleSource } from '../src/domain/staleness.js';
 import { budgetStatusMessage } from './budget-status.js';
 import type { Block, Message } from './message.js';
 
@@ -11,6 +12,8 @@ export interface HomeData {
   openFindings: TrackedFinding[];
   sources: SourceFreshness[];
   dataThrough: string | null;
+  /** Sources whose last refresh failed, said beside the figures. */
+  stale?: StaleSource[];
   /** Teams whose budget this user may edit (approvers, admins). */
   editableTeams: string[];
 }
@@ -19,7 +22,7 @@ export interface HomeData {
 export function appHome(data: HomeData): Message {
   const open = new Map<string, number>();
   for (const f of data.openFindings) open.set(f.team, (open.get(f.team) ?? 0) + 1);
-  const blocks: Block[] = [{ type: 'header', text: `burnrate — ${data.userName}` }, ...budgetStatusMessage(data.statuses, open, data.dataThrough).blocks.filter((b) => b.type !== 'header')];
+  const blocks: Block[] = [{ type: 'header', text: `burnrate — ${data.userName}` }, ...budgetStatusMessage(data.statuses, open, data.dataThrough, data.stale ?? []).blocks.filter((b) => b.type !== 'header')];
   if (data.editableTeams.length > 0) {
     blocks.push({
       type: 'actions',

@@ -19,6 +19,7 @@ export async function homeView(deps: Deps, actor: Actor): Promise<Message> {
     openFindings: open.filter((f) => teamIds.includes(f.team)),
     sources,
     dataThrough: snapshot.dataThrough,
+    stale: snapshot.stale,
     editableTeams: teamIds.filter((t) => hasRole(roles, t, ['approver'])),
   });
 }

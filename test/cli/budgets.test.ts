@@ -55,6 +55,12 @@ describe('burnrate budgets', () => {
     const aws = JSON.parse((await cli(['budgets', '--db', db, '--team', 'llm', '--json'], { cwd })).out) as { budgets: { origin: string; actual: number; actualFrom: string }[] };
     expect(aws.budgets).toEqual([expect.objectContaining({ origin: 'aws', actual: 8100, actualFrom: 'cloud', drivesAlerts: true })]);
 
+    // Spend answers carry the same caveat.
+    const spend = await cli(['spend', '--db', db], { cwd });
+    expect(spend.out).toContain('billing data through 20 Nov · AWS data 26 h old (refresh failing)');
+    const spendJson = JSON.parse((await cli(['spend', '--db', db, '--json'], { cwd })).out) as { warnings: string[] };
+    expect(spendJson.warnings).toEqual(['AWS data 26 h old (refresh failing)']);
+
     const bad = await cli(['budgets', '--db', db, '--source', 'azure'], { cwd });
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('--source must be one of aws, gcp, config, got "azure"');
