@@ -19,10 +19,14 @@ const NAMES: Record<string, string> = { aws: 'AWS', gcp: 'Google Cloud', focus: 
 /** The sources whose last refresh failed, oldest data first. */
 export function staleSources(config: Pick<Config, 'sources'>, freshness: readonly SourceFreshness[], failures: readonly SourceFailure[], now: Date): StaleSource[] {
   const refreshed = new Map(freshness.map((f) => [f.source, f.refreshedAt]));
-  const stale = failures.map((failure): StaleSource => {
+  const configured = new Map(config.sources.map((s) => [s.id ?? s.type, s.type]));
+  const idOf = (source: string) => (source.endsWith(':budgets') ? source.slice(0, -':budgets'.length) : source);
+  // A source removed from burnrate.yml no longer refreshes, and no longer holds anyone's checks.
+  const current = failures.filter((f) => configured.has(idOf(f.source)));
+  const stale = current.map((failure): StaleSource => {
     const budgets = failure.source.endsWith(':budgets');
-    const id = budgets ? failure.source.slice(0, -':budgets'.length) : failure.source;
-    const type = config.sources.find((s) => (s.id ?? s.type) === id)?.type ?? id;
+    const id = idOf(failure.source);
+    const type = configured.get(id) ?? id;
     const name = NAMES[type] ?? type;
     const label = `${id === type ? name : `${name} (${id})`}${budgets ? ' budgets' : ''}`;
     const last = refreshed.get(failure.source);
