@@ -6,7 +6,7 @@ import { runExportQuery, type FakeExportRow } from './fake-bigquery-export.js';
 import { readBody } from './http-body.js';
 
 export type GoogleFailure = 'PERMISSION_DENIED' | 'RATE_LIMITED' | 'UNAVAILABLE';
-export type GoogleApi = 'bigquery.query' | 'bigquery.getQueryResults' | 'budgets.list' | 'catalog.listSkus' | 'billing.getProjectBillingInfo';
+export type GoogleApi = 'sts.token' | 'bigquery.query' | 'bigquery.getQueryResults' | 'budgets.list' | 'catalog.listSkus' | 'billing.getProjectBillingInfo';
 
 export interface GoogleCall {
   api: GoogleApi;
@@ -114,6 +114,7 @@ export class FakeGoogleCloud {
       return sendError(res, 404, 'NOT_FOUND', `No route ${req.method} ${url.pathname}`);
     }
     this.calls.push({ api: route.api, method: req.method ?? '', path: url.pathname, query: url.searchParams, body, token });
+    if (route.api === 'sts.token') return this.exchangeToken(text, res);
     if (token !== FAKE_GOOGLE_TOKEN) return sendError(res, 401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token.', 'authError');
     const failure = this.failures.get(route.api)?.shift();
     if (failure === 'PERMISSION_DENIED') return sendError(res, 403, 'PERMISSION_DENIED', deniedMessage(route.api, route.params), 'accessDenied');
@@ -135,6 +136,36 @@ export class FakeGoogleCloud {
         return sendJson(res, { name: `projects/${project}/billingInfo`, projectId: project, ...info });
       }
     }
+  }
+
+  /**
+   * Workload identity federation's token exchange (an `external_account` credential whose token_url
+   * is this fake): a process started with GOOGLE_APPLICATION_CREDENTIALS authenticates the way it
+   * would on a cluster, and gets the fake's token. A subject token of "revoked" is refused.
+   */
+  private exchangeToken(text: string, res: ServerResponse): void {
+    const form = new URLSearchParams(text);
+    if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:token-exchange' || !form.get('subject_token')) {
+      this.unexpected.push(`token exchange: ${text}`);
+      return sendError(res, 400, 'INVALID_ARGUMENT', 'invalid_request');
+    }
+    if (form.get('subject_token')?.trim() === 'revoked') {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'invalid_grant', error_description: 'The subject token is invalid or expired.' }));
+      return;
+    }
+    sendJson(res, { access_token: FAKE_GOOGLE_TOKEN, issued_token_type: 'urn:ietf:params:oauth:token-type:access_token', token_type: 'Bearer', expires_in: 3600 });
+  }
+
+  /** An external_account credential file (for GOOGLE_APPLICATION_CREDENTIALS) that exchanges the subject token in `subjectTokenFile` here. */
+  externalAccountCredential(subjectTokenFile: string): object {
+    return {
+      type: 'external_account',
+      audience: '//iam.googleapis.com/projects/123456/locations/global/workloadIdentityPools/burnrate/providers/test',
+      subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+      token_url: `${this.endpoint}/v1/token`,
+      credential_source: { file: subjectTokenFile },
+    };
   }
 
   private query(params: string[], body: any, res: ServerResponse): void {
@@ -176,6 +207,7 @@ export class FakeGoogleCloud {
 
 function routeOf(method: string, path: string): { api: GoogleApi; params: string[] } | undefined {
   const table: [string, RegExp, GoogleApi][] = [
+    ['POST', /^\/v1\/token$/, 'sts.token'],
     ['POST', /^\/bigquery\/v2\/projects\/([^/]+)\/queries$/, 'bigquery.query'],
     ['GET', /^\/bigquery\/v2\/projects\/([^/]+)\/queries\/([^/]+)$/, 'bigquery.getQueryResults'],
     ['GET', /^\/v1\/billingAccounts\/([^/]+)\/budgets$/, 'budgets.list'],
