@@ -1,10 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addDays } from '../../src/domain/period.js';
 import { FakeAwsBilling, type FakeCostLine } from '../fakes/fake-aws-billing.js';
 import type { FakeExportRow } from '../fakes/fake-bigquery-export.js';
 import { FakeGoogleCloud } from '../fakes/fake-google-cloud.js';
+import { fakeLifecycle } from '../support/fake-lifecycle.js';
 import { workDir } from '../support/run-cli.js';
 import { startServe } from '../support/serve-process.js';
 
@@ -32,14 +33,7 @@ function gcpRows(): FakeExportRow[] {
   return rows;
 }
 
-let aws: FakeAwsBilling | undefined;
-let gcp: FakeGoogleCloud | undefined;
-afterEach(async () => {
-  aws?.assertNoUnexpectedCalls();
-  gcp?.assertNoUnexpectedCalls();
-  await aws?.close();
-  await gcp?.close();
-});
+const fakes = fakeLifecycle<FakeAwsBilling | FakeGoogleCloud>();
 
 /**
  * The compiled `burnrate serve` with aws and gcp sources, each cloud's credentials from the
@@ -48,8 +42,8 @@ afterEach(async () => {
  */
 describe('burnrate serve with live AWS and Google Cloud spend', () => {
   it('loads spend from both and alerts; with a revoked AWS key it says that data is stale instead', async () => {
-    aws = await FakeAwsBilling.start({ costs: awsCosts() });
-    gcp = await FakeGoogleCloud.start({ table: TABLE, exportRows: gcpRows() });
+    const aws = fakes.track(await FakeAwsBilling.start({ costs: awsCosts() }));
+    const gcp = fakes.track(await FakeGoogleCloud.start({ table: TABLE, exportRows: gcpRows() }));
     const dir = workDir();
     writeFileSync(join(dir, 'burnrate.yml'), CONFIG);
     writeFileSync(join(dir, 'subject-token'), 'a-federated-identity-token');

@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addDays } from '../../src/domain/period.js';
 import { runDailyBudgetJob } from '../../src/jobs/daily-budget-job.js';
 import { FakeAwsBilling, type FakeCostLine } from '../fakes/fake-aws-billing.js';
 import type { FakeExportRow } from '../fakes/fake-bigquery-export.js';
 import { FakeGoogleCloud } from '../fakes/fake-google-cloud.js';
 import { testDeps } from '../support/deps.js';
+import { fakeLifecycle } from '../support/fake-lifecycle.js';
 import { stubAwsEnv } from '../sources/aws/aws-env.js';
 import { GCP_TABLE, useGoogleFake } from '../sources/gcp/gcp-test-sources.js';
 
@@ -54,20 +55,12 @@ const AWS_BUDGET = {
 
 const GCP_BUDGET = { name: `billingAccounts/${BILLING_ACCOUNT}/budgets/r1`, displayName: 'Research', budgetFilter: { labels: { team: ['research'] } }, amount: { specifiedAmount: { currencyCode: 'USD', units: '25000' } }, thresholdRules: [{ thresholdPercent: 0.9 }] };
 
-let aws: FakeAwsBilling | undefined;
-let gcp: FakeGoogleCloud | undefined;
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  aws?.assertNoUnexpectedCalls();
-  gcp?.assertNoUnexpectedCalls();
-  await aws?.close();
-  await gcp?.close();
-});
+const fakes = fakeLifecycle<FakeAwsBilling | FakeGoogleCloud>();
 
 describe('live spend from AWS and Google Cloud, day by day', () => {
   it('keeps spend current, alerts from it, and holds a team with a notice when its source breaks', async () => {
-    aws = await FakeAwsBilling.start({ costs: awsCosts('2026-11-21'), budgets: [AWS_BUDGET] });
-    gcp = await FakeGoogleCloud.start({ table: GCP_TABLE, exportRows: gcpRows('2026-11-21'), budgets: { [BILLING_ACCOUNT]: [GCP_BUDGET] } });
+    const aws = fakes.track(await FakeAwsBilling.start({ costs: awsCosts('2026-11-21'), budgets: [AWS_BUDGET] }));
+    const gcp = fakes.track(await FakeGoogleCloud.start({ table: GCP_TABLE, exportRows: gcpRows('2026-11-21'), budgets: { [BILLING_ACCOUNT]: [GCP_BUDGET] } }));
     stubAwsEnv(aws.endpoint);
     const { deps, chat, setNow } = testDeps(CONFIG, '2026-11-21T09:00:00Z');
     useGoogleFake(deps, gcp);

@@ -6,20 +6,25 @@ interface ProtocolFake {
 }
 
 /**
- * Registers the after-each of a test file using one protocol fake at a time: environment stubs
- * undone, no unexpected call, server closed. `track` the fake a test starts.
+ * Registers the after-each of a test file that uses protocol fakes: environment stubs undone, no
+ * fake saw an unexpected call, every server closed. `track` each fake a test starts.
  */
-export function fakeLifecycle<T extends ProtocolFake>(): { track(fake: T): T } {
-  let current: T | undefined;
+export function fakeLifecycle<T extends ProtocolFake>(): { track<F extends T>(fake: F): F } {
+  let current: T[] = [];
   afterEach(async () => {
     vi.unstubAllEnvs();
-    const fake = current;
-    current = undefined;
+    const fakes = current;
+    current = [];
     try {
-      fake?.assertNoUnexpectedCalls();
+      for (const fake of fakes) fake.assertNoUnexpectedCalls();
     } finally {
-      await fake?.close();
+      await Promise.all(fakes.map((fake) => fake.close()));
     }
   });
-  return { track: (fake) => (current = fake) };
+  return {
+    track: (fake) => {
+      current.push(fake);
+      return fake;
+    },
+  };
 }
