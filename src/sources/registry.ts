@@ -62,7 +62,7 @@ function buildGcp(c: GcpSourceConfig, { env, google }: FactoryContext): BuiltSou
   const id = c.id ?? 'gcp';
   const endpoint = googleEndpoint(env, google);
   const retry = { ...DEFAULT_RETRY, attempts: c.maxAttempts };
-  const spend = new BigQueryBillingSource({ id, project: c.project, table: c.table, detailed: c.export === 'detailed', location: c.location, backfillDays: c.backfillDays, retry, endpoint });
+  const spend = new BigQueryBillingSource({ id, project: c.project, table: c.table, detailed: c.export === 'detailed', location: c.location, backfillDays: c.backfillDays, maxGigabytesBilled: c.maxGigabytesBilled, retry, endpoint });
   const budgets = c.budgets && c.billingAccount ? [new GcpBudgetsSource({ ...c.budgets, sourceId: id, billingAccount: c.billingAccount, retry, endpoint })] : [];
   return { spend: [spend], budgets };
 }

@@ -27,7 +27,7 @@ describe('aws and gcp sources in burnrate.yml', () => {
     const config = parseConfigText(exampleCloudSources());
     const [aws, gcp] = config.sources;
     expect(aws).toMatchObject({ type: 'aws', tagKey: 'team', backfillDays: 70, maxAttempts: 4, roleArns: ['arn:aws:iam::123456789012:role/burnrate-read'], budgets: { accountId: '123456789012', alerts: true } });
-    expect(gcp).toMatchObject({ type: 'gcp', project: 'my-billing-project', export: 'standard', location: 'US', billingAccount: '012345-6789AB-CDEF01', budgets: { alerts: true } });
+    expect(gcp).toMatchObject({ type: 'gcp', project: 'my-billing-project', export: 'standard', location: 'US', maxGigabytesBilled: 200, billingAccount: '012345-6789AB-CDEF01', budgets: { alerts: true } });
     expect(parseConfigText('sources: [{ type: aws }]').sources[0]).toEqual({ type: 'aws', backfillDays: 70, roleArns: [], maxAttempts: 4 });
   });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { configSchema } from '../../src/config/schema.js';
 import { describeStale, staleSources } from '../../src/domain/staleness.js';
 
-const config = { sources: [{ type: 'aws' as const, backfillDays: 70, roleArns: [], maxAttempts: 4 }, { type: 'gcp' as const, id: 'gcp-eu', project: 'acme-billing', table: 'acme-billing.b.t', export: 'standard' as const, location: 'EU', backfillDays: 70, maxAttempts: 4 }] };
+const config = configSchema.parse({ sources: [{ type: 'aws' }, { type: 'gcp', id: 'gcp-eu', project: 'acme-billing', table: 'acme-billing.b.t', location: 'EU' }] });
 const NOW = new Date('2026-11-22T11:30:00Z');
 
 describe('stale sources', () => {

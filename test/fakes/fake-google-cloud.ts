@@ -23,6 +23,8 @@ export interface FakeGoogleCloudOptions {
   exportRows?: readonly FakeExportRow[];
   /** Result rows per page of jobs.query / getQueryResults. */
   rowsPerPage?: number;
+  /** Bytes the billing-export query would bill: over the request's maximumBytesBilled, BigQuery refuses it. */
+  bytesPerQuery?: number;
   /** Budgets per billing account, as the REST API returns them (proto3 JSON). */
   budgets?: Record<string, readonly Record<string, unknown>[]>;
   budgetsPerPage?: number;
@@ -72,6 +74,11 @@ export class FakeGoogleCloud {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     fake = new FakeGoogleCloud(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, options);
     return fake;
+  }
+
+  /** How many bytes the export query would bill from now on. */
+  setBytesPerQuery(bytes: number): void {
+    (this.options as { bytesPerQuery?: number }).bytesPerQuery = bytes;
   }
 
   setExportRows(rows: readonly FakeExportRow[]): void {
@@ -174,6 +181,13 @@ export class FakeGoogleCloud {
       this.unexpected.push('jobs.query: expected a GoogleSQL (useLegacySql: false) JSON body');
       return sendError(res, 400, 'INVALID_ARGUMENT', 'bad request', 'invalid');
     }
+    const limit = Number(body.maximumBytesBilled);
+    if (!(limit > 0)) {
+      this.unexpected.push('jobs.query: no maximumBytesBilled cap');
+      return sendError(res, 400, 'INVALID_ARGUMENT', 'no cap', 'invalid');
+    }
+    const bytes = this.options.bytesPerQuery ?? 1e9;
+    if (bytes > limit) return sendError(res, 400, 'INVALID_ARGUMENT', `Query exceeded limit for bytes billed: ${limit}. ${bytes} or higher required.`, 'bytesBilledLimitExceeded');
     const result = runExportQuery(String(body.query), body.queryParameters ?? [], table, this.options.exportRows ?? []);
     if (result.problem) {
       this.unexpected.push(`jobs.query: ${result.problem}`);

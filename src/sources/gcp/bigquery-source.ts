@@ -16,6 +16,7 @@ export interface BigQuerySourceOptions {
   detailed: boolean;
   location: string;
   backfillDays: number;
+  maxGigabytesBilled: number;
   retry: RetryPolicy;
   endpoint: GoogleEndpoint;
 }
@@ -43,6 +44,8 @@ export class BigQueryBillingSource implements SpendSource {
       params: { start: BigQuery.date(window.start), end: BigQuery.date(window.end), tag_keys: ctx.tagKeys.map(normaliseTag) },
       types: { start: 'DATE', end: 'DATE', tag_keys: ['STRING'] },
       location: this.options.location,
+      // The bot must never become a line on the bill: BigQuery refuses a query that would scan more.
+      maximumBytesBilled: String(Math.round(this.options.maxGigabytesBilled * 1e9)),
     };
     const rows = await withRetries(async () => (await this.client.query(query))[0] as BillingExportRow[], isRetryableGoogleError, this.options.retry).catch((error: unknown) => {
       const denied = /tables\.getData|Access Denied: Table/i.test(String((error as Error).message)) ? BIGQUERY_READ : BIGQUERY_JOBS;

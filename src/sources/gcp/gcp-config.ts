@@ -20,6 +20,8 @@ export const gcpSourceSchema = z.strictObject({
   /** The dataset's location (US, EU, europe-west4, ...). */
   location: z.string().trim().min(1).default('US'),
   backfillDays,
+  /** A query that would bill more than this many GB is refused by BigQuery instead of run. */
+  maxGigabytesBilled: z.number({ error: 'expected a number of GB' }).positive({ error: 'expected a number of GB above 0' }).default(200),
   maxAttempts: z.number().int().min(1).max(10).default(4),
   /** For budgets and billing information. */
   billingAccount: billingAccount.optional(),

@@ -52,6 +52,14 @@ export function explainGoogleError(error: unknown, call: GoogleCall): BurnrateEr
       1,
     );
   }
+  if (reasonsOf(e).includes('bytesBilledLimitExceeded')) {
+    return new BurnrateError(
+      'burnrate_gcp_query_too_costly',
+      `${call.service} refused a query on ${call.resource} that would bill more than maxGigabytesBilled allows: ${message}`,
+      'Raise maxGigabytesBilled on the gcp source in burnrate.yml if the export is that large, or lower backfillDays.',
+      2,
+    );
+  }
   if (code === PERMISSION_DENIED || (code === 403 && !reasonsOf(e).includes('billingNotEnabled'))) {
     return new BurnrateError(
       'burnrate_gcp_permission_denied',

@@ -105,6 +105,18 @@ describe('BigQuery billing export source', () => {
     expect(fake.callsOf('bigquery.query')).toHaveLength(4);
   });
 
+  it('caps the bytes a query may bill, and says how to raise the cap', async () => {
+    const { deps, fake } = await setup({ extra: { maxGigabytesBilled: 5 } });
+    expect((await refreshSources(deps))[0]).toMatchObject({ ok: true });
+    expect(fake.callsOf('bigquery.query')[0]!.body.maximumBytesBilled).toBe('5000000000');
+    fake.setBytesPerQuery(7e9);
+    const [refused] = await refreshSources(deps);
+    expect(refused!.ok).toBe(false);
+    expect(refused!.error).toContain('would bill more than maxGigabytesBilled allows');
+    expect(refused!.error).toContain('Raise maxGigabytesBilled');
+    expect(fake.callsOf('bigquery.query')).toHaveLength(2); // not retried
+  });
+
   it('gives up after maxAttempts when throttling persists', async () => {
     const { deps, fake } = await setup({ extra: { maxAttempts: 2 } });
     fake.failNext('bigquery.query', 'RATE_LIMITED', 5);
