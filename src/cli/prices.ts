@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
-import { refreshGcpPrices } from '../jobs/refresh-gcp-prices.js';
 import { googleEndpoint } from '../sources/gcp/google-endpoint.js';
 import { DEFAULT_RETRY } from '../sources/retry.js';
 import { COMMON_OPTIONS, oneOf, parseVerbArgs, usageError } from './args.js';
@@ -20,6 +19,8 @@ export const pricesVerb: Verb = async (args, io) => {
   if (!provider) throw usageError('--provider is required (gcp: the Cloud Catalog API; AWS and Azure prices come from scripts/build-price-catalog.ts)', USAGE);
   const { config } = loadConfig(values.config, io.env, io.cwd);
   const project = config.sources.find((s) => s.type === 'gcp')?.project;
+  // Loaded here, not at start: the Cloud Billing client takes seconds to load.
+  const { refreshGcpPrices } = await import('../jobs/refresh-gcp-prices.js');
   const result = await refreshGcpPrices({
     catalogPath: resolve(io.cwd, values.catalog ?? DEFAULT_CATALOG),
     ...(project ? { project } : {}),

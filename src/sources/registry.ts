@@ -1,13 +1,10 @@
 import type { Config, SourceConfig } from '../config/schema.js';
-import { AwsBudgetsSource } from './aws/aws-budgets-source.js';
 import type { AwsSourceConfig } from './aws/aws-config.js';
-import { CostExplorerSource } from './aws/cost-explorer-source.js';
 import { DemoSource } from './demo/demo-source.js';
 import { FocusSource } from './focus/focus-source.js';
-import { BigQueryBillingSource } from './gcp/bigquery-source.js';
 import type { GcpSourceConfig } from './gcp/gcp-config.js';
-import { GcpBudgetsSource } from './gcp/gcp-budgets-source.js';
 import { googleEndpoint, type GoogleEndpoint } from './gcp/google-endpoint.js';
+import { lazyBudgetSource, lazySpendSource } from './lazy-source.js';
 import type { BudgetSource, SpendSource } from './port.js';
 import { DEFAULT_RETRY } from './retry.js';
 
@@ -53,8 +50,11 @@ function buildAws(c: AwsSourceConfig, { config }: FactoryContext): BuiltSources 
   const id = c.id ?? 'aws';
   // Cost Explorer names cost allocation tags without the "user:" prefix CUR and FOCUS give them.
   const tagKey = c.tagKey ?? config.ownership.tagKeys[0]!.replace(/^user:/i, '');
-  const spend = new CostExplorerSource({ id, tagKey, backfillDays: c.backfillDays, roleArns: c.roleArns, maxAttempts: c.maxAttempts });
-  const budgets = c.budgets ? [new AwsBudgetsSource({ ...c.budgets, sourceId: id, tagKey, roleArns: c.roleArns, maxAttempts: c.maxAttempts })] : [];
+  const spend = lazySpendSource(id, 'aws', async () => new (await import('./aws/cost-explorer-source.js')).CostExplorerSource({ id, tagKey, backfillDays: c.backfillDays, roleArns: c.roleArns, maxAttempts: c.maxAttempts }));
+  const settings = c.budgets;
+  const budgets = settings
+    ? [lazyBudgetSource(`${id}:budgets`, 'aws', async () => new (await import('./aws/aws-budgets-source.js')).AwsBudgetsSource({ ...settings, sourceId: id, tagKey, roleArns: c.roleArns, maxAttempts: c.maxAttempts }))]
+    : [];
   return { spend: [spend], budgets };
 }
 
@@ -62,7 +62,12 @@ function buildGcp(c: GcpSourceConfig, { env, google }: FactoryContext): BuiltSou
   const id = c.id ?? 'gcp';
   const endpoint = googleEndpoint(env, google);
   const retry = { ...DEFAULT_RETRY, attempts: c.maxAttempts };
-  const spend = new BigQueryBillingSource({ id, project: c.project, table: c.table, detailed: c.export === 'detailed', location: c.location, backfillDays: c.backfillDays, maxGigabytesBilled: c.maxGigabytesBilled, retry, endpoint });
-  const budgets = c.budgets && c.billingAccount ? [new GcpBudgetsSource({ ...c.budgets, sourceId: id, billingAccount: c.billingAccount, retry, endpoint })] : [];
+  const options = { id, project: c.project, table: c.table, detailed: c.export === 'detailed', location: c.location, backfillDays: c.backfillDays, maxGigabytesBilled: c.maxGigabytesBilled, retry, endpoint };
+  const spend = lazySpendSource(id, 'gcp', async () => new (await import('./gcp/bigquery-source.js')).BigQueryBillingSource(options));
+  const { budgets: settings, billingAccount } = c;
+  const budgets =
+    settings && billingAccount
+      ? [lazyBudgetSource(`${id}:budgets`, 'gcp', async () => new (await import('./gcp/gcp-budgets-source.js')).GcpBudgetsSource({ ...settings, sourceId: id, billingAccount, retry, endpoint }))]
+      : [];
   return { spend: [spend], budgets };
 }

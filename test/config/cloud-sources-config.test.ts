@@ -18,7 +18,9 @@ function exampleCloudSources(): string {
   const example = readFileSync(new URL('../../burnrate.example.yml', import.meta.url), 'utf8');
   const lines = example.split('\n');
   const start = lines.findIndex((l) => l.trim() === '# - type: aws');
-  const block = lines.slice(start).filter((l) => /^  # ( |-)/.test(l) && !/^  # [A-Z(]/.test(l));
+  // Up to the end of the sources list: the first top-level key after it.
+  const end = lines.findIndex((l, i) => i > start && /^\S/.test(l));
+  const block = lines.slice(start, end).filter((l) => /^  # ( |-)/.test(l) && !/^  # [A-Z(]/.test(l));
   return `sources:\n${block.map((l) => l.replace(/^  # /, '  ')).join('\n')}\n`;
 }
 
