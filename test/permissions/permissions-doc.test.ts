@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ACTIONS } from '../../src/actions/index.js';
 import { STOP_PERMISSIONS } from '../../src/actions/instance/instance-port.js';
+import { SPOT_PERMISSIONS } from '../../src/actions/spot/spot-port.js';
+import { Ec2GpuInventory } from '../../src/sources/ec2/ec2-gpu-inventory.js';
 import { declaredPermissions } from '../../src/permissions/declared-permissions.js';
 import { renderPermissionsDoc } from '../../src/permissions/permissions-doc.js';
 import { BUDGETS_PERMISSION, COST_EXPLORER_PERMISSION } from '../../src/sources/aws/aws-permissions.js';
@@ -23,6 +25,8 @@ describe('docs/permissions.md', () => {
       'sts:AssumeRole',
       ...CLOUDWATCH_GPU_PERMISSIONS,
       ...STOP_PERMISSIONS,
+      ...SPOT_PERMISSIONS,
+      ...new Ec2GpuInventory({ regions: [], tagKeys: [], resolveTeam: () => '', clientFor: () => { throw new Error('no client'); } }).permissions,
       ...ACTIONS.flatMap((a) => a.permissions),
       BIGQUERY_JOBS.permission,
       BIGQUERY_READ.permission,
