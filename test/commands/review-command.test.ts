@@ -9,7 +9,7 @@ import { command } from '../support/recording-reply.js';
 describe('/burnrate review', () => {
   it('posts a team’s review in its channel once; a second ask says it was posted; outsiders are refused', async () => {
     const { deps } = testDeps(demoConfig(), '2026-12-02T10:00:00Z');
-    deps.sources = buildSources(deps.config.sources);
+    deps.sources = buildSources(deps.config).spend;
     await refreshSources(deps);
 
     const first = command('U0DEMOCAROL', 'review 2026-11');

@@ -34,7 +34,7 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
   beforeAll(async () => {
     fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'chat.update', 'files.getUploadURLExternal', 'files.completeUploadExternal'] });
     const config = demoConfig();
-    deps = { config, store: openStore(':memory:'), sources: buildSources(config.sources), chat: [], clock: () => clock.now, log: pino({ level: process.env.TEST_LOG ?? 'silent' }), gpu: buildGpuDeps(config)! };
+    deps = { config, store: openStore(':memory:'), sources: buildSources(config).spend, chat: [], clock: () => clock.now, log: pino({ level: process.env.TEST_LOG ?? 'silent' }), gpu: buildGpuDeps(config)! };
     await refreshSources(deps);
     harness = await startSlackServer(deps, fake);
   });

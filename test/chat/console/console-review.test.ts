@@ -23,7 +23,7 @@ describe('the monthly review in the console', () => {
 
   beforeAll(async () => {
     deps = testDeps(demoConfig(), '2026-12-02T10:00:00Z').deps;
-    deps.sources = buildSources(deps.config.sources);
+    deps.sources = buildSources(deps.config).spend;
     const chat = new ConsoleChat(deps.store.console, deps.clock);
     deps.chat = [chat];
     await refreshSources(deps);
