@@ -35,6 +35,7 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
   async function actAs(user: string, p: Page = page): Promise<void> {
     await p.selectOption('#as', user);
     await p.locator('#status', { hasText: `now acting as ${user}` }).waitFor(WAIT);
+    await p.locator(`#stream[data-viewer="${user}"]`).waitFor(WAIT); // the stream re-rendered for them
   }
 
   /** A page that reports script errors and CSP violations: none are expected. */

@@ -45,11 +45,14 @@ export const CONSOLE_SCRIPT = `
     if (loading) { again = true; return loading; }
     loading = (async () => {
       try {
-        const res = await fetch('/console/messages?' + new URLSearchParams({ channel: state.channel, as: state.as }), { credentials: 'same-origin' });
+        const viewer = state.as;
+        const res = await fetch('/console/messages?' + new URLSearchParams({ channel: state.channel, as: viewer }), { credentials: 'same-origin' });
         const data = await res.json();
         if (!res.ok) { say(data.error, true); return; }
         const nearBottom = stream.scrollHeight - stream.scrollTop - stream.clientHeight < 80;
         stream.innerHTML = data.html;
+        // Whose view the stream shows: it lags the picker while the request runs.
+        stream.dataset.viewer = viewer;
         localTimes(stream);
         if (scroll || nearBottom) stream.scrollTop = stream.scrollHeight;
       } catch (error) {
