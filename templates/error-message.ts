@@ -7,3 +7,8 @@ export function errorMessage(problem: string, hint?: string): Message {
     blocks: [{ type: 'text', text: problem }, ...(hint ? [{ type: 'context' as const, text: hint }] : [])],
   };
 }
+
+/** Something failed on burnrate's side: no detail for the user, a reference to find it in the log. */
+export function internalErrorMessage(reference: string): Message {
+  return errorMessage('Something went wrong on our side.', `Try again in a minute; if it keeps failing, give your admin reference ${reference}.`);
+}

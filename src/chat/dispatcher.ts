@@ -4,7 +4,7 @@ import { findCommand, helpMessage } from '../../commands/index.js';
 import type { Deps } from '../deps.js';
 import { rolesOf, visibleTeams } from '../domain/roles.js';
 import { isBurnrateError } from '../errors.js';
-import { errorMessage } from '../../templates/error-message.js';
+import { errorMessage, internalErrorMessage } from '../../templates/error-message.js';
 import type { ActionInteraction, CommandInteraction, Interaction } from './interaction.js';
 
 /**
@@ -23,7 +23,7 @@ export async function dispatch(deps: Deps, interaction: Interaction): Promise<vo
     }
     const reference = randomUUID().slice(0, 8);
     deps.log.error({ err: (error as Error).message, stack: (error as Error).stack, reference, kind: interaction.kind }, 'interaction failed');
-    await interaction.reply.private(errorMessage('Something went wrong on our side.', `Try again in a minute; if it keeps failing, give your admin reference ${reference}.`));
+    await interaction.reply.private(internalErrorMessage(reference));
   }
 }
 

@@ -4,6 +4,8 @@ import { ConsoleChat } from '../chat/console/console-chat.js';
 import { createConsoleRoutes } from '../chat/console/console-server.js';
 import { readConsoleSettings, type ConsoleSettings } from '../chat/console/console-settings.js';
 import { dispatch } from '../chat/dispatcher.js';
+import type { Answerer } from '../chat/answer/answerer.js';
+import { createAnswerer } from '../chat/answer/create-answerer.js';
 import { createSlackApp } from '../chat/slack/slack-app.js';
 import { readSlackSettings } from '../chat/slack/slack-settings.js';
 import { createTeamsApp } from '../chat/teams/teams-app.js';
@@ -34,7 +36,8 @@ const USAGE = 'burnrate serve [--config FILE] [--db FILE] [--port N] [--host ADD
  *   3. run the budget check once, then the idle-GPU check (when GPU metrics are configured) and the
  *      monthly reviews due today, and deliver what they queued
  *   4. answer /healthz and /readyz, Slack's events, Teams' activities and the console on one HTTP server
- *   5. keep the scheduler running; exit cleanly on SIGINT or SIGTERM
+ *   5. keep the scheduler running; on SIGINT or SIGTERM stop taking requests, finish the slash-command
+ *      answers in flight (answer workers drain), then exit
  */
 export const serveVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, port: { type: 'string' }, host: { type: 'string' } }, USAGE);
@@ -47,11 +50,14 @@ export const serveVerb: Verb = async (args, io) => {
   const consoleSettings = readConsoleSettings(io.env, { chatConfigured: slack !== null || teams !== null, host });
   const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, terminal: slack || teams ? undefined : io.out, ...(io.clock ? { clock: io.clock } : {}) });
   const { deps } = runtime;
+  let answerer: Answerer | null = null;
   const say = (line: string) => io.out.write(`${line}\n`);
   try {
     say(`burnrate: ${runtime.configPath ?? 'embedded demo organisation (no burnrate.yml)'}, database ${runtime.dbPath}`);
     checkTeamsCanServe(teams, deps.config, host);
-    const slackApp = slack ? createSlackApp(deps, { env: io.env, dispatch }) : null;
+    // Slash-command answers run on worker threads (when the database is a file), off the thread that acks.
+    answerer = slack ? createAnswerer(deps, { dbPath: runtime.dbPath, env: io.env, dispatch }) : null;
+    const slackApp = slack && answerer ? createSlackApp(deps, { env: io.env, dispatch, answerer }) : null;
     await slackApp?.start();
     const teamsApp = teams ? createTeamsApp(deps, { dispatch, authenticated: !teams.insecure }) : null;
     if (teams?.insecure) {
@@ -60,6 +66,7 @@ export const serveVerb: Verb = async (args, io) => {
     }
     const platforms = [slackApp?.describe(), teamsApp?.describe()].filter((line) => line !== undefined);
     platforms.forEach(say);
+    if (answerer) say(answerer.describe());
     if (platforms.length === 0) say(`chat: none configured (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN for Slack in Socket Mode, or SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for HTTP mode; MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD for Teams), messages print here${consoleSettings.enabled ? ' and in the console' : ''}`);
     const consoleChat = consoleSettings.enabled ? new ConsoleChat(deps.store.console, deps.clock) : null;
     if (consoleChat) deps.chat.push(consoleChat);
@@ -136,8 +143,12 @@ export const serveVerb: Verb = async (args, io) => {
     await slackApp?.stop();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    // No new commands arrive now; the answers already acknowledged are finished and delivered.
+    await answerer?.close();
+    answerer = null;
     return 0;
   } finally {
+    await answerer?.close();
     await runtime.close();
   }
 };

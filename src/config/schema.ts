@@ -36,6 +36,9 @@ export const budgetSchema = z.strictObject({
   forecast: z.boolean({ error: 'expected true or false' }).default(true),
 });
 
+/** The most answer worker threads: beyond this they only compete for the same SQLite file. */
+export const MAX_ANSWER_WORKERS = 16;
+
 /** What a team's idle-GPU alerts may do: notify only (buttons), approve, or act automatically. */
 export const GPU_MODES = ['notify', 'approve', 'auto'] as const;
 export type GpuMode = (typeof GPU_MODES)[number];
@@ -164,6 +167,10 @@ export const configSchema = z
       })
       .default({ lookbackDays: 28 }),
     gpu: gpuSchema.prefault({}),
+    /** Slash-command answers: worker threads computing them off the thread that acknowledges (0: in process). */
+    answers: z
+      .strictObject({ workers: z.number({ error: 'expected a whole number of worker threads' }).int({ error: 'expected a whole number of worker threads' }).min(0, { error: 'expected 0 (answer in process) or more' }).max(MAX_ANSWER_WORKERS, { error: `expected at most ${MAX_ANSWER_WORKERS} worker threads` }).optional() })
+      .prefault({}),
     /** Cloud actions (stopping instances) are dry runs until this is true. */
     actions: z.strictObject({ enabled: z.boolean({ error: 'expected true or false' }).default(false) }).prefault({}),
     /** Right-size and spot recommendations: what counts as oversized, how savings are counted. */

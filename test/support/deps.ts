@@ -5,13 +5,13 @@ import type { SpendRow } from '../../src/domain/spend.js';
 import { openStore } from '../../src/store/open-store.js';
 import { RecordingChat } from '../fakes/recording-chat.js';
 
-/** Real parts for a test: an in-memory SQLite store, a recording chat port and a settable clock. */
-export function testDeps(config: unknown, start = '2026-11-21T09:00:00Z') {
+/** Real parts for a test: an in-memory SQLite store (or a file), a recording chat port and a settable clock. */
+export function testDeps(config: unknown, start = '2026-11-21T09:00:00Z', dbPath = ':memory:') {
   const chat = new RecordingChat();
   let now = new Date(start);
   const deps: Deps = {
     config: configSchema.parse(config),
-    store: openStore(':memory:'),
+    store: openStore(dbPath),
     sources: [],
     chat: [chat],
     clock: () => now,

@@ -3,10 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deps } from '../../deps.js';
 import { BurnrateError } from '../../errors.js';
 import type { Route } from '../../http/server.js';
-import { dispatchGuarded, type Dispatch } from '../guarded-dispatch.js';
+import type { Answerer } from '../answer/answerer.js';
+import { inProcessAnswerer } from '../answer/in-process-answerer.js';
+import { dispatchGuarded, translateGuarded, type Dispatch } from '../guarded-dispatch.js';
 import { createSlackClient, slackClientOptions } from './slack-client.js';
 import { SlackChat } from './slack-chat.js';
-import { actionInteraction, clickedMessage, commandInteraction } from './slack-interaction.js';
+import { actionInteraction, clickedMessage, commandRequest } from './slack-interaction.js';
 import { HOME_ACTION, registerHome } from './slack-home.js';
 import { slackLogger } from './slack-logger.js';
 import { messageReply, privateReply } from './slack-reply.js';
@@ -42,7 +44,7 @@ export interface SlackApp {
  * The Bolt app: receives slash commands and button clicks, acknowledges them at once (Slack gives
  * up after 3 s), translates them to Interactions and hands them to the dispatcher.
  */
-export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; dispatch: Dispatch }): SlackApp {
+export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; dispatch: Dispatch; answerer?: Answerer }): SlackApp {
   const settings = readSlackSettings(options.env);
   if (!settings) {
     throw new BurnrateError('burnrate_slack_not_configured', 'Slack is not configured', 'Set SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode).', 2);
@@ -83,10 +85,14 @@ export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; di
     await next();
   });
 
+  // Commands are answered by the answerer (worker threads when the database allows), so the
+  // event loop that acknowledges never computes an answer; buttons are rarer and stay here.
+  const answerer = options.answerer ?? inProcessAnswerer(deps, options.dispatch);
   app.command(SLACK_COMMAND, async ({ command, ack, respond, client }) => {
     await ack();
     const reply = privateReply({ respond, client, chat }, { channel: command.channel_id || null, userId: command.user_id });
-    await dispatchGuarded(deps, options.dispatch, reply, () => commandInteraction(command, reply), SLACK);
+    const request = await translateGuarded(deps, reply, () => commandRequest(command, deps.clock()), SLACK);
+    if (request) await answerer.answer(request, reply);
   });
 
   registerHome(app, deps);

@@ -1,5 +1,6 @@
 import type { BlockAction, SlashCommand } from '@slack/bolt';
-import type { Actor, ActionInteraction, CommandInteraction, MessageReply, Reply } from '../interaction.js';
+import type { CommandRequest } from '../answer/answerer.js';
+import type { Actor, ActionInteraction, MessageReply } from '../interaction.js';
 
 /**
  * Slack payloads to burnrate's one Interaction shape. Pure: no I/O, no Bolt objects beyond the
@@ -15,14 +16,15 @@ export interface ClickedMessage {
   ephemeral: boolean;
 }
 
-export function commandInteraction(command: SlashCommand, reply: Reply): CommandInteraction {
+/** A slash command as plain data for an answerer; `now` is the caller's clock, carried as an offset. */
+export function commandRequest(command: SlashCommand, now: Date): CommandRequest {
   return {
-    kind: 'command',
     actor: actor(command.user_id, command.user_name),
     text: typeof command.text === 'string' ? command.text : '',
     // The raw channel id, comparable with a team's `slack.channel` (ChatPort.addressOf).
     channel: nonEmpty(command.channel_id),
-    reply,
+    responseUrl: nonEmpty(command.response_url),
+    clockOffsetMs: now.getTime() - Date.now(),
   };
 }
 

@@ -25,7 +25,7 @@ export function privateReply(tools: ReplyTools, where: { channel: string | null;
     async private(message) {
       const { text, blocks } = blockKit(message);
       if (tools.respond) {
-        await tools.respond({ response_type: 'ephemeral', replace_original: false, text, blocks });
+        await tools.respond(ephemeralResponse(message));
       } else if (where.channel) {
         await tools.client.chat.postEphemeral({ channel: where.channel, user: where.userId, text, blocks });
       } else {
@@ -59,6 +59,11 @@ export function messageReply(tools: ReplyTools, where: { channel: string | null;
       return base.private(message);
     },
   };
+}
+
+/** The body of a private answer POSTed to a response_url: only the actor sees it, the original stays. */
+export function ephemeralResponse(message: Message): { response_type: 'ephemeral'; replace_original: false; text: string; blocks: types.KnownBlock[] } {
+  return { response_type: 'ephemeral', replace_original: false, ...blockKit(message) };
 }
 
 function blockKit(message: Message): { text: string; blocks: types.KnownBlock[] } {

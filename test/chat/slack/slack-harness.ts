@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Answerer } from '../../../src/chat/answer/answerer.js';
 import { dispatch as realDispatch } from '../../../src/chat/dispatcher.js';
 import type { Interaction } from '../../../src/chat/interaction.js';
 import { createSlackApp, type Dispatch, type SlackApp } from '../../../src/chat/slack/slack-app.js';
@@ -42,10 +43,10 @@ export function recordDispatch(dispatch: Dispatch) {
 }
 
 /** Real Bolt in HTTP mode, mounted on burnrate's own HTTP server on 127.0.0.1. */
-export async function startSlackServer(deps: Deps, fake: FakeSlackApi, dispatch: Dispatch = realDispatch) {
+export async function startSlackServer(deps: Deps, fake: FakeSlackApi, dispatch: Dispatch = realDispatch, answerer?: Answerer) {
   const recorded = recordDispatch(dispatch);
   deps.chat = [slackChat(fake, deps)];
-  const slack: SlackApp = createSlackApp(deps, { env: slackEnv(fake), dispatch: recorded.dispatch });
+  const slack: SlackApp = createSlackApp(deps, { env: slackEnv(fake), dispatch: recorded.dispatch, ...(answerer ? { answerer } : {}) });
   const server: Server = await startHttpServer({
     host: '127.0.0.1',
     port: 0,

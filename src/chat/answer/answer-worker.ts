@@ -1,0 +1,51 @@
+// An answer worker: its own event loop, its own connection to the same SQLite file (WAL lets
+// readers and one writer share it), the same dispatcher and command files as the main thread.
+// Started by worker-answerer.ts; never imported by anything else.
+
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Message } from '../../../templates/message.js';
+import { buildRuntime } from '../../main.js';
+import { dispatch } from '../dispatcher.js';
+import type { Reply } from '../interaction.js';
+import { responseUrlReply } from '../slack/response-url-reply.js';
+import { commandInteraction, type CommandRequest } from './answerer.js';
+import type { AnswerWorkerData, FromWorker, ToWorker } from './worker-protocol.js';
+
+const port = parentPort;
+if (!port) throw new Error('answer-worker runs as a worker thread only');
+
+const { config, dbPath } = workerData as AnswerWorkerData;
+// The environment is the one the main thread was given (Worker `env`): log level, Slack settings.
+const runtime = buildRuntime({ config, dbPath, env: process.env, chatPlatforms: false });
+const inFlight = new Set<Promise<void>>();
+const send = (message: FromWorker) => port.postMessage(message);
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'close') {
+    void close();
+    return;
+  }
+  const done = answer(message.id, message.request).finally(() => inFlight.delete(done));
+  inFlight.add(done);
+});
+send({ type: 'ready' });
+
+async function answer(id: number, request: CommandRequest): Promise<void> {
+  const undelivered: Message[] = [];
+  const reply: Reply = request.responseUrl ? responseUrlReply(request.responseUrl) : { private: async (message) => void undelivered.push(message) };
+  const deps = { ...runtime.deps, clock: () => new Date(Date.now() + request.clockOffsetMs) };
+  try {
+    // The dispatcher turns a command's errors into a private message; it throws only when replying failed.
+    await dispatch(deps, commandInteraction(request, reply));
+    send({ type: 'done', id, undelivered });
+  } catch (error) {
+    send({ type: 'failed', id, error: (error as Error).message });
+  }
+}
+
+/** The main thread drains before it asks, so normally nothing is in flight here. */
+async function close(): Promise<void> {
+  await Promise.allSettled([...inFlight]);
+  await runtime.close();
+  process.exit(0);
+}

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import { internalErrorMessage } from '../../../templates/error-message.js';
+import type { Config } from '../../config/schema.js';
+import type { Reply } from '../interaction.js';
+import { DRAIN_TIMEOUT_MS, type Answerer, type CommandRequest } from './answerer.js';
+import { settleWithin } from './settle-within.js';
+import type { AnswerWorkerData, FromWorker, ToWorker } from './worker-protocol.js';
+
+/** The compiled worker entry next to this file. */
+export const ANSWER_WORKER_SCRIPT = new URL('./answer-worker.js', import.meta.url);
+
+/** A worker that dies this many times in a row before it is ready is not coming back: answer in process. */
+const MAX_START_FAILURES = 3;
+
+export interface WorkerAnswererOptions {
+  size: number;
+  config: Config;
+  dbPath: string;
+  /** The environment the workers see (log level, Slack settings), as the main thread was given it. */
+  env: NodeJS.ProcessEnv;
+  log: Logger;
+  /** Answers in process when the workers cannot start at all. */
+  fallback: Answerer;
+  script?: URL;
+}
+
+interface Pending {
+  reply: Reply;
+  resolve: () => void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  pending: Map<number, Pending>;
+}
+
+/**
+ * A small pool of answer workers (node:worker_threads). The main thread only acknowledges and
+ * hands the command over; the worker runs the dispatcher, renders and POSTs the answer itself.
+ * A worker that dies is replaced, and each answer it had in flight gets the short apology from
+ * here, so nobody is left waiting. `close()` drains: answers in flight finish before the threads go.
+ */
+export class WorkerAnswerer implements Answerer {
+  private readonly slots: Slot[] = [];
+  private readonly running = new Set<Promise<void>>();
+  private nextId = 1;
+  private startFailures = 0;
+  private broken = false;
+  private closing = false;
+
+  constructor(private readonly options: WorkerAnswererOptions) {
+    for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
+  }
+
+  /** The live threads, for health checks and tests: a crash shows up as a new thread id. */
+  get threads(): readonly Worker[] {
+    return this.slots.map((slot) => slot.worker);
+  }
+
+  get inFlight(): number {
+    return this.slots.reduce((n, slot) => n + slot.pending.size, 0);
+  }
+
+  describe(): string {
+    if (this.broken) return 'answers: in process (the answer workers could not start)';
+    return `answers: ${this.slots.length} worker thread${this.slots.length === 1 ? '' : 's'}`;
+  }
+
+  answer(request: CommandRequest, reply: Reply): Promise<void> {
+    if (this.broken || this.closing) return this.options.fallback.answer(request, reply);
+    // The least busy worker: a slow answer on one does not hold up the next on another.
+    const slot = this.slots.reduce((best, s) => (s.pending.size < best.pending.size ? s : best));
+    const id = this.nextId++;
+    const done = new Promise<void>((resolve) => {
+      slot.pending.set(id, { reply, resolve });
+      const message: ToWorker = { type: 'answer', id, request };
+      slot.worker.postMessage(message);
+    }).finally(() => this.running.delete(done));
+    this.running.add(done);
+    return done;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    const drained = await settleWithin([...this.running], DRAIN_TIMEOUT_MS);
+    if (!drained) this.options.log.warn({ inFlight: this.inFlight }, 'answers still in flight at shutdown; stopping their workers');
+    await Promise.all(this.slots.map((slot) => this.stop(slot)));
+    await this.options.fallback.close();
+  }
+
+  private spawn(): Slot {
+    const data: AnswerWorkerData = { config: this.options.config, dbPath: this.options.dbPath };
+    const worker = new Worker(this.options.script ?? ANSWER_WORKER_SCRIPT, { workerData: data, env: { ...this.options.env } });
+    const slot: Slot = { worker, ready: false, pending: new Map() };
+    worker.on('message', (message: FromWorker) => void this.receive(slot, message));
+    worker.on('error', (error) => this.options.log.error({ err: error.message, threadId: worker.threadId }, 'answer worker crashed'));
+    worker.on('exit', (code) => void this.exited(slot, code));
+    return slot;
+  }
+
+  private async receive(slot: Slot, message: FromWorker): Promise<void> {
+    if (message.type === 'ready') {
+      slot.ready = true;
+      this.startFailures = 0;
+      return;
+    }
+    const pending = slot.pending.get(message.id);
+    if (!pending) return;
+    slot.pending.delete(message.id);
+    if (message.type === 'failed') {
+      this.options.log.error({ err: message.error }, 'answer could not be delivered');
+    } else {
+      // Answers the worker had no address for (no response_url) go out through the caller's reply.
+      for (const undelivered of message.undelivered) {
+        await pending.reply.private(undelivered).catch((error: unknown) => this.options.log.error({ err: (error as Error).message }, 'answer could not be delivered'));
+      }
+    }
+    pending.resolve();
+  }
+
+  private async exited(slot: Slot, code: number): Promise<void> {
+    const index = this.slots.indexOf(slot);
+    const lost = [...slot.pending.values()];
+    slot.pending.clear();
+    if (index >= 0 && !this.closing) {
+      if (!slot.ready) this.startFailures++;
+      if (this.startFailures >= MAX_START_FAILURES) {
+        this.broken = true;
+        this.slots.splice(index, 1);
+        this.options.log.error({ code }, 'answer workers keep failing to start; answering in process');
+      } else {
+        this.options.log.error({ code, threadId: slot.worker.threadId }, 'answer worker stopped; starting another');
+        this.slots[index] = this.spawn();
+      }
+    }
+    // What the lost worker was answering cannot be known to have happened or not: say so, never retry.
+    await Promise.all(lost.map((p) => this.apologise(p)));
+  }
+
+  private async apologise(pending: Pending): Promise<void> {
+    const reference = randomUUID().slice(0, 8);
+    this.options.log.error({ reference }, 'answer lost with its worker');
+    await pending.reply.private(internalErrorMessage(reference)).catch((error: unknown) => this.options.log.error({ err: (error as Error).message }, 'apology could not be delivered'));
+    pending.resolve();
+  }
+
+  private async stop(slot: Slot): Promise<void> {
+    const exited = new Promise<void>((resolve) => slot.worker.once('exit', () => resolve()));
+    const close: ToWorker = { type: 'close' };
+    slot.worker.postMessage(close);
+    // A worker stuck in a long synchronous call does not get to read its mail: stop it.
+    if (!(await settleWithin([exited], 2_000))) await slot.worker.terminate();
+  }
+}

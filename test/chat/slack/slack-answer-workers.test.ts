@@ -1,0 +1,189 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import Database from 'better-sqlite3';
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Interaction } from '../../../src/chat/interaction.js';
+import { createAnswerer } from '../../../src/chat/answer/create-answerer.js';
+import { WorkerAnswerer } from '../../../src/chat/answer/worker-answerer.js';
+import { dispatch } from '../../../src/chat/dispatcher.js';
+import type { Deps } from '../../../src/deps.js';
+import { demoConfig } from '../../../src/sources/demo/demo-config.js';
+import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
+import { spendRow, testDeps } from '../../support/deps.js';
+import { postSigned, slashCommandBody } from '../../support/slack-request.js';
+import { startSlackServer, waitFor } from './slack-harness.js';
+
+/** The compiled worker (npm test builds first): worker threads run plain JavaScript, not the test's TypeScript. */
+const WORKER_SCRIPT = new URL('../../../dist/src/chat/answer/answer-worker.js', import.meta.url);
+const ADMIN = 'U0DEMOADMIN';
+const BOB = 'U0DEMOBOB'; // approver of ml-research in the demo configuration
+/** The store's SQLite busy timeout: how long a write waits for a lock another connection holds. */
+const BUSY_TIMEOUT_MS = 5_000;
+
+describe('slash commands answered on worker threads (real Bolt over HTTP, file database)', () => {
+  let fake: FakeSlackApi;
+  let dir: string;
+  let deps: Deps;
+  let logged: string[];
+  let answerer: WorkerAnswerer | undefined;
+  let closeServer: (() => Promise<void>) | undefined;
+  const dispatchedHere: Interaction[] = [];
+
+  beforeEach(async () => {
+    fake = await FakeSlackApi.start();
+    dir = mkdtempSync(join(tmpdir(), 'burnrate-answers-'));
+    ({ deps } = testDeps(demoConfig(), '2026-11-21T09:00:00Z', join(dir, 'burnrate.db')));
+    logged = [];
+    const sink = new PassThrough();
+    sink.on('data', (chunk: Buffer) => logged.push(chunk.toString()));
+    deps.log = pino({ level: 'info' }, sink);
+    dispatchedHere.length = 0;
+    await deps.store.importBatches([
+      { scope: { source: 'test', billingPeriods: ['2026-11'] }, rows: [spendRow('llm-training', '2026-11-20', 1234.5), spendRow('ml-research', '2026-11-20', 99)], dataThrough: '2026-11-21T00:00:00Z' },
+    ]);
+  });
+  afterEach(async () => {
+    await closeServer?.();
+    await answerer?.close();
+    answerer = undefined;
+    await deps.store.close();
+    fake.assertNoUnexpectedCalls();
+    await fake.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // Anything the main thread dispatches is recorded: with workers on, commands must not be among it.
+  const here = async (d: Deps, interaction: Interaction) => {
+    dispatchedHere.push(interaction);
+    await dispatch(d, interaction);
+  };
+
+  async function start(env: NodeJS.ProcessEnv = { BURNRATE_ANSWER_WORKERS: '1' }) {
+    const created = createAnswerer(deps, { dbPath: join(dir, 'burnrate.db'), env: { LOG_LEVEL: 'silent', ...env }, dispatch: here, script: WORKER_SCRIPT });
+    expect(created).toBeInstanceOf(WorkerAnswerer);
+    answerer = created as WorkerAnswerer;
+    const h = await startSlackServer(deps, fake, here, answerer);
+    closeServer = h.close;
+    return h;
+  }
+
+  const command = (h: { url: string }, text: string, id: string, user = ADMIN) => postSigned(h.url, slashCommandBody({ text, user_id: user, response_url: fake.responseUrl(id) }));
+  const answerOf = (id: string) => fake.responses.find((r) => r.id === id);
+
+  /** Another connection holding the write lock, as a long import or a second process would. */
+  function holdWriteLock(): Database.Database {
+    const other = new Database(join(dir, 'burnrate.db'));
+    other.exec('BEGIN IMMEDIATE');
+    return other;
+  }
+
+  it('answers help, spend and budget at response_url from the worker, never on the thread that acks', async () => {
+    const h = await start();
+    for (const [i, text] of ['help', 'spend', 'budget llm-training'].entries()) {
+      const res = await command(h, text, `r${i}`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('');
+    }
+    await waitFor(() => fake.responses.length === 3, 'three answers at response_url', 15_000);
+    expect(answerOf('r0')?.body).toMatchObject({ response_type: 'ephemeral', replace_original: false, text: 'burnrate commands' });
+    expect(JSON.stringify(answerOf('r1')?.body.blocks)).toContain('$1,234.50');
+    expect(JSON.stringify(answerOf('r2')?.body.blocks)).toContain('$150,000.00');
+    expect(dispatchedHere).toEqual([]);
+    expect(fake.calls).toEqual([]); // answers go to response_url, never through the Web API
+    expect(answerer?.describe()).toBe('answers: 1 worker thread');
+  });
+
+  it('budget set writes through the worker, to the database the main thread reads, audited', async () => {
+    const h = await start();
+    expect((await command(h, 'budget set ml-research 70k', 'set', BOB)).status).toBe(200);
+    await waitFor(() => answerOf('set') !== undefined, 'the confirmation', 15_000);
+    expect(answerOf('set')?.body.text).toBe('The monthly budget of ml-research is now $70,000.00. The next budget check uses it.');
+    expect((await deps.store.budgets.list()).map((b) => [b.team, b.cadence, b.amount, b.byUser])).toEqual([['ml-research', 'monthly', 70_000, BOB]]);
+    const audit = (await deps.store.audit.list()).filter((a) => a.action === 'budget set');
+    expect(audit.map((a) => [a.userId, a.result])).toEqual([[BOB, 'ok']]);
+    // The worker's clock is the caller's: the audit time is the test's fixed now, not the real one.
+    expect(audit[0]?.at.toISOString().slice(0, 13)).toBe('2026-11-21T09');
+    expect(dispatchedHere).toEqual([]);
+  });
+
+  it('an error inside a command reaches the user as the short apology, without internals', async () => {
+    const h = await start();
+    const lock = holdWriteLock();
+    try {
+      expect((await command(h, 'budget set ml-research 70k', 'busy', BOB)).status).toBe(200);
+      await waitFor(() => answerOf('busy') !== undefined, 'the apology', BUSY_TIMEOUT_MS + 10_000);
+    } finally {
+      lock.exec('ROLLBACK');
+      lock.close();
+    }
+    const body = answerOf('busy')!.body;
+    expect(body.text).toBe('Something went wrong on our side.');
+    expect(JSON.stringify(body)).toMatch(/give your admin reference [0-9a-f]{8}/);
+    expect(JSON.stringify(body)).not.toMatch(/SQLITE|locked|\bat .*\.(ts|js):\d+/i);
+    expect(await deps.store.budgets.list()).toEqual([]);
+    // The worker is still fine: the next command is answered.
+    await command(h, 'whoami', 'after');
+    await waitFor(() => answerOf('after') !== undefined, 'the next answer', 15_000);
+    expect(JSON.stringify(answerOf('after')?.body)).toContain('admin');
+  });
+
+  it('a worker that dies is replaced; the answer it had in flight gets the apology, never a retry', async () => {
+    const h = await start();
+    const before = answerer!.threads[0]!.threadId;
+    const lock = holdWriteLock();
+    try {
+      expect((await command(h, 'budget set ml-research 70k', 'lost', BOB)).status).toBe(200);
+      await waitFor(() => answerer!.inFlight === 1, 'the answer in flight');
+      // As an out-of-memory kill would: the thread ends wherever it is (here, waiting for the lock).
+      await answerer!.threads[0]!.terminate();
+      await waitFor(() => answerOf('lost') !== undefined, 'the apology from the main thread', BUSY_TIMEOUT_MS + 10_000);
+    } finally {
+      lock.exec('ROLLBACK');
+      lock.close();
+    }
+    expect(answerOf('lost')?.body.text).toBe('Something went wrong on our side.');
+    const reference = /reference ([0-9a-f]{8})/.exec(JSON.stringify(answerOf('lost')?.body))?.[1];
+    expect(logged.join('')).toContain(`"reference":"${reference}"`);
+    expect(logged.join('')).toContain('answer worker stopped; starting another');
+    expect(await deps.store.budgets.list()).toEqual([]);
+
+    expect(answerer!.threads).toHaveLength(1);
+    expect(answerer!.threads[0]!.threadId).not.toBe(before);
+    await command(h, 'budget set ml-research 80k', 'again', BOB);
+    await waitFor(() => answerOf('again') !== undefined, 'the replacement worker answering', 15_000);
+    expect(answerOf('again')?.body.text).toContain('now $80,000.00');
+    expect(fake.responses.filter((r) => r.id === 'lost')).toHaveLength(1);
+    expect(dispatchedHere).toEqual([]);
+  });
+
+  it('answers in process when the workers cannot start at all', async () => {
+    const missing = new URL('./no-such-worker.js', WORKER_SCRIPT);
+    answerer = createAnswerer(deps, { dbPath: join(dir, 'burnrate.db'), env: { LOG_LEVEL: 'silent', BURNRATE_ANSWER_WORKERS: '1' }, dispatch: here, script: missing }) as WorkerAnswerer;
+    await waitFor(() => answerer!.describe().includes('could not start'), 'the pool to give up', 15_000);
+    const h = await startSlackServer(deps, fake, here, answerer);
+    closeServer = h.close;
+    await command(h, 'help', 'fallback');
+    await waitFor(() => answerOf('fallback') !== undefined, 'the in-process answer');
+    expect(answerOf('fallback')?.body.text).toBe('burnrate commands');
+    expect(dispatchedHere.map((i) => i.kind === 'command' && i.text)).toEqual(['help']);
+    expect(logged.join('')).toContain('answer workers keep failing to start; answering in process');
+  });
+
+  it('close() waits for answers in flight before the threads stop', async () => {
+    const h = await start();
+    const lock = holdWriteLock();
+    expect((await command(h, 'budget set ml-research 90k', 'drain', BOB)).status).toBe(200);
+    await waitFor(() => answerer!.inFlight === 1, 'the answer in flight');
+    const closed = answerer!.close();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(answerOf('drain')).toBeUndefined();
+    lock.exec('ROLLBACK');
+    lock.close();
+    await closed;
+    expect(answerOf('drain')?.body.text).toContain('now $90,000.00');
+    expect(answerer!.inFlight).toBe(0);
+  });
+});
