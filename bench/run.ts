@@ -90,7 +90,7 @@ function printSlack(slack: SlackAckBench): void {
   const pct = (v: number | null) => (v === null ? '—' : `${v.toFixed(0)}%`);
   const codes = (c: Record<string, number>) => (Object.keys(c).length === 0 ? '' : ` (${Object.entries(c).map(([k, v]) => `${k} ${v}`).join(', ')})`);
   console.log(
-    `\nSlack slash commands on loopback, closed loop (throughput ceiling): ${slack.rounds} rounds × ${slack.requests} requests, ${slack.concurrency} in flight (${slack.demoDays} days of demo data, ${slack.spendRows} daily rows); pooled percentiles:`,
+    `\nSlack slash commands on loopback, closed loop (throughput ceiling): ${slack.rounds} rounds × ${slack.requests} requests, ${slack.concurrency} in flight (${slack.demoDays} days of demo data, ${slack.spendRows} daily rows; burnrate ${slack.answers}); pooled percentiles:`,
   );
   console.log(`                     ack p50     ack p95     ack p99  round p99 med       req/s  server CPU/req  other work  errors`);
   for (const [name, r] of [['burnrate', slack.burnrate], ['bare Bolt', slack.bare]] as const) {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
+import { createAnswerer } from '../src/chat/answer/create-answerer.js';
 import { dispatch } from '../src/chat/dispatcher.js';
 import { createSlackApp, SLACK_COMMAND, SLACK_EVENTS_PATH } from '../src/chat/slack/slack-app.js';
 import { startHttpServer } from '../src/http/server.js';
@@ -21,7 +22,7 @@ import { BENCH_BOT_TOKEN, BENCH_SIGNING_SECRET, DEMO_DAYS, type ReadyLine } from
 /** Nothing listens there: the bench's commands answer through response_url, never the Web API. */
 const UNUSED_API_URL = 'http://127.0.0.1:9/api/';
 
-async function startBurnrate(): Promise<{ server: Server; rows: number; close: () => Promise<void> }> {
+async function startBurnrate(): Promise<{ server: Server; rows: number; answers: string; close: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'burnrate-bench-slack-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -38,7 +39,9 @@ async function startBurnrate(): Promise<{ server: Server; rows: number; close: (
   deps.chat = [];
   const [result] = await refreshSources(deps);
   if (!result?.ok) throw new Error(`demo refresh failed: ${result?.error ?? 'no source'}`);
-  const slack = createSlackApp(deps, { env, dispatch });
+  // As serve does: answers on worker threads (BURNRATE_ANSWER_WORKERS=0 gives the in-process baseline).
+  const answerer = createAnswerer(deps, { dbPath: runtime.dbPath, env, dispatch });
+  const slack = createSlackApp(deps, { env, dispatch, answerer });
   const server = await startHttpServer({
     host: '127.0.0.1',
     port: 0,
@@ -48,14 +51,16 @@ async function startBurnrate(): Promise<{ server: Server; rows: number; close: (
   return {
     server,
     rows: result.summary?.rowsInserted ?? 0,
+    answers: answerer.describe(),
     close: async () => {
+      await answerer.close();
       await runtime.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
-async function startBare(): Promise<{ server: Server; rows?: number; close: () => Promise<void> }> {
+async function startBare(): Promise<{ server: Server; rows?: number; answers?: string; close: () => Promise<void> }> {
   // The same receiver options as burnrate's (signature verification on, same path), Bolt's own
   // console logger at ERROR, and a fixed authorization so no auth.test call is made.
   const receiver = new HTTPReceiver({ signingSecret: BENCH_SIGNING_SECRET, endpoints: SLACK_EVENTS_PATH, signatureVerification: true, logLevel: LogLevel.ERROR });
@@ -108,7 +113,11 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  const ready: ReadyLine = { port: (started.server.address() as AddressInfo).port, ...(started.rows !== undefined ? { rows: started.rows } : {}) };
+  const ready: ReadyLine = {
+    port: (started.server.address() as AddressInfo).port,
+    ...(started.rows !== undefined ? { rows: started.rows } : {}),
+    ...(started.answers !== undefined ? { answers: started.answers } : {}),
+  };
   process.stdout.write(`${JSON.stringify(ready)}\n`);
 }
 

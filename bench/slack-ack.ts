@@ -36,6 +36,8 @@ export interface ReadyLine {
   port: number;
   /** burnrate: daily spend rows loaded. */
   rows?: number;
+  /** burnrate: where answers are computed (worker threads or in process). */
+  answers?: string;
 }
 
 export interface Percentiles {
@@ -74,6 +76,8 @@ export interface SlackAckBench {
   rounds: number;
   warmup: number;
   demoDays: number;
+  /** Where burnrate computed its answers: `answers: 1 worker thread`, or in process. */
+  answers: string;
   /** Daily spend rows burnrate answered from. */
   spendRows: number;
   burnrate: TargetResult & {
@@ -156,6 +160,7 @@ interface Target {
   child: ChildProcess;
   port: number;
   rows: number;
+  answers: string;
   /** Closed loop: one socket per request in flight. */
   agent: Agent;
   /** Open loop: no cap, so a slow server's backlog queues at the server, not in the client. */
@@ -255,6 +260,7 @@ export async function benchSlackAck(opts: { requests: number; concurrency: numbe
       rounds: opts.rounds,
       warmup,
       demoDays: DEMO_DAYS,
+      answers: burnrate.answers,
       spendRows: burnrate.rows,
       burnrate: {
         ...burnrateResult,
@@ -516,7 +522,7 @@ async function startTarget(mode: Mode, concurrency: number): Promise<Target> {
   // so a socket is never reused just as the server closes it (an ECONNRESET that Slack would not see).
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency, timeout: 4_000 });
   const openAgent = new Agent({ keepAlive: true, maxSockets: 1024, timeout: 4_000 });
-  return { mode, child, port: ready.port, rows: ready.rows ?? 0, agent, openAgent };
+  return { mode, child, port: ready.port, rows: ready.rows ?? 0, answers: ready.answers ?? '', agent, openAgent };
 }
 
 async function stopTarget(target: Target): Promise<void> {

@@ -14,6 +14,13 @@ export const ANSWER_WORKER_SCRIPT = new URL('./answer-worker.js', import.meta.ur
 /** A worker that dies this many times in a row before it is ready is not coming back: answer in process. */
 const MAX_START_FAILURES = 3;
 
+/**
+ * Answers one worker works on at once. Acks can outrun answers (that is the point), and without a
+ * cap a burst would start a POST per queued answer at once: thousands of sockets, connect timeouts.
+ * Beyond the cap answers wait here, in order, and a replacement worker picks them up after a crash.
+ */
+const ANSWERS_PER_WORKER = 8;
+
 export interface WorkerAnswererOptions {
   size: number;
   config: Config;
@@ -27,6 +34,8 @@ export interface WorkerAnswererOptions {
 }
 
 interface Pending {
+  id: number;
+  request: CommandRequest;
   reply: Reply;
   resolve: () => void;
 }
@@ -46,6 +55,8 @@ interface Slot {
 export class WorkerAnswerer implements Answerer {
   private readonly slots: Slot[] = [];
   private readonly running = new Set<Promise<void>>();
+  /** Answers no worker has taken yet. */
+  private readonly queue: Pending[] = [];
   private nextId = 1;
   private startFailures = 0;
   private broken = false;
@@ -60,8 +71,9 @@ export class WorkerAnswerer implements Answerer {
     return this.slots.map((slot) => slot.worker);
   }
 
+  /** Answers handed over and not yet delivered: on a worker or waiting for one. */
   get inFlight(): number {
-    return this.slots.reduce((n, slot) => n + slot.pending.size, 0);
+    return this.queue.length + this.slots.reduce((n, slot) => n + slot.pending.size, 0);
   }
 
   describe(): string {
@@ -71,16 +83,28 @@ export class WorkerAnswerer implements Answerer {
 
   answer(request: CommandRequest, reply: Reply): Promise<void> {
     if (this.broken || this.closing) return this.options.fallback.answer(request, reply);
-    // The least busy worker: a slow answer on one does not hold up the next on another.
-    const slot = this.slots.reduce((best, s) => (s.pending.size < best.pending.size ? s : best));
-    const id = this.nextId++;
     const done = new Promise<void>((resolve) => {
-      slot.pending.set(id, { reply, resolve });
-      const message: ToWorker = { type: 'answer', id, request };
-      slot.worker.postMessage(message);
+      this.queue.push({ id: this.nextId++, request, reply, resolve });
+      this.pump();
     }).finally(() => this.running.delete(done));
     this.running.add(done);
     return done;
+  }
+
+  /** Hands queued answers to the least busy workers, up to the cap each. */
+  private pump(): void {
+    while (this.queue.length > 0) {
+      if (this.broken) {
+        for (const p of this.queue.splice(0)) void this.options.fallback.answer(p.request, p.reply).then(p.resolve);
+        return;
+      }
+      const slot = this.slots.reduce<Slot | null>((best, s) => (s.pending.size < ANSWERS_PER_WORKER && (!best || s.pending.size < best.pending.size) ? s : best), null);
+      if (!slot) return;
+      const next = this.queue.shift()!;
+      slot.pending.set(next.id, next);
+      const message: ToWorker = { type: 'answer', id: next.id, request: next.request };
+      slot.worker.postMessage(message);
+    }
   }
 
   async close(): Promise<void> {
@@ -88,6 +112,8 @@ export class WorkerAnswerer implements Answerer {
     const drained = await settleWithin([...this.running], DRAIN_TIMEOUT_MS);
     if (!drained) this.options.log.warn({ inFlight: this.inFlight }, 'answers still in flight at shutdown; stopping their workers');
     await Promise.all(this.slots.map((slot) => this.stop(slot)));
+    // Still queued after the drain limit: no worker will take them now.
+    await Promise.all(this.queue.splice(0).map((p) => this.apologise(p)));
     await this.options.fallback.close();
   }
 
@@ -119,6 +145,7 @@ export class WorkerAnswerer implements Answerer {
       }
     }
     pending.resolve();
+    this.pump();
   }
 
   private async exited(slot: Slot, code: number): Promise<void> {
@@ -136,7 +163,9 @@ export class WorkerAnswerer implements Answerer {
         this.slots[index] = this.spawn();
       }
     }
-    // What the lost worker was answering cannot be known to have happened or not: say so, never retry.
+    // Queued answers go to the replacement (or in process); what the lost worker was answering
+    // cannot be known to have happened or not: say so, never retry.
+    this.pump();
     await Promise.all(lost.map((p) => this.apologise(p)));
   }
 

@@ -13,6 +13,10 @@ export function responseUrlReply(responseUrl: string): Reply {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(ephemeralResponse(message)),
+      }).catch((error: unknown) => {
+        // fetch says only "fetch failed"; the cause (ECONNREFUSED, a connect timeout) is what an operator needs.
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        throw new Error(`response_url could not be reached: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
       });
       // Drain the body so the keep-alive socket can be reused.
       await response.arrayBuffer().catch(() => undefined);

@@ -75,7 +75,9 @@ export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; di
   // retry_attempt in Socket Mode). The first delivery is already being handled, so a retry is
   // acknowledged and dropped: nothing posts or applies twice. Socket Mode marks every first
   // delivery of an event `retry_attempt: 0`, so only a count above zero is a retry.
-  app.use(async ({ context, next, ...args }) => {
+  // (No rest destructuring of the arguments: it would copy them on every request, before the ack.)
+  app.use(async (args) => {
+    const { context, next } = args;
     if ((context.retryNum ?? 0) > 0) {
       const ack = (args as { ack?: () => Promise<void> }).ack;
       if (ack) await ack();
