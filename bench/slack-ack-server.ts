@@ -41,6 +41,7 @@ async function startBurnrate(): Promise<{ server: Server; rows: number; answers:
   if (!result?.ok) throw new Error(`demo refresh failed: ${result?.error ?? 'no source'}`);
   // As serve does: answers on worker threads (BURNRATE_ANSWER_WORKERS=0 gives the in-process baseline).
   const answerer = createAnswerer(deps, { dbPath: runtime.dbPath, env, dispatch });
+  await answerer.ready();
   const slack = createSlackApp(deps, { env, dispatch, answerer });
   const server = await startHttpServer({
     host: '127.0.0.1',

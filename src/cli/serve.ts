@@ -6,6 +6,7 @@ import { readConsoleSettings, type ConsoleSettings } from '../chat/console/conso
 import { dispatch } from '../chat/dispatcher.js';
 import type { Answerer } from '../chat/answer/answerer.js';
 import { createAnswerer } from '../chat/answer/create-answerer.js';
+import { settleWithin } from '../chat/answer/settle-within.js';
 import { createSlackApp } from '../chat/slack/slack-app.js';
 import { readSlackSettings } from '../chat/slack/slack-settings.js';
 import { createTeamsApp } from '../chat/teams/teams-app.js';
@@ -22,6 +23,9 @@ import { buildRuntime } from '../main.js';
 import { startScheduler } from '../scheduler.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
+
+/** How long serve waits for its answer workers to start before it listens anyway. */
+const ANSWER_WORKERS_START_MS = 30_000;
 
 const USAGE = 'burnrate serve [--config FILE] [--db FILE] [--port N] [--host ADDRESS]';
 
@@ -91,6 +95,9 @@ export const serveVerb: Verb = async (args, io) => {
     }
     await deliverOutbox(deps);
     await deliverOutbox(deps); // thread replies (review lines, alert changes) once their parents are sent
+    // Started alongside the checks above; until they are up, answers are computed in process, where
+    // a slow one delays acks. Waiting is bounded: a worker that never starts does not stop serve.
+    if (answerer) await settleWithin([answerer.ready()], ANSWER_WORKERS_START_MS);
 
     const scheduler = startScheduler(deps, {
       budgetCheck: async (teams) => {

@@ -28,6 +28,8 @@ export interface Answerer {
    * or an apology is delivered, or delivery failed and was logged. Never rejects.
    */
   answer(request: CommandRequest, reply: Reply): Promise<void>;
+  /** Resolves once answers are computed where this answerer computes them (at once in process; workers: when started). */
+  ready(): Promise<void>;
   /** Stops taking work, waits for answers in flight (up to a limit) and releases what it holds. */
   close(): Promise<void>;
   /** One line for the operator. */

@@ -17,6 +17,7 @@ export function inProcessAnswerer(deps: Deps, dispatch: Dispatch): Answerer {
       inFlight.add(done);
       return done;
     },
+    ready: async () => {},
     async close() {
       await settleWithin([...inFlight], DRAIN_TIMEOUT_MS);
     },

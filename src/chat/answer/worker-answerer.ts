@@ -81,8 +81,15 @@ export class WorkerAnswerer implements Answerer {
     return `answers: ${this.slots.length} worker thread${this.slots.length === 1 ? '' : 's'}`;
   }
 
+  /** Resolves once every worker has started (or the pool gave up and answers in process). */
+  async ready(): Promise<void> {
+    while (!this.broken && !this.slots.every((slot) => slot.ready)) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
   answer(request: CommandRequest, reply: Reply): Promise<void> {
-    if (this.broken || this.closing) return this.options.fallback.answer(request, reply);
+    // While no worker has started yet (the first seconds after start, or a replacement after a
+    // crash), answering in process beats making the person wait for a thread to load.
+    if (this.broken || this.closing || !this.slots.some((slot) => slot.ready)) return this.options.fallback.answer(request, reply);
     const done = new Promise<void>((resolve) => {
       this.queue.push({ id: this.nextId++, request, reply, resolve });
       this.pump();
@@ -98,7 +105,7 @@ export class WorkerAnswerer implements Answerer {
         for (const p of this.queue.splice(0)) void this.options.fallback.answer(p.request, p.reply).then(p.resolve);
         return;
       }
-      const slot = this.slots.reduce<Slot | null>((best, s) => (s.pending.size < ANSWERS_PER_WORKER && (!best || s.pending.size < best.pending.size) ? s : best), null);
+      const slot = this.slots.reduce<Slot | null>((best, s) => (s.ready && s.pending.size < ANSWERS_PER_WORKER && (!best || s.pending.size < best.pending.size) ? s : best), null);
       if (!slot) return;
       const next = this.queue.shift()!;
       slot.pending.set(next.id, next);
@@ -131,6 +138,7 @@ export class WorkerAnswerer implements Answerer {
     if (message.type === 'ready') {
       slot.ready = true;
       this.startFailures = 0;
+      this.pump();
       return;
     }
     const pending = slot.pending.get(message.id);

@@ -65,6 +65,8 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
     const created = createAnswerer(deps, { dbPath: join(dir, 'burnrate.db'), env: { LOG_LEVEL: 'silent', ...env }, dispatch: here, script: WORKER_SCRIPT });
     expect(created).toBeInstanceOf(WorkerAnswerer);
     answerer = created as WorkerAnswerer;
+    // Until a worker has started, answers are computed in process; these tests are about the worker.
+    await answerer.ready();
     const h = await startSlackServer(deps, fake, here, answerer);
     closeServer = h.close;
     return h;
@@ -109,12 +111,12 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
     expect(dispatchedHere).toEqual([]);
   });
 
-  it('an error inside a command reaches the user as the short apology, without internals', async () => {
+  it('an error inside a command reaches the user as the short apology, without internals', { timeout: 60_000 }, async () => {
     const h = await start();
     const lock = holdWriteLock();
     try {
       expect((await command(h, 'budget set ml-research 70k', 'busy', BOB)).status).toBe(200);
-      await waitFor(() => answerOf('busy') !== undefined, 'the apology', BUSY_TIMEOUT_MS + 10_000);
+      await waitFor(() => answerOf('busy') !== undefined, 'the apology', BUSY_TIMEOUT_MS + 25_000);
     } finally {
       lock.exec('ROLLBACK');
       lock.close();
@@ -130,7 +132,7 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
     expect(JSON.stringify(answerOf('after')?.body)).toContain('admin');
   });
 
-  it('a worker that dies is replaced; the answer it had in flight gets the apology, never a retry', async () => {
+  it('a worker that dies is replaced; the answer it had in flight gets the apology, never a retry', { timeout: 60_000 }, async () => {
     const h = await start();
     const before = answerer!.threads[0]!.threadId;
     const lock = holdWriteLock();
@@ -139,7 +141,7 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
       await waitFor(() => answerer!.inFlight === 1, 'the answer in flight');
       // As an out-of-memory kill would: the thread ends wherever it is (here, waiting for the lock).
       await answerer!.threads[0]!.terminate();
-      await waitFor(() => answerOf('lost') !== undefined, 'the apology from the main thread', BUSY_TIMEOUT_MS + 10_000);
+      await waitFor(() => answerOf('lost') !== undefined, 'the apology from the main thread', BUSY_TIMEOUT_MS + 25_000);
     } finally {
       lock.exec('ROLLBACK');
       lock.close();
@@ -152,6 +154,7 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
 
     expect(answerer!.threads).toHaveLength(1);
     expect(answerer!.threads[0]!.threadId).not.toBe(before);
+    await answerer!.ready();
     await command(h, 'budget set ml-research 80k', 'again', BOB);
     await waitFor(() => answerOf('again') !== undefined, 'the replacement worker answering', 15_000);
     expect(answerOf('again')?.body.text).toContain('now $80,000.00');
@@ -172,7 +175,19 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
     expect(logged.join('')).toContain('answer workers keep failing to start; answering in process');
   });
 
-  it('close() waits for answers in flight before the threads stop', async () => {
+  it('answers in process while no worker has started yet, instead of making the person wait', async () => {
+    const starting = new URL('../../fixtures/never-ready-worker.mjs', import.meta.url);
+    answerer = createAnswerer(deps, { dbPath: join(dir, 'burnrate.db'), env: { LOG_LEVEL: 'silent', BURNRATE_ANSWER_WORKERS: '1' }, dispatch: here, script: starting }) as WorkerAnswerer;
+    const h = await startSlackServer(deps, fake, here, answerer);
+    closeServer = h.close;
+    await command(h, 'help', 'early');
+    await waitFor(() => answerOf('early') !== undefined, 'the in-process answer');
+    expect(answerOf('early')?.body.text).toBe('burnrate commands');
+    expect(dispatchedHere.map((i) => i.kind === 'command' && i.text)).toEqual(['help']);
+    expect(answerer.describe()).toBe('answers: 1 worker thread');
+  });
+
+  it('close() waits for answers in flight before the threads stop', { timeout: 60_000 }, async () => {
     const h = await start();
     const lock = holdWriteLock();
     expect((await command(h, 'budget set ml-research 90k', 'drain', BOB)).status).toBe(200);
