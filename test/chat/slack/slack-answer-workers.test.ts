@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -135,22 +137,23 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
   it('a worker that dies is replaced; the answer it had in flight gets the apology, never a retry', { timeout: 60_000 }, async () => {
     const h = await start();
     const before = answerer!.threads[0]!.threadId;
-    const lock = holdWriteLock();
+    // A response_url that holds the first POST (the worker's answer) open: the worker dies while it waits.
+    const slow = await holdingResponseUrl();
     try {
-      expect((await command(h, 'budget set ml-research 70k', 'lost', BOB)).status).toBe(200);
-      await waitFor(() => answerer!.inFlight === 1, 'the answer in flight');
-      // As an out-of-memory kill would: the thread ends wherever it is (here, waiting for the lock).
+      expect((await postSigned(h.url, slashCommandBody({ text: 'budget set ml-research 70k', user_id: BOB, response_url: slow.url }))).status).toBe(200);
+      await waitFor(() => slow.held === 1, 'the answer on its way', 15_000);
+      // As an out-of-memory kill would: the thread ends wherever it is.
       await answerer!.threads[0]!.terminate();
-      await waitFor(() => answerOf('lost') !== undefined, 'the apology from the main thread', BUSY_TIMEOUT_MS + 25_000);
+      await waitFor(() => slow.bodies.length === 1, 'the apology from the main thread', 15_000);
     } finally {
-      lock.exec('ROLLBACK');
-      lock.close();
+      await slow.close();
     }
-    expect(answerOf('lost')?.body.text).toBe('Something went wrong on our side.');
-    const reference = /reference ([0-9a-f]{8})/.exec(JSON.stringify(answerOf('lost')?.body))?.[1];
+    expect(slow.bodies[0]?.text).toBe('Something went wrong on our side.');
+    const reference = /reference ([0-9a-f]{8})/.exec(JSON.stringify(slow.bodies[0]))?.[1];
     expect(logged.join('')).toContain(`"reference":"${reference}"`);
     expect(logged.join('')).toContain('answer worker stopped; starting another');
-    expect(await deps.store.budgets.list()).toEqual([]);
+    // The command ran once and was not run again: one audit entry, whatever the lost answer said.
+    expect((await deps.store.audit.list()).filter((a) => a.action === 'budget set')).toHaveLength(1);
 
     expect(answerer!.threads).toHaveLength(1);
     expect(answerer!.threads[0]!.threadId).not.toBe(before);
@@ -158,7 +161,7 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
     await command(h, 'budget set ml-research 80k', 'again', BOB);
     await waitFor(() => answerOf('again') !== undefined, 'the replacement worker answering', 15_000);
     expect(answerOf('again')?.body.text).toContain('now $80,000.00');
-    expect(fake.responses.filter((r) => r.id === 'lost')).toHaveLength(1);
+    expect((await deps.store.audit.list()).filter((a) => a.action === 'budget set')).toHaveLength(2);
     expect(dispatchedHere).toEqual([]);
   });
 
@@ -202,3 +205,30 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
     expect(answerer!.inFlight).toBe(0);
   });
 });
+
+/** A response_url on 127.0.0.1 that never answers its first POST and records the bodies of the others. */
+async function holdingResponseUrl() {
+  const bodies: Record<string, any>[] = [];
+  const state = { held: 0 };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (state.held++ === 0) return; // left hanging
+      bodies.push(JSON.parse(Buffer.concat(chunks).toString()) as Record<string, any>);
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/response`,
+    bodies,
+    get held() {
+      return Math.min(state.held, 1);
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
