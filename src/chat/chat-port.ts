@@ -7,6 +7,11 @@ export interface ChatCapabilities {
   ephemeral: boolean;
   modals: boolean;
   files: boolean;
+  /**
+   * Without files: the largest PNG (bytes) the platform shows inside a message, where a picture
+   * travels in the message itself (a data URI in a Teams card); null when it shows none.
+   */
+  inlineImageBytes: number | null;
 }
 
 /** The one way messages leave burnrate, whatever the platform. */

@@ -10,7 +10,7 @@ import type { ChatPort } from './chat-port.js';
  */
 export class TerminalChat implements ChatPort {
   readonly platform = 'terminal';
-  readonly capabilities = { threads: false, ephemeral: false, modals: false, files: false };
+  readonly capabilities = { threads: false, ephemeral: false, modals: false, files: false, inlineImageBytes: null };
   private posted = 0;
 
   constructor(private readonly out: Writable) {}

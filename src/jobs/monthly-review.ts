@@ -1,6 +1,6 @@
 import { recommendationsFor } from '../checks/review/recommendations.js';
-import { renderDailySpendChart, type RenderedChart } from '../charts/daily-spend-chart.js';
-import { targetOf } from '../chat/chat-port.js';
+import { renderCompactDailySpendChart, renderDailySpendChart, type DailySpendChartInput, type RenderedChart } from '../charts/daily-spend-chart.js';
+import { targetOf, type ChatPort } from '../chat/chat-port.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import { monthOf } from '../domain/period.js';
@@ -42,7 +42,7 @@ export interface TeamReview {
  *   3. pick the team's top cost lines, with instance facts and the catalog's spot saving
  *   4. render the chart: daily spend stacked by service category, as PNG
  *   5. record the review and its lines and queue, per platform, the parent message, the chart in its
- *      thread (platforms that take files) and one reply per line, in one transaction. A review of
+ *      thread (as a file, or as a smaller PNG inside the message where that is how pictures go) and one reply per line, in one transaction. A review of
  *      the same team and month is recorded once: a second run keeps the first lines and queues only
  *      what is missing (a platform added since), so nothing is posted twice.
  */
@@ -57,22 +57,51 @@ export async function runMonthlyReview(deps: Deps, options: ReviewOptions = {}):
     const figures = await loadReviewFigures(deps, team, month, idleByMonth.get(month)!);
     const lines = await loadReviewLines(deps, team.id, month);
     const days = await deps.store.breakdowns.dailyByCategory(monthOf(`${month}-01`), team.id);
-    const chart = await renderDailySpendChart({ title: reviewChart({ teamName: figures.teamName, month, png: '', team: team.id }).summary, period: monthOf(`${month}-01`), currency: figures.currency, days });
+    const chartInput: DailySpendChartInput = { title: reviewChart({ teamName: figures.teamName, month, png: '', team: team.id }).summary, period: monthOf(`${month}-01`), currency: figures.currency, days };
+    const chart = await renderDailySpendChart(chartInput);
     if (options.dryRun) {
       const preview = lines.map((line, index) => ({ ...line, id: 0, team: team.id, month, rank: index + 1, answer: null, answeredBy: null, answeredAt: null, owner: null, ownerBy: null, ownerAt: null, remindedAt: null }));
       reviews.push({ team: team.id, month, created: false, figures, lines: preview, chart, queued: 0 });
       continue;
     }
     const record = { team: team.id, month, figures, createdAt: now, closesAt: zonedMidnight(`${nextMonth(nextMonth(month))}-01`, team.timezone) };
-    const png = chart.png.toString('base64');
-    const opened = await deps.store.reviews.open(record, lines, (stored, kept) => reviewDrafts(deps, team, kept, stored, png), now);
+    const pngs = { file: chart.png.toString('base64'), inline: await inlineChart(deps, team, chartInput) };
+    const opened = await deps.store.reviews.open(record, lines, (stored, kept) => reviewDrafts(deps, team, kept, stored, pngs), now);
     reviews.push({ team: team.id, month, created: opened.created, figures: opened.record.figures, lines: opened.lines, chart, queued: opened.queued });
   }
   return reviews;
 }
 
-/** The thread on every platform the team has a channel on: parent, chart (where files go), one reply per line. */
-function reviewDrafts(deps: Deps, team: TeamConfig, record: ReviewRecord, lines: readonly TrackedReviewLine[], png: string): OutboxDraft[] {
+/** The chart as base64 PNGs: full size where files go, compact where it travels inside the message. */
+interface ChartPngs {
+  file: string;
+  /** Null when no platform of the team takes inline images. */
+  inline: Buffer | null;
+}
+
+/** The compact chart, rendered only when one of the team's platforms shows images inside messages. */
+async function inlineChart(deps: Deps, team: TeamConfig, input: DailySpendChartInput): Promise<Buffer | null> {
+  const wanted = deps.chat.some((port) => !port.capabilities.files && port.capabilities.inlineImageBytes !== null && port.addressOf(team));
+  return wanted ? (await renderCompactDailySpendChart(input)).png : null;
+}
+
+/**
+ * The chart for one platform: the full PNG where files go; the compact one where it fits inside
+ * the message; none otherwise (the review's figures are all in the parent's text).
+ */
+function chartFor(deps: Deps, port: ChatPort, team: TeamConfig, pngs: ChartPngs): string | null {
+  if (port.capabilities.files) return pngs.file;
+  const limit = port.capabilities.inlineImageBytes;
+  if (limit === null || !pngs.inline) return null;
+  if (pngs.inline.length > limit) {
+    deps.log.warn({ team: team.id, platform: port.platform, bytes: pngs.inline.length, limit }, 'review chart too large to travel inside a message; the thread goes without it');
+    return null;
+  }
+  return pngs.inline.toString('base64');
+}
+
+/** The thread on every platform the team has a channel on: parent, chart (where it can go), one reply per line. */
+function reviewDrafts(deps: Deps, team: TeamConfig, record: ReviewRecord, lines: readonly TrackedReviewLine[], pngs: ChartPngs): OutboxDraft[] {
   const group = reviewGroup(team.id, record.month);
   const people = teamPeople(team);
   const drafts: OutboxDraft[] = [];
@@ -82,7 +111,8 @@ function reviewDrafts(deps: Deps, team: TeamConfig, record: ReviewRecord, lines:
     const target = targetOf(port, address);
     const root = `${group}:root:${port.platform}`;
     drafts.push({ dedupeKey: root, target, message: reviewSummary(record.figures, lines.length), threadOf: group });
-    if (port.capabilities.files) {
+    const png = chartFor(deps, port, team, pngs);
+    if (png) {
       drafts.push({ dedupeKey: `${group}:chart:${port.platform}`, target, message: reviewChart({ teamName: record.figures.teamName, month: record.month, png, team: team.id }), op: 'reply', parentKey: root });
     }
     for (const line of lines) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderDailySpendChart, type DailySpendChartInput } from '../../src/charts/daily-spend-chart.js';
+import { renderCompactDailySpendChart, renderDailySpendChart, type DailySpendChartInput } from '../../src/charts/daily-spend-chart.js';
+import { TEAMS_INLINE_IMAGE_BYTES } from '../../src/chat/teams/teams-chat.js';
 import { daysOf } from '../../src/domain/period.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -45,5 +46,17 @@ describe('the daily spend chart (vega-lite → vega SVG → resvg PNG, no browse
     expect(doubled.png.equals(base.png)).toBe(false);
     const empty = await renderDailySpendChart({ ...input, days: [] });
     expect(empty.png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+  });
+});
+
+describe('the compact chart for messages that carry their image (Teams cards)', () => {
+  it('is an indexed PNG at half the width, deterministic, and far under the inline limit', async () => {
+    const [full, compact, again] = await Promise.all([renderDailySpendChart(input), renderCompactDailySpendChart(input), renderCompactDailySpendChart(input)]);
+    expect(compact.png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+    expect(pngSize(compact.png)).toEqual({ width: compact.width, height: compact.height });
+    expect(compact.png[25]).toBe(3); // IHDR colour type: indexed
+    expect(compact.width).toBe(full.width / 2);
+    expect(compact.png.length).toBeLessThan(TEAMS_INLINE_IMAGE_BYTES / 2);
+    expect(compact.png.equals(again.png)).toBe(true);
   });
 });

@@ -9,7 +9,7 @@ import { stripMarkup } from '../../templates/message.js';
  */
 export class RecordingChat implements ChatPort {
   readonly platform = 'fake';
-  readonly capabilities = { threads: true, ephemeral: false, modals: false, files: false };
+  readonly capabilities = { threads: true, ephemeral: false, modals: false, files: false, inlineImageBytes: null };
   readonly posted: { address: string; message: Message; op: 'post' | 'update' | 'reply'; ref: string }[] = [];
   private readonly failures: DeliveryError[] = [];
 

@@ -50,9 +50,12 @@ export function messageActivity(serviceUrl: string, kind: ConversationKind, from
   };
 }
 
-/** A click on an Action.Execute button of the card `replyToId` in a channel's thread. */
-export function cardActionActivity(serviceUrl: string, from: Person, replyToId: string, verb: string, value: string) {
-  const activity = base(serviceUrl, 'channel', from, `${CONVERSATIONS.channel};messageid=${replyToId}`);
+/**
+ * A click on an Action.Execute button of the card `replyToId` in a channel: the card is the root
+ * of its thread, or a reply in the chain under `root`.
+ */
+export function cardActionActivity(serviceUrl: string, from: Person, replyToId: string, verb: string, value: string, root: string = replyToId) {
+  const activity = base(serviceUrl, 'channel', from, `${CONVERSATIONS.channel};messageid=${root}`);
   return {
     ...activity,
     type: 'invoke',

@@ -24,7 +24,7 @@ export type ConsoleListener = (change: ConsoleChange) => void;
 export class ConsoleChat implements ChatPort {
   readonly platform = 'console';
   // files: pictures (review charts) show inline in the page.
-  readonly capabilities = { threads: true, ephemeral: true, modals: false, files: true };
+  readonly capabilities = { threads: true, ephemeral: true, modals: false, files: true, inlineImageBytes: null };
   private readonly listeners = new Set<ConsoleListener>();
 
   constructor(

@@ -13,7 +13,7 @@ import { toDeliveryError } from './slack-errors.js';
  */
 export class SlackChat implements ChatPort {
   readonly platform = 'slack';
-  readonly capabilities = { threads: true, ephemeral: true, modals: true, files: true };
+  readonly capabilities = { threads: true, ephemeral: true, modals: true, files: true, inlineImageBytes: null };
 
   constructor(private readonly client: WebClient) {}
 

@@ -6,7 +6,7 @@ import { dispatchGuarded, type Dispatch } from '../guarded-dispatch.js';
 import { cardActivity } from './teams-card.js';
 import { CardActionReply, commandReply } from './teams-reply.js';
 import { TeamsChat } from './teams-chat.js';
-import { conversationKey, rememberConversation } from './teams-conversations.js';
+import { conversationKey, rememberConversation, threadRoot } from './teams-conversations.js';
 import { TEAMS_MESSAGES_PATH, teamsMessagesRoute } from './teams-http.js';
 import { actionInteraction, CARD_ACTION_INVOKE, commandInteraction } from './teams-interaction.js';
 
@@ -44,7 +44,8 @@ export function createTeamsApp(deps: Deps, options: { dispatch: Dispatch; authen
       await dispatchGuarded(deps, options.dispatch, reply, () => commandInteraction(activity, reply), TEAMS);
     } else if (activity.type === ActivityTypes.Invoke && activity.name === CARD_ACTION_INVOKE) {
       const conversation = conversationKey(activity.conversation.id);
-      const parent = activity.replyToId;
+      // In a reply chain (a review's lines) thread posts join the chain; on a top-level card, its own.
+      const parent = threadRoot(activity.conversation.id) ?? activity.replyToId;
       const reply = new CardActionReply(async (message) => {
         if (parent) await chat.reply(conversation, parent, message);
         else await context.sendActivity(cardActivity(message));

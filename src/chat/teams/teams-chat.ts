@@ -11,6 +11,13 @@ import { createTeamsAdapter, type TeamsAdapter, type TeamsAuthEndpoints } from '
 import { toDeliveryError } from './teams-errors.js';
 import type { TeamsSettings } from './teams-settings.js';
 
+/**
+ * Teams refuses a card whose activity is over about 28 KB. A chart's PNG grows by a third as
+ * base64; 19,000 bytes become 25,336 characters, which leaves room for the title, the alt text
+ * and the card around them.
+ */
+export const TEAMS_INLINE_IMAGE_BYTES = 19_000;
+
 /** How long to wait before trying a conversation burnrate has no reference for yet (the app may be installed meanwhile). */
 const NOT_INSTALLED_RETRY_MS = 10 * 60_000;
 
@@ -22,7 +29,7 @@ const NOT_INSTALLED_RETRY_MS = 10 * 60_000;
  */
 export class TeamsChat implements ChatPort {
   readonly platform = TEAMS_PLATFORM;
-  readonly capabilities = { threads: true, ephemeral: false, modals: false, files: false };
+  readonly capabilities = { threads: true, ephemeral: false, modals: false, files: false, inlineImageBytes: TEAMS_INLINE_IMAGE_BYTES };
 
   constructor(
     /** The adapter of this bot: inbound requests and proactive turns share its credentials. */

@@ -13,6 +13,16 @@ export function conversationKey(conversationId: string): string {
   return at === -1 ? conversationId : conversationId.slice(0, at);
 }
 
+/**
+ * The root message of the reply chain a channel activity belongs to, or null outside a chain.
+ * A button on a card inside a chain (a review's cost line) arrives with the chain's root here,
+ * and its own card as `replyToId`: what it posts belongs in that chain, not in a new one.
+ */
+export function threadRoot(conversationId: string): string | null {
+  const at = conversationId.indexOf(';messageid=');
+  return at === -1 ? null : conversationId.slice(at + ';messageid='.length) || null;
+}
+
 /** The conversation id of the thread under a channel message. */
 export function threadId(channelId: string, rootActivityId: string): string {
   return `${channelId};messageid=${rootActivityId}`;
