@@ -1,5 +1,5 @@
 import type { TeamConfig } from '../../src/config/schema.js';
-import { DeliveryError, type ChatPort } from '../../src/chat/chat-port.js';
+import { DeliveryError, type ChatCapabilities, type ChatPort } from '../../src/chat/chat-port.js';
 import type { Message } from '../../templates/message.js';
 import { stripMarkup } from '../../templates/message.js';
 
@@ -9,9 +9,14 @@ import { stripMarkup } from '../../templates/message.js';
  */
 export class RecordingChat implements ChatPort {
   readonly platform = 'fake';
-  readonly capabilities = { threads: true, ephemeral: false, modals: false, files: false, inlineImageBytes: null };
+  readonly capabilities: ChatCapabilities;
   readonly posted: { address: string; message: Message; op: 'post' | 'update' | 'reply'; ref: string }[] = [];
   private readonly failures: DeliveryError[] = [];
+
+  /** Threads, no files and no inline images unless told otherwise: play another platform's flags. */
+  constructor(capabilities: Partial<ChatCapabilities> = {}) {
+    this.capabilities = { threads: true, ephemeral: false, modals: false, files: false, inlineImageBytes: null, ...capabilities };
+  }
 
   addressOf(team: TeamConfig): string {
     return `#${team.id}`;
