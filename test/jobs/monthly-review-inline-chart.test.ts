@@ -13,7 +13,7 @@ import { testDeps } from '../support/deps.js';
 async function reviewOn(chat: RecordingChat) {
   const t = testDeps(demoConfig(), '2026-12-01T17:00:00Z');
   t.deps.chat = [chat];
-  t.deps.sources = buildSources(t.deps.config.sources);
+  t.deps.sources = buildSources(t.deps.config).spend;
   t.deps.gpu = buildGpuDeps(t.deps.config)!;
   await refreshSources(t.deps);
   const [review] = await runMonthlyReview(t.deps, { teams: ['llm-training'] });

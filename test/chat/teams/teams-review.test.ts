@@ -30,7 +30,7 @@ describe('the monthly review thread in Teams: a reply chain under the parent car
   /** The review of November posted in the channel: the parent card, then its chain. */
   async function reviewed() {
     const t = testDeps(teamsDemoConfig(), '2026-12-01T17:00:00Z');
-    t.deps.sources = buildSources(t.deps.config.sources);
+    t.deps.sources = buildSources(t.deps.config).spend;
     t.deps.gpu = buildGpuDeps(t.deps.config)!;
     await refreshSources(t.deps);
     const h = await bed.start(t.deps);
