@@ -1,12 +1,16 @@
 import type { Recommendation } from '../src/domain/recommendation.js';
 import { formatMoney } from '../src/domain/money.js';
-import type { Block, Message } from './message.js';
+import type { Block, Button, Message } from './message.js';
 
 /** Action ids of spot migration buttons; the handlers live in src/actions/. */
 export const SPOT_ACTIONS = { approve: 'spot.approve', revert: 'spot.revert' } as const;
 
-export interface RecommendationMessageOptions {
+export interface RecommendationMessageOptions extends SpotButtonOptions {
   teamName: string;
+}
+
+/** What the Approve spot migration button needs to know of the installation. */
+export interface SpotButtonOptions {
   /** Cloud actions are dry runs (actions.enabled is false). */
   dryRun: boolean;
   /** A spot saving above this per month needs two approvers. */
@@ -36,24 +40,8 @@ export function recommendationMessage(rec: Recommendation, options: Recommendati
     ...rec.evidence.map((text): Block => ({ type: 'text', text })),
   ];
   if (rec.kind === 'spot') {
-    const two = rec.monthlySaving > options.secondApproverAbove;
-    blocks.push({
-      type: 'actions',
-      buttons: [
-        {
-          action: SPOT_ACTIONS.approve,
-          label: 'Approve spot migration',
-          value: JSON.stringify({ i: rec.instanceId }),
-          style: 'primary',
-          confirm: {
-            title: `Move ${label} to spot?`.slice(0, 100),
-            text: `Its launch template gets a new default version requesting spot capacity; the next launch runs on spot. ${two ? 'A second approver is needed before anything changes.' : 'This takes effect on your approval.'} Revert to on-demand undoes it.`,
-            confirm: 'Approve',
-            deny: 'Cancel',
-          },
-        },
-      ],
-    });
+    const two = needsTwoApprovers(rec, options);
+    blocks.push({ type: 'actions', buttons: [spotApproveButton(rec, options)] });
     blocks.push({
       type: 'context',
       text: options.dryRun
@@ -64,4 +52,25 @@ export function recommendationMessage(rec: Recommendation, options: Recommendati
     blocks.push({ type: 'context', text: `Changing the type needs a stop and a start: ${label}'s owner does it in a quiet moment. recommendation ${rec.id}` });
   }
   return { summary: headline, blocks };
+}
+
+function needsTwoApprovers(rec: Recommendation, options: SpotButtonOptions): boolean {
+  return rec.monthlySaving > options.secondApproverAbove;
+}
+
+/** The Approve spot migration button of a spot recommendation, with its confirm dialog; shared by the recommendation and the review line. */
+export function spotApproveButton(rec: Recommendation, options: SpotButtonOptions): Button {
+  const label = rec.name ?? rec.instanceId;
+  return {
+    action: SPOT_ACTIONS.approve,
+    label: 'Approve spot migration',
+    value: JSON.stringify({ i: rec.instanceId }),
+    style: 'primary',
+    confirm: {
+      title: `Move ${label} to spot?`.slice(0, 100),
+      text: `Its launch template gets a new default version requesting spot capacity; the next launch runs on spot. ${needsTwoApprovers(rec, options) ? 'A second approver is needed before anything changes.' : 'This takes effect on your approval.'} Revert to on-demand undoes it.`,
+      confirm: 'Approve',
+      deny: 'Cancel',
+    },
+  };
 }

@@ -1,6 +1,7 @@
-import { ANSWER_LABELS, REVIEW_ANSWERS, type LineRecommendation, type TrackedReviewLine } from '../src/domain/review.js';
+import { ANSWER_LABELS, REVIEW_ANSWERS, type TrackedReviewLine } from '../src/domain/review.js';
 import { formatMoney } from '../src/domain/money.js';
 import type { Block, Message } from './message.js';
+import { spotApproveButton, type SpotButtonOptions } from './recommendation.js';
 
 /** Action ids of a review line; handlers in src/actions/review-*.ts. */
 export const REVIEW_ACTIONS = { answer: 'review.answer', owner: 'review.owner' } as const;
@@ -10,7 +11,8 @@ export interface ReviewLineData {
   currency: string;
   /** The team's people, for the owner picker. */
   people: readonly string[];
-  recommendations: readonly LineRecommendation[];
+  /** For the Approve spot migration button of a line with a spot recommendation. */
+  spot: SpotButtonOptions;
 }
 
 /** One cost line in the review thread, with its answer buttons and owner picker, and what was answered. */
@@ -19,8 +21,11 @@ export function reviewLine(data: ReviewLineData): Message {
   const money = (n: number) => formatMoney(n, data.currency);
   const what = [line.instanceType, line.workload, line.service].filter(Boolean).join(' · ');
   const blocks: Block[] = [{ type: 'text', text: `**#${line.rank} ${line.label}**: ${money(line.cost)} last month\n${what}` }];
-  for (const r of data.recommendations) blocks.push({ type: 'context', text: `${r.kind === 'spot' ? 'Spot' : 'Right-size'}: ${r.evidence} (saves about ${money(r.monthlySaving)} a month)` });
-  if (line.spotSaving !== null && !data.recommendations.some((r) => r.kind === 'spot')) blocks.push({ type: 'context', text: `On spot this line would have cost about ${money(line.spotSaving)} less (catalog spot price).` });
+  for (const r of line.recommendations) {
+    const change = r.kind === 'spot' ? `Spot (${r.current.instanceType} on spot)` : `Right-size to ${r.proposed.instanceType}`;
+    blocks.push({ type: 'context', text: `${change}: ${r.evidence.join(' ')} Saves about ${money(r.monthlySaving)} a month.` });
+  }
+  if (line.spotSaving !== null && !line.recommendations.some((r) => r.kind === 'spot')) blocks.push({ type: 'context', text: `On spot this line would have cost about ${money(line.spotSaving)} less (catalog spot price).` });
   if (line.answer) blocks.push({ type: 'context', text: `**${ANSWER_LABELS[line.answer]}**: answered by ${line.answeredBy} at ${stamp(line.answeredAt)}` });
   if (line.owner) blocks.push({ type: 'context', text: `Owner: **${line.owner}** (set by ${line.ownerBy} at ${stamp(line.ownerAt)})` });
   blocks.push({
@@ -38,6 +43,9 @@ export function reviewLine(data: ReviewLineData): Message {
       ...(line.owner ? { initial: JSON.stringify({ line: line.id, owner: line.owner }) } : {}),
     },
   });
+  // The spot recommendation's own button, apart from the answers: it acts on the cloud, they record a decision.
+  const spot = line.recommendations.find((r) => r.kind === 'spot');
+  if (spot) blocks.push({ type: 'actions', buttons: [spotApproveButton(spot, data.spot)] });
   const status = line.answer ? ` (${ANSWER_LABELS[line.answer]})` : '';
   return { summary: `#${line.rank} ${line.label}: ${money(line.cost)}${status}`, blocks };
 }

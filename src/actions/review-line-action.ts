@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { recommendationsFor } from '../checks/review/recommendations.js';
 import type { ActionInteraction } from '../chat/interaction.js';
 import type { Deps } from '../deps.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { REVIEW_ANSWERS, type TrackedReviewLine } from '../domain/review.js';
 import { BurnrateError } from '../errors.js';
 import { teamPeople } from '../jobs/review/review-people.js';
+import { spotButtonOptions } from '../recommend/recommendations-for.js';
 import type { AuditEntry } from '../store/store.js';
 import { reviewLine } from '../../templates/review-line.js';
 import { parseButtonValue } from './button-value.js';
@@ -39,5 +39,5 @@ export async function authorizeLineAction(deps: Deps, interaction: ActionInterac
 export async function currentLineMessage(deps: Deps, line: TrackedReviewLine) {
   const team = deps.config.teams.find((t) => t.id === line.team);
   const review = await deps.store.reviews.get(line.team, line.month);
-  return reviewLine({ line, currency: review?.figures.currency ?? 'USD', people: team ? teamPeople(team) : [], recommendations: recommendationsFor(line) });
+  return reviewLine({ line, currency: review?.figures.currency ?? 'USD', people: team ? teamPeople(team) : [], spot: spotButtonOptions(deps.config) });
 }

@@ -6,12 +6,12 @@ import { renderPlainText } from '../../templates/render/plain-text.js';
 import { reviewChart } from '../../templates/review-chart.js';
 import { reviewLine } from '../../templates/review-line.js';
 import { reviewSummary } from '../../templates/review-summary.js';
-import { recommendationsFor } from '../checks/review/recommendations.js';
 import { refreshSources } from '../jobs/refresh-sources.js';
 import { runMonthlyReview, type TeamReview } from '../jobs/monthly-review.js';
 import { parseReviewMonth } from '../jobs/review/review-calendar.js';
 import { teamPeople } from '../jobs/review/review-people.js';
 import { buildRuntime } from '../main.js';
+import { spotButtonOptions } from '../recommend/recommendations-for.js';
 import type { Config } from '../config/schema.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
@@ -61,7 +61,7 @@ function threadText(config: Config, review: TeamReview, chartFile: string | null
   const parts = [
     renderPlainText(reviewSummary(review.figures, review.lines.length)),
     `${renderPlainText(reviewChart({ teamName: review.figures.teamName, month: review.month, png: '', team: review.team }))}${chartFile ? ` written to ${chartFile}` : ''}`,
-    ...review.lines.map((line) => renderPlainText(reviewLine({ line, currency: review.figures.currency, people: teamPeople(team), recommendations: recommendationsFor(line) }))),
+    ...review.lines.map((line) => renderPlainText(reviewLine({ line, currency: review.figures.currency, people: teamPeople(team), spot: spotButtonOptions(config) }))),
   ];
   const status = review.created ? '' : ' (posted before: nothing queued twice)';
   return `── ${review.team} ${review.month}${status} ${rule}`.slice(0, 70) + `\n${parts.join(`\n\n  ↳ `)}\n`;

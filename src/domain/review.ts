@@ -1,3 +1,5 @@
+import type { Recommendation } from './recommendation.js';
+
 /** The monthly cost review: what a team's review thread says, and what the team answered. */
 
 export const REVIEW_ANSWERS = ['still-needed', 'right-size', 'spot', 'not-ours'] as const;
@@ -26,6 +28,12 @@ export interface ReviewLine {
   workload: string | null;
   /** Monthly saving if the line moved to spot, from the price catalog; null when not a priced GPU instance on demand. */
   spotSaving: number | null;
+  /**
+   * Right-size and spot recommendations for the instance the line bills, as they stood when the
+   * review was posted: stored with the line, so its message, its updates and the close summary
+   * all show the same evidence and savings.
+   */
+  recommendations: Recommendation[];
 }
 
 export interface UnitCost {
@@ -94,12 +102,4 @@ export interface ReviewRecord {
   closesAt: Date;
   remindedAt: Date | null;
   closedAt: Date | null;
-}
-
-/** The seam for right-size and spot evidence per line; recommendations fill it. */
-export interface LineRecommendation {
-  kind: 'right-size' | 'spot';
-  /** One sentence of evidence, shown under the line. */
-  evidence: string;
-  monthlySaving: number;
 }

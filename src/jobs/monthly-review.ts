@@ -1,10 +1,10 @@
-import { recommendationsFor } from '../checks/review/recommendations.js';
 import { renderCompactDailySpendChart, renderDailySpendChart, type DailySpendChartInput, type RenderedChart } from '../charts/daily-spend-chart.js';
 import { targetOf, type ChatPort } from '../chat/chat-port.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import { monthOf } from '../domain/period.js';
 import type { ReviewFigures, ReviewRecord, TrackedReviewLine } from '../domain/review.js';
+import { spotButtonOptions } from '../recommend/recommendations-for.js';
 import type { OutboxDraft } from '../store/store.js';
 import { reviewChart } from '../../templates/review-chart.js';
 import { reviewLine } from '../../templates/review-line.js';
@@ -116,7 +116,7 @@ function reviewDrafts(deps: Deps, team: TeamConfig, record: ReviewRecord, lines:
       drafts.push({ dedupeKey: `${group}:chart:${port.platform}`, target, message: reviewChart({ teamName: record.figures.teamName, month: record.month, png, team: team.id }), op: 'reply', parentKey: root });
     }
     for (const line of lines) {
-      const message = reviewLine({ line, currency: record.figures.currency, people, recommendations: recommendationsFor(line) });
+      const message = reviewLine({ line, currency: record.figures.currency, people, spot: spotButtonOptions(deps.config) });
       drafts.push({ dedupeKey: `${group}:line:${line.rank}:${port.platform}`, target, message, op: 'reply', parentKey: root });
     }
   }

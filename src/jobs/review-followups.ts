@@ -1,5 +1,4 @@
 import { decisionSaving } from '../checks/review/decision-savings.js';
-import { recommendationsFor } from '../checks/review/recommendations.js';
 import { targetOf } from '../chat/chat-port.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
@@ -29,7 +28,7 @@ export async function runReviewFollowups(deps: Deps, options: { teams?: readonly
     const lines = await deps.store.reviews.lines(review.team, review.month);
     const group = reviewGroup(review.team, review.month);
     if (now >= review.closesAt) {
-      const decisions = lines.map((line) => ({ line, saving: decisionSaving(line, recommendationsFor(line)) }));
+      const decisions = lines.map((line) => ({ line, saving: decisionSaving(line) }));
       const message = reviewClose({ teamName: review.figures.teamName, month: review.month, currency: review.figures.currency, decisions });
       if (await deps.store.reviews.close(review.team, review.month, await threadReplies(deps, team, group, 'close', message), now)) report.closed.push(group);
       continue;

@@ -1,6 +1,7 @@
+import type { Config } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import type { Recommendation } from '../domain/recommendation.js';
-import { recommendationMessage } from '../../templates/recommendation.js';
+import { recommendationMessage, type SpotButtonOptions } from '../../templates/recommendation.js';
 import type { Message } from '../../templates/message.js';
 import { currentRecommendations } from './current-recommendations.js';
 
@@ -26,6 +27,11 @@ export async function recommendationsFor(deps: Deps, line: CostLineRef): Promise
   const team = (id: string) => deps.config.teams.find((t) => t.id === id)?.name ?? id;
   return recommendations.map((recommendation) => ({
     recommendation,
-    message: recommendationMessage(recommendation, { teamName: team(recommendation.team), dryRun: !deps.config.actions.enabled, secondApproverAbove: deps.config.spot.secondApproverAbove }),
+    message: recommendationMessage(recommendation, { teamName: team(recommendation.team), ...spotButtonOptions(deps.config) }),
   }));
+}
+
+/** How the Approve spot migration button reads on this installation (dry run, second approver). */
+export function spotButtonOptions(config: Config): SpotButtonOptions {
+  return { dryRun: !config.actions.enabled, secondApproverAbove: config.spot.secondApproverAbove };
 }

@@ -122,8 +122,11 @@ function toReview(row: ReviewRow): ReviewRecord {
 }
 
 function toLine(row: LineRow): TrackedReviewLine {
+  const body = JSON.parse(row.body) as Partial<ReviewLine> & Omit<ReviewLine, 'recommendations'>;
   return {
-    ...(JSON.parse(row.body) as ReviewLine),
+    ...body,
+    // Lines recorded before recommendations were stored with them have none.
+    recommendations: body.recommendations ?? [],
     id: row.id,
     team: row.team,
     month: row.month,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
+import type { DemoSpotPort } from '../../src/actions/spot/demo-spot-port.js';
 import type { Deps } from '../../src/deps.js';
 import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
 import { runMonthlyReview } from '../../src/jobs/monthly-review.js';
@@ -21,6 +22,7 @@ const DAN = 'U0DEMODAN';
 const ALICE = 'U0DEMOALICE'; // owner of ml-research, not of llm-training
 const CHANNEL = 'C0DEMOLLMTR';
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const usd = (n: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(n);
 
 describe('the monthly review thread on Slack (demo organisation, real Bolt, fake Web API)', () => {
   let fake: FakeSlackApi;
@@ -84,11 +86,23 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
       expect(call.args.thread_ts).toBe(parentTs);
       expect(call.args.text).toMatch(new RegExp(`^#${i + 1} `));
       const elements = elementsOf(call);
-      expect(elements.filter((e) => e.type === 'button').map((e) => e.text.text)).toEqual(['Still needed', 'Right-size', 'Move to spot', 'Not ours']);
+      expect(elements.filter((e) => e.action_id.startsWith('review.answer:')).map((e) => e.text.text)).toEqual(['Still needed', 'Right-size', 'Move to spot', 'Not ours']);
+      // A line whose instance has a spot recommendation carries its Approve button, and only such a line.
+      const spot = review!.lines[i]!.recommendations.find((r) => r.kind === 'spot');
+      const approve = elements.filter((e) => e.action_id === 'spot.approve');
+      expect(approve.map((e) => e.value)).toEqual(spot ? [JSON.stringify({ i: spot.instanceId })] : []);
+      if (spot) expect(JSON.stringify(call.args.blocks)).toContain(`Saves about ${usd(spot.monthlySaving)} a month.`);
       const picker = elements.find((e) => e.type === 'static_select')!;
       expect(picker.options.map((o: { text: { text: string } }) => o.text.text)).toEqual([CAROL, DAN]);
       checkSlackLimits(call.args.blocks as SlackBlock[]);
     });
+    // The on-demand pre-training node checkpoints: the top line, with the recommendation's saving
+    // instead of the catalog estimate. Its two siblings run under a Savings Plan: no spot advice.
+    expect(review!.lines[0]).toMatchObject({ label: 'llm-pretrain-node-0', recommendations: [{ kind: 'spot', proposed: { lifecycle: 'spot' } }] });
+    expect(JSON.stringify(lineCalls[0]!.args.blocks)).not.toContain('catalog spot price');
+    const committed = review!.lines.filter((l) => l.pricing === 'Committed');
+    expect(committed.length).toBeGreaterThan(0);
+    for (const line of committed) expect(line.recommendations.filter((r) => r.kind === 'spot')).toEqual([]);
     const costs = review!.lines.map((l) => l.cost);
     expect(costs).toEqual([...costs].sort((a, b) => b - a));
 
@@ -173,9 +187,11 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
     expect(await deliverOutbox(deps)).toEqual({ sent: 1, retried: 0, failed: 0 });
     const summary = fake.callsOf('chat.postMessage').at(-1)!;
     expect(summary.args.thread_ts).toBe(parentTs);
+    // Move to spot saves what the line's spot recommendation said, not the catalog discount on last month.
     const [first] = await deps.store.reviews.lines('llm-training', '2026-11');
-    expect(first!.spotSaving).toBeGreaterThan(0);
-    const saving = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(first!.spotSaving!);
+    const recommended = first!.recommendations.find((r) => r.kind === 'spot')!.monthlySaving;
+    expect(recommended).not.toBe(first!.spotSaving);
+    const saving = usd(recommended);
     expect(summary.args.text).toBe(`LLM Training: November 2026 review closed, 1 of 10 lines decided, about ${saving} a month saved`);
     expect(JSON.stringify(summary.args.blocks)).toContain(`Move to spot (${CAROL})`);
     checkSlackLimits(summary.args.blocks as SlackBlock[]);
@@ -183,5 +199,90 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
     at('2027-01-02T08:00:00Z');
     expect(await runReviewFollowups(deps)).toEqual({ reminded: [], closed: [] });
     expect(await deliverOutbox(deps)).toEqual({ sent: 0, retried: 0, failed: 0 });
+  });
+});
+
+describe('Approve spot migration from a line of the review thread (demo organisation, real Bolt, fake Web API)', () => {
+  // ML Research: owner ALICE, approver BOB; ADMIN holds every role. Cloud actions on (the demo's launch templates).
+  const ALICE = 'U0DEMOALICE';
+  const BOB = 'U0DEMOBOB';
+  const ADMIN = 'U0DEMOADMIN';
+  const RESEARCH = 'C0DEMORSRCH';
+  const LT = 'lt-0a3f9c1e7d2b4a6c8'; // research-train-fra's launch template in the demo
+  let fake: FakeSlackApi;
+  let harness: Awaited<ReturnType<typeof startSlackServer>>;
+  let deps: Deps;
+
+  beforeAll(async () => {
+    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'files.getUploadURLExternal', 'files.completeUploadExternal'] });
+    const config = demoConfig();
+    config.actions.enabled = true;
+    deps = { config, store: openStore(':memory:'), sources: buildSources(config.sources), chat: [], clock: () => new Date('2026-12-01T17:00:00Z'), log: pino({ level: process.env.TEST_LOG ?? 'silent' }), gpu: buildGpuDeps(config)! };
+    await refreshSources(deps);
+    harness = await startSlackServer(deps, fake);
+  });
+  afterAll(async () => {
+    await harness.close();
+    fake.assertNoUnexpectedCalls();
+    await fake.close();
+    await deps.store.close();
+  });
+
+  it('the button on a line runs the approval: approvers only, readiness, two approvers, the result and Revert in the thread', async () => {
+    const [review] = await runMonthlyReview(deps, { teams: ['ml-research'], month: '2026-11' });
+    await deliverOutbox(deps);
+    await deliverOutbox(deps);
+    const posts = fake.callsOf('chat.postMessage');
+    expect(posts).toHaveLength(11);
+    const parentTs = posts[0]!.answer!.ts as string;
+    const lineOf = (label: string) => {
+      const index = review!.lines.findIndex((l) => l.label === label);
+      return { line: review!.lines[index]!, call: posts[1 + index]! };
+    };
+    const fra = lineOf('research-train-fra');
+    const a2 = lineOf('research-a2-8g'); // checkpoints every 2h: recommended, but not ready for spot
+    const approveOf = (call: SlackApiCall) => (call.args.blocks as SlackBlock[]).flatMap((b) => (b.elements ?? []) as Record<string, any>[]).find((e) => e.action_id === 'spot.approve')!;
+    expect(approveOf(fra.call).value).toBe(JSON.stringify({ i: fra.line.resourceId }));
+
+    let n = 0;
+    /** Clicks the line's Approve (or any button) as Slack sends it from a reply in the thread; the private answer, if any. */
+    const click = async (user: string, call: SlackApiCall, actionId: string, value: string) => {
+      const id = `click-${++n}`;
+      const body = blockActionsBody({ actionId, value, user_id: user, channel: RESEARCH, messageTs: call.answer!.ts as string, threadTs: parentTs, response_url: fake.responseUrl(id) });
+      expect((await postSigned(harness.url, body)).status).toBe(200);
+      await harness.settled();
+      const answer = fake.responses.find((r) => r.id === id);
+      return answer ? String(answer.body.text) : null;
+    };
+    const approve = (user: string, line: { call: SlackApiCall }) => click(user, line.call, 'spot.approve', approveOf(line.call).value);
+    const demoSpot = deps.gpu!.spot as DemoSpotPort;
+
+    // Refused, privately: the owner is no approver; an interval longer than spot.maxCheckpointMinutes.
+    expect(await approve(ALICE, fra)).toContain('Only approvers of ML Research can approve moving research-train-fra to spot');
+    expect(await approve(BOB, a2)).toContain('checkpoints every 2h, longer than the 30 min burnrate allows on spot');
+    expect(await deps.store.spotMigrations.active(fra.line.resourceId!)).toBeNull();
+
+    // The first approver: recorded, and said in the review's thread (the parent's, not the line's own ts).
+    expect(await approve(BOB, fra)).toBeNull();
+    const pending = fake.callsOf('chat.postMessage').at(-1)!;
+    expect(pending.args).toMatchObject({ channel: RESEARCH, thread_ts: parentTs, text: 'Spot migration of research-train-fra: 1 of 2 approvals' });
+    expect((await deps.store.spotMigrations.active(fra.line.resourceId!))!.approvals.map((a) => a.approver)).toEqual([BOB]);
+    expect(await approve(BOB, fra)).toContain('You already approved moving research-train-fra to spot');
+    expect(demoSpot.defaultsToSpot(LT)).toBe(false);
+
+    // A second, different approver: the demo's launch template requests spot; the result and Revert in the thread.
+    expect(await approve(ADMIN, fra)).toBeNull();
+    expect(demoSpot.defaultsToSpot(LT)).toBe(true);
+    const migrated = fake.callsOf('chat.postMessage').at(-1)!;
+    expect(migrated.args.thread_ts).toBe(parentTs);
+    expect(migrated.args.text).toMatch(/^research-train-fra moves to spot: saves \$[\d,.]+ a month$/);
+    const revert = (migrated.args.blocks as SlackBlock[]).flatMap((b) => (b.elements ?? []) as Record<string, any>[]).find((e) => e.action_id === 'spot.revert')!;
+    expect(await click(ALICE, migrated, 'spot.revert', revert.value)).toBeNull();
+    expect(demoSpot.defaultsToSpot(LT)).toBe(false);
+    expect(fake.callsOf('chat.postMessage').at(-1)!.args).toMatchObject({ thread_ts: parentTs, text: 'research-train-fra is back on on-demand capacity' });
+    expect(fake.callsOf('chat.postMessage')).toHaveLength(11 + 3);
+
+    const audit = (await deps.store.audit.list(20)).filter((a) => a.action.startsWith('spot.')).map((a) => `${a.action} ${a.userId} ${a.result}`).reverse();
+    expect(audit).toEqual([`spot.approve ${ALICE} refused`, `spot.approve ${BOB} refused`, `spot.approve ${BOB} ok`, `spot.approve ${BOB} refused`, `spot.approve ${ADMIN} ok`, `spot.revert ${ALICE} ok`]);
   });
 });

@@ -32,6 +32,8 @@ export function blockActionsPayload(fields: {
   response_url: string;
   channel?: string;
   messageTs?: string;
+  /** The parent's ts when the clicked message is a reply in a thread (Slack sends it on the message). */
+  threadTs?: string;
   ephemeral?: boolean;
   user_id?: string;
   /** The chosen option's value of a static_select, instead of a button click. */
@@ -48,7 +50,7 @@ export function blockActionsPayload(fields: {
     container: { type: 'message', message_ts: ts, channel_id: channel, is_ephemeral: fields.ephemeral ?? false },
     trigger_id: '1234567890.123456.abcdef',
     channel: { id: channel, name: 'llm-training' },
-    message: { type: 'message', user: 'U0BOT', ts, text: 'LLM Training is on track to spend 117% of its budget', blocks: [] },
+    message: { type: 'message', user: 'U0BOT', ts, ...(fields.threadTs ? { thread_ts: fields.threadTs } : {}), text: 'LLM Training is on track to spend 117% of its budget', blocks: [] },
     response_url: fields.response_url,
     actions: [
       fields.selected !== undefined

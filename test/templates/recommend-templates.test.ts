@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Recommendation } from '../../src/domain/recommendation.js';
 import type { SweepFinding } from '../../src/domain/sweep-finding.js';
 import type { SpotMigration } from '../../src/store/store.js';
 import type { Message } from '../../templates/message.js';
@@ -11,33 +10,9 @@ import { renderHtml } from '../../templates/render/html.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { spotApprovalPending, spotMigrated, spotReverted } from '../../templates/spot-migration.js';
 import { sweepAlert } from '../../templates/sweep-alert.js';
+import { rightSize, spot } from '../support/recommendations.js';
 import { adaptiveCardProblems, checkSlackLimits, type SlackBlock } from '../support/platform-limits.js';
 
-const spot: Recommendation = {
-  id: 'spot:i-087e2d6c2c7b10912',
-  kind: 'spot',
-  instanceId: 'i-087e2d6c2c7b10912',
-  name: 'research-train-fra',
-  team: 'ml-research',
-  provider: 'aws',
-  region: 'eu-central-1',
-  current: { instanceType: 'p4d.24xlarge', lifecycle: 'on-demand', hourly: 27.43298 },
-  proposed: { instanceType: 'p4d.24xlarge', lifecycle: 'spot', hourly: 18.213 },
-  hoursPerMonth: 601.5,
-  monthlySaving: 5545.39,
-  evidence: ['research-train-fra runs training on on-demand p4d.24xlarge and declares checkpointing (checkpoint=true, every 30m).', 'Spot p4d.24xlarge in eu-central-1: $18.21/h against $27.43/h on demand (34% less).'],
-};
-const rightSize: Recommendation = {
-  ...spot,
-  id: 'right-size:i-0ce418c7375507f60',
-  kind: 'right-size',
-  instanceId: 'i-0ce418c7375507f60',
-  name: 'dan-notebook <gpu> & co',
-  current: { instanceType: 'g6e.2xlarge', lifecycle: 'on-demand', hourly: 2.24208 },
-  proposed: { instanceType: 'g4dn.xlarge', lifecycle: 'on-demand', hourly: 0.526 },
-  monthlySaving: 826.46,
-  evidence: ['dan-notebook used at most 12.5 GiB of its 48 GiB GPU memory (26%) and 8% GPU utilisation on average.'],
-};
 const migration: SpotMigration = {
   id: 7,
   instanceId: spot.instanceId,

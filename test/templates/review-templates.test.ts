@@ -9,6 +9,7 @@ import { reviewChart } from '../../templates/review-chart.js';
 import { reviewClose, reviewReminder } from '../../templates/review-followups.js';
 import { reviewLine } from '../../templates/review-line.js';
 import { reviewSummary } from '../../templates/review-summary.js';
+import { rightSize, spot } from '../support/recommendations.js';
 import { describeRenderings } from '../support/renderings.js';
 
 /** A 1×1 PNG: the image block's bytes, small enough for a snapshot. */
@@ -48,6 +49,7 @@ const line = (rank: number, extra: Partial<TrackedReviewLine> = {}): TrackedRevi
   instanceType: 'p5.48xlarge',
   workload: 'training',
   spotSaving: rank === 1 ? 22_606.79 : null,
+  recommendations: [],
   id: 100 + rank,
   team: 'llm-training',
   month: '2026-11',
@@ -61,15 +63,17 @@ const line = (rank: number, extra: Partial<TrackedReviewLine> = {}): TrackedRevi
   remindedAt: null,
   ...extra,
 });
-const answered = line(1, { answer: 'spot', answeredBy: 'U0DEMOCAROL', answeredAt: new Date('2026-12-01T17:00:00Z'), owner: 'U0DEMODAN', ownerBy: 'U0DEMOCAROL', ownerAt: new Date('2026-12-01T17:05:00Z') });
+const spotOptions = { dryRun: false, secondApproverAbove: 1000 };
+const answered = line(1, { recommendations: [rightSize], answer: 'spot', answeredBy: 'U0DEMOCAROL', answeredAt: new Date('2026-12-01T17:00:00Z'), owner: 'U0DEMODAN', ownerBy: 'U0DEMOCAROL', ownerAt: new Date('2026-12-01T17:05:00Z') });
 const people = ['U0DEMOCAROL', 'U0DEMODAN'];
 
 const messages: Record<string, Message> = {
   'review summary': reviewSummary(figures, 10),
   'review summary without budget, GPUs or history': reviewSummary({ ...figures, budget: null, idle: null, change: null, previousSpend: 0, forecast: null, showback: null, units: { ...figures.units, perThousandPredictions: null } }, 0),
   'review chart': reviewChart({ teamName: figures.teamName, month: '2026-11', png: PIXEL, team: 'llm-training' }),
-  'review line unanswered': reviewLine({ line: line(1), currency: 'USD', people, recommendations: [] }),
-  'review line answered with owner': reviewLine({ line: answered, currency: 'USD', people, recommendations: [{ kind: 'right-size', evidence: 'GPU memory peaked at 31 of 640 GiB', monthlySaving: 12_000 }] }),
+  'review line unanswered': reviewLine({ line: line(1), currency: 'USD', people, spot: spotOptions }),
+  'review line with a spot recommendation': reviewLine({ line: line(1, { recommendations: [spot] }), currency: 'USD', people, spot: spotOptions }),
+  'review line answered with owner': reviewLine({ line: answered, currency: 'USD', people, spot: spotOptions }),
   'review reminder': reviewReminder({ teamName: figures.teamName, month: '2026-11', unanswered: [line(2), line(3)], people }),
   'review close': reviewClose({ teamName: figures.teamName, month: '2026-11', currency: 'USD', decisions: [{ line: answered, saving: 22_606.79 }, { line: line(2, { answer: 'right-size', answeredBy: 'U0DEMODAN' }), saving: null }, { line: line(3), saving: 0 }] }),
 };
@@ -102,7 +106,21 @@ describe('review messages', () => {
     });
     const text = renderPlainText(messages['review line answered with owner']!);
     expect(text).toContain('Move to spot: answered by U0DEMOCAROL at 2026-12-01 17:00 UTC');
-    expect(text).toContain('Right-size: GPU memory peaked at 31 of 640 GiB (saves about $12,000.00 a month)');
+    expect(text).toContain('Right-size to g4dn.xlarge: dan-notebook used at most 12.5 GiB of its 48 GiB GPU memory (26%) and 8% GPU utilisation on average. Saves about $826.46 a month.');
+    expect(messages['review line answered with owner']!.blocks.filter((b) => b.type === 'actions')).toHaveLength(1);
+  });
+
+  it('line with a spot recommendation: its evidence and saving, and Approve spot migration apart from the answers', () => {
+    const message = messages['review line with a spot recommendation']!;
+    const text = renderPlainText(message);
+    expect(text).toContain('Spot (p4d.24xlarge on spot): research-train-fra runs training on on-demand p4d.24xlarge and declares checkpointing');
+    expect(text).toContain('Saves about $5,545.39 a month.');
+    // The recommendation's saving replaces the catalog estimate on last month's cost.
+    expect(text).not.toContain('catalog spot price');
+    const [answers, approve] = message.blocks.filter((b) => b.type === 'actions');
+    expect(answers!.buttons.map((b) => b.action)).not.toContain('spot.approve');
+    expect(approve).toMatchObject({ buttons: [{ action: 'spot.approve', label: 'Approve spot migration', value: '{"i":"i-087e2d6c2c7b10912"}' }] });
+    expect(approve!.buttons[0]!.confirm!.text).toContain('A second approver is needed');
   });
 
   it('escapes what the data says in every dialect', () => {
@@ -126,7 +144,7 @@ describe('review messages', () => {
   });
 
   it('an owner option value over Slack’s 150 characters is a template bug and throws', () => {
-    const message = reviewLine({ line: line(1), currency: 'USD', people: ['U'.repeat(140)], recommendations: [] });
+    const message = reviewLine({ line: line(1), currency: 'USD', people: ['U'.repeat(140)], spot: spotOptions });
     expect(() => renderBlockKit(message)).toThrow(/option value/);
   });
 });

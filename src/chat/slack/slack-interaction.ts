@@ -13,6 +13,8 @@ import type { Actor, ActionInteraction, MessageReply } from '../interaction.js';
 export interface ClickedMessage {
   channel: string;
   ts: string;
+  /** The parent's ts when the message is itself a reply in a thread: Slack threads are one level deep. */
+  threadTs: string | null;
   ephemeral: boolean;
 }
 
@@ -56,7 +58,8 @@ export function clickedMessage(body: BlockAction): ClickedMessage | null {
   const channel = nonEmpty(container.channel_id) ?? nonEmpty(body.channel?.id);
   const ts = nonEmpty(container.message_ts) ?? nonEmpty(body.message?.ts);
   if (!channel || !ts) return null; // e.g. a button in the App Home or a modal
-  return { channel, ts, ephemeral: container.is_ephemeral === true };
+  const threadTs = nonEmpty((body.message as { thread_ts?: unknown } | undefined)?.thread_ts);
+  return { channel, ts, threadTs: threadTs && threadTs !== ts ? threadTs : null, ephemeral: container.is_ephemeral === true };
 }
 
 function actor(userId: unknown, name: unknown): Actor {

@@ -53,7 +53,8 @@ export function messageReply(tools: ReplyTools, where: { channel: string | null;
     },
     async thread(message) {
       if (clicked && !clicked.ephemeral) {
-        await tools.chat.reply(clicked.channel, clicked.ts, message);
+        // A click on a reply (a review line) answers in the same thread: Slack wants the parent's ts.
+        await tools.chat.reply(clicked.channel, clicked.threadTs ?? clicked.ts, message);
         return;
       }
       return base.private(message);

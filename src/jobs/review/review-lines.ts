@@ -3,17 +3,21 @@ import { spotSaving } from '../../checks/review/spot-saving.js';
 import type { Deps } from '../../deps.js';
 import type { GpuInstance } from '../../domain/gpu-inventory.js';
 import { monthOf } from '../../domain/period.js';
+import type { Recommendation } from '../../domain/recommendation.js';
 import type { ReviewLine } from '../../domain/review.js';
+import { recommendationsFor } from '../../recommend/recommendations-for.js';
 
 /**
  * A team's top cost lines of a month, with what the inventory knows of each instance (its name,
- * type and workload) and, for on-demand GPU instances, the catalog's saving on spot.
+ * type and workload), for on-demand GPU instances the catalog's saving on spot, and the right-size
+ * and spot recommendations for the instance each line bills.
  */
 export async function loadReviewLines(deps: Deps, team: string, month: string): Promise<ReviewLine[]> {
   const [lines, inventory] = await Promise.all([deps.store.breakdowns.costLines(monthOf(`${month}-01`), team, deps.config.review.lines), deps.gpu ? deps.gpu.inventory() : Promise.resolve([])]);
   const instances = new Map<string, GpuInstance>(inventory.map((i) => [i.instanceId, i]));
   const catalog = loadPriceCatalog();
-  return lines.map((line) => {
+  const recommended = await Promise.all(lines.map((line) => lineRecommendations(deps, line.resourceId)));
+  return lines.map((line, index) => {
     const instance = line.resourceId ? instances.get(line.resourceId) : undefined;
     const cost = Math.round(line.effective * 100) / 100;
     return {
@@ -27,6 +31,28 @@ export async function loadReviewLines(deps: Deps, team: string, month: string): 
       instanceType: instance?.instanceType ?? null,
       workload: instance?.workload ?? null,
       spotSaving: spotSaving(cost, line.pricing, instance, catalog),
+      recommendations: recommended[index]!.filter((r) => r.kind !== 'spot' || spotSavesOn(line.pricing)),
     };
   });
+}
+
+/**
+ * Whether moving a line to spot can save anything: not when it is billed on spot already (Dynamic),
+ * nor under a commitment (a Savings Plan or reservation is paid whether the instance runs or not).
+ */
+function spotSavesOn(pricing: string | null): boolean {
+  return pricing !== 'Committed' && pricing !== 'Dynamic';
+}
+
+/**
+ * A line's recommendations; none when the metrics cannot be read now. The review is posted once a
+ * month: an unreachable metrics source costs it the recommendations (logged), not the whole thread.
+ */
+async function lineRecommendations(deps: Deps, resourceId: string | null): Promise<Recommendation[]> {
+  try {
+    return (await recommendationsFor(deps, { resourceId })).map((r) => r.recommendation);
+  } catch (error) {
+    deps.log.warn({ resourceId, err: (error as Error).message }, 'review: recommendations unavailable for this line');
+    return [];
+  }
 }
