@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { InstanceActionPort } from './actions/instance/instance-port.js';
-import type { SpotMigrationPort } from './actions/spot/spot-port.js';
+import type { SpotPorts } from './actions/spot/spot-port.js';
 import type { GpuInstance } from './domain/gpu-inventory.js';
 import type { GpuMetricsSource } from './domain/gpu-metrics.js';
 import type { Config } from './config/schema.js';
@@ -29,6 +29,6 @@ export interface GpuDeps {
   metrics: GpuMetricsSource[];
   inventory: () => Promise<GpuInstance[]>;
   instances: InstanceActionPort;
-  /** Launch-template changes for spot migrations; absent where no provider supports them. */
-  spot?: SpotMigrationPort;
+  /** Launch-template changes for spot migrations, per instance's source and region; absent where no provider supports them. */
+  spot?: SpotPorts;
 }

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { parseButtonValue } from './button-value.js';
 import type { ActionSpec } from './action.js';
-import { SPOT_PERMISSIONS, launchTemplateOf, type SpotChange, type SpotMigrationPort } from './spot/spot-port.js';
+import { SPOT_PERMISSIONS, launchTemplateOf, type SpotChange } from './spot/spot-port.js';
+import { spotPortOfInstance } from './spot/spot-port-of.js';
 import { spotReadiness } from '../checks/recommend/checkpointing.js';
-import type { Deps } from '../deps.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { formatMoney } from '../domain/money.js';
 import { BurnrateError } from '../errors.js';
-import { gpuDepsOf } from '../jobs/gpu-check.js';
 import { currentInstance, currentRecommendations } from '../recommend/current-recommendations.js';
 import { errorMessage } from '../../templates/error-message.js';
 import { spotApprovalPending, spotMigrated } from '../../templates/spot-migration.js';
@@ -22,7 +21,8 @@ const payloadSchema = z.strictObject({ i: z.string().min(1).max(100) });
  *   1. read the instance as it is now (fresh tags), not as the message was written
  *   2. approvers of its team (and admins) only
  *   3. readiness: not an inference endpoint, checkpointing declared, interval at most spot.maxCheckpointMinutes
- *   4. a spot recommendation still stands (the catalog has a spot price) and a launch template is named
+ *   4. a spot recommendation still stands (the catalog has a spot price), a launch template is named,
+ *      and the instance's source can change it (the demo's templates, EC2 in the instance's region)
  *   5. a saving above spot.secondApproverAbove needs two different approvers
  *   6. dry run while actions.enabled is false: asks the cloud, records nothing
  *   7. record the approval (the same approver twice is refused); not enough yet: say so in the thread
@@ -57,7 +57,12 @@ export const spotApproveAction: ActionSpec = {
     const launchTemplate = launchTemplateOf(instance.tags);
     if (!launchTemplate)
       return refuse('no launch template', new BurnrateError('burnrate_spot_no_launch_template', `Not approved: burnrate does not know which launch template starts ${label}.`, 'Tag the instance burnrate:launch-template=lt-... (instances launched from a template carry aws:ec2launchtemplate:id already).'));
-    const port = spotPortOf(deps);
+    const port = await spotPortOfInstance(deps, instance);
+    if (!port)
+      return refuse(
+        'no spot port',
+        new BurnrateError('burnrate_spot_unsupported', `Not approved: burnrate cannot change launch templates of ${label} (${instance.provider}, ${instance.region}).`, 'Spot migrations run on EC2 launch templates: list the instance\'s AWS region under gpu.inventory in burnrate.yml.'),
+      );
     const approvalsNeeded = recommendation.monthlySaving > deps.config.spot.secondApproverAbove ? 2 : 1;
     const saving = formatMoney(recommendation.monthlySaving, 'USD');
 
@@ -72,7 +77,7 @@ export const spotApproveAction: ActionSpec = {
       return;
     }
 
-    const { outcome, migration } = await deps.store.spotMigrations.approve({ instanceId, team: instance.team, launchTemplate, monthlySaving: recommendation.monthlySaving, approvalsNeeded, approver: actor.userId, at: deps.clock() });
+    const { outcome, migration } = await deps.store.spotMigrations.approve({ instanceId, team: instance.team, launchTemplate, place: port.place, monthlySaving: recommendation.monthlySaving, approvalsNeeded, approver: actor.userId, at: deps.clock() });
     if (outcome === 'same-approver')
       return refuse('same approver twice', new BurnrateError('burnrate_spot_same_approver', `You already approved moving ${label} to spot.`, `It saves ${formatMoney(migration.monthlySaving, 'USD')} a month, so a second, different approver of ${team?.name ?? instance.team} must approve it too.`));
     // A migration claimed long ago and never finished died with its process: the next click finishes it (the port is idempotent).
@@ -105,10 +110,3 @@ export const spotApproveAction: ActionSpec = {
     await interaction.reply.thread(spotMigrated(label, (await deps.store.spotMigrations.get(migration.id))!, change.detail));
   },
 };
-
-/** The spot port, or a clear error where no provider supports spot migrations. */
-export function spotPortOf(deps: Deps): SpotMigrationPort {
-  const port = gpuDepsOf(deps).spot;
-  if (!port) throw new BurnrateError('burnrate_spot_unconfigured', 'Spot migrations are not available for this installation.', 'They need a GPU source whose provider supports launch templates (the demo, or AWS).', 1);
-  return port;
-}

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { parseButtonValue } from './button-value.js';
 import type { ActionSpec } from './action.js';
-import { spotPortOf, STALE_CLAIM_MS } from './spot-approve.js';
+import { STALE_CLAIM_MS } from './spot-approve.js';
+import { spotPortOfMigration } from './spot/spot-port-of.js';
 import { SPOT_PERMISSIONS, type SpotChange } from './spot/spot-port.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { utcMinute } from '../domain/utc-minute.js';
@@ -14,7 +15,7 @@ const payloadSchema = z.strictObject({ m: z.number().int().positive() });
 
 /**
  * "Revert to on-demand": the launch template's default goes back to the version it had before the
- * migration. Owners and approvers of the team (and admins) may revert: it is the safe direction.
+ * migration, through the port the migration was made through (the demo, or EC2 in its region). Owners and approvers of the team (and admins) may revert: it is the safe direction.
  * Dry run while actions.enabled is false; a second click finds it reverted and does nothing; audited.
  */
 export const spotRevertAction: ActionSpec = {
@@ -42,7 +43,7 @@ export const spotRevertAction: ActionSpec = {
     }
     if ((migration.state !== 'migrated' && !resumed) || migration.previousVersion === null)
       throw new BurnrateError('burnrate_spot_not_migrated', `${label} has not been moved to spot, so there is nothing to revert.`);
-    const port = spotPortOf(deps);
+    const port = await spotPortOfMigration(deps, migration);
 
     if (!deps.config.actions.enabled) {
       const result = await port.revertToOnDemand(migration.launchTemplate, migration.previousVersion, { dryRun: true });

@@ -6,6 +6,7 @@ import type { GpuInstance } from '../domain/gpu-inventory.js';
 import type { GpuSeries, MetricsRange } from '../domain/gpu-metrics.js';
 import type { Recommendation } from '../domain/recommendation.js';
 import { gpuDepsOf } from '../jobs/gpu-check.js';
+import { attributeSeries } from '../sources/gpu-attribution.js';
 
 export interface RecommendationScope {
   instanceId?: string;
@@ -38,9 +39,12 @@ export async function currentInstance(deps: Deps, instanceId: string): Promise<G
   return (await gpuDepsOf(deps).inventory()).find((i) => i.instanceId === instanceId);
 }
 
+/**
+ * Each instance's usage from its GPUs' series. Series are tied to instances as the idle check ties
+ * them (by id, host name or IP: DCGM and the CloudWatch agent name hosts, not instance ids).
+ */
 function usageByInstance(instances: readonly GpuInstance[], series: readonly GpuSeries[], range: MetricsRange): Map<string, GpuUsage> {
-  const wanted = new Set(instances.map((i) => i.instanceId));
-  const byHost = new Map<string, GpuSeries[]>();
-  for (const s of series) if (wanted.has(s.ref.host)) byHost.set(s.ref.host, [...(byHost.get(s.ref.host) ?? []), s]);
-  return new Map([...byHost].map(([host, list]) => [host, gpuUsageOf(list, range)]));
+  const byInstance = new Map<string, GpuSeries[]>();
+  for (const { series: s, instance } of attributeSeries(instances, series, new Map())) byInstance.set(instance.instanceId, [...(byInstance.get(instance.instanceId) ?? []), s]);
+  return new Map([...byInstance].map(([id, list]) => [id, gpuUsageOf(list, range)]));
 }

@@ -2,6 +2,8 @@ import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { Ec2InstancePort } from '../actions/instance/ec2-instance-port.js';
 import type { InstanceActionPort } from '../actions/instance/instance-port.js';
+import { Ec2SpotPort, regionOfEc2SpotPlace } from '../actions/spot/ec2-spot-port.js';
+import type { SpotMigrationPort } from '../actions/spot/spot-port.js';
 import { metricsSourceId, type GpuMetricsSourceConfig } from '../config/gpu-sources-schema.js';
 import type { Config } from '../config/schema.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
@@ -24,9 +26,13 @@ export interface ConfiguredGpu {
   inventory(): Promise<GpuInstance[]>;
   /** The port that stops this instance (its provider and region), from the latest inventory. */
   portOf(instance: GpuInstance): InstanceActionPort | undefined;
+  /** The port that moves this instance's launch template to spot: EC2 in its region. */
+  spotPortOf(instance: GpuInstance): SpotMigrationPort | undefined;
+  /** The spot port a migration was recorded with (`aws:<region>`). */
+  spotPortAt(place: string): SpotMigrationPort | undefined;
 }
 
-/** One AWS SDK client per region and service, shared by inventory, metrics and stops. */
+/** One AWS SDK client per region and service, shared by inventory, metrics, stops and spot migrations. */
 function perRegion<T>(make: (region: string) => T): (region: string) => T {
   const made = new Map<string, T>();
   return (region) => {
@@ -37,7 +43,7 @@ function perRegion<T>(make: (region: string) => T): (region: string) => T {
 }
 
 /**
- * Metrics sources, inventory and stop ports from burnrate.yml. AWS clients use the SDK's own
+ * Metrics sources, inventory, stop and spot ports from burnrate.yml. AWS clients use the SDK's own
  * credential chain and endpoint settings (AWS_PROFILE, roles, AWS_ENDPOINT_URL_*); Prometheus
  * tokens come read from the environment already (bearer-tokens.ts), by source id. Every metrics
  * source keeps its window in memory and fetches only new samples (RollingWindowMetrics).
@@ -49,6 +55,7 @@ export function buildConfiguredGpu(config: Config, tokens: ReadonlyMap<string, s
   const ec2 = perRegion((region) => new EC2Client({ region, maxAttempts: AWS_MAX_ATTEMPTS }));
   const cloudwatch = perRegion((region) => new CloudWatchClient({ region, maxAttempts: AWS_MAX_ATTEMPTS }));
   const stopPorts = perRegion((region) => new Ec2InstancePort({ region, client: ec2(region) }));
+  const spotPorts = perRegion((region) => new Ec2SpotPort({ region, client: ec2(region) }));
   const resolveTeam = teamResolver(config.teams);
   const inventories = inventory.map((source) => new Ec2GpuInventory({ regions: source.regions, tagKeys: config.ownership.tagKeys, resolveTeam, clientFor: ec2 }));
 
@@ -56,6 +63,11 @@ export function buildConfiguredGpu(config: Config, tokens: ReadonlyMap<string, s
     metrics: metrics.map((source) => metricsSourceOf(source, tokens, cloudwatch)),
     inventory: async () => (await Promise.all(inventories.map((i) => i.list()))).flat(),
     portOf: (instance) => (instance.provider === 'aws' ? stopPorts(instance.region) : undefined),
+    spotPortOf: (instance) => (instance.provider === 'aws' ? spotPorts(instance.region) : undefined),
+    spotPortAt: (place) => {
+      const region = regionOfEc2SpotPlace(place);
+      return region ? spotPorts(region) : undefined;
+    },
   };
 }
 

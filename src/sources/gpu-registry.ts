@@ -2,7 +2,7 @@ import { DemoInstancePort } from '../actions/instance/demo-instance-port.js';
 import type { InstanceActionPort } from '../actions/instance/instance-port.js';
 import { RoutedInstancePort } from '../actions/instance/routed-instance-port.js';
 import { DemoSpotPort } from '../actions/spot/demo-spot-port.js';
-import { launchTemplateOf } from '../actions/spot/spot-port.js';
+import { launchTemplateOf, type SpotMigrationPort, type SpotPorts } from '../actions/spot/spot-port.js';
 import type { Config } from '../config/schema.js';
 import type { GpuDeps } from '../deps.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
@@ -19,8 +19,10 @@ import { demoInventory } from './demo/demo-inventory.js';
  * GPU metrics, inventory and the instance action port from the configuration: the demo source's
  * fleet (its metrics, inventory, an in-memory port, every instance running, and in-memory launch
  * templates for spot migrations), and the sources
- * of `gpu.metrics` and `gpu.inventory`. With both, the inventories are joined and each stop goes
- * to the port of the instance's provider and region. Undefined when no GPU source is configured.
+ * of `gpu.metrics` and `gpu.inventory`. With both, the inventories are joined and each stop and
+ * each spot migration goes to the port of the instance's source and region: the demo's for a demo
+ * instance, EC2 in the instance's region for one of `gpu.inventory`. Undefined when no GPU source
+ * is configured.
  */
 export function buildGpuDeps(config: Config, env: NodeJS.ProcessEnv = process.env): GpuDeps | undefined {
   const demo = buildDemoGpu(config);
@@ -55,24 +57,47 @@ export function buildGpuDeps(config: Config, env: NodeJS.ProcessEnv = process.en
       fetch: async (range) => (await configured()).metrics[index]!.fetch(range),
     }),
   );
+  const demoSpot = demo ? { port: demo.spotPort, instanceIds: new Set(demo.list.map((i) => i.instanceId)) } : undefined;
   return {
     metrics: [...(demo?.metrics ?? []), ...metrics],
     inventory,
     instances: new RoutedInstancePort(locate),
-    // Spot migrations run on the demo's launch templates; EC2's (Ec2SpotPort) has no burnrate.yml keys yet.
-    ...(demo?.spot ? { spot: demo.spot } : {}),
+    spot: routedSpotPorts(demoSpot, configured),
   };
 }
 
-function buildDemoGpu(config: Config): GpuDeps | undefined {
+type DemoGpu = GpuDeps & { list: readonly GpuInstance[]; spotPort: DemoSpotPort };
+
+function buildDemoGpu(config: Config): DemoGpu | undefined {
   const demo = config.sources.find((s) => s.type === 'demo');
   if (!demo) return undefined;
   const fleet = demoFleet(demo.seed);
   const inventory = demoInventory(demo.seed, teamResolver(config.teams), { fleet, tagKeys: config.ownership.tagKeys });
+  const spotPort = new DemoSpotPort([...new Set(inventory.map((i) => launchTemplateOf(i.tags)).filter((t): t is string => t !== null))]);
   return {
     metrics: [new DemoGpuMetrics({ seed: demo.seed, fleet, ...(demo.id ? { id: demo.id } : {}) })],
     inventory: async () => inventory,
     instances: new DemoInstancePort(inventory.map((i) => ({ id: i.instanceId, state: 'running', tags: { ...i.tags } }))),
-    spot: new DemoSpotPort([...new Set(inventory.map((i) => launchTemplateOf(i.tags)).filter((t): t is string => t !== null))]),
+    spot: routedSpotPorts({ port: spotPort, instanceIds: new Set(inventory.map((i) => i.instanceId)) }),
+    list: inventory,
+    spotPort,
   };
 }
+
+/**
+ * Spot ports by source: a demo instance's launch template is the demo's, any other instance's is
+ * its cloud's (EC2 in its region), so an EC2 instance never hears of the demo's templates.
+ */
+function routedSpotPorts(demo: { port: SpotMigrationPort; instanceIds: ReadonlySet<string> } | undefined, configured?: () => Promise<ConfiguredGpu>): SpotPorts {
+  return {
+    forInstance: async (instance) => {
+      if (demo?.instanceIds.has(instance.instanceId)) return demo.port;
+      return configured ? (await configured()).spotPortOf(instance) : undefined;
+    },
+    at: async (place) => {
+      if (demo && place === demo.port.place) return demo.port;
+      return configured ? (await configured()).spotPortAt(place) : undefined;
+    },
+  };
+}
+

@@ -289,4 +289,9 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX cloud_budgets_team ON cloud_budgets (team);
   `,
+  `
+  -- Where a spot migration's launch template lives (the port that made it: demo, aws:<region>), so
+  -- a revert goes back there even after the instance is gone. NULL for migrations made before.
+  ALTER TABLE spot_migrations ADD COLUMN place TEXT;
+  `,
 ];

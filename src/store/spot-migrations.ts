@@ -6,6 +6,7 @@ interface MigrationRow {
   instance_id: string;
   team: string;
   launch_template: string;
+  place: string | null;
   monthly_saving: number;
   approvals_needed: number;
   state: SpotMigrationState;
@@ -29,8 +30,8 @@ export class SqliteSpotMigrationStore implements SpotMigrationStore {
   constructor(private readonly db: Database.Database) {
     const active = db.prepare<[string], MigrationRow>("SELECT * FROM spot_migrations WHERE instance_id = ? AND state <> 'reverted'");
     const create = db.prepare(
-      `INSERT INTO spot_migrations (instance_id, team, launch_template, monthly_saving, approvals_needed, state, created_at, changed_at)
-       VALUES (@instanceId, @team, @launchTemplate, @monthlySaving, @approvalsNeeded, 'approving', @at, @at)`,
+      `INSERT INTO spot_migrations (instance_id, team, launch_template, place, monthly_saving, approvals_needed, state, created_at, changed_at)
+       VALUES (@instanceId, @team, @launchTemplate, @place, @monthlySaving, @approvalsNeeded, 'approving', @at, @at)`,
     );
     const insertApproval = db.prepare('INSERT INTO spot_approvals (migration_id, approver, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING');
     this.approveTx = db.transaction((draft: SpotApprovalDraft): SpotApprovalResult => {
@@ -89,6 +90,7 @@ export class SqliteSpotMigrationStore implements SpotMigrationStore {
       instanceId: row.instance_id,
       team: row.team,
       launchTemplate: row.launch_template,
+      place: row.place,
       monthlySaving: row.monthly_saving,
       approvalsNeeded: row.approvals_needed,
       state: row.state,

@@ -372,6 +372,8 @@ export interface SpotMigration {
   instanceId: string;
   team: string;
   launchTemplate: string;
+  /** The spot port's place (`demo`, `aws:<region>`) the migration goes through; null for migrations recorded before places were. */
+  place: string | null;
   /** USD a month, as recommended when the first approval came. */
   monthlySaving: number;
   approvalsNeeded: number;
@@ -394,6 +396,7 @@ export interface SpotApprovalDraft {
   instanceId: string;
   team: string;
   launchTemplate: string;
+  place: string;
   monthlySaving: number;
   approvalsNeeded: 1 | 2;
   approver: string;

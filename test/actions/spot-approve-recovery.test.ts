@@ -18,7 +18,7 @@ async function setup() {
   const t = testDeps(config, '2026-11-18T06:00:00Z');
   t.deps.gpu = buildGpuDeps(t.deps.config)!;
   const fra = (await t.deps.gpu.inventory()).find((i) => i.name === 'research-train-fra')!.instanceId;
-  return { ...t, fra, port: t.deps.gpu.spot as DemoSpotPort };
+  return { ...t, fra, port: (await t.deps.gpu.spot!.at('demo')) as DemoSpotPort };
 }
 
 async function press(deps: Parameters<typeof dispatch>[0], user: string, action: string, value: object) {
@@ -55,7 +55,7 @@ describe('a spot migration whose process died half-way', () => {
     await press(deps, BOB, 'spot.approve', { i: fra });
     const migration = (await deps.store.spotMigrations.active(fra))!;
     // The second approval was recorded and claimed, then the process died.
-    const second = await deps.store.spotMigrations.approve({ instanceId: fra, team: migration.team, launchTemplate: LT, monthlySaving: migration.monthlySaving, approvalsNeeded: 2, approver: ADMIN, at: deps.clock() });
+    const second = await deps.store.spotMigrations.approve({ instanceId: fra, team: migration.team, launchTemplate: LT, place: 'demo', monthlySaving: migration.monthlySaving, approvalsNeeded: 2, approver: ADMIN, at: deps.clock() });
     expect(second.outcome).toBe('recorded');
     expect(await deps.store.spotMigrations.transition(migration.id, 'approving', 'migrating', deps.clock())).toBe(true);
     setNow('2026-11-18T06:30:00Z');

@@ -255,7 +255,7 @@ describe('Approve spot migration from a line of the review thread (demo organisa
       return answer ? String(answer.body.text) : null;
     };
     const approve = (user: string, line: { call: SlackApiCall }) => click(user, line.call, 'spot.approve', approveOf(line.call).value);
-    const demoSpot = deps.gpu!.spot as DemoSpotPort;
+    const demoSpot = (await deps.gpu!.spot!.at('demo')) as DemoSpotPort;
 
     // Refused, privately: the owner is no approver; an interval longer than spot.maxCheckpointMinutes.
     expect(await approve(ALICE, fra)).toContain('Only approvers of ML Research can approve moving research-train-fra to spot');

@@ -18,6 +18,7 @@ const migration: SpotMigration = {
   instanceId: spot.instanceId,
   team: 'ml-research',
   launchTemplate: 'lt-0a3f9c1e7d2b4a6c8',
+  place: 'aws:eu-central-1',
   monthlySaving: 5545.39,
   approvalsNeeded: 2,
   state: 'migrated',

@@ -14,6 +14,7 @@ interface DemoTemplate {
  */
 export class DemoSpotPort implements SpotMigrationPort {
   readonly provider = 'demo';
+  readonly place = 'demo';
   private readonly templates = new Map<string, DemoTemplate>();
 
   constructor(launchTemplates: readonly string[]) {

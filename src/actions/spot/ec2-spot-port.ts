@@ -20,12 +20,14 @@ export interface Ec2SpotPortOptions {
  */
 export class Ec2SpotPort implements SpotMigrationPort {
   readonly provider = 'aws';
+  readonly place: string;
   private readonly client: EC2Client;
   private readonly region: string;
   private readonly locks = new KeyedLock();
 
   constructor(options: Ec2SpotPortOptions) {
     this.region = options.region;
+    this.place = ec2SpotPlace(options.region);
     this.client = options.client ?? new EC2Client({ region: options.region, maxAttempts: 3 });
   }
 
@@ -96,4 +98,14 @@ export class Ec2SpotPort implements SpotMigrationPort {
     }
     throw new BurnrateError('burnrate_ec2_dry_run_ignored', `EC2 in ${this.region} answered a dry run of ${permission} as if it ran.`, undefined, 1);
   }
+}
+
+/** The place of EC2's launch templates in a region, as recorded with a migration. */
+export function ec2SpotPlace(region: string): string {
+  return `aws:${region}`;
+}
+
+/** The region of an EC2 place; null when the place is not EC2's. */
+export function regionOfEc2SpotPlace(place: string): string | null {
+  return /^aws:([a-z]{2}(-[a-z]+)+-\d+)$/.exec(place)?.[1] ?? null;
 }

@@ -1,3 +1,5 @@
+import type { GpuInstance } from '../../domain/gpu-inventory.js';
+
 /** IAM actions a spot migration and its revert need, for the generated IAM policy. */
 export const SPOT_PERMISSIONS = ['ec2:DescribeLaunchTemplateVersions', 'ec2:CreateLaunchTemplateVersion', 'ec2:ModifyLaunchTemplate'] as const;
 export type SpotPermission = (typeof SPOT_PERMISSIONS)[number];
@@ -33,9 +35,27 @@ export interface SpotChange {
  */
 export interface SpotMigrationPort {
   readonly provider: string;
+  /**
+   * Where its launch templates live, recorded with each migration so that a revert finds them again
+   * after the instance is gone (a spot instance is reclaimed and relaunched under a new id):
+   * `demo`, or `aws:<region>`.
+   */
+  readonly place: string;
   moveToSpot(launchTemplate: string, options: { dryRun: boolean; description: string }): Promise<SpotChange>;
   /** Makes `restoreVersion` (the default before the migration) the default again. */
   revertToOnDemand(launchTemplate: string, restoreVersion: string, options: { dryRun: boolean }): Promise<SpotChange>;
+}
+
+/**
+ * Every spot port of the installation: each instance goes to the one of its source and region
+ * (the demo's in-memory templates for a demo instance, EC2 in the instance's region for one of
+ * `gpu.inventory`), each migration back to the one it was made through.
+ */
+export interface SpotPorts {
+  /** The port for an instance of the inventory; undefined where its provider has no launch templates burnrate can change. */
+  forInstance(instance: GpuInstance): Promise<SpotMigrationPort | undefined>;
+  /** The port of a recorded `place`; undefined when this installation has no such port (any more). */
+  at(place: string): Promise<SpotMigrationPort | undefined>;
 }
 
 /** The launch template an instance's tags name: burnrate's tag first, then the one EC2 sets. */

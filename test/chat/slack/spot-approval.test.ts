@@ -49,7 +49,9 @@ async function setup(change: (config: Config) => void) {
   const { deps } = testDeps(config, T);
   const gpu = buildGpuDeps(deps.config)!;
   const client = new EC2Client({ region: 'eu-central-1', endpoint: ec2.endpoint, credentials: TEST_AWS_CREDENTIALS, maxAttempts: 1 });
-  deps.gpu = { ...gpu, spot: new Ec2SpotPort({ region: 'eu-central-1', client }) };
+  // Every instance's launch template in EC2 eu-central-1, where research-train-fra runs.
+  const port = new Ec2SpotPort({ region: 'eu-central-1', client });
+  deps.gpu = { ...gpu, spot: { forInstance: async () => port, at: async (place) => (place === port.place ? port : undefined) } };
   const h = await startSlackServer(deps, slack);
   const byName = new Map((await gpu.inventory()).map((i) => [i.name, i.instanceId]));
   return { deps, h, id: (name: string) => byName.get(name)! };
