@@ -217,7 +217,7 @@ describe('Approve spot migration from a line of the review thread (demo organisa
     fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'files.getUploadURLExternal', 'files.completeUploadExternal'] });
     const config = demoConfig();
     config.actions.enabled = true;
-    deps = { config, store: openStore(':memory:'), sources: buildSources(config.sources), chat: [], clock: () => new Date('2026-12-01T17:00:00Z'), log: pino({ level: process.env.TEST_LOG ?? 'silent' }), gpu: buildGpuDeps(config)! };
+    deps = { config, store: openStore(':memory:'), sources: buildSources(config).spend, chat: [], clock: () => new Date('2026-12-01T17:00:00Z'), log: pino({ level: process.env.TEST_LOG ?? 'silent' }), gpu: buildGpuDeps(config)! };
     await refreshSources(deps);
     harness = await startSlackServer(deps, fake);
   });
