@@ -10,6 +10,7 @@ import { FakeEc2 } from '../../fakes/fake-ec2.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../../support/aws-test-env.js';
 import { testDeps } from '../../support/deps.js';
+import { everyInstanceTo } from '../../support/spot-ports.js';
 import { blockActionsBody, postSigned } from '../../support/slack-request.js';
 import { startSlackServer } from './slack-harness.js';
 
@@ -50,8 +51,7 @@ async function setup(change: (config: Config) => void) {
   const gpu = buildGpuDeps(deps.config)!;
   const client = new EC2Client({ region: 'eu-central-1', endpoint: ec2.endpoint, credentials: TEST_AWS_CREDENTIALS, maxAttempts: 1 });
   // Every instance's launch template in EC2 eu-central-1, where research-train-fra runs.
-  const port = new Ec2SpotPort({ region: 'eu-central-1', client });
-  deps.gpu = { ...gpu, spot: { forInstance: async () => port, at: async (place) => (place === port.place ? port : undefined) } };
+  deps.gpu = { ...gpu, spot: everyInstanceTo(new Ec2SpotPort({ region: 'eu-central-1', client })) };
   const h = await startSlackServer(deps, slack);
   const byName = new Map((await gpu.inventory()).map((i) => [i.name, i.instanceId]));
   return { deps, h, id: (name: string) => byName.get(name)! };

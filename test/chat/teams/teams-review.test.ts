@@ -151,7 +151,8 @@ describe('the monthly review thread in Teams: a reply chain under the parent car
     const summary = bed.fake.calls.at(-1)!;
     expect(summary).toMatchObject({ op: 'send', conversationId: chain });
     const [first] = await deps.store.reviews.lines('llm-training', '2026-11');
-    const saving = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(first!.spotSaving!);
+    // Move to spot saves what the line's spot recommendation said.
+    const saving = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(first!.recommendations.find((r) => r.kind === 'spot')!.monthlySaving);
     expect(summary.activity.summary).toBe(`LLM Training: November 2026 review closed, 1 of 10 lines decided, about ${saving} a month saved`);
     expect(cardText(FakeBotConnector.cardOf(summary))).toContain(`Move to spot (${CAROL.aadObjectId})`);
     expect(inChain()).toHaveLength(13);

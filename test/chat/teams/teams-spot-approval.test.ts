@@ -13,6 +13,7 @@ import { cardActionActivity, CONVERSATIONS, installActivity, type Person } from 
 import { buttonOf, cardText } from './card-buttons.js';
 import { useTeamsTestbed } from './teams-harness.js';
 import { ADMIN, ALICE, STRANGER, teamsDemoConfig } from './teams-test-config.js';
+import { everyInstanceTo } from '../../support/spot-ports.js';
 
 // ml-research (owner ALICE, approver BOB; ADMIN holds every role) alerts in CONVERSATIONS.channel.
 const BOB: Person = { aadObjectId: 'U0DEMOBOB', name: 'Bob Approver' };
@@ -44,7 +45,7 @@ describe('Approve spot migration in Teams, against EC2 launch templates through 
     const { deps } = testDeps(teamsDemoConfig(change), T);
     const gpu = buildGpuDeps(deps.config)!;
     const client = new EC2Client({ region: 'eu-central-1', endpoint: ec2.endpoint, credentials: TEST_AWS_CREDENTIALS, maxAttempts: 1 });
-    deps.gpu = { ...gpu, spot: new Ec2SpotPort({ region: 'eu-central-1', client }) };
+    deps.gpu = { ...gpu, spot: everyInstanceTo(new Ec2SpotPort({ region: 'eu-central-1', client })) };
     const h = await bed.start(deps);
     await h.send(installActivity(bed.fake.serviceUrl, ALICE));
     const byName = new Map((await gpu.inventory()).map((i) => [i.name, i.instanceId]));
