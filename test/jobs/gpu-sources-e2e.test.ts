@@ -12,7 +12,7 @@ import { renderPlainText } from '../../templates/render/plain-text.js';
 import { FakeCloudWatch, nvidiaSmiMetrics, readNvidiaSmiCapture } from '../fakes/fake-cloudwatch.js';
 import { FakeEc2, type FakeEc2Instance } from '../fakes/fake-ec2.js';
 import { constant, dcgmGpuLabelSets, FakePrometheus, readDcgmExposition, type FakeDcgmGpu, type SampleFn } from '../fakes/fake-prometheus.js';
-import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../support/aws-env.js';
+import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../support/aws-test-env.js';
 import { testDeps } from '../support/deps.js';
 import { click } from '../support/recording-reply.js';
 import { cli, workDir } from '../support/run-cli.js';

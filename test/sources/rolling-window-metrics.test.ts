@@ -6,7 +6,7 @@ import { PrometheusGpuSource } from '../../src/sources/prometheus/prometheus-sou
 import { RollingWindowMetrics } from '../../src/sources/rolling-window-metrics.js';
 import { FakeCloudWatch, nvidiaSmiMetrics, readNvidiaSmiCapture } from '../fakes/fake-cloudwatch.js';
 import { dcgmGpuLabelSets, FakePrometheus, type FakeDcgmGpu } from '../fakes/fake-prometheus.js';
-import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../support/aws-env.js';
+import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../support/aws-test-env.js';
 
 const START = Date.UTC(2026, 10, 2, 7, 0, 0) / 1000;
 const WINDOW = 2 * 3600;

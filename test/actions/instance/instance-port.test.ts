@@ -5,7 +5,7 @@ import { Ec2InstancePort } from '../../../src/actions/instance/ec2-instance-port
 import type { InstanceActionPort, InstanceState, StopPermission } from '../../../src/actions/instance/instance-port.js';
 import { BurnrateError } from '../../../src/errors.js';
 import { FakeEc2 } from '../../fakes/fake-ec2.js';
-import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../../support/aws-env.js';
+import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../../support/aws-test-env.js';
 
 const REGION = 'eu-west-1';
 const CREDENTIALS = TEST_AWS_CREDENTIALS;

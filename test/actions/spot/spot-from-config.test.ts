@@ -7,7 +7,7 @@ import { demoConfig } from '../../../src/sources/demo/demo-config.js';
 import { renderPlainText } from '../../../templates/render/plain-text.js';
 import { FakeEc2, type FakeEc2Instance } from '../../fakes/fake-ec2.js';
 import { constant, FakePrometheus } from '../../fakes/fake-prometheus.js';
-import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../../support/aws-env.js';
+import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../../support/aws-test-env.js';
 import { testDeps } from '../../support/deps.js';
 import { click } from '../../support/recording-reply.js';
 

@@ -11,7 +11,7 @@ import {
   readNvidiaSmiCapture,
   type FakeCloudWatchOptions,
 } from '../../fakes/fake-cloudwatch.js';
-import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../../support/aws-env.js';
+import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../../support/aws-test-env.js';
 
 const START = Date.UTC(2026, 10, 2, 7, 0, 0) / 1000;
 const HOUR: MetricsRange = { start: START, end: START + 3600, stepSeconds: 60 };

@@ -7,7 +7,7 @@ import { UNTAGGED } from '../../../src/domain/spend.js';
 import { BurnrateError } from '../../../src/errors.js';
 import { Ec2GpuInventory } from '../../../src/sources/ec2/ec2-gpu-inventory.js';
 import { FakeEc2, type FakeEc2Instance } from '../../fakes/fake-ec2.js';
-import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../../support/aws-env.js';
+import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../../support/aws-test-env.js';
 
 const CREDENTIALS = TEST_AWS_CREDENTIALS;
 const TEAMS = configSchema.parse({ teams: [{ id: 'vision', match: ['cv'] }, { id: 'nlp' }] }).teams;
