@@ -21,6 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { median } from './stats.js';
+import { mulberry32 } from '../src/sources/demo/random.js';
 
 export const BENCH_SIGNING_SECRET = 'bench-signing-secret-4a8a08f09d37b737';
 export const BENCH_BOT_TOKEN = 'xoxb-bench';
@@ -403,18 +404,6 @@ function poissonSchedule(n: number, rate: number, seed: number): number[] {
     t += (-Math.log(1 - random()) / rate) * 1000;
   }
   return times;
-}
-
-/** A small seeded PRNG, so both targets get the same arrivals. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function emptyRound(): RoundResult {

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerWorkerCount } from '../../../src/chat/answer/answer-workers-setting.js';
 import { createAnswerer } from '../../../src/chat/answer/create-answerer.js';
@@ -41,7 +43,7 @@ describe('how many answer workers', () => {
 
   it('answers in process for a :memory: database or with workers off, so no thread is started', async () => {
     const { deps } = testDeps({});
-    for (const [dbPath, env] of [[':memory:', {}], ['/tmp/unused.db', { BURNRATE_ANSWER_WORKERS: '0' }]] as const) {
+    for (const [dbPath, env] of [[':memory:', {}], [join(tmpdir(), 'burnrate-never-opened.db'), { BURNRATE_ANSWER_WORKERS: '0' }]] as const) {
       const answerer = createAnswerer(deps, { dbPath, env, dispatch });
       expect(answerer).not.toBeInstanceOf(WorkerAnswerer);
       expect(answerer.describe()).toBe('answers: computed in process');
