@@ -1,6 +1,6 @@
 import { budgetStatus } from '../src/checks/budget-status.js';
 import { loadBudgetSnapshot } from '../src/jobs/budget-snapshot.js';
-import { listBudgets } from '../src/jobs/budget-listing.js';
+import { budgetListing } from '../src/jobs/budget-listing.js';
 import { budgetStatusMessage, withCloudBudgets } from '../templates/budget-status.js';
 import type { CommandSpec } from './command.js';
 import { notInAnyTeam, resolveTeamId } from './team-arg.js';
@@ -19,9 +19,10 @@ export const budgetCommand: CommandSpec = {
     const snapshot = await loadBudgetSnapshot(ctx.deps, teams, ctx.now);
     const open = new Map<string, number>();
     for (const f of await ctx.deps.store.findings.listOpen()) open.set(f.team, (open.get(f.team) ?? 0) + 1);
-    const message = budgetStatusMessage(budgetStatus(snapshot, { lookbackDays: ctx.deps.config.forecast.lookbackDays }, ctx.now), open, snapshot.dataThrough, snapshot.stale);
+    const statuses = budgetStatus(snapshot, { lookbackDays: ctx.deps.config.forecast.lookbackDays }, ctx.now);
+    const message = budgetStatusMessage(statuses, open, snapshot.dataThrough, snapshot.stale);
     // Budgets kept in the AWS or Google console for these teams, beside burnrate's own.
-    const cloud = (await listBudgets(ctx.deps, ctx.now, { teams: ids, origins: ['aws', 'gcp'] })).budgets;
+    const cloud = budgetListing(snapshot, statuses, { teams: ids, origins: ['aws', 'gcp'] }).budgets;
     return cloud.length === 0 ? message : withCloudBudgets(message, cloud);
   },
 };

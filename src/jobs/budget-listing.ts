@@ -1,10 +1,9 @@
-import { budgetStatus } from '../checks/budget-status.js';
+import { budgetStatus, type BudgetStatus } from '../checks/budget-status.js';
 import type { Deps } from '../deps.js';
 import type { BudgetOrigin } from '../domain/cloud-budget.js';
 import { cloudBudgetsInForce } from '../domain/cloud-team-budgets.js';
-import { applyBudgetOverrides } from '../domain/effective-budgets.js';
 import type { StaleSource } from '../domain/staleness.js';
-import { loadBudgetSnapshot } from './budget-snapshot.js';
+import { loadBudgetSnapshot, type LoadedBudgetSnapshot } from './budget-snapshot.js';
 
 /** One budget, wherever it is defined, with spend beside it. */
 export interface BudgetLine {
@@ -35,22 +34,32 @@ export interface BudgetListing {
  * `burnrate budgets` and `/burnrate budget`. `teams` limits it to those teams (and drops unmapped
  * cloud budgets); `origins` to some origins.
  */
-export async function listBudgets(deps: Pick<Deps, 'config' | 'store'>, now: Date, options: { teams?: readonly string[]; origins?: readonly BudgetOrigin[] } = {}): Promise<BudgetListing> {
+export async function listBudgets(deps: Pick<Deps, 'config' | 'store'>, now: Date, options: BudgetListingOptions = {}): Promise<BudgetListing> {
   const teams = deps.config.teams.filter((t) => !options.teams || options.teams.includes(t.id));
   const snapshot = await loadBudgetSnapshot(deps, teams, now);
-  const policy = { lookbackDays: deps.config.forecast.lookbackDays };
-  const cloud = await deps.store.cloudBudgets.list();
-  const configured = applyBudgetOverrides(teams, await deps.store.budgets.list());
-  const inForce = cloudBudgetsInForce(configured, cloud);
-  const statuses = budgetStatus(snapshot, policy, now);
+  return budgetListing(snapshot, budgetStatus(snapshot, { lookbackDays: deps.config.forecast.lookbackDays }, now), options);
+}
+
+export interface BudgetListingOptions {
+  teams?: readonly string[];
+  origins?: readonly BudgetOrigin[];
+}
+
+/**
+ * The listing from a snapshot and its statuses already computed: `/burnrate budget` shows the
+ * statuses and the clouds' budgets of one snapshot instead of loading it twice.
+ */
+export function budgetListing(snapshot: LoadedBudgetSnapshot, statuses: readonly BudgetStatus[], options: BudgetListingOptions = {}): BudgetListing {
+  const inForce = cloudBudgetsInForce(snapshot.configured, snapshot.cloudBudgets);
   const lines: BudgetLine[] = [];
   for (const s of statuses) {
     const cloudBudget = s.cadence === 'monthly' ? inForce.get(s.team) : undefined;
     if (cloudBudget) continue; // listed below, as the cloud budget it is
-    lines.push({ origin: 'config', name: s.cadence, team: s.team, period: s.cadence, amount: s.budget, currency: s.currency, actual: s.actual, actualFrom: 'burnrate', forecast: s.forecast, thresholds: teams.find((t) => t.id === s.team)?.budget?.thresholds ?? [], drivesAlerts: true });
+    const thresholds = snapshot.configured.find((t) => t.id === s.team)?.budget?.thresholds ?? [];
+    lines.push({ origin: 'config', name: s.cadence, team: s.team, period: s.cadence, amount: s.budget, currency: s.currency, actual: s.actual, actualFrom: 'burnrate', forecast: s.forecast, thresholds, drivesAlerts: true });
   }
   const monthly = new Map(statuses.filter((s) => s.cadence === 'monthly').map((s) => [s.team, s]));
-  for (const b of cloud) {
+  for (const b of snapshot.cloudBudgets) {
     if (options.teams && (!b.team || !options.teams.includes(b.team))) continue;
     const ours = b.team && b.period === 'monthly' ? monthly.get(b.team) : undefined;
     const actual = b.actual ?? ours?.actual ?? null;

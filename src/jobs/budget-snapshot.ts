@@ -1,6 +1,7 @@
 import type { BudgetSnapshot } from '../checks/budget.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
+import type { CloudBudget } from '../domain/cloud-budget.js';
 import { applyCloudBudgets } from '../domain/cloud-team-budgets.js';
 import { combinedDataThrough } from '../domain/data-through.js';
 import { applyBudgetOverrides } from '../domain/effective-budgets.js';
@@ -8,6 +9,10 @@ import { addDays, dayInZone } from '../domain/period.js';
 import { staleSources, type StaleSource } from '../domain/staleness.js';
 
 export interface LoadedBudgetSnapshot extends BudgetSnapshot {
+  /** The teams with the budgets set from chat applied, before the clouds' budgets stand in. */
+  configured: TeamConfig[];
+  /** The clouds' budgets as last listed, mapped to teams or not. */
+  cloudBudgets: CloudBudget[];
   /** Sources whose last refresh failed: the numbers behind the snapshot are older than they look. */
   stale: StaleSource[];
   /**
@@ -43,8 +48,11 @@ export async function loadBudgetSnapshot(deps: Pick<Deps, 'config' | 'store'>, t
     const fed = source.ageHours === null ? teams.map((t) => t.id) : await deps.store.spend.teamsOf(source.source, since);
     for (const team of fed) staleTeams.set(team, [...(staleTeams.get(team) ?? []), source]);
   }
+  const configured = applyBudgetOverrides(teams, overrides);
   return {
-    teams: applyCloudBudgets(applyBudgetOverrides(teams, overrides), cloudBudgets),
+    teams: applyCloudBudgets(configured, cloudBudgets),
+    configured,
+    cloudBudgets,
     daily,
     // How far the sources that work reach: a failing one holds its own teams, not everyone's data end.
     dataThrough: combinedDataThrough(freshness.filter((f) => !stale.some((s) => s.source === f.source))) ?? combinedDataThrough(freshness),
