@@ -294,4 +294,17 @@ export const MIGRATIONS: readonly string[] = [
   -- a revert goes back there even after the instance is gone. NULL for migrations made before.
   ALTER TABLE spot_migrations ADD COLUMN place TEXT;
   `,
+  `
+  -- Each team's spend per day, summed from spend_daily and rebuilt by every import over the days
+  -- it touched (spend-team-days.ts): budget checks and budget status read this, not every line.
+  CREATE TABLE spend_team_days (
+    day TEXT NOT NULL,
+    team TEXT NOT NULL,
+    billed REAL NOT NULL,
+    effective REAL NOT NULL,
+    PRIMARY KEY (day, team)
+  ) WITHOUT ROWID;
+  INSERT INTO spend_team_days (day, team, billed, effective)
+    SELECT day, team, sum(billed), sum(effective) FROM spend_daily GROUP BY day, team;
+  `,
 ];

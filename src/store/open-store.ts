@@ -22,6 +22,7 @@ import { MIGRATIONS } from './migrations.js';
 import { enqueueOutbox, SqliteOutboxStore } from './outbox.js';
 import { SqliteFreshnessStore, writeFreshness } from './source-freshness.js';
 import { deleteSpendScope, insertSpendRows, SqliteSpendStore } from './spend-daily.js';
+import { rebuildTeamDays, spanOfRows, spanOfScope, widen, type DaySpan } from './spend-team-days.js';
 import type { Store } from './store.js';
 
 export const DEFAULT_DB_PATH = './data/burnrate.db';
@@ -46,12 +47,16 @@ export function openStore(path: string): Store {
     let rowsDeleted = 0;
     let rowsInserted = 0;
     const periods = new Set<string>();
+    let touched: DaySpan | null = null;
     for (const batch of batches) {
+      touched = widen(touched, spanOfScope(db, batch.scope));
       rowsDeleted += deleteSpendScope(db, batch.scope);
       rowsInserted += insertSpendRows(db, batch);
+      touched = widen(touched, spanOfRows(batch.rows));
       batch.scope.billingPeriods.forEach((p) => periods.add(p));
       writeFreshness(db, batch.scope.source, batch.dataThrough, now ?? new Date());
     }
+    if (touched) rebuildTeamDays(db, touched);
     return { rowsDeleted, rowsInserted, billingPeriods: [...periods].sort() };
   });
 

@@ -25,12 +25,7 @@ export class SqliteSpendStore implements SpendStore {
 
   constructor(private readonly db: Database.Database) {
     // Raw rows (arrays): building an object per row in better-sqlite3 costs more than the mapping below.
-    this.dailyByTeamStatement = db
-      .prepare<[string], [string, string, number, number]>(
-        `SELECT team, day, sum(billed) AS billed, sum(effective) AS effective
-         FROM spend_daily WHERE day >= ? GROUP BY team, day`,
-      )
-      .raw(true);
+    this.dailyByTeamStatement = db.prepare<[string], [string, string, number, number]>('SELECT team, day, billed, effective FROM spend_team_days WHERE day >= ?').raw(true);
     // A loose index scan over spend_daily_currency_day: one seek per distinct currency to find the
     // next one and one to see whether it has a row in the period, however long the period is.
     this.currenciesStatement = db

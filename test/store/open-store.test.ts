@@ -81,6 +81,60 @@ describe('SQLite store', () => {
     expect(await store.spend.totals({ period: november, teams: [] }, 'team')).toEqual([]);
   });
 
+  describe('daily spend per team (the rollup budget checks read)', () => {
+    /** The same sums straight from the cost lines: what the rollup must always equal. */
+    const fromLines = (path: string) => {
+      const db = new Database(path, { readonly: true });
+      const sums = db.prepare('SELECT team, day, sum(billed) AS billed, sum(effective) AS effective FROM spend_daily GROUP BY team, day ORDER BY team, day').all();
+      db.close();
+      return sums;
+    };
+    const rollup = async (store: ReturnType<typeof openStore>) => [...(await store.spend.dailyByTeam('2000-01-01'))].sort((x, y) => x.team.localeCompare(y.team) || x.day.localeCompare(y.day));
+
+    it('follows every import: new days, a replaced period, another account, replaced days, an emptied scope', async () => {
+      const path = join(mkdtempSync(join(tmpdir(), 'burnrate-store-')), 'burnrate.db');
+      const store = openStore(path);
+      const check = async () => expect(await rollup(store)).toEqual(fromLines(path));
+      await store.importBatches([batch([row(), row({ day: '2026-11-04' }), row({ team: 'b', billed: 3, effective: 2 })])]);
+      await check();
+      // The period again, with a day gone and another changed: the gone day must leave the rollup.
+      await store.importBatches([batch([row({ billed: 25 })])]);
+      await check();
+      expect(await rollup(store)).toEqual([{ team: 'a', day: '2026-11-03', billed: 25, effective: 9 }]);
+      await store.importBatches([{ ...batch([row({ billingAccount: '222', billed: 5, effective: 5 })]), scope: { source: 'focus', billingPeriods: ['2026-11'], billingAccounts: ['222'] } }]);
+      await check();
+      // A cloud API's incremental pull replaces some days of another source.
+      const days = { start: '2026-11-02', end: '2026-11-05' };
+      await store.importBatches([{ scope: { source: 'aws', billingPeriods: ['2026-11'], days }, rows: [row({ day: '2026-11-02', team: 'b' }), row({ day: '2026-11-04', team: 'c' })], dataThrough: null }]);
+      await store.importBatches([{ scope: { source: 'aws', billingPeriods: ['2026-11'], days }, rows: [row({ day: '2026-11-03', team: 'b', billed: 1 })], dataThrough: null }]);
+      await check();
+      // Everything of account 111 gone: only account 222 and the aws day remain.
+      await store.importBatches([batch([])]);
+      await check();
+      expect(await rollup(store)).toEqual([
+        { team: 'a', day: '2026-11-03', billed: 5, effective: 5 },
+        { team: 'b', day: '2026-11-03', billed: 1, effective: 9 },
+      ]);
+      await store.close();
+    });
+
+    it('is filled from the cost lines already there when a database is upgraded', async () => {
+      const path = join(mkdtempSync(join(tmpdir(), 'burnrate-store-')), 'burnrate.db');
+      const store = openStore(path);
+      await store.importBatches([batch([row(), row({ day: '2026-11-04', team: 'b' })])]);
+      await store.close();
+      // As a database of the version before: no rollup yet.
+      const db = new Database(path);
+      db.exec('DROP TABLE spend_team_days');
+      db.pragma(`user_version = ${MIGRATIONS.length - 1}`);
+      db.close();
+      const upgraded = openStore(path);
+      expect(await rollup(upgraded)).toEqual(fromLines(path));
+      expect(await rollup(upgraded)).toHaveLength(2);
+      await upgraded.close();
+    });
+  });
+
   it('queues each outbox message once, whatever the number of retries', async () => {
     const store = openStore(':memory:');
     const draft = { dedupeKey: 'k1', target: 'terminal:a', message: { summary: 's', blocks: [] } };
