@@ -12,3 +12,8 @@ export function errorMessage(problem: string, hint?: string): Message {
 export function internalErrorMessage(reference: string): Message {
   return errorMessage('Something went wrong on our side.', `Try again in a minute; if it keeps failing, give your admin reference ${reference}.`);
 }
+
+/** Commands are arriving faster than burnrate answers them: this one was not run. */
+export function busyMessage(): Message {
+  return errorMessage('burnrate has more commands than it can answer right now, so it did not run this one.', 'Nothing was changed. Try again in a minute.');
+}

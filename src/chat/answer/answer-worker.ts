@@ -9,12 +9,15 @@ import { dispatch } from '../dispatcher.js';
 import type { Reply } from '../interaction.js';
 import { responseUrlReply } from '../slack/response-url-reply.js';
 import { commandInteraction, type CommandRequest } from './answerer.js';
+import { lowerThreadPriority } from './lower-thread-priority.js';
 import type { AnswerWorkerData, FromWorker, ToWorker } from './worker-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('answer-worker runs as a worker thread only');
 
 const { config, dbPath } = workerData as AnswerWorkerData;
+// Acknowledging within Slack's 3 s goes first when cores are short; answers wait their turn.
+const threadId = lowerThreadPriority();
 // The environment is the one the main thread was given (Worker `env`): log level, Slack settings.
 const runtime = buildRuntime({ config, dbPath, env: process.env, chatPlatforms: false });
 const inFlight = new Set<Promise<void>>();
@@ -28,7 +31,7 @@ port.on('message', (message: ToWorker) => {
   const done = answer(message.id, message.request).finally(() => inFlight.delete(done));
   inFlight.add(done);
 });
-send({ type: 'ready' });
+send({ type: 'ready', osThreadId: threadId });
 
 async function answer(id: number, request: CommandRequest): Promise<void> {
   const undelivered: Message[] = [];

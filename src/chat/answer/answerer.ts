@@ -28,6 +28,11 @@ export interface Answerer {
    * or an apology is delivered, or delivery failed and was logged. Never rejects.
    */
   answer(request: CommandRequest, reply: Reply): Promise<void>;
+  /**
+   * Whether a command taken now would be answered in reasonable time. False while answers already
+   * wait too long: the caller turns the command away at once (busyMessage) instead of queueing it.
+   */
+  accepting(): boolean;
   /** Resolves once answers are computed where this answerer computes them (at once in process; workers: when started). */
   ready(): Promise<void>;
   /** Stops taking work, waits for answers in flight (up to a limit) and releases what it holds. */

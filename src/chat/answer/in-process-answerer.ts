@@ -17,6 +17,8 @@ export function inProcessAnswerer(deps: Deps, dispatch: Dispatch): Answerer {
       inFlight.add(done);
       return done;
     },
+    // Nothing queues here: each answer runs as soon as its command is acknowledged.
+    accepting: () => true,
     ready: async () => {},
     async close() {
       await settleWithin([...inFlight], DRAIN_TIMEOUT_MS);

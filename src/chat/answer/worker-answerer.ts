@@ -15,11 +15,24 @@ export const ANSWER_WORKER_SCRIPT = new URL('./answer-worker.js', import.meta.ur
 const MAX_START_FAILURES = 3;
 
 /**
- * Answers one worker works on at once. Acks can outrun answers (that is the point), and without a
- * cap a burst would start a POST per queued answer at once: thousands of sockets, connect timeouts.
- * Beyond the cap answers wait here, in order, and a replacement worker picks them up after a crash.
+ * Answers one worker works on at once. An answer computes in a millisecond or two and then waits
+ * for Slack to take its POST, a round trip to Slack from wherever burnrate runs: a worker keeps
+ * this many going so that the round trip does not set its pace (32 per 100 ms round trip is 320
+ * answers a second). Acks can outrun answers (that is the point), and without a cap a burst would
+ * start a POST per queued answer at once: thousands of sockets, connect timeouts. Beyond the cap
+ * answers wait here, in order, and a replacement worker picks them up after a crash.
  */
-const ANSWERS_PER_WORKER = 8;
+const ANSWERS_PER_WORKER = 32;
+
+/**
+ * When answers fall this far behind, new commands are turned away. In Slack a person sees nothing
+ * until the answer arrives, and after a few seconds of nothing types the command again, which only
+ * adds to the pile: past these limits "busy, try again" at once (in the acknowledgement) is the
+ * better answer, and what was taken is still answered in time. Two limits: answers taken and not
+ * yet delivered, per worker (a flood of quick ones: at 1-3 ms an answer, under a second of work),
+ * and how long the oldest of them has waited (a few slow ones, or a worker stuck on a lock).
+ */
+export const ANSWER_LIMITS = { waitingPerWorker: 256, oldestWaitMs: 1_000 };
 
 export interface WorkerAnswererOptions {
   size: number;
@@ -31,10 +44,14 @@ export interface WorkerAnswererOptions {
   /** Answers in process when the workers cannot start at all. */
   fallback: Answerer;
   script?: URL;
+  /** ANSWER_LIMITS unless given. */
+  limits?: Partial<typeof ANSWER_LIMITS>;
 }
 
 interface Pending {
   id: number;
+  /** When it was queued (performance.now()). */
+  queuedAt: number;
   request: CommandRequest;
   reply: Reply;
   resolve: () => void;
@@ -43,6 +60,8 @@ interface Pending {
 interface Slot {
   worker: Worker;
   ready: boolean;
+  /** The worker's operating-system thread, whose priority it lowered (null: it could not). */
+  osThreadId: number | null;
   pending: Map<number, Pending>;
 }
 
@@ -61,6 +80,8 @@ export class WorkerAnswerer implements Answerer {
   private startFailures = 0;
   private broken = false;
   private closing = false;
+  /** Commands turned away since the answers fell behind; null while they keep up. */
+  private turnedAway: number | null = null;
 
   constructor(private readonly options: WorkerAnswererOptions) {
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
@@ -69,6 +90,11 @@ export class WorkerAnswerer implements Answerer {
   /** The live threads, for health checks and tests: a crash shows up as a new thread id. */
   get threads(): readonly Worker[] {
     return this.slots.map((slot) => slot.worker);
+  }
+
+  /** The started workers' operating-system threads, which run at a lower priority than this one. */
+  get osThreadIds(): number[] {
+    return this.slots.flatMap((slot) => (slot.ready && slot.osThreadId !== null ? [slot.osThreadId] : []));
   }
 
   /** Answers handed over and not yet delivered: on a worker or waiting for one. */
@@ -86,12 +112,44 @@ export class WorkerAnswerer implements Answerer {
     while (!this.broken && !this.slots.every((slot) => slot.ready)) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
+  accepting(): boolean {
+    // Answered in process (see answer()): nothing queues here.
+    if (this.inProcess()) return true;
+    const limits = { ...ANSWER_LIMITS, ...this.options.limits };
+    const behind = this.inFlight >= limits.waitingPerWorker * this.slots.length || performance.now() - this.oldestUndelivered() > limits.oldestWaitMs;
+    // One line when answers fall behind and one when they catch up, however many commands come in between.
+    if (behind && this.turnedAway === null) {
+      this.turnedAway = 0;
+      this.options.log.warn({ waiting: this.inFlight }, 'answers are falling behind; turning new commands away until they catch up');
+    } else if (!behind && this.turnedAway !== null) {
+      this.options.log.warn({ turnedAway: this.turnedAway }, 'answers caught up; taking commands again');
+      this.turnedAway = null;
+    }
+    if (behind) this.turnedAway!++;
+    return !behind;
+  }
+
+  private inProcess(): boolean {
+    return this.broken || this.closing || !this.slots.some((slot) => slot.ready);
+  }
+
+  /** When the oldest answer not yet delivered was taken (performance.now()); Infinity when none is. */
+  private oldestUndelivered(): number {
+    // Queued answers are younger than those on a worker, and a worker's are in the order taken.
+    let oldest = this.queue[0]?.queuedAt ?? Infinity;
+    for (const slot of this.slots) {
+      const first = slot.pending.values().next();
+      if (!first.done && first.value.queuedAt < oldest) oldest = first.value.queuedAt;
+    }
+    return oldest;
+  }
+
   answer(request: CommandRequest, reply: Reply): Promise<void> {
     // While no worker has started yet (the first seconds after start, or a replacement after a
     // crash), answering in process beats making the person wait for a thread to load.
-    if (this.broken || this.closing || !this.slots.some((slot) => slot.ready)) return this.options.fallback.answer(request, reply);
+    if (this.inProcess()) return this.options.fallback.answer(request, reply);
     const done = new Promise<void>((resolve) => {
-      this.queue.push({ id: this.nextId++, request, reply, resolve });
+      this.queue.push({ id: this.nextId++, queuedAt: performance.now(), request, reply, resolve });
       this.pump();
     }).finally(() => this.running.delete(done));
     this.running.add(done);
@@ -127,7 +185,7 @@ export class WorkerAnswerer implements Answerer {
   private spawn(): Slot {
     const data: AnswerWorkerData = { config: this.options.config, dbPath: this.options.dbPath };
     const worker = new Worker(this.options.script ?? ANSWER_WORKER_SCRIPT, { workerData: data, env: { ...this.options.env } });
-    const slot: Slot = { worker, ready: false, pending: new Map() };
+    const slot: Slot = { worker, ready: false, osThreadId: null, pending: new Map() };
     worker.on('message', (message: FromWorker) => void this.receive(slot, message));
     worker.on('error', (error) => this.options.log.error({ err: error.message, threadId: worker.threadId }, 'answer worker crashed'));
     worker.on('exit', (code) => void this.exited(slot, code));
@@ -137,6 +195,7 @@ export class WorkerAnswerer implements Answerer {
   private async receive(slot: Slot, message: FromWorker): Promise<void> {
     if (message.type === 'ready') {
       slot.ready = true;
+      slot.osThreadId = message.osThreadId;
       this.startFailures = 0;
       this.pump();
       return;

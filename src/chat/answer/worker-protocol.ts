@@ -13,7 +13,8 @@ export type ToWorker = { type: 'answer'; id: number; request: CommandRequest } |
 
 /** Worker -> main thread. */
 export type FromWorker =
-  | { type: 'ready' }
+  /** Started. `osThreadId`: the thread whose priority it lowered, null where it could not. */
+  | { type: 'ready'; osThreadId: number | null }
   /** Answered. `undelivered`: answers the worker had no way to send (no response_url); the main thread sends them. */
   | { type: 'done'; id: number; undelivered: Message[] }
   /** The answer (or the dispatcher's own apology) could not be delivered. */

@@ -1,6 +1,7 @@
 import { App, HTTPReceiver, type BlockAction } from '@slack/bolt';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deps } from '../../deps.js';
+import { busyMessage } from '../../../templates/error-message.js';
 import { BurnrateError } from '../../errors.js';
 import type { Route } from '../../http/server.js';
 import type { Answerer } from '../answer/answerer.js';
@@ -11,7 +12,7 @@ import { SlackChat } from './slack-chat.js';
 import { actionInteraction, clickedMessage, commandRequest } from './slack-interaction.js';
 import { HOME_ACTION, registerHome } from './slack-home.js';
 import { slackLogger } from './slack-logger.js';
-import { messageReply, privateReply } from './slack-reply.js';
+import { ephemeralResponse, messageReply, privateReply } from './slack-reply.js';
 import { readSlackSettings } from './slack-settings.js';
 import { redactTokens } from './slack-tokens.js';
 import { createSocketReceiver } from './socket-receiver.js';
@@ -23,6 +24,9 @@ export const SLACK_COMMAND = '/burnrate';
 const NOT_HOME_ACTION = new RegExp(`^(?!${HOME_ACTION.source.slice(1)})`);
 
 export type { Dispatch };
+
+/** The acknowledgement of a command turned away because answers are falling behind (built once: it is sent in floods). */
+const BUSY_ACK = ephemeralResponse(busyMessage());
 
 /** Errors logged from Slack requests never carry a token. */
 const SLACK = { name: 'Slack', redact: redactTokens };
@@ -89,12 +93,22 @@ export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; di
 
   // Commands are answered by the answerer (worker threads when the database allows), so the
   // event loop that acknowledges never computes an answer; buttons are rarer and stay here.
+  // Commands are taken by a global middleware, which ends the request there: Bolt runs the
+  // middleware chain of every listener (App Home, its buttons, the modal, other buttons) for every
+  // request, and that work, and the garbage it leaves, would otherwise come with every command.
   const answerer = options.answerer ?? inProcessAnswerer(deps, options.dispatch);
-  app.command(SLACK_COMMAND, async ({ command, ack, respond, client }) => {
+  app.use(async (args) => {
+    if (!('command' in args) || args.command.command !== SLACK_COMMAND) return args.next();
+    const { command, ack, respond, client } = args;
+    // Overloaded: said in the acknowledgement itself, which costs no further request.
+    if (!answerer.accepting()) return ack(BUSY_ACK);
     await ack();
     const reply = privateReply({ respond, client, chat }, { channel: command.channel_id || null, userId: command.user_id });
     const request = await translateGuarded(deps, reply, () => commandRequest(command, deps.clock()), SLACK);
-    if (request) await answerer.answer(request, reply);
+    // Not awaited: Bolt's objects for this request are let go once the ack is out, instead of
+    // living (and being copied by every garbage collection) until the answer is delivered. The
+    // answerer keeps track of answers in flight itself, and never rejects.
+    if (request) void answerer.answer(request, reply);
   });
 
   registerHome(app, deps);

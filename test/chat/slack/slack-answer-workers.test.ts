@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,8 @@ import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Interaction } from '../../../src/chat/interaction.js';
 import { createAnswerer } from '../../../src/chat/answer/create-answerer.js';
-import { WorkerAnswerer } from '../../../src/chat/answer/worker-answerer.js';
+import { ANSWER_THREAD_NICE } from '../../../src/chat/answer/lower-thread-priority.js';
+import { ANSWER_LIMITS, WorkerAnswerer } from '../../../src/chat/answer/worker-answerer.js';
 import { dispatch } from '../../../src/chat/dispatcher.js';
 import type { Deps } from '../../../src/deps.js';
 import { demoConfig } from '../../../src/sources/demo/demo-config.js';
@@ -63,8 +64,8 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
     await dispatch(d, interaction);
   };
 
-  async function start(env: NodeJS.ProcessEnv = { BURNRATE_ANSWER_WORKERS: '1' }) {
-    const created = createAnswerer(deps, { dbPath: join(dir, 'burnrate.db'), env: { LOG_LEVEL: 'silent', ...env }, dispatch: here, script: WORKER_SCRIPT });
+  async function start(env: NodeJS.ProcessEnv = { BURNRATE_ANSWER_WORKERS: '1' }, tuning: { limits?: Partial<typeof ANSWER_LIMITS> } = {}) {
+    const created = createAnswerer(deps, { dbPath: join(dir, 'burnrate.db'), env: { LOG_LEVEL: 'silent', ...env }, dispatch: here, script: WORKER_SCRIPT, ...tuning });
     expect(created).toBeInstanceOf(WorkerAnswerer);
     answerer = created as WorkerAnswerer;
     // Until a worker has started, answers are computed in process; these tests are about the worker.
@@ -98,6 +99,15 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
     expect(dispatchedHere).toEqual([]);
     expect(fake.calls).toEqual([]); // answers go to response_url, never through the Web API
     expect(answerer?.describe()).toBe('answers: 1 worker thread');
+  });
+
+  it.runIf(process.platform === 'linux')('answer workers run at a lower priority than the thread that acks', async () => {
+    await start({ BURNRATE_ANSWER_WORKERS: '2' });
+    // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value (after the command name's ")").
+    const niceOf = (tid: number) => Number(readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    const workers = answerer!.osThreadIds;
+    expect(workers).toHaveLength(2);
+    for (const tid of workers) expect(niceOf(tid)).toBe(Math.min(19, niceOf(process.pid) + ANSWER_THREAD_NICE));
   });
 
   it('budget set writes through the worker, to the database the main thread reads, audited', async () => {
@@ -188,6 +198,59 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
     expect(answerOf('early')?.body.text).toBe('burnrate commands');
     expect(dispatchedHere.map((i) => i.kind === 'command' && i.text)).toEqual(['help']);
     expect(answerer.describe()).toBe('answers: 1 worker thread');
+  });
+
+  /**
+   * Holds the write lock so that a `budget set` blocks the worker (SQLite waits synchronously) and
+   * `queued` more commands pile up behind it; then sends one more and returns its acknowledgement's
+   * body. The lock is released and everything taken answered before it returns.
+   */
+  async function oneMoreWhileStuck(h: { url: string }, queued: number, pause = 0): Promise<unknown> {
+    const lock = holdWriteLock();
+    let ack: unknown;
+    try {
+      await command(h, 'budget set ml-research 70k', 'stuck', BOB);
+      for (let i = 0; i < queued; i++) expect(await (await command(h, 'help', `q${i}`)).text()).toBe('');
+      await waitFor(() => answerer!.inFlight === queued + 1, 'answers piling up');
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      const res = await command(h, 'budget set ml-research 1', 'one-more', BOB);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      ack = text === '' ? '' : JSON.parse(text);
+    } finally {
+      lock.exec('ROLLBACK');
+      lock.close();
+    }
+    await waitFor(() => answerOf('stuck') !== undefined && answerOf(`q${queued - 1}`) !== undefined, 'the answers taken', 30_000);
+    expect(answerOf('stuck')?.body.text).toContain('now $70,000.00');
+    return ack;
+  }
+  const BUSY = { response_type: 'ephemeral', text: 'burnrate has more commands than it can answer right now, so it did not run this one.' };
+
+  it('turns a command away in its acknowledgement once too many answers wait, and never runs it', { timeout: 60_000 }, async () => {
+    const h = await start({ BURNRATE_ANSWER_WORKERS: '1' }, { limits: { waitingPerWorker: 8, oldestWaitMs: 60_000 } });
+    expect(await oneMoreWhileStuck(h, 7)).toMatchObject(BUSY);
+    expect(answerOf('one-more')).toBeUndefined();
+    expect((await deps.store.budgets.list()).map((b) => b.amount)).toEqual([70_000]);
+    // Caught up: the next command is taken and answered; the log has one line each way.
+    expect(await (await command(h, 'help', 'later')).text()).toBe('');
+    await waitFor(() => answerOf('later') !== undefined, 'an answer once caught up');
+    const log = logged.join('');
+    expect(log.match(/answers are falling behind; turning new commands away until they catch up/g)).toHaveLength(1);
+    expect(log).toMatch(/"turnedAway":1,.*answers caught up; taking commands again/);
+  });
+
+  it('turns a command away once the oldest answer has waited too long, however few wait', { timeout: 60_000 }, async () => {
+    const h = await start({ BURNRATE_ANSWER_WORKERS: '1' }, { limits: { oldestWaitMs: 200 } });
+    expect(await oneMoreWhileStuck(h, 1, 300)).toMatchObject(BUSY);
+    expect(answerOf('one-more')).toBeUndefined();
+  });
+
+  it('takes every command while answers keep up', { timeout: 60_000 }, async () => {
+    const h = await start({ BURNRATE_ANSWER_WORKERS: '1' }, { limits: { waitingPerWorker: 8, oldestWaitMs: 60_000 } });
+    expect(await oneMoreWhileStuck(h, 6)).toBe('');
+    await waitFor(() => answerOf('one-more') !== undefined, 'the last one answered too');
+    expect(logged.join('')).not.toContain('falling behind');
   });
 
   it('close() waits for answers in flight before the threads stop', { timeout: 60_000 }, async () => {
