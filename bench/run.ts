@@ -99,7 +99,7 @@ function printSlack(slack: SlackAckBench): void {
   }
   console.log(`  ack p99 ratio   : ${slack.p99Ratio}x pooled, ${slack.perRoundP99Ratio}x from per-round medians (target ≤ 1.3x)`);
   console.log(
-    `  full answer     : p50 ${slack.burnrate.answer.p50.toFixed(1)} ms, p99 ${slack.burnrate.answer.p99.toFixed(1)} ms (per-round p99 median ${slack.burnrate.answer.perRoundP99Median.toFixed(1)} ms; target p99 < 500 ms), ${slack.burnrate.missingAnswers} missing, ${slack.burnrate.errorAnswers} error answers`,
+    `  full answer     : p50 ${slack.burnrate.answer.p50.toFixed(1)} ms, p99 ${slack.burnrate.answer.p99.toFixed(1)} ms (per-round p99 median ${slack.burnrate.answer.perRoundP99Median.toFixed(1)} ms; target p99 < 500 ms), ${slack.burnrate.missingAnswers} missing, ${slack.burnrate.errorAnswers} error answers, ${slack.burnrate.turnedAway} turned away (busy)`,
   );
 
   const open = slack.openLoop;
@@ -115,16 +115,16 @@ function printSlack(slack: SlackAckBench): void {
       `  ${String(r.rate).padStart(6)}  ${String(b.achievedRps).padStart(8)}  ${pair(b.ack.p50, b.ack.p99).padStart(19)}  ${pair(r.bare.ack.p50, r.bare.ack.p99).padStart(19)}  ${`${r.p99Ratio}x`.padStart(9)}  ${`${pair(b.ack.perRoundP99Median, r.bare.ack.perRoundP99Median)}, ${r.perRoundP99Ratio}x`.padStart(35)}  ${pair(b.answer.p50, b.answer.p99).padStart(17)}  ${`${b.answer.perRoundP99Median.toFixed(1)} ms`.padStart(20)}`,
     );
   }
-  console.log(`   req/s   CPU/req burnrate/bare   busy burnrate/bare  send lag p99   other work burnrate/bare  errors`);
+  console.log(`   req/s   CPU/req burnrate/bare   busy burnrate/bare  send lag p99   other work burnrate/bare  errors  turned away`);
   for (const r of open.results) {
     const b = r.burnrate;
     const errors = b.non200 + b.transportErrors + b.missingAnswers + b.errorAnswers + r.bare.non200 + r.bare.transportErrors;
     console.log(
-      `  ${String(r.rate).padStart(6)}  ${`${cpuMs(b.serverCpuMsPerRequest)} / ${cpuMs(r.bare.serverCpuMsPerRequest)}`.padStart(22)}  ${`${pct(b.serverBusyPct)} / ${pct(r.bare.serverBusyPct)}`.padStart(19)}  ${`${Math.max(b.sendLagP99, r.bare.sendLagP99).toFixed(1)} ms`.padStart(12)}  ${`${pct(b.otherCpuPct)} / ${pct(r.bare.otherCpuPct)}`.padStart(25)}  ${errors}${codes(mergeCodes(b.transportErrorCodes, r.bare.transportErrorCodes))}`,
+      `  ${String(r.rate).padStart(6)}  ${`${cpuMs(b.serverCpuMsPerRequest)} / ${cpuMs(r.bare.serverCpuMsPerRequest)}`.padStart(22)}  ${`${pct(b.serverBusyPct)} / ${pct(r.bare.serverBusyPct)}`.padStart(19)}  ${`${Math.max(b.sendLagP99, r.bare.sendLagP99).toFixed(1)} ms`.padStart(12)}  ${`${pct(b.otherCpuPct)} / ${pct(r.bare.otherCpuPct)}`.padStart(25)}  ${String(errors).padStart(6)}${codes(mergeCodes(b.transportErrorCodes, r.bare.transportErrorCodes))}  ${String(b.turnedAway).padStart(11)}`,
     );
   }
   console.log(`  targets: ack p99 ratio ≤ 1.3x, answer p99 < 500 ms. busy: server CPU, % of a core. send lag: how late the load generator sent`);
-  console.log(`  against its schedule. other work: CPU used by anything but the benchmark's three processes, % of a core (2 cores in all).`);
+  console.log(`  against its schedule. other work: CPU used by anything but the benchmark's four processes, % of a core (2 cores in all).`);
 }
 
 function printGpuFetch(r: GpuFetchBench): void {

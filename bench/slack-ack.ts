@@ -10,16 +10,17 @@
 // handler only acks. Targets: burnrate's ack p99 within 1.3x of the bare app's, and the full answer
 // (the POST to response_url) p99 under 500 ms.
 //
-// The servers run as child processes (bench/slack-ack-server.ts); the load generator and the
-// response_url sink share this process. Only one target is under load at a time.
+// The servers run as child processes (bench/slack-ack-server.ts), and so does the stand-in for
+// Slack's response_url (bench/slack-ack-sink.ts); the load generator is this process. Only one
+// target is under load at a time.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Agent, createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { SinkReport } from './slack-ack-sink.js';
 import { median } from './stats.js';
 import { mulberry32 } from '../src/sources/demo/random.js';
 
@@ -67,7 +68,7 @@ export interface TargetResult {
   /** Transport errors by code (ECONNRESET, ...). */
   transportErrorCodes: Record<string, number>;
   /**
-   * CPU used on the machine by anything but the two servers and this process during the rounds
+   * CPU used on the machine by anything but the two servers, the sink and this process during the rounds
    * (steal included), % of one core: other work competing with the benchmark; null off Linux.
    */
   otherCpuPct: number | null;
@@ -92,6 +93,8 @@ export interface SlackAckBench {
     missingAnswers: number;
     /** Answers that arrived but said something went wrong. */
     errorAnswers: number;
+    /** Commands turned away in their acknowledgement (answers were falling behind): no answer expected. */
+    turnedAway: number;
     /** Answer p99 per command text, pooled over rounds. */
     answerP99ByText: Record<string, number>;
   };
@@ -142,6 +145,7 @@ export interface OpenLoopRate {
     answer: Percentiles;
     missingAnswers: number;
     errorAnswers: number;
+    turnedAway: number;
   };
   bare: OpenTargetResult;
   /** burnrate ack p99 / bare ack p99, pooled (target <= 1.3). */
@@ -181,6 +185,8 @@ interface RoundResult {
   otherCpuMs: number | null;
   /** id -> send time (performance.now()), for matching answers. */
   sent: Map<number, { at: number; text: string }>;
+  /** Commands acknowledged with a message instead of an empty body: turned away, never answered. */
+  turnedAway: Set<number>;
   lastAckAt: number;
   firstSendAt: number;
   /** Wall time of the measured run, ms: first send -> last ack (or answer, for burnrate), the span the CPU figures cover. */
@@ -211,6 +217,7 @@ export async function benchSlackAck(opts: { requests: number; concurrency: numbe
     const results: Record<Mode, RoundResult[]> = { burnrate: [], bare: [] };
     const answers: number[][] = [];
     let missingAnswers = 0;
+    let turnedAway = 0;
     const byText = new Map<string, number[]>();
     const answerSpans: number[] = [];
     for (let round = 0; round < opts.rounds; round++) {
@@ -220,6 +227,7 @@ export async function benchSlackAck(opts: { requests: number; concurrency: numbe
         results[target.mode].push(result);
         if (target.mode !== 'burnrate') continue;
         missingAnswers += result.missingAnswers;
+        turnedAway += result.turnedAway.size;
         const ms: number[] = [];
         let lastAnswer = result.firstSendAt;
         for (const [id, { at, text }] of result.sent) {
@@ -269,6 +277,7 @@ export async function benchSlackAck(opts: { requests: number; concurrency: numbe
         answersPerSec: round1(median(answerSpans)),
         missingAnswers,
         errorAnswers,
+        turnedAway,
         answerP99ByText: Object.fromEntries([...byText].map(([text, ms]) => [text, round1(percentile(sorted(ms), 99))])),
       },
       bare: bareResult,
@@ -278,8 +287,7 @@ export async function benchSlackAck(opts: { requests: number; concurrency: numbe
     };
   } finally {
     await Promise.all(targets.map((t) => stopTarget(t)));
-    sink.server.closeAllConnections();
-    await new Promise<void>((resolve) => sink.server.close(() => resolve()));
+    sink.child.disconnect();
   }
 }
 
@@ -352,6 +360,7 @@ async function benchOpenLoop(burnrate: Target, bare: Target, sink: Sink, opts: O
   for (const [rateIndex, rate] of opts.rates.entries()) {
     const rounds: Record<Mode, OpenRound[]> = { burnrate: [], bare: [] };
     let missingAnswers = 0;
+    let turnedAway = 0;
     const errorsBefore = sink.errorAnswers;
     for (let round = 0; round < opts.rounds; round++) {
       const order = (rateIndex + round) % 2 === 0 ? [burnrate, bare] : [bare, burnrate];
@@ -360,7 +369,9 @@ async function benchOpenLoop(burnrate: Target, bare: Target, sink: Sink, opts: O
         if (opts.warmupSeconds > 0) await fireOpen(target, ids(Math.max(1, Math.round(rate * opts.warmupSeconds))), rate, seed + 500, sink);
         const result = await fireOpen(target, ids(Math.max(1, Math.round(rate * opts.seconds))), rate, seed, sink);
         rounds[target.mode].push(result);
-        if (target.mode === 'burnrate') missingAnswers += [...result.sent.keys()].filter((id) => !sink.arrivals.has(id)).length;
+        if (target.mode !== 'burnrate') continue;
+        missingAnswers += [...result.sent.keys()].filter((id) => !sink.arrivals.has(id) && !result.turnedAway.has(id)).length;
+        turnedAway += result.turnedAway.size;
       }
     }
     const summarize = (runs: OpenRound[]): OpenTargetResult => {
@@ -385,7 +396,7 @@ async function benchOpenLoop(burnrate: Target, bare: Target, sink: Sink, opts: O
     const bareResult = summarize(rounds.bare);
     results.push({
       rate,
-      burnrate: { ...burnrateResult, answer: percentiles(answers), missingAnswers, errorAnswers: sink.errorAnswers - errorsBefore },
+      burnrate: { ...burnrateResult, answer: percentiles(answers), missingAnswers, errorAnswers: sink.errorAnswers - errorsBefore, turnedAway },
       bare: bareResult,
       p99Ratio: Math.round((burnrateResult.ack.p99 / bareResult.ack.p99) * 100) / 100,
       perRoundP99Ratio: Math.round((burnrateResult.ack.perRoundP99Median / bareResult.ack.perRoundP99Median) * 100) / 100,
@@ -407,7 +418,7 @@ function poissonSchedule(n: number, rate: number, seed: number): number[] {
 }
 
 function emptyRound(): RoundResult {
-  return { acks: [], rps: 0, non200: 0, transportErrors: 0, errorCodes: {}, cpuMs: null, otherCpuMs: null, sent: new Map(), lastAckAt: 0, firstSendAt: 0, wallMs: 0 };
+  return { acks: [], rps: 0, non200: 0, transportErrors: 0, errorCodes: {}, cpuMs: null, otherCpuMs: null, sent: new Map(), turnedAway: new Set(), lastAckAt: 0, firstSendAt: 0, wallMs: 0 };
 }
 
 /** Sends one signed slash command and records its ack in `into`; resolves when it is acked (or failed). */
@@ -426,12 +437,15 @@ function sendCommand(target: Target, agent: Agent, id: number, sinkUrl: string, 
     const at = performance.now();
     into.sent.set(id, { at, text });
     const req = request({ host: '127.0.0.1', port: target.port, path: EVENTS_PATH, method: 'POST', agent, headers }, (res) => {
-      res.resume();
+      let bodyBytes = 0;
+      res.on('data', (chunk: Buffer) => (bodyBytes += chunk.length));
       res.on('end', () => {
         const done = performance.now();
         into.acks.push(done - at);
         into.lastAckAt = Math.max(into.lastAckAt, done);
         if (res.statusCode !== 200) into.non200++;
+        // An empty body acknowledges; burnrate says "busy" in the body when it turns a command away.
+        else if (bodyBytes > 0) into.turnedAway.add(id);
         resolve();
       });
     });
@@ -454,7 +468,7 @@ function sendCommand(target: Target, agent: Agent, id: number, sinkUrl: string, 
 async function awaitAnswers(sink: Sink, round: RoundResult): Promise<number> {
   const started = performance.now();
   let lastProgress = Math.max(round.lastAckAt, started);
-  let left = [...round.sent.keys()].filter((id) => !sink.arrivals.has(id));
+  let left = [...round.sent.keys()].filter((id) => !sink.arrivals.has(id) && !round.turnedAway.has(id));
   while (left.length > 0 && performance.now() - lastProgress < ANSWER_GRACE_MS && performance.now() - started < ANSWER_WAIT_MAX_MS) {
     await new Promise((r) => setTimeout(r, 20));
     const still = left.filter((id) => !sink.arrivals.has(id));
@@ -465,32 +479,28 @@ async function awaitAnswers(sink: Sink, round: RoundResult): Promise<number> {
 }
 
 interface Sink {
-  server: Server;
+  child: ChildProcess;
   url: string;
-  /** id -> arrival time (performance.now()) of the answer's POST. */
+  /** id -> arrival time of the answer's POST, on this process's performance.now() clock. */
   arrivals: Map<number, number>;
   errorAnswers: number;
 }
 
-/** Stands in for Slack's response_url: records when each answer arrives (the path carries the id). */
+/** Starts the response_url stand-in (bench/slack-ack-sink.ts) in its own process. */
 async function startSink(): Promise<Sink> {
-  const sink: Sink = { server: null as unknown as Server, url: '', arrivals: new Map(), errorAnswers: 0 };
-  sink.server = createServer((req, res) => {
-    const arrived = performance.now();
-    const id = Number((req.url ?? '').split('/').pop());
-    if (Number.isInteger(id) && !sink.arrivals.has(id)) sink.arrivals.set(id, arrived);
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString();
-      if (/went wrong|could not read|Unknown command|don't understand|not in any team/i.test(body)) sink.errorAnswers++;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"ok":true}');
-    });
+  const script = fileURLToPath(new URL('./slack-ack-sink.js', import.meta.url));
+  const child = fork(script, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const sink: Sink = { child, url: '', arrivals: new Map(), errorAnswers: 0 };
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m: { port: number }) => resolve(m.port));
+    child.once('exit', (code) => reject(new Error(`slack-ack-sink exited with code ${code}`)));
   });
-  sink.server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => sink.server.listen(0, '127.0.0.1', resolve));
-  sink.url = `http://127.0.0.1:${(sink.server.address() as AddressInfo).port}`;
+  child.on('message', (report: SinkReport) => {
+    for (const [id, epochMs] of report.arrivals) if (!sink.arrivals.has(id)) sink.arrivals.set(id, epochMs - performance.timeOrigin);
+    sink.errorAnswers = report.errorAnswers;
+  });
+  if (child.pid !== undefined) BENCH_PIDS.add(child.pid);
+  sink.url = `http://127.0.0.1:${port}`;
   return sink;
 }
 
@@ -500,12 +510,12 @@ async function startTarget(mode: Mode, concurrency: number): Promise<Target> {
   const nodeArgs = (process.env.BENCH_SLACK_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, script, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
   // Should this process die without reaching benchSlackAck's finally, the server goes with it.
-  if (child.pid !== undefined) SERVER_PIDS.add(child.pid);
+  if (child.pid !== undefined) BENCH_PIDS.add(child.pid);
   const orphan = () => child.kill('SIGKILL');
   process.once('exit', orphan);
   child.once('exit', () => {
     process.off('exit', orphan);
-    if (child.pid !== undefined) SERVER_PIDS.delete(child.pid);
+    if (child.pid !== undefined) BENCH_PIDS.delete(child.pid);
   });
   const ready = await new Promise<ReadyLine>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`slack-ack-server ${mode} did not start within 120 s`)), 120_000);
@@ -565,17 +575,17 @@ function slashCommandBody(text: string, responseUrl: string): string {
   }).toString();
 }
 
-/** Both servers' pids: their CPU is the benchmark's, not other work's. */
-const SERVER_PIDS = new Set<number>();
+/** The servers' and the sink's pids: their CPU is the benchmark's, not other work's. */
+const BENCH_PIDS = new Set<number>();
 /** USER_HZ: /proc counts CPU in ticks of 10 ms. */
 const TICK_MS = 10;
 
 interface CpuSample {
   /** Busy time of the whole machine (all CPUs, steal included), ms. */
   machineMs: number;
-  /** Each server's CPU, ms. */
+  /** Each server's (and the sink's) CPU, ms. */
   servers: Map<number, number>;
-  /** This process's CPU (load generator and sink), ms. */
+  /** This process's CPU (the load generator), ms. */
   selfMs: number;
 }
 
@@ -586,7 +596,7 @@ function sampleCpu(): CpuSample | null {
     const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
     const machineMs = ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * TICK_MS;
     const servers = new Map<number, number>();
-    for (const pid of SERVER_PIDS) {
+    for (const pid of BENCH_PIDS) {
       const ticks = cpuTicks(pid);
       if (ticks === null) return null;
       servers.set(pid, ticks * TICK_MS);
@@ -598,7 +608,7 @@ function sampleCpu(): CpuSample | null {
   }
 }
 
-/** The target's CPU between two samples, and everyone else's but the servers' and this process's. */
+/** The target's CPU between two samples, and everyone else's but the benchmark's own processes'. */
 function cpuBetween(before: CpuSample | null, after: CpuSample | null, target: Target): { cpuMs: number | null; otherCpuMs: number | null } {
   if (!before || !after) return { cpuMs: null, otherCpuMs: null };
   const pid = target.child.pid ?? -1;
