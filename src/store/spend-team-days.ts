@@ -1,3 +1,8 @@
+// spend_team_days holds each team's spend per day, summed from spend_daily: what budget checks,
+// `/burnrate budget` and the App Home read, a few hundred rows instead of every cost line of two
+// months. Every import rebuilds it over the days it touched, in the import's own transaction, so
+// it never disagrees with spend_daily.
+
 import type Database from 'better-sqlite3';
 import { addDays } from '../domain/period.js';
 import type { SpendRow, SpendScope } from '../domain/spend.js';
@@ -7,13 +12,6 @@ export interface DaySpan {
   first: string;
   last: string;
 }
-
-/**
- * spend_team_days holds each team's spend per day, summed from spend_daily: what budget checks,
- * `/burnrate budget` and the App Home read, a few hundred rows instead of every cost line of two
- * months. Every import rebuilds it over the days it touched, in the import's own transaction, so
- * it never disagrees with spend_daily.
- */
 
 /** The days the rows a scope replaces cover, read before they are deleted; null when there are none. */
 export function spanOfScope(db: Database.Database, scope: SpendScope): DaySpan | null {
