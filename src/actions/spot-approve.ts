@@ -51,7 +51,7 @@ export const spotApproveAction: ActionSpec = {
     const readiness = spotReadiness(instance, deps.config.spot.maxCheckpointMinutes, label);
     if (!readiness.ready) return refuse(readiness.reason, new BurnrateError(`burnrate_spot_${readiness.reason.replace(/-/g, '_')}`, `Not approved: ${readiness.message}`, readiness.hint));
 
-    const recommendation = (await currentRecommendations(deps, { instanceId })).find((r) => r.kind === 'spot');
+    const recommendation = (await currentRecommendations(deps, { instanceIds: [instanceId] })).find((r) => r.kind === 'spot');
     if (!recommendation)
       return refuse('no spot recommendation', new BurnrateError('burnrate_spot_not_recommended', `Not approved: burnrate has no spot recommendation for ${label} now.`, 'The price catalog has no spot price for its type and region, or it has not run lately.'));
     const launchTemplate = launchTemplateOf(instance.tags);

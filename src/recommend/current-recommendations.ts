@@ -9,7 +9,8 @@ import { gpuDepsOf } from '../jobs/gpu-check.js';
 import { attributeSeries } from '../sources/gpu-attribution.js';
 
 export interface RecommendationScope {
-  instanceId?: string;
+  /** Only these instances. */
+  instanceIds?: readonly string[];
   team?: string;
 }
 
@@ -24,13 +25,13 @@ export function recommendationWindow(deps: Pick<Deps, 'config'>, now: Date): Met
 
 /**
  * Recommendations now, from the inventory and fresh metrics over `recommendations.lookbackDays`,
- * for one instance, one team or everything. Throws burnrate_gpu_unconfigured without GPU sources.
+ * for some instances, one team or everything. Throws burnrate_gpu_unconfigured without GPU sources.
  */
 export async function currentRecommendations(deps: Deps, scope: RecommendationScope = {}, catalog: PriceCatalog = loadPriceCatalog()): Promise<Recommendation[]> {
   const gpu = gpuDepsOf(deps);
   const range = recommendationWindow(deps, deps.clock());
   const [inventory, ...fetched] = await Promise.all([gpu.inventory(), ...gpu.metrics.map((m) => m.fetch(range))]);
-  const instances = inventory.filter((i) => (!scope.instanceId || i.instanceId === scope.instanceId) && (!scope.team || i.team === scope.team));
+  const instances = inventory.filter((i) => (!scope.instanceIds || scope.instanceIds.includes(i.instanceId)) && (!scope.team || i.team === scope.team));
   return recommend({ instances, usage: usageByInstance(instances, fetched.flat(), range), catalog, policy: deps.config.recommendations, spot: deps.config.spot });
 }
 

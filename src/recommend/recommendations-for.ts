@@ -17,18 +17,22 @@ export interface RecommendationWithMessage {
 }
 
 /**
- * What could make one cost line cheaper: right-size and spot recommendations for the instance it
- * bills, largest saving first, each with its message. A line that bills no GPU instance, or an
- * installation without GPU metrics, gets none: a review thread asks every line and must not fail.
+ * What could make each of some cost lines cheaper: right-size and spot recommendations for the
+ * instance it bills, largest saving first, each with its message; one list per line, in order. A
+ * line that bills no GPU instance, or an installation without GPU metrics, gets none: a review
+ * thread asks every line and must not fail. The inventory and a week of metrics are read once for
+ * all the lines, not once per line.
  */
-export async function recommendationsFor(deps: Deps, line: CostLineRef): Promise<RecommendationWithMessage[]> {
-  if (!line.resourceId || !deps.gpu) return [];
-  const recommendations = await currentRecommendations(deps, { instanceId: line.resourceId });
+export async function recommendationsFor(deps: Deps, lines: readonly CostLineRef[]): Promise<RecommendationWithMessage[][]> {
+  const instanceIds = [...new Set(lines.flatMap((line) => (line.resourceId ? [line.resourceId] : [])))];
+  if (instanceIds.length === 0 || !deps.gpu) return lines.map(() => []);
   const team = (id: string) => deps.config.teams.find((t) => t.id === id)?.name ?? id;
-  return recommendations.map((recommendation) => ({
-    recommendation,
-    message: recommendationMessage(recommendation, { teamName: team(recommendation.team), ...spotButtonOptions(deps.config) }),
-  }));
+  const byInstance = new Map<string, RecommendationWithMessage[]>();
+  for (const recommendation of await currentRecommendations(deps, { instanceIds })) {
+    const message = recommendationMessage(recommendation, { teamName: team(recommendation.team), ...spotButtonOptions(deps.config) });
+    byInstance.set(recommendation.instanceId, [...(byInstance.get(recommendation.instanceId) ?? []), { recommendation, message }]);
+  }
+  return lines.map((line) => (line.resourceId ? (byInstance.get(line.resourceId) ?? []) : []));
 }
 
 /** How the Approve spot migration button reads on this installation (dry run, second approver). */

@@ -57,7 +57,16 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
   const lineTs = (call: SlackApiCall) => call.answer!.ts as string;
 
   it('posts the parent, uploads the chart into its thread and posts the top 10 lines there, once', async () => {
+    // Each metrics window (the month's idle cost, the week behind the recommendations) is read once
+    // per source for the whole review, not once per line.
+    const windows: string[] = [];
+    for (const source of deps.gpu!.metrics) {
+      const fetch = source.fetch.bind(source);
+      source.fetch = (range) => (windows.push(`${source.id} ${JSON.stringify(range)}`), fetch(range));
+    }
     const [review] = await runMonthlyReview(deps, { teams: ['llm-training'] });
+    expect(windows.length).toBeGreaterThan(0);
+    expect(new Set(windows).size).toBe(windows.length);
     expect(review).toMatchObject({ team: 'llm-training', month: '2026-11', created: true });
     // The parent first; its thread once it has a ts (the next delivery run, a minute later in serve).
     expect(await deliverOutbox(deps)).toEqual({ sent: 1, retried: 0, failed: 0 });

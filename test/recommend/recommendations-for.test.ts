@@ -17,26 +17,43 @@ async function demo() {
   return { deps: t.deps, id: (name: string) => byName.get(name)! };
 }
 
-describe('recommendationsFor(cost line), the seam the monthly review calls', () => {
+describe('recommendationsFor(cost lines), the seam the monthly review calls', () => {
   it('gives the demo notebook a right-size recommendation with its message, and the on-demand trainer a spot one', async () => {
     const { deps, id } = await demo();
-    const [notebook] = await recommendationsFor(deps, { resourceId: id('dan-notebook') });
+    const [notebooks, trainers] = await recommendationsFor(deps, [{ resourceId: id('dan-notebook') }, { resourceId: id('research-train-fra') }]);
+    const [notebook, trainer] = [notebooks![0], trainers![0]];
     expect(notebook!.recommendation).toMatchObject({ kind: 'right-size', team: 'llm-training', current: { instanceType: 'g6e.2xlarge' } });
     expect(notebook!.recommendation.proposed.hourly).toBeLessThan(notebook!.recommendation.current.hourly);
     expect(renderPlainText(notebook!.message)).toMatch(/^Right-size dan-notebook to [\w.]+: save \$[\d,.]+ a month/);
-
-    const [trainer] = await recommendationsFor(deps, { resourceId: id('research-train-fra') });
     expect(trainer!.recommendation.kind).toBe('spot');
     expect(trainer!.message.blocks.some((b) => b.type === 'actions' && b.buttons[0]!.action === 'spot.approve')).toBe(true);
   });
 
+  it('reads the inventory and the metrics once for all the lines, and answers line by line in order', async () => {
+    const { deps, id } = await demo();
+    const reads = { inventory: 0, metrics: 0 };
+    const gpu = deps.gpu!;
+    const inventory = gpu.inventory;
+    gpu.inventory = () => (reads.inventory++, inventory());
+    for (const source of gpu.metrics) {
+      const fetch = source.fetch.bind(source);
+      source.fetch = (range) => (reads.metrics++, fetch(range));
+    }
+    const names = ['research-train-fra', 'dan-notebook', 'serve-llm-primary', 'dan-notebook'];
+    const lines = [...names.map((name) => ({ resourceId: id(name) })), { resourceId: null }];
+    const answers = await recommendationsFor(deps, lines);
+    expect(reads).toEqual({ inventory: 1, metrics: gpu.metrics.length });
+    expect(answers.map((list) => list.map((r) => r.recommendation.kind))).toEqual([['spot'], ['right-size'], [], ['right-size'], []]);
+    // The same recommendations as asked one line at a time.
+    for (const [index, line] of lines.entries()) expect((await recommendationsFor(deps, [line]))[0]).toEqual(answers[index]);
+  });
+
   it('has nothing for lines that bill no GPU instance, busy inference, or an installation without GPU metrics', async () => {
     const { deps, id } = await demo();
-    expect(await recommendationsFor(deps, { resourceId: null })).toEqual([]);
-    expect(await recommendationsFor(deps, { resourceId: 'arn:aws:s3:::datasets' })).toEqual([]);
-    expect(await recommendationsFor(deps, { resourceId: id('serve-llm-primary') })).toEqual([]);
+    expect(await recommendationsFor(deps, [{ resourceId: null }, { resourceId: 'arn:aws:s3:::datasets' }, { resourceId: id('serve-llm-primary') }])).toEqual([[], [], []]);
+    expect(await recommendationsFor(deps, [])).toEqual([]);
     delete deps.gpu;
-    expect(await recommendationsFor(deps, { resourceId: id('dan-notebook') })).toEqual([]);
+    expect(await recommendationsFor(deps, [{ resourceId: id('dan-notebook') }])).toEqual([[]]);
   });
 });
 

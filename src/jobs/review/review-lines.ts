@@ -5,7 +5,7 @@ import type { GpuInstance } from '../../domain/gpu-inventory.js';
 import { monthOf } from '../../domain/period.js';
 import type { Recommendation } from '../../domain/recommendation.js';
 import type { ReviewLine } from '../../domain/review.js';
-import { recommendationsFor } from '../../recommend/recommendations-for.js';
+import { recommendationsFor, type CostLineRef } from '../../recommend/recommendations-for.js';
 
 /**
  * A team's top cost lines of a month, with what the inventory knows of each instance (its name,
@@ -16,7 +16,7 @@ export async function loadReviewLines(deps: Deps, team: string, month: string): 
   const [lines, inventory] = await Promise.all([deps.store.breakdowns.costLines(monthOf(`${month}-01`), team, deps.config.review.lines), deps.gpu ? deps.gpu.inventory() : Promise.resolve([])]);
   const instances = new Map<string, GpuInstance>(inventory.map((i) => [i.instanceId, i]));
   const catalog = loadPriceCatalog();
-  const recommended = await Promise.all(lines.map((line) => lineRecommendations(deps, line.resourceId)));
+  const recommended = await linesRecommendations(deps, team, lines);
   return lines.map((line, index) => {
     const instance = line.resourceId ? instances.get(line.resourceId) : undefined;
     const cost = Math.round(line.effective * 100) / 100;
@@ -45,14 +45,14 @@ function spotSavesOn(pricing: string | null): boolean {
 }
 
 /**
- * A line's recommendations; none when the metrics cannot be read now. The review is posted once a
- * month: an unreachable metrics source costs it the recommendations (logged), not the whole thread.
+ * Each line's recommendations; none when the metrics cannot be read now. The review is posted once
+ * a month: an unreachable metrics source costs it the recommendations (logged), not the whole thread.
  */
-async function lineRecommendations(deps: Deps, resourceId: string | null): Promise<Recommendation[]> {
+async function linesRecommendations(deps: Deps, team: string, lines: readonly CostLineRef[]): Promise<Recommendation[][]> {
   try {
-    return (await recommendationsFor(deps, { resourceId })).map((r) => r.recommendation);
+    return (await recommendationsFor(deps, lines)).map((list) => list.map((r) => r.recommendation));
   } catch (error) {
-    deps.log.warn({ resourceId, err: (error as Error).message }, 'review: recommendations unavailable for this line');
-    return [];
+    deps.log.warn({ team, err: (error as Error).message }, 'review: recommendations unavailable for this month');
+    return lines.map(() => []);
   }
 }

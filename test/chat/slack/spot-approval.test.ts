@@ -59,7 +59,7 @@ async function setup(change: (config: Config) => void) {
 
 /** Posts the spot recommendation of an instance to the team's channel, as the review thread does; its ts and Approve value. */
 async function postRecommendation(deps: Deps, instanceId: string) {
-  const [found] = (await recommendationsFor(deps, { resourceId: instanceId })).filter((r) => r.recommendation.kind === 'spot');
+  const [found] = (await recommendationsFor(deps, [{ resourceId: instanceId }]))[0]!.filter((r) => r.recommendation.kind === 'spot');
   if (!found) throw new Error(`no spot recommendation for ${instanceId}`);
   const { ref } = await deps.chat[0]!.post(CHANNEL, found.message);
   const approve = buttonsOf(slack.callsOf('chat.postMessage').at(-1)!.args.blocks).find((b) => b.action_id === 'spot.approve')!;

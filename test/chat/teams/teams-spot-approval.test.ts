@@ -51,7 +51,7 @@ describe('Approve spot migration in Teams, against EC2 launch templates through 
     const byName = new Map((await gpu.inventory()).map((i) => [i.name, i.instanceId]));
     const chat = deps.chat[0]!;
     const { ref: root } = await chat.post(CONVERSATIONS.channel, { summary: 'ML Research: cost review of October 2026', blocks: [{ type: 'header', text: 'ML Research: cost review of October 2026' }] });
-    const [found] = (await recommendationsFor(deps, { resourceId: byName.get('research-train-fra')! })).filter((r) => r.recommendation.kind === 'spot');
+    const [found] = (await recommendationsFor(deps, [{ resourceId: byName.get('research-train-fra')! }]))[0]!.filter((r) => r.recommendation.kind === 'spot');
     const { ref: card } = await chat.reply(CONVERSATIONS.channel, root!, found!.message);
     const posted = bed.fake.calls.find((c) => c.id === card)!;
     const chain = `${CONVERSATIONS.channel};messageid=${root}`;
