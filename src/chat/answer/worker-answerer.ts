@@ -30,9 +30,11 @@ const ANSWERS_PER_WORKER = 32;
  * adds to the pile: past these limits "busy, try again" at once (in the acknowledgement) is the
  * better answer, and what was taken is still answered in time. Two limits: answers taken and not
  * yet delivered, per worker (a flood of quick ones: at 1-3 ms an answer, under a second of work),
- * and how long the oldest of them has waited (a few slow ones, or a worker stuck on a lock).
+ * and how long the oldest answer no worker has taken yet has waited (every worker already has
+ * ANSWERS_PER_WORKER going: slow ones, or a worker stuck on a lock). One slow answer on a worker
+ * does not count: the worker goes on with the others meanwhile.
  */
-export const ANSWER_LIMITS = { waitingPerWorker: 256, oldestWaitMs: 1_000 };
+export const ANSWER_LIMITS = { waitingPerWorker: 256, queuedWaitMs: 1_000 };
 
 export interface WorkerAnswererOptions {
   size: number;
@@ -116,7 +118,8 @@ export class WorkerAnswerer implements Answerer {
     // Answered in process (see answer()): nothing queues here.
     if (this.inProcess()) return true;
     const limits = { ...ANSWER_LIMITS, ...this.options.limits };
-    const behind = this.inFlight >= limits.waitingPerWorker * this.slots.length || performance.now() - this.oldestUndelivered() > limits.oldestWaitMs;
+    const oldestQueued = this.queue[0];
+    const behind = this.inFlight >= limits.waitingPerWorker * this.slots.length || (oldestQueued !== undefined && performance.now() - oldestQueued.queuedAt > limits.queuedWaitMs);
     // One line when answers fall behind and one when they catch up, however many commands come in between.
     if (behind && this.turnedAway === null) {
       this.turnedAway = 0;
@@ -131,17 +134,6 @@ export class WorkerAnswerer implements Answerer {
 
   private inProcess(): boolean {
     return this.broken || this.closing || !this.slots.some((slot) => slot.ready);
-  }
-
-  /** When the oldest answer not yet delivered was taken (performance.now()); Infinity when none is. */
-  private oldestUndelivered(): number {
-    // Queued answers are younger than those on a worker, and a worker's are in the order taken.
-    let oldest = this.queue[0]?.queuedAt ?? Infinity;
-    for (const slot of this.slots) {
-      const first = slot.pending.values().next();
-      if (!first.done && first.value.queuedAt < oldest) oldest = first.value.queuedAt;
-    }
-    return oldest;
   }
 
   answer(request: CommandRequest, reply: Reply): Promise<void> {
