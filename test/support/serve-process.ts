@@ -13,7 +13,7 @@ export interface ServeProcess {
   out(): string;
   err(): string;
   /** Ctrl-C, then the exit code. */
-  stop(): Promise<number | null>;
+  stop(): Promise<number | NodeJS.Signals | null>;
 }
 
 /**
@@ -38,7 +38,8 @@ export async function startServe(extraEnv: NodeJS.ProcessEnv = {}, timeoutMs = 6
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // The signal when it died of one, so that a failed expectation says which (SIGABRT, SIGKILL, ...).
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
   const deadline = Date.now() + timeoutMs;
   while (!out.includes('press Ctrl-C to stop')) {
     if (Date.now() > deadline || child.exitCode !== null) {

@@ -16,8 +16,6 @@ const port = parentPort;
 if (!port) throw new Error('answer-worker runs as a worker thread only');
 
 const { config, dbPath } = workerData as AnswerWorkerData;
-// Acknowledging within Slack's 3 s goes first when cores are short; answers wait their turn.
-const threadId = lowerThreadPriority();
 // The environment is the one the main thread was given (Worker `env`): log level, Slack settings.
 const runtime = buildRuntime({ config, dbPath, env: process.env, chatPlatforms: false });
 const inFlight = new Set<Promise<void>>();
@@ -31,7 +29,10 @@ port.on('message', (message: ToWorker) => {
   const done = answer(message.id, message.request).finally(() => inFlight.delete(done));
   inFlight.add(done);
 });
-send({ type: 'ready', osThreadId: threadId });
+// Started at full priority, so that a busy machine does not keep it loading (and a shutdown does not
+// find it half started); from now on acknowledging within Slack's 3 s goes first when cores are
+// short, and answers wait their turn.
+send({ type: 'ready', osThreadId: lowerThreadPriority() });
 
 async function answer(id: number, request: CommandRequest): Promise<void> {
   const undelivered: Message[] = [];

@@ -46,7 +46,7 @@ describe('burnrate serve in Socket Mode', () => {
     const channel = /channel: (C\w+)/.exec(config)![1]!;
     const me = /admins: \[(U\w+)\]/.exec(config)![1]!;
 
-    let exitCode: number | null = null;
+    let exitCode: number | string | null = null;
     const serve = await startServe({ SLACK_BOT_TOKEN: TEST_BOT_TOKEN, SLACK_APP_TOKEN: APP_TOKEN, SLACK_API_URL: fake.apiUrl, BURNRATE_CONFIG: configPath, BURNRATE_NOW: '2026-11-21T09:00:00Z', LOG_LEVEL: 'info' });
     try {
       expect(serve.out()).toContain('slack: Socket Mode, connected out to Slack (no public URL needed)');
