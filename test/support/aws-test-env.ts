@@ -1,4 +1,4 @@
-import { expect, vi } from 'vitest';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { BurnrateError } from '../../src/errors.js';
 
 /** Fake credentials for SDK clients aimed at a local fake: signed like real ones, never valid anywhere. */
@@ -10,6 +10,30 @@ export function isolateAwsEnv(): void {
   vi.stubEnv('AWS_CONFIG_FILE', '/nonexistent/burnrate-test-aws-config');
   vi.stubEnv('AWS_SHARED_CREDENTIALS_FILE', '/nonexistent/burnrate-test-aws-credentials');
   vi.stubEnv('AWS_PROFILE', undefined);
+}
+
+/** What the local AWS fakes (EC2, CloudWatch, ...) have in common. */
+interface AwsFake {
+  assertNoUnexpectedCalls(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The lifecycle of tests that start one AWS fake each: the AWS environment isolated before each
+ * test; after it, the environment restored and the fake the test put in `started` checked for
+ * unexpected calls and closed (a test that closes it itself sets `started` back to undefined).
+ */
+export function oneAwsFakePerTest<T extends AwsFake>(): { started: T | undefined } {
+  const slot: { started: T | undefined } = { started: undefined };
+  beforeEach(isolateAwsEnv);
+  afterEach(async () => {
+    vi.unstubAllEnvs();
+    const fake = slot.started;
+    slot.started = undefined;
+    fake?.assertNoUnexpectedCalls();
+    await fake?.close();
+  });
+  return slot;
 }
 
 /** The BurnrateError a promise rejects with (fails the test when it resolves or throws anything else). */

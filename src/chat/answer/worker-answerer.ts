@@ -85,7 +85,10 @@ export class WorkerAnswerer implements Answerer {
   /** Commands turned away since the answers fell behind; null while they keep up. */
   private turnedAway: number | null = null;
 
+  private readonly limits: typeof ANSWER_LIMITS;
+
   constructor(private readonly options: WorkerAnswererOptions) {
+    this.limits = { ...ANSWER_LIMITS, ...options.limits };
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
   }
 
@@ -117,9 +120,8 @@ export class WorkerAnswerer implements Answerer {
   accepting(): boolean {
     // Answered in process (see answer()): nothing queues here.
     if (this.inProcess()) return true;
-    const limits = { ...ANSWER_LIMITS, ...this.options.limits };
     const oldestQueued = this.queue[0];
-    const behind = this.inFlight >= limits.waitingPerWorker * this.slots.length || (oldestQueued !== undefined && performance.now() - oldestQueued.queuedAt > limits.queuedWaitMs);
+    const behind = this.inFlight >= this.limits.waitingPerWorker * this.slots.length || (oldestQueued !== undefined && performance.now() - oldestQueued.queuedAt > this.limits.queuedWaitMs);
     // One line when answers fall behind and one when they catch up, however many commands come in between.
     if (behind && this.turnedAway === null) {
       this.turnedAway = 0;

@@ -1,11 +1,11 @@
 import { EC2Client } from '@aws-sdk/client-ec2';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DemoInstancePort } from '../../../src/actions/instance/demo-instance-port.js';
 import { Ec2InstancePort } from '../../../src/actions/instance/ec2-instance-port.js';
 import type { InstanceActionPort, InstanceState, StopPermission } from '../../../src/actions/instance/instance-port.js';
 import { BurnrateError } from '../../../src/errors.js';
 import { FakeEc2 } from '../../fakes/fake-ec2.js';
-import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../../support/aws-test-env.js';
+import { oneAwsFakePerTest, TEST_AWS_CREDENTIALS } from '../../support/aws-test-env.js';
 
 const REGION = 'eu-west-1';
 const CREDENTIALS = TEST_AWS_CREDENTIALS;
@@ -27,23 +27,14 @@ interface Harness {
   stopsSent(): number;
 }
 
-let fake: FakeEc2 | undefined;
-
-beforeEach(isolateAwsEnv);
-
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  fake?.assertNoUnexpectedCalls();
-  await fake?.close();
-  fake = undefined;
-});
+const aws = oneAwsFakePerTest<FakeEc2>();
 
 async function startFake(instances: readonly InstanceState[] = FLEET, describePageSize?: number): Promise<FakeEc2> {
-  fake = await FakeEc2.start({
+  aws.started = await FakeEc2.start({
     instances: instances.map((i) => ({ id: i.id, state: i.state === 'unknown' ? 'pending' : i.state, tags: i.tags })),
     describePageSize,
   });
-  return fake;
+  return aws.started;
 }
 
 function ec2Port(ec2: FakeEc2): Ec2InstancePort {

@@ -1,30 +1,21 @@
 import { EC2Client } from '@aws-sdk/client-ec2';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DemoSpotPort } from '../../../src/actions/spot/demo-spot-port.js';
 import { Ec2SpotPort } from '../../../src/actions/spot/ec2-spot-port.js';
 import { launchTemplateOf, type SpotMigrationPort } from '../../../src/actions/spot/spot-port.js';
 import { FakeEc2 } from '../../fakes/fake-ec2.js';
-import { caughtBurnrateError, isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../../support/aws-test-env.js';
+import { caughtBurnrateError, oneAwsFakePerTest, TEST_AWS_CREDENTIALS } from '../../support/aws-test-env.js';
 
 const REGION = 'eu-central-1';
 const LT = 'lt-0a3f9c1e7d2b4a6c8';
 const MISSING = 'lt-0fffffffffffffff0';
 
-let fake: FakeEc2 | undefined;
-
-beforeEach(isolateAwsEnv);
-
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  fake?.assertNoUnexpectedCalls();
-  await fake?.close();
-  fake = undefined;
-});
+const aws = oneAwsFakePerTest<FakeEc2>();
 
 async function ec2Port(): Promise<{ port: Ec2SpotPort; ec2: FakeEc2 }> {
-  fake = await FakeEc2.start({ launchTemplates: [{ id: LT, name: 'research-train', versions: [{ instanceType: 'p4d.24xlarge', spot: false }], defaultVersion: 1 }] });
-  const client = new EC2Client({ region: REGION, endpoint: fake.endpoint, credentials: TEST_AWS_CREDENTIALS, maxAttempts: 3 });
-  return { port: new Ec2SpotPort({ region: REGION, client }), ec2: fake };
+  aws.started = await FakeEc2.start({ launchTemplates: [{ id: LT, name: 'research-train', versions: [{ instanceType: 'p4d.24xlarge', spot: false }], defaultVersion: 1 }] });
+  const client = new EC2Client({ region: REGION, endpoint: aws.started.endpoint, credentials: TEST_AWS_CREDENTIALS, maxAttempts: 3 });
+  return { port: new Ec2SpotPort({ region: REGION, client }), ec2: aws.started };
 }
 
 describe('Ec2SpotPort (real SDK, fake EC2 query API)', () => {

@@ -1,5 +1,5 @@
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { GpuSeries, MetricsRange } from '../../../src/domain/gpu-metrics.js';
 import { BurnrateError } from '../../../src/errors.js';
 import { CloudWatchGpuSource } from '../../../src/sources/cloudwatch/cloudwatch-source.js';
@@ -11,7 +11,7 @@ import {
   readNvidiaSmiCapture,
   type FakeCloudWatchOptions,
 } from '../../fakes/fake-cloudwatch.js';
-import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../../support/aws-test-env.js';
+import { oneAwsFakePerTest, TEST_AWS_CREDENTIALS } from '../../support/aws-test-env.js';
 
 const START = Date.UTC(2026, 10, 2, 7, 0, 0) / 1000;
 const HOUR: MetricsRange = { start: START, end: START + 3600, stepSeconds: 60 };
@@ -48,20 +48,11 @@ const FLEET: FakeCloudWatchOptions = {
   ],
 };
 
-let fake: FakeCloudWatch | undefined;
-
-beforeEach(isolateAwsEnv);
-
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  fake?.assertNoUnexpectedCalls();
-  await fake?.close();
-  fake = undefined;
-});
+const aws = oneAwsFakePerTest<FakeCloudWatch>();
 
 async function startFake(options: FakeCloudWatchOptions = FLEET): Promise<FakeCloudWatch> {
-  fake = await FakeCloudWatch.start(options);
-  return fake;
+  aws.started = await FakeCloudWatch.start(options);
+  return aws.started;
 }
 
 function client(cw: FakeCloudWatch, maxAttempts = 3): CloudWatchClient {
@@ -259,7 +250,7 @@ describe('CloudWatchGpuSource', () => {
   it('says CloudWatch is unreachable when nothing listens at the endpoint', async () => {
     const cw = await startFake();
     await cw.close();
-    fake = undefined;
+    aws.started = undefined;
     const error = await caught(source(cw, { maxAttempts: 1 }).fetch(HOUR));
     expect(error.code).toBe('burnrate_cloudwatch_unreachable');
     expect(error.message).toBe('CloudWatch in eu-west-1 is unreachable (ECONNREFUSED).');

@@ -1,5 +1,5 @@
 import { EC2Client } from '@aws-sdk/client-ec2';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadPriceCatalog } from '../../../src/catalog/price-catalog.js';
 import { configSchema } from '../../../src/config/schema.js';
 import { teamResolver } from '../../../src/domain/ownership.js';
@@ -7,7 +7,7 @@ import { UNTAGGED } from '../../../src/domain/spend.js';
 import { BurnrateError } from '../../../src/errors.js';
 import { Ec2GpuInventory } from '../../../src/sources/ec2/ec2-gpu-inventory.js';
 import { FakeEc2, type FakeEc2Instance } from '../../fakes/fake-ec2.js';
-import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../../support/aws-test-env.js';
+import { oneAwsFakePerTest, TEST_AWS_CREDENTIALS } from '../../support/aws-test-env.js';
 
 const CREDENTIALS = TEST_AWS_CREDENTIALS;
 const TEAMS = configSchema.parse({ teams: [{ id: 'vision', match: ['cv'] }, { id: 'nlp' }] }).teams;
@@ -29,20 +29,11 @@ const FLEET: FakeEc2Instance[] = [
   { id: 'i-0e00000000000000e', region: 'eu-west-1', state: 'running', instanceType: 'g5.xlarge', privateIp: '10.8.0.5', tags: {} },
 ];
 
-let fake: FakeEc2 | undefined;
-
-beforeEach(isolateAwsEnv);
-
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  fake?.assertNoUnexpectedCalls();
-  await fake?.close();
-  fake = undefined;
-});
+const aws = oneAwsFakePerTest<FakeEc2>();
 
 async function inventoryOf(regions: string[], options: { pageSize?: number } = {}): Promise<Ec2GpuInventory> {
-  fake = await FakeEc2.start({ instances: FLEET, ...(options.pageSize ? { describePageSize: options.pageSize } : {}) });
-  const endpoint = fake.endpoint;
+  aws.started = await FakeEc2.start({ instances: FLEET, ...(options.pageSize ? { describePageSize: options.pageSize } : {}) });
+  const endpoint = aws.started.endpoint;
   return new Ec2GpuInventory({
     regions,
     tagKeys: ['team'],
@@ -84,7 +75,7 @@ describe('the EC2 GPU inventory', () => {
     expect(list.find((i) => i.instanceId === 'i-0e00000000000000e')).toMatchObject({ region: 'eu-west-1', team: UNTAGGED, hourlyPrice: g5eu.onDemandHourly, hostNames: ['10.8.0.5'] });
 
     // One DescribeInstances per region, signed for that region, filtered server side to the catalog's GPU types there.
-    const calls = fake!.callsOf('DescribeInstances');
+    const calls = aws.started!.callsOf('DescribeInstances');
     expect(calls.map((c) => c.region).sort()).toEqual(['eu-west-1', 'us-east-1']);
     for (const call of calls) {
       const types = new Set(catalog.typesIn('aws', call.region!).map((p) => p.instanceType));
@@ -96,12 +87,12 @@ describe('the EC2 GPU inventory', () => {
   it('follows DescribeInstances pages', async () => {
     const inventory = await inventoryOf(['us-east-1'], { pageSize: 1 });
     expect((await inventory.list()).map((i) => i.instanceId).sort()).toEqual(['i-0a00000000000000a', 'i-0b00000000000000b']);
-    expect(fake!.callsOf('DescribeInstances').length).toBe(2);
+    expect(aws.started!.callsOf('DescribeInstances').length).toBe(2);
   });
 
   it('says which permission is missing when EC2 refuses', async () => {
     const inventory = await inventoryOf(['us-east-1']);
-    fake!.deny('ec2:DescribeInstances');
+    aws.started!.deny('ec2:DescribeInstances');
     const error = await inventory.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BurnrateError);
     expect((error as BurnrateError).code).toBe('burnrate_ec2_access_denied');
