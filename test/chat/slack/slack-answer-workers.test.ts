@@ -222,6 +222,8 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
       lock.close();
     }
     await waitFor(() => answerOf('stuck') !== undefined && answerOf(`q${queued - 1}`) !== undefined, 'the answers taken', 30_000);
+    // Slack has the answers a moment before this thread hears from the worker that they went out.
+    await waitFor(() => answerer!.inFlight === 0, 'the worker to report them delivered');
     expect(answerOf('stuck')?.body.text).toContain('now $70,000.00');
     return ack;
   }
