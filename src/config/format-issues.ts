@@ -31,8 +31,13 @@ export function formatPath(path: readonly PropertyKey[]): string {
 
 function show(value: unknown): string {
   if (value === null) return 'null';
+  // JSON.stringify would print Infinity and NaN as null.
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'object') {
+    const kind = Object.getPrototypeOf(value)?.constructor?.name;
+    return kind && kind !== 'Object' ? `a ${kind} value` : 'a mapping';
+  }
   const text = JSON.stringify(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -1,10 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { BurnrateError } from '../errors.js';
 import { demoConfig } from '../sources/demo/demo-config.js';
 import { formatIssues } from './format-issues.js';
+import { checkConfigSize, readConfigYaml } from './read-yaml.js';
 import { configSchema, type Config } from './schema.js';
 
 export interface LoadedConfig {
@@ -28,22 +28,29 @@ export function loadConfig(path: string | undefined, env: NodeJS.ProcessEnv = pr
   }
   const file = resolve(cwd, explicit);
   if (!existsSync(file)) {
-    throw new BurnrateError('burnrate_config_missing', `config file not found: ${file}`, 'Check --config or BURNRATE_CONFIG, or copy burnrate.example.yml to burnrate.yml.');
+    throw new BurnrateError(
+      'burnrate_config_missing',
+      `config file not found: ${file}`,
+      'Check --config or BURNRATE_CONFIG, or copy burnrate.example.yml to burnrate.yml.',
+    );
   }
   return { config: parseConfigFile(file), path: file };
 }
 
 export function parseConfigFile(file: string): Config {
+  const stat = statSync(file);
+  if (!stat.isFile())
+    throw new BurnrateError(
+      'burnrate_config_invalid',
+      `${file} is not a file`,
+      'Point --config (or BURNRATE_CONFIG) at burnrate.yml itself.',
+    );
+  checkConfigSize(stat.size, file);
   return parseConfigText(readFileSync(file, 'utf8'), file);
 }
 
 export function parseConfigText(text: string, source = 'burnrate.yml'): Config {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    const lines = doc.errors.map((error) => `${source}: ${error.message.split('\n')[0]}`);
-    throw new BurnrateError('burnrate_config_invalid', `${source} is not valid YAML:\n${lines.join('\n')}`, 'Fix the YAML syntax at the line shown.');
-  }
-  const raw: unknown = doc.toJS() ?? {};
+  const raw = readConfigYaml(text, source);
   const result = configSchema.safeParse(raw, { reportInput: true });
   if (!result.success) {
     const lines = formatIssues(result.error.issues, (p) => knownKeysAt(p));
