@@ -1,12 +1,11 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildAzure, buildPriceCatalog, formatCatalog, gcpAccelerator, parseCsv } from '../../scripts/build-price-catalog.js';
 import { createPriceCatalog, loadPriceCatalog, priceOf, typesIn } from '../../src/catalog/price-catalog.js';
 
 const catalogFile = fileURLToPath(new URL('../../src/catalog/gpu-prices.json', import.meta.url));
-const shared = fileURLToPath(new URL('../../../shared/data/gpu_prices/', import.meta.url));
-const hasShared = existsSync(shared);
+const priceTables = fileURLToPath(new URL('../fixtures/gpu_prices/', import.meta.url));
 
 describe('the price catalog', () => {
   const catalog = loadPriceCatalog();
@@ -19,8 +18,8 @@ describe('the price catalog', () => {
     expect(priceOf('aws', 'p4de.24xlarge', 'us-east-1')?.gpuMemoryGiB).toBe(640);
   });
 
-  it.skipIf(!hasShared)('matches the vantage CSV for p4d.24xlarge us-east-1', () => {
-    const row = parseCsv(readFileSync(`${shared}aws_gpu_instances_vantage_ondemand_reserved.csv`, 'utf8')).find(
+  it('matches the vantage CSV for p4d.24xlarge us-east-1', () => {
+    const row = parseCsv(readFileSync(`${priceTables}aws_gpu_instances_vantage_ondemand_reserved.csv`, 'utf8')).find(
       (r) => r.InstanceType === 'p4d.24xlarge' && r.Region === 'us-east-1',
     );
     expect(Number(row?.OnDemandHourlyUSD)).toBeCloseTo(priceOf('aws', 'p4d.24xlarge', 'us-east-1')!.onDemandHourly, 4);
@@ -28,7 +27,7 @@ describe('the price catalog', () => {
 
   it('prices a GCP a2-highgpu-1g with its A100 included (the machine row alone excludes it)', () => {
     const a2 = priceOf('gcp', 'a2-highgpu-1g', 'us-central1');
-    // machine 0.73948 + one A100 2.93391 (us-central1 rows of the shared catalog)
+    // machine 0.73948 + one A100 2.93391 (us-central1 rows of the reference price tables)
     expect(a2?.onDemandHourly).toBeCloseTo(0.73948 + 2.93391, 5);
     expect(a2).toMatchObject({ gpuModel: 'A100', gpuCount: 1, gpuMemoryGiB: 40 });
     expect(a2?.spotHourly).toBeCloseTo(0.36975 + 1.4341, 5);
@@ -66,8 +65,8 @@ describe('the price catalog', () => {
     expect(statSync(catalogFile).size).toBeLessThan(300 * 1024);
   });
 
-  it.skipIf(!hasShared)('is exactly what the build script makes of the shared price tables', () => {
-    expect(formatCatalog(buildPriceCatalog(shared))).toBe(readFileSync(catalogFile, 'utf8'));
+  it('is exactly what the build script makes of the reference price tables', () => {
+    expect(formatCatalog(buildPriceCatalog(priceTables))).toBe(readFileSync(catalogFile, 'utf8'));
   });
 });
 

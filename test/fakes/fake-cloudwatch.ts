@@ -286,7 +286,7 @@ export interface NvidiaSmiReading {
   powerDrawW: number;
 }
 
-const NVIDIA_SMI_DIR = new URL('../../../shared/data/nvidia_smi/', import.meta.url);
+const NVIDIA_SMI_DIR = new URL('../fixtures/nvidia_smi/', import.meta.url);
 
 /** One `nvidia-smi --query-gpu` capture (H100 / L40S, idle / load) from the shared data. */
 export function readNvidiaSmiCapture(

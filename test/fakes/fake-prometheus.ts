@@ -32,7 +32,7 @@ export type PrometheusFailure =
 const MAX_POINTS = 11_000;
 
 export const DCGM_EXPOSITION = new URL(
-  '../../../shared/data/dcgm/dcgm_exposition_datadog_integrations-core_fixture_excerpt.prom',
+  '../fixtures/dcgm/dcgm_exposition_datadog_integrations-core_fixture_excerpt.prom',
   import.meta.url,
 );
 

@@ -6,7 +6,7 @@ import { SLACK_EVENTS_PATH } from '../../src/chat/slack/slack-app.js';
 
 const text = readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8');
 const manifest = parse(text);
-const schema = JSON.parse(readFileSync(new URL('../../../shared/data/slack/schemastore_slack-app-manifest.schema.json', import.meta.url), 'utf8'));
+const schema = JSON.parse(readFileSync(new URL('../fixtures/slack/schemastore_slack-app-manifest.schema.json', import.meta.url), 'utf8'));
 
 describe('Slack app manifest', () => {
   const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
@@ -41,6 +41,6 @@ describe('Slack app manifest', () => {
 
   it('declares the slash command and asks for no scope it does not use', () => {
     expect(manifest.features.slash_commands.map((c: { command: string }) => c.command)).toEqual(['/burnrate']);
-    expect(manifest.oauth_config.scopes.bot).toEqual(['chat:write', 'commands', 'files:write']);
+    expect(manifest.oauth_config.scopes.bot).toEqual(['chat:write', 'commands', 'files:write', 'channels:history', 'groups:history']);
   });
 });
