@@ -23,6 +23,8 @@ export interface Deps {
   log: Logger;
   /** GPU metrics, inventory and instance actions; absent when no GPU source is configured (the idle check then says so). */
   gpu?: GpuDeps;
+  /** The process's one outbox delivery (serve); jobs wake it after queueing. Absent: they deliver themselves. */
+  delivery?: { wake(): Promise<void> };
 }
 
 export interface GpuDeps {

@@ -21,12 +21,27 @@ export interface ChatPort {
   readonly capabilities: ChatCapabilities;
   /** The address of a team's channel on this platform, or null when it has none there. */
   addressOf(team: TeamConfig): string | null;
-  /** Posts a message; returns the platform's reference to it (Slack ts, Teams activity id). */
-  post(address: string, message: Message): Promise<{ ref: string | null }>;
+  /**
+   * Posts a message; returns the platform's reference to it (Slack ts, Teams activity id). `key`
+   * travels with the message where the platform keeps such data (Slack's message metadata), so
+   * `findPosted` can tell later whether a post whose answer was lost went out.
+   */
+  post(address: string, message: Message, options?: PostOptions): Promise<{ ref: string | null }>;
   /** Replaces a message posted earlier. */
   update(address: string, ref: string, message: Message): Promise<void>;
   /** Replies in the thread of a message posted earlier (a plain post where threads are missing). */
-  reply(address: string, parentRef: string, message: Message): Promise<{ ref: string | null }>;
+  reply(address: string, parentRef: string, message: Message, options?: PostOptions): Promise<{ ref: string | null }>;
+  /**
+   * The reference of a message this bot posted with `key` since `since` (in the thread of
+   * `parentRef` for a reply), or null when there is none. Absent where the platform gives a bot
+   * no way to read what it posted: a post in doubt is then posted again.
+   */
+  findPosted?(address: string, key: string, where: { since: Date; parentRef: string | null }): Promise<string | null>;
+}
+
+export interface PostOptions {
+  /** The outbox item's key, unique per intended message. */
+  key?: string;
 }
 
 /** A delivery failure with the platform's advice on retrying. */
@@ -37,6 +52,8 @@ export class DeliveryError extends Error {
     readonly permanent = false,
     /** The platform asked to wait this long (Slack's Retry-After). */
     readonly retryAfterMs?: number,
+    /** The request may have been carried out although no answer came (a timeout, a reset connection, a 5xx). */
+    readonly maybeDelivered = false,
   ) {
     super(message);
     this.name = 'DeliveryError';

@@ -12,15 +12,17 @@ import { readSlackSettings } from '../chat/slack/slack-settings.js';
 import { createTeamsApp } from '../chat/teams/teams-app.js';
 import { checkTeamsCanServe, INSECURE_WARNING, readTeamsSettings } from '../chat/teams/teams-settings.js';
 import { startHttpServer, type Route } from '../http/server.js';
-import { runBudgetCheck } from '../jobs/budget-check.js';
-import { deliverOutbox } from '../jobs/deliver-outbox.js';
+import { installProcessGuard } from '../process-guard.js';
+import { DeliveryLoop } from '../jobs/delivery-loop.js';
 import { runGpuCheck } from '../jobs/gpu-check.js';
 import { runSweepCheck } from '../jobs/sweep-check.js';
 import { refreshSources } from '../jobs/refresh-sources.js';
 import { runScheduledReview } from '../jobs/scheduled-review.js';
 import { runDailyBudgetJob } from '../jobs/daily-budget-job.js';
 import { buildRuntime } from '../main.js';
-import { startScheduler } from '../scheduler.js';
+import { startScheduler, type Scheduler } from '../scheduler.js';
+import { createServeMetrics } from '../http/metrics.js';
+import { runFirstChecks } from './serve-first-run.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 
@@ -36,12 +38,13 @@ const USAGE = 'burnrate serve [--config FILE] [--db FILE] [--port N] [--host ADD
  *      Teams when MICROSOFT_APP_ID is set (or BURNRATE_INSECURE_DEV=1, unauthenticated, loopback only),
  *      else (no chat platform configured) messages print to this terminal; the local web console
  *      is one more chat platform, on by default when there is no other (CONSOLE, CONSOLE_TOKEN)
- *   2. fill an empty store from the configured sources (the demo organisation by default)
- *   3. run the budget check once, then the idle-GPU check (when GPU metrics are configured) and the
- *      monthly reviews due today, and deliver what they queued
- *   4. answer /healthz and /readyz, Slack's events, Teams' activities and the console on one HTTP server
- *   5. keep the scheduler running; on SIGINT or SIGTERM stop taking requests, finish the slash-command
- *      answers in flight (answer workers drain), then exit
+ *   2. answer /healthz, /readyz, /metrics, Slack's events, Teams' activities and the console on one
+ *      HTTP server, and start the one outbox delivery of this process
+ *   3. fill an empty store from the configured sources (the demo organisation by default), run the
+ *      budget check once, then the idle-GPU check (when GPU metrics are configured) and the monthly
+ *      reviews due today; a step that fails is reported and the others run (serve keeps running)
+ *   4. keep the scheduler running; jobs queue alerts and wake the delivery; on SIGINT or SIGTERM stop
+ *      taking requests, finish the slash-command answers in flight (answer workers drain), then exit
  */
 export const serveVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, port: { type: 'string' }, host: { type: 'string' } }, USAGE);
@@ -54,6 +57,8 @@ export const serveVerb: Verb = async (args, io) => {
   const consoleSettings = readConsoleSettings(io.env, { chatConfigured: slack !== null || teams !== null, host });
   const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, terminal: slack || teams ? undefined : io.out, ...(io.clock ? { clock: io.clock } : {}) });
   const { deps } = runtime;
+  // From here on, a bug in one request (or in a library's callback) is logged and serve goes on.
+  const releaseGuard = installProcessGuard(deps.log);
   let answerer: Answerer | null = null;
   const say = (line: string) => io.out.write(`${line}\n`);
   try {
@@ -74,71 +79,56 @@ export const serveVerb: Verb = async (args, io) => {
     if (platforms.length === 0) say(`chat: none configured (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN for Slack in Socket Mode, or SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for HTTP mode; MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD for Teams), messages print here${consoleSettings.enabled ? ' and in the console' : ''}`);
     const consoleChat = consoleSettings.enabled ? new ConsoleChat(deps.store.console, deps.clock) : null;
     if (consoleChat) deps.chat.push(consoleChat);
-    const empty = await deps.store.isEmpty();
-    const refreshed = await refreshSources(deps);
-    for (const r of refreshed) {
-      say(r.ok ? `source ${r.source}: ${r.summary?.rowsInserted ?? 0} daily rows${empty ? ' (first load)' : ''}` : `source ${r.source} failed: ${r.error}`);
-    }
-
-    const check = await runBudgetCheck(deps);
-    say(`budget check: ${check.findings.length} open finding(s), ${check.alerts.length} new alert(s)`);
-    if (deps.gpu) {
-      const gpu = await runGpuCheck(deps);
-      say(`idle-GPU check: ${gpu.findings.filter((f) => f.state !== 'resolved').length} idle instance(s), ${gpu.queued.length} alert(s) queued${deps.config.actions.enabled ? '' : ' (actions are dry runs)'}`);
-      const sweeps = await runSweepCheck(deps);
-      if (deps.config.teams.some((t) => t.sweepCaps)) say(`sweep caps: ${sweeps.findings.length} sweep(s) over a cap, ${sweeps.queued.length} alert(s) queued`);
-    }
-    // Reviews due today (a team's first working day of the month), and reminders and summaries due now.
-    const review = await runScheduledReview(deps, deps.config.teams.map((t) => t.id));
-    if (review.posted.length + review.reminded.length + review.closed.length > 0) {
-      say(`monthly review: ${review.posted.length} posted, ${review.reminded.length} reminder(s), ${review.closed.length} summary(ies)`);
-    }
-    await deliverOutbox(deps);
-    await deliverOutbox(deps); // thread replies (review lines, alert changes) once their parents are sent
+    // Endpoints first: Slack, Teams and the probes answer while the first checks run.
+    const delivery = new DeliveryLoop(deps);
+    deps.delivery = delivery;
+    const metrics = createServeMetrics(deps, delivery);
+    let scheduler: Scheduler | null = null;
+    const server = await startHttpServer({
+      host,
+      port,
+      log: deps.log,
+      routes: new Map<string, Route>([
+        ...(slackApp?.routes ?? []),
+        ...(teamsApp?.routes ?? []),
+        ...(consoleChat ? createConsoleRoutes(deps, { chat: consoleChat, settings: consoleSettings, dispatch }) : []),
+        ['GET /metrics', metrics.route],
+      ]),
+      health: {
+        alive: () => true,
+        ready: async () => {
+          const outbox = await deps.store.outbox.summary().catch(() => null);
+          const running = scheduler?.running ?? false;
+          return { ok: outbox !== null && running, checks: { database: outbox !== null, scheduler: running }, ...(outbox ? { outbox } : {}) };
+        },
+      },
+    });
+    delivery.start();
+    await runFirstChecks(deps, say, metrics.observeJob);
     // Started alongside the checks above; until they are up, answers are computed in process, where
     // a slow one delays acks. Waiting is bounded: a worker that never starts does not stop serve.
     if (answerer) await settleWithin([answerer.ready()], ANSWER_WORKERS_START_MS);
 
-    const scheduler = startScheduler(deps, {
+    scheduler = startScheduler(deps, {
       budgetCheck: async (teams) => {
         await runDailyBudgetJob(deps, teams);
       },
-      deliver: async () => {
-        await deliverOutbox(deps);
-      },
+      deliver: () => delivery.wake(),
       review: async (teams) => {
         await refreshSources(deps);
         await runScheduledReview(deps, teams);
-        // Twice: a review's thread replies leave once its parent message has a platform reference.
-        await deliverOutbox(deps);
-        await deliverOutbox(deps);
+        await delivery.wake();
       },
       ...(deps.gpu
         ? {
             gpuCheck: async () => {
               await runGpuCheck(deps);
               await runSweepCheck(deps);
-              await deliverOutbox(deps);
+              await delivery.wake();
             },
           }
         : {}),
-    });
-    const server = await startHttpServer({
-      host,
-      port,
-      routes: new Map<string, Route>([
-        ...(slackApp?.routes ?? []),
-        ...(teamsApp?.routes ?? []),
-        ...(consoleChat ? createConsoleRoutes(deps, { chat: consoleChat, settings: consoleSettings, dispatch }) : []),
-      ]),
-      health: {
-        alive: () => true,
-        ready: async () => {
-          const database = await deps.store.isEmpty().then(() => true, () => false);
-          return { ok: database && scheduler.running, checks: { database, scheduler: scheduler.running } };
-        },
-      },
-    });
+    }, metrics.observeJob);
     scheduler.describe().forEach((line) => say(`scheduled: ${line}`));
     const base = baseUrl(host, (server.address() as AddressInfo).port);
     if (consoleChat) say(describeConsole(base, consoleSettings));
@@ -147,6 +137,7 @@ export const serveVerb: Verb = async (args, io) => {
     const signal = await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
     say(`\nstopping (${String(signal[0] ?? 'signal')})`);
     await scheduler.stop();
+    await delivery.stop();
     await slackApp?.stop();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -157,6 +148,7 @@ export const serveVerb: Verb = async (args, io) => {
   } finally {
     await answerer?.close();
     await runtime.close();
+    releaseGuard();
   }
 };
 

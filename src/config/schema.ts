@@ -1,5 +1,7 @@
 import cron from 'node-cron';
+import { deliverySchema } from './delivery-schema.js';
 import { z } from 'zod';
+import { currencyCode } from './currency-schema.js';
 import { idlePolicySchema } from '../checks/idle/idle-policy.js';
 import { workingHoursSchema } from '../checks/idle/team-schedule.js';
 import { gpuInventorySourceSchema, gpuMetricsSourceSchema, metricsSourceId, namespaceName } from './gpu-sources-schema.js';
@@ -25,7 +27,7 @@ const hourMinute = z
 export const budgetSchema = z.strictObject({
   monthly: positiveAmount.optional(),
   weekly: positiveAmount.optional(),
-  currency: z.string().regex(/^[A-Z]{3}$/, { error: 'expected an ISO 4217 currency code such as USD' }).default('USD'),
+  currency: currencyCode.default('USD'),
   thresholds: z
     .array(z.number({ error: 'expected a percentage' }).positive({ error: 'expected a percentage above 0' }), {
       error: 'expected a list of percentages such as [50, 80, 100]',
@@ -133,6 +135,8 @@ const focusSource = z.strictObject({
   paths: z.array(nonEmpty('a file path or glob'), { error: 'expected a list of file paths or globs' }).min(1, {
     error: 'expected at least one path, e.g. [exports/*.parquet]',
   }),
+  /** Cost lines above this amount (in their own currency) are imported with a warning naming them; default 1,000,000. */
+  lineCostCeiling: z.number({ error: 'expected an amount per cost line, e.g. 1000000' }).positive({ error: 'expected an amount above 0' }).max(1e15).optional(),
 });
 
 const demoSource = z.strictObject({
@@ -171,6 +175,8 @@ export const configSchema = z
     answers: z
       .strictObject({ workers: z.number({ error: 'expected a whole number of worker threads' }).int({ error: 'expected a whole number of worker threads' }).min(0, { error: 'expected 0 (answer in process) or more' }).max(MAX_ANSWER_WORKERS, { error: `expected at most ${MAX_ANSWER_WORKERS} worker threads` }).optional() })
       .prefault({}),
+    /** How alerts are retried while a chat platform is throttling or down. */
+    delivery: deliverySchema.prefault({}),
     /** Cloud actions (stopping instances) are dry runs until this is true. */
     actions: z.strictObject({ enabled: z.boolean({ error: 'expected true or false' }).default(false) }).prefault({}),
     /** Right-size and spot recommendations: what counts as oversized, how savings are counted. */

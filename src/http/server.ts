@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
 import { BurnrateError } from '../errors.js';
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
@@ -7,14 +8,21 @@ export interface HealthProbe {
   /** Alive: the process answers. */
   alive(): boolean;
   /** Ready: the database is open and the scheduler runs. */
-  ready(): Promise<{ ok: boolean; checks: Record<string, boolean> }>;
+  ready(): Promise<{ ok: boolean; checks: Record<string, boolean>; [detail: string]: unknown }>;
 }
 
 /**
  * The one HTTP server of `burnrate serve`: health probes now; chat platforms mount their
  * endpoints (Slack events, Teams messages) through `routes`.
  */
-export async function startHttpServer(options: { host: string; port: number; health: HealthProbe; routes?: Map<string, Route> }): Promise<Server> {
+export async function startHttpServer(options: {
+  host: string;
+  port: number;
+  health: HealthProbe;
+  routes?: Map<string, Route>;
+  /** Where a failing route is reported (its message only: requests may carry secrets). */
+  log?: Pick<Logger, 'error'>;
+}): Promise<Server> {
   const routes = new Map<string, Route>(options.routes);
   routes.set('GET /healthz', (_req, res) => json(res, options.health.alive() ? 200 : 503, { ok: options.health.alive() }));
   routes.set('GET /readyz', async (_req, res) => {
@@ -26,14 +34,33 @@ export async function startHttpServer(options: { host: string; port: number; hea
     const path = (req.url ?? '/').split('?')[0];
     const route = routes.get(`${req.method} ${path}`);
     if (!route) return json(res, 404, { error: 'not found' });
-    Promise.resolve(route(req, res)).catch(() => {
+    // A route that throws, at once or later, fails its own request and nothing else: an exception
+    // escaping this listener would be uncaught and end `burnrate serve`.
+    const failed = (error: unknown) => {
+      options.log?.error(
+        { err: error instanceof Error ? error.message : String(error), route: `${req.method} ${path}` },
+        'http route failed',
+      );
       if (!res.headersSent) json(res, 500, { error: 'internal error' });
-    });
+      else if (!res.writableEnded) res.destroy();
+    };
+    try {
+      Promise.resolve(route(req, res)).catch(failed);
+    } catch (error) {
+      failed(error);
+    }
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {
-        reject(new BurnrateError('burnrate_port_in_use', `port ${options.port} on ${options.host} is already in use`, 'Stop the other process or set PORT to a free port.', 1));
+        reject(
+          new BurnrateError(
+            'burnrate_port_in_use',
+            `port ${options.port} on ${options.host} is already in use`,
+            'Stop the other process or set PORT to a free port.',
+            1,
+          ),
+        );
       } else reject(error);
     });
     server.listen(options.port, options.host, () => resolve());

@@ -1,17 +1,17 @@
 import type { Deps } from '../deps.js';
 import { runBudgetCheck, type BudgetCheckResult } from './budget-check.js';
-import { deliverOutbox } from './deliver-outbox.js';
+import { handOverAlerts } from './delivery-loop.js';
 import { refreshSources, type RefreshResult } from './refresh-sources.js';
 
 /**
  * The scheduled budget run, step by step:
  *   1. refresh every source (incremental for cloud APIs; a failure marks the source stale)
  *   2. check budgets of the given teams (teams fed by a stale source are held and told why)
- *   3. deliver what was queued
+ *   3. hand what was queued to delivery
  */
 export async function runDailyBudgetJob(deps: Deps, teams?: readonly string[]): Promise<{ refreshed: RefreshResult[]; check: BudgetCheckResult }> {
   const refreshed = await refreshSources(deps);
   const check = await runBudgetCheck(deps, teams ? { teams } : {});
-  await deliverOutbox(deps);
+  await handOverAlerts(deps);
   return { refreshed, check };
 }

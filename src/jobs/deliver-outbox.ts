@@ -1,11 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { DeliveryError, splitTarget, type ChatPort } from '../chat/chat-port.js';
 import type { OutboxItem, Store } from '../store/store.js';
 
 export interface DeliveryOptions {
+  /** Give up on an item after this many attempts (default: none; the retry budget decides). */
   maxAttempts?: number;
   /** Base of the exponential backoff between attempts. */
   baseDelayMs?: number;
+  /** The longest wait between two attempts of one item. */
+  maxDelayMs?: number;
+  /** How long transient failures are retried, from an item's first failure (delivery.retryFor). */
+  retryForMs?: number;
+  /** How long one delivery holds an item before another may take it over (it must have crashed). */
+  leaseMs?: number;
+  /** Retry-After per platform and method, shared by the passes of one delivery loop. */
+  gates?: ThrottleGates;
 }
 
 export interface DeliveryReport {
@@ -14,43 +25,121 @@ export interface DeliveryReport {
   failed: number;
 }
 
+/** Until when (epoch ms) each `platform:method` must not be called: a throttle applies to every item. */
+export type ThrottleGates = Map<string, number>;
+
+export const DELIVERY_DEFAULTS = { baseDelayMs: 2_000, maxDelayMs: 5 * 60_000, retryForMs: 24 * 3_600_000, leaseMs: 2 * 60_000 };
+
+/** How far before an in-doubt attempt a look for its message starts: the clocks of Slack and here differ. */
+const LOOK_BACK_MS = 60_000;
+
+type DeliveryDeps = { store: Pick<Store, 'outbox'>; chat: readonly ChatPort[]; clock: () => Date; log: Logger };
+
 /**
- * Sends what is due in the outbox, one item at a time, in order. A sent item is marked with the
- * platform's reference before the next one goes, so a restart resumes without re-posting.
+ * One delivery pass: leases the next due item, sends it, settles it, until nothing is due. Items
+ * go in order, each marked with the platform's reference before the next, so a thread reply
+ * follows its parent within the same pass and a restart resumes without re-posting.
+ *
+ * Each item is leased before it is sent, so any number of passes (jobs of one process, several
+ * processes on one database) post it once. Transient failures are retried with backoff for the
+ * retry budget (24 h by default); a Retry-After holds back every item of that platform and method;
+ * only permanent errors and a spent budget fail an item. An item whose last attempt may have
+ * reached the platform is looked for before it is posted again, where the platform allows.
  */
-export async function deliverOutbox(
-  deps: { store: Store; chat: readonly ChatPort[]; clock: () => Date; log: Logger },
-  options: DeliveryOptions = {},
-): Promise<DeliveryReport> {
-  const maxAttempts = options.maxAttempts ?? 8;
-  const baseDelayMs = options.baseDelayMs ?? 2_000;
+export async function deliverOutbox(deps: DeliveryDeps, options: DeliveryOptions = {}): Promise<DeliveryReport> {
+  const settings = { ...DELIVERY_DEFAULTS, ...options };
+  const gates = options.gates ?? new Map<string, number>();
+  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const ports = new Map(deps.chat.map((p) => [p.platform, p]));
   const report: DeliveryReport = { sent: 0, retried: 0, failed: 0 };
-  for (const item of await deps.store.outbox.due(deps.clock())) {
+  // Items of a platform that is not running here wait in the outbox for a process that runs it.
+  const platforms = [...ports.keys()];
+  for (;;) {
+    const now = deps.clock();
+    const item = await deps.store.outbox.claimNext(owner, now, new Date(now.getTime() + settings.leaseMs), platforms);
+    if (!item) break;
     const { platform, address } = splitTarget(item.target);
-    const port = ports.get(platform);
-    if (!port) continue; // that platform is not running now; the item waits for it
+    const port = ports.get(platform)!;
+    const gate = gates.get(gateOf(item));
+    if (gate !== undefined && gate > now.getTime()) {
+      // The platform asked to wait for this method: the item waits too, unattempted.
+      await deps.store.outbox.release(item.id, owner, new Date(gate));
+      continue;
+    }
     try {
-      const ref = await send(port, address, item);
-      await deps.store.outbox.markSent(item.id, ref, deps.clock());
+      // A look-up in doubt may take long: the lease must still be ours before anything is posted.
+      const holdLease = () => deps.store.outbox.renewLease(item.id, owner, new Date(deps.clock().getTime() + settings.leaseMs));
+      const result = await attempt(port, address, item, now, holdLease);
+      if (!result) {
+        deps.log.warn({ target: item.target, key: item.dedupeKey }, 'outbox item was taken over by another delivery before it was posted; left to it');
+        continue;
+      }
+      const { ref, suspectedDuplicate } = result;
+      if (!(await deps.store.outbox.markSent(item.id, owner, ref, deps.clock(), { suspectedDuplicate }))) {
+        deps.log.warn({ target: item.target, key: item.dedupeKey }, 'outbox item was taken over by another delivery while it was sent');
+      }
+      if (suspectedDuplicate) deps.log.warn({ target: item.target, key: item.dedupeKey }, 'outbox item posted again after an attempt that may have reached the platform');
       report.sent += 1;
     } catch (error) {
       const failure = error instanceof DeliveryError ? error : new DeliveryError((error as Error).message);
+      const failedAt = deps.clock();
       const attempts = item.attempts + 1;
-      const giveUp = failure.permanent || attempts >= maxAttempts;
-      const delay = failure.retryAfterMs ?? baseDelayMs * 2 ** (attempts - 1);
-      await deps.store.outbox.markRetry(item.id, failure.message, new Date(deps.clock().getTime() + delay), giveUp);
-      deps.log.warn({ target: item.target, attempts, giveUp, err: failure.message }, 'outbox delivery failed');
-      if (giveUp) report.failed += 1;
-      else report.retried += 1;
+      const firstFailure = item.firstFailureAt ? new Date(item.firstFailureAt) : failedAt;
+      const budgetSpent = failedAt.getTime() - firstFailure.getTime() >= settings.retryForMs;
+      const giveUp = failure.permanent || budgetSpent || (settings.maxAttempts !== undefined && attempts >= settings.maxAttempts);
+      const backoff = Math.min(settings.baseDelayMs * 2 ** Math.min(attempts - 1, 30), settings.maxDelayMs);
+      const delay = failure.retryAfterMs ?? backoff;
+      if (failure.retryAfterMs !== undefined) gates.set(gateOf(item), failedAt.getTime() + failure.retryAfterMs);
+      await deps.store.outbox.markRetry(item.id, owner, { error: failure.message, nextAttemptAt: new Date(failedAt.getTime() + delay), giveUp, inDoubt: item.inDoubt || failure.maybeDelivered, now: failedAt });
+      if (giveUp) {
+        report.failed += 1;
+        const why = failure.permanent ? 'the platform refused it for good' : `still failing after ${Math.round(settings.retryForMs / 60_000)} min of retries`;
+        deps.log.error({ code: 'burnrate_delivery_failed', target: item.target, key: item.dedupeKey, attempts, err: failure.message }, `outbox item failed: ${why}; fix the cause, then run: burnrate outbox retry --id ${item.id}`);
+      } else {
+        report.retried += 1;
+        deps.log.warn({ target: item.target, attempts, err: failure.message, retryInMs: delay }, 'outbox delivery failed, will retry');
+      }
     }
   }
   return report;
 }
 
-async function send(port: ChatPort, address: string, item: OutboxItem): Promise<string | null> {
-  if (item.op === 'post' || !item.parentRef) return (await port.post(address, item.message)).ref;
-  if (item.op === 'reply') return (await port.reply(address, item.parentRef, item.message)).ref;
-  await port.update(address, item.parentRef, item.message);
-  return item.parentRef;
+/** Slack and Teams throttle per method: posts and replies share one, updates have another. */
+function gateOf(item: OutboxItem): string {
+  return `${splitTarget(item.target).platform}:${item.op === 'update' ? 'update' : 'post'}`;
+}
+
+/** Sends the item, or finds that an earlier attempt in doubt already did. */
+async function attempt(port: ChatPort, address: string, item: OutboxItem, now: Date, holdLease: () => Promise<boolean>): Promise<{ ref: string | null; suspectedDuplicate: boolean } | null> {
+  if (item.op === 'update' && item.parentRef) {
+    // Replacing a message with the same content twice changes nothing: no need to look first.
+    await port.update(address, item.parentRef, item.message);
+    return { ref: item.parentRef, suspectedDuplicate: false };
+  }
+  let suspectedDuplicate = false;
+  if (item.inDoubt) {
+    const found = await lookFor(port, address, item, now);
+    if (found.ref) return { ref: found.ref, suspectedDuplicate: false };
+    suspectedDuplicate = !found.looked;
+    if (!(await holdLease())) return null;
+  }
+  const options = { key: item.dedupeKey };
+  const posted = item.op === 'reply' && item.parentRef ? await port.reply(address, item.parentRef, item.message, options) : await port.post(address, item.message, options);
+  return { ref: posted.ref, suspectedDuplicate };
+}
+
+/**
+ * Looks for the message of an item in doubt. A platform with no way to look, or a lookup refused
+ * for good (a Slack app installed before it asked for channels:history), means posting again
+ * unchecked; a lookup that fails for now is retried later like a failed post.
+ */
+async function lookFor(port: ChatPort, address: string, item: OutboxItem, now: Date): Promise<{ ref: string | null; looked: boolean }> {
+  if (!port.findPosted) return { ref: null, looked: false };
+  const since = new Date(new Date(item.firstAttemptAt ?? now).getTime() - LOOK_BACK_MS);
+  try {
+    return { ref: await port.findPosted(address, item.dedupeKey, { since, parentRef: item.op === 'reply' ? item.parentRef : null }), looked: true };
+  } catch (error) {
+    if (error instanceof DeliveryError && error.permanent) return { ref: null, looked: false };
+    throw error;
+  }
 }

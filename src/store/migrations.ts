@@ -307,4 +307,53 @@ export const MIGRATIONS: readonly string[] = [
   INSERT INTO spend_team_days (day, team, billed, effective)
     SELECT day, team, sum(billed), sum(effective) FROM spend_daily GROUP BY day, team;
   `,
+  `
+  -- Outbox items are leased before they are sent (status 'sending', owner, lease expiry), so two
+  -- deliveries, in one process or several, never post the same item; an expired lease (a crash in
+  -- flight) is taken over. in_doubt: the last attempt may have reached the platform (a crash, a
+  -- lost answer), so the next one looks for the message, from first_attempt_at on, before posting
+  -- again. first_failure_at starts the retry budget; suspected_duplicate marks re-posts that could
+  -- not be checked.
+  CREATE TABLE outbox_leased (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    dedupe_key TEXT NOT NULL UNIQUE,
+    target TEXT NOT NULL,
+    message TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sending', 'sent', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT NOT NULL,
+    ref TEXT,
+    last_error TEXT,
+    created_at TEXT NOT NULL,
+    sent_at TEXT,
+    op TEXT NOT NULL DEFAULT 'post' CHECK (op IN ('post', 'update', 'reply')),
+    parent_key TEXT,
+    lease_owner TEXT,
+    lease_until TEXT,
+    in_doubt INTEGER NOT NULL DEFAULT 0,
+    first_attempt_at TEXT,
+    first_failure_at TEXT,
+    suspected_duplicate INTEGER NOT NULL DEFAULT 0
+  );
+  INSERT INTO outbox_leased (id, dedupe_key, target, message, status, attempts, next_attempt_at, ref, last_error, created_at, sent_at, op, parent_key)
+    SELECT id, dedupe_key, target, message, status, attempts, next_attempt_at, ref, last_error, created_at, sent_at, op, parent_key FROM outbox;
+  DROP TABLE outbox;
+  ALTER TABLE outbox_leased RENAME TO outbox;
+  CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
+  CREATE INDEX outbox_parent ON outbox (parent_key);
+  `,
+  `
+  -- File exports come in parts (AWS Data Exports write a month as several files). Each row remembers
+  -- the export and file it came from, and the file's content hash, so that importing a part again
+  -- replaces only that part instead of the whole billing period. NULL: rows of API sources, and
+  -- file imports from before parts were tracked.
+  ALTER TABLE spend_daily ADD COLUMN export_id TEXT;
+  ALTER TABLE spend_daily ADD COLUMN part TEXT;
+  ALTER TABLE spend_daily ADD COLUMN content_hash TEXT;
+  `,
+  `
+  -- What a snooze asked for (24h, 7d, period, 2w...): a replayed click of the same button while its
+  -- snooze runs is a duplicate. NULL for snoozes made before.
+  ALTER TABLE snoozes ADD COLUMN duration TEXT;
+  `,
 ];

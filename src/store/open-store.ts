@@ -23,7 +23,9 @@ import { enqueueOutbox, SqliteOutboxStore } from './outbox.js';
 import { SqliteFreshnessStore, writeFreshness } from './source-freshness.js';
 import { deleteSpendScope, insertSpendRows, SqliteSpendStore } from './spend-daily.js';
 import { rebuildTeamDays, spanOfRows, spanOfScope, widen, type DaySpan } from './spend-team-days.js';
-import type { Store } from './store.js';
+import { periodSpend, refuseShrinking } from './import-guard.js';
+import { deleteExportParts } from './spend-export-parts.js';
+import type { ImportOptions, ImportSummary, Store } from './store.js';
 
 export const DEFAULT_DB_PATH = './data/burnrate.db';
 
@@ -43,21 +45,43 @@ export function openStore(path: string): Store {
   migrate(db);
 
   const spend = new SqliteSpendStore(db);
-  const importBatches = db.transaction((batches: Parameters<Store['importBatches']>[0], now?: Date) => {
+  const importBatches = db.transaction((batches: Parameters<Store['importBatches']>[0], now?: Date, options?: ImportOptions) => {
     let rowsDeleted = 0;
     let rowsInserted = 0;
+    let byParts = false;
     const periods = new Set<string>();
+    const replacedParts = new Set<string>();
     let touched: DaySpan | null = null;
     for (const batch of batches) {
-      touched = widen(touched, spanOfScope(db, batch.scope));
-      rowsDeleted += deleteSpendScope(db, batch.scope);
+      const { scope } = batch;
+      // File exports replace only their own parts, unless the whole period is to be replaced.
+      const partsOnly = scope.parts !== undefined && !options?.replacePeriod;
+      const before = partsOnly ? periodSpend(db, scope.source, scope.billingPeriods) : null;
+      if (partsOnly) {
+        byParts = true;
+        touched = widen(touched, spanOfScope(db, { source: scope.source, billingPeriods: scope.billingPeriods }));
+        const deleted = deleteExportParts(db, scope);
+        rowsDeleted += deleted.rows;
+        deleted.parts.forEach((p) => replacedParts.add(p));
+      } else {
+        touched = widen(touched, spanOfScope(db, scope));
+        rowsDeleted += deleteSpendScope(db, scope);
+      }
       rowsInserted += insertSpendRows(db, batch);
+      if (before) refuseShrinking(scope.source, before, periodSpend(db, scope.source, scope.billingPeriods));
       touched = widen(touched, spanOfRows(batch.rows));
-      batch.scope.billingPeriods.forEach((p) => periods.add(p));
-      writeFreshness(db, batch.scope.source, batch.dataThrough, now ?? new Date());
+      scope.billingPeriods.forEach((p) => periods.add(p));
+      writeFreshness(db, scope.source, batch.dataThrough, now ?? new Date());
     }
     if (touched) rebuildTeamDays(db, touched);
-    return { rowsDeleted, rowsInserted, billingPeriods: [...periods].sort() };
+    const summary: ImportSummary = {
+      rowsDeleted,
+      rowsInserted,
+      billingPeriods: [...periods].sort(),
+      replaced: byParts ? 'parts' : 'period',
+      replacedParts: [...replacedParts].sort(),
+    };
+    return summary;
   });
 
   const recordCheck = db.transaction((...args: Parameters<Store['recordCheck']>) => {
@@ -98,7 +122,7 @@ export function openStore(path: string): Store {
     conversations: new SqliteChatConversationStore(db),
     spotMigrations: new SqliteSpotMigrationStore(db),
     sweepFindings: new SqliteSweepFindingStore(db),
-    importBatches: async (batches, now) => importBatches(batches, now),
+    importBatches: async (batches, now, options) => importBatches(batches, now, options),
     recordCheck: async (change, alerts, now) => recordCheck(change, alerts, now),
     recordGpuCheck: async (change, alerts, now) => recordGpuCheck(change, alerts, now),
     recordSweepCheck: async (change, alerts, now) => recordSweepCheck(change, alerts, now),

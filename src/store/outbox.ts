@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Message } from '../../templates/message.js';
-import type { OutboxDraft, OutboxItem, OutboxStore } from './store.js';
+import type { OutboxDraft, OutboxFailure, OutboxItem, OutboxStore, OutboxSummary } from './store.js';
 
 interface OutboxRow {
   id: number;
@@ -14,44 +14,138 @@ interface OutboxRow {
   last_error: string | null;
   op: OutboxItem['op'];
   parent_ref: string | null;
+  in_doubt: number;
+  first_attempt_at: string | null;
+  first_failure_at: string | null;
 }
 
-/** Alerts leave through this table, so a crash or a chat outage loses nothing. */
+/**
+ * What may go now: pending and due, or leased by a delivery whose lease ran out (it crashed). An
+ * update or a reply is due only once its parent was sent and so has a platform reference.
+ */
+const DUE = `FROM outbox o LEFT JOIN outbox p ON p.dedupe_key = o.parent_key
+  WHERE ((o.status = 'pending' AND o.next_attempt_at <= @now) OR (o.status = 'sending' AND o.lease_until <= @now))
+    AND (o.parent_key IS NULL OR p.status = 'sent')`;
+
+/** Only items of the platforms a delivery runs (a JSON array); the others wait for a process that runs them. */
+const ON_PLATFORMS = `substr(o.target, 1, instr(o.target, ':') - 1) IN (SELECT value FROM json_each(@platforms))`;
+
+/**
+ * Alerts leave through this table, so a crash or a chat outage loses nothing. Every send is
+ * preceded by a lease (claimNext), so two deliveries (two jobs of one process, or two processes on
+ * one database file) never post the same item; an immediate transaction makes the lease atomic
+ * across processes too.
+ */
 export class SqliteOutboxStore implements OutboxStore {
-  constructor(private readonly db: Database.Database) {}
+  private readonly claim: (owner: string, now: Date, leaseUntil: Date, platforms: readonly string[]) => OutboxRow | undefined;
+
+  constructor(private readonly db: Database.Database) {
+    const next = db.prepare(
+`SELECT o.*, p.ref AS parent_ref ${DUE} AND ${ON_PLATFORMS} ORDER BY o.id LIMIT 1`,
+    );
+    const lease = db.prepare(
+      `UPDATE outbox SET status = 'sending', lease_owner = @owner, lease_until = @until, first_attempt_at = coalesce(first_attempt_at, @now),
+         in_doubt = CASE WHEN status = 'sending' THEN 1 ELSE in_doubt END
+       WHERE id = @id`,
+    );
+    const claim = db.transaction((owner: string, now: Date, leaseUntil: Date, platforms: readonly string[]) => {
+      const at = now.toISOString();
+      const row = next.get({ now: at, platforms: JSON.stringify(platforms) }) as OutboxRow | undefined;
+      if (!row) return undefined;
+      lease.run({ id: row.id, owner, until: leaseUntil.toISOString(), now: at });
+      // A lease taken over from a delivery that died mid-post: that post may have gone out.
+      return { ...row, in_doubt: row.status === 'sending' ? 1 : row.in_doubt, first_attempt_at: row.first_attempt_at ?? at };
+    });
+    this.claim = (owner, now, leaseUntil, platforms) => claim.immediate(owner, now, leaseUntil, platforms);
+  }
 
   async enqueue(items: OutboxDraft[], now: Date): Promise<number> {
     return this.db.transaction(() => enqueueOutbox(this.db, items, now))();
   }
 
   async due(now: Date, limit = 100): Promise<OutboxItem[]> {
-    // An update or a reply is due only once its parent was sent and so has a platform reference.
-    const rows = this.db
-      .prepare(
-        `SELECT o.*, p.ref AS parent_ref FROM outbox o LEFT JOIN outbox p ON p.dedupe_key = o.parent_key
-         WHERE o.status = 'pending' AND o.next_attempt_at <= ? AND (o.parent_key IS NULL OR p.status = 'sent')
-         ORDER BY o.id LIMIT ?`,
-      )
-      .all(now.toISOString(), limit) as OutboxRow[];
-    return rows.map((row) => ({
-      id: row.id,
-      dedupeKey: row.dedupe_key,
-      target: row.target,
-      message: JSON.parse(row.message) as Message,
-      status: row.status,
-      attempts: row.attempts,
-      nextAttemptAt: row.next_attempt_at,
-      ref: row.ref,
-      lastError: row.last_error,
-      op: row.op,
-      parentRef: row.parent_ref,
-    }));
+    const rows = this.db.prepare(`SELECT o.*, p.ref AS parent_ref ${DUE} ORDER BY o.id LIMIT @limit`).all({ now: now.toISOString(), limit }) as OutboxRow[];
+    return rows.map(toItem);
   }
 
-  async markSent(id: number, ref: string | null, now: Date): Promise<void> {
+  async claimNext(owner: string, now: Date, leaseUntil: Date, platforms: readonly string[]): Promise<OutboxItem | null> {
+    const row = this.claim(owner, now, leaseUntil, platforms);
+    return row ? toItem(row) : null;
+  }
+
+  async markSent(id: number, owner: string, ref: string | null, now: Date, options: { suspectedDuplicate?: boolean } = {}): Promise<boolean> {
+    const { changes } = this.db
+      .prepare(
+        `UPDATE outbox SET status = 'sent', ref = ?, sent_at = ?, attempts = attempts + 1, last_error = NULL, lease_owner = NULL,
+           lease_until = NULL, in_doubt = 0, suspected_duplicate = ?
+         WHERE id = ? AND status = 'sending' AND lease_owner = ?`,
+      )
+      .run(ref, now.toISOString(), options.suspectedDuplicate ? 1 : 0, id, owner);
+    return changes === 1;
+  }
+
+  async markRetry(id: number, owner: string, failure: OutboxFailure): Promise<void> {
     this.db
-      .prepare("UPDATE outbox SET status = 'sent', ref = ?, sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?")
-      .run(ref, now.toISOString(), id);
+      .prepare(
+        `UPDATE outbox SET status = ?, attempts = attempts + 1, last_error = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL,
+           in_doubt = ?, first_failure_at = coalesce(first_failure_at, ?)
+         WHERE id = ? AND status = 'sending' AND lease_owner = ?`,
+      )
+      .run(failure.giveUp ? 'failed' : 'pending', failure.error.slice(0, 500), failure.nextAttemptAt.toISOString(), failure.inDoubt ? 1 : 0, failure.now.toISOString(), id, owner);
+  }
+
+  async release(id: number, owner: string, nextAttemptAt: Date): Promise<void> {
+    this.db
+      .prepare(`UPDATE outbox SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND status = 'sending' AND lease_owner = ?`)
+      .run(nextAttemptAt.toISOString(), id, owner);
+  }
+
+  async renewLease(id: number, owner: string, leaseUntil: Date): Promise<boolean> {
+    const { changes } = this.db
+      .prepare(`UPDATE outbox SET lease_until = ? WHERE id = ? AND status = 'sending' AND lease_owner = ?`)
+      .run(leaseUntil.toISOString(), id, owner);
+    return changes === 1;
+  }
+
+  async nextAttemptAt(platforms: readonly string[]): Promise<Date | null> {
+    const row = this.db
+      .prepare(
+        `SELECT min(CASE o.status WHEN 'pending' THEN o.next_attempt_at ELSE o.lease_until END) AS at
+         FROM outbox o LEFT JOIN outbox p ON p.dedupe_key = o.parent_key
+         WHERE o.status IN ('pending', 'sending') AND (o.parent_key IS NULL OR p.status = 'sent') AND ${ON_PLATFORMS}`,
+      )
+      .get({ platforms: JSON.stringify(platforms) }) as { at: string | null };
+    return row.at ? new Date(row.at) : null;
+  }
+
+  async summary(): Promise<OutboxSummary> {
+    const row = this.db
+      .prepare(
+        `SELECT
+           count(*) FILTER (WHERE status = 'pending') AS pending,
+           count(*) FILTER (WHERE status = 'pending' AND attempts > 0) AS failing,
+           count(*) FILTER (WHERE status = 'sending') AS sending,
+           count(*) FILTER (WHERE status = 'sent') AS sent,
+           count(*) FILTER (WHERE status = 'failed') AS failed,
+           coalesce(sum(suspected_duplicate), 0) AS suspectedDuplicates,
+           min(created_at) FILTER (WHERE status IN ('pending', 'sending')) AS oldestPendingAt
+         FROM outbox`,
+      )
+      .get() as OutboxSummary;
+    return { ...row };
+  }
+
+  async failed(limit = 50): Promise<OutboxItem[]> {
+    const rows = this.db.prepare(`SELECT o.*, NULL AS parent_ref FROM outbox o WHERE status = 'failed' ORDER BY id DESC LIMIT ?`).all(limit) as OutboxRow[];
+    return rows.map(toItem);
+  }
+
+  async retryFailed(now: Date, ids?: readonly number[]): Promise<number> {
+    const requeue = this.db.prepare(
+      `UPDATE outbox SET status = 'pending', next_attempt_at = ?, first_failure_at = NULL, attempts = 0, last_error = NULL WHERE status = 'failed' AND (? IS NULL OR id = ?)`,
+    );
+    const at = now.toISOString();
+    return this.db.transaction(() => (ids ? ids.reduce((n, id) => n + requeue.run(at, id, id).changes, 0) : requeue.run(at, null, null).changes))();
   }
 
   async threadRoot(groupKey: string, platform: string): Promise<string | null> {
@@ -60,12 +154,25 @@ export class SqliteOutboxStore implements OutboxStore {
       | undefined;
     return row?.rootKey ?? null;
   }
+}
 
-  async markRetry(id: number, error: string, nextAttemptAt: Date, giveUp: boolean): Promise<void> {
-    this.db
-      .prepare('UPDATE outbox SET status = ?, attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?')
-      .run(giveUp ? 'failed' : 'pending', error.slice(0, 500), nextAttemptAt.toISOString(), id);
-  }
+function toItem(row: OutboxRow): OutboxItem {
+  return {
+    id: row.id,
+    dedupeKey: row.dedupe_key,
+    target: row.target,
+    message: JSON.parse(row.message) as Message,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    ref: row.ref,
+    lastError: row.last_error,
+    op: row.op,
+    parentRef: row.parent_ref,
+    inDoubt: row.in_doubt === 1,
+    firstAttemptAt: row.first_attempt_at,
+    firstFailureAt: row.first_failure_at,
+  };
 }
 
 /** Inserts drafts, skipping dedupe keys already queued. Runs inside the caller's transaction. */

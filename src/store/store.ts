@@ -30,8 +30,12 @@ export interface Store {
   conversations: ChatConversationStore;
   spotMigrations: SpotMigrationStore;
   sweepFindings: SweepFindingStore;
-  /** Writes batches of spend and their sources' freshness in one transaction: all or nothing. */
-  importBatches(batches: SpendBatch[], now?: Date): Promise<ImportSummary>;
+  /**
+   * Writes batches of spend and their sources' freshness in one transaction: all or nothing.
+   * Batches of file exports (scope.parts) replace only their own parts, and are refused when they
+   * would shrink a billing period's spend by more than half, unless options.replacePeriod.
+   */
+  importBatches(batches: SpendBatch[], now?: Date, options?: ImportOptions): Promise<ImportSummary>;
   /**
    * Records a check run in one transaction: the findings' new states and the alerts to send.
    * A crash can therefore never leave a finding marked as alerted without its alert queued.
@@ -45,10 +49,19 @@ export interface Store {
   close(): Promise<void>;
 }
 
+export interface ImportOptions {
+  /** Replace whole billing periods (in each batch's source and accounts), even for file exports. */
+  replacePeriod?: boolean;
+}
+
 export interface ImportSummary {
   rowsDeleted: number;
   rowsInserted: number;
   billingPeriods: string[];
+  /** parts: only earlier rows of the same export parts were replaced; period: whole billing periods (or days) of the scope. */
+  replaced: 'parts' | 'period';
+  /** File names of the earlier export parts replaced. */
+  replacedParts: string[];
 }
 
 export interface SpendFilter {
@@ -149,7 +162,8 @@ export interface FindingChange {
   resolved: string[];
 }
 
-export type OutboxStatus = 'pending' | 'sent' | 'failed';
+/** pending: waits for its attempt; sending: leased by one delivery; sent; failed: gave up (permanent error or retry budget spent). */
+export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
 export interface OutboxItem {
   id: number;
@@ -164,6 +178,36 @@ export interface OutboxItem {
   op: 'post' | 'update' | 'reply';
   /** The platform reference of the parent item, for updates and replies. */
   parentRef: string | null;
+  /** The last attempt may have reached the platform (a crash or a lost answer): look before posting again. */
+  inDoubt: boolean;
+  /** When the first attempt started: a message in doubt was posted after this. */
+  firstAttemptAt: string | null;
+  /** When the first failed attempt happened; the retry budget counts from here. */
+  firstFailureAt: string | null;
+}
+
+/** How a failed attempt ends: back to pending at `nextAttemptAt`, or failed for good. */
+export interface OutboxFailure {
+  error: string;
+  nextAttemptAt: Date;
+  giveUp: boolean;
+  /** The platform may have taken the message although the call failed (a timeout, a reset). */
+  inDoubt: boolean;
+  now: Date;
+}
+
+/** What the outbox holds, for /readyz, `burnrate status` and /metrics. */
+export interface OutboxSummary {
+  pending: number;
+  /** Pending items whose last attempt failed: the chat platform is refusing or down. */
+  failing: number;
+  sending: number;
+  sent: number;
+  failed: number;
+  /** Items posted again after an attempt that may have reached the platform, unchecked. */
+  suspectedDuplicates: number;
+  /** The oldest item still waiting, or null. */
+  oldestPendingAt: string | null;
 }
 
 export interface OutboxDraft {
@@ -182,9 +226,34 @@ export interface OutboxDraft {
 export interface OutboxStore {
   /** Enqueues unless an item with the same dedupe key exists: a retry of a job sends nothing twice. */
   enqueue(items: OutboxDraft[], now: Date): Promise<number>;
+  /** Items due now (pending, attempt time reached, parent sent), without claiming them. */
   due(now: Date, limit?: number): Promise<OutboxItem[]>;
-  markSent(id: number, ref: string | null, now: Date): Promise<void>;
-  markRetry(id: number, error: string, nextAttemptAt: Date, giveUp: boolean): Promise<void>;
+  /**
+   * Leases the next due item to `owner` until `leaseUntil`, atomically: status 'sending'. An item
+   * whose lease expired (its delivery crashed) is taken over, in doubt. Only items for `platforms`
+   * (those running here); null when none is due.
+   */
+  claimNext(owner: string, now: Date, leaseUntil: Date, platforms: readonly string[]): Promise<OutboxItem | null>;
+  /** Marks a leased item sent; false when the lease was lost to another delivery meanwhile. */
+  markSent(id: number, owner: string, ref: string | null, now: Date, options?: { suspectedDuplicate?: boolean }): Promise<boolean>;
+  markRetry(id: number, owner: string, failure: OutboxFailure): Promise<void>;
+  /** Gives a leased item back unattempted, due again at `nextAttemptAt` (its method is throttled). */
+  release(id: number, owner: string, nextAttemptAt: Date): Promise<void>;
+  /**
+   * Extends the lease of an item this delivery still holds (before a post that follows a long
+   * look-up); false when it was taken over meanwhile: then this delivery must not post it.
+   */
+  renewLease(id: number, owner: string, leaseUntil: Date): Promise<boolean>;
+  /**
+   * When the next item `claimNext` could return falls due (for `platforms`, parent sent), or null
+   * when none waits: an item waiting for its parent is due when the parent is sent, not before.
+   */
+  nextAttemptAt(platforms: readonly string[]): Promise<Date | null>;
+  summary(): Promise<OutboxSummary>;
+  /** Failed items, newest first. */
+  failed(limit?: number): Promise<OutboxItem[]>;
+  /** Queues failed items again (all, or those ids), with a fresh retry budget; returns how many. */
+  retryFailed(now: Date, ids?: readonly number[]): Promise<number>;
   /** Key of the first message of an alert group on a platform, if one was queued. */
   threadRoot(groupKey: string, platform: string): Promise<string | null>;
 }
@@ -211,10 +280,24 @@ export interface Snooze {
   until: Date;
   byUser: string;
   at: Date;
+  /** What was asked for (`24h`, `7d`, `period`, `2w`); null for snoozes recorded before it was kept. */
+  duration?: string | null;
 }
+
+/**
+ * What came of a snooze request. set: it is in force now (`replaced`: the active one it replaced);
+ * same: the same duration already runs for the group (a repeated click); longer: an active snooze
+ * ends later and was kept.
+ */
+export type SnoozeOutcome = { kind: 'set'; snooze: Snooze; replaced: Snooze | null } | { kind: 'same' | 'longer'; snooze: Snooze };
 
 export interface SnoozeStore {
   set(snooze: Snooze): Promise<void>;
+  /**
+   * Applies a snooze in one step, so concurrent clicks cannot both win. Unless `explicit`, a request
+   * for the duration already running, or for an end no later than the active one, changes nothing.
+   */
+  request(snooze: Snooze & { duration: string }, options: { explicit: boolean }): Promise<SnoozeOutcome>;
   active(now: Date): Promise<Snooze[]>;
 }
 

@@ -36,7 +36,17 @@ describe('burnrate serve (npm start)', () => {
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
-    expect(await ready.json()).toEqual({ ok: true, checks: { database: true, scheduler: true } });
+    const readiness = await ready.json();
+    expect(readiness).toEqual({ ok: true, checks: { database: true, scheduler: true }, outbox: expect.objectContaining({ pending: 0, sending: 0, failed: 0, failing: 0 }) });
+    // Everything the first checks queued was delivered, and /metrics says the same as /readyz.
+    expect(readiness.outbox.sent).toBeGreaterThan(0);
+    const metrics = await fetch(`http://127.0.0.1:${port}/metrics`);
+    expect(metrics.headers.get('content-type')).toContain('text/plain');
+    const text = await metrics.text();
+    expect(text).toContain(`burnrate_outbox_items{status="sent"} ${readiness.outbox.sent}`);
+    expect(text).toContain('burnrate_outbox_items{status="failed"} 0');
+    expect(text).toMatch(/burnrate_source_age_seconds\{source="demo"\} \d/);
+    expect(text).toMatch(/burnrate_job_duration_seconds_count\{job="budget check"\} 1/);
     expect((await fetch(`http://127.0.0.1:${port}/nope`)).status).toBe(404);
 
     child.kill('SIGINT');

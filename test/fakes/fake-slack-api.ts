@@ -9,6 +9,8 @@ export interface SlackApiCall {
   method: string;
   args: Record<string, any>;
   authorized: boolean;
+  /** When the call arrived (epoch ms). */
+  at: number;
   /** What the fake answered, when it answered ok (the ts of a posted message, say). */
   answer?: Record<string, unknown>;
 }
@@ -19,7 +21,21 @@ export interface SlackResponseCall {
   body: Record<string, any>;
 }
 
-type Failure = { status: 429; retryAfter: number } | { status: 500 | 502 | 503 } | { error: string };
+/**
+ * How a call fails: an HTTP status, a Slack error, the connection dropped before Slack acts on it
+ * (`reset`), or Slack acts on it and the answer is lost on the way back (`lostAnswer`: the message
+ * is posted, the client sees a reset), or Slack answers after `delayMs`.
+ */
+type Failure = { status: 429; retryAfter: number } | { status: 500 | 502 | 503 } | { error: string } | { reset: true } | { lostAnswer: true } | { delayMs: number };
+
+/** A message as Slack keeps it in a channel: what conversations.history and .replies read back. */
+export interface SlackStoredMessage {
+  channel: string;
+  ts: string;
+  threadTs?: string;
+  text: string;
+  metadata?: { event_type: string; event_payload: Record<string, unknown> };
+}
 
 /**
  * Answers one method in place of the built-in answers, given the call's arguments and the bearer
@@ -42,7 +58,18 @@ export interface SlackUpload {
 }
 
 /** Methods the fake answers like Slack does; anything else is `unknown_method` and unexpected. */
-const KNOWN = ['chat.postMessage', 'chat.update', 'chat.postEphemeral', 'views.publish', 'views.open', 'auth.test', 'files.getUploadURLExternal', 'files.completeUploadExternal'] as const;
+const KNOWN = [
+  'chat.postMessage',
+  'chat.update',
+  'chat.postEphemeral',
+  'views.publish',
+  'views.open',
+  'auth.test',
+  'files.getUploadURLExternal',
+  'files.completeUploadExternal',
+  'conversations.history',
+  'conversations.replies',
+] as const;
 
 /**
  * A Slack Web API on 127.0.0.1 for tests: real HTTP, so the real WebClient and Bolt talk to it.
@@ -55,6 +82,8 @@ export class FakeSlackApi {
   readonly responses: SlackResponseCall[] = [];
   /** Files by id, in the order their upload URLs were handed out. */
   readonly uploads = new Map<string, SlackUpload>();
+  /** Every message posted, in order, as the channels keep them. */
+  readonly messages: SlackStoredMessage[] = [];
   private readonly failures = new Map<string, Failure[]>();
   private readonly expected: Set<string>;
   private readonly unexpected: string[] = [];
@@ -65,17 +94,21 @@ export class FakeSlackApi {
     private readonly server: Server,
     readonly origin: string,
     expected: readonly string[],
+    private readonly now: (() => Date) | undefined,
   ) {
     this.expected = new Set(expected);
   }
 
-  /** Starts on a random port. `expect` lists the methods this test may call (default: none). */
-  static async start(options: { expect?: readonly string[] } = {}): Promise<FakeSlackApi> {
+  /**
+   * Starts on a random port. `expect` lists the methods this test may call (default: none). With
+   * `now`, message timestamps follow that clock, as Slack's follow real time (history reads by time).
+   */
+  static async start(options: { expect?: readonly string[]; now?: () => Date } = {}): Promise<FakeSlackApi> {
     let fake: FakeSlackApi | undefined;
     const server = createServer((req, res) => void fake?.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    fake = new FakeSlackApi(server, `http://127.0.0.1:${port}`, options.expect ?? []);
+    fake = new FakeSlackApi(server, `http://127.0.0.1:${port}`, options.expect ?? [], options.now);
     return fake;
   }
 
@@ -135,15 +168,17 @@ export class FakeSlackApi {
     const method = path.slice('/api/'.length);
     const token = /^Bearer (\S+)$/.exec(String(req.headers.authorization ?? ''))?.[1] ?? '';
     const authorized = token !== '';
-    const call: SlackApiCall = { method, args: body, authorized };
+    const call: SlackApiCall = { method, args: body, authorized, at: Date.now() };
     this.calls.push(call);
     if (!this.expected.has(method)) this.unexpected.push(method);
 
     const failure = this.failures.get(method)?.shift();
+    if (failure && 'reset' in failure) return void req.socket.destroy();
+    if (failure && 'delayMs' in failure) await new Promise((resolve) => setTimeout(resolve, failure.delayMs));
     if (failure && 'status' in failure) {
       return send(res, failure.status, failure.status === 429 ? { ok: false, error: 'ratelimited' } : 'upstream error', failure.status === 429 ? { 'retry-after': String(failure.retryAfter) } : {});
     }
-    if (failure) return send(res, 200, { ok: false, error: failure.error });
+    if (failure && 'error' in failure) return send(res, 200, { ok: false, error: failure.error });
     const responder = this.responders.get(method);
     if (!responder && !(KNOWN as readonly string[]).includes(method)) return send(res, 200, { ok: false, error: 'unknown_method' });
     if (!authorized) return send(res, 200, { ok: false, error: 'not_authed' });
@@ -151,15 +186,26 @@ export class FakeSlackApi {
     const problems = Array.isArray(body.blocks) ? blockKitProblems(body.blocks) : body.blocks === undefined ? [] : ['blocks is not an array'];
     if (problems.length > 0) return send(res, 200, { ok: false, error: 'invalid_blocks', errors: problems });
     call.answer = this.answer(method, body);
+    if (failure && 'lostAnswer' in failure) return void req.socket.destroy();
     return send(res, 200, call.answer);
+  }
+
+  /** How many messages carry this text in a channel: more than one is a duplicate. */
+  countPosted(predicate: (message: SlackStoredMessage) => boolean): number {
+    return this.messages.filter(predicate).length;
   }
 
   private answer(method: string, args: Record<string, any>): Record<string, unknown> {
     switch (method) {
       case 'chat.postMessage': {
         const ts = this.nextTs();
+        const metadata = typeof args.metadata === 'object' && args.metadata ? { metadata: args.metadata as SlackStoredMessage['metadata'] } : {};
+        this.messages.push({ channel: String(args.channel), ts, text: String(args.text ?? ''), ...(args.thread_ts ? { threadTs: String(args.thread_ts) } : {}), ...metadata });
         return { ok: true, channel: args.channel, ts, message: { type: 'message', text: args.text, ts, ...(args.thread_ts ? { thread_ts: args.thread_ts } : {}) } };
       }
+      case 'conversations.history':
+      case 'conversations.replies':
+        return this.readBack(method, args);
       case 'chat.update':
         return { ok: true, channel: args.channel, ts: args.ts, text: args.text };
       case 'chat.postEphemeral':
@@ -177,6 +223,28 @@ export class FakeSlackApi {
       default:
         return { ok: true, url: 'https://fake.slack.test/', team: 'Fake', user: 'burnrate', team_id: 'T0FAKE', user_id: 'U0BOT', bot_id: 'B0BOT' };
     }
+  }
+
+  /**
+   * conversations.history (top-level messages) and .replies (a thread, its parent first), newest
+   * first as Slack answers, from `oldest` on, 2 per page so that tests cross pages; metadata only
+   * with include_all_metadata, as at Slack.
+   */
+  private readBack(method: string, args: Record<string, any>): Record<string, unknown> {
+    const oldest = Number(args.oldest ?? 0);
+    const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
+    const inScope = (m: SlackStoredMessage) =>
+      m.channel === String(args.channel) && Number(m.ts) >= oldest && (method === 'conversations.history' ? m.threadTs === undefined : m.ts === String(args.ts) || m.threadTs === String(args.ts));
+    const all = this.messages.filter(inScope).reverse();
+    const start = Number(args.cursor ?? 0);
+    const page = all.slice(start, start + 2);
+    const next = start + 2 < all.length ? String(start + 2) : '';
+    return {
+      ok: true,
+      messages: page.map((m) => ({ type: 'message', ts: m.ts, text: m.text, ...(m.threadTs ? { thread_ts: m.threadTs } : {}), ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}) })),
+      has_more: next !== '',
+      response_metadata: { next_cursor: next },
+    };
   }
 
   /** Step 2 of files.uploadV2: the bytes, POSTed to the URL step 1 handed out; its length must match. */
@@ -213,7 +281,8 @@ export class FakeSlackApi {
 
   private nextTs(): string {
     this.seq += 1;
-    return `1700000000.${String(this.seq).padStart(6, '0')}`;
+    const seconds = this.now ? Math.floor(this.now().getTime() / 1000) : 1700000000;
+    return `${seconds}.${String(this.seq).padStart(6, '0')}`;
   }
 }
 

@@ -68,9 +68,9 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
     expect(windows.length).toBeGreaterThan(0);
     expect(new Set(windows).size).toBe(windows.length);
     expect(review).toMatchObject({ team: 'llm-training', month: '2026-11', created: true });
-    // The parent first; its thread once it has a ts (the next delivery run, a minute later in serve).
-    expect(await deliverOutbox(deps)).toEqual({ sent: 1, retried: 0, failed: 0 });
-    expect(await deliverOutbox(deps)).toEqual({ sent: 11, retried: 0, failed: 0 });
+    // The parent first, then its thread once it has a ts, in the same delivery pass; nothing left after.
+    expect(await deliverOutbox(deps)).toEqual({ sent: 12, retried: 0, failed: 0 });
+    expect(await deliverOutbox(deps)).toEqual({ sent: 0, retried: 0, failed: 0 });
 
     const posts = fake.callsOf('chat.postMessage');
     expect(posts).toHaveLength(11);

@@ -120,13 +120,17 @@ describe('SQLite store', () => {
 
     it('is filled from the cost lines already there when a database is upgraded', async () => {
       const path = join(mkdtempSync(join(tmpdir(), 'burnrate-store-')), 'burnrate.db');
-      const store = openStore(path);
-      await store.importBatches([batch([row(), row({ day: '2026-11-04', team: 'b' })])]);
-      await store.close();
-      // As a database of the version before: no rollup yet.
+      // A database of the version before the rollup, with cost lines in it.
+      const before = MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE spend_team_days'));
       const db = new Database(path);
-      db.exec('DROP TABLE spend_team_days');
-      db.pragma(`user_version = ${MIGRATIONS.length - 1}`);
+      MIGRATIONS.slice(0, before).forEach((m) => db.exec(m));
+      db.pragma(`user_version = ${before}`);
+      const insert = db.prepare(
+        `INSERT INTO spend_daily (source, billing_period, billing_account, day, team, provider, service, charge_category, currency, billed, effective)
+         VALUES ('focus', '2026-11', '111', ?, ?, 'AWS', 'EC2', 'Usage', 'USD', 10, 9)`,
+      );
+      insert.run('2026-11-03', 'a');
+      insert.run('2026-11-04', 'b');
       db.close();
       const upgraded = openStore(path);
       expect(await rollup(upgraded)).toEqual(fromLines(path));
@@ -141,8 +145,8 @@ describe('SQLite store', () => {
     const now = new Date('2026-11-21T08:00:00Z');
     expect(await store.outbox.enqueue([draft], now)).toBe(1);
     expect(await store.outbox.enqueue([draft], now)).toBe(0);
-    const [item] = await store.outbox.due(now);
-    await store.outbox.markSent(item!.id, 'ts-1', now);
+    const item = await store.outbox.claimNext('me', now, new Date(now.getTime() + 60_000), ['terminal']);
+    expect(await store.outbox.markSent(item!.id, 'me', 'ts-1', now)).toBe(true);
     expect(await store.outbox.due(now)).toEqual([]);
   });
 });

@@ -3,8 +3,13 @@ import type { WebClient } from '@slack/web-api';
 import type { TeamConfig } from '../../config/schema.js';
 import type { ImageBlock, Message } from '../../../templates/message.js';
 import { renderBlockKit } from '../../../templates/render/block-kit.js';
-import { DeliveryError, type ChatPort } from '../chat-port.js';
+import { DeliveryError, type ChatPort, type PostOptions } from '../chat-port.js';
 import { toDeliveryError } from './slack-errors.js';
+
+/** The metadata event type of burnrate's posts; its payload holds the outbox item's key. */
+const METADATA_EVENT = 'burnrate_outbox_item';
+/** A post in doubt is looked for in at most this many pages of 200 messages. */
+const MAX_HISTORY_PAGES = 5;
 
 /**
  * The Slack side of the chat port: messages go out as Block Kit through the Web API, and every
@@ -21,16 +26,37 @@ export class SlackChat implements ChatPort {
     return team.slack?.channel ?? null;
   }
 
-  async post(address: string, message: Message): Promise<{ ref: string | null }> {
-    return this.send(address, undefined, message);
+  async post(address: string, message: Message, options: PostOptions = {}): Promise<{ ref: string | null }> {
+    return this.send(address, undefined, message, options.key);
   }
 
   async update(address: string, ref: string, message: Message): Promise<void> {
     await this.call('chat.update', () => this.client.chat.update({ channel: address, ts: ref, ...render(message) }));
   }
 
-  async reply(address: string, parentRef: string, message: Message): Promise<{ ref: string | null }> {
-    return this.send(address, parentRef, message);
+  async reply(address: string, parentRef: string, message: Message, options: PostOptions = {}): Promise<{ ref: string | null }> {
+    return this.send(address, parentRef, message, options.key);
+  }
+
+  /**
+   * Reads the channel (or the thread) back from `since` for a message carrying the key in its
+   * metadata: conversations.history and conversations.replies need channels:history (groups:history
+   * for a private channel). Without them the item is posted again, as a suspected duplicate.
+   */
+  async findPosted(address: string, key: string, where: { since: Date; parentRef: string | null }): Promise<string | null> {
+    const oldest = (where.since.getTime() / 1000).toFixed(6);
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_HISTORY_PAGES; page++) {
+      const args = { channel: address, oldest, include_all_metadata: true, limit: 200, ...(cursor ? { cursor } : {}) };
+      const result = where.parentRef
+        ? await this.call('conversations.replies', () => this.client.conversations.replies({ ...args, ts: where.parentRef! }))
+        : await this.call('conversations.history', () => this.client.conversations.history(args));
+      const found = result.messages?.find((m) => m.metadata?.event_type === METADATA_EVENT && (m.metadata.event_payload as Record<string, unknown> | undefined)?.key === key);
+      if (found?.ts) return found.ts;
+      cursor = result.response_metadata?.next_cursor || undefined;
+      if (!cursor) return null;
+    }
+    return null;
   }
 
   /**
@@ -38,12 +64,13 @@ export class SlackChat implements ChatPort {
    * into the thread, or into the new message's thread for a top-level post. A message that is only
    * a picture becomes the file, with the summary as its comment.
    */
-  private async send(address: string, threadTs: string | undefined, message: Message): Promise<{ ref: string | null }> {
+  private async send(address: string, threadTs: string | undefined, message: Message, key: string | undefined): Promise<{ ref: string | null }> {
     const images = message.blocks.filter((b): b is ImageBlock => b.type === 'image');
     const rest = { ...message, blocks: message.blocks.filter((b) => b.type !== 'image') };
     let ref: string | null = null;
     if (images.length === 0 || rest.blocks.length > 0) {
-      const result = await this.call('chat.postMessage', () => this.client.chat.postMessage({ channel: address, ...(threadTs ? { thread_ts: threadTs } : {}), ...render(rest) }));
+      const metadata = key ? { metadata: { event_type: METADATA_EVENT, event_payload: { key } } } : {};
+      const result = await this.call('chat.postMessage', () => this.client.chat.postMessage({ channel: address, ...(threadTs ? { thread_ts: threadTs } : {}), ...render(rest), ...metadata }));
       ref = result.ts ?? null;
     }
     if (images.length === 0) return { ref };

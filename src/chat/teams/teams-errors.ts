@@ -13,8 +13,9 @@ export function toDeliveryError(error: unknown): DeliveryError {
     const retryAfterMs = retryAfter(e.response?.headers?.get?.('retry-after'));
     return new DeliveryError(`Teams: throttled (429)${retryAfterMs ? `, retry after ${retryAfterMs / 1000} s` : ''}`, false, retryAfterMs);
   }
-  if (status !== null) return new DeliveryError(`Teams: HTTP ${status} ${oneLine(message)}`.trim(), PERMANENT_STATUS.has(status));
-  return new DeliveryError(`Teams: ${oneLine(message)}`);
+  // A 5xx, a timeout or a reset may come after the connector took the activity: the post is in doubt.
+  if (status !== null) return new DeliveryError(`Teams: HTTP ${status} ${oneLine(message)}`.trim(), PERMANENT_STATUS.has(status), undefined, status >= 500);
+  return new DeliveryError(`Teams: ${oneLine(message)}`, false, undefined, e.code !== 'ECONNREFUSED');
 }
 
 /** Retry-After is seconds or an HTTP date. */

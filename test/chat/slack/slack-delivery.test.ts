@@ -80,6 +80,8 @@ describe('SlackChat through the outbox (real WebClient, fake Web API)', () => {
     await deps.store.outbox.enqueue([{ dedupeKey: 'a', target: 'slack:C0ML', message: alert(1) }], deps.clock());
     fake.failNext('chat.postMessage', { status: 500 });
     fake.failNext('chat.postMessage', { status: 503 });
+    // A 5xx may come after Slack posted: each retry first looks for the alert in the channel.
+    fake.expect('conversations.history');
 
     expect(await deliverOutbox(deps, { baseDelayMs: 1_000 })).toEqual({ sent: 0, retried: 1, failed: 0 });
     at('2026-11-21T09:00:01Z');
@@ -89,6 +91,7 @@ describe('SlackChat through the outbox (real WebClient, fake Web API)', () => {
     at('2026-11-21T09:00:03Z');
     expect(await deliverOutbox(deps, { baseDelayMs: 1_000 })).toEqual({ sent: 1, retried: 0, failed: 0 });
     expect(fake.callsOf('chat.postMessage')).toHaveLength(3);
+    expect(fake.callsOf('conversations.history')).toHaveLength(2);
     expect(outboxRows(dbPath)[0]).toMatchObject({ status: 'sent', attempts: 3 });
   });
 
@@ -134,16 +137,21 @@ describe('SlackChat through the outbox (real WebClient, fake Web API)', () => {
     runtime = undefined;
     expect(fake.callsOf('chat.postMessage').map((c) => c.args.text)).toEqual(['alert 1']);
 
-    // A new process on the same database file finishes the job.
+    // A new process on the same database file finishes the job: items 3 and 4 at once; item 2,
+    // leased by the dead process, once that lease ran out, after looking that it was not posted.
     runtime = openRuntime(dbPath, fake, clock);
-    expect(await deliverOutbox(runtime.deps)).toEqual({ sent: 3, retried: 0, failed: 0 });
+    fake.expect('conversations.history');
+    expect(await deliverOutbox(runtime.deps)).toEqual({ sent: 2, retried: 0, failed: 0 });
+    at('2026-11-21T09:02:01Z');
+    expect(await deliverOutbox(runtime.deps)).toEqual({ sent: 1, retried: 0, failed: 0 });
     expect(await deliverOutbox(runtime.deps)).toEqual({ sent: 0, retried: 0, failed: 0 });
-    expect(fake.callsOf('chat.postMessage').map((c) => c.args.text)).toEqual(['alert 1', 'alert 2', 'alert 3', 'alert 4']);
+    expect(fake.callsOf('conversations.history')).toHaveLength(1);
+    expect(fake.callsOf('chat.postMessage').map((c) => c.args.text)).toEqual(['alert 1', 'alert 3', 'alert 4', 'alert 2']);
     expect(outboxRows(dbPath).map((r) => [r.key, r.status, r.ref])).toEqual([
       ['k1', 'sent', '1700000000.000001'],
-      ['k2', 'sent', '1700000000.000002'],
-      ['k3', 'sent', '1700000000.000003'],
-      ['k4', 'sent', '1700000000.000004'],
+      ['k2', 'sent', '1700000000.000004'],
+      ['k3', 'sent', '1700000000.000002'],
+      ['k4', 'sent', '1700000000.000003'],
     ]);
   });
 });

@@ -36,9 +36,9 @@ describe('the monthly review thread in Teams: a reply chain under the parent car
     const h = await bed.start(t.deps);
     await h.send(installActivity(bed.fake.serviceUrl, CAROL));
     const [review] = await runMonthlyReview(t.deps, { teams: ['llm-training'] });
-    // The parent first; its chain once it has an activity id (the next delivery run).
-    expect(await deliverOutbox(t.deps)).toEqual({ sent: 1, retried: 0, failed: 0 });
-    expect(await deliverOutbox(t.deps)).toEqual({ sent: 11, retried: 0, failed: 0 });
+    // The parent, then its reply chain once the parent has an id, in one delivery pass.
+    expect(await deliverOutbox(t.deps)).toEqual({ sent: 12, retried: 0, failed: 0 });
+    expect(await deliverOutbox(t.deps)).toEqual({ sent: 0, retried: 0, failed: 0 });
     const parent = bed.fake.calls[0]!;
     const chain = `${CONVERSATIONS.channel};messageid=${parent.id}`;
     const inChain = () => bed.fake.calls.filter((c) => c.op === 'send' && c.conversationId === chain);

@@ -1,0 +1,101 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Deps } from '../deps.js';
+import type { DeliveryReport } from '../jobs/deliver-outbox.js';
+import type { Route } from './server.js';
+
+export interface ServeMetrics {
+  /** `GET /metrics` in the Prometheus text format. */
+  route: Route;
+  /** Records one run of a job (scheduled or at start): its duration and whether it failed. */
+  observeJob(job: string, seconds: number, ok: boolean): void;
+}
+
+/**
+ * burnrate's own health for Prometheus, so operators alert on the alerting: the outbox by status
+ * (read from the store at each scrape, so every replica reports the shared outbox), sends of this
+ * process, source ages and failures, job durations and errors. One registry per serve: nothing global.
+ */
+export function createServeMetrics(deps: Pick<Deps, 'store' | 'clock'>, delivery: { totals: DeliveryReport }): ServeMetrics {
+  const registry = new Registry();
+  new Gauge({
+    name: 'burnrate_outbox_items',
+    help: 'Outbox items by status: pending (failing: pending after a failed attempt), sending, sent, failed',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      const s = await deps.store.outbox.summary();
+      for (const status of ['pending', 'failing', 'sending', 'sent', 'failed'] as const) this.set({ status }, s[status]);
+    },
+  });
+  new Gauge({
+    name: 'burnrate_outbox_suspected_duplicates',
+    help: 'Messages posted again after an attempt that may have reached the chat platform, where it offers no way to check',
+    registers: [registry],
+    async collect() {
+      this.set((await deps.store.outbox.summary()).suspectedDuplicates);
+    },
+  });
+  new Gauge({
+    name: 'burnrate_outbox_oldest_pending_seconds',
+    help: 'Age of the oldest message still waiting for delivery (0 when none waits)',
+    registers: [registry],
+    async collect() {
+      const oldest = (await deps.store.outbox.summary()).oldestPendingAt;
+      this.set(oldest ? Math.max(0, (deps.clock().getTime() - Date.parse(oldest)) / 1000) : 0);
+    },
+  });
+  new Counter({
+    name: 'burnrate_deliveries_total',
+    help: 'Delivery attempts by this process since it started, by outcome',
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ outcome: 'sent' }, delivery.totals.sent);
+      this.inc({ outcome: 'retried' }, delivery.totals.retried);
+      this.inc({ outcome: 'failed' }, delivery.totals.failed);
+    },
+  });
+  new Gauge({
+    name: 'burnrate_source_age_seconds',
+    help: 'Seconds since each source last refreshed successfully',
+    labelNames: ['source'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const now = deps.clock().getTime();
+      for (const f of await deps.store.freshness.list()) this.set({ source: f.source }, Math.max(0, (now - Date.parse(f.refreshedAt)) / 1000));
+    },
+  });
+  new Gauge({
+    name: 'burnrate_source_failing',
+    help: '1 while a source is failing (its data is stale), 0 once it refreshed again',
+    labelNames: ['source'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const failing = new Set((await deps.store.freshness.failures()).map((f) => f.source));
+      for (const f of await deps.store.freshness.list()) this.set({ source: f.source }, failing.has(f.source) ? 1 : 0);
+      for (const source of failing) this.set({ source }, 1);
+    },
+  });
+  const durations = new Histogram({ name: 'burnrate_job_duration_seconds', help: 'Duration of each job run', labelNames: ['job'], buckets: [0.1, 0.5, 1, 5, 15, 60, 300], registers: [registry] });
+  const errors = new Counter({ name: 'burnrate_job_errors_total', help: 'Job runs that failed', labelNames: ['job'], registers: [registry] });
+
+  return {
+    route: async (_req, res) => {
+      try {
+        const text = await registry.metrics();
+        res.writeHead(200, { 'content-type': registry.contentType });
+        res.end(text);
+      } catch (error) {
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(`metrics unavailable: ${(error as Error).message}\n`);
+      }
+    },
+    observeJob(job, seconds, ok) {
+      durations.observe({ job }, seconds);
+      if (!ok) errors.inc({ job });
+    },
+  };
+}

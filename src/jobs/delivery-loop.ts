@@ -1,0 +1,97 @@
+import { deliveryTimings } from '../config/delivery-schema.js';
+import type { Deps } from '../deps.js';
+import { deliverOutbox, type DeliveryOptions, type DeliveryReport, type ThrottleGates } from './deliver-outbox.js';
+
+/** Hands what a job queued to the process's delivery; a one-off command (no loop) delivers in place. */
+export async function handOverAlerts(deps: Deps): Promise<void> {
+  if (deps.delivery) await deps.delivery.wake();
+  else await deliverOutbox(deps, deliveryTimings(deps.config.delivery));
+}
+
+/** The loop looks at the outbox at least this often, and never sooner than MIN_WAIT_MS after a pass. */
+const TICK_MS = 60_000;
+const MIN_WAIT_MS = 250;
+
+/**
+ * The one delivery of a process. Jobs queue their alerts and call `wake()`; they never deliver
+ * themselves, so two passes of one process never overlap (and the leases keep passes of other
+ * processes apart). Between wakes it sleeps until the next item falls due (a backoff or a
+ * Retry-After ending), or a minute at most. A failing pass is logged; the loop goes on.
+ */
+export class DeliveryLoop {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly gates: ThrottleGates = new Map();
+  /** Totals since start, for /metrics. */
+  readonly totals: DeliveryReport = { sent: 0, retried: 0, failed: 0 };
+
+  constructor(
+    private readonly deps: Pick<Deps, 'store' | 'chat' | 'clock' | 'log' | 'config'>,
+    private readonly options: DeliveryOptions = {},
+  ) {}
+
+  /** Starts the timer; the first pass runs at once. */
+  start(): void {
+    void this.wake();
+  }
+
+  /**
+   * Asks for a pass now. While one runs, one more follows it (what was queued meanwhile goes
+   * then). Resolves when the outbox has been gone through; never rejects.
+   */
+  wake(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.running = this.run().finally(() => {
+      this.running = null;
+      this.arm();
+    });
+    return this.running;
+  }
+
+  /** Waits for the pass in flight, and runs no more. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private async run(): Promise<void> {
+    do {
+      this.again = false;
+      try {
+        const report = await deliverOutbox(this.deps, { ...deliveryTimings(this.deps.config.delivery), ...this.options, gates: this.gates });
+        this.totals.sent += report.sent;
+        this.totals.retried += report.retried;
+        this.totals.failed += report.failed;
+      } catch (error) {
+        this.deps.log.error({ err: (error as Error).message }, 'outbox delivery pass failed; the next pass retries');
+      }
+    } while (this.again && !this.stopped);
+  }
+
+  /** Sleeps until the next item is due (by the outbox's own times), a tick at the most. */
+  private arm(): void {
+    if (this.stopped) return;
+    void this.deps.store.outbox
+      .nextAttemptAt(this.deps.chat.map((p) => p.platform))
+      .catch(() => null)
+      .then((next) => {
+        if (this.stopped || this.running || this.timer) return;
+        const wait = next ? Math.min(TICK_MS, Math.max(MIN_WAIT_MS, next.getTime() - this.deps.clock().getTime())) : TICK_MS;
+        this.timer = setTimeout(() => {
+          this.timer = null;
+          void this.wake();
+        }, wait);
+        this.timer.unref();
+      });
+  }
+}
