@@ -5,6 +5,7 @@ import { configVerb } from './cli/config.js';
 import { demoVerb } from './cli/demo.js';
 import { idleVerb } from './cli/idle.js';
 import { importVerb } from './cli/import.js';
+import { outboxVerb } from './cli/outbox.js';
 import { recommendVerb } from './cli/recommend.js';
 import type { CliIo, Verb } from './cli/io.js';
 import { pricesVerb } from './cli/prices.js';
@@ -12,6 +13,7 @@ import { reviewVerb } from './cli/review.js';
 import { serveVerb } from './cli/serve.js';
 import { showbackVerb } from './cli/showback.js';
 import { spendVerb } from './cli/spend.js';
+import { statusVerb } from './cli/status.js';
 import { BurnrateError, isBurnrateError } from './errors.js';
 
 const VERBS: Record<string, Verb> = {
@@ -24,6 +26,8 @@ const VERBS: Record<string, Verb> = {
   review: reviewVerb,
   showback: showbackVerb,
   audit: auditVerb,
+  status: statusVerb,
+  outbox: outboxVerb,
   import: importVerb,
   config: configVerb,
   prices: pricesVerb,
@@ -46,6 +50,9 @@ Usage: burnrate <command> [options]
   showback [--month YYYY-MM] [--format csv|json]
                              each team's spend with its share of untagged spend
   audit [--since ISO] [--json] the audit log of actions taken from chat
+  status [--json]            alert delivery (queued, failing, failed) and each source's freshness
+  outbox retry [--id N ...] [--json]
+                             queue failed alerts again once their cause is fixed
   import focus <file...>     import FOCUS billing exports (CSV, CSV.gz, Parquet)
   config validate|schema     check burnrate.yml, or print its JSON Schema
   prices refresh --provider gcp [--catalog FILE] [--dry-run]
