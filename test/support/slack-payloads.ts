@@ -1,8 +1,18 @@
 /**
  * Payloads as Slack sends them, shaped like those recorded in
- * ../shared/data/slack/java-slack-sdk_json-logs. Over HTTP they arrive form-encoded and signed
+ * slackapi/java-slack-sdk (json-logs/samples). Over HTTP they arrive form-encoded and signed
  * (slack-request.ts); in Socket Mode the same objects arrive inside an envelope.
  */
+
+/**
+ * Slack gives every invocation and click its own trigger_id; burnrate runs a repeated one only
+ * once, so each payload built here gets a new one, as from Slack.
+ */
+let triggers = 0;
+function triggerId(): string {
+  triggers += 1;
+  return `1234567890.${String(triggers).padStart(6, '0')}.abcdef`;
+}
 
 /** A `/burnrate ...` slash command (SlashCommandPayload). */
 export function slashCommandPayload(fields: { text: string; response_url: string; user_id?: string; user_name?: string; channel_id?: string }): Record<string, string> {
@@ -20,7 +30,7 @@ export function slashCommandPayload(fields: { text: string; response_url: string
     command: '/burnrate',
     text: fields.text,
     response_url: fields.response_url,
-    trigger_id: '1234567890.123456.abcdef',
+    trigger_id: triggerId(),
     is_enterprise_install: 'false',
   };
 }
@@ -48,7 +58,7 @@ export function blockActionsPayload(fields: {
     api_app_id: 'A0BURNRATE',
     token: 'legacy-verification-token',
     container: { type: 'message', message_ts: ts, channel_id: channel, is_ephemeral: fields.ephemeral ?? false },
-    trigger_id: '1234567890.123456.abcdef',
+    trigger_id: triggerId(),
     channel: { id: channel, name: 'llm-training' },
     message: { type: 'message', user: 'U0BOT', ts, ...(fields.threadTs ? { thread_ts: fields.threadTs } : {}), text: 'LLM Training is on track to spend 117% of its budget', blocks: [] },
     response_url: fields.response_url,

@@ -1,5 +1,4 @@
 import { App, HTTPReceiver, type BlockAction } from '@slack/bolt';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deps } from '../../deps.js';
 import { busyMessage } from '../../../templates/error-message.js';
 import { BurnrateError } from '../../errors.js';
@@ -11,11 +10,15 @@ import { createSlackClient, slackClientOptions } from './slack-client.js';
 import { SlackChat } from './slack-chat.js';
 import { actionInteraction, clickedMessage, commandRequest } from './slack-interaction.js';
 import { HOME_ACTION, registerHome } from './slack-home.js';
+import { slackEventsRoute } from './slack-http.js';
 import { slackLogger } from './slack-logger.js';
 import { ephemeralResponse, messageReply, privateReply } from './slack-reply.js';
+import { RecentDeliveries } from './recent-deliveries.js';
+import { dropRedeliveries } from './redelivery.js';
 import { readSlackSettings } from './slack-settings.js';
 import { redactTokens } from './slack-tokens.js';
 import { createSocketReceiver } from './socket-receiver.js';
+import { SLACK_REQUEST_TOLERANCE_MS } from './verify-slack-request.js';
 
 /** Where Slack sends slash commands, button clicks and events in HTTP mode (the "HTTP mode" lines of manifest.yml). */
 export const SLACK_EVENTS_PATH = '/slack/events';
@@ -30,6 +33,25 @@ const BUSY_ACK = ephemeralResponse(busyMessage());
 
 /** Errors logged from Slack requests never carry a token. */
 const SLACK = { name: 'Slack', redact: redactTokens };
+
+/**
+ * How long a delivery's keys are remembered: twice the timestamp tolerance, because a request
+ * signed up to 5 minutes ahead stays acceptable until 5 minutes after that.
+ */
+const REMEMBER_DELIVERIES_MS = 2 * SLACK_REQUEST_TOLERANCE_MS;
+/** A few MB at most, far more deliveries than one workspace sends in ten minutes. */
+const MAX_REMEMBERED_DELIVERIES = 20_000;
+
+export interface SlackAppOptions {
+  env: NodeJS.ProcessEnv;
+  dispatch: Dispatch;
+  answerer?: Answerer;
+  /**
+   * The real time in ms, for Slack's request timestamps and the duplicate window. Not deps.clock,
+   * which BURNRATE_NOW may have moved to a demo moment while Slack signs with the real time.
+   */
+  now?: () => number;
+}
 
 export interface SlackApp {
   /** `http`: Slack calls our server; `socket`: we hold a WebSocket to Slack (no public URL). */
@@ -48,10 +70,15 @@ export interface SlackApp {
  * The Bolt app: receives slash commands and button clicks, acknowledges them at once (Slack gives
  * up after 3 s), translates them to Interactions and hands them to the dispatcher.
  */
-export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; dispatch: Dispatch; answerer?: Answerer }): SlackApp {
+export function createSlackApp(deps: Deps, options: SlackAppOptions): SlackApp {
   const settings = readSlackSettings(options.env);
   if (!settings) {
-    throw new BurnrateError('burnrate_slack_not_configured', 'Slack is not configured', 'Set SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode).', 2);
+    throw new BurnrateError(
+      'burnrate_slack_not_configured',
+      'Slack is not configured',
+      'Set SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode).',
+      2,
+    );
   }
   const logger = slackLogger(deps.log);
   const common = {
@@ -66,7 +93,12 @@ export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; di
 
   const { appToken, signingSecret } = settings;
   const socket = appToken ? createSocketReceiver({ ...settings, appToken }, deps.log) : null;
-  const receiver = socket ? null : new HTTPReceiver({ signingSecret: signingSecret ?? '', endpoints: SLACK_EVENTS_PATH, logger, signatureVerification: true });
+  const now = options.now ?? Date.now;
+  // Bolt's own check is off because slackEventsRoute verifies every request before Bolt sees it,
+  // in both directions of time and on the injected clock; Bolt's checks only staleness.
+  const receiver = socket
+    ? null
+    : new HTTPReceiver({ signingSecret: signingSecret ?? '', endpoints: SLACK_EVENTS_PATH, logger, signatureVerification: false });
   const app = new App({ ...common, receiver: socket?.receiver ?? receiver ?? undefined });
   // Edits and thread replies use the same port as alerts, so they render and fail the same way.
   const chat = deps.chat.find((port) => port instanceof SlackChat) ?? new SlackChat(createSlackClient(settings, deps.log));
@@ -75,21 +107,8 @@ export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; di
     deps.log.error({ err: redactTokens(error.message), code: error.code }, 'slack request failed');
   });
 
-  // Slack redelivers a request it thinks went unanswered (x-slack-retry-num over HTTP,
-  // retry_attempt in Socket Mode). The first delivery is already being handled, so a retry is
-  // acknowledged and dropped: nothing posts or applies twice. Socket Mode marks every first
-  // delivery of an event `retry_attempt: 0`, so only a count above zero is a retry.
-  // (No rest destructuring of the arguments: it would copy them on every request, before the ack.)
-  app.use(async (args) => {
-    const { context, next } = args;
-    if ((context.retryNum ?? 0) > 0) {
-      const ack = (args as { ack?: () => Promise<void> }).ack;
-      if (ack) await ack();
-      deps.log.info({ retryNum: context.retryNum, reason: context.retryReason }, 'slack retry dropped');
-      return;
-    }
-    await next();
-  });
+  // First in the chain: a retry or a repeated delivery is acknowledged and runs nothing.
+  app.use(dropRedeliveries(new RecentDeliveries({ ttlMs: REMEMBER_DELIVERIES_MS, max: MAX_REMEMBERED_DELIVERIES, now }), deps.log));
 
   // Commands are answered by the answerer (worker threads when the database allows), so the
   // event loop that acknowledges never computes an answer; buttons are rarer and stay here.
@@ -122,7 +141,8 @@ export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; di
   });
 
   const routes = new Map<string, Route>();
-  if (receiver) routes.set(`POST ${SLACK_EVENTS_PATH}`, (req, res) => listen(receiver, req, res));
+  if (receiver)
+    routes.set(`POST ${SLACK_EVENTS_PATH}`, slackEventsRoute(receiver, { signingSecret: signingSecret ?? '', now, log: deps.log }));
 
   return {
     mode: receiver ? 'http' : 'socket',
@@ -152,20 +172,4 @@ export function createSlackApp(deps: Deps, options: { env: NodeJS.ProcessEnv; di
       if (!receiver) await app.stop();
     },
   };
-}
-
-/**
- * Bolt's HTTPReceiver exposes its request listener, so it runs on our server beside /healthz
- * without `app.start()` opening a second port. It throws synchronously for paths it does not
- * own; our route only ever sends it its own path, but a throw must not escape the server.
- */
-function listen(receiver: HTTPReceiver, req: IncomingMessage, res: ServerResponse): void {
-  try {
-    receiver.requestListener(req, res);
-  } catch {
-    if (!res.headersSent) {
-      res.writeHead(404);
-      res.end();
-    }
-  }
 }

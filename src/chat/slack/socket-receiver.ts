@@ -49,6 +49,8 @@ export function createSocketReceiver(settings: SlackSettings & { appToken: strin
   const receiver = new SocketModeReceiver({
     appToken: settings.appToken,
     logger: slackLogger(log),
+    // Into Bolt's context, so the redelivery guard can recognise an envelope Slack sends again.
+    customPropertiesExtractor: (event: { envelope_id?: unknown }) => ({ envelopeId: event.envelope_id }),
     installerOptions: {
       clientOptions: {
         ...(settings.apiUrl ? { slackApiUrl: settings.apiUrl } : {}),
@@ -69,7 +71,10 @@ function watchRefusals(refuse: (code: string) => void): FetchFunction {
   return async (url, init) => {
     const response = await fetch(url, init as RequestInit);
     if (String(url).endsWith('/apps.connections.open') && response.status === 200) {
-      const answer = (await response.clone().json().catch(() => null)) as { ok?: boolean; error?: string } | null;
+      const answer = (await response
+        .clone()
+        .json()
+        .catch(() => null)) as { ok?: boolean; error?: string } | null;
       if (answer?.ok === false && REFUSALS.has(String(answer.error))) refuse(String(answer.error));
     }
     return response;

@@ -1,7 +1,8 @@
-import type { IncomingMessage } from 'node:http';
 import type { Activity, TurnContext } from 'botbuilder';
 import type { Logger } from 'pino';
+import { BodyError, readBody } from '../../http/read-body.js';
 import { json, type Route } from '../../http/server.js';
+import { ActivityError, readActivity } from './teams-activity-check.js';
 import type { TeamsAdapter } from './teams-adapter.js';
 
 /** Where the Bot Connector posts activities (the Azure Bot's "Messaging endpoint"). */
@@ -12,17 +13,22 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const AUTH_FAILURES = new Set(['AuthenticationError', 'JsonWebTokenError', 'NotBeforeError', 'TokenExpiredError']);
 
 /**
- * `POST /api/messages` on burnrate's own HTTP server: reads the activity, lets the adapter
- * authenticate it (401 when that fails, before anything runs), runs the turn and answers with an
- * invoke's response body, or 200.
+ * `POST /api/messages` on burnrate's own HTTP server: reads the activity (413 when too large, 400
+ * with the reason when it is not a well-formed activity), lets the adapter authenticate it (401
+ * when that fails, before anything runs), runs the turn and answers with an invoke's response
+ * body, or 200.
  */
 export function teamsMessagesRoute(adapter: TeamsAdapter, logic: (context: TurnContext) => Promise<void>, log: Logger): Route {
   return async (req, res) => {
     let activity: Activity;
     try {
-      activity = readActivity(await readBody(req));
+      activity = readActivity((await readBody(req, MAX_BODY_BYTES)).toString('utf8'));
     } catch (error) {
-      json(res, (error as BodyError).status ?? 400, { error: (error as Error).message });
+      const status = error instanceof BodyError ? error.status : 400;
+      // Only our own reasons go back; anything else unexpected is a bare 400.
+      const reason = error instanceof BodyError || error instanceof ActivityError ? error.message : 'request body could not be read';
+      log.warn({ status, reason }, 'teams request refused');
+      json(res, status, { error: reason });
       return;
     }
     const authHeader = String(req.headers.authorization ?? '');
@@ -39,41 +45,4 @@ export function teamsMessagesRoute(adapter: TeamsAdapter, logic: (context: TurnC
       json(res, 500, { error: 'internal error' });
     }
   };
-}
-
-class BodyError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new BodyError(`request body over ${MAX_BODY_BYTES} bytes`, 413);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** The activity, with its times as Dates as botbuilder expects (what CloudAdapter.process does too). */
-function readActivity(text: string): Activity {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new BodyError('request body is not JSON', 400);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new BodyError('request body is not a JSON object (an activity)', 400);
-  const activity = parsed as Record<string, unknown>;
-  if (typeof activity.type !== 'string') throw new BodyError('activity has no type', 400);
-  for (const key of ['timestamp', 'localTimestamp', 'expiration']) {
-    if (typeof activity[key] === 'string') activity[key] = new Date(activity[key]);
-  }
-  return activity as unknown as Activity;
 }

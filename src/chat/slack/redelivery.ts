@@ -1,0 +1,48 @@
+import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import type { Logger } from 'pino';
+import type { RecentDeliveries } from './recent-deliveries.js';
+
+/**
+ * The keys that name one Slack delivery, whichever way it came:
+ * - `envelope:` the Socket Mode envelope_id (a resent envelope keeps it);
+ * - `command:` a slash command's trigger_id (unique per invocation);
+ * - `action:` a button click: trigger_id, action_ts, user and action id (unique per click).
+ * Events, modal submissions and the rest carry none: Slack marks their redeliveries with a retry
+ * number instead, and a replayed HTTP request cannot pass the 5-minute timestamp check for long.
+ */
+export function deliveryKeys(body: unknown, envelopeId: unknown): string[] {
+  const keys: string[] = [];
+  if (typeof envelopeId === 'string' && envelopeId !== '') keys.push(`envelope:${envelopeId}`);
+  if (typeof body !== 'object' || body === null) return keys;
+  const b = body as Record<string, unknown>;
+  const trigger = typeof b.trigger_id === 'string' ? b.trigger_id : '';
+  if (typeof b.command === 'string' && trigger) keys.push(`command:${trigger}`);
+  if (b.type === 'block_actions' && Array.isArray(b.actions)) {
+    const action = (b.actions[0] ?? {}) as Record<string, unknown>;
+    const user = (b.user ?? {}) as Record<string, unknown>;
+    const ts = typeof action.action_ts === 'string' ? action.action_ts : '';
+    if (trigger || ts) keys.push(`action:${trigger}:${ts}:${String(user.id)}:${String(action.action_id)}`);
+  }
+  return keys;
+}
+
+/**
+ * The one guard against running a Slack delivery twice, first in Bolt's middleware chain:
+ * - a delivery Slack marks as a retry (x-slack-retry-num over HTTP, retry_attempt above 0 in
+ *   Socket Mode) is dropped: the first delivery is already being handled (acks come first);
+ * - a delivery whose keys (deliveryKeys) were seen within the expiry is dropped: a resent envelope,
+ *   a replayed signed request, a double-delivered click.
+ * A dropped delivery is acknowledged, so Slack stops sending it, and nothing else happens.
+ * (No rest destructuring of the arguments: it would copy them on every request, before the ack.)
+ */
+export function dropRedeliveries(recent: RecentDeliveries, log: Logger): Middleware<AnyMiddlewareArgs> {
+  return async (args) => {
+    const { context, body, next } = args;
+    const retry = (context.retryNum ?? 0) > 0;
+    if (!retry && recent.firstTime(deliveryKeys(body, context.envelopeId))) return next();
+    const ack = (args as { ack?: () => Promise<void> }).ack;
+    if (ack) await ack();
+    if (retry) log.info({ retryNum: context.retryNum, reason: context.retryReason }, 'slack retry dropped');
+    else log.info({ type: (body as { type?: unknown }).type ?? 'command' }, 'slack duplicate delivery dropped');
+  };
+}
