@@ -4,6 +4,7 @@ import type { Deps } from '../deps.js';
 import type { TrackedFinding } from '../domain/finding.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { BurnrateError } from '../errors.js';
+import type { Snooze, SnoozeOutcome } from '../store/store.js';
 
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const MAX_MS = 31 * 86_400_000;
@@ -18,11 +19,28 @@ export function parseSnoozeDuration(text: string, finding: Pick<TrackedFinding, 
   return ms > 0 && ms <= MAX_MS ? new Date(now.getTime() + ms) : null;
 }
 
+export interface SnoozeResult {
+  finding: TrackedFinding;
+  /** The end of the snooze in force after the request (the earlier one's when nothing changed). */
+  until: Date;
+  /** set: applied; same: that duration already runs (a repeated click); longer: a later-ending snooze was kept. */
+  outcome: SnoozeOutcome['kind'];
+  /** The snooze in force: the new one, or the earlier one that was kept. */
+  snooze: Snooze;
+}
+
 /**
  * Silences a finding's alert group (its team, kind and period) until a time: owners, approvers
- * and admins only; audited either way. Snoozing again moves the end, it adds nothing.
+ * and admins only; audited either way.
+ *
+ * Buttons (`explicit: false`) act once per click. While a snooze runs, a click of the button for
+ * the same duration (a double click, a platform retry or replay, the same button on another copy
+ * of the alert) does nothing and is audited as a duplicate; a click that would end the snooze
+ * sooner (Snooze 24 h while 7 days run) keeps the longer one and says so. A later click after the
+ * snooze ended is a new snooze. Shortening is an explicit request: the typed command
+ * (`/burnrate snooze <finding> 24h`, the default here) sets exactly the end asked for.
  */
-export async function snoozeFinding(deps: Deps, actor: Actor, findingId: string, duration: string): Promise<{ finding: TrackedFinding; until: Date }> {
+export async function snoozeFinding(deps: Deps, actor: Actor, findingId: string, duration: string, options: { explicit: boolean } = { explicit: true }): Promise<SnoozeResult> {
   const now = deps.clock();
   const finding = await deps.store.findings.get(findingId);
   if (!finding) throw new BurnrateError('burnrate_finding_unknown', `There is no finding "${findingId}".`, 'Copy the finding id from the alert (its last line), or use the Snooze buttons on it.');
@@ -33,7 +51,13 @@ export async function snoozeFinding(deps: Deps, actor: Actor, findingId: string,
   }
   const until = parseSnoozeDuration(duration, finding, now);
   if (!until) throw new BurnrateError('burnrate_usage', `"${duration}" is not a snooze duration.`, 'Use 24h, 7d, 2w (at most 31 days) or period.');
-  await deps.store.snoozes.set({ groupKey: alertGroup(finding), until, byUser: actor.userId, at: now });
-  await deps.store.audit.record({ ...audit, result: 'ok', detail: `until ${until.toISOString()}` });
-  return { finding, until };
+  const asked = duration.trim().toLowerCase();
+  const outcome = await deps.store.snoozes.request({ groupKey: alertGroup(finding), until, byUser: actor.userId, at: now, duration: asked }, options);
+  const kept = outcome.snooze;
+  const detail =
+    outcome.kind === 'set'
+      ? `until ${until.toISOString()}${outcome.replaced ? ` (replaced ${outcome.replaced.byUser}'s until ${outcome.replaced.until.toISOString()})` : ''}`
+      : `${asked} not applied: ${outcome.kind === 'same' ? 'already snoozed' : 'a longer snooze runs'} by ${kept.byUser} until ${kept.until.toISOString()}`;
+  await deps.store.audit.record({ ...audit, result: outcome.kind === 'set' ? 'ok' : 'duplicate', detail });
+  return { finding, until: kept.until, outcome: outcome.kind, snooze: kept };
 }

@@ -1,24 +1,60 @@
 import type Database from 'better-sqlite3';
-import type { Snooze, SnoozeStore } from './store.js';
+import type { Snooze, SnoozeOutcome, SnoozeStore } from './store.js';
+
+interface SnoozeRow {
+  groupKey: string;
+  until: string;
+  byUser: string;
+  at: string;
+  duration: string | null;
+}
+
+const COLUMNS = 'group_key AS groupKey, until, by_user AS byUser, at, duration';
+
+function fromRow(row: SnoozeRow): Snooze {
+  return { ...row, until: new Date(row.until), at: new Date(row.at) };
+}
 
 /** Snoozed alert groups: while snoozed, a group's alerts are recorded but not posted. */
 export class SqliteSnoozeStore implements SnoozeStore {
-  private readonly setStatement: Database.Statement<[string, string, string, string]>;
-  private readonly activeStatement: Database.Statement<[string], { groupKey: string; until: string; byUser: string; at: string }>;
+  private readonly setStatement: Database.Statement<[string, string, string, string, string | null]>;
+  private readonly getStatement: Database.Statement<[string], SnoozeRow>;
+  private readonly activeStatement: Database.Statement<[string], SnoozeRow>;
+  private readonly requestTransaction: (snooze: Snooze & { duration: string }, explicit: boolean) => SnoozeOutcome;
 
   constructor(db: Database.Database) {
     this.setStatement = db.prepare(
-      `INSERT INTO snoozes (group_key, until, by_user, at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (group_key) DO UPDATE SET until = excluded.until, by_user = excluded.by_user, at = excluded.at`,
+      `INSERT INTO snoozes (group_key, until, by_user, at, duration) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (group_key) DO UPDATE SET until = excluded.until, by_user = excluded.by_user, at = excluded.at, duration = excluded.duration`,
     );
-    this.activeStatement = db.prepare('SELECT group_key AS groupKey, until, by_user AS byUser, at FROM snoozes WHERE until > ?');
+    this.getStatement = db.prepare(`SELECT ${COLUMNS} FROM snoozes WHERE group_key = ?`);
+    this.activeStatement = db.prepare(`SELECT ${COLUMNS} FROM snoozes WHERE until > ?`);
+    // Read and write in one transaction: of two replays of the same click, exactly one is applied.
+    this.requestTransaction = db.transaction((snooze: Snooze & { duration: string }, explicit: boolean): SnoozeOutcome => {
+      const row = this.getStatement.get(snooze.groupKey);
+      const current = row && new Date(row.until) > snooze.at ? fromRow(row) : null;
+      if (current && !explicit) {
+        if (current.duration === snooze.duration) return { kind: 'same', snooze: current };
+        if (current.until >= snooze.until) return { kind: 'longer', snooze: current };
+      }
+      this.write(snooze);
+      return { kind: 'set', snooze, replaced: current };
+    });
+  }
+
+  private write(snooze: Snooze): void {
+    this.setStatement.run(snooze.groupKey, snooze.until.toISOString(), snooze.byUser, snooze.at.toISOString(), snooze.duration ?? null);
   }
 
   async set(snooze: Snooze): Promise<void> {
-    this.setStatement.run(snooze.groupKey, snooze.until.toISOString(), snooze.byUser, snooze.at.toISOString());
+    this.write(snooze);
+  }
+
+  async request(snooze: Snooze & { duration: string }, options: { explicit: boolean }): Promise<SnoozeOutcome> {
+    return this.requestTransaction(snooze, options.explicit);
   }
 
   async active(now: Date): Promise<Snooze[]> {
-    return this.activeStatement.all(now.toISOString()).map((r) => ({ ...r, until: new Date(r.until), at: new Date(r.at) }));
+    return this.activeStatement.all(now.toISOString()).map(fromRow);
   }
 }

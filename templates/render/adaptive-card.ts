@@ -1,11 +1,14 @@
 /**
  * Adaptive Card 1.5 renderer, for Microsoft Teams (Universal Actions, so buttons are Action.Execute).
  *
- * Adaptive Cards render text themselves (no HTML), and TextBlock understands **bold**, so message
- * text goes in literally: there is nothing to escape, unlike Slack's mrkdwn.
+ * Adaptive Cards render text themselves (no HTML, so no entities), but TextBlock and FactSet text
+ * is markdown in Teams: **bold** from the neutral markup stays, and every other character that
+ * could form emphasis or a link is escaped (sanitise.ts), so data cannot format or link itself.
+ * Action titles, fallback and speech text are not markdown and go in as plain text.
  */
-import { stripMarkup, type ActionsBlock, type Block, type Button, type ChartBlock, type ImageBlock, type Message, type TableBlock } from '../message.js';
+import { mapBold, stripMarkup, type ActionsBlock, type Block, type Button, type ChartBlock, type ImageBlock, type Message, type TableBlock } from '../message.js';
 import { BAR_WIDTH, oneLine, scaleBars, textWidth } from './plain-text.js';
+import { escapeCardMarkdown, sanitiseMessage } from './sanitise.js';
 
 type Element = Record<string, unknown>;
 
@@ -22,8 +25,19 @@ const MAX_TABLE_ROWS = 50;
 /** Relative column widths stop growing here, so one long cell cannot squeeze the other columns. */
 const MAX_COLUMN_WEIGHT = 30;
 
+/** Neutral markup to TextBlock markdown: **bold** stays bold, everything else is literal. */
+function cardText(text: string): string {
+  return mapBold(text, escapeCardMarkdown, (bold) => `**${bold}**`);
+}
+
+/** A TextBlock of neutral text, escaped here. */
 function textBlock(text: string, extra: Element = {}): Element {
-  return { type: 'TextBlock', text, wrap: true, ...extra };
+  return { type: 'TextBlock', text: cardText(text), wrap: true, ...extra };
+}
+
+/** A one-line TextBlock (chart labels and values): the text has no markup left and is escaped whole. */
+function lineBlock(text: string, extra: Element = {}): Element {
+  return { type: 'TextBlock', text: escapeCardMarkdown(oneLine(text)), wrap: false, ...extra };
 }
 
 function tableElement(block: TableBlock): Element[] {
@@ -72,10 +86,10 @@ function chartElement(block: ChartBlock): Element {
           type: 'ColumnSet',
           spacing: 'Small',
           columns: [
-            column(3, [textBlock(oneLine(bar.label), { wrap: false })]),
+            column(3, [lineBlock(bar.label)]),
             // A zero bar is an empty column rather than an empty TextBlock (text is required).
-            column(5, length > 0 ? [textBlock('█'.repeat(length), { wrap: false, color: 'Accent' })] : []),
-            column(2, [textBlock(oneLine(bar.display), { wrap: false, horizontalAlignment: 'Right' })]),
+            column(5, length > 0 ? [lineBlock('█'.repeat(length), { color: 'Accent' })] : []),
+            column(2, [lineBlock(bar.display, { horizontalAlignment: 'Right' })]),
           ],
         };
       }),
@@ -148,7 +162,8 @@ function renderBlock(block: Exclude<Block, { type: 'divider' }>): Element[] {
       return block.text ? [textBlock(block.text)] : [];
     case 'facts':
       if (block.facts.length === 0) return [];
-      return [{ type: 'FactSet', facts: block.facts.map((fact) => ({ title: fact.label, value: fact.value })) }];
+      // Teams reads fact titles and values as markdown too.
+      return [{ type: 'FactSet', facts: block.facts.map((fact) => ({ title: cardText(fact.label), value: cardText(fact.value) })) }];
     case 'table':
       return block.columns.length > 0 ? tableElement(block) : [];
     case 'chart':
@@ -163,7 +178,8 @@ function renderBlock(block: Exclude<Block, { type: 'divider' }>): Element[] {
 }
 
 /** Renders a message as an Adaptive Card 1.5 object, ready to JSON-serialize into a Teams attachment. */
-export function renderAdaptiveCard(msg: Message): object {
+export function renderAdaptiveCard(message: Message): object {
+  const msg = sanitiseMessage(message);
   const body: Element[] = [];
   // Adaptive Cards have no divider element: a divider becomes the separator line of what follows.
   let separateNext = false;

@@ -8,6 +8,9 @@
 import { mapBold, stripMarkup } from '../message.js';
 import type { ActionsBlock, Button, ChartBlock, FactsBlock, Message, Select, TableBlock } from '../message.js';
 import { layoutBars, layoutTable, oneLine, truncate } from './plain-text.js';
+import { escapeMrkdwn, sanitiseMessage } from './sanitise.js';
+
+export { escapeMrkdwn };
 
 /** Slack's documented limits (https://docs.slack.dev/reference/block-kit). */
 const LIMIT = {
@@ -40,11 +43,6 @@ const MAX_CODE_LINE = 700;
 const MAX_TITLE = 200;
 
 type SlackBlock = Record<string, unknown>;
-
-/** Slack parses &, < and > as control characters (links, mentions), so literal ones must be entities. */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
 
 /** Neutral markup to mrkdwn: **bold** becomes *bold*, everything else is escaped. */
 function mrkdwn(text: string): string {
@@ -302,8 +300,12 @@ function actionsBlocks(block: ActionsBlock, index: number): SlackBlock[] {
   return blocks;
 }
 
-/** Renders a message for chat.postMessage; `text` is what notifications and screen readers show. */
-export function renderBlockKit(msg: Message): { text: string; blocks: object[] } {
+/**
+ * Renders a message for chat.postMessage; `text` is what notifications and screen readers show.
+ * Hostile code points go first (plain_text has no escaping), then mrkdwn is escaped block by block.
+ */
+export function renderBlockKit(message: Message): { text: string; blocks: object[] } {
+  const msg = sanitiseMessage(message);
   const blocks: SlackBlock[] = msg.blocks.flatMap((block, index): SlackBlock[] => {
     switch (block.type) {
       case 'header': {

@@ -18,27 +18,22 @@ import {
   type Message,
   type TableBlock,
 } from '../message.js';
-import { sanitize, scaleBars } from './plain-text.js';
+import { scaleBars } from './plain-text.js';
+import { escapeHtml, sanitiseMessage } from './sanitise.js';
+
+export { escapeHtml };
 
 /** Bars are drawn in an SVG 100 units wide, so a bar's length is its percentage of the largest. */
 const BAR_SCALE = 100;
 
-/** Escapes text for HTML content and for quoted attribute values alike. */
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
-/**
- * Neutral inline markup to HTML: **bold** becomes <strong>, the rest is escaped. Control and bidi
- * override characters are dropped first, as in plain text: they could reorder what a reader sees.
- */
+/** Neutral inline markup to HTML: **bold** becomes <strong>, the rest is escaped. */
 function inline(text: string): string {
-  return mapBold(sanitize(text), escapeHtml, (bold) => `<strong>${bold}</strong>`);
+  return mapBold(text, escapeHtml, (bold) => `<strong>${bold}</strong>`);
 }
 
 /** Text for places without markup (button labels, attributes): bold markers removed, then escaped. */
 function plain(text: string): string {
-  return escapeHtml(sanitize(stripMarkup(text)));
+  return escapeHtml(stripMarkup(text));
 }
 
 function factsHtml(block: FactsBlock): string {
@@ -134,8 +129,12 @@ function blockHtml(block: Block): string | null {
   }
 }
 
-/** Renders a message as an HTML fragment; a message without renderable blocks shows its summary. */
-export function renderHtml(msg: Message): string {
+/**
+ * Renders a message as an HTML fragment; a message without renderable blocks shows its summary.
+ * Control and bidi characters are dropped first (sanitise.ts): they could reorder what a reader sees.
+ */
+export function renderHtml(message: Message): string {
+  const msg = sanitiseMessage(message);
   const parts = msg.blocks.map(blockHtml).filter((part): part is string => part !== null);
   if (parts.length === 0) parts.push(`<p class="b-text">${inline(msg.summary)}</p>`);
   return `<div class="msg-content">${parts.join('')}</div>`;

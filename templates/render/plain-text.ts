@@ -5,6 +5,7 @@
  * block-kit.ts puts exactly these lines inside a code block, and both outputs look the same.
  */
 import { stripMarkup, type Block, type ChartBlock, type Message, type TableBlock } from '../message.js';
+import { sanitiseMessage, stripHostile } from './sanitise.js';
 
 /** Width of a horizontal rule, roughly one default terminal pane. */
 const RULE_WIDTH = 40;
@@ -12,19 +13,11 @@ const RULE_WIDTH = 40;
 export const BAR_WIDTH = 20;
 
 /**
- * Removes characters that can rewrite a terminal or a log line: C0/C1 controls (ESC starts ANSI
- * sequences, CR overwrites the line) and bidi overrides (which can reorder what a reader sees).
- * Message text comes from cloud resource names and labels, which we do not control.
+ * One cell or label on one line: a newline or tab inside a cell would break the alignment. It
+ * strips hostile code points itself because Block Kit and Adaptive Cards lay tables out with it.
  */
-export function sanitize(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '');
-}
-
-/** One cell or label on one line: a newline or tab inside a cell would break the alignment. */
 export function oneLine(text: string): string {
-  return sanitize(stripMarkup(text)).replace(/\s+/g, ' ').trim();
+  return stripHostile(stripMarkup(text)).replace(/\s+/g, ' ').trim();
 }
 
 /** Columns taken on screen. Code points, so an emoji or accented letter counts once (wide CJK still counts once). */
@@ -104,14 +97,14 @@ function renderBlock(block: Block): string | undefined {
       return text ? `${text}\n${'═'.repeat(textWidth(text))}` : undefined;
     }
     case 'text':
-      return sanitize(stripMarkup(block.text)).trim() || undefined;
+      return stripMarkup(block.text).trim() || undefined;
     case 'facts': {
       const labels = block.facts.map((fact) => `${oneLine(fact.label)}:`);
       const width = Math.max(0, ...labels.map(textWidth));
       return block.facts
         .map((fact, i) => {
           // Continuation lines of a multi-line value start under the value, not under the label.
-          const value = sanitize(stripMarkup(fact.value)).split('\n').join(`\n${' '.repeat(width + 1)}`);
+          const value = stripMarkup(fact.value).split('\n').join(`\n${' '.repeat(width + 1)}`);
           return `${pad(labels[i] ?? '', width)} ${value}`.trimEnd();
         })
         .join('\n');
@@ -135,13 +128,17 @@ function renderBlock(block: Block): string | undefined {
       return lines.length > 0 ? lines.join('\n') : undefined;
     }
     case 'context':
-      return sanitize(stripMarkup(block.text)).trim() || undefined;
+      return stripMarkup(block.text).trim() || undefined;
   }
 }
 
-/** Renders a message as plain text: blocks separated by blank lines, no ANSI colours, no markup. */
-export function renderPlainText(msg: Message): string {
+/**
+ * Renders a message as plain text: blocks separated by blank lines, no ANSI colours, no markup, and
+ * none of the characters that can rewrite a terminal or a log line (see sanitise.ts).
+ */
+export function renderPlainText(message: Message): string {
+  const msg = sanitiseMessage(message);
   const parts = msg.blocks.map(renderBlock).filter((part): part is string => part !== undefined);
   // A message without renderable blocks still says something: its summary.
-  return parts.length > 0 ? parts.join('\n\n') : sanitize(stripMarkup(msg.summary));
+  return parts.length > 0 ? parts.join('\n\n') : stripMarkup(msg.summary);
 }

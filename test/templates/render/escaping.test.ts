@@ -1,7 +1,8 @@
 /**
  * Untrusted text (resource names, tags, user labels) must display literally on every surface:
  * Slack needs &, < and > as entities (or `<!channel>` would ping a whole channel), plain text must
- * not let control characters rewrite a terminal, and Adaptive Cards take text as is.
+ * not let control characters rewrite a terminal, and Adaptive Cards take text as is apart from the
+ * markdown characters that could form emphasis or links (hostile-text.test.ts covers those).
  */
 import { describe, it, expect } from 'vitest';
 import type { Message } from '../../../templates/message.js';

@@ -1,0 +1,107 @@
+/**
+ * The one place that makes message text safe for every dialect. Message text carries data we do
+ * not control (team and resource names, tags, service names, user names from billing exports and
+ * chat), so every renderer first passes the whole message through `sanitiseMessage`, then escapes
+ * what its dialect would otherwise read as markup with the matching escape below.
+ */
+import type { Block, Button, Message, Select } from '../message.js';
+
+/**
+ * C0 controls except tab and newline (NUL, ESC starts ANSI sequences, CR overwrites a line), DEL,
+ * C1 controls, and the bidi controls that can reorder what a reader sees (LRM, RLM, ALM,
+ * embeddings and overrides U+202A-U+202E, isolates U+2066-U+2069). Zero-width joiners stay: emoji
+ * sequences (👩‍💻) need them.
+ */
+const HOSTILE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Removes hostile code points; CR and CRLF become a newline first, so a line break stays one. */
+export function stripHostile(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(HOSTILE, '');
+}
+
+function sanitiseButton(button: Button): Button {
+  // action and value are identifiers handed back on click, never shown: they pass untouched.
+  const confirm = button.confirm && {
+    title: stripHostile(button.confirm.title),
+    text: stripHostile(button.confirm.text),
+    confirm: stripHostile(button.confirm.confirm),
+    deny: stripHostile(button.confirm.deny),
+  };
+  return { ...button, label: stripHostile(button.label), ...(confirm ? { confirm } : {}) };
+}
+
+function sanitiseSelect(select: Select): Select {
+  return {
+    ...select,
+    placeholder: stripHostile(select.placeholder),
+    options: select.options.map((o) => ({ ...o, label: stripHostile(o.label) })),
+  };
+}
+
+function sanitiseBlock(block: Block): Block {
+  switch (block.type) {
+    case 'header':
+    case 'text':
+    case 'context':
+      return { ...block, text: stripHostile(block.text) };
+    case 'facts':
+      return { ...block, facts: block.facts.map((f) => ({ label: stripHostile(f.label), value: stripHostile(f.value) })) };
+    case 'table':
+      return {
+        ...block,
+        columns: block.columns.map((c) => ({ ...c, label: stripHostile(c.label) })),
+        rows: block.rows.map((row) => row.map(stripHostile)),
+      };
+    case 'chart':
+      return {
+        ...block,
+        title: stripHostile(block.title),
+        bars: block.bars.map((b) => ({ ...b, label: stripHostile(b.label), display: stripHostile(b.display) })),
+      };
+    case 'image':
+      return { ...block, title: stripHostile(block.title), alt: stripHostile(block.alt), filename: stripHostile(block.filename) };
+    case 'actions':
+      return { ...block, buttons: block.buttons.map(sanitiseButton), ...(block.select ? { select: sanitiseSelect(block.select) } : {}) };
+    case 'divider':
+      return block;
+  }
+}
+
+/** Every text of a message a person will see, with hostile code points removed. */
+export function sanitiseMessage(msg: Message): Message {
+  return { summary: stripHostile(msg.summary), blocks: msg.blocks.map(sanitiseBlock) };
+}
+
+/**
+ * Slack mrkdwn: &, < and > are its control characters (`<!channel>` pings a channel,
+ * `<http://x|y>` is a link), so literal ones must be entities.
+ */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** HTML content and quoted attribute values alike. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
+
+/**
+ * Adaptive Card TextBlock and FactSet text is markdown in Teams: emphasis (`*`, `_`) and links
+ * (`[text](url)`). Those characters get a backslash, which Teams shows as the character itself. A
+ * `(` right after `]` is escaped too, so even a client that ignored backslash escapes would see
+ * `]\(` and no link. A backslash is doubled only before punctuation, where it would escape
+ * something; elsewhere (`C:\data`) markdown shows it as is.
+ */
+export function escapeCardMarkdown(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i]!;
+    if (char === '\\') out += ASCII_PUNCTUATION.test(text[i + 1] ?? '') ? '\\\\' : '\\';
+    else if (char === '*' || char === '_' || char === '[' || char === ']') out += `\\${char}`;
+    else if (char === '(' && text[i - 1] === ']') out += '\\(';
+    else out += char;
+  }
+  return out;
+}
