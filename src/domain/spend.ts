@@ -27,6 +27,18 @@ export interface SpendRow {
   experiment?: string | null;
   run?: string | null;
   sweep?: string | null;
+  /** File exports: the index in `scope.parts` of the file the row was read from. */
+  part?: number;
+}
+
+/** One file of a file export: what a later import of the same file replaces. */
+export interface ExportPart {
+  /** The export it belongs to: an AWS Data Exports manifest's export and billing period, or the files imported together. */
+  exportId: string;
+  /** The file name, without its folder. */
+  name: string;
+  /** SHA-256 of the file's bytes: the same file imported again replaces itself, whatever its name. */
+  contentHash: string;
 }
 
 /**
@@ -42,6 +54,14 @@ export interface SpendScope {
    * an incremental pull from a cloud API replaces the days it read again and keeps the others.
    */
   days?: { start: string; end: string };
+  /**
+   * File exports: in the listed billing periods, replace only the earlier rows of these parts
+   * (same content, or the same file name in the same export) instead of whole periods, so parts
+   * imported one at a time add up. Rows point at their part with `SpendRow.part`.
+   */
+  parts?: ExportPart[];
+  /** Exports imported complete: their earlier parts that are not imported again are replaced too. */
+  wholeExports?: string[];
 }
 
 export interface SpendBatch {

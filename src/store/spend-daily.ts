@@ -25,7 +25,9 @@ export class SqliteSpendStore implements SpendStore {
 
   constructor(private readonly db: Database.Database) {
     // Raw rows (arrays): building an object per row in better-sqlite3 costs more than the mapping below.
-    this.dailyByTeamStatement = db.prepare<[string], [string, string, number, number]>('SELECT team, day, billed, effective FROM spend_team_days WHERE day >= ?').raw(true);
+    this.dailyByTeamStatement = db
+      .prepare<[string], [string, string, number, number]>('SELECT team, day, billed, effective FROM spend_team_days WHERE day >= ?')
+      .raw(true);
     // A loose index scan over spend_daily_currency_day: one seek per distinct currency to find the
     // next one and one to see whether it has a row in the period, however long the period is.
     this.currenciesStatement = db
@@ -54,7 +56,10 @@ export class SqliteSpendStore implements SpendStore {
   }
 
   async teamsOf(source: string, since: string): Promise<string[]> {
-    return this.db.prepare<[string, string], string>('SELECT DISTINCT team FROM spend_daily WHERE source = ? AND day >= ? ORDER BY team').pluck().all(source, since);
+    return this.db
+      .prepare<[string, string], string>('SELECT DISTINCT team FROM spend_daily WHERE source = ? AND day >= ? ORDER BY team')
+      .pluck()
+      .all(source, since);
   }
 
   async currencies(period: Period): Promise<string[]> {
@@ -86,11 +91,13 @@ function teamClause(arity: number): string {
   return `AND team IN (${Array.from({ length: arity }, () => '?').join(',')})`;
 }
 
-/** Deletes what a batch replaces. Runs inside the caller's transaction. */
+/** Deletes the whole billing periods (or days) a batch covers, in its source and accounts. Runs inside the caller's transaction. */
 export function deleteSpendScope(db: Database.Database, scope: SpendScope): number {
   let deleted = 0;
   if (scope.days) {
-    return db.prepare('DELETE FROM spend_daily WHERE source = ? AND day >= ? AND day < ?').run(scope.source, scope.days.start, scope.days.end).changes;
+    return db
+      .prepare('DELETE FROM spend_daily WHERE source = ? AND day >= ? AND day < ?')
+      .run(scope.source, scope.days.start, scope.days.end).changes;
   }
   const accounts = scope.billingAccounts;
   const byPeriod = db.prepare('DELETE FROM spend_daily WHERE source = ? AND billing_period = ?');
@@ -102,14 +109,17 @@ export function deleteSpendScope(db: Database.Database, scope: SpendScope): numb
   return deleted;
 }
 
-/** Inserts a batch's rows. Runs inside the caller's transaction. */
+/** Inserts a batch's rows, each with the export part it came from (if any). Runs inside the caller's transaction. */
 export function insertSpendRows(db: Database.Database, batch: SpendBatch): number {
   const insert = db.prepare(
     `INSERT INTO spend_daily (source, billing_period, billing_account, day, team, owner_tag, provider, sub_account,
-       service, service_category, resource_id, charge_category, pricing_category, currency, billed, effective, experiment, run_id, sweep)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       service, service_category, resource_id, charge_category, pricing_category, currency, billed, effective, experiment, run_id, sweep,
+       export_id, part, content_hash)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const parts = batch.scope.parts ?? [];
   for (const row of batch.rows) {
+    const part = row.part === undefined ? undefined : parts[row.part];
     insert.run(
       batch.scope.source,
       row.billingPeriod,
@@ -130,6 +140,9 @@ export function insertSpendRows(db: Database.Database, batch: SpendBatch): numbe
       row.experiment ?? null,
       row.run ?? null,
       row.sweep ?? null,
+      part?.exportId ?? null,
+      part?.name ?? null,
+      part?.contentHash ?? null,
     );
   }
   return batch.rows.length;

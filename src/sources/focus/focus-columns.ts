@@ -42,9 +42,8 @@ export const CHECKS = [
   { alias: 'effective', column: 'EffectiveCost', problem: 'number' },
   { alias: 'charge_start', column: 'ChargePeriodStart', problem: 'date' },
   { alias: 'billing_start', column: 'BillingPeriodStart', problem: 'date' },
-  { alias: 'currency', column: 'BillingCurrency', problem: 'text' },
+  { alias: 'currency', column: 'BillingCurrency', problem: 'currency' },
 ] as const satisfies readonly { alias: Alias; column: string; problem: string }[];
-
 
 export function focusFormatOf(file: string): FocusFormat {
   return /\.parquet$/i.test(file) ? 'parquet' : 'csv';

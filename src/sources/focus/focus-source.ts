@@ -1,31 +1,38 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { SpendBatch } from '../../domain/spend.js';
 import { BurnrateError } from '../../errors.js';
 import type { PullContext, SpendSource } from '../port.js';
-import { readFocusFiles } from './read-focus.js';
+import { readFocusFiles, type FocusBatch } from './read-focus.js';
 
 export interface FocusSourceOptions {
   /** Source id; the scope a re-import replaces. Defaults to 'focus'. */
   id?: string | undefined;
   /** File paths or globs (*, ?, ** and [...]), relative to the working directory. */
   paths: readonly string[];
+  /** Cost lines above this amount are imported with a warning; default DEFAULT_LINE_COST_CEILING. */
+  lineCostCeiling?: number | undefined;
 }
 
-/** FOCUS cost exports on disk (CSV, CSV.gz, Parquet), imported as one all-or-nothing batch. */
+/**
+ * FOCUS cost exports on disk (CSV, CSV.gz, Parquet), imported as one all-or-nothing batch. The
+ * files no AWS manifest lists form one export named after the source, read whole on every pull:
+ * each pull replaces what the previous one read from them, even as files come and go.
+ */
 export class FocusSource implements SpendSource {
   readonly type = 'focus';
   readonly id: string;
   private readonly paths: readonly string[];
+  private readonly lineCostCeiling: number | undefined;
 
   constructor(options: FocusSourceOptions) {
     this.id = options.id ?? 'focus';
     this.paths = options.paths;
+    this.lineCostCeiling = options.lineCostCeiling;
   }
 
-  async pull(ctx: PullContext): Promise<SpendBatch[]> {
+  async pull(ctx: PullContext): Promise<FocusBatch[]> {
     const files = await expandFocusPaths(this.paths);
-    return [await readFocusFiles(files, ctx, this.id)];
+    return [await readFocusFiles(files, ctx, this.id, { exportId: `source:${this.id}`, lineCostCeiling: this.lineCostCeiling })];
   }
 }
 
@@ -42,7 +49,11 @@ export async function expandFocusPaths(paths: readonly string[]): Promise<string
     }
     const matches = await globFiles(path);
     if (matches.length === 0) {
-      throw new BurnrateError('burnrate_focus_missing', `no file matches ${path}`, 'Check the paths of the focus source in burnrate.yml (relative to the working directory).');
+      throw new BurnrateError(
+        'burnrate_focus_missing',
+        `no file matches ${path}`,
+        'Check the paths of the focus source in burnrate.yml (relative to the working directory).',
+      );
     }
     files.push(...matches);
   }
@@ -81,7 +92,8 @@ async function globFiles(pattern: string): Promise<string[]> {
         isDir = info?.isDirectory() ?? false;
         isFile = info?.isFile() ?? false;
       }
-      if (isFile && matcher.test(rel)) found.push(firstGlob === 0 && !normalised.startsWith('/') ? rel : `${base === '/' ? '' : base}/${rel}`);
+      if (isFile && matcher.test(rel))
+        found.push(firstGlob === 0 && !normalised.startsWith('/') ? rel : `${base === '/' ? '' : base}/${rel}`);
       if (isDir && depth + 1 < maxDepth) await walk(full, rel, depth + 1);
     }
   };
@@ -107,7 +119,10 @@ function globToRegExp(glob: string): RegExp {
       const end = glob.indexOf(']', i + 1);
       if (end === -1) out += '\\[';
       else {
-        const body = glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        const body = glob
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\');
         out += `[${body}]`;
         i = end;
       }

@@ -1,5 +1,6 @@
 import { normaliseTag } from '../../domain/ownership.js';
 import type { UnitTagKeys } from '../port.js';
+import { isoCurrencySql } from './iso-currencies.js';
 import { FOCUS_COLUMNS, focusFormatOf, type FocusColumn, type FocusFileLayout } from './focus-columns.js';
 
 // The SQL of a FOCUS import: how each file is read, each column parsed, and the rows aggregated.
@@ -38,9 +39,10 @@ export function columnSql(layout: FocusFileLayout, column: FocusColumn): string 
   }
 }
 
-function projectionSql(layout: FocusFileLayout): string {
+/** One file's rows, tagged with the file's index: its part of the export. */
+function projectionSql(layout: FocusFileLayout, part: number): string {
   const columns = FOCUS_COLUMNS.map((column) => `${columnSql(layout, column)} AS ${column.alias}`);
-  return `SELECT ${columns.join(', ')} FROM ${focusReaderSql(layout.file)}`;
+  return `SELECT ${part} AS part, ${columns.join(', ')} FROM ${focusReaderSql(layout.file)}`;
 }
 
 /**
@@ -54,37 +56,57 @@ export function ownerTagSql(tagsSql: string, tagKeys: readonly string[]): string
   const spaces = `' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13)`;
   const value = `trim(e.value, ${spaces})`;
   const picks = keys.map(
-    (key) => `list_filter(m, e -> lower(regexp_replace(e.key, '\\s', '', 'g')) = ${sqlString(key)} AND ${value} <> '' AND upper(${value}) <> 'NULL')[1].value`,
+    (key) =>
+      `list_filter(m, e -> lower(regexp_replace(e.key, '\\s', '', 'g')) = ${sqlString(key)} AND ${value} <> '' AND upper(${value}) <> 'NULL')[1].value`,
   );
   const entries = `map_entries(TRY_CAST(TRY_CAST(${tagsSql} AS JSON) AS MAP(VARCHAR, VARCHAR)))`;
   return `trim(list_transform([${entries}], m -> coalesce(${picks.join(', ')}))[1], ${spaces})`;
 }
 
 /** Group keys of the daily rows (besides the day, billing period and owner tag). */
-export const KEYS = ['account', 'provider', 'sub_account', 'service', 'service_category', 'resource_id', 'charge_category', 'pricing_category', 'currency'] as const;
+export const KEYS = [
+  'account',
+  'provider',
+  'sub_account',
+  'service',
+  'service_category',
+  'resource_id',
+  'charge_category',
+  'pricing_category',
+  'currency',
+] as const;
 
 /**
  * The one aggregation query of an import. Rows are first grouped by the raw Tags text (few distinct
  * values, and no JSON parsing per row), then the owner tag is computed per group and regrouped.
- * Counts of unparsable values ride along so validation costs no second pass on the happy path.
+ * Rows stay apart per file (part), so each can be replaced on its own later. Counts of unparsable
+ * values, of currencies outside ISO 4217 (checked per group, not per row) and of cost lines above
+ * the sanity ceiling ride along, so validation costs no second pass on the happy path.
  */
-export function aggregationSql(layouts: readonly FocusFileLayout[], tagKeys: readonly string[], unitTagKeys?: UnitTagKeys): string {
-  const source = layouts.map(projectionSql).join('\nUNION ALL\n');
+export function aggregationSql(
+  layouts: readonly FocusFileLayout[],
+  tagKeys: readonly string[],
+  unitTagKeys: UnitTagKeys | undefined,
+  lineCeiling: number,
+): string {
+  const source = layouts.map((layout, part) => projectionSql(layout, part)).join('\nUNION ALL\n');
+  const ceiling = `CAST(${sqlString(String(lineCeiling))} AS DOUBLE)`;
   const keys = KEYS.join(', ');
   return `
 WITH source AS (
 ${source}
 ),
 by_tags AS (
-  SELECT CAST(charge_start AS DATE) AS day, CAST(billing_start AS DATE) AS billing_day, ${keys}, tags,
+  SELECT part, CAST(charge_start AS DATE) AS day, CAST(billing_start AS DATE) AS billing_day, ${keys}, tags,
     sum(billed) AS billed, sum(effective) AS effective, max(charge_end) AS data_through,
     count(*) - count(billed) AS bad_billed, count(*) - count(effective) AS bad_effective,
     count(*) - count(charge_start) AS bad_charge_start, count(*) - count(billing_start) AS bad_billing_start,
-    count(*) - count(currency) AS bad_currency
+    count(*) - count(currency) AS bad_currency, count(*) AS lines,
+    count(*) FILTER (WHERE abs(billed) > ${ceiling} OR abs(effective) > ${ceiling}) AS over_ceiling
   FROM source
   GROUP BY ALL
 )
-SELECT strftime(day, '%Y-%m-%d') AS day, strftime(billing_day, '%Y-%m') AS billing_period, ${keys},
+SELECT part, strftime(day, '%Y-%m-%d') AS day, strftime(billing_day, '%Y-%m') AS billing_period, ${keys},
   ${ownerTagSql('tags', tagKeys)} AS owner_tag,
   ${ownerTagSql('tags', unitTagKeys ? [unitTagKeys.experiment] : [])} AS experiment,
   ${ownerTagSql('tags', unitTagKeys ? [unitTagKeys.run] : [])} AS run_id,
@@ -93,7 +115,8 @@ SELECT strftime(day, '%Y-%m-%d') AS day, strftime(billing_day, '%Y-%m') AS billi
   CAST(epoch_ms(max(data_through)) AS DOUBLE) AS data_through,
   CAST(sum(bad_billed) AS DOUBLE) AS bad_billed, CAST(sum(bad_effective) AS DOUBLE) AS bad_effective,
   CAST(sum(bad_charge_start) AS DOUBLE) AS bad_charge_start, CAST(sum(bad_billing_start) AS DOUBLE) AS bad_billing_start,
-  CAST(sum(bad_currency) AS DOUBLE) AS bad_currency
+  CAST(sum(bad_currency) + sum(CASE WHEN currency IS NULL OR ${isoCurrencySql('currency')} THEN 0 ELSE lines END) AS DOUBLE) AS bad_currency,
+  CAST(sum(over_ceiling) AS DOUBLE) AS over_ceiling
 FROM by_tags
 GROUP BY ALL`;
 }

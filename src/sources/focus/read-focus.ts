@@ -1,33 +1,56 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { SpendBatch, SpendRow } from '../../domain/spend.js';
-import { BurnrateError } from '../../errors.js';
 import type { PullContext } from '../port.js';
 import { checkFiles } from './check-files.js';
 import { runForFile } from './duckdb-errors.js';
-import { CHECKS, describeFocusFile, FOCUS_COLUMNS, type FocusFileLayout } from './focus-columns.js';
-import { aggregationSql, columnSql, focusReaderSql, sqlIdentifier } from './focus-sql.js';
+import { expandManifests, identifyParts, type ExportFiles } from './export-parts.js';
+import { describeFocusFile, type FocusFileLayout } from './focus-columns.js';
+import { aggregationSql } from './focus-sql.js';
+import { DEFAULT_LINE_COST_CEILING, warnLinesAboveCeiling } from './line-ceiling.js';
+import { locateFirstProblem } from './locate-problem.js';
 
 // Reads FOCUS 1.0-1.2 cost exports (CSV, CSV.gz, Parquet) with DuckDB and pre-aggregates them to
 // daily SpendRows in one query; JavaScript only sees the aggregated rows. Everything is read as
 // text and parsed in SQL so bad values are found and reported instead of silently becoming NULL.
 
-const FIX_HINT =
-  'FOCUS costs must be plain decimal numbers (e.g. 12.50), periods ISO 8601 date-times (e.g. 2026-10-01T00:00:00Z). ' +
-  'Fix or re-export the file; nothing was imported.';
+export interface FocusReadOptions {
+  /** The export of the files no AWS manifest lists; by default the set of files read together. */
+  exportId?: string | undefined;
+  /** Cost lines above this amount, in their own currency, are imported with a warning naming them. */
+  lineCostCeiling?: number | undefined;
+}
 
-/** Reads FOCUS files into one batch that replaces their billing periods and accounts. All or nothing. */
-export async function readFocusFiles(files: string[], ctx: PullContext, sourceId = 'focus'): Promise<SpendBatch> {
-  const totalBytes = await checkFiles(files);
+/** A batch of export parts, and what looked wrong without being refused. */
+export interface FocusBatch extends SpendBatch {
+  warnings: string[];
+}
+
+/**
+ * Reads FOCUS files (or the files an AWS Data Exports manifest lists) into one batch of export
+ * parts: stored, it replaces only the earlier rows of the same parts. All or nothing.
+ */
+export async function readFocusFiles(
+  inputs: string[],
+  ctx: PullContext,
+  sourceId = 'focus',
+  options: FocusReadOptions = {},
+): Promise<FocusBatch> {
+  const expanded = await expandManifests(inputs);
+  const totalBytes = await checkFiles(expanded.files);
+  const exportFiles = await identifyParts(expanded, options.exportId);
+  const ceiling = options.lineCostCeiling ?? DEFAULT_LINE_COST_CEILING;
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   try {
     await connection.run("SET TimeZone = 'UTC'");
     const layouts: FocusFileLayout[] = [];
-    for (const file of files) layouts.push(await describeFocusFile(connection, file));
-    const aggregated = await aggregateFocus(connection, layouts, ctx, totalBytes);
+    for (const file of exportFiles.files) layouts.push(await describeFocusFile(connection, file));
+    const aggregated = await aggregateFocus(connection, layouts, ctx, totalBytes, ceiling);
     const problems = countProblems(aggregated);
     if (problems > 0) throw await locateFirstProblem(connection, layouts, problems);
-    return toBatch(aggregated, ctx, sourceId);
+    const overCeiling = aggregated.reduce((sum, row) => sum + row.over_ceiling, 0);
+    const warnings = overCeiling > 0 ? await warnLinesAboveCeiling(connection, layouts, ceiling, overCeiling) : [];
+    return { ...toBatch(aggregated, ctx, sourceId, exportFiles), warnings };
   } finally {
     connection.closeSync();
     instance.closeSync();
@@ -35,6 +58,7 @@ export async function readFocusFiles(files: string[], ctx: PullContext, sourceId
 }
 
 interface AggregatedRow {
+  part: number;
   day: string | null;
   billing_period: string | null;
   account: string | null;
@@ -58,9 +82,16 @@ interface AggregatedRow {
   bad_charge_start: number;
   bad_billing_start: number;
   bad_currency: number;
+  over_ceiling: number;
 }
 
-async function aggregateFocus(connection: DuckDBConnection, layouts: readonly FocusFileLayout[], ctx: PullContext, totalBytes: number): Promise<AggregatedRow[]> {
+async function aggregateFocus(
+  connection: DuckDBConnection,
+  layouts: readonly FocusFileLayout[],
+  ctx: PullContext,
+  totalBytes: number,
+  ceiling: number,
+): Promise<AggregatedRow[]> {
   const onProgress = ctx.onProgress;
   let timer: NodeJS.Timeout | undefined;
   if (onProgress) {
@@ -73,7 +104,12 @@ async function aggregateFocus(connection: DuckDBConnection, layouts: readonly Fo
     }, 250);
   }
   try {
-    const rows = await runForFile(connection, aggregationSql(layouts, ctx.tagKeys, ctx.unitTagKeys), layouts.length === 1 ? layouts[0]!.file : undefined, layouts);
+    const rows = await runForFile(
+      connection,
+      aggregationSql(layouts, ctx.tagKeys, ctx.unitTagKeys, ceiling),
+      layouts.length === 1 ? layouts[0]!.file : undefined,
+      layouts,
+    );
     onProgress?.(totalBytes, totalBytes);
     return rows as unknown as AggregatedRow[];
   } finally {
@@ -87,49 +123,7 @@ function countProblems(rows: readonly AggregatedRow[]): number {
   return problems;
 }
 
-/**
- * Only on the error path: finds the first bad row (file, data row number, column, value) with a
- * second, single-threaded query per file, so row numbers follow the file order.
- */
-async function locateFirstProblem(connection: DuckDBConnection, layouts: readonly FocusFileLayout[], problems: number): Promise<BurnrateError> {
-  const inAll = problems > 1 ? ` (${problems.toLocaleString('en-US')} invalid values in all)` : '';
-  await connection.run('SET threads = 1');
-  for (const layout of layouts) {
-    const checks = CHECKS.map((check) => {
-      const found = layout.columns[check.alias]!;
-      const raw = found.type === 'VARCHAR' ? sqlIdentifier(found.name) : `CAST(${sqlIdentifier(found.name)} AS VARCHAR)`;
-      const parsed = columnSql(layout, FOCUS_COLUMNS.find((c) => c.alias === check.alias)!);
-      return { ...check, raw, parsed };
-    });
-    const sql = `
-      SELECT data_row, ${checks.map((c) => `raw_${c.alias}, ok_${c.alias}`).join(', ')}
-      FROM (
-        SELECT row_number() OVER () AS data_row,
-          ${checks.map((c) => `${c.raw} AS raw_${c.alias}, ${c.parsed} IS NOT NULL AS ok_${c.alias}`).join(',\n          ')}
-        FROM ${focusReaderSql(layout.file)}
-      )
-      WHERE NOT (${checks.map((c) => `ok_${c.alias}`).join(' AND ')})
-      ORDER BY data_row
-      LIMIT 1`;
-    const [bad] = await runForFile(connection, sql, layout.file);
-    if (!bad) continue;
-    const check = checks.find((c) => bad[`ok_${c.alias}`] !== true)!;
-    const raw = bad[`raw_${check.alias}`];
-    const shown = typeof raw === 'string' ? JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}...` : raw) : null;
-    const what =
-      shown === null || (typeof raw === 'string' && raw.trim() === '')
-        ? `${check.column} is empty`
-        : check.problem === 'number'
-          ? `${check.column} is not a number (${shown})`
-          : check.problem === 'date'
-            ? `${check.column} is not an ISO 8601 date-time (${shown})`
-            : `${check.column} is invalid (${shown})`;
-    return new BurnrateError('burnrate_focus_invalid', `${layout.file} row ${String(bad['data_row'])}: ${what}${inAll}`, FIX_HINT);
-  }
-  return new BurnrateError('burnrate_focus_invalid', `FOCUS files have ${problems} invalid cost, date or currency values`, FIX_HINT);
-}
-
-function toBatch(aggregated: readonly AggregatedRow[], ctx: PullContext, sourceId: string): SpendBatch {
+function toBatch(aggregated: readonly AggregatedRow[], ctx: PullContext, sourceId: string, exportFiles: ExportFiles): SpendBatch {
   const periods = new Set<string>();
   const accounts = new Set<string>();
   let dataThrough = -Infinity;
@@ -157,10 +151,17 @@ function toBatch(aggregated: readonly AggregatedRow[], ctx: PullContext, sourceI
       experiment: row.experiment,
       run: row.run_id,
       sweep: row.sweep,
+      part: row.part,
     };
   });
   return {
-    scope: { source: sourceId, billingPeriods: [...periods].sort(), billingAccounts: [...accounts].sort() },
+    scope: {
+      source: sourceId,
+      billingPeriods: [...periods].sort(),
+      billingAccounts: [...accounts].sort(),
+      parts: exportFiles.parts,
+      wholeExports: exportFiles.wholeExports,
+    },
     rows,
     dataThrough: Number.isFinite(dataThrough) ? new Date(dataThrough).toISOString() : null,
   };

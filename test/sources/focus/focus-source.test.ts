@@ -33,7 +33,10 @@ describe('FocusSource', () => {
   it('expands globs: * stays in its folder, ** descends, plain paths are kept, duplicates dropped', async () => {
     expect(await expandFocusPaths([tmp.path('exports/*.csv')])).toEqual([tmp.path('exports/a.csv')]);
     expect(await expandFocusPaths([tmp.path('exports/**/*.csv')])).toEqual([tmp.path('exports/2026/10/c.csv'), tmp.path('exports/a.csv')]);
-    expect(await expandFocusPaths([tmp.path('exports/*.csv*'), tmp.path('exports/a.csv')])).toEqual([tmp.path('exports/a.csv'), tmp.path('exports/b.csv.gz')]);
+    expect(await expandFocusPaths([tmp.path('exports/*.csv*'), tmp.path('exports/a.csv')])).toEqual([
+      tmp.path('exports/a.csv'),
+      tmp.path('exports/b.csv.gz'),
+    ]);
     expect(await expandFocusPaths([tmp.path('exports/20??/1[0-2]/*.csv')])).toEqual([tmp.path('exports/2026/10/c.csv')]);
     expect(await expandFocusPaths(['some/plain/file.parquet'])).toEqual(['some/plain/file.parquet']);
   });

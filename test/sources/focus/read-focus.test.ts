@@ -13,12 +13,16 @@ import type { Store } from '../../../src/store/store.js';
 import { focusCsv, HEADER, pullContext, tempDir, writeFocusCsv } from './helpers.js';
 
 const OCTOBER = { start: '2026-10-01', end: '2026-11-01' };
-const SPEC_EXAMPLES = '/work/shared/data/focus/spec_examples_v1.2';
+const SPEC_EXAMPLES = decodeURIComponent(new URL('../../fixtures/focus/spec_examples_v1.2', import.meta.url).pathname);
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
-function sumBy(rows: readonly SpendRow[], key: (row: SpendRow) => string, value: (row: SpendRow) => number = (r) => r.billed): Map<string, number> {
+function sumBy(
+  rows: readonly SpendRow[],
+  key: (row: SpendRow) => string,
+  value: (row: SpendRow) => number = (r) => r.billed,
+): Map<string, number> {
   const totals = new Map<string, number>();
   for (const row of rows) totals.set(key(row), (totals.get(key(row)) ?? 0) + value(row));
   return totals;
@@ -41,8 +45,19 @@ describe('readFocusFiles: aggregation', () => {
       { BilledCost: '0.1', EffectiveCost: '0.1' },
       { BilledCost: '0.2', EffectiveCost: '0.15', ChargePeriodStart: '2026-10-01T05:00:00Z', ChargePeriodEnd: '2026-10-01T06:00:00Z' },
       // 23:30 at UTC-2 is 01:30 UTC on the 2nd
-      { BilledCost: '1.25', EffectiveCost: '1.25', ChargePeriodStart: '2026-10-01T23:30:00-02:00', ChargePeriodEnd: '2026-10-02T02:30:00Z' },
-      { BilledCost: '2', EffectiveCost: '2', ResourceId: 'i-0def', ChargePeriodStart: '2026-10-02T10:00:00Z', ChargePeriodEnd: '2026-10-02T11:00:00Z' },
+      {
+        BilledCost: '1.25',
+        EffectiveCost: '1.25',
+        ChargePeriodStart: '2026-10-01T23:30:00-02:00',
+        ChargePeriodEnd: '2026-10-02T02:30:00Z',
+      },
+      {
+        BilledCost: '2',
+        EffectiveCost: '2',
+        ResourceId: 'i-0def',
+        ChargePeriodStart: '2026-10-02T10:00:00Z',
+        ChargePeriodEnd: '2026-10-02T11:00:00Z',
+      },
       { BilledCost: '-0.05', EffectiveCost: '-0.05', ChargeCategory: 'Credit', PricingCategory: 'NULL', ResourceId: 'NULL' },
       { BilledCost: '0.07', EffectiveCost: '0.07', ChargeCategory: 'Tax', PricingCategory: '', ResourceId: '', Tags: 'NULL' },
       // amounts of 10^8 and more take the 128-bit path; sums stay exact
@@ -51,12 +66,22 @@ describe('readFocusFiles: aggregation', () => {
     ]);
     const batch = await readFocusFiles([file], pullContext(), 'focus-test');
 
-    expect(batch.scope).toEqual({ source: 'focus-test', billingPeriods: ['2026-10'], billingAccounts: ['123456789012'] });
+    expect(batch.scope).toMatchObject({ source: 'focus-test', billingPeriods: ['2026-10'], billingAccounts: ['123456789012'] });
+    expect(batch.scope.parts).toEqual([
+      { exportId: expect.stringMatching(/^files:/), name: 'daily.csv', contentHash: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    ]);
+    expect(batch.rows.every((r) => r.part === 0)).toBe(true);
     expect(batch.dataThrough).toBe('2026-10-02T11:00:00.000Z');
     const byKey = new Map(batch.rows.map((r) => [`${r.day} ${r.resourceId} ${r.chargeCategory}`, r]));
     expect(batch.rows).toHaveLength(6);
     expect(byKey.get('2026-10-01 commitment Purchase')).toMatchObject({ billed: 123456789012.36, effective: 0.0000000003 });
-    expect(byKey.get('2026-10-01 i-0abc Usage')).toMatchObject({ billed: 0.3, effective: 0.25, team: 'ml-research', ownerTag: 'ml-research', billingPeriod: '2026-10' });
+    expect(byKey.get('2026-10-01 i-0abc Usage')).toMatchObject({
+      billed: 0.3,
+      effective: 0.25,
+      team: 'ml-research',
+      ownerTag: 'ml-research',
+      billingPeriod: '2026-10',
+    });
     expect(byKey.get('2026-10-02 i-0abc Usage')).toMatchObject({ billed: 1.25 });
     expect(byKey.get('2026-10-02 i-0def Usage')).toMatchObject({ billed: 2 });
     expect(byKey.get('2026-10-01 null Credit')).toMatchObject({ billed: -0.05, pricingCategory: null, resourceId: null });
@@ -110,7 +135,9 @@ describe('readFocusFiles: aggregation', () => {
     const parquet = tmp.path('map-tags.parquet');
     const instance = await DuckDBInstance.create(':memory:');
     const connection = await instance.connect();
-    await connection.run(`COPY (SELECT * REPLACE (MAP {'env': 'prod', ' Team ': 'CV'} AS Tags) FROM read_csv('${csv}', all_varchar = true)) TO '${parquet}' (FORMAT parquet)`);
+    await connection.run(
+      `COPY (SELECT * REPLACE (MAP {'env': 'prod', ' Team ': 'CV'} AS Tags) FROM read_csv('${csv}', all_varchar = true)) TO '${parquet}' (FORMAT parquet)`,
+    );
     connection.closeSync();
     instance.closeSync();
     const [row] = (await readFocusFiles([parquet], pullContext())).rows;
@@ -124,24 +151,59 @@ describe('readFocusFiles: aggregation', () => {
   });
 
   it('accepts case-insensitive column names, ServiceProviderName, and absent optional columns', async () => {
-    const header = ['billedcost', 'EFFECTIVECOST', 'BillingCurrency', 'BillingPeriodStart', 'ChargePeriodStart', 'ChargePeriodEnd', 'ChargeCategory', 'ServiceName', 'ServiceProviderName', 'BillingAccountId'];
+    const header = [
+      'billedcost',
+      'EFFECTIVECOST',
+      'BillingCurrency',
+      'BillingPeriodStart',
+      'ChargePeriodStart',
+      'ChargePeriodEnd',
+      'ChargeCategory',
+      'ServiceName',
+      'ServiceProviderName',
+      'BillingAccountId',
+    ];
     const text = focusCsv([{ BilledCost: '3.5', EffectiveCost: '3' }], HEADER).split('\n');
     // rebuild with the odd header: same values in the order of `header`
     const values = text[1]!.split(',');
     const pick = (name: string): string => values[HEADER.indexOf(name as (typeof HEADER)[number])] ?? '';
-    const row = ['BilledCost', 'EffectiveCost', 'BillingCurrency', 'BillingPeriodStart', 'ChargePeriodStart', 'ChargePeriodEnd', 'ChargeCategory', 'ServiceName', 'ProviderName', 'BillingAccountId'].map(pick);
+    const row = [
+      'BilledCost',
+      'EffectiveCost',
+      'BillingCurrency',
+      'BillingPeriodStart',
+      'ChargePeriodStart',
+      'ChargePeriodEnd',
+      'ChargeCategory',
+      'ServiceName',
+      'ProviderName',
+      'BillingAccountId',
+    ].map(pick);
     const file = tmp.path('odd-header.csv');
     writeFileSync(file, `${header.join(',')}\n${row.join(',')}\n`);
     const batch = await readFocusFiles([file], pullContext());
     expect(batch.rows).toEqual([
-      expect.objectContaining({ billed: 3.5, effective: 3, provider: 'AWS', team: UNTAGGED, ownerTag: null, resourceId: null, subAccount: null, serviceCategory: null, pricingCategory: null }),
+      expect.objectContaining({
+        billed: 3.5,
+        effective: 3,
+        provider: 'AWS',
+        team: UNTAGGED,
+        ownerTag: null,
+        resourceId: null,
+        subAccount: null,
+        serviceCategory: null,
+        pricingCategory: null,
+      }),
     ]);
   });
 
   it('reports progress up to the total', async () => {
     const file = writeFocusCsv(tmp.path('progress.csv'), [{}]);
     const calls: [number, number][] = [];
-    await readFocusFiles([file], pullContext(undefined, (done, total) => calls.push([done, total])));
+    await readFocusFiles(
+      [file],
+      pullContext(undefined, (done, total) => calls.push([done, total])),
+    );
     expect(calls.length).toBeGreaterThan(0);
     const [done, total] = calls[calls.length - 1]!;
     expect(done).toBe(total);
@@ -151,7 +213,12 @@ describe('readFocusFiles: aggregation', () => {
   it('returns an empty batch for a file with a header only', async () => {
     const file = writeFocusCsv(tmp.path('header-only.csv'), []);
     const batch = await readFocusFiles([file], pullContext());
-    expect(batch).toEqual({ scope: { source: 'focus', billingPeriods: [], billingAccounts: [] }, rows: [], dataThrough: null });
+    expect(batch).toMatchObject({
+      scope: { source: 'focus', billingPeriods: [], billingAccounts: [] },
+      rows: [],
+      dataThrough: null,
+      warnings: [],
+    });
   });
 });
 
@@ -254,7 +321,11 @@ describe('readFocusFiles: exact totals over a realistic export', () => {
     }
 
     const ours = sumBy(batch.rows, (r) => r.team);
-    const oursEffective = sumBy(batch.rows, (r) => r.team, (r) => r.effective);
+    const oursEffective = sumBy(
+      batch.rows,
+      (r) => r.team,
+      (r) => r.effective,
+    );
     expect([...ours.keys()].sort()).toEqual([...billed.keys()].sort());
     // the realistic file has every kind of owner
     expect([...billed.keys()].sort()).toEqual(['(unmapped)', '(untagged)', 'inference', 'llm-training', 'ml-research', 'vision']);
@@ -286,10 +357,18 @@ describe('readFocusFiles: exact totals over a realistic export', () => {
   it('gives the same totals from CSV, CSV.gz and Parquet', async () => {
     const summary = (b: SpendBatch) => ({
       rows: b.rows.length,
-      scope: b.scope,
+      scope: { periods: b.scope.billingPeriods, accounts: b.scope.billingAccounts },
       dataThrough: b.dataThrough,
       teams: [...sumBy(b.rows, (r) => r.team)].map(([team, total]) => [team, total.toFixed(2)]).sort(),
-      effective: [...sumBy(b.rows, (r) => r.day, (r) => r.effective)].map(([day, total]) => [day, total.toFixed(2)]).sort(),
+      effective: [
+        ...sumBy(
+          b.rows,
+          (r) => r.day,
+          (r) => r.effective,
+        ),
+      ]
+        .map(([day, total]) => [day, total.toFixed(2)])
+        .sort(),
     });
     const expected = summary(batch);
     expect(summary(await readFocusFiles([gz], ctx))).toEqual(expected);
@@ -300,12 +379,14 @@ describe('readFocusFiles: exact totals over a realistic export', () => {
     const all = await readFocusFiles([csv, gz, parquet], ctx);
     const single = sumBy(batch.rows, (r) => r.team);
     for (const [team, total] of sumBy(all.rows, (r) => r.team)) expect(total).toBeCloseTo(3 * single.get(team)!, 6);
-    expect(all.rows).toHaveLength(batch.rows.length);
+    // rows stay apart per file (each part is replaced on its own later)
+    expect(all.rows).toHaveLength(3 * batch.rows.length);
+    expect(new Set(all.rows.map((r) => r.part))).toEqual(new Set([0, 1, 2]));
   });
 });
 
 describe('readFocusFiles: into the store', () => {
-  it('re-importing the same billing period replaces it instead of doubling', async () => {
+  it('re-importing the same file replaces it instead of doubling; --replace-period replaces the period', async () => {
     const first = writeFocusCsv(tmp.path('reimport-1.csv'), [{ BilledCost: '10' }, { BilledCost: '5', Tags: '{"team":"cv"}' }]);
     const second = writeFocusCsv(tmp.path('reimport-2.csv'), [{ BilledCost: '12' }, { BilledCost: '5', Tags: '{"team":"cv"}' }]);
     const store = openStore(':memory:');
@@ -317,7 +398,7 @@ describe('readFocusFiles: into the store', () => {
       { key: 'ml-research', billed: 10, effective: 1 },
       { key: 'vision', billed: 5, effective: 1 },
     ]);
-    await store.importBatches([await readFocusFiles([second], ctx)]);
+    await store.importBatches([await readFocusFiles([second], ctx)], undefined, { replacePeriod: true });
     expect((await store.spend.totals({ period: OCTOBER }, 'team')).map((t) => [t.key, t.billed])).toEqual([
       ['ml-research', 12],
       ['vision', 5],
@@ -328,8 +409,12 @@ describe('readFocusFiles: into the store', () => {
   it('a billing period of another account is left alone', async () => {
     const store = openStore(':memory:');
     const ctx = pullContext();
-    await store.importBatches([await readFocusFiles([writeFocusCsv(tmp.path('acct-a.csv'), [{ BilledCost: '7', BillingAccountId: 'A' }])], ctx)]);
-    await store.importBatches([await readFocusFiles([writeFocusCsv(tmp.path('acct-b.csv'), [{ BilledCost: '3', BillingAccountId: 'B' }])], ctx)]);
+    await store.importBatches([
+      await readFocusFiles([writeFocusCsv(tmp.path('acct-a.csv'), [{ BilledCost: '7', BillingAccountId: 'A' }])], ctx),
+    ]);
+    await store.importBatches([
+      await readFocusFiles([writeFocusCsv(tmp.path('acct-b.csv'), [{ BilledCost: '3', BillingAccountId: 'B' }])], ctx),
+    ]);
     expect((await store.spend.totals({ period: OCTOBER }, 'team')).map((t) => t.billed)).toEqual([10]);
     await store.close();
   });
@@ -420,7 +505,9 @@ describe('readFocusFiles: bad input fails the whole import with a clear error', 
     }
     const prose = tmp.path('prose.csv');
     writeFileSync(prose, 'Dear customer,\nplease find attached your invoice.\n');
-    expect((await failedImport([prose])).message).toBe(`${prose}: cannot read as FOCUS CSV: not comma-separated UTF-8 text with the same number of columns on every line`);
+    expect((await failedImport([prose])).message).toBe(
+      `${prose}: cannot read as FOCUS CSV: not comma-separated UTF-8 text with the same number of columns on every line`,
+    );
   });
 
   it('reports a ragged line far into a file, with its line number', async () => {
@@ -436,7 +523,9 @@ describe('readFocusFiles: FOCUS 1.2 specification examples', () => {
   it('lists exactly the columns a commitment discount example lacks', async () => {
     const file = `${SPEC_EXAMPLES}/commitment_discount_flexibility__one_hundred_percent_utilization_with_commitment_discount_flexibility_with_1_resource.csv`;
     const error = await rejection(readFocusFiles([file], pullContext()));
-    expect(error.message).toBe(`${file}: missing FOCUS columns BillingCurrency, ServiceName, ProviderName (or ServiceProviderName), BillingAccountId`);
+    expect(error.message).toBe(
+      `${file}: missing FOCUS columns BillingCurrency, ServiceName, ProviderName (or ServiceProviderName), BillingAccountId`,
+    );
   });
 
   it('rejects the M/D/YY dates of a SaaS example (with a byte order mark) instead of misreading them', async () => {
@@ -444,16 +533,34 @@ describe('readFocusFiles: FOCUS 1.2 specification examples', () => {
     const error = await rejection(readFocusFiles([file], pullContext()));
     expect(error.message).toBe(`${file} row 1: ChargePeriodStart is not an ISO 8601 date-time ("4/1/25") (26 invalid values in all)`);
     const dollars = `${SPEC_EXAMPLES}/saas_examples__simple_agreements__simple_saas_agreements_a1.csv`;
-    expect((await rejection(readFocusFiles([dollars], pullContext()))).message).toMatch(/row 1: BilledCost is not a number \("\$10,000\.00 "\)/);
+    expect((await rejection(readFocusFiles([dollars], pullContext()))).message).toMatch(
+      /row 1: BilledCost is not a number \("\$10,000\.00 "\)/,
+    );
   });
 
   it('imports the SaaS spend agreement example once its dates are ISO 8601', async () => {
     const original = readFileSync(`${SPEC_EXAMPLES}/saas_examples__spend_agreements__saas_spend_agreements_a2.csv`, 'utf8');
-    const iso = original.replace(/\b(\d{1,2})\/(\d{1,2})\/(\d{2})\b/g, (_, m: string, d: string, y: string) => `20${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}T00:00:00Z`);
+    const iso = original.replace(
+      /\b(\d{1,2})\/(\d{1,2})\/(\d{2})\b/g,
+      (_, m: string, d: string, y: string) => `20${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}T00:00:00Z`,
+    );
     const file = tmp.path('spend-agreement.csv');
     writeFileSync(file, iso);
     const batch = await readFocusFiles([file], pullContext());
-    expect(batch.scope.billingPeriods).toEqual(['2025-04', '2025-05', '2025-06', '2025-07', '2025-08', '2025-09', '2025-10', '2025-11', '2025-12', '2026-01', '2026-02', '2026-03']);
+    expect(batch.scope.billingPeriods).toEqual([
+      '2025-04',
+      '2025-05',
+      '2025-06',
+      '2025-07',
+      '2025-08',
+      '2025-09',
+      '2025-10',
+      '2025-11',
+      '2025-12',
+      '2026-01',
+      '2026-02',
+      '2026-03',
+    ]);
     expect(batch.scope.billingAccounts).toEqual(['000-00-000']);
     expect(batch.rows.reduce((sum, r) => sum + r.billed, 0)).toBe(1200);
     expect(new Set(batch.rows.map((r) => `${r.provider}/${r.service}/${r.team}`))).toEqual(new Set(['Acme Co/AwesomeDB/(untagged)']));
