@@ -1,11 +1,12 @@
 // `npm run bench`: every benchmark, medians of several runs, printed with the machine they ran on.
 // Results also land in bench/out/results.json; BENCHMARKS.md records the figures.
-// BENCH_ONLY=focus,budget,slack,idle,gpufetch runs only those (results then go to bench/out/results.<names>.json).
+// BENCH_ONLY=focus,budget,slack,idle,gpufetch,soak runs only those (results then go to bench/out/results.<names>.json).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchBudgetCheck, type BudgetBenchResult } from './budget-check.js';
+import { benchDeliverySoak, printDeliverySoak, type SoakBench } from './delivery-soak-bench.js';
 import { benchFocusImport } from './focus-import.js';
 import { benchGpuFetch, type GpuFetchBench } from './gpu-fetch.js';
 import { benchIdleDetection, type IdleDetectionBench } from './idle-detection.js';
@@ -14,7 +15,7 @@ import { benchSlackAck, type SlackAckBench } from './slack-ack.js';
 const OUT = fileURLToPath(new URL('../../bench/out/', import.meta.url));
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
-const BENCHES = ['focus', 'budget', 'slack', 'idle', 'gpufetch'] as const;
+const BENCHES = ['focus', 'budget', 'slack', 'idle', 'gpufetch', 'soak'] as const;
 const only = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 const unknown = only.filter((name) => !(BENCHES as readonly string[]).includes(name));
 if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown benchmark ${unknown.join(', ')} (known: ${BENCHES.join(', ')})`);
@@ -80,9 +81,24 @@ if (selected('gpufetch')) {
   printGpuFetch(gpuFetch);
 }
 
+// BENCH_SOAK_DAYS, BENCH_SOAK_TEAMS, BENCH_SOAK_SEED and BENCH_SOAK_SLOW_MAX_S change the soak (30 days, 40 teams,
+// seed 1, slow answers up to 90 s); it runs BENCH_RUNS seeds. A broken promise prints FAIL and fails the run.
+let soak: SoakBench | undefined;
+if (selected('soak')) {
+  soak = await benchDeliverySoak({
+    days: Number(process.env.BENCH_SOAK_DAYS ?? 30),
+    teams: Number(process.env.BENCH_SOAK_TEAMS ?? 40),
+    seed: Number(process.env.BENCH_SOAK_SEED ?? 1),
+    runs,
+    slowAnswerMaxMs: Number(process.env.BENCH_SOAK_SLOW_MAX_S ?? 90) * 1000,
+  });
+  printDeliverySoak(soak);
+  if (soak.failures.length > 0) process.exitCode = 1;
+}
+
 mkdirSync(OUT, { recursive: true });
 const file = only.length === 0 ? 'results.json' : `results.${only.join('.')}.json`;
-writeFileSync(join(OUT, file), `${JSON.stringify({ machine, at: new Date().toISOString(), focus: focus && { ...focus, samples: undefined }, budget, slack, idle, gpuFetch }, null, 2)}\n`);
+writeFileSync(join(OUT, file), `${JSON.stringify({ machine, at: new Date().toISOString(), focus: focus && { ...focus, samples: undefined }, budget, slack, idle, gpuFetch, soak }, null, 2)}\n`);
 
 function printSlack(slack: SlackAckBench): void {
   const ms = (v: number) => `${v.toFixed(1)} ms`.padStart(10);
