@@ -33,7 +33,11 @@ export async function runFirstChecks(deps: Deps, say: (line: string) => void, ob
   await step('source refresh', async () => {
     const empty = await deps.store.isEmpty();
     for (const r of await refreshSources(deps)) {
-      say(r.ok ? `source ${r.source}: ${r.summary?.rowsInserted ?? 0} daily rows${empty ? ' (first load)' : ''}` : `source ${r.source} failed: ${r.error}`);
+      say(
+        r.ok
+          ? `source ${r.source}: ${r.summary?.rowsInserted ?? 0} daily rows${empty ? ' (first load)' : ''}`
+          : `source ${r.source} failed: ${r.error}`,
+      );
     }
   });
   await step('budget check', async () => {
@@ -43,15 +47,21 @@ export async function runFirstChecks(deps: Deps, say: (line: string) => void, ob
   if (deps.gpu) {
     await step('idle-GPU check', async () => {
       const gpu = await runGpuCheck(deps);
-      say(`idle-GPU check: ${gpu.findings.filter((f) => f.state !== 'resolved').length} idle instance(s), ${gpu.queued.length} alert(s) queued${deps.config.actions.enabled ? '' : ' (actions are dry runs)'}`);
+      say(
+        `idle-GPU check: ${gpu.findings.filter((f) => f.state !== 'resolved').length} idle instance(s), ${gpu.queued.length} alert(s) queued${deps.config.actions.enabled ? '' : ' (actions are dry runs)'}`,
+      );
     });
     await step('sweep check', async () => {
       const sweeps = await runSweepCheck(deps);
-      if (deps.config.teams.some((t) => t.sweepCaps)) say(`sweep caps: ${sweeps.findings.length} sweep(s) over a cap, ${sweeps.queued.length} alert(s) queued`);
+      if (deps.config.teams.some((t) => t.sweepCaps))
+        say(`sweep caps: ${sweeps.findings.length} sweep(s) over a cap, ${sweeps.queued.length} alert(s) queued`);
     });
   }
   await step('monthly review', async () => {
-    const review = await runScheduledReview(deps, deps.config.teams.map((t) => t.id));
+    const review = await runScheduledReview(
+      deps,
+      deps.config.teams.map((t) => t.id),
+    );
     if (review.posted.length + review.reminded.length + review.closed.length > 0) {
       say(`monthly review: ${review.posted.length} posted, ${review.reminded.length} reminder(s), ${review.closed.length} summary(ies)`);
     }

@@ -55,7 +55,14 @@ export const serveVerb: Verb = async (args, io) => {
   const host = values.host ?? io.env.HOST ?? '127.0.0.1';
   // Also read first: a console that would be exposed without a token stops serve here.
   const consoleSettings = readConsoleSettings(io.env, { chatConfigured: slack !== null || teams !== null, host });
-  const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, terminal: slack || teams ? undefined : io.out, ...(io.clock ? { clock: io.clock } : {}) });
+  const runtime = buildRuntime({
+    configPath: values.config,
+    dbPath: values.db,
+    env: io.env,
+    cwd: io.cwd,
+    terminal: slack || teams ? undefined : io.out,
+    ...(io.clock ? { clock: io.clock } : {}),
+  });
   const { deps } = runtime;
   // From here on, a bug in one request (or in a library's callback) is logged and serve goes on.
   const releaseGuard = installProcessGuard(deps.log);
@@ -76,7 +83,10 @@ export const serveVerb: Verb = async (args, io) => {
     const platforms = [slackApp?.describe(), teamsApp?.describe()].filter((line) => line !== undefined);
     platforms.forEach(say);
     if (answerer) say(answerer.describe());
-    if (platforms.length === 0) say(`chat: none configured (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN for Slack in Socket Mode, or SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for HTTP mode; MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD for Teams), messages print here${consoleSettings.enabled ? ' and in the console' : ''}`);
+    if (platforms.length === 0)
+      say(
+        `chat: none configured (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN for Slack in Socket Mode, or SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for HTTP mode; MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD for Teams), messages print here${consoleSettings.enabled ? ' and in the console' : ''}`,
+      );
     const consoleChat = consoleSettings.enabled ? new ConsoleChat(deps.store.console, deps.clock) : null;
     if (consoleChat) deps.chat.push(consoleChat);
     // Endpoints first: Slack, Teams and the probes answer while the first checks run.
@@ -99,7 +109,11 @@ export const serveVerb: Verb = async (args, io) => {
         ready: async () => {
           const outbox = await deps.store.outbox.summary().catch(() => null);
           const running = scheduler?.running ?? false;
-          return { ok: outbox !== null && running, checks: { database: outbox !== null, scheduler: running }, ...(outbox ? { outbox } : {}) };
+          return {
+            ok: outbox !== null && running,
+            checks: { database: outbox !== null, scheduler: running },
+            ...(outbox ? { outbox } : {}),
+          };
         },
       },
     });
@@ -109,26 +123,30 @@ export const serveVerb: Verb = async (args, io) => {
     // a slow one delays acks. Waiting is bounded: a worker that never starts does not stop serve.
     if (answerer) await settleWithin([answerer.ready()], ANSWER_WORKERS_START_MS);
 
-    scheduler = startScheduler(deps, {
-      budgetCheck: async (teams) => {
-        await runDailyBudgetJob(deps, teams);
+    scheduler = startScheduler(
+      deps,
+      {
+        budgetCheck: async (teams) => {
+          await runDailyBudgetJob(deps, teams);
+        },
+        deliver: () => delivery.wake(),
+        review: async (teams) => {
+          await refreshSources(deps);
+          await runScheduledReview(deps, teams);
+          await delivery.wake();
+        },
+        ...(deps.gpu
+          ? {
+              gpuCheck: async () => {
+                await runGpuCheck(deps);
+                await runSweepCheck(deps);
+                await delivery.wake();
+              },
+            }
+          : {}),
       },
-      deliver: () => delivery.wake(),
-      review: async (teams) => {
-        await refreshSources(deps);
-        await runScheduledReview(deps, teams);
-        await delivery.wake();
-      },
-      ...(deps.gpu
-        ? {
-            gpuCheck: async () => {
-              await runGpuCheck(deps);
-              await runSweepCheck(deps);
-              await delivery.wake();
-            },
-          }
-        : {}),
-    }, metrics.observeJob);
+      metrics.observeJob,
+    );
     scheduler.describe().forEach((line) => say(`scheduled: ${line}`));
     const base = baseUrl(host, (server.address() as AddressInfo).port);
     if (consoleChat) say(describeConsole(base, consoleSettings));

@@ -29,5 +29,9 @@ export type DeliveryConfig = z.output<typeof deliverySchema>;
 
 /** The delivery settings in milliseconds, as deliverOutbox takes them. */
 export function deliveryTimings(config: DeliveryConfig): { retryForMs: number; baseDelayMs: number; maxDelayMs: number } {
-  return { retryForMs: durationMs(config.retryFor), baseDelayMs: durationMs(config.firstRetryAfter), maxDelayMs: durationMs(config.maxRetryAfter) };
+  return {
+    retryForMs: durationMs(config.retryFor),
+    baseDelayMs: durationMs(config.firstRetryAfter),
+    maxDelayMs: durationMs(config.maxRetryAfter),
+  };
 }

@@ -69,6 +69,8 @@ export interface SpendBatch {
   rows: SpendRow[];
   /** Latest charge period end covered by the batch (ISO timestamp). */
   dataThrough: string | null;
+  /** What looked wrong without being refused (a cost line above the sanity ceiling), for the log. */
+  warnings?: string[];
 }
 
 export type SpendDimension = 'team' | 'service' | 'resource' | 'day' | 'provider';

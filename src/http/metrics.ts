@@ -64,7 +64,8 @@ export function createServeMetrics(deps: Pick<Deps, 'store' | 'clock'>, delivery
     async collect() {
       this.reset();
       const now = deps.clock().getTime();
-      for (const f of await deps.store.freshness.list()) this.set({ source: f.source }, Math.max(0, (now - Date.parse(f.refreshedAt)) / 1000));
+      for (const f of await deps.store.freshness.list())
+        this.set({ source: f.source }, Math.max(0, (now - Date.parse(f.refreshedAt)) / 1000));
     },
   });
   new Gauge({
@@ -79,8 +80,19 @@ export function createServeMetrics(deps: Pick<Deps, 'store' | 'clock'>, delivery
       for (const source of failing) this.set({ source }, 1);
     },
   });
-  const durations = new Histogram({ name: 'burnrate_job_duration_seconds', help: 'Duration of each job run', labelNames: ['job'], buckets: [0.1, 0.5, 1, 5, 15, 60, 300], registers: [registry] });
-  const errors = new Counter({ name: 'burnrate_job_errors_total', help: 'Job runs that failed', labelNames: ['job'], registers: [registry] });
+  const durations = new Histogram({
+    name: 'burnrate_job_duration_seconds',
+    help: 'Duration of each job run',
+    labelNames: ['job'],
+    buckets: [0.1, 0.5, 1, 5, 15, 60, 300],
+    registers: [registry],
+  });
+  const errors = new Counter({
+    name: 'burnrate_job_errors_total',
+    help: 'Job runs that failed',
+    labelNames: ['job'],
+    registers: [registry],
+  });
 
   return {
     route: async (_req, res) => {

@@ -71,14 +71,21 @@ export async function deliverOutbox(deps: DeliveryDeps, options: DeliveryOptions
       const holdLease = () => deps.store.outbox.renewLease(item.id, owner, new Date(deps.clock().getTime() + settings.leaseMs));
       const result = await attempt(port, address, item, now, holdLease);
       if (!result) {
-        deps.log.warn({ target: item.target, key: item.dedupeKey }, 'outbox item was taken over by another delivery before it was posted; left to it');
+        deps.log.warn(
+          { target: item.target, key: item.dedupeKey },
+          'outbox item was taken over by another delivery before it was posted; left to it',
+        );
         continue;
       }
       const { ref, suspectedDuplicate } = result;
       if (!(await deps.store.outbox.markSent(item.id, owner, ref, deps.clock(), { suspectedDuplicate }))) {
         deps.log.warn({ target: item.target, key: item.dedupeKey }, 'outbox item was taken over by another delivery while it was sent');
       }
-      if (suspectedDuplicate) deps.log.warn({ target: item.target, key: item.dedupeKey }, 'outbox item posted again after an attempt that may have reached the platform');
+      if (suspectedDuplicate)
+        deps.log.warn(
+          { target: item.target, key: item.dedupeKey },
+          'outbox item posted again after an attempt that may have reached the platform',
+        );
       report.sent += 1;
     } catch (error) {
       const failure = error instanceof DeliveryError ? error : new DeliveryError((error as Error).message);
@@ -90,11 +97,22 @@ export async function deliverOutbox(deps: DeliveryDeps, options: DeliveryOptions
       const backoff = Math.min(settings.baseDelayMs * 2 ** Math.min(attempts - 1, 30), settings.maxDelayMs);
       const delay = failure.retryAfterMs ?? backoff;
       if (failure.retryAfterMs !== undefined) gates.set(gateOf(item), failedAt.getTime() + failure.retryAfterMs);
-      await deps.store.outbox.markRetry(item.id, owner, { error: failure.message, nextAttemptAt: new Date(failedAt.getTime() + delay), giveUp, inDoubt: item.inDoubt || failure.maybeDelivered, now: failedAt });
+      await deps.store.outbox.markRetry(item.id, owner, {
+        error: failure.message,
+        nextAttemptAt: new Date(failedAt.getTime() + delay),
+        giveUp,
+        inDoubt: item.inDoubt || failure.maybeDelivered,
+        now: failedAt,
+      });
       if (giveUp) {
         report.failed += 1;
-        const why = failure.permanent ? 'the platform refused it for good' : `still failing after ${Math.round(settings.retryForMs / 60_000)} min of retries`;
-        deps.log.error({ code: 'burnrate_delivery_failed', target: item.target, key: item.dedupeKey, attempts, err: failure.message }, `outbox item failed: ${why}; fix the cause, then run: burnrate outbox retry --id ${item.id}`);
+        const why = failure.permanent
+          ? 'the platform refused it for good'
+          : `still failing after ${Math.round(settings.retryForMs / 60_000)} min of retries`;
+        deps.log.error(
+          { code: 'burnrate_delivery_failed', target: item.target, key: item.dedupeKey, attempts, err: failure.message },
+          `outbox item failed: ${why}; fix the cause, then run: burnrate outbox retry --id ${item.id}`,
+        );
       } else {
         report.retried += 1;
         deps.log.warn({ target: item.target, attempts, err: failure.message, retryInMs: delay }, 'outbox delivery failed, will retry');
@@ -110,7 +128,13 @@ function gateOf(item: OutboxItem): string {
 }
 
 /** Sends the item, or finds that an earlier attempt in doubt already did. */
-async function attempt(port: ChatPort, address: string, item: OutboxItem, now: Date, holdLease: () => Promise<boolean>): Promise<{ ref: string | null; suspectedDuplicate: boolean } | null> {
+async function attempt(
+  port: ChatPort,
+  address: string,
+  item: OutboxItem,
+  now: Date,
+  holdLease: () => Promise<boolean>,
+): Promise<{ ref: string | null; suspectedDuplicate: boolean } | null> {
   if (item.op === 'update' && item.parentRef) {
     // Replacing a message with the same content twice changes nothing: no need to look first.
     await port.update(address, item.parentRef, item.message);
@@ -124,7 +148,10 @@ async function attempt(port: ChatPort, address: string, item: OutboxItem, now: D
     if (!(await holdLease())) return null;
   }
   const options = { key: item.dedupeKey };
-  const posted = item.op === 'reply' && item.parentRef ? await port.reply(address, item.parentRef, item.message, options) : await port.post(address, item.message, options);
+  const posted =
+    item.op === 'reply' && item.parentRef
+      ? await port.reply(address, item.parentRef, item.message, options)
+      : await port.post(address, item.message, options);
   return { ref: posted.ref, suspectedDuplicate };
 }
 
@@ -137,7 +164,10 @@ async function lookFor(port: ChatPort, address: string, item: OutboxItem, now: D
   if (!port.findPosted) return { ref: null, looked: false };
   const since = new Date(new Date(item.firstAttemptAt ?? now).getTime() - LOOK_BACK_MS);
   try {
-    return { ref: await port.findPosted(address, item.dedupeKey, { since, parentRef: item.op === 'reply' ? item.parentRef : null }), looked: true };
+    return {
+      ref: await port.findPosted(address, item.dedupeKey, { since, parentRef: item.op === 'reply' ? item.parentRef : null }),
+      looked: true,
+    };
   } catch (error) {
     if (error instanceof DeliveryError && error.permanent) return { ref: null, looked: false };
     throw error;

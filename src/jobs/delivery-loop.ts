@@ -1,5 +1,7 @@
 import { deliveryTimings } from '../config/delivery-schema.js';
+import type { Config } from '../config/schema.js';
 import type { Deps } from '../deps.js';
+import type { Store } from '../store/store.js';
 import { deliverOutbox, type DeliveryOptions, type DeliveryReport, type ThrottleGates } from './deliver-outbox.js';
 
 /** Hands what a job queued to the process's delivery; a one-off command (no loop) delivers in place. */
@@ -9,8 +11,28 @@ export async function handOverAlerts(deps: Deps): Promise<void> {
 }
 
 /** The loop looks at the outbox at least this often, and never sooner than MIN_WAIT_MS after a pass. */
-const TICK_MS = 60_000;
-const MIN_WAIT_MS = 250;
+export const TICK_MS = 60_000;
+export const MIN_WAIT_MS = 250;
+
+/** Where the loop sleeps: real timers, or a simulated clock's (the delivery soak runs a month in seconds). */
+export interface LoopTimers {
+  set(wake: () => void, ms: number): { cancel(): void };
+}
+
+const REAL_TIMERS: LoopTimers = {
+  set(wake, ms) {
+    const timer = setTimeout(wake, ms);
+    timer.unref(); // a sleeping delivery never keeps the process alive
+    return { cancel: () => clearTimeout(timer) };
+  },
+};
+
+type LoopDeps = Pick<Deps, 'chat' | 'clock' | 'log'> & { store: Pick<Store, 'outbox'>; config: Pick<Config, 'delivery'> };
+
+export interface LoopOptions extends DeliveryOptions {
+  /** Told of each pass, after it settled. */
+  onPass?(report: DeliveryReport): void;
+}
 
 /**
  * The one delivery of a process. Jobs queue their alerts and call `wake()`; they never deliver
@@ -22,14 +44,15 @@ export class DeliveryLoop {
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: { cancel(): void } | null = null;
   private readonly gates: ThrottleGates = new Map();
   /** Totals since start, for /metrics. */
   readonly totals: DeliveryReport = { sent: 0, retried: 0, failed: 0 };
 
   constructor(
-    private readonly deps: Pick<Deps, 'store' | 'chat' | 'clock' | 'log' | 'config'>,
-    private readonly options: DeliveryOptions = {},
+    private readonly deps: LoopDeps,
+    private readonly options: LoopOptions = {},
+    private readonly timers: LoopTimers = REAL_TIMERS,
   ) {}
 
   /** Starts the timer; the first pass runs at once. */
@@ -47,7 +70,7 @@ export class DeliveryLoop {
       this.again = true;
       return this.running;
     }
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = null;
     this.running = this.run().finally(() => {
       this.running = null;
@@ -59,7 +82,7 @@ export class DeliveryLoop {
   /** Waits for the pass in flight, and runs no more. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = null;
     await this.running;
   }
@@ -68,7 +91,9 @@ export class DeliveryLoop {
     do {
       this.again = false;
       try {
-        const report = await deliverOutbox(this.deps, { ...deliveryTimings(this.deps.config.delivery), ...this.options, gates: this.gates });
+        const { onPass, ...options } = this.options;
+        const report = await deliverOutbox(this.deps, { ...deliveryTimings(this.deps.config.delivery), ...options, gates: this.gates });
+        onPass?.(report);
         this.totals.sent += report.sent;
         this.totals.retried += report.retried;
         this.totals.failed += report.failed;
@@ -87,11 +112,10 @@ export class DeliveryLoop {
       .then((next) => {
         if (this.stopped || this.running || this.timer) return;
         const wait = next ? Math.min(TICK_MS, Math.max(MIN_WAIT_MS, next.getTime() - this.deps.clock().getTime())) : TICK_MS;
-        this.timer = setTimeout(() => {
+        this.timer = this.timers.set(() => {
           this.timer = null;
           void this.wake();
         }, wait);
-        this.timer.unref();
       });
   }
 }

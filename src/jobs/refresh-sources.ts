@@ -44,7 +44,11 @@ export async function refreshSources(deps: Deps, onProgress?: PullContext['onPro
     }
   };
   for (const source of deps.sources) {
-    await attempt(source.id, async () => ({ summary: await deps.store.importBatches(await source.pull(ctx), now) }));
+    await attempt(source.id, async () => {
+      const batches = await source.pull(ctx);
+      for (const warning of batches.flatMap((b) => b.warnings ?? [])) deps.log.warn({ source: source.id, warning }, 'source data looks wrong');
+      return { summary: await deps.store.importBatches(batches, now) };
+    });
   }
   for (const source of deps.budgetSources ?? []) {
     await attempt(source.id, async () => {

@@ -40,9 +40,7 @@ export class SqliteOutboxStore implements OutboxStore {
   private readonly claim: (owner: string, now: Date, leaseUntil: Date, platforms: readonly string[]) => OutboxRow | undefined;
 
   constructor(private readonly db: Database.Database) {
-    const next = db.prepare(
-`SELECT o.*, p.ref AS parent_ref ${DUE} AND ${ON_PLATFORMS} ORDER BY o.id LIMIT 1`,
-    );
+    const next = db.prepare(`SELECT o.*, p.ref AS parent_ref ${DUE} AND ${ON_PLATFORMS} ORDER BY o.id LIMIT 1`);
     const lease = db.prepare(
       `UPDATE outbox SET status = 'sending', lease_owner = @owner, lease_until = @until, first_attempt_at = coalesce(first_attempt_at, @now),
          in_doubt = CASE WHEN status = 'sending' THEN 1 ELSE in_doubt END
@@ -64,7 +62,9 @@ export class SqliteOutboxStore implements OutboxStore {
   }
 
   async due(now: Date, limit = 100): Promise<OutboxItem[]> {
-    const rows = this.db.prepare(`SELECT o.*, p.ref AS parent_ref ${DUE} ORDER BY o.id LIMIT @limit`).all({ now: now.toISOString(), limit }) as OutboxRow[];
+    const rows = this.db
+      .prepare(`SELECT o.*, p.ref AS parent_ref ${DUE} ORDER BY o.id LIMIT @limit`)
+      .all({ now: now.toISOString(), limit }) as OutboxRow[];
     return rows.map(toItem);
   }
 
@@ -73,7 +73,13 @@ export class SqliteOutboxStore implements OutboxStore {
     return row ? toItem(row) : null;
   }
 
-  async markSent(id: number, owner: string, ref: string | null, now: Date, options: { suspectedDuplicate?: boolean } = {}): Promise<boolean> {
+  async markSent(
+    id: number,
+    owner: string,
+    ref: string | null,
+    now: Date,
+    options: { suspectedDuplicate?: boolean } = {},
+  ): Promise<boolean> {
     const { changes } = this.db
       .prepare(
         `UPDATE outbox SET status = 'sent', ref = ?, sent_at = ?, attempts = attempts + 1, last_error = NULL, lease_owner = NULL,
@@ -91,12 +97,22 @@ export class SqliteOutboxStore implements OutboxStore {
            in_doubt = ?, first_failure_at = coalesce(first_failure_at, ?)
          WHERE id = ? AND status = 'sending' AND lease_owner = ?`,
       )
-      .run(failure.giveUp ? 'failed' : 'pending', failure.error.slice(0, 500), failure.nextAttemptAt.toISOString(), failure.inDoubt ? 1 : 0, failure.now.toISOString(), id, owner);
+      .run(
+        failure.giveUp ? 'failed' : 'pending',
+        failure.error.slice(0, 500),
+        failure.nextAttemptAt.toISOString(),
+        failure.inDoubt ? 1 : 0,
+        failure.now.toISOString(),
+        id,
+        owner,
+      );
   }
 
   async release(id: number, owner: string, nextAttemptAt: Date): Promise<void> {
     this.db
-      .prepare(`UPDATE outbox SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND status = 'sending' AND lease_owner = ?`)
+      .prepare(
+        `UPDATE outbox SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND status = 'sending' AND lease_owner = ?`,
+      )
       .run(nextAttemptAt.toISOString(), id, owner);
   }
 
@@ -136,7 +152,9 @@ export class SqliteOutboxStore implements OutboxStore {
   }
 
   async failed(limit = 50): Promise<OutboxItem[]> {
-    const rows = this.db.prepare(`SELECT o.*, NULL AS parent_ref FROM outbox o WHERE status = 'failed' ORDER BY id DESC LIMIT ?`).all(limit) as OutboxRow[];
+    const rows = this.db
+      .prepare(`SELECT o.*, NULL AS parent_ref FROM outbox o WHERE status = 'failed' ORDER BY id DESC LIMIT ?`)
+      .all(limit) as OutboxRow[];
     return rows.map(toItem);
   }
 
@@ -145,13 +163,15 @@ export class SqliteOutboxStore implements OutboxStore {
       `UPDATE outbox SET status = 'pending', next_attempt_at = ?, first_failure_at = NULL, attempts = 0, last_error = NULL WHERE status = 'failed' AND (? IS NULL OR id = ?)`,
     );
     const at = now.toISOString();
-    return this.db.transaction(() => (ids ? ids.reduce((n, id) => n + requeue.run(at, id, id).changes, 0) : requeue.run(at, null, null).changes))();
+    return this.db.transaction(() =>
+      ids ? ids.reduce((n, id) => n + requeue.run(at, id, id).changes, 0) : requeue.run(at, null, null).changes,
+    )();
   }
 
   async threadRoot(groupKey: string, platform: string): Promise<string | null> {
-    const row = this.db.prepare('SELECT root_key AS rootKey FROM alert_threads WHERE group_key = ? AND platform = ?').get(groupKey, platform) as
-      | { rootKey: string }
-      | undefined;
+    const row = this.db
+      .prepare('SELECT root_key AS rootKey FROM alert_threads WHERE group_key = ? AND platform = ?')
+      .get(groupKey, platform) as { rootKey: string } | undefined;
     return row?.rootKey ?? null;
   }
 }
@@ -185,9 +205,18 @@ export function enqueueOutbox(db: Database.Database, items: OutboxDraft[], now: 
   const at = now.toISOString();
   let added = 0;
   for (const item of items) {
-    added += insert.run(item.dedupeKey, item.target, JSON.stringify(item.message), item.op ?? 'post', item.parentKey ?? null, at, at).changes;
+    added += insert.run(
+      item.dedupeKey,
+      item.target,
+      JSON.stringify(item.message),
+      item.op ?? 'post',
+      item.parentKey ?? null,
+      at,
+      at,
+    ).changes;
     const platform = item.target.slice(0, item.target.indexOf(':'));
-    for (const group of typeof item.threadOf === 'string' ? [item.threadOf] : (item.threadOf ?? [])) thread.run(group, platform, item.dedupeKey);
+    for (const group of typeof item.threadOf === 'string' ? [item.threadOf] : (item.threadOf ?? []))
+      thread.run(group, platform, item.dedupeKey);
   }
   return added;
 }

@@ -109,8 +109,14 @@ describe('burnrate serve under faults (real process, fake Slack Web API)', () =>
       expect((await postSigned(events, body, { headers: { 'content-type': type } })).status, body).toBe(400);
     }
     const aheadBy = (seconds: number) => Math.floor(Date.now() / 1000) + seconds;
-    expect((await postSigned(events, slashCommandBody({ text: 'help', response_url: fake.responseUrl() }), { timestamp: aheadBy(6 * 60) })).status).toBe(401);
-    expect((await postSigned(events, slashCommandBody({ text: 'help', response_url: fake.responseUrl() }), { timestamp: aheadBy(365 * 86_400) })).status).toBe(401);
+    expect(
+      (await postSigned(events, slashCommandBody({ text: 'help', response_url: fake.responseUrl() }), { timestamp: aheadBy(6 * 60) }))
+        .status,
+    ).toBe(401);
+    expect(
+      (await postSigned(events, slashCommandBody({ text: 'help', response_url: fake.responseUrl() }), { timestamp: aheadBy(365 * 86_400) }))
+        .status,
+    ).toBe(401);
     // Still alive and answering.
     const res = await postSigned(events, slashCommandBody({ text: 'help', response_url: fake.responseUrl('after') }));
     expect(res.status).toBe(200);
@@ -128,8 +134,16 @@ describe('burnrate serve under faults (real process, fake Slack Web API)', () =>
     try {
       const cwd = workDir();
       const url = `http://127.0.0.1:${(prometheus.address() as AddressInfo).port}`;
-      writeConfig(cwd, `${FAULT_CONFIG}\ngpu:\n  metrics: [{ type: prometheus, url: "${url}" }]\n  inventory: [{ type: ec2, regions: [us-east-1] }]\n`);
-      const serve = await spawnServe(cwd, { AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'test-secret', AWS_ENDPOINT_URL: url, AWS_REGION: 'us-east-1' });
+      writeConfig(
+        cwd,
+        `${FAULT_CONFIG}\ngpu:\n  metrics: [{ type: prometheus, url: "${url}" }]\n  inventory: [{ type: ec2, regions: [us-east-1] }]\n`,
+      );
+      const serve = await spawnServe(cwd, {
+        AWS_ACCESS_KEY_ID: 'AKIDTEST',
+        AWS_SECRET_ACCESS_KEY: 'test-secret',
+        AWS_ENDPOINT_URL: url,
+        AWS_REGION: 'us-east-1',
+      });
       await started(serve);
       expect(serve.out()).toMatch(/idle-GPU check failed: .*\(serve goes on; the schedule tries again\)/);
       const alerts = alertsQueued(serve);

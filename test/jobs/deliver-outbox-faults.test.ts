@@ -10,7 +10,8 @@ import { FakeSlackApi } from '../fakes/fake-slack-api.js';
 import { testDeps } from '../support/deps.js';
 
 const message = (text: string) => ({ summary: text, blocks: [{ type: 'text' as const, text }] });
-const drafts = (n: number, target = 'fake:#ml'): OutboxDraft[] => Array.from({ length: n }, (_, i) => ({ dedupeKey: `k${i + 1}`, target, message: message(`alert ${i + 1}`) }));
+const drafts = (n: number, target = 'fake:#ml'): OutboxDraft[] =>
+  Array.from({ length: n }, (_, i) => ({ dedupeKey: `k${i + 1}`, target, message: message(`alert ${i + 1}`) }));
 const at = (iso: string) => new Date(iso);
 
 describe('outbox delivery under faults', () => {
@@ -126,7 +127,13 @@ describe('outbox delivery under faults', () => {
     const { deps } = testDeps({});
     deps.clock = () => clock;
     deps.chat = [new SlackChat(createSlackClient({ botToken: 'xoxb-test', apiUrl: fake.apiUrl } as never, deps.log))];
-    await deps.store.outbox.enqueue([...drafts(4, 'slack:C0ML'), { dedupeKey: 'reply', target: 'slack:C0ML', op: 'reply', parentKey: 'k1', message: message('in the thread') }], clock);
+    await deps.store.outbox.enqueue(
+      [
+        ...drafts(4, 'slack:C0ML'),
+        { dedupeKey: 'reply', target: 'slack:C0ML', op: 'reply', parentKey: 'k1', message: message('in the thread') },
+      ],
+      clock,
+    );
     fake.failNext('chat.postMessage', { lostAnswer: true });
     fake.failNext('chat.postMessage', { reset: true }); // dropped before Slack saw it: posted for real later
     // The reply waits for its parent (alert 1), which is in doubt.

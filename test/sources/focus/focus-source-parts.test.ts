@@ -4,6 +4,9 @@ import { configSchema } from '../../../src/config/schema.js';
 import type { FocusBatch } from '../../../src/sources/focus/read-focus.js';
 import { buildSources } from '../../../src/sources/registry.js';
 import { openStore } from '../../../src/store/open-store.js';
+import { refreshSources } from '../../../src/jobs/refresh-sources.js';
+import { testDeps } from '../../support/deps.js';
+import pino from 'pino';
 import { pullContext, tempDir, writeFocusCsv, type FixtureRow } from './helpers.js';
 
 // A configured focus source reads its folder whole on every pull: files that change, appear or are
@@ -44,5 +47,18 @@ describe('a configured focus source, pulled on a schedule', () => {
     const totals = await store.spend.totals({ period: OCTOBER }, 'team');
     expect(Math.round(totals.reduce((s, t) => s + t.billed, 0) * 100)).toBe(cents([...changed, ...added]));
     await store.close();
+  });
+
+  it('says in the log, on a scheduled refresh, which lines are above the ceiling', async () => {
+    const { deps } = testDeps({});
+    const lines: string[] = [];
+    deps.log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+    deps.sources = [source!];
+    writeFocusCsv(tmp.path('drop/part-3.csv'), [{ BilledCost: '900.00', ResourceId: 'i-0huge2' }]);
+    const [result] = await refreshSources(deps);
+    expect(result).toMatchObject({ source: 'focus-prod', ok: true });
+    const warnings = lines.map((l) => JSON.parse(l) as { msg: string; source: string; warning: string }).filter((l) => l.msg === 'source data looks wrong');
+    expect(warnings.map((w) => w.warning)).toContainEqual(expect.stringContaining('part-3.csv row 1, resource i-0huge2: BilledCost 900 USD is above the sanity ceiling of 500'));
+    expect(warnings.every((w) => w.source === 'focus-prod')).toBe(true);
   });
 });
