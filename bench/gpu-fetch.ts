@@ -5,7 +5,8 @@
 // re-read (what every run cost before the rolling window).
 
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
-import type { GpuMetricsSource, MetricsRange } from '../src/domain/gpu-metrics.js';
+import type { GpuMetricsSource } from '../src/ports/gpu-metrics-source.js';
+import type { MetricsRange } from '../src/domain/gpu-metrics.js';
 import { CloudWatchGpuSource } from '../src/sources/cloudwatch/cloudwatch-source.js';
 import { PrometheusGpuSource } from '../src/sources/prometheus/prometheus-source.js';
 import { RollingWindowMetrics } from '../src/sources/rolling-window-metrics.js';

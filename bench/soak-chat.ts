@@ -1,7 +1,7 @@
 // The simulated chat platform of the delivery soak, and the chat port one delivery process talks to
 // it through. The platform keeps every message it took, with the outbox key it came with, so
 // doubles are counted on the platform's side, whatever the outbox believes.
-import { DeliveryError, type ChatCapabilities, type ChatPort, type PostOptions } from '../src/chat/chat-port.js';
+import { DeliveryError, type ChatCapabilities, type ChatPort, type PostOptions } from '../src/ports/chat-port.js';
 import type { TeamConfig } from '../src/config/schema.js';
 import type { Message } from '../templates/message.js';
 import type { SimClock } from './soak-clock.js';

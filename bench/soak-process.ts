@@ -2,11 +2,11 @@
 // clock's timers instead of real ones, with its Retry-After gates shared by its passes. A crash
 // stops it for good, mid-call: the pass in flight never settles and its lease runs out.
 import pino from 'pino';
-import type { ChatPort } from '../src/chat/chat-port.js';
+import type { ChatPort } from '../src/ports/chat-port.js';
 import { configSchema } from '../src/config/schema.js';
 import type { DeliveryOptions } from '../src/jobs/deliver-outbox.js';
 import { DeliveryLoop, MIN_WAIT_MS } from '../src/jobs/delivery-loop.js';
-import type { OutboxStore } from '../src/store/store.js';
+import type { OutboxStore } from '../src/store/outbox.js';
 import type { SimClock } from './soak-clock.js';
 
 const silent = pino({ level: 'silent' });

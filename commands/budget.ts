@@ -1,6 +1,6 @@
 import { budgetStatus } from '../src/checks/budget-status.js';
-import { loadBudgetSnapshot } from '../src/jobs/budget-snapshot.js';
-import { budgetListing } from '../src/jobs/budget-listing.js';
+import { loadBudgetSnapshot } from '../src/snapshots/budget-snapshot.js';
+import { budgetListing } from '../src/snapshots/budget-listing.js';
 import { budgetStatusMessage, withCloudBudgets } from '../templates/budget-status.js';
 import type { CommandSpec } from './command.js';
 import { notInAnyTeam, resolveTeamId } from './team-arg.js';

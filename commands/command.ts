@@ -1,4 +1,4 @@
-import type { Actor } from '../src/chat/interaction.js';
+import type { Actor } from '../src/ports/interaction.js';
 import type { Deps } from '../src/deps.js';
 import type { Roles } from '../src/domain/roles.js';
 import type { Message } from '../templates/message.js';

@@ -1,15 +1,16 @@
 import type { Message } from '../templates/message.js';
 import type { CommandSpec } from './command.js';
-// A cycle with index.ts that is safe: COMMANDS is only read when the verb runs, after both loaded.
-import { COMMANDS } from './index.js';
 
-export const helpCommand: CommandSpec = {
-  verb: 'help',
-  usage: '/burnrate help',
-  example: '/burnrate help',
-  summary: 'what burnrate can answer',
-  run: async () => helpText(COMMANDS, null),
-};
+/** The help verb. The registry passes its verb list in, read when the verb runs (after the list is built). */
+export function helpCommand(commands: () => readonly CommandSpec[]): CommandSpec {
+  return {
+    verb: 'help',
+    usage: '/burnrate help',
+    example: '/burnrate help',
+    summary: 'what burnrate can answer',
+    run: async () => helpText(commands(), null),
+  };
+}
 
 export function helpText(commands: readonly CommandSpec[], problem: string | null): Message {
   return {

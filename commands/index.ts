@@ -13,7 +13,7 @@ import { whoamiCommand } from './whoami.js';
 
 /** Every `/burnrate` verb. Two-word verbs (`budget set`) are matched before one-word ones. */
 export const COMMANDS: readonly CommandSpec[] = [
-  helpCommand,
+  helpCommand(() => COMMANDS),
   spendCommand,
   budgetSetCommand,
   budgetCommand,

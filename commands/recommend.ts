@@ -1,4 +1,4 @@
-import { currentRecommendations } from '../src/recommend/current-recommendations.js';
+import { currentRecommendations } from '../src/snapshots/current-recommendations.js';
 import { recommendationList } from '../templates/recommendation-list.js';
 import type { CommandSpec } from './command.js';
 import { notInAnyTeam, resolveTeamId } from './team-arg.js';

@@ -1,6 +1,6 @@
 import type { Config } from '../src/config/schema.js';
 import { normaliseTag } from '../src/domain/ownership.js';
-import { BurnrateError } from '../src/errors.js';
+import { BurnrateError } from '../src/domain/errors.js';
 
 /** Resolves what a user typed for a team (id, name or match value) to a team id they may see. */
 export function resolveTeamId(config: Config, typed: string, visibleTeams?: readonly string[]): string {

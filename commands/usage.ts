@@ -1,4 +1,4 @@
-import { BurnrateError } from '../src/errors.js';
+import { BurnrateError } from '../src/domain/errors.js';
 import type { CommandSpec } from './command.js';
 
 /** A bad argument: what is wrong, then the verb's usage and an example. */

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatCatalog } from '../src/catalog/format-catalog.js';
-import type { CloudProvider, GpuPrice } from '../src/catalog/price-catalog.js';
+import type { CloudProvider, GpuPrice } from '../src/domain/price-catalog.js';
 
 export { formatCatalog };
 

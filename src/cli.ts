@@ -14,7 +14,7 @@ import { serveVerb } from './cli/serve.js';
 import { showbackVerb } from './cli/showback.js';
 import { spendVerb } from './cli/spend.js';
 import { statusVerb } from './cli/status.js';
-import { BurnrateError, isBurnrateError } from './errors.js';
+import { BurnrateError, isBurnrateError } from './domain/errors.js';
 
 const VERBS: Record<string, Verb> = {
   serve: serveVerb,

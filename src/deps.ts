@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
-import type { InstanceActionPort } from './actions/instance/instance-port.js';
-import type { SpotPorts } from './actions/spot/spot-port.js';
+import type { InstanceActionPort } from './ports/instance-port.js';
+import type { SpotPorts } from './ports/spot-port.js';
 import type { GpuInstance } from './domain/gpu-inventory.js';
-import type { GpuMetricsSource } from './domain/gpu-metrics.js';
+import type { GpuMetricsSource } from './ports/gpu-metrics-source.js';
 import type { Config } from './config/schema.js';
-import type { ChatPort } from './chat/chat-port.js';
-import type { BudgetSource, SpendSource } from './sources/port.js';
+import type { ChatPort } from './ports/chat-port.js';
+import type { BudgetSource } from './ports/budget-source.js';
+import type { SpendSource } from './ports/spend-source.js';
 import type { Store } from './store/store.js';
 
 /**

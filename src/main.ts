@@ -6,7 +6,7 @@ import { readSlackSettings } from './chat/slack/slack-settings.js';
 import { createTeamsChat } from './chat/teams/teams-chat.js';
 import { readTeamsSettings } from './chat/teams/teams-settings.js';
 import { TerminalChat } from './chat/terminal-chat.js';
-import type { ChatPort } from './chat/chat-port.js';
+import type { ChatPort } from './ports/chat-port.js';
 import { loadConfig } from './config/load-config.js';
 import type { Config } from './config/schema.js';
 import type { Deps } from './deps.js';

@@ -1,7 +1,7 @@
 import type { BudgetStatus } from '../src/checks/budget-status.js';
 import type { TrackedFinding } from '../src/domain/finding.js';
 import { formatMoney, formatPercent } from '../src/domain/money.js';
-import type { SourceFreshness } from '../src/store/store.js';
+import type { SourceFreshness } from '../src/domain/source-freshness.js';
 import type { StaleSource } from '../src/domain/staleness.js';
 import { budgetStatusMessage } from './budget-status.js';
 import type { Block, Message } from './message.js';

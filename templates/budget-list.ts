@@ -1,4 +1,4 @@
-import type { BudgetLine, BudgetListing } from '../src/jobs/budget-listing.js';
+import type { BudgetLine, BudgetListing } from '../src/snapshots/budget-listing.js';
 import { formatMoney, formatPercent } from '../src/domain/money.js';
 import { freshnessLine } from './freshness.js';
 import type { Block, Message } from './message.js';

@@ -1,6 +1,6 @@
 import { formatMoney } from '../src/domain/money.js';
 import { utcMinute } from '../src/domain/utc-minute.js';
-import type { SpotMigration } from '../src/store/store.js';
+import type { SpotMigration } from '../src/domain/spot-migration.js';
 import type { Message } from './message.js';
 import { SPOT_ACTIONS } from './recommendation.js';
 

@@ -1,4 +1,4 @@
-import type { ActionInteraction } from '../chat/interaction.js';
+import type { ActionInteraction } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
 
 /** A button's handler. Each declares the cloud permissions it needs, so the IAM docs are generated. */

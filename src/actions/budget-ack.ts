@@ -1,5 +1,5 @@
 import { hasRole, rolesOf } from '../domain/roles.js';
-import { BurnrateError } from '../errors.js';
+import { BurnrateError } from '../domain/errors.js';
 import { errorMessage } from '../../templates/error-message.js';
 import type { ActionSpec } from './action.js';
 import { currentAlertMessage } from './alert-notes.js';

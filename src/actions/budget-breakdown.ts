@@ -1,6 +1,6 @@
 import { spendReport } from '../../commands/spend.js';
 import { rolesOf, visibleTeams } from '../domain/roles.js';
-import { BurnrateError } from '../errors.js';
+import { BurnrateError } from '../domain/errors.js';
 import { spendSummary } from '../../templates/spend-summary.js';
 import type { ActionSpec } from './action.js';
 import { readFindingPayload } from './finding-payload.js';

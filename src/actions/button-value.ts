@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { BurnrateError } from '../errors.js';
+import { BurnrateError } from '../domain/errors.js';
 
 /** Parses a button's value (JSON written by one of our templates); a forged or stale one gets a clear answer. */
 export function parseButtonValue<T extends z.ZodType>(schema: T, value: string, refresh: string): z.output<T> {

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { parseButtonValue, unknownFinding } from './button-value.js';
-import type { Actor } from '../chat/interaction.js';
+import type { Actor } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
 import { instanceLabel, type TrackedGpuFinding } from '../domain/gpu-finding.js';
 import { hasRole, rolesOf, type TeamRole } from '../domain/roles.js';
-import { BurnrateError } from '../errors.js';
-import type { AuditEntry } from '../store/store.js';
-import { idleAlertFor } from '../jobs/idle-alert-content.js';
+import { BurnrateError } from '../domain/errors.js';
+import type { AuditEntry } from '../domain/audit.js';
+import { idleAlertFor } from '../snapshots/idle-alert-content.js';
 import type { Message } from '../../templates/message.js';
 
 const payloadSchema = z.strictObject({

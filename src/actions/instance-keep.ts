@@ -1,8 +1,8 @@
 import { nextWorkingDayStart } from '../checks/idle/next-working-day.js';
 import { DEFAULT_SCHEDULE } from '../checks/idle/team-schedule.js';
 import { utcMinute } from '../domain/utc-minute.js';
-import { BurnrateError } from '../errors.js';
-import type { KeepException } from '../store/store.js';
+import { BurnrateError } from '../domain/errors.js';
+import type { KeepException } from '../domain/keep-exception.js';
 import { errorMessage } from '../../templates/error-message.js';
 import type { ActionSpec } from './action.js';
 import { authorizeInstanceAction, currentIdleAlertMessage, readInstancePayload } from './instance-alert.js';

@@ -1,12 +1,13 @@
-import { splitTarget, targetOf } from '../chat/chat-port.js';
-import type { Actor } from '../chat/interaction.js';
+import { splitTarget, targetOf } from '../ports/chat-port.js';
+import type { Actor } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
 import { instanceLabel, type TrackedGpuFinding } from '../domain/gpu-finding.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { utcMinute } from '../domain/utc-minute.js';
-import { BurnrateError } from '../errors.js';
-import { alertTeam, idleAlertFor, idleThread } from '../jobs/idle-alert-content.js';
-import type { AuditEntry, OutboxDraft } from '../store/store.js';
+import { BurnrateError } from '../domain/errors.js';
+import { alertTeam, idleAlertFor, idleThread } from '../snapshots/idle-alert-content.js';
+import type { AuditEntry } from '../domain/audit.js';
+import type { OutboxDraft } from '../store/outbox-records.js';
 import { errorMessage } from '../../templates/error-message.js';
 import { IDLE_ACTIONS } from '../../templates/idle-alert.js';
 import { teamPicker } from '../../templates/team-picker.js';

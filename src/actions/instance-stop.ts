@@ -1,7 +1,7 @@
-import { STOP_PERMISSIONS } from './instance/instance-port.js';
+import { STOP_PERMISSIONS } from '../ports/instance-port.js';
 import { instanceLabel } from '../domain/gpu-finding.js';
 import { formatMoney } from '../domain/money.js';
-import { BurnrateError } from '../errors.js';
+import { BurnrateError } from '../domain/errors.js';
 import { errorMessage } from '../../templates/error-message.js';
 import type { ActionSpec } from './action.js';
 import { authorizeInstanceAction, currentIdleAlertMessage, readInstancePayload, stopperRoles } from './instance-alert.js';

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import type { ActionInteraction } from '../chat/interaction.js';
+import type { ActionInteraction } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { REVIEW_ANSWERS, type TrackedReviewLine } from '../domain/review.js';
-import { BurnrateError } from '../errors.js';
+import { BurnrateError } from '../domain/errors.js';
 import { teamPeople } from '../jobs/review/review-people.js';
 import { spotButtonOptions } from '../recommend/recommendations-for.js';
-import type { AuditEntry } from '../store/store.js';
+import type { AuditEntry } from '../domain/audit.js';
 import { reviewLine } from '../../templates/review-line.js';
 import { parseButtonValue } from './button-value.js';
 

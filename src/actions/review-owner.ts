@@ -1,4 +1,4 @@
-import { BurnrateError } from '../errors.js';
+import { BurnrateError } from '../domain/errors.js';
 import { errorMessage } from '../../templates/error-message.js';
 import { REVIEW_ACTIONS } from '../../templates/review-line.js';
 import { teamPeople } from '../jobs/review/review-people.js';

@@ -1,8 +1,8 @@
-import type { Actor } from '../chat/interaction.js';
+import type { Actor } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
 import type { Cadence } from '../domain/finding.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
-import { BurnrateError } from '../errors.js';
+import { BurnrateError } from '../domain/errors.js';
 
 export interface BudgetChange {
   team: string;

@@ -1,10 +1,10 @@
 import { alertGroup } from '../checks/reconcile.js';
-import type { Actor } from '../chat/interaction.js';
+import type { Actor } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
 import type { TrackedFinding } from '../domain/finding.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
-import { BurnrateError } from '../errors.js';
-import type { Snooze, SnoozeOutcome } from '../store/store.js';
+import { BurnrateError } from '../domain/errors.js';
+import type { Snooze, SnoozeOutcome } from '../domain/snooze.js';
 
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const MAX_MS = 31 * 86_400_000;

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { parseButtonValue } from './button-value.js';
 import type { ActionSpec } from './action.js';
-import { SPOT_PERMISSIONS, launchTemplateOf, type SpotChange } from './spot/spot-port.js';
-import { spotPortOfInstance } from './spot/spot-port-of.js';
+import { SPOT_PERMISSIONS, launchTemplateOf, type SpotChange } from '../ports/spot-port.js';
+import { spotPortOfInstance } from './spot-port-of.js';
 import { spotReadiness } from '../checks/recommend/checkpointing.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { formatMoney } from '../domain/money.js';
-import { BurnrateError } from '../errors.js';
-import { currentInstance, currentRecommendations } from '../recommend/current-recommendations.js';
+import { BurnrateError } from '../domain/errors.js';
+import { currentInstance, currentRecommendations } from '../snapshots/current-recommendations.js';
 import { errorMessage } from '../../templates/error-message.js';
 import { spotApprovalPending, spotMigrated } from '../../templates/spot-migration.js';
 

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { parseButtonValue } from './button-value.js';
 import type { ActionSpec } from './action.js';
 import { STALE_CLAIM_MS } from './spot-approve.js';
-import { spotPortOfMigration } from './spot/spot-port-of.js';
-import { SPOT_PERMISSIONS, type SpotChange } from './spot/spot-port.js';
+import { spotPortOfMigration } from './spot-port-of.js';
+import { SPOT_PERMISSIONS, type SpotChange } from '../ports/spot-port.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { utcMinute } from '../domain/utc-minute.js';
-import { BurnrateError } from '../errors.js';
+import { BurnrateError } from '../domain/errors.js';
 import { errorMessage } from '../../templates/error-message.js';
 import { spotReverted } from '../../templates/spot-migration.js';
 

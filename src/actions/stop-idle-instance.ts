@@ -1,8 +1,10 @@
-import type { StopResult } from './instance/instance-port.js';
+import type { StopResult } from '../ports/instance-port.js';
 import type { Deps } from '../deps.js';
 import type { TrackedGpuFinding } from '../domain/gpu-finding.js';
-import { detectIdleGpus, gpuDepsOf } from '../jobs/gpu-check.js';
-import type { AuditEntry, InstanceActionRecord } from '../store/store.js';
+import { gpuDepsOf } from '../snapshots/gpu-snapshot.js';
+import { detectIdleGpus } from '../snapshots/idle-gpus.js';
+import type { AuditEntry } from '../domain/audit.js';
+import type { InstanceActionRecord } from '../domain/instance-action.js';
 
 export const STOP_ACTION = 'instance.stop';
 /** A stop claimed but not finished after this long is taken to have died with its process. */

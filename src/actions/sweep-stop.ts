@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { parseButtonValue, unknownFinding } from './button-value.js';
 import type { ActionSpec } from './action.js';
-import { STOP_PERMISSIONS, type StopResult } from './instance/instance-port.js';
+import { STOP_PERMISSIONS, type StopResult } from '../ports/instance-port.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { utcMinute } from '../domain/utc-minute.js';
 import { formatMoney } from '../domain/money.js';
-import { BurnrateError } from '../errors.js';
-import { gpuDepsOf } from '../jobs/gpu-check.js';
+import { BurnrateError } from '../domain/errors.js';
+import { gpuDepsOf } from '../snapshots/gpu-snapshot.js';
 import { errorMessage } from '../../templates/error-message.js';
 import { sweepAlert } from '../../templates/sweep-alert.js';
 

@@ -1,4 +1,4 @@
-import type { GpuPrice } from './price-catalog.js';
+import type { GpuPrice } from '../domain/price-catalog.js';
 
 /** gpu-prices.json as committed: one entry per line, so diffs show which prices moved. */
 export function formatCatalog(entries: readonly GpuPrice[]): string {

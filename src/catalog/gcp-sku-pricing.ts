@@ -1,5 +1,5 @@
 import type { ComputeSku } from '../sources/gcp/cloud-catalog.js';
-import type { GpuPrice } from './price-catalog.js';
+import type { GpuPrice } from '../domain/price-catalog.js';
 
 /**
  * How Google prices a GPU machine: its family's core-hour and GiB-hour SKUs plus the GPU's SKU per

@@ -1,33 +1,8 @@
 import catalogJson from './gpu-prices.json' with { type: 'json' };
+import type { CloudProvider, GpuPrice, PriceCatalog } from '../domain/price-catalog.js';
 
 // The JSON is built by scripts/build-price-catalog.ts from public price tables (see SOURCES.md here).
 // It is imported, not read from disk, so tsc copies it into dist/ next to the compiled loader.
-
-export type CloudProvider = 'aws' | 'gcp' | 'azure';
-
-/** The list price of one GPU instance type in one region, USD per hour. */
-export interface GpuPrice {
-  provider: CloudProvider;
-  instanceType: string;
-  /** Chip name without vendor: A100, H100, L4, A10G, ... (80 GB variants are told apart by memory). */
-  gpuModel: string;
-  gpuCount: number;
-  /** GPU memory of the whole instance; null where public sources disagree or say nothing. */
-  gpuMemoryGiB: number | null;
-  vcpus: number;
-  memoryGiB: number;
-  region: string;
-  onDemandHourly: number;
-  /** Lowest spot price seen across the region's zones; null where the sources have none. */
-  spotHourly: number | null;
-}
-
-export interface PriceCatalog {
-  readonly entries: readonly GpuPrice[];
-  priceOf(provider: CloudProvider, instanceType: string, region: string): GpuPrice | undefined;
-  /** Every GPU instance type priced in a region, cheapest first. */
-  typesIn(provider: CloudProvider, region: string): GpuPrice[];
-}
 
 const PROVIDERS: readonly string[] = ['aws', 'gcp', 'azure'];
 

@@ -3,9 +3,9 @@ import { findAction } from '../actions/index.js';
 import { findCommand, helpMessage } from '../../commands/index.js';
 import type { Deps } from '../deps.js';
 import { rolesOf, visibleTeams } from '../domain/roles.js';
-import { isBurnrateError } from '../errors.js';
+import { isBurnrateError } from '../domain/errors.js';
 import { errorMessage, internalErrorMessage } from '../../templates/error-message.js';
-import type { ActionInteraction, CommandInteraction, Interaction } from './interaction.js';
+import type { ActionInteraction, CommandInteraction, Interaction } from '../ports/interaction.js';
 
 /**
  * The one entry for every inbound interaction, whatever the platform: commands go to commands/,

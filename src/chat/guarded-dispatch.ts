@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { errorMessage } from '../../templates/error-message.js';
-import type { Interaction, Reply } from './interaction.js';
+import type { Interaction, Reply } from '../ports/interaction.js';
 
 export type Dispatch = (deps: Deps, interaction: Interaction) => Promise<void>;
 

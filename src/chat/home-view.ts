@@ -1,10 +1,10 @@
 import { budgetStatus } from '../checks/budget-status.js';
 import type { Deps } from '../deps.js';
 import { hasRole, rolesOf, visibleTeams } from '../domain/roles.js';
-import { loadBudgetSnapshot } from '../jobs/budget-snapshot.js';
+import { loadBudgetSnapshot } from '../snapshots/budget-snapshot.js';
 import { appHome } from '../../templates/app-home.js';
 import type { Message } from '../../templates/message.js';
-import type { Actor } from './interaction.js';
+import type { Actor } from '../ports/interaction.js';
 
 /** The dashboard of one user (Slack App Home, and any platform with a personal view). */
 export async function homeView(deps: Deps, actor: Actor): Promise<Message> {

@@ -1,12 +1,15 @@
-import type { TeamConfig } from '../config/schema.js';
 import { findingId, type Cadence, type Finding, type FindingKind } from '../domain/finding.js';
+import type { Team } from '../domain/team.js';
 import { dayInZone, isoWeekLabel, isoWeekOf, monthOf, toDay, type Period } from '../domain/period.js';
 import { compare } from './compare.js';
 import { forecastPeriodEnd } from './forecast.js';
 
-/** Everything a budget check looks at; built from the store, so the check itself does no I/O. */
-export interface BudgetSnapshot {
-  teams: readonly TeamConfig[];
+/**
+ * Everything a budget check looks at; built from the store, so the check itself does no I/O. Teams
+ * are any Team (the configured ones, with everything burnrate.yml says of them, in a job).
+ */
+export interface BudgetSnapshot<T extends Team = Team> {
+  teams: readonly T[];
   /** team id -> day -> spend (the budget's cost metric). */
   daily: ReadonlyMap<string, ReadonlyMap<string, number>>;
   /** End of the data (ISO timestamp, exclusive); null when there is none. */

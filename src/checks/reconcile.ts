@@ -1,5 +1,5 @@
 import type { Finding, TrackedFinding } from '../domain/finding.js';
-import type { FindingChange } from '../store/store.js';
+import type { FindingChange } from '../domain/finding.js';
 
 export type AlertEvent = 'new' | 'escalated' | 'resolved';
 

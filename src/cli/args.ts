@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { BurnrateError } from '../errors.js';
+import { BurnrateError } from '../domain/errors.js';
 
 /** Options every verb that touches data accepts. */
 export const COMMON_OPTIONS = {

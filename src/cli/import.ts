@@ -3,7 +3,7 @@ import { loadConfig } from '../config/load-config.js';
 import { teamResolver } from '../domain/ownership.js';
 import { buildRuntime } from '../main.js';
 import { readFocusFiles } from '../sources/focus/read-focus.js';
-import type { ImportSummary } from '../store/store.js';
+import type { ImportSummary } from '../domain/spend-import.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
 import { progressBar } from './progress.js';

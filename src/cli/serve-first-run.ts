@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { isBurnrateError } from '../errors.js';
+import { isBurnrateError } from '../domain/errors.js';
 import { runBudgetCheck } from '../jobs/budget-check.js';
 import { runGpuCheck } from '../jobs/gpu-check.js';
 import { refreshSources } from '../jobs/refresh-sources.js';

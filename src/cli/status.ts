@@ -1,5 +1,6 @@
 import { buildRuntime } from '../main.js';
-import type { OutboxItem, OutboxSummary, Store } from '../store/store.js';
+import type { OutboxItem, OutboxSummary } from '../store/outbox-records.js';
+import type { Store } from '../store/store.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 

@@ -1,5 +1,5 @@
 import { parseDocument, type Document } from 'yaml';
-import { BurnrateError } from '../errors.js';
+import { BurnrateError } from '../domain/errors.js';
 import { checkYamlDocument, MAX_DEPTH } from './check-yaml.js';
 import { lineNestedTooDeep } from './yaml-depth.js';
 

@@ -1,4 +1,4 @@
-import type { TeamConfig } from '../config/schema.js';
+import type { Team } from './team.js';
 import type { CloudBudget } from './cloud-budget.js';
 
 /**
@@ -6,7 +6,7 @@ import type { CloudBudget } from './cloud-budget.js';
  * from chat): a mapped, monthly budget of a source with `alerts` on. Of several, the smallest (the
  * first to be crossed).
  */
-export function cloudBudgetsInForce(teams: readonly TeamConfig[], budgets: readonly CloudBudget[]): Map<string, CloudBudget> {
+export function cloudBudgetsInForce(teams: readonly Team[], budgets: readonly CloudBudget[]): Map<string, CloudBudget> {
   const inForce = new Map<string, CloudBudget>();
   for (const team of teams) {
     if (team.budget?.monthly !== undefined) continue;
@@ -20,7 +20,7 @@ export function cloudBudgetsInForce(teams: readonly TeamConfig[], budgets: reado
  * Teams with their cloud budget in force applied: the budget people already keep in the AWS or
  * Google console then drives the same alerts, at its notification thresholds.
  */
-export function applyCloudBudgets(teams: readonly TeamConfig[], budgets: readonly CloudBudget[]): TeamConfig[] {
+export function applyCloudBudgets<T extends Team>(teams: readonly T[], budgets: readonly CloudBudget[]): T[] {
   const inForce = cloudBudgetsInForce(teams, budgets);
   return teams.map((team) => {
     const cloud = inForce.get(team.id);

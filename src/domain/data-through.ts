@@ -1,4 +1,4 @@
-import type { SourceFreshness } from '../store/store.js';
+import type { SourceFreshness } from './source-freshness.js';
 
 /**
  * How far the data reaches across sources: the earliest of their ends, because a total is only

@@ -1,8 +1,8 @@
-import type { TeamConfig } from '../config/schema.js';
-import type { BudgetOverride } from '../store/store.js';
+import type { Team } from './team.js';
+import type { BudgetOverride } from './budget-override.js';
 
 /** Teams with the budgets set from chat applied over those of burnrate.yml. */
-export function applyBudgetOverrides(teams: readonly TeamConfig[], overrides: readonly BudgetOverride[]): TeamConfig[] {
+export function applyBudgetOverrides<T extends Team>(teams: readonly T[], overrides: readonly BudgetOverride[]): T[] {
   return teams.map((team) => {
     const mine = overrides.filter((o) => o.team === team.id);
     if (mine.length === 0) return team;

@@ -1,4 +1,28 @@
-import type { IdleFinding } from '../checks/idle/idle-findings.js';
+export type IdleFindingKind = 'gpu.idle' | 'gpu.stalled';
+
+export interface IdleFinding {
+  /** kind, instance and start: the same idle period keeps its id on every run, a new one gets a new id. */
+  id: string;
+  kind: IdleFindingKind;
+  team: string | null;
+  instanceId: string;
+  workload: string | null;
+  protected: boolean;
+  /** ISO timestamp the instance went idle. */
+  since: string;
+  idleMinutes: number;
+  /** hourlyPrice × hours idle, to the cent. */
+  burned: number;
+  /** hourlyPrice × 24: what another day left running costs. */
+  perDay: number;
+  hourlyPrice: number;
+  gpus: number;
+  stalledGpus: number;
+  /** Minutes of the period without data, counted as idle because the policy says so. */
+  missingMinutes: number;
+  /** e.g. "idle since 19:40 yesterday", on the team's clock. */
+  description: string;
+}
 
 /** An idle or stalled GPU instance as the gpu check records it: the pure finding plus what people read. */
 export interface GpuFinding extends IdleFinding {
@@ -17,4 +41,10 @@ export interface TrackedGpuFinding extends GpuFinding {
 /** How people name an instance: its Name tag, else its id. */
 export function instanceLabel(finding: Pick<GpuFinding, 'name' | 'instanceId'>): string {
   return finding.name ?? finding.instanceId;
+}
+
+export interface GpuFindingChange {
+  opened: GpuFinding[];
+  stillOpen: GpuFinding[];
+  resolved: string[];
 }

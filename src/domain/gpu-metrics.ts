@@ -36,14 +36,6 @@ export interface MetricsRange {
   stepSeconds: number;
 }
 
-/** A GPU metrics source: one small port, whatever is behind it (Prometheus, CloudWatch, demo). */
-export interface GpuMetricsSource {
-  readonly id: string;
-  readonly type: string;
-  /** Every GPU's samples in the range, fetched in a handful of batched queries. */
-  fetch(range: MetricsRange): Promise<GpuSeries[]>;
-}
-
 /** Stable order of series: by host, then GPU index numerically (0, 1, ..., 10). */
 export function compareRefs(a: GpuSeries, b: GpuSeries): number {
   return a.ref.host.localeCompare(b.ref.host) || a.ref.gpu.localeCompare(b.ref.gpu, 'en', { numeric: true });

@@ -1,5 +1,5 @@
 import type { MetricsRange } from './gpu-metrics.js';
-import { BurnrateError } from '../errors.js';
+import { BurnrateError } from './errors.js';
 
 /**
  * The sample times a fetch fills: start, start + step, ... before end (end is exclusive).

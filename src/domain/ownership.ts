@@ -1,4 +1,4 @@
-import type { TeamConfig } from '../config/schema.js';
+import type { Team } from './team.js';
 import { UNMAPPED, UNTAGGED } from './spend.js';
 
 /** Normalises a tag key or value for matching: case and surrounding or inner whitespace do not count. */
@@ -7,7 +7,7 @@ export function normaliseTag(text: string): string {
 }
 
 /** Builds a lookup from an ownership tag value to the team id it means. */
-export function teamResolver(teams: readonly TeamConfig[]): (ownerTag: string | null | undefined) => string {
+export function teamResolver(teams: readonly Team[]): (ownerTag: string | null | undefined) => string {
   const byValue = new Map<string, string>();
   for (const team of teams) {
     byValue.set(normaliseTag(team.id), team.id);

@@ -1,4 +1,4 @@
-import { BurnrateError } from '../errors.js';
+import { BurnrateError } from './errors.js';
 
 /** A half-open range of UTC calendar days: [start, end). */
 export interface Period {

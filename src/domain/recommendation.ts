@@ -1,4 +1,4 @@
-import type { CloudProvider } from '../catalog/price-catalog.js';
+import type { CloudProvider } from './price-catalog.js';
 import type { GpuLifecycle } from './gpu-inventory.js';
 
 export type RecommendationKind = 'right-size' | 'spot';

@@ -1,4 +1,4 @@
-import type { Config } from '../config/schema.js';
+import type { Team } from './team.js';
 
 export type TeamRole = 'owner' | 'approver';
 
@@ -9,7 +9,13 @@ export interface Roles {
   teams: { id: string; roles: TeamRole[] }[];
 }
 
-export function rolesOf(config: Config, userId: string): Roles {
+/** What roles are read from: burnrate.yml's admins and teams (the validated config has these fields). */
+export interface Membership {
+  admins: readonly string[];
+  teams: readonly Team[];
+}
+
+export function rolesOf(config: Membership, userId: string): Roles {
   return {
     userId,
     admin: config.admins.includes(userId),
@@ -23,7 +29,7 @@ export function rolesOf(config: Config, userId: string): Roles {
 }
 
 /** Teams whose spend a user may see: their own, or every team for admins. */
-export function visibleTeams(config: Config, roles: Roles): string[] {
+export function visibleTeams(config: Membership, roles: Roles): string[] {
   return roles.admin ? config.teams.map((t) => t.id) : roles.teams.map((t) => t.id);
 }
 

@@ -1,5 +1,4 @@
-import type { Config } from '../config/schema.js';
-import type { SourceFailure, SourceFreshness } from '../store/store.js';
+import type { SourceFailure, SourceFreshness } from './source-freshness.js';
 
 /** A source whose last refresh failed: its stored data is as old as its last good refresh. */
 export interface StaleSource {
@@ -17,7 +16,7 @@ export interface StaleSource {
 const NAMES: Record<string, string> = { aws: 'AWS', gcp: 'Google Cloud', focus: 'FOCUS', demo: 'demo' };
 
 /** The sources whose last refresh failed, oldest data first. */
-export function staleSources(config: Pick<Config, 'sources'>, freshness: readonly SourceFreshness[], failures: readonly SourceFailure[], now: Date): StaleSource[] {
+export function staleSources(config: { sources: readonly { id?: string | undefined; type: string }[] }, freshness: readonly SourceFreshness[], failures: readonly SourceFailure[], now: Date): StaleSource[] {
   const refreshed = new Map(freshness.map((f) => [f.source, f.refreshedAt]));
   const configured = new Map(config.sources.map((s) => [s.id ?? s.type, s.type]));
   const idOf = (source: string) => (source.endsWith(':budgets') ? source.slice(0, -':budgets'.length) : source);

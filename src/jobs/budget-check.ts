@@ -1,11 +1,11 @@
 import { checkBudgets } from '../checks/budget.js';
-import { loadBudgetSnapshot } from './budget-snapshot.js';
+import { loadBudgetSnapshot } from '../snapshots/budget-snapshot.js';
 import { alertGroup, reconcileFindings, type Alert } from '../checks/reconcile.js';
-import { targetOf } from '../chat/chat-port.js';
+import { targetOf } from '../ports/chat-port.js';
 import type { Deps } from '../deps.js';
 import type { Finding, FindingState } from '../domain/finding.js';
 import { dayInZone, isoWeekLabel } from '../domain/period.js';
-import type { OutboxDraft } from '../store/store.js';
+import type { OutboxDraft } from '../store/outbox-records.js';
 import { budgetAlert, budgetAlertChange } from '../../templates/budget-alert.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { StaleSource } from '../domain/staleness.js';

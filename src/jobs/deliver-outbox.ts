@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import { DeliveryError, splitTarget, type ChatPort } from '../chat/chat-port.js';
-import type { OutboxItem, Store } from '../store/store.js';
+import { DeliveryError, splitTarget, type ChatPort } from '../ports/chat-port.js';
+import type { OutboxItem } from '../store/outbox-records.js';
+import type { Store } from '../store/store.js';
 
 export interface DeliveryOptions {
   /** Give up on an item after this many attempts (default: none; the retry budget decides). */

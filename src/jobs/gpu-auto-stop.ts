@@ -1,12 +1,12 @@
 import { stopIdleInstance, STOP_ACTION } from '../actions/stop-idle-instance.js';
-import { targetOf } from '../chat/chat-port.js';
+import { targetOf } from '../ports/chat-port.js';
 import type { Deps } from '../deps.js';
 import { instanceLabel } from '../domain/gpu-finding.js';
 import { formatMoney } from '../domain/money.js';
-import type { OutboxDraft } from '../store/store.js';
+import type { OutboxDraft } from '../store/outbox-records.js';
 import { errorMessage } from '../../templates/error-message.js';
 import type { Message } from '../../templates/message.js';
-import { alertTeam, autoStopAt, idleAlertFor, idleThread, type AlertedFinding } from './idle-alert-content.js';
+import { alertTeam, autoStopAt, idleAlertFor, idleThread, type AlertedFinding } from '../snapshots/idle-alert-content.js';
 
 /** Who the audit log and the alert name for a stop nobody clicked. */
 export const AUTO_STOP_USER = 'burnrate (automatic stop)';

@@ -1,20 +1,17 @@
 import { createHash } from 'node:crypto';
 import { reconcileById } from '../checks/reconcile-by-id.js';
 import { describeIdleSince } from '../checks/idle/describe-idle.js';
-import { idleFindings, toCents, type IdleInstance } from '../checks/idle/idle-findings.js';
-import { DEFAULT_SCHEDULE, type TeamSchedule } from '../checks/idle/team-schedule.js';
-import { targetOf } from '../chat/chat-port.js';
-import type { Deps, GpuDeps } from '../deps.js';
+import { toCents } from '../checks/idle/idle-findings.js';
+import { DEFAULT_SCHEDULE } from '../checks/idle/team-schedule.js';
+import { targetOf } from '../ports/chat-port.js';
+import type { Deps } from '../deps.js';
 import type { GpuFinding, TrackedGpuFinding } from '../domain/gpu-finding.js';
-import type { GpuInstance } from '../domain/gpu-inventory.js';
-import type { MetricsRange } from '../domain/gpu-metrics.js';
-import { UNMAPPED, UNTAGGED } from '../domain/spend.js';
-import { BurnrateError } from '../errors.js';
 import { UNOWNED_ID } from '../domain/unowned.js';
-import { attributeSeries, namespaceTeams } from '../sources/gpu-attribution.js';
 import { autoStopIdle } from './gpu-auto-stop.js';
-import { alertTeam, idleAlertFor, idleThread, type AlertedFinding } from './idle-alert-content.js';
-import type { GpuFindingChange, OutboxDraft } from '../store/store.js';
+import { alertTeam, idleAlertFor, idleThread, type AlertedFinding } from '../snapshots/idle-alert-content.js';
+import { detectIdleGpus, schedulesOf } from '../snapshots/idle-gpus.js';
+import type { GpuFindingChange } from '../domain/gpu-finding.js';
+import type { OutboxDraft } from '../store/outbox-records.js';
 
 export interface GpuCheckOptions {
   /** Evaluate and report, but record nothing and queue no alert. */
@@ -76,40 +73,6 @@ export async function runGpuCheck(deps: Deps, options: GpuCheckOptions = {}): Pr
   return { findings, kept, queued };
 }
 
-/** The GPU parts, or a clear error when no GPU source is configured. */
-export function gpuDepsOf(deps: Deps): GpuDeps {
-  if (!deps.gpu) throw new BurnrateError('burnrate_gpu_unconfigured', 'No GPU metrics are configured.', 'Add gpu.metrics and gpu.inventory to burnrate.yml (see burnrate.example.yml), or `- type: demo` to sources.', 1);
-  return deps.gpu;
-}
-
-/** The metrics window of a run: the last lookbackHours up to `now`, on whole minutes. */
-export function metricsWindow(deps: Pick<Deps, 'config'>, now: Date): MetricsRange {
-  const end = Math.floor(now.getTime() / 60_000) * 60;
-  return { start: end - deps.config.gpu.lookbackHours * 3600, end, stepSeconds: 60 };
-}
-
-/**
- * Idle and stalled instances right now, over fresh metrics, before Keep exceptions; only
- * `instanceId` when given (the re-check of a Stop click).
- */
-export async function detectIdleGpus(deps: Deps, now: Date, only?: { instanceId: string }): Promise<GpuFinding[]> {
-  const gpu = gpuDepsOf(deps);
-  const range = metricsWindow(deps, now);
-  const [inventory, owners, ...fetched] = await Promise.all([gpu.inventory(), deps.store.instanceOwners.list(), ...gpu.metrics.map((m) => m.fetch(range))]);
-  const byId = new Map<string, GpuInstance>(inventory.filter((i) => !only || i.instanceId === only.instanceId).map((i) => [i.instanceId, i]));
-  const handed = new Map(owners.filter((o) => deps.config.teams.some((t) => t.id === o.team)).map((o) => [o.instanceId, o.team]));
-  // A team someone handed the instance to (Not ours) wins; else its tag's team, else its pods' namespace's (attributeSeries).
-  const gpus = attributeSeries([...byId.values()], fetched.flat(), namespaceTeams(deps.config.teams)).map(({ series, instance }) => ({ series, instance: idleInstanceOf(instance, handed.get(instance.instanceId)) }));
-  return idleFindings({ gpus, policy: deps.config.gpu.idle, now, schedules: schedulesOf(deps), range }).map((f) => {
-    const instance = byId.get(f.instanceId)!;
-    return { ...f, name: instance.name, instanceType: instance.instanceType };
-  });
-}
-
-function schedulesOf(deps: Deps): Map<string, TeamSchedule> {
-  return new Map(deps.config.teams.map((t) => [t.id, { timezone: t.timezone, workingHours: t.gpu.workingHours ?? deps.config.gpu.workingHours }]));
-}
-
 /**
  * An instance idle for longer than the lookback window reads "idle since" the window's start, which
  * moves with every run. An open finding of the same kind and instance that started earlier is the
@@ -134,18 +97,6 @@ function carryOver(deps: Deps, current: readonly GpuFinding[], tracked: readonly
       description: describeIdleSince(since, now, schedule.timezone, schedule.workingHours),
     };
   });
-}
-
-/** `handedTo`: the team someone handed the instance to ("Not ours"), which outranks its tags. */
-export function idleInstanceOf(i: GpuInstance, handedTo: string | undefined): IdleInstance {
-  return {
-    id: i.instanceId,
-    team: handedTo ?? (i.team === UNTAGGED || i.team === UNMAPPED ? null : i.team),
-    hourlyPrice: i.hourlyPrice,
-    gpuCount: i.gpuCount,
-    protected: i.protected,
-    workload: i.workload,
-  };
 }
 
 /** New, still open and resolved, by finding id (kind, instance and start of the idle period). */

@@ -1,11 +1,11 @@
 import { renderCompactDailySpendChart, renderDailySpendChart, type DailySpendChartInput, type RenderedChart } from '../charts/daily-spend-chart.js';
-import { targetOf, type ChatPort } from '../chat/chat-port.js';
+import { targetOf, type ChatPort } from '../ports/chat-port.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import { monthOf } from '../domain/period.js';
 import type { ReviewFigures, ReviewRecord, TrackedReviewLine } from '../domain/review.js';
 import { spotButtonOptions } from '../recommend/recommendations-for.js';
-import type { OutboxDraft } from '../store/store.js';
+import type { OutboxDraft } from '../store/outbox-records.js';
 import { reviewChart } from '../../templates/review-chart.js';
 import { reviewLine } from '../../templates/review-line.js';
 import { reviewSummary } from '../../templates/review-summary.js';

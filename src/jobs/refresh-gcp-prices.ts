@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { formatCatalog } from '../catalog/format-catalog.js';
 import { repriceGcp, type RepriceResult } from '../catalog/gcp-sku-pricing.js';
-import type { GpuPrice } from '../catalog/price-catalog.js';
-import { BurnrateError } from '../errors.js';
+import type { GpuPrice } from '../domain/price-catalog.js';
+import { BurnrateError } from '../domain/errors.js';
 import { listComputeSkus } from '../sources/gcp/cloud-catalog.js';
 import type { GoogleEndpoint } from '../sources/gcp/google-endpoint.js';
 import { projectBilling, type ProjectBilling } from '../sources/gcp/project-billing.js';

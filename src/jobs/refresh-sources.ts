@@ -1,8 +1,8 @@
 import type { Deps } from '../deps.js';
 import { teamResolver } from '../domain/ownership.js';
-import { isBurnrateError } from '../errors.js';
-import type { PullContext } from '../sources/port.js';
-import type { ImportSummary } from '../store/store.js';
+import { isBurnrateError } from '../domain/errors.js';
+import type { PullContext } from '../ports/pull-context.js';
+import type { ImportSummary } from '../domain/spend-import.js';
 
 export interface RefreshResult {
   source: string;

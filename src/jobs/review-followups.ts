@@ -1,9 +1,9 @@
 import { decisionSaving } from '../checks/review/decision-savings.js';
-import { targetOf } from '../chat/chat-port.js';
+import { targetOf } from '../ports/chat-port.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import type { Message } from '../../templates/message.js';
-import type { OutboxDraft } from '../store/store.js';
+import type { OutboxDraft } from '../store/outbox-records.js';
 import { reviewClose, reviewReminder } from '../../templates/review-followups.js';
 import { workingDaysPassed } from './review/review-calendar.js';
 import { reviewGroup, teamPeople, teamSchedule } from './review/review-people.js';

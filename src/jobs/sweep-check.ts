@@ -1,22 +1,19 @@
 import { reconcileById } from '../checks/reconcile-by-id.js';
 import { sweepCapFindings } from '../checks/sweeps/sweep-caps.js';
 import { sweepUsage } from '../checks/sweeps/sweep-usage.js';
-import { targetOf } from '../chat/chat-port.js';
+import { targetOf } from '../ports/chat-port.js';
 import type { Deps } from '../deps.js';
-import type { MetricsRange } from '../domain/gpu-metrics.js';
 import type { SweepFinding } from '../domain/sweep-finding.js';
-import type { OutboxDraft } from '../store/store.js';
+import type { OutboxDraft } from '../store/outbox-records.js';
 import { sweepAlert } from '../../templates/sweep-alert.js';
-import { gpuDepsOf } from './gpu-check.js';
+import { loadGpuSnapshot } from '../snapshots/gpu-snapshot.js';
+import { sweepWindow } from '../snapshots/gpu-windows.js';
 
 export interface SweepCheckResult {
   findings: (SweepFinding & { state: 'new' | 'open' })[];
   resolved: string[];
   queued: OutboxDraft[];
 }
-
-/** Five-minute samples: a week of a sweep's GPUs reads quickly and counts GPU-hours to a twelfth of an hour. */
-const STEP_SECONDS = 300;
 
 /**
  * The runaway-sweep check, step by step (it runs after each idle-GPU check):
@@ -30,11 +27,12 @@ const STEP_SECONDS = 300;
 export async function runSweepCheck(deps: Deps, options: { dryRun?: boolean } = {}): Promise<SweepCheckResult> {
   const caps = new Map(deps.config.teams.flatMap((t) => (t.sweepCaps ? [[t.id, t.sweepCaps] as const] : [])));
   if (caps.size === 0) return { findings: [], resolved: [], queued: [] };
-  const gpu = gpuDepsOf(deps);
   const now = deps.clock();
-  const range = sweepWindow(deps, now);
-  const [inventory, ...fetched] = await Promise.all([gpu.inventory(), ...gpu.metrics.map((m) => m.fetch(range))]);
-  const current = sweepCapFindings(sweepUsage(inventory, fetched.flat(), range, deps.config.sweeps.tagKey), caps, deps.config.sweeps.windowHours);
+  // Teams as tagged: a sweep is its tag's. sweepUsage ties series to instances by instance id only
+  // (as it always has); series named by host name or IP, which the snapshot ties too, count for none.
+  const { instances, series, window } = await loadGpuSnapshot(deps, { window: sweepWindow(deps, now), ownership: 'tags' });
+  const usage = sweepUsage(instances, series.map((s) => s.series), window, deps.config.sweeps.tagKey);
+  const current = sweepCapFindings(usage, caps, deps.config.sweeps.windowHours);
 
   const tracked = await deps.store.sweepFindings.listOpen();
   const change = reconcileById(current, tracked);
@@ -42,11 +40,6 @@ export async function runSweepCheck(deps: Deps, options: { dryRun?: boolean } = 
   if (!options.dryRun) await deps.store.recordSweepCheck(change, queued, now);
   const opened = new Set(change.opened.map((f) => f.id));
   return { findings: current.map((f) => ({ ...f, state: opened.has(f.id) ? 'new' : 'open' })), resolved: change.resolved, queued };
-}
-
-export function sweepWindow(deps: Pick<Deps, 'config'>, now: Date): MetricsRange {
-  const end = Math.floor(now.getTime() / 1000 / STEP_SECONDS) * STEP_SECONDS;
-  return { start: end - Math.round(deps.config.sweeps.windowHours * 3600), end, stepSeconds: STEP_SECONDS };
 }
 
 /** One alert per crossing and platform; the key holds the run time, so a retry of the run queues nothing twice. */

@@ -2,7 +2,7 @@ import { ACTIONS } from '../actions/index.js';
 import { AWS_SOURCE_PERMISSIONS } from '../sources/aws/aws-permissions.js';
 import { CLOUDWATCH_GPU_PERMISSIONS } from '../sources/cloudwatch/nvidia-smi-metrics.js';
 import { GCP_SOURCE_PERMISSIONS } from '../sources/gcp/gcp-permissions.js';
-import type { PermissionNeed } from './permission-need.js';
+import type { PermissionNeed } from '../ports/permission-need.js';
 
 /**
  * Every cloud permission burnrate can use, from the sources and actions that declare them: the one

@@ -1,4 +1,4 @@
-import type { PermissionNeed } from './permission-need.js';
+import type { PermissionNeed } from '../ports/permission-need.js';
 
 const GRANT: Record<NonNullable<PermissionNeed['scope']>, (role: string) => string> = {
   project: (role) => `gcloud projects add-iam-policy-binding PROJECT_ID --member=serviceAccount:SA_EMAIL --role=${role}`,

@@ -1,5 +1,5 @@
 import { metricsSourceId, type GpuMetricsSourceConfig } from '../config/gpu-sources-schema.js';
-import { BurnrateError } from '../errors.js';
+import { BurnrateError } from '../domain/errors.js';
 
 /**
  * The Prometheus bearer tokens, by metrics source id, from the environment variables the config

@@ -1,13 +1,13 @@
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { EC2Client } from '@aws-sdk/client-ec2';
-import { Ec2InstancePort } from '../actions/instance/ec2-instance-port.js';
-import type { InstanceActionPort } from '../actions/instance/instance-port.js';
-import { Ec2SpotPort, regionOfEc2SpotPlace } from '../actions/spot/ec2-spot-port.js';
-import type { SpotMigrationPort } from '../actions/spot/spot-port.js';
+import { Ec2InstancePort } from '../cloud/aws/ec2-instance-port.js';
+import type { InstanceActionPort } from '../ports/instance-port.js';
+import { Ec2SpotPort, regionOfEc2SpotPlace } from '../cloud/aws/ec2-spot-port.js';
+import type { SpotMigrationPort } from '../ports/spot-port.js';
 import { metricsSourceId, type GpuMetricsSourceConfig } from '../config/gpu-sources-schema.js';
 import type { Config } from '../config/schema.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
-import type { GpuMetricsSource } from '../domain/gpu-metrics.js';
+import type { GpuMetricsSource } from '../ports/gpu-metrics-source.js';
 import { teamResolver } from '../domain/ownership.js';
 import { CloudWatchGpuSource } from './cloudwatch/cloudwatch-source.js';
 import { Ec2GpuInventory } from './ec2/ec2-gpu-inventory.js';

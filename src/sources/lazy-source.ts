@@ -1,4 +1,5 @@
-import type { BudgetSource, SpendSource } from './port.js';
+import type { BudgetSource } from '../ports/budget-source.js';
+import type { SpendSource } from '../ports/spend-source.js';
 
 // The cloud SDKs (AWS Cost Explorer and Budgets, BigQuery, Cloud Billing) take seconds to load.
 // Sources built from burnrate.yml load theirs on first use, so that a CLI command that pulls

@@ -5,7 +5,8 @@ import { FocusSource } from './focus/focus-source.js';
 import type { GcpSourceConfig } from './gcp/gcp-config.js';
 import { googleEndpoint, type GoogleEndpoint } from './gcp/google-endpoint.js';
 import { lazyBudgetSource, lazySpendSource } from './lazy-source.js';
-import type { BudgetSource, SpendSource } from './port.js';
+import type { BudgetSource } from '../ports/budget-source.js';
+import type { SpendSource } from '../ports/spend-source.js';
 import { DEFAULT_RETRY } from './retry.js';
 
 export interface BuiltSources {

@@ -1,4 +1,5 @@
-import { compareRefs, type GpuMetricsSource, type GpuRef, type GpuSeries, type MetricsRange } from '../domain/gpu-metrics.js';
+import { compareRefs, type GpuRef, type GpuSeries, type MetricsRange } from '../domain/gpu-metrics.js';
+import type { GpuMetricsSource } from '../ports/gpu-metrics-source.js';
 import { createStepGrid, type StepGrid } from '../domain/gpu-step-grid.js';
 
 export interface RollingWindowOptions {

@@ -1,5 +1,10 @@
 import type Database from 'better-sqlite3';
-import type { Acknowledgement, AcknowledgementStore } from './store.js';
+import type { Acknowledgement } from '../domain/acknowledgement.js';
+
+export interface AcknowledgementStore {
+  acknowledge(ack: Acknowledgement): Promise<{ ack: Acknowledgement; first: boolean }>;
+  get(findingId: string): Promise<Acknowledgement | null>;
+}
 
 export class SqliteAcknowledgementStore implements AcknowledgementStore {
   private readonly insertStatement: Database.Statement<[string, string, string]>;

@@ -1,5 +1,10 @@
 import type Database from 'better-sqlite3';
-import type { AuditEntry, AuditLog } from './store.js';
+import type { AuditEntry } from '../domain/audit.js';
+
+export interface AuditLog {
+  record(entry: AuditEntry): Promise<void>;
+  list(limit?: number): Promise<(AuditEntry & { id: number })[]>;
+}
 
 type AuditRow = Omit<AuditEntry, 'at'> & { id: number; at: string };
 

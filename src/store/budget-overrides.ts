@@ -1,5 +1,10 @@
 import type Database from 'better-sqlite3';
-import type { BudgetOverride, BudgetOverrideStore } from './store.js';
+import type { BudgetOverride } from '../domain/budget-override.js';
+
+export interface BudgetOverrideStore {
+  set(override: BudgetOverride): Promise<void>;
+  list(): Promise<BudgetOverride[]>;
+}
 
 interface OverrideRow {
   team: string;

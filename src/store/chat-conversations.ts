@@ -1,5 +1,11 @@
 import type Database from 'better-sqlite3';
-import type { ChatConversation, ChatConversationStore } from './store.js';
+import type { ChatConversation } from '../domain/chat-conversation.js';
+
+export interface ChatConversationStore {
+  /** Inserts or refreshes the conversation (its reference may change, e.g. a new service URL). */
+  save(conversation: ChatConversation): Promise<void>;
+  get(platform: string, conversationId: string): Promise<ChatConversation | null>;
+}
 
 interface ConversationRow {
   platform: string;

@@ -1,7 +1,12 @@
 import type Database from 'better-sqlite3';
 import type { CloudBudget } from '../domain/cloud-budget.js';
 import { writeFreshness } from './source-freshness.js';
-import type { CloudBudgetStore } from './store.js';
+
+export interface CloudBudgetStore {
+  /** Replaces everything `source` listed before, and records its freshness, in one transaction. */
+  replace(source: string, budgets: readonly CloudBudget[], now: Date): Promise<void>;
+  list(): Promise<CloudBudget[]>;
+}
 
 export class SqliteCloudBudgetStore implements CloudBudgetStore {
   private readonly listStatement: Database.Statement<[], string>;

@@ -1,6 +1,41 @@
 import type Database from 'better-sqlite3';
 import type { Message } from '../../templates/message.js';
-import type { ConsoleMessage, ConsoleMessageDraft, ConsoleMessageStore } from './store.js';
+
+/** A message of the local web console: posted by burnrate, or a command a user typed. */
+export interface ConsoleMessage {
+  id: number;
+  /** A team id (its console channel) or `@dm`, each user's direct-message view. */
+  channel: string;
+  /** The thread this message replies in; threads are one level deep, as in Slack. */
+  parentId: number | null;
+  /** Only this user sees the message (answers to them); null: everyone in the channel. */
+  privateTo: string | null;
+  /** The user who typed it (an echoed command); null when burnrate wrote it. */
+  author: string | null;
+  message: Message;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ConsoleMessageDraft {
+  channel: string;
+  parentId?: number | null;
+  privateTo?: string | null;
+  author?: string | null;
+  message: Message;
+}
+
+export interface ConsoleMessageStore {
+  add(draft: ConsoleMessageDraft, now: Date): Promise<ConsoleMessage>;
+  /** Replaces a message's content; null when there is no such message. */
+  update(id: number, message: Message, now: Date): Promise<ConsoleMessage | null>;
+  get(id: number): Promise<ConsoleMessage | null>;
+  /**
+   * What `viewer` sees in a channel: the latest `limit` top-level messages visible to them and
+   * the visible replies in their threads, oldest first.
+   */
+  list(channel: string, viewer: string, limit?: number): Promise<ConsoleMessage[]>;
+}
 
 interface ConsoleRow {
   id: number;

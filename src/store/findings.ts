@@ -1,6 +1,12 @@
 import type Database from 'better-sqlite3';
-import type { Finding, TrackedFinding } from '../domain/finding.js';
-import type { FindingChange, FindingStore } from './store.js';
+import type { Finding, FindingChange, TrackedFinding } from '../domain/finding.js';
+
+export interface FindingStore {
+  /** Tracked findings of the given periods (open and resolved), to reconcile a new run against. */
+  listForPeriods(periods: readonly string[]): Promise<TrackedFinding[]>;
+  listOpen(): Promise<TrackedFinding[]>;
+  get(id: string): Promise<TrackedFinding | null>;
+}
 
 interface FindingRow {
   body: string;

@@ -1,7 +1,11 @@
 import type Database from 'better-sqlite3';
 import { SqliteTrackedFindings } from './tracked-findings.js';
-import type { TrackedGpuFinding } from '../domain/gpu-finding.js';
-import type { GpuFindingChange, GpuFindingStore } from './store.js';
+import type { GpuFindingChange, TrackedGpuFinding } from '../domain/gpu-finding.js';
+
+export interface GpuFindingStore {
+  listOpen(): Promise<TrackedGpuFinding[]>;
+  get(id: string): Promise<TrackedGpuFinding | null>;
+}
 
 /** Idle-GPU findings, read back from their JSON bodies. */
 export class SqliteGpuFindingStore extends SqliteTrackedFindings<TrackedGpuFinding> implements GpuFindingStore {

@@ -1,5 +1,14 @@
 import type Database from 'better-sqlite3';
-import type { InstanceActionRecord, InstanceActionStore } from './store.js';
+import type { InstanceActionRecord } from '../domain/instance-action.js';
+
+export interface InstanceActionStore {
+  /** Inserts the row unless one exists: `first` says whether this caller may act; else the existing row. */
+  claim(record: Omit<InstanceActionRecord, 'outcome' | 'detail'>): Promise<{ record: InstanceActionRecord; first: boolean }>;
+  complete(findingId: string, action: string, outcome: string, detail: string): Promise<void>;
+  /** Drops a claim whose action did nothing (dry run, refused, failed, busy again), so it can be tried again. */
+  release(findingId: string, action: string): Promise<void>;
+  get(findingId: string, action: string): Promise<InstanceActionRecord | null>;
+}
 
 interface ActionRow {
   findingId: string;

@@ -1,5 +1,11 @@
 import type Database from 'better-sqlite3';
-import type { KeepException, KeepExceptionStore } from './store.js';
+import type { KeepException } from '../domain/keep-exception.js';
+
+export interface KeepExceptionStore {
+  /** Sets (or moves) the instance's exception. */
+  set(keep: KeepException): Promise<void>;
+  active(now: Date): Promise<KeepException[]>;
+}
 
 interface KeepRow {
   instanceId: string;

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { BurnrateError } from '../errors.js';
+import { BurnrateError } from '../domain/errors.js';
 import { SqliteAcknowledgementStore } from './acknowledgements.js';
 import { SqliteAuditLog } from './audit-log.js';
 import { SqliteBudgetOverrideStore } from './budget-overrides.js';
@@ -25,7 +25,8 @@ import { deleteSpendScope, insertSpendRows, SqliteSpendStore } from './spend-dai
 import { rebuildTeamDays, spanOfRows, spanOfScope, widen, type DaySpan } from './spend-team-days.js';
 import { periodSpend, refuseShrinking } from './import-guard.js';
 import { deleteExportParts } from './spend-export-parts.js';
-import type { ImportOptions, ImportSummary, Store } from './store.js';
+import type { ImportOptions, ImportSummary } from '../domain/spend-import.js';
+import type { Store } from './store.js';
 
 export const DEFAULT_DB_PATH = './data/burnrate.db';
 

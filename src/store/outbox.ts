@@ -1,6 +1,41 @@
 import type Database from 'better-sqlite3';
 import type { Message } from '../../templates/message.js';
-import type { OutboxDraft, OutboxFailure, OutboxItem, OutboxStore, OutboxSummary } from './store.js';
+import type { OutboxDraft, OutboxFailure, OutboxItem, OutboxSummary } from './outbox-records.js';
+
+export interface OutboxStore {
+  /** Enqueues unless an item with the same dedupe key exists: a retry of a job sends nothing twice. */
+  enqueue(items: OutboxDraft[], now: Date): Promise<number>;
+  /** Items due now (pending, attempt time reached, parent sent), without claiming them. */
+  due(now: Date, limit?: number): Promise<OutboxItem[]>;
+  /**
+   * Leases the next due item to `owner` until `leaseUntil`, atomically: status 'sending'. An item
+   * whose lease expired (its delivery crashed) is taken over, in doubt. Only items for `platforms`
+   * (those running here); null when none is due.
+   */
+  claimNext(owner: string, now: Date, leaseUntil: Date, platforms: readonly string[]): Promise<OutboxItem | null>;
+  /** Marks a leased item sent; false when the lease was lost to another delivery meanwhile. */
+  markSent(id: number, owner: string, ref: string | null, now: Date, options?: { suspectedDuplicate?: boolean }): Promise<boolean>;
+  markRetry(id: number, owner: string, failure: OutboxFailure): Promise<void>;
+  /** Gives a leased item back unattempted, due again at `nextAttemptAt` (its method is throttled). */
+  release(id: number, owner: string, nextAttemptAt: Date): Promise<void>;
+  /**
+   * Extends the lease of an item this delivery still holds (before a post that follows a long
+   * look-up); false when it was taken over meanwhile: then this delivery must not post it.
+   */
+  renewLease(id: number, owner: string, leaseUntil: Date): Promise<boolean>;
+  /**
+   * When the next item `claimNext` could return falls due (for `platforms`, parent sent), or null
+   * when none waits: an item waiting for its parent is due when the parent is sent, not before.
+   */
+  nextAttemptAt(platforms: readonly string[]): Promise<Date | null>;
+  summary(): Promise<OutboxSummary>;
+  /** Failed items, newest first. */
+  failed(limit?: number): Promise<OutboxItem[]>;
+  /** Queues failed items again (all, or those ids), with a fresh retry budget; returns how many. */
+  retryFailed(now: Date, ids?: readonly number[]): Promise<number>;
+  /** Key of the first message of an alert group on a platform, if one was queued. */
+  threadRoot(groupKey: string, platform: string): Promise<string | null>;
+}
 
 interface OutboxRow {
   id: number;

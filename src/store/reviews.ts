@@ -1,7 +1,32 @@
 import type Database from 'better-sqlite3';
 import type { ReviewAnswer, ReviewFigures, ReviewLine, ReviewRecord, TrackedReviewLine } from '../domain/review.js';
 import { enqueueOutbox } from './outbox.js';
-import type { OutboxDraft, ReviewStore } from './store.js';
+import type { OutboxDraft } from './outbox-records.js';
+
+export interface ReviewStore {
+  /**
+   * Records a team's review of a month (once: a second call keeps the first figures and lines) and
+   * queues what `draftsFor` says for its stored lines, in one transaction.
+   */
+  open(
+    review: Omit<ReviewRecord, 'remindedAt' | 'closedAt'>,
+    lines: readonly ReviewLine[],
+    draftsFor: (lines: TrackedReviewLine[], record: ReviewRecord) => OutboxDraft[],
+    now: Date,
+  ): Promise<{ created: boolean; record: ReviewRecord; lines: TrackedReviewLine[]; queued: number }>;
+  get(team: string, month: string): Promise<ReviewRecord | null>;
+  line(id: number): Promise<TrackedReviewLine | null>;
+  lines(team: string, month: string): Promise<TrackedReviewLine[]>;
+  /** Reviews whose summary has not been posted yet. */
+  listOpen(): Promise<ReviewRecord[]>;
+  /** Records an answer; `changed` is false when the line already had this answer. */
+  answer(id: number, answer: ReviewAnswer, byUser: string, at: Date): Promise<{ changed: boolean; line: TrackedReviewLine }>;
+  setOwner(id: number, owner: string, byUser: string, at: Date): Promise<{ changed: boolean; line: TrackedReviewLine }>;
+  /** Marks the review reminded and queues the reminder; false (and nothing queued) when it was reminded before. */
+  remind(team: string, month: string, lineIds: readonly number[], drafts: OutboxDraft[], now: Date): Promise<boolean>;
+  /** Marks the review closed and queues its summary; false (and nothing queued) when it was closed before. */
+  close(team: string, month: string, drafts: OutboxDraft[], now: Date): Promise<boolean>;
+}
 
 interface ReviewRow {
   team: string;

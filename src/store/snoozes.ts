@@ -1,5 +1,15 @@
 import type Database from 'better-sqlite3';
-import type { Snooze, SnoozeOutcome, SnoozeStore } from './store.js';
+import type { Snooze, SnoozeOutcome } from '../domain/snooze.js';
+
+export interface SnoozeStore {
+  set(snooze: Snooze): Promise<void>;
+  /**
+   * Applies a snooze in one step, so concurrent clicks cannot both win. Unless `explicit`, a request
+   * for the duration already running, or for an end no later than the active one, changes nothing.
+   */
+  request(snooze: Snooze & { duration: string }, options: { explicit: boolean }): Promise<SnoozeOutcome>;
+  active(now: Date): Promise<Snooze[]>;
+}
 
 interface SnoozeRow {
   groupKey: string;

@@ -1,7 +1,16 @@
 import type Database from 'better-sqlite3';
 import type { Period } from '../domain/period.js';
 import type { SpendBatch, SpendDimension, SpendScope } from '../domain/spend.js';
-import type { SpendFilter, SpendStore, SpendTotal, TeamDay } from './store.js';
+import type { SpendFilter, SpendTotal, TeamDay } from '../domain/spend-totals.js';
+
+export interface SpendStore {
+  totals(filter: SpendFilter, by: SpendDimension): Promise<SpendTotal[]>;
+  /** Daily totals per team from `since` on: the snapshot budget checks run on. */
+  dailyByTeam(since: string): Promise<TeamDay[]>;
+  currencies(period: Period): Promise<string[]>;
+  /** Teams with spend from `source` from `since` on: whose numbers a failing source leaves short. */
+  teamsOf(source: string, since: string): Promise<string[]>;
+}
 
 const DIMENSION_COLUMN: Record<SpendDimension, string> = {
   team: 'team',

@@ -1,5 +1,19 @@
 import type Database from 'better-sqlite3';
-import type { SpotApprovalDraft, SpotApprovalResult, SpotMigration, SpotMigrationState, SpotMigrationStore } from './store.js';
+import type { SpotApprovalDraft, SpotApprovalResult, SpotMigration, SpotMigrationState } from '../domain/spot-migration.js';
+
+export interface SpotMigrationStore {
+  /** Records an approval on the instance's active migration, starting one if there is none: one transaction. */
+  approve(draft: SpotApprovalDraft): Promise<SpotApprovalResult>;
+  get(id: number): Promise<SpotMigration | null>;
+  /** The instance's migration that is not reverted, if any. */
+  active(instanceId: string): Promise<SpotMigration | null>;
+  /** Moves a migration from one state to another; false when it was not in `from` (someone else moved it). */
+  transition(id: number, from: SpotMigrationState, to: SpotMigrationState, at: Date): Promise<boolean>;
+  /** Takes over a migrating or reverting claim unchanged since before `changedBefore` (its process died); false when it is fresh or moved on. */
+  reclaimStale(id: number, state: 'migrating' | 'reverting', changedBefore: Date, at: Date): Promise<boolean>;
+  completeMigration(id: number, change: { previousVersion: string | null; spotVersion: string | null; at: Date; detail: string }): Promise<void>;
+  completeRevert(id: number, change: { byUser: string; at: Date; detail: string }): Promise<void>;
+}
 
 interface MigrationRow {
   id: number;

@@ -1,7 +1,11 @@
 import type Database from 'better-sqlite3';
 import { SqliteTrackedFindings } from './tracked-findings.js';
 import type { SweepFindingChange, TrackedSweepFinding } from '../domain/sweep-finding.js';
-import type { SweepFindingStore } from './store.js';
+
+export interface SweepFindingStore {
+  listOpen(): Promise<TrackedSweepFinding[]>;
+  get(id: string): Promise<TrackedSweepFinding | null>;
+}
 
 /** Runaway-sweep findings, read back from their JSON bodies. */
 export class SqliteSweepFindingStore extends SqliteTrackedFindings<TrackedSweepFinding> implements SweepFindingStore {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DemoSpotPort } from '../../src/actions/spot/demo-spot-port.js';
+import type { DemoSpotPort } from '../../src/cloud/demo/demo-spot-port.js';
 import { dispatch } from '../../src/chat/dispatcher.js';
 import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
 import { demoConfig } from '../../src/sources/demo/demo-config.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../src/config/load-config.js';
-import { BurnrateError } from '../../src/errors.js';
+import { BurnrateError } from '../../src/domain/errors.js';
 
 function problems(text: string): string {
   try {

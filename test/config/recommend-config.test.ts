@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../src/config/load-config.js';
-import { BurnrateError } from '../../src/errors.js';
+import { BurnrateError } from '../../src/domain/errors.js';
 
 function problemOf(text: string): string {
   try {

@@ -1,5 +1,5 @@
 import type { TeamConfig } from '../../src/config/schema.js';
-import { DeliveryError, type ChatCapabilities, type ChatPort } from '../../src/chat/chat-port.js';
+import { DeliveryError, type ChatCapabilities, type ChatPort } from '../../src/ports/chat-port.js';
 import type { Message } from '../../templates/message.js';
 import { stripMarkup } from '../../templates/message.js';
 

@@ -1,11 +1,11 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DeliveryError } from '../../src/chat/chat-port.js';
+import { DeliveryError } from '../../src/ports/chat-port.js';
 import { SlackChat } from '../../src/chat/slack/slack-chat.js';
 import { createSlackClient } from '../../src/chat/slack/slack-client.js';
 import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
 import { DeliveryLoop } from '../../src/jobs/delivery-loop.js';
-import type { OutboxDraft } from '../../src/store/store.js';
+import type { OutboxDraft } from '../../src/store/outbox-records.js';
 import { FakeSlackApi } from '../fakes/fake-slack-api.js';
 import { testDeps } from '../support/deps.js';
 

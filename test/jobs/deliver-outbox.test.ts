@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DeliveryError } from '../../src/chat/chat-port.js';
+import { DeliveryError } from '../../src/ports/chat-port.js';
 import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
 import { testDeps } from '../support/deps.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import type { DemoSpotPort } from '../../src/actions/spot/demo-spot-port.js';
+import type { DemoSpotPort } from '../../src/cloud/demo/demo-spot-port.js';
 import type { Deps } from '../../src/deps.js';
 import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
 import { runMonthlyReview } from '../../src/jobs/monthly-review.js';

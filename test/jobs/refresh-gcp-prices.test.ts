@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { GpuPrice } from '../../src/catalog/price-catalog.js';
+import type { GpuPrice } from '../../src/domain/price-catalog.js';
 import { refreshGcpPrices } from '../../src/jobs/refresh-gcp-prices.js';
 import { googleEndpoint } from '../../src/sources/gcp/google-endpoint.js';
 import { FakeGoogleCloud, fakeGoogleAuth } from '../fakes/fake-google-cloud.js';

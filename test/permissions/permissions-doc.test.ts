@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ACTIONS } from '../../src/actions/index.js';
-import { STOP_PERMISSIONS } from '../../src/actions/instance/instance-port.js';
-import { SPOT_PERMISSIONS } from '../../src/actions/spot/spot-port.js';
+import { STOP_PERMISSIONS } from '../../src/ports/instance-port.js';
+import { SPOT_PERMISSIONS } from '../../src/ports/spot-port.js';
 import { Ec2GpuInventory } from '../../src/sources/ec2/ec2-gpu-inventory.js';
 import { declaredPermissions } from '../../src/permissions/declared-permissions.js';
 import { renderPermissionsDoc } from '../../src/permissions/permissions-doc.js';

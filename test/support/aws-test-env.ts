@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, vi } from 'vitest';
-import { BurnrateError } from '../../src/errors.js';
+import { BurnrateError } from '../../src/domain/errors.js';
 
 /** Fake credentials for SDK clients aimed at a local fake: signed like real ones, never valid anywhere. */
 export const TEST_AWS_CREDENTIALS = { accessKeyId: 'AKIDBURNRATETEST', secretAccessKey: 'fake-secret-key' };

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { BurnrateError } from '../../src/errors.js';
+import { BurnrateError } from '../../src/domain/errors.js';
 
 /** The BurnrateError `run` throws; fails the test when it throws nothing or something else. */
 export function errorOf(run: () => unknown): BurnrateError {

@@ -1,5 +1,5 @@
 import { dispatch } from '../../src/chat/dispatcher.js';
-import type { DemoInstancePort } from '../../src/actions/instance/demo-instance-port.js';
+import type { DemoInstancePort } from '../../src/cloud/demo/demo-instance-port.js';
 import type { Config } from '../../src/config/schema.js';
 import type { Deps } from '../../src/deps.js';
 import { buildGpuDeps } from '../../src/sources/gpu-registry.js';

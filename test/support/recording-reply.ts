@@ -1,4 +1,4 @@
-import type { Actor, ActionInteraction, CommandInteraction, MessageReply } from '../../src/chat/interaction.js';
+import type { Actor, ActionInteraction, CommandInteraction, MessageReply } from '../../src/ports/interaction.js';
 import type { Message } from '../../templates/message.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 

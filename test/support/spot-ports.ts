@@ -1,4 +1,4 @@
-import type { SpotMigrationPort, SpotPorts } from '../../src/actions/spot/spot-port.js';
+import type { SpotMigrationPort, SpotPorts } from '../../src/ports/spot-port.js';
 
 /** Spot ports that send every instance to one port (e.g. the demo's instances to a fake EC2 region). */
 export function everyInstanceTo(port: SpotMigrationPort): SpotPorts {

@@ -7,7 +7,7 @@ import type { GpuFinding } from '../../src/domain/gpu-finding.js';
 import type { ReviewFigures, TrackedReviewLine } from '../../src/domain/review.js';
 import type { SweepFinding } from '../../src/domain/sweep-finding.js';
 import type { StaleSource } from '../../src/domain/staleness.js';
-import type { SpotMigration } from '../../src/store/store.js';
+import type { SpotMigration } from '../../src/domain/spot-migration.js';
 import { appHome } from '../../templates/app-home.js';
 import { budgetAlert, budgetAlertChange } from '../../templates/budget-alert.js';
 import { budgetListMessage } from '../../templates/budget-list.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SweepFinding } from '../../src/domain/sweep-finding.js';
-import type { SpotMigration } from '../../src/store/store.js';
+import type { SpotMigration } from '../../src/domain/spot-migration.js';
 import type { Message } from '../../templates/message.js';
 import { recommendationMessage } from '../../templates/recommendation.js';
 import { recommendationList } from '../../templates/recommendation-list.js';

@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Message } from '../../../templates/message.js';
 import { buildRuntime } from '../../main.js';
 import { dispatch } from '../dispatcher.js';
-import type { Reply } from '../interaction.js';
+import type { Reply } from '../../ports/interaction.js';
 import { responseUrlReply } from '../slack/response-url-reply.js';
 import { commandInteraction, type CommandRequest } from './answerer.js';
 import { lowerThreadPriority } from './lower-thread-priority.js';

@@ -1,4 +1,4 @@
-import type { Actor, CommandInteraction, Reply } from '../interaction.js';
+import type { Actor, CommandInteraction, Reply } from '../../ports/interaction.js';
 
 export type { Dispatch } from '../guarded-dispatch.js';
 

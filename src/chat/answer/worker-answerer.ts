@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { internalErrorMessage } from '../../../templates/error-message.js';
 import type { Config } from '../../config/schema.js';
-import type { Reply } from '../interaction.js';
+import type { Reply } from '../../ports/interaction.js';
 import { DRAIN_TIMEOUT_MS, type Answerer, type CommandRequest } from './answerer.js';
 import { settleWithin } from './settle-within.js';
 import type { AnswerWorkerData, FromWorker, ToWorker } from './worker-protocol.js';

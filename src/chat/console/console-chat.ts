@@ -1,7 +1,7 @@
 import type { TeamConfig } from '../../config/schema.js';
-import type { ConsoleMessage, ConsoleMessageStore } from '../../store/store.js';
+import type { ConsoleMessage, ConsoleMessageStore } from '../../store/console-messages.js';
 import type { Message } from '../../../templates/message.js';
-import { DeliveryError, type ChatPort } from '../chat-port.js';
+import { DeliveryError, type ChatPort } from '../../ports/chat-port.js';
 
 /** The console channel of each user's private conversation with burnrate (team ids cannot start with @). */
 export const DM_CHANNEL = '@dm';

@@ -1,5 +1,5 @@
-import type { ConsoleMessage } from '../../store/store.js';
-import type { ActionInteraction, Actor, CommandInteraction, MessageReply, Reply } from '../interaction.js';
+import type { ConsoleMessage } from '../../store/console-messages.js';
+import type { ActionInteraction, Actor, CommandInteraction, MessageReply, Reply } from '../../ports/interaction.js';
 import { DM_CHANNEL, type ConsoleChat } from './console-chat.js';
 
 /**

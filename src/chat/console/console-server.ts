@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.js';
 import type { Route } from '../../http/server.js';
 import type { Message } from '../../../templates/message.js';
 import { escapeHtml } from '../../../templates/render/html.js';
-import type { Interaction } from '../interaction.js';
+import type { Interaction } from '../../ports/interaction.js';
 import type { ConsoleChat } from './console-chat.js';
 import { consoleChannels, consoleUsers, defaultUser } from './console-directory.js';
 import { streamConsoleEvents } from './console-events.js';

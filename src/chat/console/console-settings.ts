@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
-import { BurnrateError } from '../../errors.js';
+import { BurnrateError } from '../../domain/errors.js';
 
 /** Shorter tokens can be guessed by anyone who can reach the port; 16 characters of hex is 64 bits. */
 export const MIN_TOKEN_LENGTH = 16;

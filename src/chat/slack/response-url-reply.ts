@@ -1,6 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { Reply } from '../interaction.js';
+import type { Reply } from '../../ports/interaction.js';
 import { ephemeralResponse } from './slack-reply.js';
 
 /** Slack answers a response_url POST at once; one that hangs must not hold an answer worker forever. */

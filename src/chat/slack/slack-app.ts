@@ -1,7 +1,7 @@
 import { App, HTTPReceiver, type BlockAction } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
 import { busyMessage } from '../../../templates/error-message.js';
-import { BurnrateError } from '../../errors.js';
+import { BurnrateError } from '../../domain/errors.js';
 import type { Route } from '../../http/server.js';
 import type { Answerer } from '../answer/answerer.js';
 import { inProcessAnswerer } from '../answer/in-process-answerer.js';

@@ -3,7 +3,7 @@ import type { WebClient } from '@slack/web-api';
 import type { TeamConfig } from '../../config/schema.js';
 import type { ImageBlock, Message } from '../../../templates/message.js';
 import { renderBlockKit } from '../../../templates/render/block-kit.js';
-import { DeliveryError, type ChatPort, type PostOptions } from '../chat-port.js';
+import { DeliveryError, type ChatPort, type PostOptions } from '../../ports/chat-port.js';
 import { toDeliveryError } from './slack-errors.js';
 
 /** The metadata event type of burnrate's posts; its payload holds the outbox item's key. */

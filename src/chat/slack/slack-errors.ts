@@ -1,5 +1,5 @@
 import { WebAPIHTTPError, WebAPIPlatformError, WebAPIRateLimitedError, WebAPIRequestError } from '@slack/web-api';
-import { DeliveryError } from '../chat-port.js';
+import { DeliveryError } from '../../ports/chat-port.js';
 import { redactTokens } from './slack-tokens.js';
 
 /**

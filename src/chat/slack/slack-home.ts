@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { parseBudgetForm } from '../../domain/budget-form.js';
 import { applyBudgetOverrides } from '../../domain/effective-budgets.js';
 import { hasRole, rolesOf } from '../../domain/roles.js';
-import { isBurnrateError } from '../../errors.js';
+import { isBurnrateError } from '../../domain/errors.js';
 import { renderBlockKit } from '../../../templates/render/block-kit.js';
 import { homeView } from '../home-view.js';
 import { BUDGET_MODAL_ID, budgetModalInput, budgetModalView } from './budget-modal.js';

@@ -1,6 +1,6 @@
 import type { BlockAction, SlashCommand } from '@slack/bolt';
 import type { CommandRequest } from '../answer/answerer.js';
-import type { Actor, ActionInteraction, MessageReply } from '../interaction.js';
+import type { Actor, ActionInteraction, MessageReply } from '../../ports/interaction.js';
 
 /**
  * Slack payloads to burnrate's one Interaction shape. Pure: no I/O, no Bolt objects beyond the

@@ -2,8 +2,8 @@ import type { RespondFn, types } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Message } from '../../../templates/message.js';
 import { renderBlockKit } from '../../../templates/render/block-kit.js';
-import type { ChatPort } from '../chat-port.js';
-import type { MessageReply, Reply } from '../interaction.js';
+import type { ChatPort } from '../../ports/chat-port.js';
+import type { MessageReply, Reply } from '../../ports/interaction.js';
 import type { ClickedMessage } from './slack-interaction.js';
 
 /** What a Slack reply can use: Bolt's response_url helper and client, and our Slack chat port. */

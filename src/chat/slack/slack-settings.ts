@@ -1,4 +1,4 @@
-import { BurnrateError } from '../../errors.js';
+import { BurnrateError } from '../../domain/errors.js';
 
 /** What burnrate needs from the environment to talk to Slack. Secrets live here and nowhere else. */
 export interface SlackSettings {

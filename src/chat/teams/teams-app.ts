@@ -1,6 +1,6 @@
 import { ActivityTypes, type TurnContext } from 'botbuilder';
 import type { Deps } from '../../deps.js';
-import { BurnrateError } from '../../errors.js';
+import { BurnrateError } from '../../domain/errors.js';
 import type { Route } from '../../http/server.js';
 import { dispatchGuarded, type Dispatch } from '../guarded-dispatch.js';
 import { cardActivity } from './teams-card.js';

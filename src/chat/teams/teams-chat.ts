@@ -1,9 +1,9 @@
 import type { ConversationReference } from 'botbuilder';
 import type { Logger } from 'pino';
 import type { TeamConfig } from '../../config/schema.js';
-import type { ChatConversationStore } from '../../store/store.js';
+import type { ChatConversationStore } from '../../store/chat-conversations.js';
 import type { Message } from '../../../templates/message.js';
-import { DeliveryError, type ChatPort } from '../chat-port.js';
+import { DeliveryError, type ChatPort } from '../../ports/chat-port.js';
 import { cardActivity } from './teams-card.js';
 import { connectorWithoutRetries, type ConnectorConversations } from './connector-client.js';
 import { asReference, TEAMS_PLATFORM, threadId } from './teams-conversations.js';

@@ -1,4 +1,4 @@
-import { DeliveryError } from '../chat-port.js';
+import { DeliveryError } from '../../ports/chat-port.js';
 
 /** Connector answers no retry can fix: the bot was removed, the conversation is gone, the card is invalid, credentials are wrong. */
 const PERMANENT_STATUS = new Set([400, 401, 403, 404, 413]);

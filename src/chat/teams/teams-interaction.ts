@@ -1,5 +1,5 @@
 import type { Activity } from 'botbuilder';
-import type { Actor, ActionInteraction, CommandInteraction, MessageReply, Reply } from '../interaction.js';
+import type { Actor, ActionInteraction, CommandInteraction, MessageReply, Reply } from '../../ports/interaction.js';
 import { conversationKey, TEAMS_PLATFORM } from './teams-conversations.js';
 
 /**

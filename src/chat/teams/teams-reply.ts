@@ -2,7 +2,7 @@ import type { AdaptiveCardInvokeResponse, TurnContext } from 'botbuilder';
 import { stripMarkup, type Message } from '../../../templates/message.js';
 import { renderAdaptiveCard } from '../../../templates/render/adaptive-card.js';
 import { renderPlainText } from '../../../templates/render/plain-text.js';
-import type { MessageReply, Reply } from '../interaction.js';
+import type { MessageReply, Reply } from '../../ports/interaction.js';
 import { cardActivity } from './teams-card.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Config } from '../../config/schema.js';
-import { BurnrateError } from '../../errors.js';
+import { BurnrateError } from '../../domain/errors.js';
 import { isLoopback } from '../console/console-settings.js';
 
 /** How the bot's Microsoft Entra app signs in (the Azure Bot resource's "Type of App"). */

@@ -1,4 +1,5 @@
 import type { GpuSeries, MetricsRange } from '../../domain/gpu-metrics.js';
+import type { IdleFinding, IdleFindingKind } from '../../domain/gpu-finding.js';
 import { describeIdleSince } from './describe-idle.js';
 import { detectIdleIntervalsMany } from './detect-idle.js';
 import type { IdlePolicy } from './idle-policy.js';
@@ -26,32 +27,6 @@ export interface IdleFindingsInput {
   schedules: ReadonlyMap<string, TeamSchedule>;
   /** The window the series were fetched for; by default from the earliest sample to now, one-minute steps. */
   range?: MetricsRange;
-}
-
-export type IdleFindingKind = 'gpu.idle' | 'gpu.stalled';
-
-export interface IdleFinding {
-  /** kind, instance and start: the same idle period keeps its id on every run, a new one gets a new id. */
-  id: string;
-  kind: IdleFindingKind;
-  team: string | null;
-  instanceId: string;
-  workload: string | null;
-  protected: boolean;
-  /** ISO timestamp the instance went idle. */
-  since: string;
-  idleMinutes: number;
-  /** hourlyPrice × hours idle, to the cent. */
-  burned: number;
-  /** hourlyPrice × 24: what another day left running costs. */
-  perDay: number;
-  hourlyPrice: number;
-  gpus: number;
-  stalledGpus: number;
-  /** Minutes of the period without data, counted as idle because the policy says so. */
-  missingMinutes: number;
-  /** e.g. "idle since 19:40 yesterday", on the team's clock. */
-  description: string;
 }
 
 const DEFAULT_STEP_SECONDS = 60;

@@ -1,4 +1,4 @@
-import type { PriceCatalog } from '../../catalog/price-catalog.js';
+import type { PriceCatalog } from '../../domain/price-catalog.js';
 import type { GpuInstance } from '../../domain/gpu-inventory.js';
 import type { Recommendation } from '../../domain/recommendation.js';
 import type { GpuUsage } from './gpu-usage.js';

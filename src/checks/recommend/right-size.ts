@@ -1,4 +1,4 @@
-import type { GpuPrice, PriceCatalog } from '../../catalog/price-catalog.js';
+import type { GpuPrice, PriceCatalog } from '../../domain/price-catalog.js';
 import type { GpuInstance } from '../../domain/gpu-inventory.js';
 import { formatMoney } from '../../domain/money.js';
 import { recommendationId, type Recommendation } from '../../domain/recommendation.js';

@@ -1,4 +1,4 @@
-import type { CloudProvider, PriceCatalog } from '../../catalog/price-catalog.js';
+import type { CloudProvider, PriceCatalog } from '../../domain/price-catalog.js';
 
 /** Where and what an instance is, as the inventory knows it. */
 export interface PricedInstance {

@@ -1,5 +1,5 @@
 import type { UnitCost } from '../../domain/review.js';
-import type { UnitTotal } from '../../store/store.js';
+import type { UnitTotal } from '../../domain/cost-breakdown.js';
 import { toCents } from '../idle/idle-findings.js';
 
 /** Cost per experiment, run or sweep: how many had cost, their total, the average and the largest. */

@@ -1,7 +1,7 @@
 import { wallClock } from '../../checks/idle/zoned-clock.js';
 import type { TeamSchedule } from '../../checks/idle/team-schedule.js';
 import { addDays, dayInZone, daysBetween, monthOf, weekdayOf } from '../../domain/period.js';
-import { BurnrateError } from '../../errors.js';
+import { BurnrateError } from '../../domain/errors.js';
 
 // When reviews happen, on each team's own calendar: the month reviewed, the first working day it
 // is posted on, the day its one reminder is due, and the moment its month of decisions closes.

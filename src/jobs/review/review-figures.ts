@@ -7,7 +7,7 @@ import type { Deps } from '../../deps.js';
 import { monthOf } from '../../domain/period.js';
 import type { ReviewFigures } from '../../domain/review.js';
 import { UNMAPPED, UNTAGGED } from '../../domain/spend.js';
-import { loadBudgetSnapshot } from '../budget-snapshot.js';
+import { loadBudgetSnapshot } from '../../snapshots/budget-snapshot.js';
 import { gpuIdleInstances } from './review-gpus.js';
 import { nextMonth, previousMonth } from './review-calendar.js';
 
@@ -66,7 +66,7 @@ export async function loadIdleCosts(deps: Deps, month: string): Promise<Map<stri
   if (range.end <= range.start) return new Map();
   const owners = await deps.store.instanceOwners.list();
   const handedTo = new Map(owners.filter((o) => deps.config.teams.some((t) => t.id === o.team)).map((o) => [o.instanceId, o.team]));
-  const gpus = await gpuIdleInstances(deps.gpu, range, handedTo);
+  const gpus = await gpuIdleInstances(deps, range, handedTo);
   return idleCostByTeam(gpus, deps.config.gpu.idle, range);
 }
 

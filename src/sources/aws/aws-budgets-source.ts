@@ -1,10 +1,11 @@
 import { BudgetsClient, DescribeBudgetsCommand, DescribeNotificationsForBudgetCommand, type Budget, type Notification } from '@aws-sdk/client-budgets';
 import type { CloudBudget } from '../../domain/cloud-budget.js';
 import { normaliseTag } from '../../domain/ownership.js';
-import { BurnrateError } from '../../errors.js';
+import { BurnrateError } from '../../domain/errors.js';
 import { budgetTeam } from '../budget-team.js';
 import type { CloudBudgetsConfig } from '../cloud-budget-config.js';
-import type { BudgetSource, PullContext } from '../port.js';
+import type { BudgetSource } from '../../ports/budget-source.js';
+import type { PullContext } from '../../ports/pull-context.js';
 import { awsAccounts, type AwsAccount } from './aws-accounts.js';
 import { explainAwsError } from './aws-errors.js';
 import { BUDGETS_PERMISSION } from './aws-permissions.js';

@@ -1,4 +1,4 @@
-import type { PermissionNeed } from '../../permissions/permission-need.js';
+import type { PermissionNeed } from '../../ports/permission-need.js';
 
 /** IAM actions the AWS spend and budget sources use; docs/permissions.md is generated from these. */
 export const COST_EXPLORER_PERMISSION = 'ce:GetCostAndUsage';

@@ -1,6 +1,6 @@
 import type { ResultByTime } from '@aws-sdk/client-cost-explorer';
 import type { SpendRow } from '../../domain/spend.js';
-import type { PullContext } from '../port.js';
+import type { PullContext } from '../../ports/pull-context.js';
 
 /**
  * Cost Explorer's daily groups → spend rows. A group's keys are `<tagKey>$<value>` (empty value:

@@ -1,7 +1,8 @@
 import { CostExplorerClient, GetCostAndUsageCommand, type ResultByTime } from '@aws-sdk/client-cost-explorer';
 import type { SpendBatch } from '../../domain/spend.js';
 import { incrementalWindow, monthsOf, type DayWindow } from '../incremental-window.js';
-import type { PullContext, SpendSource } from '../port.js';
+import type { PullContext } from '../../ports/pull-context.js';
+import type { SpendSource } from '../../ports/spend-source.js';
 import { awsAccounts, type AwsAccount } from './aws-accounts.js';
 import { explainAwsError } from './aws-errors.js';
 import { costAndUsageRows } from './cost-and-usage-rows.js';

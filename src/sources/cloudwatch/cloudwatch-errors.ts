@@ -1,4 +1,4 @@
-import { BurnrateError } from '../../errors.js';
+import { BurnrateError } from '../../domain/errors.js';
 import { CLOUDWATCH_GPU_PERMISSIONS, type CloudWatchGpuPermission } from './nvidia-smi-metrics.js';
 
 const THROTTLING = new Set([

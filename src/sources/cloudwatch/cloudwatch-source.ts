@@ -1,6 +1,7 @@
 import { CloudWatchClient, GetMetricDataCommand, type MetricDataQuery, type MetricDataResult } from '@aws-sdk/client-cloudwatch';
-import type { GpuMetricsSource, GpuSeries, MetricsRange } from '../../domain/gpu-metrics.js';
-import { BurnrateError } from '../../errors.js';
+import type { GpuMetricsSource } from '../../ports/gpu-metrics-source.js';
+import type { GpuSeries, MetricsRange } from '../../domain/gpu-metrics.js';
+import { BurnrateError } from '../../domain/errors.js';
 import { compareRefs } from '../../domain/gpu-metrics.js';
 import { createStepGrid, putSample, type StepGrid } from '../../domain/gpu-step-grid.js';
 import { explainCloudWatchError } from './cloudwatch-errors.js';

@@ -1,5 +1,7 @@
-import { compareRefs, type GpuMetricsSource, type GpuSeries, type MetricsRange } from '../../domain/gpu-metrics.js';
-import { dayIntervals, demoFleet, type Activity, type DemoInstance } from './demo-fleet.js';
+import { compareRefs, type GpuSeries, type MetricsRange } from '../../domain/gpu-metrics.js';
+import type { GpuMetricsSource } from '../../ports/gpu-metrics-source.js';
+import { dayIntervals, demoFleet } from './demo-fleet.js';
+import type { Activity, DemoInstance } from './demo-instance.js';
 import { randomFor, type Random } from './random.js';
 
 /**

@@ -1,7 +1,9 @@
-import { loadPriceCatalog, type PriceCatalog } from '../../catalog/price-catalog.js';
+import { loadPriceCatalog } from '../../catalog/price-catalog.js';
+import type { PriceCatalog } from '../../domain/price-catalog.js';
 import { isProtected, PROTECT_TAG_KEY, workloadOf, type GpuInstance } from '../../domain/gpu-inventory.js';
 import { ownerTagOf } from '../../domain/ownership.js';
-import { demoFleet, type DemoInstance } from './demo-fleet.js';
+import { demoFleet } from './demo-fleet.js';
+import type { DemoInstance } from './demo-instance.js';
 
 /** The demo organisation's ownership tag keys (demo-config.ts). */
 export const DEMO_TAG_KEYS: readonly string[] = ['team', 'user:team'];

@@ -1,4 +1,4 @@
-import type { Activity, DayInterval, DemoInstance, RunPattern } from './demo-fleet.js';
+import type { Activity, DayInterval, DemoInstance, RunPattern } from './demo-instance.js';
 import { randomFor, type Random } from './random.js';
 
 /**

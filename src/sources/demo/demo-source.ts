@@ -1,5 +1,6 @@
 import type { SpendBatch } from '../../domain/spend.js';
-import type { PullContext, SpendSource } from '../port.js';
+import type { PullContext } from '../../ports/pull-context.js';
+import type { SpendSource } from '../../ports/spend-source.js';
 import { demoSpendRows } from './demo-spend.js';
 
 export interface DemoSourceOptions {

@@ -1,9 +1,10 @@
-import type { CloudProvider } from '../../catalog/price-catalog.js';
+import type { CloudProvider } from '../../domain/price-catalog.js';
 import { ownerTagOf } from '../../domain/ownership.js';
 import type { SpendRow } from '../../domain/spend.js';
-import { DEMO_ACCOUNTS, dayNumber, demoFleet, hoursOn, type DemoInstance } from './demo-fleet.js';
+import { DEMO_ACCOUNTS, dayNumber, demoFleet, hoursOn } from './demo-fleet.js';
+import type { DemoInstance } from './demo-instance.js';
 import { randomFor } from './random.js';
-import type { UnitTagKeys } from '../port.js';
+import type { UnitTagKeys } from '../../ports/pull-context.js';
 import { demoUnitTags } from './demo-unit-tags.js';
 
 /**

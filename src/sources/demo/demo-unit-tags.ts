@@ -1,4 +1,4 @@
-import type { DemoInstance } from './demo-fleet.js';
+import type { DemoInstance } from './demo-instance.js';
 import { dayNumber } from './demo-schedule.js';
 
 /**

@@ -1,6 +1,7 @@
 import { EC2Client, paginateDescribeInstances } from '@aws-sdk/client-ec2';
-import { explainEc2Error } from '../../actions/instance/ec2-errors.js';
-import { loadPriceCatalog, type PriceCatalog } from '../../catalog/price-catalog.js';
+import { explainEc2Error } from '../../cloud/aws/ec2-errors.js';
+import { loadPriceCatalog } from '../../catalog/price-catalog.js';
+import type { PriceCatalog } from '../../domain/price-catalog.js';
 import type { GpuInstance } from '../../domain/gpu-inventory.js';
 import { gpuInstanceOf } from './gpu-instance-of.js';
 

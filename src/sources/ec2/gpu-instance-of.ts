@@ -1,5 +1,5 @@
 import type { Instance } from '@aws-sdk/client-ec2';
-import type { PriceCatalog } from '../../catalog/price-catalog.js';
+import type { PriceCatalog } from '../../domain/price-catalog.js';
 import { isProtected, ownerOf, workloadOf, type GpuInstance } from '../../domain/gpu-inventory.js';
 import { ownerTagOf } from '../../domain/ownership.js';
 

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { BurnrateError } from '../../errors.js';
+import { BurnrateError } from '../../domain/errors.js';
 
 // AWS Data Exports deliver a month as several data files and, once all are written, a manifest that
 // lists them: <export>/metadata/BILLING_PERIOD=YYYY-MM/<export>-Manifest.json beside

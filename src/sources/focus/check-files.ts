@@ -1,6 +1,6 @@
 import { open, stat } from 'node:fs/promises';
-import { BurnrateError } from '../../errors.js';
-import { focusFormatOf } from './focus-columns.js';
+import { BurnrateError } from '../../domain/errors.js';
+import { focusFormatOf } from './focus-format.js';
 
 /** Every file must exist and hold something. Returns the total size, for progress. */
 export async function checkFiles(files: readonly string[]): Promise<number> {

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { BurnrateError } from '../../errors.js';
-import { focusFormatOf, type FocusFileLayout } from './focus-columns.js';
+import { BurnrateError } from '../../domain/errors.js';
+import type { FocusFileLayout } from './focus-columns.js';
+import { focusFormatOf } from './focus-format.js';
 
 /** Runs a query and reads all rows as plain JS values; DuckDB errors become BurnrateErrors naming the file. */
 export async function runForFile(connection: DuckDBConnection, sql: string, file: string | undefined, layouts?: readonly FocusFileLayout[]): Promise<Record<string, unknown>[]> {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { ExportPart } from '../../domain/spend.js';
-import { BurnrateError } from '../../errors.js';
+import { BurnrateError } from '../../domain/errors.js';
 import { findManifestOf, isManifestFile, readManifest, type AwsManifest } from './aws-manifest.js';
 
 // Which export each file of an import belongs to, and its content hash: what a later import of the

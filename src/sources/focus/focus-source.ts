@@ -1,7 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { BurnrateError } from '../../errors.js';
-import type { PullContext, SpendSource } from '../port.js';
+import { BurnrateError } from '../../domain/errors.js';
+import type { PullContext } from '../../ports/pull-context.js';
+import type { SpendSource } from '../../ports/spend-source.js';
 import { readFocusFiles, type FocusBatch } from './read-focus.js';
 
 export interface FocusSourceOptions {

@@ -1,7 +1,8 @@
 import { normaliseTag } from '../../domain/ownership.js';
-import type { UnitTagKeys } from '../port.js';
+import type { UnitTagKeys } from '../../ports/pull-context.js';
 import { isoCurrencySql } from './iso-currencies.js';
-import { FOCUS_COLUMNS, focusFormatOf, type FocusColumn, type FocusFileLayout } from './focus-columns.js';
+import { FOCUS_COLUMNS, type FocusColumn, type FocusFileLayout } from './focus-columns.js';
+import { focusFormatOf } from './focus-format.js';
 
 // The SQL of a FOCUS import: how each file is read, each column parsed, and the rows aggregated.
 // The same shape is what would run in Athena or BigQuery for organisations that outgrow one machine.

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { BurnrateError } from '../../errors.js';
+import { BurnrateError } from '../../domain/errors.js';
 import { runForFile } from './duckdb-errors.js';
 import { CHECKS, FOCUS_COLUMNS, type FocusFileLayout } from './focus-columns.js';
 import { columnSql, focusReaderSql, sqlIdentifier } from './focus-sql.js';

@@ -1,10 +1,11 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { SpendBatch, SpendRow } from '../../domain/spend.js';
-import type { PullContext } from '../port.js';
+import type { PullContext } from '../../ports/pull-context.js';
 import { checkFiles } from './check-files.js';
 import { runForFile } from './duckdb-errors.js';
 import { expandManifests, identifyParts, type ExportFiles } from './export-parts.js';
-import { describeFocusFile, type FocusFileLayout } from './focus-columns.js';
+import { describeFocusFile } from './describe-focus-file.js';
+import type { FocusFileLayout } from './focus-columns.js';
 import { aggregationSql } from './focus-sql.js';
 import { DEFAULT_LINE_COST_CEILING, warnLinesAboveCeiling } from './line-ceiling.js';
 import { locateFirstProblem } from './locate-problem.js';

@@ -1,7 +1,8 @@
 import { BigQuery } from '@google-cloud/bigquery';
 import type { SpendBatch, SpendRow } from '../../domain/spend.js';
 import { incrementalWindow, monthsOf } from '../incremental-window.js';
-import type { PullContext, SpendSource } from '../port.js';
+import type { PullContext } from '../../ports/pull-context.js';
+import type { SpendSource } from '../../ports/spend-source.js';
 import { withRetries, type RetryPolicy } from '../retry.js';
 import { normaliseTag } from '../../domain/ownership.js';
 import { billingExportQuery, type BillingExportRow } from './billing-export-sql.js';

@@ -1,4 +1,4 @@
-import { BurnrateError } from '../../errors.js';
+import { BurnrateError } from '../../domain/errors.js';
 
 // gRPC status codes, as the gax clients report them (also over HTTP/JSON).
 const PERMISSION_DENIED = 7;

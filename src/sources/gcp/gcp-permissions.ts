@@ -1,4 +1,4 @@
-import type { PermissionNeed } from '../../permissions/permission-need.js';
+import type { PermissionNeed } from '../../ports/permission-need.js';
 
 /** IAM permissions the Google Cloud sources use and the predefined roles that grant them; docs/permissions.md is generated from these. */
 export const BIGQUERY_JOBS = { cloud: 'gcp', permission: 'bigquery.jobs.create', role: 'roles/bigquery.jobUser', resource: 'the project in `project`', scope: 'project', usedBy: 'Google Cloud spend (BigQuery billing export)', when: 'with a gcp source' } as const satisfies PermissionNeed;

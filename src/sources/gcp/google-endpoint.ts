@@ -1,5 +1,5 @@
 import type { BigQueryOptions } from '@google-cloud/bigquery';
-import { BurnrateError } from '../../errors.js';
+import { BurnrateError } from '../../domain/errors.js';
 
 /** Where the Google clients send their requests, and as whom. */
 export interface GoogleEndpoint {

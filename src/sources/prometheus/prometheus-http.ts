@@ -1,4 +1,4 @@
-import { BurnrateError } from '../../errors.js';
+import { BurnrateError } from '../../domain/errors.js';
 import type { QueryWindow } from './dcgm-queries.js';
 import { parseQueryRangeAnswer, type MatrixSink } from './matrix-parser.js';
 

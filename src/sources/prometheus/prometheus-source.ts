@@ -1,4 +1,5 @@
-import type { GpuMetricsSource, GpuSeries, MetricsRange } from '../../domain/gpu-metrics.js';
+import type { GpuMetricsSource } from '../../ports/gpu-metrics-source.js';
+import type { GpuSeries, MetricsRange } from '../../domain/gpu-metrics.js';
 import { buildGpuQuery, DCGM_METRICS, planWindows } from './dcgm-queries.js';
 import { GpuSeriesAssembler } from './gpu-series-assembler.js';
 import { PrometheusHttpClient, type FetchFn } from './prometheus-http.js';

@@ -6,7 +6,7 @@ import { createAnswerer } from '../../../src/chat/answer/create-answerer.js';
 import { WorkerAnswerer } from '../../../src/chat/answer/worker-answerer.js';
 import { dispatch } from '../../../src/chat/dispatcher.js';
 import { parseConfigText } from '../../../src/config/load-config.js';
-import { BurnrateError } from '../../../src/errors.js';
+import { BurnrateError } from '../../../src/domain/errors.js';
 import { testDeps } from '../../support/deps.js';
 
 describe('how many answer workers', () => {

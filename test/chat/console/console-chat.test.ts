@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DeliveryError } from '../../../src/chat/chat-port.js';
+import { DeliveryError } from '../../../src/ports/chat-port.js';
 import { ConsoleChat, type ConsoleChange } from '../../../src/chat/console/console-chat.js';
 import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
 import type { Message } from '../../../templates/message.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isLoopback, readConsoleSettings, tokenMatches } from '../../../src/chat/console/console-settings.js';
-import { BurnrateError } from '../../../src/errors.js';
+import { BurnrateError } from '../../../src/domain/errors.js';
 
 const TOKEN = 'c0ns0le-t0ken-4f9a8b7c6d5e';
 

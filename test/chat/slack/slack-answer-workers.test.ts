@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Interaction } from '../../../src/chat/interaction.js';
+import type { Interaction } from '../../../src/ports/interaction.js';
 import { createAnswerer } from '../../../src/chat/answer/create-answerer.js';
 import { ANSWER_THREAD_NICE } from '../../../src/chat/answer/lower-thread-priority.js';
 import { ANSWER_LIMITS, WorkerAnswerer } from '../../../src/chat/answer/worker-answerer.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DeliveryError, type ChatPort } from '../../../src/chat/chat-port.js';
+import { DeliveryError, type ChatPort } from '../../../src/ports/chat-port.js';
 import { SlackChat } from '../../../src/chat/slack/slack-chat.js';
 import { createSlackClient } from '../../../src/chat/slack/slack-client.js';
 import { configSchema } from '../../../src/config/schema.js';

@@ -1,6 +1,6 @@
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Ec2SpotPort } from '../../../src/actions/spot/ec2-spot-port.js';
+import { Ec2SpotPort } from '../../../src/cloud/aws/ec2-spot-port.js';
 import type { Config } from '../../../src/config/schema.js';
 import type { Deps } from '../../../src/deps.js';
 import { recommendationsFor } from '../../../src/recommend/recommendations-for.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DemoInstancePort } from '../../../src/actions/instance/demo-instance-port.js';
+import type { DemoInstancePort } from '../../../src/cloud/demo/demo-instance-port.js';
 import type { Config } from '../../../src/config/schema.js';
 import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
 import { runGpuCheck } from '../../../src/jobs/gpu-check.js';

@@ -1,6 +1,6 @@
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Ec2SpotPort } from '../../../src/actions/spot/ec2-spot-port.js';
+import { Ec2SpotPort } from '../../../src/cloud/aws/ec2-spot-port.js';
 import type { Config } from '../../../src/config/schema.js';
 import { recommendationsFor } from '../../../src/recommend/recommendations-for.js';
 import { buildGpuDeps } from '../../../src/sources/gpu-registry.js';

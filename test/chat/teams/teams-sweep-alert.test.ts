@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DemoInstancePort } from '../../../src/actions/instance/demo-instance-port.js';
+import { DemoInstancePort } from '../../../src/cloud/demo/demo-instance-port.js';
 import type { Config } from '../../../src/config/schema.js';
 import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
 import { runSweepCheck } from '../../../src/jobs/sweep-check.js';

@@ -1,7 +1,7 @@
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { describe, expect, it, vi } from 'vitest';
 import type { GpuSeries, MetricsRange } from '../../../src/domain/gpu-metrics.js';
-import { BurnrateError } from '../../../src/errors.js';
+import { BurnrateError } from '../../../src/domain/errors.js';
 import { CloudWatchGpuSource } from '../../../src/sources/cloudwatch/cloudwatch-source.js';
 import { CLOUDWATCH_GPU_PERMISSIONS } from '../../../src/sources/cloudwatch/nvidia-smi-metrics.js';
 import {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { priceOf } from '../../../src/catalog/price-catalog.js';
-import { dayIntervals, demoFleet, hoursOn, type DemoInstance } from '../../../src/sources/demo/demo-fleet.js';
+import { dayIntervals, demoFleet, hoursOn } from '../../../src/sources/demo/demo-fleet.js';
+import type { DemoInstance } from '../../../src/sources/demo/demo-instance.js';
 import { createRandom, seedOf } from '../../../src/sources/demo/random.js';
 
 const fleet = demoFleet(42);

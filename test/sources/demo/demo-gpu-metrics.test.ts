@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { idleFindings, type IdleFinding, type IdleInstance } from '../../../src/checks/idle/idle-findings.js';
+import { idleFindings, type IdleInstance } from '../../../src/checks/idle/idle-findings.js';
+import type { IdleFinding } from '../../../src/domain/gpu-finding.js';
 import { DEFAULT_IDLE_POLICY } from '../../../src/checks/idle/idle-policy.js';
 import { DEFAULT_WORKING_HOURS, type TeamSchedule } from '../../../src/checks/idle/team-schedule.js';
 import type { GpuInstance } from '../../../src/domain/gpu-inventory.js';
@@ -7,7 +8,8 @@ import type { GpuSeries, MetricsRange } from '../../../src/domain/gpu-metrics.js
 import { teamResolver } from '../../../src/domain/ownership.js';
 import { UNMAPPED, UNTAGGED } from '../../../src/domain/spend.js';
 import { demoConfig } from '../../../src/sources/demo/demo-config.js';
-import { dayIntervals, demoFleet, type Activity, type DemoInstance } from '../../../src/sources/demo/demo-fleet.js';
+import { dayIntervals, demoFleet } from '../../../src/sources/demo/demo-fleet.js';
+import type { Activity, DemoInstance } from '../../../src/sources/demo/demo-instance.js';
 import { DemoGpuMetrics, STALLED_DEMO_INSTANCE, stallWindow } from '../../../src/sources/demo/demo-gpu-metrics.js';
 import { demoInventory } from '../../../src/sources/demo/demo-inventory.js';
 

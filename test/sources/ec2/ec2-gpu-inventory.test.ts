@@ -4,7 +4,7 @@ import { loadPriceCatalog } from '../../../src/catalog/price-catalog.js';
 import { configSchema } from '../../../src/config/schema.js';
 import { teamResolver } from '../../../src/domain/ownership.js';
 import { UNTAGGED } from '../../../src/domain/spend.js';
-import { BurnrateError } from '../../../src/errors.js';
+import { BurnrateError } from '../../../src/domain/errors.js';
 import { Ec2GpuInventory } from '../../../src/sources/ec2/ec2-gpu-inventory.js';
 import { FakeEc2, type FakeEc2Instance } from '../../fakes/fake-ec2.js';
 import { oneAwsFakePerTest, TEST_AWS_CREDENTIALS } from '../../support/aws-test-env.js';

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BurnrateError } from '../../../src/errors.js';
+import { BurnrateError } from '../../../src/domain/errors.js';
 import { readFocusFiles } from '../../../src/sources/focus/read-focus.js';
 import { openStore } from '../../../src/store/open-store.js';
 import type { Store } from '../../../src/store/store.js';

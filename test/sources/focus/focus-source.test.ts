@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BurnrateError } from '../../../src/errors.js';
+import { BurnrateError } from '../../../src/domain/errors.js';
 import { expandFocusPaths, FocusSource } from '../../../src/sources/focus/focus-source.js';
 import { focusCsv, pullContext, tempDir, writeFocusCsv } from './helpers.js';
 

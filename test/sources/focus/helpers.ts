@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { teamSchema } from '../../../src/config/schema.js';
 import { teamResolver } from '../../../src/domain/ownership.js';
-import type { PullContext } from '../../../src/sources/port.js';
+import type { PullContext } from '../../../src/ports/pull-context.js';
 
 export const TEAMS = [
   teamSchema.parse({ id: 'ml-research', match: ['ml-research', 'research'] }),

@@ -6,7 +6,7 @@ import { generateFocusCsv } from '../../../scripts/generate-focus.js';
 import { mulberry32 } from '../../../src/sources/demo/random.js';
 import { ownerTagOf } from '../../../src/domain/ownership.js';
 import { UNMAPPED, UNTAGGED, type SpendBatch, type SpendRow } from '../../../src/domain/spend.js';
-import { BurnrateError } from '../../../src/errors.js';
+import { BurnrateError } from '../../../src/domain/errors.js';
 import { readFocusFiles } from '../../../src/sources/focus/read-focus.js';
 import { openStore } from '../../../src/store/open-store.js';
 import type { Store } from '../../../src/store/store.js';

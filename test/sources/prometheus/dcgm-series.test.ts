@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildGpuQuery, planWindows } from '../../../src/sources/prometheus/dcgm-queries.js';
 import { GpuSeriesAssembler, refFromLabels } from '../../../src/sources/prometheus/gpu-series-assembler.js';
 import { createStepGrid } from '../../../src/domain/gpu-step-grid.js';
-import { BurnrateError } from '../../../src/errors.js';
+import { BurnrateError } from '../../../src/domain/errors.js';
 
 const T0 = 1_800_000_000;
 

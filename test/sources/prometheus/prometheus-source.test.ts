@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GpuSeries, MetricsRange } from '../../../src/domain/gpu-metrics.js';
-import { BurnrateError } from '../../../src/errors.js';
+import { BurnrateError } from '../../../src/domain/errors.js';
 import { PrometheusGpuSource } from '../../../src/sources/prometheus/prometheus-source.js';
 import { constant, exampleDcgmFleet, FakePrometheus, generatedDcgmFleet, withGap } from '../../fakes/fake-prometheus.js';
 

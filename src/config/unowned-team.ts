@@ -1,0 +1,21 @@
+import { UNOWNED_ID, UNOWNED_NAME } from '../domain/unowned.js';
+import type { Config, TeamConfig } from './schema.js';
+
+// The unowned instances' stand-in team is built from burnrate.yml (its `gpu.unowned` channels), so it
+// is a configured team like the others: alerts address it the same way.
+
+/** A stand-in team for the unowned instances: no owners (admins act on them), the default schedule. */
+export function unownedTeam(config: Config): TeamConfig {
+  const unowned = config.gpu.unowned;
+  return {
+    id: UNOWNED_ID,
+    name: UNOWNED_NAME,
+    match: [],
+    timezone: 'UTC',
+    owners: [],
+    approvers: [],
+    gpu: { mode: 'notify', autoStopAfterMinutes: 60, namespaces: [] },
+    ...(unowned?.slack ? { slack: unowned.slack } : {}),
+    ...(unowned?.msteams ? { msteams: unowned.msteams } : {}),
+  };
+}

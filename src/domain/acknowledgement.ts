@@ -1,0 +1,5 @@
+export interface Acknowledgement {
+  findingId: string;
+  byUser: string;
+  at: Date;
+}

@@ -1,0 +1,22 @@
+export interface CategoryDay {
+  day: string;
+  category: string;
+  effective: number;
+}
+
+/** One cost line of a month: a resource, or a service where the bill names no resource. */
+export interface CostLine {
+  key: string;
+  resourceId: string | null;
+  service: string;
+  category: string;
+  pricing: string | null;
+  effective: number;
+}
+
+export type UnitKind = 'experiment' | 'run' | 'sweep';
+
+export interface UnitTotal {
+  key: string;
+  effective: number;
+}

@@ -1,0 +1,11 @@
+export interface SourceFreshness {
+  source: string;
+  dataThrough: string | null;
+  refreshedAt: string;
+}
+
+export interface SourceFailure {
+  source: string;
+  failedAt: string;
+  error: string;
+}

@@ -1,0 +1,75 @@
+import type { Deps, GpuDeps } from '../deps.js';
+import type { GpuInstance } from '../domain/gpu-inventory.js';
+import type { MetricsRange } from '../domain/gpu-metrics.js';
+import { BurnrateError } from '../domain/errors.js';
+import { attributeSeries, namespaceTeams, type AttributedGpu } from './gpu-attribution.js';
+
+/** The GPU parts, or a clear error when no GPU source is configured. */
+export function gpuDepsOf(deps: Deps): GpuDeps {
+  if (!deps.gpu)
+    throw new BurnrateError(
+      'burnrate_gpu_unconfigured',
+      'No GPU metrics are configured.',
+      'Add gpu.metrics and gpu.inventory to burnrate.yml (see burnrate.example.yml), or `- type: demo` to sources.',
+      1,
+    );
+  return deps.gpu;
+}
+
+export interface GpuSnapshotScope {
+  /** Only these instances. */
+  instanceIds?: readonly string[];
+  /** Only instances whose ownership tag names this team (the tag as read). */
+  team?: string;
+}
+
+/**
+ * How an instance's team is read:
+ *   'owners': a team someone handed it to ("Not ours") wins (see `handedTo`); else its tag's team;
+ *             else, untagged, the team claiming its pods' namespace (`teams[].gpu.namespaces`).
+ *             The idle check and the Stop re-check read teams so.
+ *   'tags':   its ownership tag only: no namespace teams, no hand-overs, and no read of the owners
+ *             table. The recommendations read teams so, as they always have (an untagged
+ *             instance's recommendation names no team even where a namespace claims its pods).
+ */
+export type GpuOwnership = 'owners' | 'tags';
+
+export interface GpuSnapshotOptions {
+  window: MetricsRange;
+  scope?: GpuSnapshotScope;
+  /** 'owners' unless said otherwise. */
+  ownership?: GpuOwnership;
+}
+
+/** The GPU fleet over a window: what runs, what its GPUs did, and who owns it. */
+export interface GpuSnapshot {
+  window: MetricsRange;
+  /** The inventory in scope as read (tags untouched), one record per instance id. */
+  instances: GpuInstance[];
+  /** Every GPU series of an instance in scope, tied to its instance (src/snapshots/gpu-attribution.ts). */
+  series: AttributedGpu[];
+  /** Instance id → the configured team someone handed it to ("Not ours"); always empty with 'tags'. */
+  handedTo: ReadonlyMap<string, string>;
+}
+
+/**
+ * The one read of the GPU inventory and metrics, shared by the idle check, the Stop re-check, the
+ * sweep check and the recommendations. The inventory, the owners and every metrics source are read
+ * at once. Throws burnrate_gpu_unconfigured without GPU sources.
+ */
+export async function loadGpuSnapshot(deps: Deps, { window, scope = {}, ownership = 'owners' }: GpuSnapshotOptions): Promise<GpuSnapshot> {
+  const gpu = gpuDepsOf(deps);
+  const [inventory, owners, ...fetched] = await Promise.all([
+    gpu.inventory(),
+    ownership === 'owners' ? deps.store.instanceOwners.list() : [],
+    ...gpu.metrics.map((m) => m.fetch(window)),
+  ]);
+  const inScope = inventory.filter(
+    (i) => (!scope.instanceIds || scope.instanceIds.includes(i.instanceId)) && (!scope.team || i.team === scope.team),
+  );
+  // An instance listed twice counts once, the later record winning.
+  const instances = [...new Map(inScope.map((i) => [i.instanceId, i])).values()];
+  const namespaces = ownership === 'owners' ? namespaceTeams(deps.config.teams) : new Map<string, string>();
+  const handedTo = new Map(owners.filter((o) => deps.config.teams.some((t) => t.id === o.team)).map((o) => [o.instanceId, o.team]));
+  return { window, instances, series: attributeSeries(instances, fetched.flat(), namespaces), handedTo };
+}

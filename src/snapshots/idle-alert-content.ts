@@ -1,0 +1,57 @@
+import { STOP_ACTION } from '../actions/stop-idle-instance.js';
+import type { TeamConfig } from '../config/schema.js';
+import type { Deps } from '../deps.js';
+import type { GpuFinding } from '../domain/gpu-finding.js';
+import { unownedTeam } from '../config/unowned-team.js';
+import { UNOWNED_ID } from '../domain/unowned.js';
+import { utcMinute } from '../domain/utc-minute.js';
+import { idleAlert, type IdleAlertItem } from '../../templates/idle-alert.js';
+import type { Message } from '../../templates/message.js';
+
+/** A finding as an alert lists it; `firstSeen` is when it was first alerted (now for a new one). */
+export type AlertedFinding = GpuFinding & { firstSeen?: Date };
+
+/** The team an alert speaks to: a configured team, or the stand-in for instances of no team. */
+export function alertTeam(deps: Pick<Deps, 'config'>, team: string | null): TeamConfig | undefined {
+  return team === null || team === UNOWNED_ID ? unownedTeam(deps.config) : deps.config.teams.find((t) => t.id === team);
+}
+
+/** The thread group of an instance's idle period in a team's alerts: automatic stops reply there. */
+export function idleThread(team: string | null, findingId: string): string {
+  return `gpu:${team ?? UNOWNED_ID}:${findingId}`;
+}
+
+/**
+ * The idle alert of `team` (null: the unowned instances) as it should look now: each instance
+ * open with its buttons (and its automatic stop in mode auto), or settled with who stopped it,
+ * kept it running or handed it to another team.
+ */
+export async function idleAlertFor(deps: Deps, team: string | null, findings: readonly AlertedFinding[]): Promise<Message> {
+  const now = deps.clock();
+  const config = alertTeam(deps, team);
+  const keeps = new Map((await deps.store.keeps.active(now)).map((k) => [k.instanceId, k]));
+  const owners = new Map((await deps.store.instanceOwners.list()).map((o) => [o.instanceId, o]));
+  const items: IdleAlertItem[] = [];
+  for (const f of findings) {
+    const stop = await deps.store.instanceActions.get(f.id, STOP_ACTION);
+    const keep = keeps.get(f.instanceId);
+    const handed = f.team !== team ? owners.get(f.instanceId) : undefined;
+    if (stop?.outcome) items.push({ finding: f, settled: true, note: `Stopped by ${stop.byUser} at ${utcMinute(stop.at)}${stop.outcome === 'already-stopped' ? ' (it was already stopped)' : ''}` });
+    else if (keep) items.push({ finding: f, settled: true, note: `Kept running by ${keep.byUser} until ${utcMinute(keep.until)}` });
+    else if (handed) items.push({ finding: f, settled: true, note: `Handed to ${alertTeam(deps, handed.team)?.name ?? handed.team} by ${handed.byUser} at ${utcMinute(handed.at)}` });
+    else items.push({ finding: f, autoStopAt: config ? autoStopAt(config, f, now) : null });
+  }
+  return idleAlert({
+    teamName: config?.name ?? config?.id ?? team ?? 'Unowned GPUs',
+    items,
+    dryRun: !deps.config.actions.enabled,
+    mode: config?.gpu.mode ?? 'notify',
+    unowned: team === null,
+  });
+}
+
+/** Mode auto: the first alert plus the team's grace period; null when nothing happens automatically. */
+export function autoStopAt(team: TeamConfig, finding: AlertedFinding, now: Date): Date | null {
+  if (team.gpu.mode !== 'auto' || finding.protected) return null;
+  return new Date((finding.firstSeen ?? now).getTime() + team.gpu.autoStopAfterMinutes * 60_000);
+}
