@@ -18,6 +18,8 @@ export interface DeliveryOptions {
   leaseMs?: number;
   /** Retry-After per platform and method, shared by the passes of one delivery loop. */
   gates?: ThrottleGates;
+  /** Told of each item that failed for good, with why (the loop tells burnrate's admins). */
+  onFailed?(item: OutboxItem, error: string): Promise<void>;
 }
 
 export interface DeliveryReport {
@@ -114,6 +116,7 @@ export async function deliverOutbox(deps: DeliveryDeps, options: DeliveryOptions
           { code: 'burnrate_delivery_failed', target: item.target, key: item.dedupeKey, attempts, err: failure.message },
           `outbox item failed: ${why}; fix the cause, then run: burnrate outbox retry --id ${item.id}`,
         );
+        await settings.onFailed?.(item, failure.message).catch((error: Error) => deps.log.error({ err: error.message }, 'could not queue the notice of a failed delivery'));
       } else {
         report.retried += 1;
         deps.log.warn({ target: item.target, attempts, err: failure.message, retryInMs: delay }, 'outbox delivery failed, will retry');

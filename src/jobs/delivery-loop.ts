@@ -3,11 +3,23 @@ import type { Config } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import type { Store } from '../store/store.js';
 import { deliverOutbox, type DeliveryOptions, type DeliveryReport, type ThrottleGates } from './deliver-outbox.js';
+import { deliveryFailureNotices } from './delivery-failure-notice.js';
 
 /** Hands what a job queued to the process's delivery; a one-off command (no loop) delivers in place. */
 export async function handOverAlerts(deps: Deps): Promise<void> {
   if (deps.delivery) await deps.delivery.wake();
-  else await deliverOutbox(deps, deliveryTimings(deps.config.delivery));
+  else await deliverOutbox(deps, deliverySettings(deps));
+}
+
+/** burnrate.yml's delivery timings, and the admins told of an alert that failed for good. */
+function deliverySettings(deps: LoopDeps): DeliveryOptions {
+  return {
+    ...deliveryTimings(deps.config.delivery),
+    onFailed: async (item, error) => {
+      // Queued, not sent here: the pass that failed the alert goes on and takes the notices too.
+      await deps.store.outbox.enqueue(deliveryFailureNotices(deps, item, error), deps.clock());
+    },
+  };
 }
 
 /** The loop looks at the outbox at least this often, and never sooner than MIN_WAIT_MS after a pass. */
@@ -27,7 +39,7 @@ const REAL_TIMERS: LoopTimers = {
   },
 };
 
-type LoopDeps = Pick<Deps, 'chat' | 'clock' | 'log'> & { store: Pick<Store, 'outbox'>; config: Pick<Config, 'delivery'> };
+type LoopDeps = Pick<Deps, 'chat' | 'clock' | 'log'> & { store: Pick<Store, 'outbox'>; config: Pick<Config, 'delivery' | 'admins'> };
 
 export interface LoopOptions extends DeliveryOptions {
   /** Told of each pass, after it settled. */
@@ -92,7 +104,7 @@ export class DeliveryLoop {
       this.again = false;
       try {
         const { onPass, ...options } = this.options;
-        const report = await deliverOutbox(this.deps, { ...deliveryTimings(this.deps.config.delivery), ...options, gates: this.gates });
+        const report = await deliverOutbox(this.deps, { ...deliverySettings(this.deps), ...options, gates: this.gates });
         onPass?.(report);
         this.totals.sent += report.sent;
         this.totals.retried += report.retried;

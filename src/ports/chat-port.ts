@@ -22,6 +22,11 @@ export interface ChatPort {
   /** The address of a team's channel on this platform, or null when it has none there. */
   addressOf(team: TeamConfig): string | null;
   /**
+   * The address of a direct message to a person (Slack: posting to a user id opens the bot's DM), or
+   * null where the platform cannot start one; absent on platforms that never can.
+   */
+  addressOfUser?(userId: string): string | null;
+  /**
    * Posts a message; returns the platform's reference to it (Slack ts, Teams activity id). `key`
    * travels with the message where the platform keeps such data (Slack's message metadata), so
    * `findPosted` can tell later whether a post whose answer was lost went out.

@@ -22,6 +22,11 @@ export class SlackChat implements ChatPort {
 
   constructor(private readonly client: WebClient) {}
 
+  /** Slack user ids (U…, W… in Enterprise Grid): chat.postMessage to one lands in the bot's DM with that person. */
+  addressOfUser(userId: string): string | null {
+    return /^[UW][A-Z0-9]{2,}$/.test(userId) ? userId : null;
+  }
+
   addressOf(team: TeamConfig): string | null {
     return team.slack?.channel ?? null;
   }
