@@ -15,7 +15,7 @@ import { dispatch } from '../src/chat/dispatcher.js';
 import { createSlackApp, SLACK_COMMAND, SLACK_EVENTS_PATH } from '../src/chat/slack/slack-app.js';
 import { startHttpServer } from '../src/http/server.js';
 import { refreshSources } from '../src/jobs/refresh-sources.js';
-import { buildRuntime } from '../src/main.js';
+import { buildRuntime } from '../src/runtime.js';
 import { demoConfig } from '../src/sources/demo/demo-config.js';
 import { BENCH_BOT_TOKEN, BENCH_SIGNING_SECRET, DEMO_DAYS, type ReadyLine } from './slack-ack.js';
 

@@ -1,72 +1,9 @@
-import { resolve } from 'node:path';
-import type { Writable } from 'node:stream';
-import { SlackChat } from './chat/slack/slack-chat.js';
-import { createSlackClient } from './chat/slack/slack-client.js';
-import { readSlackSettings } from './chat/slack/slack-settings.js';
-import { createTeamsChat } from './chat/teams/teams-chat.js';
-import { readTeamsSettings } from './chat/teams/teams-settings.js';
-import { TerminalChat } from './chat/terminal-chat.js';
-import type { ChatPort } from './ports/chat-port.js';
-import { loadConfig } from './config/load-config.js';
-import type { Config } from './config/schema.js';
-import type { Deps } from './deps.js';
-import { createLogger } from './log.js';
-import { buildGpuDeps } from './sources/gpu-registry.js';
-import { buildSources } from './sources/registry.js';
-import { DEFAULT_DB_PATH, openStore } from './store/open-store.js';
+import { runCli } from './cli/run-cli.js';
 
-export interface BuildOptions {
-  configPath?: string;
-  /** A configuration already in hand (the demo command); skips loading one. */
-  config?: Config;
-  dbPath?: string;
-  env?: NodeJS.ProcessEnv;
-  cwd?: string;
-  /** Where the terminal "chat" prints; only `serve` uses it, when no chat platform is configured. */
-  terminal?: Writable;
-  /**
-   * Add the chat platforms configured in the environment (Slack, Teams), so alerts found by any command
-   * are queued for them; `serve` delivers. Off for the demo, whose channels are made up.
-   */
-  chatPlatforms?: boolean;
-  clock?: () => Date;
-}
-
-export interface Runtime {
-  deps: Deps;
-  /** The file the configuration came from, or null for the embedded demo organisation. */
-  configPath: string | null;
-  dbPath: string;
-  close(): Promise<void>;
-}
-
-/** The composition root: config, store, sources, chat, clock, logger. Wires; decides nothing. */
-export function buildRuntime(options: BuildOptions = {}): Runtime {
-  const env = options.env ?? process.env;
-  const { config, path } = options.config ? { config: options.config, path: null } : loadConfig(options.configPath, env, options.cwd);
-  const given = options.dbPath ?? env.BURNRATE_DB ?? DEFAULT_DB_PATH;
-  const dbPath = given === ':memory:' ? given : resolve(options.cwd ?? process.cwd(), given);
-  // Read before opening anything: a half-configured Slack is an error that names what is missing.
-  const slack = options.chatPlatforms === false ? null : readSlackSettings(env);
-  const teams = options.chatPlatforms === false ? null : readTeamsSettings(env);
-  const store = openStore(dbPath);
-  const log = createLogger(env);
-  const chat: ChatPort[] = [
-    ...(slack ? [new SlackChat(createSlackClient(slack, log))] : []),
-    ...(teams ? [createTeamsChat(teams, store.conversations, log)] : []),
-    ...(options.terminal ? [new TerminalChat(options.terminal)] : []),
-  ];
-  const sources = buildSources(config, env);
-  const deps: Deps = {
-    config,
-    store,
-    sources: sources.spend,
-    budgetSources: sources.budgets,
-    chat,
-    clock: options.clock ?? (() => new Date()),
-    log,
-  };
-  const gpu = buildGpuDeps(config, env);
-  if (gpu) deps.gpu = gpu;
-  return { deps, configPath: path, dbPath, close: () => store.close() };
+/**
+ * The process entry point: runs one `burnrate` invocation and sets the exit code. Everything is
+ * wired by the runtime (runtime.ts) and the command (cli/); nothing is decided here.
+ */
+export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
+  process.exitCode = await runCli(argv);
 }

@@ -5,6 +5,7 @@ import type { SourceFreshness } from '../src/domain/source-freshness.js';
 import type { StaleSource } from '../src/domain/staleness.js';
 import { budgetStatusMessage } from './budget-status.js';
 import type { Block, Message } from './message.js';
+import { SURFACE_ACTION_IDS } from '../src/domain/action-ids.js';
 
 export interface HomeData {
   userName: string;
@@ -26,7 +27,7 @@ export function appHome(data: HomeData): Message {
   if (data.editableTeams.length > 0) {
     blocks.push({
       type: 'actions',
-      buttons: data.editableTeams.map((team, i) => ({ action: i === 0 ? 'budget.edit' : `budget.edit:${i}`, label: `Edit budget of ${team}`, value: team })),
+      buttons: data.editableTeams.map((team, i) => ({ action: i === 0 ? SURFACE_ACTION_IDS.budgetEdit : `${SURFACE_ACTION_IDS.budgetEdit}:${i}`, label: `Edit budget of ${team}`, value: team })),
     });
   }
   blocks.push({ type: 'divider' }, { type: 'header', text: 'Open alerts' });

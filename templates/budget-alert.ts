@@ -3,6 +3,7 @@ import { formatMoney, formatPercent } from '../src/domain/money.js';
 import { addDays } from '../src/domain/period.js';
 import { freshnessLine, monthName, shortDate } from './freshness.js';
 import type { Block, Message } from './message.js';
+import { ACTION_IDS } from '../src/domain/action-ids.js';
 
 export interface BudgetAlertData {
   finding: Finding;
@@ -14,7 +15,7 @@ export interface BudgetAlertData {
 }
 
 /** Action ids of the buttons on a budget alert; the handlers live in src/actions/. */
-export const BUDGET_ACTIONS = { ack: 'budget.ack', snooze: 'budget.snooze', breakdown: 'budget.breakdown' } as const;
+export const BUDGET_ACTIONS = { ack: ACTION_IDS.budgetAck, snooze: ACTION_IDS.budgetSnooze, breakdown: ACTION_IDS.budgetBreakdown } as const;
 
 /** A budget threshold crossed (or forecast to be), escalated, or back under. */
 export function budgetAlert(data: BudgetAlertData): Message {

@@ -3,9 +3,10 @@ import { instanceLabel, type GpuFinding } from '../src/domain/gpu-finding.js';
 import { formatMoney } from '../src/domain/money.js';
 import { utcMinute } from '../src/domain/utc-minute.js';
 import type { Block, Message } from './message.js';
+import { ACTION_IDS } from '../src/domain/action-ids.js';
 
 /** Action ids of the buttons on an idle-GPU alert; the handlers live in src/actions/. */
-export const IDLE_ACTIONS = { stop: 'instance.stop', keep: 'instance.keep', reroute: 'instance.reroute' } as const;
+export const IDLE_ACTIONS = { stop: ACTION_IDS.instanceStop, keep: ACTION_IDS.instanceKeep, reroute: ACTION_IDS.instanceReroute } as const;
 
 export interface IdleAlertItem {
   finding: GpuFinding;

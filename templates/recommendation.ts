@@ -1,9 +1,10 @@
 import type { Recommendation } from '../src/domain/recommendation.js';
 import { formatMoney } from '../src/domain/money.js';
 import type { Block, Button, Message } from './message.js';
+import { ACTION_IDS } from '../src/domain/action-ids.js';
 
 /** Action ids of spot migration buttons; the handlers live in src/actions/. */
-export const SPOT_ACTIONS = { approve: 'spot.approve', revert: 'spot.revert' } as const;
+export const SPOT_ACTIONS = { approve: ACTION_IDS.spotApprove, revert: ACTION_IDS.spotRevert } as const;
 
 export interface RecommendationMessageOptions extends SpotButtonOptions {
   teamName: string;

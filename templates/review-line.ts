@@ -2,9 +2,10 @@ import { ANSWER_LABELS, REVIEW_ANSWERS, type TrackedReviewLine } from '../src/do
 import { formatMoney } from '../src/domain/money.js';
 import type { Block, Message } from './message.js';
 import { spotApproveButton, type SpotButtonOptions } from './recommendation.js';
+import { ACTION_IDS } from '../src/domain/action-ids.js';
 
 /** Action ids of a review line; handlers in src/actions/review-*.ts. */
-export const REVIEW_ACTIONS = { answer: 'review.answer', owner: 'review.owner' } as const;
+export const REVIEW_ACTIONS = { answer: ACTION_IDS.reviewAnswer, owner: ACTION_IDS.reviewOwner } as const;
 
 export interface ReviewLineData {
   line: TrackedReviewLine;

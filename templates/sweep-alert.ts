@@ -1,8 +1,9 @@
 import { formatMoney } from '../src/domain/money.js';
 import type { SweepFinding } from '../src/domain/sweep-finding.js';
 import type { Block, Message } from './message.js';
+import { ACTION_IDS } from '../src/domain/action-ids.js';
 
-export const SWEEP_ACTIONS = { stop: 'sweep.stop' } as const;
+export const SWEEP_ACTIONS = { stop: ACTION_IDS.sweepStop } as const;
 
 export interface SweepAlertData {
   teamName: string;

@@ -1,28 +1,33 @@
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { BurnrateError } from '../domain/errors.js';
-import { errorMessage } from '../../templates/error-message.js';
-import type { ActionSpec } from './action.js';
+import { ACTION_IDS } from '../domain/action-ids.js';
+import { Refused } from '../domain/audit-outcome.js';
+import type { Acknowledgement } from '../domain/acknowledgement.js';
+import { privateReply } from '../../templates/private-reply.js';
+import { defineAction } from './action.js';
 import { currentAlertMessage } from './alert-notes.js';
 import { readFindingPayload } from './finding-payload.js';
 
 /** "I have seen this": owners, approvers and admins; the first click counts, a second says who was first. */
-export const budgetAckAction: ActionSpec = {
-  id: 'budget.ack',
+export const budgetAckAction = defineAction({
+  id: ACTION_IDS.budgetAck,
   permissions: [],
-  async run(deps, interaction) {
-    const { finding } = await readFindingPayload(deps, interaction.value);
-    const { actor } = interaction;
-    const audit = { at: deps.clock(), platform: actor.platform, userId: actor.userId, action: this.id, subject: finding.id };
-    if (!hasRole(rolesOf(deps.config, actor.userId), finding.team, ['owner', 'approver'])) {
-      await deps.store.audit.record({ ...audit, result: 'refused' });
-      throw new BurnrateError('burnrate_forbidden', `Only owners and approvers of ${finding.team} can acknowledge its alerts.`, 'Ask one of them, or an admin.');
-    }
-    const { ack, first } = await deps.store.acknowledgements.acknowledge({ findingId: finding.id, byUser: actor.userId, at: deps.clock() });
-    await deps.store.audit.record({ ...audit, result: first ? 'ok' : 'duplicate' });
+  sideEffects: 'records',
+  parse: (deps, interaction) => readFindingPayload(deps, interaction.value),
+  subject: ({ finding }) => ({ subject: finding.id }),
+  async authorize({ deps, interaction }, { finding }) {
+    if (!hasRole(rolesOf(deps.config, interaction.actor.userId), finding.team, ['owner', 'approver']))
+      throw new Refused(new BurnrateError('burnrate_forbidden', `Only owners and approvers of ${finding.team} can acknowledge its alerts.`, 'Ask one of them, or an admin.'));
+  },
+  async run({ deps, interaction }, { finding }) {
+    const { ack, first } = await deps.store.acknowledgements.acknowledge({ findingId: finding.id, byUser: interaction.actor.userId, at: deps.clock() });
+    return { audit: { result: first ? 'ok' : 'duplicate' }, value: { ack, first } as { ack: Acknowledgement; first: boolean } };
+  },
+  async answer({ deps, interaction }, { finding }, { ack, first }) {
     if (!first) {
-      await interaction.reply.private(errorMessage(`Already acknowledged by ${ack.byUser} at ${ack.at.toISOString().slice(11, 16)} UTC.`));
+      await interaction.reply.private(privateReply(`Already acknowledged by ${ack.byUser} at ${ack.at.toISOString().slice(11, 16)} UTC.`));
       return;
     }
     await interaction.reply.update(await currentAlertMessage(deps, finding));
   },
-};
+});

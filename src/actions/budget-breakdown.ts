@@ -1,26 +1,34 @@
 import { spendReport } from '../../commands/spend.js';
 import { rolesOf, visibleTeams } from '../domain/roles.js';
 import { BurnrateError } from '../domain/errors.js';
+import { ACTION_IDS } from '../domain/action-ids.js';
 import { spendSummary } from '../../templates/spend-summary.js';
-import type { ActionSpec } from './action.js';
+import { defineAction } from './action.js';
 import { readFindingPayload } from './finding-payload.js';
 
 const TOP_RESOURCES = 10;
 
-/** The services and resources behind an alert's spend, as replies in its thread. Reads only. */
-export const budgetBreakdownAction: ActionSpec = {
-  id: 'budget.breakdown',
+/** The services and resources behind an alert's spend, as replies in its thread. Reads only, so nothing is audited. */
+export const budgetBreakdownAction = defineAction({
+  id: ACTION_IDS.budgetBreakdown,
   permissions: [],
-  async run(deps, interaction) {
-    const { finding } = await readFindingPayload(deps, interaction.value);
-    const visible = visibleTeams(deps.config, rolesOf(deps.config, interaction.actor.userId));
-    if (!visible.includes(finding.team)) {
+  sideEffects: 'none',
+  parse: (deps, interaction) => readFindingPayload(deps, interaction.value),
+  subject: () => null,
+  async authorize({ deps, interaction }, { finding }) {
+    if (!visibleTeams(deps.config, rolesOf(deps.config, interaction.actor.userId)).includes(finding.team)) {
       throw new BurnrateError('burnrate_forbidden', `Only members of ${finding.team} can see its breakdown.`, 'Ask an owner of the team, or an admin.');
     }
+  },
+  async run({ deps, interaction }, { finding }) {
+    const visible = visibleTeams(deps.config, rolesOf(deps.config, interaction.actor.userId));
     const query = { period: finding.range, team: finding.team, visibleTeams: visible };
     const byService = await spendReport(deps, { ...query, by: 'service' });
     const byResource = await spendReport(deps, { ...query, by: 'resource' });
+    return { audit: null, value: { byService, byResource } };
+  },
+  async answer({ interaction }, { finding }, { byService, byResource }) {
     await interaction.reply.thread(spendSummary(byService, `${finding.team} by service`));
     await interaction.reply.thread(spendSummary({ ...byResource, rows: byResource.rows.slice(0, TOP_RESOURCES) }, `${finding.team}, top ${TOP_RESOURCES} resources`));
   },
-};
+});

@@ -1,7 +1,8 @@
 import { utcMinute } from '../domain/utc-minute.js';
 import { BurnrateError } from '../domain/errors.js';
-import { errorMessage } from '../../templates/error-message.js';
-import type { ActionSpec } from './action.js';
+import { ACTION_IDS } from '../domain/action-ids.js';
+import { privateReply } from '../../templates/private-reply.js';
+import { defineAction } from './action.js';
 import { currentAlertMessage } from './alert-notes.js';
 import { readFindingPayload } from './finding-payload.js';
 import { snoozeFinding } from './snooze-finding.js';
@@ -9,35 +10,37 @@ import { snoozeFinding } from './snooze-finding.js';
 /**
  * Snooze 24 h / 7 days / to the period's end, from the alert's buttons: once per click. A repeated
  * click, or a shorter snooze while a longer one runs, changes nothing and tells only the clicker
- * who snoozed until when (the rules are in snoozeFinding).
+ * who snoozed until when (the rules are in snoozeFinding, which audits the button and the typed
+ * command alike as `snooze`).
  */
-export const budgetSnoozeAction: ActionSpec = {
-  id: 'budget.snooze',
+export const budgetSnoozeAction = defineAction({
+  id: ACTION_IDS.budgetSnooze,
   permissions: [],
-  async run(deps, interaction) {
+  sideEffects: 'records',
+  async parse(deps, interaction) {
     const { payload, finding } = await readFindingPayload(deps, interaction.value);
-    if (!payload.for)
-      throw new BurnrateError(
-        'burnrate_payload_invalid',
-        'This snooze button does not say for how long.',
-        'Use `/burnrate snooze <finding> 24h`.',
-      );
-    const { outcome, snooze } = await snoozeFinding(deps, interaction.actor, finding.id, payload.for, { explicit: false });
+    if (!payload.for) throw new BurnrateError('burnrate_payload_invalid', 'This snooze button does not say for how long.', 'Use `/burnrate snooze <finding> 24h`.');
+    return { finding, duration: payload.for };
+  },
+  subject: () => null,
+  async authorize() {},
+  async run({ deps, interaction }, { finding, duration }) {
+    return { audit: null, value: await snoozeFinding(deps, interaction.actor, finding.id, duration, { explicit: false }) };
+  },
+  async answer({ deps, interaction }, { finding, duration }, { outcome, snooze }) {
     if (outcome === 'same') {
-      await interaction.reply.private(
-        errorMessage(`Already snoozed by ${snooze.byUser} at ${utcMinute(snooze.at)} until ${utcMinute(snooze.until)}.`),
-      );
+      await interaction.reply.private(privateReply(`Already snoozed by ${snooze.byUser} at ${utcMinute(snooze.at)} until ${utcMinute(snooze.until)}.`));
       return;
     }
     if (outcome === 'longer') {
       await interaction.reply.private(
-        errorMessage(
+        privateReply(
           `A longer snooze by ${snooze.byUser} until ${utcMinute(snooze.until)} is active; it was left as it is.`,
-          `To end it sooner, type \`/burnrate snooze ${finding.id} ${payload.for}\`: a typed snooze sets exactly the end you ask for.`,
+          `To end it sooner, type \`/burnrate snooze ${finding.id} ${duration}\`: a typed snooze sets exactly the end you ask for.`,
         ),
       );
       return;
     }
     await interaction.reply.update(await currentAlertMessage(deps, finding));
   },
-};
+});

@@ -1,6 +1,8 @@
-import type { ActionSpec } from './action.js';
+import type { AnyActionSpec } from './action.js';
+import { baseActionId } from '../domain/action-ids.js';
 import { budgetAckAction } from './budget-ack.js';
 import { budgetBreakdownAction } from './budget-breakdown.js';
+import { budgetSaveAction } from './budget-save.js';
 import { budgetSnoozeAction } from './budget-snooze.js';
 import { instanceKeepAction } from './instance-keep.js';
 import { instanceRerouteAction } from './instance-reroute.js';
@@ -11,10 +13,11 @@ import { spotApproveAction } from './spot-approve.js';
 import { spotRevertAction } from './spot-revert.js';
 import { sweepStopAction } from './sweep-stop.js';
 
-export const ACTIONS: readonly ActionSpec[] = [
+export const ACTIONS: readonly AnyActionSpec[] = [
   budgetAckAction,
   budgetSnoozeAction,
   budgetBreakdownAction,
+  budgetSaveAction,
   instanceStopAction,
   instanceKeepAction,
   instanceRerouteAction,
@@ -29,7 +32,7 @@ export const ACTIONS: readonly ActionSpec[] = [
  * The handler of an action id. Slack wants action ids unique within a block, so buttons that share
  * a handler carry a suffix after a colon (`budget.snooze:7d`); it is not part of the id.
  */
-export function findAction(actionId: string): ActionSpec | undefined {
-  const id = actionId.split(':')[0];
+export function findAction(actionId: string): AnyActionSpec | undefined {
+  const id = baseActionId(actionId);
   return ACTIONS.find((a) => a.id === id);
 }

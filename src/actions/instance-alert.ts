@@ -6,6 +6,7 @@ import { instanceLabel, type TrackedGpuFinding } from '../domain/gpu-finding.js'
 import { hasRole, rolesOf, type TeamRole } from '../domain/roles.js';
 import { BurnrateError } from '../domain/errors.js';
 import type { AuditEntry } from '../domain/audit.js';
+import { Refused } from '../domain/audit-outcome.js';
 import { idleAlertFor } from '../snapshots/idle-alert-content.js';
 import type { Message } from '../../templates/message.js';
 
@@ -33,21 +34,23 @@ export function stopperRoles(deps: Deps, finding: TrackedGpuFinding): TeamRole[]
   return team?.gpu.mode === 'approve' ? ['approver'] : ['owner', 'approver'];
 }
 
-/** Holders of `allowed` roles in the instance's team and admins (admins only for an instance of no team); a refusal is audited. */
-export async function authorizeInstanceAction(
+/** Holders of `allowed` roles in the instance's team and admins (admins only for an instance of no team); a refusal is audited by the pipeline. */
+export function authorizeInstanceAction(
   deps: Deps,
   actor: Actor,
   finding: TrackedGpuFinding,
   audit: Omit<AuditEntry, 'result'>,
   verb: string,
   allowed: readonly TeamRole[] = ['owner', 'approver'],
-): Promise<void> {
+): void {
   if (hasRole(rolesOf(deps.config, actor.userId), finding.team ?? '', allowed)) return;
   const approversOnly = !allowed.includes('owner');
   const who = approversOnly ? 'approvers' : 'owners and approvers';
-  await deps.store.audit.record({ ...audit, result: 'refused', detail: `${audit.detail ?? ''} ${approversOnly ? 'not an approver' : 'not an owner or approver'}`.trim() });
   const team = finding.team ?? 'no team';
-  throw new BurnrateError('burnrate_forbidden', `Only ${who} of ${team} can ${verb} ${instanceLabel(finding)}.`, approversOnly ? `${team} stops idle GPUs on approval: ask an approver or an admin.` : 'Ask one of them, or an admin.');
+  throw new Refused(
+    new BurnrateError('burnrate_forbidden', `Only ${who} of ${team} can ${verb} ${instanceLabel(finding)}.`, approversOnly ? `${team} stops idle GPUs on approval: ask an approver or an admin.` : 'Ask one of them, or an admin.'),
+    `${audit.detail ?? ''} ${approversOnly ? 'not an approver' : 'not an owner or approver'}`.trim(),
+  );
 }
 
 /** The idle alert the clicked finding is on, as it should look now: its team's open instances and the one clicked. */

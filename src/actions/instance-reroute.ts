@@ -1,20 +1,22 @@
-import { splitTarget, targetOf } from '../ports/chat-port.js';
+import { splitTarget } from '../ports/chat-port.js';
 import type { Actor } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
 import { instanceLabel, type TrackedGpuFinding } from '../domain/gpu-finding.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { utcMinute } from '../domain/utc-minute.js';
 import { BurnrateError } from '../domain/errors.js';
+import { ACTION_IDS } from '../domain/action-ids.js';
 import { alertTeam, idleAlertFor, idleThread } from '../snapshots/idle-alert-content.js';
-import type { AuditEntry } from '../domain/audit.js';
+import { fanOut } from '../snapshots/fan-out.js';
+import { Refused, type Audited } from '../domain/audit-outcome.js';
+import type { InstanceOwner } from '../domain/instance-owner.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
-import { errorMessage } from '../../templates/error-message.js';
-import { IDLE_ACTIONS } from '../../templates/idle-alert.js';
+import { privateReply } from '../../templates/private-reply.js';
 import { teamPicker } from '../../templates/team-picker.js';
-import type { ActionSpec } from './action.js';
+import { defineAction } from './action.js';
 import { currentIdleAlertMessage, readInstancePayload } from './instance-alert.js';
 
-const ACTION = IDLE_ACTIONS.reroute;
+const ACTION = ACTION_IDS.instanceReroute;
 
 /**
  * "Not ours" on an idle alert (on an unowned instance: "Ours: pick the team"):
@@ -23,61 +25,77 @@ const ACTION = IDLE_ACTIONS.reroute;
  *      say, its open finding moves there and a fresh alert is posted in that team's channel, all
  *      in one transaction; the alert the pick started from says who handed it where
  * Owners and approvers of the instance's team (and admins) may hand it away; an instance of no
- * team may be claimed by anyone for a team of theirs. Every attempt is audited.
+ * team may be claimed by anyone for a team of theirs. Every hand-over, duplicate and refusal is audited.
  */
-export const instanceRerouteAction: ActionSpec = {
+export const instanceRerouteAction = defineAction({
   id: ACTION,
   permissions: [],
-  async run(deps, interaction) {
+  sideEffects: 'records',
+  async parse(deps, interaction) {
     const { payload, finding } = await readInstancePayload(deps, interaction.value);
-    const { actor } = interaction;
+    if (!payload.to) return { finding, to: null, origin: null };
+    const to = deps.config.teams.find((t) => t.id === payload.to);
+    if (!to) throw new BurnrateError('burnrate_team_unknown', `There is no team "${payload.to}" in burnrate.yml any more.`, 'Click "Not ours" again for the current teams.');
+    return { finding, to, origin: payload.m ?? null };
+  },
+  subject: ({ finding }) => ({ subject: finding.id, detail: finding.instanceId }),
+  async authorize({ deps, interaction }, { finding, to }) {
+    // Handing it to the team it already belongs to is a duplicate, whoever clicks.
+    if (to && finding.team === to.id) return;
+    authorize(deps, interaction.actor, finding, to?.id ?? null);
+  },
+  async run({ deps, interaction }, { finding, to }): Promise<Audited<Handover>> {
+    if (!to) return { audit: null, value: { kind: 'pick' } };
+    if (finding.team === to.id) {
+      const owner = (await deps.store.instanceOwners.list()).find((o) => o.instanceId === finding.instanceId);
+      return { audit: { result: 'duplicate', detail: `${finding.instanceId} to ${to.id}` }, value: { kind: 'duplicate', owner: owner ?? null } };
+    }
+    const now = deps.clock();
+    const moved = { ...finding, team: to.id };
+    const alerts = await alertsFor(deps, moved, now);
+    await deps.store.instanceOwners.reassign({ instanceId: finding.instanceId, team: to.id, byUser: interaction.actor.userId, at: now }, alerts);
+    return { audit: { result: 'ok', detail: `${finding.instanceId} from ${finding.team ?? 'no team'} to ${to.id}` }, value: { kind: 'handed', moved } };
+  },
+  async answer({ deps, interaction }, { finding, to, origin }, outcome) {
     const name = instanceLabel(finding);
-    const audit = { at: deps.clock(), platform: actor.platform, userId: actor.userId, action: ACTION, subject: finding.id, detail: finding.instanceId };
-
-    if (!payload.to) {
-      await authorize(deps, actor, finding, null, audit);
-      const roles = rolesOf(deps.config, actor.userId);
+    if (outcome.kind === 'pick') {
+      const roles = rolesOf(deps.config, interaction.actor.userId);
       const teams = deps.config.teams.filter((t) => t.id !== finding.team && (finding.team !== null || hasRole(roles, t.id, ['owner', 'approver'])));
-      const origin = interaction.message ?? undefined;
+      const message = interaction.message ?? undefined;
       await interaction.reply.private(
         teamPicker({
           instance: name,
           teams: teams.map((t) => ({ id: t.id, name: t.name ?? t.id })),
-          button: (team) => ({ action: `${ACTION}:${team}`, value: JSON.stringify({ f: finding.id, to: team, ...(origin ? { m: origin } : {}) }) }),
+          button: (team) => ({ action: `${ACTION}:${team}`, value: JSON.stringify({ f: finding.id, to: team, ...(message ? { m: message } : {}) }) }),
         }),
       );
       return;
     }
-
-    const to = deps.config.teams.find((t) => t.id === payload.to);
-    if (!to) throw new BurnrateError('burnrate_team_unknown', `There is no team "${payload.to}" in burnrate.yml any more.`, 'Click "Not ours" again for the current teams.');
-    if (finding.team === to.id) {
-      const owner = (await deps.store.instanceOwners.list()).find((o) => o.instanceId === finding.instanceId);
-      await deps.store.audit.record({ ...audit, result: 'duplicate', detail: `${finding.instanceId} to ${to.id}` });
-      await interaction.reply.update(errorMessage(owner ? `${name} was already handed to ${to.name ?? to.id} by ${owner.byUser} at ${utcMinute(owner.at)}.` : `${name} already belongs to ${to.name ?? to.id}.`));
+    const toName = to!.name ?? to!.id;
+    if (outcome.kind === 'duplicate') {
+      const { owner } = outcome;
+      await interaction.reply.update(privateReply(owner ? `${name} was already handed to ${toName} by ${owner.byUser} at ${utcMinute(owner.at)}.` : `${name} already belongs to ${toName}.`));
       return;
     }
-    await authorize(deps, actor, finding, to.id, audit);
-
-    const now = deps.clock();
-    const moved = { ...finding, team: to.id };
-    const alerts = await alertsFor(deps, moved, now);
-    await deps.store.instanceOwners.reassign({ instanceId: finding.instanceId, team: to.id, byUser: actor.userId, at: now }, alerts);
-    await deps.store.audit.record({ ...audit, result: 'ok', detail: `${finding.instanceId} from ${finding.team ?? 'no team'} to ${to.id}` });
-    if (payload.m) await updateOrigin(deps, payload.m, moved, finding.team);
-    await interaction.reply.update(errorMessage(`Handed ${name} to ${to.name ?? to.id}.`, `Its idle alert is in their channel now, and later checks route it there.`));
+    if (origin) await updateOrigin(deps, origin, outcome.moved, finding.team);
+    await interaction.reply.update(privateReply(`Handed ${name} to ${toName}.`, `Its idle alert is in their channel now, and later checks route it there.`));
   },
-};
+});
 
-/** Owners and approvers of the instance's team, and admins; for an instance of no team, anyone for a team of theirs. */
-async function authorize(deps: Deps, actor: Actor, finding: TrackedGpuFinding, to: string | null, audit: Omit<AuditEntry, 'result'>): Promise<void> {
+type Handover = { kind: 'pick' } | { kind: 'duplicate'; owner: InstanceOwner | null } | { kind: 'handed'; moved: TrackedGpuFinding };
+
+/** Owners and approvers of the instance's team, and admins; for an instance of no team, anyone for a team of theirs. A refusal is audited by the pipeline. */
+function authorize(deps: Deps, actor: Actor, finding: TrackedGpuFinding, to: string | null): void {
   const roles = rolesOf(deps.config, actor.userId);
   const allowed = finding.team !== null ? hasRole(roles, finding.team, ['owner', 'approver']) : roles.admin || (to === null ? roles.teams.length > 0 : hasRole(roles, to, ['owner', 'approver']));
   if (allowed) return;
-  await deps.store.audit.record({ ...audit, result: 'refused', detail: `${finding.instanceId} not allowed to hand over` });
-  throw finding.team !== null
-    ? new BurnrateError('burnrate_forbidden', `Only owners and approvers of ${finding.team} can hand ${instanceLabel(finding)} to another team.`, 'Ask one of them, or an admin.')
-    : new BurnrateError('burnrate_forbidden', `Only members of ${to ?? 'a team'} can claim ${instanceLabel(finding)} for it.`, 'Ask an owner or approver of that team, or an admin.');
+  const detail = `${finding.instanceId} not allowed to hand over`;
+  throw new Refused(
+    finding.team !== null
+      ? new BurnrateError('burnrate_forbidden', `Only owners and approvers of ${finding.team} can hand ${instanceLabel(finding)} to another team.`, 'Ask one of them, or an admin.')
+      : new BurnrateError('burnrate_forbidden', `Only members of ${to ?? 'a team'} can claim ${instanceLabel(finding)} for it.`, 'Ask an owner or approver of that team, or an admin.'),
+    detail,
+  );
 }
 
 /** The receiving team's idle alert, on each of its platforms, threaded for later automatic stops. */
@@ -85,11 +103,7 @@ async function alertsFor(deps: Deps, moved: TrackedGpuFinding, now: Date): Promi
   const team = alertTeam(deps, moved.team)!;
   const others = (await deps.store.gpuFindings.listOpen()).filter((f) => f.team === moved.team && f.id !== moved.id);
   const message = await idleAlertFor(deps, moved.team, [moved, ...others]);
-  return deps.chat.flatMap((port) => {
-    const address = port.addressOf(team);
-    if (!address) return [];
-    return [{ dedupeKey: `gpu.handed:${moved.id}:${team.id}:${now.toISOString()}:${port.platform}`, target: targetOf(port, address), message, threadOf: idleThread(moved.team, moved.id) }];
-  });
+  return fanOut(deps.chat, team, `gpu.handed:${moved.id}:${team.id}:${now.toISOString()}`, message, idleThread(moved.team, moved.id));
 }
 
 /**

@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import type { ActionInteraction } from '../ports/interaction.js';
+import type { ActionInteraction, Actor } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { REVIEW_ANSWERS, type TrackedReviewLine } from '../domain/review.js';
 import { BurnrateError } from '../domain/errors.js';
 import { teamPeople } from '../jobs/review/review-people.js';
-import { spotButtonOptions } from '../recommend/recommendations-for.js';
-import type { AuditEntry } from '../domain/audit.js';
+import { spotButtonOptions } from '../snapshots/recommendations-for.js';
+import { Refused } from '../domain/audit-outcome.js';
+import type { AuditSubject } from './action.js';
 import { reviewLine } from '../../templates/review-line.js';
 import { parseButtonValue } from './button-value.js';
 
@@ -18,21 +19,23 @@ const payloadSchema = z.strictObject({
   owner: z.string().min(1).max(100).optional(),
 });
 
-/**
- * What every click on a review line does first: read the value, load the line, and check that the
- * clicker is an owner or approver of the line's team (or an admin). A refusal is audited.
- */
-export async function authorizeLineAction(deps: Deps, interaction: ActionInteraction, action: string) {
+/** What every click on a review line reads first: the value, and the line it names. */
+export async function readLinePayload(deps: Deps, interaction: ActionInteraction) {
   const payload = parseButtonValue(payloadSchema, interaction.value, REFRESH);
   const line = await deps.store.reviews.line(payload.line);
   if (!line) throw new BurnrateError('burnrate_review_unknown', 'This review line is no longer known to burnrate.', `It may come from another installation or a reset database; run \`${REFRESH}\` for the current review.`);
-  const { actor } = interaction;
-  const audit: Omit<AuditEntry, 'result'> = { at: deps.clock(), platform: actor.platform, userId: actor.userId, action, subject: `review:${line.team}:${line.month}:${line.rank}` };
-  if (!hasRole(rolesOf(deps.config, actor.userId), line.team, ['owner', 'approver'])) {
-    await deps.store.audit.record({ ...audit, result: 'refused', detail: 'not an owner or approver' });
-    throw new BurnrateError('burnrate_forbidden', `Only owners and approvers of ${line.team} can answer its cost review.`, 'Ask one of them, or an admin.');
-  }
-  return { payload, line, audit };
+  return { payload, line };
+}
+
+/** What every review line's audit names: the team's review of the month, and the line's rank. */
+export function lineSubject(line: TrackedReviewLine): AuditSubject {
+  return { subject: `review:${line.team}:${line.month}:${line.rank}` };
+}
+
+/** Owners and approvers of the line's team (and admins) may answer; a refusal is audited by the pipeline. */
+export function authorizeLineAction(deps: Deps, actor: Actor, line: TrackedReviewLine): void {
+  if (!hasRole(rolesOf(deps.config, actor.userId), line.team, ['owner', 'approver']))
+    throw new Refused(new BurnrateError('burnrate_forbidden', `Only owners and approvers of ${line.team} can answer its cost review.`, 'Ask one of them, or an admin.'), 'not an owner or approver');
 }
 
 /** The line's message as it should look now, with its answer and owner. */

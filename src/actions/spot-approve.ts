@@ -1,20 +1,29 @@
 import { z } from 'zod';
 import { parseButtonValue } from './button-value.js';
-import type { ActionSpec } from './action.js';
+import { defineAction, DRY_RUN_HINT, type ActionContext } from './action.js';
+import { claimOnce } from './claim-once.js';
 import { SPOT_PERMISSIONS, launchTemplateOf, type SpotChange } from '../ports/spot-port.js';
 import { spotPortOfInstance } from './spot-port-of.js';
 import { spotReadiness } from '../checks/recommend/checkpointing.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { formatMoney } from '../domain/money.js';
 import { BurnrateError } from '../domain/errors.js';
+import { ACTION_IDS } from '../domain/action-ids.js';
+import { ActionFailed, Refused, type Audited } from '../domain/audit-outcome.js';
+import type { SpotMigration } from '../domain/spot-migration.js';
 import { currentInstance, currentRecommendations } from '../snapshots/current-recommendations.js';
-import { errorMessage } from '../../templates/error-message.js';
+import { privateReply } from '../../templates/private-reply.js';
 import { spotApprovalPending, spotMigrated } from '../../templates/spot-migration.js';
 
-const ACTION = 'spot.approve';
-/** A migration claimed but not finished after this long is taken to have died with its process. */
-export const STALE_CLAIM_MS = 10 * 60_000;
+const ACTION = ACTION_IDS.spotApprove;
 const payloadSchema = z.strictObject({ i: z.string().min(1).max(100) });
+
+type Checked = Awaited<ReturnType<typeof check>>;
+type Approval =
+  | { kind: 'dry-run'; text: string }
+  | { kind: 'duplicate'; text: string }
+  | { kind: 'pending'; label: string; migration: SpotMigration }
+  | { kind: 'migrated'; label: string; migration: SpotMigration; detail: string };
 
 /**
  * "Approve spot migration", step by step:
@@ -26,87 +35,97 @@ const payloadSchema = z.strictObject({ i: z.string().min(1).max(100) });
  *   5. a saving above spot.secondApproverAbove needs two different approvers
  *   6. dry run while actions.enabled is false: asks the cloud, records nothing
  *   7. record the approval (the same approver twice is refused); not enough yet: say so in the thread
- *   8. enough: claim the migration (one click of many acts), change the launch template, post the
- *      result with Revert to on-demand in the thread; every step audited
+ *   8. enough: claim the migration once (claimOnce: one click of many acts), change the launch
+ *      template, post the result with Revert to on-demand in the thread
+ * Steps 1 to 5 read the instance afresh on every click, so they run with the click itself; every
+ * refusal among them is audited with its reason.
  */
-export const spotApproveAction: ActionSpec = {
+export const spotApproveAction = defineAction({
   id: ACTION,
   permissions: SPOT_PERMISSIONS,
-  async run(deps, interaction) {
-    const { i: instanceId } = parseButtonValue(payloadSchema, interaction.value, '/burnrate recommend');
-    const { actor } = interaction;
-    const audit = { at: deps.clock(), platform: actor.platform, userId: actor.userId, action: ACTION, subject: instanceId };
-    const refuse = async (detail: string, error: BurnrateError): Promise<never> => {
-      await deps.store.audit.record({ ...audit, result: 'refused', detail });
-      throw error;
-    };
-
-    const instance = await currentInstance(deps, instanceId);
-    if (!instance) return refuse('unknown instance', new BurnrateError('burnrate_instance_unknown', `burnrate's inventory has no instance ${instanceId} any more.`, 'It may have been terminated; nothing was changed.'));
-    const label = instance.name ?? instance.instanceId;
-    const team = deps.config.teams.find((t) => t.id === instance.team);
-    if (!hasRole(rolesOf(deps.config, actor.userId), instance.team, ['approver']))
-      return refuse('not an approver', new BurnrateError('burnrate_forbidden', `Only approvers of ${team?.name ?? instance.team} can approve moving ${label} to spot.`, `Ask ${team?.approvers.join(' or ') || 'an admin'}.`));
-
-    const readiness = spotReadiness(instance, deps.config.spot.maxCheckpointMinutes, label);
-    if (!readiness.ready) return refuse(readiness.reason, new BurnrateError(`burnrate_spot_${readiness.reason.replace(/-/g, '_')}`, `Not approved: ${readiness.message}`, readiness.hint));
-
-    const recommendation = (await currentRecommendations(deps, { instanceIds: [instanceId] })).find((r) => r.kind === 'spot');
-    if (!recommendation)
-      return refuse('no spot recommendation', new BurnrateError('burnrate_spot_not_recommended', `Not approved: burnrate has no spot recommendation for ${label} now.`, 'The price catalog has no spot price for its type and region, or it has not run lately.'));
-    const launchTemplate = launchTemplateOf(instance.tags);
-    if (!launchTemplate)
-      return refuse('no launch template', new BurnrateError('burnrate_spot_no_launch_template', `Not approved: burnrate does not know which launch template starts ${label}.`, 'Tag the instance burnrate:launch-template=lt-... (instances launched from a template carry aws:ec2launchtemplate:id already).'));
-    const port = await spotPortOfInstance(deps, instance);
-    if (!port)
-      return refuse(
-        'no spot port',
-        new BurnrateError('burnrate_spot_unsupported', `Not approved: burnrate cannot change launch templates of ${label} (${instance.provider}, ${instance.region}).`, 'Spot migrations run on EC2 launch templates: list the instance\'s AWS region under gpu.inventory in burnrate.yml.'),
-      );
-    const approvalsNeeded = recommendation.monthlySaving > deps.config.spot.secondApproverAbove ? 2 : 1;
-    const saving = formatMoney(recommendation.monthlySaving, 'USD');
-
-    if (!deps.config.actions.enabled) {
-      const earlier = await deps.store.spotMigrations.active(instanceId);
-      const done = earlier?.approvals.length ?? 0;
-      const completes = done + 1 >= approvalsNeeded;
-      const result = completes ? await port.moveToSpot(launchTemplate, { dryRun: true, description: '' }) : null;
-      await deps.store.audit.record({ ...audit, result: 'dry-run', detail: result?.detail ?? `approval ${done + 1} of ${approvalsNeeded}` });
-      const what = completes ? `would have moved ${label} to spot (${result!.detail})` : `would have recorded your approval: moving ${label} to spot saves ${saving} a month, so a second approver is needed`;
-      await interaction.reply.private(errorMessage(`Dry run: burnrate ${what}. Nothing was changed or recorded.`, 'Cloud actions are dry runs until `actions: { enabled: true }` is set in burnrate.yml.'));
-      return;
-    }
-
-    const { outcome, migration } = await deps.store.spotMigrations.approve({ instanceId, team: instance.team, launchTemplate, place: port.place, monthlySaving: recommendation.monthlySaving, approvalsNeeded, approver: actor.userId, at: deps.clock() });
-    if (outcome === 'same-approver')
-      return refuse('same approver twice', new BurnrateError('burnrate_spot_same_approver', `You already approved moving ${label} to spot.`, `It saves ${formatMoney(migration.monthlySaving, 'USD')} a month, so a second, different approver of ${team?.name ?? instance.team} must approve it too.`));
-    // A migration claimed long ago and never finished died with its process: the next click finishes it (the port is idempotent).
-    const resumed = outcome === 'not-approving' && migration.state === 'migrating' && (await deps.store.spotMigrations.reclaimStale(migration.id, 'migrating', new Date(deps.clock().getTime() - STALE_CLAIM_MS), deps.clock()));
-    if (outcome === 'not-approving' && !resumed) {
-      await deps.store.audit.record({ ...audit, result: 'duplicate', detail: migration.state });
-      await interaction.reply.private(errorMessage(`${label} is already ${migration.state === 'migrated' ? 'moved' : 'moving'} to spot (approved by ${migration.approvals.map((a) => a.approver).join(' and ')}).`));
-      return;
-    }
-    if (!resumed && migration.approvals.length < migration.approvalsNeeded) {
-      await deps.store.audit.record({ ...audit, result: 'ok', detail: `approval ${migration.approvals.length} of ${migration.approvalsNeeded}` });
-      await interaction.reply.thread(spotApprovalPending(label, migration));
-      return;
-    }
-    if (!resumed && !(await deps.store.spotMigrations.transition(migration.id, 'approving', 'migrating', deps.clock()))) {
-      await deps.store.audit.record({ ...audit, result: 'duplicate', detail: 'another approval is executing it' });
-      await interaction.reply.private(errorMessage(`${label} is being moved to spot already.`));
-      return;
-    }
-    let change: SpotChange;
-    try {
-      change = await port.moveToSpot(launchTemplate, { dryRun: false, description: `burnrate: spot for ${label} (${instanceId}), approved by ${migration.approvals.map((a) => a.approver).join(', ')}` });
-    } catch (error) {
-      await deps.store.spotMigrations.transition(migration.id, 'migrating', 'approving', deps.clock());
-      await deps.store.audit.record({ ...audit, result: 'failed', detail: (error as Error).message });
-      throw error;
-    }
-    await deps.store.spotMigrations.completeMigration(migration.id, { previousVersion: change.previousVersion, spotVersion: change.currentVersion, at: deps.clock(), detail: change.detail });
-    await deps.store.audit.record({ ...audit, result: 'ok', detail: `${change.outcome}: ${change.detail}` });
-    await interaction.reply.thread(spotMigrated(label, (await deps.store.spotMigrations.get(migration.id))!, change.detail));
+  sideEffects: 'cloud',
+  parse: async (_deps, interaction) => parseButtonValue(payloadSchema, interaction.value, '/burnrate recommend').i,
+  subject: (instanceId) => ({ subject: instanceId }),
+  async authorize() {},
+  async dryRun(ctx, instanceId): Promise<Audited<Approval>> {
+    const { label, launchTemplate, port, approvalsNeeded, saving } = await check(ctx, instanceId);
+    const earlier = await ctx.deps.store.spotMigrations.active(instanceId);
+    const done = earlier?.approvals.length ?? 0;
+    const completes = done + 1 >= approvalsNeeded;
+    const result = completes ? await port.moveToSpot(launchTemplate, { dryRun: true, description: '' }) : null;
+    const what = completes ? `would have moved ${label} to spot (${result!.detail})` : `would have recorded your approval: moving ${label} to spot saves ${saving} a month, so a second approver is needed`;
+    return { audit: { result: 'dry-run', detail: result?.detail ?? `approval ${done + 1} of ${approvalsNeeded}` }, value: { kind: 'dry-run', text: `Dry run: burnrate ${what}. Nothing was changed or recorded.` } };
   },
-};
+  async run(ctx, instanceId): Promise<Audited<Approval>> {
+    return approve(ctx, instanceId, await check(ctx, instanceId));
+  },
+  async answer({ interaction }, _instanceId, outcome) {
+    if (outcome.kind === 'dry-run') await interaction.reply.private(privateReply(outcome.text, DRY_RUN_HINT));
+    else if (outcome.kind === 'duplicate') await interaction.reply.private(privateReply(outcome.text));
+    else if (outcome.kind === 'pending') await interaction.reply.thread(spotApprovalPending(outcome.label, outcome.migration));
+    else await interaction.reply.thread(spotMigrated(outcome.label, outcome.migration, outcome.detail));
+  },
+});
+
+/** Steps 1 to 5: the instance as it is now may be moved to spot by this clicker; each refusal names its reason. */
+async function check({ deps, interaction }: ActionContext, instanceId: string) {
+  const refuse = (detail: string, error: BurnrateError): never => {
+    throw new Refused(error, detail);
+  };
+  const instance = await currentInstance(deps, instanceId);
+  if (!instance) return refuse('unknown instance', new BurnrateError('burnrate_instance_unknown', `burnrate's inventory has no instance ${instanceId} any more.`, 'It may have been terminated; nothing was changed.'));
+  const label = instance.name ?? instance.instanceId;
+  const team = deps.config.teams.find((t) => t.id === instance.team);
+  if (!hasRole(rolesOf(deps.config, interaction.actor.userId), instance.team, ['approver']))
+    return refuse('not an approver', new BurnrateError('burnrate_forbidden', `Only approvers of ${team?.name ?? instance.team} can approve moving ${label} to spot.`, `Ask ${team?.approvers.join(' or ') || 'an admin'}.`));
+
+  const readiness = spotReadiness(instance, deps.config.spot.maxCheckpointMinutes, label);
+  if (!readiness.ready) return refuse(readiness.reason, new BurnrateError(`burnrate_spot_${readiness.reason.replace(/-/g, '_')}`, `Not approved: ${readiness.message}`, readiness.hint));
+
+  const recommendation = (await currentRecommendations(deps, { instanceIds: [instanceId] })).find((r) => r.kind === 'spot');
+  if (!recommendation)
+    return refuse('no spot recommendation', new BurnrateError('burnrate_spot_not_recommended', `Not approved: burnrate has no spot recommendation for ${label} now.`, 'The price catalog has no spot price for its type and region, or it has not run lately.'));
+  const launchTemplate = launchTemplateOf(instance.tags);
+  if (!launchTemplate)
+    return refuse('no launch template', new BurnrateError('burnrate_spot_no_launch_template', `Not approved: burnrate does not know which launch template starts ${label}.`, 'Tag the instance burnrate:launch-template=lt-... (instances launched from a template carry aws:ec2launchtemplate:id already).'));
+  const port = await spotPortOfInstance(deps, instance);
+  if (!port)
+    return refuse(
+      'no spot port',
+      new BurnrateError('burnrate_spot_unsupported', `Not approved: burnrate cannot change launch templates of ${label} (${instance.provider}, ${instance.region}).`, 'Spot migrations run on EC2 launch templates: list the instance\'s AWS region under gpu.inventory in burnrate.yml.'),
+    );
+  const approvalsNeeded: 1 | 2 = recommendation.monthlySaving > deps.config.spot.secondApproverAbove ? 2 : 1;
+  return { instance, label, team, recommendation, launchTemplate, port, approvalsNeeded, saving: formatMoney(recommendation.monthlySaving, 'USD') };
+}
+
+/** Steps 7 and 8: the approval recorded, and the migration made once enough approvers agreed. */
+async function approve({ deps, interaction }: ActionContext, instanceId: string, checked: Checked): Promise<Audited<Approval>> {
+  const { instance, label, team, recommendation, launchTemplate, port, approvalsNeeded } = checked;
+  const migrations = deps.store.spotMigrations;
+  const { outcome, migration } = await migrations.approve({ instanceId, team: instance.team, launchTemplate, place: port.place, monthlySaving: recommendation.monthlySaving, approvalsNeeded, approver: interaction.actor.userId, at: deps.clock() });
+  if (outcome === 'same-approver')
+    throw new Refused(new BurnrateError('burnrate_spot_same_approver', `You already approved moving ${label} to spot.`, `It saves ${formatMoney(migration.monthlySaving, 'USD')} a month, so a second, different approver of ${team?.name ?? instance.team} must approve it too.`), 'same approver twice');
+  // A migration claimed long ago and never finished died with its process: the next click finishes it (the port is idempotent).
+  const claimed = await claimOnce(deps.clock(), {
+    earlier: outcome === 'not-approving' ? migration : null,
+    unfinished: (m) => m.state === 'migrating',
+    takeOver: async (m, staleBefore) => ((await migrations.reclaimStale(m.id, 'migrating', staleBefore, deps.clock())) ? 'resumed' : null),
+    before: async () => (migration.approvals.length < migration.approvalsNeeded ? ('pending' as const) : null),
+    claim: async () => ({ first: await migrations.transition(migration.id, 'approving', 'migrating', deps.clock()), record: migration }),
+  });
+  if (claimed.kind === 'ended')
+    return { audit: { result: 'ok', detail: `approval ${migration.approvals.length} of ${migration.approvalsNeeded}` }, value: { kind: 'pending', label, migration } };
+  if (claimed.kind === 'duplicate')
+    return claimed.lostRace
+      ? { audit: { result: 'duplicate', detail: 'another approval is executing it' }, value: { kind: 'duplicate', text: `${label} is being moved to spot already.` } }
+      : { audit: { result: 'duplicate', detail: migration.state }, value: { kind: 'duplicate', text: `${label} is already ${migration.state === 'migrated' ? 'moved' : 'moving'} to spot (approved by ${migration.approvals.map((a) => a.approver).join(' and ')}).` } };
+  let change: SpotChange;
+  try {
+    change = await port.moveToSpot(launchTemplate, { dryRun: false, description: `burnrate: spot for ${label} (${instanceId}), approved by ${migration.approvals.map((a) => a.approver).join(', ')}` });
+  } catch (error) {
+    await migrations.transition(migration.id, 'migrating', 'approving', deps.clock());
+    throw new ActionFailed((error as Error).message, error);
+  }
+  await migrations.completeMigration(migration.id, { previousVersion: change.previousVersion, spotVersion: change.currentVersion, at: deps.clock(), detail: change.detail });
+  return { audit: { result: 'ok', detail: `${change.outcome}: ${change.detail}` }, value: { kind: 'migrated', label, migration: (await migrations.get(migration.id))!, detail: change.detail } };
+}

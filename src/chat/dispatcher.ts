@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { findAction } from '../actions/index.js';
+import { runActionPipeline } from './action-pipeline.js';
 import { findCommand, helpMessage } from '../../commands/index.js';
 import type { Deps } from '../deps.js';
 import { rolesOf, visibleTeams } from '../domain/roles.js';
 import { isBurnrateError } from '../domain/errors.js';
-import { errorMessage, internalErrorMessage } from '../../templates/error-message.js';
+import { privateReply, internalErrorMessage } from '../../templates/private-reply.js';
 import type { ActionInteraction, CommandInteraction, Interaction } from '../ports/interaction.js';
 
 /**
  * The one entry for every inbound interaction, whatever the platform: commands go to commands/,
- * button clicks to actions/. Errors become a private message that says what to do next; nothing
+ * button clicks through the action pipeline to actions/. Errors become a private message that says what to do next; nothing
  * internal (stack traces, SQL) ever reaches a chat user.
  */
 export async function dispatch(deps: Deps, interaction: Interaction): Promise<void> {
@@ -18,7 +19,7 @@ export async function dispatch(deps: Deps, interaction: Interaction): Promise<vo
     else await runAction(deps, interaction);
   } catch (error) {
     if (isBurnrateError(error)) {
-      await interaction.reply.private(errorMessage(error.message, error.hint));
+      await interaction.reply.private(privateReply(error.message, error.hint));
       return;
     }
     const reference = randomUUID().slice(0, 8);
@@ -43,8 +44,8 @@ async function runCommand(deps: Deps, interaction: CommandInteraction): Promise<
 async function runAction(deps: Deps, interaction: ActionInteraction): Promise<void> {
   const action = findAction(interaction.action);
   if (!action) {
-    await interaction.reply.private(errorMessage(`This button ("${interaction.action}") is not one burnrate knows.`, 'The message may come from an older version; run the command again for a fresh one.'));
+    await interaction.reply.private(privateReply(`This button ("${interaction.action}") is not one burnrate knows.`, 'The message may come from an older version; run the command again for a fresh one.'));
     return;
   }
-  await action.run(deps, interaction);
+  await runActionPipeline(deps, action, interaction);
 }

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { errorMessage } from '../../templates/error-message.js';
+import { privateReply } from '../../templates/private-reply.js';
 import type { Interaction, Reply } from '../ports/interaction.js';
 
 export type Dispatch = (deps: Deps, interaction: Interaction) => Promise<void>;
@@ -16,7 +16,7 @@ export async function translateGuarded<T>(deps: Deps, reply: Reply, translate: (
   } catch (error) {
     const redact = platform.redact ?? ((text: string) => text);
     deps.log.warn({ err: redact((error as Error).message) }, `unreadable ${platform.name.toLowerCase()} payload`);
-    await reply.private(errorMessage(`burnrate could not read that request from ${platform.name}.`, 'Try again; if it keeps failing, tell your burnrate admin.')).catch(() => {});
+    await reply.private(privateReply(`burnrate could not read that request from ${platform.name}.`, 'Try again; if it keeps failing, tell your burnrate admin.')).catch(() => {});
     return null;
   }
 }

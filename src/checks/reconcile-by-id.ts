@@ -1,5 +1,7 @@
+import type { FindingChange } from '../domain/finding-change.js';
+
 /** New, still open and resolved, by id: the state machine of findings that open once and resolve when gone. */
-export function reconcileById<T extends { id: string }>(current: readonly T[], open: readonly { id: string }[]): { opened: T[]; stillOpen: T[]; resolved: string[] } {
+export function reconcileById<T extends { id: string }>(current: readonly T[], open: readonly { id: string }[]): FindingChange<T> {
   const before = new Set(open.map((f) => f.id));
   const now = new Set(current.map((f) => f.id));
   return {

@@ -1,5 +1,5 @@
 import type { Finding, TrackedFinding } from '../domain/finding.js';
-import type { FindingChange } from '../domain/finding.js';
+import type { FindingChange } from '../domain/finding-change.js';
 
 export type AlertEvent = 'new' | 'escalated' | 'resolved';
 
@@ -11,7 +11,7 @@ export interface Alert {
 }
 
 export interface Reconciliation {
-  change: FindingChange;
+  change: FindingChange<Finding>;
   alerts: Alert[];
 }
 

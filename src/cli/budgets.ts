@@ -3,7 +3,7 @@ import { budgetListMessage } from '../../templates/budget-list.js';
 import { resolveTeamId } from '../../commands/team-arg.js';
 import type { BudgetOrigin } from '../domain/cloud-budget.js';
 import { listBudgets } from '../snapshots/budget-listing.js';
-import { buildRuntime } from '../main.js';
+import { buildRuntime } from '../runtime.js';
 import { COMMON_OPTIONS, oneOf, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 

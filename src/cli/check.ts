@@ -2,7 +2,7 @@ import { staleLine } from '../../templates/stale-data-notice.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { budgetAlert } from '../../templates/budget-alert.js';
 import { runBudgetCheck } from '../jobs/budget-check.js';
-import { buildRuntime } from '../main.js';
+import { buildRuntime } from '../runtime.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 import { resolveTeamId } from '../../commands/team-arg.js';

@@ -2,7 +2,7 @@ import { renderPlainText } from '../../templates/render/plain-text.js';
 import { idleStatus } from '../../templates/idle-status.js';
 import { resolveTeamId } from '../../commands/team-arg.js';
 import { runGpuCheck } from '../jobs/gpu-check.js';
-import { buildRuntime } from '../main.js';
+import { buildRuntime } from '../runtime.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { teamResolver } from '../domain/ownership.js';
-import { buildRuntime } from '../main.js';
+import { buildRuntime } from '../runtime.js';
 import { readFocusFiles } from '../sources/focus/read-focus.js';
 import type { ImportSummary } from '../domain/spend-import.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';

@@ -1,4 +1,4 @@
-import { buildRuntime } from '../main.js';
+import { buildRuntime } from '../runtime.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
 

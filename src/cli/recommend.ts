@@ -1,7 +1,7 @@
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { recommendationList } from '../../templates/recommendation-list.js';
 import { resolveTeamId } from '../../commands/team-arg.js';
-import { buildRuntime } from '../main.js';
+import { buildRuntime } from '../runtime.js';
 import { currentRecommendations } from '../snapshots/current-recommendations.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';

@@ -14,12 +14,8 @@ import { checkTeamsCanServe, INSECURE_WARNING, readTeamsSettings } from '../chat
 import { startHttpServer, type Route } from '../http/server.js';
 import { installProcessGuard } from '../process-guard.js';
 import { DeliveryLoop } from '../jobs/delivery-loop.js';
-import { runGpuCheck } from '../jobs/gpu-check.js';
-import { runSweepCheck } from '../jobs/sweep-check.js';
-import { refreshSources } from '../jobs/refresh-sources.js';
-import { runScheduledReview } from '../jobs/scheduled-review.js';
-import { runDailyBudgetJob } from '../jobs/daily-budget-job.js';
-import { buildRuntime } from '../main.js';
+import { jobTable } from '../jobs/job-table.js';
+import { buildRuntime } from '../runtime.js';
 import { startScheduler, type Scheduler } from '../scheduler.js';
 import { createServeMetrics } from '../http/metrics.js';
 import { runFirstChecks } from './serve-first-run.js';
@@ -118,35 +114,13 @@ export const serveVerb: Verb = async (args, io) => {
       },
     });
     delivery.start();
-    await runFirstChecks(deps, say, metrics.observeJob);
+    const jobs = jobTable(deps);
+    await runFirstChecks(deps, jobs, say, metrics.observeJob);
     // Started alongside the checks above; until they are up, answers are computed in process, where
     // a slow one delays acks. Waiting is bounded: a worker that never starts does not stop serve.
     if (answerer) await settleWithin([answerer.ready()], ANSWER_WORKERS_START_MS);
 
-    scheduler = startScheduler(
-      deps,
-      {
-        budgetCheck: async (teams) => {
-          await runDailyBudgetJob(deps, teams);
-        },
-        deliver: () => delivery.wake(),
-        review: async (teams) => {
-          await refreshSources(deps);
-          await runScheduledReview(deps, teams);
-          await delivery.wake();
-        },
-        ...(deps.gpu
-          ? {
-              gpuCheck: async () => {
-                await runGpuCheck(deps);
-                await runSweepCheck(deps);
-                await delivery.wake();
-              },
-            }
-          : {}),
-      },
-      metrics.observeJob,
-    );
+    scheduler = startScheduler(deps, jobs, metrics.observeJob);
     scheduler.describe().forEach((line) => say(`scheduled: ${line}`));
     const base = baseUrl(host, (server.address() as AddressInfo).port);
     if (consoleChat) say(describeConsole(base, consoleSettings));

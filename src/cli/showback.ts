@@ -2,7 +2,7 @@ import { showback } from '../checks/review/showback.js';
 import { monthOf } from '../domain/period.js';
 import { parseReviewMonth, lastMonth } from '../jobs/review/review-calendar.js';
 import { refreshSources } from '../jobs/refresh-sources.js';
-import { buildRuntime } from '../main.js';
+import { buildRuntime } from '../runtime.js';
 import { COMMON_OPTIONS, oneOf, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 

@@ -3,7 +3,7 @@ import { renderPlainText } from '../../templates/render/plain-text.js';
 import { spendSummary } from '../../templates/spend-summary.js';
 import { parsePeriod, toDay } from '../domain/period.js';
 import type { SpendDimension } from '../domain/spend.js';
-import { buildRuntime } from '../main.js';
+import { buildRuntime } from '../runtime.js';
 import { COMMON_OPTIONS, oneOf, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 

@@ -1,4 +1,4 @@
-import { buildRuntime } from '../main.js';
+import { buildRuntime } from '../runtime.js';
 import type { OutboxItem, OutboxSummary } from '../store/outbox-records.js';
 import type { Store } from '../store/store.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';

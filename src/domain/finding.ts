@@ -40,9 +40,3 @@ export interface TrackedFinding extends Finding {
 export function findingId(kind: FindingKind, team: string, period: string, threshold: number): string {
   return `${kind}:${team}:${period}:${threshold}`;
 }
-
-export interface FindingChange {
-  opened: Finding[];
-  stillOpen: Finding[];
-  resolved: string[];
-}

@@ -42,9 +42,3 @@ export interface TrackedGpuFinding extends GpuFinding {
 export function instanceLabel(finding: Pick<GpuFinding, 'name' | 'instanceId'>): string {
   return finding.name ?? finding.instanceId;
 }
-
-export interface GpuFindingChange {
-  opened: GpuFinding[];
-  stillOpen: GpuFinding[];
-  resolved: string[];
-}

@@ -37,9 +37,3 @@ export interface TrackedSweepFinding extends SweepFinding {
   lastSeen: Date;
   resolvedAt: Date | null;
 }
-
-export interface SweepFindingChange {
-  opened: SweepFinding[];
-  stillOpen: SweepFinding[];
-  resolved: string[];
-}

@@ -1,10 +1,10 @@
 import { stopIdleInstance, STOP_ACTION } from '../actions/stop-idle-instance.js';
-import { targetOf } from '../ports/chat-port.js';
+import { fanOutInThread } from '../snapshots/fan-out.js';
 import type { Deps } from '../deps.js';
 import { instanceLabel } from '../domain/gpu-finding.js';
 import { formatMoney } from '../domain/money.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
-import { errorMessage } from '../../templates/error-message.js';
+import { privateReply } from '../../templates/private-reply.js';
 import type { Message } from '../../templates/message.js';
 import { alertTeam, autoStopAt, idleAlertFor, idleThread, type AlertedFinding } from '../snapshots/idle-alert-content.js';
 
@@ -40,10 +40,10 @@ export async function autoStopIdle(deps: Deps, open: readonly AlertedFinding[], 
       if (attempt.kind === 'duplicate') continue;
       note =
         attempt.kind === 'stopped'
-          ? errorMessage(`Stopped ${name} (${finding.instanceId}) automatically: nobody kept it running within ${minutes} min of the alert. Saving ${saving}.`, 'Its disks stay; start it again when you need it.')
+          ? privateReply(`Stopped ${name} (${finding.instanceId}) automatically: nobody kept it running within ${minutes} min of the alert. Saving ${saving}.`, 'Its disks stay; start it again when you need it.')
           : attempt.kind === 'dry-run'
-            ? errorMessage(`Dry run: burnrate would have stopped ${name} (${finding.instanceId}) automatically now, saving ${saving}. Nothing was stopped.`, 'Cloud actions are dry runs until `actions: { enabled: true }` is set in burnrate.yml.')
-            : errorMessage(`Not stopped automatically: ${attempt.kind === 'refused' ? attempt.detail : `${name} is busy again`}.`);
+            ? privateReply(`Dry run: burnrate would have stopped ${name} (${finding.instanceId}) automatically now, saving ${saving}. Nothing was stopped.`, 'Cloud actions are dry runs until `actions: { enabled: true }` is set in burnrate.yml.')
+            : privateReply(`Not stopped automatically: ${attempt.kind === 'refused' ? attempt.detail : `${name} is busy again`}.`);
     } catch (error) {
       await deps.store.instanceActions.release(finding.id, AUTO_ACTION);
       deps.log.warn({ err: (error as Error).message, instance: finding.instanceId }, 'automatic stop failed; it will be tried again');
@@ -58,15 +58,8 @@ async function threadNotes(deps: Deps, finding: AlertedFinding, note: Message): 
   const team = alertTeam(deps, finding.team)!;
   const open = (await deps.store.gpuFindings.listOpen()).filter((f) => f.team === finding.team);
   const alert = await idleAlertFor(deps, finding.team, open);
-  const drafts: OutboxDraft[] = [];
-  for (const port of deps.chat) {
-    const address = port.addressOf(team);
-    const root = address ? await deps.store.outbox.threadRoot(idleThread(finding.team, finding.id), port.platform) : null;
-    if (!address || !root) continue;
-    const target = targetOf(port, address);
-    const key = `gpu.autostop:${finding.id}:${port.platform}`;
-    drafts.push({ dedupeKey: `${key}:reply`, target, message: note, op: 'reply', parentKey: root });
-    drafts.push({ dedupeKey: `${key}:update`, target, message: alert, op: 'update', parentKey: root });
-  }
-  return drafts;
+  return fanOutInThread(deps, team, idleThread(finding.team, finding.id), `gpu.autostop:${finding.id}`, [
+    { op: 'reply', message: note, suffix: 'reply' },
+    { op: 'update', message: alert, suffix: 'update' },
+  ]);
 }

@@ -3,15 +3,16 @@ import { reconcileById } from '../checks/reconcile-by-id.js';
 import { describeIdleSince } from '../checks/idle/describe-idle.js';
 import { toCents } from '../checks/idle/idle-findings.js';
 import { DEFAULT_SCHEDULE } from '../checks/idle/team-schedule.js';
-import { targetOf } from '../ports/chat-port.js';
+import { fanOut } from '../snapshots/fan-out.js';
 import type { Deps } from '../deps.js';
 import type { GpuFinding, TrackedGpuFinding } from '../domain/gpu-finding.js';
 import { UNOWNED_ID } from '../domain/unowned.js';
 import { autoStopIdle } from './gpu-auto-stop.js';
 import { alertTeam, idleAlertFor, idleThread, type AlertedFinding } from '../snapshots/idle-alert-content.js';
 import { detectIdleGpus, schedulesOf } from '../snapshots/idle-gpus.js';
-import type { GpuFindingChange } from '../domain/gpu-finding.js';
+import type { FindingChange } from '../domain/finding-change.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
+import { runCheck, type CheckDefinition } from './run-check.js';
 
 export interface GpuCheckOptions {
   /** Evaluate and report, but record nothing and queue no alert. */
@@ -30,14 +31,30 @@ export interface GpuCheckResult {
   queued: OutboxDraft[];
 }
 
+interface GpuInput {
+  /** Idle instances now, in scope, before Keep exceptions. */
+  all: GpuFinding[];
+  keeps: Set<string>;
+  tracked: TrackedGpuFinding[];
+}
+
+interface GpuRun {
+  change: FindingChange<GpuFinding>;
+  /** Open after this run, with the start of their alerts' idle periods. */
+  open: AlertedFinding[];
+  kept: GpuFinding[];
+  tracked: TrackedGpuFinding[];
+}
+
 /**
- * The idle-GPU check, step by step:
- *   1. fetch every GPU's metrics for the last `gpu.lookbackHours` (default 24 h) and the inventory
- *   2. run the pure idle detection (idleFindings) with each team's time zone and working hours
- *   3. drop instances someone chose to keep running (an active Keep exception)
- *   4. reconcile with what earlier runs found (new, still open, resolved)
- *   5. render ONE message per team that has a new idle instance, listing all its idle instances
- *   6. record findings and queue the messages in one transaction (skipped on a dry run)
+ * The idle-GPU check (run by runCheck):
+ *   1. collect: every GPU's metrics for the last `gpu.lookbackHours` (default 24 h) and the inventory,
+ *      through the idle detection (idleFindings) with each team's time zone and working hours
+ *   2. evaluate: drop instances someone chose to keep running (an active Keep exception)
+ *   3. reconcile with what earlier runs found (new, still open, resolved)
+ *   4. alerts: ONE message per team that has a new idle instance, listing all its idle instances
+ *   5. record findings and queue the messages in one transaction, then the automatic stops
+ *      (both skipped on a dry run)
  *
  * The window: each run evaluates the whole lookback window, so "idle since" is exact for periods
  * shorter than it; an instance idle for longer reads "idle since" the window's start (carryOver
@@ -45,32 +62,40 @@ export interface GpuCheckResult {
  * backend only for the samples since their last run (src/sources/rolling-window-metrics.ts); the
  * first run after a start reads the whole window.
  */
+export function gpuCheck(options: GpuCheckOptions = {}): CheckDefinition<'gpuFindings', GpuInput, GpuRun, GpuCheckResult> {
+  return {
+    table: 'gpuFindings',
+    async collect(deps, now) {
+      const teamIds = new Set(deps.config.teams.map((t) => t.id).filter((id) => !options.teams || options.teams.includes(id)));
+      // Instances of no team count too (they cost the same); a run for named teams leaves them out.
+      const inScope = (f: { team: string | null }) => (f.team === null ? !options.teams : teamIds.has(f.team));
+      const all = (await detectIdleGpus(deps, now)).filter(inScope);
+      const keeps = new Set((await deps.store.keeps.active(now)).map((k) => k.instanceId));
+      const tracked = (await deps.store.gpuFindings.listOpen()).filter(inScope);
+      return { all, keeps, tracked };
+    },
+    evaluate: ({ all, keeps }) => all.filter((f) => !keeps.has(f.instanceId)),
+    reconcile(deps, { all, keeps, tracked }, current, now) {
+      const change = reconcileGpuFindings(carryOver(deps, current, tracked, now), tracked);
+      const firstSeen = new Map(tracked.map((f) => [f.id, f.firstSeen]));
+      const open = [...change.opened, ...change.stillOpen].map((f) => ({ ...f, firstSeen: firstSeen.get(f.id) ?? now }));
+      return { change, open, kept: all.filter((f) => keeps.has(f.instanceId)), tracked };
+    },
+    alerts: (deps, { open, change }, now) => addressIdleAlerts(deps, open, change, now),
+    afterRecord: (deps, { open }, now) => autoStopIdle(deps, open, now),
+    report({ change, open, kept, tracked }, queued) {
+      const opened = new Set(change.opened.map((f) => f.id));
+      const findings = [
+        ...open.map(({ firstSeen: _f, ...f }) => ({ ...f, state: opened.has(f.id) ? ('new' as const) : ('open' as const) })),
+        ...tracked.filter((t) => change.resolved.includes(t.id)).map(({ state: _s, firstSeen: _f, lastSeen: _l, resolvedAt: _r, ...f }) => ({ ...f, state: 'resolved' as const })),
+      ];
+      return { findings, kept, queued };
+    },
+  };
+}
+
 export async function runGpuCheck(deps: Deps, options: GpuCheckOptions = {}): Promise<GpuCheckResult> {
-  const now = deps.clock();
-  const teamIds = new Set(deps.config.teams.map((t) => t.id).filter((id) => !options.teams || options.teams.includes(id)));
-  // Instances of no team count too (they cost the same); a run for named teams leaves them out.
-  const inScope = (f: { team: string | null }) => (f.team === null ? !options.teams : teamIds.has(f.team));
-  const all = (await detectIdleGpus(deps, now)).filter(inScope);
-  const keeps = new Set((await deps.store.keeps.active(now)).map((k) => k.instanceId));
-  const current = all.filter((f) => !keeps.has(f.instanceId));
-  const kept = all.filter((f) => keeps.has(f.instanceId));
-
-  const tracked = (await deps.store.gpuFindings.listOpen()).filter(inScope);
-  const change = reconcileGpuFindings(carryOver(deps, current, tracked, now), tracked);
-  const firstSeen = new Map(tracked.map((f) => [f.id, f.firstSeen]));
-  const open = [...change.opened, ...change.stillOpen].map((f) => ({ ...f, firstSeen: firstSeen.get(f.id) ?? now }));
-  const queued = await addressIdleAlerts(deps, open, change, now);
-  if (!options.dryRun) {
-    await deps.store.recordGpuCheck(change, queued, now);
-    await autoStopIdle(deps, open, now);
-  }
-
-  const opened = new Set(change.opened.map((f) => f.id));
-  const findings = [
-    ...open.map(({ firstSeen: _f, ...f }) => ({ ...f, state: opened.has(f.id) ? ('new' as const) : ('open' as const) })),
-    ...tracked.filter((t) => change.resolved.includes(t.id)).map(({ state: _s, firstSeen: _f, lastSeen: _l, resolvedAt: _r, ...f }) => ({ ...f, state: 'resolved' as const })),
-  ];
-  return { findings, kept, queued };
+  return runCheck(deps, gpuCheck(options), options);
 }
 
 /**
@@ -100,7 +125,7 @@ function carryOver(deps: Deps, current: readonly GpuFinding[], tracked: readonly
 }
 
 /** New, still open and resolved, by finding id (kind, instance and start of the idle period). */
-export function reconcileGpuFindings(current: readonly GpuFinding[], openTracked: readonly TrackedGpuFinding[]): GpuFindingChange {
+export function reconcileGpuFindings(current: readonly GpuFinding[], openTracked: readonly TrackedGpuFinding[]): FindingChange<GpuFinding> {
   return reconcileById(current, openTracked);
 }
 
@@ -111,7 +136,7 @@ export function reconcileGpuFindings(current: readonly GpuFinding[], openTracked
  * (it is open, not new); the key (team, run time, new findings) makes a retry of the same run queue nothing
  * twice, while a finding that reopens later (a Keep ran out) is alerted again.
  */
-async function addressIdleAlerts(deps: Deps, current: readonly AlertedFinding[], change: GpuFindingChange, now: Date): Promise<OutboxDraft[]> {
+async function addressIdleAlerts(deps: Deps, current: readonly AlertedFinding[], change: FindingChange<GpuFinding>, now: Date): Promise<OutboxDraft[]> {
   if (deps.chat.length === 0) return [];
   const drafts: OutboxDraft[] = [];
   for (const team of [...deps.config.teams.map((t) => t.id), null]) {
@@ -123,16 +148,8 @@ async function addressIdleAlerts(deps: Deps, current: readonly AlertedFinding[],
       .update(opened.map((f) => f.id).sort().join('\n'))
       .digest('hex')
       .slice(0, 16);
-    for (const port of deps.chat) {
-      const address = port.addressOf(alertTeam(deps, team)!);
-      if (!address) continue;
-      drafts.push({
-        dedupeKey: `gpu.idle:${team ?? UNOWNED_ID}:${now.toISOString()}:${key}:${port.platform}`,
-        target: targetOf(port, address),
-        message,
-        threadOf: opened.map((f) => idleThread(team, f.id)),
-      });
-    }
+    const threads = opened.map((f) => idleThread(team, f.id));
+    drafts.push(...fanOut(deps.chat, alertTeam(deps, team)!, `gpu.idle:${team ?? UNOWNED_ID}:${now.toISOString()}:${key}`, message, threads));
   }
   return drafts;
 }

@@ -1,10 +1,11 @@
 import { renderCompactDailySpendChart, renderDailySpendChart, type DailySpendChartInput, type RenderedChart } from '../charts/daily-spend-chart.js';
-import { targetOf, type ChatPort } from '../ports/chat-port.js';
+import type { ChatPort } from '../ports/chat-port.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import { monthOf } from '../domain/period.js';
 import type { ReviewFigures, ReviewRecord, TrackedReviewLine } from '../domain/review.js';
-import { spotButtonOptions } from '../recommend/recommendations-for.js';
+import { spotButtonOptions } from '../snapshots/recommendations-for.js';
+import { channelsOf, inThreadOn, postOn } from '../snapshots/fan-out.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
 import { reviewChart } from '../../templates/review-chart.js';
 import { reviewLine } from '../../templates/review-line.js';
@@ -81,7 +82,7 @@ interface ChartPngs {
 
 /** The compact chart, rendered only when one of the team's platforms shows images inside messages. */
 async function inlineChart(deps: Deps, team: TeamConfig, input: DailySpendChartInput): Promise<Buffer | null> {
-  const wanted = deps.chat.some((port) => !port.capabilities.files && port.capabilities.inlineImageBytes !== null && port.addressOf(team));
+  const wanted = channelsOf(deps.chat, team).some(({ port }) => !port.capabilities.files && port.capabilities.inlineImageBytes !== null);
   return wanted ? (await renderCompactDailySpendChart(input)).png : null;
 }
 
@@ -105,19 +106,16 @@ function reviewDrafts(deps: Deps, team: TeamConfig, record: ReviewRecord, lines:
   const group = reviewGroup(team.id, record.month);
   const people = teamPeople(team);
   const drafts: OutboxDraft[] = [];
-  for (const port of deps.chat) {
-    const address = port.addressOf(team);
-    if (!address) continue;
-    const target = targetOf(port, address);
-    const root = `${group}:root:${port.platform}`;
-    drafts.push({ dedupeKey: root, target, message: reviewSummary(record.figures, lines.length), threadOf: group });
-    const png = chartFor(deps, port, team, pngs);
+  for (const channel of channelsOf(deps.chat, team)) {
+    const root = postOn(channel, `${group}:root`, reviewSummary(record.figures, lines.length), group);
+    drafts.push(root);
+    const png = chartFor(deps, channel.port, team, pngs);
     if (png) {
-      drafts.push({ dedupeKey: `${group}:chart:${port.platform}`, target, message: reviewChart({ teamName: record.figures.teamName, month: record.month, png, team: team.id }), op: 'reply', parentKey: root });
+      drafts.push(...inThreadOn(channel, root.dedupeKey, `${group}:chart`, [{ op: 'reply', message: reviewChart({ teamName: record.figures.teamName, month: record.month, png, team: team.id }) }]));
     }
     for (const line of lines) {
       const message = reviewLine({ line, currency: record.figures.currency, people, spot: spotButtonOptions(deps.config) });
-      drafts.push({ dedupeKey: `${group}:line:${line.rank}:${port.platform}`, target, message, op: 'reply', parentKey: root });
+      drafts.push(...inThreadOn(channel, root.dedupeKey, `${group}:line:${line.rank}`, [{ op: 'reply', message }]));
     }
   }
   return drafts;

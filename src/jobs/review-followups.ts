@@ -1,5 +1,5 @@
 import { decisionSaving } from '../checks/review/decision-savings.js';
-import { targetOf } from '../ports/chat-port.js';
+import { fanOutInThread } from '../snapshots/fan-out.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import type { Message } from '../../templates/message.js';
@@ -43,13 +43,6 @@ export async function runReviewFollowups(deps: Deps, options: { teams?: readonly
 }
 
 /** A reply in the review's thread on every platform it was posted to. */
-async function threadReplies(deps: Deps, team: TeamConfig, group: string, kind: string, message: Message): Promise<OutboxDraft[]> {
-  const drafts: OutboxDraft[] = [];
-  for (const port of deps.chat) {
-    const address = port.addressOf(team);
-    const root = address ? await deps.store.outbox.threadRoot(group, port.platform) : null;
-    if (!address || !root) continue;
-    drafts.push({ dedupeKey: `${group}:${kind}:${port.platform}`, target: targetOf(port, address), message, op: 'reply', parentKey: root });
-  }
-  return drafts;
+function threadReplies(deps: Deps, team: TeamConfig, group: string, kind: string, message: Message): Promise<OutboxDraft[]> {
+  return fanOutInThread(deps, team, group, `${group}:${kind}`, [{ op: 'reply', message }]);
 }

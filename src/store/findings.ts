@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { Finding, FindingChange, TrackedFinding } from '../domain/finding.js';
+import type { Finding, TrackedFinding } from '../domain/finding.js';
+import type { FindingChange } from '../domain/finding-change.js';
 
 export interface FindingStore {
   /** Tracked findings of the given periods (open and resolved), to reconcile a new run against. */
@@ -44,8 +45,8 @@ export class SqliteFindingStore implements FindingStore {
   }
 }
 
-/** Applies a reconciliation. Runs inside the caller's transaction. */
-export function applyFindingChange(db: Database.Database, change: FindingChange, now: Date): void {
+/** Applies a budget check's changes; called inside the store's recordRun transaction. */
+export function applyFindingChange(db: Database.Database, change: FindingChange<Finding>, now: Date): void {
   const at = now.toISOString();
   const upsert = db.prepare(
     `INSERT INTO findings (id, kind, team, period, threshold, state, body, first_seen, last_seen, resolved_at)

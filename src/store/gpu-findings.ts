@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { SqliteTrackedFindings } from './tracked-findings.js';
-import type { GpuFindingChange, TrackedGpuFinding } from '../domain/gpu-finding.js';
+import type { FindingChange } from '../domain/finding-change.js';
+import type { GpuFinding, TrackedGpuFinding } from '../domain/gpu-finding.js';
 
 export interface GpuFindingStore {
   listOpen(): Promise<TrackedGpuFinding[]>;
@@ -14,8 +15,8 @@ export class SqliteGpuFindingStore extends SqliteTrackedFindings<TrackedGpuFindi
   }
 }
 
-/** Applies a run's changes; called inside the store's recordGpuCheck transaction. */
-export function applyGpuFindingChange(db: Database.Database, change: GpuFindingChange, now: Date): void {
+/** Applies an idle-GPU check's changes; called inside the store's recordRun transaction. */
+export function applyGpuFindingChange(db: Database.Database, change: FindingChange<GpuFinding>, now: Date): void {
   const at = now.toISOString();
   const upsert = db.prepare(
     `INSERT INTO gpu_findings (id, kind, team, instance_id, body, state, first_seen, last_seen, resolved_at)

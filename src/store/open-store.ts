@@ -26,7 +26,9 @@ import { rebuildTeamDays, spanOfRows, spanOfScope, widen, type DaySpan } from '.
 import { periodSpend, refuseShrinking } from './import-guard.js';
 import { deleteExportParts } from './spend-export-parts.js';
 import type { ImportOptions, ImportSummary } from '../domain/spend-import.js';
-import type { Store } from './store.js';
+import type { OutboxDraft } from './outbox-records.js';
+import type { FindingChange } from '../domain/finding-change.js';
+import type { FindingTable, FindingTables, Store } from './store.js';
 
 export const DEFAULT_DB_PATH = './data/burnrate.db';
 
@@ -85,21 +87,9 @@ export function openStore(path: string): Store {
     return summary;
   });
 
-  const recordCheck = db.transaction((...args: Parameters<Store['recordCheck']>) => {
-    const [change, alerts, now] = args;
-    applyFindingChange(db, change, now);
-    enqueueOutbox(db, alerts, now);
-  });
-
-  const recordGpuCheck = db.transaction((...args: Parameters<Store['recordGpuCheck']>) => {
-    const [change, alerts, now] = args;
-    applyGpuFindingChange(db, change, now);
-    enqueueOutbox(db, alerts, now);
-  });
-
-  const recordSweepCheck = db.transaction((...args: Parameters<Store['recordSweepCheck']>) => {
-    const [change, alerts, now] = args;
-    applySweepFindingChange(db, change, now);
+  // A check run's findings and its alerts commit together, whichever table the findings live in.
+  const recordRun = db.transaction((applyChange: () => void, alerts: OutboxDraft[], now: Date) => {
+    applyChange();
     enqueueOutbox(db, alerts, now);
   });
 
@@ -124,15 +114,20 @@ export function openStore(path: string): Store {
     spotMigrations: new SqliteSpotMigrationStore(db),
     sweepFindings: new SqliteSweepFindingStore(db),
     importBatches: async (batches, now, options) => importBatches(batches, now, options),
-    recordCheck: async (change, alerts, now) => recordCheck(change, alerts, now),
-    recordGpuCheck: async (change, alerts, now) => recordGpuCheck(change, alerts, now),
-    recordSweepCheck: async (change, alerts, now) => recordSweepCheck(change, alerts, now),
+    recordRun: async (table, change, alerts, now) => recordRun(() => APPLY_CHANGE[table](db, change, now), alerts, now),
     isEmpty: async () => (db.prepare('SELECT count(*) AS n FROM spend_daily').get() as { n: number }).n === 0,
     close: async () => {
       if (db.open) db.close();
     },
   };
 }
+
+/** How each table of findings takes a run's changes. */
+const APPLY_CHANGE: { [T in FindingTable]: (db: Database.Database, change: FindingChange<FindingTables[T]>, now: Date) => void } = {
+  findings: applyFindingChange,
+  gpuFindings: applyGpuFindingChange,
+  sweepFindings: applySweepFindingChange,
+};
 
 function migrate(db: Database.Database): void {
   const current = db.pragma('user_version', { simple: true }) as number;

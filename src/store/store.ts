@@ -1,8 +1,9 @@
-import type { FindingChange } from '../domain/finding.js';
-import type { GpuFindingChange } from '../domain/gpu-finding.js';
+import type { Finding } from '../domain/finding.js';
+import type { FindingChange } from '../domain/finding-change.js';
+import type { GpuFinding } from '../domain/gpu-finding.js';
 import type { SpendBatch } from '../domain/spend.js';
 import type { ImportOptions, ImportSummary } from '../domain/spend-import.js';
-import type { SweepFindingChange } from '../domain/sweep-finding.js';
+import type { SweepFinding } from '../domain/sweep-finding.js';
 import type { AcknowledgementStore } from './acknowledgements.js';
 import type { AuditLog } from './audit-log.js';
 import type { BudgetOverrideStore } from './budget-overrides.js';
@@ -27,6 +28,15 @@ import type { SweepFindingStore } from './sweep-findings.js';
 // The store is an interface of async methods so that a shared Postgres store can stand beside
 // the embedded SQLite one later; SQL dialect details stay inside store/. Each sub-store's contract
 // sits beside its SQLite class; the records they hold are in domain/.
+
+/** Each table of findings a check run records into, and the findings it holds. */
+export interface FindingTables {
+  findings: Finding;
+  gpuFindings: GpuFinding;
+  sweepFindings: SweepFinding;
+}
+
+export type FindingTable = keyof FindingTables;
 
 export interface Store {
   spend: SpendStore;
@@ -55,14 +65,10 @@ export interface Store {
    */
   importBatches(batches: SpendBatch[], now?: Date, options?: ImportOptions): Promise<ImportSummary>;
   /**
-   * Records a check run in one transaction: the findings' new states and the alerts to send.
-   * A crash can therefore never leave a finding marked as alerted without its alert queued.
+   * Records a check run in one transaction: the findings' new states in the check's table and the
+   * alerts to send. A crash can therefore never leave a finding marked as alerted without its alert queued.
    */
-  recordCheck(change: FindingChange, alerts: OutboxDraft[], now: Date): Promise<void>;
-  /** Records an idle-GPU check run in one transaction, like recordCheck. */
-  recordGpuCheck(change: GpuFindingChange, alerts: OutboxDraft[], now: Date): Promise<void>;
-  /** Records a sweep-cap check run in one transaction, like recordCheck. */
-  recordSweepCheck(change: SweepFindingChange, alerts: OutboxDraft[], now: Date): Promise<void>;
+  recordRun<T extends FindingTable>(table: T, change: FindingChange<FindingTables[T]>, alerts: OutboxDraft[], now: Date): Promise<void>;
   isEmpty(): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { SqliteTrackedFindings } from './tracked-findings.js';
-import type { SweepFindingChange, TrackedSweepFinding } from '../domain/sweep-finding.js';
+import type { FindingChange } from '../domain/finding-change.js';
+import type { SweepFinding, TrackedSweepFinding } from '../domain/sweep-finding.js';
 
 export interface SweepFindingStore {
   listOpen(): Promise<TrackedSweepFinding[]>;
@@ -14,8 +15,8 @@ export class SqliteSweepFindingStore extends SqliteTrackedFindings<TrackedSweepF
   }
 }
 
-/** Applies a sweep check's changes; called inside the store's recordSweepCheck transaction. */
-export function applySweepFindingChange(db: Database.Database, change: SweepFindingChange, now: Date): void {
+/** Applies a sweep check's changes; called inside the store's recordRun transaction. */
+export function applySweepFindingChange(db: Database.Database, change: FindingChange<SweepFinding>, now: Date): void {
   const at = now.toISOString();
   const upsert = db.prepare(
     `INSERT INTO sweep_findings (id, team, sweep, body, state, first_seen, last_seen, resolved_at)

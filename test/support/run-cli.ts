@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { runCli } from '../../src/cli.js';
+import { runCli } from '../../src/cli/run-cli.js';
 
 export interface CliResult {
   code: number;

@@ -12,7 +12,7 @@ import { appHome } from '../../templates/app-home.js';
 import { budgetAlert, budgetAlertChange } from '../../templates/budget-alert.js';
 import { budgetListMessage } from '../../templates/budget-list.js';
 import { budgetStatusMessage } from '../../templates/budget-status.js';
-import { errorMessage } from '../../templates/error-message.js';
+import { privateReply } from '../../templates/private-reply.js';
 import { idleAlert } from '../../templates/idle-alert.js';
 import { idleStatus } from '../../templates/idle-status.js';
 import type { Message } from '../../templates/message.js';
@@ -235,7 +235,7 @@ export const HOSTILE_MESSAGES: Record<string, Message> = {
     stale: [stale],
     editableTeams: [team],
   }),
-  'error message': errorMessage(h('problem'), h('hint')),
+  'error message': privateReply(h('problem'), h('hint')),
   'idle alert': idleAlert({
     teamName: h('Team'),
     items: [{ finding: gpu, note: `Kept running by ${USER}` }],

@@ -4,7 +4,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Message } from '../../../templates/message.js';
-import { buildRuntime } from '../../main.js';
+import { buildRuntime } from '../../runtime.js';
 import { dispatch } from '../dispatcher.js';
 import type { Reply } from '../../ports/interaction.js';
 import { responseUrlReply } from '../slack/response-url-reply.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { internalErrorMessage } from '../../../templates/error-message.js';
+import { internalErrorMessage } from '../../../templates/private-reply.js';
 import type { Config } from '../../config/schema.js';
 import type { Reply } from '../../ports/interaction.js';
 import { DRAIN_TIMEOUT_MS, type Answerer, type CommandRequest } from './answerer.js';

@@ -1,6 +1,6 @@
 import { App, HTTPReceiver, type BlockAction } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
-import { busyMessage } from '../../../templates/error-message.js';
+import { busyMessage } from '../../../templates/private-reply.js';
 import { BurnrateError } from '../../domain/errors.js';
 import type { Route } from '../../http/server.js';
 import type { Answerer } from '../answer/answerer.js';
@@ -130,7 +130,7 @@ export function createSlackApp(deps: Deps, options: SlackAppOptions): SlackApp {
     if (request) void answerer.answer(request, reply);
   });
 
-  registerHome(app, deps);
+  registerHome(app, deps, options.dispatch);
 
   // Every other button goes to the dispatcher; those of the App Home open Slack-only surfaces.
   app.action<BlockAction>({ type: 'block_actions', action_id: NOT_HOME_ACTION }, async ({ body, ack, respond, client }) => {

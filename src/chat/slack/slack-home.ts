@@ -1,22 +1,24 @@
 import type { App, BlockAction, ViewSubmitAction } from '@slack/bolt';
-import { setBudget } from '../../actions/set-budget.js';
 import type { Deps } from '../../deps.js';
+import { ACTION_IDS, SURFACE_ACTION_IDS } from '../../domain/action-ids.js';
 import { parseBudgetForm } from '../../domain/budget-form.js';
 import { applyBudgetOverrides } from '../../domain/effective-budgets.js';
 import { hasRole, rolesOf } from '../../domain/roles.js';
-import { isBurnrateError } from '../../domain/errors.js';
+import type { Message } from '../../../templates/message.js';
 import { renderBlockKit } from '../../../templates/render/block-kit.js';
+import type { Dispatch } from '../guarded-dispatch.js';
 import { homeView } from '../home-view.js';
 import { BUDGET_MODAL_ID, budgetModalInput, budgetModalView } from './budget-modal.js';
 
 /** Action ids handled here rather than by the dispatcher: they open Slack-only surfaces. */
-export const HOME_ACTION = /^budget\.edit(:\d+)?$/;
+export const HOME_ACTION = new RegExp(`^${SURFACE_ACTION_IDS.budgetEdit.replace('.', '\\.')}(:\\d+)?$`);
 
 /**
  * Slack-only surfaces: the App Home dashboard and the budget modal opened from it. The modal
- * validates with the shared form parser and saves through the same setBudget as `/burnrate budget set`.
+ * validates with the shared form parser and hands the values to the dispatcher as the `budget.save`
+ * action, which saves through the same setBudget as `/burnrate budget set`.
  */
-export function registerHome(app: App, deps: Deps): void {
+export function registerHome(app: App, deps: Deps, dispatch: Dispatch): void {
   const publish = async (client: App['client'], userId: string, name?: string) => {
     const home = await homeView(deps, { platform: 'slack', userId, ...(name ? { name } : {}) });
     await client.views.publish({ user_id: userId, view: { type: 'home', blocks: renderBlockKit(home).blocks as never } });
@@ -46,17 +48,19 @@ export function registerHome(app: App, deps: Deps): void {
       return;
     }
     const actor = { platform: 'slack', userId: body.user.id, name: body.user.name };
-    const team = view.private_metadata;
-    try {
-      // Within Slack's 3 seconds: a refusal must reach the modal as a field error, not a silent close.
-      for (const cadence of ['monthly', 'weekly'] as const) {
-        const amount = form.value[cadence];
-        if (amount !== null) await setBudget(deps, actor, { team, cadence, amount, thresholds: form.value.thresholds });
-      }
-    } catch (error) {
-      const message = isBurnrateError(error) ? error.message : 'Saving failed; try again.';
-      if (!isBurnrateError(error)) deps.log.error({ err: (error as Error).message }, 'budget modal save failed');
-      await ack({ response_action: 'errors', errors: { monthly: message } });
+    // Within Slack's 3 seconds: a refusal (the dispatcher answers it privately) must reach the modal
+    // as a field error, not a silent close; the saved answer replaces the modal, which closes.
+    const answer: { refusal?: Message } = {};
+    await dispatch(deps, {
+      kind: 'action',
+      actor,
+      action: ACTION_IDS.budgetSave,
+      value: JSON.stringify({ team: view.private_metadata, ...form.value }),
+      message: null,
+      reply: { private: async (message) => void (answer.refusal = message), update: async () => {}, thread: async () => {} },
+    });
+    if (answer.refusal) {
+      await ack({ response_action: 'errors', errors: { monthly: answer.refusal.summary } });
       return;
     }
     await ack();
@@ -65,5 +69,10 @@ export function registerHome(app: App, deps: Deps): void {
 }
 
 function notice(text: string): never {
-  return { type: 'modal', title: { type: 'plain_text', text: 'burnrate' }, close: { type: 'plain_text', text: 'Close' }, blocks: [{ type: 'section', text: { type: 'plain_text', text } }] } as never;
+  return {
+    type: 'modal',
+    title: { type: 'plain_text', text: 'burnrate' },
+    close: { type: 'plain_text', text: 'Close' },
+    blocks: [{ type: 'section', text: { type: 'plain_text', text } }],
+  } as never;
 }

@@ -5,7 +5,7 @@ import type { GpuInstance } from '../../domain/gpu-inventory.js';
 import { monthOf } from '../../domain/period.js';
 import type { Recommendation } from '../../domain/recommendation.js';
 import type { ReviewLine } from '../../domain/review.js';
-import { recommendationsFor, type CostLineRef } from '../../recommend/recommendations-for.js';
+import { recommendationsFor, type CostLineRef } from '../../snapshots/recommendations-for.js';
 
 /**
  * A team's top cost lines of a month, with what the inventory knows of each instance (its name,

@@ -9,7 +9,7 @@ import { SlackChat } from '../../../src/chat/slack/slack-chat.js';
 import { createSlackClient } from '../../../src/chat/slack/slack-client.js';
 import { configSchema } from '../../../src/config/schema.js';
 import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
-import { buildRuntime, type Runtime } from '../../../src/main.js';
+import { buildRuntime, type Runtime } from '../../../src/runtime.js';
 import type { Message } from '../../../templates/message.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { slackChat, TEST_BOT_TOKEN } from './slack-harness.js';

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Ec2SpotPort } from '../../../src/cloud/aws/ec2-spot-port.js';
 import type { Config } from '../../../src/config/schema.js';
 import type { Deps } from '../../../src/deps.js';
-import { recommendationsFor } from '../../../src/recommend/recommendations-for.js';
+import { recommendationsFor } from '../../../src/snapshots/recommendations-for.js';
 import { buildGpuDeps } from '../../../src/sources/gpu-registry.js';
 import { demoConfig } from '../../../src/sources/demo/demo-config.js';
 import { FakeEc2 } from '../../fakes/fake-ec2.js';

@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import type { Recommendation } from '../domain/recommendation.js';
 import { recommendationMessage, type SpotButtonOptions } from '../../templates/recommendation.js';
 import type { Message } from '../../templates/message.js';
-import { currentRecommendations } from '../snapshots/current-recommendations.js';
+import { currentRecommendations } from './current-recommendations.js';
 
 /** The part of a cost line recommendations look at: the resource it bills (an instance id). */
 export interface CostLineRef {

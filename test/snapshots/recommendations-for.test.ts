@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../src/chat/dispatcher.js';
-import { recommendationsFor } from '../../src/recommend/recommendations-for.js';
+import { recommendationsFor } from '../../src/snapshots/recommendations-for.js';
 import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
 import { demoConfig } from '../../src/sources/demo/demo-config.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';

@@ -1,20 +1,20 @@
-import { auditVerb } from './cli/audit.js';
-import { budgetsVerb } from './cli/budgets.js';
-import { checkVerb } from './cli/check.js';
-import { configVerb } from './cli/config.js';
-import { demoVerb } from './cli/demo.js';
-import { idleVerb } from './cli/idle.js';
-import { importVerb } from './cli/import.js';
-import { outboxVerb } from './cli/outbox.js';
-import { recommendVerb } from './cli/recommend.js';
-import type { CliIo, Verb } from './cli/io.js';
-import { pricesVerb } from './cli/prices.js';
-import { reviewVerb } from './cli/review.js';
-import { serveVerb } from './cli/serve.js';
-import { showbackVerb } from './cli/showback.js';
-import { spendVerb } from './cli/spend.js';
-import { statusVerb } from './cli/status.js';
-import { BurnrateError, isBurnrateError } from './domain/errors.js';
+import { auditVerb } from './audit.js';
+import { budgetsVerb } from './budgets.js';
+import { checkVerb } from './check.js';
+import { configVerb } from './config.js';
+import { demoVerb } from './demo.js';
+import { idleVerb } from './idle.js';
+import { importVerb } from './import.js';
+import { outboxVerb } from './outbox.js';
+import { recommendVerb } from './recommend.js';
+import type { CliIo, Verb } from './io.js';
+import { pricesVerb } from './prices.js';
+import { reviewVerb } from './review.js';
+import { serveVerb } from './serve.js';
+import { showbackVerb } from './showback.js';
+import { spendVerb } from './spend.js';
+import { statusVerb } from './status.js';
+import { BurnrateError, isBurnrateError } from '../domain/errors.js';
 
 const VERBS: Record<string, Verb> = {
   serve: serveVerb,

@@ -1,0 +1,143 @@
+import type { Deps } from '../deps.js';
+import { runBudgetCheck } from './budget-check.js';
+import { handOverAlerts } from './delivery-loop.js';
+import { runGpuCheck } from './gpu-check.js';
+import { refreshSources } from './refresh-sources.js';
+import { runScheduledReview } from './scheduled-review.js';
+import { runSweepCheck } from './sweep-check.js';
+
+/** One run of a job: the teams it is for, and where a step tells what it did (serve's first run prints it). */
+export interface JobRun {
+  teams: readonly string[];
+  say(line: string): void;
+}
+
+export interface JobStep {
+  /** How the step is named when it fails or is timed (serve's first run, /metrics). */
+  name: string;
+  /**
+   * A step that ends several jobs (handing alerts to delivery): serve's first run runs it once,
+   * after every other step, so that what all the checks queued leaves together.
+   */
+  last?: boolean;
+  run(run: JobRun): Promise<void>;
+}
+
+/**
+ * When a job runs: daily at a time of day in each team's own time zone (one cron task per zone, so a
+ * Berlin team hears at 08:00 Berlin time), or on a cron expression in UTC, or every minute.
+ */
+export type JobCron = { daily: string } | { expression: string; utc: boolean };
+
+export interface Job {
+  /** The name it is logged and timed under. */
+  id: string;
+  cron: JobCron;
+  /** Its line in serve's "scheduled:" list (per time zone for daily jobs); none for the delivery. */
+  describe?(timezone: string, teams: readonly string[]): string;
+  steps: readonly JobStep[];
+}
+
+/**
+ * What burnrate runs on its own, in the order serve's first run goes through the steps:
+ *   1. budget check: refresh the sources, check budgets, hand alerts to delivery
+ *   2. idle-GPU check (when GPU metrics are configured): idle instances, sweep caps, hand over
+ *   3. monthly review: refresh, reviews due today with reminders and summaries, hand over
+ *   4. outbox delivery, every minute
+ */
+export function jobTable(deps: Deps): Job[] {
+  const handOver: JobStep = { name: 'hand over to delivery', last: true, run: () => handOverAlerts(deps) };
+  const refresh: JobStep = {
+    name: 'source refresh',
+    run: async ({ say }) => {
+      const empty = await deps.store.isEmpty();
+      for (const r of await refreshSources(deps)) {
+        say(
+          r.ok
+            ? `source ${r.source}: ${r.summary?.rowsInserted ?? 0} daily rows${empty ? ' (first load)' : ''}`
+            : `source ${r.source} failed: ${r.error}`,
+        );
+      }
+    },
+  };
+  const { budgetCheck } = deps.config.schedule;
+  const reviewAt = deps.config.review.at;
+  const jobs: Job[] = [
+    {
+      id: 'budget check',
+      cron: { daily: budgetCheck },
+      describe: (timezone, teams) => `budget check daily at ${budgetCheck} ${timezone} for ${teams.join(', ')}`,
+      steps: [
+        refresh,
+        {
+          name: 'budget check',
+          run: async ({ teams, say }) => {
+            const check = await runBudgetCheck(deps, { teams });
+            say(`budget check: ${check.findings.length} open finding(s), ${check.alerts.length} new alert(s)`);
+          },
+        },
+        handOver,
+      ],
+    },
+  ];
+  if (deps.gpu) jobs.push(gpuCheckJob(deps, handOver));
+  jobs.push({
+    // Daily: the job itself knows which day is a team's first working day of the month.
+    id: 'monthly review',
+    cron: { daily: reviewAt },
+    describe: (timezone, teams) =>
+      `monthly review on the first working day at ${reviewAt} ${timezone} (reminders and summaries daily) for ${teams.join(', ')}`,
+    steps: [
+      refresh,
+      {
+        name: 'monthly review',
+        run: async ({ teams, say }) => {
+          const review = await runScheduledReview(deps, teams);
+          if (review.posted.length + review.reminded.length + review.closed.length > 0) {
+            say(
+              `monthly review: ${review.posted.length} posted, ${review.reminded.length} reminder(s), ${review.closed.length} summary(ies)`,
+            );
+          }
+        },
+      },
+      handOver,
+    ],
+  });
+  jobs.push({ id: 'outbox delivery', cron: { expression: '* * * * *', utc: false }, steps: [handOver] });
+  return jobs;
+}
+
+/** The idle-GPU check and the sweep caps, on the `gpu.check` cron (UTC). */
+function gpuCheckJob(deps: Deps, handOver: JobStep): Job {
+  const expression = deps.config.gpu.check;
+  return {
+    id: 'gpu check',
+    cron: { expression, utc: true },
+    describe: () => `idle-GPU check on "${expression}" (UTC)`,
+    steps: [
+      {
+        name: 'idle-GPU check',
+        run: async ({ say }) => {
+          const gpu = await runGpuCheck(deps);
+          say(
+            `idle-GPU check: ${gpu.findings.filter((f) => f.state !== 'resolved').length} idle instance(s), ${gpu.queued.length} alert(s) queued${deps.config.actions.enabled ? '' : ' (actions are dry runs)'}`,
+          );
+        },
+      },
+      {
+        name: 'sweep check',
+        run: async ({ say }) => {
+          const sweeps = await runSweepCheck(deps);
+          if (deps.config.teams.some((t) => t.sweepCaps))
+            say(`sweep caps: ${sweeps.findings.length} sweep(s) over a cap, ${sweeps.queued.length} alert(s) queued`);
+        },
+      },
+      handOver,
+    ],
+  };
+}
+
+/** A scheduled run: the steps one after another; a failing step ends the run (the scheduler logs it). */
+export async function runJob(job: Job, teams: readonly string[]): Promise<void> {
+  for (const step of job.steps) await step.run({ teams, say: () => {} });
+}
