@@ -9,7 +9,13 @@ const PRODUCT = '^(src|templates|commands)/';
 
 module.exports = {
   forbidden: [
-    { name: 'no-cycles', severity: 'error', comment: 'An import cycle: one of the two sits in the wrong layer.', from: {}, to: { circular: true } },
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'An import cycle: one of the two sits in the wrong layer.',
+      from: {},
+      to: { circular: true },
+    },
     {
       name: 'domain-is-the-bottom',
       severity: 'error',

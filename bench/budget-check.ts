@@ -23,12 +23,25 @@ const NOW = new Date('2026-11-21T09:00:00Z');
 /** Budget checks over `teams` teams with `days` days of daily spend each. */
 export async function benchBudgetCheck(options: { teams: number; days: number; runs: number }): Promise<BudgetBenchResult> {
   const teams: TeamConfig[] = Array.from({ length: options.teams }, (_, i) => ({
-    ...configSchema.parse({ teams: [{ id: `team-${i}`, timezone: ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo'][i % 4], budget: { monthly: 30_000 + (i % 7) * 10_000, weekly: 9_000 } }] }).teams[0]!,
+    ...configSchema.parse({
+      teams: [
+        {
+          id: `team-${i}`,
+          timezone: ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo'][i % 4],
+          budget: { monthly: 30_000 + (i % 7) * 10_000, weekly: 9_000 },
+        },
+      ],
+    }).teams[0]!,
   }));
   const firstDay = addDays('2026-11-21', -options.days);
   const amount = (t: number, d: number) => 600 + ((t * 7919 + d * 104_729) % 900);
 
-  const daily = new Map(teams.map((team, t) => [team.id, new Map(Array.from({ length: options.days }, (_, d) => [addDays(firstDay, d), amount(t, d)] as const))]));
+  const daily = new Map(
+    teams.map((team, t) => [
+      team.id,
+      new Map(Array.from({ length: options.days }, (_, d) => [addDays(firstDay, d), amount(t, d)] as const)),
+    ]),
+  );
   const snapshot = { teams, daily, dataThrough: '2026-11-21T00:00:00Z' };
   const checkTimes: number[] = [];
   let findings = 0;
@@ -42,7 +55,23 @@ export async function benchBudgetCheck(options: { teams: number; days: number; r
   const rows: SpendRow[] = teams.flatMap((team, t) =>
     Array.from({ length: options.days }, (_, d) => {
       const day = addDays(firstDay, d);
-      return { day, billingPeriod: day.slice(0, 7), team: team.id, ownerTag: team.id, provider: 'AWS', billingAccount: '1', subAccount: null, service: 'EC2', serviceCategory: 'Compute', resourceId: null, chargeCategory: 'Usage', pricingCategory: 'Standard', currency: 'USD', billed: amount(t, d), effective: amount(t, d) };
+      return {
+        day,
+        billingPeriod: day.slice(0, 7),
+        team: team.id,
+        ownerTag: team.id,
+        provider: 'AWS',
+        billingAccount: '1',
+        subAccount: null,
+        service: 'EC2',
+        serviceCategory: 'Compute',
+        resourceId: null,
+        chargeCategory: 'Usage',
+        pricingCategory: 'Standard',
+        currency: 'USD',
+        billed: amount(t, d),
+        effective: amount(t, d),
+      };
     }),
   );
   const periods = [...new Set(rows.map((r) => r.billingPeriod))];

@@ -49,7 +49,11 @@ export async function benchFocusImport(opts: { rows: number; runs: number; workD
     csvMb: Math.round(statSync(csv).size / 1e5) / 10,
     generateMs,
     storedRows: samples.import[0]?.rows ?? 0,
-    import: { ms: importMs, rowsPerSec: Math.round(opts.rows / (importMs / 1000)), peakRssMb: median(samples.import.map((s) => s.peakRssMb)) },
+    import: {
+      ms: importMs,
+      rowsPerSec: Math.round(opts.rows / (importMs / 1000)),
+      peakRssMb: median(samples.import.map((s) => s.peakRssMb)),
+    },
     floor: { ms: floorMs, peakRssMb: median(samples.floor.map((s) => s.peakRssMb)) },
     ratio: Math.round((importMs / floorMs) * 100) / 100,
     samples,
@@ -62,4 +66,3 @@ async function runChild(mode: 'import' | 'floor', csv: string, workDir: string):
   const line = stdout.trim().split('\n').pop() ?? '';
   return JSON.parse(line) as ChildResult;
 }
-

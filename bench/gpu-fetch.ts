@@ -52,7 +52,11 @@ export interface GpuFetchBench {
 export async function benchGpuFetch(opts: { gpus: number; lookbackHours: number; followUpMinutes: number }): Promise<GpuFetchBench> {
   const end = Math.floor(Date.now() / 60_000) * 60;
   const first: MetricsRange = { start: end - opts.lookbackHours * 3600, end, stepSeconds: 60 };
-  const later: MetricsRange = { start: first.start + opts.followUpMinutes * 60, end: first.end + opts.followUpMinutes * 60, stepSeconds: 60 };
+  const later: MetricsRange = {
+    start: first.start + opts.followUpMinutes * 60,
+    end: first.end + opts.followUpMinutes * 60,
+    stepSeconds: 60,
+  };
 
   const prom = await startBenchPrometheus(benchFleet(opts.gpus, 8));
   const promSource = () => new PrometheusGpuSource({ id: 'bench', url: prom.url, timeoutMs: 600_000 });
@@ -65,7 +69,12 @@ export async function benchGpuFetch(opts: { gpus: number; lookbackHours: number;
   await prom.close();
 
   const cwServer = await startBenchCloudWatch(benchFleet(opts.gpus, 4));
-  const client = new CloudWatchClient({ region: 'us-east-1', endpoint: cwServer.url, credentials: { accessKeyId: 'AKIDBENCH', secretAccessKey: 'bench' }, maxAttempts: 1 });
+  const client = new CloudWatchClient({
+    region: 'us-east-1',
+    endpoint: cwServer.url,
+    credentials: { accessKeyId: 'AKIDBENCH', secretAccessKey: 'bench' },
+    maxAttempts: 1,
+  });
   const cwSource = () => new CloudWatchGpuSource({ id: 'bench', region: 'us-east-1', client });
   const rollingCw = new RollingWindowMetrics(cwSource(), { overlapSeconds: 180 });
   const cwRun = async (source: GpuMetricsSource, range: MetricsRange): Promise<CloudWatchRun> => {
@@ -109,5 +118,10 @@ async function measure(source: GpuMetricsSource, range: MetricsRange, counts: Wi
   const before = { ...counts };
   const started = performance.now();
   const series = await source.fetch(range);
-  return { requests: counts.requests - before.requests, bytes: counts.bytes - before.bytes, ms: Math.round(performance.now() - started), series: series.length };
+  return {
+    requests: counts.requests - before.requests,
+    bytes: counts.bytes - before.bytes,
+    ms: Math.round(performance.now() - started),
+    series: series.length,
+  };
 }

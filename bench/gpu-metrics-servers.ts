@@ -24,7 +24,12 @@ interface BenchGpu {
 export function benchFleet(gpus: number, perHost: number): BenchGpu[] {
   return Array.from({ length: gpus }, (_, i) => {
     const host = Math.floor(i / perHost);
-    return { host: `ip-10-${Math.floor(host / 250)}-${host % 250}-9`, instanceId: `i-${host.toString(16).padStart(17, '0')}`, index: i % perHost, busy: i % 3 !== 0 };
+    return {
+      host: `ip-10-${Math.floor(host / 250)}-${host % 250}-9`,
+      instanceId: `i-${host.toString(16).padStart(17, '0')}`,
+      index: i % perHost,
+      busy: i % 3 !== 0,
+    };
   });
 }
 
@@ -113,10 +118,18 @@ const LIST_PAGE = 500;
 
 /** ListMetrics and GetMetricData as CloudWatch answers them, paginated as CloudWatch does. */
 export async function startBenchCloudWatch(fleet: readonly BenchGpu[]): Promise<Running & { cw: CloudWatchCounts }> {
-  const cw: CloudWatchCounts = { listMetricsCalls: 0, getMetricDataCalls: 0, metricsRequested: 0, metricsRequestedFirstPages: 0, datapoints: 0 };
+  const cw: CloudWatchCounts = {
+    listMetricsCalls: 0,
+    getMetricDataCalls: 0,
+    metricsRequested: 0,
+    metricsRequestedFirstPages: 0,
+    datapoints: 0,
+  };
   const byHost = new Map(fleet.map((g) => [`${g.host}/${g.index}`, g]));
   const running = await listen((req, body, res, counts) => {
-    const operation = String(req.headers['x-amz-target'] ?? '').split('.').pop();
+    const operation = String(req.headers['x-amz-target'] ?? '')
+      .split('.')
+      .pop();
     const input = JSON.parse(body || '{}') as Record<string, any>;
     const json = (value: unknown) => void writeCounted(res, counts, [JSON.stringify(value)], 'application/x-amz-json-1.0');
     if (operation === 'ListMetrics') {
@@ -125,11 +138,19 @@ export async function startBenchCloudWatch(fleet: readonly BenchGpu[]): Promise<
       const page = fleet.slice(from, from + LIST_PAGE).map((g) => ({
         Namespace: input.Namespace,
         MetricName: input.MetricName,
-        Dimensions: [{ Name: 'host', Value: g.host }, { Name: 'index', Value: String(g.index) }, { Name: 'name', Value: 'NVIDIA H100 80GB HBM3' }, { Name: 'InstanceId', Value: g.instanceId }],
+        Dimensions: [
+          { Name: 'host', Value: g.host },
+          { Name: 'index', Value: String(g.index) },
+          { Name: 'name', Value: 'NVIDIA H100 80GB HBM3' },
+          { Name: 'InstanceId', Value: g.instanceId },
+        ],
       }));
       return json({ Metrics: page, ...(from + LIST_PAGE < fleet.length ? { NextToken: String(from + LIST_PAGE) } : {}) });
     }
-    const queries = input.MetricDataQueries as { Id: string; MetricStat: { Metric: { MetricName: string; Dimensions: { Name: string; Value: string }[] }; Period: number } }[];
+    const queries = input.MetricDataQueries as {
+      Id: string;
+      MetricStat: { Metric: { MetricName: string; Dimensions: { Name: string; Value: string }[] }; Period: number };
+    }[];
     cw.getMetricDataCalls++;
     cw.metricsRequested += queries.length;
     if (!input.NextToken) cw.metricsRequestedFirstPages += queries.length;
@@ -145,7 +166,12 @@ export async function startBenchCloudWatch(fleet: readonly BenchGpu[]): Promise<
       const total = Math.max(0, Math.ceil((input.EndTime - first) / Period));
       const take = Math.min(room, total - p!);
       const times = Array.from({ length: take }, (_, k) => first + (p! + k) * Period);
-      results.push({ Id: queries[q!]!.Id, Timestamps: times, Values: times.map((t) => sample(Metric.MetricName, gpu, t)), StatusCode: p! + take < total ? 'PartialData' : 'Complete' });
+      results.push({
+        Id: queries[q!]!.Id,
+        Timestamps: times,
+        Values: times.map((t) => sample(Metric.MetricName, gpu, t)),
+        StatusCode: p! + take < total ? 'PartialData' : 'Complete',
+      });
       cw.datapoints += take;
       room -= take;
       if (p! + take < total) p = p! + take;

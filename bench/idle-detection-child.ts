@@ -78,7 +78,16 @@ detect(batch, { idle: 0, stalled: 0, unknown: 0 });
 detectSingly(batch);
 floor(batch);
 
-const result: IdleChildResult = { samples: gpus * n, runs: [], intervals: { idle: 0, stalled: 0, unknown: 0 }, underThreshold: 0, startRssMb, peakRssMb: 0, timesKiB: times.byteLength / 1024, batchMiB: (util.byteLength * 3) / 2 ** 20 };
+const result: IdleChildResult = {
+  samples: gpus * n,
+  runs: [],
+  intervals: { idle: 0, stalled: 0, unknown: 0 },
+  underThreshold: 0,
+  startRssMb,
+  peakRssMb: 0,
+  timesKiB: times.byteLength / 1024,
+  batchMiB: (util.byteLength * 3) / 2 ** 20,
+};
 const ORDERS = [
   ['detect', 'single', 'floor'],
   ['floor', 'detect', 'single'],
@@ -102,7 +111,8 @@ for (let run = 0; run < runs; run++) {
       ms[which] += performance.now() - started;
     }
   }
-  if (singly !== tally.idle + tally.stalled + tally.unknown) throw new Error(`one at a time found ${singly} intervals, in batches ${JSON.stringify(tally)}`);
+  if (singly !== tally.idle + tally.stalled + tally.unknown)
+    throw new Error(`one at a time found ${singly} intervals, in batches ${JSON.stringify(tally)}`);
   result.runs.push({ detectMs: ms.detect, singleMs: ms.single, floorMs: ms.floor, generateMs });
   result.intervals = tally;
   result.underThreshold = under;
@@ -130,7 +140,14 @@ function fill(first: number, count: number): void {
     const base = k * n;
     for (let i = 0; i < n; ) {
       const r = random();
-      const [kind, length] = r < 0.55 ? [0, 60 + random() * 660] : r < 0.8 ? [1, 20 + random() * 580] : r < 0.93 ? [2, 10 + random() * 230] : [3, 1 + random() * 59];
+      const [kind, length] =
+        r < 0.55
+          ? [0, 60 + random() * 660]
+          : r < 0.8
+            ? [1, 20 + random() * 580]
+            : r < 0.93
+              ? [2, 10 + random() * 230]
+              : [3, 1 + random() * 59];
       const held = kind === 0 ? 20_000 + random() * 50_000 : kind === 2 ? 30_000 : random() * 400;
       const end = Math.min(n, i + Math.floor(length));
       for (; i < end; i++) {

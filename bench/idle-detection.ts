@@ -40,7 +40,9 @@ export interface IdleDetectionBench {
 export async function benchIdleDetection(opts: { gpus: number; days: number; runs: number; batch?: number }): Promise<IdleDetectionBench> {
   const batch = opts.batch ?? 256;
   const child = fileURLToPath(new URL('./idle-detection-child.js', import.meta.url));
-  const { stdout } = await run(process.execPath, [child, String(opts.gpus), String(opts.days), String(opts.runs), String(batch)], { maxBuffer: 1024 * 1024 });
+  const { stdout } = await run(process.execPath, [child, String(opts.gpus), String(opts.days), String(opts.runs), String(batch)], {
+    maxBuffer: 1024 * 1024,
+  });
   const result = JSON.parse(stdout.trim().split('\n').pop() ?? '') as IdleChildResult;
   const detectMs = median(result.runs.map((r) => r.detectMs));
   const singleMs = median(result.runs.map((r) => r.singleMs));
@@ -62,8 +64,17 @@ export async function benchIdleDetection(opts: { gpus: number; days: number; run
     underThreshold: result.underThreshold,
     startRssMb: result.startRssMb,
     peakRssMb: result.peakRssMb,
-    layout: { timesKiB: round1(result.timesKiB), batchMiB: round1(result.batchMiB), allAtOnceMiB: Math.round((result.samples * 12) / 2 ** 20) },
-    perRun: result.runs.map((r) => ({ detectMs: round1(r.detectMs), singleMs: round1(r.singleMs), floorMs: round1(r.floorMs), generateMs: Math.round(r.generateMs) })),
+    layout: {
+      timesKiB: round1(result.timesKiB),
+      batchMiB: round1(result.batchMiB),
+      allAtOnceMiB: Math.round((result.samples * 12) / 2 ** 20),
+    },
+    perRun: result.runs.map((r) => ({
+      detectMs: round1(r.detectMs),
+      singleMs: round1(r.singleMs),
+      floorMs: round1(r.floorMs),
+      generateMs: Math.round(r.generateMs),
+    })),
   };
 }
 

@@ -16,12 +16,21 @@ const OUT = fileURLToPath(new URL('../../bench/out/', import.meta.url));
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const BENCHES = ['focus', 'budget', 'slack', 'idle', 'gpufetch', 'soak'] as const;
-const only = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const only = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const unknown = only.filter((name) => !(BENCHES as readonly string[]).includes(name));
 if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown benchmark ${unknown.join(', ')} (known: ${BENCHES.join(', ')})`);
 const selected = (name: (typeof BENCHES)[number]) => only.length === 0 || only.includes(name);
 /** A comma-separated list of numbers from the environment, or the fallback. */
-const numbers = (value: string | undefined, fallback: number[]) => (value ? value.split(',').map((v) => Number(v.trim())).filter((v) => v > 0) : fallback);
+const numbers = (value: string | undefined, fallback: number[]) =>
+  value
+    ? value
+        .split(',')
+        .map((v) => Number(v.trim()))
+        .filter((v) => v > 0)
+    : fallback;
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 console.log(`machine: ${machine}`);
@@ -30,7 +39,9 @@ let focus: Awaited<ReturnType<typeof benchFocusImport>> | undefined;
 if (selected('focus')) {
   focus = await benchFocusImport({ rows, runs, workDir: join(OUT, 'work') });
   console.log(`\nFOCUS import of ${rows.toLocaleString('en-US')} rows (${focus.csvMb} MB CSV), median of ${runs}:`);
-  console.log(`  burnrate import : ${focus.import.ms} ms, ${focus.import.rowsPerSec.toLocaleString('en-US')} rows/s, peak RSS ${focus.import.peakRssMb} MB (${focus.storedRows} daily rows stored)`);
+  console.log(
+    `  burnrate import : ${focus.import.ms} ms, ${focus.import.rowsPerSec.toLocaleString('en-US')} rows/s, peak RSS ${focus.import.peakRssMb} MB (${focus.storedRows} daily rows stored)`,
+  );
   console.log(`  DuckDB floor    : ${focus.floor.ms} ms, peak RSS ${focus.floor.peakRssMb} MB`);
   console.log(`  ratio           : ${focus.ratio}x (target ≤ 1.5x; RSS target < 400 MB)`);
 }
@@ -62,16 +73,26 @@ if (selected('slack')) {
 // BENCH_IDLE_GPUS and BENCH_IDLE_DAYS change the fleet: 10,000 GPUs × 7 days by default.
 let idle: IdleDetectionBench | undefined;
 if (selected('idle')) {
-  idle = await benchIdleDetection({ gpus: Number(process.env.BENCH_IDLE_GPUS ?? 10_000), days: Number(process.env.BENCH_IDLE_DAYS ?? 7), runs });
+  idle = await benchIdleDetection({
+    gpus: Number(process.env.BENCH_IDLE_GPUS ?? 10_000),
+    days: Number(process.env.BENCH_IDLE_DAYS ?? 7),
+    runs,
+  });
   const row = (name: string, r: { ms: number; samplesPerSec: number }, ratio: string) =>
-    console.log(`  ${name.padEnd(24)}${`${r.ms.toFixed(0)} ms`.padStart(9)}${`${(r.samplesPerSec / 1e6).toFixed(0)} M samples/s`.padStart(20)}  ${ratio}`);
-  console.log(`\nGPU idle detection, ${idle.gpus.toLocaleString('en-US')} GPUs × ${idle.days} days of 1-minute samples (${(idle.samples / 1e6).toFixed(1)} M samples), median of ${runs}:`);
+    console.log(
+      `  ${name.padEnd(24)}${`${r.ms.toFixed(0)} ms`.padStart(9)}${`${(r.samplesPerSec / 1e6).toFixed(0)} M samples/s`.padStart(20)}  ${ratio}`,
+    );
+  console.log(
+    `\nGPU idle detection, ${idle.gpus.toLocaleString('en-US')} GPUs × ${idle.days} days of 1-minute samples (${(idle.samples / 1e6).toFixed(1)} M samples), median of ${runs}:`,
+  );
   console.log(`                             median          throughput  vs floor`);
   row('detect, a batch a call', idle.detect, `${idle.ratio}x (target ≤ 3x)`);
   row('detect, a series a call', idle.single, `${idle.singleRatio}x`);
   row('floor (count < 5%)', idle.floor, '');
   console.log(`  found ${idle.intervals.idle} idle, ${idle.intervals.stalled} stalled, ${idle.intervals.unknown} unknown intervals`);
-  console.log(`  peak RSS ${idle.peakRssMb} MB (${idle.startRssMb} MB at start): times shared, ${idle.layout.timesKiB} KiB; ${idle.layout.batchMiB} MiB per batch of ${idle.batch} GPUs, against ${idle.layout.allAtOnceMiB} MiB for all at once`);
+  console.log(
+    `  peak RSS ${idle.peakRssMb} MB (${idle.startRssMb} MB at start): times shared, ${idle.layout.timesKiB} KiB; ${idle.layout.batchMiB} MiB per batch of ${idle.batch} GPUs, against ${idle.layout.allAtOnceMiB} MiB for all at once`,
+  );
 }
 
 // BENCH_FETCH_GPUS changes the fleet (1,000 GPUs by default); the window is 24 h, the follow-up 15 minutes later.
@@ -98,20 +119,33 @@ if (selected('soak')) {
 
 mkdirSync(OUT, { recursive: true });
 const file = only.length === 0 ? 'results.json' : `results.${only.join('.')}.json`;
-writeFileSync(join(OUT, file), `${JSON.stringify({ machine, at: new Date().toISOString(), focus: focus && { ...focus, samples: undefined }, budget, slack, idle, gpuFetch, soak }, null, 2)}\n`);
+writeFileSync(
+  join(OUT, file),
+  `${JSON.stringify({ machine, at: new Date().toISOString(), focus: focus && { ...focus, samples: undefined }, budget, slack, idle, gpuFetch, soak }, null, 2)}\n`,
+);
 
 function printSlack(slack: SlackAckBench): void {
   const ms = (v: number) => `${v.toFixed(1)} ms`.padStart(10);
   const cpuMs = (v: number | null) => (v === null ? '—' : `${v.toFixed(2)} ms`);
   const pct = (v: number | null) => (v === null ? '—' : `${v.toFixed(0)}%`);
-  const codes = (c: Record<string, number>) => (Object.keys(c).length === 0 ? '' : ` (${Object.entries(c).map(([k, v]) => `${k} ${v}`).join(', ')})`);
+  const codes = (c: Record<string, number>) =>
+    Object.keys(c).length === 0
+      ? ''
+      : ` (${Object.entries(c)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')})`;
   console.log(
     `\nSlack slash commands on loopback, closed loop (throughput ceiling): ${slack.rounds} rounds × ${slack.requests} requests, ${slack.concurrency} in flight (${slack.demoDays} days of demo data, ${slack.spendRows} daily rows; burnrate ${slack.answers}); pooled percentiles:`,
   );
   console.log(`                     ack p50     ack p95     ack p99  round p99 med       req/s  server CPU/req  other work  errors`);
-  for (const [name, r] of [['burnrate', slack.burnrate], ['bare Bolt', slack.bare]] as const) {
+  for (const [name, r] of [
+    ['burnrate', slack.burnrate],
+    ['bare Bolt', slack.bare],
+  ] as const) {
     const errors = r.non200 + r.transportErrors + ('missingAnswers' in r ? r.missingAnswers + r.errorAnswers : 0);
-    console.log(`  ${name.padEnd(16)}${ms(r.ack.p50)}  ${ms(r.ack.p95)}  ${ms(r.ack.p99)}  ${ms(r.ack.perRoundP99Median).padStart(13)}  ${String(r.throughputRps).padStart(10)}  ${cpuMs(r.serverCpuMsPerRequest).padStart(14)}  ${pct(r.otherCpuPct).padStart(10)}  ${errors}${codes(r.transportErrorCodes)}`);
+    console.log(
+      `  ${name.padEnd(16)}${ms(r.ack.p50)}  ${ms(r.ack.p95)}  ${ms(r.ack.p99)}  ${ms(r.ack.perRoundP99Median).padStart(13)}  ${String(r.throughputRps).padStart(10)}  ${cpuMs(r.serverCpuMsPerRequest).padStart(14)}  ${pct(r.otherCpuPct).padStart(10)}  ${errors}${codes(r.transportErrorCodes)}`,
+    );
   }
   console.log(`  ack p99 ratio   : ${slack.p99Ratio}x pooled, ${slack.perRoundP99Ratio}x from per-round medians (target ≤ 1.3x)`);
   console.log(
@@ -123,7 +157,9 @@ function printSlack(slack: SlackAckBench): void {
   console.log(
     `\nSlack slash commands, open loop (fixed offered rate, Poisson arrivals): ${open.rounds} rounds × ${open.seconds} s per rate and server after ${open.warmupSeconds} s warm-up each; pooled percentiles:`,
   );
-  console.log(`   req/s   sent at   burnrate ack p50/p99     bare ack p50/p99  p99 ratio  round p99 med burnrate/bare, ratio   answer p50/p99  answer round p99 med`);
+  console.log(
+    `   req/s   sent at   burnrate ack p50/p99     bare ack p50/p99  p99 ratio  round p99 med burnrate/bare, ratio   answer p50/p99  answer round p99 med`,
+  );
   for (const r of open.results) {
     const b = r.burnrate;
     const pair = (x: number, y: number) => `${x.toFixed(1)} / ${y.toFixed(1)} ms`;
@@ -139,25 +175,45 @@ function printSlack(slack: SlackAckBench): void {
       `  ${String(r.rate).padStart(6)}  ${`${cpuMs(b.serverCpuMsPerRequest)} / ${cpuMs(r.bare.serverCpuMsPerRequest)}`.padStart(22)}  ${`${pct(b.serverBusyPct)} / ${pct(r.bare.serverBusyPct)}`.padStart(19)}  ${`${Math.max(b.sendLagP99, r.bare.sendLagP99).toFixed(1)} ms`.padStart(12)}  ${`${pct(b.otherCpuPct)} / ${pct(r.bare.otherCpuPct)}`.padStart(25)}  ${String(errors).padStart(6)}${codes(mergeCodes(b.transportErrorCodes, r.bare.transportErrorCodes))}  ${String(b.turnedAway).padStart(11)}`,
     );
   }
-  console.log(`  targets: ack p99 ratio ≤ 1.3x, answer p99 < 500 ms. busy: server CPU, % of a core. send lag: how late the load generator sent`);
+  console.log(
+    `  targets: ack p99 ratio ≤ 1.3x, answer p99 < 500 ms. busy: server CPU, % of a core. send lag: how late the load generator sent`,
+  );
   console.log(`  against its schedule. other work: CPU used by anything but the benchmark's four processes, % of a core (2 cores in all).`);
 }
 
 function printGpuFetch(r: GpuFetchBench): void {
   const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 2 : 1)} MiB`;
-  console.log(`\nGPU metrics per idle-GPU check, ${r.gpus.toLocaleString('en-US')} GPUs, ${r.lookbackHours} h window at 1-minute steps (wall time includes the local backend):`);
+  console.log(
+    `\nGPU metrics per idle-GPU check, ${r.gpus.toLocaleString('en-US')} GPUs, ${r.lookbackHours} h window at 1-minute steps (wall time includes the local backend):`,
+  );
   console.log(`  Prometheus (DCGM)            queries       bytes      time  series`);
-  for (const [name, run] of [['first run', r.prometheus.first], [`+${r.followUpMinutes} min, rolling window`, r.prometheus.followUp], [`+${r.followUpMinutes} min, full re-read`, r.prometheus.fullReread]] as const)
-    console.log(`  ${name.padEnd(28)}${String(run.requests).padStart(7)}${mb(run.bytes).padStart(12)}${`${run.ms} ms`.padStart(10)}${String(run.series).padStart(8)}`);
+  for (const [name, run] of [
+    ['first run', r.prometheus.first],
+    [`+${r.followUpMinutes} min, rolling window`, r.prometheus.followUp],
+    [`+${r.followUpMinutes} min, full re-read`, r.prometheus.fullReread],
+  ] as const)
+    console.log(
+      `  ${name.padEnd(28)}${String(run.requests).padStart(7)}${mb(run.bytes).padStart(12)}${`${run.ms} ms`.padStart(10)}${String(run.series).padStart(8)}`,
+    );
   const cw = r.cloudwatch;
-  console.log(`  CloudWatch (nvidia_smi)      ListMetrics  GetMetricData  metrics requested (first pages)  datapoints       bytes      time`);
-  for (const [name, run] of [['first run', cw.first], [`+${r.followUpMinutes} min, rolling window`, cw.followUp], [`+${r.followUpMinutes} min, full re-read`, cw.fullReread]] as const)
+  console.log(
+    `  CloudWatch (nvidia_smi)      ListMetrics  GetMetricData  metrics requested (first pages)  datapoints       bytes      time`,
+  );
+  for (const [name, run] of [
+    ['first run', cw.first],
+    [`+${r.followUpMinutes} min, rolling window`, cw.followUp],
+    [`+${r.followUpMinutes} min, full re-read`, cw.fullReread],
+  ] as const)
     console.log(
       `  ${name.padEnd(28)}${String(run.listMetricsCalls).padStart(11)}${String(run.getMetricDataCalls).padStart(15)}${`${run.metricsRequested.toLocaleString('en-US')} (${run.metricsRequestedFirstPages.toLocaleString('en-US')})`.padStart(33)}${run.datapoints.toLocaleString('en-US').padStart(12)}${mb(run.bytes).padStart(12)}${`${run.ms} ms`.padStart(10)}`,
     );
-  console.log(`  GetMetricData at $${cw.usdPer1000Metrics} per 1,000 metrics requested (AWS price list, us-east-1, at the time of writing):`);
+  console.log(
+    `  GetMetricData at $${cw.usdPer1000Metrics} per 1,000 metrics requested (AWS price list, us-east-1, at the time of writing):`,
+  );
   console.log(`  (low: a metric counted once per call batch; high: again on every NextToken continuation)`);
-  console.log(`  first run $${cw.usdFirstRun.low}–$${cw.usdFirstRun.high}; a follow-up check $${cw.usdPerCheck.low}–$${cw.usdPerCheck.high}; 96 checks a day for 30 days $${cw.usdPerMonth.low}–$${cw.usdPerMonth.high}`);
+  console.log(
+    `  first run $${cw.usdFirstRun.low}–$${cw.usdFirstRun.high}; a follow-up check $${cw.usdPerCheck.low}–$${cw.usdPerCheck.high}; 96 checks a day for 30 days $${cw.usdPerMonth.low}–$${cw.usdPerMonth.high}`,
+  );
 }
 
 function mergeCodes(...counts: Record<string, number>[]): Record<string, number> {

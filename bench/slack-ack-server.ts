@@ -64,7 +64,12 @@ async function startBurnrate(): Promise<{ server: Server; rows: number; answers:
 async function startBare(): Promise<{ server: Server; rows?: number; answers?: string; close: () => Promise<void> }> {
   // The same receiver options as burnrate's (signature verification on, same path), Bolt's own
   // console logger at ERROR, and a fixed authorization so no auth.test call is made.
-  const receiver = new HTTPReceiver({ signingSecret: BENCH_SIGNING_SECRET, endpoints: SLACK_EVENTS_PATH, signatureVerification: true, logLevel: LogLevel.ERROR });
+  const receiver = new HTTPReceiver({
+    signingSecret: BENCH_SIGNING_SECRET,
+    endpoints: SLACK_EVENTS_PATH,
+    signatureVerification: true,
+    logLevel: LogLevel.ERROR,
+  });
   const app = new App({
     receiver,
     authorize: async () => ({ botToken: BENCH_BOT_TOKEN }),

@@ -198,7 +198,13 @@ interface OpenRound extends RoundResult {
   lags: number[];
 }
 
-export async function benchSlackAck(opts: { requests: number; concurrency: number; rounds: number; warmup?: number; open?: OpenLoopOptions | null }): Promise<SlackAckBench> {
+export async function benchSlackAck(opts: {
+  requests: number;
+  concurrency: number;
+  rounds: number;
+  warmup?: number;
+  open?: OpenLoopOptions | null;
+}): Promise<SlackAckBench> {
   const warmup = opts.warmup ?? Math.min(500, opts.requests);
   const sink = await startSink();
   const targets: Target[] = [];
@@ -295,7 +301,13 @@ export async function benchSlackAck(opts: { requests: number; concurrency: numbe
  * Fires `ids.length` signed slash commands at `concurrency` in flight; resolves when all are acked
  * and, with `answered`, all answered (or given up): the server's CPU then includes the answers.
  */
-async function fire(target: Target, ids: number[], concurrency: number, sink: Sink, answered = false): Promise<RoundResult & { missingAnswers: number }> {
+async function fire(
+  target: Target,
+  ids: number[],
+  concurrency: number,
+  sink: Sink,
+  answered = false,
+): Promise<RoundResult & { missingAnswers: number }> {
   const sinkUrl = sink.url;
   const result = emptyRound();
   const cpuBefore = sampleCpu();
@@ -355,7 +367,13 @@ async function fireOpen(target: Target, ids: number[], rate: number, seed: numbe
 }
 
 /** The open-loop runs: for each rate, `rounds` runs per target, alternating which goes first. */
-async function benchOpenLoop(burnrate: Target, bare: Target, sink: Sink, opts: OpenLoopOptions, ids: (n: number) => number[]): Promise<OpenLoopBench> {
+async function benchOpenLoop(
+  burnrate: Target,
+  bare: Target,
+  sink: Sink,
+  opts: OpenLoopOptions,
+  ids: (n: number) => number[],
+): Promise<OpenLoopBench> {
   const results: OpenLoopRate[] = [];
   for (const [rateIndex, rate] of opts.rates.entries()) {
     const rounds: Record<Mode, OpenRound[]> = { burnrate: [], bare: [] };
@@ -391,12 +409,20 @@ async function benchOpenLoop(burnrate: Target, bare: Target, sink: Sink, opts: O
         otherCpuPct: otherCpuPct(runs.map((r) => ({ otherMs: r.otherCpuMs, wallMs: r.wallMs }))),
       };
     };
-    const answers = rounds.burnrate.map((r) => [...r.sent].flatMap(([id, { at }]) => (sink.arrivals.has(id) ? [sink.arrivals.get(id)! - at] : [])));
+    const answers = rounds.burnrate.map((r) =>
+      [...r.sent].flatMap(([id, { at }]) => (sink.arrivals.has(id) ? [sink.arrivals.get(id)! - at] : [])),
+    );
     const burnrateResult = summarize(rounds.burnrate);
     const bareResult = summarize(rounds.bare);
     results.push({
       rate,
-      burnrate: { ...burnrateResult, answer: percentiles(answers), missingAnswers, errorAnswers: sink.errorAnswers - errorsBefore, turnedAway },
+      burnrate: {
+        ...burnrateResult,
+        answer: percentiles(answers),
+        missingAnswers,
+        errorAnswers: sink.errorAnswers - errorsBefore,
+        turnedAway,
+      },
       bare: bareResult,
       p99Ratio: Math.round((burnrateResult.ack.p99 / bareResult.ack.p99) * 100) / 100,
       perRoundP99Ratio: Math.round((burnrateResult.ack.perRoundP99Median / bareResult.ack.perRoundP99Median) * 100) / 100,
@@ -418,7 +444,20 @@ function poissonSchedule(n: number, rate: number, seed: number): number[] {
 }
 
 function emptyRound(): RoundResult {
-  return { acks: [], rps: 0, non200: 0, transportErrors: 0, errorCodes: {}, cpuMs: null, otherCpuMs: null, sent: new Map(), turnedAway: new Set(), lastAckAt: 0, firstSendAt: 0, wallMs: 0 };
+  return {
+    acks: [],
+    rps: 0,
+    non200: 0,
+    transportErrors: 0,
+    errorCodes: {},
+    cpuMs: null,
+    otherCpuMs: null,
+    sent: new Map(),
+    turnedAway: new Set(),
+    lastAckAt: 0,
+    firstSendAt: 0,
+    wallMs: 0,
+  };
 }
 
 /** Sends one signed slash command and records its ack in `into`; resolves when it is acked (or failed). */
@@ -609,7 +648,11 @@ function sampleCpu(): CpuSample | null {
 }
 
 /** The target's CPU between two samples, and everyone else's but the benchmark's own processes'. */
-function cpuBetween(before: CpuSample | null, after: CpuSample | null, target: Target): { cpuMs: number | null; otherCpuMs: number | null } {
+function cpuBetween(
+  before: CpuSample | null,
+  after: CpuSample | null,
+  target: Target,
+): { cpuMs: number | null; otherCpuMs: number | null } {
   if (!before || !after) return { cpuMs: null, otherCpuMs: null };
   const pid = target.child.pid ?? -1;
   const cpuMs = (after.servers.get(pid) ?? NaN) - (before.servers.get(pid) ?? NaN);

@@ -15,7 +15,8 @@ export const budgetSetCommand: CommandSpec = {
     const [teamArg, amountArg, cadenceArg = 'monthly', ...rest] = args;
     if (!teamArg || !amountArg || rest.length > 0) throw badArguments(this, 'expected a team and an amount');
     const cadence = cadenceArg.toLowerCase();
-    if (cadence !== 'monthly' && cadence !== 'weekly') throw badArguments(this, `the period must be monthly or weekly, got "${cadenceArg}"`);
+    if (cadence !== 'monthly' && cadence !== 'weekly')
+      throw badArguments(this, `the period must be monthly or weekly, got "${cadenceArg}"`);
     const amount = parseAmount(amountArg);
     if (amount === null) throw badArguments(this, `"${amountArg}" is not an amount: write 50000, 50k or 1.2m`);
     // Unknown teams are named as unknown to everyone; setBudget checks the caller's role.

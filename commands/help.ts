@@ -16,13 +16,22 @@ export function helpText(commands: readonly CommandSpec[], problem: string | nul
   return {
     summary: problem ?? 'burnrate commands',
     blocks: [
-      ...(problem ? [{ type: 'text' as const, text: `${problem} Here is what burnrate understands:` }] : [{ type: 'header' as const, text: 'burnrate commands' }]),
+      ...(problem
+        ? [{ type: 'text' as const, text: `${problem} Here is what burnrate understands:` }]
+        : [{ type: 'header' as const, text: 'burnrate commands' }]),
       {
         type: 'table',
         columns: [{ label: 'Command' }, { label: 'What it answers' }],
         rows: commands.map((c) => [c.usage, c.summary]),
       },
-      { type: 'context', text: `For example: ${commands.filter((c) => c.verb !== 'help').slice(0, 3).map((c) => c.example).join(' · ')}` },
+      {
+        type: 'context',
+        text: `For example: ${commands
+          .filter((c) => c.verb !== 'help')
+          .slice(0, 3)
+          .map((c) => c.example)
+          .join(' · ')}`,
+      },
     ],
   };
 }

@@ -14,6 +14,9 @@ export const idleCommand: CommandSpec = {
     if (ctx.visibleTeams.length === 0) throw notInAnyTeam(ctx.actor.userId);
     const teams = args[0] ? [resolveTeamId(ctx.deps.config, args[0], ctx.visibleTeams)] : ctx.visibleTeams;
     const result = await runGpuCheck(ctx.deps, { dryRun: true, teams });
-    return idleStatus(result.findings.filter((f) => f.state !== 'resolved'), teams.length === 1 ? teams[0]! : 'your teams');
+    return idleStatus(
+      result.findings.filter((f) => f.state !== 'resolved'),
+      teams.length === 1 ? teams[0]! : 'your teams',
+    );
   },
 };

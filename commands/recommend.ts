@@ -14,6 +14,9 @@ export const recommendCommand: CommandSpec = {
     if (ctx.visibleTeams.length === 0) throw notInAnyTeam(ctx.actor.userId);
     const teams = args[0] ? [resolveTeamId(ctx.deps.config, args[0], ctx.visibleTeams)] : ctx.visibleTeams;
     const all = await currentRecommendations(ctx.deps);
-    return recommendationList(all.filter((r) => teams.includes(r.team)), teams.length === 1 ? teams[0]! : 'your teams');
+    return recommendationList(
+      all.filter((r) => teams.includes(r.team)),
+      teams.length === 1 ? teams[0]! : 'your teams',
+    );
   },
 };

@@ -17,18 +17,32 @@ export const reviewCommand: CommandSpec = {
     const months = words.filter((w) => /^\d{4}-\d{1,2}$/.test(w));
     const others = words.filter((w) => !months.includes(w));
     if (months.length > 1 || others.length > 1) throw badArguments(this, `I don't understand "${words.join(' ')}"`);
-    const team = others[0] ? resolveTeamId(ctx.deps.config, others[0], ctx.visibleTeams) : ctx.visibleTeams.length === 1 ? ctx.visibleTeams[0]! : null;
+    const team = others[0]
+      ? resolveTeamId(ctx.deps.config, others[0], ctx.visibleTeams)
+      : ctx.visibleTeams.length === 1
+        ? ctx.visibleTeams[0]!
+        : null;
     if (!team) throw badArguments(this, `You are in several teams (${ctx.visibleTeams.join(', ')}): name one`);
     const config = ctx.deps.config.teams.find((t) => t.id === team)!;
     const month = months[0] ? parseReviewMonth(months[0], ctx.now) : lastMonth(ctx.now, config.timezone);
     const [review] = await runMonthlyReview(ctx.deps, { teams: [team], month });
-    await ctx.deps.store.audit.record({ at: ctx.now, platform: ctx.actor.platform, userId: ctx.actor.userId, action: 'review', subject: `review:${team}:${month}`, result: review!.created ? 'ok' : 'duplicate' });
+    await ctx.deps.store.audit.record({
+      at: ctx.now,
+      platform: ctx.actor.platform,
+      userId: ctx.actor.userId,
+      action: 'review',
+      subject: `review:${team}:${month}`,
+      result: review!.created ? 'ok' : 'duplicate',
+    });
     const name = `${monthName(month)} review of ${config.name ?? team}`;
     const channels = ctx.deps.chat.filter((port) => port.addressOf(config) !== null).length;
     let text: string;
-    if (!review!.created && review!.queued === 0) text = `The ${name} was posted before: nothing is posted twice. Its thread has the ${review!.lines.length} cost lines.`;
-    else if (channels === 0) text = `Recorded the ${name}, but ${config.name ?? team} has no chat channel configured, so nothing is posted.`;
-    else text = `Posting the ${name} in its channel: the summary, the chart and ${review!.lines.length} cost lines to answer in its thread.`;
+    if (!review!.created && review!.queued === 0)
+      text = `The ${name} was posted before: nothing is posted twice. Its thread has the ${review!.lines.length} cost lines.`;
+    else if (channels === 0)
+      text = `Recorded the ${name}, but ${config.name ?? team} has no chat channel configured, so nothing is posted.`;
+    else
+      text = `Posting the ${name} in its channel: the summary, the chart and ${review!.lines.length} cost lines to answer in its thread.`;
     const message: Message = { summary: text, blocks: [{ type: 'text', text }] };
     return message;
   },

@@ -62,7 +62,12 @@ export const spendCommand: CommandSpec = {
     if (ctx.visibleTeams.length === 0) throw notInAnyTeam(ctx.actor.userId);
     const team = args.team ?? (ctx.visibleTeams.length === 1 ? ctx.visibleTeams[0] : undefined);
     const by = args.by ?? (team ? 'service' : 'team');
-    const report = await spendReport(ctx.deps, { period: args.period ?? monthOf(today), by, visibleTeams: ctx.visibleTeams, ...(team ? { team } : {}) });
+    const report = await spendReport(ctx.deps, {
+      period: args.period ?? monthOf(today),
+      by,
+      visibleTeams: ctx.visibleTeams,
+      ...(team ? { team } : {}),
+    });
     return spendSummary(report, report.teams?.length === 1 ? report.teams[0]! : 'your teams');
   },
 };

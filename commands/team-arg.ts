@@ -18,5 +18,9 @@ export function resolveTeamId(config: Config, typed: string, visibleTeams?: read
 
 /** For someone who is in no team: say so, and who can fix it. */
 export function notInAnyTeam(userId: string): BurnrateError {
-  return new BurnrateError('burnrate_no_team', `You (${userId}) are not an owner or approver of any team yet.`, 'Ask an admin to add your user id to a team in burnrate.yml.');
+  return new BurnrateError(
+    'burnrate_no_team',
+    `You (${userId}) are not an owner or approver of any team yet.`,
+    'Ask an admin to add your user id to a team in burnrate.yml.',
+  );
 }

@@ -20,7 +20,15 @@ export const topCommand: CommandSpec = {
     if (args.unknown.length > 0 || args.numbers.length > 1 || args.by) throw badArguments(this, `I don't understand "${words.join(' ')}"`);
     if (n < 1 || n > MAX_LINES) throw badArguments(this, `n must be between 1 and ${MAX_LINES}`);
     if (ctx.visibleTeams.length === 0) throw notInAnyTeam(ctx.actor.userId);
-    const report = await spendReport(ctx.deps, { period: args.period ?? monthOf(today), by: 'resource', visibleTeams: ctx.visibleTeams, ...(args.team ? { team: args.team } : {}) });
-    return spendSummary({ ...report, rows: report.rows.slice(0, n) }, `top ${n} of ${report.teams?.length === 1 ? report.teams[0] : 'your teams'}`);
+    const report = await spendReport(ctx.deps, {
+      period: args.period ?? monthOf(today),
+      by: 'resource',
+      visibleTeams: ctx.visibleTeams,
+      ...(args.team ? { team: args.team } : {}),
+    });
+    return spendSummary(
+      { ...report, rows: report.rows.slice(0, n) },
+      `top ${n} of ${report.teams?.length === 1 ? report.teams[0] : 'your teams'}`,
+    );
   },
 };

@@ -8,7 +8,11 @@ export const whoamiCommand: CommandSpec = {
   async run(ctx) {
     const { roles } = ctx;
     const lines = roles.teams.map((t) => [t.id, t.roles.join(', ')]);
-    const intro = roles.admin ? 'You are an **admin**: you see every team and may act for any of them.' : lines.length ? 'Your teams:' : 'You are in no team yet: ask an admin to add your user id to a team in burnrate.yml.';
+    const intro = roles.admin
+      ? 'You are an **admin**: you see every team and may act for any of them.'
+      : lines.length
+        ? 'Your teams:'
+        : 'You are in no team yet: ask an admin to add your user id to a team in burnrate.yml.';
     return {
       summary: `You are ${ctx.actor.name ?? ctx.actor.userId}${roles.admin ? ' (admin)' : ''}`,
       blocks: [

@@ -64,7 +64,16 @@ const spotOrNull = (values: number[]): number | null => {
 
 /** Per-GPU memory (GiB) by model, for when the vantage row lacks it or gives a per-GPU figure. */
 const AWS_GPU_MEMORY: Record<string, number> = {
-  M60: 8, K80: 12, V100: 16, T4: 16, A10G: 24, L4: 24, L40S: 48, A100: 40, H100: 80, H200: 141,
+  M60: 8,
+  K80: 12,
+  V100: 16,
+  T4: 16,
+  A10G: 24,
+  L4: 24,
+  L40S: 48,
+  A100: 40,
+  H100: 80,
+  H200: 141,
   B200: 179, // AWS lists 1,432 GB for the 8 GPUs of p6-b200.48xlarge
   'RTX PRO 6000 Blackwell': 96,
 };
@@ -131,19 +140,33 @@ export function buildAws(onDemandCsv: string, spotCsv: string): GpuPrice[] {
 
 /** g2-standard-N carries a fixed number of L4s (Google's machine type table; the CSV does not say). */
 const G2_L4_COUNT: Record<string, number> = {
-  'g2-standard-4': 1, 'g2-standard-8': 1, 'g2-standard-12': 1, 'g2-standard-16': 1,
-  'g2-standard-24': 2, 'g2-standard-32': 1, 'g2-standard-48': 4, 'g2-standard-96': 8,
+  'g2-standard-4': 1,
+  'g2-standard-8': 1,
+  'g2-standard-12': 1,
+  'g2-standard-16': 1,
+  'g2-standard-24': 2,
+  'g2-standard-32': 1,
+  'g2-standard-48': 4,
+  'g2-standard-96': 8,
 };
 
 /** Which accelerator row (name as in the CSV) and how many GPUs a machine type carries. */
 export function gcpAccelerator(machine: string): { accelerator: string; count: number } | null {
   const l4 = G2_L4_COUNT[machine];
   if (l4 !== undefined) return { accelerator: 'L4', count: l4 };
-  const match = /^(a2-highgpu|a2-megagpu|a2-ultragpu|a3-highgpu|a3-edgegpu|a3-megagpu|a3-ultragpu|a4-highgpu)-(\d+)g(-nolssd)?$/.exec(machine);
+  const match = /^(a2-highgpu|a2-megagpu|a2-ultragpu|a3-highgpu|a3-edgegpu|a3-megagpu|a3-ultragpu|a4-highgpu)-(\d+)g(-nolssd)?$/.exec(
+    machine,
+  );
   if (!match) return null;
   const accelerator: Record<string, string> = {
-    'a2-highgpu': 'A100', 'a2-megagpu': 'A100', 'a2-ultragpu': 'A100-80GB', 'a3-highgpu': 'H100',
-    'a3-edgegpu': 'H100', 'a3-megagpu': 'H100-MEGA', 'a3-ultragpu': 'H200', 'a4-highgpu': 'B200',
+    'a2-highgpu': 'A100',
+    'a2-megagpu': 'A100',
+    'a2-ultragpu': 'A100-80GB',
+    'a3-highgpu': 'H100',
+    'a3-edgegpu': 'H100',
+    'a3-megagpu': 'H100-MEGA',
+    'a3-ultragpu': 'H200',
+    'a4-highgpu': 'B200',
   };
   return { accelerator: accelerator[match[1] ?? ''] ?? '', count: Number(match[2]) };
 }
@@ -201,7 +224,15 @@ export function buildGcp(csv: string): GpuPrice[] {
 
 /** Per-GPU memory (GiB) by the CSV's accelerator name; AMD (MI25, MI300X) is left out of the catalog. */
 const AZURE_GPU_MEMORY: Record<string, number | null> = {
-  M60: 8, T4: 16, V100: 16, 'V100-32GB': 32, A10: 24, A100: 40, 'A100-80GB': 80, H100: 80, H200: 141,
+  M60: 8,
+  T4: 16,
+  V100: 16,
+  'V100-32GB': 32,
+  A10: 24,
+  A100: 40,
+  'A100-80GB': 80,
+  H100: 80,
+  H200: 141,
 };
 /** NC H100 v5 sizes: public sources disagree (H100 NVL 94 GB vs 80 GB), so memory stays unknown. */
 const AZURE_MEMORY_UNKNOWN = /^Standard_NCC?\d+adi?s_H100_v5$/;
@@ -258,7 +289,6 @@ export function buildPriceCatalog(dir: string): GpuPrice[] {
   );
 }
 
-
 function main(argv: string[]): void {
   const [dir, out] = argv;
   if (!dir) {
@@ -272,7 +302,9 @@ function main(argv: string[]): void {
   const text = formatCatalog(entries);
   writeFileSync(target, text);
   const count = (p: CloudProvider) => entries.filter((e) => e.provider === p).length;
-  console.log(`${target}: ${entries.length} entries (aws ${count('aws')}, gcp ${count('gcp')}, azure ${count('azure')}), ${text.length} bytes`);
+  console.log(
+    `${target}: ${entries.length} entries (aws ${count('aws')}, gcp ${count('gcp')}, azure ${count('azure')}), ${text.length} bytes`,
+  );
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main(process.argv.slice(2));

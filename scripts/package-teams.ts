@@ -18,7 +18,9 @@ const GUID = /^[0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$/;
 /** The manifest for this bot: its app id as the Teams app id and the bot id, burnrate's version. */
 export function teamsManifest(teamsDir: string, appId: string, version: string): Record<string, any> {
   if (!GUID.test(appId)) {
-    throw new Error(`MICROSOFT_APP_ID must be the bot's Microsoft App ID, a GUID such as 8c2f5d7e-1a2b-4c3d-9e8f-0123456789ab; got "${appId}"`);
+    throw new Error(
+      `MICROSOFT_APP_ID must be the bot's Microsoft App ID, a GUID such as 8c2f5d7e-1a2b-4c3d-9e8f-0123456789ab; got "${appId}"`,
+    );
   }
   const manifest = JSON.parse(readFileSync(join(teamsDir, 'manifest.json'), 'utf8')) as Record<string, any>;
   manifest.id = appId;
@@ -52,12 +54,17 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const out = resolve(values.out ?? join(root, 'dist', 'teams', 'burnrate-teams.zip'));
   const appId = process.env.MICROSOFT_APP_ID?.trim() ?? '';
   if (!appId) {
-    process.stderr.write('MICROSOFT_APP_ID is not set: set it to the Microsoft App ID of your Azure Bot (Azure Bot → Configuration), then run again.\n');
+    process.stderr.write(
+      'MICROSOFT_APP_ID is not set: set it to the Microsoft App ID of your Azure Bot (Azure Bot → Configuration), then run again.\n',
+    );
     process.exit(2);
   }
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
   buildTeamsPackage({ teamsDir: join(root, 'teams'), appId, version, out }).then(
-    (files) => process.stdout.write(`${out}: ${files.join(', ')}\nUpload it in Teams: Apps → Manage your apps → Upload an app (or the Teams admin center for the whole organisation).\n`),
+    (files) =>
+      process.stdout.write(
+        `${out}: ${files.join(', ')}\nUpload it in Teams: Apps → Manage your apps → Upload an app (or the Teams admin center for the whole organisation).\n`,
+      ),
     (error: Error) => {
       process.stderr.write(`${error.message}\n`);
       process.exit(2);

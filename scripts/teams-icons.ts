@@ -17,7 +17,10 @@ export const TEAMS_ICONS = [
 ] as const;
 
 /** An icon rendered from teams/<name>.svg at its manifest size: PNG bytes and raw RGBA pixels. */
-export function renderTeamsIcon(teamsDir: string, icon: (typeof TEAMS_ICONS)[number]): { png: Buffer; pixels: Buffer; width: number; height: number } {
+export function renderTeamsIcon(
+  teamsDir: string,
+  icon: (typeof TEAMS_ICONS)[number],
+): { png: Buffer; pixels: Buffer; width: number; height: number } {
   const svg = readFileSync(join(teamsDir, `${icon.name}.svg`), 'utf8');
   const rendered = new Resvg(svg, { fitTo: { mode: 'width', value: icon.size }, background: 'rgba(0,0,0,0)' }).render();
   return { png: rendered.asPng(), pixels: rendered.pixels, width: rendered.width, height: rendered.height };

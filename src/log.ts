@@ -11,7 +11,17 @@ export function createLogger(env: NodeJS.ProcessEnv = process.env, destination =
       level: env.LOG_LEVEL ?? (process.stderr.isTTY ? 'warn' : 'info'),
       base: undefined,
       redact: {
-        paths: ['token', '*.token', 'password', '*.password', 'secret', '*.secret', 'authorization', '*.authorization', 'headers.authorization'],
+        paths: [
+          'token',
+          '*.token',
+          'password',
+          '*.password',
+          'secret',
+          '*.secret',
+          'authorization',
+          '*.authorization',
+          'headers.authorization',
+        ],
         censor: '[redacted]',
       },
     },

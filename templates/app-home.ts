@@ -23,20 +23,32 @@ export interface HomeData {
 export function appHome(data: HomeData): Message {
   const open = new Map<string, number>();
   for (const f of data.openFindings) open.set(f.team, (open.get(f.team) ?? 0) + 1);
-  const blocks: Block[] = [{ type: 'header', text: `burnrate — ${data.userName}` }, ...budgetStatusMessage(data.statuses, open, data.dataThrough, data.stale ?? []).blocks.filter((b) => b.type !== 'header')];
+  const blocks: Block[] = [
+    { type: 'header', text: `burnrate — ${data.userName}` },
+    ...budgetStatusMessage(data.statuses, open, data.dataThrough, data.stale ?? []).blocks.filter((b) => b.type !== 'header'),
+  ];
   if (data.editableTeams.length > 0) {
     blocks.push({
       type: 'actions',
-      buttons: data.editableTeams.map((team, i) => ({ action: i === 0 ? SURFACE_ACTION_IDS.budgetEdit : `${SURFACE_ACTION_IDS.budgetEdit}:${i}`, label: `Edit budget of ${team}`, value: team })),
+      buttons: data.editableTeams.map((team, i) => ({
+        action: i === 0 ? SURFACE_ACTION_IDS.budgetEdit : `${SURFACE_ACTION_IDS.budgetEdit}:${i}`,
+        label: `Edit budget of ${team}`,
+        value: team,
+      })),
     });
   }
   blocks.push({ type: 'divider' }, { type: 'header', text: 'Open alerts' });
-  if (data.openFindings.length === 0) blocks.push({ type: 'text', text: 'Nothing open. burnrate will post in your team channels when a threshold is crossed.' });
+  if (data.openFindings.length === 0)
+    blocks.push({ type: 'text', text: 'Nothing open. burnrate will post in your team channels when a threshold is crossed.' });
   else {
     blocks.push({
       type: 'table',
       columns: [{ label: 'Team' }, { label: 'Alert' }, { label: 'Amount', align: 'right' }],
-      rows: data.openFindings.map((f) => [f.team, `${f.kind === 'budget.forecast' ? 'forecast' : 'spent'} ≥ ${f.threshold}% (${f.period})`, `${formatMoney(f.amount, f.currency)} (${formatPercent(f.amount / f.budget)})`]),
+      rows: data.openFindings.map((f) => [
+        f.team,
+        `${f.kind === 'budget.forecast' ? 'forecast' : 'spent'} ≥ ${f.threshold}% (${f.period})`,
+        `${formatMoney(f.amount, f.currency)} (${formatPercent(f.amount / f.budget)})`,
+      ]),
     });
   }
   const refreshed = data.sources.map((s) => `${s.source} refreshed ${s.refreshedAt.slice(0, 16).replace('T', ' ')} UTC`);

@@ -15,7 +15,11 @@ export interface BudgetAlertData {
 }
 
 /** Action ids of the buttons on a budget alert; the handlers live in src/actions/. */
-export const BUDGET_ACTIONS = { ack: ACTION_IDS.budgetAck, snooze: ACTION_IDS.budgetSnooze, breakdown: ACTION_IDS.budgetBreakdown } as const;
+export const BUDGET_ACTIONS = {
+  ack: ACTION_IDS.budgetAck,
+  snooze: ACTION_IDS.budgetSnooze,
+  breakdown: ACTION_IDS.budgetBreakdown,
+} as const;
 
 /** A budget threshold crossed (or forecast to be), escalated, or back under. */
 export function budgetAlert(data: BudgetAlertData): Message {
@@ -29,7 +33,8 @@ export function budgetAlert(data: BudgetAlertData): Message {
     { label: 'Spent so far', value: `${money(f.actual)} (${formatPercent(f.actual / f.budget)})` },
     { label: `${capitalise(budgetName)}`, value: money(f.budget) },
   ];
-  if (f.forecast) facts.push({ label: 'Forecast at period end', value: `${money(f.forecast.amount)} (${formatPercent(f.forecast.amount / f.budget)})` });
+  if (f.forecast)
+    facts.push({ label: 'Forecast at period end', value: `${money(f.forecast.amount)} (${formatPercent(f.forecast.amount / f.budget)})` });
   facts.push({ label: 'Period', value: `${shortDate(f.range.start)} – ${shortDate(addDays(f.range.end, -1))}` });
 
   const blocks: Block[] = [
@@ -47,7 +52,13 @@ export function budgetAlert(data: BudgetAlertData): Message {
 export function budgetAlertChange(data: BudgetAlertData): Message {
   const money = (n: number) => formatMoney(n, data.finding.currency);
   const text = `${headlineOf(data, periodNameOf(data.finding))}. ${bodyOf(data, money)}`;
-  return { summary: text, blocks: [{ type: 'text', text }, { type: 'context', text: freshnessLine(data.finding.dataThrough) }] };
+  return {
+    summary: text,
+    blocks: [
+      { type: 'text', text },
+      { type: 'context', text: freshnessLine(data.finding.dataThrough) },
+    ],
+  };
 }
 
 function actionsOf(f: Finding): Block {

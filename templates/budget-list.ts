@@ -12,7 +12,15 @@ export function budgetTableBlocks(lines: readonly BudgetLine[]): Block[] {
   return [
     {
       type: 'table',
-      columns: [{ label: 'Team' }, { label: 'Budget' }, { label: 'Defined in' }, { label: 'Amount', align: 'right' }, { label: 'Spent', align: 'right' }, { label: 'Forecast', align: 'right' }, { label: 'Thresholds' }],
+      columns: [
+        { label: 'Team' },
+        { label: 'Budget' },
+        { label: 'Defined in' },
+        { label: 'Amount', align: 'right' },
+        { label: 'Spent', align: 'right' },
+        { label: 'Forecast', align: 'right' },
+        { label: 'Thresholds' },
+      ],
       rows: lines.map((l) => [
         l.team ?? '(no team)',
         `${l.name}${l.drivesAlerts ? ' *' : ''}`,
@@ -28,9 +36,19 @@ export function budgetTableBlocks(lines: readonly BudgetLine[]): Block[] {
 
 /** `burnrate budgets`: every budget with spend beside it and how fresh that is. */
 export function budgetListMessage(listing: BudgetListing): Message {
-  const context = [freshnessLine(listing.dataThrough), ...(listing.stale.length > 0 ? [staleLine(listing.stale)] : []), '* used by burnrate\'s budget alerts'].join(' · ');
+  const context = [
+    freshnessLine(listing.dataThrough),
+    ...(listing.stale.length > 0 ? [staleLine(listing.stale)] : []),
+    "* used by burnrate's budget alerts",
+  ].join(' · ');
   if (listing.budgets.length === 0) {
-    return { summary: 'No budgets', blocks: [{ type: 'text', text: 'No budgets in burnrate.yml and none listed from AWS or Google Cloud yet.' }, { type: 'context', text: context }] };
+    return {
+      summary: 'No budgets',
+      blocks: [
+        { type: 'text', text: 'No budgets in burnrate.yml and none listed from AWS or Google Cloud yet.' },
+        { type: 'context', text: context },
+      ],
+    };
   }
   return {
     summary: `${listing.budgets.length} budget(s)`,

@@ -8,10 +8,21 @@ import { budgetTableBlocks } from './budget-list.js';
 import type { BudgetLine } from '../src/snapshots/budget-listing.js';
 
 /** Each team's spend against its budgets, with the forecast and how many alerts are open. */
-export function budgetStatusMessage(statuses: readonly BudgetStatus[], openFindings: ReadonlyMap<string, number>, dataThrough: string | null, stale: readonly StaleSource[] = []): Message {
+export function budgetStatusMessage(
+  statuses: readonly BudgetStatus[],
+  openFindings: ReadonlyMap<string, number>,
+  dataThrough: string | null,
+  stale: readonly StaleSource[] = [],
+): Message {
   const freshness = [freshnessLine(dataThrough), ...(stale.length > 0 ? [staleLine(stale)] : [])].join(' · ');
   if (statuses.length === 0) {
-    return { summary: 'No budgets', blocks: [{ type: 'text', text: 'None of your teams has a budget yet. An approver can set one with `/burnrate budget set <team> <amount>`.' }, { type: 'context', text: freshness }] };
+    return {
+      summary: 'No budgets',
+      blocks: [
+        { type: 'text', text: 'None of your teams has a budget yet. An approver can set one with `/burnrate budget set <team> <amount>`.' },
+        { type: 'context', text: freshness },
+      ],
+    };
   }
   const money = (s: BudgetStatus, n: number) => formatMoney(n, s.currency);
   const methods = [...new Set(statuses.map((s) => s.forecastMethod).filter((m): m is string => m !== null))];
@@ -21,7 +32,13 @@ export function budgetStatusMessage(statuses: readonly BudgetStatus[], openFindi
       { type: 'header', text: 'Budgets' },
       {
         type: 'table',
-        columns: [{ label: 'Team' }, { label: 'Budget' }, { label: 'Spent', align: 'right' }, { label: 'Forecast', align: 'right' }, { label: 'Alerts', align: 'right' }],
+        columns: [
+          { label: 'Team' },
+          { label: 'Budget' },
+          { label: 'Spent', align: 'right' },
+          { label: 'Forecast', align: 'right' },
+          { label: 'Alerts', align: 'right' },
+        ],
         rows: statuses.map((s) => [
           s.teamName,
           `${money(s, s.budget)} ${s.cadence}`,
@@ -39,7 +56,7 @@ export function budgetStatusMessage(statuses: readonly BudgetStatus[], openFindi
 export function withCloudBudgets(message: Message, cloud: readonly BudgetLine[]): Message {
   const blocks = [...message.blocks];
   const context = blocks[blocks.length - 1]?.type === 'context' ? blocks.pop() : undefined;
-  blocks.push({ type: 'text', text: '**Budgets in AWS and Google Cloud** (* used by burnrate\'s alerts)' }, ...budgetTableBlocks(cloud));
+  blocks.push({ type: 'text', text: "**Budgets in AWS and Google Cloud** (* used by burnrate's alerts)" }, ...budgetTableBlocks(cloud));
   if (context) blocks.push(context);
   return { ...message, blocks };
 }

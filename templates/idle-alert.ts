@@ -52,7 +52,8 @@ export function idleAlert(data: IdleAlertData): Message {
     blocks.push({ type: 'divider' }, { type: 'text', text: lineOf(item.finding) });
     if (item.note) blocks.push({ type: 'context', text: item.note });
     if (item.settled) continue;
-    if (item.autoStopAt) blocks.push({ type: 'context', text: `Stops automatically at ${utcMinute(item.autoStopAt)} unless someone clicks Keep.` });
+    if (item.autoStopAt)
+      blocks.push({ type: 'context', text: `Stops automatically at ${utcMinute(item.autoStopAt)} unless someone clicks Keep.` });
     blocks.push(buttonsOf(item.finding, data));
   }
   blocks.push({
@@ -66,7 +67,10 @@ export function idleAlert(data: IdleAlertData): Message {
 
 /** "**train-a100-3** (p4d.24xlarge): idle since 19:40 yesterday · $412.00 burned · $786.48 per day" */
 export function lineOf(f: GpuFinding): string {
-  const what = f.kind === 'gpu.stalled' ? `stalled (${f.stalledGpus} of ${f.gpus} GPUs hold memory but compute nothing), ${f.description.replace(/^idle /, '')}` : f.description;
+  const what =
+    f.kind === 'gpu.stalled'
+      ? `stalled (${f.stalledGpus} of ${f.gpus} GPUs hold memory but compute nothing), ${f.description.replace(/^idle /, '')}`
+      : f.description;
   const parts = [`**${instanceLabel(f)}** (${f.instanceType}): ${what}`, `**${money(f.burned)}** burned`, `${money(f.perDay)} per day`];
   if (f.protected) parts.push('protected (burnrate:protect=true): never stopped by burnrate');
   return parts.join(' · ');

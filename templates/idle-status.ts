@@ -19,7 +19,14 @@ export function idleStatus(findings: readonly GpuFinding[], scope: string): Mess
       { type: 'header', text: headline },
       {
         type: 'table',
-        columns: [{ label: 'Instance' }, { label: 'Type' }, { label: 'Team' }, { label: 'Idle' }, { label: 'Burned', align: 'right' }, { label: 'Per day', align: 'right' }],
+        columns: [
+          { label: 'Instance' },
+          { label: 'Type' },
+          { label: 'Team' },
+          { label: 'Idle' },
+          { label: 'Burned', align: 'right' },
+          { label: 'Per day', align: 'right' },
+        ],
         rows: findings.map((f) => [
           instanceLabel(f),
           f.instanceType,

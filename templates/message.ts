@@ -11,7 +11,16 @@ export interface Message {
   blocks: Block[];
 }
 
-export type Block = HeaderBlock | TextBlock | FactsBlock | TableBlock | ChartBlock | ImageBlock | DividerBlock | ActionsBlock | ContextBlock;
+export type Block =
+  | HeaderBlock
+  | TextBlock
+  | FactsBlock
+  | TableBlock
+  | ChartBlock
+  | ImageBlock
+  | DividerBlock
+  | ActionsBlock
+  | ContextBlock;
 
 export interface HeaderBlock {
   type: 'header';
@@ -103,5 +112,9 @@ export function mapBold(text: string, escape: (s: string) => string, bold: (s: s
 
 /** Plain text of inline markup. */
 export function stripMarkup(text: string): string {
-  return mapBold(text, (s) => s, (s) => s);
+  return mapBold(
+    text,
+    (s) => s,
+    (s) => s,
+  );
 }

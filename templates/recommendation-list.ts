@@ -8,7 +8,9 @@ const money = (n: number) => formatMoney(n, 'USD');
 export function recommendationList(recommendations: readonly Recommendation[], scope: string): Message {
   const total = recommendations.reduce((sum, r) => sum + r.monthlySaving, 0);
   const headline =
-    recommendations.length === 0 ? `No right-size or spot recommendations for ${scope}` : `${recommendations.length} recommendation${recommendations.length === 1 ? '' : 's'} for ${scope}: up to ${money(total)} a month`;
+    recommendations.length === 0
+      ? `No right-size or spot recommendations for ${scope}`
+      : `${recommendations.length} recommendation${recommendations.length === 1 ? '' : 's'} for ${scope}: up to ${money(total)} a month`;
   const blocks: Block[] = [{ type: 'header', text: headline }];
   if (recommendations.length > 0)
     blocks.push({
@@ -25,7 +27,7 @@ export function recommendationList(recommendations: readonly Recommendation[], s
     text:
       recommendations.length === 0
         ? 'Right-size needs GPUs far below their memory and utilisation; spot needs training or sweeps on demand tagged checkpoint=true.'
-        : 'Each recommendation, with its evidence and the Approve spot migration button, is posted in the team\'s monthly review thread.',
+        : "Each recommendation, with its evidence and the Approve spot migration button, is posted in the team's monthly review thread.",
   });
   return { summary: headline, blocks };
 }

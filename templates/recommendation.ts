@@ -50,7 +50,10 @@ export function recommendationMessage(rec: Recommendation, options: Recommendati
         : `Team approvers only. Checked before anything changes: checkpointing declared, interval short enough, not an inference endpoint.${two ? ' Two different approvers needed.' : ''}`,
     });
   } else {
-    blocks.push({ type: 'context', text: `Changing the type needs a stop and a start: ${label}'s owner does it in a quiet moment. recommendation ${rec.id}` });
+    blocks.push({
+      type: 'context',
+      text: `Changing the type needs a stop and a start: ${label}'s owner does it in a quiet moment. recommendation ${rec.id}`,
+    });
   }
   return { summary: headline, blocks };
 }

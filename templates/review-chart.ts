@@ -6,6 +6,14 @@ export function reviewChart(data: { teamName: string; month: string; png: string
   const title = `${data.teamName}: daily spend by service category, ${monthName(data.month)}`;
   return {
     summary: title,
-    blocks: [{ type: 'image', title, alt: `Stacked bar chart of ${data.teamName}'s effective spend per day of ${monthName(data.month)}, by service category`, filename: `burnrate-${data.team}-${data.month}.png`, png: data.png }],
+    blocks: [
+      {
+        type: 'image',
+        title,
+        alt: `Stacked bar chart of ${data.teamName}'s effective spend per day of ${monthName(data.month)}, by service category`,
+        filename: `burnrate-${data.team}-${data.month}.png`,
+        png: data.png,
+      },
+    ],
   };
 }

@@ -4,13 +4,21 @@ import { monthName } from './freshness.js';
 import type { Message } from './message.js';
 
 /** The one reminder in a review thread: which lines nobody answered yet. */
-export function reviewReminder(data: { teamName: string; month: string; unanswered: readonly TrackedReviewLine[]; people: readonly string[] }): Message {
+export function reviewReminder(data: {
+  teamName: string;
+  month: string;
+  unanswered: readonly TrackedReviewLine[];
+  people: readonly string[];
+}): Message {
   const text = `${data.unanswered.length} cost line${data.unanswered.length === 1 ? '' : 's'} of the ${monthName(data.month)} review still need an answer: ${data.unanswered.map((l) => `#${l.rank} ${l.label}`).join(', ')}.`;
   return {
     summary: `Reminder: ${text}`,
     blocks: [
       { type: 'text', text: `**Reminder**: ${text}` },
-      { type: 'context', text: `${data.people.length > 0 ? `${data.people.join(', ')}: ` : ''}answer with the buttons on each line above. This is the only reminder.` },
+      {
+        type: 'context',
+        text: `${data.people.length > 0 ? `${data.people.join(', ')}: ` : ''}answer with the buttons on each line above. This is the only reminder.`,
+      },
     ],
   };
 }
@@ -33,7 +41,14 @@ export function reviewClose(data: { teamName: string; month: string; currency: s
       { type: 'header', text: `${monthName(data.month)} review: decisions` },
       {
         type: 'table',
-        columns: [{ label: '#', align: 'right' }, { label: 'Line' }, { label: 'Cost', align: 'right' }, { label: 'Decision' }, { label: 'Owner' }, { label: 'Saving / month', align: 'right' }],
+        columns: [
+          { label: '#', align: 'right' },
+          { label: 'Line' },
+          { label: 'Cost', align: 'right' },
+          { label: 'Decision' },
+          { label: 'Owner' },
+          { label: 'Saving / month', align: 'right' },
+        ],
         rows: data.decisions.map(({ line, saving }) => [
           String(line.rank),
           line.label,
@@ -44,7 +59,10 @@ export function reviewClose(data: { teamName: string; month: string; currency: s
         ]),
       },
       { type: 'text', text: `Estimated monthly savings: **${money(saving)}**.` },
-      { type: 'context', text: 'Savings: move to spot at the catalog spot discount on last month’s cost; right-size where a recommendation gives the cheaper type; still needed and not ours save nothing.' },
+      {
+        type: 'context',
+        text: 'Savings: move to spot at the catalog spot discount on last month’s cost; right-size where a recommendation gives the cheaper type; still needed and not ours save nothing.',
+      },
     ],
   };
 }

@@ -26,8 +26,13 @@ export function reviewLine(data: ReviewLineData): Message {
     const change = r.kind === 'spot' ? `Spot (${r.current.instanceType} on spot)` : `Right-size to ${r.proposed.instanceType}`;
     blocks.push({ type: 'context', text: `${change}: ${r.evidence.join(' ')} Saves about ${money(r.monthlySaving)} a month.` });
   }
-  if (line.spotSaving !== null && !line.recommendations.some((r) => r.kind === 'spot')) blocks.push({ type: 'context', text: `On spot this line would have cost about ${money(line.spotSaving)} less (catalog spot price).` });
-  if (line.answer) blocks.push({ type: 'context', text: `**${ANSWER_LABELS[line.answer]}**: answered by ${line.answeredBy} at ${stamp(line.answeredAt)}` });
+  if (line.spotSaving !== null && !line.recommendations.some((r) => r.kind === 'spot'))
+    blocks.push({ type: 'context', text: `On spot this line would have cost about ${money(line.spotSaving)} less (catalog spot price).` });
+  if (line.answer)
+    blocks.push({
+      type: 'context',
+      text: `**${ANSWER_LABELS[line.answer]}**: answered by ${line.answeredBy} at ${stamp(line.answeredAt)}`,
+    });
   if (line.owner) blocks.push({ type: 'context', text: `Owner: **${line.owner}** (set by ${line.ownerBy} at ${stamp(line.ownerAt)})` });
   blocks.push({
     type: 'actions',

@@ -9,30 +9,66 @@ export function reviewSummary(f: ReviewFigures, lineCount: number): Message {
   const month = monthName(f.month);
   const headline = `${f.teamName}: cost review of ${month}`;
   const facts = [
-    { label: 'Spent', value: f.budget ? `${money(f.spend)} of ${money(f.budget)} budget (${formatPercent(f.spend / f.budget)})` : `${money(f.spend)} (no monthly budget)` },
-    { label: `Against ${monthName(f.previousMonth)}`, value: f.change === null ? `no spend in ${monthName(f.previousMonth)}` : `${signed(f.change)} (${money(f.previousSpend)})` },
+    {
+      label: 'Spent',
+      value: f.budget
+        ? `${money(f.spend)} of ${money(f.budget)} budget (${formatPercent(f.spend / f.budget)})`
+        : `${money(f.spend)} (no monthly budget)`,
+    },
+    {
+      label: `Against ${monthName(f.previousMonth)}`,
+      value: f.change === null ? `no spend in ${monthName(f.previousMonth)}` : `${signed(f.change)} (${money(f.previousSpend)})`,
+    },
   ];
-  if (f.forecast) facts.push({ label: `Forecast for ${monthName(f.forecast.month)}`, value: f.budget ? `${money(f.forecast.amount)} (${formatPercent(f.forecast.amount / f.budget)} of budget)` : money(f.forecast.amount) });
-  facts.push({ label: 'Idle GPUs', value: f.idle ? `${money(f.idle.cost)} (${formatPercent(f.idle.share)} of spend, ${Math.round(f.idle.gpuHours).toLocaleString('en-US')} GPU-hours)` : 'no GPU metrics configured' });
+  if (f.forecast)
+    facts.push({
+      label: `Forecast for ${monthName(f.forecast.month)}`,
+      value: f.budget ? `${money(f.forecast.amount)} (${formatPercent(f.forecast.amount / f.budget)} of budget)` : money(f.forecast.amount),
+    });
+  facts.push({
+    label: 'Idle GPUs',
+    value: f.idle
+      ? `${money(f.idle.cost)} (${formatPercent(f.idle.share)} of spend, ${Math.round(f.idle.gpuHours).toLocaleString('en-US')} GPU-hours)`
+      : 'no GPU metrics configured',
+  });
   facts.push({ label: 'Untagged spend (organisation)', value: `${money(f.untagged.amount)} (${formatPercent(f.untagged.share)})` });
-  if (f.showback) facts.push({ label: 'Showback', value: `${money(f.showback.total)}: ${money(f.showback.direct)} direct + ${money(f.showback.shared)} share of untagged (${formatPercent(f.showback.share)} of the organisation)` });
+  if (f.showback)
+    facts.push({
+      label: 'Showback',
+      value: `${money(f.showback.total)}: ${money(f.showback.direct)} direct + ${money(f.showback.shared)} share of untagged (${formatPercent(f.showback.share)} of the organisation)`,
+    });
 
   const blocks: Block[] = [
     { type: 'header', text: headline },
     { type: 'facts', facts },
     unitTable(f, money),
-    { type: 'text', text: lineCount > 0 ? `The top ${lineCount} cost lines follow in this thread. For each: **still needed**, **right-size**, **move to spot** or **not ours**, and who owns it.` : 'No cost lines this month.' },
+    {
+      type: 'text',
+      text:
+        lineCount > 0
+          ? `The top ${lineCount} cost lines follow in this thread. For each: **still needed**, **right-size**, **move to spot** or **not ours**, and who owns it.`
+          : 'No cost lines this month.',
+    },
     { type: 'context', text: `${freshnessLine(f.dataThrough)} · effective cost${f.idle ? ` · ${f.idle.basis}` : ''}` },
   ];
   return { summary: `${headline}: ${money(f.spend)}${f.budget ? ` of ${money(f.budget)}` : ''}`, blocks };
 }
 
 function unitTable(f: ReviewFigures, money: (n: number) => string): Block {
-  const row = (label: string, u: UnitCost): string[] => [label, String(u.count), u.count > 0 ? money(u.average) : '—', u.top ? `${u.top.key} (${money(u.top.cost)})` : '—'];
+  const row = (label: string, u: UnitCost): string[] => [
+    label,
+    String(u.count),
+    u.count > 0 ? money(u.average) : '—',
+    u.top ? `${u.top.key} (${money(u.top.cost)})` : '—',
+  ];
   const rows = [row('Experiment', f.units.experiment), row('Training run', f.units.run), row('Sweep', f.units.sweep)];
   const p = f.units.perThousandPredictions;
   if (p) rows.push(['1,000 predictions', p.predictions.toLocaleString('en-US'), money(p.cost), '—']);
-  return { type: 'table', columns: [{ label: 'Unit cost' }, { label: 'Count', align: 'right' }, { label: 'Average', align: 'right' }, { label: 'Largest' }], rows };
+  return {
+    type: 'table',
+    columns: [{ label: 'Unit cost' }, { label: 'Count', align: 'right' }, { label: 'Average', align: 'right' }, { label: 'Largest' }],
+    rows,
+  };
 }
 
 function signed(change: number): string {

@@ -44,7 +44,9 @@ export function spendSummary(report: SpendReport, scopeName: string): Message {
       blocks.push({
         type: 'chart',
         title: `Largest by effective cost`,
-        bars: report.rows.slice(0, MAX_BARS).map((r) => ({ label: r.key, value: r.effective, display: formatMoney(r.effective, report.currency, { compact: true }) })),
+        bars: report.rows
+          .slice(0, MAX_BARS)
+          .map((r) => ({ label: r.key, value: r.effective, display: formatMoney(r.effective, report.currency, { compact: true }) })),
       });
     }
   }

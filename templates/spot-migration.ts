@@ -10,7 +10,10 @@ const money = (n: number) => formatMoney(n, 'USD');
 export function spotApprovalPending(label: string, migration: SpotMigration): Message {
   const who = migration.approvals.map((a) => a.approver).join(', ');
   const text = `Spot migration of **${label}** approved by ${who} (${migration.approvals.length} of ${migration.approvalsNeeded}). It saves ${money(migration.monthlySaving)} a month, above the limit one approver may decide alone: a second, different approver is needed.`;
-  return { summary: `Spot migration of ${label}: ${migration.approvals.length} of ${migration.approvalsNeeded} approvals`, blocks: [{ type: 'text', text }] };
+  return {
+    summary: `Spot migration of ${label}: ${migration.approvals.length} of ${migration.approvalsNeeded} approvals`,
+    blocks: [{ type: 'text', text }],
+  };
 }
 
 /** The launch template now requests spot: what changed, who approved, and the Revert button. */
@@ -19,7 +22,10 @@ export function spotMigrated(label: string, migration: SpotMigration, detail: st
   return {
     summary: `${label} moves to spot: saves ${money(migration.monthlySaving)} a month`,
     blocks: [
-      { type: 'text', text: `**${label}** moves to spot, approved by ${who}: about ${money(migration.monthlySaving)} a month saved. Its next launch runs on spot capacity.` },
+      {
+        type: 'text',
+        text: `**${label}** moves to spot, approved by ${who}: about ${money(migration.monthlySaving)} a month saved. Its next launch runs on spot capacity.`,
+      },
       { type: 'context', text: `${detail} · ${utcMinute(migration.migratedAt ?? migration.createdAt)}` },
       {
         type: 'actions',
@@ -29,7 +35,12 @@ export function spotMigrated(label: string, migration: SpotMigration, detail: st
             label: 'Revert to on-demand',
             value: JSON.stringify({ m: migration.id }),
             style: 'danger',
-            confirm: { title: `Revert ${label} to on-demand?`.slice(0, 100), text: `Launch template ${migration.launchTemplate} gets its on-demand default version ${migration.previousVersion ?? ''} back.`, confirm: 'Revert', deny: 'Cancel' },
+            confirm: {
+              title: `Revert ${label} to on-demand?`.slice(0, 100),
+              text: `Launch template ${migration.launchTemplate} gets its on-demand default version ${migration.previousVersion ?? ''} back.`,
+              confirm: 'Revert',
+              deny: 'Cancel',
+            },
           },
         ],
       },

@@ -15,7 +15,10 @@ export function staleDataNotice(data: { teamName: string; stale: readonly StaleS
     summary: `${data.teamName}: budget alerts on hold, ${ages}`,
     blocks: [
       { type: 'header', text: `Budget alerts on hold: ${ages}` },
-      { type: 'text', text: `burnrate could not refresh this data, so ${data.teamName}'s budget checks are held instead of alerting on incomplete numbers.` },
+      {
+        type: 'text',
+        text: `burnrate could not refresh this data, so ${data.teamName}'s budget checks are held instead of alerting on incomplete numbers.`,
+      },
       ...reasons.map((text) => ({ type: 'text' as const, text: `Last refresh failed: ${text}` })),
       { type: 'context', text: 'burnrate tries again at every refresh; checks and alerts resume on their own once the data is current.' },
     ],

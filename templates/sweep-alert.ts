@@ -20,7 +20,10 @@ const windowText = (h: number) => (h % 24 === 0 ? `${h / 24} day${h === 24 ? '' 
 /** A sweep over its cap: the figures, its instances, and Stop sweep. */
 export function sweepAlert(data: SweepAlertData): Message {
   const f = data.finding;
-  const what = f.kind === 'sweep.spend' ? `${money(f.value)} spent, over its ${money(f.cap)} cap` : `${hours(f.value)} GPU-hours, over its ${hours(f.cap)} GPU-hour cap`;
+  const what =
+    f.kind === 'sweep.spend'
+      ? `${money(f.value)} spent, over its ${money(f.cap)} cap`
+      : `${hours(f.value)} GPU-hours, over its ${hours(f.cap)} GPU-hour cap`;
   const headline = `${data.teamName}: sweep ${f.sweep} ran away (${what})`;
   const running = f.instances.filter((i) => i.running);
   const blocks: Block[] = [
@@ -31,8 +34,20 @@ export function sweepAlert(data: SweepAlertData): Message {
     },
     {
       type: 'table',
-      columns: [{ label: 'Instance' }, { label: 'Type' }, { label: 'Now' }, { label: 'GPU-hours', align: 'right' }, { label: 'Spend', align: 'right' }],
-      rows: f.instances.map((i) => [i.name ?? i.instanceId, i.instanceType, i.running ? (i.protected ? 'running (protected)' : 'running') : 'not running', hours(i.gpuHours), money(i.spend)]),
+      columns: [
+        { label: 'Instance' },
+        { label: 'Type' },
+        { label: 'Now' },
+        { label: 'GPU-hours', align: 'right' },
+        { label: 'Spend', align: 'right' },
+      ],
+      rows: f.instances.map((i) => [
+        i.name ?? i.instanceId,
+        i.instanceType,
+        i.running ? (i.protected ? 'running (protected)' : 'running') : 'not running',
+        hours(i.gpuHours),
+        money(i.spend),
+      ]),
     },
   ];
   if (data.note) blocks.push({ type: 'context', text: data.note });
@@ -56,7 +71,9 @@ export function sweepAlert(data: SweepAlertData): Message {
     });
   blocks.push({
     type: 'context',
-    text: data.dryRun ? 'Dry run: Stop sweep says what it would do and stops nothing until actions.enabled is true in burnrate.yml.' : 'Stop sweep stops its instances (their disks stay); team owners and approvers only.',
+    text: data.dryRun
+      ? 'Dry run: Stop sweep says what it would do and stops nothing until actions.enabled is true in burnrate.yml.'
+      : 'Stop sweep stops its instances (their disks stay); team owners and approvers only.',
   });
   return { summary: headline, blocks };
 }

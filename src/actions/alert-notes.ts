@@ -15,5 +15,11 @@ export async function currentAlertMessage(deps: Deps, finding: TrackedFinding): 
     ...(snooze ? [`Snoozed by ${snooze.byUser} at ${utcMinute(snooze.at)} until ${utcMinute(snooze.until)}`] : []),
   ];
   const team = deps.config.teams.find((t) => t.id === finding.team);
-  return budgetAlert({ finding, teamName: team?.name ?? finding.team, event: finding.state === 'resolved' ? 'resolved' : 'new', previousThreshold: null, notes });
+  return budgetAlert({
+    finding,
+    teamName: team?.name ?? finding.team,
+    event: finding.state === 'resolved' ? 'resolved' : 'new',
+    previousThreshold: null,
+    notes,
+  });
 }

@@ -17,10 +17,20 @@ export const budgetAckAction = defineAction({
   subject: ({ finding }) => ({ subject: finding.id }),
   async authorize({ deps, interaction }, { finding }) {
     if (!hasRole(rolesOf(deps.config, interaction.actor.userId), finding.team, ['owner', 'approver']))
-      throw new Refused(new BurnrateError('burnrate_forbidden', `Only owners and approvers of ${finding.team} can acknowledge its alerts.`, 'Ask one of them, or an admin.'));
+      throw new Refused(
+        new BurnrateError(
+          'burnrate_forbidden',
+          `Only owners and approvers of ${finding.team} can acknowledge its alerts.`,
+          'Ask one of them, or an admin.',
+        ),
+      );
   },
   async run({ deps, interaction }, { finding }) {
-    const { ack, first } = await deps.store.acknowledgements.acknowledge({ findingId: finding.id, byUser: interaction.actor.userId, at: deps.clock() });
+    const { ack, first } = await deps.store.acknowledgements.acknowledge({
+      findingId: finding.id,
+      byUser: interaction.actor.userId,
+      at: deps.clock(),
+    });
     return { audit: { result: first ? 'ok' : 'duplicate' }, value: { ack, first } as { ack: Acknowledgement; first: boolean } };
   },
   async answer({ deps, interaction }, { finding }, { ack, first }) {

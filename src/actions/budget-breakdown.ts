@@ -17,7 +17,11 @@ export const budgetBreakdownAction = defineAction({
   subject: () => null,
   async authorize({ deps, interaction }, { finding }) {
     if (!visibleTeams(deps.config, rolesOf(deps.config, interaction.actor.userId)).includes(finding.team)) {
-      throw new BurnrateError('burnrate_forbidden', `Only members of ${finding.team} can see its breakdown.`, 'Ask an owner of the team, or an admin.');
+      throw new BurnrateError(
+        'burnrate_forbidden',
+        `Only members of ${finding.team} can see its breakdown.`,
+        'Ask an owner of the team, or an admin.',
+      );
     }
   },
   async run({ deps, interaction }, { finding }) {
@@ -29,6 +33,8 @@ export const budgetBreakdownAction = defineAction({
   },
   async answer({ interaction }, { finding }, { byService, byResource }) {
     await interaction.reply.thread(spendSummary(byService, `${finding.team} by service`));
-    await interaction.reply.thread(spendSummary({ ...byResource, rows: byResource.rows.slice(0, TOP_RESOURCES) }, `${finding.team}, top ${TOP_RESOURCES} resources`));
+    await interaction.reply.thread(
+      spendSummary({ ...byResource, rows: byResource.rows.slice(0, TOP_RESOURCES) }, `${finding.team}, top ${TOP_RESOURCES} resources`),
+    );
   },
 });

@@ -19,7 +19,12 @@ export const budgetSnoozeAction = defineAction({
   sideEffects: 'records',
   async parse(deps, interaction) {
     const { payload, finding } = await readFindingPayload(deps, interaction.value);
-    if (!payload.for) throw new BurnrateError('burnrate_payload_invalid', 'This snooze button does not say for how long.', 'Use `/burnrate snooze <finding> 24h`.');
+    if (!payload.for)
+      throw new BurnrateError(
+        'burnrate_payload_invalid',
+        'This snooze button does not say for how long.',
+        'Use `/burnrate snooze <finding> 24h`.',
+      );
     return { finding, duration: payload.for };
   },
   subject: () => null,
@@ -29,7 +34,9 @@ export const budgetSnoozeAction = defineAction({
   },
   async answer({ deps, interaction }, { finding, duration }, { outcome, snooze }) {
     if (outcome === 'same') {
-      await interaction.reply.private(privateReply(`Already snoozed by ${snooze.byUser} at ${utcMinute(snooze.at)} until ${utcMinute(snooze.until)}.`));
+      await interaction.reply.private(
+        privateReply(`Already snoozed by ${snooze.byUser} at ${utcMinute(snooze.at)} until ${utcMinute(snooze.until)}.`),
+      );
       return;
     }
     if (outcome === 'longer') {

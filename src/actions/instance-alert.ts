@@ -48,13 +48,21 @@ export function authorizeInstanceAction(
   const who = approversOnly ? 'approvers' : 'owners and approvers';
   const team = finding.team ?? 'no team';
   throw new Refused(
-    new BurnrateError('burnrate_forbidden', `Only ${who} of ${team} can ${verb} ${instanceLabel(finding)}.`, approversOnly ? `${team} stops idle GPUs on approval: ask an approver or an admin.` : 'Ask one of them, or an admin.'),
+    new BurnrateError(
+      'burnrate_forbidden',
+      `Only ${who} of ${team} can ${verb} ${instanceLabel(finding)}.`,
+      approversOnly ? `${team} stops idle GPUs on approval: ask an approver or an admin.` : 'Ask one of them, or an admin.',
+    ),
     `${audit.detail ?? ''} ${approversOnly ? 'not an approver' : 'not an owner or approver'}`.trim(),
   );
 }
 
 /** The idle alert the clicked finding is on, as it should look now: its team's open instances and the one clicked. */
-export async function currentIdleAlertMessage(deps: Deps, finding: TrackedGpuFinding, team: string | null = finding.team): Promise<Message> {
+export async function currentIdleAlertMessage(
+  deps: Deps,
+  finding: TrackedGpuFinding,
+  team: string | null = finding.team,
+): Promise<Message> {
   const open = (await deps.store.gpuFindings.listOpen()).filter((f) => f.team === team);
   const findings = open.some((f) => f.id === finding.id) ? open : [finding, ...open];
   findings.sort((a, b) => b.burned - a.burned || a.instanceId.localeCompare(b.instanceId));

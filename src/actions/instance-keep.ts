@@ -23,7 +23,12 @@ export const instanceKeepAction = defineAction({
   sideEffects: 'records',
   async parse(deps, interaction) {
     const { payload, finding } = await readInstancePayload(deps, interaction.value);
-    if (!payload.for) throw new BurnrateError('burnrate_payload_invalid', 'This Keep button does not say for how long.', 'Run `/burnrate idle` for a fresh view.');
+    if (!payload.for)
+      throw new BurnrateError(
+        'burnrate_payload_invalid',
+        'This Keep button does not say for how long.',
+        'Run `/burnrate idle` for a fresh view.',
+      );
     return { finding, keepFor: payload.for };
   },
   subject: ({ finding, keepFor }) => ({ subject: finding.id, detail: `${finding.instanceId} ${keepFor}` }),
@@ -32,18 +37,28 @@ export const instanceKeepAction = defineAction({
   },
   async run({ deps, interaction, now }, { finding, keepFor }) {
     const team = deps.config.teams.find((t) => t.id === finding.team);
-    const schedule = team ? { timezone: team.timezone, workingHours: team.gpu.workingHours ?? deps.config.gpu.workingHours } : DEFAULT_SCHEDULE;
+    const schedule = team
+      ? { timezone: team.timezone, workingHours: team.gpu.workingHours ?? deps.config.gpu.workingHours }
+      : DEFAULT_SCHEDULE;
     const until = keepFor === '4h' ? new Date(now.getTime() + FOUR_HOURS) : nextWorkingDayStart(now, schedule);
     const earlier = (await deps.store.keeps.active(now)).find((k) => k.instanceId === finding.instanceId);
     if (earlier && (earlier.until >= until || (keepFor === '4h' && isFourHourKeep(earlier)))) {
-      return { audit: { result: 'duplicate', detail: `${finding.instanceId} already kept by ${earlier.byUser} until ${earlier.until.toISOString()}` }, value: earlier as KeepException | null };
+      return {
+        audit: {
+          result: 'duplicate',
+          detail: `${finding.instanceId} already kept by ${earlier.byUser} until ${earlier.until.toISOString()}`,
+        },
+        value: earlier as KeepException | null,
+      };
     }
     await deps.store.keeps.set({ instanceId: finding.instanceId, until, byUser: interaction.actor.userId, at: now });
     return { audit: { result: 'ok', detail: `${finding.instanceId} until ${until.toISOString()}` }, value: null };
   },
   async answer({ deps, interaction }, { finding }, earlier) {
     if (earlier) {
-      await interaction.reply.private(privateReply(`Already kept running by ${earlier.byUser} at ${utcMinute(earlier.at)} until ${utcMinute(earlier.until)}.`));
+      await interaction.reply.private(
+        privateReply(`Already kept running by ${earlier.byUser} at ${utcMinute(earlier.at)} until ${utcMinute(earlier.until)}.`),
+      );
       return;
     }
     await interaction.reply.update(await currentIdleAlertMessage(deps, finding));

@@ -35,7 +35,12 @@ export const instanceRerouteAction = defineAction({
     const { payload, finding } = await readInstancePayload(deps, interaction.value);
     if (!payload.to) return { finding, to: null, origin: null };
     const to = deps.config.teams.find((t) => t.id === payload.to);
-    if (!to) throw new BurnrateError('burnrate_team_unknown', `There is no team "${payload.to}" in burnrate.yml any more.`, 'Click "Not ours" again for the current teams.');
+    if (!to)
+      throw new BurnrateError(
+        'burnrate_team_unknown',
+        `There is no team "${payload.to}" in burnrate.yml any more.`,
+        'Click "Not ours" again for the current teams.',
+      );
     return { finding, to, origin: payload.m ?? null };
   },
   subject: ({ finding }) => ({ subject: finding.id, detail: finding.instanceId }),
@@ -48,25 +53,39 @@ export const instanceRerouteAction = defineAction({
     if (!to) return { audit: null, value: { kind: 'pick' } };
     if (finding.team === to.id) {
       const owner = (await deps.store.instanceOwners.list()).find((o) => o.instanceId === finding.instanceId);
-      return { audit: { result: 'duplicate', detail: `${finding.instanceId} to ${to.id}` }, value: { kind: 'duplicate', owner: owner ?? null } };
+      return {
+        audit: { result: 'duplicate', detail: `${finding.instanceId} to ${to.id}` },
+        value: { kind: 'duplicate', owner: owner ?? null },
+      };
     }
     const now = deps.clock();
     const moved = { ...finding, team: to.id };
     const alerts = await alertsFor(deps, moved, now);
-    await deps.store.instanceOwners.reassign({ instanceId: finding.instanceId, team: to.id, byUser: interaction.actor.userId, at: now }, alerts);
-    return { audit: { result: 'ok', detail: `${finding.instanceId} from ${finding.team ?? 'no team'} to ${to.id}` }, value: { kind: 'handed', moved } };
+    await deps.store.instanceOwners.reassign(
+      { instanceId: finding.instanceId, team: to.id, byUser: interaction.actor.userId, at: now },
+      alerts,
+    );
+    return {
+      audit: { result: 'ok', detail: `${finding.instanceId} from ${finding.team ?? 'no team'} to ${to.id}` },
+      value: { kind: 'handed', moved },
+    };
   },
   async answer({ deps, interaction }, { finding, to, origin }, outcome) {
     const name = instanceLabel(finding);
     if (outcome.kind === 'pick') {
       const roles = rolesOf(deps.config, interaction.actor.userId);
-      const teams = deps.config.teams.filter((t) => t.id !== finding.team && (finding.team !== null || hasRole(roles, t.id, ['owner', 'approver'])));
+      const teams = deps.config.teams.filter(
+        (t) => t.id !== finding.team && (finding.team !== null || hasRole(roles, t.id, ['owner', 'approver'])),
+      );
       const message = interaction.message ?? undefined;
       await interaction.reply.private(
         teamPicker({
           instance: name,
           teams: teams.map((t) => ({ id: t.id, name: t.name ?? t.id })),
-          button: (team) => ({ action: `${ACTION}:${team}`, value: JSON.stringify({ f: finding.id, to: team, ...(message ? { m: message } : {}) }) }),
+          button: (team) => ({
+            action: `${ACTION}:${team}`,
+            value: JSON.stringify({ f: finding.id, to: team, ...(message ? { m: message } : {}) }),
+          }),
         }),
       );
       return;
@@ -74,11 +93,19 @@ export const instanceRerouteAction = defineAction({
     const toName = to!.name ?? to!.id;
     if (outcome.kind === 'duplicate') {
       const { owner } = outcome;
-      await interaction.reply.update(privateReply(owner ? `${name} was already handed to ${toName} by ${owner.byUser} at ${utcMinute(owner.at)}.` : `${name} already belongs to ${toName}.`));
+      await interaction.reply.update(
+        privateReply(
+          owner
+            ? `${name} was already handed to ${toName} by ${owner.byUser} at ${utcMinute(owner.at)}.`
+            : `${name} already belongs to ${toName}.`,
+        ),
+      );
       return;
     }
     if (origin) await updateOrigin(deps, origin, outcome.moved, finding.team);
-    await interaction.reply.update(privateReply(`Handed ${name} to ${toName}.`, `Its idle alert is in their channel now, and later checks route it there.`));
+    await interaction.reply.update(
+      privateReply(`Handed ${name} to ${toName}.`, `Its idle alert is in their channel now, and later checks route it there.`),
+    );
   },
 });
 
@@ -87,13 +114,24 @@ type Handover = { kind: 'pick' } | { kind: 'duplicate'; owner: InstanceOwner | n
 /** Owners and approvers of the instance's team, and admins; for an instance of no team, anyone for a team of theirs. A refusal is audited by the pipeline. */
 function authorize(deps: Deps, actor: Actor, finding: TrackedGpuFinding, to: string | null): void {
   const roles = rolesOf(deps.config, actor.userId);
-  const allowed = finding.team !== null ? hasRole(roles, finding.team, ['owner', 'approver']) : roles.admin || (to === null ? roles.teams.length > 0 : hasRole(roles, to, ['owner', 'approver']));
+  const allowed =
+    finding.team !== null
+      ? hasRole(roles, finding.team, ['owner', 'approver'])
+      : roles.admin || (to === null ? roles.teams.length > 0 : hasRole(roles, to, ['owner', 'approver']));
   if (allowed) return;
   const detail = `${finding.instanceId} not allowed to hand over`;
   throw new Refused(
     finding.team !== null
-      ? new BurnrateError('burnrate_forbidden', `Only owners and approvers of ${finding.team} can hand ${instanceLabel(finding)} to another team.`, 'Ask one of them, or an admin.')
-      : new BurnrateError('burnrate_forbidden', `Only members of ${to ?? 'a team'} can claim ${instanceLabel(finding)} for it.`, 'Ask an owner or approver of that team, or an admin.'),
+      ? new BurnrateError(
+          'burnrate_forbidden',
+          `Only owners and approvers of ${finding.team} can hand ${instanceLabel(finding)} to another team.`,
+          'Ask one of them, or an admin.',
+        )
+      : new BurnrateError(
+          'burnrate_forbidden',
+          `Only members of ${to ?? 'a team'} can claim ${instanceLabel(finding)} for it.`,
+          'Ask an owner or approver of that team, or an admin.',
+        ),
     detail,
   );
 }
@@ -110,7 +148,12 @@ async function alertsFor(deps: Deps, moved: TrackedGpuFinding, now: Date): Promi
  * The alert "Not ours" was clicked on, marked as handed over. Its address came back in a button
  * value, so it is used only when it is the old team's own channel on that platform.
  */
-async function updateOrigin(deps: Deps, origin: { target: string; ref: string }, moved: TrackedGpuFinding, from: string | null): Promise<void> {
+async function updateOrigin(
+  deps: Deps,
+  origin: { target: string; ref: string },
+  moved: TrackedGpuFinding,
+  from: string | null,
+): Promise<void> {
   const { platform, address } = splitTarget(origin.target);
   const port = deps.chat.find((p) => p.platform === platform);
   const team = alertTeam(deps, from);

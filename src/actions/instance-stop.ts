@@ -11,7 +11,8 @@ import { STOP_ACTION, stopIdleAttempt } from './stop-idle-instance.js';
 import type { TrackedGpuFinding } from '../domain/gpu-finding.js';
 
 /** Stop for real, or its dry run: the dispatcher decides which. */
-const stop = (dryRun: boolean) => (ctx: ActionContext, finding: TrackedGpuFinding) => stopIdleAttempt(ctx.deps, finding, ctx.interaction.actor.userId, { recheck: true, dryRun });
+const stop = (dryRun: boolean) => (ctx: ActionContext, finding: TrackedGpuFinding) =>
+  stopIdleAttempt(ctx.deps, finding, ctx.interaction.actor.userId, { recheck: true, dryRun });
 
 /**
  * "Stop now" on an idle alert:
@@ -31,7 +32,11 @@ export const instanceStopAction = defineAction({
     authorizeInstanceAction(deps, interaction.actor, finding, audit, 'stop', stopperRoles(deps, finding));
     if (finding.protected)
       throw new Refused(
-        new BurnrateError('burnrate_instance_protected', `Not stopped: ${instanceLabel(finding)} is tagged burnrate:protect=true, so burnrate never stops it.`, 'Remove the tag to allow stops, or keep it running.'),
+        new BurnrateError(
+          'burnrate_instance_protected',
+          `Not stopped: ${instanceLabel(finding)} is tagged burnrate:protect=true, so burnrate never stops it.`,
+          'Remove the tag to allow stops, or keep it running.',
+        ),
         `${finding.instanceId} protected`,
       );
   },
@@ -44,16 +49,25 @@ export const instanceStopAction = defineAction({
         await interaction.reply.update(await currentIdleAlertMessage(deps, finding));
         return;
       case 'busy':
-        await interaction.reply.private(privateReply(`Not stopped: ${name} is busy again.`, 'Its GPUs are working according to the latest metrics; nothing was done.'));
+        await interaction.reply.private(
+          privateReply(`Not stopped: ${name} is busy again.`, 'Its GPUs are working according to the latest metrics; nothing was done.'),
+        );
         return;
       case 'dry-run':
-        await interaction.reply.private(privateReply(`Dry run: burnrate would have stopped ${name} (${finding.instanceId}), saving ${formatMoney(finding.perDay, 'USD')} per day. Nothing was stopped.`, DRY_RUN_HINT));
+        await interaction.reply.private(
+          privateReply(
+            `Dry run: burnrate would have stopped ${name} (${finding.instanceId}), saving ${formatMoney(finding.perDay, 'USD')} per day. Nothing was stopped.`,
+            DRY_RUN_HINT,
+          ),
+        );
         return;
       case 'refused':
         throw new BurnrateError('burnrate_instance_refused', `Not stopped: ${attempt.detail}`);
       case 'duplicate': {
         const { record } = attempt;
-        const what = record.outcome ? `Already stopped by ${record.byUser} at ${utcMinute(record.at)}.` : `${record.byUser} is stopping ${name} since ${utcMinute(record.at)}.`;
+        const what = record.outcome
+          ? `Already stopped by ${record.byUser} at ${utcMinute(record.at)}.`
+          : `${record.byUser} is stopping ${name} since ${utcMinute(record.at)}.`;
         await interaction.reply.private(privateReply(what));
       }
     }

@@ -18,12 +18,20 @@ export const reviewAnswerAction = defineAction({
   subject: ({ line }) => lineSubject(line),
   async authorize({ deps, interaction }, { payload, line }) {
     authorizeLineAction(deps, interaction.actor, line);
-    if (!payload.answer) throw new BurnrateError('burnrate_payload_invalid', 'This button does not say which answer it gives.', 'Run `/burnrate review` for a fresh view.');
+    if (!payload.answer)
+      throw new BurnrateError(
+        'burnrate_payload_invalid',
+        'This button does not say which answer it gives.',
+        'Run `/burnrate review` for a fresh view.',
+      );
   },
   async run({ deps, interaction }, { payload, line }) {
     const answer = payload.answer!;
     const { changed, line: updated } = await deps.store.reviews.answer(line.id, answer, interaction.actor.userId, deps.clock());
-    return { audit: { result: changed ? 'ok' : 'duplicate', detail: answer }, value: { changed, updated } as { changed: boolean; updated: TrackedReviewLine } };
+    return {
+      audit: { result: changed ? 'ok' : 'duplicate', detail: answer },
+      value: { changed, updated } as { changed: boolean; updated: TrackedReviewLine },
+    };
   },
   async answer({ deps, interaction }, { payload }, { changed, updated }) {
     if (!changed) {

@@ -23,7 +23,12 @@ const payloadSchema = z.strictObject({
 export async function readLinePayload(deps: Deps, interaction: ActionInteraction) {
   const payload = parseButtonValue(payloadSchema, interaction.value, REFRESH);
   const line = await deps.store.reviews.line(payload.line);
-  if (!line) throw new BurnrateError('burnrate_review_unknown', 'This review line is no longer known to burnrate.', `It may come from another installation or a reset database; run \`${REFRESH}\` for the current review.`);
+  if (!line)
+    throw new BurnrateError(
+      'burnrate_review_unknown',
+      'This review line is no longer known to burnrate.',
+      `It may come from another installation or a reset database; run \`${REFRESH}\` for the current review.`,
+    );
   return { payload, line };
 }
 
@@ -35,12 +40,24 @@ export function lineSubject(line: TrackedReviewLine): AuditSubject {
 /** Owners and approvers of the line's team (and admins) may answer; a refusal is audited by the pipeline. */
 export function authorizeLineAction(deps: Deps, actor: Actor, line: TrackedReviewLine): void {
   if (!hasRole(rolesOf(deps.config, actor.userId), line.team, ['owner', 'approver']))
-    throw new Refused(new BurnrateError('burnrate_forbidden', `Only owners and approvers of ${line.team} can answer its cost review.`, 'Ask one of them, or an admin.'), 'not an owner or approver');
+    throw new Refused(
+      new BurnrateError(
+        'burnrate_forbidden',
+        `Only owners and approvers of ${line.team} can answer its cost review.`,
+        'Ask one of them, or an admin.',
+      ),
+      'not an owner or approver',
+    );
 }
 
 /** The line's message as it should look now, with its answer and owner. */
 export async function currentLineMessage(deps: Deps, line: TrackedReviewLine) {
   const team = deps.config.teams.find((t) => t.id === line.team);
   const review = await deps.store.reviews.get(line.team, line.month);
-  return reviewLine({ line, currency: review?.figures.currency ?? 'USD', people: team ? teamPeople(team) : [], spot: spotButtonOptions(deps.config) });
+  return reviewLine({
+    line,
+    currency: review?.figures.currency ?? 'USD',
+    people: team ? teamPeople(team) : [],
+    spot: spotButtonOptions(deps.config),
+  });
 }

@@ -19,12 +19,22 @@ export const reviewOwnerAction = defineAction({
     const team = deps.config.teams.find((t) => t.id === line.team);
     // The value is untrusted: only someone of the team may be named owner.
     if (!payload.owner || !team || !teamPeople(team).includes(payload.owner))
-      throw new Refused(new BurnrateError('burnrate_owner_invalid', `${payload.owner ?? 'Nobody'} is not an owner or approver of ${line.team}.`, 'Pick one of the team’s people from the list.'), `owner ${payload.owner ?? '(none)'} not in the team`);
+      throw new Refused(
+        new BurnrateError(
+          'burnrate_owner_invalid',
+          `${payload.owner ?? 'Nobody'} is not an owner or approver of ${line.team}.`,
+          'Pick one of the team’s people from the list.',
+        ),
+        `owner ${payload.owner ?? '(none)'} not in the team`,
+      );
   },
   async run({ deps, interaction }, { payload, line }) {
     const owner = payload.owner!;
     const { changed, line: updated } = await deps.store.reviews.setOwner(line.id, owner, interaction.actor.userId, deps.clock());
-    return { audit: { result: changed ? 'ok' : 'duplicate', detail: `owner ${owner}` }, value: { changed, updated } as { changed: boolean; updated: TrackedReviewLine } };
+    return {
+      audit: { result: changed ? 'ok' : 'duplicate', detail: `owner ${owner}` },
+      value: { changed, updated } as { changed: boolean; updated: TrackedReviewLine },
+    };
   },
   async answer({ deps, interaction }, { payload }, { changed, updated }) {
     if (!changed) {

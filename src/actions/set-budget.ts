@@ -20,10 +20,23 @@ export interface BudgetChange {
  */
 export async function setBudget(deps: Deps, actor: Actor, change: BudgetChange): Promise<void> {
   const now = deps.clock();
-  const audit = { at: now, platform: actor.platform, userId: actor.userId, action: 'budget set', subject: change.team, detail: `${change.cadence} ${change.amount}${change.thresholds ? ` thresholds ${change.thresholds.join(',')}` : ''}` };
+  const audit = {
+    at: now,
+    platform: actor.platform,
+    userId: actor.userId,
+    action: 'budget set',
+    subject: change.team,
+    detail: `${change.cadence} ${change.amount}${change.thresholds ? ` thresholds ${change.thresholds.join(',')}` : ''}`,
+  };
   await runAudited(deps.store.audit, audit, async () => {
     if (!hasRole(rolesOf(deps.config, actor.userId), change.team, ['approver']))
-      throw new Refused(new BurnrateError('burnrate_forbidden', `Only approvers of ${change.team} can change its budget.`, 'Ask one of its approvers, or an admin.'));
+      throw new Refused(
+        new BurnrateError(
+          'burnrate_forbidden',
+          `Only approvers of ${change.team} can change its budget.`,
+          'Ask one of its approvers, or an admin.',
+        ),
+      );
     await deps.store.budgets.set({ ...change, byUser: actor.userId, at: now });
     return { audit: { result: 'ok' }, value: undefined };
   });

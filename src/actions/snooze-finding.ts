@@ -42,18 +42,39 @@ export interface SnoozeResult {
  * snooze ended is a new snooze. Shortening is an explicit request: the typed command
  * (`/burnrate snooze <finding> 24h`, the default here) sets exactly the end asked for.
  */
-export async function snoozeFinding(deps: Deps, actor: Actor, findingId: string, duration: string, options: { explicit: boolean } = { explicit: true }): Promise<SnoozeResult> {
+export async function snoozeFinding(
+  deps: Deps,
+  actor: Actor,
+  findingId: string,
+  duration: string,
+  options: { explicit: boolean } = { explicit: true },
+): Promise<SnoozeResult> {
   const now = deps.clock();
   const finding = await deps.store.findings.get(findingId);
-  if (!finding) throw new BurnrateError('burnrate_finding_unknown', `There is no finding "${findingId}".`, 'Copy the finding id from the alert (its last line), or use the Snooze buttons on it.');
+  if (!finding)
+    throw new BurnrateError(
+      'burnrate_finding_unknown',
+      `There is no finding "${findingId}".`,
+      'Copy the finding id from the alert (its last line), or use the Snooze buttons on it.',
+    );
   const audit = { at: now, platform: actor.platform, userId: actor.userId, action: 'snooze', subject: finding.id, detail: duration };
   return runAudited(deps.store.audit, audit, async () => {
     if (!hasRole(rolesOf(deps.config, actor.userId), finding.team, ['owner', 'approver']))
-      throw new Refused(new BurnrateError('burnrate_forbidden', `Only owners and approvers of ${finding.team} can snooze its alerts.`, 'Ask one of them, or an admin.'));
+      throw new Refused(
+        new BurnrateError(
+          'burnrate_forbidden',
+          `Only owners and approvers of ${finding.team} can snooze its alerts.`,
+          'Ask one of them, or an admin.',
+        ),
+      );
     const until = parseSnoozeDuration(duration, finding, now);
-    if (!until) throw new BurnrateError('burnrate_usage', `"${duration}" is not a snooze duration.`, 'Use 24h, 7d, 2w (at most 31 days) or period.');
+    if (!until)
+      throw new BurnrateError('burnrate_usage', `"${duration}" is not a snooze duration.`, 'Use 24h, 7d, 2w (at most 31 days) or period.');
     const asked = duration.trim().toLowerCase();
-    const outcome = await deps.store.snoozes.request({ groupKey: alertGroup(finding), until, byUser: actor.userId, at: now, duration: asked }, options);
+    const outcome = await deps.store.snoozes.request(
+      { groupKey: alertGroup(finding), until, byUser: actor.userId, at: now, duration: asked },
+      options,
+    );
     const kept = outcome.snooze;
     const detail =
       outcome.kind === 'set'

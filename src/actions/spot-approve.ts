@@ -53,8 +53,13 @@ export const spotApproveAction = defineAction({
     const done = earlier?.approvals.length ?? 0;
     const completes = done + 1 >= approvalsNeeded;
     const result = completes ? await port.moveToSpot(launchTemplate, { dryRun: true, description: '' }) : null;
-    const what = completes ? `would have moved ${label} to spot (${result!.detail})` : `would have recorded your approval: moving ${label} to spot saves ${saving} a month, so a second approver is needed`;
-    return { audit: { result: 'dry-run', detail: result?.detail ?? `approval ${done + 1} of ${approvalsNeeded}` }, value: { kind: 'dry-run', text: `Dry run: burnrate ${what}. Nothing was changed or recorded.` } };
+    const what = completes
+      ? `would have moved ${label} to spot (${result!.detail})`
+      : `would have recorded your approval: moving ${label} to spot saves ${saving} a month, so a second approver is needed`;
+    return {
+      audit: { result: 'dry-run', detail: result?.detail ?? `approval ${done + 1} of ${approvalsNeeded}` },
+      value: { kind: 'dry-run', text: `Dry run: burnrate ${what}. Nothing was changed or recorded.` },
+    };
   },
   async run(ctx, instanceId): Promise<Audited<Approval>> {
     return approve(ctx, instanceId, await check(ctx, instanceId));
@@ -73,38 +78,100 @@ async function check({ deps, interaction }: ActionContext, instanceId: string) {
     throw new Refused(error, detail);
   };
   const instance = await currentInstance(deps, instanceId);
-  if (!instance) return refuse('unknown instance', new BurnrateError('burnrate_instance_unknown', `burnrate's inventory has no instance ${instanceId} any more.`, 'It may have been terminated; nothing was changed.'));
+  if (!instance)
+    return refuse(
+      'unknown instance',
+      new BurnrateError(
+        'burnrate_instance_unknown',
+        `burnrate's inventory has no instance ${instanceId} any more.`,
+        'It may have been terminated; nothing was changed.',
+      ),
+    );
   const label = instance.name ?? instance.instanceId;
   const team = deps.config.teams.find((t) => t.id === instance.team);
   if (!hasRole(rolesOf(deps.config, interaction.actor.userId), instance.team, ['approver']))
-    return refuse('not an approver', new BurnrateError('burnrate_forbidden', `Only approvers of ${team?.name ?? instance.team} can approve moving ${label} to spot.`, `Ask ${team?.approvers.join(' or ') || 'an admin'}.`));
+    return refuse(
+      'not an approver',
+      new BurnrateError(
+        'burnrate_forbidden',
+        `Only approvers of ${team?.name ?? instance.team} can approve moving ${label} to spot.`,
+        `Ask ${team?.approvers.join(' or ') || 'an admin'}.`,
+      ),
+    );
 
   const readiness = spotReadiness(instance, deps.config.spot.maxCheckpointMinutes, label);
-  if (!readiness.ready) return refuse(readiness.reason, new BurnrateError(`burnrate_spot_${readiness.reason.replace(/-/g, '_')}`, `Not approved: ${readiness.message}`, readiness.hint));
+  if (!readiness.ready)
+    return refuse(
+      readiness.reason,
+      new BurnrateError(`burnrate_spot_${readiness.reason.replace(/-/g, '_')}`, `Not approved: ${readiness.message}`, readiness.hint),
+    );
 
   const recommendation = (await currentRecommendations(deps, { instanceIds: [instanceId] })).find((r) => r.kind === 'spot');
   if (!recommendation)
-    return refuse('no spot recommendation', new BurnrateError('burnrate_spot_not_recommended', `Not approved: burnrate has no spot recommendation for ${label} now.`, 'The price catalog has no spot price for its type and region, or it has not run lately.'));
+    return refuse(
+      'no spot recommendation',
+      new BurnrateError(
+        'burnrate_spot_not_recommended',
+        `Not approved: burnrate has no spot recommendation for ${label} now.`,
+        'The price catalog has no spot price for its type and region, or it has not run lately.',
+      ),
+    );
   const launchTemplate = launchTemplateOf(instance.tags);
   if (!launchTemplate)
-    return refuse('no launch template', new BurnrateError('burnrate_spot_no_launch_template', `Not approved: burnrate does not know which launch template starts ${label}.`, 'Tag the instance burnrate:launch-template=lt-... (instances launched from a template carry aws:ec2launchtemplate:id already).'));
+    return refuse(
+      'no launch template',
+      new BurnrateError(
+        'burnrate_spot_no_launch_template',
+        `Not approved: burnrate does not know which launch template starts ${label}.`,
+        'Tag the instance burnrate:launch-template=lt-... (instances launched from a template carry aws:ec2launchtemplate:id already).',
+      ),
+    );
   const port = await spotPortOfInstance(deps, instance);
   if (!port)
     return refuse(
       'no spot port',
-      new BurnrateError('burnrate_spot_unsupported', `Not approved: burnrate cannot change launch templates of ${label} (${instance.provider}, ${instance.region}).`, 'Spot migrations run on EC2 launch templates: list the instance\'s AWS region under gpu.inventory in burnrate.yml.'),
+      new BurnrateError(
+        'burnrate_spot_unsupported',
+        `Not approved: burnrate cannot change launch templates of ${label} (${instance.provider}, ${instance.region}).`,
+        "Spot migrations run on EC2 launch templates: list the instance's AWS region under gpu.inventory in burnrate.yml.",
+      ),
     );
   const approvalsNeeded: 1 | 2 = recommendation.monthlySaving > deps.config.spot.secondApproverAbove ? 2 : 1;
-  return { instance, label, team, recommendation, launchTemplate, port, approvalsNeeded, saving: formatMoney(recommendation.monthlySaving, 'USD') };
+  return {
+    instance,
+    label,
+    team,
+    recommendation,
+    launchTemplate,
+    port,
+    approvalsNeeded,
+    saving: formatMoney(recommendation.monthlySaving, 'USD'),
+  };
 }
 
 /** Steps 7 and 8: the approval recorded, and the migration made once enough approvers agreed. */
 async function approve({ deps, interaction }: ActionContext, instanceId: string, checked: Checked): Promise<Audited<Approval>> {
   const { instance, label, team, recommendation, launchTemplate, port, approvalsNeeded } = checked;
   const migrations = deps.store.spotMigrations;
-  const { outcome, migration } = await migrations.approve({ instanceId, team: instance.team, launchTemplate, place: port.place, monthlySaving: recommendation.monthlySaving, approvalsNeeded, approver: interaction.actor.userId, at: deps.clock() });
+  const { outcome, migration } = await migrations.approve({
+    instanceId,
+    team: instance.team,
+    launchTemplate,
+    place: port.place,
+    monthlySaving: recommendation.monthlySaving,
+    approvalsNeeded,
+    approver: interaction.actor.userId,
+    at: deps.clock(),
+  });
   if (outcome === 'same-approver')
-    throw new Refused(new BurnrateError('burnrate_spot_same_approver', `You already approved moving ${label} to spot.`, `It saves ${formatMoney(migration.monthlySaving, 'USD')} a month, so a second, different approver of ${team?.name ?? instance.team} must approve it too.`), 'same approver twice');
+    throw new Refused(
+      new BurnrateError(
+        'burnrate_spot_same_approver',
+        `You already approved moving ${label} to spot.`,
+        `It saves ${formatMoney(migration.monthlySaving, 'USD')} a month, so a second, different approver of ${team?.name ?? instance.team} must approve it too.`,
+      ),
+      'same approver twice',
+    );
   // A migration claimed long ago and never finished died with its process: the next click finishes it (the port is idempotent).
   const claimed = await claimOnce(deps.clock(), {
     earlier: outcome === 'not-approving' ? migration : null,
@@ -114,18 +181,41 @@ async function approve({ deps, interaction }: ActionContext, instanceId: string,
     claim: async () => ({ first: await migrations.transition(migration.id, 'approving', 'migrating', deps.clock()), record: migration }),
   });
   if (claimed.kind === 'ended')
-    return { audit: { result: 'ok', detail: `approval ${migration.approvals.length} of ${migration.approvalsNeeded}` }, value: { kind: 'pending', label, migration } };
+    return {
+      audit: { result: 'ok', detail: `approval ${migration.approvals.length} of ${migration.approvalsNeeded}` },
+      value: { kind: 'pending', label, migration },
+    };
   if (claimed.kind === 'duplicate')
     return claimed.lostRace
-      ? { audit: { result: 'duplicate', detail: 'another approval is executing it' }, value: { kind: 'duplicate', text: `${label} is being moved to spot already.` } }
-      : { audit: { result: 'duplicate', detail: migration.state }, value: { kind: 'duplicate', text: `${label} is already ${migration.state === 'migrated' ? 'moved' : 'moving'} to spot (approved by ${migration.approvals.map((a) => a.approver).join(' and ')}).` } };
+      ? {
+          audit: { result: 'duplicate', detail: 'another approval is executing it' },
+          value: { kind: 'duplicate', text: `${label} is being moved to spot already.` },
+        }
+      : {
+          audit: { result: 'duplicate', detail: migration.state },
+          value: {
+            kind: 'duplicate',
+            text: `${label} is already ${migration.state === 'migrated' ? 'moved' : 'moving'} to spot (approved by ${migration.approvals.map((a) => a.approver).join(' and ')}).`,
+          },
+        };
   let change: SpotChange;
   try {
-    change = await port.moveToSpot(launchTemplate, { dryRun: false, description: `burnrate: spot for ${label} (${instanceId}), approved by ${migration.approvals.map((a) => a.approver).join(', ')}` });
+    change = await port.moveToSpot(launchTemplate, {
+      dryRun: false,
+      description: `burnrate: spot for ${label} (${instanceId}), approved by ${migration.approvals.map((a) => a.approver).join(', ')}`,
+    });
   } catch (error) {
     await migrations.transition(migration.id, 'migrating', 'approving', deps.clock());
     throw new ActionFailed((error as Error).message, error);
   }
-  await migrations.completeMigration(migration.id, { previousVersion: change.previousVersion, spotVersion: change.currentVersion, at: deps.clock(), detail: change.detail });
-  return { audit: { result: 'ok', detail: `${change.outcome}: ${change.detail}` }, value: { kind: 'migrated', label, migration: (await migrations.get(migration.id))!, detail: change.detail } };
+  await migrations.completeMigration(migration.id, {
+    previousVersion: change.previousVersion,
+    spotVersion: change.currentVersion,
+    at: deps.clock(),
+    detail: change.detail,
+  });
+  return {
+    audit: { result: 'ok', detail: `${change.outcome}: ${change.detail}` },
+    value: { kind: 'migrated', label, migration: (await migrations.get(migration.id))!, detail: change.detail },
+  };
 }

@@ -9,7 +9,13 @@ import type { SpotMigrationPort, SpotPorts } from '../ports/spot-port.js';
 /** The installation's spot ports, or a clear error where no provider supports spot migrations. */
 function spotPortsOf(deps: Deps): SpotPorts {
   const ports = gpuDepsOf(deps).spot;
-  if (!ports) throw new BurnrateError('burnrate_spot_unconfigured', 'Spot migrations are not available for this installation.', 'They need a GPU source whose provider supports launch templates (the demo, or AWS).', 1);
+  if (!ports)
+    throw new BurnrateError(
+      'burnrate_spot_unconfigured',
+      'Spot migrations are not available for this installation.',
+      'They need a GPU source whose provider supports launch templates (the demo, or AWS).',
+      1,
+    );
   return ports;
 }
 

@@ -16,7 +16,9 @@ import { spotReverted } from '../../templates/spot-migration.js';
 const ACTION = ACTION_IDS.spotRevert;
 const payloadSchema = z.strictObject({ m: z.number().int().positive() });
 
-type Revert = { kind: 'private'; text: string; hint?: string } | { kind: 'reverted'; label: string; migration: SpotMigration; detail: string };
+type Revert =
+  | { kind: 'private'; text: string; hint?: string }
+  | { kind: 'reverted'; label: string; migration: SpotMigration; detail: string };
 type Target = { migration: SpotMigration; label: string };
 
 /**
@@ -31,7 +33,12 @@ export const spotRevertAction = defineAction({
   async parse(deps, interaction): Promise<Target> {
     const { m: id } = parseButtonValue(payloadSchema, interaction.value, '/burnrate recommend');
     const migration = await deps.store.spotMigrations.get(id);
-    if (!migration) throw new BurnrateError('burnrate_finding_unknown', 'This spot migration is not known to burnrate.', 'It may come from another installation or a reset database; nothing was changed.');
+    if (!migration)
+      throw new BurnrateError(
+        'burnrate_finding_unknown',
+        'This spot migration is not known to burnrate.',
+        'It may come from another installation or a reset database; nothing was changed.',
+      );
     const inventory = await deps.gpu?.inventory();
     return { migration, label: inventory?.find((i) => i.instanceId === migration.instanceId)?.name ?? migration.instanceId };
   },
@@ -39,14 +46,28 @@ export const spotRevertAction = defineAction({
   async authorize({ deps, interaction }, { migration, label }) {
     if (!hasRole(rolesOf(deps.config, interaction.actor.userId), migration.team, ['owner', 'approver'])) {
       const team = deps.config.teams.find((t) => t.id === migration.team);
-      throw new Refused(new BurnrateError('burnrate_forbidden', `Only owners and approvers of ${team?.name ?? migration.team} can revert ${label} to on-demand.`, 'Ask one of them, or an admin.'), 'not an owner or approver');
+      throw new Refused(
+        new BurnrateError(
+          'burnrate_forbidden',
+          `Only owners and approvers of ${team?.name ?? migration.team} can revert ${label} to on-demand.`,
+          'Ask one of them, or an admin.',
+        ),
+        'not an owner or approver',
+      );
     }
   },
   async dryRun(ctx, target): Promise<Audited<Revert>> {
     const ready = await prepare(ctx, target);
     if (ready.kind === 'done') return ready.outcome;
     const result = await ready.port.revertToOnDemand(target.migration.launchTemplate, ready.previousVersion, { dryRun: true });
-    return { audit: { result: 'dry-run', detail: result.detail }, value: { kind: 'private', text: `Dry run: burnrate would have reverted ${target.label} to on-demand (${result.detail}).`, hint: DRY_RUN_HINT } };
+    return {
+      audit: { result: 'dry-run', detail: result.detail },
+      value: {
+        kind: 'private',
+        text: `Dry run: burnrate would have reverted ${target.label} to on-demand (${result.detail}).`,
+        hint: DRY_RUN_HINT,
+      },
+    };
   },
   async run(ctx, target): Promise<Audited<Revert>> {
     const ready = await prepare(ctx, target);
@@ -54,7 +75,8 @@ export const spotRevertAction = defineAction({
     const { deps, interaction } = ctx;
     const { migration, label } = target;
     const id = migration.id;
-    if (!ready.resumed && !(await deps.store.spotMigrations.transition(id, 'migrated', 'reverting', deps.clock()))) return { audit: { result: 'duplicate' }, value: { kind: 'private', text: `${label} is being reverted already.` } };
+    if (!ready.resumed && !(await deps.store.spotMigrations.transition(id, 'migrated', 'reverting', deps.clock())))
+      return { audit: { result: 'duplicate' }, value: { kind: 'private', text: `${label} is being reverted already.` } };
     let change: SpotChange;
     try {
       change = await ready.port.revertToOnDemand(migration.launchTemplate, ready.previousVersion, { dryRun: false });
@@ -63,7 +85,10 @@ export const spotRevertAction = defineAction({
       throw new ActionFailed((error as Error).message, error);
     }
     await deps.store.spotMigrations.completeRevert(id, { byUser: interaction.actor.userId, at: deps.clock(), detail: change.detail });
-    return { audit: { result: 'ok', detail: `${change.outcome}: ${change.detail}` }, value: { kind: 'reverted', label, migration: (await deps.store.spotMigrations.get(id))!, detail: change.detail } };
+    return {
+      audit: { result: 'ok', detail: `${change.outcome}: ${change.detail}` },
+      value: { kind: 'reverted', label, migration: (await deps.store.spotMigrations.get(id))!, detail: change.detail },
+    };
   },
   async answer({ interaction }, _target, outcome) {
     if (outcome.kind === 'private') await interaction.reply.private(privateReply(outcome.text, outcome.hint));
@@ -77,10 +102,20 @@ export const spotRevertAction = defineAction({
  * migration must have happened and its port be reachable.
  */
 async function prepare({ deps }: ActionContext, { migration, label }: Target) {
-  const resumed = migration.state === 'reverting' && (await deps.store.spotMigrations.reclaimStale(migration.id, 'reverting', new Date(deps.clock().getTime() - STALE_CLAIM_MS), deps.clock()));
+  const resumed =
+    migration.state === 'reverting' &&
+    (await deps.store.spotMigrations.reclaimStale(
+      migration.id,
+      'reverting',
+      new Date(deps.clock().getTime() - STALE_CLAIM_MS),
+      deps.clock(),
+    ));
   if (migration.state === 'reverted' || (migration.state === 'reverting' && !resumed)) {
     const when = migration.revertedAt ? ` at ${utcMinute(migration.revertedAt)}` : '';
-    const text = migration.state === 'reverted' ? `Already reverted to on-demand by ${migration.revertedBy}${when}.` : `${label} is being reverted already.`;
+    const text =
+      migration.state === 'reverted'
+        ? `Already reverted to on-demand by ${migration.revertedBy}${when}.`
+        : `${label} is being reverted already.`;
     return { kind: 'done' as const, outcome: { audit: { result: 'duplicate' as const }, value: { kind: 'private' as const, text } } };
   }
   if ((migration.state !== 'migrated' && !resumed) || migration.previousVersion === null)

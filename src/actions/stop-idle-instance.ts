@@ -29,17 +29,27 @@ export type StopAttempt =
  *   4. stop it, or a dry run (which releases the claim)
  * It returns the outcome with its audit row; the caller's pipeline records it.
  */
-export async function stopIdleAttempt(deps: Deps, finding: TrackedGpuFinding, byUser: string, options: { recheck: boolean; dryRun: boolean }): Promise<Audited<StopAttempt>> {
+export async function stopIdleAttempt(
+  deps: Deps,
+  finding: TrackedGpuFinding,
+  byUser: string,
+  options: { recheck: boolean; dryRun: boolean },
+): Promise<Audited<StopAttempt>> {
   const actions = deps.store.instanceActions;
   const claimed = await claimOnce(deps.clock(), {
     earlier: await actions.get(finding.id, STOP_ACTION),
     unfinished: (record) => record.outcome === null,
-    takeOver: async (record, staleBefore) => (record.at < staleBefore ? (await actions.release(finding.id, STOP_ACTION), 'released') : null),
-    before: async () => (options.recheck && (await detectIdleGpus(deps, deps.clock(), { instanceId: finding.instanceId })).length === 0 ? ('busy' as const) : null),
+    takeOver: async (record, staleBefore) =>
+      record.at < staleBefore ? (await actions.release(finding.id, STOP_ACTION), 'released') : null,
+    before: async () =>
+      options.recheck && (await detectIdleGpus(deps, deps.clock(), { instanceId: finding.instanceId })).length === 0
+        ? ('busy' as const)
+        : null,
     claim: () => actions.claim({ findingId: finding.id, action: STOP_ACTION, instanceId: finding.instanceId, byUser, at: deps.clock() }),
   });
   if (claimed.kind === 'duplicate') return { audit: { result: 'duplicate' }, value: { kind: 'duplicate', record: claimed.record } };
-  if (claimed.kind === 'ended') return { audit: { result: 'refused', detail: `${finding.instanceId} busy again` }, value: { kind: 'busy' } };
+  if (claimed.kind === 'ended')
+    return { audit: { result: 'refused', detail: `${finding.instanceId} busy again` }, value: { kind: 'busy' } };
 
   let result: StopResult;
   try {
@@ -51,13 +61,23 @@ export async function stopIdleAttempt(deps: Deps, finding: TrackedGpuFinding, by
   if (result.outcome === 'would-stop' || result.outcome === 'refused') {
     await actions.release(finding.id, STOP_ACTION);
     const dryRun = result.outcome === 'would-stop';
-    return { audit: { result: dryRun ? 'dry-run' : 'refused', detail: result.detail }, value: dryRun ? { kind: 'dry-run', result } : { kind: 'refused', detail: result.detail } };
+    return {
+      audit: { result: dryRun ? 'dry-run' : 'refused', detail: result.detail },
+      value: dryRun ? { kind: 'dry-run', result } : { kind: 'refused', detail: result.detail },
+    };
   }
   await actions.complete(finding.id, STOP_ACTION, result.outcome, result.detail);
   return { audit: { result: 'ok', detail: result.detail }, value: { kind: 'stopped', result } };
 }
 
 /** A stop nobody clicked (a team's automatic stop), audited on its own: dry run until actions.enabled. */
-export async function stopIdleInstance(deps: Deps, finding: TrackedGpuFinding, audit: AuditBase, options: { recheck: boolean }): Promise<StopAttempt> {
-  return runAudited(deps.store.audit, audit, () => stopIdleAttempt(deps, finding, audit.userId, { ...options, dryRun: !deps.config.actions.enabled }));
+export async function stopIdleInstance(
+  deps: Deps,
+  finding: TrackedGpuFinding,
+  audit: AuditBase,
+  options: { recheck: boolean },
+): Promise<StopAttempt> {
+  return runAudited(deps.store.audit, audit, () =>
+    stopIdleAttempt(deps, finding, audit.userId, { ...options, dryRun: !deps.config.actions.enabled }),
+  );
 }

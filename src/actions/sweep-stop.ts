@@ -18,7 +18,9 @@ import { sweepAlert } from '../../templates/sweep-alert.js';
 const ACTION = ACTION_IDS.sweepStop;
 const payloadSchema = z.strictObject({ f: z.string().min(1).max(300) });
 
-type SweepStop = { kind: 'duplicate'; row: InstanceActionRecord } | { kind: 'done'; dryRun: boolean; results: StopResult[]; summary: string | null };
+type SweepStop =
+  | { kind: 'duplicate'; row: InstanceActionRecord }
+  | { kind: 'done'; dryRun: boolean; results: StopResult[]; summary: string | null };
 
 /**
  * "Stop sweep" on a runaway-sweep alert, under the idle-GPU Stop's rules:
@@ -43,7 +45,14 @@ export const sweepStopAction = defineAction({
   async authorize({ deps, interaction }, finding) {
     if (!hasRole(rolesOf(deps.config, interaction.actor.userId), finding.team, ['owner', 'approver'])) {
       const team = deps.config.teams.find((t) => t.id === finding.team);
-      throw new Refused(new BurnrateError('burnrate_forbidden', `Only owners and approvers of ${team?.name ?? finding.team} can stop sweep ${finding.sweep}.`, 'Ask one of them, or an admin.'), `${finding.sweep} not an owner or approver`);
+      throw new Refused(
+        new BurnrateError(
+          'burnrate_forbidden',
+          `Only owners and approvers of ${team?.name ?? finding.team} can stop sweep ${finding.sweep}.`,
+          'Ask one of them, or an admin.',
+        ),
+        `${finding.sweep} not an owner or approver`,
+      );
     }
   },
   run: (ctx, finding) => stopSweep(ctx, finding, false),
@@ -51,7 +60,13 @@ export const sweepStopAction = defineAction({
   async answer({ deps, interaction }, finding, outcome) {
     if (outcome.kind === 'duplicate') {
       const { row } = outcome;
-      await interaction.reply.private(privateReply(row.outcome ? `Sweep ${finding.sweep} was already stopped by ${row.byUser} at ${utcMinute(row.at)} (${row.detail}).` : `${row.byUser} is stopping sweep ${finding.sweep} since ${utcMinute(row.at)}.`));
+      await interaction.reply.private(
+        privateReply(
+          row.outcome
+            ? `Sweep ${finding.sweep} was already stopped by ${row.byUser} at ${utcMinute(row.at)} (${row.detail}).`
+            : `${row.byUser} is stopping sweep ${finding.sweep} since ${utcMinute(row.at)}.`,
+        ),
+      );
       return;
     }
     const label = (instanceId: string) => finding.instances.find((i) => i.instanceId === instanceId)?.name ?? instanceId;
@@ -83,9 +98,11 @@ async function stopSweep({ deps, interaction }: ActionContext, finding: TrackedS
     earlier: await actions.get(claimKey, ACTION),
     unfinished: (record) => record.outcome === null,
     takeOver: async (record, staleBefore) => (record.at < staleBefore ? (await actions.release(claimKey, ACTION), 'released') : null),
-    claim: () => actions.claim({ findingId: claimKey, action: ACTION, instanceId: ids.join(','), byUser: interaction.actor.userId, at: deps.clock() }),
+    claim: () =>
+      actions.claim({ findingId: claimKey, action: ACTION, instanceId: ids.join(','), byUser: interaction.actor.userId, at: deps.clock() }),
   });
-  if (claimed.kind !== 'claimed') return { audit: { result: 'duplicate' }, value: { kind: 'duplicate', row: (await actions.get(claimKey, ACTION))! } };
+  if (claimed.kind !== 'claimed')
+    return { audit: { result: 'duplicate' }, value: { kind: 'duplicate', row: (await actions.get(claimKey, ACTION))! } };
 
   const port = gpuDepsOf(deps).instances;
   const results: StopResult[] = [];

@@ -36,7 +36,9 @@ export function repriceGcp(entries: readonly GpuPrice[], skus: readonly ComputeS
   const changes: PriceChange[] = [];
   const unpriced: RepriceResult['unpriced'] = [];
   const find = (pattern: RegExp, region: string, spot: boolean) =>
-    skus.find((s) => pattern.test(s.description) && s.regions.includes(region) && (s.usageType === 'Preemptible') === spot && s.currency === 'USD');
+    skus.find(
+      (s) => pattern.test(s.description) && s.regions.includes(region) && (s.usageType === 'Preemptible') === spot && s.currency === 'USD',
+    );
   const repriced = entries.map((entry) => {
     if (entry.provider !== 'gcp') return entry;
     const family = FAMILIES.find((f) => f.pattern.test(entry.instanceType));
@@ -48,7 +50,8 @@ export function repriceGcp(entries: readonly GpuPrice[], skus: readonly ComputeS
       const core = find(new RegExp(`${family.family} Instance Core running in`), entry.region, spot);
       const ram = find(new RegExp(`${family.family} Instance Ram running in`), entry.region, spot);
       const gpu = find(family.gpu, entry.region, spot);
-      if (!core || !ram || !gpu) return [!core && 'core', !ram && 'memory', !gpu && 'GPU'].filter(Boolean).join(', ') + (spot ? ' (spot)' : '');
+      if (!core || !ram || !gpu)
+        return [!core && 'core', !ram && 'memory', !gpu && 'GPU'].filter(Boolean).join(', ') + (spot ? ' (spot)' : '');
       return Math.round((core.unitPrice * entry.vcpus + ram.unitPrice * entry.memoryGiB + gpu.unitPrice * entry.gpuCount) * 1e5) / 1e5;
     };
     const onDemand = priceOf(false);
@@ -58,8 +61,22 @@ export function repriceGcp(entries: readonly GpuPrice[], skus: readonly ComputeS
     }
     const spot = priceOf(true);
     const next = { ...entry, onDemandHourly: onDemand, spotHourly: typeof spot === 'number' ? spot : entry.spotHourly };
-    if (next.onDemandHourly !== entry.onDemandHourly) changes.push({ instanceType: entry.instanceType, region: entry.region, field: 'onDemandHourly', before: entry.onDemandHourly, after: next.onDemandHourly });
-    if (next.spotHourly !== entry.spotHourly && next.spotHourly !== null) changes.push({ instanceType: entry.instanceType, region: entry.region, field: 'spotHourly', before: entry.spotHourly, after: next.spotHourly });
+    if (next.onDemandHourly !== entry.onDemandHourly)
+      changes.push({
+        instanceType: entry.instanceType,
+        region: entry.region,
+        field: 'onDemandHourly',
+        before: entry.onDemandHourly,
+        after: next.onDemandHourly,
+      });
+    if (next.spotHourly !== entry.spotHourly && next.spotHourly !== null)
+      changes.push({
+        instanceType: entry.instanceType,
+        region: entry.region,
+        field: 'spotHourly',
+        before: entry.spotHourly,
+        after: next.spotHourly,
+      });
     return next;
   });
   return { entries: repriced, changes, unpriced };

@@ -21,7 +21,10 @@ function toEntry(raw: unknown, index: number): GpuPrice {
     typeof e.region === 'string' &&
     typeof e.onDemandHourly === 'number' &&
     (e.spotHourly === null || typeof e.spotHourly === 'number');
-  if (!ok) throw new Error(`burnrate_price_catalog_invalid: entry ${index} of gpu-prices.json is malformed; rebuild it with scripts/build-price-catalog.ts`);
+  if (!ok)
+    throw new Error(
+      `burnrate_price_catalog_invalid: entry ${index} of gpu-prices.json is malformed; rebuild it with scripts/build-price-catalog.ts`,
+    );
   return Object.freeze({ ...(e as unknown as GpuPrice) });
 }
 

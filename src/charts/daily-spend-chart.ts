@@ -34,7 +34,11 @@ const FONT = 'DejaVu Sans';
  */
 export async function renderDailySpendChart(input: DailySpendChartInput): Promise<RenderedChart> {
   const { Resvg, svg } = await chartSvg(input);
-  const image = new Resvg(svg, { background: '#ffffff', fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: true, defaultFontFamily: FONT } }).render();
+  const image = new Resvg(svg, {
+    background: '#ffffff',
+    fitTo: { mode: 'zoom', value: 2 },
+    font: { loadSystemFonts: true, defaultFontFamily: FONT },
+  }).render();
   return { png: image.asPng(), width: image.width, height: image.height };
 }
 
@@ -48,7 +52,13 @@ export async function renderDailySpendChart(input: DailySpendChartInput): Promis
 export async function renderCompactDailySpendChart(input: DailySpendChartInput): Promise<RenderedChart> {
   const { Resvg, svg } = await chartSvg(input);
   // 1: crispEdges for the bars (flat colours compress well), optimizeLegibility for the text.
-  const image = new Resvg(svg, { background: '#ffffff', shapeRendering: 1, textRendering: 1, fitTo: { mode: 'zoom', value: 1 }, font: { loadSystemFonts: true, defaultFontFamily: FONT } }).render();
+  const image = new Resvg(svg, {
+    background: '#ffffff',
+    shapeRendering: 1,
+    textRendering: 1,
+    fitTo: { mode: 'zoom', value: 1 },
+    font: { loadSystemFonts: true, defaultFontFamily: FONT },
+  }).render();
   const png = encodeIndexedPng(image.pixels, image.width, image.height) ?? image.asPng();
   return { png, width: image.width, height: image.height };
 }
@@ -62,7 +72,11 @@ async function chartSvg(input: DailySpendChartInput) {
 
 export function chartSpec(input: DailySpendChartInput): TopLevelSpec {
   const known = new Set(CATEGORY_COLOURS.map(([name]) => name));
-  const values = input.days.map((d) => ({ day: d.day.slice(8, 10), category: known.has(d.category) ? d.category : 'Other', amount: Math.round(d.effective * 100) / 100 }));
+  const values = input.days.map((d) => ({
+    day: d.day.slice(8, 10),
+    category: known.has(d.category) ? d.category : 'Other',
+    amount: Math.round(d.effective * 100) / 100,
+  }));
   const present = new Set(values.map((v) => v.category));
   const categories = CATEGORY_COLOURS.filter(([name]) => present.has(name));
   return {
@@ -75,8 +89,21 @@ export function chartSpec(input: DailySpendChartInput): TopLevelSpec {
     mark: { type: 'bar' },
     encoding: {
       // Every day of the month on the axis, also the ones without spend.
-      x: { field: 'day', type: 'ordinal', title: null, scale: { domain: daysOf(input.period).map((d) => d.slice(8, 10)) }, axis: { labelAngle: 0, labelFont: FONT } },
-      y: { field: 'amount', type: 'quantitative', aggregate: 'sum', stack: 'zero', title: `${input.currency} per day`, axis: { format: '~s', labelFont: FONT, titleFont: FONT } },
+      x: {
+        field: 'day',
+        type: 'ordinal',
+        title: null,
+        scale: { domain: daysOf(input.period).map((d) => d.slice(8, 10)) },
+        axis: { labelAngle: 0, labelFont: FONT },
+      },
+      y: {
+        field: 'amount',
+        type: 'quantitative',
+        aggregate: 'sum',
+        stack: 'zero',
+        title: `${input.currency} per day`,
+        axis: { format: '~s', labelFont: FONT, titleFont: FONT },
+      },
       color: {
         field: 'category',
         type: 'nominal',

@@ -56,5 +56,11 @@ export function encodeIndexedPng(rgba: Buffer, width: number, height: number): B
   header[9] = 3; // indexed colour
   const plte = Buffer.alloc(palette.size * 3);
   for (const [rgb, index] of palette) plte.writeUIntBE(rgb, index * 3, 3);
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('PLTE', plte), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', header),
+    chunk('PLTE', plte),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -23,7 +23,10 @@ export async function dispatch(deps: Deps, interaction: Interaction): Promise<vo
       return;
     }
     const reference = randomUUID().slice(0, 8);
-    deps.log.error({ err: (error as Error).message, stack: (error as Error).stack, reference, kind: interaction.kind }, 'interaction failed');
+    deps.log.error(
+      { err: (error as Error).message, stack: (error as Error).stack, reference, kind: interaction.kind },
+      'interaction failed',
+    );
     await interaction.reply.private(internalErrorMessage(reference));
   }
 }
@@ -37,14 +40,22 @@ async function runCommand(deps: Deps, interaction: CommandInteraction): Promise<
     return;
   }
   const roles = rolesOf(deps.config, interaction.actor.userId);
-  const message = await found.spec.run({ deps, actor: interaction.actor, roles, visibleTeams: visibleTeams(deps.config, roles), now: deps.clock() }, found.args);
+  const message = await found.spec.run(
+    { deps, actor: interaction.actor, roles, visibleTeams: visibleTeams(deps.config, roles), now: deps.clock() },
+    found.args,
+  );
   await interaction.reply.private(message);
 }
 
 async function runAction(deps: Deps, interaction: ActionInteraction): Promise<void> {
   const action = findAction(interaction.action);
   if (!action) {
-    await interaction.reply.private(privateReply(`This button ("${interaction.action}") is not one burnrate knows.`, 'The message may come from an older version; run the command again for a fresh one.'));
+    await interaction.reply.private(
+      privateReply(
+        `This button ("${interaction.action}") is not one burnrate knows.`,
+        'The message may come from an older version; run the command again for a fresh one.',
+      ),
+    );
     return;
   }
   await runActionPipeline(deps, action, interaction);

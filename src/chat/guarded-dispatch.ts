@@ -16,7 +16,14 @@ export async function translateGuarded<T>(deps: Deps, reply: Reply, translate: (
   } catch (error) {
     const redact = platform.redact ?? ((text: string) => text);
     deps.log.warn({ err: redact((error as Error).message) }, `unreadable ${platform.name.toLowerCase()} payload`);
-    await reply.private(privateReply(`burnrate could not read that request from ${platform.name}.`, 'Try again; if it keeps failing, tell your burnrate admin.')).catch(() => {});
+    await reply
+      .private(
+        privateReply(
+          `burnrate could not read that request from ${platform.name}.`,
+          'Try again; if it keeps failing, tell your burnrate admin.',
+        ),
+      )
+      .catch(() => {});
     return null;
   }
 }
@@ -26,7 +33,13 @@ export async function translateGuarded<T>(deps: Deps, reply: Reply, translate: (
  * answer; this guard covers what happens before it (a payload we cannot read) and an answer that
  * itself fails, so a person sees a short apology and never a stack trace.
  */
-export async function dispatchGuarded(deps: Deps, dispatch: Dispatch, reply: Reply, translate: () => Interaction, platform: Platform): Promise<void> {
+export async function dispatchGuarded(
+  deps: Deps,
+  dispatch: Dispatch,
+  reply: Reply,
+  translate: () => Interaction,
+  platform: Platform,
+): Promise<void> {
   const interaction = await translateGuarded(deps, reply, translate, platform);
   if (!interaction) return;
   try {

@@ -12,7 +12,11 @@ export async function homeView(deps: Deps, actor: Actor): Promise<Message> {
   const roles = rolesOf(deps.config, actor.userId);
   const teamIds = visibleTeams(deps.config, roles);
   const teams = deps.config.teams.filter((t) => teamIds.includes(t.id));
-  const [snapshot, open, sources] = await Promise.all([loadBudgetSnapshot(deps, teams, now), deps.store.findings.listOpen(), deps.store.freshness.list()]);
+  const [snapshot, open, sources] = await Promise.all([
+    loadBudgetSnapshot(deps, teams, now),
+    deps.store.findings.listOpen(),
+    deps.store.freshness.list(),
+  ]);
   return appHome({
     userName: actor.name ?? actor.userId,
     statuses: budgetStatus(snapshot, { lookbackDays: deps.config.forecast.lookbackDays }, now),

@@ -41,7 +41,16 @@ export function checkBudgets(snapshot: BudgetSnapshot, policy: BudgetPolicy, now
     for (const [cadence, amount, range, period] of cadences) {
       if (amount === undefined) continue;
       const forecast = forecastPeriodEnd({ daily, period: range, dataEnd, lookbackDays: policy.lookbackDays });
-      const base = { team: team.id, cadence, period, range, budget: amount, currency: budget.currency, actual: forecast.actual, dataThrough: snapshot.dataThrough };
+      const base = {
+        team: team.id,
+        cadence,
+        period,
+        range,
+        budget: amount,
+        currency: budget.currency,
+        actual: forecast.actual,
+        dataThrough: snapshot.dataThrough,
+      };
       const withForecast = budget.forecast ? { amount: forecast.amount, method: forecast.method } : null;
       const make = (kind: FindingKind, threshold: number, value: number): Finding => ({
         id: findingId(kind, team.id, period, threshold),

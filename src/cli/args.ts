@@ -8,7 +8,12 @@ export const COMMON_OPTIONS = {
 } as const satisfies ParseArgsConfig['options'];
 
 /** parseArgs, with its errors turned into a usage error that shows the verb's usage line. */
-export function parseVerbArgs<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O, usage: string, allowPositionals = false) {
+export function parseVerbArgs<O extends NonNullable<ParseArgsConfig['options']>>(
+  args: string[],
+  options: O,
+  usage: string,
+  allowPositionals = false,
+) {
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (error) {

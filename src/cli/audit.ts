@@ -10,15 +10,31 @@ export const auditVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, since: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
   const since = values.since === undefined ? null : new Date(values.since);
   if (since && Number.isNaN(since.getTime())) throw usageError(`--since must be an ISO date or time, got "${values.since}"`, USAGE);
-  const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, chatPlatforms: false, ...(io.clock ? { clock: io.clock } : {}) });
+  const runtime = buildRuntime({
+    configPath: values.config,
+    dbPath: values.db,
+    env: io.env,
+    cwd: io.cwd,
+    chatPlatforms: false,
+    ...(io.clock ? { clock: io.clock } : {}),
+  });
   try {
     const entries = (await runtime.deps.store.audit.list(LIMIT)).filter((e) => !since || e.at >= since).reverse();
     if (values.json) {
-      io.out.write(`${JSON.stringify(entries.map((e) => ({ ...e, at: e.at.toISOString() })), null, 2)}\n`);
+      io.out.write(
+        `${JSON.stringify(
+          entries.map((e) => ({ ...e, at: e.at.toISOString() })),
+          null,
+          2,
+        )}\n`,
+      );
       return 0;
     }
     if (entries.length === 0) io.out.write('The audit log is empty.\n');
-    for (const e of entries) io.out.write(`${e.at.toISOString()}  ${e.platform}:${e.userId}  ${e.action}  ${e.subject}  ${e.result}${e.detail ? `  ${e.detail}` : ''}\n`);
+    for (const e of entries)
+      io.out.write(
+        `${e.at.toISOString()}  ${e.platform}:${e.userId}  ${e.action}  ${e.subject}  ${e.result}${e.detail ? `  ${e.detail}` : ''}\n`,
+      );
     return 0;
   } finally {
     await runtime.close();

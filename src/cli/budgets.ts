@@ -12,9 +12,19 @@ const ORIGINS: BudgetOrigin[] = ['aws', 'gcp', 'config'];
 
 /** Lists burnrate's budgets and those read from AWS Budgets and Google Cloud, as last refreshed (no API call). */
 export const budgetsVerb: Verb = async (args, io) => {
-  const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, source: { type: 'string' }, team: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
+  const { values } = parseVerbArgs(
+    args,
+    { ...COMMON_OPTIONS, source: { type: 'string' }, team: { type: 'string' }, json: { type: 'boolean' } },
+    USAGE,
+  );
   const origin = oneOf(values.source, ORIGINS, 'source', USAGE);
-  const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, ...(io.clock ? { clock: io.clock } : {}) });
+  const runtime = buildRuntime({
+    configPath: values.config,
+    dbPath: values.db,
+    env: io.env,
+    cwd: io.cwd,
+    ...(io.clock ? { clock: io.clock } : {}),
+  });
   try {
     const { deps } = runtime;
     const teams = values.team ? [resolveTeamId(deps.config, values.team)] : undefined;

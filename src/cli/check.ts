@@ -11,15 +11,30 @@ const USAGE = 'burnrate check [--team T] [--dry-run] [--json]';
 
 /** Runs the budget checks now; prints findings (or JSON) and records them unless --dry-run. */
 export const checkVerb: Verb = async (args, io) => {
-  const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, team: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } }, USAGE);
-  const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, ...(io.clock ? { clock: io.clock } : {}) });
+  const { values } = parseVerbArgs(
+    args,
+    { ...COMMON_OPTIONS, team: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } },
+    USAGE,
+  );
+  const runtime = buildRuntime({
+    configPath: values.config,
+    dbPath: values.db,
+    env: io.env,
+    cwd: io.cwd,
+    ...(io.clock ? { clock: io.clock } : {}),
+  });
   try {
     const { config } = runtime.deps;
     const teams = values.team ? [resolveTeamId(config, values.team)] : undefined;
     const result = await runBudgetCheck(runtime.deps, { dryRun: values['dry-run'] ?? false, ...(teams ? { teams } : {}) });
     if (values.json) {
-      const held = { teams: result.heldTeams, sources: result.held.map((s) => ({ source: s.source, ageHours: s.ageHours, error: s.error })) };
-      io.out.write(`${JSON.stringify({ dryRun: values['dry-run'] ?? false, findings: result.findings, ...(held.teams.length > 0 ? { held } : {}) }, null, 2)}\n`);
+      const held = {
+        teams: result.heldTeams,
+        sources: result.held.map((s) => ({ source: s.source, ageHours: s.ageHours, error: s.error })),
+      };
+      io.out.write(
+        `${JSON.stringify({ dryRun: values['dry-run'] ?? false, findings: result.findings, ...(held.teams.length > 0 ? { held } : {}) }, null, 2)}\n`,
+      );
       return 0;
     }
     if (result.held.length > 0) {

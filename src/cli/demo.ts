@@ -13,7 +13,14 @@ const USAGE = 'burnrate demo [--db FILE]';
 export const demoVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { db: COMMON_OPTIONS.db }, USAGE);
   // The demo ignores any burnrate.yml: it is always the embedded organisation.
-  const runtime = buildRuntime({ config: demoConfig(), chatPlatforms: false, dbPath: values.db, env: io.env, cwd: io.cwd, ...(io.clock ? { clock: io.clock } : {}) });
+  const runtime = buildRuntime({
+    config: demoConfig(),
+    chatPlatforms: false,
+    dbPath: values.db,
+    env: io.env,
+    cwd: io.cwd,
+    ...(io.clock ? { clock: io.clock } : {}),
+  });
   try {
     const { deps } = runtime;
     const [result] = await refreshSources(deps);

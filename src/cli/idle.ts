@@ -11,7 +11,14 @@ const USAGE = 'burnrate idle [--team T] [--json]';
 /** Idle GPU instances right now, with idle time and cost; records nothing and alerts nobody. */
 export const idleVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, team: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-  const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, chatPlatforms: false, ...(io.clock ? { clock: io.clock } : {}) });
+  const runtime = buildRuntime({
+    configPath: values.config,
+    dbPath: values.db,
+    env: io.env,
+    cwd: io.cwd,
+    chatPlatforms: false,
+    ...(io.clock ? { clock: io.clock } : {}),
+  });
   try {
     const { config } = runtime.deps;
     const teams = values.team ? [resolveTeamId(config, values.team)] : undefined;

@@ -13,10 +13,26 @@ const DEFAULT_CATALOG = 'src/catalog/gpu-prices.json';
  * writes the file back (rebuild burnrate to use it). Only gcp can be refreshed live so far.
  */
 export const pricesVerb: Verb = async (args, io) => {
-  const { values, positionals } = parseVerbArgs(args, { ...COMMON_OPTIONS, provider: { type: 'string' }, catalog: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } }, USAGE, true);
-  if (positionals[0] !== 'refresh' || positionals.length > 1) throw usageError(`expected "prices refresh", got "prices ${positionals.join(' ')}"`, USAGE);
+  const { values, positionals } = parseVerbArgs(
+    args,
+    {
+      ...COMMON_OPTIONS,
+      provider: { type: 'string' },
+      catalog: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    USAGE,
+    true,
+  );
+  if (positionals[0] !== 'refresh' || positionals.length > 1)
+    throw usageError(`expected "prices refresh", got "prices ${positionals.join(' ')}"`, USAGE);
   const provider = oneOf(values.provider, ['gcp'] as const, 'provider', USAGE);
-  if (!provider) throw usageError('--provider is required (gcp: the Cloud Catalog API; AWS and Azure prices come from scripts/build-price-catalog.ts)', USAGE);
+  if (!provider)
+    throw usageError(
+      '--provider is required (gcp: the Cloud Catalog API; AWS and Azure prices come from scripts/build-price-catalog.ts)',
+      USAGE,
+    );
   const { config } = loadConfig(values.config, io.env, io.cwd);
   const project = config.sources.find((s) => s.type === 'gcp')?.project;
   // Loaded here, not at start: the Cloud Billing client takes seconds to load.
@@ -33,10 +49,22 @@ export const pricesVerb: Verb = async (args, io) => {
     return 0;
   }
   const say = (line: string) => io.out.write(`${line}\n`);
-  say(`Cloud Catalog: ${result.skusRead} Compute Engine SKUs read; ${result.changes.length} price(s) changed, ${result.unpriced.length} entr(y/ies) without SKUs kept as they were.`);
-  if (result.billing) say(`Project ${result.billing.project} bills to ${result.billing.billingAccount || '(no billing account)'}${result.billing.billingEnabled ? '' : ' (billing disabled)'}: these are list prices; negotiated prices may differ.`);
-  for (const c of result.changes) say(`  ${c.instanceType} ${c.region} ${c.field === 'onDemandHourly' ? 'on-demand' : 'spot'}: ${c.before ?? '—'} -> ${c.after} USD/h`);
+  say(
+    `Cloud Catalog: ${result.skusRead} Compute Engine SKUs read; ${result.changes.length} price(s) changed, ${result.unpriced.length} entr(y/ies) without SKUs kept as they were.`,
+  );
+  if (result.billing)
+    say(
+      `Project ${result.billing.project} bills to ${result.billing.billingAccount || '(no billing account)'}${result.billing.billingEnabled ? '' : ' (billing disabled)'}: these are list prices; negotiated prices may differ.`,
+    );
+  for (const c of result.changes)
+    say(`  ${c.instanceType} ${c.region} ${c.field === 'onDemandHourly' ? 'on-demand' : 'spot'}: ${c.before ?? '—'} -> ${c.after} USD/h`);
   for (const u of result.unpriced) say(`  kept ${u.instanceType} ${u.region}: no SKU for ${u.missing}`);
-  say(result.written ? 'Catalog written; rebuild burnrate (npm run build) to use it.' : values['dry-run'] ? '(dry run: nothing written)' : 'Nothing to write.');
+  say(
+    result.written
+      ? 'Catalog written; rebuild burnrate (npm run build) to use it.'
+      : values['dry-run']
+        ? '(dry run: nothing written)'
+        : 'Nothing to write.',
+  );
   return 0;
 };

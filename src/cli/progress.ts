@@ -1,7 +1,10 @@
 import type { Writable } from 'node:stream';
 
 /** A one-line progress bar on a TTY; silent elsewhere so logs and pipes stay clean. */
-export function progressBar(stream: Writable & { isTTY?: boolean }, label: string): { update(done: number, total: number): void; finish(): void } {
+export function progressBar(
+  stream: Writable & { isTTY?: boolean },
+  label: string,
+): { update(done: number, total: number): void; finish(): void } {
   if (!stream.isTTY) return { update: () => {}, finish: () => {} };
   let last = -1;
   return {

@@ -11,7 +11,14 @@ const USAGE = 'burnrate recommend [--team T] [--json]';
 /** Right-size and spot recommendations now, with their evidence (--json); changes nothing. */
 export const recommendVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, team: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-  const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, chatPlatforms: false, ...(io.clock ? { clock: io.clock } : {}) });
+  const runtime = buildRuntime({
+    configPath: values.config,
+    dbPath: values.db,
+    env: io.env,
+    cwd: io.cwd,
+    chatPlatforms: false,
+    ...(io.clock ? { clock: io.clock } : {}),
+  });
   try {
     const team = values.team ? resolveTeamId(runtime.deps.config, values.team) : undefined;
     const recommendations = await currentRecommendations(runtime.deps, team ? { team } : {});
@@ -20,7 +27,8 @@ export const recommendVerb: Verb = async (args, io) => {
       return 0;
     }
     io.out.write(`${renderPlainText(recommendationList(recommendations, team ?? 'all teams'))}\n`);
-    for (const r of recommendations) io.out.write(`\n${r.name ?? r.instanceId} (${r.kind}):\n${r.evidence.map((e) => `  - ${e}`).join('\n')}\n`);
+    for (const r of recommendations)
+      io.out.write(`\n${r.name ?? r.instanceId} (${r.kind}):\n${r.evidence.map((e) => `  - ${e}`).join('\n')}\n`);
     return 0;
   } finally {
     await runtime.close();

@@ -24,26 +24,51 @@ const USAGE = 'burnrate review [--team T] [--month YYYY-MM] [--json] [--chart-di
  * `--chart-dir` writes each chart as PNG; `--dry-run` records and queues nothing.
  */
 export const reviewVerb: Verb = async (args, io) => {
-  const options = { ...COMMON_OPTIONS, team: { type: 'string' }, month: { type: 'string' }, json: { type: 'boolean' }, 'chart-dir': { type: 'string' }, 'dry-run': { type: 'boolean' } } as const;
+  const options = {
+    ...COMMON_OPTIONS,
+    team: { type: 'string' },
+    month: { type: 'string' },
+    json: { type: 'boolean' },
+    'chart-dir': { type: 'string' },
+    'dry-run': { type: 'boolean' },
+  } as const;
   const { values } = parseVerbArgs(args, options, USAGE);
   const now = (io.clock ?? (() => new Date()))();
   const month = values.month === undefined ? undefined : parseReviewMonth(values.month, now);
-  const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, ...(io.clock ? { clock: io.clock } : {}) });
+  const runtime = buildRuntime({
+    configPath: values.config,
+    dbPath: values.db,
+    env: io.env,
+    cwd: io.cwd,
+    ...(io.clock ? { clock: io.clock } : {}),
+  });
   try {
     const { deps } = runtime;
     const teams = values.team ? [resolveTeamId(deps.config, values.team)] : undefined;
     // A fresh database (the demo's first run) is filled first, as serve does.
     if (await deps.store.isEmpty()) await refreshSources(deps);
-    const reviews = await runMonthlyReview(deps, { dryRun: values['dry-run'] ?? false, ...(month ? { month } : {}), ...(teams ? { teams } : {}) });
+    const reviews = await runMonthlyReview(deps, {
+      dryRun: values['dry-run'] ?? false,
+      ...(month ? { month } : {}),
+      ...(teams ? { teams } : {}),
+    });
     const chartDir = values['chart-dir'] ? resolve(io.cwd, values['chart-dir']) : null;
     if (chartDir) mkdirSync(chartDir, { recursive: true });
     const charts = reviews.map((r) => {
       const file = chartDir ? join(chartDir, `burnrate-${r.team}-${r.month}.png`) : null;
       if (file) writeFileSync(file, r.chart.png);
-      return { file, bytes: r.chart.png.length, width: r.chart.width, height: r.chart.height, sha256: createHash('sha256').update(r.chart.png).digest('hex') };
+      return {
+        file,
+        bytes: r.chart.png.length,
+        width: r.chart.width,
+        height: r.chart.height,
+        sha256: createHash('sha256').update(r.chart.png).digest('hex'),
+      };
     });
     if (values.json) {
-      io.out.write(`${JSON.stringify({ dryRun: values['dry-run'] ?? false, reviews: reviews.map((r, i) => ({ team: r.team, month: r.month, created: r.created, queued: r.queued, figures: r.figures, lines: r.lines, chart: charts[i] })) }, null, 2)}\n`);
+      io.out.write(
+        `${JSON.stringify({ dryRun: values['dry-run'] ?? false, reviews: reviews.map((r, i) => ({ team: r.team, month: r.month, created: r.created, queued: r.queued, figures: r.figures, lines: r.lines, chart: charts[i] })) }, null, 2)}\n`,
+      );
       return 0;
     }
     reviews.forEach((r, i) => io.out.write(`${threadText(deps.config, r, charts[i]!.file)}\n`));
@@ -61,7 +86,9 @@ function threadText(config: Config, review: TeamReview, chartFile: string | null
   const parts = [
     renderPlainText(reviewSummary(review.figures, review.lines.length)),
     `${renderPlainText(reviewChart({ teamName: review.figures.teamName, month: review.month, png: '', team: review.team }))}${chartFile ? ` written to ${chartFile}` : ''}`,
-    ...review.lines.map((line) => renderPlainText(reviewLine({ line, currency: review.figures.currency, people: teamPeople(team), spot: spotButtonOptions(config) }))),
+    ...review.lines.map((line) =>
+      renderPlainText(reviewLine({ line, currency: review.figures.currency, people: teamPeople(team), spot: spotButtonOptions(config) })),
+    ),
   ];
   const status = review.created ? '' : ' (posted before: nothing queued twice)';
   return `── ${review.team} ${review.month}${status} ${rule}`.slice(0, 70) + `\n${parts.join(`\n\n  ↳ `)}\n`;

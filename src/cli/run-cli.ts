@@ -96,7 +96,13 @@ function withPinnedClock(io: CliIo): CliIo {
   const pinned = io.env.BURNRATE_NOW;
   if (io.clock || !pinned) return io;
   const start = Date.parse(pinned);
-  if (Number.isNaN(start)) throw new BurnrateError('burnrate_usage', `BURNRATE_NOW must be an ISO time such as 2026-11-18T06:00:00Z, got "${pinned}"`, 'Unset it to use the real time.', 2);
+  if (Number.isNaN(start))
+    throw new BurnrateError(
+      'burnrate_usage',
+      `BURNRATE_NOW must be an ISO time such as 2026-11-18T06:00:00Z, got "${pinned}"`,
+      'Unset it to use the real time.',
+      2,
+    );
   const offset = start - Date.now();
   return { ...io, clock: () => new Date(Date.now() + offset) };
 }

@@ -18,7 +18,14 @@ export const showbackVerb: Verb = async (args, io) => {
   const format = oneOf(values.format, FORMATS, 'format', USAGE) ?? 'csv';
   const now = (io.clock ?? (() => new Date()))();
   const month = values.month === undefined ? lastMonth(now, 'UTC') : parseReviewMonth(values.month, now);
-  const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, chatPlatforms: false, ...(io.clock ? { clock: io.clock } : {}) });
+  const runtime = buildRuntime({
+    configPath: values.config,
+    dbPath: values.db,
+    env: io.env,
+    cwd: io.cwd,
+    chatPlatforms: false,
+    ...(io.clock ? { clock: io.clock } : {}),
+  });
   try {
     const { deps } = runtime;
     if (await deps.store.isEmpty()) await refreshSources(deps);
@@ -26,11 +33,25 @@ export const showbackVerb: Verb = async (args, io) => {
     const result = showback(await deps.store.spend.totals({ period }, 'team'), deps.config.teams);
     const currencies = await deps.store.spend.currencies(period);
     if (format === 'json') {
-      io.out.write(`${JSON.stringify({ month, currency: currencies.length === 1 ? currencies[0] : currencies, teams: result.lines, unowned: result.unowned, total: result.total }, null, 2)}\n`);
+      io.out.write(
+        `${JSON.stringify({ month, currency: currencies.length === 1 ? currencies[0] : currencies, teams: result.lines, unowned: result.unowned, total: result.total }, null, 2)}\n`,
+      );
       return 0;
     }
     const rows = [['month', 'team', 'team_name', 'direct', 'shared_untagged', 'total', 'share', 'budget'].join(',')];
-    for (const l of result.lines) rows.push([month, l.team, csvField(l.teamName), l.direct.toFixed(2), l.shared.toFixed(2), l.total.toFixed(2), l.share.toFixed(4), l.budget === null ? '' : l.budget.toFixed(2)].join(','));
+    for (const l of result.lines)
+      rows.push(
+        [
+          month,
+          l.team,
+          csvField(l.teamName),
+          l.direct.toFixed(2),
+          l.shared.toFixed(2),
+          l.total.toFixed(2),
+          l.share.toFixed(4),
+          l.budget === null ? '' : l.budget.toFixed(2),
+        ].join(','),
+      );
     io.out.write(`${rows.join('\n')}\n`);
     return 0;
   } finally {

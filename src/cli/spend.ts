@@ -7,15 +7,26 @@ import { buildRuntime } from '../runtime.js';
 import { COMMON_OPTIONS, oneOf, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 
-const USAGE = 'burnrate spend [--team T] [--period this-month|last-month|YYYY-MM|YYYY-MM-DD..YYYY-MM-DD] [--by team|service|resource|day|provider] [--json]';
+const USAGE =
+  'burnrate spend [--team T] [--period this-month|last-month|YYYY-MM|YYYY-MM-DD..YYYY-MM-DD] [--by team|service|resource|day|provider] [--json]';
 const DIMENSIONS: SpendDimension[] = ['team', 'service', 'resource', 'day', 'provider'];
 
 export const spendVerb: Verb = async (args, io) => {
-  const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, team: { type: 'string' }, period: { type: 'string' }, by: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
+  const { values } = parseVerbArgs(
+    args,
+    { ...COMMON_OPTIONS, team: { type: 'string' }, period: { type: 'string' }, by: { type: 'string' }, json: { type: 'boolean' } },
+    USAGE,
+  );
   const by = oneOf(values.by, DIMENSIONS, 'by', USAGE) ?? (values.team ? 'service' : 'team');
   const now = (io.clock ?? (() => new Date()))();
   const period = parsePeriod(values.period ?? 'this-month', toDay(now));
-  const runtime = buildRuntime({ configPath: values.config, dbPath: values.db, env: io.env, cwd: io.cwd, ...(io.clock ? { clock: io.clock } : {}) });
+  const runtime = buildRuntime({
+    configPath: values.config,
+    dbPath: values.db,
+    env: io.env,
+    cwd: io.cwd,
+    ...(io.clock ? { clock: io.clock } : {}),
+  });
   try {
     const report = await spendReport(runtime.deps, { period, by, ...(values.team ? { team: values.team } : {}) });
     if (values.json) io.out.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -5,21 +5,33 @@ import { loadPriceCatalog } from '../catalog/price-catalog.js';
 // where the GPU instances they belong to are listed (with their type, price, tags and region).
 // Secrets are never in the file: a Prometheus bearer token is named by its environment variable.
 
-const text = (what: string) => z.string({ error: `expected ${what}` }).trim().min(1, { error: `expected ${what}` });
+const text = (what: string) =>
+  z
+    .string({ error: `expected ${what}` })
+    .trim()
+    .min(1, { error: `expected ${what}` });
 
 /** AWS regions the price catalog prices GPU instances in: an instance elsewhere could not be priced. */
 export function pricedAwsRegions(): string[] {
-  return [...new Set(loadPriceCatalog().entries.filter((e) => e.provider === 'aws').map((e) => e.region))].sort();
+  return [
+    ...new Set(
+      loadPriceCatalog()
+        .entries.filter((e) => e.provider === 'aws')
+        .map((e) => e.region),
+    ),
+  ].sort();
 }
 
 const awsRegion = text('an AWS region such as us-east-1').refine((region) => pricedAwsRegions().includes(region), {
-  error: (issue) => `expected an AWS region with GPU prices in the catalog: ${pricedAwsRegions().join(', ')} (got "${String(issue.input)}")`,
+  error: (issue) =>
+    `expected an AWS region with GPU prices in the catalog: ${pricedAwsRegions().join(', ')} (got "${String(issue.input)}")`,
 });
 
 const environmentName = z
   .string({ error: 'expected the name of an environment variable, e.g. PROMETHEUS_TOKEN' })
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
-    error: 'expected the NAME of the environment variable that holds the token (letters, digits and _, e.g. PROMETHEUS_TOKEN), never the token itself',
+    error:
+      'expected the NAME of the environment variable that holds the token (letters, digits and _, e.g. PROMETHEUS_TOKEN), never the token itself',
   });
 
 const httpUrl = text('a URL such as http://prometheus.monitoring:9090').refine(
@@ -42,7 +54,11 @@ export const prometheusMetricsSchema = z.strictObject({
   /** Name of the environment variable holding a bearer token; the token itself never goes in the file. */
   bearerTokenEnv: environmentName.optional(),
   /** Per HTTP request. */
-  timeoutSeconds: z.number({ error: 'expected seconds' }).positive({ error: 'expected seconds above 0' }).max(600, { error: 'expected at most 600 seconds' }).default(60),
+  timeoutSeconds: z
+    .number({ error: 'expected seconds' })
+    .positive({ error: 'expected seconds above 0' })
+    .max(600, { error: 'expected at most 600 seconds' })
+    .default(60),
 });
 
 export const cloudwatchMetricsSchema = z.strictObject({
@@ -71,9 +87,9 @@ export const gpuInventorySourceSchema = z.discriminatedUnion('type', [ec2Invento
 });
 
 /** A Kubernetes namespace name (RFC 1123 label). */
-export const namespaceName = z
-  .string({ error: 'expected a Kubernetes namespace name' })
-  .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, { error: 'expected a Kubernetes namespace name (lower-case letters, digits and -), e.g. ray-llm' });
+export const namespaceName = z.string({ error: 'expected a Kubernetes namespace name' }).regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, {
+  error: 'expected a Kubernetes namespace name (lower-case letters, digits and -), e.g. ray-llm',
+});
 
 export type GpuMetricsSourceConfig = z.output<typeof gpuMetricsSourceSchema>;
 export type GpuInventorySourceConfig = z.output<typeof gpuInventorySourceSchema>;

@@ -14,7 +14,11 @@ import { gcpSourceSchema } from '../sources/gcp/gcp-config.js';
 // Secrets have no place here; they come from the environment only.
 
 const positiveAmount = z.number({ error: 'expected a positive number' }).positive({ error: 'expected a positive number' });
-const nonEmpty = (what: string) => z.string({ error: `expected ${what}` }).trim().min(1, { error: `expected ${what}` });
+const nonEmpty = (what: string) =>
+  z
+    .string({ error: `expected ${what}` })
+    .trim()
+    .min(1, { error: `expected ${what}` });
 
 const timezone = nonEmpty('an IANA time zone such as Europe/Berlin').refine(isTimeZone, {
   error: 'expected an IANA time zone such as Europe/Berlin or America/New_York',
@@ -73,7 +77,11 @@ export const gpuSchema = z.strictObject({
   check: cronExpression.default('*/15 * * * *'),
   idle: idlePolicySchema.prefault({}),
   /** Hours of metrics each run reads (see src/jobs/gpu-check.ts); at least the longest minimum duration. */
-  lookbackHours: z.number().positive({ error: 'expected hours above 0' }).max(24 * 14).default(24),
+  lookbackHours: z
+    .number()
+    .positive({ error: 'expected hours above 0' })
+    .max(24 * 14)
+    .default(24),
   workingHours: workingHoursSchema.prefault({}),
   /** Where idle GPUs of no team (untagged, or a tag no team matches) are reported; admins act on them. */
   unowned: z.strictObject({ slack: slackChannel.optional(), msteams: teamsChannel.optional() }).optional(),
@@ -114,7 +122,10 @@ export const unitCostsSchema = z.strictObject({
     .array(
       z.strictObject({
         team: nonEmpty('a team id'),
-        perMonth: z.number({ error: 'expected a number of predictions per month' }).int({ error: 'expected a whole number' }).positive({ error: 'expected a positive number' }),
+        perMonth: z
+          .number({ error: 'expected a number of predictions per month' })
+          .int({ error: 'expected a whole number' })
+          .positive({ error: 'expected a positive number' }),
       }),
       { error: 'expected a list of { team, perMonth }' },
     )
@@ -136,7 +147,11 @@ const focusSource = z.strictObject({
     error: 'expected at least one path, e.g. [exports/*.parquet]',
   }),
   /** Cost lines above this amount (in their own currency) are imported with a warning naming them; default 1,000,000. */
-  lineCostCeiling: z.number({ error: 'expected an amount per cost line, e.g. 1000000' }).positive({ error: 'expected an amount above 0' }).max(1e15).optional(),
+  lineCostCeiling: z
+    .number({ error: 'expected an amount per cost line, e.g. 1000000' })
+    .positive({ error: 'expected an amount above 0' })
+    .max(1e15)
+    .optional(),
 });
 
 const demoSource = z.strictObject({
@@ -173,7 +188,14 @@ export const configSchema = z
     gpu: gpuSchema.prefault({}),
     /** Slash-command answers: worker threads computing them off the thread that acknowledges (0: in process). */
     answers: z
-      .strictObject({ workers: z.number({ error: 'expected a whole number of worker threads' }).int({ error: 'expected a whole number of worker threads' }).min(0, { error: 'expected 0 (answer in process) or more' }).max(MAX_ANSWER_WORKERS, { error: `expected at most ${MAX_ANSWER_WORKERS} worker threads` }).optional() })
+      .strictObject({
+        workers: z
+          .number({ error: 'expected a whole number of worker threads' })
+          .int({ error: 'expected a whole number of worker threads' })
+          .min(0, { error: 'expected 0 (answer in process) or more' })
+          .max(MAX_ANSWER_WORKERS, { error: `expected at most ${MAX_ANSWER_WORKERS} worker threads` })
+          .optional(),
+      })
       .prefault({}),
     /** How alerts are retried while a chat platform is throttling or down. */
     delivery: deliverySchema.prefault({}),
@@ -191,7 +213,11 @@ export const configSchema = z
   .superRefine((config, ctx) => {
     const longest = Math.max(config.gpu.idle.minIdleMinutes, config.gpu.idle.stalled?.minMinutes ?? 0);
     if (config.gpu.lookbackHours * 60 < longest) {
-      ctx.addIssue({ code: 'custom', path: ['gpu', 'lookbackHours'], message: `expected at least ${Math.ceil(longest / 60)} hours: the idle policy needs ${longest} minutes of samples` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['gpu', 'lookbackHours'],
+        message: `expected at least ${Math.ceil(longest / 60)} hours: the idle policy needs ${longest} minutes of samples`,
+      });
     }
     checkGpuSources(config, ctx);
     const seen = new Map<string, number>();
@@ -204,7 +230,11 @@ export const configSchema = z
     });
     config.unitCosts.predictions.forEach((entry, index) => {
       if (!seen.has(entry.team)) {
-        ctx.addIssue({ code: 'custom', path: ['unitCosts', 'predictions', index, 'team'], message: `unknown team "${entry.team}"; expected one of ${[...seen.keys()].join(', ') || '(no teams)'}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['unitCosts', 'predictions', index, 'team'],
+          message: `unknown team "${entry.team}"; expected one of ${[...seen.keys()].join(', ') || '(no teams)'}`,
+        });
       }
     });
     const sourceIds = new Map<string, number>();
@@ -212,11 +242,19 @@ export const configSchema = z
       const id = source.id ?? source.type;
       const first = sourceIds.get(id);
       if (first !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['sources', index, 'id'], message: `duplicate source id "${id}" (also sources[${first}]): give each source its own id` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sources', index, 'id'],
+          message: `duplicate source id "${id}" (also sources[${first}]): give each source its own id`,
+        });
       }
       sourceIds.set(id, index);
       if (source.type === 'gcp' && source.budgets && !source.billingAccount) {
-        ctx.addIssue({ code: 'custom', path: ['sources', index, 'billingAccount'], message: 'expected the billing account whose budgets to read (e.g. 012345-6789AB-CDEF01), or remove budgets' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sources', index, 'billingAccount'],
+          message: 'expected the billing account whose budgets to read (e.g. 012345-6789AB-CDEF01), or remove budgets',
+        });
       }
     });
   });
@@ -233,14 +271,28 @@ export type SourceConfig = z.output<typeof sourceSchema>;
 function checkGpuSources(config: { gpu: GpuConfig; teams: TeamConfig[] }, ctx: z.RefinementCtx): void {
   const { metrics, inventory } = config.gpu;
   if (metrics.length > 0 && inventory.length === 0)
-    ctx.addIssue({ code: 'custom', path: ['gpu', 'inventory'], message: 'expected a GPU inventory beside gpu.metrics, e.g. [{ type: ec2, regions: [us-east-1] }]: metrics alone say nothing of price or owner' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['gpu', 'inventory'],
+      message:
+        'expected a GPU inventory beside gpu.metrics, e.g. [{ type: ec2, regions: [us-east-1] }]: metrics alone say nothing of price or owner',
+    });
   if (inventory.length > 0 && metrics.length === 0)
-    ctx.addIssue({ code: 'custom', path: ['gpu', 'metrics'], message: 'expected at least one GPU metrics source beside gpu.inventory, e.g. [{ type: prometheus, url: http://prometheus:9090 }]' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['gpu', 'metrics'],
+      message: 'expected at least one GPU metrics source beside gpu.inventory, e.g. [{ type: prometheus, url: http://prometheus:9090 }]',
+    });
   const ids = new Map<string, number>();
   metrics.forEach((source, index) => {
     const id = metricsSourceId(source);
     const first = ids.get(id);
-    if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['gpu', 'metrics', index, 'id'], message: `duplicate metrics source id "${id}" (also gpu.metrics[${first}]): give each an id` });
+    if (first !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['gpu', 'metrics', index, 'id'],
+        message: `duplicate metrics source id "${id}" (also gpu.metrics[${first}]): give each an id`,
+      });
     ids.set(id, index);
   });
   const owners = new Map<string, string>();
@@ -248,7 +300,11 @@ function checkGpuSources(config: { gpu: GpuConfig; teams: TeamConfig[] }, ctx: z
     team.gpu.namespaces.forEach((namespace, n) => {
       const other = owners.get(namespace);
       if (other !== undefined && other !== team.id)
-        ctx.addIssue({ code: 'custom', path: ['teams', index, 'gpu', 'namespaces', n], message: `namespace "${namespace}" is already team ${other}'s` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['teams', index, 'gpu', 'namespaces', n],
+          message: `namespace "${namespace}" is already team ${other}'s`,
+        });
       owners.set(namespace, team.id);
     }),
   );

@@ -10,7 +10,9 @@ export function cloudBudgetsInForce(teams: readonly Team[], budgets: readonly Cl
   const inForce = new Map<string, CloudBudget>();
   for (const team of teams) {
     if (team.budget?.monthly !== undefined) continue;
-    const candidates = budgets.filter((b) => b.drivesAlerts && b.team === team.id && b.period === 'monthly' && b.amount > 0).sort((a, b) => a.amount - b.amount);
+    const candidates = budgets
+      .filter((b) => b.drivesAlerts && b.team === team.id && b.period === 'monthly' && b.amount > 0)
+      .sort((a, b) => a.amount - b.amount);
     if (candidates[0]) inForce.set(team.id, candidates[0]);
   }
   return inForce;
@@ -26,7 +28,8 @@ export function applyCloudBudgets<T extends Team>(teams: readonly T[], budgets: 
     const cloud = inForce.get(team.id);
     if (!cloud) return team;
     const thresholds = cloud.thresholds.length > 0 ? cloud.thresholds : (team.budget?.thresholds ?? [50, 80, 100]);
-    const forecast = cloud.notifications.length === 0 ? (team.budget?.forecast ?? true) : cloud.notifications.some((n) => n.on === 'forecast');
+    const forecast =
+      cloud.notifications.length === 0 ? (team.budget?.forecast ?? true) : cloud.notifications.some((n) => n.on === 'forecast');
     return { ...team, budget: { ...team.budget, monthly: cloud.amount, currency: cloud.currency, thresholds, forecast } };
   });
 }

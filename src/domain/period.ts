@@ -48,7 +48,9 @@ export function weekdayOf(day: string): number {
   const offsets = [0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4];
   const month = Number(day.slice(5, 7));
   const year = Number(day.slice(0, 4)) - (month < 3 ? 1 : 0);
-  return (year + Math.floor(year / 4) - Math.floor(year / 100) + Math.floor(year / 400) + offsets[month - 1]! + Number(day.slice(8, 10))) % 7;
+  return (
+    (year + Math.floor(year / 4) - Math.floor(year / 100) + Math.floor(year / 400) + offsets[month - 1]! + Number(day.slice(8, 10))) % 7
+  );
 }
 
 export function monthOf(day: string): Period {
@@ -104,7 +106,11 @@ export function parsePeriod(text: string, today: string): Period {
   const range = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(value);
   if (range && isValidDay(range[1]!) && isValidDay(range[2]!)) {
     if (range[2]! < range[1]!) {
-      throw new BurnrateError('burnrate_period_invalid', `period "${text}" ends before it starts`, 'Write the earlier day first, e.g. 2026-11-01..2026-11-15.');
+      throw new BurnrateError(
+        'burnrate_period_invalid',
+        `period "${text}" ends before it starts`,
+        'Write the earlier day first, e.g. 2026-11-01..2026-11-15.',
+      );
     }
     return { start: range[1]!, end: addDays(range[2]!, 1) };
   }

@@ -16,7 +16,12 @@ export interface StaleSource {
 const NAMES: Record<string, string> = { aws: 'AWS', gcp: 'Google Cloud', focus: 'FOCUS', demo: 'demo' };
 
 /** The sources whose last refresh failed, oldest data first. */
-export function staleSources(config: { sources: readonly { id?: string | undefined; type: string }[] }, freshness: readonly SourceFreshness[], failures: readonly SourceFailure[], now: Date): StaleSource[] {
+export function staleSources(
+  config: { sources: readonly { id?: string | undefined; type: string }[] },
+  freshness: readonly SourceFreshness[],
+  failures: readonly SourceFailure[],
+  now: Date,
+): StaleSource[] {
   const refreshed = new Map(freshness.map((f) => [f.source, f.refreshedAt]));
   const configured = new Map(config.sources.map((s) => [s.id ?? s.type, s.type]));
   const idOf = (source: string) => (source.endsWith(':budgets') ? source.slice(0, -':budgets'.length) : source);
@@ -30,7 +35,14 @@ export function staleSources(config: { sources: readonly { id?: string | undefin
     const label = `${id === type ? name : `${name} (${id})`}${budgets ? ' budgets' : ''}`;
     const last = refreshed.get(failure.source);
     const ageHours = last ? Math.floor((now.getTime() - new Date(last).getTime()) / 3_600_000) : null;
-    return { source: failure.source, label, ageHours, failedAt: failure.failedAt, error: failure.error, kind: budgets ? 'budgets' : 'spend' };
+    return {
+      source: failure.source,
+      label,
+      ageHours,
+      failedAt: failure.failedAt,
+      error: failure.error,
+      kind: budgets ? 'budgets' : 'spend',
+    };
   });
   return stale.sort((a, b) => (b.ageHours ?? Infinity) - (a.ageHours ?? Infinity) || a.source.localeCompare(b.source));
 }

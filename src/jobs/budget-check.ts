@@ -63,7 +63,11 @@ export function budgetCheck(options: BudgetCheckOptions = {}): CheckDefinition<'
   return {
     table: 'findings',
     async collect(deps, now) {
-      const snapshot = await loadBudgetSnapshot(deps, deps.config.teams.filter((t) => !options.teams || options.teams.includes(t.id)), now);
+      const snapshot = await loadBudgetSnapshot(
+        deps,
+        deps.config.teams.filter((t) => !options.teams || options.teams.includes(t.id)),
+        now,
+      );
       const held = snapshot.teams.filter((t) => snapshot.staleTeams.has(t.id));
       const teams = snapshot.teams.filter((t) => !snapshot.staleTeams.has(t.id));
       const periods = [...new Set(teams.flatMap((t) => periodsOf(t.timezone, now)))];
@@ -74,7 +78,10 @@ export function budgetCheck(options: BudgetCheckOptions = {}): CheckDefinition<'
     evaluate: ({ snapshot, teams, lookbackDays }, now) => checkBudgets({ ...snapshot, teams }, { lookbackDays }, now),
     reconcile: (_deps, input, current) => ({ ...reconcileFindings(current, input.tracked), input, current }),
     async alerts(deps, { input, alerts, current }, now) {
-      return [...(await addressAlerts(deps, input.teams, alerts, current, now)), ...staleNotices(deps, input.held, input.snapshot.staleTeams, now)];
+      return [
+        ...(await addressAlerts(deps, input.teams, alerts, current, now)),
+        ...staleNotices(deps, input.held, input.snapshot.staleTeams, now),
+      ];
     },
     report({ input, change, alerts, current }, queued) {
       const states = new Map<string, FindingState>([
@@ -83,7 +90,9 @@ export function budgetCheck(options: BudgetCheckOptions = {}): CheckDefinition<'
       ]);
       const findings: CheckedFinding[] = [
         ...current.map((f) => ({ ...f, state: states.get(f.id) ?? 'open' })),
-        ...input.tracked.filter((t) => change.resolved.includes(t.id)).map(({ state: _s, firstSeen: _f, lastSeen: _l, resolvedAt: _r, ...f }) => ({ ...f, state: 'resolved' as const })),
+        ...input.tracked
+          .filter((t) => change.resolved.includes(t.id))
+          .map(({ state: _s, firstSeen: _f, lastSeen: _l, resolvedAt: _r, ...f }) => ({ ...f, state: 'resolved' as const })),
       ];
       const { held, snapshot } = input;
       const heldSources = [...new Map(held.flatMap((t) => snapshot.staleTeams.get(t.id) ?? []).map((s) => [s.source, s])).values()];
@@ -99,7 +108,14 @@ export async function runBudgetCheck(deps: Deps, options: BudgetCheckOptions = {
 /** One notice per team, platform and day while data is stale: a retried or repeated check says it once. */
 function staleNotices(deps: Deps, teams: readonly TeamConfig[], staleTeams: ReadonlyMap<string, StaleSource[]>, now: Date): OutboxDraft[] {
   const day = now.toISOString().slice(0, 10);
-  return teams.flatMap((team) => fanOut(deps.chat, team, `stale:${team.id}:${day}`, staleDataNotice({ teamName: team.name ?? team.id, stale: staleTeams.get(team.id) ?? [] })));
+  return teams.flatMap((team) =>
+    fanOut(
+      deps.chat,
+      team,
+      `stale:${team.id}:${day}`,
+      staleDataNotice({ teamName: team.name ?? team.id, stale: staleTeams.get(team.id) ?? [] }),
+    ),
+  );
 }
 
 function periodsOf(timezone: string, now: Date): string[] {
@@ -114,7 +130,13 @@ function periodsOf(timezone: string, now: Date): string[] {
  * the command line before the platform was up) gets its current state posted, once. Snoozed
  * groups are recorded as usual but post nothing.
  */
-async function addressAlerts(deps: Deps, teams: readonly TeamConfig[], alerts: Alert[], current: readonly Finding[], now: Date): Promise<OutboxDraft[]> {
+async function addressAlerts(
+  deps: Deps,
+  teams: readonly TeamConfig[],
+  alerts: Alert[],
+  current: readonly Finding[],
+  now: Date,
+): Promise<OutboxDraft[]> {
   if (deps.chat.length === 0) return [];
   const snoozed = new Set((await deps.store.snoozes.active(now)).map((s) => s.groupKey));
   const changes = new Map(alerts.map((a) => [alertGroup(a.finding), a]));
@@ -129,7 +151,12 @@ async function addressAlerts(deps: Deps, teams: readonly TeamConfig[], alerts: A
     const finding = change?.finding ?? open.get(group)!;
     const team = teams.find((t) => t.id === finding.team);
     if (!team || snoozed.has(group)) continue;
-    const data = { finding, event: change?.event ?? 'new', previousThreshold: change?.previousThreshold ?? null, teamName: team.name ?? team.id };
+    const data = {
+      finding,
+      event: change?.event ?? 'new',
+      previousThreshold: change?.previousThreshold ?? null,
+      teamName: team.name ?? team.id,
+    };
     for (const channel of channelsOf(deps.chat, team)) {
       const root = await deps.store.outbox.threadRoot(group, channel.platform);
       if (!root) {

@@ -9,7 +9,10 @@ import { refreshSources, type RefreshResult } from './refresh-sources.js';
  *   2. check budgets of the given teams (teams fed by a stale source are held and told why)
  *   3. hand what was queued to delivery
  */
-export async function runDailyBudgetJob(deps: Deps, teams?: readonly string[]): Promise<{ refreshed: RefreshResult[]; check: BudgetCheckResult }> {
+export async function runDailyBudgetJob(
+  deps: Deps,
+  teams?: readonly string[],
+): Promise<{ refreshed: RefreshResult[]; check: BudgetCheckResult }> {
   const refreshed = await refreshSources(deps);
   const check = await runBudgetCheck(deps, teams ? { teams } : {});
   await handOverAlerts(deps);

@@ -116,7 +116,9 @@ export async function deliverOutbox(deps: DeliveryDeps, options: DeliveryOptions
           { code: 'burnrate_delivery_failed', target: item.target, key: item.dedupeKey, attempts, err: failure.message },
           `outbox item failed: ${why}; fix the cause, then run: burnrate outbox retry --id ${item.id}`,
         );
-        await settings.onFailed?.(item, failure.message).catch((error: Error) => deps.log.error({ err: error.message }, 'could not queue the notice of a failed delivery'));
+        await settings
+          .onFailed?.(item, failure.message)
+          .catch((error: Error) => deps.log.error({ err: error.message }, 'could not queue the notice of a failed delivery'));
       } else {
         report.retried += 1;
         deps.log.warn({ target: item.target, attempts, err: failure.message, retryInMs: delay }, 'outbox delivery failed, will retry');

@@ -27,10 +27,23 @@ export async function autoStopIdle(deps: Deps, open: readonly AlertedFinding[], 
     if (!team || !due || due > now) continue;
     const tracked = await deps.store.gpuFindings.get(finding.id);
     if (!tracked || (await deps.store.keeps.active(now)).some((k) => k.instanceId === finding.instanceId)) continue;
-    const { first } = await deps.store.instanceActions.claim({ findingId: finding.id, action: AUTO_ACTION, instanceId: finding.instanceId, byUser: AUTO_STOP_USER, at: now });
+    const { first } = await deps.store.instanceActions.claim({
+      findingId: finding.id,
+      action: AUTO_ACTION,
+      instanceId: finding.instanceId,
+      byUser: AUTO_STOP_USER,
+      at: now,
+    });
     if (!first) continue;
 
-    const audit = { at: now, platform: 'burnrate', userId: AUTO_STOP_USER, action: STOP_ACTION, subject: finding.id, detail: finding.instanceId };
+    const audit = {
+      at: now,
+      platform: 'burnrate',
+      userId: AUTO_STOP_USER,
+      action: STOP_ACTION,
+      subject: finding.id,
+      detail: finding.instanceId,
+    };
     let note: Message;
     try {
       const attempt = await stopIdleInstance(deps, tracked, audit, { recheck: false });
@@ -40,9 +53,15 @@ export async function autoStopIdle(deps: Deps, open: readonly AlertedFinding[], 
       if (attempt.kind === 'duplicate') continue;
       note =
         attempt.kind === 'stopped'
-          ? privateReply(`Stopped ${name} (${finding.instanceId}) automatically: nobody kept it running within ${minutes} min of the alert. Saving ${saving}.`, 'Its disks stay; start it again when you need it.')
+          ? privateReply(
+              `Stopped ${name} (${finding.instanceId}) automatically: nobody kept it running within ${minutes} min of the alert. Saving ${saving}.`,
+              'Its disks stay; start it again when you need it.',
+            )
           : attempt.kind === 'dry-run'
-            ? privateReply(`Dry run: burnrate would have stopped ${name} (${finding.instanceId}) automatically now, saving ${saving}. Nothing was stopped.`, 'Cloud actions are dry runs until `actions: { enabled: true }` is set in burnrate.yml.')
+            ? privateReply(
+                `Dry run: burnrate would have stopped ${name} (${finding.instanceId}) automatically now, saving ${saving}. Nothing was stopped.`,
+                'Cloud actions are dry runs until `actions: { enabled: true }` is set in burnrate.yml.',
+              )
             : privateReply(`Not stopped automatically: ${attempt.kind === 'refused' ? attempt.detail : `${name} is busy again`}.`);
     } catch (error) {
       await deps.store.instanceActions.release(finding.id, AUTO_ACTION);

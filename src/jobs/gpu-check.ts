@@ -87,7 +87,9 @@ export function gpuCheck(options: GpuCheckOptions = {}): CheckDefinition<'gpuFin
       const opened = new Set(change.opened.map((f) => f.id));
       const findings = [
         ...open.map(({ firstSeen: _f, ...f }) => ({ ...f, state: opened.has(f.id) ? ('new' as const) : ('open' as const) })),
-        ...tracked.filter((t) => change.resolved.includes(t.id)).map(({ state: _s, firstSeen: _f, lastSeen: _l, resolvedAt: _r, ...f }) => ({ ...f, state: 'resolved' as const })),
+        ...tracked
+          .filter((t) => change.resolved.includes(t.id))
+          .map(({ state: _s, firstSeen: _f, lastSeen: _l, resolvedAt: _r, ...f }) => ({ ...f, state: 'resolved' as const })),
       ];
       return { findings, kept, queued };
     },
@@ -136,7 +138,12 @@ export function reconcileGpuFindings(current: readonly GpuFinding[], openTracked
  * (it is open, not new); the key (team, run time, new findings) makes a retry of the same run queue nothing
  * twice, while a finding that reopens later (a Keep ran out) is alerted again.
  */
-async function addressIdleAlerts(deps: Deps, current: readonly AlertedFinding[], change: FindingChange<GpuFinding>, now: Date): Promise<OutboxDraft[]> {
+async function addressIdleAlerts(
+  deps: Deps,
+  current: readonly AlertedFinding[],
+  change: FindingChange<GpuFinding>,
+  now: Date,
+): Promise<OutboxDraft[]> {
   if (deps.chat.length === 0) return [];
   const drafts: OutboxDraft[] = [];
   for (const team of [...deps.config.teams.map((t) => t.id), null]) {
@@ -145,11 +152,18 @@ async function addressIdleAlerts(deps: Deps, current: readonly AlertedFinding[],
     const items = current.filter((f) => f.team === team).sort((a, b) => b.burned - a.burned || a.instanceId.localeCompare(b.instanceId));
     const message = await idleAlertFor(deps, team, items);
     const key = createHash('sha256')
-      .update(opened.map((f) => f.id).sort().join('\n'))
+      .update(
+        opened
+          .map((f) => f.id)
+          .sort()
+          .join('\n'),
+      )
       .digest('hex')
       .slice(0, 16);
     const threads = opened.map((f) => idleThread(team, f.id));
-    drafts.push(...fanOut(deps.chat, alertTeam(deps, team)!, `gpu.idle:${team ?? UNOWNED_ID}:${now.toISOString()}:${key}`, message, threads));
+    drafts.push(
+      ...fanOut(deps.chat, alertTeam(deps, team)!, `gpu.idle:${team ?? UNOWNED_ID}:${now.toISOString()}:${key}`, message, threads),
+    );
   }
   return drafts;
 }

@@ -1,4 +1,9 @@
-import { renderCompactDailySpendChart, renderDailySpendChart, type DailySpendChartInput, type RenderedChart } from '../charts/daily-spend-chart.js';
+import {
+  renderCompactDailySpendChart,
+  renderDailySpendChart,
+  type DailySpendChartInput,
+  type RenderedChart,
+} from '../charts/daily-spend-chart.js';
 import type { ChatPort } from '../ports/chat-port.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
@@ -58,17 +63,49 @@ export async function runMonthlyReview(deps: Deps, options: ReviewOptions = {}):
     const figures = await loadReviewFigures(deps, team, month, idleByMonth.get(month)!);
     const lines = await loadReviewLines(deps, team.id, month);
     const days = await deps.store.breakdowns.dailyByCategory(monthOf(`${month}-01`), team.id);
-    const chartInput: DailySpendChartInput = { title: reviewChart({ teamName: figures.teamName, month, png: '', team: team.id }).summary, period: monthOf(`${month}-01`), currency: figures.currency, days };
+    const chartInput: DailySpendChartInput = {
+      title: reviewChart({ teamName: figures.teamName, month, png: '', team: team.id }).summary,
+      period: monthOf(`${month}-01`),
+      currency: figures.currency,
+      days,
+    };
     const chart = await renderDailySpendChart(chartInput);
     if (options.dryRun) {
-      const preview = lines.map((line, index) => ({ ...line, id: 0, team: team.id, month, rank: index + 1, answer: null, answeredBy: null, answeredAt: null, owner: null, ownerBy: null, ownerAt: null, remindedAt: null }));
+      const preview = lines.map((line, index) => ({
+        ...line,
+        id: 0,
+        team: team.id,
+        month,
+        rank: index + 1,
+        answer: null,
+        answeredBy: null,
+        answeredAt: null,
+        owner: null,
+        ownerBy: null,
+        ownerAt: null,
+        remindedAt: null,
+      }));
       reviews.push({ team: team.id, month, created: false, figures, lines: preview, chart, queued: 0 });
       continue;
     }
-    const record = { team: team.id, month, figures, createdAt: now, closesAt: zonedMidnight(`${nextMonth(nextMonth(month))}-01`, team.timezone) };
+    const record = {
+      team: team.id,
+      month,
+      figures,
+      createdAt: now,
+      closesAt: zonedMidnight(`${nextMonth(nextMonth(month))}-01`, team.timezone),
+    };
     const pngs = { file: chart.png.toString('base64'), inline: await inlineChart(deps, team, chartInput) };
     const opened = await deps.store.reviews.open(record, lines, (stored, kept) => reviewDrafts(deps, team, kept, stored, pngs), now);
-    reviews.push({ team: team.id, month, created: opened.created, figures: opened.record.figures, lines: opened.lines, chart, queued: opened.queued });
+    reviews.push({
+      team: team.id,
+      month,
+      created: opened.created,
+      figures: opened.record.figures,
+      lines: opened.lines,
+      chart,
+      queued: opened.queued,
+    });
   }
   return reviews;
 }
@@ -95,14 +132,23 @@ function chartFor(deps: Deps, port: ChatPort, team: TeamConfig, pngs: ChartPngs)
   const limit = port.capabilities.inlineImageBytes;
   if (limit === null || !pngs.inline) return null;
   if (pngs.inline.length > limit) {
-    deps.log.warn({ team: team.id, platform: port.platform, bytes: pngs.inline.length, limit }, 'review chart too large to travel inside a message; the thread goes without it');
+    deps.log.warn(
+      { team: team.id, platform: port.platform, bytes: pngs.inline.length, limit },
+      'review chart too large to travel inside a message; the thread goes without it',
+    );
     return null;
   }
   return pngs.inline.toString('base64');
 }
 
 /** The thread on every platform the team has a channel on: parent, chart (where it can go), one reply per line. */
-function reviewDrafts(deps: Deps, team: TeamConfig, record: ReviewRecord, lines: readonly TrackedReviewLine[], pngs: ChartPngs): OutboxDraft[] {
+function reviewDrafts(
+  deps: Deps,
+  team: TeamConfig,
+  record: ReviewRecord,
+  lines: readonly TrackedReviewLine[],
+  pngs: ChartPngs,
+): OutboxDraft[] {
   const group = reviewGroup(team.id, record.month);
   const people = teamPeople(team);
   const drafts: OutboxDraft[] = [];
@@ -111,7 +157,11 @@ function reviewDrafts(deps: Deps, team: TeamConfig, record: ReviewRecord, lines:
     drafts.push(root);
     const png = chartFor(deps, channel.port, team, pngs);
     if (png) {
-      drafts.push(...inThreadOn(channel, root.dedupeKey, `${group}:chart`, [{ op: 'reply', message: reviewChart({ teamName: record.figures.teamName, month: record.month, png, team: team.id }) }]));
+      drafts.push(
+        ...inThreadOn(channel, root.dedupeKey, `${group}:chart`, [
+          { op: 'reply', message: reviewChart({ teamName: record.figures.teamName, month: record.month, png, team: team.id }) },
+        ]),
+      );
     }
     for (const line of lines) {
       const message = reviewLine({ line, currency: record.figures.currency, people, spot: spotButtonOptions(deps.config) });

@@ -22,9 +22,18 @@ export interface GcpPriceRefresh extends RepriceResult {
  *   3. reprice the GCP entries (core + memory + GPUs); entries without SKUs keep their price
  *   4. write the file back in its committed format, unless dry run
  */
-export async function refreshGcpPrices(options: { catalogPath: string; project?: string; endpoint: GoogleEndpoint; retry: RetryPolicy; dryRun: boolean }): Promise<GcpPriceRefresh> {
+export async function refreshGcpPrices(options: {
+  catalogPath: string;
+  project?: string;
+  endpoint: GoogleEndpoint;
+  retry: RetryPolicy;
+  dryRun: boolean;
+}): Promise<GcpPriceRefresh> {
   const entries = await readCatalog(options.catalogPath);
-  const [skus, billing] = await Promise.all([listComputeSkus(options.endpoint, options.retry), options.project ? projectBilling(options.project, options.endpoint, options.retry) : Promise.resolve(null)]);
+  const [skus, billing] = await Promise.all([
+    listComputeSkus(options.endpoint, options.retry),
+    options.project ? projectBilling(options.project, options.endpoint, options.retry) : Promise.resolve(null),
+  ]);
   const result = repriceGcp(entries, skus);
   const written = !options.dryRun && result.changes.length > 0;
   if (written) await writeFile(options.catalogPath, formatCatalog(result.entries));
@@ -36,8 +45,19 @@ async function readCatalog(path: string): Promise<GpuPrice[]> {
   try {
     parsed = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    throw new BurnrateError('burnrate_price_catalog_unreadable', `cannot read the price catalog ${path}: ${(error as Error).message}`, 'Pass --catalog with the path of gpu-prices.json (src/catalog/gpu-prices.json in the project).', 2);
+    throw new BurnrateError(
+      'burnrate_price_catalog_unreadable',
+      `cannot read the price catalog ${path}: ${(error as Error).message}`,
+      'Pass --catalog with the path of gpu-prices.json (src/catalog/gpu-prices.json in the project).',
+      2,
+    );
   }
-  if (!Array.isArray(parsed)) throw new BurnrateError('burnrate_price_catalog_invalid', `${path} is not a list of prices`, 'Rebuild it with scripts/build-price-catalog.ts.', 2);
+  if (!Array.isArray(parsed))
+    throw new BurnrateError(
+      'burnrate_price_catalog_invalid',
+      `${path} is not a list of prices`,
+      'Rebuild it with scripts/build-price-catalog.ts.',
+      2,
+    );
   return parsed as GpuPrice[];
 }

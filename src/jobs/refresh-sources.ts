@@ -46,7 +46,8 @@ export async function refreshSources(deps: Deps, onProgress?: PullContext['onPro
   for (const source of deps.sources) {
     await attempt(source.id, async () => {
       const batches = await source.pull(ctx);
-      for (const warning of batches.flatMap((b) => b.warnings ?? [])) deps.log.warn({ source: source.id, warning }, 'source data looks wrong');
+      for (const warning of batches.flatMap((b) => b.warnings ?? []))
+        deps.log.warn({ source: source.id, warning }, 'source data looks wrong');
       return { summary: await deps.store.importBatches(batches, now) };
     });
   }

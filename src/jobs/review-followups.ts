@@ -30,14 +30,38 @@ export async function runReviewFollowups(deps: Deps, options: { teams?: readonly
     if (now >= review.closesAt) {
       const decisions = lines.map((line) => ({ line, saving: decisionSaving(line) }));
       const message = reviewClose({ teamName: review.figures.teamName, month: review.month, currency: review.figures.currency, decisions });
-      if (await deps.store.reviews.close(review.team, review.month, await threadReplies(deps, team, group, 'close', message), now)) report.closed.push(group);
+      if (await deps.store.reviews.close(review.team, review.month, await threadReplies(deps, team, group, 'close', message), now))
+        report.closed.push(group);
       continue;
     }
-    if (review.remindedAt || !workingDaysPassed(review.createdAt, now, deps.config.review.reminderAfterWorkingDays, teamSchedule(deps.config, team))) continue;
+    if (
+      review.remindedAt ||
+      !workingDaysPassed(review.createdAt, now, deps.config.review.reminderAfterWorkingDays, teamSchedule(deps.config, team))
+    )
+      continue;
     const unanswered = lines.filter((l) => l.answer === null);
     // Everything answered: marked reminded with nothing to say, so the step never looks again.
-    const drafts = unanswered.length === 0 ? [] : await threadReplies(deps, team, group, 'reminder', reviewReminder({ teamName: review.figures.teamName, month: review.month, unanswered, people: teamPeople(team) }));
-    if (await deps.store.reviews.remind(review.team, review.month, unanswered.map((l) => l.id), drafts, now) && drafts.length > 0) report.reminded.push(group);
+    const drafts =
+      unanswered.length === 0
+        ? []
+        : await threadReplies(
+            deps,
+            team,
+            group,
+            'reminder',
+            reviewReminder({ teamName: review.figures.teamName, month: review.month, unanswered, people: teamPeople(team) }),
+          );
+    if (
+      (await deps.store.reviews.remind(
+        review.team,
+        review.month,
+        unanswered.map((l) => l.id),
+        drafts,
+        now,
+      )) &&
+      drafts.length > 0
+    )
+      report.reminded.push(group);
   }
   return report;
 }

@@ -11,8 +11,11 @@ import { runReviewFollowups, type FollowupReport } from './review-followups.js';
  */
 export async function runScheduledReview(deps: Deps, teams: readonly string[]): Promise<{ posted: string[] } & FollowupReport> {
   const now = deps.clock();
-  const due = deps.config.teams.filter((t) => teams.includes(t.id) && isFirstWorkingDay(now, teamSchedule(deps.config, t))).map((t) => t.id);
-  const posted = due.length > 0 ? (await runMonthlyReview(deps, { teams: due })).filter((r) => r.queued > 0).map((r) => `${r.team}:${r.month}`) : [];
+  const due = deps.config.teams
+    .filter((t) => teams.includes(t.id) && isFirstWorkingDay(now, teamSchedule(deps.config, t)))
+    .map((t) => t.id);
+  const posted =
+    due.length > 0 ? (await runMonthlyReview(deps, { teams: due })).filter((r) => r.queued > 0).map((r) => `${r.team}:${r.month}`) : [];
   const followups = await runReviewFollowups(deps, { teams });
   return { posted, ...followups };
 }

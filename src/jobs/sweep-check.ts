@@ -50,7 +50,12 @@ export function sweepCheck(caps: ReadonlyMap<string, SweepCaps>): CheckDefinitio
       return { snapshot, tagKey, windowHours, tracked: await deps.store.sweepFindings.listOpen() };
     },
     evaluate({ snapshot: { instances, series, window }, tagKey, windowHours }) {
-      const usage = sweepUsage(instances, series.map((s) => s.series), window, tagKey);
+      const usage = sweepUsage(
+        instances,
+        series.map((s) => s.series),
+        window,
+        tagKey,
+      );
       return sweepCapFindings(usage, caps, windowHours);
     },
     reconcile: (_deps, { tracked }, current) => ({ change: reconcileById(current, tracked), current }),

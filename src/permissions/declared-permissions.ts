@@ -12,13 +12,30 @@ export function declaredPermissions(): PermissionNeed[] {
   // Chat buttons that act on the cloud (stop, move to spot) declare what they call; all are EC2 so far.
   // One line per permission, naming every button that uses it.
   const buttons = new Map<string, string[]>();
-  for (const action of ACTIONS) for (const permission of action.permissions) buttons.set(permission, [...(buttons.get(permission) ?? []), action.id]);
+  for (const action of ACTIONS)
+    for (const permission of action.permissions) buttons.set(permission, [...(buttons.get(permission) ?? []), action.id]);
   return [
     ...AWS_SOURCE_PERMISSIONS,
-    ...CLOUDWATCH_GPU_PERMISSIONS.map((permission): PermissionNeed => ({ cloud: 'aws', permission, resource: '*', usedBy: 'GPU metrics (CloudWatch agent)', when: 'with CloudWatch GPU metrics' })),
+    ...CLOUDWATCH_GPU_PERMISSIONS.map(
+      (permission): PermissionNeed => ({
+        cloud: 'aws',
+        permission,
+        resource: '*',
+        usedBy: 'GPU metrics (CloudWatch agent)',
+        when: 'with CloudWatch GPU metrics',
+      }),
+    ),
     // What Ec2GpuInventory declares (an instance field: the test checks the two agree).
     { cloud: 'aws', permission: 'ec2:DescribeInstances', resource: '*', usedBy: 'GPU inventory (EC2)', when: 'with an ec2 GPU inventory' },
-    ...[...buttons].map(([permission, ids]): PermissionNeed => ({ cloud: 'aws', permission, resource: '*', usedBy: `chat button${ids.length > 1 ? 's' : ''} ${ids.join(', ')}`, when: 'to act from chat (actions.enabled: true)' })),
+    ...[...buttons].map(
+      ([permission, ids]): PermissionNeed => ({
+        cloud: 'aws',
+        permission,
+        resource: '*',
+        usedBy: `chat button${ids.length > 1 ? 's' : ''} ${ids.join(', ')}`,
+        when: 'to act from chat (actions.enabled: true)',
+      }),
+    ),
     ...GCP_SOURCE_PERMISSIONS,
   ];
 }

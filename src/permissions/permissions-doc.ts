@@ -3,7 +3,8 @@ import type { PermissionNeed } from '../ports/permission-need.js';
 const GRANT: Record<NonNullable<PermissionNeed['scope']>, (role: string) => string> = {
   project: (role) => `gcloud projects add-iam-policy-binding PROJECT_ID --member=serviceAccount:SA_EMAIL --role=${role}`,
   dataset: (role) => `bq add-iam-policy-binding --member=serviceAccount:SA_EMAIL --role=${role} PROJECT_ID:DATASET`,
-  'billing-account': (role) => `gcloud billing accounts add-iam-policy-binding BILLING_ACCOUNT_ID --member=serviceAccount:SA_EMAIL --role=${role}`,
+  'billing-account': (role) =>
+    `gcloud billing accounts add-iam-policy-binding BILLING_ACCOUNT_ID --member=serviceAccount:SA_EMAIL --role=${role}`,
 };
 
 /** docs/permissions.md: the AWS IAM policy and the Google Cloud roles, from what the code declares. */

@@ -1,7 +1,11 @@
 import type { GpuInstance } from '../domain/gpu-inventory.js';
 
 /** IAM actions a spot migration and its revert need, for the generated IAM policy. */
-export const SPOT_PERMISSIONS = ['ec2:DescribeLaunchTemplateVersions', 'ec2:CreateLaunchTemplateVersion', 'ec2:ModifyLaunchTemplate'] as const;
+export const SPOT_PERMISSIONS = [
+  'ec2:DescribeLaunchTemplateVersions',
+  'ec2:CreateLaunchTemplateVersion',
+  'ec2:ModifyLaunchTemplate',
+] as const;
 export type SpotPermission = (typeof SPOT_PERMISSIONS)[number];
 
 /** The tag naming the launch template a workload is launched from (id `lt-...`). */

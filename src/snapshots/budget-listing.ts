@@ -34,7 +34,11 @@ export interface BudgetListing {
  * `burnrate budgets` and `/burnrate budget`. `teams` limits it to those teams (and drops unmapped
  * cloud budgets); `origins` to some origins.
  */
-export async function listBudgets(deps: Pick<Deps, 'config' | 'store'>, now: Date, options: BudgetListingOptions = {}): Promise<BudgetListing> {
+export async function listBudgets(
+  deps: Pick<Deps, 'config' | 'store'>,
+  now: Date,
+  options: BudgetListingOptions = {},
+): Promise<BudgetListing> {
   const teams = deps.config.teams.filter((t) => !options.teams || options.teams.includes(t.id));
   const snapshot = await loadBudgetSnapshot(deps, teams, now);
   return budgetListing(snapshot, budgetStatus(snapshot, { lookbackDays: deps.config.forecast.lookbackDays }, now), options);
@@ -49,14 +53,30 @@ export interface BudgetListingOptions {
  * The listing from a snapshot and its statuses already computed: `/burnrate budget` shows the
  * statuses and the clouds' budgets of one snapshot instead of loading it twice.
  */
-export function budgetListing(snapshot: LoadedBudgetSnapshot, statuses: readonly BudgetStatus[], options: BudgetListingOptions = {}): BudgetListing {
+export function budgetListing(
+  snapshot: LoadedBudgetSnapshot,
+  statuses: readonly BudgetStatus[],
+  options: BudgetListingOptions = {},
+): BudgetListing {
   const inForce = cloudBudgetsInForce(snapshot.configured, snapshot.cloudBudgets);
   const lines: BudgetLine[] = [];
   for (const s of statuses) {
     const cloudBudget = s.cadence === 'monthly' ? inForce.get(s.team) : undefined;
     if (cloudBudget) continue; // listed below, as the cloud budget it is
     const thresholds = snapshot.configured.find((t) => t.id === s.team)?.budget?.thresholds ?? [];
-    lines.push({ origin: 'config', name: s.cadence, team: s.team, period: s.cadence, amount: s.budget, currency: s.currency, actual: s.actual, actualFrom: 'burnrate', forecast: s.forecast, thresholds, drivesAlerts: true });
+    lines.push({
+      origin: 'config',
+      name: s.cadence,
+      team: s.team,
+      period: s.cadence,
+      amount: s.budget,
+      currency: s.currency,
+      actual: s.actual,
+      actualFrom: 'burnrate',
+      forecast: s.forecast,
+      thresholds,
+      drivesAlerts: true,
+    });
   }
   const monthly = new Map(statuses.filter((s) => s.cadence === 'monthly').map((s) => [s.team, s]));
   for (const b of snapshot.cloudBudgets) {
@@ -78,5 +98,9 @@ export function budgetListing(snapshot: LoadedBudgetSnapshot, statuses: readonly
     });
   }
   const wanted = options.origins;
-  return { budgets: wanted ? lines.filter((l) => wanted.includes(l.origin)) : lines, dataThrough: snapshot.dataThrough, stale: snapshot.stale };
+  return {
+    budgets: wanted ? lines.filter((l) => wanted.includes(l.origin)) : lines,
+    dataThrough: snapshot.dataThrough,
+    stale: snapshot.stale,
+  };
 }

@@ -26,7 +26,11 @@ export interface LoadedBudgetSnapshot extends BudgetSnapshot<TeamConfig> {
  * Daily spend per team with the budgets in force (burnrate.yml, then those set from chat, then the
  * clouds' own budgets for teams with none): what budget checks and budget status run on.
  */
-export async function loadBudgetSnapshot(deps: Pick<Deps, 'config' | 'store'>, teams: readonly TeamConfig[], now: Date): Promise<LoadedBudgetSnapshot> {
+export async function loadBudgetSnapshot(
+  deps: Pick<Deps, 'config' | 'store'>,
+  teams: readonly TeamConfig[],
+  now: Date,
+): Promise<LoadedBudgetSnapshot> {
   // Enough history for the longest period plus the forecast's lookback window.
   const since = addDays(dayInZone(now, 'UTC'), -(deps.config.forecast.lookbackDays + 40));
   const [rows, freshness, overrides, cloudBudgets, failures] = await Promise.all([

@@ -17,11 +17,25 @@ export type RecommendationScope = GpuSnapshotScope;
  * Recommendations now, from the inventory and fresh metrics over `recommendations.lookbackDays`,
  * for some instances, one team or everything. Throws burnrate_gpu_unconfigured without GPU sources.
  */
-export async function currentRecommendations(deps: Deps, scope: RecommendationScope = {}, catalog: PriceCatalog = loadPriceCatalog()): Promise<Recommendation[]> {
+export async function currentRecommendations(
+  deps: Deps,
+  scope: RecommendationScope = {},
+  catalog: PriceCatalog = loadPriceCatalog(),
+): Promise<Recommendation[]> {
   // Teams as tagged ('tags'): unlike the idle check, no namespace teams and no hand-overs ("Not
   // ours") here, as it always was; loadGpuSnapshot's GpuOwnership says what 'owners' would change.
-  const { instances, series, window } = await loadGpuSnapshot(deps, { window: recommendationWindow(deps, deps.clock()), scope, ownership: 'tags' });
-  return recommend({ instances, usage: usageByInstance(series, window), catalog, policy: deps.config.recommendations, spot: deps.config.spot });
+  const { instances, series, window } = await loadGpuSnapshot(deps, {
+    window: recommendationWindow(deps, deps.clock()),
+    scope,
+    ownership: 'tags',
+  });
+  return recommend({
+    instances,
+    usage: usageByInstance(series, window),
+    catalog,
+    policy: deps.config.recommendations,
+    spot: deps.config.spot,
+  });
 }
 
 /** The inventory record of one instance as it is now (fresh tags), or undefined. */
@@ -35,6 +49,7 @@ export async function currentInstance(deps: Deps, instanceId: string): Promise<G
  */
 function usageByInstance(attributed: readonly AttributedGpu[], range: MetricsRange): Map<string, GpuUsage> {
   const byInstance = new Map<string, GpuSeries[]>();
-  for (const { series: s, instance } of attributed) byInstance.set(instance.instanceId, [...(byInstance.get(instance.instanceId) ?? []), s]);
+  for (const { series: s, instance } of attributed)
+    byInstance.set(instance.instanceId, [...(byInstance.get(instance.instanceId) ?? []), s]);
   return new Map([...byInstance].map(([id, list]) => [id, gpuUsageOf(list, range)]));
 }

@@ -26,7 +26,11 @@ export function namespaceTeams(teams: readonly TeamConfig[]): ReadonlyMap<string
  * claims (`teams[].gpu.namespaces`) is that team's. Where its GPUs serve several claimed
  * namespaces, the first GPU's (lowest index) decides; an instance's GPUs share one team.
  */
-export function attributeSeries(inventory: readonly GpuInstance[], series: readonly GpuSeries[], namespaces: ReadonlyMap<string, string>): AttributedGpu[] {
+export function attributeSeries(
+  inventory: readonly GpuInstance[],
+  series: readonly GpuSeries[],
+  namespaces: ReadonlyMap<string, string>,
+): AttributedGpu[] {
   // null marks a host name two instances share (overlapping VPC ranges in two regions): it names neither.
   const byName = new Map<string, GpuInstance | null>();
   const add = (name: string, instance: GpuInstance) => {

@@ -36,9 +36,19 @@ export async function idleAlertFor(deps: Deps, team: string | null, findings: re
     const stop = await deps.store.instanceActions.get(f.id, STOP_ACTION);
     const keep = keeps.get(f.instanceId);
     const handed = f.team !== team ? owners.get(f.instanceId) : undefined;
-    if (stop?.outcome) items.push({ finding: f, settled: true, note: `Stopped by ${stop.byUser} at ${utcMinute(stop.at)}${stop.outcome === 'already-stopped' ? ' (it was already stopped)' : ''}` });
+    if (stop?.outcome)
+      items.push({
+        finding: f,
+        settled: true,
+        note: `Stopped by ${stop.byUser} at ${utcMinute(stop.at)}${stop.outcome === 'already-stopped' ? ' (it was already stopped)' : ''}`,
+      });
     else if (keep) items.push({ finding: f, settled: true, note: `Kept running by ${keep.byUser} until ${utcMinute(keep.until)}` });
-    else if (handed) items.push({ finding: f, settled: true, note: `Handed to ${alertTeam(deps, handed.team)?.name ?? handed.team} by ${handed.byUser} at ${utcMinute(handed.at)}` });
+    else if (handed)
+      items.push({
+        finding: f,
+        settled: true,
+        note: `Handed to ${alertTeam(deps, handed.team)?.name ?? handed.team} by ${handed.byUser} at ${utcMinute(handed.at)}`,
+      });
     else items.push({ finding: f, autoStopAt: config ? autoStopAt(config, f, now) : null });
   }
   return idleAlert({

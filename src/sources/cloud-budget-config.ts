@@ -17,7 +17,12 @@ export const cloudBudgetsSchema = z.strictObject({
 export type CloudBudgetsConfig = z.output<typeof cloudBudgetsSchema>;
 
 /** How many days the first pull reads, when a source has no data yet: the budget checks' history. */
-export const backfillDays = z.number().int({ error: 'expected a whole number of days' }).min(7, { error: 'expected at least 7 days' }).max(400).default(70);
+export const backfillDays = z
+  .number()
+  .int({ error: 'expected a whole number of days' })
+  .min(7, { error: 'expected at least 7 days' })
+  .max(400)
+  .default(70);
 
 function isRegExp(text: string): boolean {
   try {

@@ -57,7 +57,9 @@ export function buildConfiguredGpu(config: Config, tokens: ReadonlyMap<string, s
   const stopPorts = perRegion((region) => new Ec2InstancePort({ region, client: ec2(region) }));
   const spotPorts = perRegion((region) => new Ec2SpotPort({ region, client: ec2(region) }));
   const resolveTeam = teamResolver(config.teams);
-  const inventories = inventory.map((source) => new Ec2GpuInventory({ regions: source.regions, tagKeys: config.ownership.tagKeys, resolveTeam, clientFor: ec2 }));
+  const inventories = inventory.map(
+    (source) => new Ec2GpuInventory({ regions: source.regions, tagKeys: config.ownership.tagKeys, resolveTeam, clientFor: ec2 }),
+  );
 
   return {
     metrics: metrics.map((source) => metricsSourceOf(source, tokens, cloudwatch)),
@@ -71,11 +73,20 @@ export function buildConfiguredGpu(config: Config, tokens: ReadonlyMap<string, s
   };
 }
 
-function metricsSourceOf(source: GpuMetricsSourceConfig, tokens: ReadonlyMap<string, string>, cloudwatch: (region: string) => CloudWatchClient): GpuMetricsSource {
+function metricsSourceOf(
+  source: GpuMetricsSourceConfig,
+  tokens: ReadonlyMap<string, string>,
+  cloudwatch: (region: string) => CloudWatchClient,
+): GpuMetricsSource {
   const id = metricsSourceId(source);
   if (source.type === 'cloudwatch')
-    return new RollingWindowMetrics(new CloudWatchGpuSource({ id, region: source.region, namespace: source.namespace, client: cloudwatch(source.region) }), {
-      overlapSeconds: CLOUDWATCH_OVERLAP_SECONDS,
-    });
-  return new RollingWindowMetrics(new PrometheusGpuSource({ id, url: source.url, bearerToken: tokens.get(id), timeoutMs: source.timeoutSeconds * 1000 }));
+    return new RollingWindowMetrics(
+      new CloudWatchGpuSource({ id, region: source.region, namespace: source.namespace, client: cloudwatch(source.region) }),
+      {
+        overlapSeconds: CLOUDWATCH_OVERLAP_SECONDS,
+      },
+    );
+  return new RollingWindowMetrics(
+    new PrometheusGpuSource({ id, url: source.url, bearerToken: tokens.get(id), timeoutMs: source.timeoutSeconds * 1000 }),
+  );
 }

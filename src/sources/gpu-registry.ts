@@ -88,7 +88,10 @@ function buildDemoGpu(config: Config): DemoGpu | undefined {
  * Spot ports by source: a demo instance's launch template is the demo's, any other instance's is
  * its cloud's (EC2 in its region), so an EC2 instance never hears of the demo's templates.
  */
-function routedSpotPorts(demo: { port: SpotMigrationPort; instanceIds: ReadonlySet<string> } | undefined, configured?: () => Promise<ConfiguredGpu>): SpotPorts {
+function routedSpotPorts(
+  demo: { port: SpotMigrationPort; instanceIds: ReadonlySet<string> } | undefined,
+  configured?: () => Promise<ConfiguredGpu>,
+): SpotPorts {
   return {
     forInstance: async (instance) => {
       if (demo?.instanceIds.has(instance.instanceId)) return demo.port;
@@ -100,4 +103,3 @@ function routedSpotPorts(demo: { port: SpotMigrationPort; instanceIds: ReadonlyS
     },
   };
 }
-

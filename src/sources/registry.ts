@@ -51,10 +51,34 @@ function buildAws(c: AwsSourceConfig, { config }: FactoryContext): BuiltSources 
   const id = c.id ?? 'aws';
   // Cost Explorer names cost allocation tags without the "user:" prefix CUR and FOCUS give them.
   const tagKey = c.tagKey ?? config.ownership.tagKeys[0]!.replace(/^user:/i, '');
-  const spend = lazySpendSource(id, 'aws', async () => new (await import('./aws/cost-explorer-source.js')).CostExplorerSource({ id, tagKey, backfillDays: c.backfillDays, roleArns: c.roleArns, maxAttempts: c.maxAttempts }));
+  const spend = lazySpendSource(
+    id,
+    'aws',
+    async () =>
+      new (await import('./aws/cost-explorer-source.js')).CostExplorerSource({
+        id,
+        tagKey,
+        backfillDays: c.backfillDays,
+        roleArns: c.roleArns,
+        maxAttempts: c.maxAttempts,
+      }),
+  );
   const settings = c.budgets;
   const budgets = settings
-    ? [lazyBudgetSource(`${id}:budgets`, 'aws', async () => new (await import('./aws/aws-budgets-source.js')).AwsBudgetsSource({ ...settings, sourceId: id, tagKey, roleArns: c.roleArns, maxAttempts: c.maxAttempts }))]
+    ? [
+        lazyBudgetSource(
+          `${id}:budgets`,
+          'aws',
+          async () =>
+            new (await import('./aws/aws-budgets-source.js')).AwsBudgetsSource({
+              ...settings,
+              sourceId: id,
+              tagKey,
+              roleArns: c.roleArns,
+              maxAttempts: c.maxAttempts,
+            }),
+        ),
+      ]
     : [];
   return { spend: [spend], budgets };
 }
@@ -63,12 +87,35 @@ function buildGcp(c: GcpSourceConfig, { env, google }: FactoryContext): BuiltSou
   const id = c.id ?? 'gcp';
   const endpoint = googleEndpoint(env, google);
   const retry = { ...DEFAULT_RETRY, attempts: c.maxAttempts };
-  const options = { id, project: c.project, table: c.table, detailed: c.export === 'detailed', location: c.location, backfillDays: c.backfillDays, maxGigabytesBilled: c.maxGigabytesBilled, retry, endpoint };
+  const options = {
+    id,
+    project: c.project,
+    table: c.table,
+    detailed: c.export === 'detailed',
+    location: c.location,
+    backfillDays: c.backfillDays,
+    maxGigabytesBilled: c.maxGigabytesBilled,
+    retry,
+    endpoint,
+  };
   const spend = lazySpendSource(id, 'gcp', async () => new (await import('./gcp/bigquery-source.js')).BigQueryBillingSource(options));
   const { budgets: settings, billingAccount } = c;
   const budgets =
     settings && billingAccount
-      ? [lazyBudgetSource(`${id}:budgets`, 'gcp', async () => new (await import('./gcp/gcp-budgets-source.js')).GcpBudgetsSource({ ...settings, sourceId: id, billingAccount, retry, endpoint }))]
+      ? [
+          lazyBudgetSource(
+            `${id}:budgets`,
+            'gcp',
+            async () =>
+              new (await import('./gcp/gcp-budgets-source.js')).GcpBudgetsSource({
+                ...settings,
+                sourceId: id,
+                billingAccount,
+                retry,
+                endpoint,
+              }),
+          ),
+        ]
       : [];
   return { spend: [spend], budgets };
 }

@@ -12,7 +12,11 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 500, maxDe
  * Runs `call`, and again after a growing, jittered wait while `retryable` says the failure is
  * passing (throttling, a 5xx). The last error is thrown with `attempts` set, for the message.
  */
-export async function withRetries<T>(call: () => Promise<T>, retryable: (error: unknown) => boolean, policy: RetryPolicy = DEFAULT_RETRY): Promise<T> {
+export async function withRetries<T>(
+  call: () => Promise<T>,
+  retryable: (error: unknown) => boolean,
+  policy: RetryPolicy = DEFAULT_RETRY,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await call();

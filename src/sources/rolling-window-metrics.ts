@@ -48,13 +48,15 @@ export class RollingWindowMetrics implements GpuMetricsSource {
 
   private async fetchNow(range: MetricsRange): Promise<GpuSeries[]> {
     const kept = this.kept;
-    const deltaStart = kept && this.reusable(kept.range, range) ? Math.max(range.start, kept.range.end - this.alignedOverlap(range)) : undefined;
+    const deltaStart =
+      kept && this.reusable(kept.range, range) ? Math.max(range.start, kept.range.end - this.alignedOverlap(range)) : undefined;
     if (!kept || deltaStart === undefined) {
       const series = await this.source.fetch(range);
       this.kept = { range, series: new Map(series.map((s) => [keyOf(s.ref), s])) };
       return series;
     }
-    const fresh = deltaStart < range.end ? await this.source.fetch({ start: deltaStart, end: range.end, stepSeconds: range.stepSeconds }) : [];
+    const fresh =
+      deltaStart < range.end ? await this.source.fetch({ start: deltaStart, end: range.end, stepSeconds: range.stepSeconds }) : [];
     const merged = merge(kept, fresh, range);
     this.kept = { range, series: new Map(merged.map((s) => [keyOf(s.ref), s])) };
     return merged;
@@ -104,7 +106,13 @@ function merge(kept: Window, fresh: readonly GpuSeries[], range: MetricsRange): 
   return out.sort(compareRefs);
 }
 
-function combine(grid: StepGrid, keptGrid: StepGrid, old: Float32Array | undefined, fresh: GpuSeries | undefined, field: 'util' | 'power' | 'memUsedMiB' = 'util'): Float32Array {
+function combine(
+  grid: StepGrid,
+  keptGrid: StepGrid,
+  old: Float32Array | undefined,
+  fresh: GpuSeries | undefined,
+  field: 'util' | 'power' | 'memUsedMiB' = 'util',
+): Float32Array {
   const out = grid.empty();
   if (old) {
     // Kept slot i holds time keptGrid.start + i·step: shift it onto the new grid.

@@ -11,7 +11,9 @@ export class SqliteAcknowledgementStore implements AcknowledgementStore {
   private readonly getStatement: Database.Statement<[string], { findingId: string; byUser: string; at: string }>;
 
   constructor(db: Database.Database) {
-    this.insertStatement = db.prepare('INSERT INTO acknowledgements (finding_id, by_user, at) VALUES (?, ?, ?) ON CONFLICT (finding_id) DO NOTHING');
+    this.insertStatement = db.prepare(
+      'INSERT INTO acknowledgements (finding_id, by_user, at) VALUES (?, ?, ?) ON CONFLICT (finding_id) DO NOTHING',
+    );
     this.getStatement = db.prepare('SELECT finding_id AS findingId, by_user AS byUser, at FROM acknowledgements WHERE finding_id = ?');
   }
 

@@ -14,12 +14,24 @@ export class SqliteAuditLog implements AuditLog {
   private readonly listStatement: Database.Statement<[number], AuditRow>;
 
   constructor(db: Database.Database) {
-    this.recordStatement = db.prepare('INSERT INTO audit_log (at, platform, user_id, action, subject, result, detail) VALUES (?, ?, ?, ?, ?, ?, ?)');
-    this.listStatement = db.prepare('SELECT id, at, platform, user_id AS userId, action, subject, result, detail FROM audit_log ORDER BY id DESC LIMIT ?');
+    this.recordStatement = db.prepare(
+      'INSERT INTO audit_log (at, platform, user_id, action, subject, result, detail) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.listStatement = db.prepare(
+      'SELECT id, at, platform, user_id AS userId, action, subject, result, detail FROM audit_log ORDER BY id DESC LIMIT ?',
+    );
   }
 
   async record(entry: AuditEntry): Promise<void> {
-    this.recordStatement.run(entry.at.toISOString(), entry.platform, entry.userId, entry.action, entry.subject, entry.result, entry.detail ?? null);
+    this.recordStatement.run(
+      entry.at.toISOString(),
+      entry.platform,
+      entry.userId,
+      entry.action,
+      entry.subject,
+      entry.result,
+      entry.detail ?? null,
+    );
   }
 
   async list(limit = 100): Promise<(AuditEntry & { id: number })[]> {

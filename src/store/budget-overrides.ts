@@ -27,14 +27,25 @@ export class SqliteBudgetOverrideStore implements BudgetOverrideStore {
        ON CONFLICT (team, cadence) DO UPDATE SET amount = excluded.amount, thresholds = excluded.thresholds,
          by_user = excluded.by_user, at = excluded.at`,
     );
-    this.listStatement = db.prepare<[], OverrideRow>('SELECT team, cadence, amount, thresholds, by_user AS byUser, at FROM budget_overrides ORDER BY team, cadence');
+    this.listStatement = db.prepare<[], OverrideRow>(
+      'SELECT team, cadence, amount, thresholds, by_user AS byUser, at FROM budget_overrides ORDER BY team, cadence',
+    );
   }
 
   async set(override: BudgetOverride): Promise<void> {
-    this.setStatement.run(override.team, override.cadence, override.amount, override.thresholds ? JSON.stringify(override.thresholds) : null, override.byUser, override.at.toISOString());
+    this.setStatement.run(
+      override.team,
+      override.cadence,
+      override.amount,
+      override.thresholds ? JSON.stringify(override.thresholds) : null,
+      override.byUser,
+      override.at.toISOString(),
+    );
   }
 
   async list(): Promise<BudgetOverride[]> {
-    return this.listStatement.all().map((r) => ({ ...r, thresholds: r.thresholds ? (JSON.parse(r.thresholds) as number[]) : null, at: new Date(r.at) }));
+    return this.listStatement
+      .all()
+      .map((r) => ({ ...r, thresholds: r.thresholds ? (JSON.parse(r.thresholds) as number[]) : null, at: new Date(r.at) }));
   }
 }

@@ -56,8 +56,7 @@ export function applyFindingChange(db: Database.Database, change: FindingChange<
        first_seen = CASE WHEN findings.state = 'resolved' THEN excluded.first_seen ELSE findings.first_seen END`,
   );
   const resolve = db.prepare("UPDATE findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state != 'resolved'");
-  const write = (finding: Finding, state: 'new' | 'open') =>
-    upsert.run({ ...pick(finding), state, body: JSON.stringify(finding), at });
+  const write = (finding: Finding, state: 'new' | 'open') => upsert.run({ ...pick(finding), state, body: JSON.stringify(finding), at });
   change.opened.forEach((f) => write(f, 'new'));
   change.stillOpen.forEach((f) => write(f, 'open'));
   change.resolved.forEach((id) => resolve.run(at, id));

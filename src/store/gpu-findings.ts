@@ -23,7 +23,8 @@ export function applyGpuFindingChange(db: Database.Database, change: FindingChan
      VALUES (@id, @kind, @team, @instanceId, @body, 'open', @at, @at, NULL)
      ON CONFLICT (id) DO UPDATE SET body = excluded.body, state = 'open', last_seen = excluded.last_seen, resolved_at = NULL`,
   );
-  for (const f of [...change.opened, ...change.stillOpen]) upsert.run({ id: f.id, kind: f.kind, team: f.team, instanceId: f.instanceId, body: JSON.stringify(f), at });
+  for (const f of [...change.opened, ...change.stillOpen])
+    upsert.run({ id: f.id, kind: f.kind, team: f.team, instanceId: f.instanceId, body: JSON.stringify(f), at });
   const resolve = db.prepare("UPDATE gpu_findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state = 'open'");
   for (const id of change.resolved) resolve.run(at, id);
 }

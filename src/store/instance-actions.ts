@@ -29,7 +29,9 @@ export class SqliteInstanceActionStore implements InstanceActionStore {
   private readonly getStatement: Database.Statement<[string, string], ActionRow>;
 
   constructor(db: Database.Database) {
-    this.claimStatement = db.prepare('INSERT INTO instance_actions (finding_id, action, instance_id, by_user, at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (finding_id, action) DO NOTHING');
+    this.claimStatement = db.prepare(
+      'INSERT INTO instance_actions (finding_id, action, instance_id, by_user, at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (finding_id, action) DO NOTHING',
+    );
     this.completeStatement = db.prepare('UPDATE instance_actions SET outcome = ?, detail = ? WHERE finding_id = ? AND action = ?');
     this.releaseStatement = db.prepare('DELETE FROM instance_actions WHERE finding_id = ? AND action = ?');
     this.getStatement = db.prepare(`SELECT ${COLUMNS} FROM instance_actions WHERE finding_id = ? AND action = ?`);
@@ -37,7 +39,8 @@ export class SqliteInstanceActionStore implements InstanceActionStore {
 
   async claim(record: Omit<InstanceActionRecord, 'outcome' | 'detail'>): Promise<{ record: InstanceActionRecord; first: boolean }> {
     // One synchronous statement: of two concurrent clicks exactly one inserts.
-    const inserted = this.claimStatement.run(record.findingId, record.action, record.instanceId, record.byUser, record.at.toISOString()).changes === 1;
+    const inserted =
+      this.claimStatement.run(record.findingId, record.action, record.instanceId, record.byUser, record.at.toISOString()).changes === 1;
     const stored = await this.get(record.findingId, record.action);
     return { record: stored ?? { ...record, outcome: null, detail: null }, first: inserted };
   }

@@ -20,7 +20,9 @@ export class SqliteInstanceOwnerStore implements InstanceOwnerStore {
   private readonly listStatement: Database.Statement<[], OwnerRow>;
 
   constructor(private readonly db: Database.Database) {
-    this.listStatement = db.prepare('SELECT instance_id AS instanceId, team, by_user AS byUser, at FROM instance_owners ORDER BY instance_id');
+    this.listStatement = db.prepare(
+      'SELECT instance_id AS instanceId, team, by_user AS byUser, at FROM instance_owners ORDER BY instance_id',
+    );
   }
 
   async list(): Promise<InstanceOwner[]> {

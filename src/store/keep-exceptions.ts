@@ -22,7 +22,9 @@ export class SqliteKeepExceptionStore implements KeepExceptionStore {
     this.setStatement = db.prepare(
       'INSERT INTO keep_exceptions (instance_id, until, by_user, at) VALUES (?, ?, ?, ?) ON CONFLICT (instance_id) DO UPDATE SET until = excluded.until, by_user = excluded.by_user, at = excluded.at',
     );
-    this.activeStatement = db.prepare('SELECT instance_id AS instanceId, until, by_user AS byUser, at FROM keep_exceptions WHERE until > ? ORDER BY instance_id');
+    this.activeStatement = db.prepare(
+      'SELECT instance_id AS instanceId, until, by_user AS byUser, at FROM keep_exceptions WHERE until > ? ORDER BY instance_id',
+    );
   }
 
   async set(keep: KeepException): Promise<void> {

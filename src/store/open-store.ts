@@ -39,7 +39,12 @@ export function openStore(path: string): Store {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     db = new Database(path);
   } catch (error) {
-    throw new BurnrateError('burnrate_db_unavailable', `cannot open database ${path}: ${(error as Error).message}`, 'Check BURNRATE_DB or --db and that the folder is writable.', 1);
+    throw new BurnrateError(
+      'burnrate_db_unavailable',
+      `cannot open database ${path}: ${(error as Error).message}`,
+      'Check BURNRATE_DB or --db and that the folder is writable.',
+      1,
+    );
   }
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -132,7 +137,12 @@ const APPLY_CHANGE: { [T in FindingTable]: (db: Database.Database, change: Findi
 function migrate(db: Database.Database): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
-    throw new BurnrateError('burnrate_db_too_new', `database schema version ${current} is newer than this burnrate (${MIGRATIONS.length})`, 'Upgrade burnrate, or point BURNRATE_DB at another file.', 1);
+    throw new BurnrateError(
+      'burnrate_db_too_new',
+      `database schema version ${current} is newer than this burnrate (${MIGRATIONS.length})`,
+      'Upgrade burnrate, or point BURNRATE_DB at another file.',
+      1,
+    );
   }
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {

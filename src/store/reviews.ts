@@ -57,12 +57,18 @@ interface LineRow {
 export class SqliteReviewStore implements ReviewStore {
   constructor(private readonly db: Database.Database) {}
 
-  async open(review: Omit<ReviewRecord, 'remindedAt' | 'closedAt'>, lines: readonly ReviewLine[], draftsFor: (lines: TrackedReviewLine[], record: ReviewRecord) => OutboxDraft[], now: Date) {
+  async open(
+    review: Omit<ReviewRecord, 'remindedAt' | 'closedAt'>,
+    lines: readonly ReviewLine[],
+    draftsFor: (lines: TrackedReviewLine[], record: ReviewRecord) => OutboxDraft[],
+    now: Date,
+  ) {
     return this.db.transaction(() => {
       const created =
         this.db
           .prepare('INSERT INTO reviews (team, month, body, created_at, closes_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING')
-          .run(review.team, review.month, JSON.stringify(review.figures), review.createdAt.toISOString(), review.closesAt.toISOString()).changes === 1;
+          .run(review.team, review.month, JSON.stringify(review.figures), review.createdAt.toISOString(), review.closesAt.toISOString())
+          .changes === 1;
       if (created) {
         const insert = this.db.prepare('INSERT INTO review_lines (team, month, rank, body) VALUES (?, ?, ?, ?)');
         lines.forEach((line, index) => insert.run(review.team, review.month, index + 1, JSON.stringify(line)));
@@ -93,19 +99,28 @@ export class SqliteReviewStore implements ReviewStore {
   }
 
   async answer(id: number, answer: ReviewAnswer, byUser: string, at: Date) {
-    const changed = this.db.prepare('UPDATE review_lines SET answer = ?, answered_by = ?, answered_at = ? WHERE id = ? AND answer IS NOT ?').run(answer, byUser, at.toISOString(), id, answer).changes === 1;
+    const changed =
+      this.db
+        .prepare('UPDATE review_lines SET answer = ?, answered_by = ?, answered_at = ? WHERE id = ? AND answer IS NOT ?')
+        .run(answer, byUser, at.toISOString(), id, answer).changes === 1;
     return { changed, line: (await this.line(id))! };
   }
 
   async setOwner(id: number, owner: string, byUser: string, at: Date) {
-    const changed = this.db.prepare('UPDATE review_lines SET owner = ?, owner_by = ?, owner_at = ? WHERE id = ? AND owner IS NOT ?').run(owner, byUser, at.toISOString(), id, owner).changes === 1;
+    const changed =
+      this.db
+        .prepare('UPDATE review_lines SET owner = ?, owner_by = ?, owner_at = ? WHERE id = ? AND owner IS NOT ?')
+        .run(owner, byUser, at.toISOString(), id, owner).changes === 1;
     return { changed, line: (await this.line(id))! };
   }
 
   async remind(team: string, month: string, lineIds: readonly number[], drafts: OutboxDraft[], now: Date): Promise<boolean> {
     return this.db.transaction(() => {
       // Only the first caller marks the review: a reminder goes out once, whoever runs the step.
-      const first = this.db.prepare('UPDATE reviews SET reminded_at = ? WHERE team = ? AND month = ? AND reminded_at IS NULL').run(now.toISOString(), team, month).changes === 1;
+      const first =
+        this.db
+          .prepare('UPDATE reviews SET reminded_at = ? WHERE team = ? AND month = ? AND reminded_at IS NULL')
+          .run(now.toISOString(), team, month).changes === 1;
       if (!first) return false;
       const mark = this.db.prepare('UPDATE review_lines SET reminded_at = ? WHERE id = ?');
       for (const id of lineIds) mark.run(now.toISOString(), id);
@@ -116,7 +131,10 @@ export class SqliteReviewStore implements ReviewStore {
 
   async close(team: string, month: string, drafts: OutboxDraft[], now: Date): Promise<boolean> {
     return this.db.transaction(() => {
-      const first = this.db.prepare('UPDATE reviews SET closed_at = ? WHERE team = ? AND month = ? AND closed_at IS NULL').run(now.toISOString(), team, month).changes === 1;
+      const first =
+        this.db
+          .prepare('UPDATE reviews SET closed_at = ? WHERE team = ? AND month = ? AND closed_at IS NULL')
+          .run(now.toISOString(), team, month).changes === 1;
       if (first) enqueueOutbox(this.db, drafts, now);
       return first;
     })();
@@ -128,7 +146,9 @@ export class SqliteReviewStore implements ReviewStore {
   }
 
   private linesNow(team: string, month: string): TrackedReviewLine[] {
-    return (this.db.prepare('SELECT * FROM review_lines WHERE team = ? AND month = ? ORDER BY rank').all(team, month) as LineRow[]).map(toLine);
+    return (this.db.prepare('SELECT * FROM review_lines WHERE team = ? AND month = ? ORDER BY rank').all(team, month) as LineRow[]).map(
+      toLine,
+    );
   }
 }
 

@@ -15,8 +15,12 @@ export class SqliteFreshnessStore implements FreshnessStore {
 
   constructor(db: Database.Database) {
     // Prepared once: every spend and budget command reads them.
-    this.listStatement = db.prepare<[], SourceFreshness>('SELECT source, data_through AS dataThrough, refreshed_at AS refreshedAt FROM source_freshness ORDER BY source');
-    this.failuresStatement = db.prepare<[], SourceFailure>('SELECT source, failed_at AS failedAt, error FROM source_failures ORDER BY source');
+    this.listStatement = db.prepare<[], SourceFreshness>(
+      'SELECT source, data_through AS dataThrough, refreshed_at AS refreshedAt FROM source_freshness ORDER BY source',
+    );
+    this.failuresStatement = db.prepare<[], SourceFailure>(
+      'SELECT source, failed_at AS failedAt, error FROM source_failures ORDER BY source',
+    );
     this.recordFailureStatement = db.prepare(
       `INSERT INTO source_failures (source, failed_at, error) VALUES (?, ?, ?)
        ON CONFLICT (source) DO UPDATE SET failed_at = excluded.failed_at, error = excluded.error`,

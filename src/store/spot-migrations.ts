@@ -11,7 +11,10 @@ export interface SpotMigrationStore {
   transition(id: number, from: SpotMigrationState, to: SpotMigrationState, at: Date): Promise<boolean>;
   /** Takes over a migrating or reverting claim unchanged since before `changedBefore` (its process died); false when it is fresh or moved on. */
   reclaimStale(id: number, state: 'migrating' | 'reverting', changedBefore: Date, at: Date): Promise<boolean>;
-  completeMigration(id: number, change: { previousVersion: string | null; spotVersion: string | null; at: Date; detail: string }): Promise<void>;
+  completeMigration(
+    id: number,
+    change: { previousVersion: string | null; spotVersion: string | null; at: Date; detail: string },
+  ): Promise<void>;
   completeRevert(id: number, change: { byUser: string; at: Date; detail: string }): Promise<void>;
 }
 
@@ -70,27 +73,43 @@ export class SqliteSpotMigrationStore implements SpotMigrationStore {
   }
 
   async active(instanceId: string): Promise<SpotMigration | null> {
-    const row = this.db.prepare<[string], MigrationRow>("SELECT * FROM spot_migrations WHERE instance_id = ? AND state <> 'reverted'").get(instanceId);
+    const row = this.db
+      .prepare<[string], MigrationRow>("SELECT * FROM spot_migrations WHERE instance_id = ? AND state <> 'reverted'")
+      .get(instanceId);
     return row ? this.toMigration(row) : null;
   }
 
   async transition(id: number, from: SpotMigrationState, to: SpotMigrationState, at: Date): Promise<boolean> {
-    return this.db.prepare('UPDATE spot_migrations SET state = ?, changed_at = ? WHERE id = ? AND state = ?').run(to, at.toISOString(), id, from).changes === 1;
+    return (
+      this.db.prepare('UPDATE spot_migrations SET state = ?, changed_at = ? WHERE id = ? AND state = ?').run(to, at.toISOString(), id, from)
+        .changes === 1
+    );
   }
 
   async reclaimStale(id: number, state: 'migrating' | 'reverting', changedBefore: Date, at: Date): Promise<boolean> {
-    return this.db.prepare('UPDATE spot_migrations SET changed_at = ? WHERE id = ? AND state = ? AND changed_at < ?').run(at.toISOString(), id, state, changedBefore.toISOString()).changes === 1;
+    return (
+      this.db
+        .prepare('UPDATE spot_migrations SET changed_at = ? WHERE id = ? AND state = ? AND changed_at < ?')
+        .run(at.toISOString(), id, state, changedBefore.toISOString()).changes === 1
+    );
   }
 
-  async completeMigration(id: number, change: { previousVersion: string | null; spotVersion: string | null; at: Date; detail: string }): Promise<void> {
+  async completeMigration(
+    id: number,
+    change: { previousVersion: string | null; spotVersion: string | null; at: Date; detail: string },
+  ): Promise<void> {
     this.db
-      .prepare("UPDATE spot_migrations SET state = 'migrated', previous_version = ?, spot_version = ?, migrated_at = ?, detail = ? WHERE id = ? AND state = 'migrating'")
+      .prepare(
+        "UPDATE spot_migrations SET state = 'migrated', previous_version = ?, spot_version = ?, migrated_at = ?, detail = ? WHERE id = ? AND state = 'migrating'",
+      )
       .run(change.previousVersion, change.spotVersion, change.at.toISOString(), change.detail, id);
   }
 
   async completeRevert(id: number, change: { byUser: string; at: Date; detail: string }): Promise<void> {
     this.db
-      .prepare("UPDATE spot_migrations SET state = 'reverted', reverted_by = ?, reverted_at = ?, detail = ? WHERE id = ? AND state = 'reverting'")
+      .prepare(
+        "UPDATE spot_migrations SET state = 'reverted', reverted_by = ?, reverted_at = ?, detail = ? WHERE id = ? AND state = 'reverting'",
+      )
       .run(change.byUser, change.at.toISOString(), change.detail, id);
   }
 

@@ -24,7 +24,8 @@ export function applySweepFindingChange(db: Database.Database, change: FindingCh
      ON CONFLICT (id) DO UPDATE SET body = excluded.body, state = 'open', last_seen = excluded.last_seen,
        first_seen = CASE WHEN sweep_findings.state = 'open' THEN sweep_findings.first_seen ELSE excluded.first_seen END, resolved_at = NULL`,
   );
-  for (const f of [...change.opened, ...change.stillOpen]) upsert.run({ id: f.id, team: f.team, sweep: f.sweep, body: JSON.stringify(f), at });
+  for (const f of [...change.opened, ...change.stillOpen])
+    upsert.run({ id: f.id, team: f.team, sweep: f.sweep, body: JSON.stringify(f), at });
   const resolve = db.prepare("UPDATE sweep_findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state = 'open'");
   for (const id of change.resolved) resolve.run(at, id);
 }

@@ -6,7 +6,17 @@
  * could form emphasis or a link is escaped (sanitise.ts), so data cannot format or link itself.
  * Action titles, fallback and speech text are not markdown and go in as plain text.
  */
-import { mapBold, stripMarkup, type ActionsBlock, type Block, type Button, type ChartBlock, type ImageBlock, type Message, type TableBlock } from '../message.js';
+import {
+  mapBold,
+  stripMarkup,
+  type ActionsBlock,
+  type Block,
+  type Button,
+  type ChartBlock,
+  type ImageBlock,
+  type Message,
+  type TableBlock,
+} from '../message.js';
 import { BAR_WIDTH, oneLine, scaleBars, textWidth } from './plain-text.js';
 import { escapeCardMarkdown, sanitiseMessage } from './sanitise.js';
 
@@ -63,7 +73,13 @@ function tableElement(block: TableBlock): Element[] {
       width: weight(i),
       ...(column.align === 'right' ? { horizontalCellContentAlignment: 'Right' } : {}),
     })),
-    rows: [row(block.columns.map((column) => column.label), true), ...shown.map((cells) => row(cells, false))],
+    rows: [
+      row(
+        block.columns.map((column) => column.label),
+        true,
+      ),
+      ...shown.map((cells) => row(cells, false)),
+    ],
   };
   const hidden = block.rows.length - shown.length;
   return hidden > 0 ? [table, textBlock(`… ${hidden} more rows not shown`, { size: 'Small', isSubtle: true })] : [table];
@@ -74,7 +90,10 @@ function tableElement(block: TableBlock): Element[] {
  * across rows, which text bars in a proportional font would not.
  */
 function chartElement(block: ChartBlock): Element {
-  const lengths = scaleBars(block.bars.map((bar) => bar.value), BAR_WIDTH);
+  const lengths = scaleBars(
+    block.bars.map((bar) => bar.value),
+    BAR_WIDTH,
+  );
   const column = (width: number, items: Element[]) => ({ type: 'Column', width, items });
   return {
     type: 'Container',
@@ -141,7 +160,15 @@ function actionSets(block: ActionsBlock): Element[] {
     sets.push(textBlock(select.placeholder, { size: 'Small', isSubtle: true }));
     for (let i = 0; i < select.options.length; i += MAX_ACTIONS_PER_SET) {
       const options = select.options.slice(i, i + MAX_ACTIONS_PER_SET);
-      sets.push({ type: 'ActionSet', actions: options.map((o) => executeAction({ action: select.action, label: o.label, value: o.value }, stripMarkup(o.value === select.initial ? `✓ ${o.label}` : o.label))) });
+      sets.push({
+        type: 'ActionSet',
+        actions: options.map((o) =>
+          executeAction(
+            { action: select.action, label: o.label, value: o.value },
+            stripMarkup(o.value === select.initial ? `✓ ${o.label}` : o.label),
+          ),
+        ),
+      });
     }
   }
   return sets;
@@ -150,7 +177,10 @@ function actionSets(block: ActionsBlock): Element[] {
 /** Teams shows data URIs in Image elements: the chart travels inside the card. */
 function imageElement(block: ImageBlock): Element[] {
   if (!/^[A-Za-z0-9+/]+=*$/.test(block.png)) return [];
-  return [textBlock(block.title, { weight: 'Bolder' }), { type: 'Image', url: `data:image/png;base64,${block.png}`, altText: stripMarkup(block.alt), size: 'Stretch' }];
+  return [
+    textBlock(block.title, { weight: 'Bolder' }),
+    { type: 'Image', url: `data:image/png;base64,${block.png}`, altText: stripMarkup(block.alt), size: 'Stretch' },
+  ];
 }
 
 function renderBlock(block: Exclude<Block, { type: 'divider' }>): Element[] {

@@ -262,7 +262,8 @@ function buttonElement(button: Button): SlackBlock {
 /** A static_select; option values are identifiers, so an over-long one throws like a button value. */
 function selectElement(select: Select): SlackBlock {
   const options = select.options.slice(0, LIMIT.selectOptions).map((option) => {
-    if (option.value.length > LIMIT.optionValue) throw new Error(`Slack option value for ${select.action} is ${option.value.length} characters, max ${LIMIT.optionValue}`);
+    if (option.value.length > LIMIT.optionValue)
+      throw new Error(`Slack option value for ${select.action} is ${option.value.length} characters, max ${LIMIT.optionValue}`);
     return { text: plainText(option.label, LIMIT.optionText), value: option.value };
   });
   const initial = options.find((o) => o.value === select.initial);
@@ -287,7 +288,10 @@ function actionsBlocks(block: ActionsBlock, index: number): SlackBlock[] {
     seen.add(button.action);
   }
   if (block.select && seen.has(block.select.action)) throw new Error(`Duplicate action id in one actions block: ${block.select.action}`);
-  const elements = [...block.buttons.map(buttonElement), ...(block.select && block.select.options.length > 0 ? [selectElement(block.select)] : [])];
+  const elements = [
+    ...block.buttons.map(buttonElement),
+    ...(block.select && block.select.options.length > 0 ? [selectElement(block.select)] : []),
+  ];
   const blocks: SlackBlock[] = [];
   for (let i = 0; i < elements.length; i += LIMIT.actionsElements) {
     const part = i / LIMIT.actionsElements;

@@ -81,7 +81,10 @@ export function scaleBars(values: number[], width: number): number[] {
 
 /** Lays a bar chart out as `label  ████████      display` lines (the title is left to the caller). */
 export function layoutBars(block: ChartBlock, width = BAR_WIDTH): string[] {
-  const lengths = scaleBars(block.bars.map((bar) => bar.value), width);
+  const lengths = scaleBars(
+    block.bars.map((bar) => bar.value),
+    width,
+  );
   const labels = block.bars.map((bar) => oneLine(bar.label));
   const labelWidth = Math.max(0, ...labels.map(textWidth));
   return block.bars.map((bar, i) => {
@@ -104,7 +107,9 @@ function renderBlock(block: Block): string | undefined {
       return block.facts
         .map((fact, i) => {
           // Continuation lines of a multi-line value start under the value, not under the label.
-          const value = stripMarkup(fact.value).split('\n').join(`\n${' '.repeat(width + 1)}`);
+          const value = stripMarkup(fact.value)
+            .split('\n')
+            .join(`\n${' '.repeat(width + 1)}`);
           return `${pad(labels[i] ?? '', width)} ${value}`.trimEnd();
         })
         .join('\n');
@@ -124,7 +129,8 @@ function renderBlock(block: Block): string | undefined {
       return `[chart: ${oneLine(block.title)} (${oneLine(block.filename)})]`;
     case 'actions': {
       const lines = block.buttons.length > 0 ? [`Actions: ${block.buttons.map((button) => `[${oneLine(button.label)}]`).join(' ')}`] : [];
-      if (block.select && block.select.options.length > 0) lines.push(`${oneLine(block.select.placeholder)}: ${block.select.options.map((o) => `[${oneLine(o.label)}]`).join(' ')}`);
+      if (block.select && block.select.options.length > 0)
+        lines.push(`${oneLine(block.select.placeholder)}: ${block.select.options.map((o) => `[${oneLine(o.label)}]`).join(' ')}`);
       return lines.length > 0 ? lines.join('\n') : undefined;
     }
     case 'context':

@@ -55,7 +55,16 @@ describe('a spot migration whose process died half-way', () => {
     await press(deps, BOB, 'spot.approve', { i: fra });
     const migration = (await deps.store.spotMigrations.active(fra))!;
     // The second approval was recorded and claimed, then the process died.
-    const second = await deps.store.spotMigrations.approve({ instanceId: fra, team: migration.team, launchTemplate: LT, place: 'demo', monthlySaving: migration.monthlySaving, approvalsNeeded: 2, approver: ADMIN, at: deps.clock() });
+    const second = await deps.store.spotMigrations.approve({
+      instanceId: fra,
+      team: migration.team,
+      launchTemplate: LT,
+      place: 'demo',
+      monthlySaving: migration.monthlySaving,
+      approvalsNeeded: 2,
+      approver: ADMIN,
+      at: deps.clock(),
+    });
     expect(second.outcome).toBe('recorded');
     expect(await deps.store.spotMigrations.transition(migration.id, 'approving', 'migrating', deps.clock())).toBe(true);
     setNow('2026-11-18T06:30:00Z');

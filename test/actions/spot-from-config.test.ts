@@ -31,7 +31,14 @@ const trainer = (id: string, region: string, instanceType: string, host: string,
   state: 'running',
   instanceType,
   privateDnsName: `${host}.${region}.compute.internal`,
-  tags: { Name: name, team: 'ml-research', 'burnrate:workload': 'training', checkpoint: 'true', 'checkpoint-interval': '15m', 'aws:ec2launchtemplate:id': lt },
+  tags: {
+    Name: name,
+    team: 'ml-research',
+    'burnrate:workload': 'training',
+    checkpoint: 'true',
+    'checkpoint-interval': '15m',
+    'aws:ec2launchtemplate:id': lt,
+  },
 });
 
 let ec2: FakeEc2;
@@ -40,14 +47,21 @@ let prom: FakePrometheus;
 beforeEach(async () => {
   isolateAwsEnv();
   ec2 = await FakeEc2.start({
-    instances: [trainer(EU_TRAINER, 'eu-west-1', 'p4d.24xlarge', 'ip-10-1-0-5', EU_LT, 'eu-trainer'), trainer(US_TRAINER, 'us-east-1', 'g4dn.xlarge', 'ip-10-2-0-7', US_LT, 'us-trainer'), trainer(LOST_TRAINER, 'us-east-1', 'g4dn.xlarge', 'ip-10-3-0-9', LOST_LT, 'lost-trainer')],
+    instances: [
+      trainer(EU_TRAINER, 'eu-west-1', 'p4d.24xlarge', 'ip-10-1-0-5', EU_LT, 'eu-trainer'),
+      trainer(US_TRAINER, 'us-east-1', 'g4dn.xlarge', 'ip-10-2-0-7', US_LT, 'us-trainer'),
+      trainer(LOST_TRAINER, 'us-east-1', 'g4dn.xlarge', 'ip-10-3-0-9', LOST_LT, 'lost-trainer'),
+    ],
     launchTemplates: [
       { id: EU_LT, versions: [{ instanceType: 'p4d.24xlarge', spot: false }], defaultVersion: 1 },
       { id: US_LT, versions: [{ instanceType: 'g4dn.xlarge', spot: false }], defaultVersion: 1 },
     ],
   });
   // Both GPUs busy all week: the spot saving counts every hour of the month.
-  const busy = (host: string) => ({ labels: { Hostname: host, gpu: '0', UUID: `GPU-${host}`, modelName: 'NVIDIA A100-SXM4-40GB' }, metrics: { DCGM_FI_DEV_GPU_UTIL: constant(95), DCGM_FI_DEV_FB_USED: constant(30_000) } });
+  const busy = (host: string) => ({
+    labels: { Hostname: host, gpu: '0', UUID: `GPU-${host}`, modelName: 'NVIDIA A100-SXM4-40GB' },
+    metrics: { DCGM_FI_DEV_GPU_UTIL: constant(95), DCGM_FI_DEV_FB_USED: constant(30_000) },
+  });
   prom = await FakePrometheus.start({ gpus: [busy('ip-10-1-0-5'), busy('ip-10-2-0-7'), busy('ip-10-3-0-9')] });
   // The SDK's own settings, as an operator points burnrate at an endpoint.
   vi.stubEnv('AWS_ENDPOINT_URL_EC2', ec2.endpoint);
@@ -65,7 +79,18 @@ afterEach(async () => {
 /** The demo plus `gpu.inventory` (EC2 in two regions) and Prometheus metrics, as burnrate.yml says them; actions on. */
 function setup(): Deps {
   const config = demoConfig() as unknown as Record<string, unknown>;
-  const { deps } = testDeps({ ...config, gpu: { ...(config.gpu as object), metrics: [{ type: 'prometheus', url: prom.url }], inventory: [{ type: 'ec2', regions: ['us-east-1', 'eu-west-1'] }] }, actions: { enabled: true } }, NOW);
+  const { deps } = testDeps(
+    {
+      ...config,
+      gpu: {
+        ...(config.gpu as object),
+        metrics: [{ type: 'prometheus', url: prom.url }],
+        inventory: [{ type: 'ec2', regions: ['us-east-1', 'eu-west-1'] }],
+      },
+      actions: { enabled: true },
+    },
+    NOW,
+  );
   deps.gpu = buildGpuDeps(deps.config, {})!;
   return deps;
 }
@@ -97,18 +122,34 @@ describe('spot migrations from burnrate.yml: demo and EC2 side by side, each ins
     // The second, different approver: a spot version made the default, signed for eu-west-1.
     const second = await approve(ADMIN, EU_TRAINER);
     expect(second.privates).toHaveLength(0);
-    expect(renderPlainText(second.threads[0]!)).toMatch(/^eu-trainer moves to spot, approved by U0DEMOBOB and U0DEMOADMIN: about \$[\d,.]+ a month saved/);
+    expect(renderPlainText(second.threads[0]!)).toMatch(
+      /^eu-trainer moves to spot, approved by U0DEMOBOB and U0DEMOADMIN: about \$[\d,.]+ a month saved/,
+    );
     expect(ec2.launchTemplates.get(EU_LT)).toMatchObject({ defaultVersion: 2, versions: [{ spot: false }, { spot: true }] });
-    expect(writes().map((c) => `${c.action} ${c.region} ${c.params.LaunchTemplateId}`)).toEqual([`CreateLaunchTemplateVersion eu-west-1 ${EU_LT}`, `ModifyLaunchTemplate eu-west-1 ${EU_LT}`]);
-    expect(ec2.callsOf('CreateLaunchTemplateVersion')[0]!.params).toMatchObject({ SourceVersion: '1', 'LaunchTemplateData.InstanceMarketOptions.MarketType': 'spot' });
-    expect(ec2.calls.filter((c) => c.params.LaunchTemplateId === EU_LT).every((c) => c.region === 'eu-west-1' && c.accessKeyId === TEST_AWS_CREDENTIALS.accessKeyId)).toBe(true);
+    expect(writes().map((c) => `${c.action} ${c.region} ${c.params.LaunchTemplateId}`)).toEqual([
+      `CreateLaunchTemplateVersion eu-west-1 ${EU_LT}`,
+      `ModifyLaunchTemplate eu-west-1 ${EU_LT}`,
+    ]);
+    expect(ec2.callsOf('CreateLaunchTemplateVersion')[0]!.params).toMatchObject({
+      SourceVersion: '1',
+      'LaunchTemplateData.InstanceMarketOptions.MarketType': 'spot',
+    });
+    expect(
+      ec2.calls
+        .filter((c) => c.params.LaunchTemplateId === EU_LT)
+        .every((c) => c.region === 'eu-west-1' && c.accessKeyId === TEST_AWS_CREDENTIALS.accessKeyId),
+    ).toBe(true);
 
     // Revert: back to version 1, through the same region's client.
     const migration = (await deps.store.spotMigrations.active(EU_TRAINER))!;
     const reverted = await press(deps, ALICE, 'spot.revert', { m: migration.id });
     expect(renderPlainText(reverted.threads[0]!)).toContain('eu-trainer is back on on-demand capacity');
     expect(ec2.launchTemplates.get(EU_LT)?.defaultVersion).toBe(1);
-    expect(writes().at(-1)).toMatchObject({ action: 'ModifyLaunchTemplate', region: 'eu-west-1', params: { LaunchTemplateId: EU_LT, SetDefaultVersion: '1' } });
+    expect(writes().at(-1)).toMatchObject({
+      action: 'ModifyLaunchTemplate',
+      region: 'eu-west-1',
+      params: { LaunchTemplateId: EU_LT, SetDefaultVersion: '1' },
+    });
   });
 
   it('a saving under the limit takes one approver; the us-east-1 instance goes to us-east-1, a demo instance to the demo', async () => {
@@ -117,7 +158,10 @@ describe('spot migrations from burnrate.yml: demo and EC2 side by side, each ins
 
     expect((await press(deps, BOB, 'spot.approve', { i: US_TRAINER })).privates).toHaveLength(0);
     expect(ec2.launchTemplates.get(US_LT)).toMatchObject({ defaultVersion: 2 });
-    expect(writes().map((c) => `${c.action} ${c.region}`)).toEqual(['CreateLaunchTemplateVersion us-east-1', 'ModifyLaunchTemplate us-east-1']);
+    expect(writes().map((c) => `${c.action} ${c.region}`)).toEqual([
+      'CreateLaunchTemplateVersion us-east-1',
+      'ModifyLaunchTemplate us-east-1',
+    ]);
     expect((await deps.store.spotMigrations.active(US_TRAINER))!.place).toBe('aws:us-east-1');
 
     // The demo's own trainer, in the same installation: its template is the demo's, EC2 hears nothing of it.

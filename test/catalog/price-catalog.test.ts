@@ -38,16 +38,31 @@ describe('the price catalog', () => {
   it('covers the three providers in the chosen regions only, NVIDIA GPUs only, whole GPUs only', () => {
     const regions = new Set(catalog.entries.map((e) => `${e.provider}:${e.region}`));
     expect([...regions].sort()).toEqual([
-      'aws:ap-northeast-1', 'aws:eu-central-1', 'aws:eu-west-1', 'aws:us-east-1', 'aws:us-west-2',
-      'azure:eastus', 'azure:westeurope', 'azure:westus2',
-      'gcp:asia-northeast1', 'gcp:europe-west4', 'gcp:us-central1',
+      'aws:ap-northeast-1',
+      'aws:eu-central-1',
+      'aws:eu-west-1',
+      'aws:us-east-1',
+      'aws:us-west-2',
+      'azure:eastus',
+      'azure:westeurope',
+      'azure:westus2',
+      'gcp:asia-northeast1',
+      'gcp:europe-west4',
+      'gcp:us-central1',
     ]);
     for (const e of catalog.entries) {
       expect(Number.isInteger(e.gpuCount) && e.gpuCount >= 1, e.instanceType).toBe(true);
       expect(e.onDemandHourly, e.instanceType).toBeGreaterThan(0);
     }
-    expect(catalog.entries.some((e) => /^(inf|trn|dl2q|g4ad|g5g|g6f)/.test(e.instanceType) || /MI300X|NV\d+as_v4/.test(e.instanceType))).toBe(false);
-    expect(priceOf('azure', 'Standard_ND96asr_v4', 'eastus')).toMatchObject({ gpuModel: 'A100', gpuCount: 8, gpuMemoryGiB: 320, onDemandHourly: 27.197 });
+    expect(
+      catalog.entries.some((e) => /^(inf|trn|dl2q|g4ad|g5g|g6f)/.test(e.instanceType) || /MI300X|NV\d+as_v4/.test(e.instanceType)),
+    ).toBe(false);
+    expect(priceOf('azure', 'Standard_ND96asr_v4', 'eastus')).toMatchObject({
+      gpuModel: 'A100',
+      gpuCount: 8,
+      gpuMemoryGiB: 320,
+      onDemandHourly: 27.197,
+    });
   });
 
   it('lists the types of a region, cheapest first, and answers undefined for what it does not know', () => {
@@ -72,7 +87,8 @@ describe('the price catalog', () => {
 
 describe('the catalog build', () => {
   it('joins the surplus fields of a row back into the loose column (Azure\'s unquoted "V1,V2")', () => {
-    const csv = 'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,Generation\n' +
+    const csv =
+      'InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,Generation\n' +
       'Standard_NC6s_v3,V100,1,6,112,V100,3.06,0.5,eastus,V1,V2\n' +
       'Standard_NC24ads_A100_v4,A100-80GB,1,24,220,A100-80GB,3.673,0.7,eastus,V2\n' +
       'Standard_NV6ads_A10_v5,A10,0.167,6,55,A10,0.454,0.1,eastus,V1,V2\n';

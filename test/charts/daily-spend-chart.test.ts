@@ -42,7 +42,10 @@ describe('the daily spend chart (vega-lite → vega SVG → resvg PNG, no browse
 
   it('changes when the data changes, and draws a month without spend', async () => {
     const base = await renderDailySpendChart(input);
-    const doubled = await renderDailySpendChart({ ...input, days: input.days.map((d) => ({ ...d, effective: d.effective * (d.day === '2026-11-15' ? 2 : 1) })) });
+    const doubled = await renderDailySpendChart({
+      ...input,
+      days: input.days.map((d) => ({ ...d, effective: d.effective * (d.day === '2026-11-15' ? 2 : 1) })),
+    });
     expect(doubled.png.equals(base.png)).toBe(false);
     const empty = await renderDailySpendChart({ ...input, days: [] });
     expect(empty.png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
@@ -51,7 +54,11 @@ describe('the daily spend chart (vega-lite → vega SVG → resvg PNG, no browse
 
 describe('the compact chart for messages that carry their image (Teams cards)', () => {
   it('is an indexed PNG at half the width, deterministic, and far under the inline limit', async () => {
-    const [full, compact, again] = await Promise.all([renderDailySpendChart(input), renderCompactDailySpendChart(input), renderCompactDailySpendChart(input)]);
+    const [full, compact, again] = await Promise.all([
+      renderDailySpendChart(input),
+      renderCompactDailySpendChart(input),
+      renderCompactDailySpendChart(input),
+    ]);
     expect(compact.png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     expect(pngSize(compact.png)).toEqual({ width: compact.width, height: compact.height });
     expect(compact.png[25]).toBe(3); // IHDR colour type: indexed

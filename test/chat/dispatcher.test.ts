@@ -40,7 +40,7 @@ describe('commands through the dispatcher', () => {
     expect(await ask(ALICE, '')).toContain('burnrate commands');
   });
 
-  it('spend answers for the caller\'s own team by default, in any word order', async () => {
+  it("spend answers for the caller's own team by default, in any word order", async () => {
     expect(await ask(ALICE, 'spend')).toMatch(/^Spend of ml-research, 1 Nov – 30 Nov/);
     const lastMonth = await ask(ALICE, 'spend by resource last-month');
     expect(lastMonth).toMatch(/^Spend of ml-research, 1 Oct – 31 Oct/);
@@ -128,7 +128,10 @@ describe('buttons through the dispatcher', () => {
   it('show breakdown replies in the thread with services and resources', async () => {
     const interaction = click(CAROL, 'budget.breakdown', value);
     await dispatch(deps, interaction);
-    expect(interaction.reply.threads.map((m) => m.summary)).toEqual([expect.stringContaining('llm-training by service'), expect.stringContaining('top 10 resources')]);
+    expect(interaction.reply.threads.map((m) => m.summary)).toEqual([
+      expect.stringContaining('llm-training by service'),
+      expect.stringContaining('top 10 resources'),
+    ]);
   });
 
   it('forged, stale and unknown buttons get a clear private answer and change nothing', async () => {

@@ -35,18 +35,28 @@ describe('checkBudgets', () => {
   });
 
   it('checks week-to-date spend against a weekly budget', () => {
-    const teams = [team('a', { weekly: 100, thresholds: [50, 80] , forecast: false})];
+    const teams = [team('a', { weekly: 100, thresholds: [50, 80], forecast: false })];
     // ISO week of Sat 21 Nov starts Mon 16 Nov: five days of 10 by the end of the 20th.
     const findings = checkBudgets(snapshot(teams, { a: flat('2026-11-01', '2026-11-21', 10) }), { lookbackDays: 28 }, now);
     expect(findings.map((f) => f.id)).toEqual(['budget.actual:a:2026-W47:50']);
     expect(findings[0]?.actual).toBe(50);
   });
 
-  it('uses each team\'s own calendar: on 1 December in Tokyo it is a new month', () => {
+  it("uses each team's own calendar: on 1 December in Tokyo it is a new month", () => {
     const late = new Date('2026-11-30T16:00:00Z');
-    const teams = [team('tokyo', { monthly: 100, thresholds: [50], forecast: false }, 'Asia/Tokyo'), team('utc', { monthly: 100, thresholds: [50], forecast: false })];
+    const teams = [
+      team('tokyo', { monthly: 100, thresholds: [50], forecast: false }, 'Asia/Tokyo'),
+      team('utc', { monthly: 100, thresholds: [50], forecast: false }),
+    ];
     const findings = checkBudgets(
-      { teams, daily: new Map([['tokyo', flat('2026-11-01', '2026-12-01', 10)], ['utc', flat('2026-11-01', '2026-12-01', 10)]]), dataThrough: '2026-11-30T00:00:00Z' },
+      {
+        teams,
+        daily: new Map([
+          ['tokyo', flat('2026-11-01', '2026-12-01', 10)],
+          ['utc', flat('2026-11-01', '2026-12-01', 10)],
+        ]),
+        dataThrough: '2026-11-30T00:00:00Z',
+      },
       { lookbackDays: 28 },
       late,
     );

@@ -43,8 +43,13 @@ describe('burnrate CLI', () => {
     expect(spend.code).toBe(0);
     const report = JSON.parse(spend.out);
     expect(report).toMatchObject({ period: { start: '2026-10-01', end: '2026-11-01' }, currency: 'USD', by: 'team' });
-    expect(report.rows.map((r: { key: string }) => r.key)).toEqual(expect.arrayContaining(['llm-training', 'ml-research', '(untagged)', '(unmapped)']));
-    expect(report.total.billed).toBeCloseTo(report.rows.reduce((s: number, r: { billed: number }) => s + r.billed, 0), 6);
+    expect(report.rows.map((r: { key: string }) => r.key)).toEqual(
+      expect.arrayContaining(['llm-training', 'ml-research', '(untagged)', '(unmapped)']),
+    );
+    expect(report.total.billed).toBeCloseTo(
+      report.rows.reduce((s: number, r: { billed: number }) => s + r.billed, 0),
+      6,
+    );
     expect(report.dataThrough).toBe('2026-11-21T00:00:00.000Z');
 
     // The demo run already recorded its findings: a second check finds them open and says nothing new.

@@ -32,8 +32,23 @@ describe('burnrate idle and burnrate audit', () => {
     const cwd = workDir();
     const db = join(cwd, 'audit.db');
     const store = openStore(db);
-    await store.audit.record({ at: new Date('2026-11-17T10:00:00Z'), platform: 'slack', userId: 'U1', action: 'instance.stop', subject: 'gpu.idle:i-1:x', result: 'dry-run', detail: 'would stop' });
-    await store.audit.record({ at: new Date('2026-11-18T10:00:00Z'), platform: 'slack', userId: 'U2', action: 'instance.keep', subject: 'gpu.idle:i-2:x', result: 'ok' });
+    await store.audit.record({
+      at: new Date('2026-11-17T10:00:00Z'),
+      platform: 'slack',
+      userId: 'U1',
+      action: 'instance.stop',
+      subject: 'gpu.idle:i-1:x',
+      result: 'dry-run',
+      detail: 'would stop',
+    });
+    await store.audit.record({
+      at: new Date('2026-11-18T10:00:00Z'),
+      platform: 'slack',
+      userId: 'U2',
+      action: 'instance.keep',
+      subject: 'gpu.idle:i-2:x',
+      result: 'ok',
+    });
     await store.close();
 
     const text = await cli(['audit', '--db', db], { cwd, now: NOW });
@@ -43,7 +58,18 @@ describe('burnrate idle and burnrate audit', () => {
       '2026-11-18T10:00:00.000Z  slack:U2  instance.keep  gpu.idle:i-2:x  ok',
     ]);
     const json = await cli(['audit', '--db', db, '--since', '2026-11-18', '--json'], { cwd, now: NOW });
-    expect(JSON.parse(json.out)).toEqual([{ id: 2, at: '2026-11-18T10:00:00.000Z', platform: 'slack', userId: 'U2', action: 'instance.keep', subject: 'gpu.idle:i-2:x', result: 'ok', detail: null }]);
+    expect(JSON.parse(json.out)).toEqual([
+      {
+        id: 2,
+        at: '2026-11-18T10:00:00.000Z',
+        platform: 'slack',
+        userId: 'U2',
+        action: 'instance.keep',
+        subject: 'gpu.idle:i-2:x',
+        result: 'ok',
+        detail: null,
+      },
+    ]);
     expect((await cli(['audit', '--db', db, '--since', 'yesterday'], { cwd, now: NOW })).code).toBe(2);
   });
 });

@@ -12,9 +12,30 @@ sources: []
 `;
 
 const NOVEMBER = [
-  { BilledCost: '40.10', EffectiveCost: '40.00', ChargePeriodStart: '2026-11-02T00:00:00Z', ChargePeriodEnd: '2026-11-02T01:00:00Z', BillingPeriodStart: '2026-11-01T00:00:00Z', Tags: '{" Team ":"Research"}' },
-  { BilledCost: '25.05', EffectiveCost: '25.05', ChargePeriodStart: '2026-11-03T00:00:00Z', ChargePeriodEnd: '2026-11-04T00:00:00Z', BillingPeriodStart: '2026-11-01T00:00:00Z', Tags: '{"user:team":"vision"}' },
-  { BilledCost: '3.00', EffectiveCost: '3.00', ChargePeriodStart: '2026-11-03T00:00:00Z', ChargePeriodEnd: '2026-11-04T00:00:00Z', BillingPeriodStart: '2026-11-01T00:00:00Z', Tags: 'NULL' },
+  {
+    BilledCost: '40.10',
+    EffectiveCost: '40.00',
+    ChargePeriodStart: '2026-11-02T00:00:00Z',
+    ChargePeriodEnd: '2026-11-02T01:00:00Z',
+    BillingPeriodStart: '2026-11-01T00:00:00Z',
+    Tags: '{" Team ":"Research"}',
+  },
+  {
+    BilledCost: '25.05',
+    EffectiveCost: '25.05',
+    ChargePeriodStart: '2026-11-03T00:00:00Z',
+    ChargePeriodEnd: '2026-11-04T00:00:00Z',
+    BillingPeriodStart: '2026-11-01T00:00:00Z',
+    Tags: '{"user:team":"vision"}',
+  },
+  {
+    BilledCost: '3.00',
+    EffectiveCost: '3.00',
+    ChargePeriodStart: '2026-11-03T00:00:00Z',
+    ChargePeriodEnd: '2026-11-04T00:00:00Z',
+    BillingPeriodStart: '2026-11-01T00:00:00Z',
+    Tags: 'NULL',
+  },
 ];
 
 function project(): string {
@@ -29,7 +50,12 @@ describe('burnrate import focus, end to end', () => {
     const dir = project();
     const first = await cli(['import', 'focus', 'nov.csv', '--json'], { cwd: dir });
     expect(first.code).toBe(0);
-    expect(JSON.parse(first.out)).toMatchObject({ rowsInserted: 3, rowsDeleted: 0, billingPeriods: ['2026-11'], dataThrough: '2026-11-04T00:00:00.000Z' });
+    expect(JSON.parse(first.out)).toMatchObject({
+      rowsInserted: 3,
+      rowsDeleted: 0,
+      billingPeriods: ['2026-11'],
+      dataThrough: '2026-11-04T00:00:00.000Z',
+    });
     await cli(['import', 'focus', 'nov.csv'], { cwd: dir });
 
     const report = JSON.parse((await cli(['spend', '--json', '--period', '2026-11'], { cwd: dir })).out);
@@ -41,7 +67,9 @@ describe('burnrate import focus, end to end', () => {
     expect(report.total.billed).toBeCloseTo(68.15, 9);
 
     const check = JSON.parse((await cli(['check', '--json'], { cwd: dir, now: '2026-11-05T09:00:00Z' })).out);
-    expect(check.findings.map((f: { id: string; state: string }) => [f.id, f.state])).toEqual([['budget.actual:ml-research:2026-11:50', 'new']]);
+    expect(check.findings.map((f: { id: string; state: string }) => [f.id, f.state])).toEqual([
+      ['budget.actual:ml-research:2026-11:50', 'new'],
+    ]);
   });
 
   it.each([

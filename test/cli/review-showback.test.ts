@@ -22,7 +22,11 @@ describe('burnrate review and showback on the demo organisation', () => {
     const { reviews } = JSON.parse(first.out);
     expect(reviews.map((r: { team: string }) => r.team)).toEqual(['ml-research', 'llm-training', 'inference', 'vision']);
     for (const review of reviews) {
-      expect(review).toMatchObject({ month: '2026-11', created: true, figures: { month: '2026-11', previousMonth: '2026-10', currency: 'USD' } });
+      expect(review).toMatchObject({
+        month: '2026-11',
+        created: true,
+        figures: { month: '2026-11', previousMonth: '2026-10', currency: 'USD' },
+      });
       expect(review.figures.spend).toBeGreaterThan(0);
       expect(review.figures.idle.cost).toBeGreaterThanOrEqual(0);
       expect(review.figures.idle.cost).toBeLessThan(review.figures.spend);
@@ -34,7 +38,9 @@ describe('burnrate review and showback on the demo organisation', () => {
       expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
       expect(png.length).toBe(review.chart.bytes);
     }
-    const idle = Object.fromEntries(reviews.map((r: { team: string; figures: { idle: { cost: number } } }) => [r.team, r.figures.idle.cost]));
+    const idle = Object.fromEntries(
+      reviews.map((r: { team: string; figures: { idle: { cost: number } } }) => [r.team, r.figures.idle.cost]),
+    );
     // Notebooks left on overnight and training tails cost something; always-busy serving nothing.
     expect(idle).toMatchObject({ 'llm-training': expect.any(Number), 'ml-research': expect.any(Number), inference: 0 });
     expect(idle['llm-training']).toBeGreaterThan(1_000);
@@ -100,7 +106,9 @@ describe('burnrate review and showback on the demo organisation', () => {
     expect(rows[0]).toBe('month,team,team_name,direct,shared_untagged,total,share,budget');
     expect(rows).toHaveLength(5);
     const llm = report.teams.find((t: { team: string }) => t.team === 'llm-training');
-    expect(rows[1]).toBe(`2026-11,llm-training,LLM Training,${llm.direct.toFixed(2)},${llm.shared.toFixed(2)},${llm.total.toFixed(2)},${llm.share.toFixed(4)},150000.00`);
+    expect(rows[1]).toBe(
+      `2026-11,llm-training,LLM Training,${llm.direct.toFixed(2)},${llm.shared.toFixed(2)},${llm.total.toFixed(2)},${llm.share.toFixed(4)},150000.00`,
+    );
     expect((await cli(['showback', '--format', 'xml'], { cwd: dir, now: NOW })).err).toContain('--format must be one of csv, json');
   });
 

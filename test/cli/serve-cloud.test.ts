@@ -24,12 +24,14 @@ sources:
 /** LLM Training on AWS, 300 a day; ML Research on Google Cloud, 700 a day less a 100 credit. */
 function awsCosts(): FakeCostLine[] {
   const lines: FakeCostLine[] = [];
-  for (let day = '2026-09-01'; day < '2026-11-23'; day = addDays(day, 1)) lines.push({ day, tag: 'llm', service: 'Amazon SageMaker', unblended: 300 });
+  for (let day = '2026-09-01'; day < '2026-11-23'; day = addDays(day, 1))
+    lines.push({ day, tag: 'llm', service: 'Amazon SageMaker', unblended: 300 });
   return lines;
 }
 function gcpRows(): FakeExportRow[] {
   const rows: FakeExportRow[] = [];
-  for (let day = '2026-09-01'; day < '2026-11-23'; day = addDays(day, 1)) rows.push({ day, service: 'Compute Engine', project: 'research-gpu', projectLabels: { team: 'research' }, cost: 700, credits: [-100] });
+  for (let day = '2026-09-01'; day < '2026-11-23'; day = addDays(day, 1))
+    rows.push({ day, service: 'Compute Engine', project: 'research-gpu', projectLabels: { team: 'research' }, cost: 700, credits: [-100] });
   return rows;
 }
 

@@ -6,12 +6,14 @@ import { cli, workDir } from '../support/run-cli.js';
 
 const BIN = fileURLToPath(new URL('../../bin/burnrate.js', import.meta.url));
 
-
 /** `npm start` as a user runs it: the compiled binary, a fresh folder, no config, then Ctrl-C. */
 describe('burnrate serve (npm start)', () => {
   it('seeds the demo organisation, prints its alerts, answers health probes and stops cleanly on SIGINT', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [BIN, 'serve'], { cwd: workDir(), env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn' } });
+    const child = spawn(process.execPath, [BIN, 'serve'], {
+      cwd: workDir(),
+      env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn' },
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     let err = '';
@@ -37,7 +39,11 @@ describe('burnrate serve (npm start)', () => {
     expect(health.status).toBe(200);
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
     const readiness = await ready.json();
-    expect(readiness).toEqual({ ok: true, checks: { database: true, scheduler: true }, outbox: expect.objectContaining({ pending: 0, sending: 0, failed: 0, failing: 0 }) });
+    expect(readiness).toEqual({
+      ok: true,
+      checks: { database: true, scheduler: true },
+      outbox: expect.objectContaining({ pending: 0, sending: 0, failed: 0, failing: 0 }),
+    });
     // Everything the first checks queued was delivered, and /metrics says the same as /readyz.
     expect(readiness.outbox.sent).toBeGreaterThan(0);
     const metrics = await fetch(`http://127.0.0.1:${port}/metrics`);

@@ -13,7 +13,9 @@ const MISSING = 'lt-0fffffffffffffff0';
 const aws = oneAwsFakePerTest<FakeEc2>();
 
 async function ec2Port(): Promise<{ port: Ec2SpotPort; ec2: FakeEc2 }> {
-  aws.started = await FakeEc2.start({ launchTemplates: [{ id: LT, name: 'research-train', versions: [{ instanceType: 'p4d.24xlarge', spot: false }], defaultVersion: 1 }] });
+  aws.started = await FakeEc2.start({
+    launchTemplates: [{ id: LT, name: 'research-train', versions: [{ instanceType: 'p4d.24xlarge', spot: false }], defaultVersion: 1 }],
+  });
   const client = new EC2Client({ region: REGION, endpoint: aws.started.endpoint, credentials: TEST_AWS_CREDENTIALS, maxAttempts: 3 });
   return { port: new Ec2SpotPort({ region: REGION, client }), ec2: aws.started };
 }
@@ -24,10 +26,18 @@ describe('Ec2SpotPort (real SDK, fake EC2 query API)', () => {
     const moved = await port.moveToSpot(LT, { dryRun: false, description: 'burnrate: spot for research-train-fra' });
     expect(moved).toMatchObject({ outcome: 'migrated', previousVersion: '1', currentVersion: '2' });
     const create = ec2.callsOf('CreateLaunchTemplateVersion')[0]!;
-    expect(create.params).toMatchObject({ LaunchTemplateId: LT, SourceVersion: '1', 'LaunchTemplateData.InstanceMarketOptions.MarketType': 'spot', VersionDescription: 'burnrate: spot for research-train-fra' });
+    expect(create.params).toMatchObject({
+      LaunchTemplateId: LT,
+      SourceVersion: '1',
+      'LaunchTemplateData.InstanceMarketOptions.MarketType': 'spot',
+      VersionDescription: 'burnrate: spot for research-train-fra',
+    });
     expect(create.region).toBe(REGION);
     expect(ec2.callsOf('ModifyLaunchTemplate')[0]!.params).toMatchObject({ LaunchTemplateId: LT, SetDefaultVersion: '2' });
-    expect(ec2.launchTemplates.get(LT)).toMatchObject({ defaultVersion: 2, versions: [{ spot: false }, { spot: true, instanceType: 'p4d.24xlarge' }] });
+    expect(ec2.launchTemplates.get(LT)).toMatchObject({
+      defaultVersion: 2,
+      versions: [{ spot: false }, { spot: true, instanceType: 'p4d.24xlarge' }],
+    });
 
     const again = await port.moveToSpot(LT, { dryRun: false, description: 'again' });
     expect(again.outcome).toBe('already-spot');
@@ -72,15 +82,21 @@ describe('DemoSpotPort follows the same rules', () => {
     const port: SpotMigrationPort & { defaultsToSpot(id: string): boolean } = new DemoSpotPort([LT]);
     expect((await port.moveToSpot(LT, { dryRun: true, description: '' })).outcome).toBe('would-migrate');
     expect(port.defaultsToSpot(LT)).toBe(false);
-    expect(await port.moveToSpot(LT, { dryRun: false, description: '' })).toMatchObject({ outcome: 'migrated', previousVersion: '1', currentVersion: '2' });
+    expect(await port.moveToSpot(LT, { dryRun: false, description: '' })).toMatchObject({
+      outcome: 'migrated',
+      previousVersion: '1',
+      currentVersion: '2',
+    });
     expect(port.defaultsToSpot(LT)).toBe(true);
     expect((await port.moveToSpot(LT, { dryRun: false, description: '' })).outcome).toBe('already-spot');
     expect((await port.revertToOnDemand(LT, '1', { dryRun: false })).outcome).toBe('reverted');
     expect(port.defaultsToSpot(LT)).toBe(false);
-    expect((await caughtBurnrateError(port.moveToSpot(MISSING, { dryRun: false, description: '' }))).code).toBe('burnrate_ec2_launch_template_not_found');
+    expect((await caughtBurnrateError(port.moveToSpot(MISSING, { dryRun: false, description: '' }))).code).toBe(
+      'burnrate_ec2_launch_template_not_found',
+    );
   });
 
-  it('reads the launch template from burnrate\'s tag, else the one EC2 sets', () => {
+  it("reads the launch template from burnrate's tag, else the one EC2 sets", () => {
     expect(launchTemplateOf({ 'burnrate:launch-template': LT, 'aws:ec2launchtemplate:id': MISSING })).toBe(LT);
     expect(launchTemplateOf({ 'aws:ec2launchtemplate:id': MISSING })).toBe(MISSING);
     expect(launchTemplateOf({ Name: 'x' })).toBeNull();

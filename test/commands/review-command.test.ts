@@ -14,13 +14,17 @@ describe('/burnrate review', () => {
 
     const first = command('U0DEMOCAROL', 'review 2026-11');
     await dispatch(deps, first);
-    expect(first.reply.text()).toBe('Posting the November 2026 review of LLM Training in its channel: the summary, the chart and 10 cost lines to answer in its thread.');
+    expect(first.reply.text()).toBe(
+      'Posting the November 2026 review of LLM Training in its channel: the summary, the chart and 10 cost lines to answer in its thread.',
+    );
     const queued = await deps.store.outbox.due(deps.clock());
     expect(queued.map((i) => i.dedupeKey)).toEqual(['review:llm-training:2026-11:root:fake']);
 
     const again = command('U0DEMODAN', 'review llm-training 2026-11');
     await dispatch(deps, again);
-    expect(again.reply.text()).toBe('The November 2026 review of LLM Training was posted before: nothing is posted twice. Its thread has the 10 cost lines.');
+    expect(again.reply.text()).toBe(
+      'The November 2026 review of LLM Training was posted before: nothing is posted twice. Its thread has the 10 cost lines.',
+    );
 
     const audit = (await deps.store.audit.list()).sort((a, b) => a.id - b.id);
     expect(audit.map((a) => [a.userId, a.action, a.subject, a.result])).toEqual([

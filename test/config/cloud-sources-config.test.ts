@@ -28,8 +28,23 @@ describe('aws and gcp sources in burnrate.yml', () => {
   it('accepts the documented aws and gcp entries, with defaults', () => {
     const config = parseConfigText(exampleCloudSources());
     const [aws, gcp] = config.sources;
-    expect(aws).toMatchObject({ type: 'aws', tagKey: 'team', backfillDays: 70, maxAttempts: 4, roleArns: ['arn:aws:iam::123456789012:role/burnrate-read'], budgets: { accountId: '123456789012', alerts: true } });
-    expect(gcp).toMatchObject({ type: 'gcp', project: 'my-billing-project', export: 'standard', location: 'US', maxGigabytesBilled: 200, billingAccount: '012345-6789AB-CDEF01', budgets: { alerts: true } });
+    expect(aws).toMatchObject({
+      type: 'aws',
+      tagKey: 'team',
+      backfillDays: 70,
+      maxAttempts: 4,
+      roleArns: ['arn:aws:iam::123456789012:role/burnrate-read'],
+      budgets: { accountId: '123456789012', alerts: true },
+    });
+    expect(gcp).toMatchObject({
+      type: 'gcp',
+      project: 'my-billing-project',
+      export: 'standard',
+      location: 'US',
+      maxGigabytesBilled: 200,
+      billingAccount: '012345-6789AB-CDEF01',
+      budgets: { alerts: true },
+    });
     expect(parseConfigText('sources: [{ type: aws }]').sources[0]).toEqual({ type: 'aws', backfillDays: 70, roleArns: [], maxAttempts: 4 });
   });
 
@@ -45,7 +60,9 @@ sources:
     budgets: {}
   - { type: azure }
 `);
-    expect(message).toContain('sources[0].roleArns[0]: expected an IAM role ARN such as arn:aws:iam::123456789012:role/burnrate-read, got "burnrate-read"');
+    expect(message).toContain(
+      'sources[0].roleArns[0]: expected an IAM role ARN such as arn:aws:iam::123456789012:role/burnrate-read, got "burnrate-read"',
+    );
     expect(message).toContain('sources[0].budgets.accountId: expected a 12-digit AWS account id in quotes');
     expect(message).toContain('sources[0].budgets.teamPattern: expected a valid regular expression');
     expect(message).toContain('sources[1].project: expected a project id such as my-billing-project, got "My_Project"');
@@ -54,8 +71,12 @@ sources:
   });
 
   it('wants a billing account for Google budgets, and one id per source', () => {
-    expect(problems('sources: [{ type: gcp, project: acme-billing, table: acme-billing.b.t, budgets: {} }]')).toContain('sources[0].billingAccount: expected the billing account whose budgets to read');
-    expect(problems('sources: [{ type: aws }, { type: aws, roleArns: ["arn:aws:iam::111111111111:role/r"] }]')).toContain('sources[1].id: duplicate source id "aws" (also sources[0]): give each source its own id');
+    expect(problems('sources: [{ type: gcp, project: acme-billing, table: acme-billing.b.t, budgets: {} }]')).toContain(
+      'sources[0].billingAccount: expected the billing account whose budgets to read',
+    );
+    expect(problems('sources: [{ type: aws }, { type: aws, roleArns: ["arn:aws:iam::111111111111:role/r"] }]')).toContain(
+      'sources[1].id: duplicate source id "aws" (also sources[0]): give each source its own id',
+    );
     expect(problems('sources: [{ type: aws, rolearns: [] }]')).toContain('sources[0].rolearns: unknown key (did you mean "roleArns"?)');
   });
 });

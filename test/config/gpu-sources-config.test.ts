@@ -4,7 +4,6 @@ import { parseConfigText } from '../../src/config/load-config.js';
 import { errorOf } from '../support/error-of.js';
 import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
 
-
 const base = (gpu: string, teams = '- { id: llm }') => `
 teams:
   ${teams}
@@ -13,13 +12,16 @@ gpu:
 ${gpu}
 `;
 
-const valid = base(`
+const valid = base(
+  `
   metrics:
     - { type: prometheus, url: "http://prometheus.monitoring:9090/prom", bearerTokenEnv: PROM_TOKEN, timeoutSeconds: 20 }
     - { type: cloudwatch, region: eu-west-1 }
   inventory:
     - { type: ec2, regions: [us-east-1, eu-west-1, us-east-1] }
-`, '- { id: llm, gpu: { namespaces: [ray-llm, vllm] } }');
+`,
+  '- { id: llm, gpu: { namespaces: [ray-llm, vllm] } }',
+);
 
 describe('GPU sources in burnrate.yml', () => {
   it('reads metrics sources, the EC2 inventory and team namespaces, with defaults', () => {
@@ -35,7 +37,9 @@ describe('GPU sources in burnrate.yml', () => {
   it.each([
     [
       'a token where the name of its variable belongs',
-      base(`  metrics: [{ type: prometheus, url: "http://p:9090", bearerTokenEnv: "eyJhbGciOi.JIUzI1NiJ9" }]\n  inventory: [{ type: ec2, regions: [us-east-1] }]`),
+      base(
+        `  metrics: [{ type: prometheus, url: "http://p:9090", bearerTokenEnv: "eyJhbGciOi.JIUzI1NiJ9" }]\n  inventory: [{ type: ec2, regions: [us-east-1] }]`,
+      ),
       'gpu.metrics[0].bearerTokenEnv: expected the NAME of the environment variable that holds the token',
     ],
     [
@@ -43,13 +47,43 @@ describe('GPU sources in burnrate.yml', () => {
       base(`  metrics: [{ type: prometheus, url: "https://user:pw@p:9090" }]\n  inventory: [{ type: ec2, regions: [us-east-1] }]`),
       'gpu.metrics[0].url: expected an http(s) URL without credentials',
     ],
-    ['a region the price catalog does not know', base(`  metrics: [{ type: cloudwatch, region: mars-north-1 }]\n  inventory: [{ type: ec2, regions: [us-east-1] }]`), 'gpu.metrics[0].region: expected an AWS region with GPU prices in the catalog: '],
-    ['metrics without an inventory', base(`  metrics: [{ type: cloudwatch, region: us-east-1 }]`), 'gpu.inventory: expected a GPU inventory beside gpu.metrics'],
-    ['an inventory without metrics', base(`  inventory: [{ type: ec2, regions: [us-east-1] }]`), 'gpu.metrics: expected at least one GPU metrics source beside gpu.inventory'],
-    ['an unknown source type', base(`  metrics: [{ type: datadog }]\n  inventory: [{ type: ec2, regions: [us-east-1] }]`), 'expected a GPU metrics source with type prometheus or cloudwatch'],
-    ['a misspelt key', base(`  metrics: [{ type: cloudwatch, region: us-east-1, namespce: X }]\n  inventory: [{ type: ec2, regions: [us-east-1] }]`), 'gpu.metrics[0].namespce: unknown key (did you mean "namespace"?)'],
-    ['two sources with one id', base(`  metrics: [{ type: cloudwatch, region: us-east-1 }, { type: cloudwatch, region: us-east-1 }]\n  inventory: [{ type: ec2, regions: [us-east-1] }]`), 'duplicate metrics source id "cloudwatch-us-east-1"'],
-    ['a namespace two teams claim', base('  check: "*/15 * * * *"', '- { id: a, gpu: { namespaces: [ray] } }\n  - { id: b, gpu: { namespaces: [ray] } }'), `teams[1].gpu.namespaces[0]: namespace "ray" is already team a's`],
+    [
+      'a region the price catalog does not know',
+      base(`  metrics: [{ type: cloudwatch, region: mars-north-1 }]\n  inventory: [{ type: ec2, regions: [us-east-1] }]`),
+      'gpu.metrics[0].region: expected an AWS region with GPU prices in the catalog: ',
+    ],
+    [
+      'metrics without an inventory',
+      base(`  metrics: [{ type: cloudwatch, region: us-east-1 }]`),
+      'gpu.inventory: expected a GPU inventory beside gpu.metrics',
+    ],
+    [
+      'an inventory without metrics',
+      base(`  inventory: [{ type: ec2, regions: [us-east-1] }]`),
+      'gpu.metrics: expected at least one GPU metrics source beside gpu.inventory',
+    ],
+    [
+      'an unknown source type',
+      base(`  metrics: [{ type: datadog }]\n  inventory: [{ type: ec2, regions: [us-east-1] }]`),
+      'expected a GPU metrics source with type prometheus or cloudwatch',
+    ],
+    [
+      'a misspelt key',
+      base(`  metrics: [{ type: cloudwatch, region: us-east-1, namespce: X }]\n  inventory: [{ type: ec2, regions: [us-east-1] }]`),
+      'gpu.metrics[0].namespce: unknown key (did you mean "namespace"?)',
+    ],
+    [
+      'two sources with one id',
+      base(
+        `  metrics: [{ type: cloudwatch, region: us-east-1 }, { type: cloudwatch, region: us-east-1 }]\n  inventory: [{ type: ec2, regions: [us-east-1] }]`,
+      ),
+      'duplicate metrics source id "cloudwatch-us-east-1"',
+    ],
+    [
+      'a namespace two teams claim',
+      base('  check: "*/15 * * * *"', '- { id: a, gpu: { namespaces: [ray] } }\n  - { id: b, gpu: { namespaces: [ray] } }'),
+      `teams[1].gpu.namespaces[0]: namespace "ray" is already team a's`,
+    ],
   ])('refuses %s with a clear error', (_what, text, expected) => {
     const error = errorOf(() => parseConfigText(text));
     expect(error.code).toBe('burnrate_config_invalid');

@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { configJsonSchema, loadConfig, parseConfigText } from '../../src/config/load-config.js';
 import { errorOf } from '../support/error-of.js';
 
-
 const valid = `
 ownership:
   tagKeys: [team, user:team]

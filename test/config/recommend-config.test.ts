@@ -19,9 +19,13 @@ ${extra}
 `;
 
 describe('recommendation, spot and sweep settings', () => {
-  it('have defaults, and take a team\'s sweep caps', () => {
+  it("have defaults, and take a team's sweep caps", () => {
     const config = parseConfigText(team('    sweepCaps: { spend: 2000, gpuHours: 800 }'));
-    expect(config.recommendations).toMatchObject({ lookbackDays: 7, hoursPerMonth: 730, rightSize: { maxMeanUtil: 30, maxMemoryShare: 0.5, headroom: 1.2 } });
+    expect(config.recommendations).toMatchObject({
+      lookbackDays: 7,
+      hoursPerMonth: 730,
+      rightSize: { maxMeanUtil: 30, maxMemoryShare: 0.5, headroom: 1.2 },
+    });
     expect(config.spot).toEqual({ maxCheckpointMinutes: 30, secondApproverAbove: 5000 });
     expect(config.sweeps).toEqual({ tagKey: 'sweep', windowHours: 168 });
     expect(config.teams[0]!.sweepCaps).toEqual({ spend: 2000, gpuHours: 800 });
@@ -33,7 +37,9 @@ describe('recommendation, spot and sweep settings', () => {
     expect(problemOf(team('    sweepCaps: { dollars: 5 }'))).toContain('dollars');
     expect(problemOf('spot: { maxCheckpointMinutes: 0 }')).toContain('spot.maxCheckpointMinutes: expected minutes above 0');
     expect(problemOf('spot: { secondApprover: 10 }')).toContain('secondApprover');
-    expect(problemOf('recommendations: { rightSize: { maxMemoryShare: 2 } }')).toContain('recommendations.rightSize.maxMemoryShare: expected a share of at most 1');
+    expect(problemOf('recommendations: { rightSize: { maxMemoryShare: 2 } }')).toContain(
+      'recommendations.rightSize.maxMemoryShare: expected a share of at most 1',
+    );
     expect(problemOf('sweeps: { windowHours: -1 }')).toContain('sweeps.windowHours: expected hours above 0');
   });
 });

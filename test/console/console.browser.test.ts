@@ -283,7 +283,12 @@ describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
     await idleAlert()
       .locator('.b-context', { hasText: `Kept running by ${ALICE} until 2026-11-18 10:00 UTC` })
       .waitFor(WAIT);
-    expect(await idleAlert().locator('button').allTextContents()).toEqual(['Stop now', 'Keep 4 h', 'Keep until next working day', 'Not ours']);
+    expect(await idleAlert().locator('button').allTextContents()).toEqual([
+      'Stop now',
+      'Keep 4 h',
+      'Keep until next working day',
+      'Not ours',
+    ]);
 
     await idleAlert().getByRole('button', { name: 'Stop now' }).click();
     const dialog = page.locator('dialog#confirm');

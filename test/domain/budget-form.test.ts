@@ -17,13 +17,19 @@ describe('amounts as people write them', () => {
 
 describe('the budget form', () => {
   it('returns the values, thresholds sorted and de-duplicated', () => {
-    expect(parseBudgetForm({ monthly: '60k', weekly: '', thresholds: '100, 50 80%, 50' })).toEqual({ ok: true, value: { monthly: 60000, weekly: null, thresholds: [50, 80, 100] } });
+    expect(parseBudgetForm({ monthly: '60k', weekly: '', thresholds: '100, 50 80%, 50' })).toEqual({
+      ok: true,
+      value: { monthly: 60000, weekly: null, thresholds: [50, 80, 100] },
+    });
   });
 
   it('names the problem of every bad field', () => {
     expect(parseBudgetForm({ monthly: 'lots', thresholds: '50, x' })).toEqual({
       ok: false,
-      errors: { monthly: '"lots" is not an amount: write 50000, 50k or 1.2m', thresholds: 'Write percentages between 1 and 1000, e.g. 50, 80, 100.' },
+      errors: {
+        monthly: '"lots" is not an amount: write 50000, 50k or 1.2m',
+        thresholds: 'Write percentages between 1 and 1000, e.g. 50, 80, 100.',
+      },
     });
     expect(parseBudgetForm({})).toEqual({ ok: false, errors: { monthly: 'Give a monthly or a weekly budget (or both).' } });
   });

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { describeStale, staleSources } from '../../src/domain/staleness.js';
 
-const config = configSchema.parse({ sources: [{ type: 'aws' }, { type: 'gcp', id: 'gcp-eu', project: 'acme-billing', table: 'acme-billing.b.t', location: 'EU' }] });
+const config = configSchema.parse({
+  sources: [{ type: 'aws' }, { type: 'gcp', id: 'gcp-eu', project: 'acme-billing', table: 'acme-billing.b.t', location: 'EU' }],
+});
 const NOW = new Date('2026-11-22T11:30:00Z');
 
 describe('stale sources', () => {

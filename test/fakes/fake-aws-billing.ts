@@ -114,7 +114,8 @@ export class FakeAwsBilling {
     const body = await readBody(req);
     const scope = sigV4Scope(req);
     const target = String(req.headers['x-amz-target'] ?? '');
-    if (!target && String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')) return this.handleSts(body, scope, res);
+    if (!target && String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
+      return this.handleSts(body, scope, res);
     const known = TARGETS[target];
     let input: any;
     try {
@@ -140,14 +141,22 @@ export class FakeAwsBilling {
       this.unexpected.push(`${operation || '(no target)'}: ${problem}`);
       return sendJsonError(res, 400, 'UnknownOperationException', 'Unexpected request');
     }
-    if (this.brokenKeys) return sendJsonError(res, 400, 'UnrecognizedClientException', 'The security token included in the request is invalid.');
+    if (this.brokenKeys)
+      return sendJsonError(res, 400, 'UnrecognizedClientException', 'The security token included in the request is invalid.');
     const failure = this.failures.get(operation as Operation)?.shift();
     if (failure === 'AccessDenied') {
       const action = known!.service === 'ce' ? 'ce:GetCostAndUsage' : 'budgets:ViewBudget';
-      return sendJsonError(res, 400, 'AccessDeniedException', `User: arn:aws:iam::123456789012:user/burnrate is not authorized to perform: ${action} on resource: *`);
+      return sendJsonError(
+        res,
+        400,
+        'AccessDeniedException',
+        `User: arn:aws:iam::123456789012:user/burnrate is not authorized to perform: ${action} on resource: *`,
+      );
     }
-    if (failure === 'Throttling') return sendJsonError(res, 400, known!.service === 'ce' ? 'LimitExceededException' : 'ThrottlingException', 'Rate exceeded');
-    if (failure === 'InternalError') return sendJsonError(res, 500, 'InternalErrorException', 'We encountered an internal error. Please try again.');
+    if (failure === 'Throttling')
+      return sendJsonError(res, 400, known!.service === 'ce' ? 'LimitExceededException' : 'ThrottlingException', 'Rate exceeded');
+    if (failure === 'InternalError')
+      return sendJsonError(res, 500, 'InternalErrorException', 'We encountered an internal error. Please try again.');
     const account = this.sessions.get(scope.accessKeyId ?? '') ?? 'default';
     if (operation === 'GetCostAndUsage') return this.getCostAndUsage(input, account, res);
     if (operation === 'DescribeBudgets') return this.describeBudgets(input, res);
@@ -181,13 +190,21 @@ export class FakeAwsBilling {
         Total: {},
         Groups: [...groups.values()].map((g) => ({
           Keys: g.Keys,
-          Metrics: { UnblendedCost: { Amount: String(g.unblended), Unit: 'USD' }, AmortizedCost: { Amount: String(g.amortized), Unit: 'USD' } },
+          Metrics: {
+            UnblendedCost: { Amount: String(g.unblended), Unit: 'USD' },
+            AmortizedCost: { Amount: String(g.amortized), Unit: 'USD' },
+          },
         })),
         Estimated: false,
       };
     });
     const next = offset + perPage < days.length ? Buffer.from(String(offset + perPage)).toString('base64') : undefined;
-    sendJson(res, { GroupDefinitions: input.GroupBy, ResultsByTime, DimensionValueAttributes: [], ...(next ? { NextPageToken: next } : {}) });
+    sendJson(res, {
+      GroupDefinitions: input.GroupBy,
+      ResultsByTime,
+      DimensionValueAttributes: [],
+      ...(next ? { NextPageToken: next } : {}),
+    });
   }
 
   private describeBudgets(input: any, res: ServerResponse): void {
@@ -201,7 +218,8 @@ export class FakeAwsBilling {
 
   private describeNotifications(input: any, res: ServerResponse): void {
     const found = (this.options.budgets ?? []).find((b) => b.accountId === input.AccountId && b.budget.BudgetName === input.BudgetName);
-    if (!found) return sendJsonError(res, 400, 'NotFoundException', `Unable to get budget: ${input.BudgetName} - the budget doesn't exist.`);
+    if (!found)
+      return sendJsonError(res, 400, 'NotFoundException', `Unable to get budget: ${input.BudgetName} - the budget doesn't exist.`);
     sendJson(res, this.page(found.notifications ?? [], input, 'Notifications'));
   }
 
@@ -222,26 +240,40 @@ export class FakeAwsBilling {
     }
     if (this.brokenKeys) return sendXmlError(res, 403, 'InvalidClientTokenId', 'The security token included in the request is invalid.');
     if (this.failures.get('AssumeRole')?.shift() === 'AccessDenied') {
-      return sendXmlError(res, 403, 'AccessDenied', `User: arn:aws:iam::999999999999:user/burnrate is not authorized to perform: sts:AssumeRole on resource: ${form.get('RoleArn')}`);
+      return sendXmlError(
+        res,
+        403,
+        'AccessDenied',
+        `User: arn:aws:iam::999999999999:user/burnrate is not authorized to perform: sts:AssumeRole on resource: ${form.get('RoleArn')}`,
+      );
     }
     const account = String(form.get('RoleArn')).split(':')[4] ?? '';
     const key = `ASIA${account}${this.sessions.size}`;
     this.sessions.set(key, account);
     const expiration = new Date(Date.now() + 3600_000).toISOString();
     res.writeHead(200, { 'content-type': 'text/xml', 'x-amzn-requestid': randomUUID() });
-    res.end(`<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult><Credentials><AccessKeyId>${key}</AccessKeyId><SecretAccessKey>fake-session-secret</SecretAccessKey><SessionToken>fake-session-token</SessionToken><Expiration>${expiration}</Expiration></Credentials><AssumedRoleUser><Arn>${form.get('RoleArn')}/burnrate</Arn><AssumedRoleId>AROAFAKE:burnrate</AssumedRoleId></AssumedRoleUser></AssumeRoleResult><ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata></AssumeRoleResponse>`);
+    res.end(
+      `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult><Credentials><AccessKeyId>${key}</AccessKeyId><SecretAccessKey>fake-session-secret</SecretAccessKey><SessionToken>fake-session-token</SessionToken><Expiration>${expiration}</Expiration></Credentials><AssumedRoleUser><Arn>${form.get('RoleArn')}/burnrate</Arn><AssumedRoleId>AROAFAKE:burnrate</AssumedRoleId></AssumedRoleUser></AssumeRoleResult><ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata></AssumeRoleResponse>`,
+    );
   }
 }
 
 function validateCostAndUsage(input: any, tagKey: string): string | undefined {
   const period = input.TimePeriod;
-  if (!period || !/^\d{4}-\d{2}-\d{2}$/.test(period.Start ?? '') || !/^\d{4}-\d{2}-\d{2}$/.test(period.End ?? '')) return 'TimePeriod must have Start and End as YYYY-MM-DD';
+  if (!period || !/^\d{4}-\d{2}-\d{2}$/.test(period.Start ?? '') || !/^\d{4}-\d{2}-\d{2}$/.test(period.End ?? ''))
+    return 'TimePeriod must have Start and End as YYYY-MM-DD';
   if (period.Start >= period.End) return 'Start date must be before End date';
   if (input.Granularity !== 'DAILY') return `expected DAILY granularity, got ${input.Granularity}`;
   const metrics = [...(input.Metrics ?? [])].sort().join(',');
   if (metrics !== 'AmortizedCost,UnblendedCost') return `unexpected Metrics ${metrics}`;
   const groups = input.GroupBy ?? [];
-  if (groups.length !== 2 || groups[0]?.Type !== 'TAG' || groups[0]?.Key !== tagKey || groups[1]?.Type !== 'DIMENSION' || groups[1]?.Key !== 'SERVICE')
+  if (
+    groups.length !== 2 ||
+    groups[0]?.Type !== 'TAG' ||
+    groups[0]?.Key !== tagKey ||
+    groups[1]?.Type !== 'DIMENSION' ||
+    groups[1]?.Key !== 'SERVICE'
+  )
     return `expected GroupBy TAG ${tagKey} then DIMENSION SERVICE, got ${JSON.stringify(groups)}`;
   return undefined;
 }
@@ -262,5 +294,7 @@ function sendJsonError(res: ServerResponse, status: number, type: string, messag
 
 function sendXmlError(res: ServerResponse, status: number, code: string, message: string): void {
   res.writeHead(status, { 'content-type': 'text/xml', 'x-amzn-requestid': randomUUID() });
-  res.end(`<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>Sender</Type><Code>${code}</Code><Message>${message}</Message></Error><RequestId>${randomUUID()}</RequestId></ErrorResponse>`);
+  res.end(
+    `<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>Sender</Type><Code>${code}</Code><Message>${message}</Message></Error><RequestId>${randomUUID()}</RequestId></ErrorResponse>`,
+  );
 }

@@ -25,17 +25,31 @@ export interface QueryParameter {
  * GoogleSQL, so it checks that the query reads the expected table, nets credits, looks at resource
  * labels then project labels and prunes partitions, and then aggregates the rows the same way.
  */
-export function runExportQuery(query: string, params: readonly QueryParameter[], table: string, rows: readonly FakeExportRow[]): { problem?: string; fields?: string[]; values?: (string | null)[][] } {
-  const required = [`FROM \`${table}\``, 'UNNEST(credits)', 'UNNEST(labels)', 'UNNEST(project.labels)', 'DATE(_PARTITIONTIME) >= @start', 'GROUP BY'];
+export function runExportQuery(
+  query: string,
+  params: readonly QueryParameter[],
+  table: string,
+  rows: readonly FakeExportRow[],
+): { problem?: string; fields?: string[]; values?: (string | null)[][] } {
+  const required = [
+    `FROM \`${table}\``,
+    'UNNEST(credits)',
+    'UNNEST(labels)',
+    'UNNEST(project.labels)',
+    'DATE(_PARTITIONTIME) >= @start',
+    'GROUP BY',
+  ];
   const missing = required.filter((fragment) => !query.includes(fragment));
   if (missing.length > 0) return { problem: `query lacks ${missing.join(', ')}` };
   const param = (name: string) => params.find((p) => p.name === name);
   const start = param('start');
   const end = param('end');
   const keys = param('tag_keys');
-  if (start?.parameterType.type !== 'DATE' || end?.parameterType.type !== 'DATE' || keys?.parameterType.arrayType?.type !== 'STRING') return { problem: 'expected DATE @start, @end and ARRAY<STRING> @tag_keys' };
+  if (start?.parameterType.type !== 'DATE' || end?.parameterType.type !== 'DATE' || keys?.parameterType.arrayType?.type !== 'STRING')
+    return { problem: 'expected DATE @start, @end and ARRAY<STRING> @tag_keys' };
   const isDay = (v: string | undefined) => /^\d{4}-\d{2}-\d{2}$/.test(v ?? '');
-  if (!isDay(start.parameterValue.value) || !isDay(end.parameterValue.value)) return { problem: `@start and @end must be dates, got ${JSON.stringify([start.parameterValue, end.parameterValue])}` };
+  if (!isDay(start.parameterValue.value) || !isDay(end.parameterValue.value))
+    return { problem: `@start and @end must be dates, got ${JSON.stringify([start.parameterValue, end.parameterValue])}` };
   const tagKeys = (keys.parameterValue.arrayValues ?? []).map((v) => v.value);
   const detailed = query.includes('resource.name');
   const first = (labels: Record<string, string> | undefined) => {
@@ -49,7 +63,15 @@ export function runExportQuery(query: string, params: readonly QueryParameter[],
   for (const row of rows) {
     if (row.day < start.parameterValue.value! || row.day >= end.parameterValue.value!) continue;
     const owner = first(row.labels) ?? first(row.projectLabels);
-    const key = [row.day, row.invoiceMonth ?? row.day.slice(0, 7).replace('-', ''), row.service, row.project, owner, ...(detailed ? [row.resource ?? null] : []), row.currency ?? 'USD'];
+    const key = [
+      row.day,
+      row.invoiceMonth ?? row.day.slice(0, 7).replace('-', ''),
+      row.service,
+      row.project,
+      owner,
+      ...(detailed ? [row.resource ?? null] : []),
+      row.currency ?? 'USD',
+    ];
     const id = JSON.stringify(key);
     const group = groups.get(id) ?? { key, cost: 0, net: 0 };
     group.cost += row.cost;

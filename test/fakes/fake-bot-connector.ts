@@ -54,7 +54,8 @@ export class FakeBotConnector {
   /** Adaptive Card content of a recorded call's first attachment. */
   static cardOf(call: ConnectorCall): Record<string, any> {
     const attachment = call.activity.attachments?.[0];
-    if (attachment?.contentType !== 'application/vnd.microsoft.card.adaptive') throw new Error(`activity has no Adaptive Card: ${JSON.stringify(call.activity).slice(0, 200)}`);
+    if (attachment?.contentType !== 'application/vnd.microsoft.card.adaptive')
+      throw new Error(`activity has no Adaptive Card: ${JSON.stringify(call.activity).slice(0, 200)}`);
     return attachment.content;
   }
 
@@ -102,8 +103,10 @@ export class FakeBotConnector {
   }
 
   private fail(res: ServerResponse, failure: Failure): void {
-    if (failure.status === 429) return send(res, 429, { error: { code: 'TooManyRequests', message: 'throttled' } }, { 'retry-after': String(failure.retryAfter) });
-    if (failure.status === 403) return send(res, 403, { error: { code: failure.code, message: 'The bot is not part of the conversation roster.' } });
+    if (failure.status === 429)
+      return send(res, 429, { error: { code: 'TooManyRequests', message: 'throttled' } }, { 'retry-after': String(failure.retryAfter) });
+    if (failure.status === 403)
+      return send(res, 403, { error: { code: failure.code, message: 'The bot is not part of the conversation roster.' } });
     if (failure.status === 404) return send(res, 404, { error: { code: 'ConversationNotFound', message: 'Conversation not found.' } });
     send(res, failure.status, { error: { code: 'ServiceError', message: 'upstream error' } });
   }
@@ -112,7 +115,9 @@ export class FakeBotConnector {
 /** Every Adaptive Card attachment must parse and validate as a 1.5 card. */
 function cardProblems(activity: Record<string, any>): string[] {
   const attachments: Record<string, any>[] = Array.isArray(activity.attachments) ? activity.attachments : [];
-  return attachments.filter((a) => a.contentType === 'application/vnd.microsoft.card.adaptive').flatMap((a) => adaptiveCardProblems(a.content ?? {}));
+  return attachments
+    .filter((a) => a.contentType === 'application/vnd.microsoft.card.adaptive')
+    .flatMap((a) => adaptiveCardProblems(a.content ?? {}));
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

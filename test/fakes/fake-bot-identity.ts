@@ -45,9 +45,19 @@ export class FakeBotIdentity {
     const now = Math.floor(Date.now() / 1000);
     const expiresIn = claims.expiresIn ?? 3600;
     const header = { alg: 'RS256', typ: 'JWT', kid: this.keyId };
-    const payload = { iss: claims.iss ?? this.issuer, aud: claims.aud, serviceurl: claims.serviceUrl, nbf: now - 60 + Math.min(0, expiresIn), iat: now - 60 + Math.min(0, expiresIn), exp: now + expiresIn };
+    const payload = {
+      iss: claims.iss ?? this.issuer,
+      aud: claims.aud,
+      serviceurl: claims.serviceUrl,
+      nbf: now - 60 + Math.min(0, expiresIn),
+      iat: now - 60 + Math.min(0, expiresIn),
+      exp: now + expiresIn,
+    };
     const signed = `${b64(header)}.${b64(payload)}`;
-    const signature = createSign('RSA-SHA256').update(signed).sign(key ?? this.keys.privateKey).toString('base64url');
+    const signature = createSign('RSA-SHA256')
+      .update(signed)
+      .sign(key ?? this.keys.privateKey)
+      .toString('base64url');
     return `${signed}.${signature}`;
   }
 
@@ -61,7 +71,12 @@ export class FakeBotIdentity {
   }
 
   private metadata() {
-    return { issuer: this.issuer, jwks_uri: `${this.origin}/v1/keys`, id_token_signing_alg_values_supported: ['RS256'], token_endpoint_auth_methods_supported: ['private_key_jwt'] };
+    return {
+      issuer: this.issuer,
+      jwks_uri: `${this.origin}/v1/keys`,
+      id_token_signing_alg_values_supported: ['RS256'],
+      token_endpoint_auth_methods_supported: ['private_key_jwt'],
+    };
   }
 
   private jwks() {

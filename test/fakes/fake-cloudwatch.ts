@@ -275,7 +275,6 @@ function sendError(res: ServerResponse, status: number, queryCode: string, type:
   res.end(JSON.stringify({ __type: type, message }));
 }
 
-
 // ---- Data: GPUs from the real nvidia-smi captures ----
 
 export interface NvidiaSmiReading {

@@ -35,9 +35,15 @@ export class FakeLaunchTemplates {
 
   answer(action: string, params: Record<string, string>, xmlns: string): LaunchTemplateAnswer {
     const id = params.LaunchTemplateId ?? '';
-    if (!/^lt-[0-9a-f]{17}$/.test(id)) return { status: 400, code: 'InvalidLaunchTemplateId.Malformed', message: `The launch template ID '${id}' is malformed.` };
+    if (!/^lt-[0-9a-f]{17}$/.test(id))
+      return { status: 400, code: 'InvalidLaunchTemplateId.Malformed', message: `The launch template ID '${id}' is malformed.` };
     const template = this.templates.get(id);
-    if (!template) return { status: 400, code: 'InvalidLaunchTemplateId.NotFound', message: `The specified launch template, with template ID ${id}, does not exist.` };
+    if (!template)
+      return {
+        status: 400,
+        code: 'InvalidLaunchTemplateId.NotFound',
+        message: `The specified launch template, with template ID ${id}, does not exist.`,
+      };
     const requestId = `<requestId>${randomUUID()}</requestId>`;
     switch (action) {
       case 'DescribeLaunchTemplateVersions': {
@@ -47,7 +53,9 @@ export class FakeLaunchTemplates {
         const numbers = (wanted.length > 0 ? wanted : template.versions.map((_, i) => String(i + 1))).map((v) => resolve(template, v));
         if (numbers.some((n) => n === null)) return versionNotFound(template, wanted.join(', '));
         const items = numbers.map((n) => `<item>${versionXml(template, n!)}</item>`).join('');
-        return { xml: `<DescribeLaunchTemplateVersionsResponse xmlns="${xmlns}">${requestId}<launchTemplateVersionSet>${items}</launchTemplateVersionSet></DescribeLaunchTemplateVersionsResponse>` };
+        return {
+          xml: `<DescribeLaunchTemplateVersionsResponse xmlns="${xmlns}">${requestId}<launchTemplateVersionSet>${items}</launchTemplateVersionSet></DescribeLaunchTemplateVersionsResponse>`,
+        };
       }
       case 'CreateLaunchTemplateVersion': {
         const source = resolve(template, params.SourceVersion ?? '$Latest');
@@ -59,7 +67,9 @@ export class FakeLaunchTemplates {
           spot: market === undefined ? base.spot : market === 'spot',
           ...(params.VersionDescription ? { description: params.VersionDescription } : {}),
         });
-        return { xml: `<CreateLaunchTemplateVersionResponse xmlns="${xmlns}">${requestId}<launchTemplateVersion>${versionXml(template, template.versions.length)}</launchTemplateVersion></CreateLaunchTemplateVersionResponse>` };
+        return {
+          xml: `<CreateLaunchTemplateVersionResponse xmlns="${xmlns}">${requestId}<launchTemplateVersion>${versionXml(template, template.versions.length)}</launchTemplateVersion></CreateLaunchTemplateVersionResponse>`,
+        };
       }
       case 'ModifyLaunchTemplate': {
         const target = resolve(template, params.SetDefaultVersion ?? '');
@@ -84,7 +94,11 @@ function resolve(template: FakeLaunchTemplate, version: string): number | null {
 }
 
 function versionNotFound(template: FakeLaunchTemplate, version: string): LaunchTemplateAnswer {
-  return { status: 400, code: 'InvalidLaunchTemplateId.VersionNotFound', message: `Could not find launch template version ${version} for launch template ${template.id}.` };
+  return {
+    status: 400,
+    code: 'InvalidLaunchTemplateId.VersionNotFound',
+    message: `Could not find launch template version ${version} for launch template ${template.id}.`,
+  };
 }
 
 function versionXml(template: FakeLaunchTemplate, n: number): string {

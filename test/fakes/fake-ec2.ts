@@ -217,14 +217,17 @@ export class FakeEc2 {
       return sendError(res, 400, 'InvalidInstanceID.NotFound', `The instance IDs '${missing.join(', ')}' do not exist`);
     if ((LAUNCH_TEMPLATE_ACTIONS as readonly string[]).includes(action)) {
       // EC2 checks the template before the dry-run flag: a dry run on a missing template fails as NotFound.
-      const probe = dryRun ? this.launchTemplates.answer('DescribeLaunchTemplateVersions', { LaunchTemplateId: params.LaunchTemplateId ?? '' }, XMLNS) : this.launchTemplates.answer(action, params, XMLNS);
+      const probe = dryRun
+        ? this.launchTemplates.answer('DescribeLaunchTemplateVersions', { LaunchTemplateId: params.LaunchTemplateId ?? '' }, XMLNS)
+        : this.launchTemplates.answer(action, params, XMLNS);
       if ('code' in probe) return sendError(res, probe.status, probe.code, probe.message);
       if (dryRun) return sendError(res, 412, 'DryRunOperation', 'Request would have succeeded, but DryRun flag is set.');
       return sendXml(res, probe.xml);
     }
     if (dryRun) return sendError(res, 412, 'DryRunOperation', 'Request would have succeeded, but DryRun flag is set.');
     if (action === 'DescribeInstances') {
-      const candidates = instanceIds.length > 0 ? instanceIds.map((id) => this.instances.get(id)!) : [...this.instances.values()].filter(visible);
+      const candidates =
+        instanceIds.length > 0 ? instanceIds.map((id) => this.instances.get(id)!) : [...this.instances.values()].filter(visible);
       const matching = candidates.filter((i) => Object.entries(filters).every(([name, values]) => values.includes(FILTERS[name]!(i))));
       return this.describeInstances(matching, params.NextToken, res);
     }
@@ -302,4 +305,3 @@ function sendError(res: ServerResponse, status: number, code: string, message: s
     `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error><Code>${code}</Code><Message>${escapeXml(message)}</Message></Error></Errors><RequestID>${randomUUID()}</RequestID></Response>`,
   );
 }
-

@@ -6,7 +6,13 @@ import { runExportQuery, type FakeExportRow } from './fake-bigquery-export.js';
 import { readBody } from './http-body.js';
 
 export type GoogleFailure = 'PERMISSION_DENIED' | 'RATE_LIMITED' | 'UNAVAILABLE';
-export type GoogleApi = 'sts.token' | 'bigquery.query' | 'bigquery.getQueryResults' | 'budgets.list' | 'catalog.listSkus' | 'billing.getProjectBillingInfo';
+export type GoogleApi =
+  | 'sts.token'
+  | 'bigquery.query'
+  | 'bigquery.getQueryResults'
+  | 'budgets.list'
+  | 'catalog.listSkus'
+  | 'billing.getProjectBillingInfo';
 
 export interface GoogleCall {
   api: GoogleApi;
@@ -122,10 +128,19 @@ export class FakeGoogleCloud {
     }
     this.calls.push({ api: route.api, method: req.method ?? '', path: url.pathname, query: url.searchParams, body, token });
     if (route.api === 'sts.token') return this.exchangeToken(text, res);
-    if (token !== FAKE_GOOGLE_TOKEN) return sendError(res, 401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token.', 'authError');
+    if (token !== FAKE_GOOGLE_TOKEN)
+      return sendError(
+        res,
+        401,
+        'UNAUTHENTICATED',
+        'Request had invalid authentication credentials. Expected OAuth 2 access token.',
+        'authError',
+      );
     const failure = this.failures.get(route.api)?.shift();
-    if (failure === 'PERMISSION_DENIED') return sendError(res, 403, 'PERMISSION_DENIED', deniedMessage(route.api, route.params), 'accessDenied');
-    if (failure === 'RATE_LIMITED') return sendError(res, 429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for quota metric: Read requests per minute.', 'rateLimitExceeded');
+    if (failure === 'PERMISSION_DENIED')
+      return sendError(res, 403, 'PERMISSION_DENIED', deniedMessage(route.api, route.params), 'accessDenied');
+    if (failure === 'RATE_LIMITED')
+      return sendError(res, 429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for quota metric: Read requests per minute.', 'rateLimitExceeded');
     if (failure === 'UNAVAILABLE') return sendError(res, 503, 'UNAVAILABLE', 'The service is currently unavailable.', 'backendError');
     switch (route.api) {
       case 'bigquery.query':
@@ -133,9 +148,15 @@ export class FakeGoogleCloud {
       case 'bigquery.getQueryResults':
         return this.queryResults(route.params, url.searchParams, res);
       case 'budgets.list':
-        return sendJson(res, pageOf(this.options.budgets?.[route.params[0]!] ?? [], url.searchParams, this.options.budgetsPerPage ?? 100, 'budgets'));
+        return sendJson(
+          res,
+          pageOf(this.options.budgets?.[route.params[0]!] ?? [], url.searchParams, this.options.budgetsPerPage ?? 100, 'budgets'),
+        );
       case 'catalog.listSkus':
-        return sendJson(res, pageOf(this.options.skus?.[route.params[0]!] ?? [], url.searchParams, this.options.skusPerPage ?? 5000, 'skus'));
+        return sendJson(
+          res,
+          pageOf(this.options.skus?.[route.params[0]!] ?? [], url.searchParams, this.options.skusPerPage ?? 5000, 'skus'),
+        );
       case 'billing.getProjectBillingInfo': {
         const project = route.params[0]!;
         const info = this.options.projects?.[project];
@@ -161,7 +182,12 @@ export class FakeGoogleCloud {
       res.end(JSON.stringify({ error: 'invalid_grant', error_description: 'The subject token is invalid or expired.' }));
       return;
     }
-    sendJson(res, { access_token: FAKE_GOOGLE_TOKEN, issued_token_type: 'urn:ietf:params:oauth:token-type:access_token', token_type: 'Bearer', expires_in: 3600 });
+    sendJson(res, {
+      access_token: FAKE_GOOGLE_TOKEN,
+      issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+      token_type: 'Bearer',
+      expires_in: 3600,
+    });
   }
 
   /** An external_account credential file (for GOOGLE_APPLICATION_CREDENTIALS) that exchanges the subject token in `subjectTokenFile` here. */
@@ -187,7 +213,14 @@ export class FakeGoogleCloud {
       return sendError(res, 400, 'INVALID_ARGUMENT', 'no cap', 'invalid');
     }
     const bytes = this.options.bytesPerQuery ?? 1e9;
-    if (bytes > limit) return sendError(res, 400, 'INVALID_ARGUMENT', `Query exceeded limit for bytes billed: ${limit}. ${bytes} or higher required.`, 'bytesBilledLimitExceeded');
+    if (bytes > limit)
+      return sendError(
+        res,
+        400,
+        'INVALID_ARGUMENT',
+        `Query exceeded limit for bytes billed: ${limit}. ${bytes} or higher required.`,
+        'bytesBilledLimitExceeded',
+      );
     const result = runExportQuery(String(body.query), body.queryParameters ?? [], table, this.options.exportRows ?? []);
     if (result.problem) {
       this.unexpected.push(`jobs.query: ${result.problem}`);
@@ -196,14 +229,24 @@ export class FakeGoogleCloud {
     const jobId = `job_${randomUUID().replace(/-/g, '')}`;
     const rows = Object.assign(result.values!, { fields: result.fields! });
     this.jobs.set(jobId, rows);
-    sendJson(res, { kind: 'bigquery#queryResponse', jobReference: { projectId: params[0], jobId, location: body.location ?? 'US' }, jobComplete: true, ...this.page(rows, 0) });
+    sendJson(res, {
+      kind: 'bigquery#queryResponse',
+      jobReference: { projectId: params[0], jobId, location: body.location ?? 'US' },
+      jobComplete: true,
+      ...this.page(rows, 0),
+    });
   }
 
   private queryResults(params: string[], query: URLSearchParams, res: ServerResponse): void {
     const rows = this.jobs.get(params[1]!);
     if (!rows) return sendError(res, 404, 'NOT_FOUND', `Not found: Job ${params[0]}:${params[1]}`, 'notFound');
     const offset = query.get('pageToken') ? Number(query.get('pageToken')) : 0;
-    sendJson(res, { kind: 'bigquery#getQueryResultsResponse', jobReference: { projectId: params[0], jobId: params[1] }, jobComplete: true, ...this.page(rows, offset) });
+    sendJson(res, {
+      kind: 'bigquery#getQueryResultsResponse',
+      jobReference: { projectId: params[0], jobId: params[1] },
+      jobComplete: true,
+      ...this.page(rows, offset),
+    });
   }
 
   private page(rows: (string | null)[][] & { fields?: string[] }, offset: number): Record<string, unknown> {
@@ -236,7 +279,8 @@ function routeOf(method: string, path: string): { api: GoogleApi; params: string
 }
 
 function deniedMessage(api: GoogleApi, params: string[]): string {
-  if (api.startsWith('bigquery')) return `Access Denied: Project ${params[0]}: User does not have bigquery.jobs.create permission in project ${params[0]}.`;
+  if (api.startsWith('bigquery'))
+    return `Access Denied: Project ${params[0]}: User does not have bigquery.jobs.create permission in project ${params[0]}.`;
   if (api === 'budgets.list') return `The caller does not have permission (billing.budgets.list on billingAccounts/${params[0]}).`;
   return 'The caller does not have permission';
 }

@@ -31,10 +31,7 @@ export type PrometheusFailure =
 
 const MAX_POINTS = 11_000;
 
-export const DCGM_EXPOSITION = new URL(
-  '../fixtures/dcgm/dcgm_exposition_datadog_integrations-core_fixture_excerpt.prom',
-  import.meta.url,
-);
+export const DCGM_EXPOSITION = new URL('../fixtures/dcgm/dcgm_exposition_datadog_integrations-core_fixture_excerpt.prom', import.meta.url);
 
 /**
  * A Prometheus HTTP API on 127.0.0.1 for tests. It answers GET/POST /api/v1/query_range like
@@ -202,7 +199,6 @@ function send(res: ServerResponse, status: number, contentType: string, body: st
   res.writeHead(status, { 'content-type': contentType });
   res.end(body);
 }
-
 
 // ---- Data: label sets from the real DCGM exposition, generated time series ----
 

@@ -26,7 +26,13 @@ export interface SlackResponseCall {
  * (`reset`), or Slack acts on it and the answer is lost on the way back (`lostAnswer`: the message
  * is posted, the client sees a reset), or Slack answers after `delayMs`.
  */
-type Failure = { status: 429; retryAfter: number } | { status: 500 | 502 | 503 } | { error: string } | { reset: true } | { lostAnswer: true } | { delayMs: number };
+type Failure =
+  | { status: 429; retryAfter: number }
+  | { status: 500 | 502 | 503 }
+  | { error: string }
+  | { reset: true }
+  | { lostAnswer: true }
+  | { delayMs: number };
 
 /** A message as Slack keeps it in a channel: what conversations.history and .replies read back. */
 export interface SlackStoredMessage {
@@ -159,7 +165,8 @@ export class FakeSlackApi {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (req.method === 'POST' && path.startsWith('/upload/')) return this.receiveFile(path.slice('/upload/'.length), await uploadedBytes(req), res);
+    if (req.method === 'POST' && path.startsWith('/upload/'))
+      return this.receiveFile(path.slice('/upload/'.length), await uploadedBytes(req), res);
     const raw = await readBody(req);
     const body = parseBody(raw, String(req.headers['content-type'] ?? ''));
     if (req.method === 'POST' && path.startsWith('/response/')) return this.respondUrl(path.slice('/response/'.length), body, res);
@@ -176,14 +183,23 @@ export class FakeSlackApi {
     if (failure && 'reset' in failure) return void req.socket.destroy();
     if (failure && 'delayMs' in failure) await new Promise((resolve) => setTimeout(resolve, failure.delayMs));
     if (failure && 'status' in failure) {
-      return send(res, failure.status, failure.status === 429 ? { ok: false, error: 'ratelimited' } : 'upstream error', failure.status === 429 ? { 'retry-after': String(failure.retryAfter) } : {});
+      return send(
+        res,
+        failure.status,
+        failure.status === 429 ? { ok: false, error: 'ratelimited' } : 'upstream error',
+        failure.status === 429 ? { 'retry-after': String(failure.retryAfter) } : {},
+      );
     }
     if (failure && 'error' in failure) return send(res, 200, { ok: false, error: failure.error });
     const responder = this.responders.get(method);
     if (!responder && !(KNOWN as readonly string[]).includes(method)) return send(res, 200, { ok: false, error: 'unknown_method' });
     if (!authorized) return send(res, 200, { ok: false, error: 'not_authed' });
     if (responder) return send(res, 200, responder(body, token));
-    const problems = Array.isArray(body.blocks) ? blockKitProblems(body.blocks) : body.blocks === undefined ? [] : ['blocks is not an array'];
+    const problems = Array.isArray(body.blocks)
+      ? blockKitProblems(body.blocks)
+      : body.blocks === undefined
+        ? []
+        : ['blocks is not an array'];
     if (problems.length > 0) return send(res, 200, { ok: false, error: 'invalid_blocks', errors: problems });
     call.answer = this.answer(method, body);
     if (failure && 'lostAnswer' in failure) return void req.socket.destroy();
@@ -199,9 +215,21 @@ export class FakeSlackApi {
     switch (method) {
       case 'chat.postMessage': {
         const ts = this.nextTs();
-        const metadata = typeof args.metadata === 'object' && args.metadata ? { metadata: args.metadata as SlackStoredMessage['metadata'] } : {};
-        this.messages.push({ channel: String(args.channel), ts, text: String(args.text ?? ''), ...(args.thread_ts ? { threadTs: String(args.thread_ts) } : {}), ...metadata });
-        return { ok: true, channel: args.channel, ts, message: { type: 'message', text: args.text, ts, ...(args.thread_ts ? { thread_ts: args.thread_ts } : {}) } };
+        const metadata =
+          typeof args.metadata === 'object' && args.metadata ? { metadata: args.metadata as SlackStoredMessage['metadata'] } : {};
+        this.messages.push({
+          channel: String(args.channel),
+          ts,
+          text: String(args.text ?? ''),
+          ...(args.thread_ts ? { threadTs: String(args.thread_ts) } : {}),
+          ...metadata,
+        });
+        return {
+          ok: true,
+          channel: args.channel,
+          ts,
+          message: { type: 'message', text: args.text, ts, ...(args.thread_ts ? { thread_ts: args.thread_ts } : {}) },
+        };
       }
       case 'conversations.history':
       case 'conversations.replies':
@@ -221,7 +249,15 @@ export class FakeSlackApi {
       case 'views.open':
         return { ok: true, view: { id: `V${String(++this.seq).padStart(8, '0')}`, ...(args.view ?? {}) } };
       default:
-        return { ok: true, url: 'https://fake.slack.test/', team: 'Fake', user: 'burnrate', team_id: 'T0FAKE', user_id: 'U0BOT', bot_id: 'B0BOT' };
+        return {
+          ok: true,
+          url: 'https://fake.slack.test/',
+          team: 'Fake',
+          user: 'burnrate',
+          team_id: 'T0FAKE',
+          user_id: 'U0BOT',
+          bot_id: 'B0BOT',
+        };
     }
   }
 
@@ -234,14 +270,22 @@ export class FakeSlackApi {
     const oldest = Number(args.oldest ?? 0);
     const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
     const inScope = (m: SlackStoredMessage) =>
-      m.channel === String(args.channel) && Number(m.ts) >= oldest && (method === 'conversations.history' ? m.threadTs === undefined : m.ts === String(args.ts) || m.threadTs === String(args.ts));
+      m.channel === String(args.channel) &&
+      Number(m.ts) >= oldest &&
+      (method === 'conversations.history' ? m.threadTs === undefined : m.ts === String(args.ts) || m.threadTs === String(args.ts));
     const all = this.messages.filter(inScope).reverse();
     const start = Number(args.cursor ?? 0);
     const page = all.slice(start, start + 2);
     const next = start + 2 < all.length ? String(start + 2) : '';
     return {
       ok: true,
-      messages: page.map((m) => ({ type: 'message', ts: m.ts, text: m.text, ...(m.threadTs ? { thread_ts: m.threadTs } : {}), ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}) })),
+      messages: page.map((m) => ({
+        type: 'message',
+        ts: m.ts,
+        text: m.text,
+        ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
+        ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
+      })),
       has_more: next !== '',
       response_metadata: { next_cursor: next },
     };
@@ -266,7 +310,13 @@ export class FakeSlackApi {
     }
     for (const file of files) {
       const upload = this.uploads.get(file.id)!;
-      Object.assign(upload, { completed: true, title: file.title, channel: args.channel_id, threadTs: args.thread_ts, initialComment: args.initial_comment });
+      Object.assign(upload, {
+        completed: true,
+        title: file.title,
+        channel: args.channel_id,
+        threadTs: args.thread_ts,
+        initialComment: args.initial_comment,
+      });
     }
     return { ok: true, files: files.map((f) => ({ id: f.id, title: f.title })) };
   }
@@ -302,21 +352,27 @@ export function blockKitProblems(blocks: unknown[]): string[] {
       if (blockIds.has(block.block_id)) problems.push(`${at}: duplicate block_id ${block.block_id}`);
       blockIds.add(block.block_id);
     }
-    if (block.type === 'context' && !(Array.isArray(block.elements) && block.elements.length >= 1 && block.elements.length <= 10)) problems.push(`${at}: context needs 1-10 elements`);
-    if (block.type === 'header' && !(len(block.text?.text) >= 1 && len(block.text?.text) <= 150)) problems.push(`${at}: header text must be 1-150 characters`);
+    if (block.type === 'context' && !(Array.isArray(block.elements) && block.elements.length >= 1 && block.elements.length <= 10))
+      problems.push(`${at}: context needs 1-10 elements`);
+    if (block.type === 'header' && !(len(block.text?.text) >= 1 && len(block.text?.text) <= 150))
+      problems.push(`${at}: header text must be 1-150 characters`);
     if (block.type === 'section') {
-      if (block.text !== undefined && !(len(block.text?.text) >= 1 && len(block.text?.text) <= 3000)) problems.push(`${at}: section text must be 1-3000 characters`);
+      if (block.text !== undefined && !(len(block.text?.text) >= 1 && len(block.text?.text) <= 3000))
+        problems.push(`${at}: section text must be 1-3000 characters`);
       if (block.text === undefined && !Array.isArray(block.fields)) problems.push(`${at}: section needs text or fields`);
       if (Array.isArray(block.fields) && block.fields.length > 10) problems.push(`${at}: more than 10 fields`);
-      for (const field of block.fields ?? []) if (!(len(field?.text) >= 1 && len(field?.text) <= 2000)) problems.push(`${at}: field text must be 1-2000 characters`);
+      for (const field of block.fields ?? [])
+        if (!(len(field?.text) >= 1 && len(field?.text) <= 2000)) problems.push(`${at}: field text must be 1-2000 characters`);
     }
     if (block.type === 'actions') {
       const elements: Record<string, any>[] = Array.isArray(block.elements) ? block.elements : [];
       if (elements.length === 0 || elements.length > 25) problems.push(`${at}: actions need 1-25 elements`);
       const ids = new Set<string>();
       for (const element of elements) {
-        if (element.type === 'button' && !(len(element.text?.text) >= 1 && len(element.text?.text) <= 75)) problems.push(`${at}: button text must be 1-75 characters`);
-        if (element.action_id !== undefined && !(len(element.action_id) >= 1 && len(element.action_id) <= 255)) problems.push(`${at}: action_id must be 1-255 characters`);
+        if (element.type === 'button' && !(len(element.text?.text) >= 1 && len(element.text?.text) <= 75))
+          problems.push(`${at}: button text must be 1-75 characters`);
+        if (element.action_id !== undefined && !(len(element.action_id) >= 1 && len(element.action_id) <= 255))
+          problems.push(`${at}: action_id must be 1-255 characters`);
         if (element.value !== undefined && len(element.value) > 2000) problems.push(`${at}: value over 2000 characters`);
         if (element.action_id !== undefined && ids.has(element.action_id)) problems.push(`${at}: duplicate action_id ${element.action_id}`);
         ids.add(element.action_id);
@@ -325,7 +381,6 @@ export function blockKitProblems(blocks: unknown[]): string[] {
   });
   return problems;
 }
-
 
 /** The file of an upload: the WebClient sends it as the one file part of a multipart form; raw bytes are taken as they are. */
 async function uploadedBytes(req: IncomingMessage): Promise<Buffer> {

@@ -47,13 +47,23 @@ describe('the budget check job', () => {
     await importSpend(deps, '2026-11-01', '2026-11-05', 10); // a corrected export: 40, under every threshold
     const resolved = await runBudgetCheck(deps);
     expect(resolved.alerts.map((a) => a.event)).toEqual(['resolved']);
-    expect(resolved.findings.filter((f) => f.state === 'resolved').map((f) => f.threshold).sort((a, b) => a - b)).toEqual([50, 80, 100]);
+    expect(
+      resolved.findings
+        .filter((f) => f.state === 'resolved')
+        .map((f) => f.threshold)
+        .sort((a, b) => a - b),
+    ).toEqual([50, 80, 100]);
   });
 
   it('records but does not post alerts of a snoozed group, and uses budgets set from chat', async () => {
     const { deps, chat } = testDeps(config);
     await importSpend(deps, '2026-11-01', '2026-11-11', 55);
-    await deps.store.snoozes.set({ groupKey: 'budget.actual:ml:2026-11', until: new Date('2026-11-22T00:00:00Z'), byUser: 'U1', at: deps.clock() });
+    await deps.store.snoozes.set({
+      groupKey: 'budget.actual:ml:2026-11',
+      until: new Date('2026-11-22T00:00:00Z'),
+      byUser: 'U1',
+      at: deps.clock(),
+    });
     const snoozed = await runBudgetCheck(deps);
     expect(snoozed.alerts).toHaveLength(1);
     expect(snoozed.queued).toEqual([]);

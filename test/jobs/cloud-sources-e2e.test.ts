@@ -26,7 +26,14 @@ function gcpRows(through: string): FakeExportRow[] {
   const rows: FakeExportRow[] = [];
   for (let day = '2026-09-01'; day < through; day = addDays(day, 1)) {
     const big = day === '2026-11-21';
-    rows.push({ day, service: 'Compute Engine', project: 'research-gpu', labels: { team: 'research' }, cost: big ? 3500 : 500, credits: [big ? -500 : -100] });
+    rows.push({
+      day,
+      service: 'Compute Engine',
+      project: 'research-gpu',
+      labels: { team: 'research' },
+      cost: big ? 3500 : 500,
+      credits: [big ? -500 : -100],
+    });
   }
   return rows;
 }
@@ -45,7 +52,13 @@ const CONFIG = {
 
 const AWS_BUDGET = {
   accountId: ACCOUNT,
-  budget: { BudgetName: 'llm-training-monthly', BudgetLimit: { Amount: '10000', Unit: 'USD' }, TimeUnit: 'MONTHLY', BudgetType: 'COST', CalculatedSpend: { ActualSpend: { Amount: '6000', Unit: 'USD' } } },
+  budget: {
+    BudgetName: 'llm-training-monthly',
+    BudgetLimit: { Amount: '10000', Unit: 'USD' },
+    TimeUnit: 'MONTHLY',
+    BudgetType: 'COST',
+    CalculatedSpend: { ActualSpend: { Amount: '6000', Unit: 'USD' } },
+  },
   notifications: [
     { NotificationType: 'ACTUAL', ComparisonOperator: 'GREATER_THAN', Threshold: 50, ThresholdType: 'PERCENTAGE' },
     { NotificationType: 'ACTUAL', ComparisonOperator: 'GREATER_THAN', Threshold: 80, ThresholdType: 'PERCENTAGE' },
@@ -53,22 +66,37 @@ const AWS_BUDGET = {
   ],
 };
 
-const GCP_BUDGET = { name: `billingAccounts/${BILLING_ACCOUNT}/budgets/r1`, displayName: 'Research', budgetFilter: { labels: { team: ['research'] } }, amount: { specifiedAmount: { currencyCode: 'USD', units: '25000' } }, thresholdRules: [{ thresholdPercent: 0.9 }] };
+const GCP_BUDGET = {
+  name: `billingAccounts/${BILLING_ACCOUNT}/budgets/r1`,
+  displayName: 'Research',
+  budgetFilter: { labels: { team: ['research'] } },
+  amount: { specifiedAmount: { currencyCode: 'USD', units: '25000' } },
+  thresholdRules: [{ thresholdPercent: 0.9 }],
+};
 
 const fakes = fakeLifecycle<FakeAwsBilling | FakeGoogleCloud>();
 
 describe('live spend from AWS and Google Cloud, day by day', () => {
   it('keeps spend current, alerts from it, and holds a team with a notice when its source breaks', async () => {
     const aws = fakes.track(await FakeAwsBilling.start({ costs: awsCosts('2026-11-21'), budgets: [AWS_BUDGET] }));
-    const gcp = fakes.track(await FakeGoogleCloud.start({ table: GCP_TABLE, exportRows: gcpRows('2026-11-21'), budgets: { [BILLING_ACCOUNT]: [GCP_BUDGET] } }));
+    const gcp = fakes.track(
+      await FakeGoogleCloud.start({ table: GCP_TABLE, exportRows: gcpRows('2026-11-21'), budgets: { [BILLING_ACCOUNT]: [GCP_BUDGET] } }),
+    );
     stubAwsEnv(aws.endpoint);
     const { deps, chat, setNow } = testDeps(CONFIG, '2026-11-21T09:00:00Z');
     useGoogleFake(deps, gcp);
 
     // Day 1: both backfill; LLM Training is at 60% of its AWS budget, ML Research at 40% of its own.
     const day1 = await runDailyBudgetJob(deps);
-    expect(day1.refreshed.map((r) => [r.source, r.ok])).toEqual([['aws', true], ['gcp', true], ['aws:budgets', true], ['gcp:budgets', true]]);
-    expect(chat.posted.map((p) => [p.address, p.message.summary])).toEqual([['#llm-training', 'LLM Training has spent 60% of its November 2026 budget ($6,000.00 of $10,000.00)']]);
+    expect(day1.refreshed.map((r) => [r.source, r.ok])).toEqual([
+      ['aws', true],
+      ['gcp', true],
+      ['aws:budgets', true],
+      ['gcp:budgets', true],
+    ]);
+    expect(chat.posted.map((p) => [p.address, p.message.summary])).toEqual([
+      ['#llm-training', 'LLM Training has spent 60% of its November 2026 budget ($6,000.00 of $10,000.00)'],
+    ]);
 
     // Day 2: the AWS key was revoked. Google's data moves ML Research past 50%; LLM Training is held.
     aws.breakCredentials();
@@ -76,7 +104,10 @@ describe('live spend from AWS and Google Cloud, day by day', () => {
     gcp.setExportRows(gcpRows('2026-11-22'));
     setNow('2026-11-22T09:00:00Z');
     const day2 = await runDailyBudgetJob(deps);
-    expect(day2.refreshed.find((r) => r.source === 'aws')).toMatchObject({ ok: false, error: expect.stringContaining('Cost Explorer rejected') });
+    expect(day2.refreshed.find((r) => r.source === 'aws')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('Cost Explorer rejected'),
+    });
     expect(day2.check.heldTeams).toEqual(['llm-training']);
     const day2Posts = chat.posted.slice(1);
     expect(day2Posts.map((p) => [p.address, p.message.summary])).toEqual([
@@ -87,7 +118,10 @@ describe('live spend from AWS and Google Cloud, day by day', () => {
     expect(notice).toContain('UnrecognizedClientException');
     expect(notice).toContain('access key is active');
     // The open finding of the held team is neither resolved nor re-alerted.
-    expect((await deps.store.findings.listOpen()).map((f) => f.id).sort()).toEqual(['budget.actual:llm-training:2026-11:50', 'budget.actual:ml-research:2026-11:50']);
+    expect((await deps.store.findings.listOpen()).map((f) => f.id).sort()).toEqual([
+      'budget.actual:llm-training:2026-11:50',
+      'budget.actual:ml-research:2026-11:50',
+    ]);
 
     // A second run the same day says nothing new.
     await runDailyBudgetJob(deps);
@@ -103,9 +137,16 @@ describe('live spend from AWS and Google Cloud, day by day', () => {
     expect(day3.check.heldTeams).toEqual([]);
     const catchUp = aws.callsOf('GetCostAndUsage').slice(before);
     expect(catchUp.map((c) => c.input.TimePeriod)).toEqual([{ Start: '2026-11-18', End: '2026-11-23' }]);
-    const llm = day3.check.alerts.filter((a) => a.finding.team === 'llm-training').map((a) => [a.event, a.finding.kind, a.finding.threshold]);
+    const llm = day3.check.alerts
+      .filter((a) => a.finding.team === 'llm-training')
+      .map((a) => [a.event, a.finding.kind, a.finding.threshold]);
     // 6,000 + 2 x 2,000 = 10,000: actual spend reaches 100% (past 80 too: one escalation), and the forecast passes 100%.
-    expect(llm).toEqual(expect.arrayContaining([['escalated', 'budget.actual', 100], ['new', 'budget.forecast', 100]]));
+    expect(llm).toEqual(
+      expect.arrayContaining([
+        ['escalated', 'budget.actual', 100],
+        ['new', 'budget.forecast', 100],
+      ]),
+    );
     expect(chat.posted.slice(3).some((p) => p.address === '#llm-training' && p.message.summary.includes('100%'))).toBe(true);
     // One Cost Explorer request per run (day 1, day 2 twice, day 3), however many teams.
     expect(aws.callsOf('GetCostAndUsage').filter((c) => c.accessKeyId === 'AKIDBURNRATETEST')).toHaveLength(4);

@@ -21,7 +21,13 @@ const busyMetrics = (deps: Deps) => ({
     const times = Float64Array.from({ length: n }, (_, i) => range.start + i * range.stepSeconds);
     const inventory = await deps.gpu!.inventory();
     return inventory.flatMap((i) =>
-      Array.from({ length: i.gpuCount }, (_, g) => ({ ref: { host: i.instanceId, gpu: String(g) }, times, util: new Float32Array(n).fill(90), power: null, memUsedMiB: null })),
+      Array.from({ length: i.gpuCount }, (_, g) => ({
+        ref: { host: i.instanceId, gpu: String(g) },
+        times,
+        util: new Float32Array(n).fill(90),
+        power: null,
+        memUsedMiB: null,
+      })),
     );
   },
 });
@@ -43,7 +49,9 @@ describe('the idle-GPU check job', () => {
     expect(research).toContain('ML Research: 2 idle GPU instances');
     expect(research).toMatch(/alice-notebook \([\w.]+\): idle since [^·]+ · \$[\d,.]+ burned · \$[\d,.]+ per day/);
     expect(research).toContain('Dry run');
-    const buttons = chat.posted.find((p) => p.address === '#ml-research')!.message.blocks.filter((b): b is ActionsBlock => b.type === 'actions');
+    const buttons = chat.posted
+      .find((p) => p.address === '#ml-research')!
+      .message.blocks.filter((b): b is ActionsBlock => b.type === 'actions');
     expect(buttons).toHaveLength(2);
     const [stop, keep4h, workday, notOurs] = buttons[0]!.buttons;
     expect(stop).toMatchObject({ action: 'instance.stop', label: 'Stop now', style: 'danger' });
@@ -104,7 +112,12 @@ describe('the idle-GPU check job', () => {
     const alice = inventory.find((i) => i.name === 'alice-notebook')!;
     await deps.store.keeps.set({ instanceId: alice.instanceId, until: new Date('2026-11-18T10:00:00Z'), byUser: ALICE, at: new Date(T) });
     const result = await runGpuCheck(deps);
-    expect(result.findings.map((f) => f.name).sort()).toEqual(['growth-ranker-notebook', 'llm-pretrain-a3-0', 'research-shared-notebook', 'tmp-debug-box']);
+    expect(result.findings.map((f) => f.name).sort()).toEqual([
+      'growth-ranker-notebook',
+      'llm-pretrain-a3-0',
+      'research-shared-notebook',
+      'tmp-debug-box',
+    ]);
     expect(result.kept.map((f) => f.name)).toEqual(['alice-notebook']);
   });
 });
@@ -115,7 +128,9 @@ describe('Stop now and Keep through the dispatcher', () => {
     await runGpuCheck(deps);
     const reply = await press(deps, CAROL, 'instance.stop', await findingOf(deps, 'alice-notebook'));
     expect(reply.text()).toContain('Only owners and approvers of ml-research can stop alice-notebook.');
-    expect((await press(deps, STRANGER, 'instance.keep:4h', await findingOf(deps, 'alice-notebook'), { for: '4h' })).text()).toContain('Only owners and approvers');
+    expect((await press(deps, STRANGER, 'instance.keep:4h', await findingOf(deps, 'alice-notebook'), { for: '4h' })).text()).toContain(
+      'Only owners and approvers',
+    );
     expect(port.stopped).toEqual([]);
     expect((await deps.store.audit.list()).map((a) => [a.userId, a.action, a.result])).toEqual([
       [STRANGER, 'instance.keep', 'refused'],
@@ -128,7 +143,9 @@ describe('Stop now and Keep through the dispatcher', () => {
     await runGpuCheck(deps);
     const id = await findingOf(deps, 'alice-notebook');
     const reply = await press(deps, ALICE, 'instance.stop', id);
-    expect(reply.text()).toMatch(/^Dry run: burnrate would have stopped alice-notebook \(.+\), saving \$[\d,.]+ per day\. Nothing was stopped\./);
+    expect(reply.text()).toMatch(
+      /^Dry run: burnrate would have stopped alice-notebook \(.+\), saving \$[\d,.]+ per day\. Nothing was stopped\./,
+    );
     expect(reply.updates).toHaveLength(0);
     expect(port.stopped).toEqual([]);
     expect(await deps.store.instanceActions.get(id, 'instance.stop')).toBeNull();
@@ -158,7 +175,10 @@ describe('Stop now and Keep through the dispatcher', () => {
   it('audits a failed stop (a missing IAM permission) and lets it be tried again', async () => {
     const { deps } = gpuDemo((c) => (c.actions.enabled = true));
     const inventory = await deps.gpu!.inventory();
-    const port = new DemoInstancePort(inventory.map((i) => ({ id: i.instanceId, state: 'running' as const, tags: { ...i.tags } })), { denied: ['ec2:StopInstances'] });
+    const port = new DemoInstancePort(
+      inventory.map((i) => ({ id: i.instanceId, state: 'running' as const, tags: { ...i.tags } })),
+      { denied: ['ec2:StopInstances'] },
+    );
     deps.gpu!.instances = port;
     await runGpuCheck(deps);
     const id = await findingOf(deps, 'alice-notebook');
@@ -219,7 +239,12 @@ describe('Stop now and Keep through the dispatcher', () => {
 
     setNow('2026-11-18T07:00:00Z');
     const during = await runGpuCheck(deps);
-    expect(during.findings.filter((f) => f.team === 'ml-research').map((f) => `${f.state} ${f.name}`).sort()).toEqual(['resolved alice-notebook', 'resolved research-shared-notebook']);
+    expect(
+      during.findings
+        .filter((f) => f.team === 'ml-research')
+        .map((f) => `${f.state} ${f.name}`)
+        .sort(),
+    ).toEqual(['resolved alice-notebook', 'resolved research-shared-notebook']);
   });
 });
 

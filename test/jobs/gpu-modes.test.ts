@@ -7,13 +7,16 @@ import { renderPlainText } from '../../templates/render/plain-text.js';
 import type { ActionsBlock } from '../../templates/message.js';
 import { ALICE, BOB, CAROL, STRANGER, findingOf, gpuDemo, press } from '../support/gpu-demo.js';
 
-const research = (mode: 'approve' | 'auto', enabled = true) => (config: Config) => {
-  const team = config.teams.find((t) => t.id === 'ml-research')!;
-  team.gpu = { ...team.gpu, mode, autoStopAfterMinutes: 30 } as typeof team.gpu;
-  config.actions = { enabled };
-};
+const research =
+  (mode: 'approve' | 'auto', enabled = true) =>
+  (config: Config) => {
+    const team = config.teams.find((t) => t.id === 'ml-research')!;
+    team.gpu = { ...team.gpu, mode, autoStopAfterMinutes: 30 } as typeof team.gpu;
+    config.actions = { enabled };
+  };
 
-const stateOf = async (port: { describe(ids: string[]): Promise<{ state: string }[]> }, id: string) => (await port.describe([id]))[0]!.state;
+const stateOf = async (port: { describe(ids: string[]): Promise<{ state: string }[]> }, id: string) =>
+  (await port.describe([id]))[0]!.state;
 
 describe('gpu.mode approve', () => {
   it('labels the button "Approve stop" and lets only approvers (and admins) stop', async () => {
@@ -65,7 +68,9 @@ describe('gpu.mode auto', () => {
     expect(await stateOf(port, await ids(alice))).toBe('running');
     expect(await stateOf(port, await ids(await findingOf(deps, 'llm-pretrain-a3-0')))).toBe('running');
     const reply = chat.posted.find((p) => p.op === 'reply' && p.address === '#ml-research')!;
-    expect(renderPlainText(reply.message)).toMatch(/^Stopped research-shared-notebook \(.+\) automatically: nobody kept it running within 30 min of the alert\. Saving \$[\d,.]+ per day\./);
+    expect(renderPlainText(reply.message)).toMatch(
+      /^Stopped research-shared-notebook \(.+\) automatically: nobody kept it running within 30 min of the alert\. Saving \$[\d,.]+ per day\./,
+    );
     const update = chat.posted.find((p) => p.op === 'update' && p.address === '#ml-research')!;
     expect(update.ref).toBe(reply.ref);
     expect(renderPlainText(update.message)).toContain(`Stopped by ${AUTO_STOP_USER}`);
@@ -91,7 +96,9 @@ describe('gpu.mode auto', () => {
     }
     const replies = chat.posted.filter((p) => p.op === 'reply').map((p) => renderPlainText(p.message));
     expect(replies).toHaveLength(2);
-    expect(replies.every((r) => /^Dry run: burnrate would have stopped (alice|research-shared)-notebook .+ automatically now/.test(r))).toBe(true);
+    expect(
+      replies.every((r) => /^Dry run: burnrate would have stopped (alice|research-shared)-notebook .+ automatically now/.test(r)),
+    ).toBe(true);
     for (const f of await deps.store.gpuFindings.listOpen()) expect(await stateOf(port, f.instanceId)).toBe('running');
     expect((await deps.store.audit.list()).filter((e) => e.userId === AUTO_STOP_USER).map((e) => e.result)).toEqual(['dry-run', 'dry-run']);
   });
@@ -142,7 +149,9 @@ describe('Not ours', () => {
     const choices = picker.privates[0]!.blocks.filter((b): b is ActionsBlock => b.type === 'actions').flatMap((b) => b.buttons);
     expect(choices.map((b) => b.label)).toEqual(['LLM Training']);
     expect((await press(deps, STRANGER, 'instance.reroute', stray)).text()).toContain('Only members of a team can claim tmp-debug-box');
-    expect((await press(deps, CAROL, 'instance.reroute:ml-research', stray, { to: 'ml-research' })).text()).toContain('Only members of ml-research can claim tmp-debug-box');
+    expect((await press(deps, CAROL, 'instance.reroute:ml-research', stray, { to: 'ml-research' })).text()).toContain(
+      'Only members of ml-research can claim tmp-debug-box',
+    );
     await press(deps, CAROL, 'instance.reroute:llm-training', stray, { to: 'llm-training' });
     expect((await deps.store.gpuFindings.get(stray))!.team).toBe('llm-training');
     // Once it has a team, its owners may stop it (a dry run here).

@@ -11,7 +11,14 @@ import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { FakeCloudWatch, nvidiaSmiMetrics, readNvidiaSmiCapture } from '../fakes/fake-cloudwatch.js';
 import { FakeEc2, type FakeEc2Instance } from '../fakes/fake-ec2.js';
-import { constant, dcgmGpuLabelSets, FakePrometheus, readDcgmExposition, type FakeDcgmGpu, type SampleFn } from '../fakes/fake-prometheus.js';
+import {
+  constant,
+  dcgmGpuLabelSets,
+  FakePrometheus,
+  readDcgmExposition,
+  type FakeDcgmGpu,
+  type SampleFn,
+} from '../fakes/fake-prometheus.js';
 import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../support/aws-test-env.js';
 import { testDeps } from '../support/deps.js';
 import { click } from '../support/recording-reply.js';
@@ -36,11 +43,52 @@ const VISION_WAKING = 'i-0e00000000000000e';
 
 /** The fleet in EC2: GPU types the catalog prices, host names as the metrics give them. */
 const INSTANCES: FakeEc2Instance[] = [
-  { id: VISION_IDLE, region: 'us-east-1', state: 'running', instanceType: 'g5.xlarge', privateDnsName: 'ip-10-0-1-17.ec2.internal', privateIp: '10.0.1.17', tags: { Name: 'cv-notebook', team: 'vision', 'burnrate:workload': 'notebook' } },
-  { id: NLP_PROTECTED, region: 'us-east-1', state: 'running', instanceType: 'g5.xlarge', privateDnsName: 'ip-10-0-1-18.ec2.internal', privateIp: '10.0.1.18', tags: { Name: 'nlp-serving', team: 'nlp', 'burnrate:protect': 'true' } },
-  { id: NLP_BUSY, region: 'us-east-1', state: 'running', instanceType: 'g5.xlarge', privateDnsName: 'ip-10-0-1-19.ec2.internal', privateIp: '10.0.1.19', tags: { Name: 'nlp-train', team: 'nlp' } },
-  { id: LLM_UNTAGGED, region: 'eu-west-1', state: 'running', instanceType: 'g5.xlarge', lifecycle: 'spot', privateDnsName: 'ip-10-8-0-5.eu-west-1.compute.internal', privateIp: '10.8.0.5', tags: { Name: 'ray-worker' } },
-  { id: VISION_WAKING, region: 'us-east-1', state: 'running', instanceType: 'g5.xlarge', privateDnsName: 'ip-10-0-1-20.ec2.internal', privateIp: '10.0.1.20', tags: { Name: 'cv-sweep', team: 'vision' } },
+  {
+    id: VISION_IDLE,
+    region: 'us-east-1',
+    state: 'running',
+    instanceType: 'g5.xlarge',
+    privateDnsName: 'ip-10-0-1-17.ec2.internal',
+    privateIp: '10.0.1.17',
+    tags: { Name: 'cv-notebook', team: 'vision', 'burnrate:workload': 'notebook' },
+  },
+  {
+    id: NLP_PROTECTED,
+    region: 'us-east-1',
+    state: 'running',
+    instanceType: 'g5.xlarge',
+    privateDnsName: 'ip-10-0-1-18.ec2.internal',
+    privateIp: '10.0.1.18',
+    tags: { Name: 'nlp-serving', team: 'nlp', 'burnrate:protect': 'true' },
+  },
+  {
+    id: NLP_BUSY,
+    region: 'us-east-1',
+    state: 'running',
+    instanceType: 'g5.xlarge',
+    privateDnsName: 'ip-10-0-1-19.ec2.internal',
+    privateIp: '10.0.1.19',
+    tags: { Name: 'nlp-train', team: 'nlp' },
+  },
+  {
+    id: LLM_UNTAGGED,
+    region: 'eu-west-1',
+    state: 'running',
+    instanceType: 'g5.xlarge',
+    lifecycle: 'spot',
+    privateDnsName: 'ip-10-8-0-5.eu-west-1.compute.internal',
+    privateIp: '10.8.0.5',
+    tags: { Name: 'ray-worker' },
+  },
+  {
+    id: VISION_WAKING,
+    region: 'us-east-1',
+    state: 'running',
+    instanceType: 'g5.xlarge',
+    privateDnsName: 'ip-10-0-1-20.ec2.internal',
+    privateIp: '10.0.1.20',
+    tags: { Name: 'cv-sweep', team: 'vision' },
+  },
   // Not a GPU type: never listed, never stopped.
   { id: 'i-0f00000000000000f', region: 'us-east-1', state: 'running', instanceType: 'm5.large', tags: { team: 'vision' } },
 ];
@@ -57,7 +105,11 @@ function dcgmFleet(): FakeDcgmGpu[] {
   const idleHost = '424773df46e0';
   const value = (name: string) => samples.find((s) => s.name === name && s.labels.Hostname === idleHost)!.value;
   const [template] = dcgmGpuLabelSets(samples);
-  const idleAfter = (from: number, until = Number.POSITIVE_INFINITY) => (busy: number, idle: number): SampleFn => (t) => (t >= from && t < until ? idle : busy);
+  const idleAfter =
+    (from: number, until = Number.POSITIVE_INFINITY) =>
+    (busy: number, idle: number): SampleFn =>
+    (t) =>
+      t >= from && t < until ? idle : busy;
   const gpu = (labels: Record<string, string>, when: ReturnType<typeof idleAfter>): FakeDcgmGpu => ({
     labels: { ...template, ...labels },
     metrics: {
@@ -69,7 +121,10 @@ function dcgmFleet(): FakeDcgmGpu[] {
   return [
     gpu({ Hostname: 'ip-10-0-1-17', gpu: '0' }, idleAfter(IDLE_FROM)),
     gpu({ Hostname: 'ip-10-0-1-18.ec2.internal', gpu: '0' }, idleAfter(IDLE_FROM)),
-    { labels: { ...template, Hostname: 'ip-10-0-1-19', gpu: '0' }, metrics: { DCGM_FI_DEV_GPU_UTIL: constant(97), DCGM_FI_DEV_FB_USED: constant(20_000) } },
+    {
+      labels: { ...template, Hostname: 'ip-10-0-1-19', gpu: '0' },
+      metrics: { DCGM_FI_DEV_GPU_UTIL: constant(97), DCGM_FI_DEV_FB_USED: constant(20_000) },
+    },
     gpu({ Hostname: 'ip-10-8-0-5', gpu: '0', namespace: 'ray-llm', pod: 'ray-worker-0', container: 'ray' }, idleAfter(IDLE_FROM)),
     gpu({ Hostname: 'ip-10-0-1-20', gpu: '0' }, idleAfter(IDLE_FROM, WAKES_AT)),
   ];
@@ -136,14 +191,24 @@ describe('Prometheus (DCGM) metrics and the EC2 inventory from burnrate.yml', ()
     const result = await cli(['idle', '--json'], { cwd, now: NOW, env: { PROM_TOKEN: TOKEN } });
     expect(result.err).toBe('');
     expect(result.code).toBe(0);
-    const { idle } = JSON.parse(result.out) as { idle: { instanceId: string; team: string; hourlyPrice: number; perDay: number; burned: number; protected: boolean; since: string }[] };
+    const { idle } = JSON.parse(result.out) as {
+      idle: { instanceId: string; team: string; hourlyPrice: number; perDay: number; burned: number; protected: boolean; since: string }[];
+    };
     const byId = new Map(idle.map((f) => [f.instanceId, f]));
     expect([...byId.keys()].sort()).toEqual([VISION_IDLE, NLP_PROTECTED, LLM_UNTAGGED, VISION_WAKING].sort());
-    expect(byId.get(VISION_IDLE)).toMatchObject({ team: 'vision', hourlyPrice: price('us-east-1').onDemandHourly, since: new Date(IDLE_FROM * 1000).toISOString(), protected: false });
+    expect(byId.get(VISION_IDLE)).toMatchObject({
+      team: 'vision',
+      hourlyPrice: price('us-east-1').onDemandHourly,
+      since: new Date(IDLE_FROM * 1000).toISOString(),
+      protected: false,
+    });
     expect(byId.get(VISION_IDLE)!.burned).toBeCloseTo(price('us-east-1').onDemandHourly * 5, 2);
     expect(byId.get(NLP_PROTECTED)).toMatchObject({ team: 'nlp', protected: true });
     // No ownership tag, but its GPU runs pods of ray-llm, which llm claims; a spot instance in eu-west-1.
-    expect(byId.get(LLM_UNTAGGED)).toMatchObject({ team: 'llm', hourlyPrice: price('eu-west-1').spotHourly ?? price('eu-west-1').onDemandHourly });
+    expect(byId.get(LLM_UNTAGGED)).toMatchObject({
+      team: 'llm',
+      hourlyPrice: price('eu-west-1').spotHourly ?? price('eu-west-1').onDemandHourly,
+    });
     expect(prom.requests.length).toBeGreaterThan(0);
     expect(prom.requests.every((r) => r.authorization === `Bearer ${TOKEN}`)).toBe(true);
     expect(ec2!.callsOf('StopInstances')).toHaveLength(0);
@@ -151,7 +216,10 @@ describe('Prometheus (DCGM) metrics and the EC2 inventory from burnrate.yml', ()
 
   it('refuses to run without the token variable the config names, saying which, without a stack trace', async () => {
     const cwd = workDir();
-    writeFileSync(join(cwd, 'burnrate.yml'), stringify(configOf([{ type: 'prometheus', url: 'http://127.0.0.1:9', bearerTokenEnv: 'PROM_TOKEN' }])));
+    writeFileSync(
+      join(cwd, 'burnrate.yml'),
+      stringify(configOf([{ type: 'prometheus', url: 'http://127.0.0.1:9', bearerTokenEnv: 'PROM_TOKEN' }])),
+    );
     const result = await cli(['idle'], { cwd, now: NOW });
     expect(result.code).toBe(2);
     expect(result.err).toContain('reads its bearer token from PROM_TOKEN, which is not set');
@@ -169,7 +237,9 @@ describe('Prometheus (DCGM) metrics and the EC2 inventory from burnrate.yml', ()
     );
     await deliverOutbox(deps);
     expect(chat.posted.map((p) => p.address).sort()).toEqual(['#llm', '#nlp', '#vision']);
-    expect(renderPlainText(chat.posted.find((p) => p.address === '#vision')!.message)).toMatch(/cv-notebook \(g5\.xlarge\): idle since .+ · \$[\d,.]+ burned · \$[\d,.]+ per day/);
+    expect(renderPlainText(chat.posted.find((p) => p.address === '#vision')!.message)).toMatch(
+      /cv-notebook \(g5\.xlarge\): idle since .+ · \$[\d,.]+ burned · \$[\d,.]+ per day/,
+    );
 
     expect((await stop(deps, STRANGER, VISION_IDLE)).text()).toContain('Only owners and approvers of vision');
     const first = await stop(deps, ALICE, VISION_IDLE);

@@ -23,7 +23,7 @@ async function reviewOn(chat: RecordingChat) {
   return { review: review!, replies: chat.posted.filter((p) => p.op === 'reply'), images };
 }
 
-describe('where the review chart goes, by the chat port\'s flags', () => {
+describe("where the review chart goes, by the chat port's flags", () => {
   it('a platform that shows images inside messages gets the compact indexed PNG as a reply, under its limit', async () => {
     const { review, replies, images } = await reviewOn(new RecordingChat({ inlineImageBytes: 19_000 }));
     expect(replies).toHaveLength(11);

@@ -34,9 +34,19 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
   let lineCalls: SlackApiCall[];
 
   beforeAll(async () => {
-    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'chat.update', 'files.getUploadURLExternal', 'files.completeUploadExternal'] });
+    fake = await FakeSlackApi.start({
+      expect: ['chat.postMessage', 'chat.update', 'files.getUploadURLExternal', 'files.completeUploadExternal'],
+    });
     const config = demoConfig();
-    deps = { config, store: openStore(':memory:'), sources: buildSources(config).spend, chat: [], clock: () => clock.now, log: pino({ level: process.env.TEST_LOG ?? 'silent' }), gpu: buildGpuDeps(config)! };
+    deps = {
+      config,
+      store: openStore(':memory:'),
+      sources: buildSources(config).spend,
+      chat: [],
+      clock: () => clock.now,
+      log: pino({ level: process.env.TEST_LOG ?? 'silent' }),
+      gpu: buildGpuDeps(config)!,
+    };
     await refreshSources(deps);
     harness = await startSlackServer(deps, fake);
   });
@@ -49,10 +59,21 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
   });
 
   /** The answer buttons' and the owner picker's values of a posted line. */
-  const elementsOf = (call: SlackApiCall) => (call.args.blocks as SlackBlock[]).filter((b) => b.type === 'actions').flatMap((b) => b.elements ?? []) as Record<string, any>[];
+  const elementsOf = (call: SlackApiCall) =>
+    (call.args.blocks as SlackBlock[]).filter((b) => b.type === 'actions').flatMap((b) => b.elements ?? []) as Record<string, any>[];
   const click = (userId: string, call: SlackApiCall, actionId: string, extra: { selected?: string } = {}) => {
     const element = elementsOf(call).find((e) => e.action_id === actionId)!;
-    return postSigned(harness.url, blockActionsBody({ actionId, user_id: userId, channel: CHANNEL, messageTs: lineTs(call), response_url: fake.responseUrl(), ...(extra.selected !== undefined ? { selected: extra.selected } : { value: element.value }) }));
+    return postSigned(
+      harness.url,
+      blockActionsBody({
+        actionId,
+        user_id: userId,
+        channel: CHANNEL,
+        messageTs: lineTs(call),
+        response_url: fake.responseUrl(),
+        ...(extra.selected !== undefined ? { selected: extra.selected } : { value: element.value }),
+      }),
+    );
   };
   const lineTs = (call: SlackApiCall) => call.answer!.ts as string;
 
@@ -79,7 +100,17 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
     expect(parent.args.thread_ts).toBeUndefined();
     expect(parent.args.text).toContain('LLM Training: cost review of November 2026');
     const parentText = JSON.stringify(parent.args.blocks);
-    for (const fact of ['Spent', 'Against October 2026', 'Forecast for December 2026', 'Idle GPUs', 'Untagged spend', 'Showback', 'Training run', 'Sweep']) expect(parentText).toContain(fact);
+    for (const fact of [
+      'Spent',
+      'Against October 2026',
+      'Forecast for December 2026',
+      'Idle GPUs',
+      'Untagged spend',
+      'Showback',
+      'Training run',
+      'Sweep',
+    ])
+      expect(parentText).toContain(fact);
     checkSlackLimits(parent.args.blocks as SlackBlock[]);
     parentTs = parent.answer!.ts as string;
 
@@ -95,7 +126,12 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
       expect(call.args.thread_ts).toBe(parentTs);
       expect(call.args.text).toMatch(new RegExp(`^#${i + 1} `));
       const elements = elementsOf(call);
-      expect(elements.filter((e) => e.action_id.startsWith('review.answer:')).map((e) => e.text.text)).toEqual(['Still needed', 'Right-size', 'Move to spot', 'Not ours']);
+      expect(elements.filter((e) => e.action_id.startsWith('review.answer:')).map((e) => e.text.text)).toEqual([
+        'Still needed',
+        'Right-size',
+        'Move to spot',
+        'Not ours',
+      ]);
       // A line whose instance has a spot recommendation carries its Approve button, and only such a line.
       const spot = review!.lines[i]!.recommendations.find((r) => r.kind === 'spot');
       const approve = elements.filter((e) => e.action_id === 'spot.approve');
@@ -107,7 +143,10 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
     });
     // The on-demand pre-training node checkpoints: the top line, with the recommendation's saving
     // instead of the catalog estimate. Its two siblings run under a Savings Plan: no spot advice.
-    expect(review!.lines[0]).toMatchObject({ label: 'llm-pretrain-node-0', recommendations: [{ kind: 'spot', proposed: { lifecycle: 'spot' } }] });
+    expect(review!.lines[0]).toMatchObject({
+      label: 'llm-pretrain-node-0',
+      recommendations: [{ kind: 'spot', proposed: { lifecycle: 'spot' } }],
+    });
     expect(JSON.stringify(lineCalls[0]!.args.blocks)).not.toContain('catalog spot price');
     const committed = review!.lines.filter((l) => l.pricing === 'Committed');
     expect(committed.length).toBeGreaterThan(0);
@@ -226,7 +265,15 @@ describe('Approve spot migration from a line of the review thread (demo organisa
     fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'files.getUploadURLExternal', 'files.completeUploadExternal'] });
     const config = demoConfig();
     config.actions.enabled = true;
-    deps = { config, store: openStore(':memory:'), sources: buildSources(config).spend, chat: [], clock: () => new Date('2026-12-01T17:00:00Z'), log: pino({ level: process.env.TEST_LOG ?? 'silent' }), gpu: buildGpuDeps(config)! };
+    deps = {
+      config,
+      store: openStore(':memory:'),
+      sources: buildSources(config).spend,
+      chat: [],
+      clock: () => new Date('2026-12-01T17:00:00Z'),
+      log: pino({ level: process.env.TEST_LOG ?? 'silent' }),
+      gpu: buildGpuDeps(config)!,
+    };
     await refreshSources(deps);
     harness = await startSlackServer(deps, fake);
   });
@@ -250,14 +297,25 @@ describe('Approve spot migration from a line of the review thread (demo organisa
     };
     const fra = lineOf('research-train-fra');
     const a2 = lineOf('research-a2-8g'); // checkpoints every 2h: recommended, but not ready for spot
-    const approveOf = (call: SlackApiCall) => (call.args.blocks as SlackBlock[]).flatMap((b) => (b.elements ?? []) as Record<string, any>[]).find((e) => e.action_id === 'spot.approve')!;
+    const approveOf = (call: SlackApiCall) =>
+      (call.args.blocks as SlackBlock[])
+        .flatMap((b) => (b.elements ?? []) as Record<string, any>[])
+        .find((e) => e.action_id === 'spot.approve')!;
     expect(approveOf(fra.call).value).toBe(JSON.stringify({ i: fra.line.resourceId }));
 
     let n = 0;
     /** Clicks the line's Approve (or any button) as Slack sends it from a reply in the thread; the private answer, if any. */
     const click = async (user: string, call: SlackApiCall, actionId: string, value: string) => {
       const id = `click-${++n}`;
-      const body = blockActionsBody({ actionId, value, user_id: user, channel: RESEARCH, messageTs: call.answer!.ts as string, threadTs: parentTs, response_url: fake.responseUrl(id) });
+      const body = blockActionsBody({
+        actionId,
+        value,
+        user_id: user,
+        channel: RESEARCH,
+        messageTs: call.answer!.ts as string,
+        threadTs: parentTs,
+        response_url: fake.responseUrl(id),
+      });
       expect((await postSigned(harness.url, body)).status).toBe(200);
       await harness.settled();
       const answer = fake.responses.find((r) => r.id === id);
@@ -274,7 +332,11 @@ describe('Approve spot migration from a line of the review thread (demo organisa
     // The first approver: recorded, and said in the review's thread (the parent's, not the line's own ts).
     expect(await approve(BOB, fra)).toBeNull();
     const pending = fake.callsOf('chat.postMessage').at(-1)!;
-    expect(pending.args).toMatchObject({ channel: RESEARCH, thread_ts: parentTs, text: 'Spot migration of research-train-fra: 1 of 2 approvals' });
+    expect(pending.args).toMatchObject({
+      channel: RESEARCH,
+      thread_ts: parentTs,
+      text: 'Spot migration of research-train-fra: 1 of 2 approvals',
+    });
     expect((await deps.store.spotMigrations.active(fra.line.resourceId!))!.approvals.map((a) => a.approver)).toEqual([BOB]);
     expect(await approve(BOB, fra)).toContain('You already approved moving research-train-fra to spot');
     expect(demoSpot.defaultsToSpot(LT)).toBe(false);
@@ -285,13 +347,28 @@ describe('Approve spot migration from a line of the review thread (demo organisa
     const migrated = fake.callsOf('chat.postMessage').at(-1)!;
     expect(migrated.args.thread_ts).toBe(parentTs);
     expect(migrated.args.text).toMatch(/^research-train-fra moves to spot: saves \$[\d,.]+ a month$/);
-    const revert = (migrated.args.blocks as SlackBlock[]).flatMap((b) => (b.elements ?? []) as Record<string, any>[]).find((e) => e.action_id === 'spot.revert')!;
+    const revert = (migrated.args.blocks as SlackBlock[])
+      .flatMap((b) => (b.elements ?? []) as Record<string, any>[])
+      .find((e) => e.action_id === 'spot.revert')!;
     expect(await click(ALICE, migrated, 'spot.revert', revert.value)).toBeNull();
     expect(demoSpot.defaultsToSpot(LT)).toBe(false);
-    expect(fake.callsOf('chat.postMessage').at(-1)!.args).toMatchObject({ thread_ts: parentTs, text: 'research-train-fra is back on on-demand capacity' });
+    expect(fake.callsOf('chat.postMessage').at(-1)!.args).toMatchObject({
+      thread_ts: parentTs,
+      text: 'research-train-fra is back on on-demand capacity',
+    });
     expect(fake.callsOf('chat.postMessage')).toHaveLength(11 + 3);
 
-    const audit = (await deps.store.audit.list(20)).filter((a) => a.action.startsWith('spot.')).map((a) => `${a.action} ${a.userId} ${a.result}`).reverse();
-    expect(audit).toEqual([`spot.approve ${ALICE} refused`, `spot.approve ${BOB} refused`, `spot.approve ${BOB} ok`, `spot.approve ${BOB} refused`, `spot.approve ${ADMIN} ok`, `spot.revert ${ALICE} ok`]);
+    const audit = (await deps.store.audit.list(20))
+      .filter((a) => a.action.startsWith('spot.'))
+      .map((a) => `${a.action} ${a.userId} ${a.result}`)
+      .reverse();
+    expect(audit).toEqual([
+      `spot.approve ${ALICE} refused`,
+      `spot.approve ${BOB} refused`,
+      `spot.approve ${BOB} ok`,
+      `spot.approve ${BOB} refused`,
+      `spot.approve ${ADMIN} ok`,
+      `spot.revert ${ALICE} ok`,
+    ]);
   });
 });

@@ -51,7 +51,10 @@ describe('review and unit-cost configuration', () => {
     expect(config.review).toEqual({ at: '09:00', lines: 10, reminderAfterWorkingDays: 3 });
     const bad = configSchema.safeParse({ teams: [{ id: 'a' }], unitCosts: { predictions: [{ team: 'b', perMonth: 1000 }] } });
     expect(bad.success).toBe(false);
-    expect(bad.error!.issues[0]).toMatchObject({ path: ['unitCosts', 'predictions', 0, 'team'], message: 'unknown team "b"; expected one of a' });
+    expect(bad.error!.issues[0]).toMatchObject({
+      path: ['unitCosts', 'predictions', 0, 'team'],
+      message: 'unknown team "b"; expected one of a',
+    });
     expect(configSchema.safeParse({ review: { lines: 11 } }).error!.issues[0]!.message).toBe('expected 1 to 10 lines');
   });
 });

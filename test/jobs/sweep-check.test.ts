@@ -23,7 +23,9 @@ const SWEEP_INSTANCES = ['llm-sweep-0', 'llm-sweep-1', 'llm-sweep-2', 'llm-sweep
 async function setup() {
   const t = testDeps(demoConfig(), T);
   const gpu = buildGpuDeps(t.deps.config)!;
-  const inventory = (await gpu.inventory()).map((i) => (i.name === 'llm-sweep-0' ? { ...i, protected: true, tags: { ...i.tags, 'burnrate:protect': 'true' } } : i));
+  const inventory = (await gpu.inventory()).map((i) =>
+    i.name === 'llm-sweep-0' ? { ...i, protected: true, tags: { ...i.tags, 'burnrate:protect': 'true' } } : i,
+  );
   const port = new DemoInstancePort(inventory.map((i) => ({ id: i.instanceId, state: 'running', tags: { ...i.tags } })));
   t.deps.gpu = { ...gpu, inventory: async () => inventory, instances: port };
   const nameOf = new Map(inventory.map((i) => [i.instanceId, i.name]));
@@ -44,7 +46,10 @@ describe('the runaway-sweep check', () => {
     const finding = first.findings[0]!;
     expect(finding.value).toBeGreaterThan(80);
     expect(finding.instances.map((i) => i.name).sort()).toEqual(SWEEP_INSTANCES);
-    expect(finding.spend).toBeCloseTo(finding.instances.reduce((s, i) => s + i.spend, 0), 1);
+    expect(finding.spend).toBeCloseTo(
+      finding.instances.reduce((s, i) => s + i.spend, 0),
+      1,
+    );
     // ml-research's ablation sweep stays under its 800 GPU-hour cap.
     expect(first.findings.some((f) => f.team === 'ml-research')).toBe(false);
 
@@ -81,7 +86,9 @@ describe('Stop sweep', () => {
     expect(refused.text()).toContain('Only owners and approvers of LLM Training can stop sweep lr-warmup.');
 
     const dry = await stopSweep(deps, CAROL, value);
-    expect(dry.text()).toMatch(/^Dry run: burnrate would have stopped 3 instance\(s\) of sweep lr-warmup .*Left running: llm-sweep-0 \(protected or not running\)\. Nothing was stopped\./);
+    expect(dry.text()).toMatch(
+      /^Dry run: burnrate would have stopped 3 instance\(s\) of sweep lr-warmup .*Left running: llm-sweep-0 \(protected or not running\)\. Nothing was stopped\./,
+    );
     expect(port.stopped).toEqual([]);
 
     deps.config.actions.enabled = true;
@@ -89,7 +96,9 @@ describe('Stop sweep', () => {
     expect(port.stopped.map((id) => nameOf.get(id)).sort()).toEqual(['llm-sweep-1', 'llm-sweep-2', 'llm-sweep-3']);
     expect(done.privates).toHaveLength(0);
     const updated = renderPlainText(done.updates[0]!);
-    expect(updated).toContain(`Sweep stopped by ${CAROL} at 2026-11-18 06:00 UTC: 3 stopped, left running: llm-sweep-0 (protected or not running).`);
+    expect(updated).toContain(
+      `Sweep stopped by ${CAROL} at 2026-11-18 06:00 UTC: 3 stopped, left running: llm-sweep-0 (protected or not running).`,
+    );
     expect(updated).not.toContain('[Stop sweep]');
 
     const again = await stopSweep(deps, DAN, value);
@@ -107,7 +116,9 @@ describe('Stop sweep', () => {
 
   it('answers a button of an unknown sweep clearly', async () => {
     const { deps } = await setup();
-    expect((await stopSweep(deps, CAROL, JSON.stringify({ f: 'sweep.spend:llm-training:nope' }))).text()).toContain('no longer known to burnrate');
+    expect((await stopSweep(deps, CAROL, JSON.stringify({ f: 'sweep.spend:llm-training:nope' }))).text()).toContain(
+      'no longer known to burnrate',
+    );
     expect((await stopSweep(deps, CAROL, '{not json')).text()).toContain('carries data burnrate cannot read');
   });
 });

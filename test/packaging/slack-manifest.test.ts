@@ -29,13 +29,15 @@ describe('Slack app manifest', () => {
     const lines = text.split('\n').filter((line) => /# HTTP mode$/.test(line));
     expect(lines).toHaveLength(3);
     const http = parse(
-      text
-        .replace(/^(\s*)# (.*?)\s+# HTTP mode$/gm, '$1$2')
-        .replace('socket_mode_enabled: true', 'socket_mode_enabled: false'),
+      text.replace(/^(\s*)# (.*?)\s+# HTTP mode$/gm, '$1$2').replace('socket_mode_enabled: true', 'socket_mode_enabled: false'),
     );
     expectValid(http);
     expect(http.settings.socket_mode_enabled).toBe(false);
-    const urls = [http.features.slash_commands[0].url, http.settings.event_subscriptions.request_url, http.settings.interactivity.request_url];
+    const urls = [
+      http.features.slash_commands[0].url,
+      http.settings.event_subscriptions.request_url,
+      http.settings.interactivity.request_url,
+    ];
     expect(urls).toEqual(Array(3).fill(`https://burnrate.example.com${SLACK_EVENTS_PATH}`));
   });
 

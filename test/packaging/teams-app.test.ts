@@ -52,7 +52,10 @@ describe('the Teams app package', () => {
     for (const icon of TEAMS_ICONS) {
       const fresh = renderTeamsIcon(TEAMS_DIR, icon);
       expect([fresh.width, fresh.height]).toEqual([icon.size, icon.size]);
-      expect(readFileSync(join(TEAMS_DIR, `${icon.name}.png`)).equals(fresh.png), `teams/${icon.name}.png is stale: run npm run icons:teams`).toBe(true);
+      expect(
+        readFileSync(join(TEAMS_DIR, `${icon.name}.png`)).equals(fresh.png),
+        `teams/${icon.name}.png is stale: run npm run icons:teams`,
+      ).toBe(true);
     }
     const outline = renderTeamsIcon(TEAMS_DIR, { name: 'outline', size: 32 });
     let drawn = 0;

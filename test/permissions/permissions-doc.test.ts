@@ -26,7 +26,14 @@ describe('docs/permissions.md', () => {
       ...CLOUDWATCH_GPU_PERMISSIONS,
       ...STOP_PERMISSIONS,
       ...SPOT_PERMISSIONS,
-      ...new Ec2GpuInventory({ regions: [], tagKeys: [], resolveTeam: () => '', clientFor: () => { throw new Error('no client'); } }).permissions,
+      ...new Ec2GpuInventory({
+        regions: [],
+        tagKeys: [],
+        resolveTeam: () => '',
+        clientFor: () => {
+          throw new Error('no client');
+        },
+      }).permissions,
       ...ACTIONS.flatMap((a) => a.permissions),
       BIGQUERY_JOBS.permission,
       BIGQUERY_READ.permission,
@@ -42,6 +49,8 @@ describe('docs/permissions.md', () => {
     const json = /```json\n([\s\S]*?)\n```/.exec(committed)?.[1];
     const policy = JSON.parse(json ?? '') as { Statement: { Sid: string; Action: string[] }[] };
     expect(policy.Statement.every((s) => /^[A-Za-z0-9]+$/.test(s.Sid))).toBe(true);
-    expect(policy.Statement.flatMap((s) => s.Action)).toEqual(expect.arrayContaining(['ce:GetCostAndUsage', 'budgets:ViewBudget', 'ec2:StopInstances', 'cloudwatch:GetMetricData']));
+    expect(policy.Statement.flatMap((s) => s.Action)).toEqual(
+      expect.arrayContaining(['ce:GetCostAndUsage', 'budgets:ViewBudget', 'ec2:StopInstances', 'cloudwatch:GetMetricData']),
+    );
   });
 });

@@ -20,7 +20,10 @@ async function demo() {
 describe('recommendationsFor(cost lines), the seam the monthly review calls', () => {
   it('gives the demo notebook a right-size recommendation with its message, and the on-demand trainer a spot one', async () => {
     const { deps, id } = await demo();
-    const [notebooks, trainers] = await recommendationsFor(deps, [{ resourceId: id('dan-notebook') }, { resourceId: id('research-train-fra') }]);
+    const [notebooks, trainers] = await recommendationsFor(deps, [
+      { resourceId: id('dan-notebook') },
+      { resourceId: id('research-train-fra') },
+    ]);
     const [notebook, trainer] = [notebooks![0], trainers![0]];
     expect(notebook!.recommendation).toMatchObject({ kind: 'right-size', team: 'llm-training', current: { instanceType: 'g6e.2xlarge' } });
     expect(notebook!.recommendation.proposed.hourly).toBeLessThan(notebook!.recommendation.current.hourly);
@@ -50,7 +53,13 @@ describe('recommendationsFor(cost lines), the seam the monthly review calls', ()
 
   it('has nothing for lines that bill no GPU instance, busy inference, or an installation without GPU metrics', async () => {
     const { deps, id } = await demo();
-    expect(await recommendationsFor(deps, [{ resourceId: null }, { resourceId: 'arn:aws:s3:::datasets' }, { resourceId: id('serve-llm-primary') }])).toEqual([[], [], []]);
+    expect(
+      await recommendationsFor(deps, [
+        { resourceId: null },
+        { resourceId: 'arn:aws:s3:::datasets' },
+        { resourceId: id('serve-llm-primary') },
+      ]),
+    ).toEqual([[], [], []]);
     expect(await recommendationsFor(deps, [])).toEqual([]);
     delete deps.gpu;
     expect(await recommendationsFor(deps, [{ resourceId: id('dan-notebook') }])).toEqual([[]]);
@@ -58,7 +67,7 @@ describe('recommendationsFor(cost lines), the seam the monthly review calls', ()
 });
 
 describe('asking for recommendations', () => {
-  it('/burnrate recommend lists the caller\'s teams only', async () => {
+  it("/burnrate recommend lists the caller's teams only", async () => {
     const { deps } = await demo();
     const asked = command('U0DEMOALICE', 'recommend');
     await dispatch(deps, asked);

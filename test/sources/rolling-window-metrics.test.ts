@@ -12,7 +12,11 @@ const START = Date.UTC(2026, 10, 2, 7, 0, 0) / 1000;
 const WINDOW = 2 * 3600;
 const STEP = 60;
 /** The check's window when it runs `minutes` after the first run. */
-const windowAt = (minutes: number): MetricsRange => ({ start: START + minutes * 60, end: START + WINDOW + minutes * 60, stepSeconds: STEP });
+const windowAt = (minutes: number): MetricsRange => ({
+  start: START + minutes * 60,
+  end: START + WINDOW + minutes * 60,
+  stepSeconds: STEP,
+});
 
 /**
  * Two GPUs from the shared DCGM exposition's label sets, with values that move every minute (so a
@@ -23,9 +27,19 @@ function movingFleet(): FakeDcgmGpu[] {
   const [a, b, c] = dcgmGpuLabelSets();
   const minute = (t: number) => (t - START) / 60;
   return [
-    { labels: a!, metrics: { DCGM_FI_DEV_GPU_UTIL: (t) => minute(t) % 97, DCGM_FI_DEV_POWER_USAGE: (t) => 50 + (minute(t) % 13), DCGM_FI_DEV_FB_USED: (t) => 1000 + minute(t) } },
+    {
+      labels: a!,
+      metrics: {
+        DCGM_FI_DEV_GPU_UTIL: (t) => minute(t) % 97,
+        DCGM_FI_DEV_POWER_USAGE: (t) => 50 + (minute(t) % 13),
+        DCGM_FI_DEV_FB_USED: (t) => 1000 + minute(t),
+      },
+    },
     { labels: b!, metrics: { DCGM_FI_DEV_GPU_UTIL: (t) => (minute(t) < 20 ? 90 : null) } },
-    { labels: c!, metrics: { DCGM_FI_DEV_GPU_UTIL: (t) => (minute(t) >= 130 ? 3 : null), DCGM_FI_DEV_FB_USED: (t) => (minute(t) >= 130 ? 512 : null) } },
+    {
+      labels: c!,
+      metrics: { DCGM_FI_DEV_GPU_UTIL: (t) => (minute(t) >= 130 ? 3 : null), DCGM_FI_DEV_FB_USED: (t) => (minute(t) >= 130 ? 512 : null) },
+    },
   ];
 }
 
@@ -112,7 +126,12 @@ describe('the rolling metrics window', () => {
     const load = readNvidiaSmiCapture('nvidia-h100-80gb-hbm3__590.48.01', 'load');
     let publishedUntil = START + WINDOW - 120; // the agent's last two minutes have not landed yet
     cw = await FakeCloudWatch.start({
-      gpus: [{ dimensions: { host: 'ip-10-0-1-17', index: '0', name: load.name, InstanceId: 'i-0a1b2c3d4e5f60718' }, metrics: nvidiaSmiMetrics((t) => (t < publishedUntil ? load : null)) }],
+      gpus: [
+        {
+          dimensions: { host: 'ip-10-0-1-17', index: '0', name: load.name, InstanceId: 'i-0a1b2c3d4e5f60718' },
+          metrics: nvidiaSmiMetrics((t) => (t < publishedUntil ? load : null)),
+        },
+      ],
     });
     const client = new CloudWatchClient({ region: 'us-east-1', endpoint: cw.endpoint, credentials: TEST_AWS_CREDENTIALS, maxAttempts: 1 });
     const rolling = new RollingWindowMetrics(new CloudWatchGpuSource({ id: 'cw', region: 'us-east-1', client }), { overlapSeconds: 180 });

@@ -57,7 +57,12 @@ describe('SQLite store', () => {
   it('keeps other accounts and periods when replacing one', async () => {
     const store = openStore(':memory:');
     await store.importBatches([batch([row()])]);
-    await store.importBatches([{ ...batch([row({ billingAccount: '222', billed: 5 })]), scope: { source: 'focus', billingPeriods: ['2026-11'], billingAccounts: ['222'] } }]);
+    await store.importBatches([
+      {
+        ...batch([row({ billingAccount: '222', billed: 5 })]),
+        scope: { source: 'focus', billingPeriods: ['2026-11'], billingAccounts: ['222'] },
+      },
+    ]);
     expect((await store.spend.totals({ period: november }, 'team'))[0]?.billed).toBe(15);
   });
 
@@ -85,11 +90,16 @@ describe('SQLite store', () => {
     /** The same sums straight from the cost lines: what the rollup must always equal. */
     const fromLines = (path: string) => {
       const db = new Database(path, { readonly: true });
-      const sums = db.prepare('SELECT team, day, sum(billed) AS billed, sum(effective) AS effective FROM spend_daily GROUP BY team, day ORDER BY team, day').all();
+      const sums = db
+        .prepare(
+          'SELECT team, day, sum(billed) AS billed, sum(effective) AS effective FROM spend_daily GROUP BY team, day ORDER BY team, day',
+        )
+        .all();
       db.close();
       return sums;
     };
-    const rollup = async (store: ReturnType<typeof openStore>) => [...(await store.spend.dailyByTeam('2000-01-01'))].sort((x, y) => x.team.localeCompare(y.team) || x.day.localeCompare(y.day));
+    const rollup = async (store: ReturnType<typeof openStore>) =>
+      [...(await store.spend.dailyByTeam('2000-01-01'))].sort((x, y) => x.team.localeCompare(y.team) || x.day.localeCompare(y.day));
 
     it('follows every import: new days, a replaced period, another account, replaced days, an emptied scope', async () => {
       const path = join(mkdtempSync(join(tmpdir(), 'burnrate-store-')), 'burnrate.db');
@@ -101,12 +111,29 @@ describe('SQLite store', () => {
       await store.importBatches([batch([row({ billed: 25 })])]);
       await check();
       expect(await rollup(store)).toEqual([{ team: 'a', day: '2026-11-03', billed: 25, effective: 9 }]);
-      await store.importBatches([{ ...batch([row({ billingAccount: '222', billed: 5, effective: 5 })]), scope: { source: 'focus', billingPeriods: ['2026-11'], billingAccounts: ['222'] } }]);
+      await store.importBatches([
+        {
+          ...batch([row({ billingAccount: '222', billed: 5, effective: 5 })]),
+          scope: { source: 'focus', billingPeriods: ['2026-11'], billingAccounts: ['222'] },
+        },
+      ]);
       await check();
       // A cloud API's incremental pull replaces some days of another source.
       const days = { start: '2026-11-02', end: '2026-11-05' };
-      await store.importBatches([{ scope: { source: 'aws', billingPeriods: ['2026-11'], days }, rows: [row({ day: '2026-11-02', team: 'b' }), row({ day: '2026-11-04', team: 'c' })], dataThrough: null }]);
-      await store.importBatches([{ scope: { source: 'aws', billingPeriods: ['2026-11'], days }, rows: [row({ day: '2026-11-03', team: 'b', billed: 1 })], dataThrough: null }]);
+      await store.importBatches([
+        {
+          scope: { source: 'aws', billingPeriods: ['2026-11'], days },
+          rows: [row({ day: '2026-11-02', team: 'b' }), row({ day: '2026-11-04', team: 'c' })],
+          dataThrough: null,
+        },
+      ]);
+      await store.importBatches([
+        {
+          scope: { source: 'aws', billingPeriods: ['2026-11'], days },
+          rows: [row({ day: '2026-11-03', team: 'b', billed: 1 })],
+          dataThrough: null,
+        },
+      ]);
       await check();
       // Everything of account 111 gone: only account 222 and the aws day remain.
       await store.importBatches([batch([])]);

@@ -75,7 +75,12 @@ export function checkSlackLimits(blocks: SlackBlock[]): void {
         expect(new Set(actionIds).size).toBe(actionIds.length);
         for (const element of elements) {
           if (element.type === 'static_select') {
-            const select = element as { action_id: string; placeholder: SlackText; options: { text: SlackText; value: string }[]; initial_option?: { value: string } };
+            const select = element as {
+              action_id: string;
+              placeholder: SlackText;
+              options: { text: SlackText; value: string }[];
+              initial_option?: { value: string };
+            };
             expect(select.placeholder.type).toBe('plain_text');
             expect(select.placeholder.text.length).toBeLessThanOrEqual(SLACK.placeholder);
             expect(select.options.length).toBeGreaterThan(0);

@@ -13,7 +13,10 @@ export const spot: Recommendation = {
   proposed: { instanceType: 'p4d.24xlarge', lifecycle: 'spot', hourly: 18.213 },
   hoursPerMonth: 601.5,
   monthlySaving: 5545.39,
-  evidence: ['research-train-fra runs training on on-demand p4d.24xlarge and declares checkpointing (checkpoint=true, every 30m).', 'Spot p4d.24xlarge in eu-central-1: $18.21/h against $27.43/h on demand (34% less).'],
+  evidence: [
+    'research-train-fra runs training on on-demand p4d.24xlarge and declares checkpointing (checkpoint=true, every 30m).',
+    'Spot p4d.24xlarge in eu-central-1: $18.21/h against $27.43/h on demand (34% less).',
+  ],
 };
 export const rightSize: Recommendation = {
   ...spot,

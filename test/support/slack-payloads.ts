@@ -15,7 +15,13 @@ function triggerId(): string {
 }
 
 /** A `/burnrate ...` slash command (SlashCommandPayload). */
-export function slashCommandPayload(fields: { text: string; response_url: string; user_id?: string; user_name?: string; channel_id?: string }): Record<string, string> {
+export function slashCommandPayload(fields: {
+  text: string;
+  response_url: string;
+  user_id?: string;
+  user_name?: string;
+  channel_id?: string;
+}): Record<string, string> {
   return {
     token: 'legacy-verification-token',
     api_app_id: 'A0BURNRATE',
@@ -60,7 +66,14 @@ export function blockActionsPayload(fields: {
     container: { type: 'message', message_ts: ts, channel_id: channel, is_ephemeral: fields.ephemeral ?? false },
     trigger_id: triggerId(),
     channel: { id: channel, name: 'llm-training' },
-    message: { type: 'message', user: 'U0BOT', ts, ...(fields.threadTs ? { thread_ts: fields.threadTs } : {}), text: 'LLM Training is on track to spend 117% of its budget', blocks: [] },
+    message: {
+      type: 'message',
+      user: 'U0BOT',
+      ts,
+      ...(fields.threadTs ? { thread_ts: fields.threadTs } : {}),
+      text: 'LLM Training is on track to spend 117% of its budget',
+      blocks: [],
+    },
     response_url: fields.response_url,
     actions: [
       fields.selected !== undefined
@@ -99,7 +112,11 @@ export function appHomeOpenedPayload(user: string): Record<string, unknown> {
 }
 
 /** A submission of the budget modal (view_submission) by `user`, with the fields as typed. */
-export function budgetSubmissionPayload(user: string, values: { monthly?: string; weekly?: string; thresholds?: string }, team = 'ml-research'): Record<string, unknown> {
+export function budgetSubmissionPayload(
+  user: string,
+  values: { monthly?: string; weekly?: string; thresholds?: string },
+  team = 'ml-research',
+): Record<string, unknown> {
   const field = (name: keyof typeof values) => ({ [name]: { [name]: { type: 'plain_text_input', value: values[name] ?? null } } });
   return {
     type: 'view_submission',

@@ -35,7 +35,11 @@ export function formPayload(payload: Record<string, unknown>): string {
 }
 
 /** POSTs a signed body; `tamper` changes the body after signing, `headers` override any header. */
-export async function postSigned(url: string, body: string, options: { secret?: string; timestamp?: number; headers?: Record<string, string>; tamper?: (body: string) => string } = {}): Promise<Response> {
+export async function postSigned(
+  url: string,
+  body: string,
+  options: { secret?: string; timestamp?: number; headers?: Record<string, string>; tamper?: (body: string) => string } = {},
+): Promise<Response> {
   const headers = { ...signedHeaders(body, options), ...options.headers };
   return fetch(url, { method: 'POST', headers, body: options.tamper ? options.tamper(body) : body });
 }

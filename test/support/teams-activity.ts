@@ -28,7 +28,10 @@ function base(serviceUrl: string, kind: ConversationKind, from: Person, conversa
     from: { id: `29:${from.aadObjectId}`, name: from.name, aadObjectId: from.aadObjectId },
     recipient: { ...BOT },
     conversation: { id: conversationId, conversationType: kind, tenantId: TENANT, ...(kind === 'personal' ? {} : { isGroup: true }) },
-    channelData: { tenant: { id: TENANT }, ...(kind === 'channel' ? { team: { id: '19:general@thread.tacv2' }, channel: { id: CONVERSATIONS.channel } } : {}) },
+    channelData: {
+      tenant: { id: TENANT },
+      ...(kind === 'channel' ? { team: { id: '19:general@thread.tacv2' }, channel: { id: CONVERSATIONS.channel } } : {}),
+    },
   };
 }
 
@@ -54,7 +57,14 @@ export function messageActivity(serviceUrl: string, kind: ConversationKind, from
  * A click on an Action.Execute button of the card `replyToId` in a channel: the card is the root
  * of its thread, or a reply in the chain under `root`.
  */
-export function cardActionActivity(serviceUrl: string, from: Person, replyToId: string, verb: string, value: string, root: string = replyToId) {
+export function cardActionActivity(
+  serviceUrl: string,
+  from: Person,
+  replyToId: string,
+  verb: string,
+  value: string,
+  root: string = replyToId,
+) {
   const activity = base(serviceUrl, 'channel', from, `${CONVERSATIONS.channel};messageid=${root}`);
   return {
     ...activity,

@@ -26,12 +26,36 @@ const notebook: GpuFinding = {
   missingMinutes: 0,
   description: 'idle since 19:40 yesterday',
 };
-const stalled: GpuFinding = { ...notebook, id: 'gpu.stalled:i-9', kind: 'gpu.stalled', team: null, instanceId: 'i-9', name: null, instanceType: 'p5.48xlarge', gpus: 8, stalledGpus: 8, burned: 1_234.5, perDay: 2_362.08, protected: true, description: 'idle all weekend' };
+const stalled: GpuFinding = {
+  ...notebook,
+  id: 'gpu.stalled:i-9',
+  kind: 'gpu.stalled',
+  team: null,
+  instanceId: 'i-9',
+  name: null,
+  instanceType: 'p5.48xlarge',
+  gpus: 8,
+  stalledGpus: 8,
+  burned: 1_234.5,
+  perDay: 2_362.08,
+  protected: true,
+  description: 'idle all weekend',
+};
 
 const messages: Record<string, Message> = {
   'idle-alert notify': idleAlert({ teamName: 'ML Research', items: [{ finding: notebook }], dryRun: true, mode: 'notify' }),
-  'idle-alert approve, settled': idleAlert({ teamName: 'ML Research', items: [{ finding: notebook, settled: true, note: 'Kept running by U1 until 2026-11-18 10:00 UTC' }], dryRun: false, mode: 'approve' }),
-  'idle-alert auto': idleAlert({ teamName: 'ML Research', items: [{ finding: notebook, autoStopAt: new Date('2026-11-18T07:00:00Z') }], dryRun: false, mode: 'auto' }),
+  'idle-alert approve, settled': idleAlert({
+    teamName: 'ML Research',
+    items: [{ finding: notebook, settled: true, note: 'Kept running by U1 until 2026-11-18 10:00 UTC' }],
+    dryRun: false,
+    mode: 'approve',
+  }),
+  'idle-alert auto': idleAlert({
+    teamName: 'ML Research',
+    items: [{ finding: notebook, autoStopAt: new Date('2026-11-18T07:00:00Z') }],
+    dryRun: false,
+    mode: 'auto',
+  }),
   'idle-alert unowned': idleAlert({ teamName: 'Unowned GPUs', items: [{ finding: stalled }], dryRun: true, mode: 'notify', unowned: true }),
   'idle-status': idleStatus([notebook, stalled], 'all teams'),
   'team-picker': teamPicker({
@@ -44,7 +68,8 @@ const messages: Record<string, Message> = {
 describeRenderings(messages);
 
 describe('idle alert wording', () => {
-  const buttons = (message: Message) => message.blocks.filter((b): b is ActionsBlock => b.type === 'actions').flatMap((b) => b.buttons.map((x) => x.label));
+  const buttons = (message: Message) =>
+    message.blocks.filter((b): b is ActionsBlock => b.type === 'actions').flatMap((b) => b.buttons.map((x) => x.label));
 
   it('names the mode in its buttons: Stop now, Approve stop; Not ours, or Ours for an unowned instance', () => {
     expect(buttons(messages['idle-alert notify']!)).toEqual(['Stop now', 'Keep 4 h', 'Keep until next working day', 'Not ours']);
@@ -55,7 +80,9 @@ describe('idle alert wording', () => {
   });
 
   it('announces the automatic stop and says a protected instance is never stopped', () => {
-    expect(renderPlainText(messages['idle-alert auto']!)).toContain('Stops automatically at 2026-11-18 07:00 UTC unless someone clicks Keep.');
+    expect(renderPlainText(messages['idle-alert auto']!)).toContain(
+      'Stops automatically at 2026-11-18 07:00 UTC unless someone clicks Keep.',
+    );
     expect(renderPlainText(messages['idle-alert unowned']!)).toContain('protected (burnrate:protect=true): never stopped by burnrate');
   });
 

@@ -47,8 +47,30 @@ const sweep: SweepFinding = {
   windowHours: 168,
   perHour: 1.99,
   instances: [
-    { instanceId: 'i-0a', name: 'llm-sweep-0', instanceType: 'g5.12xlarge', gpuCount: 4, hourlyPrice: 1.9937, protected: true, running: true, runningHours: 60, spend: 119.62, gpuHours: 240 },
-    { instanceId: 'i-0b', name: 'llm-sweep-1', instanceType: 'g5.12xlarge', gpuCount: 4, hourlyPrice: 1.9937, protected: false, running: false, runningHours: 58, spend: 115.63, gpuHours: 232 },
+    {
+      instanceId: 'i-0a',
+      name: 'llm-sweep-0',
+      instanceType: 'g5.12xlarge',
+      gpuCount: 4,
+      hourlyPrice: 1.9937,
+      protected: true,
+      running: true,
+      runningHours: 60,
+      spend: 119.62,
+      gpuHours: 240,
+    },
+    {
+      instanceId: 'i-0b',
+      name: 'llm-sweep-1',
+      instanceType: 'g5.12xlarge',
+      gpuCount: 4,
+      hourlyPrice: 1.9937,
+      protected: false,
+      running: false,
+      runningHours: 58,
+      spend: 115.63,
+      gpuHours: 232,
+    },
   ],
 };
 const options = { teamName: 'ML Research', dryRun: false, secondApproverAbove: 5000 };
@@ -59,11 +81,29 @@ const messages: Record<string, Message> = {
   'recommendation right-size': recommendationMessage(rightSize, options),
   'recommendation list': recommendationList([spot, rightSize], 'ml-research'),
   'recommendation list empty': recommendationList([], 'vision'),
-  'spot approval pending': spotApprovalPending('research-train-fra', { ...migration, state: 'approving', approvals: migration.approvals.slice(0, 1) }),
-  'spot migrated': spotMigrated('research-train-fra', migration, 'lt-0a3f9c1e7d2b4a6c8: version 2 requests spot capacity and is the default now (was 1).'),
-  'spot reverted': spotReverted('research-train-fra', { ...migration, state: 'reverted', revertedBy: 'U0DEMOALICE', revertedAt: new Date('2026-11-19T10:00:00Z') }, 'U0DEMOALICE', 'version 1 is the default again'),
+  'spot approval pending': spotApprovalPending('research-train-fra', {
+    ...migration,
+    state: 'approving',
+    approvals: migration.approvals.slice(0, 1),
+  }),
+  'spot migrated': spotMigrated(
+    'research-train-fra',
+    migration,
+    'lt-0a3f9c1e7d2b4a6c8: version 2 requests spot capacity and is the default now (was 1).',
+  ),
+  'spot reverted': spotReverted(
+    'research-train-fra',
+    { ...migration, state: 'reverted', revertedBy: 'U0DEMOALICE', revertedAt: new Date('2026-11-19T10:00:00Z') },
+    'U0DEMOALICE',
+    'version 1 is the default again',
+  ),
   'sweep alert': sweepAlert({ teamName: 'LLM Training', finding: sweep, dryRun: true }),
-  'sweep alert stopped': sweepAlert({ teamName: 'LLM Training', finding: { ...sweep, kind: 'sweep.gpu-hours', cap: 500, value: 710.7 }, dryRun: false, note: 'Sweep stopped by U0DEMOCAROL at 2026-11-18 06:00 UTC: 1 stopped.' }),
+  'sweep alert stopped': sweepAlert({
+    teamName: 'LLM Training',
+    finding: { ...sweep, kind: 'sweep.gpu-hours', cap: 500, value: 710.7 },
+    dryRun: false,
+    note: 'Sweep stopped by U0DEMOCAROL at 2026-11-18 06:00 UTC: 1 stopped.',
+  }),
 };
 
 describe.each(Object.entries(messages))('%s', (_name, message) => {

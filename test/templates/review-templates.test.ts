@@ -34,7 +34,15 @@ const figures: ReviewFigures = {
     sweep: { count: 0, total: 0, average: 0, top: null },
     perThousandPredictions: { predictions: 240_000_000, cost: 0.1875 },
   },
-  showback: { team: 'llm-training', teamName: 'LLM Training', direct: 170_269.91, shared: 10_989.26, total: 181_259.17, share: 0.62, budget: 150_000 },
+  showback: {
+    team: 'llm-training',
+    teamName: 'LLM Training',
+    direct: 170_269.91,
+    shared: 10_989.26,
+    total: 181_259.17,
+    share: 0.62,
+    budget: 150_000,
+  },
   dataThrough: '2026-12-01T00:00:00Z',
 };
 
@@ -64,18 +72,52 @@ const line = (rank: number, extra: Partial<TrackedReviewLine> = {}): TrackedRevi
   ...extra,
 });
 const spotOptions = { dryRun: false, secondApproverAbove: 1000 };
-const answered = line(1, { recommendations: [rightSize], answer: 'spot', answeredBy: 'U0DEMOCAROL', answeredAt: new Date('2026-12-01T17:00:00Z'), owner: 'U0DEMODAN', ownerBy: 'U0DEMOCAROL', ownerAt: new Date('2026-12-01T17:05:00Z') });
+const answered = line(1, {
+  recommendations: [rightSize],
+  answer: 'spot',
+  answeredBy: 'U0DEMOCAROL',
+  answeredAt: new Date('2026-12-01T17:00:00Z'),
+  owner: 'U0DEMODAN',
+  ownerBy: 'U0DEMOCAROL',
+  ownerAt: new Date('2026-12-01T17:05:00Z'),
+});
 const people = ['U0DEMOCAROL', 'U0DEMODAN'];
 
 const messages: Record<string, Message> = {
   'review summary': reviewSummary(figures, 10),
-  'review summary without budget, GPUs or history': reviewSummary({ ...figures, budget: null, idle: null, change: null, previousSpend: 0, forecast: null, showback: null, units: { ...figures.units, perThousandPredictions: null } }, 0),
+  'review summary without budget, GPUs or history': reviewSummary(
+    {
+      ...figures,
+      budget: null,
+      idle: null,
+      change: null,
+      previousSpend: 0,
+      forecast: null,
+      showback: null,
+      units: { ...figures.units, perThousandPredictions: null },
+    },
+    0,
+  ),
   'review chart': reviewChart({ teamName: figures.teamName, month: '2026-11', png: PIXEL, team: 'llm-training' }),
   'review line unanswered': reviewLine({ line: line(1), currency: 'USD', people, spot: spotOptions }),
-  'review line with a spot recommendation': reviewLine({ line: line(1, { recommendations: [spot] }), currency: 'USD', people, spot: spotOptions }),
+  'review line with a spot recommendation': reviewLine({
+    line: line(1, { recommendations: [spot] }),
+    currency: 'USD',
+    people,
+    spot: spotOptions,
+  }),
   'review line answered with owner': reviewLine({ line: answered, currency: 'USD', people, spot: spotOptions }),
   'review reminder': reviewReminder({ teamName: figures.teamName, month: '2026-11', unanswered: [line(2), line(3)], people }),
-  'review close': reviewClose({ teamName: figures.teamName, month: '2026-11', currency: 'USD', decisions: [{ line: answered, saving: 22_606.79 }, { line: line(2, { answer: 'right-size', answeredBy: 'U0DEMODAN' }), saving: null }, { line: line(3), saving: 0 }] }),
+  'review close': reviewClose({
+    teamName: figures.teamName,
+    month: '2026-11',
+    currency: 'USD',
+    decisions: [
+      { line: answered, saving: 22_606.79 },
+      { line: line(2, { answer: 'right-size', answeredBy: 'U0DEMODAN' }), saving: null },
+      { line: line(3), saving: 0 },
+    ],
+  }),
 };
 
 describeRenderings(messages);
@@ -106,20 +148,26 @@ describe('review messages', () => {
     });
     const text = renderPlainText(messages['review line answered with owner']!);
     expect(text).toContain('Move to spot: answered by U0DEMOCAROL at 2026-12-01 17:00 UTC');
-    expect(text).toContain('Right-size to g4dn.xlarge: dan-notebook used at most 12.5 GiB of its 48 GiB GPU memory (26%) and 8% GPU utilisation on average. Saves about $826.46 a month.');
+    expect(text).toContain(
+      'Right-size to g4dn.xlarge: dan-notebook used at most 12.5 GiB of its 48 GiB GPU memory (26%) and 8% GPU utilisation on average. Saves about $826.46 a month.',
+    );
     expect(messages['review line answered with owner']!.blocks.filter((b) => b.type === 'actions')).toHaveLength(1);
   });
 
   it('line with a spot recommendation: its evidence and saving, and Approve spot migration apart from the answers', () => {
     const message = messages['review line with a spot recommendation']!;
     const text = renderPlainText(message);
-    expect(text).toContain('Spot (p4d.24xlarge on spot): research-train-fra runs training on on-demand p4d.24xlarge and declares checkpointing');
+    expect(text).toContain(
+      'Spot (p4d.24xlarge on spot): research-train-fra runs training on on-demand p4d.24xlarge and declares checkpointing',
+    );
     expect(text).toContain('Saves about $5,545.39 a month.');
     // The recommendation's saving replaces the catalog estimate on last month's cost.
     expect(text).not.toContain('catalog spot price');
     const [answers, approve] = message.blocks.filter((b) => b.type === 'actions');
     expect(answers!.buttons.map((b) => b.action)).not.toContain('spot.approve');
-    expect(approve).toMatchObject({ buttons: [{ action: 'spot.approve', label: 'Approve spot migration', value: '{"i":"i-087e2d6c2c7b10912"}' }] });
+    expect(approve).toMatchObject({
+      buttons: [{ action: 'spot.approve', label: 'Approve spot migration', value: '{"i":"i-087e2d6c2c7b10912"}' }],
+    });
     expect(approve!.buttons[0]!.confirm!.text).toContain('A second approver is needed');
   });
 
@@ -133,12 +181,17 @@ describe('review messages', () => {
     const message = messages['review chart']!;
     expect(renderHtml(message)).toContain(`<img src="data:image/png;base64,${PIXEL}"`);
     expect(JSON.stringify(renderAdaptiveCard(message))).toContain(`"url":"data:image/png;base64,${PIXEL}"`);
-    expect(renderPlainText(message)).toBe('[chart: LLM <Training> & Co: daily spend by service category, November 2026 (burnrate-llm-training-2026-11.png)]');
+    expect(renderPlainText(message)).toBe(
+      '[chart: LLM <Training> & Co: daily spend by service category, November 2026 (burnrate-llm-training-2026-11.png)]',
+    );
     expect(JSON.stringify(renderBlockKit(message).blocks)).toContain('Chart: LLM &lt;Training&gt; &amp; Co');
   });
 
   it('an image whose bytes are not base64 is dropped, never written into markup', () => {
-    const forged: Message = { summary: 'x', blocks: [{ type: 'image', title: 't', alt: 'a', filename: 'f.png', png: '"><script>alert(1)</script>' }] };
+    const forged: Message = {
+      summary: 'x',
+      blocks: [{ type: 'image', title: 't', alt: 'a', filename: 'f.png', png: '"><script>alert(1)</script>' }],
+    };
     expect(renderHtml(forged)).not.toContain('script');
     expect(JSON.stringify(renderAdaptiveCard(forged))).not.toContain('script');
   });

@@ -26,8 +26,25 @@ const actual: Finding = {
   forecast: { amount: 71_830.25, method: 'weekday averages of the last 28 days' },
   dataThrough: '2026-11-24T00:00:00Z',
 };
-const forecast: Finding = { ...actual, id: findingId('budget.forecast', 'ml-research', '2026-11', 100), kind: 'budget.forecast', threshold: 100, amount: 71_830.25 };
-const weekly: Finding = { ...actual, cadence: 'weekly', period: '2026-W48', range: { start: '2026-11-23', end: '2026-11-30' }, budget: 9_000, amount: 4_800, actual: 4_800, threshold: 50, forecast: null, currency: 'EUR' };
+const forecast: Finding = {
+  ...actual,
+  id: findingId('budget.forecast', 'ml-research', '2026-11', 100),
+  kind: 'budget.forecast',
+  threshold: 100,
+  amount: 71_830.25,
+};
+const weekly: Finding = {
+  ...actual,
+  cadence: 'weekly',
+  period: '2026-W48',
+  range: { start: '2026-11-23', end: '2026-11-30' },
+  budget: 9_000,
+  amount: 4_800,
+  actual: 4_800,
+  threshold: 50,
+  forecast: null,
+  currency: 'EUR',
+};
 
 const alerts: Record<string, BudgetAlertData> = {
   'actual-new': { finding: actual, teamName: 'ML Research', event: 'new', previousThreshold: null },
@@ -58,13 +75,50 @@ const awsStale: StaleSource = {
   ageHours: 26,
   failedAt: '2026-12-02T08:00:00Z',
   kind: 'spend',
-  error: "Cost Explorer denied ce:GetCostAndUsage to burnrate's AWS credentials: User: arn:aws:iam::123456789012:user/burnrate is not authorized to perform: ce:GetCostAndUsage Allow ce:GetCostAndUsage for the IAM role or user burnrate runs as (docs/permissions.md lists every permission burnrate needs).",
+  error:
+    "Cost Explorer denied ce:GetCostAndUsage to burnrate's AWS credentials: User: arn:aws:iam::123456789012:user/burnrate is not authorized to perform: ce:GetCostAndUsage Allow ce:GetCostAndUsage for the IAM role or user burnrate runs as (docs/permissions.md lists every permission burnrate needs).",
 };
 
 const budgetLines: BudgetLine[] = [
-  { origin: 'config', name: 'monthly', team: 'ml-research', period: 'monthly', amount: 60_000, currency: 'USD', actual: 49_210.5, actualFrom: 'burnrate', forecast: 71_830.25, thresholds: [50, 80, 100], drivesAlerts: true },
-  { origin: 'aws', name: 'llm-training-monthly', team: 'llm-training', period: 'monthly', amount: 150_000, currency: 'USD', actual: 98_000, actualFrom: 'cloud', forecast: 161_000, thresholds: [80, 100], drivesAlerts: true },
-  { origin: 'gcp', name: 'Research <GPUs> & TPUs', team: 'ml-research', period: 'quarterly', amount: 40_000, currency: 'EUR', actual: null, actualFrom: null, forecast: null, thresholds: [90], drivesAlerts: false },
+  {
+    origin: 'config',
+    name: 'monthly',
+    team: 'ml-research',
+    period: 'monthly',
+    amount: 60_000,
+    currency: 'USD',
+    actual: 49_210.5,
+    actualFrom: 'burnrate',
+    forecast: 71_830.25,
+    thresholds: [50, 80, 100],
+    drivesAlerts: true,
+  },
+  {
+    origin: 'aws',
+    name: 'llm-training-monthly',
+    team: 'llm-training',
+    period: 'monthly',
+    amount: 150_000,
+    currency: 'USD',
+    actual: 98_000,
+    actualFrom: 'cloud',
+    forecast: 161_000,
+    thresholds: [80, 100],
+    drivesAlerts: true,
+  },
+  {
+    origin: 'gcp',
+    name: 'Research <GPUs> & TPUs',
+    team: 'ml-research',
+    period: 'quarterly',
+    amount: 40_000,
+    currency: 'EUR',
+    actual: null,
+    actualFrom: null,
+    forecast: null,
+    thresholds: [90],
+    drivesAlerts: false,
+  },
 ];
 
 const messages: Record<string, Message> = {
@@ -72,7 +126,15 @@ const messages: Record<string, Message> = {
   'spend-summary by-team': spendSummary(report, 'all teams'),
   'spend-summary empty': spendSummary({ ...report, rows: [], total: { billed: 0, effective: 0 }, dataThrough: null }, 'ml-research'),
   'spend-summary many-rows': spendSummary(
-    { ...report, by: 'resource', rows: Array.from({ length: 40 }, (_, i) => ({ key: `arn:aws:ec2:us-east-1:123456789012:instance/i-${String(i).padStart(17, '0')}`, billed: 1000 - i, effective: 990 - i })) },
+    {
+      ...report,
+      by: 'resource',
+      rows: Array.from({ length: 40 }, (_, i) => ({
+        key: `arn:aws:ec2:us-east-1:123456789012:instance/i-${String(i).padStart(17, '0')}`,
+        billed: 1000 - i,
+        effective: 990 - i,
+      })),
+    },
     'llm-training',
   ),
   'stale-data-notice aws': staleDataNotice({ teamName: 'LLM Training', stale: [awsStale] }),
@@ -80,7 +142,10 @@ const messages: Record<string, Message> = {
   'budget-list empty': budgetListMessage({ budgets: [], dataThrough: null, stale: [] }),
 };
 
-describeRenderings(messages, { what: 'how fresh the data is', pattern: /billing data through \d+ \w{3}|no billing data yet|data \d+ h old/ });
+describeRenderings(messages, {
+  what: 'how fresh the data is',
+  pattern: /billing data through \d+ \w{3}|no billing data yet|data \d+ h old/,
+});
 
 describe('budget alert wording', () => {
   it('says what was crossed, with money formatted in the budget currency', () => {

@@ -36,7 +36,9 @@ send({ type: 'ready', osThreadId: lowerThreadPriority() });
 
 async function answer(id: number, request: CommandRequest): Promise<void> {
   const undelivered: Message[] = [];
-  const reply: Reply = request.responseUrl ? responseUrlReply(request.responseUrl) : { private: async (message) => void undelivered.push(message) };
+  const reply: Reply = request.responseUrl
+    ? responseUrlReply(request.responseUrl)
+    : { private: async (message) => void undelivered.push(message) };
   const deps = { ...runtime.deps, clock: () => new Date(Date.now() + request.clockOffsetMs) };
   try {
     // The dispatcher turns a command's errors into a private message; it throws only when replying failed.

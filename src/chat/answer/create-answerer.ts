@@ -8,9 +8,21 @@ import { WorkerAnswerer, type WorkerAnswererOptions } from './worker-answerer.js
  * Answer workers when they can share the database (a file: WAL lets several connections read while
  * one writes) and are not turned off; in process otherwise, exactly as before.
  */
-export function createAnswerer(deps: Deps, options: { dbPath: string; env: NodeJS.ProcessEnv; dispatch: Dispatch; script?: URL; limits?: WorkerAnswererOptions['limits'] }): Answerer {
+export function createAnswerer(
+  deps: Deps,
+  options: { dbPath: string; env: NodeJS.ProcessEnv; dispatch: Dispatch; script?: URL; limits?: WorkerAnswererOptions['limits'] },
+): Answerer {
   const size = answerWorkerCount(deps.config, options.env);
   const inProcess = inProcessAnswerer(deps, options.dispatch);
   if (options.dbPath === ':memory:' || size === 0) return inProcess;
-  return new WorkerAnswerer({ size, config: deps.config, dbPath: options.dbPath, env: options.env, log: deps.log, fallback: inProcess, ...(options.script ? { script: options.script } : {}), ...(options.limits ? { limits: options.limits } : {}) });
+  return new WorkerAnswerer({
+    size,
+    config: deps.config,
+    dbPath: options.dbPath,
+    env: options.env,
+    log: deps.log,
+    fallback: inProcess,
+    ...(options.script ? { script: options.script } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
 }

@@ -121,7 +121,9 @@ export class WorkerAnswerer implements Answerer {
     // Answered in process (see answer()): nothing queues here.
     if (this.inProcess()) return true;
     const oldestQueued = this.queue[0];
-    const behind = this.inFlight >= this.limits.waitingPerWorker * this.slots.length || (oldestQueued !== undefined && performance.now() - oldestQueued.queuedAt > this.limits.queuedWaitMs);
+    const behind =
+      this.inFlight >= this.limits.waitingPerWorker * this.slots.length ||
+      (oldestQueued !== undefined && performance.now() - oldestQueued.queuedAt > this.limits.queuedWaitMs);
     // One line when answers fall behind and one when they catch up, however many commands come in between.
     if (behind && this.turnedAway === null) {
       this.turnedAway = 0;
@@ -157,7 +159,10 @@ export class WorkerAnswerer implements Answerer {
         for (const p of this.queue.splice(0)) void this.options.fallback.answer(p.request, p.reply).then(p.resolve);
         return;
       }
-      const slot = this.slots.reduce<Slot | null>((best, s) => (s.ready && s.pending.size < ANSWERS_PER_WORKER && (!best || s.pending.size < best.pending.size) ? s : best), null);
+      const slot = this.slots.reduce<Slot | null>(
+        (best, s) => (s.ready && s.pending.size < ANSWERS_PER_WORKER && (!best || s.pending.size < best.pending.size) ? s : best),
+        null,
+      );
       if (!slot) return;
       const next = this.queue.shift()!;
       slot.pending.set(next.id, next);
@@ -202,7 +207,9 @@ export class WorkerAnswerer implements Answerer {
     } else {
       // Answers the worker had no address for (no response_url) go out through the caller's reply.
       for (const undelivered of message.undelivered) {
-        await pending.reply.private(undelivered).catch((error: unknown) => this.options.log.error({ err: (error as Error).message }, 'answer could not be delivered'));
+        await pending.reply
+          .private(undelivered)
+          .catch((error: unknown) => this.options.log.error({ err: (error as Error).message }, 'answer could not be delivered'));
       }
     }
     pending.resolve();
@@ -233,7 +240,9 @@ export class WorkerAnswerer implements Answerer {
   private async apologise(pending: Pending): Promise<void> {
     const reference = randomUUID().slice(0, 8);
     this.options.log.error({ reference }, 'answer lost with its worker');
-    await pending.reply.private(internalErrorMessage(reference)).catch((error: unknown) => this.options.log.error({ err: (error as Error).message }, 'apology could not be delivered'));
+    await pending.reply
+      .private(internalErrorMessage(reference))
+      .catch((error: unknown) => this.options.log.error({ err: (error as Error).message }, 'apology could not be delivered'));
     pending.resolve();
   }
 

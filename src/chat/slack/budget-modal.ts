@@ -24,7 +24,10 @@ export function budgetModalView(team: TeamConfig): object {
     submit: { type: 'plain_text', text: 'Save' },
     close: { type: 'plain_text', text: 'Cancel' },
     blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text: `Budget of *${(team.name ?? team.id).replace(/[<>&*_~`]/g, '')}* (${budget?.currency ?? 'USD'})` } },
+      {
+        type: 'section',
+        text: { type: 'mrkdwn', text: `Budget of *${(team.name ?? team.id).replace(/[<>&*_~`]/g, '')}* (${budget?.currency ?? 'USD'})` },
+      },
       input('monthly', 'Monthly budget', 'e.g. 50000, 50k or 1.2m; empty to leave as is', budget?.monthly?.toString()),
       input('weekly', 'Weekly budget', 'Monday to Sunday; empty for none', budget?.weekly?.toString()),
       input('thresholds', 'Alert thresholds (%)', 'e.g. 50, 80, 100', budget?.thresholds.join(', ')),

@@ -56,7 +56,9 @@ export class SlackChat implements ChatPort {
       const result = where.parentRef
         ? await this.call('conversations.replies', () => this.client.conversations.replies({ ...args, ts: where.parentRef! }))
         : await this.call('conversations.history', () => this.client.conversations.history(args));
-      const found = result.messages?.find((m) => m.metadata?.event_type === METADATA_EVENT && (m.metadata.event_payload as Record<string, unknown> | undefined)?.key === key);
+      const found = result.messages?.find(
+        (m) => m.metadata?.event_type === METADATA_EVENT && (m.metadata.event_payload as Record<string, unknown> | undefined)?.key === key,
+      );
       if (found?.ts) return found.ts;
       cursor = result.response_metadata?.next_cursor || undefined;
       if (!cursor) return null;
@@ -69,13 +71,20 @@ export class SlackChat implements ChatPort {
    * into the thread, or into the new message's thread for a top-level post. A message that is only
    * a picture becomes the file, with the summary as its comment.
    */
-  private async send(address: string, threadTs: string | undefined, message: Message, key: string | undefined): Promise<{ ref: string | null }> {
+  private async send(
+    address: string,
+    threadTs: string | undefined,
+    message: Message,
+    key: string | undefined,
+  ): Promise<{ ref: string | null }> {
     const images = message.blocks.filter((b): b is ImageBlock => b.type === 'image');
     const rest = { ...message, blocks: message.blocks.filter((b) => b.type !== 'image') };
     let ref: string | null = null;
     if (images.length === 0 || rest.blocks.length > 0) {
       const metadata = key ? { metadata: { event_type: METADATA_EVENT, event_payload: { key } } } : {};
-      const result = await this.call('chat.postMessage', () => this.client.chat.postMessage({ channel: address, ...(threadTs ? { thread_ts: threadTs } : {}), ...render(rest), ...metadata }));
+      const result = await this.call('chat.postMessage', () =>
+        this.client.chat.postMessage({ channel: address, ...(threadTs ? { thread_ts: threadTs } : {}), ...render(rest), ...metadata }),
+      );
       ref = result.ts ?? null;
     }
     if (images.length === 0) return { ref };
@@ -85,7 +94,12 @@ export class SlackChat implements ChatPort {
         channel_id: address,
         ...(thread ? { thread_ts: thread } : {}),
         ...(rest.blocks.length === 0 ? { initial_comment: message.summary } : {}),
-        file_uploads: images.map((image) => ({ file: Buffer.from(image.png, 'base64'), filename: image.filename, title: image.title, alt_text: image.alt })),
+        file_uploads: images.map((image) => ({
+          file: Buffer.from(image.png, 'base64'),
+          filename: image.filename,
+          title: image.title,
+          alt_text: image.alt,
+        })),
       }),
     );
     return { ref: ref ?? thread ?? null };

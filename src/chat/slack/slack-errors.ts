@@ -45,18 +45,32 @@ export function toDeliveryError(method: string, error: unknown): DeliveryError {
   if (error instanceof WebAPIPlatformError) {
     const code = String(error.data.error);
     const retryAfter = error.data.response_metadata?.retryAfter;
-    return new DeliveryError(`Slack ${method}: ${redactTokens(code)}`, PERMANENT.has(code), code === 'ratelimited' && retryAfter ? retryAfter * 1000 : undefined);
+    return new DeliveryError(
+      `Slack ${method}: ${redactTokens(code)}`,
+      PERMANENT.has(code),
+      code === 'ratelimited' && retryAfter ? retryAfter * 1000 : undefined,
+    );
   }
   if (error instanceof WebAPIHTTPError) {
     // A 5xx may come after Slack took the message: the outbox looks for it before posting again.
-    return new DeliveryError(`Slack ${method}: HTTP ${error.statusCode} ${redactTokens(error.statusMessage)}`.trim(), false, undefined, error.statusCode >= 500);
+    return new DeliveryError(
+      `Slack ${method}: HTTP ${error.statusCode} ${redactTokens(error.statusMessage)}`.trim(),
+      false,
+      undefined,
+      error.statusCode >= 500,
+    );
   }
   if (error instanceof WebAPIRequestError) {
     const cause = error.original.cause instanceof Error ? error.original.cause : null;
     const detail = cause ? `: ${cause.message}` : '';
     // Refused before anything was sent is certain; a timeout or a reset leaves the post in doubt.
     const refused = [error.original, cause].some((e) => (e as { code?: string } | null)?.code === 'ECONNREFUSED');
-    return new DeliveryError(`Slack ${method}: network error (${redactTokens(error.original.message + detail)})`, false, undefined, !refused);
+    return new DeliveryError(
+      `Slack ${method}: network error (${redactTokens(error.original.message + detail)})`,
+      false,
+      undefined,
+      !refused,
+    );
   }
   return new DeliveryError(`Slack ${method}: ${redactTokens(error instanceof Error ? error.message : String(error))}`);
 }

@@ -48,7 +48,8 @@ export function actionInteraction(body: BlockAction, reply: MessageReply): Actio
 /** Buttons carry `value`; a static select the chosen option's value; other elements none we use. */
 function valueOf(action: BlockAction['actions'][number]): string {
   if ('value' in action && typeof action.value === 'string') return action.value;
-  if ('selected_option' in action && action.selected_option && typeof action.selected_option.value === 'string') return action.selected_option.value;
+  if ('selected_option' in action && action.selected_option && typeof action.selected_option.value === 'string')
+    return action.selected_option.value;
   return '';
 }
 

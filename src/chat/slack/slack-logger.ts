@@ -9,13 +9,16 @@ import { redactTokens } from './slack-tokens.js';
  * purpose so LOG_LEVEL stays the only switch.
  */
 export function slackLogger(log: Logger): SlackLogger {
-  const line = (parts: unknown[]) => redactTokens(parts.map((p) => (p instanceof Error ? p.message : typeof p === 'string' ? p : safeJson(p))).join(' '));
+  const line = (parts: unknown[]) =>
+    redactTokens(parts.map((p) => (p instanceof Error ? p.message : typeof p === 'string' ? p : safeJson(p))).join(' '));
   const child = log.child({ component: 'slack' });
   // Bolt logs a debug line on every request, on the path to the ack: a line nobody will read is
   // not formatted (redacting and serialising cost more than the check).
-  const at = (level: 'debug' | 'info' | 'warn' | 'error') => (...msg: unknown[]) => {
-    if (child.isLevelEnabled(level)) child[level](line(msg));
-  };
+  const at =
+    (level: 'debug' | 'info' | 'warn' | 'error') =>
+    (...msg: unknown[]) => {
+      if (child.isLevelEnabled(level)) child[level](line(msg));
+    };
   return {
     debug: at('debug'),
     info: at('info'),
@@ -28,7 +31,15 @@ export function slackLogger(log: Logger): SlackLogger {
 }
 
 /** pino's levels as @slack/logger names them; pino's trace, fatal and silent have no twin. */
-const LEVELS: Record<string, string> = { trace: 'debug', debug: 'debug', info: 'info', warn: 'warn', error: 'error', fatal: 'error', silent: 'error' };
+const LEVELS: Record<string, string> = {
+  trace: 'debug',
+  debug: 'debug',
+  info: 'info',
+  warn: 'warn',
+  error: 'error',
+  fatal: 'error',
+  silent: 'error',
+};
 
 function safeJson(value: unknown): string {
   try {

@@ -39,7 +39,11 @@ export function privateReply(tools: ReplyTools, where: { channel: string | null;
  * Replies to a button click. An ephemeral message has no ts chat.update can address, so it is
  * replaced through response_url instead; a click outside any message falls back to private.
  */
-export function messageReply(tools: ReplyTools, where: { channel: string | null; userId: string }, clicked: ClickedMessage | null): MessageReply {
+export function messageReply(
+  tools: ReplyTools,
+  where: { channel: string | null; userId: string },
+  clicked: ClickedMessage | null,
+): MessageReply {
   const base = privateReply(tools, where);
   return {
     private: base.private,
@@ -63,7 +67,12 @@ export function messageReply(tools: ReplyTools, where: { channel: string | null;
 }
 
 /** The body of a private answer POSTed to a response_url: only the actor sees it, the original stays. */
-export function ephemeralResponse(message: Message): { response_type: 'ephemeral'; replace_original: false; text: string; blocks: types.KnownBlock[] } {
+export function ephemeralResponse(message: Message): {
+  response_type: 'ephemeral';
+  replace_original: false;
+  text: string;
+  blocks: types.KnownBlock[];
+} {
   return { response_type: 'ephemeral', replace_original: false, ...blockKit(message) };
 }
 

@@ -23,7 +23,11 @@ export function readSlackSettings(env: NodeJS.ProcessEnv): SlackSettings | null 
   const appToken = nonBlank(env.SLACK_APP_TOKEN);
   if (!botToken && !signingSecret && !appToken) return null;
   const required = appToken ? ['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN'] : ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET'];
-  const values: Record<string, string | null> = { SLACK_BOT_TOKEN: botToken, SLACK_SIGNING_SECRET: signingSecret, SLACK_APP_TOKEN: appToken };
+  const values: Record<string, string | null> = {
+    SLACK_BOT_TOKEN: botToken,
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_APP_TOKEN: appToken,
+  };
   const missing = required.filter((name) => !values[name]);
   if (missing.length > 0) {
     const present = Object.keys(values).filter((name) => values[name]);

@@ -1,4 +1,11 @@
-import { CloudAdapter, ConfigurationBotFrameworkAuthentication, type Activity, type ConfigurationBotFrameworkAuthenticationOptions, type InvokeResponse, type TurnContext } from 'botbuilder';
+import {
+  CloudAdapter,
+  ConfigurationBotFrameworkAuthentication,
+  type Activity,
+  type ConfigurationBotFrameworkAuthenticationOptions,
+  type InvokeResponse,
+  type TurnContext,
+} from 'botbuilder';
 import type { Logger } from 'pino';
 import type { TeamsSettings } from './teams-settings.js';
 
@@ -55,7 +62,8 @@ export function createTeamsAdapter(settings: TeamsSettings, log: Logger, endpoin
   // the request fails, so the connector's own retry policy applies.
   adapter.onTurnError = async (context, error) => {
     // A proactive turn's failure is the outbox's to report and retry.
-    if (context.activity.name !== 'ContinueConversation') log.error({ err: error.message, type: context.activity.type, name: context.activity.name }, 'teams turn failed');
+    if (context.activity.name !== 'ContinueConversation')
+      log.error({ err: error.message, type: context.activity.type, name: context.activity.name }, 'teams turn failed');
     throw error;
   };
   return adapter;

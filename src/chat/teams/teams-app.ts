@@ -31,13 +31,21 @@ export interface TeamsApp {
  */
 export function createTeamsApp(deps: Deps, options: { dispatch: Dispatch; authenticated: boolean }): TeamsApp {
   const chat = deps.chat.find((port): port is TeamsChat => port instanceof TeamsChat);
-  if (!chat) throw new BurnrateError('burnrate_teams_not_configured', 'Teams is not configured', 'Set MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD.', 2);
+  if (!chat)
+    throw new BurnrateError(
+      'burnrate_teams_not_configured',
+      'Teams is not configured',
+      'Set MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD.',
+      2,
+    );
 
   const onTurn = async (context: TurnContext): Promise<void> => {
     const { activity } = context;
     if (activity.type === ActivityTypes.Message || activity.type === ActivityTypes.Invoke || isInstall(context)) {
       // Answering matters more than remembering: a store failure here is logged, the turn goes on.
-      await rememberConversation(deps.store.conversations, activity, deps.clock()).catch((error: Error) => deps.log.warn({ err: error.message }, 'teams conversation not remembered'));
+      await rememberConversation(deps.store.conversations, activity, deps.clock()).catch((error: Error) =>
+        deps.log.warn({ err: error.message }, 'teams conversation not remembered'),
+      );
     }
     if (activity.type === ActivityTypes.Message) {
       const reply = commandReply(context);

@@ -44,16 +44,22 @@ export class TeamsChat implements ChatPort {
   }
 
   async post(address: string, message: Message): Promise<{ ref: string | null }> {
-    const sent = await this.inConversation(address, null, (connector, conversationId, from) => connector.sendToConversation(conversationId, { ...render(message), from }));
+    const sent = await this.inConversation(address, null, (connector, conversationId, from) =>
+      connector.sendToConversation(conversationId, { ...render(message), from }),
+    );
     return { ref: sent.id ?? null };
   }
 
   async update(address: string, ref: string, message: Message): Promise<void> {
-    await this.inConversation(address, null, (connector, conversationId, from) => connector.updateActivity(conversationId, ref, { ...render(message), id: ref, from }));
+    await this.inConversation(address, null, (connector, conversationId, from) =>
+      connector.updateActivity(conversationId, ref, { ...render(message), id: ref, from }),
+    );
   }
 
   async reply(address: string, parentRef: string, message: Message): Promise<{ ref: string | null }> {
-    const sent = await this.inConversation(address, parentRef, (connector, conversationId, from) => connector.sendToConversation(conversationId, { ...render(message), from }));
+    const sent = await this.inConversation(address, parentRef, (connector, conversationId, from) =>
+      connector.sendToConversation(conversationId, { ...render(message), from }),
+    );
     return { ref: sent.id ?? null };
   }
 
@@ -99,6 +105,11 @@ function render(message: Message): ReturnType<typeof cardActivity> {
 }
 
 /** The Teams chat port for these settings, on its own CloudAdapter. */
-export function createTeamsChat(settings: TeamsSettings, conversations: ChatConversationStore, log: Logger, endpoints?: TeamsAuthEndpoints): TeamsChat {
+export function createTeamsChat(
+  settings: TeamsSettings,
+  conversations: ChatConversationStore,
+  log: Logger,
+  endpoints?: TeamsAuthEndpoints,
+): TeamsChat {
   return new TeamsChat(createTeamsAdapter(settings, log, endpoints), settings.insecure ? '' : settings.appId, conversations);
 }

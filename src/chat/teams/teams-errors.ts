@@ -6,7 +6,12 @@ const PERMANENT_STATUS = new Set([400, 401, 403, 404, 413]);
 /** Turns what the ConnectorClient threw into a DeliveryError the outbox knows how to schedule. */
 export function toDeliveryError(error: unknown): DeliveryError {
   if (error instanceof DeliveryError) return error;
-  const e = error as { statusCode?: unknown; message?: unknown; code?: unknown; response?: { headers?: { get?: (name: string) => string | undefined } } };
+  const e = error as {
+    statusCode?: unknown;
+    message?: unknown;
+    code?: unknown;
+    response?: { headers?: { get?: (name: string) => string | undefined } };
+  };
   const status = typeof e.statusCode === 'number' ? e.statusCode : null;
   const message = typeof e.message === 'string' ? e.message : String(error);
   if (status === 429) {
@@ -14,7 +19,8 @@ export function toDeliveryError(error: unknown): DeliveryError {
     return new DeliveryError(`Teams: throttled (429)${retryAfterMs ? `, retry after ${retryAfterMs / 1000} s` : ''}`, false, retryAfterMs);
   }
   // A 5xx, a timeout or a reset may come after the connector took the activity: the post is in doubt.
-  if (status !== null) return new DeliveryError(`Teams: HTTP ${status} ${oneLine(message)}`.trim(), PERMANENT_STATUS.has(status), undefined, status >= 500);
+  if (status !== null)
+    return new DeliveryError(`Teams: HTTP ${status} ${oneLine(message)}`.trim(), PERMANENT_STATUS.has(status), undefined, status >= 500);
   return new DeliveryError(`Teams: ${oneLine(message)}`, false, undefined, e.code !== 'ECONNREFUSED');
 }
 

@@ -27,7 +27,10 @@ export function actionInteraction(activity: Activity, reply: MessageReply): Acti
   const verb = nonEmpty(value?.action?.verb);
   if (!verb) throw new Error('adaptiveCard/action invoke without a verb');
   const data = value?.action?.data;
-  const buttonValue = typeof data === 'object' && data !== null && typeof (data as { value?: unknown }).value === 'string' ? (data as { value: string }).value : '';
+  const buttonValue =
+    typeof data === 'object' && data !== null && typeof (data as { value?: unknown }).value === 'string'
+      ? (data as { value: string }).value
+      : '';
   const conversation = nonEmpty(activity.conversation?.id);
   const replyTo = nonEmpty(activity.replyToId);
   return {
@@ -50,11 +53,16 @@ export function commandText(activity: Pick<Activity, 'text' | 'entities' | 'reci
   for (const entity of activity.entities ?? []) {
     const mentioned = (entity as { mentioned?: { id?: string } }).mentioned;
     const shown = (entity as { text?: unknown }).text;
-    if (entity.type === 'mention' && mentioned?.id === activity.recipient?.id && typeof shown === 'string') text = text.split(shown).join(' ');
+    if (entity.type === 'mention' && mentioned?.id === activity.recipient?.id && typeof shown === 'string')
+      text = text.split(shown).join(' ');
   }
   // Teams writes the mention as <at>name</at>; any left (another app's name) is not a command word.
   text = text.replace(/<at>[^<]*<\/at>/gi, ' ').replace(/&nbsp;/g, ' ');
-  return text.trim().replace(/^\/?burnrate\b/i, '').replace(/\s+/g, ' ').trim();
+  return text
+    .trim()
+    .replace(/^\/?burnrate\b/i, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**

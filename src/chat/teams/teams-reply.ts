@@ -35,7 +35,10 @@ export class CardActionReply implements MessageReply {
     // the card, where anyone sees it but only those allowed can use it, and the clicker is told.
     if (message.blocks.some((b) => b.type === 'actions' && b.buttons.length > 0)) {
       await this.postInThread(message);
-      this.privates.push({ summary: message.summary, blocks: [{ type: 'text', text: `${stripMarkup(message.summary)} The choices are in the thread under this card.` }] });
+      this.privates.push({
+        summary: message.summary,
+        blocks: [{ type: 'text', text: `${stripMarkup(message.summary)} The choices are in the thread under this card.` }],
+      });
       return;
     }
     this.privates.push(message);
@@ -52,7 +55,12 @@ export class CardActionReply implements MessageReply {
 
   /** What the invoke answers: the refreshed card if there is one, else the words for the clicker. */
   invokeResponse(): AdaptiveCardInvokeResponse {
-    if (this.updated) return { statusCode: 200, type: 'application/vnd.microsoft.card.adaptive', value: renderAdaptiveCard(this.updated) as Record<string, unknown> };
+    if (this.updated)
+      return {
+        statusCode: 200,
+        type: 'application/vnd.microsoft.card.adaptive',
+        value: renderAdaptiveCard(this.updated) as Record<string, unknown>,
+      };
     const text = this.privates.map((m) => renderPlainText(m)).join('\n\n');
     const said = text || (this.threaded > 0 ? 'Posted in the thread of this alert.' : 'Done.');
     return { statusCode: 200, type: 'application/vnd.microsoft.activity.message', value: said as unknown as Record<string, unknown> };

@@ -24,7 +24,11 @@ export function readTeamsSettings(env: NodeJS.ProcessEnv): TeamsSettings | null 
   const typeText = nonBlank(env.MICROSOFT_APP_TYPE);
 
   if (!appId) {
-    const others = [...(password ? ['MICROSOFT_APP_PASSWORD'] : []), ...(tenantId ? ['MICROSOFT_APP_TENANT_ID'] : []), ...(typeText ? ['MICROSOFT_APP_TYPE'] : [])];
+    const others = [
+      ...(password ? ['MICROSOFT_APP_PASSWORD'] : []),
+      ...(tenantId ? ['MICROSOFT_APP_TENANT_ID'] : []),
+      ...(typeText ? ['MICROSOFT_APP_TYPE'] : []),
+    ];
     if (others.length > 0) {
       throw new BurnrateError(
         'burnrate_teams_config_incomplete',
@@ -58,7 +62,11 @@ function parseAppType(text: string | null, tenantId: string | null): AppType {
   if (!text) return tenantId ? 'SingleTenant' : 'MultiTenant';
   const found = APP_TYPES.find((t) => t.toLowerCase() === text.toLowerCase());
   if (!found) {
-    throw new BurnrateError('burnrate_teams_app_type', `MICROSOFT_APP_TYPE is "${text}"`, `Set it to one of ${APP_TYPES.join(', ')} (Azure Bot → Configuration → Type of App).`);
+    throw new BurnrateError(
+      'burnrate_teams_app_type',
+      `MICROSOFT_APP_TYPE is "${text}"`,
+      `Set it to one of ${APP_TYPES.join(', ')} (Azure Bot → Configuration → Type of App).`,
+    );
   }
   return found;
 }

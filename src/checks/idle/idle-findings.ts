@@ -35,7 +35,11 @@ const DEFAULT_STEP_SECONDS = 60;
 export function idleFindings(input: IdleFindingsInput): IdleFinding[] {
   const { policy, now } = input;
   const range = input.range ?? defaultRange(input);
-  const intervals = detectIdleIntervalsMany(input.gpus.map((gpu) => gpu.series), policy, range);
+  const intervals = detectIdleIntervalsMany(
+    input.gpus.map((gpu) => gpu.series),
+    policy,
+    range,
+  );
   const byInstance = new Map<string, { instance: IdleInstance; states: (GpuIdleState | null)[] }>();
   input.gpus.forEach(({ instance }, index) => {
     const entry = byInstance.get(instance.id) ?? { instance, states: [] };

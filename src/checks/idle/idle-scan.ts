@@ -84,14 +84,33 @@ export function missingState(scan: IdleScan, state: number): number {
  * NaN fails every comparison, so a missing sample ends every loop but the missing one.
  */
 export function scanGrid(scan: IdleScan, runs: IdleRuns, lo: number, hi: number, state: number): number {
-  const { times, util, power, memory, utilIdle, utilLimit, busyAbove, powerBusy, powerLimit, stallUtil, stallUtilLimit, memoryHeld, memoryLimit } = scan;
+  const {
+    times,
+    util,
+    power,
+    memory,
+    utilIdle,
+    utilLimit,
+    busyAbove,
+    powerBusy,
+    powerLimit,
+    stallUtil,
+    stallUtilLimit,
+    memoryHeld,
+    memoryLimit,
+  } = scan;
   let i = lo;
   while (i < hi) {
     if (state === 0) {
       for (; i < hi; i++) {
         const u = util[i]!;
         if (u > busyAbove) continue;
-        if (u !== u || (utilIdle(u, utilLimit) && !powerBusy(power[i]!, powerLimit)) || (stallUtil(u, stallUtilLimit) && memoryHeld(memory[i]!, memoryLimit))) break;
+        if (
+          u !== u ||
+          (utilIdle(u, utilLimit) && !powerBusy(power[i]!, powerLimit)) ||
+          (stallUtil(u, stallUtilLimit) && memoryHeld(memory[i]!, memoryLimit))
+        )
+          break;
       }
     } else if (state === IDLE) {
       for (; i < hi; i++) {

@@ -33,7 +33,11 @@ export function openGpuState(intervals: readonly IdleInterval[]): GpuIdleState |
   const open = stalled ?? idle;
   if (!open) return null;
   const since = Math.min(idle?.start ?? Infinity, stalled?.start ?? Infinity);
-  return { kind: open.kind === 'stalled' ? 'stalled' : 'idle', since, missingSeconds: Math.max(idle?.missingSeconds ?? 0, stalled?.missingSeconds ?? 0) };
+  return {
+    kind: open.kind === 'stalled' ? 'stalled' : 'idle',
+    since,
+    missingSeconds: Math.max(idle?.missingSeconds ?? 0, stalled?.missingSeconds ?? 0),
+  };
 }
 
 /**

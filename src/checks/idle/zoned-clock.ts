@@ -15,7 +15,15 @@ const formats = new Map<string, Intl.DateTimeFormat>();
 export function wallClock(at: Date, timeZone: string): WallClock {
   let format = formats.get(timeZone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
     formats.set(timeZone, format);
   }
   const part: Record<string, string> = {};

@@ -20,7 +20,14 @@ export function parseInterval(text: string): number | null {
   const value = text.trim().toLowerCase();
   if (/^\d+(\.\d+)?$/.test(value)) return Number(value);
   const parts = [...value.matchAll(/(\d+(?:\.\d+)?)\s*(min|hr|s|m|h|d)/g)];
-  if (parts.length === 0 || parts.map((p) => p[0]).join('').replace(/\s/g, '') !== value.replace(/\s/g, '')) return null;
+  if (
+    parts.length === 0 ||
+    parts
+      .map((p) => p[0])
+      .join('')
+      .replace(/\s/g, '') !== value.replace(/\s/g, '')
+  )
+    return null;
   return parts.reduce((sum, p) => sum + Number(p[1]) * UNIT_MINUTES[p[2]!]!, 0);
 }
 
@@ -36,28 +43,67 @@ export function checkpointingOf(tags: Readonly<Record<string, string>>): Checkpo
   return { declared, intervalText, intervalMinutes: intervalText === null ? null : parseInterval(intervalText) };
 }
 
-export type SpotRefusal = 'inference' | 'protected' | 'not-checkpointed' | 'no-interval' | 'interval-too-long' | 'already-spot' | 'not-batch';
+export type SpotRefusal =
+  | 'inference'
+  | 'protected'
+  | 'not-checkpointed'
+  | 'no-interval'
+  | 'interval-too-long'
+  | 'already-spot'
+  | 'not-batch';
 
-export type SpotReadiness = { ready: true; checkpointing: Checkpointing } | { ready: false; reason: SpotRefusal; message: string; hint: string };
+export type SpotReadiness =
+  | { ready: true; checkpointing: Checkpointing }
+  | { ready: false; reason: SpotRefusal; message: string; hint: string };
 
 /**
  * May this instance move to spot? A reclaimed spot instance loses the work since its last
  * checkpoint, so only batch work (training, sweeps) that checkpoints often enough qualifies; an
  * inference endpoint never does (a reclaim is an outage).
  */
-export function spotReadiness(instance: Pick<GpuInstance, 'workload' | 'lifecycle' | 'tags'> & { protected?: boolean }, maxCheckpointMinutes: number, label: string): SpotReadiness {
+export function spotReadiness(
+  instance: Pick<GpuInstance, 'workload' | 'lifecycle' | 'tags'> & { protected?: boolean },
+  maxCheckpointMinutes: number,
+  label: string,
+): SpotReadiness {
   if (instance.workload === 'inference')
-    return { ready: false, reason: 'inference', message: `${label} is an inference endpoint: a spot reclaim would take it down.`, hint: 'Serve from on-demand capacity; move training and sweeps to spot instead.' };
+    return {
+      ready: false,
+      reason: 'inference',
+      message: `${label} is an inference endpoint: a spot reclaim would take it down.`,
+      hint: 'Serve from on-demand capacity; move training and sweeps to spot instead.',
+    };
   if (instance.protected)
-    return { ready: false, reason: 'protected', message: `${label} is tagged burnrate:protect=true, so burnrate never changes it.`, hint: 'Remove the tag to allow burnrate to act on it.' };
-  if (instance.lifecycle === 'spot') return { ready: false, reason: 'already-spot', message: `${label} already runs on spot capacity.`, hint: 'Nothing to migrate.' };
+    return {
+      ready: false,
+      reason: 'protected',
+      message: `${label} is tagged burnrate:protect=true, so burnrate never changes it.`,
+      hint: 'Remove the tag to allow burnrate to act on it.',
+    };
+  if (instance.lifecycle === 'spot')
+    return { ready: false, reason: 'already-spot', message: `${label} already runs on spot capacity.`, hint: 'Nothing to migrate.' };
   if (instance.workload !== 'training' && instance.workload !== 'sweep')
-    return { ready: false, reason: 'not-batch', message: `${label} is not a training or sweep workload (workload: ${instance.workload}).`, hint: 'Tag batch jobs workload=training or workload=sweep; interactive work does not survive a reclaim.' };
+    return {
+      ready: false,
+      reason: 'not-batch',
+      message: `${label} is not a training or sweep workload (workload: ${instance.workload}).`,
+      hint: 'Tag batch jobs workload=training or workload=sweep; interactive work does not survive a reclaim.',
+    };
   const checkpointing = checkpointingOf(instance.tags);
   if (!checkpointing.declared)
-    return { ready: false, reason: 'not-checkpointed', message: `${label} does not declare checkpointing, so a spot reclaim could lose the whole run.`, hint: `Save checkpoints and tag the instance ${CHECKPOINT_TAG}=true and ${CHECKPOINT_INTERVAL_TAG}=15m.` };
+    return {
+      ready: false,
+      reason: 'not-checkpointed',
+      message: `${label} does not declare checkpointing, so a spot reclaim could lose the whole run.`,
+      hint: `Save checkpoints and tag the instance ${CHECKPOINT_TAG}=true and ${CHECKPOINT_INTERVAL_TAG}=15m.`,
+    };
   if (checkpointing.intervalMinutes === null)
-    return { ready: false, reason: 'no-interval', message: `${label} declares checkpointing but no readable interval${checkpointing.intervalText ? ` ("${checkpointing.intervalText}")` : ''}.`, hint: `Tag it ${CHECKPOINT_INTERVAL_TAG}=15m (s, m, h or d).` };
+    return {
+      ready: false,
+      reason: 'no-interval',
+      message: `${label} declares checkpointing but no readable interval${checkpointing.intervalText ? ` ("${checkpointing.intervalText}")` : ''}.`,
+      hint: `Tag it ${CHECKPOINT_INTERVAL_TAG}=15m (s, m, h or d).`,
+    };
   if (checkpointing.intervalMinutes > maxCheckpointMinutes)
     return {
       ready: false,

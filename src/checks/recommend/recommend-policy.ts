@@ -3,7 +3,11 @@ import { z } from 'zod';
 // Recommendation and spot-migration settings are data, validated with the rest of burnrate.yml.
 
 const share = (value: number) =>
-  z.number({ error: 'expected a share between 0 and 1, e.g. 0.5' }).gt(0, { error: 'expected a share above 0' }).max(1, { error: 'expected a share of at most 1' }).default(value);
+  z
+    .number({ error: 'expected a share between 0 and 1, e.g. 0.5' })
+    .gt(0, { error: 'expected a share above 0' })
+    .max(1, { error: 'expected a share of at most 1' })
+    .default(value);
 
 export const rightSizePolicySchema = z.strictObject({
   /** Mean GPU utilisation (0–100) over the running samples must stay at or below this. */
@@ -18,7 +22,12 @@ export const rightSizePolicySchema = z.strictObject({
 
 export const recommendationsSchema = z.strictObject({
   /** Days of GPU metrics the recommendations read (high-water mark, utilisation, hours running). */
-  lookbackDays: z.number({ error: 'expected days' }).int({ error: 'expected whole days' }).min(1, { error: 'expected at least 1 day' }).max(31, { error: 'expected at most 31 days' }).default(7),
+  lookbackDays: z
+    .number({ error: 'expected days' })
+    .int({ error: 'expected whole days' })
+    .min(1, { error: 'expected at least 1 day' })
+    .max(31, { error: 'expected at most 31 days' })
+    .default(7),
   /** Hours in a month when an instance runs all the time; savings scale by the share of time it ran. */
   hoursPerMonth: z.number().positive().max(744).default(730),
   rightSize: rightSizePolicySchema.prefault({}),
@@ -26,9 +35,16 @@ export const recommendationsSchema = z.strictObject({
 
 export const spotPolicySchema = z.strictObject({
   /** The longest checkpoint interval a workload may declare and still be moved to spot (a reclaim loses at most this much work). */
-  maxCheckpointMinutes: z.number({ error: 'expected minutes' }).positive({ error: 'expected minutes above 0' }).max(24 * 60).default(30),
+  maxCheckpointMinutes: z
+    .number({ error: 'expected minutes' })
+    .positive({ error: 'expected minutes above 0' })
+    .max(24 * 60)
+    .default(30),
   /** A migration saving more than this per month (USD) needs two different approvers. */
-  secondApproverAbove: z.number({ error: 'expected an amount per month' }).nonnegative({ error: 'expected an amount of 0 or more' }).default(5000),
+  secondApproverAbove: z
+    .number({ error: 'expected an amount per month' })
+    .nonnegative({ error: 'expected an amount of 0 or more' })
+    .default(5000),
 });
 
 export type RecommendationsPolicy = z.output<typeof recommendationsSchema>;

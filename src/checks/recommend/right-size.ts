@@ -12,7 +12,12 @@ import { monthlyHours, round2 } from './saving.js';
  * cheapest type of the same provider and region that still holds the high-water mark (with
  * headroom) would do the same work. Null when the evidence is missing or nothing cheaper fits.
  */
-export function rightSizeRecommendation(instance: GpuInstance, usage: GpuUsage, catalog: PriceCatalog, policy: RecommendationsPolicy): Recommendation | null {
+export function rightSizeRecommendation(
+  instance: GpuInstance,
+  usage: GpuUsage,
+  catalog: PriceCatalog,
+  policy: RecommendationsPolicy,
+): Recommendation | null {
   const rule = policy.rightSize;
   const capacity = instance.gpuMemoryGiB;
   const highWater = usage.memoryHighWaterGiB;
@@ -29,7 +34,13 @@ export function rightSizeRecommendation(instance: GpuInstance, usage: GpuUsage, 
   // typesIn is cheapest first: the first type that holds the job and costs less is the answer.
   const target = catalog
     .typesIn(instance.provider, instance.region)
-    .find((t) => t.instanceType !== instance.instanceType && t.gpuMemoryGiB !== null && t.gpuMemoryGiB >= needed && (hourlyFor(t, instance.lifecycle) ?? Infinity) < currentHourly);
+    .find(
+      (t) =>
+        t.instanceType !== instance.instanceType &&
+        t.gpuMemoryGiB !== null &&
+        t.gpuMemoryGiB >= needed &&
+        (hourlyFor(t, instance.lifecycle) ?? Infinity) < currentHourly,
+    );
   if (!target) return null;
   const targetHourly = hourlyFor(target, instance.lifecycle)!;
 

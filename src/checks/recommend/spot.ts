@@ -15,7 +15,13 @@ import { monthlyHours, round2 } from './saving.js';
  * Whether the declared interval is short enough is the approval's readiness check; the evidence
  * says so up front when it is not.
  */
-export function spotRecommendation(instance: GpuInstance, usage: GpuUsage, catalog: PriceCatalog, policy: RecommendationsPolicy, spot: SpotPolicy): Recommendation | null {
+export function spotRecommendation(
+  instance: GpuInstance,
+  usage: GpuUsage,
+  catalog: PriceCatalog,
+  policy: RecommendationsPolicy,
+  spot: SpotPolicy,
+): Recommendation | null {
   if (instance.lifecycle !== 'on-demand') return null;
   if (instance.workload !== 'training' && instance.workload !== 'sweep') return null;
   const checkpointing = checkpointingOf(instance.tags);
@@ -35,10 +41,15 @@ export function spotRecommendation(instance: GpuInstance, usage: GpuUsage, catal
     `Spot ${instance.instanceType} in ${instance.region}: ${money(price.spotHourly)}/h against ${money(price.onDemandHourly)}/h on demand (${discount}% less; lowest zone price in the catalog).`,
     `It ran ${hoursText(usage.runningHours)} of the last ${hoursText(usage.windowHours)}: about ${Math.round(hours)} hours a month, so spot saves ${money(saving)} a month.`,
   ];
-  if (interval === null) evidence.push(`Approval needs a checkpoint-interval tag (e.g. 15m) of at most ${formatMinutes(spot.maxCheckpointMinutes)}.`);
-  else if (interval > spot.maxCheckpointMinutes) evidence.push(`Its checkpoint interval (${checkpointing.intervalText}) is longer than the ${formatMinutes(spot.maxCheckpointMinutes)} allowed on spot: checkpoint more often before approving.`);
+  if (interval === null)
+    evidence.push(`Approval needs a checkpoint-interval tag (e.g. 15m) of at most ${formatMinutes(spot.maxCheckpointMinutes)}.`);
+  else if (interval > spot.maxCheckpointMinutes)
+    evidence.push(
+      `Its checkpoint interval (${checkpointing.intervalText}) is longer than the ${formatMinutes(spot.maxCheckpointMinutes)} allowed on spot: checkpoint more often before approving.`,
+    );
   if (instance.protected) evidence.push(`It is tagged burnrate:protect=true: burnrate will not change it until the tag is removed.`);
-  if (saving > spot.secondApproverAbove) evidence.push(`A saving above ${money(spot.secondApproverAbove)} a month needs two different approvers.`);
+  if (saving > spot.secondApproverAbove)
+    evidence.push(`A saving above ${money(spot.secondApproverAbove)} a month needs two different approvers.`);
   return {
     id: recommendationId('spot', instance.instanceId),
     kind: 'spot',

@@ -13,8 +13,16 @@ export interface IdleCost {
  * of the instance's hourly price. Per GPU, not per instance, so one idle GPU of eight counts an
  * eighth of the price: the review asks what was paid for and unused, not which instance to stop.
  */
-export function idleCostByTeam(gpus: readonly { series: GpuSeries; instance: IdleInstance }[], policy: IdlePolicy, range: MetricsRange): Map<string, IdleCost> {
-  const intervals = detectIdleIntervalsMany(gpus.map((g) => g.series), policy, range);
+export function idleCostByTeam(
+  gpus: readonly { series: GpuSeries; instance: IdleInstance }[],
+  policy: IdlePolicy,
+  range: MetricsRange,
+): Map<string, IdleCost> {
+  const intervals = detectIdleIntervalsMany(
+    gpus.map((g) => g.series),
+    policy,
+    range,
+  );
   const costs = new Map<string, IdleCost>();
   gpus.forEach(({ instance }, index) => {
     if (instance.team === null) return;

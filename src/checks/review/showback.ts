@@ -7,7 +7,10 @@ import { toCents } from '../idle/idle-findings.js';
  * Showback: each team's direct spend plus its share of what nobody owns (untagged and unmapped
  * spend, spread in proportion to direct spend, so the lines add up to the organisation's bill).
  */
-export function showback(totals: readonly { key: string; effective: number }[], teams: readonly Team[]): { lines: ShowbackLine[]; unowned: number; total: number } {
+export function showback(
+  totals: readonly { key: string; effective: number }[],
+  teams: readonly Team[],
+): { lines: ShowbackLine[]; unowned: number; total: number } {
   const byTeam = new Map(totals.map((t) => [t.key, t.effective]));
   const unowned = (byTeam.get(UNTAGGED) ?? 0) + (byTeam.get(UNMAPPED) ?? 0);
   const total = totals.reduce((sum, t) => sum + t.effective, 0);
@@ -25,5 +28,9 @@ export function showback(totals: readonly { key: string; effective: number }[], 
       budget: team.budget?.monthly ?? null,
     };
   });
-  return { lines: lines.sort((a, b) => b.total - a.total || a.team.localeCompare(b.team)), unowned: toCents(unowned), total: toCents(total) };
+  return {
+    lines: lines.sort((a, b) => b.total - a.total || a.team.localeCompare(b.team)),
+    unowned: toCents(unowned),
+    total: toCents(total),
+  };
 }

@@ -13,7 +13,12 @@ export interface PricedInstance {
  * the catalog's spot discount for its type and region. null when there is nothing to say (not an
  * instance, already spot or committed, or no spot price in the catalog).
  */
-export function spotSaving(cost: number, pricing: string | null, instance: PricedInstance | undefined, catalog: PriceCatalog): number | null {
+export function spotSaving(
+  cost: number,
+  pricing: string | null,
+  instance: PricedInstance | undefined,
+  catalog: PriceCatalog,
+): number | null {
   if (!instance || instance.lifecycle !== 'on-demand' || pricing === 'Committed' || pricing === 'Dynamic') return null;
   const price = catalog.priceOf(instance.provider, instance.instanceType, instance.region);
   if (!price || price.spotHourly === null || price.onDemandHourly <= 0) return null;

@@ -23,7 +23,12 @@ const RUNNING_NOW_SECONDS = 15 * 60;
  * running hours at its hourly price. Metrics, not the bill: a runaway sweep must be caught within
  * hours, and billing data lags a day. Pure.
  */
-export function sweepUsage(inventory: readonly GpuInstance[], series: readonly GpuSeries[], range: MetricsRange, tagKey: string): SweepUsage[] {
+export function sweepUsage(
+  inventory: readonly GpuInstance[],
+  series: readonly GpuSeries[],
+  range: MetricsRange,
+  tagKey: string,
+): SweepUsage[] {
   const wanted = normaliseTag(tagKey);
   const members = new Map<string, { instance: GpuInstance; sweep: string }>();
   for (const instance of inventory) {

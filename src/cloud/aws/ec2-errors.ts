@@ -6,7 +6,12 @@ import { SPOT_PERMISSIONS, type SpotPermission } from '../../ports/spot-port.js'
 // denials and some SCP setups surface as. Both mean: grant the permission.
 const ACCESS_DENIED = new Set(['UnauthorizedOperation', 'AccessDenied', 'AccessDeniedException']);
 const NOT_FOUND = new Set(['InvalidInstanceID.NotFound', 'InvalidInstanceID.Malformed']);
-const TEMPLATE_NOT_FOUND = new Set(['InvalidLaunchTemplateId.NotFound', 'InvalidLaunchTemplateId.Malformed', 'InvalidLaunchTemplateName.NotFoundException', 'InvalidLaunchTemplateId.VersionNotFound']);
+const TEMPLATE_NOT_FOUND = new Set([
+  'InvalidLaunchTemplateId.NotFound',
+  'InvalidLaunchTemplateId.Malformed',
+  'InvalidLaunchTemplateName.NotFoundException',
+  'InvalidLaunchTemplateId.VersionNotFound',
+]);
 const THROTTLING = new Set(['RequestLimitExceeded', 'Throttling', 'ThrottlingException']);
 const CANNOT_STOP = new Set(['IncorrectInstanceState', 'UnsupportedOperation', 'UnsupportedInstanceAttribute']);
 const BAD_CREDENTIALS = new Set(['AuthFailure', 'InvalidClientTokenId', 'SignatureDoesNotMatch', 'ExpiredToken', 'RequestExpired']);

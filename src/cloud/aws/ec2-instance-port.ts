@@ -1,7 +1,13 @@
 import { EC2Client, StopInstancesCommand, paginateDescribeInstances, type Instance } from '@aws-sdk/client-ec2';
 import { BurnrateError } from '../../domain/errors.js';
 import { explainEc2Error } from './ec2-errors.js';
-import { decideStop, type InstanceActionPort, type InstanceLifecycle, type InstanceState, type StopResult } from '../../ports/instance-port.js';
+import {
+  decideStop,
+  type InstanceActionPort,
+  type InstanceLifecycle,
+  type InstanceState,
+  type StopResult,
+} from '../../ports/instance-port.js';
 import { KeyedLock } from './keyed-lock.js';
 
 export interface Ec2InstancePortOptions {

@@ -1,4 +1,10 @@
-import { CreateLaunchTemplateVersionCommand, DescribeLaunchTemplateVersionsCommand, EC2Client, ModifyLaunchTemplateCommand, type LaunchTemplateVersion } from '@aws-sdk/client-ec2';
+import {
+  CreateLaunchTemplateVersionCommand,
+  DescribeLaunchTemplateVersionsCommand,
+  EC2Client,
+  ModifyLaunchTemplateCommand,
+  type LaunchTemplateVersion,
+} from '@aws-sdk/client-ec2';
 import { BurnrateError } from '../../domain/errors.js';
 import { explainEc2Error } from './ec2-errors.js';
 import { KeyedLock } from './keyed-lock.js';
@@ -36,24 +42,56 @@ export class Ec2SpotPort implements SpotMigrationPort {
       const current = await this.defaultVersion(launchTemplate);
       const previous = String(current.VersionNumber);
       if (current.LaunchTemplateData?.InstanceMarketOptions?.MarketType === 'spot')
-        return { outcome: 'already-spot', launchTemplate, previousVersion: previous, currentVersion: previous, detail: `${launchTemplate} version ${previous} already requests spot capacity; nothing changed.` };
+        return {
+          outcome: 'already-spot',
+          launchTemplate,
+          previousVersion: previous,
+          currentVersion: previous,
+          detail: `${launchTemplate} version ${previous} already requests spot capacity; nothing changed.`,
+        };
       const create = (dryRun: boolean) =>
         new CreateLaunchTemplateVersionCommand({
           LaunchTemplateId: launchTemplate,
           SourceVersion: previous,
           VersionDescription: options.description.slice(0, 255),
-          LaunchTemplateData: { InstanceMarketOptions: { MarketType: 'spot', SpotOptions: { SpotInstanceType: 'one-time', InstanceInterruptionBehavior: 'terminate' } } },
+          LaunchTemplateData: {
+            InstanceMarketOptions: {
+              MarketType: 'spot',
+              SpotOptions: { SpotInstanceType: 'one-time', InstanceInterruptionBehavior: 'terminate' },
+            },
+          },
           DryRun: dryRun,
         });
       if (options.dryRun) {
         await this.dryRun(() => this.client.send(create(true)), 'ec2:CreateLaunchTemplateVersion');
-        return { outcome: 'would-migrate', launchTemplate, previousVersion: previous, currentVersion: previous, detail: `EC2 confirms burnrate may add a spot version to ${launchTemplate} (default now ${previous}); nothing changed (dry run).` };
+        return {
+          outcome: 'would-migrate',
+          launchTemplate,
+          previousVersion: previous,
+          currentVersion: previous,
+          detail: `EC2 confirms burnrate may add a spot version to ${launchTemplate} (default now ${previous}); nothing changed (dry run).`,
+        };
       }
       const created = await this.call(() => this.client.send(create(false)), 'ec2:CreateLaunchTemplateVersion');
       const version = created.LaunchTemplateVersion?.VersionNumber;
-      if (version === undefined) throw new BurnrateError('burnrate_ec2_failed', `EC2 in ${this.region} created a version of ${launchTemplate} without saying its number.`, undefined, 1);
-      await this.call(() => this.client.send(new ModifyLaunchTemplateCommand({ LaunchTemplateId: launchTemplate, DefaultVersion: String(version) })), 'ec2:ModifyLaunchTemplate');
-      return { outcome: 'migrated', launchTemplate, previousVersion: previous, currentVersion: String(version), detail: `${launchTemplate}: version ${version} requests spot capacity and is the default now (was ${previous}).` };
+      if (version === undefined)
+        throw new BurnrateError(
+          'burnrate_ec2_failed',
+          `EC2 in ${this.region} created a version of ${launchTemplate} without saying its number.`,
+          undefined,
+          1,
+        );
+      await this.call(
+        () => this.client.send(new ModifyLaunchTemplateCommand({ LaunchTemplateId: launchTemplate, DefaultVersion: String(version) })),
+        'ec2:ModifyLaunchTemplate',
+      );
+      return {
+        outcome: 'migrated',
+        launchTemplate,
+        previousVersion: previous,
+        currentVersion: String(version),
+        detail: `${launchTemplate}: version ${version} requests spot capacity and is the default now (was ${previous}).`,
+      };
     });
   }
 
@@ -61,22 +99,49 @@ export class Ec2SpotPort implements SpotMigrationPort {
     return this.locks.run(launchTemplate, async () => {
       const current = String((await this.defaultVersion(launchTemplate)).VersionNumber);
       if (current === restoreVersion)
-        return { outcome: 'already-on-demand', launchTemplate, previousVersion: current, currentVersion: current, detail: `${launchTemplate} already defaults to version ${current}; nothing changed.` };
-      const modify = (dryRun: boolean) => new ModifyLaunchTemplateCommand({ LaunchTemplateId: launchTemplate, DefaultVersion: restoreVersion, DryRun: dryRun });
+        return {
+          outcome: 'already-on-demand',
+          launchTemplate,
+          previousVersion: current,
+          currentVersion: current,
+          detail: `${launchTemplate} already defaults to version ${current}; nothing changed.`,
+        };
+      const modify = (dryRun: boolean) =>
+        new ModifyLaunchTemplateCommand({ LaunchTemplateId: launchTemplate, DefaultVersion: restoreVersion, DryRun: dryRun });
       if (options.dryRun) {
         await this.dryRun(() => this.client.send(modify(true)), 'ec2:ModifyLaunchTemplate');
-        return { outcome: 'would-revert', launchTemplate, previousVersion: current, currentVersion: current, detail: `EC2 confirms burnrate may make version ${restoreVersion} of ${launchTemplate} the default again; nothing changed (dry run).` };
+        return {
+          outcome: 'would-revert',
+          launchTemplate,
+          previousVersion: current,
+          currentVersion: current,
+          detail: `EC2 confirms burnrate may make version ${restoreVersion} of ${launchTemplate} the default again; nothing changed (dry run).`,
+        };
       }
       await this.call(() => this.client.send(modify(false)), 'ec2:ModifyLaunchTemplate');
-      return { outcome: 'reverted', launchTemplate, previousVersion: current, currentVersion: restoreVersion, detail: `${launchTemplate}: version ${restoreVersion} (on demand) is the default again (was ${current}).` };
+      return {
+        outcome: 'reverted',
+        launchTemplate,
+        previousVersion: current,
+        currentVersion: restoreVersion,
+        detail: `${launchTemplate}: version ${restoreVersion} (on demand) is the default again (was ${current}).`,
+      };
     });
   }
 
   private async defaultVersion(launchTemplate: string): Promise<LaunchTemplateVersion> {
-    const answer = await this.call(() => this.client.send(new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateId: launchTemplate, Versions: ['$Default'] })), 'ec2:DescribeLaunchTemplateVersions');
+    const answer = await this.call(
+      () => this.client.send(new DescribeLaunchTemplateVersionsCommand({ LaunchTemplateId: launchTemplate, Versions: ['$Default'] })),
+      'ec2:DescribeLaunchTemplateVersions',
+    );
     const version = answer.LaunchTemplateVersions?.[0];
     if (!version || version.VersionNumber === undefined)
-      throw new BurnrateError('burnrate_ec2_launch_template_not_found', `EC2 in ${this.region} returned no default version of ${launchTemplate}.`, 'Check the burnrate:launch-template tag on the instance.', 1);
+      throw new BurnrateError(
+        'burnrate_ec2_launch_template_not_found',
+        `EC2 in ${this.region} returned no default version of ${launchTemplate}.`,
+        'Check the burnrate:launch-template tag on the instance.',
+        1,
+      );
     return version;
   }
 
@@ -96,7 +161,12 @@ export class Ec2SpotPort implements SpotMigrationPort {
       if ((error as { name?: string }).name === 'DryRunOperation') return;
       throw explainEc2Error(error, permission, this.region);
     }
-    throw new BurnrateError('burnrate_ec2_dry_run_ignored', `EC2 in ${this.region} answered a dry run of ${permission} as if it ran.`, undefined, 1);
+    throw new BurnrateError(
+      'burnrate_ec2_dry_run_ignored',
+      `EC2 in ${this.region} answered a dry run of ${permission} as if it ran.`,
+      undefined,
+      1,
+    );
   }
 }
 

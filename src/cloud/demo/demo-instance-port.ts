@@ -1,5 +1,11 @@
 import { BurnrateError } from '../../domain/errors.js';
-import { decideStop, type InstanceActionPort, type InstanceState, type StopPermission, type StopResult } from '../../ports/instance-port.js';
+import {
+  decideStop,
+  type InstanceActionPort,
+  type InstanceState,
+  type StopPermission,
+  type StopResult,
+} from '../../ports/instance-port.js';
 
 export interface DemoInstancePortOptions {
   /** Permissions the demo pretends burnrate lacks, to show what a missing IAM grant looks like. */

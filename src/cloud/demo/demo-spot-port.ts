@@ -30,11 +30,31 @@ export class DemoSpotPort implements SpotMigrationPort {
   async moveToSpot(launchTemplate: string, options: { dryRun: boolean }): Promise<SpotChange> {
     const t = this.template(launchTemplate);
     const previous = String(t.defaultVersion);
-    if (t.versions[t.defaultVersion - 1]) return { outcome: 'already-spot', launchTemplate, previousVersion: previous, currentVersion: previous, detail: `${launchTemplate} version ${previous} already requests spot capacity; nothing changed.` };
-    if (options.dryRun) return { outcome: 'would-migrate', launchTemplate, previousVersion: previous, currentVersion: previous, detail: `burnrate may add a spot version to ${launchTemplate} (default now ${previous}); nothing changed (dry run).` };
+    if (t.versions[t.defaultVersion - 1])
+      return {
+        outcome: 'already-spot',
+        launchTemplate,
+        previousVersion: previous,
+        currentVersion: previous,
+        detail: `${launchTemplate} version ${previous} already requests spot capacity; nothing changed.`,
+      };
+    if (options.dryRun)
+      return {
+        outcome: 'would-migrate',
+        launchTemplate,
+        previousVersion: previous,
+        currentVersion: previous,
+        detail: `burnrate may add a spot version to ${launchTemplate} (default now ${previous}); nothing changed (dry run).`,
+      };
     t.versions.push(true);
     t.defaultVersion = t.versions.length;
-    return { outcome: 'migrated', launchTemplate, previousVersion: previous, currentVersion: String(t.defaultVersion), detail: `${launchTemplate}: version ${t.defaultVersion} requests spot capacity and is the default now (was ${previous}).` };
+    return {
+      outcome: 'migrated',
+      launchTemplate,
+      previousVersion: previous,
+      currentVersion: String(t.defaultVersion),
+      detail: `${launchTemplate}: version ${t.defaultVersion} requests spot capacity and is the default now (was ${previous}).`,
+    };
   }
 
   async revertToOnDemand(launchTemplate: string, restoreVersion: string, options: { dryRun: boolean }): Promise<SpotChange> {
@@ -42,16 +62,47 @@ export class DemoSpotPort implements SpotMigrationPort {
     const current = String(t.defaultVersion);
     const restore = Number(restoreVersion);
     if (!Number.isInteger(restore) || restore < 1 || restore > t.versions.length)
-      throw new BurnrateError('burnrate_ec2_launch_template_not_found', `The demo launch template ${launchTemplate} has no version ${restoreVersion}.`, undefined, 1);
-    if (current === restoreVersion) return { outcome: 'already-on-demand', launchTemplate, previousVersion: current, currentVersion: current, detail: `${launchTemplate} already defaults to version ${current}; nothing changed.` };
-    if (options.dryRun) return { outcome: 'would-revert', launchTemplate, previousVersion: current, currentVersion: current, detail: `burnrate may make version ${restoreVersion} of ${launchTemplate} the default again; nothing changed (dry run).` };
+      throw new BurnrateError(
+        'burnrate_ec2_launch_template_not_found',
+        `The demo launch template ${launchTemplate} has no version ${restoreVersion}.`,
+        undefined,
+        1,
+      );
+    if (current === restoreVersion)
+      return {
+        outcome: 'already-on-demand',
+        launchTemplate,
+        previousVersion: current,
+        currentVersion: current,
+        detail: `${launchTemplate} already defaults to version ${current}; nothing changed.`,
+      };
+    if (options.dryRun)
+      return {
+        outcome: 'would-revert',
+        launchTemplate,
+        previousVersion: current,
+        currentVersion: current,
+        detail: `burnrate may make version ${restoreVersion} of ${launchTemplate} the default again; nothing changed (dry run).`,
+      };
     t.defaultVersion = restore;
-    return { outcome: 'reverted', launchTemplate, previousVersion: current, currentVersion: restoreVersion, detail: `${launchTemplate}: version ${restoreVersion} (on demand) is the default again (was ${current}).` };
+    return {
+      outcome: 'reverted',
+      launchTemplate,
+      previousVersion: current,
+      currentVersion: restoreVersion,
+      detail: `${launchTemplate}: version ${restoreVersion} (on demand) is the default again (was ${current}).`,
+    };
   }
 
   private template(id: string): DemoTemplate {
     const t = this.templates.get(id);
-    if (!t) throw new BurnrateError('burnrate_ec2_launch_template_not_found', `The demo has no launch template ${id}.`, 'Check the burnrate:launch-template tag on the instance.', 1);
+    if (!t)
+      throw new BurnrateError(
+        'burnrate_ec2_launch_template_not_found',
+        `The demo has no launch template ${id}.`,
+        'Check the burnrate:launch-template tag on the instance.',
+        1,
+      );
     return t;
   }
 }

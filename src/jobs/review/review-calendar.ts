@@ -25,7 +25,8 @@ export function parseReviewMonth(text: string, now: Date): string {
   if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) {
     throw new BurnrateError('burnrate_month_invalid', `"${text}" is not a month`, 'Write it as YYYY-MM, e.g. 2026-11.', 2);
   }
-  if (month > now.toISOString().slice(0, 7)) throw new BurnrateError('burnrate_month_invalid', `${month} has not started yet`, 'Review a month that has ended, e.g. last month.', 2);
+  if (month > now.toISOString().slice(0, 7))
+    throw new BurnrateError('burnrate_month_invalid', `${month} has not started yet`, 'Review a month that has ended, e.g. last month.', 2);
   return month;
 }
 

@@ -15,7 +15,12 @@ import { nextMonth, previousMonth } from './review-calendar.js';
 const IDLE_STEP_SECONDS = 300;
 
 /** Everything a month's review of one team says, read from the store (and GPU metrics when configured). */
-export async function loadReviewFigures(deps: Deps, team: TeamConfig, month: string, idle: Map<string, IdleCost> | null): Promise<ReviewFigures> {
+export async function loadReviewFigures(
+  deps: Deps,
+  team: TeamConfig,
+  month: string,
+  idle: Map<string, IdleCost> | null,
+): Promise<ReviewFigures> {
   const period = monthOf(`${month}-01`);
   const before = previousMonth(month);
   const [byTeam, previous, experiments, runs, sweeps, snapshot] = await Promise.all([
@@ -44,7 +49,13 @@ export async function loadReviewFigures(deps: Deps, team: TeamConfig, month: str
     previousSpend: round(previousSpend),
     change: previousSpend > 0 ? spend / previousSpend - 1 : null,
     forecast: forecastOf(deps, snapshot.daily.get(team.id), snapshot.dataThrough, nextMonth(month)),
-    idle: teamIdle ? { ...teamIdle, share: spend > 0 ? teamIdle.cost / spend : 0, basis: 'idle: GPUs under the idle policy, each at its share of the instance price' } : null,
+    idle: teamIdle
+      ? {
+          ...teamIdle,
+          share: spend > 0 ? teamIdle.cost / spend : 0,
+          basis: 'idle: GPUs under the idle policy, each at its share of the instance price',
+        }
+      : null,
     untagged: { amount: round(untagged), share: orgTotal > 0 ? untagged / orgTotal : 0 },
     units: {
       experiment: unitCost(experiments),
@@ -61,7 +72,11 @@ export async function loadReviewFigures(deps: Deps, team: TeamConfig, month: str
 export async function loadIdleCosts(deps: Deps, month: string): Promise<Map<string, IdleCost> | null> {
   if (!deps.gpu) return null;
   const period = monthOf(`${month}-01`);
-  const range = { start: Date.parse(`${period.start}T00:00:00Z`) / 1000, end: Math.min(Date.parse(`${period.end}T00:00:00Z`), deps.clock().getTime()) / 1000, stepSeconds: IDLE_STEP_SECONDS };
+  const range = {
+    start: Date.parse(`${period.start}T00:00:00Z`) / 1000,
+    end: Math.min(Date.parse(`${period.end}T00:00:00Z`), deps.clock().getTime()) / 1000,
+    stepSeconds: IDLE_STEP_SECONDS,
+  };
   range.end = Math.floor(range.end / IDLE_STEP_SECONDS) * IDLE_STEP_SECONDS;
   if (range.end <= range.start) return new Map();
   const owners = await deps.store.instanceOwners.list();
@@ -71,7 +86,12 @@ export async function loadIdleCosts(deps: Deps, month: string): Promise<Map<stri
 }
 
 /** This month's forecast as the budget check makes it (weekday averages of the lookback window). */
-function forecastOf(deps: Deps, daily: ReadonlyMap<string, number> | undefined, dataThrough: string | null, month: string): ReviewFigures['forecast'] {
+function forecastOf(
+  deps: Deps,
+  daily: ReadonlyMap<string, number> | undefined,
+  dataThrough: string | null,
+  month: string,
+): ReviewFigures['forecast'] {
   if (!dataThrough) return null;
   const dataEnd = new Date(new Date(dataThrough).getTime() + 86_399_999).toISOString().slice(0, 10);
   const period = monthOf(`${month}-01`);

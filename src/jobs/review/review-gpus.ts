@@ -10,7 +10,13 @@ import { loadGpuSnapshot } from '../../snapshots/gpu-snapshot.js';
  * Unlike the idle check, the review counts only series named by instance id, and an untagged
  * instance's namespace names no team here (as it always has): teams as tagged, id matches only.
  */
-export async function gpuIdleInstances(deps: Deps, range: MetricsRange, handedTo: ReadonlyMap<string, string>): Promise<{ series: GpuSeries; instance: IdleInstance }[]> {
+export async function gpuIdleInstances(
+  deps: Deps,
+  range: MetricsRange,
+  handedTo: ReadonlyMap<string, string>,
+): Promise<{ series: GpuSeries; instance: IdleInstance }[]> {
   const snapshot = await loadGpuSnapshot(deps, { window: range, ownership: 'tags' });
-  return snapshot.series.flatMap(({ series, instance }) => (series.ref.host === instance.instanceId ? [{ series, instance: idleInstanceOf(instance, handedTo.get(instance.instanceId)) }] : []));
+  return snapshot.series.flatMap(({ series, instance }) =>
+    series.ref.host === instance.instanceId ? [{ series, instance: idleInstanceOf(instance, handedTo.get(instance.instanceId)) }] : [],
+  );
 }

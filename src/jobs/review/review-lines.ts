@@ -13,7 +13,10 @@ import { recommendationsFor, type CostLineRef } from '../../snapshots/recommenda
  * and spot recommendations for the instance each line bills.
  */
 export async function loadReviewLines(deps: Deps, team: string, month: string): Promise<ReviewLine[]> {
-  const [lines, inventory] = await Promise.all([deps.store.breakdowns.costLines(monthOf(`${month}-01`), team, deps.config.review.lines), deps.gpu ? deps.gpu.inventory() : Promise.resolve([])]);
+  const [lines, inventory] = await Promise.all([
+    deps.store.breakdowns.costLines(monthOf(`${month}-01`), team, deps.config.review.lines),
+    deps.gpu ? deps.gpu.inventory() : Promise.resolve([]),
+  ]);
   const instances = new Map<string, GpuInstance>(inventory.map((i) => [i.instanceId, i]));
   const catalog = loadPriceCatalog();
   const recommended = await linesRecommendations(deps, team, lines);

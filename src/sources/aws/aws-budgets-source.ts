@@ -1,4 +1,10 @@
-import { BudgetsClient, DescribeBudgetsCommand, DescribeNotificationsForBudgetCommand, type Budget, type Notification } from '@aws-sdk/client-budgets';
+import {
+  BudgetsClient,
+  DescribeBudgetsCommand,
+  DescribeNotificationsForBudgetCommand,
+  type Budget,
+  type Notification,
+} from '@aws-sdk/client-budgets';
 import type { CloudBudget } from '../../domain/cloud-budget.js';
 import { normaliseTag } from '../../domain/ownership.js';
 import { BurnrateError } from '../../domain/errors.js';
@@ -41,11 +47,20 @@ export class AwsBudgetsSource implements BudgetSource {
 
   async listBudgets(ctx: PullContext): Promise<CloudBudget[]> {
     if (this.accounts.length === 0) {
-      throw new BurnrateError('burnrate_aws_budgets_account', 'AWS Budgets needs the account id to read budgets from.', `Set budgets.accountId (in quotes) on the aws source ${this.options.sourceId} in burnrate.yml, or list roleArns.`, 2);
+      throw new BurnrateError(
+        'burnrate_aws_budgets_account',
+        'AWS Budgets needs the account id to read budgets from.',
+        `Set budgets.accountId (in quotes) on the aws source ${this.options.sourceId} in burnrate.yml, or list roleArns.`,
+        2,
+      );
     }
     const out: CloudBudget[] = [];
     for (const { account, accountId } of this.accounts) {
-      const client = new BudgetsClient({ region: BUDGETS_REGION, maxAttempts: this.options.maxAttempts, ...(account.credentials ? { credentials: account.credentials } : {}) });
+      const client = new BudgetsClient({
+        region: BUDGETS_REGION,
+        maxAttempts: this.options.maxAttempts,
+        ...(account.credentials ? { credentials: account.credentials } : {}),
+      });
       try {
         for (const budget of await describeBudgets(client, accountId)) {
           if (budget.BudgetType !== 'COST' || !budget.BudgetName || !budget.BudgetLimit) continue;
@@ -65,7 +80,10 @@ export class AwsBudgetsSource implements BudgetSource {
     const name = budget.BudgetName!;
     const limit = budget.BudgetLimit!;
     const percents = notifications
-      .filter((n) => (n.ThresholdType ?? 'PERCENTAGE') === 'PERCENTAGE' && n.ComparisonOperator !== 'LESS_THAN' && typeof n.Threshold === 'number')
+      .filter(
+        (n) =>
+          (n.ThresholdType ?? 'PERCENTAGE') === 'PERCENTAGE' && n.ComparisonOperator !== 'LESS_THAN' && typeof n.Threshold === 'number',
+      )
       .map((n) => ({ threshold: n.Threshold!, on: n.NotificationType === 'FORECASTED' ? ('forecast' as const) : ('actual' as const) }))
       .sort((a, b) => a.threshold - b.threshold);
     return {
@@ -101,7 +119,9 @@ async function describeNotifications(client: BudgetsClient, accountId: string, b
   const notifications: Notification[] = [];
   let token: string | undefined;
   do {
-    const page = await client.send(new DescribeNotificationsForBudgetCommand({ AccountId: accountId, BudgetName: budgetName, MaxResults: 100, NextToken: token }));
+    const page = await client.send(
+      new DescribeNotificationsForBudgetCommand({ AccountId: accountId, BudgetName: budgetName, MaxResults: 100, NextToken: token }),
+    );
     notifications.push(...(page.Notifications ?? []));
     token = page.NextToken;
   } while (token);

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { backfillDays, cloudBudgetsSchema } from '../cloud-budget-config.js';
 
-const roleArn = z
-  .string({ error: 'expected an IAM role ARN' })
-  .regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, { error: 'expected an IAM role ARN such as arn:aws:iam::123456789012:role/burnrate-read' });
+const roleArn = z.string({ error: 'expected an IAM role ARN' }).regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, {
+  error: 'expected an IAM role ARN such as arn:aws:iam::123456789012:role/burnrate-read',
+});
 
 /** Live AWS spend (Cost Explorer) and budgets (AWS Budgets). Credentials come from the SDK's default chain. */
 export const awsSourceSchema = z.strictObject({
@@ -20,7 +20,10 @@ export const awsSourceSchema = z.strictObject({
     .strictObject({
       ...cloudBudgetsSchema.shape,
       /** The account whose budgets are read with the default credentials; accounts of roleArns are read too. */
-      accountId: z.string({ error: 'expected a 12-digit AWS account id in quotes' }).regex(/^\d{12}$/, { error: 'expected a 12-digit AWS account id in quotes, e.g. "123456789012"' }).optional(),
+      accountId: z
+        .string({ error: 'expected a 12-digit AWS account id in quotes' })
+        .regex(/^\d{12}$/, { error: 'expected a 12-digit AWS account id in quotes, e.g. "123456789012"' })
+        .optional(),
     })
     .optional(),
 });

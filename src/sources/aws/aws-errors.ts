@@ -1,9 +1,31 @@
 import { BurnrateError } from '../../domain/errors.js';
 
-const THROTTLING = new Set(['Throttling', 'ThrottlingException', 'TooManyRequestsException', 'RequestLimitExceeded', 'LimitExceededException']);
+const THROTTLING = new Set([
+  'Throttling',
+  'ThrottlingException',
+  'TooManyRequestsException',
+  'RequestLimitExceeded',
+  'LimitExceededException',
+]);
 const ACCESS_DENIED = new Set(['AccessDenied', 'AccessDeniedException', 'UnauthorizedOperation']);
-const BAD_CREDENTIALS = new Set(['InvalidClientTokenId', 'UnrecognizedClientException', 'SignatureDoesNotMatch', 'InvalidSignatureException', 'ExpiredToken', 'ExpiredTokenException']);
-const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'TimeoutError']);
+const BAD_CREDENTIALS = new Set([
+  'InvalidClientTokenId',
+  'UnrecognizedClientException',
+  'SignatureDoesNotMatch',
+  'InvalidSignatureException',
+  'ExpiredToken',
+  'ExpiredTokenException',
+]);
+const NETWORK = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'TimeoutError',
+]);
 
 interface AwsErrorLike {
   name?: string;
@@ -54,7 +76,7 @@ export function explainAwsError(error: unknown, call: AwsCall): BurnrateError {
     return new BurnrateError(
       'burnrate_aws_throttled',
       `${call.service} kept throttling ${call.permission}${attempts ? ` (${attempts} attempts)` : ''}.`,
-      'burnrate retries with backoff; it will try again at the next refresh. If it persists, another tool is using up the account\'s request quota.',
+      "burnrate retries with backoff; it will try again at the next refresh. If it persists, another tool is using up the account's request quota.",
       1,
     );
   }
@@ -75,8 +97,18 @@ export function explainAwsError(error: unknown, call: AwsCall): BurnrateError {
     );
   }
   if (NETWORK.has(name) || NETWORK.has(e.code ?? '')) {
-    return new BurnrateError('burnrate_aws_unreachable', `${call.service} is unreachable (${e.code || name}).`, 'Check network access to AWS (or AWS_ENDPOINT_URL if set).', 1);
+    return new BurnrateError(
+      'burnrate_aws_unreachable',
+      `${call.service} is unreachable (${e.code || name}).`,
+      'Check network access to AWS (or AWS_ENDPOINT_URL if set).',
+      1,
+    );
   }
   const status = e.$metadata?.httpStatusCode;
-  return new BurnrateError('burnrate_aws_failed', `${call.service} ${call.permission} failed: ${name || 'Error'}${status ? ` (HTTP ${status})` : ''}${e.message ? `: ${e.message}` : ''}`, undefined, 1);
+  return new BurnrateError(
+    'burnrate_aws_failed',
+    `${call.service} ${call.permission} failed: ${name || 'Error'}${status ? ` (HTTP ${status})` : ''}${e.message ? `: ${e.message}` : ''}`,
+    undefined,
+    1,
+  );
 }

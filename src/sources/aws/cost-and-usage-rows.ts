@@ -7,7 +7,11 @@ import type { PullContext } from '../../ports/pull-context.js';
  * untagged) and the service name; UnblendedCost is what was billed, AmortizedCost what the day
  * really cost once upfront commitments are spread (burnrate's "effective" cost).
  */
-export function costAndUsageRows(results: readonly ResultByTime[], ctx: Pick<PullContext, 'resolveTeam'>, billingAccount: string | null): SpendRow[] {
+export function costAndUsageRows(
+  results: readonly ResultByTime[],
+  ctx: Pick<PullContext, 'resolveTeam'>,
+  billingAccount: string | null,
+): SpendRow[] {
   const rows: SpendRow[] = [];
   for (const result of results) {
     const day = result.TimePeriod?.Start;

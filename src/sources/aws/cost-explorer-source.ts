@@ -47,7 +47,9 @@ export class CostExplorerSource implements SpendSource {
       rows.push(...costAndUsageRows(results, ctx, account.accountId));
     }
     // One batch: the window is replaced for every account at once, or not at all.
-    return [{ scope: { source: this.id, billingPeriods: monthsOf(window), days: window }, rows, dataThrough: `${window.end}T00:00:00.000Z` }];
+    return [
+      { scope: { source: this.id, billingPeriods: monthsOf(window), days: window }, rows, dataThrough: `${window.end}T00:00:00.000Z` },
+    ];
   }
 
   private async costAndUsage(account: AwsAccount, window: DayWindow): Promise<ResultByTime[]> {
@@ -76,10 +78,13 @@ export class CostExplorerSource implements SpendSource {
   private clientFor(account: AwsAccount): CostExplorerClient {
     let client = this.clients.get(account);
     if (!client) {
-      client = new CostExplorerClient({ region: COST_EXPLORER_REGION, maxAttempts: this.options.maxAttempts, ...(account.credentials ? { credentials: account.credentials } : {}) });
+      client = new CostExplorerClient({
+        region: COST_EXPLORER_REGION,
+        maxAttempts: this.options.maxAttempts,
+        ...(account.credentials ? { credentials: account.credentials } : {}),
+      });
       this.clients.set(account, client);
     }
     return client;
   }
 }
-

@@ -35,33 +35,52 @@ interface Template {
 
 /** Accounts (AWS) and projects (GCP) of the demo organisation, by team tag value's team. */
 export const DEMO_ACCOUNTS = {
-  aws: { payer: '381492650173', llm: '472019385561', research: '530718264490', inference: '618204937715', vision: '704153826649', sandbox: '815630492278' },
-  gcp: { billing: '01F4D2-8C3A7B-9E61D0', llm: 'llm-train-prod', research: 'research-sandbox', vision: 'cv-platform', shared: 'shared-data' },
+  aws: {
+    payer: '381492650173',
+    llm: '472019385561',
+    research: '530718264490',
+    inference: '618204937715',
+    vision: '704153826649',
+    sandbox: '815630492278',
+  },
+  gcp: {
+    billing: '01F4D2-8C3A7B-9E61D0',
+    llm: 'llm-train-prod',
+    research: 'research-sandbox',
+    vision: 'cv-platform',
+    shared: 'shared-data',
+  },
 } as const;
 
-const runs = (cycle: [number, number], gap: [number, number], skipChance: number, idleTailChance = 0.2) => (r: Random): RunPattern => ({
-  kind: 'runs',
-  cycleDays: r.int(cycle[0], cycle[1]),
-  phaseDays: r.int(0, 13),
-  gapHours: [gap[0], gap[1]],
-  skipChance,
-  idleTailChance,
-  idleTailHours: [2, 9],
-});
-const workdays = (startHourUtc: number, overnightChance: number, weekendChance: number) => (r: Random): RunPattern => ({
-  kind: 'workdays',
-  startHourUtc: startHourUtc + r.int(-1, 1) * 0.5,
-  sessionHours: [7, 11],
-  overnightChance,
-  weekendChance,
-});
-const bursts = (burstChance: number, hours: [number, number]) => (r: Random): RunPattern => ({
-  kind: 'bursts',
-  cycleDays: 7,
-  phaseDays: r.int(0, 6),
-  burstChance,
-  burstHours: [hours[0], hours[1]],
-});
+const runs =
+  (cycle: [number, number], gap: [number, number], skipChance: number, idleTailChance = 0.2) =>
+  (r: Random): RunPattern => ({
+    kind: 'runs',
+    cycleDays: r.int(cycle[0], cycle[1]),
+    phaseDays: r.int(0, 13),
+    gapHours: [gap[0], gap[1]],
+    skipChance,
+    idleTailChance,
+    idleTailHours: [2, 9],
+  });
+const workdays =
+  (startHourUtc: number, overnightChance: number, weekendChance: number) =>
+  (r: Random): RunPattern => ({
+    kind: 'workdays',
+    startHourUtc: startHourUtc + r.int(-1, 1) * 0.5,
+    sessionHours: [7, 11],
+    overnightChance,
+    weekendChance,
+  });
+const bursts =
+  (burstChance: number, hours: [number, number]) =>
+  (r: Random): RunPattern => ({
+    kind: 'bursts',
+    cycleDays: 7,
+    phaseDays: r.int(0, 6),
+    burstChance,
+    burstHours: [hours[0], hours[1]],
+  });
 const always = (activity: Activity) => (): RunPattern => ({ kind: 'always', activity });
 const businessHours = (startHourUtc: number, hours: number) => (): RunPattern => ({ kind: 'business-hours', startHourUtc, hours });
 
@@ -80,63 +99,367 @@ const CV2 = 'U0DEMOHEIDI';
 /** The fleet's composition is fixed; the seed picks ids, zones, cycle lengths and phases. */
 const TEMPLATES: readonly Template[] = [
   // llm-training: an 8xH100 pre-training cluster (two nodes on a Savings Plan), fine-tuning on spot, sweeps.
-  ...[0, 1, 2].map((i): Template => ({
-    key: `llm-pretrain-${i}`, name: `llm-pretrain-node-${i}`, provider: 'aws', region: 'us-east-1', instanceType: 'p5.48xlarge',
-    lifecycle: 'on-demand', committed: i > 0, workload: 'training', team: tag(i === 2 ? 'LLM' : 'llm-training'), owner: LLM,
-    extraTags: ckpt('30m'), pattern: runs([7, 11], [4, 20], 0),
-  })),
-  { key: 'llm-pretrain-gcp', name: 'llm-pretrain-a3-0', provider: 'gcp', region: 'us-central1', instanceType: 'a3-highgpu-8g', lifecycle: 'on-demand', workload: 'training', team: tag('llm-training'), owner: LLM, extraTags: ckpt('1h'), pattern: runs([6, 9], [6, 30], 0) },
-  ...[0, 1].map((i): Template => ({
-    key: `llm-finetune-${i}`, name: `llm-finetune-${i}`, provider: 'aws', region: 'us-west-2', instanceType: 'p4de.24xlarge',
-    lifecycle: 'spot', workload: 'training', team: tag('llm'), owner: LLM2, extraTags: ckpt('15m'), pattern: runs([3, 5], [6, 24], 0.15),
-  })),
-  { key: 'llm-eval', name: 'llm-eval-a100', provider: 'aws', region: 'us-east-1', instanceType: 'p4d.24xlarge', lifecycle: 'on-demand', workload: 'training', team: tag('llm-training', 'user:team'), owner: LLM2, extraTags: ckpt('1h'), pattern: runs([2, 4], [8, 30], 0.2, 0.35) },
-  { key: 'llm-rlhf', name: 'llm-rlhf-h200', provider: 'aws', region: 'us-east-1', instanceType: 'p5en.48xlarge', lifecycle: 'spot', workload: 'training', team: tag('llm-training'), owner: LLM, extraTags: ckpt('20m'), pattern: runs([4, 7], [6, 24], 0.1) },
-  ...[0, 1, 2, 3].map((i): Template => ({
-    key: `llm-sweep-${i}`, name: `llm-sweep-${i}`, provider: 'aws', region: 'us-east-1', instanceType: 'g5.12xlarge',
-    lifecycle: 'spot', workload: 'sweep', team: tag('llm'), owner: LLM2, extraTags: { sweep: 'lr-warmup' }, pattern: bursts(0.8, [30, 60]),
-  })),
-  { key: 'llm-nb-carol', name: 'carol-notebook', provider: 'aws', region: 'us-west-2', instanceType: 'g6e.xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('llm-training'), owner: LLM, pattern: workdays(16, 0.15, 0.35) },
+  ...[0, 1, 2].map(
+    (i): Template => ({
+      key: `llm-pretrain-${i}`,
+      name: `llm-pretrain-node-${i}`,
+      provider: 'aws',
+      region: 'us-east-1',
+      instanceType: 'p5.48xlarge',
+      lifecycle: 'on-demand',
+      committed: i > 0,
+      workload: 'training',
+      team: tag(i === 2 ? 'LLM' : 'llm-training'),
+      owner: LLM,
+      extraTags: ckpt('30m'),
+      pattern: runs([7, 11], [4, 20], 0),
+    }),
+  ),
+  {
+    key: 'llm-pretrain-gcp',
+    name: 'llm-pretrain-a3-0',
+    provider: 'gcp',
+    region: 'us-central1',
+    instanceType: 'a3-highgpu-8g',
+    lifecycle: 'on-demand',
+    workload: 'training',
+    team: tag('llm-training'),
+    owner: LLM,
+    extraTags: ckpt('1h'),
+    pattern: runs([6, 9], [6, 30], 0),
+  },
+  ...[0, 1].map(
+    (i): Template => ({
+      key: `llm-finetune-${i}`,
+      name: `llm-finetune-${i}`,
+      provider: 'aws',
+      region: 'us-west-2',
+      instanceType: 'p4de.24xlarge',
+      lifecycle: 'spot',
+      workload: 'training',
+      team: tag('llm'),
+      owner: LLM2,
+      extraTags: ckpt('15m'),
+      pattern: runs([3, 5], [6, 24], 0.15),
+    }),
+  ),
+  {
+    key: 'llm-eval',
+    name: 'llm-eval-a100',
+    provider: 'aws',
+    region: 'us-east-1',
+    instanceType: 'p4d.24xlarge',
+    lifecycle: 'on-demand',
+    workload: 'training',
+    team: tag('llm-training', 'user:team'),
+    owner: LLM2,
+    extraTags: ckpt('1h'),
+    pattern: runs([2, 4], [8, 30], 0.2, 0.35),
+  },
+  {
+    key: 'llm-rlhf',
+    name: 'llm-rlhf-h200',
+    provider: 'aws',
+    region: 'us-east-1',
+    instanceType: 'p5en.48xlarge',
+    lifecycle: 'spot',
+    workload: 'training',
+    team: tag('llm-training'),
+    owner: LLM,
+    extraTags: ckpt('20m'),
+    pattern: runs([4, 7], [6, 24], 0.1),
+  },
+  ...[0, 1, 2, 3].map(
+    (i): Template => ({
+      key: `llm-sweep-${i}`,
+      name: `llm-sweep-${i}`,
+      provider: 'aws',
+      region: 'us-east-1',
+      instanceType: 'g5.12xlarge',
+      lifecycle: 'spot',
+      workload: 'sweep',
+      team: tag('llm'),
+      owner: LLM2,
+      extraTags: { sweep: 'lr-warmup' },
+      pattern: bursts(0.8, [30, 60]),
+    }),
+  ),
+  {
+    key: 'llm-nb-carol',
+    name: 'carol-notebook',
+    provider: 'aws',
+    region: 'us-west-2',
+    instanceType: 'g6e.xlarge',
+    lifecycle: 'on-demand',
+    workload: 'notebook',
+    team: tag('llm-training'),
+    owner: LLM,
+    pattern: workdays(16, 0.15, 0.35),
+  },
   // Prototypes a 7B adapter that needs a quarter of the L40S's memory: the demo's right-size candidate.
-  { key: 'llm-nb-dan', name: 'dan-notebook', provider: 'aws', region: 'us-west-2', instanceType: 'g6e.2xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('llm-training'), owner: LLM2, memoryShare: [0.15, 0.28], pattern: workdays(17, 0.1, 0.1) },
+  {
+    key: 'llm-nb-dan',
+    name: 'dan-notebook',
+    provider: 'aws',
+    region: 'us-west-2',
+    instanceType: 'g6e.2xlarge',
+    lifecycle: 'on-demand',
+    workload: 'notebook',
+    team: tag('llm-training'),
+    owner: LLM2,
+    memoryShare: [0.15, 0.28],
+    pattern: workdays(17, 0.1, 0.1),
+  },
 
   // ml-research: A100 training on spot and on GCP, notebooks in Frankfurt, weekly sweeps, one old V100 box.
-  { key: 'res-train-a100', name: 'research-train-a100', provider: 'aws', region: 'us-east-1', instanceType: 'p4d.24xlarge', lifecycle: 'spot', workload: 'training', team: tag('research'), owner: RES, extraTags: ckpt('30m'), pattern: runs([4, 7], [8, 30], 0.15) },
+  {
+    key: 'res-train-a100',
+    name: 'research-train-a100',
+    provider: 'aws',
+    region: 'us-east-1',
+    instanceType: 'p4d.24xlarge',
+    lifecycle: 'spot',
+    workload: 'training',
+    team: tag('research'),
+    owner: RES,
+    extraTags: ckpt('30m'),
+    pattern: runs([4, 7], [8, 30], 0.15),
+  },
   // On-demand, checkpointing every 30 minutes, launched from a launch template: the demo's candidate for moving to spot.
-  { key: 'res-train-fra', name: 'research-train-fra', provider: 'aws', region: 'eu-central-1', instanceType: 'p4d.24xlarge', lifecycle: 'on-demand', workload: 'training', team: tag('ml-research'), owner: RES, extraTags: { ...ckpt('30m'), [LAUNCH_TEMPLATE_TAG]: 'lt-0a3f9c1e7d2b4a6c8' }, pattern: runs([4, 7], [8, 36], 0) },
-  { key: 'res-train-gcp', name: 'research-a2-8g', provider: 'gcp', region: 'us-central1', instanceType: 'a2-highgpu-8g', lifecycle: 'on-demand', workload: 'training', team: tag('ml-research'), owner: RES2, extraTags: ckpt('2h'), pattern: runs([5, 8], [12, 48], 0) },
-  { key: 'res-nb-alice', name: 'alice-notebook', provider: 'aws', region: 'eu-central-1', instanceType: 'g5.xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('ml-research'), owner: RES, pattern: workdays(7, 0.2, 0.5) },
-  { key: 'res-nb-bob', name: 'bob-notebook', provider: 'aws', region: 'eu-central-1', instanceType: 'g6e.xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('research', 'Team'), owner: RES2, pattern: workdays(8, 0.1, 0.05) },
-  { key: 'res-nb-shared', name: 'research-shared-notebook', provider: 'aws', region: 'eu-central-1', instanceType: 'g5.2xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('ml-research'), owner: RES, pattern: workdays(8, 0.25, 0.2) },
-  ...[0, 1].map((i): Template => ({
-    key: `res-sweep-${i}`, name: `research-sweep-${i}`, provider: 'aws', region: 'us-east-1', instanceType: 'g5.12xlarge',
-    lifecycle: 'spot', workload: 'sweep', team: tag('research'), owner: RES2, extraTags: { sweep: 'ablation' }, pattern: bursts(0.7, [24, 48]),
-  })),
-  { key: 'res-legacy-v100', name: 'research-legacy-v100', provider: 'aws', region: 'us-east-1', instanceType: 'p3.2xlarge', lifecycle: 'spot', workload: 'training', team: tag('research'), owner: RES, pattern: runs([3, 5], [6, 30], 0.3) },
+  {
+    key: 'res-train-fra',
+    name: 'research-train-fra',
+    provider: 'aws',
+    region: 'eu-central-1',
+    instanceType: 'p4d.24xlarge',
+    lifecycle: 'on-demand',
+    workload: 'training',
+    team: tag('ml-research'),
+    owner: RES,
+    extraTags: { ...ckpt('30m'), [LAUNCH_TEMPLATE_TAG]: 'lt-0a3f9c1e7d2b4a6c8' },
+    pattern: runs([4, 7], [8, 36], 0),
+  },
+  {
+    key: 'res-train-gcp',
+    name: 'research-a2-8g',
+    provider: 'gcp',
+    region: 'us-central1',
+    instanceType: 'a2-highgpu-8g',
+    lifecycle: 'on-demand',
+    workload: 'training',
+    team: tag('ml-research'),
+    owner: RES2,
+    extraTags: ckpt('2h'),
+    pattern: runs([5, 8], [12, 48], 0),
+  },
+  {
+    key: 'res-nb-alice',
+    name: 'alice-notebook',
+    provider: 'aws',
+    region: 'eu-central-1',
+    instanceType: 'g5.xlarge',
+    lifecycle: 'on-demand',
+    workload: 'notebook',
+    team: tag('ml-research'),
+    owner: RES,
+    pattern: workdays(7, 0.2, 0.5),
+  },
+  {
+    key: 'res-nb-bob',
+    name: 'bob-notebook',
+    provider: 'aws',
+    region: 'eu-central-1',
+    instanceType: 'g6e.xlarge',
+    lifecycle: 'on-demand',
+    workload: 'notebook',
+    team: tag('research', 'Team'),
+    owner: RES2,
+    pattern: workdays(8, 0.1, 0.05),
+  },
+  {
+    key: 'res-nb-shared',
+    name: 'research-shared-notebook',
+    provider: 'aws',
+    region: 'eu-central-1',
+    instanceType: 'g5.2xlarge',
+    lifecycle: 'on-demand',
+    workload: 'notebook',
+    team: tag('ml-research'),
+    owner: RES,
+    pattern: workdays(8, 0.25, 0.2),
+  },
+  ...[0, 1].map(
+    (i): Template => ({
+      key: `res-sweep-${i}`,
+      name: `research-sweep-${i}`,
+      provider: 'aws',
+      region: 'us-east-1',
+      instanceType: 'g5.12xlarge',
+      lifecycle: 'spot',
+      workload: 'sweep',
+      team: tag('research'),
+      owner: RES2,
+      extraTags: { sweep: 'ablation' },
+      pattern: bursts(0.7, [24, 48]),
+    }),
+  ),
+  {
+    key: 'res-legacy-v100',
+    name: 'research-legacy-v100',
+    provider: 'aws',
+    region: 'us-east-1',
+    instanceType: 'p3.2xlarge',
+    lifecycle: 'spot',
+    workload: 'training',
+    team: tag('research'),
+    owner: RES,
+    pattern: runs([3, 5], [6, 30], 0.3),
+  },
 
   // inference: small endpoints always on; replicas follow US weekday traffic (06:00-20:00 New York), and
   // weekends are quiet, so half the weekly budget is gone by Wednesday.
-  { key: 'inf-llm-0', name: 'serve-llm-primary', provider: 'aws', region: 'us-east-1', instanceType: 'g6e.4xlarge', lifecycle: 'on-demand', workload: 'inference', team: tag('inference'), owner: INF, pattern: always('serving') },
-  ...[0, 1].map((i): Template => ({
-    key: `inf-embed-${i}`, name: `serve-embed-${i}`, provider: 'aws', region: 'us-east-1', instanceType: 'g5.2xlarge',
-    lifecycle: 'on-demand', workload: 'inference', team: tag('serving'), owner: INF2, pattern: always('serving'),
-  })),
-  { key: 'inf-rerank', name: 'serve-rerank', provider: 'aws', region: 'us-east-1', instanceType: 'g6.xlarge', lifecycle: 'on-demand', workload: 'inference', team: tag('serving'), owner: INF2, pattern: always('serving') },
-  ...[0, 1, 2, 3, 4].map((i): Template => ({
-    key: `inf-replica-${i}`, name: `serve-llm-replica-${i}`, provider: 'aws', region: 'us-east-1', instanceType: 'g6e.12xlarge',
-    lifecycle: 'on-demand', workload: 'inference', team: tag('inference'), owner: INF, extraTags: { autoscaling: 'serve-llm' }, pattern: businessHours(10, 14),
-  })),
+  {
+    key: 'inf-llm-0',
+    name: 'serve-llm-primary',
+    provider: 'aws',
+    region: 'us-east-1',
+    instanceType: 'g6e.4xlarge',
+    lifecycle: 'on-demand',
+    workload: 'inference',
+    team: tag('inference'),
+    owner: INF,
+    pattern: always('serving'),
+  },
+  ...[0, 1].map(
+    (i): Template => ({
+      key: `inf-embed-${i}`,
+      name: `serve-embed-${i}`,
+      provider: 'aws',
+      region: 'us-east-1',
+      instanceType: 'g5.2xlarge',
+      lifecycle: 'on-demand',
+      workload: 'inference',
+      team: tag('serving'),
+      owner: INF2,
+      pattern: always('serving'),
+    }),
+  ),
+  {
+    key: 'inf-rerank',
+    name: 'serve-rerank',
+    provider: 'aws',
+    region: 'us-east-1',
+    instanceType: 'g6.xlarge',
+    lifecycle: 'on-demand',
+    workload: 'inference',
+    team: tag('serving'),
+    owner: INF2,
+    pattern: always('serving'),
+  },
+  ...[0, 1, 2, 3, 4].map(
+    (i): Template => ({
+      key: `inf-replica-${i}`,
+      name: `serve-llm-replica-${i}`,
+      provider: 'aws',
+      region: 'us-east-1',
+      instanceType: 'g6e.12xlarge',
+      lifecycle: 'on-demand',
+      workload: 'inference',
+      team: tag('inference'),
+      owner: INF,
+      extraTags: { autoscaling: 'serve-llm' },
+      pattern: businessHours(10, 14),
+    }),
+  ),
 
   // vision: GCP training and notebooks in Tokyo (the team sits in India), a demo endpoint, nightly batch jobs.
-  { key: 'cv-train-gcp', name: 'cv-train-a2-4g', provider: 'gcp', region: 'us-central1', instanceType: 'a2-highgpu-4g', lifecycle: 'on-demand', workload: 'training', team: tag('vision'), owner: CV, extraTags: ckpt('1h'), pattern: runs([4, 7], [6, 30], 0.2) },
-  { key: 'cv-nb-grace', name: 'grace-notebook', provider: 'gcp', region: 'asia-northeast1', instanceType: 'g2-standard-8', lifecycle: 'on-demand', workload: 'notebook', team: tag('cv'), owner: CV, pattern: workdays(3, 0.2, 0.3) },
-  { key: 'cv-nb-heidi', name: 'heidi-notebook', provider: 'aws', region: 'ap-northeast-1', instanceType: 'g4dn.xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('vision'), owner: CV2, pattern: workdays(3.5, 0.1, 0.1) },
-  { key: 'cv-serve', name: 'cv-demo-endpoint', provider: 'aws', region: 'ap-northeast-1', instanceType: 'g6.xlarge', lifecycle: 'on-demand', workload: 'inference', team: tag('vision'), owner: CV2, pattern: always('serving') },
-  { key: 'cv-batch', name: 'cv-batch-labeler', provider: 'aws', region: 'us-west-2', instanceType: 'g5.12xlarge', lifecycle: 'on-demand', workload: 'sweep', team: tag('cv'), owner: CV, pattern: bursts(0.6, [8, 20]) },
+  {
+    key: 'cv-train-gcp',
+    name: 'cv-train-a2-4g',
+    provider: 'gcp',
+    region: 'us-central1',
+    instanceType: 'a2-highgpu-4g',
+    lifecycle: 'on-demand',
+    workload: 'training',
+    team: tag('vision'),
+    owner: CV,
+    extraTags: ckpt('1h'),
+    pattern: runs([4, 7], [6, 30], 0.2),
+  },
+  {
+    key: 'cv-nb-grace',
+    name: 'grace-notebook',
+    provider: 'gcp',
+    region: 'asia-northeast1',
+    instanceType: 'g2-standard-8',
+    lifecycle: 'on-demand',
+    workload: 'notebook',
+    team: tag('cv'),
+    owner: CV,
+    pattern: workdays(3, 0.2, 0.3),
+  },
+  {
+    key: 'cv-nb-heidi',
+    name: 'heidi-notebook',
+    provider: 'aws',
+    region: 'ap-northeast-1',
+    instanceType: 'g4dn.xlarge',
+    lifecycle: 'on-demand',
+    workload: 'notebook',
+    team: tag('vision'),
+    owner: CV2,
+    pattern: workdays(3.5, 0.1, 0.1),
+  },
+  {
+    key: 'cv-serve',
+    name: 'cv-demo-endpoint',
+    provider: 'aws',
+    region: 'ap-northeast-1',
+    instanceType: 'g6.xlarge',
+    lifecycle: 'on-demand',
+    workload: 'inference',
+    team: tag('vision'),
+    owner: CV2,
+    pattern: always('serving'),
+  },
+  {
+    key: 'cv-batch',
+    name: 'cv-batch-labeler',
+    provider: 'aws',
+    region: 'us-west-2',
+    instanceType: 'g5.12xlarge',
+    lifecycle: 'on-demand',
+    workload: 'sweep',
+    team: tag('cv'),
+    owner: CV,
+    pattern: bursts(0.6, [8, 20]),
+  },
 
   // The usual strays: a box nobody tagged, and a team burnrate does not know.
-  { key: 'stray-untagged', name: 'tmp-debug-box', provider: 'aws', region: 'us-east-1', instanceType: 'g5.12xlarge', lifecycle: 'on-demand', workload: 'notebook', team: null, owner: null, pattern: always('idle') },
-  { key: 'stray-growth', name: 'growth-ranker-notebook', provider: 'aws', region: 'us-east-1', instanceType: 'g6e.2xlarge', lifecycle: 'on-demand', workload: 'notebook', team: tag('growth-ml'), owner: null, pattern: workdays(14, 0.3, 0.2) },
+  {
+    key: 'stray-untagged',
+    name: 'tmp-debug-box',
+    provider: 'aws',
+    region: 'us-east-1',
+    instanceType: 'g5.12xlarge',
+    lifecycle: 'on-demand',
+    workload: 'notebook',
+    team: null,
+    owner: null,
+    pattern: always('idle'),
+  },
+  {
+    key: 'stray-growth',
+    name: 'growth-ranker-notebook',
+    provider: 'aws',
+    region: 'us-east-1',
+    instanceType: 'g6e.2xlarge',
+    lifecycle: 'on-demand',
+    workload: 'notebook',
+    team: tag('growth-ml'),
+    owner: null,
+    pattern: workdays(14, 0.3, 0.2),
+  },
 ];
 
 /** GCP instance ids are 19-digit numbers: built digit by digit (they exceed a double's precision). */
@@ -148,8 +471,17 @@ function numericId(r: Random): string {
 
 function subAccountOf(t: Template): string {
   const value = t.team?.value.toLowerCase() ?? '';
-  const team = value.startsWith('llm') ? 'llm' : value.includes('research') ? 'research' : ['inference', 'serving'].includes(value) ? 'inference' : ['vision', 'cv'].includes(value) ? 'vision' : null;
-  if (t.provider === 'gcp') return team === 'llm' || team === 'research' || team === 'vision' ? DEMO_ACCOUNTS.gcp[team] : DEMO_ACCOUNTS.gcp.shared;
+  const team = value.startsWith('llm')
+    ? 'llm'
+    : value.includes('research')
+      ? 'research'
+      : ['inference', 'serving'].includes(value)
+        ? 'inference'
+        : ['vision', 'cv'].includes(value)
+          ? 'vision'
+          : null;
+  if (t.provider === 'gcp')
+    return team === 'llm' || team === 'research' || team === 'vision' ? DEMO_ACCOUNTS.gcp[team] : DEMO_ACCOUNTS.gcp.shared;
   return team ? DEMO_ACCOUNTS.aws[team] : DEMO_ACCOUNTS.aws.sandbox;
 }
 

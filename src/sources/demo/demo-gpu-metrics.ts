@@ -116,7 +116,13 @@ export function demoGpuSeries(seed: number, fleet: readonly DemoInstance[], rang
           }
         }
       }
-      out.push({ ref: { host: instance.instanceId, gpu: String(g), uuid: uuidOf(seed, instance.instanceId, g), model: instance.gpuModel }, times, util, power, memUsedMiB: mem });
+      out.push({
+        ref: { host: instance.instanceId, gpu: String(g), uuid: uuidOf(seed, instance.instanceId, g), model: instance.gpuModel },
+        times,
+        util,
+        power,
+        memUsedMiB: mem,
+      });
     }
   }
   return out.sort(compareRefs);

@@ -19,7 +19,11 @@ export interface DemoInventoryOptions {
  * The demo fleet as GPU inventory. Team, workload and protection are read back from the tags, as
  * for a real inventory; production inference (DemoInstance.protected) carries `burnrate:protect=true`.
  */
-export function demoInventory(seed: number, resolveTeam: (ownerTag: string | null | undefined) => string, options: DemoInventoryOptions = {}): GpuInstance[] {
+export function demoInventory(
+  seed: number,
+  resolveTeam: (ownerTag: string | null | undefined) => string,
+  options: DemoInventoryOptions = {},
+): GpuInstance[] {
   const tagKeys = options.tagKeys ?? DEMO_TAG_KEYS;
   const fleet = options.fleet ?? demoFleet(seed, options.catalog ?? loadPriceCatalog());
   return fleet.map((instance) => {

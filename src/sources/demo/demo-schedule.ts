@@ -51,7 +51,9 @@ function spansAround(instance: DemoInstance, n: number): Span[] {
     case 'always':
       return [{ start: n * 24, end: n * 24 + 24, activity: p.activity }];
     case 'business-hours':
-      return [n - 1, n].filter(isWeekday).map((d) => ({ start: d * 24 + p.startHourUtc, end: d * 24 + p.startHourUtc + p.hours, activity: 'serving' as const }));
+      return [n - 1, n]
+        .filter(isWeekday)
+        .map((d) => ({ start: d * 24 + p.startHourUtc, end: d * 24 + p.startHourUtc + p.hours, activity: 'serving' as const }));
     case 'runs': {
       const k = Math.floor((n + p.phaseDays) / p.cycleDays);
       const start = (k * p.cycleDays - p.phaseDays) * 24;
@@ -90,7 +92,11 @@ function spansAround(instance: DemoInstance, n: number): Span[] {
   }
 }
 
-function sessionOf(p: Extract<RunPattern, { kind: 'workdays' }>, rnd: (...parts: (string | number)[]) => Random, d: number): { start: number; end: number } {
+function sessionOf(
+  p: Extract<RunPattern, { kind: 'workdays' }>,
+  rnd: (...parts: (string | number)[]) => Random,
+  d: number,
+): { start: number; end: number } {
   const r = rnd('session', d);
   const start = d * 24 + p.startHourUtc + r.between(-0.75, 0.75);
   return { start, end: start + r.between(p.sessionHours[0], p.sessionHours[1]) };

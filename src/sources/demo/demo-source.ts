@@ -30,7 +30,14 @@ export class DemoSource implements SpendSource {
 
   async pull(ctx: PullContext): Promise<SpendBatch[]> {
     const today = Date.UTC(ctx.now.getUTCFullYear(), ctx.now.getUTCMonth(), ctx.now.getUTCDate());
-    const rows = demoSpendRows({ seed: this.seed, days: this.days, now: ctx.now, tagKeys: ctx.tagKeys, ...(ctx.unitTagKeys ? { unitTagKeys: ctx.unitTagKeys } : {}), resolveTeam: ctx.resolveTeam });
+    const rows = demoSpendRows({
+      seed: this.seed,
+      days: this.days,
+      now: ctx.now,
+      tagKeys: ctx.tagKeys,
+      ...(ctx.unitTagKeys ? { unitTagKeys: ctx.unitTagKeys } : {}),
+      resolveTeam: ctx.resolveTeam,
+    });
     const billingPeriods = new Set<string>();
     for (let n = 1; n <= this.days; n++) billingPeriods.add(new Date(today - n * DAY_MS).toISOString().slice(0, 7));
     ctx.onProgress?.(rows.length, rows.length);

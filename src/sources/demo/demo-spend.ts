@@ -29,7 +29,11 @@ export interface DemoSpendOptions {
 
 const PROVIDER_NAME: Record<CloudProvider, string> = { aws: 'AWS', gcp: 'Google Cloud', azure: 'Microsoft' };
 const BILLING_ACCOUNT: Record<CloudProvider, string> = { aws: DEMO_ACCOUNTS.aws.payer, gcp: DEMO_ACCOUNTS.gcp.billing, azure: '' };
-const COMPUTE_SERVICE: Record<CloudProvider, string> = { aws: 'Amazon Elastic Compute Cloud', gcp: 'Compute Engine', azure: 'Virtual Machines' };
+const COMPUTE_SERVICE: Record<CloudProvider, string> = {
+  aws: 'Amazon Elastic Compute Cloud',
+  gcp: 'Compute Engine',
+  azure: 'Virtual Machines',
+};
 
 /** A recurring non-GPU line of one team: `weekday` USD a weekday at today's size. */
 interface ServiceLine {
@@ -56,8 +60,24 @@ const GCP_NET = ['gcp', 'Networking', 'Networking'] as const;
 const VERTEX = ['gcp', 'Vertex AI', 'AI and Machine Learning'] as const;
 
 type Kind = readonly [CloudProvider, string, string];
-const line = (kind: Kind, team: string | null, subAccount: string, resourceId: string | null, weekday: number, weekend: number, growth: number): ServiceLine => ({
-  provider: kind[0], service: kind[1], category: kind[2], team, subAccount, resourceId, weekday, weekend, growth,
+const line = (
+  kind: Kind,
+  team: string | null,
+  subAccount: string,
+  resourceId: string | null,
+  weekday: number,
+  weekend: number,
+  growth: number,
+): ServiceLine => ({
+  provider: kind[0],
+  service: kind[1],
+  category: kind[2],
+  team,
+  subAccount,
+  resourceId,
+  weekday,
+  weekend,
+  growth,
 });
 
 const A = DEMO_ACCOUNTS.aws;
@@ -192,7 +212,10 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
     if (dayOf(n + 1).endsWith('-01')) {
       // Taxes arrive as one line per provider at the end of each billing period.
       const r = randomFor(seed, 'tax', day.slice(0, 7));
-      for (const [provider, low, high] of [['aws', 300, 420], ['gcp', 40, 70]] as const) {
+      for (const [provider, low, high] of [
+        ['aws', 300, 420],
+        ['gcp', 40, 70],
+      ] as const) {
         const amount = money(r.between(low, high));
         rows.push({
           ...base(day, provider, provider === 'aws' ? A.payer : G.shared, null),

@@ -61,7 +61,10 @@ export function createRandom(seed: number): Random {
     },
     hex: (length) => {
       let text = '';
-      while (text.length < length) text += Math.floor(next() * 0x10000).toString(16).padStart(4, '0');
+      while (text.length < length)
+        text += Math.floor(next() * 0x10000)
+          .toString(16)
+          .padStart(4, '0');
       return text.slice(0, length);
     },
   };

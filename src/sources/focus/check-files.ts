@@ -12,13 +12,23 @@ export async function checkFiles(files: readonly string[]): Promise<number> {
     let size: number;
     try {
       const info = await stat(file);
-      if (!info.isFile()) throw new BurnrateError('burnrate_focus_invalid', `${file}: not a file`, 'Give the path of a FOCUS export file, not a folder.');
+      if (!info.isFile())
+        throw new BurnrateError('burnrate_focus_invalid', `${file}: not a file`, 'Give the path of a FOCUS export file, not a folder.');
       size = info.size;
     } catch (error) {
       if (error instanceof BurnrateError) throw error;
-      throw new BurnrateError('burnrate_focus_missing', `FOCUS file not found: ${file}`, 'Check the path (relative paths start at the working directory).');
+      throw new BurnrateError(
+        'burnrate_focus_missing',
+        `FOCUS file not found: ${file}`,
+        'Check the path (relative paths start at the working directory).',
+      );
     }
-    if (size === 0) throw new BurnrateError('burnrate_focus_invalid', `${file}: file is empty`, 'Re-run or re-download the export; nothing was imported.');
+    if (size === 0)
+      throw new BurnrateError(
+        'burnrate_focus_invalid',
+        `${file}: file is empty`,
+        'Re-run or re-download the export; nothing was imported.',
+      );
     if (focusFormatOf(file) === 'csv' && !/\.gz$/i.test(file) && (await startsWithBinary(file))) {
       throw new BurnrateError(
         'burnrate_focus_invalid',

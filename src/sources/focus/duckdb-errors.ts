@@ -4,7 +4,12 @@ import type { FocusFileLayout } from './focus-columns.js';
 import { focusFormatOf } from './focus-format.js';
 
 /** Runs a query and reads all rows as plain JS values; DuckDB errors become BurnrateErrors naming the file. */
-export async function runForFile(connection: DuckDBConnection, sql: string, file: string | undefined, layouts?: readonly FocusFileLayout[]): Promise<Record<string, unknown>[]> {
+export async function runForFile(
+  connection: DuckDBConnection,
+  sql: string,
+  file: string | undefined,
+  layouts?: readonly FocusFileLayout[],
+): Promise<Record<string, unknown>[]> {
   try {
     const reader = await connection.runAndReadAll(sql);
     return reader.getRowObjectsJS() as Record<string, unknown>[];
@@ -13,7 +18,8 @@ export async function runForFile(connection: DuckDBConnection, sql: string, file
     const named = /^\s*file = (.+)$/m.exec(message)?.[1]?.trim();
     const culprit = file ?? layouts?.find((l) => l.file === named)?.file ?? layouts?.find((l) => message.includes(l.file))?.file;
     const format = culprit ? focusFormatOf(culprit) : undefined;
-    const what = format === 'parquet' ? 'cannot read as Parquet' : format === 'csv' ? 'cannot read as FOCUS CSV' : 'cannot read the FOCUS files';
+    const what =
+      format === 'parquet' ? 'cannot read as Parquet' : format === 'csv' ? 'cannot read as FOCUS CSV' : 'cannot read the FOCUS files';
     throw new BurnrateError(
       'burnrate_focus_invalid',
       `${culprit ? `${culprit}: ` : ''}${what}: ${explainDuckDbError(message)}`,
@@ -30,6 +36,10 @@ function explainDuckDbError(message: string): string {
   if (/Error when sniffing file/.test(message)) return 'not comma-separated UTF-8 text with the same number of columns on every line';
   if (/not a GZIP stream/i.test(message)) return 'not gzip-compressed, although its name ends in .gz';
   if (/No magic bytes found/.test(message)) return 'not a Parquet file';
-  const first = message.split('\n').find((l) => l.trim() !== '')?.trim() ?? 'unknown error';
+  const first =
+    message
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? 'unknown error';
   return (line ? `line ${line}: ${first}` : first).slice(0, 300);
 }

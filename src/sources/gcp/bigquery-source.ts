@@ -35,7 +35,13 @@ export class BigQueryBillingSource implements SpendSource {
   constructor(private readonly options: BigQuerySourceOptions) {
     this.id = options.id;
     // Retries are ours (withRetries), so that throttling is retried the same way for every Google API.
-    this.client = new BigQuery({ projectId: options.project, location: options.location, autoRetry: false, ...(options.endpoint.url ? { apiEndpoint: options.endpoint.url.origin } : {}), ...(options.endpoint.authClient ? { authClient: options.endpoint.authClient } : {}) });
+    this.client = new BigQuery({
+      projectId: options.project,
+      location: options.location,
+      autoRetry: false,
+      ...(options.endpoint.url ? { apiEndpoint: options.endpoint.url.origin } : {}),
+      ...(options.endpoint.authClient ? { authClient: options.endpoint.authClient } : {}),
+    });
   }
 
   async pull(ctx: PullContext): Promise<SpendBatch[]> {
@@ -48,11 +54,26 @@ export class BigQueryBillingSource implements SpendSource {
       // The bot must never become a line on the bill: BigQuery refuses a query that would scan more.
       maximumBytesBilled: String(Math.round(this.options.maxGigabytesBilled * 1e9)),
     };
-    const rows = await withRetries(async () => (await this.client.query(query))[0] as BillingExportRow[], isRetryableGoogleError, this.options.retry).catch((error: unknown) => {
+    const rows = await withRetries(
+      async () => (await this.client.query(query))[0] as BillingExportRow[],
+      isRetryableGoogleError,
+      this.options.retry,
+    ).catch((error: unknown) => {
       const denied = /tables\.getData|Access Denied: Table/i.test(String((error as Error).message)) ? BIGQUERY_READ : BIGQUERY_JOBS;
-      throw explainGoogleError(error, { service: 'BigQuery', permission: denied.permission, role: denied.role, resource: `table ${this.options.table}` });
+      throw explainGoogleError(error, {
+        service: 'BigQuery',
+        permission: denied.permission,
+        role: denied.role,
+        resource: `table ${this.options.table}`,
+      });
     });
-    return [{ scope: { source: this.id, billingPeriods: monthsOf(window), days: window }, rows: rows.map((row) => toSpendRow(row, ctx)), dataThrough: `${window.end}T00:00:00.000Z` }];
+    return [
+      {
+        scope: { source: this.id, billingPeriods: monthsOf(window), days: window },
+        rows: rows.map((row) => toSpendRow(row, ctx)),
+        dataThrough: `${window.end}T00:00:00.000Z`,
+      },
+    ];
   }
 }
 

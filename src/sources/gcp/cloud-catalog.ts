@@ -29,7 +29,11 @@ export async function listComputeSkus(endpoint: GoogleEndpoint, retry: RetryPoli
   try {
     do {
       const request = { parent: COMPUTE_ENGINE_SERVICE, currencyCode, pageSize: 5000, ...(pageToken ? { pageToken } : {}) };
-      const [page, , response] = await withRetries(() => client.listSkus(request, { autoPaginate: false, retry: null }), isRetryableGoogleError, retry);
+      const [page, , response] = await withRetries(
+        () => client.listSkus(request, { autoPaginate: false, retry: null }),
+        isRetryableGoogleError,
+        retry,
+      );
       for (const sku of page) {
         const usageType = sku.category?.usageType;
         if (usageType !== 'OnDemand' && usageType !== 'Preemptible') continue;
@@ -39,12 +43,24 @@ export async function listComputeSkus(endpoint: GoogleEndpoint, retry: RetryPoli
         // The last tier is the price at any real volume (the first is often a free tier).
         const rate = expression?.tieredRates?.[expression.tieredRates.length - 1]?.unitPrice;
         if (!rate || !sku.skuId || !sku.description) continue;
-        skus.push({ skuId: sku.skuId, description: sku.description, usageType, regions: sku.serviceRegions ?? [], unitPrice: Number(String(rate.units ?? 0)) + (rate.nanos ?? 0) / 1e9, currency: rate.currencyCode || currencyCode });
+        skus.push({
+          skuId: sku.skuId,
+          description: sku.description,
+          usageType,
+          regions: sku.serviceRegions ?? [],
+          unitPrice: Number(String(rate.units ?? 0)) + (rate.nanos ?? 0) / 1e9,
+          currency: rate.currencyCode || currencyCode,
+        });
       }
       pageToken = response?.nextPageToken || undefined;
     } while (pageToken);
   } catch (error) {
-    throw explainGoogleError(error, { service: 'Cloud Catalog', permission: '(none: any authenticated caller)', role: 'no role', resource: COMPUTE_ENGINE_SERVICE });
+    throw explainGoogleError(error, {
+      service: 'Cloud Catalog',
+      permission: '(none: any authenticated caller)',
+      role: 'no role',
+      resource: COMPUTE_ENGINE_SERVICE,
+    });
   } finally {
     await client.close();
   }

@@ -43,13 +43,22 @@ export class GcpBudgetsSource implements BudgetSource {
       do {
         const request = { parent, pageSize: 100, ...(pageToken ? { pageToken } : {}) };
         // One page per call, so each page is retried on its own; gax's retries are off (ours cover throttling too).
-        const [page, , response] = await withRetries(() => this.client.listBudgets(request, { autoPaginate: false, retry: null }), isRetryableGoogleError, this.options.retry);
+        const [page, , response] = await withRetries(
+          () => this.client.listBudgets(request, { autoPaginate: false, retry: null }),
+          isRetryableGoogleError,
+          this.options.retry,
+        );
         budgets.push(...page);
         pageToken = response?.nextPageToken || undefined;
       } while (pageToken);
     } catch (error) {
       const needed = BUDGETS_LIST;
-      throw explainGoogleError(error, { service: 'Cloud Billing Budgets', permission: needed.permission, role: needed.role, resource: `billing account ${this.options.billingAccount}` });
+      throw explainGoogleError(error, {
+        service: 'Cloud Billing Budgets',
+        permission: needed.permission,
+        role: needed.role,
+        resource: `billing account ${this.options.billingAccount}`,
+      });
     }
     return budgets.flatMap((budget) => this.toCloudBudget(budget, ctx));
   }
@@ -65,7 +74,10 @@ export class GcpBudgetsSource implements BudgetSource {
     const name = budget.displayName || budget.name;
     const rules = (budget.thresholdRules ?? [])
       .filter((r) => typeof r.thresholdPercent === 'number')
-      .map((r) => ({ threshold: Math.round(r.thresholdPercent! * 10000) / 100, on: String(r.spendBasis) === 'FORECASTED_SPEND' ? ('forecast' as const) : ('actual' as const) }))
+      .map((r) => ({
+        threshold: Math.round(r.thresholdPercent! * 10000) / 100,
+        on: String(r.spendBasis) === 'FORECASTED_SPEND' ? ('forecast' as const) : ('actual' as const),
+      }))
       .sort((a, b) => a.threshold - b.threshold);
     const period = budget.budgetFilter?.calendarPeriod;
     return [
@@ -92,5 +104,7 @@ export class GcpBudgetsSource implements BudgetSource {
 function labelValuesOf(budget: Budget, tagKeys: readonly string[]): string[] {
   const wanted = new Set(tagKeys.map(normaliseTag));
   const labels = budget.budgetFilter?.labels ?? {};
-  return Object.entries(labels).flatMap(([key, list]) => (wanted.has(normaliseTag(key)) ? (list.values ?? []).map((v) => v.stringValue ?? '').filter((v) => v !== '') : []));
+  return Object.entries(labels).flatMap(([key, list]) =>
+    wanted.has(normaliseTag(key)) ? (list.values ?? []).map((v) => v.stringValue ?? '').filter((v) => v !== '') : [],
+  );
 }

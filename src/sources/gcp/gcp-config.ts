@@ -10,11 +10,13 @@ export const gcpSourceSchema = z.strictObject({
   type: z.literal('gcp'),
   id: z.string().trim().min(1, { error: 'expected a source id' }).optional(),
   /** The project the queries run (and are billed) in. */
-  project: z.string({ error: 'expected a project id' }).regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, { error: 'expected a project id such as my-billing-project' }),
+  project: z
+    .string({ error: 'expected a project id' })
+    .regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, { error: 'expected a project id such as my-billing-project' }),
   /** The export table, project.dataset.table. */
-  table: z
-    .string({ error: 'expected project.dataset.table' })
-    .regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]\.\w+\.\w+$/, { error: 'expected the export table as project.dataset.table, e.g. my-project.billing.gcp_billing_export_v1_012345_6789AB_CDEF01' }),
+  table: z.string({ error: 'expected project.dataset.table' }).regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]\.\w+\.\w+$/, {
+    error: 'expected the export table as project.dataset.table, e.g. my-project.billing.gcp_billing_export_v1_012345_6789AB_CDEF01',
+  }),
   /** standard: gcp_billing_export_v1_*; detailed: gcp_billing_export_resource_v1_* (adds resource names). */
   export: z.enum(['standard', 'detailed'], { error: 'expected standard or detailed' }).default('standard'),
   /** The dataset's location (US, EU, europe-west4, ...). */

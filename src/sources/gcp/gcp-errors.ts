@@ -77,7 +77,17 @@ export function explainGoogleError(error: unknown, call: GoogleCall): BurnrateEr
     );
   }
   if (code === 404) {
-    return new BurnrateError('burnrate_gcp_not_found', `${call.service} found no ${call.resource}: ${message}`, 'Check the names in the gcp source of burnrate.yml.', 2);
+    return new BurnrateError(
+      'burnrate_gcp_not_found',
+      `${call.service} found no ${call.resource}: ${message}`,
+      'Check the names in the gcp source of burnrate.yml.',
+      2,
+    );
   }
-  return new BurnrateError('burnrate_gcp_failed', `${call.service} failed on ${call.resource}: ${code ? `${code} ` : ''}${message || 'error'}`, undefined, 1);
+  return new BurnrateError(
+    'burnrate_gcp_failed',
+    `${call.service} failed on ${call.resource}: ${code ? `${code} ` : ''}${message || 'error'}`,
+    undefined,
+    1,
+  );
 }

@@ -24,13 +24,24 @@ export function googleEndpoint(env: NodeJS.ProcessEnv, authClient?: GoogleEndpoi
   try {
     url = new URL(raw);
   } catch {
-    throw new BurnrateError('burnrate_gcp_endpoint_invalid', `BURNRATE_GCP_ENDPOINT is not a URL: "${raw}"`, 'Set it to a base URL such as https://bigquery.example.internal, or unset it to use Google\'s endpoints.', 2);
+    throw new BurnrateError(
+      'burnrate_gcp_endpoint_invalid',
+      `BURNRATE_GCP_ENDPOINT is not a URL: "${raw}"`,
+      "Set it to a base URL such as https://bigquery.example.internal, or unset it to use Google's endpoints.",
+      2,
+    );
   }
   return { url, ...auth };
 }
 
 /** Options of the generated (gax) clients: HTTP/JSON transport, pointed at the endpoint when one is set. */
-export function gaxClientOptions(endpoint: GoogleEndpoint): { fallback: true; apiEndpoint?: string; port?: number; protocol?: string; authClient?: never } {
+export function gaxClientOptions(endpoint: GoogleEndpoint): {
+  fallback: true;
+  apiEndpoint?: string;
+  port?: number;
+  protocol?: string;
+  authClient?: never;
+} {
   // The gax and BigQuery clients each pin their own google-auth-library release: the same client object serves both.
   const auth = endpoint.authClient ? { authClient: endpoint.authClient as never } : {};
   if (!endpoint.url) return { fallback: true, ...auth };

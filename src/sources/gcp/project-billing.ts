@@ -15,10 +15,19 @@ export interface ProjectBilling {
 export async function projectBilling(project: string, endpoint: GoogleEndpoint, retry: RetryPolicy): Promise<ProjectBilling> {
   const client = new CloudBillingClient(gaxClientOptions(endpoint));
   try {
-    const [info] = await withRetries(() => client.getProjectBillingInfo({ name: `projects/${project}` }, { retry: null }), isRetryableGoogleError, retry);
+    const [info] = await withRetries(
+      () => client.getProjectBillingInfo({ name: `projects/${project}` }, { retry: null }),
+      isRetryableGoogleError,
+      retry,
+    );
     return { project, billingAccount: info.billingAccountName ?? '', billingEnabled: info.billingEnabled ?? false };
   } catch (error) {
-    throw explainGoogleError(error, { service: 'Cloud Billing', permission: PROJECT_BILLING_INFO.permission, role: PROJECT_BILLING_INFO.role, resource: `project ${project}` });
+    throw explainGoogleError(error, {
+      service: 'Cloud Billing',
+      permission: PROJECT_BILLING_INFO.permission,
+      role: PROJECT_BILLING_INFO.role,
+      resource: `project ${project}`,
+    });
   } finally {
     await client.close();
   }

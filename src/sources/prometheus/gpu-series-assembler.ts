@@ -88,4 +88,3 @@ export function refFromLabels(labels: Readonly<Record<string, string>>): GpuRef 
   if (container) ref.container = container;
   return ref;
 }
-

@@ -43,7 +43,10 @@ describe('how many answer workers', () => {
 
   it('answers in process for a :memory: database or with workers off, so no thread is started', async () => {
     const { deps } = testDeps({});
-    for (const [dbPath, env] of [[':memory:', {}], [join(tmpdir(), 'burnrate-never-opened.db'), { BURNRATE_ANSWER_WORKERS: '0' }]] as const) {
+    for (const [dbPath, env] of [
+      [':memory:', {}],
+      [join(tmpdir(), 'burnrate-never-opened.db'), { BURNRATE_ANSWER_WORKERS: '0' }],
+    ] as const) {
       const answerer = createAnswerer(deps, { dbPath, env, dispatch });
       expect(answerer).not.toBeInstanceOf(WorkerAnswerer);
       expect(answerer.describe()).toBe('answers: computed in process');

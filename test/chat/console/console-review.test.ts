@@ -19,7 +19,8 @@ describe('the monthly review in the console', () => {
   let deps: Deps;
   let server: Server;
   let base: string;
-  const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) =>
+    fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify(body) });
 
   beforeAll(async () => {
     deps = testDeps(demoConfig(), '2026-12-02T10:00:00Z').deps;
@@ -27,7 +28,12 @@ describe('the monthly review in the console', () => {
     const chat = new ConsoleChat(deps.store.console, deps.clock);
     deps.chat = [chat];
     await refreshSources(deps);
-    server = await startHttpServer({ host: '127.0.0.1', port: 0, routes: createConsoleRoutes(deps, { chat, settings: { enabled: true, token: null, loopback: true }, dispatch }), health: { alive: () => true, ready: async () => ({ ok: true, checks: {} }) } });
+    server = await startHttpServer({
+      host: '127.0.0.1',
+      port: 0,
+      routes: createConsoleRoutes(deps, { chat, settings: { enabled: true, token: null, loopback: true }, dispatch }),
+      health: { alive: () => true, ready: async () => ({ ok: true, checks: {} }) },
+    });
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
@@ -52,7 +58,12 @@ describe('the monthly review in the console', () => {
     const danValue = select.type === 'actions' ? select.select!.options.find((o) => o.label === DAN)!.value : '';
     expect((await post('/console/action', { as: CAROL, action: 'review.owner', value: danValue, messageId: line.id })).status).toBe(200);
     expect(JSON.stringify((await deps.store.console.get(line.id))!.message)).toContain(`Owner: **${DAN}**`);
-    const refused = await post('/console/action', { as: CAROL, action: 'review.owner', value: JSON.stringify({ line: 1, owner: 'U0DEMOALICE' }), messageId: line.id });
+    const refused = await post('/console/action', {
+      as: CAROL,
+      action: 'review.owner',
+      value: JSON.stringify({ line: 1, owner: 'U0DEMOALICE' }),
+      messageId: line.id,
+    });
     expect(refused.status).toBe(400); // not an option on that message: never dispatched
   });
 });

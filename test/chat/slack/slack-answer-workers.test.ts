@@ -45,7 +45,11 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
     deps.log = pino({ level: 'info' }, sink);
     dispatchedHere.length = 0;
     await deps.store.importBatches([
-      { scope: { source: 'test', billingPeriods: ['2026-11'] }, rows: [spendRow('llm-training', '2026-11-20', 1234.5), spendRow('ml-research', '2026-11-20', 99)], dataThrough: '2026-11-21T00:00:00Z' },
+      {
+        scope: { source: 'test', billingPeriods: ['2026-11'] },
+        rows: [spendRow('llm-training', '2026-11-20', 1234.5), spendRow('ml-research', '2026-11-20', 99)],
+        dataThrough: '2026-11-21T00:00:00Z',
+      },
     ]);
   });
   afterEach(async () => {
@@ -65,7 +69,13 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
   };
 
   async function start(env: NodeJS.ProcessEnv = { BURNRATE_ANSWER_WORKERS: '1' }, tuning: { limits?: Partial<typeof ANSWER_LIMITS> } = {}) {
-    const created = createAnswerer(deps, { dbPath: join(dir, 'burnrate.db'), env: { LOG_LEVEL: 'silent', ...env }, dispatch: here, script: WORKER_SCRIPT, ...tuning });
+    const created = createAnswerer(deps, {
+      dbPath: join(dir, 'burnrate.db'),
+      env: { LOG_LEVEL: 'silent', ...env },
+      dispatch: here,
+      script: WORKER_SCRIPT,
+      ...tuning,
+    });
     expect(created).toBeInstanceOf(WorkerAnswerer);
     answerer = created as WorkerAnswerer;
     // Until a worker has started, answers are computed in process; these tests are about the worker.
@@ -75,7 +85,8 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
     return h;
   }
 
-  const command = (h: { url: string }, text: string, id: string, user = ADMIN) => postSigned(h.url, slashCommandBody({ text, user_id: user, response_url: fake.responseUrl(id) }));
+  const command = (h: { url: string }, text: string, id: string, user = ADMIN) =>
+    postSigned(h.url, slashCommandBody({ text, user_id: user, response_url: fake.responseUrl(id) }));
   const answerOf = (id: string) => fake.responses.find((r) => r.id === id);
 
   /** Another connection holding the write lock, as a long import or a second process would. */
@@ -115,7 +126,9 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
     expect((await command(h, 'budget set ml-research 70k', 'set', BOB)).status).toBe(200);
     await waitFor(() => answerOf('set') !== undefined, 'the confirmation', 15_000);
     expect(answerOf('set')?.body.text).toBe('The monthly budget of ml-research is now $70,000.00. The next budget check uses it.');
-    expect((await deps.store.budgets.list()).map((b) => [b.team, b.cadence, b.amount, b.byUser])).toEqual([['ml-research', 'monthly', 70_000, BOB]]);
+    expect((await deps.store.budgets.list()).map((b) => [b.team, b.cadence, b.amount, b.byUser])).toEqual([
+      ['ml-research', 'monthly', 70_000, BOB],
+    ]);
     const audit = (await deps.store.audit.list()).filter((a) => a.action === 'budget set');
     expect(audit.map((a) => [a.userId, a.result])).toEqual([[BOB, 'ok']]);
     // The worker's clock is the caller's: the audit time is the test's fixed now, not the real one.
@@ -150,7 +163,9 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
     // A response_url that holds the first POST (the worker's answer) open: the worker dies while it waits.
     const slow = await holdingResponseUrl();
     try {
-      expect((await postSigned(h.url, slashCommandBody({ text: 'budget set ml-research 70k', user_id: BOB, response_url: slow.url }))).status).toBe(200);
+      expect(
+        (await postSigned(h.url, slashCommandBody({ text: 'budget set ml-research 70k', user_id: BOB, response_url: slow.url }))).status,
+      ).toBe(200);
       await waitFor(() => slow.held === 1, 'the answer on its way', 15_000);
       // As an out-of-memory kill would: the thread ends wherever it is.
       await answerer!.threads[0]!.terminate();
@@ -177,7 +192,12 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
 
   it('answers in process when the workers cannot start at all', async () => {
     const missing = new URL('./no-such-worker.js', WORKER_SCRIPT);
-    answerer = createAnswerer(deps, { dbPath: join(dir, 'burnrate.db'), env: { LOG_LEVEL: 'silent', BURNRATE_ANSWER_WORKERS: '1' }, dispatch: here, script: missing }) as WorkerAnswerer;
+    answerer = createAnswerer(deps, {
+      dbPath: join(dir, 'burnrate.db'),
+      env: { LOG_LEVEL: 'silent', BURNRATE_ANSWER_WORKERS: '1' },
+      dispatch: here,
+      script: missing,
+    }) as WorkerAnswerer;
     await waitFor(() => answerer!.describe().includes('could not start'), 'the pool to give up', 15_000);
     const h = await startSlackServer(deps, fake, here, answerer);
     closeServer = h.close;
@@ -190,7 +210,12 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
 
   it('answers in process while no worker has started yet, instead of making the person wait', async () => {
     const starting = new URL('../../fixtures/never-ready-worker.mjs', import.meta.url);
-    answerer = createAnswerer(deps, { dbPath: join(dir, 'burnrate.db'), env: { LOG_LEVEL: 'silent', BURNRATE_ANSWER_WORKERS: '1' }, dispatch: here, script: starting }) as WorkerAnswerer;
+    answerer = createAnswerer(deps, {
+      dbPath: join(dir, 'burnrate.db'),
+      env: { LOG_LEVEL: 'silent', BURNRATE_ANSWER_WORKERS: '1' },
+      dispatch: here,
+      script: starting,
+    }) as WorkerAnswerer;
     const h = await startSlackServer(deps, fake, here, answerer);
     closeServer = h.close;
     await command(h, 'help', 'early');

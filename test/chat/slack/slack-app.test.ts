@@ -27,7 +27,11 @@ describe('the Slack app over HTTP (real Bolt, fake Web API)', () => {
   async function start(run: typeof dispatch = dispatch) {
     const { deps } = testDeps(demoConfig(), '2026-11-21T09:00:00Z');
     await deps.store.importBatches([
-      { scope: { source: 'test', billingPeriods: ['2026-11'] }, rows: [spendRow('llm-training', '2026-11-20', 1234.5)], dataThrough: '2026-11-21T00:00:00Z' },
+      {
+        scope: { source: 'test', billingPeriods: ['2026-11'] },
+        rows: [spendRow('llm-training', '2026-11-20', 1234.5)],
+        dataThrough: '2026-11-21T00:00:00Z',
+      },
     ]);
     harness = await startSlackServer(deps, fake, run);
     return harness;
@@ -105,7 +109,10 @@ describe('the Slack app over HTTP (real Bolt, fake Web API)', () => {
 
   it('answers an unknown button privately, and never with a stack trace', async () => {
     const h = await start();
-    const res = await postSigned(h.url, blockActionsBody({ actionId: 'instance.teleport', value: 'x', response_url: fake.responseUrl('click') }));
+    const res = await postSigned(
+      h.url,
+      blockActionsBody({ actionId: 'instance.teleport', value: 'x', response_url: fake.responseUrl('click') }),
+    );
     expect(res.status).toBe(200);
     await waitFor(() => fake.responses.length === 1, 'the private answer');
     const answer = fake.responses[0]!;
@@ -121,7 +128,16 @@ describe('the Slack app over HTTP (real Bolt, fake Web API)', () => {
       await click.reply.thread({ summary: 'carol acknowledged this alert', blocks: [] });
     });
     fake.expect('chat.update', 'chat.postMessage');
-    const res = await postSigned(h.url, blockActionsBody({ actionId: 'budget.ack', value: 'budget.forecast:llm-training:2026-11:100', channel: 'C0DEMOLLMTR', messageTs: '1700000000.000042', response_url: fake.responseUrl() }));
+    const res = await postSigned(
+      h.url,
+      blockActionsBody({
+        actionId: 'budget.ack',
+        value: 'budget.forecast:llm-training:2026-11:100',
+        channel: 'C0DEMOLLMTR',
+        messageTs: '1700000000.000042',
+        response_url: fake.responseUrl(),
+      }),
+    );
     expect(res.status).toBe(200);
     await waitFor(() => h.dispatched.length === 1, 'the dispatch');
     await h.settled();

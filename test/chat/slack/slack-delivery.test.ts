@@ -16,7 +16,13 @@ import { slackChat, TEST_BOT_TOKEN } from './slack-harness.js';
 
 const config = configSchema.parse({ teams: [{ id: 'ml', slack: { channel: 'C0ML' } }] });
 const silent = pino({ level: 'silent' });
-const alert = (n: number): Message => ({ summary: `alert ${n}`, blocks: [{ type: 'header', text: `Alert ${n}` }, { type: 'text', text: `Spend is **${n}0%** of budget` }] });
+const alert = (n: number): Message => ({
+  summary: `alert ${n}`,
+  blocks: [
+    { type: 'header', text: `Alert ${n}` },
+    { type: 'text', text: `Spend is **${n}0%** of budget` },
+  ],
+});
 
 /** A runtime on a SQLite file with only the Slack port, on a clock the test moves. */
 function openRuntime(dbPath: string, fake: FakeSlackApi, clock: { now: Date }): Runtime {
@@ -28,7 +34,13 @@ function openRuntime(dbPath: string, fake: FakeSlackApi, clock: { now: Date }): 
 function outboxRows(dbPath: string) {
   const db = new Database(dbPath, { readonly: true });
   try {
-    return db.prepare('SELECT dedupe_key AS key, status, ref, attempts, last_error AS lastError FROM outbox ORDER BY id').all() as { key: string; status: string; ref: string | null; attempts: number; lastError: string | null }[];
+    return db.prepare('SELECT dedupe_key AS key, status, ref, attempts, last_error AS lastError FROM outbox ORDER BY id').all() as {
+      key: string;
+      status: string;
+      ref: string | null;
+      attempts: number;
+      lastError: string | null;
+    }[];
   } finally {
     db.close();
   }
@@ -111,7 +123,10 @@ describe('SlackChat through the outbox (real WebClient, fake Web API)', () => {
 
   it('posts every item exactly once across a crash in the middle of a delivery run', async () => {
     runtime = openRuntime(dbPath, fake, clock);
-    await runtime.deps.store.outbox.enqueue([1, 2, 3, 4].map((n) => ({ dedupeKey: `k${n}`, target: 'slack:C0ML', message: alert(n) })), clock.now);
+    await runtime.deps.store.outbox.enqueue(
+      [1, 2, 3, 4].map((n) => ({ dedupeKey: `k${n}`, target: 'slack:C0ML', message: alert(n) })),
+      clock.now,
+    );
 
     // The process dies once the first item is posted and recorded: the store closes under the
     // deliverer before the second post leaves, the way a kill between two items looks.
@@ -167,7 +182,10 @@ describe('SlackChat failure mapping', () => {
   });
 
   const failure = async (run: () => Promise<unknown>): Promise<DeliveryError> => {
-    const error = await run().then(() => null, (e: unknown) => e);
+    const error = await run().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(DeliveryError);
     return error as DeliveryError;
   };
@@ -183,7 +201,11 @@ describe('SlackChat failure mapping', () => {
     fake.failNext('chat.postMessage', { status: 429, retryAfter: 7 });
     expect(await failure(() => chat.post('C0ML', alert(1)))).toMatchObject({ permanent: false, retryAfterMs: 7_000 });
     fake.failNext('chat.update', { status: 502 });
-    expect(await failure(() => chat.update('C0ML', '1.2', alert(1)))).toMatchObject({ permanent: false, retryAfterMs: undefined, message: 'Slack chat.update: HTTP 502 Bad Gateway' });
+    expect(await failure(() => chat.update('C0ML', '1.2', alert(1)))).toMatchObject({
+      permanent: false,
+      retryAfterMs: undefined,
+      message: 'Slack chat.update: HTTP 502 Bad Gateway',
+    });
     fake.failNext('chat.postMessage', { error: 'internal_error' });
     expect(await failure(() => chat.post('C0ML', alert(1)))).toMatchObject({ permanent: false });
   });
@@ -191,7 +213,9 @@ describe('SlackChat failure mapping', () => {
   it('a network failure is retryable and its message never carries the token', async () => {
     const closed = await FakeSlackApi.start();
     await closed.close(); // nothing listens on its port any more
-    const chat = new SlackChat(createSlackClient({ botToken: TEST_BOT_TOKEN, signingSecret: 's', appToken: null, apiUrl: closed.apiUrl }, silent));
+    const chat = new SlackChat(
+      createSlackClient({ botToken: TEST_BOT_TOKEN, signingSecret: 's', appToken: null, apiUrl: closed.apiUrl }, silent),
+    );
     const error = await failure(() => chat.post('C0ML', alert(1)));
     expect(error.permanent).toBe(false);
     expect(error.message).toMatch(/^Slack chat\.postMessage: network error/);
@@ -214,8 +238,14 @@ describe('SlackChat failure mapping', () => {
 
   it('the fake rejects blocks over Slack limits the way Slack does', async () => {
     const client = createSlackClient({ botToken: TEST_BOT_TOKEN, signingSecret: 's', appToken: null, apiUrl: fake.apiUrl }, silent);
-    const blocks = [{ type: 'header', text: { type: 'plain_text', text: 'x'.repeat(151) } }, ...Array.from({ length: 50 }, () => ({ type: 'divider' }))];
-    const error = await client.chat.postMessage({ channel: 'C0ML', text: 'too much', blocks }).then(() => null, (e: { data?: { error?: string; errors?: string[] } }) => e);
+    const blocks = [
+      { type: 'header', text: { type: 'plain_text', text: 'x'.repeat(151) } },
+      ...Array.from({ length: 50 }, () => ({ type: 'divider' })),
+    ];
+    const error = await client.chat.postMessage({ channel: 'C0ML', text: 'too much', blocks }).then(
+      () => null,
+      (e: { data?: { error?: string; errors?: string[] } }) => e,
+    );
     expect(error?.data?.error).toBe('invalid_blocks');
     expect(error?.data?.errors).toEqual(['51 blocks, max 50', 'blocks[0] (header): header text must be 1-150 characters']);
   });

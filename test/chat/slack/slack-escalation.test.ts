@@ -8,14 +8,26 @@ import { blockActionsBody, postSigned } from '../../support/slack-request.js';
 import { slackChat, startSlackServer, waitFor } from './slack-harness.js';
 
 const config = {
-  teams: [{ id: 'ml', name: 'ML', slack: { channel: 'C0ML' }, owners: ['U0OWNER'], budget: { monthly: 1000, thresholds: [50, 80, 100], forecast: false } }],
+  teams: [
+    {
+      id: 'ml',
+      name: 'ML',
+      slack: { channel: 'C0ML' },
+      owners: ['U0OWNER'],
+      budget: { monthly: 1000, thresholds: [50, 80, 100], forecast: false },
+    },
+  ],
 };
 
 type Deps = ReturnType<typeof testDeps>['deps'];
 
 async function importSpend(deps: Deps, from: string, to: string, perDay: number) {
   await deps.store.importBatches([
-    { scope: { source: 'test', billingPeriods: ['2026-11'] }, rows: daysOf({ start: from, end: to }).map((d) => spendRow('ml', d, perDay)), dataThrough: `${to}T00:00:00Z` },
+    {
+      scope: { source: 'test', billingPeriods: ['2026-11'] },
+      rows: daysOf({ start: from, end: to }).map((d) => spendRow('ml', d, perDay)),
+      dataThrough: `${to}T00:00:00Z`,
+    },
   ]);
 }
 
@@ -37,7 +49,11 @@ describe('an escalating budget alert in Slack', () => {
     await runBudgetCheck(deps);
     expect(await deliverOutbox(deps)).toEqual({ sent: 1, retried: 0, failed: 0 });
     const [first] = fake.calls;
-    expect(first).toMatchObject({ method: 'chat.postMessage', authorized: true, args: { channel: 'C0ML', text: 'ML has spent 55% of its November 2026 budget ($550.00 of $1,000.00)' } });
+    expect(first).toMatchObject({
+      method: 'chat.postMessage',
+      authorized: true,
+      args: { channel: 'C0ML', text: 'ML has spent 55% of its November 2026 budget ($550.00 of $1,000.00)' },
+    });
     expect(first?.args.thread_ts).toBeUndefined();
     const ts = '1700000000.000001';
 
@@ -76,7 +92,18 @@ describe("an alert's button, clicked in Slack", () => {
       const ack = buttons.find((e: { action_id?: string }) => e.action_id === 'budget.ack');
       expect(ack?.value).toBeTypeOf('string');
 
-      const click = (responseId: string) => postSigned(h.url, blockActionsBody({ actionId: 'budget.ack', value: ack.value, channel: 'C0ML', messageTs: ts, user_id: 'U0OWNER', response_url: fake.responseUrl(responseId) }));
+      const click = (responseId: string) =>
+        postSigned(
+          h.url,
+          blockActionsBody({
+            actionId: 'budget.ack',
+            value: ack.value,
+            channel: 'C0ML',
+            messageTs: ts,
+            user_id: 'U0OWNER',
+            response_url: fake.responseUrl(responseId),
+          }),
+        );
       expect((await click('first')).status).toBe(200);
       await waitFor(() => fake.callsOf('chat.update').length === 1, 'the alert to be edited');
       expect(fake.callsOf('chat.update')[0]?.args).toMatchObject({ channel: 'C0ML', ts });

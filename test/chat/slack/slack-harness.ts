@@ -73,7 +73,10 @@ export async function startSlackServer(deps: Deps, fake: FakeSlackApi, dispatch:
 export async function startSlackSocket(deps: Deps, fake: FakeSlackApi, appToken: string, dispatch: Dispatch = realDispatch) {
   const recorded = recordDispatch(dispatch);
   deps.chat = [slackChat(fake, deps)];
-  const slack: SlackApp = createSlackApp(deps, { env: slackEnv(fake, { SLACK_APP_TOKEN: appToken, SLACK_SIGNING_SECRET: '' }), dispatch: recorded.dispatch });
+  const slack: SlackApp = createSlackApp(deps, {
+    env: slackEnv(fake, { SLACK_APP_TOKEN: appToken, SLACK_SIGNING_SECRET: '' }),
+    dispatch: recorded.dispatch,
+  });
   await slack.start();
   return { ...recorded, slack, close: () => slack.stop() };
 }

@@ -22,7 +22,11 @@ describe('App Home and the budget modal (real Bolt, fake Web API)', () => {
     fake = await FakeSlackApi.start({ expect: ['views.publish', 'views.open'] });
     deps = testDeps(demoConfig(), '2026-11-21T09:00:00Z').deps;
     await deps.store.importBatches([
-      { scope: { source: 'test', billingPeriods: ['2026-11'] }, rows: [spendRow('ml-research', '2026-11-20', 51_000)], dataThrough: '2026-11-21T00:00:00Z' },
+      {
+        scope: { source: 'test', billingPeriods: ['2026-11'] },
+        rows: [spendRow('ml-research', '2026-11-20', 51_000)],
+        dataThrough: '2026-11-21T00:00:00Z',
+      },
     ]);
     harness = await startSlackServer(deps, fake);
   });
@@ -51,8 +55,14 @@ describe('App Home and the budget modal (real Bolt, fake Web API)', () => {
   });
 
   it('opens the budget modal for an approver and a refusal for anyone else', async () => {
-    await postSigned(harness.url, blockActionsBody({ actionId: 'budget.edit', value: 'ml-research', user_id: BOB, response_url: fake.responseUrl() }));
-    await postSigned(harness.url, blockActionsBody({ actionId: 'budget.edit', value: 'ml-research', user_id: ALICE, response_url: fake.responseUrl() }));
+    await postSigned(
+      harness.url,
+      blockActionsBody({ actionId: 'budget.edit', value: 'ml-research', user_id: BOB, response_url: fake.responseUrl() }),
+    );
+    await postSigned(
+      harness.url,
+      blockActionsBody({ actionId: 'budget.edit', value: 'ml-research', user_id: ALICE, response_url: fake.responseUrl() }),
+    );
     await waitFor(() => fake.callsOf('views.open').length === 2, 'two views.open');
     const [approver, other] = fake.callsOf('views.open').map((c) => JSON.stringify(c.args.view));
     expect(approver).toContain('budget_edit');
@@ -64,18 +74,24 @@ describe('App Home and the budget modal (real Bolt, fake Web API)', () => {
     const response = await postSigned(harness.url, submitBody(BOB, { monthly: 'lots', thresholds: '50, x' }));
     expect(await response.json()).toEqual({
       response_action: 'errors',
-      errors: { monthly: '"lots" is not an amount: write 50000, 50k or 1.2m', thresholds: 'Write percentages between 1 and 1000, e.g. 50, 80, 100.' },
+      errors: {
+        monthly: '"lots" is not an amount: write 50000, 50k or 1.2m',
+        thresholds: 'Write percentages between 1 and 1000, e.g. 50, 80, 100.',
+      },
     });
     expect(await deps.store.budgets.list()).toEqual([]);
   });
 
   it('refuses a non-approver inside the modal, audited', async () => {
     const response = await postSigned(harness.url, submitBody(ALICE, { monthly: '10' }));
-    expect(await response.json()).toEqual({ response_action: 'errors', errors: { monthly: 'Only approvers of ml-research can change its budget.' } });
+    expect(await response.json()).toEqual({
+      response_action: 'errors',
+      errors: { monthly: 'Only approvers of ml-research can change its budget.' },
+    });
     expect((await deps.store.audit.list()).map((a) => [a.userId, a.action, a.result])).toEqual([[ALICE, 'budget set', 'refused']]);
   });
 
-  it('saves an approver\'s budget and thresholds, audits it and refreshes the home', async () => {
+  it("saves an approver's budget and thresholds, audits it and refreshes the home", async () => {
     const response = await postSigned(harness.url, submitBody(BOB, { monthly: '75k', weekly: '20000', thresholds: '60, 90, 100' }));
     expect(response.status).toBe(200);
     expect((await deps.store.budgets.list()).map((b) => [b.cadence, b.amount, b.thresholds])).toEqual([

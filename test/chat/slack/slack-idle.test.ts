@@ -14,7 +14,8 @@ interface SlackButton {
   value: string;
   text: { text: string };
 }
-const buttonsOf = (blocks: { type: string; elements?: SlackButton[] }[]): SlackButton[] => blocks.filter((b) => b.type === 'actions').flatMap((b) => b.elements ?? []);
+const buttonsOf = (blocks: { type: string; elements?: SlackButton[] }[]): SlackButton[] =>
+  blocks.filter((b) => b.type === 'actions').flatMap((b) => b.elements ?? []);
 
 describe('the idle-GPU alert in Slack (real Bolt over HTTP, fake Web API)', () => {
   let fake: FakeSlackApi;
@@ -38,7 +39,21 @@ describe('the idle-GPU alert in Slack (real Bolt over HTTP, fake Web API)', () =
 
     // 1. The click: a private picker at response_url, one button per other team.
     const pick = fake.responseUrl('pick');
-    expect((await postSigned(h.url, blockActionsBody({ actionId: notOurs.action_id, value: notOurs.value, user_id: ALICE, channel: RESEARCH, messageTs: alertTs, response_url: pick }))).status).toBe(200);
+    expect(
+      (
+        await postSigned(
+          h.url,
+          blockActionsBody({
+            actionId: notOurs.action_id,
+            value: notOurs.value,
+            user_id: ALICE,
+            channel: RESEARCH,
+            messageTs: alertTs,
+            response_url: pick,
+          }),
+        )
+      ).status,
+    ).toBe(200);
     await h.settled();
     const picker = fake.responses.find((r) => r.id === 'pick')!.body;
     expect(picker.response_type).toBe('ephemeral');
@@ -47,17 +62,37 @@ describe('the idle-GPU alert in Slack (real Bolt over HTTP, fake Web API)', () =
 
     // 2. The pick, from the ephemeral picker: the picker is replaced, the original alert updated.
     const done = fake.responseUrl('done');
-    expect((await postSigned(h.url, blockActionsBody({ actionId: llm.action_id, value: llm.value, user_id: ALICE, channel: RESEARCH, messageTs: '1700000099.000001', ephemeral: true, response_url: done }))).status).toBe(200);
+    expect(
+      (
+        await postSigned(
+          h.url,
+          blockActionsBody({
+            actionId: llm.action_id,
+            value: llm.value,
+            user_id: ALICE,
+            channel: RESEARCH,
+            messageTs: '1700000099.000001',
+            ephemeral: true,
+            response_url: done,
+          }),
+        )
+      ).status,
+    ).toBe(200);
     await h.settled();
-    expect(fake.responses.find((r) => r.id === 'done')!.body).toMatchObject({ replace_original: true, text: expect.stringContaining('Handed') });
+    expect(fake.responses.find((r) => r.id === 'done')!.body).toMatchObject({
+      replace_original: true,
+      text: expect.stringContaining('Handed'),
+    });
     const update = fake.callsOf('chat.update').at(-1)!;
     expect(update.args).toMatchObject({ channel: RESEARCH, ts: alertTs });
     expect(JSON.stringify(update.args.blocks)).toContain(`Handed to LLM Training by ${ALICE}`);
 
     // 3. The receiving team's alert goes out through the outbox.
     await deliverOutbox(deps);
-    const handed = fake.callsOf('chat.postMessage').filter((c) => c.args.channel === LLM).at(-1)!;
+    const handed = fake
+      .callsOf('chat.postMessage')
+      .filter((c) => c.args.channel === LLM)
+      .at(-1)!;
     expect(JSON.stringify(handed.args.blocks)).toMatch(/alice-notebook|research-shared-notebook/);
   });
 });
-

@@ -21,7 +21,12 @@ describe('burnrate serve with answer workers', () => {
   });
 
   it('on SIGTERM stops taking requests but finishes and delivers the answers already acknowledged', async () => {
-    serve = await startServe({ SLACK_BOT_TOKEN: TEST_BOT_TOKEN, SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET, SLACK_API_URL: fake.apiUrl, BURNRATE_ANSWER_WORKERS: '2' });
+    serve = await startServe({
+      SLACK_BOT_TOKEN: TEST_BOT_TOKEN,
+      SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET,
+      SLACK_API_URL: fake.apiUrl,
+      BURNRATE_ANSWER_WORKERS: '2',
+    });
     expect(serve.out()).toContain('answers: 2 worker threads');
     const url = `http://127.0.0.1:${serve.port}/slack/events`;
     const db = join(serve.cwd, 'data', 'burnrate.db');
@@ -29,7 +34,10 @@ describe('burnrate serve with answer workers', () => {
     // Another connection holds the write lock, so `budget set` is still waiting when SIGTERM comes.
     const lock = new Database(db);
     lock.exec('BEGIN IMMEDIATE');
-    const acked = await postSigned(url, slashCommandBody({ text: 'budget set ml-research 70k', user_id: BOB, response_url: fake.responseUrl('set') }));
+    const acked = await postSigned(
+      url,
+      slashCommandBody({ text: 'budget set ml-research 70k', user_id: BOB, response_url: fake.responseUrl('set') }),
+    );
     expect(acked.status).toBe(200);
     const exited = once(serve.child, 'exit');
     serve.child.kill('SIGTERM');
@@ -43,10 +51,14 @@ describe('burnrate serve with answer workers', () => {
     lock.close();
     const [code] = await exited;
     expect(code, serve.err()).toBe(0);
-    expect(fake.responses.map((r) => [r.id, r.body.text])).toEqual([['set', 'The monthly budget of ml-research is now $70,000.00. The next budget check uses it.']]);
+    expect(fake.responses.map((r) => [r.id, r.body.text])).toEqual([
+      ['set', 'The monthly budget of ml-research is now $70,000.00. The next budget check uses it.'],
+    ]);
     const after = new Database(db, { readonly: true });
     try {
-      expect(after.prepare('SELECT team, amount, by_user AS byUser FROM budget_overrides').all()).toEqual([{ team: 'ml-research', amount: 70_000, byUser: BOB }]);
+      expect(after.prepare('SELECT team, amount, by_user AS byUser FROM budget_overrides').all()).toEqual([
+        { team: 'ml-research', amount: 70_000, byUser: BOB },
+      ]);
     } finally {
       after.close();
     }

@@ -10,7 +10,6 @@ import { TEST_BOT_TOKEN, waitFor } from './slack-harness.js';
 const BIN = fileURLToPath(new URL('../../../bin/burnrate.js', import.meta.url));
 const DEMO_CHANNELS = ['C0DEMORSRCH', 'C0DEMOLLMTR', 'C0DEMOINFER', 'C0DEMOVISON'];
 
-
 /**
  * Only what the process needs, nothing inherited: no cloud credentials or proxies from the
  * developer's shell, cloud metadata probes off, so the only network is 127.0.0.1.
@@ -37,7 +36,12 @@ describe('burnrate serve with Slack', () => {
 
   it('in HTTP mode posts the demo alerts to Slack, answers /healthz and a signed slash command on one port', async () => {
     const port = await freePort();
-    const env = isolatedEnv({ PORT: String(port), SLACK_BOT_TOKEN: TEST_BOT_TOKEN, SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET, SLACK_API_URL: fake.apiUrl });
+    const env = isolatedEnv({
+      PORT: String(port),
+      SLACK_BOT_TOKEN: TEST_BOT_TOKEN,
+      SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET,
+      SLACK_API_URL: fake.apiUrl,
+    });
     const child = spawn(process.execPath, [BIN, 'serve'], { cwd: workDir(), env });
     let out = '';
     let err = '';
@@ -66,11 +70,18 @@ describe('burnrate serve with Slack', () => {
       expect(posts.some((p) => /^LLM Training is on track to spend \d+% of its \w+ \d{4} budget/.test(p.args.text))).toBe(true);
 
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
-      const res = await postSigned(`http://127.0.0.1:${port}/slack/events`, slashCommandBody({ text: 'help', response_url: fake.responseUrl('serve') }));
+      const res = await postSigned(
+        `http://127.0.0.1:${port}/slack/events`,
+        slashCommandBody({ text: 'help', response_url: fake.responseUrl('serve') }),
+      );
       expect(res.status).toBe(200);
       await waitFor(() => fake.responses.length === 1, 'the answer at response_url');
       expect(fake.responses[0]?.body).toMatchObject({ response_type: 'ephemeral', text: 'burnrate commands' });
-      const forged = await postSigned(`http://127.0.0.1:${port}/slack/events`, slashCommandBody({ text: 'help', response_url: fake.responseUrl() }), { secret: 'wrong' });
+      const forged = await postSigned(
+        `http://127.0.0.1:${port}/slack/events`,
+        slashCommandBody({ text: 'help', response_url: fake.responseUrl() }),
+        { secret: 'wrong' },
+      );
       expect(forged.status).toBe(401);
     } finally {
       child.kill('SIGINT');

@@ -72,7 +72,9 @@ describe('Socket Mode (real Bolt and @slack/socket-mode, fake Slack on 127.0.0.1
   it('acks each slash command in its envelope at once and answers privately at response_url', async () => {
     const h = await start();
     const commands = ['help', 'spend', 'budget llm-training', 'teleport llm-training'];
-    const envelopes = commands.map((text, i) => socket.slashCommand(slashCommandPayload({ text, response_url: fake.responseUrl(`r${i}`) })));
+    const envelopes = commands.map((text, i) =>
+      socket.slashCommand(slashCommandPayload({ text, response_url: fake.responseUrl(`r${i}`) })),
+    );
     for (const id of envelopes) {
       const ack = await socket.waitForAck(id);
       expect(ack.ms).toBeLessThan(1_500);
@@ -91,24 +93,52 @@ describe('Socket Mode (real Bolt and @slack/socket-mode, fake Slack on 127.0.0.1
     expect(JSON.stringify(answers.r2?.blocks)).toContain('LLM Training');
     expect(JSON.stringify(answers.r3)).toContain('Unknown command \\"teleport\\"');
     expect(JSON.stringify(answers.r3)).toContain('/burnrate spend'); // the usage, with examples
-    expect(h.dispatched.map((d) => d.interaction)).toMatchObject(commands.map((text) => ({ kind: 'command', text, actor: { platform: 'slack', userId: 'U0DEMOADMIN' } })));
+    expect(h.dispatched.map((d) => d.interaction)).toMatchObject(
+      commands.map((text) => ({ kind: 'command', text, actor: { platform: 'slack', userId: 'U0DEMOADMIN' } })),
+    );
     expect(fake.calls.filter((c) => c.method !== 'apps.connections.open')).toEqual([]);
     expect(socket.stray).toEqual([]);
   });
 
   it('acks a budget alert button in its envelope, edits the alert through the Web API, and tells a second clicker who was first', async () => {
-    const { deps } = testDeps({ teams: [{ id: 'ml', name: 'ML', slack: { channel: 'C0ML' }, owners: ['U0OWNER'], budget: { monthly: 1000, thresholds: [50, 80, 100], forecast: false } }] });
+    const { deps } = testDeps({
+      teams: [
+        {
+          id: 'ml',
+          name: 'ML',
+          slack: { channel: 'C0ML' },
+          owners: ['U0OWNER'],
+          budget: { monthly: 1000, thresholds: [50, 80, 100], forecast: false },
+        },
+      ],
+    });
     await deps.store.importBatches([
-      { scope: { source: 'test', billingPeriods: ['2026-11'] }, rows: daysOf({ start: '2026-11-01', end: '2026-11-11' }).map((d) => spendRow('ml', d, 55)), dataThrough: '2026-11-11T00:00:00Z' },
+      {
+        scope: { source: 'test', billingPeriods: ['2026-11'] },
+        rows: daysOf({ start: '2026-11-01', end: '2026-11-11' }).map((d) => spendRow('ml', d, 55)),
+        dataThrough: '2026-11-11T00:00:00Z',
+      },
     ]);
     fake.expect('chat.postMessage', 'chat.update');
     const h = await start(deps);
     await runBudgetCheck(deps);
     expect(await deliverOutbox(deps)).toEqual({ sent: 1, retried: 0, failed: 0 });
     const alert = fake.callsOf('chat.postMessage')[0]!;
-    const ack = alert.args.blocks.flatMap((b: { elements?: { action_id?: string; value?: string }[] }) => b.elements ?? []).find((e: { action_id?: string }) => e.action_id === 'budget.ack');
+    const ack = alert.args.blocks
+      .flatMap((b: { elements?: { action_id?: string; value?: string }[] }) => b.elements ?? [])
+      .find((e: { action_id?: string }) => e.action_id === 'budget.ack');
     const ts = String(alert.answer?.ts);
-    const click = (id: string) => socket.interactive(blockActionsPayload({ actionId: 'budget.ack', value: ack.value, channel: 'C0ML', messageTs: ts, user_id: 'U0OWNER', response_url: fake.responseUrl(id) }));
+    const click = (id: string) =>
+      socket.interactive(
+        blockActionsPayload({
+          actionId: 'budget.ack',
+          value: ack.value,
+          channel: 'C0ML',
+          messageTs: ts,
+          user_id: 'U0OWNER',
+          response_url: fake.responseUrl(id),
+        }),
+      );
 
     const first = await socket.waitForAck(click('first'));
     expect(first.payload ?? {}).toEqual({});
@@ -134,12 +164,18 @@ describe('Socket Mode (real Bolt and @slack/socket-mode, fake Slack on 127.0.0.1
     const wrong = await socket.waitForAck(socket.interactive(budgetSubmissionPayload(BOB, { monthly: 'lots', thresholds: '50, x' })));
     expect(wrong.payload).toEqual({
       response_action: 'errors',
-      errors: { monthly: '"lots" is not an amount: write 50000, 50k or 1.2m', thresholds: 'Write percentages between 1 and 1000, e.g. 50, 80, 100.' },
+      errors: {
+        monthly: '"lots" is not an amount: write 50000, 50k or 1.2m',
+        thresholds: 'Write percentages between 1 and 1000, e.g. 50, 80, 100.',
+      },
     });
     expect(await deps.store.budgets.list()).toEqual([]);
 
     const refused = await socket.waitForAck(socket.interactive(budgetSubmissionPayload('U0DEMOALICE', { monthly: '10' })));
-    expect(refused.payload).toEqual({ response_action: 'errors', errors: { monthly: 'Only approvers of ml-research can change its budget.' } });
+    expect(refused.payload).toEqual({
+      response_action: 'errors',
+      errors: { monthly: 'Only approvers of ml-research can change its budget.' },
+    });
 
     const saved = await socket.waitForAck(socket.interactive(budgetSubmissionPayload(BOB, { monthly: '75k', thresholds: '60, 90, 100' })));
     expect(saved.payload ?? {}).toEqual({}); // closes the modal
@@ -161,7 +197,12 @@ describe('Socket Mode (real Bolt and @slack/socket-mode, fake Slack on 127.0.0.1
 
     // Slack saw no ack in time and sends the same event again: acked, not applied twice.
     const retry = socket.redeliver(first, 'timeout');
-    expect(socket.envelopes.at(-1)).toMatchObject({ envelope_id: retry, retry_attempt: 1, retry_reason: 'timeout', payload: { event_id: `Ev${BOB}` } });
+    expect(socket.envelopes.at(-1)).toMatchObject({
+      envelope_id: retry,
+      retry_attempt: 1,
+      retry_reason: 'timeout',
+      payload: { event_id: `Ev${BOB}` },
+    });
     await socket.waitForAck(retry);
     await new Promise((r) => setTimeout(r, 300));
     expect(fake.callsOf('views.publish')).toHaveLength(1);
@@ -210,20 +251,27 @@ describe('Socket Mode (real Bolt and @slack/socket-mode, fake Slack on 127.0.0.1
     ['a wrong or revoked token', 'xapp-1-A0BURNRATE-0000-not-the-token', null, 'invalid_auth'],
     // Slack's client gives up by itself on invalid_auth, but would retry this one forever.
     ['a token without connections:write', APP_TOKEN, 'missing_scope', 'missing_scope'],
-  ])('fails start at once with a clear error, without the token, for %s', async (_name, token, injected, code) => {
-    const { deps } = testDeps({});
-    if (injected) fake.failNext('apps.connections.open', { error: injected });
-    const slack = createSlackApp(deps, { env: slackEnv(fake, { SLACK_APP_TOKEN: token }), dispatch });
-    const started = Date.now();
-    const error = await slack.start().then(() => null, (e: Error & { code?: string; hint?: string }) => e);
-    expect(Date.now() - started).toBeLessThan(3_000);
-    expect(error).toMatchObject({ code: 'burnrate_slack_connect_failed' });
-    expect(error?.message).toContain(code);
-    expect(error?.hint).toContain('connections:write');
-    expect(`${error?.message}${error?.hint}`).not.toContain(token);
-    await new Promise((r) => setTimeout(r, 6_000)); // past the client's first retry delay
-    expect(fake.callsOf('apps.connections.open')).toHaveLength(1); // nothing retries a refused token
-    expect(socket.connections).toBe(0);
-    await slack.stop().catch(() => {});
-  }, 15_000);
+  ])(
+    'fails start at once with a clear error, without the token, for %s',
+    async (_name, token, injected, code) => {
+      const { deps } = testDeps({});
+      if (injected) fake.failNext('apps.connections.open', { error: injected });
+      const slack = createSlackApp(deps, { env: slackEnv(fake, { SLACK_APP_TOKEN: token }), dispatch });
+      const started = Date.now();
+      const error = await slack.start().then(
+        () => null,
+        (e: Error & { code?: string; hint?: string }) => e,
+      );
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(error).toMatchObject({ code: 'burnrate_slack_connect_failed' });
+      expect(error?.message).toContain(code);
+      expect(error?.hint).toContain('connections:write');
+      expect(`${error?.message}${error?.hint}`).not.toContain(token);
+      await new Promise((r) => setTimeout(r, 6_000)); // past the client's first retry delay
+      expect(fake.callsOf('apps.connections.open')).toHaveLength(1); // nothing retries a refused token
+      expect(socket.connections).toBe(0);
+      await slack.stop().catch(() => {});
+    },
+    15_000,
+  );
 });

@@ -47,16 +47,28 @@ describe('burnrate serve in Socket Mode', () => {
     const me = /admins: \[(U\w+)\]/.exec(config)![1]!;
 
     let exitCode: number | string | null = null;
-    const serve = await startServe({ SLACK_BOT_TOKEN: TEST_BOT_TOKEN, SLACK_APP_TOKEN: APP_TOKEN, SLACK_API_URL: fake.apiUrl, BURNRATE_CONFIG: configPath, BURNRATE_NOW: '2026-11-21T09:00:00Z', LOG_LEVEL: 'info' });
+    const serve = await startServe({
+      SLACK_BOT_TOKEN: TEST_BOT_TOKEN,
+      SLACK_APP_TOKEN: APP_TOKEN,
+      SLACK_API_URL: fake.apiUrl,
+      BURNRATE_CONFIG: configPath,
+      BURNRATE_NOW: '2026-11-21T09:00:00Z',
+      LOG_LEVEL: 'info',
+    });
     try {
       expect(serve.out()).toContain('slack: Socket Mode, connected out to Slack (no public URL needed)');
       expect(Number(/budget check: \d+ open finding\(s\), (\d+) new alert\(s\)/.exec(serve.out())?.[1])).toBeGreaterThan(0);
       expect(socket.connections).toBe(1);
       const posts = fake.callsOf('chat.postMessage');
-      const alert = posts.find((p) => p.args.channel === channel && /^LLM Training (is on track to spend|has spent) \d+% of its November 2026 budget/.test(p.args.text));
+      const alert = posts.find(
+        (p) =>
+          p.args.channel === channel && /^LLM Training (is on track to spend|has spent) \d+% of its November 2026 budget/.test(p.args.text),
+      );
       expect(alert?.authorized).toBe(true);
 
-      const command = socket.slashCommand(slashCommandPayload({ text: 'budget llm-training', user_id: me, channel_id: channel, response_url: fake.responseUrl('budget') }));
+      const command = socket.slashCommand(
+        slashCommandPayload({ text: 'budget llm-training', user_id: me, channel_id: channel, response_url: fake.responseUrl('budget') }),
+      );
       expect((await socket.waitForAck(command)).ms).toBeLessThan(1_500);
       await waitFor(() => fake.responses.length === 1, 'the answer at response_url');
       expect(fake.responses[0]?.body).toMatchObject({ response_type: 'ephemeral' });
@@ -66,8 +78,19 @@ describe('burnrate serve in Socket Mode', () => {
       socket.disconnect('warning');
       await socket.waitForConnections(2, 15_000);
 
-      const ack = alert!.args.blocks.flatMap((b: { elements?: { action_id?: string; value?: string }[] }) => b.elements ?? []).find((e: { action_id?: string }) => e.action_id === 'budget.ack');
-      const click = socket.interactive(blockActionsPayload({ actionId: 'budget.ack', value: ack.value, channel, messageTs: String(alert!.answer?.ts), user_id: me, response_url: fake.responseUrl('click') }));
+      const ack = alert!.args.blocks
+        .flatMap((b: { elements?: { action_id?: string; value?: string }[] }) => b.elements ?? [])
+        .find((e: { action_id?: string }) => e.action_id === 'budget.ack');
+      const click = socket.interactive(
+        blockActionsPayload({
+          actionId: 'budget.ack',
+          value: ack.value,
+          channel,
+          messageTs: String(alert!.answer?.ts),
+          user_id: me,
+          response_url: fake.responseUrl('click'),
+        }),
+      );
       expect((await socket.waitForAck(click)).connection).toBe(2);
       await waitFor(() => fake.callsOf('chat.update').length === 1, 'the alert to be edited');
       expect(fake.callsOf('chat.update')[0]?.args).toMatchObject({ channel, ts: alert!.answer?.ts });
@@ -88,18 +111,26 @@ describe('burnrate serve in Socket Mode', () => {
     expect(output).not.toContain(APP_TOKEN);
     expect(output).not.toContain(TEST_BOT_TOKEN);
     const alert = fake.callsOf('chat.postMessage').find((p) => p.args.channel === channel && !p.args.thread_ts);
-    const logs = serve.err().trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string });
+    const logs = serve
+      .err()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
     // No error. A warning may say a delivery was retried: under load the first post has been seen
     // to meet a kept-alive connection the fake server had just closed ("other side closed").
     // The outbox retries it, and the alert is still posted once.
     expect(logs.filter((l) => l.level >= 50)).toEqual([]);
     expect(fake.callsOf('chat.postMessage').filter((p) => p.args.text === alert!.args.text)).toHaveLength(1);
-    expect(logs.map((l) => l.msg)).toEqual(expect.arrayContaining(['slack: Socket Mode connected', 'slack: Socket Mode connection closed, reconnecting']));
+    expect(logs.map((l) => l.msg)).toEqual(
+      expect.arrayContaining(['slack: Socket Mode connected', 'slack: Socket Mode connection closed, reconnecting']),
+    );
   }, 90_000);
 
   it('stops at start with a clear error, and without the token, when Slack refuses the app-level token', async () => {
     const wrong = 'xapp-1-A0BURNRATE-1111-revoked';
-    const result = await cli(['serve'], { env: { SLACK_BOT_TOKEN: TEST_BOT_TOKEN, SLACK_APP_TOKEN: wrong, SLACK_API_URL: fake.apiUrl, PORT: '0' } });
+    const result = await cli(['serve'], {
+      env: { SLACK_BOT_TOKEN: TEST_BOT_TOKEN, SLACK_APP_TOKEN: wrong, SLACK_API_URL: fake.apiUrl, PORT: '0' },
+    });
     expect(result.code).toBe(1);
     expect(result.err).toContain('cannot open the Slack Socket Mode connection');
     expect(result.err).toContain('invalid_auth');
@@ -109,7 +140,11 @@ describe('burnrate serve in Socket Mode', () => {
   });
 
   it.each([
-    ['the bot token pasted as the app token', { SLACK_BOT_TOKEN: TEST_BOT_TOKEN, SLACK_APP_TOKEN: TEST_BOT_TOKEN }, 'SLACK_APP_TOKEN must be an app-level token starting with xapp-, but it starts with xoxb- (that is the bot token)'],
+    [
+      'the bot token pasted as the app token',
+      { SLACK_BOT_TOKEN: TEST_BOT_TOKEN, SLACK_APP_TOKEN: TEST_BOT_TOKEN },
+      'SLACK_APP_TOKEN must be an app-level token starting with xapp-, but it starts with xoxb- (that is the bot token)',
+    ],
     ['no app token and no signing secret', { SLACK_BOT_TOKEN: TEST_BOT_TOKEN }, 'or SLACK_BOT_TOKEN and SLACK_APP_TOKEN (Socket Mode)'],
   ])('refuses to start with %s, saying what to set, before calling Slack', async (_name, env, message) => {
     const result = await cli(['serve'], { env: { ...env, SLACK_API_URL: fake.apiUrl, PORT: '0' } });

@@ -32,7 +32,9 @@ let ec2: FakeEc2;
 beforeEach(async () => {
   isolateAwsEnv();
   slack = await FakeSlackApi.start({ expect: ['chat.postMessage'] });
-  ec2 = await FakeEc2.start({ launchTemplates: [{ id: LT, name: 'research-train-fra', versions: [{ instanceType: 'p4d.24xlarge', spot: false }], defaultVersion: 1 }] });
+  ec2 = await FakeEc2.start({
+    launchTemplates: [{ id: LT, name: 'research-train-fra', versions: [{ instanceType: 'p4d.24xlarge', spot: false }], defaultVersion: 1 }],
+  });
 });
 
 afterEach(async () => {
@@ -80,7 +82,17 @@ describe('Approve spot migration, in Slack, against EC2 launch templates', () =>
       const privates: string[] = [];
       const click = async (user: string, action: string, value: string) => {
         const responseId = `r${privates.length}-${slack.responses.length}-${Math.random()}`;
-        const res = await postSigned(h.url, blockActionsBody({ actionId: action, value, channel: CHANNEL, messageTs: posted.ts, user_id: user, response_url: slack.responseUrl(responseId) }));
+        const res = await postSigned(
+          h.url,
+          blockActionsBody({
+            actionId: action,
+            value,
+            channel: CHANNEL,
+            messageTs: posted.ts,
+            user_id: user,
+            response_url: slack.responseUrl(responseId),
+          }),
+        );
         expect(res.status).toBe(200);
         await h.settled();
         const answer = slack.responses.find((r) => r.id === responseId);
@@ -110,7 +122,10 @@ describe('Approve spot migration, in Slack, against EC2 launch templates', () =>
       // A second, different approver: the launch template gets a spot version as its default.
       expect(await approve(ADMIN, fra)).toBeNull();
       expect(ec2.launchTemplates.get(LT)).toMatchObject({ defaultVersion: 2, versions: [{ spot: false }, { spot: true }] });
-      expect(ec2.callsOf('CreateLaunchTemplateVersion', { succeeded: true })[0]!.params).toMatchObject({ SourceVersion: '1', 'LaunchTemplateData.InstanceMarketOptions.MarketType': 'spot' });
+      expect(ec2.callsOf('CreateLaunchTemplateVersion', { succeeded: true })[0]!.params).toMatchObject({
+        SourceVersion: '1',
+        'LaunchTemplateData.InstanceMarketOptions.MarketType': 'spot',
+      });
       expect(ec2.callsOf('CreateLaunchTemplateVersion')[0]!.params.VersionDescription).toContain(`approved by ${BOB}, ${ADMIN}`);
       const result = slack.callsOf('chat.postMessage').at(-1)!;
       expect(result.args.thread_ts).toBe(posted.ts);
@@ -123,7 +138,9 @@ describe('Approve spot migration, in Slack, against EC2 launch templates', () =>
       expect(ec2.callsOf('CreateLaunchTemplateVersion')).toHaveLength(1);
 
       // Revert: not for strangers; the team's owner may; twice does nothing twice.
-      expect(await click(STRANGER, 'spot.revert', revert.value!)).toContain('Only owners and approvers of ML Research can revert research-train-fra');
+      expect(await click(STRANGER, 'spot.revert', revert.value!)).toContain(
+        'Only owners and approvers of ML Research can revert research-train-fra',
+      );
       expect(ec2.launchTemplates.get(LT)?.defaultVersion).toBe(2);
       expect(await click(ALICE, 'spot.revert', revert.value!)).toBeNull();
       expect(ec2.launchTemplates.get(LT)?.defaultVersion).toBe(1);
@@ -134,7 +151,10 @@ describe('Approve spot migration, in Slack, against EC2 launch templates', () =>
       expect(ec2.callsOf('ModifyLaunchTemplate')).toHaveLength(2);
 
       // Everything audited, refusals included, and no error reached a user as a stack trace.
-      const audit = (await deps.store.audit.list(50)).filter((a) => a.action.startsWith('spot.')).map((a) => `${a.action} ${a.userId} ${a.result}`).reverse();
+      const audit = (await deps.store.audit.list(50))
+        .filter((a) => a.action.startsWith('spot.'))
+        .map((a) => `${a.action} ${a.userId} ${a.result}`)
+        .reverse();
       expect(audit).toEqual([
         `spot.approve ${ALICE} refused`,
         `spot.approve ${ADMIN} refused`,
@@ -159,10 +179,22 @@ describe('Approve spot migration, in Slack, against EC2 launch templates', () =>
     try {
       const fra = id('research-train-fra');
       const posted = await postRecommendation(deps, fra);
-      const res = await postSigned(h.url, blockActionsBody({ actionId: 'spot.approve', value: posted.value, channel: CHANNEL, messageTs: posted.ts, user_id: BOB, response_url: slack.responseUrl('dry') }));
+      const res = await postSigned(
+        h.url,
+        blockActionsBody({
+          actionId: 'spot.approve',
+          value: posted.value,
+          channel: CHANNEL,
+          messageTs: posted.ts,
+          user_id: BOB,
+          response_url: slack.responseUrl('dry'),
+        }),
+      );
       expect(res.status).toBe(200);
       await h.settled();
-      expect(slack.responses.find((r) => r.id === 'dry')?.body.text).toContain('Dry run: burnrate would have moved research-train-fra to spot');
+      expect(slack.responses.find((r) => r.id === 'dry')?.body.text).toContain(
+        'Dry run: burnrate would have moved research-train-fra to spot',
+      );
       expect(ec2.callsOf('CreateLaunchTemplateVersion', { dryRun: true })).toHaveLength(1);
       expect(ec2.callsOf('CreateLaunchTemplateVersion', { dryRun: false })).toHaveLength(0);
       expect(ec2.callsOf('ModifyLaunchTemplate')).toHaveLength(0);

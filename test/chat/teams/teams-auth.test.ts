@@ -8,7 +8,13 @@ import { useTeamsTestbed } from './teams-harness.js';
 import { ALICE, teamsDemoConfig } from './teams-test-config.js';
 
 const APP_ID = '00000000-0000-4000-8000-0000000b0700';
-const settings: TeamsSettings = { insecure: false, appId: APP_ID, appType: 'MultiTenant', password: 'test-secret-not-a-real-one', tenantId: null };
+const settings: TeamsSettings = {
+  insecure: false,
+  appId: APP_ID,
+  appType: 'MultiTenant',
+  password: 'test-secret-not-a-real-one',
+  tenantId: null,
+};
 
 describe('Teams requests with an app id set: only tokens the Bot Framework signed get in', () => {
   const bed = useTeamsTestbed();
@@ -52,11 +58,34 @@ describe('Teams requests with an app id set: only tokens the Bot Framework signe
 
   it.each([
     ['no Authorization header', () => ({})],
-    ['a token signed with a key the issuer never published', (a: { serviceUrl: string }) => ({ authorization: `Bearer ${identity.token({ aud: APP_ID, serviceUrl: a.serviceUrl }, FakeBotIdentity.strangerKey())}` })],
-    ['a token for another bot', (a: { serviceUrl: string }) => ({ authorization: `Bearer ${identity.token({ aud: '11111111-0000-4000-8000-000000000000', serviceUrl: a.serviceUrl })}` })],
-    ['an expired token', (a: { serviceUrl: string }) => ({ authorization: `Bearer ${identity.token({ aud: APP_ID, serviceUrl: a.serviceUrl, expiresIn: -3600 })}` })],
-    ['a token from another issuer', (a: { serviceUrl: string }) => ({ authorization: `Bearer ${identity.token({ aud: APP_ID, serviceUrl: a.serviceUrl, iss: 'https://evil.example' })}` })],
-    ['a token minted for another service URL', () => ({ authorization: `Bearer ${identity.token({ aud: APP_ID, serviceUrl: 'https://smba.evil.example/' })}` })],
+    [
+      'a token signed with a key the issuer never published',
+      (a: { serviceUrl: string }) => ({
+        authorization: `Bearer ${identity.token({ aud: APP_ID, serviceUrl: a.serviceUrl }, FakeBotIdentity.strangerKey())}`,
+      }),
+    ],
+    [
+      'a token for another bot',
+      (a: { serviceUrl: string }) => ({
+        authorization: `Bearer ${identity.token({ aud: '11111111-0000-4000-8000-000000000000', serviceUrl: a.serviceUrl })}`,
+      }),
+    ],
+    [
+      'an expired token',
+      (a: { serviceUrl: string }) => ({
+        authorization: `Bearer ${identity.token({ aud: APP_ID, serviceUrl: a.serviceUrl, expiresIn: -3600 })}`,
+      }),
+    ],
+    [
+      'a token from another issuer',
+      (a: { serviceUrl: string }) => ({
+        authorization: `Bearer ${identity.token({ aud: APP_ID, serviceUrl: a.serviceUrl, iss: 'https://evil.example' })}`,
+      }),
+    ],
+    [
+      'a token minted for another service URL',
+      () => ({ authorization: `Bearer ${identity.token({ aud: APP_ID, serviceUrl: 'https://smba.evil.example/' })}` }),
+    ],
     ['a bearer that is not a JWT', () => ({ authorization: 'Bearer not-a-token' })],
   ])('rejects %s with 401 and runs nothing', async (_what, headers) => {
     const { h, activity, remembered } = await start();

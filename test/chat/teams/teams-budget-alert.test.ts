@@ -12,13 +12,25 @@ import { useTeamsTestbed } from './teams-harness.js';
 const OWNER: Person = { aadObjectId: '5b8a0c1e-0000-4000-8000-00000000a11c', name: 'Olive Owner' };
 const OUTSIDER: Person = { aadObjectId: '5b8a0c1e-0000-4000-8000-0000000000ff', name: 'Otto Outsider' };
 const config = {
-  teams: [{ id: 'ml', name: 'ML', msteams: { channel: CONVERSATIONS.channel }, owners: [OWNER.aadObjectId], budget: { monthly: 1000, thresholds: [50, 80, 100], forecast: false } }],
+  teams: [
+    {
+      id: 'ml',
+      name: 'ML',
+      msteams: { channel: CONVERSATIONS.channel },
+      owners: [OWNER.aadObjectId],
+      budget: { monthly: 1000, thresholds: [50, 80, 100], forecast: false },
+    },
+  ],
 };
 type Deps = ReturnType<typeof testDeps>['deps'];
 
 async function importSpend(deps: Deps, from: string, to: string, perDay: number) {
   await deps.store.importBatches([
-    { scope: { source: 'test', billingPeriods: ['2026-11'] }, rows: daysOf({ start: from, end: to }).map((d) => spendRow('ml', d, perDay)), dataThrough: `${to}T00:00:00Z` },
+    {
+      scope: { source: 'test', billingPeriods: ['2026-11'] },
+      rows: daysOf({ start: from, end: to }).map((d) => spendRow('ml', d, perDay)),
+      dataThrough: `${to}T00:00:00Z`,
+    },
   ]);
 }
 
@@ -65,7 +77,11 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
   it('acknowledge: refused for an outsider (only they see why), then the card refreshes with who did it, once', async () => {
     const { deps, click } = await alerted();
     const refused = await click(OUTSIDER, 'budget.ack');
-    expect(refused).toEqual({ statusCode: 200, type: 'application/vnd.microsoft.activity.message', value: expect.stringContaining('Only owners and approvers of ml can acknowledge its alerts.') });
+    expect(refused).toEqual({
+      statusCode: 200,
+      type: 'application/vnd.microsoft.activity.message',
+      value: expect.stringContaining('Only owners and approvers of ml can acknowledge its alerts.'),
+    });
 
     const done = await click(OWNER, 'budget.ack');
     expect(done.type).toBe('application/vnd.microsoft.card.adaptive');
@@ -98,7 +114,11 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
     expect(bed.fake.calls).toHaveLength(1);
 
     const shown = await click(OWNER, 'budget.breakdown');
-    expect(shown).toEqual({ statusCode: 200, type: 'application/vnd.microsoft.activity.message', value: 'Posted in the thread of this alert.' });
+    expect(shown).toEqual({
+      statusCode: 200,
+      type: 'application/vnd.microsoft.activity.message',
+      value: 'Posted in the thread of this alert.',
+    });
     const replies = bed.fake.calls.slice(1);
     expect(replies.map((c) => [c.op, c.conversationId])).toEqual([
       ['send', `${CONVERSATIONS.channel};messageid=${post.id}`],

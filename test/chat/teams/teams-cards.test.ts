@@ -29,11 +29,18 @@ describe('Teams cards as sent', () => {
   }
 
   it('budget alert, its acknowledged refresh, a spend answer and help', async () => {
-    const t = testDeps(teamsDemoConfig((c) => c.teams.forEach((team) => team.budget && (team.budget.forecast = false))), '2026-11-21T09:00:00Z');
+    const t = testDeps(
+      teamsDemoConfig((c) => c.teams.forEach((team) => team.budget && (team.budget.forecast = false))),
+      '2026-11-21T09:00:00Z',
+    );
     const h = await bed.start(t.deps);
     await h.send(installActivity(bed.fake.serviceUrl, ADMIN));
     await t.deps.store.importBatches([
-      { scope: { source: 'test', billingPeriods: ['2026-11'] }, rows: daysOf({ start: '2026-11-01', end: '2026-11-21' }).map((d) => spendRow('llm-training', d, 4000)), dataThrough: '2026-11-21T00:00:00Z' },
+      {
+        scope: { source: 'test', billingPeriods: ['2026-11'] },
+        rows: daysOf({ start: '2026-11-01', end: '2026-11-21' }).map((d) => spendRow('llm-training', d, 4000)),
+        dataThrough: '2026-11-21T00:00:00Z',
+      },
     ]);
     await runBudgetCheck(t.deps, { teams: ['llm-training'] });
     await deliverOutbox(t.deps);
@@ -44,14 +51,22 @@ describe('Teams cards as sent', () => {
     await h.send(messageActivity(bed.fake.serviceUrl, 'groupChat', ADMIN, 'help'));
     const [, spend, help] = bed.fake.calls;
 
-    const cards = { 'budget alert': FakeBotConnector.cardOf(alert), 'budget alert acknowledged (invoke response)': refreshed.value, 'spend by team': FakeBotConnector.cardOf(spend!), help: FakeBotConnector.cardOf(help!) };
+    const cards = {
+      'budget alert': FakeBotConnector.cardOf(alert),
+      'budget alert acknowledged (invoke response)': refreshed.value,
+      'spend by team': FakeBotConnector.cardOf(spend!),
+      help: FakeBotConnector.cardOf(help!),
+    };
     for (const [name, card] of Object.entries(cards)) expectValid(name, card);
     expect(cardText(refreshed.value)).toContain('Acknowledged by U0DEMOCAROL');
     expect({ summary: alert.activity.summary, cards }).toMatchSnapshot();
   });
 
   it('idle alert with its confirm step, a refusal and the stopped refresh', async () => {
-    const t = testDeps(teamsDemoConfig((c) => (c.actions.enabled = true)), '2026-11-18T06:00:00Z');
+    const t = testDeps(
+      teamsDemoConfig((c) => (c.actions.enabled = true)),
+      '2026-11-18T06:00:00Z',
+    );
     t.deps.gpu = buildGpuDeps(t.deps.config)!;
     const h = await bed.start(t.deps);
     await h.send(installActivity(bed.fake.serviceUrl, ALICE));

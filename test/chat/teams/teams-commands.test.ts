@@ -44,7 +44,10 @@ describe('commands to the bot in Teams (real CloudAdapter over HTTP, fake Bot Co
     // The conversation is remembered for proactive messages, under its id without the thread part.
     const key = kind === 'channel' ? CONVERSATIONS.channel : answeredIn;
     const stored = await deps.store.conversations.get('msteams', key);
-    expect(stored).toMatchObject({ kind, reference: { serviceUrl: bed.fake.serviceUrl, conversation: { id: key }, bot: { id: '28:burnrate-test-bot' } } });
+    expect(stored).toMatchObject({
+      kind,
+      reference: { serviceUrl: bed.fake.serviceUrl, conversation: { id: key }, bot: { id: '28:burnrate-test-bot' } },
+    });
     expect(stored!.reference).not.toHaveProperty('activityId');
     expect(stored!.reference).not.toHaveProperty('user');
   });

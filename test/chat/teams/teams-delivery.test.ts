@@ -7,7 +7,13 @@ import { useTeamsTestbed } from './teams-harness.js';
 import { ALICE } from './teams-test-config.js';
 
 const config = { teams: [{ id: 'ml', msteams: { channel: CONVERSATIONS.channel } }] };
-const alert = (n: number): Message => ({ summary: `alert ${n}`, blocks: [{ type: 'header', text: `Alert ${n}` }, { type: 'text', text: `Spend is **${n}0%** of budget` }] });
+const alert = (n: number): Message => ({
+  summary: `alert ${n}`,
+  blocks: [
+    { type: 'header', text: `Alert ${n}` },
+    { type: 'text', text: `Spend is **${n}0%** of budget` },
+  ],
+});
 const TARGET = `msteams:${CONVERSATIONS.channel}`;
 
 describe('TeamsChat through the outbox (real ConnectorClient, fake Bot Connector)', () => {

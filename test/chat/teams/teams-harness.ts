@@ -15,7 +15,10 @@ import { FakeBotConnector } from '../../fakes/fake-bot-connector.js';
  * TeamsChat as the only chat port. Without settings it runs unauthenticated, as with
  * BURNRATE_INSECURE_DEV=1; activities name the fake connector as their serviceUrl.
  */
-export async function startTeamsServer(deps: Deps, options: { settings?: TeamsSettings; endpoints?: TeamsAuthEndpoints; dispatch?: Dispatch } = {}) {
+export async function startTeamsServer(
+  deps: Deps,
+  options: { settings?: TeamsSettings; endpoints?: TeamsAuthEndpoints; dispatch?: Dispatch } = {},
+) {
   const settings = options.settings ?? { insecure: true };
   const chat: TeamsChat = createTeamsChat(settings, deps.store.conversations, deps.log, options.endpoints);
   deps.chat = [chat];
@@ -34,7 +37,11 @@ export async function startTeamsServer(deps: Deps, options: { settings?: TeamsSe
     url,
     /** Posts an activity as the connector would; returns the status and the parsed body, if any. */
     async send(activity: object, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(activity) });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(activity),
+      });
       const text = await res.text();
       let body: unknown = text;
       try {

@@ -23,7 +23,10 @@ describe('an idle-GPU alert in Teams: Stop (confirmed, dry run, refused, protect
     const gpu = buildGpuDeps(t.deps.config)!;
     if (options.protect) {
       const inventory = gpu.inventory;
-      gpu.inventory = async () => (await inventory()).map((i) => (i.name === options.protect ? { ...i, protected: true, tags: { ...i.tags, 'burnrate:protect': 'true' } } : i));
+      gpu.inventory = async () =>
+        (await inventory()).map((i) =>
+          i.name === options.protect ? { ...i, protected: true, tags: { ...i.tags, 'burnrate:protect': 'true' } } : i,
+        );
     }
     t.deps.gpu = gpu;
     const h = await bed.start(t.deps);
@@ -57,9 +60,14 @@ describe('an idle-GPU alert in Teams: Stop (confirmed, dry run, refused, protect
   it('Stop is refused for someone outside the team and is a dry run while actions are off', async () => {
     const { deps, click, port } = await alerted();
     const refused = await click(CAROL, 'instance.stop', 'alice-notebook');
-    expect(refused).toMatchObject({ type: 'application/vnd.microsoft.activity.message', value: expect.stringContaining('Only owners and approvers of ml-research can stop alice-notebook.') });
+    expect(refused).toMatchObject({
+      type: 'application/vnd.microsoft.activity.message',
+      value: expect.stringContaining('Only owners and approvers of ml-research can stop alice-notebook.'),
+    });
     const dry = await click(ALICE, 'instance.stop', 'alice-notebook');
-    expect(dry.value).toMatch(/^Dry run: burnrate would have stopped alice-notebook \(.+\), saving \$[\d,.]+ per day\. Nothing was stopped\./);
+    expect(dry.value).toMatch(
+      /^Dry run: burnrate would have stopped alice-notebook \(.+\), saving \$[\d,.]+ per day\. Nothing was stopped\./,
+    );
     expect(port.stopped).toEqual([]);
     expect((await deps.store.audit.list()).map((a) => [a.platform, a.userId, a.result]).reverse()).toEqual([
       ['msteams', CAROL.aadObjectId, 'refused'],
@@ -97,13 +105,18 @@ describe('an idle-GPU alert in Teams: Stop (confirmed, dry run, refused, protect
 
   it('"Not ours": the team picker goes into the thread, the pick refreshes it, marks the alert and alerts the other team', async () => {
     const LLM_CHANNEL = '19:llm-training-only@thread.tacv2';
-    const { deps, post, click } = await alerted({ change: (c) => (c.teams.find((t) => t.id === 'llm-training')!.msteams = { channel: LLM_CHANNEL }) });
+    const { deps, post, click } = await alerted({
+      change: (c) => (c.teams.find((t) => t.id === 'llm-training')!.msteams = { channel: LLM_CHANNEL }),
+    });
     await bed.harness!.send(installActivity(bed.fake.serviceUrl, CAROL, LLM_CHANNEL));
     const before = bed.fake.calls.length;
 
     // 1. The click: the clicker is told where to pick; the picker is a card in the alert's thread.
     const asked = await click(ALICE, 'instance.reroute', 'alice-notebook');
-    expect(asked).toMatchObject({ type: 'application/vnd.microsoft.activity.message', value: 'Which team owns alice-notebook? The choices are in the thread under this card.' });
+    expect(asked).toMatchObject({
+      type: 'application/vnd.microsoft.activity.message',
+      value: 'Which team owns alice-notebook? The choices are in the thread under this card.',
+    });
     const picker = bed.fake.calls[before]!;
     expect(picker).toMatchObject({ op: 'send', conversationId: `${CONVERSATIONS.channel};messageid=${post.id}` });
     const llm = buttonOf(FakeBotConnector.cardOf(picker), 'instance.reroute:llm-training');

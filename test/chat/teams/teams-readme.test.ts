@@ -20,7 +20,14 @@ describe('the README on Teams', () => {
 
   it('names every variable Teams reads, and the command that builds the app package', () => {
     const section = teamsSection();
-    for (const variable of ['MICROSOFT_APP_ID', 'MICROSOFT_APP_PASSWORD', 'MICROSOFT_APP_TENANT_ID', 'MICROSOFT_APP_TYPE', 'BURNRATE_INSECURE_DEV']) expect(section).toContain(`\`${variable}\``);
+    for (const variable of [
+      'MICROSOFT_APP_ID',
+      'MICROSOFT_APP_PASSWORD',
+      'MICROSOFT_APP_TENANT_ID',
+      'MICROSOFT_APP_TYPE',
+      'BURNRATE_INSECURE_DEV',
+    ])
+      expect(section).toContain(`\`${variable}\``);
     const scripts = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).scripts;
     expect(section).toContain('npm run package:teams');
     expect(scripts['package:teams']).toBeDefined();

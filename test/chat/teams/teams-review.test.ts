@@ -56,7 +56,17 @@ describe('the monthly review thread in Teams: a reply chain under the parent car
     expect(parent).toMatchObject({ op: 'send', conversationId: CONVERSATIONS.channel });
     const parentText = cardText(FakeBotConnector.cardOf(parent));
     expect(parentText).toContain('LLM Training: cost review of November 2026');
-    for (const fact of ['Spent', 'Against October 2026', 'Forecast for December 2026', 'Idle GPUs', 'Untagged spend', 'Showback', 'Training run', 'Sweep']) expect(parentText).toContain(fact);
+    for (const fact of [
+      'Spent',
+      'Against October 2026',
+      'Forecast for December 2026',
+      'Idle GPUs',
+      'Untagged spend',
+      'Showback',
+      'Training run',
+      'Sweep',
+    ])
+      expect(parentText).toContain(fact);
 
     // The chart: an Image whose data URI is an indexed-colour PNG under the limit, in a card Teams takes.
     const card = FakeBotConnector.cardOf(chart);
@@ -96,13 +106,20 @@ describe('the monthly review thread in Teams: a reply chain under the parent car
     expect(answered.type).toBe('application/vnd.microsoft.card.adaptive');
     expect(adaptiveCardProblems(answered.value)).toEqual([]);
     expect(cardText(answered.value)).toContain(`**Move to spot**: answered by ${CAROL.aadObjectId} at 2026-12-01 17:00 UTC`);
-    expect((await deps.store.reviews.lines('llm-training', '2026-11'))[0]).toMatchObject({ answer: 'spot', answeredBy: CAROL.aadObjectId, answeredAt: new Date('2026-12-01T17:00:00Z') });
+    expect((await deps.store.reviews.lines('llm-training', '2026-11'))[0]).toMatchObject({
+      answer: 'spot',
+      answeredBy: CAROL.aadObjectId,
+      answeredAt: new Date('2026-12-01T17:00:00Z'),
+    });
 
     const before = bed.fake.calls.length;
     const second = lines[1]!;
     const notOurs = cardButtons(FakeBotConnector.cardOf(second)).find((b) => b.verb === 'review.answer:not-ours')!;
     const refused = await click(ALICE, second, notOurs.verb, notOurs.value);
-    expect(refused).toMatchObject({ type: 'application/vnd.microsoft.activity.message', value: expect.stringContaining('Only owners and approvers of llm-training can answer its cost review.') });
+    expect(refused).toMatchObject({
+      type: 'application/vnd.microsoft.activity.message',
+      value: expect.stringContaining('Only owners and approvers of llm-training can answer its cost review.'),
+    });
     // Said to the clicker only: nothing was posted to or changed in the channel.
     expect(bed.fake.calls).toHaveLength(before);
     expect((await deps.store.reviews.lines('llm-training', '2026-11'))[1]!.answer).toBeNull();
@@ -152,8 +169,12 @@ describe('the monthly review thread in Teams: a reply chain under the parent car
     expect(summary).toMatchObject({ op: 'send', conversationId: chain });
     const [first] = await deps.store.reviews.lines('llm-training', '2026-11');
     // Move to spot saves what the line's spot recommendation said.
-    const saving = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(first!.recommendations.find((r) => r.kind === 'spot')!.monthlySaving);
-    expect(summary.activity.summary).toBe(`LLM Training: November 2026 review closed, 1 of 10 lines decided, about ${saving} a month saved`);
+    const saving = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
+      first!.recommendations.find((r) => r.kind === 'spot')!.monthlySaving,
+    );
+    expect(summary.activity.summary).toBe(
+      `LLM Training: November 2026 review closed, 1 of 10 lines decided, about ${saving} a month saved`,
+    );
     expect(cardText(FakeBotConnector.cardOf(summary))).toContain(`Move to spot (${CAROL.aadObjectId})`);
     expect(inChain()).toHaveLength(13);
   });

@@ -15,15 +15,29 @@ describe('Teams settings from the environment', () => {
   });
 
   it('reads a multi-tenant bot, and a single-tenant one when a tenant is given', () => {
-    expect(readTeamsSettings({ MICROSOFT_APP_ID: APP, MICROSOFT_APP_PASSWORD: 's3cret' })).toEqual({ insecure: false, appId: APP, appType: 'MultiTenant', password: 's3cret', tenantId: null });
-    expect(readTeamsSettings({ MICROSOFT_APP_ID: APP, MICROSOFT_APP_PASSWORD: 's3cret', MICROSOFT_APP_TENANT_ID: TENANT })).toMatchObject({ appType: 'SingleTenant', tenantId: TENANT });
-    expect(readTeamsSettings({ MICROSOFT_APP_ID: APP, MICROSOFT_APP_TYPE: 'userassignedmsi', MICROSOFT_APP_TENANT_ID: TENANT })).toMatchObject({ appType: 'UserAssignedMSI', password: null });
+    expect(readTeamsSettings({ MICROSOFT_APP_ID: APP, MICROSOFT_APP_PASSWORD: 's3cret' })).toEqual({
+      insecure: false,
+      appId: APP,
+      appType: 'MultiTenant',
+      password: 's3cret',
+      tenantId: null,
+    });
+    expect(readTeamsSettings({ MICROSOFT_APP_ID: APP, MICROSOFT_APP_PASSWORD: 's3cret', MICROSOFT_APP_TENANT_ID: TENANT })).toMatchObject({
+      appType: 'SingleTenant',
+      tenantId: TENANT,
+    });
+    expect(
+      readTeamsSettings({ MICROSOFT_APP_ID: APP, MICROSOFT_APP_TYPE: 'userassignedmsi', MICROSOFT_APP_TENANT_ID: TENANT }),
+    ).toMatchObject({ appType: 'UserAssignedMSI', password: null });
   });
 
   it.each([
     [{ MICROSOFT_APP_PASSWORD: 's3cret' }, 'MICROSOFT_APP_PASSWORD is set but MICROSOFT_APP_ID is not'],
     [{ MICROSOFT_APP_ID: APP }, 'MICROSOFT_APP_ID is set but MICROSOFT_APP_PASSWORD is not'],
-    [{ MICROSOFT_APP_ID: APP, MICROSOFT_APP_PASSWORD: 's', MICROSOFT_APP_TYPE: 'SingleTenant' }, 'MICROSOFT_APP_TYPE is SingleTenant but MICROSOFT_APP_TENANT_ID is not set'],
+    [
+      { MICROSOFT_APP_ID: APP, MICROSOFT_APP_PASSWORD: 's', MICROSOFT_APP_TYPE: 'SingleTenant' },
+      'MICROSOFT_APP_TYPE is SingleTenant but MICROSOFT_APP_TENANT_ID is not set',
+    ],
     [{ MICROSOFT_APP_ID: APP, MICROSOFT_APP_PASSWORD: 's', MICROSOFT_APP_TYPE: 'Multi' }, 'MICROSOFT_APP_TYPE is "Multi"'],
   ])('says what is wrong with %j, never the secret', (env, message) => {
     let caught: Error | undefined;

@@ -29,7 +29,11 @@ describe('Approve spot migration in Teams, against EC2 launch templates through 
 
   beforeEach(async () => {
     isolateAwsEnv();
-    ec2 = await FakeEc2.start({ launchTemplates: [{ id: LT, name: 'research-train-fra', versions: [{ instanceType: 'p4d.24xlarge', spot: false }], defaultVersion: 1 }] });
+    ec2 = await FakeEc2.start({
+      launchTemplates: [
+        { id: LT, name: 'research-train-fra', versions: [{ instanceType: 'p4d.24xlarge', spot: false }], defaultVersion: 1 },
+      ],
+    });
   });
   afterEach(async () => {
     vi.unstubAllEnvs();
@@ -50,8 +54,13 @@ describe('Approve spot migration in Teams, against EC2 launch templates through 
     await h.send(installActivity(bed.fake.serviceUrl, ALICE));
     const byName = new Map((await gpu.inventory()).map((i) => [i.name, i.instanceId]));
     const chat = deps.chat[0]!;
-    const { ref: root } = await chat.post(CONVERSATIONS.channel, { summary: 'ML Research: cost review of October 2026', blocks: [{ type: 'header', text: 'ML Research: cost review of October 2026' }] });
-    const [found] = (await recommendationsFor(deps, [{ resourceId: byName.get('research-train-fra')! }]))[0]!.filter((r) => r.recommendation.kind === 'spot');
+    const { ref: root } = await chat.post(CONVERSATIONS.channel, {
+      summary: 'ML Research: cost review of October 2026',
+      blocks: [{ type: 'header', text: 'ML Research: cost review of October 2026' }],
+    });
+    const [found] = (await recommendationsFor(deps, [{ resourceId: byName.get('research-train-fra')! }]))[0]!.filter(
+      (r) => r.recommendation.kind === 'spot',
+    );
     const { ref: card } = await chat.reply(CONVERSATIONS.channel, root!, found!.message);
     const posted = bed.fake.calls.find((c) => c.id === card)!;
     const chain = `${CONVERSATIONS.channel};messageid=${root}`;
@@ -77,10 +86,14 @@ describe('Approve spot migration in Teams, against EC2 launch templates through 
     };
 
     // The four refusals, each said only to the clicker; nothing reaches EC2 or the channel.
-    expect(privately(await approve(ALICE, 'research-train-fra'))).toContain('Only approvers of ML Research can approve moving research-train-fra to spot');
+    expect(privately(await approve(ALICE, 'research-train-fra'))).toContain(
+      'Only approvers of ML Research can approve moving research-train-fra to spot',
+    );
     expect(privately(await approve(ADMIN, 'cv-batch-labeler'))).toContain('cv-batch-labeler does not declare checkpointing');
     expect(privately(await approve(ADMIN, 'serve-llm-primary'))).toContain('serve-llm-primary is an inference endpoint');
-    expect(privately(await approve(ADMIN, 'llm-eval-a100'))).toContain('checkpoints every 1h, longer than the 30 min burnrate allows on spot');
+    expect(privately(await approve(ADMIN, 'llm-eval-a100'))).toContain(
+      'checkpoints every 1h, longer than the 30 min burnrate allows on spot',
+    );
     expect(ec2.calls).toHaveLength(0);
     expect(inChain()).toHaveLength(0);
 
@@ -97,7 +110,9 @@ describe('Approve spot migration in Teams, against EC2 launch templates through 
     // A second, different approver: a spot version of the launch template becomes its default.
     await approve(ADMIN, 'research-train-fra');
     expect(ec2.launchTemplates.get(LT)).toMatchObject({ defaultVersion: 2, versions: [{ spot: false }, { spot: true }] });
-    expect(ec2.callsOf('CreateLaunchTemplateVersion')[0]!.params.VersionDescription).toContain(`approved by ${BOB.aadObjectId}, ${ADMIN.aadObjectId}`);
+    expect(ec2.callsOf('CreateLaunchTemplateVersion')[0]!.params.VersionDescription).toContain(
+      `approved by ${BOB.aadObjectId}, ${ADMIN.aadObjectId}`,
+    );
     const result = inChain().at(-1)!;
     expect(result.activity.summary).toMatch(/^research-train-fra moves to spot: saves \$[\d,.]+ a month$/);
     const resultCard = FakeBotConnector.cardOf(result);
@@ -107,15 +122,22 @@ describe('Approve spot migration in Teams, against EC2 launch templates through 
     expect(privately(await approve(ADMIN, 'research-train-fra'))).toContain('already moved to spot');
 
     // Revert, from the result card in the chain: not for strangers; the owner may, once.
-    expect(privately(await click(STRANGER, result, revert.verb, revert.value))).toContain('Only owners and approvers of ML Research can revert research-train-fra');
+    expect(privately(await click(STRANGER, result, revert.verb, revert.value))).toContain(
+      'Only owners and approvers of ML Research can revert research-train-fra',
+    );
     expect(ec2.launchTemplates.get(LT)?.defaultVersion).toBe(2);
     await click(ALICE, result, revert.verb, revert.value);
     expect(ec2.launchTemplates.get(LT)?.defaultVersion).toBe(1);
     expect(inChain().at(-1)!.activity.summary).toBe('research-train-fra is back on on-demand capacity');
-    expect(privately(await click(ALICE, result, revert.verb, revert.value))).toContain(`Already reverted to on-demand by ${ALICE.aadObjectId}`);
+    expect(privately(await click(ALICE, result, revert.verb, revert.value))).toContain(
+      `Already reverted to on-demand by ${ALICE.aadObjectId}`,
+    );
     expect(ec2.callsOf('ModifyLaunchTemplate')).toHaveLength(2);
 
-    const audit = (await deps.store.audit.list(50)).filter((a) => a.action.startsWith('spot.')).map((a) => `${a.platform} ${a.action} ${a.userId} ${a.result}`).reverse();
+    const audit = (await deps.store.audit.list(50))
+      .filter((a) => a.action.startsWith('spot.'))
+      .map((a) => `${a.platform} ${a.action} ${a.userId} ${a.result}`)
+      .reverse();
     const [alice, bob, admin, stranger] = [ALICE, BOB, ADMIN, STRANGER].map((p) => p.aadObjectId);
     expect(audit).toEqual([
       `msteams spot.approve ${alice} refused`,
@@ -135,7 +157,10 @@ describe('Approve spot migration in Teams, against EC2 launch templates through 
   it('is a dry run while actions are off: nothing changes in EC2, the clicker alone is told', async () => {
     const { deps, approve } = await setup((c) => (c.spot.secondApproverAbove = 100_000));
     const dry = await approve(BOB, 'research-train-fra');
-    expect(dry).toMatchObject({ type: 'application/vnd.microsoft.activity.message', value: expect.stringContaining('Dry run: burnrate would have moved research-train-fra to spot') });
+    expect(dry).toMatchObject({
+      type: 'application/vnd.microsoft.activity.message',
+      value: expect.stringContaining('Dry run: burnrate would have moved research-train-fra to spot'),
+    });
     expect(ec2.callsOf('CreateLaunchTemplateVersion', { dryRun: false })).toHaveLength(0);
     expect(ec2.launchTemplates.get(LT)?.defaultVersion).toBe(1);
     expect((await deps.store.audit.list(5))[0]).toMatchObject({ platform: 'msteams', action: 'spot.approve', result: 'dry-run' });

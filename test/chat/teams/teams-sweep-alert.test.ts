@@ -25,7 +25,9 @@ describe('a runaway-sweep alert in Teams: Stop sweep (confirmed, refused, dry ru
   async function alerted(change: (config: Config) => void = () => {}) {
     const t = testDeps(teamsDemoConfig(change), T);
     const gpu = buildGpuDeps(t.deps.config)!;
-    const inventory = (await gpu.inventory()).map((i) => (i.name === 'llm-sweep-0' ? { ...i, protected: true, tags: { ...i.tags, 'burnrate:protect': 'true' } } : i));
+    const inventory = (await gpu.inventory()).map((i) =>
+      i.name === 'llm-sweep-0' ? { ...i, protected: true, tags: { ...i.tags, 'burnrate:protect': 'true' } } : i,
+    );
     const port = new DemoInstancePort(inventory.map((i) => ({ id: i.instanceId, state: 'running', tags: { ...i.tags } })));
     t.deps.gpu = { ...gpu, inventory: async () => inventory, instances: port };
     const nameOf = new Map(inventory.map((i) => [i.instanceId, i.name]));
@@ -56,16 +58,23 @@ describe('a runaway-sweep alert in Teams: Stop sweep (confirmed, refused, dry ru
   it('refuses other teams, is a dry run while actions are off, then stops the unprotected instances once; the card refreshes', async () => {
     const { deps, port, nameOf, click } = await alerted();
     const refused = await click(ALICE);
-    expect(refused).toMatchObject({ type: 'application/vnd.microsoft.activity.message', value: expect.stringContaining('Only owners and approvers of LLM Training can stop sweep lr-warmup.') });
+    expect(refused).toMatchObject({
+      type: 'application/vnd.microsoft.activity.message',
+      value: expect.stringContaining('Only owners and approvers of LLM Training can stop sweep lr-warmup.'),
+    });
     const dry = await click(CAROL);
-    expect(dry.value).toMatch(/^Dry run: burnrate would have stopped 3 instance\(s\) of sweep lr-warmup .*Left running: llm-sweep-0 \(protected or not running\)\. Nothing was stopped\./);
+    expect(dry.value).toMatch(
+      /^Dry run: burnrate would have stopped 3 instance\(s\) of sweep lr-warmup .*Left running: llm-sweep-0 \(protected or not running\)\. Nothing was stopped\./,
+    );
     expect(port.stopped).toEqual([]);
 
     deps.config.actions.enabled = true;
     const done = await click(CAROL);
     expect(done.type).toBe('application/vnd.microsoft.card.adaptive');
     expect(adaptiveCardProblems(done.value)).toEqual([]);
-    expect(cardText(done.value)).toContain(`Sweep stopped by ${CAROL.aadObjectId} at 2026-11-18 06:00 UTC: 3 stopped, left running: llm-sweep-0 (protected or not running).`);
+    expect(cardText(done.value)).toContain(
+      `Sweep stopped by ${CAROL.aadObjectId} at 2026-11-18 06:00 UTC: 3 stopped, left running: llm-sweep-0 (protected or not running).`,
+    );
     expect(cardButtons(done.value).filter((b) => b.verb === 'sweep.stop')).toEqual([]);
     expect(port.stopped.map((id) => nameOf.get(id)).sort()).toEqual(['llm-sweep-1', 'llm-sweep-2', 'llm-sweep-3']);
 

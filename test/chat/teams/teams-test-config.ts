@@ -11,7 +11,8 @@ export const STRANGER: Person = { aadObjectId: 'f0000000-0000-4000-8000-00000000
 /** The demo organisation with Teams channels: llm-training's alerts go to the test channel. */
 export function teamsDemoConfig(change: (config: Config) => void = () => {}): Config {
   const config = demoConfig();
-  for (const team of config.teams) team.msteams = { channel: team.id === 'llm-training' ? CONVERSATIONS.channel : `19:${team.id}@thread.tacv2` };
+  for (const team of config.teams)
+    team.msteams = { channel: team.id === 'llm-training' ? CONVERSATIONS.channel : `19:${team.id}@thread.tacv2` };
   // ml-research's idle notebooks alert in the same channel, so one install serves both tests.
   const research = config.teams.find((t) => t.id === 'ml-research')!;
   research.msteams = { channel: CONVERSATIONS.channel };

@@ -18,7 +18,11 @@ function unit() {
   const t = testDeps(teamsDemoConfig());
   t.deps.chat = [createTeamsChat({ insecure: true }, t.deps.store.conversations, t.deps.log)];
   const app = createTeamsApp(t.deps, { dispatch, authenticated: false });
-  const adapter = new TestAdapter(app.onTurn, { channelId: 'msteams', recipient: { ...BOT }, conversation: { id: CHANNEL, conversationType: 'channel', isGroup: true, name: 'alerts' } });
+  const adapter = new TestAdapter(app.onTurn, {
+    channelId: 'msteams',
+    recipient: { ...BOT },
+    conversation: { id: CHANNEL, conversationType: 'channel', isGroup: true, name: 'alerts' },
+  });
   const sent = () => adapter.activeQueue.splice(0) as Partial<Activity>[];
   const remembered = () => t.deps.store.conversations.get('msteams', CHANNEL);
   return { ...t, adapter, sent, remembered };
@@ -31,7 +35,14 @@ function invoke(value: unknown): Partial<Activity> {
 describe('the Teams bot, turn by turn (TestAdapter)', () => {
   it('answers a mention with a card from the same templates, and remembers the conversation', async () => {
     const { adapter, sent, remembered } = unit();
-    await adapter.send({ type: 'message', from, text: '<at>burnrate</at> whoami', entities: [{ type: 'mention', text: '<at>burnrate</at>', mentioned: { ...BOT } }] }).startTest();
+    await adapter
+      .send({
+        type: 'message',
+        from,
+        text: '<at>burnrate</at> whoami',
+        entities: [{ type: 'mention', text: '<at>burnrate</at>', mentioned: { ...BOT } }],
+      })
+      .startTest();
     const [answer] = sent();
     expect(answer?.attachments?.[0]?.contentType).toBe('application/vnd.microsoft.card.adaptive');
     expect(adaptiveCardProblems(answer!.attachments![0]!.content)).toEqual([]);
@@ -44,7 +55,10 @@ describe('the Teams bot, turn by turn (TestAdapter)', () => {
     const { adapter, sent } = unit();
     await adapter.processActivity(invoke({ action: { type: 'Action.Execute', verb: 'budget.explode', data: { value: '{}' } } }));
     const [response] = sent();
-    expect(response).toMatchObject({ type: 'invokeResponse', value: { status: 200, body: { statusCode: 200, type: 'application/vnd.microsoft.activity.message' } } });
+    expect(response).toMatchObject({
+      type: 'invokeResponse',
+      value: { status: 200, body: { statusCode: 200, type: 'application/vnd.microsoft.activity.message' } },
+    });
     expect(response!.value.body.value).toContain('This button ("budget.explode") is not one burnrate knows.');
   });
 
@@ -68,7 +82,10 @@ describe('the Teams bot, turn by turn (TestAdapter)', () => {
     await adapter.send({ type: 'message', from, text: 'whoami' }).startTest(); // remembers the conversation first
     sent();
     await deps.store.close();
-    await adapter.send({ type: 'message', from, text: 'spend' }).startTest().catch(() => {});
+    await adapter
+      .send({ type: 'message', from, text: 'spend' })
+      .startTest()
+      .catch(() => {});
     const text = cardText(sent()[0]!.attachments![0]!.content);
     expect(text).toContain('Something went wrong on our side.');
     expect(text).toMatch(/reference [0-9a-f]{8}/);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { describeIdleSince } from '../../../src/checks/idle/describe-idle.js';
 import { DEFAULT_WORKING_HOURS, workingHoursSchema } from '../../../src/checks/idle/team-schedule.js';
 
-const say = (since: string, now: string, zone = 'UTC', hours = DEFAULT_WORKING_HOURS) => describeIdleSince(new Date(since), new Date(now), zone, hours);
+const say = (since: string, now: string, zone = 'UTC', hours = DEFAULT_WORKING_HOURS) =>
+  describeIdleSince(new Date(since), new Date(now), zone, hours);
 
 // November 2026: Friday 20, Saturday 21, Sunday 22, Monday 23.
 describe('describeIdleSince', () => {

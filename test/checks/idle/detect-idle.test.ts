@@ -21,7 +21,9 @@ describe('detectIdleIntervals: utilisation threshold and minimum duration', () =
 
   it('keeps an idle stretch of exactly the minimum and drops one a sample shorter', () => {
     const exactly = series(seq(repeat(80, 10), repeat(0, 60), repeat(80, 10)));
-    expect(detectIdleIntervals(exactly, policy, minutes(80))).toEqual([{ kind: 'idle', start: at(10), end: at(70), missingSeconds: 0, open: false }]);
+    expect(detectIdleIntervals(exactly, policy, minutes(80))).toEqual([
+      { kind: 'idle', start: at(10), end: at(70), missingSeconds: 0, open: false },
+    ]);
     const shorter = series(seq(repeat(80, 10), repeat(0, 59), repeat(80, 11)));
     expect(detectIdleIntervals(shorter, policy, minutes(80))).toEqual([]);
   });
@@ -61,7 +63,10 @@ describe('detectIdleIntervals: missing data, by policy', () => {
   const nanGap = series(seq(repeat(0, 60), repeat(Number.NaN, 30), repeat(0, 60)));
   const timeGap = series(seq(repeat(0, 60), repeat(0, 60)), { times: timesWithout(150, 60, 90) });
 
-  for (const [name, gappy] of [['NaN samples', nanGap], ['absent samples', timeGap]] as const) {
+  for (const [name, gappy] of [
+    ['NaN samples', nanGap],
+    ['absent samples', timeGap],
+  ] as const) {
     it(`idle: bridges ${name} and says how much was missing`, () => {
       expect(detectIdleIntervals(gappy, idlePolicy({ missing: 'idle' }), minutes(150))).toEqual([
         { kind: 'idle', start: at(0), end: at(150), missingSeconds: 30 * MIN, open: true },
@@ -97,7 +102,9 @@ describe('detectIdleIntervals: missing data, by policy', () => {
 
   it('lets the newest samples be late by up to maxLagMinutes; later than that, the end is missing', () => {
     const idleUntil = series(repeat(0, 90));
-    expect(detectIdleIntervals(idleUntil, policy, minutes(94))).toEqual([{ kind: 'idle', start: at(0), end: at(90), missingSeconds: 0, open: true }]);
+    expect(detectIdleIntervals(idleUntil, policy, minutes(94))).toEqual([
+      { kind: 'idle', start: at(0), end: at(90), missingSeconds: 0, open: true },
+    ]);
     expect(detectIdleIntervals(idleUntil, policy, minutes(100))).toEqual([
       { kind: 'idle', start: at(0), end: at(90), missingSeconds: 0, open: false },
       { kind: 'unknown', start: at(90), end: at(100), missingSeconds: 10 * MIN, open: true },
@@ -105,7 +112,9 @@ describe('detectIdleIntervals: missing data, by policy', () => {
   });
 
   it('reports a series with no samples at all as one unknown interval', () => {
-    expect(detectIdleIntervals(series([]), policy, minutes(60))).toEqual([{ kind: 'unknown', start: at(0), end: at(60), missingSeconds: 60 * MIN, open: true }]);
+    expect(detectIdleIntervals(series([]), policy, minutes(60))).toEqual([
+      { kind: 'unknown', start: at(0), end: at(60), missingSeconds: 60 * MIN, open: true },
+    ]);
     expect(detectIdleIntervals(series([]), idlePolicy({ missing: 'busy' }), minutes(60))).toEqual([]);
   });
 });
@@ -123,7 +132,8 @@ describe('detectIdleIntervals: stalled jobs', () => {
   });
 
   it('needs the full 30 minutes, utilisation at most 1% and more than 1 GiB held', () => {
-    const run = (util: number, mem: number, count: number) => series(seq(repeat(90, 5), repeat(util, count), repeat(90, 5)), { memory: repeat(mem, count + 10) });
+    const run = (util: number, mem: number, count: number) =>
+      series(seq(repeat(90, 5), repeat(util, count), repeat(90, 5)), { memory: repeat(mem, count + 10) });
     const stalls = (s: ReturnType<typeof run>) => detectIdleIntervals(s, policy, minutes(100)).filter((i) => i.kind === 'stalled');
     expect(stalls(run(1, 30_000, 30))).toHaveLength(1);
     expect(stalls(run(1, 30_000, 29))).toEqual([]);
@@ -140,7 +150,8 @@ describe('detectIdleIntervals: stalled jobs', () => {
   it('carries a stall across missing data only when missing counts as idle', () => {
     const util = seq(repeat(0, 20), repeat(Number.NaN, 20));
     const s = series(util, { memory: seq(held(20), repeat(Number.NaN, 20)) });
-    const stalls = (missing: 'idle' | 'busy' | 'unknown') => detectIdleIntervals(s, idlePolicy({ missing }), minutes(40)).filter((i) => i.kind === 'stalled');
+    const stalls = (missing: 'idle' | 'busy' | 'unknown') =>
+      detectIdleIntervals(s, idlePolicy({ missing }), minutes(40)).filter((i) => i.kind === 'stalled');
     expect(stalls('idle')).toEqual([{ kind: 'stalled', start: at(0), end: at(40), missingSeconds: 20 * MIN, open: true }]);
     expect(stalls('unknown')).toEqual([]);
     expect(stalls('busy')).toEqual([]);

@@ -11,13 +11,21 @@ const NOW = new Date('2026-11-20T09:00:00Z');
 const SAMPLES = 25 * 60;
 const range = { start: START, end: NOW.getTime() / 1000, stepSeconds: 60 };
 
-const instance = (id: string, more: Partial<IdleInstance> = {}): IdleInstance => ({ id, team: 'ml-research', hourlyPrice: 32.7726, gpuCount: 1, protected: false, ...more });
+const instance = (id: string, more: Partial<IdleInstance> = {}): IdleInstance => ({
+  id,
+  team: 'ml-research',
+  hourlyPrice: 32.7726,
+  gpuCount: 1,
+  protected: false,
+  ...more,
+});
 /** Busy until `idleFrom` minutes after START, then idle (memory held: stalled) to the end. */
 const quietFrom = (idleFrom: number, memoryHeld = false): GpuSeries =>
   series(seq(repeat(85, idleFrom), repeat(0, SAMPLES - idleFrom)), { start: START, memory: repeat(memoryHeld ? 30_000 : 300, SAMPLES) });
 const busy = (): GpuSeries => series(repeat(85, SAMPLES), { start: START });
 const schedules = new Map<string, TeamSchedule>([['ml-research', { timezone: 'Europe/Berlin', workingHours: DEFAULT_WORKING_HOURS }]]);
-const find = (gpus: { series: GpuSeries; instance: IdleInstance }[], policy: IdlePolicy = idlePolicy(), now = NOW) => idleFindings({ gpus, policy, now, schedules, range });
+const find = (gpus: { series: GpuSeries; instance: IdleInstance }[], policy: IdlePolicy = idlePolicy(), now = NOW) =>
+  idleFindings({ gpus, policy, now, schedules, range });
 
 describe('idleFindings', () => {
   it('reports an instance idle up to now, with cost burned and cost per day to the cent', () => {
@@ -45,7 +53,13 @@ describe('idleFindings', () => {
 
   it('counts to now, past the last sample when it is merely late, and keeps the id', () => {
     const late = new Date('2026-11-20T09:03:30Z');
-    const [finding] = idleFindings({ gpus: [{ series: quietFrom(700), instance: instance('i-1') }], policy: idlePolicy(), now: late, schedules, range: { ...range, end: late.getTime() / 1000 } });
+    const [finding] = idleFindings({
+      gpus: [{ series: quietFrom(700), instance: instance('i-1') }],
+      policy: idlePolicy(),
+      now: late,
+      schedules,
+      range: { ...range, end: late.getTime() / 1000 },
+    });
     expect(finding).toMatchObject({ id: 'gpu.idle:i-1:2026-11-19T19:40:00.000Z', idleMinutes: 803, burned: 438.88 }); // 13.39167 h
   });
 
@@ -83,7 +97,9 @@ describe('idleFindings', () => {
     const gpus = [{ series: stopped, instance: instance('i-2') }];
     expect(find(gpus)).toEqual([]);
     expect(find(gpus, idlePolicy({ missing: 'busy' }))).toEqual([]);
-    expect(find(gpus, idlePolicy({ missing: 'idle' }))).toMatchObject([{ since: '2026-11-19T18:00:00.000Z', missingMinutes: 600, idleMinutes: 900 }]);
+    expect(find(gpus, idlePolicy({ missing: 'idle' }))).toMatchObject([
+      { since: '2026-11-19T18:00:00.000Z', missingMinutes: 600, idleMinutes: 900 },
+    ]);
   });
 
   it('lists the most money burned first, reads unowned instances in UTC and passes protection on', () => {
@@ -98,7 +114,12 @@ describe('idleFindings', () => {
   });
 
   it('derives the range from the series and now when none is given', () => {
-    const findings = idleFindings({ gpus: [{ series: quietFrom(700), instance: instance('i-1') }], policy: idlePolicy(), now: NOW, schedules: new Map() });
+    const findings = idleFindings({
+      gpus: [{ series: quietFrom(700), instance: instance('i-1') }],
+      policy: idlePolicy(),
+      now: NOW,
+      schedules: new Map(),
+    });
     expect(findings).toMatchObject([{ since: '2026-11-19T19:40:00.000Z', description: 'idle since 19:40 yesterday' }]);
   });
 });

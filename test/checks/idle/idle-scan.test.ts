@@ -9,7 +9,7 @@ import { MIN, T0, minutes } from './series.js';
 /** A deterministic jumble of busy, idle, stalled and missing stretches, with jittery values. */
 function jumble(seed: number, count: number, withPower: boolean, withMemory: boolean): GpuSeries {
   let s = seed >>> 0 || 1;
-  const random = () => ((s = (Math.imul(s, 1_103_515_245) + 12_345) >>> 0) / 4_294_967_296);
+  const random = () => (s = (Math.imul(s, 1_103_515_245) + 12_345) >>> 0) / 4_294_967_296;
   const util = new Float32Array(count);
   const power = new Float32Array(count);
   const memory = new Float32Array(count);
@@ -30,8 +30,14 @@ function jumble(seed: number, count: number, withPower: boolean, withMemory: boo
 const policies: [string, IdlePolicy][] = [
   ['defaults', idlePolicy()],
   ['power confirmed, missing idle', idlePolicy({ power: {}, missing: 'idle', minIdleMinutes: 20, stalled: { minMinutes: 10 } })],
-  ['lte and gte operators, missing busy', idlePolicy({ util: { operator: 'lte', value: 5 }, power: { operator: 'lte', value: 60 }, missing: 'busy', minIdleMinutes: 15 })],
-  ['a stall test no fast path knows', idlePolicy({ stalled: { util: { operator: 'gte', value: 0 }, memoryMiB: { operator: 'gte', value: 1024 }, minMinutes: 5 } })],
+  [
+    'lte and gte operators, missing busy',
+    idlePolicy({ util: { operator: 'lte', value: 5 }, power: { operator: 'lte', value: 60 }, missing: 'busy', minIdleMinutes: 15 }),
+  ],
+  [
+    'a stall test no fast path knows',
+    idlePolicy({ stalled: { util: { operator: 'gte', value: 0 }, memoryMiB: { operator: 'gte', value: 1024 }, minMinutes: 5 } }),
+  ],
   ['no stalls', idlePolicy({ stalled: null, minIdleMinutes: 10 })],
 ];
 

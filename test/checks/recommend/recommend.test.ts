@@ -39,7 +39,14 @@ function instance(type: string, region: string, overrides: Partial<GpuInstance> 
 }
 
 /** A week; the instance ran `runningHours` of it. */
-const usage = (u: Partial<GpuUsage>): GpuUsage => ({ runningHours: 84, windowHours: 168, meanUtil: 10, p95Util: 30, memoryHighWaterGiB: 10, ...u });
+const usage = (u: Partial<GpuUsage>): GpuUsage => ({
+  runningHours: 84,
+  windowHours: 168,
+  meanUtil: 10,
+  p95Util: 30,
+  memoryHighWaterGiB: 10,
+  ...u,
+});
 
 describe('right-size', () => {
   it('picks the cheapest type in the same provider and region that holds the high-water mark with headroom, and prices the saving', () => {
@@ -78,7 +85,9 @@ describe('right-size', () => {
   it('never proposes a type that costs more or sits in another region', () => {
     // The cheapest GPU type of the region already: nothing cheaper fits.
     const smallest = catalog.typesIn('aws', 'us-east-1').find((t) => (t.gpuMemoryGiB ?? 0) >= 8)!;
-    expect(rightSizeRecommendation(instance(smallest.instanceType, 'us-east-1'), usage({ memoryHighWaterGiB: 2 }), catalog, policy)).toBeNull();
+    expect(
+      rightSizeRecommendation(instance(smallest.instanceType, 'us-east-1'), usage({ memoryHighWaterGiB: 2 }), catalog, policy),
+    ).toBeNull();
     const rec = rightSizeRecommendation(instance('g6e.2xlarge', 'eu-central-1'), usage({ memoryHighWaterGiB: 12 }), catalog, policy)!;
     expect(catalog.priceOf('aws', rec.proposed.instanceType, 'eu-central-1')).toBeDefined();
     expect(rec.proposed.hourly).toBeLessThan(rec.current.hourly);
@@ -86,11 +95,18 @@ describe('right-size', () => {
 });
 
 describe('spot', () => {
-  const trainer = (tags: Record<string, string>, overrides: Partial<GpuInstance> = {}) => instance('p4d.24xlarge', 'eu-central-1', { tags, ...overrides });
+  const trainer = (tags: Record<string, string>, overrides: Partial<GpuInstance> = {}) =>
+    instance('p4d.24xlarge', 'eu-central-1', { tags, ...overrides });
 
   it('recommends the catalog spot price for checkpointed training on demand, with the saving over its running hours', () => {
     const price = catalog.priceOf('aws', 'p4d.24xlarge', 'eu-central-1')!;
-    const rec = spotRecommendation(trainer({ checkpoint: 'true', 'checkpoint-interval': '15m' }), usage({ runningHours: 168, memoryHighWaterGiB: 280, meanUtil: 90 }), catalog, policy, spot)!;
+    const rec = spotRecommendation(
+      trainer({ checkpoint: 'true', 'checkpoint-interval': '15m' }),
+      usage({ runningHours: 168, memoryHighWaterGiB: 280, meanUtil: 90 }),
+      catalog,
+      policy,
+      spot,
+    )!;
     expect(rec.proposed).toEqual({ instanceType: 'p4d.24xlarge', lifecycle: 'spot', hourly: price.spotHourly });
     expect(rec.monthlySaving).toBeCloseTo((price.onDemandHourly - price.spotHourly!) * 730, 2);
     expect(rec.evidence[0]).toContain('checkpoint=true, every 15m');
@@ -138,18 +154,35 @@ describe('checkpointing and spot readiness', () => {
     expect(parseInterval('45')).toBe(45);
     expect(parseInterval('soon')).toBeNull();
     expect(parseInterval('15 parsecs')).toBeNull();
-    expect(checkpointingOf({ ' Checkpoint ': 'TRUE', 'checkpoint-interval': '20m' })).toEqual({ declared: true, intervalMinutes: 20, intervalText: '20m' });
+    expect(checkpointingOf({ ' Checkpoint ': 'TRUE', 'checkpoint-interval': '20m' })).toEqual({
+      declared: true,
+      intervalMinutes: 20,
+      intervalText: '20m',
+    });
   });
 
   it('refuses inference, undeclared checkpointing and long intervals, each with a reason to act on', () => {
-    const ready = (tags: Record<string, string>, workload: GpuInstance['workload'] = 'training') => spotReadiness({ workload, lifecycle: 'on-demand', tags }, 30, 'box');
+    const ready = (tags: Record<string, string>, workload: GpuInstance['workload'] = 'training') =>
+      spotReadiness({ workload, lifecycle: 'on-demand', tags }, 30, 'box');
     expect(ready({ checkpoint: 'true', 'checkpoint-interval': '30m' }).ready).toBe(true);
     expect(ready({ checkpoint: 'true', 'checkpoint-interval': '30m' }, 'inference')).toMatchObject({ ready: false, reason: 'inference' });
     expect(ready({})).toMatchObject({ ready: false, reason: 'not-checkpointed', hint: expect.stringContaining('checkpoint=true') });
     expect(ready({ checkpoint: 'true' })).toMatchObject({ ready: false, reason: 'no-interval' });
-    expect(ready({ checkpoint: 'true', 'checkpoint-interval': '1h' })).toMatchObject({ ready: false, reason: 'interval-too-long', message: expect.stringContaining('every 1h') });
-    const guarded = spotReadiness({ workload: 'training', lifecycle: 'on-demand', protected: true, tags: { checkpoint: 'true', 'checkpoint-interval': '5m' } }, 30, 'box');
-    expect(guarded).toMatchObject({ ready: false, reason: 'protected', message: 'box is tagged burnrate:protect=true, so burnrate never changes it.' });
+    expect(ready({ checkpoint: 'true', 'checkpoint-interval': '1h' })).toMatchObject({
+      ready: false,
+      reason: 'interval-too-long',
+      message: expect.stringContaining('every 1h'),
+    });
+    const guarded = spotReadiness(
+      { workload: 'training', lifecycle: 'on-demand', protected: true, tags: { checkpoint: 'true', 'checkpoint-interval': '5m' } },
+      30,
+      'box',
+    );
+    expect(guarded).toMatchObject({
+      ready: false,
+      reason: 'protected',
+      message: 'box is tagged burnrate:protect=true, so burnrate never changes it.',
+    });
   });
 });
 
@@ -157,8 +190,17 @@ describe('GPU usage from series', () => {
   it('sums memory across GPUs at each moment before taking the high-water mark, and counts running hours', () => {
     const range = { start: 0, end: 4 * 3600, stepSeconds: 3600 };
     const times = Float64Array.from([0, 3600, 7200, 10800]);
-    const gpu = (g: string, util: number[], mem: number[]): GpuSeries => ({ ref: { host: 'i-1', gpu: g }, times, util: Float32Array.from(util), power: null, memUsedMiB: Float32Array.from(mem) });
-    const u = gpuUsageOf([gpu('0', [10, 20, NaN, NaN], [8192, 1024, NaN, NaN]), gpu('1', [30, 40, NaN, NaN], [1024, 8192, NaN, NaN])], range);
+    const gpu = (g: string, util: number[], mem: number[]): GpuSeries => ({
+      ref: { host: 'i-1', gpu: g },
+      times,
+      util: Float32Array.from(util),
+      power: null,
+      memUsedMiB: Float32Array.from(mem),
+    });
+    const u = gpuUsageOf(
+      [gpu('0', [10, 20, NaN, NaN], [8192, 1024, NaN, NaN]), gpu('1', [30, 40, NaN, NaN], [1024, 8192, NaN, NaN])],
+      range,
+    );
     expect(u.runningHours).toBe(2);
     expect(u.windowHours).toBe(4);
     expect(u.meanUtil).toBe(25);

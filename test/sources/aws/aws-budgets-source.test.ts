@@ -17,16 +17,29 @@ function budget(name: string, amount: number, extra: Record<string, unknown> = {
       TimeUnit: 'MONTHLY',
       BudgetType: 'COST',
       TimePeriod: { Start: 1_759_276_800, End: 3_706_473_600 },
-      CalculatedSpend: { ActualSpend: { Amount: String(amount * 0.42), Unit: 'USD' }, ForecastedSpend: { Amount: String(amount * 1.1), Unit: 'USD' } },
+      CalculatedSpend: {
+        ActualSpend: { Amount: String(amount * 0.42), Unit: 'USD' },
+        ForecastedSpend: { Amount: String(amount * 1.1), Unit: 'USD' },
+      },
       LastUpdatedTime: 1_764_000_000,
       ...extra,
     },
-    notifications: notifications.map(([type, threshold]) => ({ NotificationType: type, ComparisonOperator: 'GREATER_THAN', Threshold: threshold, ThresholdType: 'PERCENTAGE', NotificationState: 'OK' })),
+    notifications: notifications.map(([type, threshold]) => ({
+      NotificationType: type,
+      ComparisonOperator: 'GREATER_THAN',
+      Threshold: threshold,
+      ThresholdType: 'PERCENTAGE',
+      NotificationState: 'OK',
+    })),
   };
 }
 
 const BUDGETS: FakeBudget[] = [
-  budget('ml-research-monthly', 40000, {}, [['ACTUAL', 80], ['FORECASTED', 100], ['ACTUAL', 50]]),
+  budget('ml-research-monthly', 40000, {}, [
+    ['ACTUAL', 80],
+    ['FORECASTED', 100],
+    ['ACTUAL', 50],
+  ]),
   budget('GPU fleet (LLM)', 120000, { CostFilters: { TagKeyValue: ['user:team$llm'] } }, [['ACTUAL', 90]]),
   budget('Company total', 500000),
   budget('Quarterly research', 90000, { TimeUnit: 'QUARTERLY', CostFilters: { TagKeyValue: ['user:team$research'] } }),

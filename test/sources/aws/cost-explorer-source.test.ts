@@ -8,7 +8,13 @@ import { fakeLifecycle } from '../../support/fake-lifecycle.js';
 import { stubAwsEnv } from './aws-env.js';
 
 const NOW = '2026-11-21T09:00:00Z';
-const SERVICES = ['Amazon Elastic Compute Cloud - Compute', 'Amazon Simple Storage Service', 'Amazon SageMaker', 'AWS Data Transfer', 'Amazon CloudWatch'];
+const SERVICES = [
+  'Amazon Elastic Compute Cloud - Compute',
+  'Amazon Simple Storage Service',
+  'Amazon SageMaker',
+  'AWS Data Transfer',
+  'Amazon CloudWatch',
+];
 
 /** 40 teams, each with five services every day; team-7 spends 10 a day per service, the others 1. */
 const TEAMS = Array.from({ length: 40 }, (_, i) => `team-${i}`);
@@ -16,7 +22,9 @@ const TEAMS = Array.from({ length: 40 }, (_, i) => `team-${i}`);
 function costs(from: string, to: string, extra: (day: string) => FakeCostLine[] = () => []): FakeCostLine[] {
   const lines: FakeCostLine[] = [];
   for (let day = from; day < to; day = addDays(day, 1)) {
-    for (const team of TEAMS) for (const service of SERVICES) lines.push({ day, tag: team, service, unblended: team === 'team-7' ? 10 : 1, amortized: team === 'team-7' ? 9 : 1 });
+    for (const team of TEAMS)
+      for (const service of SERVICES)
+        lines.push({ day, tag: team, service, unblended: team === 'team-7' ? 10 : 1, amortized: team === 'team-7' ? 9 : 1 });
     lines.push({ day, tag: null, service: 'AWS Support', unblended: 5 });
     lines.push(...extra(day));
   }
@@ -33,7 +41,10 @@ function config(source: Record<string, unknown> = {}) {
 
 const fakes = fakeLifecycle<FakeAwsBilling>();
 
-async function setup(options: Omit<FakeAwsBillingOptions, "costs"> & { costs?: FakeCostLine[] } = {}, source: Record<string, unknown> = {}) {
+async function setup(
+  options: Omit<FakeAwsBillingOptions, 'costs'> & { costs?: FakeCostLine[] } = {},
+  source: Record<string, unknown> = {},
+) {
   const fake = fakes.track(await FakeAwsBilling.start({ costs: costs('2026-09-01', '2026-11-21'), ...options }));
   stubAwsEnv(fake.endpoint);
   const t = testDeps(config(source), NOW);
@@ -51,7 +62,13 @@ describe('Cost Explorer source', () => {
     const backfill = fake.callsOf('GetCostAndUsage');
     expect(backfill).toHaveLength(1);
     // The tag key is Cost Explorer's (no "user:"), the window the 70 days before today.
-    expect(backfill[0]!.input).toMatchObject({ TimePeriod: { Start: '2026-09-12', End: '2026-11-21' }, GroupBy: [{ Type: 'TAG', Key: 'team' }, { Type: 'DIMENSION', Key: 'SERVICE' }] });
+    expect(backfill[0]!.input).toMatchObject({
+      TimePeriod: { Start: '2026-09-12', End: '2026-11-21' },
+      GroupBy: [
+        { Type: 'TAG', Key: 'team' },
+        { Type: 'DIMENSION', Key: 'SERVICE' },
+      ],
+    });
     expect(backfill[0]!.service).toBe('ce');
 
     const november = { period: { start: '2026-11-01', end: '2026-11-21' } };
@@ -61,7 +78,11 @@ describe('Cost Explorer source', () => {
     expect(byTeam.get('(untagged)')).toMatchObject({ billed: 100 });
 
     // Next day: AWS revised 19 Nov (team-0 gets a late 50) and billed 21 Nov.
-    fake.setCosts(costs('2026-09-01', '2026-11-22', (day) => (day === '2026-11-19' ? [{ day, tag: 'team-0', service: 'Amazon SageMaker', unblended: 50 }] : [])));
+    fake.setCosts(
+      costs('2026-09-01', '2026-11-22', (day) =>
+        day === '2026-11-19' ? [{ day, tag: 'team-0', service: 'Amazon SageMaker', unblended: 50 }] : [],
+      ),
+    );
     setNow('2026-11-22T09:00:00Z');
     await refreshSources(deps);
     const daily = fake.callsOf('GetCostAndUsage').slice(1);
@@ -69,7 +90,9 @@ describe('Cost Explorer source', () => {
     expect(daily).toHaveLength(1);
     // Missing day plus the last three again.
     expect(daily[0]!.input.TimePeriod).toEqual({ Start: '2026-11-18', End: '2026-11-22' });
-    const after = new Map((await deps.store.spend.totals({ period: { start: '2026-11-01', end: '2026-11-22' } }, 'team')).map((r) => [r.key, r]));
+    const after = new Map(
+      (await deps.store.spend.totals({ period: { start: '2026-11-01', end: '2026-11-22' } }, 'team')).map((r) => [r.key, r]),
+    );
     // 21 days of 5, plus the revision, each counted once.
     expect(after.get('team-0')?.billed).toBe(21 * 5 + 50);
     expect(after.get('team-7')?.billed).toBe(21 * 50);
@@ -131,7 +154,10 @@ describe('Cost Explorer source', () => {
     const ce = fake.callsOf('GetCostAndUsage');
     expect(ce.map((c) => c.accessKeyId?.slice(0, 16)).sort()).toEqual(['ASIA111111111111', 'ASIA222222222222']);
     const byTeam = await deps.store.spend.totals({ period: { start: '2026-11-01', end: '2026-11-21' } }, 'team');
-    expect(byTeam.map((r) => [r.key, r.billed])).toEqual([['team-2', 11], ['team-1', 7]]);
+    expect(byTeam.map((r) => [r.key, r.billed])).toEqual([
+      ['team-2', 11],
+      ['team-1', 7],
+    ]);
   });
 
   it('says when a role cannot be assumed', async () => {

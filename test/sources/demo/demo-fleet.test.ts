@@ -59,7 +59,8 @@ describe('demoFleet', () => {
 
   it('tags teams with the demo config values, plus one untagged box and one unknown team', () => {
     const values = new Set(fleet.map((i) => i.teamTag));
-    for (const v of ['ml-research', 'research', 'llm-training', 'llm', 'inference', 'serving', 'vision', 'cv', 'growth-ml', null]) expect(values).toContain(v);
+    for (const v of ['ml-research', 'research', 'llm-training', 'llm', 'inference', 'serving', 'vision', 'cv', 'growth-ml', null])
+      expect(values).toContain(v);
     expect(byName('tmp-debug-box')).toMatchObject({ teamTag: null, owner: null });
     expect(Object.keys(byName('tmp-debug-box').tags)).not.toContain('team');
     expect(byName('growth-ranker-notebook').tags.team).toBe('growth-ml');
@@ -105,7 +106,9 @@ describe('running patterns', () => {
     const hours = days.map((d) => hoursOn(node, d));
     expect(hours.filter((h) => h === 24).length).toBeGreaterThan(18);
     expect(hours.some((h) => h < 24)).toBe(true);
-    const activities = new Set(fleet.filter((i) => i.workload === 'training').flatMap((i) => days.flatMap((d) => dayIntervals(i, d).map((iv) => iv.activity))));
+    const activities = new Set(
+      fleet.filter((i) => i.workload === 'training').flatMap((i) => days.flatMap((d) => dayIntervals(i, d).map((iv) => iv.activity))),
+    );
     expect(activities).toEqual(new Set(['training', 'idle']));
   });
 
@@ -128,6 +131,8 @@ describe('running patterns', () => {
   });
 
   it('is a pure function of the instance and the day', () => {
-    expect(days.map((d) => dayIntervals(byName('alice-notebook'), d))).toEqual(days.map((d) => dayIntervals(demoFleet(42).find((i) => i.name === 'alice-notebook')!, d)));
+    expect(days.map((d) => dayIntervals(byName('alice-notebook'), d))).toEqual(
+      days.map((d) => dayIntervals(demoFleet(42).find((i) => i.name === 'alice-notebook')!, d)),
+    );
   });
 });

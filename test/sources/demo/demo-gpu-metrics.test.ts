@@ -52,7 +52,9 @@ const idleInstance = (i: GpuInstance): IdleInstance => ({
   workload: i.workload,
 });
 const instances = new Map(inventory.map((i) => [i.instanceId, idleInstance(i)]));
-const schedules = new Map<string, TeamSchedule>(config.teams.map((t) => [t.id, { timezone: t.timezone, workingHours: DEFAULT_WORKING_HOURS }]));
+const schedules = new Map<string, TeamSchedule>(
+  config.teams.map((t) => [t.id, { timezone: t.timezone, workingHours: DEFAULT_WORKING_HOURS }]),
+);
 const gpus = week.map((series) => ({ series, instance: instances.get(series.ref.host)! }));
 const findingsAt = (iso: string): IdleFinding[] =>
   idleFindings({ gpus, policy: DEFAULT_IDLE_POLICY, now: new Date(iso), schedules, range: { ...WEEK, end: at(iso) } });
@@ -67,7 +69,8 @@ function window(series: GpuSeries, field: 'util' | 'power' | 'memUsedMiB', from:
 }
 const seriesOf = (name: string, gpu = 0) => week.find((s) => s.ref.host === byName(name).instanceId && s.ref.gpu === String(gpu))!;
 /** Bit-for-bit equal (NaN included). */
-const same = (a: Float32Array, b: Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+const same = (a: Float32Array, b: Float32Array) =>
+  Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 const min = (xs: number[]) => Math.min(...xs);
 const max = (xs: number[]) => Math.max(...xs);
 
@@ -110,7 +113,8 @@ describe('DemoGpuMetrics: shapes', () => {
     // Every series, every sample: NaN exactly when the schedule says stopped.
     for (const s of week) {
       const instance = fleet.find((i) => i.instanceId === s.ref.host)!;
-      for (let i = 0; i < s.times.length; i += 97) expect(Number.isNaN(s.util[i]!), `${instance.name} ${s.times[i]}`).toBe(activityAt(instance, s.times[i]!) === null);
+      for (let i = 0; i < s.times.length; i += 97)
+        expect(Number.isNaN(s.util[i]!), `${instance.name} ${s.times[i]}`).toBe(activityAt(instance, s.times[i]!) === null);
     }
   });
 });
@@ -197,7 +201,12 @@ describe('DemoGpuMetrics: values', () => {
 describe('idle detection over the demo week', () => {
   it('Monday 06:00Z: notebooks left on over the weekend and the untagged box; no inference, no training', () => {
     const findings = findingsAt('2026-03-09T06:00:00Z');
-    expect(named(findings)).toEqual(['gpu.idle alice-notebook', 'gpu.idle bob-notebook', 'gpu.idle growth-ranker-notebook', 'gpu.idle tmp-debug-box']);
+    expect(named(findings)).toEqual([
+      'gpu.idle alice-notebook',
+      'gpu.idle bob-notebook',
+      'gpu.idle growth-ranker-notebook',
+      'gpu.idle tmp-debug-box',
+    ]);
     expect(findings.find((f) => nameOf.get(f.instanceId) === 'bob-notebook')).toMatchObject({
       team: 'ml-research',
       workload: 'notebook',
@@ -212,7 +221,15 @@ describe('idle detection over the demo week', () => {
     expect(named(findings)).toEqual(['gpu.idle tmp-debug-box', `gpu.stalled ${STALLED_DEMO_INSTANCE}`]);
     const stalled = findings.find((f) => f.kind === 'gpu.stalled')!;
     const a3 = byName(STALLED_DEMO_INSTANCE);
-    expect(stalled).toMatchObject({ instanceId: a3.instanceId, team: 'llm-training', workload: 'training', gpus: 8, stalledGpus: 8, since: '2026-03-11T01:29:00.000Z', protected: false });
+    expect(stalled).toMatchObject({
+      instanceId: a3.instanceId,
+      team: 'llm-training',
+      workload: 'training',
+      gpus: 8,
+      stalledGpus: 8,
+      since: '2026-03-11T01:29:00.000Z',
+      protected: false,
+    });
     expect(stalled.burned).toBeCloseTo(a3.hourlyPrice * (10 + 31 / 60), 1);
   });
 
@@ -244,8 +261,7 @@ describe('idle detection over the demo week', () => {
         else if (activityAt(instance, t) !== 'idle' && activityAt(instance, t - 6 * 60) !== 'idle') {
           checked.quiet++;
           expect(finding, label).toBeUndefined();
-        }
-        else if ([5, 30, 65].every((m) => activityAt(instance, t - m * 60) === 'idle')) {
+        } else if ([5, 30, 65].every((m) => activityAt(instance, t - m * 60) === 'idle')) {
           checked.idle++;
           expect(finding?.kind, label).toBe('gpu.idle');
         }

@@ -58,7 +58,15 @@ describe('demoInventory', () => {
       expect(i.hourlyPrice).toBe(i.lifecycle === 'spot' ? price!.spotHourly : price!.onDemandHourly);
     }
     const a3 = byName('llm-pretrain-a3-0');
-    expect(a3).toMatchObject({ provider: 'gcp', region: 'us-central1', instanceType: 'a3-highgpu-8g', gpuModel: 'H100', gpuCount: 8, gpuMemoryGiB: 640, lifecycle: 'on-demand' });
+    expect(a3).toMatchObject({
+      provider: 'gcp',
+      region: 'us-central1',
+      instanceType: 'a3-highgpu-8g',
+      gpuModel: 'H100',
+      gpuCount: 8,
+      gpuMemoryGiB: 640,
+      lifecycle: 'on-demand',
+    });
     expect(byName('llm-finetune-0').lifecycle).toBe('spot');
   });
 

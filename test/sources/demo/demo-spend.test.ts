@@ -122,10 +122,16 @@ describe('demo calibration against the demo budgets', () => {
   it("spends over half of inference's weekly budget by Wednesday, and stays inside the week", () => {
     const spend = daily(rows).get('inference')!;
     const weekly = budget('inference').weekly!;
-    const mondays = [...spend.keys()].filter((d) => new Date(`${d}T00:00:00Z`).getUTCDay() === 1).sort().slice(-4, -1);
+    const mondays = [...spend.keys()]
+      .filter((d) => new Date(`${d}T00:00:00Z`).getUTCDay() === 1)
+      .sort()
+      .slice(-4, -1);
     expect(mondays).toHaveLength(3);
     for (const monday of mondays) {
-      const week = Array.from({ length: 7 }, (_, i) => spend.get(new Date(Date.parse(`${monday}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10))!);
+      const week = Array.from(
+        { length: 7 },
+        (_, i) => spend.get(new Date(Date.parse(`${monday}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10))!,
+      );
       const through = (n: number) => week.slice(0, n).reduce((a, b) => a + b, 0) / weekly;
       expect(through(2)).toBeLessThan(0.5); // not yet on Tuesday
       expect(through(3)).toBeGreaterThan(0.5); // by Wednesday

@@ -23,7 +23,13 @@ const FLEET: FakeEc2Instance[] = [
     privateIp: '10.0.1.17',
     tags: { Name: 'cv-train', Team: 'CV', 'burnrate:workload': 'train', 'burnrate:owner': 'U0ALICE' },
   },
-  { id: 'i-0b00000000000000b', region: 'us-east-1', state: 'stopped', instanceType: 'g5.xlarge', tags: { team: 'nlp', 'burnrate:protect': 'true' } },
+  {
+    id: 'i-0b00000000000000b',
+    region: 'us-east-1',
+    state: 'stopped',
+    instanceType: 'g5.xlarge',
+    tags: { team: 'nlp', 'burnrate:protect': 'true' },
+  },
   { id: 'i-0c00000000000000c', region: 'us-east-1', state: 'running', instanceType: 'm5.large', tags: { team: 'nlp' } },
   { id: 'i-0d00000000000000d', region: 'us-east-1', state: 'terminated', instanceType: 'g5.xlarge', tags: { team: 'nlp' } },
   { id: 'i-0e00000000000000e', region: 'eu-west-1', state: 'running', instanceType: 'g5.xlarge', privateIp: '10.8.0.5', tags: {} },
@@ -71,8 +77,19 @@ describe('the EC2 GPU inventory', () => {
     });
     expect(p4d.spotHourly).not.toBeNull();
     expect(p4d.spotHourly).toBeLessThan(p4d.onDemandHourly);
-    expect(list.find((i) => i.instanceId === 'i-0b00000000000000b')).toMatchObject({ team: 'nlp', protected: true, lifecycle: 'on-demand', workload: 'unknown', owner: null });
-    expect(list.find((i) => i.instanceId === 'i-0e00000000000000e')).toMatchObject({ region: 'eu-west-1', team: UNTAGGED, hourlyPrice: g5eu.onDemandHourly, hostNames: ['10.8.0.5'] });
+    expect(list.find((i) => i.instanceId === 'i-0b00000000000000b')).toMatchObject({
+      team: 'nlp',
+      protected: true,
+      lifecycle: 'on-demand',
+      workload: 'unknown',
+      owner: null,
+    });
+    expect(list.find((i) => i.instanceId === 'i-0e00000000000000e')).toMatchObject({
+      region: 'eu-west-1',
+      team: UNTAGGED,
+      hourlyPrice: g5eu.onDemandHourly,
+      hostNames: ['10.8.0.5'],
+    });
 
     // One DescribeInstances per region, signed for that region, filtered server side to the catalog's GPU types there.
     const calls = aws.started!.callsOf('DescribeInstances');

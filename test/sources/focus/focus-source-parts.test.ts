@@ -57,8 +57,12 @@ describe('a configured focus source, pulled on a schedule', () => {
     writeFocusCsv(tmp.path('drop/part-3.csv'), [{ BilledCost: '900.00', ResourceId: 'i-0huge2' }]);
     const [result] = await refreshSources(deps);
     expect(result).toMatchObject({ source: 'focus-prod', ok: true });
-    const warnings = lines.map((l) => JSON.parse(l) as { msg: string; source: string; warning: string }).filter((l) => l.msg === 'source data looks wrong');
-    expect(warnings.map((w) => w.warning)).toContainEqual(expect.stringContaining('part-3.csv row 1, resource i-0huge2: BilledCost 900 USD is above the sanity ceiling of 500'));
+    const warnings = lines
+      .map((l) => JSON.parse(l) as { msg: string; source: string; warning: string })
+      .filter((l) => l.msg === 'source data looks wrong');
+    expect(warnings.map((w) => w.warning)).toContainEqual(
+      expect.stringContaining('part-3.csv row 1, resource i-0huge2: BilledCost 900 USD is above the sanity ceiling of 500'),
+    );
     expect(warnings.every((w) => w.source === 'focus-prod')).toBe(true);
   });
 });

@@ -13,7 +13,16 @@ const NOW = '2026-11-21T09:00:00Z';
 function exportRows(from: string, to: string): FakeExportRow[] {
   const rows: FakeExportRow[] = [];
   for (let day = from; day < to; day = addDays(day, 1)) {
-    rows.push({ day, service: 'Compute Engine', project: 'llm-prod', labels: { team: 'llm' }, projectLabels: { team: 'ml-research' }, cost: 100, credits: [-20, -5], resource: 'projects/llm-prod/instances/a3-0' });
+    rows.push({
+      day,
+      service: 'Compute Engine',
+      project: 'llm-prod',
+      labels: { team: 'llm' },
+      projectLabels: { team: 'ml-research' },
+      cost: 100,
+      credits: [-20, -5],
+      resource: 'projects/llm-prod/instances/a3-0',
+    });
     rows.push({ day, service: 'Cloud Storage', project: 'research-data', projectLabels: { Team: 'research' }, cost: 10 });
     rows.push({ day, service: 'Networking', project: 'shared-vpc', cost: 3 });
     rows.push({ day, service: 'Vertex AI', project: 'sandbox', labels: { team: 'interns' }, cost: 1 });
@@ -33,7 +42,13 @@ const CONFIG = (extra: Record<string, unknown> = {}) => ({
 const fakes = fakeLifecycle<FakeGoogleCloud>();
 
 async function setup(options: { rowsPerPage?: number; extra?: Record<string, unknown> } = {}) {
-  const fake = fakes.track(await FakeGoogleCloud.start({ table: GCP_TABLE, exportRows: exportRows('2026-09-01', '2026-11-21'), ...(options.rowsPerPage ? { rowsPerPage: options.rowsPerPage } : {}) }));
+  const fake = fakes.track(
+    await FakeGoogleCloud.start({
+      table: GCP_TABLE,
+      exportRows: exportRows('2026-09-01', '2026-11-21'),
+      ...(options.rowsPerPage ? { rowsPerPage: options.rowsPerPage } : {}),
+    }),
+  );
   const t = testDeps(CONFIG(options.extra), NOW);
   useGoogleFake(t.deps, fake);
   return { ...t, fake };
@@ -85,7 +100,10 @@ describe('BigQuery billing export source', () => {
   it('reads resource names from the detailed export', async () => {
     const { deps } = await setup({ extra: { export: 'detailed' } });
     await refreshSources(deps);
-    const resources = await deps.store.spend.totals({ period: { start: '2026-11-20', end: '2026-11-21' }, teams: ['llm-training'] }, 'resource');
+    const resources = await deps.store.spend.totals(
+      { period: { start: '2026-11-20', end: '2026-11-21' }, teams: ['llm-training'] },
+      'resource',
+    );
     expect(resources.map((r) => r.key)).toEqual(['projects/llm-prod/instances/a3-0']);
   });
 

@@ -24,9 +24,21 @@ function budget(id: string, displayName: string, units: string, extra: Record<st
 
 const BUDGETS = [
   budget('b1', 'team llm-training', '30000'),
-  budget('b2', 'Research GPUs', '12000', { budgetFilter: { projects: ['projects/123'], labels: { team: ['research'] }, calendarPeriod: 'MONTH', creditTypesTreatment: 'INCLUDE_ALL_CREDITS' } }),
+  budget('b2', 'Research GPUs', '12000', {
+    budgetFilter: {
+      projects: ['projects/123'],
+      labels: { team: ['research'] },
+      calendarPeriod: 'MONTH',
+      creditTypesTreatment: 'INCLUDE_ALL_CREDITS',
+    },
+  }),
   budget('b3', 'Everything', '99000', { budgetFilter: { calendarPeriod: 'YEAR' } }),
-  { name: `billingAccounts/${ACCOUNT}/budgets/b4`, displayName: 'Same as last month', amount: { lastPeriodAmount: {} }, thresholdRules: [{ thresholdPercent: 1 }] },
+  {
+    name: `billingAccounts/${ACCOUNT}/budgets/b4`,
+    displayName: 'Same as last month',
+    amount: { lastPeriodAmount: {} },
+    thresholdRules: [{ thresholdPercent: 1 }],
+  },
 ];
 
 const CONFIG = {
@@ -34,7 +46,16 @@ const CONFIG = {
     { id: 'ml-research', match: ['research'] },
     { id: 'llm-training', match: ['llm'] },
   ],
-  sources: [{ type: 'gcp', project: 'acme-billing', table: GCP_TABLE, billingAccount: ACCOUNT, maxAttempts: 2, budgets: { teamPattern: '^team (?<team>.+)$' } }],
+  sources: [
+    {
+      type: 'gcp',
+      project: 'acme-billing',
+      table: GCP_TABLE,
+      billingAccount: ACCOUNT,
+      maxAttempts: 2,
+      budgets: { teamPattern: '^team (?<team>.+)$' },
+    },
+  ],
 };
 
 const fakes = fakeLifecycle<FakeGoogleCloud>();

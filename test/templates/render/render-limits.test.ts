@@ -54,11 +54,7 @@ const idleGpu: Message = {
     {
       type: 'table',
       columns: [{ label: 'Node' }, { label: 'GPU util', align: 'right' }, { label: 'Cost/day', align: 'right' }],
-      rows: [
-        ['gpu-a100-01', '0%', '$780'],
-        ['gpu-a100-02', '2%', '$780'],
-        ['gpu-h100-07'],
-      ],
+      rows: [['gpu-a100-01', '0%', '$780'], ['gpu-a100-02', '2%', '$780'], ['gpu-h100-07']],
     },
     {
       type: 'actions',
