@@ -1,4 +1,4 @@
-import { buildRuntime } from '../runtime.js';
+import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
 
@@ -10,14 +10,7 @@ export const auditVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, since: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
   const since = values.since === undefined ? null : new Date(values.since);
   if (since && Number.isNaN(since.getTime())) throw usageError(`--since must be an ISO date or time, got "${values.since}"`, USAGE);
-  const runtime = buildRuntime({
-    configPath: values.config,
-    dbPath: values.db,
-    env: io.env,
-    cwd: io.cwd,
-    chatPlatforms: false,
-    ...(io.clock ? { clock: io.clock } : {}),
-  });
+  const runtime = runtimeOf(values, io, { chatPlatforms: false });
   try {
     const entries = (await runtime.deps.store.audit.list(LIMIT)).filter((e) => !since || e.at >= since).reverse();
     if (values.json) {

@@ -3,7 +3,7 @@ import { budgetListMessage } from '../../templates/budget-list.js';
 import { resolveTeamId } from '../../commands/team-arg.js';
 import type { BudgetOrigin } from '../domain/cloud-budget.js';
 import { listBudgets } from '../snapshots/budget-listing.js';
-import { buildRuntime } from '../runtime.js';
+import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, oneOf, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 
@@ -18,13 +18,7 @@ export const budgetsVerb: Verb = async (args, io) => {
     USAGE,
   );
   const origin = oneOf(values.source, ORIGINS, 'source', USAGE);
-  const runtime = buildRuntime({
-    configPath: values.config,
-    dbPath: values.db,
-    env: io.env,
-    cwd: io.cwd,
-    ...(io.clock ? { clock: io.clock } : {}),
-  });
+  const runtime = runtimeOf(values, io);
   try {
     const { deps } = runtime;
     const teams = values.team ? [resolveTeamId(deps.config, values.team)] : undefined;

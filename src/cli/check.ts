@@ -2,7 +2,7 @@ import { staleLine } from '../../templates/stale-data-notice.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { budgetAlert } from '../../templates/budget-alert.js';
 import { runBudgetCheck } from '../jobs/budget-check.js';
-import { buildRuntime } from '../runtime.js';
+import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 import { resolveTeamId } from '../../commands/team-arg.js';
@@ -16,13 +16,7 @@ export const checkVerb: Verb = async (args, io) => {
     { ...COMMON_OPTIONS, team: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } },
     USAGE,
   );
-  const runtime = buildRuntime({
-    configPath: values.config,
-    dbPath: values.db,
-    env: io.env,
-    cwd: io.cwd,
-    ...(io.clock ? { clock: io.clock } : {}),
-  });
+  const runtime = runtimeOf(values, io);
   try {
     const { config } = runtime.deps;
     const teams = values.team ? [resolveTeamId(config, values.team)] : undefined;

@@ -2,7 +2,7 @@ import { renderPlainText } from '../../templates/render/plain-text.js';
 import { idleStatus } from '../../templates/idle-status.js';
 import { resolveTeamId } from '../../commands/team-arg.js';
 import { runGpuCheck } from '../jobs/gpu-check.js';
-import { buildRuntime } from '../runtime.js';
+import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 
@@ -11,14 +11,7 @@ const USAGE = 'burnrate idle [--team T] [--json]';
 /** Idle GPU instances right now, with idle time and cost; records nothing and alerts nobody. */
 export const idleVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, team: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-  const runtime = buildRuntime({
-    configPath: values.config,
-    dbPath: values.db,
-    env: io.env,
-    cwd: io.cwd,
-    chatPlatforms: false,
-    ...(io.clock ? { clock: io.clock } : {}),
-  });
+  const runtime = runtimeOf(values, io, { chatPlatforms: false });
   try {
     const { config } = runtime.deps;
     const teams = values.team ? [resolveTeamId(config, values.team)] : undefined;

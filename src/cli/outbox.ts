@@ -1,4 +1,4 @@
-import { buildRuntime } from '../runtime.js';
+import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
 
@@ -11,14 +11,7 @@ export const outboxVerb: Verb = async (args, io) => {
     throw usageError(action && !action.startsWith('-') ? `unknown outbox action "${action}"` : 'missing outbox action', USAGE);
   const { values } = parseVerbArgs(rest, { ...COMMON_OPTIONS, id: { type: 'string', multiple: true }, json: { type: 'boolean' } }, USAGE);
   const ids = values.id ? [...new Set(values.id.map(parseId))] : undefined;
-  const runtime = buildRuntime({
-    configPath: values.config,
-    dbPath: values.db,
-    env: io.env,
-    cwd: io.cwd,
-    chatPlatforms: false,
-    ...(io.clock ? { clock: io.clock } : {}),
-  });
+  const runtime = runtimeOf(values, io, { chatPlatforms: false });
   try {
     const outbox = runtime.deps.store.outbox;
     const failedIds = (await outbox.failed((await outbox.summary()).failed)).map((item) => item.id).sort((a, b) => a - b);

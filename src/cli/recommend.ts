@@ -1,7 +1,7 @@
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { recommendationList } from '../../templates/recommendation-list.js';
 import { resolveTeamId } from '../../commands/team-arg.js';
-import { buildRuntime } from '../runtime.js';
+import { runtimeOf } from './runtime-of.js';
 import { currentRecommendations } from '../snapshots/current-recommendations.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
@@ -11,14 +11,7 @@ const USAGE = 'burnrate recommend [--team T] [--json]';
 /** Right-size and spot recommendations now, with their evidence (--json); changes nothing. */
 export const recommendVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, team: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-  const runtime = buildRuntime({
-    configPath: values.config,
-    dbPath: values.db,
-    env: io.env,
-    cwd: io.cwd,
-    chatPlatforms: false,
-    ...(io.clock ? { clock: io.clock } : {}),
-  });
+  const runtime = runtimeOf(values, io, { chatPlatforms: false });
   try {
     const team = values.team ? resolveTeamId(runtime.deps.config, values.team) : undefined;
     const recommendations = await currentRecommendations(runtime.deps, team ? { team } : {});

@@ -10,7 +10,7 @@ import { refreshSources } from '../jobs/refresh-sources.js';
 import { runMonthlyReview, type TeamReview } from '../jobs/monthly-review.js';
 import { parseReviewMonth } from '../jobs/review/review-calendar.js';
 import { teamPeople } from '../jobs/review/review-people.js';
-import { buildRuntime } from '../runtime.js';
+import { runtimeOf } from './runtime-of.js';
 import { spotButtonOptions } from '../snapshots/recommendations-for.js';
 import type { Config } from '../config/schema.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
@@ -35,13 +35,7 @@ export const reviewVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, options, USAGE);
   const now = (io.clock ?? (() => new Date()))();
   const month = values.month === undefined ? undefined : parseReviewMonth(values.month, now);
-  const runtime = buildRuntime({
-    configPath: values.config,
-    dbPath: values.db,
-    env: io.env,
-    cwd: io.cwd,
-    ...(io.clock ? { clock: io.clock } : {}),
-  });
+  const runtime = runtimeOf(values, io);
   try {
     const { deps } = runtime;
     const teams = values.team ? [resolveTeamId(deps.config, values.team)] : undefined;

@@ -2,7 +2,7 @@ import { showback } from '../checks/review/showback.js';
 import { monthOf } from '../domain/period.js';
 import { parseReviewMonth, lastMonth } from '../jobs/review/review-calendar.js';
 import { refreshSources } from '../jobs/refresh-sources.js';
-import { buildRuntime } from '../runtime.js';
+import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, oneOf, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 
@@ -18,14 +18,7 @@ export const showbackVerb: Verb = async (args, io) => {
   const format = oneOf(values.format, FORMATS, 'format', USAGE) ?? 'csv';
   const now = (io.clock ?? (() => new Date()))();
   const month = values.month === undefined ? lastMonth(now, 'UTC') : parseReviewMonth(values.month, now);
-  const runtime = buildRuntime({
-    configPath: values.config,
-    dbPath: values.db,
-    env: io.env,
-    cwd: io.cwd,
-    chatPlatforms: false,
-    ...(io.clock ? { clock: io.clock } : {}),
-  });
+  const runtime = runtimeOf(values, io, { chatPlatforms: false });
   try {
     const { deps } = runtime;
     if (await deps.store.isEmpty()) await refreshSources(deps);

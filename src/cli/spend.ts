@@ -3,7 +3,7 @@ import { renderPlainText } from '../../templates/render/plain-text.js';
 import { spendSummary } from '../../templates/spend-summary.js';
 import { parsePeriod, toDay } from '../domain/period.js';
 import type { SpendDimension } from '../domain/spend.js';
-import { buildRuntime } from '../runtime.js';
+import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, oneOf, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 
@@ -20,13 +20,7 @@ export const spendVerb: Verb = async (args, io) => {
   const by = oneOf(values.by, DIMENSIONS, 'by', USAGE) ?? (values.team ? 'service' : 'team');
   const now = (io.clock ?? (() => new Date()))();
   const period = parsePeriod(values.period ?? 'this-month', toDay(now));
-  const runtime = buildRuntime({
-    configPath: values.config,
-    dbPath: values.db,
-    env: io.env,
-    cwd: io.cwd,
-    ...(io.clock ? { clock: io.clock } : {}),
-  });
+  const runtime = runtimeOf(values, io);
   try {
     const report = await spendReport(runtime.deps, { period, by, ...(values.team ? { team: values.team } : {}) });
     if (values.json) io.out.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -1,4 +1,4 @@
-import { buildRuntime } from '../runtime.js';
+import { runtimeOf } from './runtime-of.js';
 import type { OutboxItem, OutboxSummary } from '../store/outbox-records.js';
 import type { Store } from '../store/store.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
@@ -36,14 +36,7 @@ export interface StatusReport {
 /** What an operator checks first: is delivery flowing, what gave up, and how fresh each source is. */
 export const statusVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, json: { type: 'boolean' } }, USAGE);
-  const runtime = buildRuntime({
-    configPath: values.config,
-    dbPath: values.db,
-    env: io.env,
-    cwd: io.cwd,
-    chatPlatforms: false,
-    ...(io.clock ? { clock: io.clock } : {}),
-  });
+  const runtime = runtimeOf(values, io, { chatPlatforms: false });
   try {
     const report = await readStatus(runtime.deps.store, runtime.deps.clock());
     io.out.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report));
