@@ -464,7 +464,7 @@ function emptyRound(): RoundResult {
 function sendCommand(target: Target, agent: Agent, id: number, sinkUrl: string, into: RoundResult): Promise<void> {
   return new Promise<void>((resolve) => {
     const text = COMMAND_TEXTS[id % COMMAND_TEXTS.length]!;
-    const body = slashCommandBody(text, `${sinkUrl}/r/${id}`);
+    const body = slashCommandBody(text, `${sinkUrl}/r/${id}`, id);
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = {
       // Exactly as Slack sends it: Bolt compares the content type without a charset.
@@ -593,7 +593,7 @@ async function stopTarget(target: Target): Promise<void> {
 }
 
 /** A `/burnrate ...` slash command as Slack posts it (SlashCommandPayload, form-encoded). */
-function slashCommandBody(text: string, responseUrl: string): string {
+function slashCommandBody(text: string, responseUrl: string, id: number): string {
   return new URLSearchParams({
     token: 'legacy-verification-token',
     api_app_id: 'A0BURNRATE',
@@ -609,7 +609,8 @@ function slashCommandBody(text: string, responseUrl: string): string {
     command: '/burnrate',
     text,
     response_url: responseUrl,
-    trigger_id: '1234567890.123456.abcdef',
+    // Unique per command, as Slack's are: burnrate runs a repeated trigger_id once.
+    trigger_id: `${Date.now()}.${id}.bench`,
     is_enterprise_install: 'false',
   }).toString();
 }
