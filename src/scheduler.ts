@@ -1,4 +1,5 @@
 import cron, { type ScheduledTask } from 'node-cron';
+import { isBurnrateError } from './domain/errors.js';
 import type { Deps } from './deps.js';
 import { runJob, type Job } from './jobs/job-table.js';
 
@@ -55,8 +56,17 @@ export function startScheduler(deps: Pick<Deps, 'config' | 'log'>, jobs: readonl
   };
 }
 
-/** A failing run is logged and the schedule goes on. */
-export async function guarded(deps: Pick<Deps, 'log'>, name: string, run: () => Promise<void>, observe: JobObserver): Promise<boolean> {
+/**
+ * A failing run is logged (and told to `onFailure`, with the error's hint when it has one) and the
+ * schedule goes on; every run is timed for /metrics.
+ */
+export async function guarded(
+  deps: Pick<Deps, 'log'>,
+  name: string,
+  run: () => Promise<void>,
+  observe: JobObserver,
+  onFailure: (message: string) => void = () => {},
+): Promise<boolean> {
   const started = performance.now();
   try {
     await run();
@@ -64,7 +74,9 @@ export async function guarded(deps: Pick<Deps, 'log'>, name: string, run: () => 
     return true;
   } catch (error) {
     observe(name, (performance.now() - started) / 1000, false);
-    deps.log.error({ err: (error as Error).message, job: name }, 'scheduled job failed');
+    const message = isBurnrateError(error) ? error.describe().replace(/\n/g, ' ') : (error as Error).message;
+    deps.log.error({ err: message, job: name }, 'job failed');
+    onFailure(message);
     return false;
   }
 }

@@ -1,7 +1,6 @@
 import type { Deps } from '../deps.js';
-import { isBurnrateError } from '../domain/errors.js';
-import type { Job, JobStep } from '../jobs/job-table.js';
-import type { JobObserver } from '../scheduler.js';
+import type { Job } from '../jobs/job-table.js';
+import { guarded, type JobObserver } from '../scheduler.js';
 
 /**
  * What serve does once at start: every step of the job table once, for all teams, in table order
@@ -18,25 +17,14 @@ import type { JobObserver } from '../scheduler.js';
 export async function runFirstChecks(deps: Deps, jobs: readonly Job[], say: (line: string) => void, observe: JobObserver): Promise<void> {
   const teams = deps.config.teams.map((t) => t.id);
   const steps = [...new Set(jobs.flatMap((job) => job.steps))];
-  for (const step of steps.filter((s) => !s.last)) await runGuarded(deps, step, teams, say, observe);
-  for (const step of steps.filter((s) => s.last)) await step.run({ teams, say });
-}
-
-async function runGuarded(
-  deps: Deps,
-  step: JobStep,
-  teams: readonly string[],
-  say: (line: string) => void,
-  observe: JobObserver,
-): Promise<void> {
-  const started = performance.now();
-  try {
-    await step.run({ teams, say });
-    observe(step.name, (performance.now() - started) / 1000, true);
-  } catch (error) {
-    observe(step.name, (performance.now() - started) / 1000, false);
-    const message = isBurnrateError(error) ? error.describe().replace(/\n/g, ' ') : (error as Error).message;
-    deps.log.error({ step: step.name, err: message }, 'first run step failed');
-    say(`${step.name} failed: ${message} (serve goes on; the schedule tries again)`);
+  for (const step of steps.filter((s) => !s.last)) {
+    await guarded(
+      deps,
+      step.name,
+      () => step.run({ teams, say }),
+      observe,
+      (message) => say(`${step.name} failed: ${message} (serve goes on; the schedule tries again)`),
+    );
   }
+  for (const step of steps.filter((s) => s.last)) await step.run({ teams, say });
 }

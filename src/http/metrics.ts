@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Deps } from '../deps.js';
 import type { DeliveryReport } from '../jobs/deliver-outbox.js';
+import type { OutboxSummary } from '../store/outbox-records.js';
 import type { Route } from './server.js';
 
 export interface ServeMetrics {
@@ -17,13 +18,15 @@ export interface ServeMetrics {
  */
 export function createServeMetrics(deps: Pick<Deps, 'store' | 'clock'>, delivery: { totals: DeliveryReport }): ServeMetrics {
   const registry = new Registry();
+  // Read once per scrape, before the registry collects: the outbox gauges share it.
+  let outbox: OutboxSummary | null = null;
   new Gauge({
     name: 'burnrate_outbox_items',
     help: 'Outbox items by status: pending (failing: pending after a failed attempt), sending, sent, failed',
     labelNames: ['status'],
     registers: [registry],
     async collect() {
-      const s = await deps.store.outbox.summary();
+      const s = outbox!;
       for (const status of ['pending', 'failing', 'sending', 'sent', 'failed'] as const) this.set({ status }, s[status]);
     },
   });
@@ -32,7 +35,7 @@ export function createServeMetrics(deps: Pick<Deps, 'store' | 'clock'>, delivery
     help: 'Messages posted again after an attempt that may have reached the chat platform, where it offers no way to check',
     registers: [registry],
     async collect() {
-      this.set((await deps.store.outbox.summary()).suspectedDuplicates);
+      this.set(outbox!.suspectedDuplicates);
     },
   });
   new Gauge({
@@ -40,7 +43,7 @@ export function createServeMetrics(deps: Pick<Deps, 'store' | 'clock'>, delivery
     help: 'Age of the oldest message still waiting for delivery (0 when none waits)',
     registers: [registry],
     async collect() {
-      const oldest = (await deps.store.outbox.summary()).oldestPendingAt;
+      const oldest = outbox!.oldestPendingAt;
       this.set(oldest ? Math.max(0, (deps.clock().getTime() - Date.parse(oldest)) / 1000) : 0);
     },
   });
@@ -97,6 +100,7 @@ export function createServeMetrics(deps: Pick<Deps, 'store' | 'clock'>, delivery
   return {
     route: async (_req, res) => {
       try {
+        outbox = await deps.store.outbox.summary();
         const text = await registry.metrics();
         res.writeHead(200, { 'content-type': registry.contentType });
         res.end(text);
