@@ -4,7 +4,7 @@ import type { Cadence } from '../domain/finding.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { BurnrateError } from '../domain/errors.js';
 import { Refused } from '../domain/audit-outcome.js';
-import { runAudited } from '../store/audited-step.js';
+import { runOperationAs, type Operation } from './operation.js';
 
 export interface BudgetChange {
   team: string;
@@ -14,21 +14,15 @@ export interface BudgetChange {
   thresholds: number[] | null;
 }
 
-/**
- * Changes a team's budget: approvers and admins only, audited either way (as `budget set`, from
- * the command and the App Home form alike). The next check uses it.
- */
-export async function setBudget(deps: Deps, actor: Actor, change: BudgetChange): Promise<void> {
-  const now = deps.clock();
-  const audit = {
-    at: now,
-    platform: actor.platform,
-    userId: actor.userId,
-    action: 'budget set',
+/** The change itself, audited as `budget set` by runOperation. */
+const setBudgetOperation: Operation<BudgetChange, void> = {
+  id: 'budget set',
+  sideEffects: 'records',
+  subject: (change) => ({
     subject: change.team,
     detail: `${change.cadence} ${change.amount}${change.thresholds ? ` thresholds ${change.thresholds.join(',')}` : ''}`,
-  };
-  await runAudited(deps.store.audit, audit, async () => {
+  }),
+  async authorize({ deps, actor }, change) {
     if (!hasRole(rolesOf(deps.config, actor.userId), change.team, ['approver']))
       throw new Refused(
         new BurnrateError(
@@ -37,7 +31,17 @@ export async function setBudget(deps: Deps, actor: Actor, change: BudgetChange):
           'Ask one of its approvers, or an admin.',
         ),
       );
+  },
+  async run({ deps, actor, now }, change) {
     await deps.store.budgets.set({ ...change, byUser: actor.userId, at: now });
     return { audit: { result: 'ok' }, value: undefined };
-  });
+  },
+};
+
+/**
+ * Changes a team's budget: approvers and admins only, audited either way (as `budget set`, from
+ * the command and the App Home form alike). The next check uses it.
+ */
+export function setBudget(deps: Deps, actor: Actor, change: BudgetChange): Promise<void> {
+  return runOperationAs(deps, actor, setBudgetOperation, change);
 }

@@ -5,7 +5,7 @@ import type { TrackedFinding } from '../domain/finding.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { BurnrateError } from '../domain/errors.js';
 import { Refused } from '../domain/audit-outcome.js';
-import { runAudited } from '../store/audited-step.js';
+import { runOperationAs, type Operation } from './operation.js';
 import type { Snooze, SnoozeOutcome } from '../domain/snooze.js';
 
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
@@ -31,6 +31,46 @@ export interface SnoozeResult {
   snooze: Snooze;
 }
 
+interface SnoozeRequest {
+  finding: TrackedFinding;
+  duration: string;
+  explicit: boolean;
+}
+
+/** The snooze itself, audited as `snooze` by runOperation for the command and the buttons alike. */
+const snoozeOperation: Operation<SnoozeRequest, SnoozeResult> = {
+  id: 'snooze',
+  sideEffects: 'records',
+  subject: ({ finding, duration }) => ({ subject: finding.id, detail: duration }),
+  async authorize({ deps, actor }, { finding }) {
+    if (!hasRole(rolesOf(deps.config, actor.userId), finding.team, ['owner', 'approver']))
+      throw new Refused(
+        new BurnrateError(
+          'burnrate_forbidden',
+          `Only owners and approvers of ${finding.team} can snooze its alerts.`,
+          'Ask one of them, or an admin.',
+        ),
+      );
+  },
+  async run({ actor, now, deps }, { finding, duration, explicit }) {
+    const until = parseSnoozeDuration(duration, finding, now);
+    if (!until)
+      throw new BurnrateError('burnrate_usage', `"${duration}" is not a snooze duration.`, 'Use 24h, 7d, 2w (at most 31 days) or period.');
+    const asked = duration.trim().toLowerCase();
+    const outcome = await deps.store.snoozes.request(
+      { groupKey: alertGroup(finding), until, byUser: actor.userId, at: now, duration: asked },
+      { explicit },
+    );
+    const kept = outcome.snooze;
+    const detail =
+      outcome.kind === 'set'
+        ? `until ${until.toISOString()}${outcome.replaced ? ` (replaced ${outcome.replaced.byUser}'s until ${outcome.replaced.until.toISOString()})` : ''}`
+        : `${asked} not applied: ${outcome.kind === 'same' ? 'already snoozed' : 'a longer snooze runs'} by ${kept.byUser} until ${kept.until.toISOString()}`;
+    const result: SnoozeResult = { finding, until: kept.until, outcome: outcome.kind, snooze: kept };
+    return { audit: { result: outcome.kind === 'set' ? 'ok' : 'duplicate', detail }, value: result };
+  },
+};
+
 /**
  * Silences a finding's alert group (its team, kind and period) until a time: owners, approvers
  * and admins only; audited either way (as `snooze`, from the command and the buttons alike).
@@ -49,7 +89,6 @@ export async function snoozeFinding(
   duration: string,
   options: { explicit: boolean } = { explicit: true },
 ): Promise<SnoozeResult> {
-  const now = deps.clock();
   const finding = await deps.store.findings.get(findingId);
   if (!finding)
     throw new BurnrateError(
@@ -57,30 +96,6 @@ export async function snoozeFinding(
       `There is no finding "${findingId}".`,
       'Copy the finding id from the alert (its last line), or use the Snooze buttons on it.',
     );
-  const audit = { at: now, platform: actor.platform, userId: actor.userId, action: 'snooze', subject: finding.id, detail: duration };
-  return runAudited(deps.store.audit, audit, async () => {
-    if (!hasRole(rolesOf(deps.config, actor.userId), finding.team, ['owner', 'approver']))
-      throw new Refused(
-        new BurnrateError(
-          'burnrate_forbidden',
-          `Only owners and approvers of ${finding.team} can snooze its alerts.`,
-          'Ask one of them, or an admin.',
-        ),
-      );
-    const until = parseSnoozeDuration(duration, finding, now);
-    if (!until)
-      throw new BurnrateError('burnrate_usage', `"${duration}" is not a snooze duration.`, 'Use 24h, 7d, 2w (at most 31 days) or period.');
-    const asked = duration.trim().toLowerCase();
-    const outcome = await deps.store.snoozes.request(
-      { groupKey: alertGroup(finding), until, byUser: actor.userId, at: now, duration: asked },
-      options,
-    );
-    const kept = outcome.snooze;
-    const detail =
-      outcome.kind === 'set'
-        ? `until ${until.toISOString()}${outcome.replaced ? ` (replaced ${outcome.replaced.byUser}'s until ${outcome.replaced.until.toISOString()})` : ''}`
-        : `${asked} not applied: ${outcome.kind === 'same' ? 'already snoozed' : 'a longer snooze runs'} by ${kept.byUser} until ${kept.until.toISOString()}`;
-    const result: SnoozeResult = { finding, until: kept.until, outcome: outcome.kind, snooze: kept };
-    return { audit: { result: outcome.kind === 'set' ? 'ok' : 'duplicate', detail }, value: result };
-  });
+  const request = { finding, duration, explicit: options.explicit };
+  return runOperationAs(deps, actor, snoozeOperation, request);
 }

@@ -6,8 +6,8 @@ import { ActionFailed, type Audited } from '../domain/audit-outcome.js';
 import type { InstanceActionRecord } from '../domain/instance-action.js';
 import { gpuDepsOf } from '../snapshots/gpu-snapshot.js';
 import { detectIdleGpus } from '../snapshots/idle-gpus.js';
-import { runAudited, type AuditBase } from '../store/audited-step.js';
 import { claimOnce } from './claim-once.js';
+import type { Operation } from './operation.js';
 
 export const STOP_ACTION = ACTION_IDS.instanceStop;
 
@@ -70,14 +70,15 @@ export async function stopIdleAttempt(
   return { audit: { result: 'ok', detail: result.detail }, value: { kind: 'stopped', result } };
 }
 
-/** A stop nobody clicked (a team's automatic stop), audited on its own: dry run until actions.enabled. */
-export async function stopIdleInstance(
-  deps: Deps,
-  finding: TrackedGpuFinding,
-  audit: AuditBase,
-  options: { recheck: boolean },
-): Promise<StopAttempt> {
-  return runAudited(deps.store.audit, audit, () =>
-    stopIdleAttempt(deps, finding, audit.userId, { ...options, dryRun: !deps.config.actions.enabled }),
-  );
-}
+/**
+ * A stop nobody clicked (a team's automatic stop, which has decided it is due and has just seen the
+ * instance idle): audited as a Stop, a dry run until actions.enabled.
+ */
+export const automaticStop: Operation<TrackedGpuFinding, StopAttempt> = {
+  id: STOP_ACTION,
+  sideEffects: 'cloud',
+  subject: (finding) => ({ subject: finding.id, detail: finding.instanceId }),
+  async authorize() {},
+  run: ({ deps, actor }, finding) => stopIdleAttempt(deps, finding, actor.userId, { recheck: false, dryRun: false }),
+  dryRun: ({ deps, actor }, finding) => stopIdleAttempt(deps, finding, actor.userId, { recheck: false, dryRun: true }),
+};

@@ -1,4 +1,6 @@
-import { stopIdleInstance, STOP_ACTION } from '../actions/stop-idle-instance.js';
+import { automaticStop } from '../actions/stop-idle-instance.js';
+import { runOperationAs } from '../actions/operation.js';
+import { DRY_RUN_HINT } from '../actions/action.js';
 import { fanOutInThread } from '../snapshots/fan-out.js';
 import type { Deps } from '../deps.js';
 import { instanceLabel } from '../domain/gpu-finding.js';
@@ -10,6 +12,7 @@ import { alertTeam, autoStopAt, idleAlertFor, idleThread, type AlertedFinding } 
 
 /** Who the audit log and the alert name for a stop nobody clicked. */
 export const AUTO_STOP_USER = 'burnrate (automatic stop)';
+const AUTO_STOP_ACTOR = { platform: 'burnrate', userId: AUTO_STOP_USER };
 /** Claimed once per idle period: one automatic attempt, and one message about it, whatever happens. */
 const AUTO_ACTION = 'instance.autostop';
 
@@ -36,17 +39,9 @@ export async function autoStopIdle(deps: Deps, open: readonly AlertedFinding[], 
     });
     if (!first) continue;
 
-    const audit = {
-      at: now,
-      platform: 'burnrate',
-      userId: AUTO_STOP_USER,
-      action: STOP_ACTION,
-      subject: finding.id,
-      detail: finding.instanceId,
-    };
     let note: Message;
     try {
-      const attempt = await stopIdleInstance(deps, tracked, audit, { recheck: false });
+      const attempt = await runOperationAs(deps, AUTO_STOP_ACTOR, automaticStop, tracked);
       const name = instanceLabel(finding);
       const minutes = team.gpu.autoStopAfterMinutes;
       const saving = `${formatMoney(finding.perDay, 'USD')} per day`;
@@ -60,7 +55,7 @@ export async function autoStopIdle(deps: Deps, open: readonly AlertedFinding[], 
           : attempt.kind === 'dry-run'
             ? privateReply(
                 `Dry run: burnrate would have stopped ${name} (${finding.instanceId}) automatically now, saving ${saving}. Nothing was stopped.`,
-                'Cloud actions are dry runs until `actions: { enabled: true }` is set in burnrate.yml.',
+                DRY_RUN_HINT,
               )
             : privateReply(`Not stopped automatically: ${attempt.kind === 'refused' ? attempt.detail : `${name} is busy again`}.`);
     } catch (error) {
