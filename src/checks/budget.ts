@@ -12,8 +12,20 @@ export interface BudgetSnapshot<T extends Team = Team> {
   teams: readonly T[];
   /** team id -> day -> spend (the budget's cost metric). */
   daily: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  /**
+   * team id -> day -> the part of that day's spend (in `daily`) that is not usage: recurring fees
+   * and one-time charges, which a forecast adds as calendar items instead of projecting them.
+   * Absent: everything is usage.
+   */
+  calendar?: ReadonlyMap<string, ReadonlyMap<string, CalendarDay>>;
   /** End of the data (ISO timestamp, exclusive); null when there is none. */
   dataThrough: string | null;
+}
+
+/** A day's charges that are not usage, in the budget's currency (see domain/cost-kind.ts). */
+export interface CalendarDay {
+  recurring: number;
+  oneTime: number;
 }
 
 export interface BudgetPolicy {

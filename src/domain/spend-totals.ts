@@ -1,3 +1,4 @@
+import type { CostKind } from './cost-kind.js';
 import type { Period } from './period.js';
 
 export interface SpendFilter {
@@ -12,9 +13,12 @@ export interface SpendTotal {
   effective: number;
 }
 
+/** A team's spend of one day, in one currency, of one kind of charge (see cost-kind.ts). */
 export interface TeamDay {
   team: string;
   day: string;
+  currency: string;
+  kind: CostKind;
   billed: number;
   effective: number;
 }

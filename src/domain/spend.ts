@@ -23,6 +23,25 @@ export interface SpendRow {
   currency: string;
   billed: number;
   effective: number;
+  /** FOCUS ChargeFrequency: Usage-Based, Recurring or One-Time; null when the source does not say. */
+  chargeFrequency?: string | null;
+  /** FOCUS ChargeClass: 'Correction' for a charge correcting an earlier billing period, else null. */
+  chargeClass?: string | null;
+  /** FOCUS commitment discount columns: which commitment (Savings Plan, reservation, CUD) covered the charge, and Used or Unused. */
+  commitmentDiscountId?: string | null;
+  commitmentDiscountType?: string | null;
+  commitmentDiscountCategory?: string | null;
+  commitmentDiscountStatus?: string | null;
+  /** FOCUS ListCost and ContractedCost: the same charge at list and at negotiated prices (null when absent). */
+  listCost?: number | null;
+  contractedCost?: number | null;
+  /** FOCUS PublisherName (a marketplace seller) and InvoiceIssuerName (who sends the invoice). */
+  publisher?: string | null;
+  invoiceIssuer?: string | null;
+  /** FOCUS ResourceName, else the resource's Name tag: shown beside the id. */
+  resourceName?: string | null;
+  /** FOCUS RegionId. */
+  region?: string | null;
   /** Unit-cost tags (unitCosts.tagKeys): the experiment, training run and sweep the cost belongs to. */
   experiment?: string | null;
   run?: string | null;
@@ -67,7 +86,11 @@ export interface SpendScope {
 export interface SpendBatch {
   scope: SpendScope;
   rows: SpendRow[];
-  /** Latest charge period end covered by the batch (ISO timestamp). */
+  /**
+   * How far the batch's usage reaches (ISO timestamp, exclusive): the latest usage charge period
+   * end. Fees and purchases billed ahead (a monthly support fee, a one-year upfront purchase) do
+   * not count: they say nothing about how fresh the usage is.
+   */
   dataThrough: string | null;
   /** What looked wrong without being refused (a cost line above the sanity ceiling), for the log. */
   warnings?: string[];

@@ -44,7 +44,7 @@ export async function loadBudgetSnapshot(
   for (const row of rows) {
     let days = daily.get(row.team);
     if (!days) daily.set(row.team, (days = new Map()));
-    days.set(row.day, row.effective);
+    days.set(row.day, (days.get(row.day) ?? 0) + row.effective);
   }
   const stale = staleSources(deps.config, freshness, failures, now);
   const staleTeams = new Map<string, StaleSource[]>();

@@ -356,4 +356,38 @@ export const MIGRATIONS: readonly string[] = [
   -- snooze runs is a duplicate. NULL for snoozes made before.
   ALTER TABLE snoozes ADD COLUMN duration TEXT;
   `,
+  `
+  -- The FOCUS columns that tell charges apart (frequency, class, commitment discounts, list and
+  -- contracted cost, marketplace publisher, invoice issuer, resource name, region), and the kind of
+  -- each charge for forecasts (usage, recurring, one-time: cost-kind.ts). Rows imported before
+  -- have NULL columns and are usage.
+  ALTER TABLE spend_daily ADD COLUMN charge_frequency TEXT;
+  ALTER TABLE spend_daily ADD COLUMN charge_class TEXT;
+  ALTER TABLE spend_daily ADD COLUMN commitment_discount_id TEXT;
+  ALTER TABLE spend_daily ADD COLUMN commitment_discount_type TEXT;
+  ALTER TABLE spend_daily ADD COLUMN commitment_discount_category TEXT;
+  ALTER TABLE spend_daily ADD COLUMN commitment_discount_status TEXT;
+  ALTER TABLE spend_daily ADD COLUMN list_cost REAL;
+  ALTER TABLE spend_daily ADD COLUMN contracted_cost REAL;
+  ALTER TABLE spend_daily ADD COLUMN publisher TEXT;
+  ALTER TABLE spend_daily ADD COLUMN invoice_issuer TEXT;
+  ALTER TABLE spend_daily ADD COLUMN resource_name TEXT;
+  ALTER TABLE spend_daily ADD COLUMN region TEXT;
+  ALTER TABLE spend_daily ADD COLUMN cost_kind TEXT NOT NULL DEFAULT 'usage' CHECK (cost_kind IN ('usage', 'recurring', 'one-time'));
+
+  -- Team days keep currencies and kinds apart: amounts in two currencies are never added, and a
+  -- forecast projects usage, not a fee.
+  DROP TABLE spend_team_days;
+  CREATE TABLE spend_team_days (
+    day TEXT NOT NULL,
+    team TEXT NOT NULL,
+    currency TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    billed REAL NOT NULL,
+    effective REAL NOT NULL,
+    PRIMARY KEY (day, team, currency, kind)
+  ) WITHOUT ROWID;
+  INSERT INTO spend_team_days (day, team, currency, kind, billed, effective)
+    SELECT day, team, currency, cost_kind, sum(billed), sum(effective) FROM spend_daily GROUP BY day, team, currency, cost_kind;
+  `,
 ];

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Period } from '../domain/period.js';
 import type { SpendBatch, SpendDimension, SpendScope } from '../domain/spend.js';
 import type { SpendFilter, SpendTotal, TeamDay } from '../domain/spend-totals.js';
+import { costKindOf, type CostKind } from '../domain/cost-kind.js';
 
 export interface SpendStore {
   totals(filter: SpendFilter, by: SpendDimension): Promise<SpendTotal[]>;
@@ -29,13 +30,16 @@ const MAX_CACHED_TEAM_ARITY = 64;
  */
 export class SqliteSpendStore implements SpendStore {
   private readonly totalsStatements = new Map<string, Database.Statement>();
-  private readonly dailyByTeamStatement: Database.Statement<[string], [string, string, number, number]>;
+  private readonly dailyByTeamStatement: Database.Statement<[string], [string, string, string, CostKind, number, number]>;
   private readonly currenciesStatement: Database.Statement<[string, string], string>;
 
   constructor(private readonly db: Database.Database) {
     // Raw rows (arrays): building an object per row in better-sqlite3 costs more than the mapping below.
     this.dailyByTeamStatement = db
-      .prepare<[string], [string, string, number, number]>('SELECT team, day, billed, effective FROM spend_team_days WHERE day >= ?')
+      .prepare<
+        [string],
+        [string, string, string, CostKind, number, number]
+      >('SELECT team, day, currency, kind, billed, effective FROM spend_team_days WHERE day >= ?')
       .raw(true);
     // A loose index scan over spend_daily_currency_day: one seek per distinct currency to find the
     // next one and one to see whether it has a row in the period, however long the period is.
@@ -61,7 +65,9 @@ export class SqliteSpendStore implements SpendStore {
   }
 
   async dailyByTeam(since: string): Promise<TeamDay[]> {
-    return this.dailyByTeamStatement.all(since).map(([team, day, billed, effective]) => ({ team, day, billed, effective }));
+    return this.dailyByTeamStatement
+      .all(since)
+      .map(([team, day, currency, kind, billed, effective]) => ({ team, day, currency, kind, billed, effective }));
   }
 
   async teamsOf(source: string, since: string): Promise<string[]> {
@@ -123,8 +129,10 @@ export function insertSpendRows(db: Database.Database, batch: SpendBatch): numbe
   const insert = db.prepare(
     `INSERT INTO spend_daily (source, billing_period, billing_account, day, team, owner_tag, provider, sub_account,
        service, service_category, resource_id, charge_category, pricing_category, currency, billed, effective, experiment, run_id, sweep,
-       export_id, part, content_hash)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       export_id, part, content_hash, charge_frequency, charge_class, commitment_discount_id, commitment_discount_type,
+       commitment_discount_category, commitment_discount_status, list_cost, contracted_cost, publisher, invoice_issuer,
+       resource_name, region, cost_kind)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const parts = batch.scope.parts ?? [];
   for (const row of batch.rows) {
@@ -152,6 +160,19 @@ export function insertSpendRows(db: Database.Database, batch: SpendBatch): numbe
       part?.exportId ?? null,
       part?.name ?? null,
       part?.contentHash ?? null,
+      row.chargeFrequency ?? null,
+      row.chargeClass ?? null,
+      row.commitmentDiscountId ?? null,
+      row.commitmentDiscountType ?? null,
+      row.commitmentDiscountCategory ?? null,
+      row.commitmentDiscountStatus ?? null,
+      row.listCost ?? null,
+      row.contractedCost ?? null,
+      row.publisher ?? null,
+      row.invoiceIssuer ?? null,
+      row.resourceName ?? null,
+      row.region ?? null,
+      costKindOf(row.chargeCategory, row.chargeFrequency),
     );
   }
   return batch.rows.length;

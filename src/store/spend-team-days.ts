@@ -42,8 +42,8 @@ export function widen(a: DaySpan | null, b: DaySpan | null): DaySpan | null {
 export function rebuildTeamDays(db: Database.Database, span: DaySpan): void {
   db.prepare('DELETE FROM spend_team_days WHERE day >= ? AND day <= ?').run(span.first, span.last);
   db.prepare(
-    `INSERT INTO spend_team_days (day, team, billed, effective)
-     SELECT day, team, sum(billed), sum(effective) FROM spend_daily
-     WHERE day >= ? AND day <= ? GROUP BY day, team`,
+    `INSERT INTO spend_team_days (day, team, currency, kind, billed, effective)
+     SELECT day, team, currency, cost_kind, sum(billed), sum(effective) FROM spend_daily
+     WHERE day >= ? AND day <= ? GROUP BY day, team, currency, cost_kind`,
   ).run(span.first, span.last);
 }

@@ -92,14 +92,21 @@ describe('SQLite store', () => {
       const db = new Database(path, { readonly: true });
       const sums = db
         .prepare(
-          'SELECT team, day, sum(billed) AS billed, sum(effective) AS effective FROM spend_daily GROUP BY team, day ORDER BY team, day',
+          `SELECT team, day, currency, cost_kind AS kind, sum(billed) AS billed, sum(effective) AS effective
+           FROM spend_daily GROUP BY team, day, currency, cost_kind ORDER BY team, day, currency, cost_kind`,
         )
         .all();
       db.close();
       return sums;
     };
     const rollup = async (store: ReturnType<typeof openStore>) =>
-      [...(await store.spend.dailyByTeam('2000-01-01'))].sort((x, y) => x.team.localeCompare(y.team) || x.day.localeCompare(y.day));
+      [...(await store.spend.dailyByTeam('2000-01-01'))].sort(
+        (x, y) =>
+          x.team.localeCompare(y.team) ||
+          x.day.localeCompare(y.day) ||
+          x.currency.localeCompare(y.currency) ||
+          x.kind.localeCompare(y.kind),
+      );
 
     it('follows every import: new days, a replaced period, another account, replaced days, an emptied scope', async () => {
       const path = join(mkdtempSync(join(tmpdir(), 'burnrate-store-')), 'burnrate.db');
@@ -110,7 +117,7 @@ describe('SQLite store', () => {
       // The period again, with a day gone and another changed: the gone day must leave the rollup.
       await store.importBatches([batch([row({ billed: 25 })])]);
       await check();
-      expect(await rollup(store)).toEqual([{ team: 'a', day: '2026-11-03', billed: 25, effective: 9 }]);
+      expect(await rollup(store)).toEqual([{ team: 'a', day: '2026-11-03', currency: 'USD', kind: 'usage', billed: 25, effective: 9 }]);
       await store.importBatches([
         {
           ...batch([row({ billingAccount: '222', billed: 5, effective: 5 })]),
@@ -139,8 +146,8 @@ describe('SQLite store', () => {
       await store.importBatches([batch([])]);
       await check();
       expect(await rollup(store)).toEqual([
-        { team: 'a', day: '2026-11-03', billed: 5, effective: 5 },
-        { team: 'b', day: '2026-11-03', billed: 1, effective: 9 },
+        { team: 'a', day: '2026-11-03', currency: 'USD', kind: 'usage', billed: 5, effective: 5 },
+        { team: 'b', day: '2026-11-03', currency: 'USD', kind: 'usage', billed: 1, effective: 9 },
       ]);
       await store.close();
     });

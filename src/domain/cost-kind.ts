@@ -1,0 +1,26 @@
+/**
+ * How a charge behaves over time, which is what a forecast needs to know of it:
+ *   usage      the run rate: metered usage (and its taxes, credits and discounts as they accrue)
+ *   recurring  a fee billed every period (support, a commitment's monthly fee): a known calendar item
+ *   one-time   billed once (an upfront purchase, a one-off credit or refund): never projected forward
+ */
+export type CostKind = 'usage' | 'recurring' | 'one-time';
+
+export const COST_KINDS: readonly CostKind[] = ['usage', 'recurring', 'one-time'];
+
+/**
+ * The kind of a charge from FOCUS ChargeFrequency, or from its ChargeCategory when the source does
+ * not give the frequency (Cost Explorer, FOCUS 1.0 files without it): purchases, credits and
+ * adjustments are one-time, everything else is usage.
+ */
+export function costKindOf(chargeCategory: string, chargeFrequency: string | null | undefined): CostKind {
+  switch ((chargeFrequency ?? '').toLowerCase()) {
+    case 'recurring':
+      return 'recurring';
+    case 'one-time':
+      return 'one-time';
+    case 'usage-based':
+      return 'usage';
+  }
+  return ['purchase', 'credit', 'adjustment'].includes(chargeCategory.toLowerCase()) ? 'one-time' : 'usage';
+}
