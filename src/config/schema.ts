@@ -2,6 +2,7 @@ import cron from 'node-cron';
 import { deliverySchema } from './delivery-schema.js';
 import { z } from 'zod';
 import { currencyCode } from './currency-schema.js';
+import { fxSchema } from './fx-schema.js';
 import { idlePolicySchema } from '../checks/idle/idle-policy.js';
 import { workingHoursSchema } from '../checks/idle/team-schedule.js';
 import { gpuInventorySourceSchema, gpuMetricsSourceSchema, metricsSourceId, namespaceName } from './gpu-sources-schema.js';
@@ -186,6 +187,8 @@ export const configSchema = z
       })
       .default({ lookbackDays: 28 }),
     gpu: gpuSchema.prefault({}),
+    /** Exchange rates to each team's budget currency, for spend in other currencies. */
+    fx: fxSchema,
     /** Slash-command answers: worker threads computing them off the thread that acknowledges (0: in process). */
     answers: z
       .strictObject({

@@ -28,6 +28,11 @@ export type Alias = FocusColumn['alias'];
 export interface FocusFileLayout {
   file: string;
   format: FocusFormat;
+  /**
+   * The SQL a file's rows are read from when it is not FOCUS itself (an AWS CUR export mapped to
+   * FOCUS column names); null: the file is read as it is (focusReaderSql).
+   */
+  reader?: string | null;
   columns: Record<Alias, { name: string; type: string } | null>;
 }
 

@@ -15,6 +15,11 @@ export function focusReaderSql(file: string): string {
   return `read_csv(${sqlString(file)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"', nullstr = ['NULL', 'null', ''], buffer_size = 8388608)`;
 }
 
+/** The rows of one described file: the file itself, or its mapping to FOCUS columns. */
+export function layoutReaderSql(layout: FocusFileLayout): string {
+  return layout.reader ? `(${layout.reader})` : focusReaderSql(layout.file);
+}
+
 /** SQL for one column of one file, parsed into the type the aggregation expects. */
 export function columnSql(layout: FocusFileLayout, column: FocusColumn): string {
   const found = layout.columns[column.alias];
@@ -43,7 +48,7 @@ export function columnSql(layout: FocusFileLayout, column: FocusColumn): string 
 /** One file's rows, tagged with the file's index: its part of the export. */
 function projectionSql(layout: FocusFileLayout, part: number): string {
   const columns = FOCUS_COLUMNS.map((column) => `${columnSql(layout, column)} AS ${column.alias}`);
-  return `SELECT ${part} AS part, ${columns.join(', ')} FROM ${focusReaderSql(layout.file)}`;
+  return `SELECT ${part} AS part, ${columns.join(', ')} FROM ${layoutReaderSql(layout)}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { runForFile } from './duckdb-errors.js';
 import { FOCUS_COLUMNS, type FocusFileLayout } from './focus-columns.js';
-import { columnSql, focusReaderSql } from './focus-sql.js';
+import { columnSql, layoutReaderSql } from './focus-sql.js';
 
 // A sanity ceiling per cost line: one line of a billion is far more often a broken export (a unit
 // price in the cost column, a shifted decimal) than real spend. Such lines are imported, since
@@ -34,7 +34,7 @@ export async function warnLinesAboveCeiling(
       FROM (
         SELECT row_number() OVER () AS data_row, ${parsed('billed')} AS billed, ${parsed('effective')} AS effective,
           ${parsed('currency')} AS currency, ${parsed('resource_id')} AS resource_id
-        FROM ${focusReaderSql(layout.file)}
+        FROM ${layoutReaderSql(layout)}
       )
       WHERE abs(billed) > ${limit} OR abs(effective) > ${limit}
       ORDER BY data_row

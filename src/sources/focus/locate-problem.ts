@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { BurnrateError } from '../../domain/errors.js';
 import { runForFile } from './duckdb-errors.js';
 import { CHECKS, FOCUS_COLUMNS, type FocusFileLayout } from './focus-columns.js';
-import { columnSql, focusReaderSql, sqlIdentifier } from './focus-sql.js';
+import { columnSql, layoutReaderSql, sqlIdentifier } from './focus-sql.js';
 import { isoCurrencySql } from './iso-currencies.js';
 
 const FIX_HINT =
@@ -36,7 +36,7 @@ export async function locateFirstProblem(
       FROM (
         SELECT row_number() OVER () AS data_row,
           ${checks.map((c) => `${c.raw} AS raw_${c.alias}, ${c.ok} AS ok_${c.alias}`).join(',\n          ')}
-        FROM ${focusReaderSql(layout.file)}
+        FROM ${layoutReaderSql(layout)}
       )
       WHERE NOT (${checks.map((c) => `ok_${c.alias}`).join(' AND ')})
       ORDER BY data_row
