@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { teamResolver } from '../src/domain/ownership.js';
 import { demoConfig } from '../src/sources/demo/demo-config.js';
-import { focusReaderSql, ownerTagSql } from '../src/sources/focus/focus-sql.js';
 import { readFocusFiles } from '../src/sources/focus/read-focus.js';
 import { openStore } from '../src/store/open-store.js';
 
@@ -39,20 +38,25 @@ async function runImport(file: string, workDir: string): Promise<number> {
   }
 }
 
-/** The floor: one plain DuckDB query reading the same file and grouping by the same keys, fully read into JS. */
+/**
+ * The floor: DuckDB on its own, written without the project's reader: its typed CSV read
+ * (read_csv_auto), the owner tag with json_extract_string, grouped by the same keys as the import
+ * (the charge columns included), fully read into JS. No validation, no spreading, no SQLite.
+ */
 async function runFloor(file: string): Promise<number> {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   try {
     await connection.run("SET TimeZone = 'UTC'");
+    const tag = TAG_KEYS.map((key) => `json_extract_string(TRY_CAST(Tags AS JSON), '$.${key.replace(/'/g, "''")}')`).join(', ');
     const reader = await connection.runAndReadAll(`
-      SELECT CAST(CAST(ChargePeriodStart AS TIMESTAMPTZ) AS DATE) AS day,
-        strftime(CAST(BillingPeriodStart AS TIMESTAMPTZ), '%Y-%m') AS billing_period,
-        BillingAccountId, ProviderName, SubAccountId, ServiceName, ServiceCategory, ResourceId,
-        ChargeCategory, PricingCategory, BillingCurrency, ${ownerTagSql('Tags', TAG_KEYS)} AS owner_tag,
-        sum(CAST(BilledCost AS DOUBLE)) AS billed, sum(CAST(EffectiveCost AS DOUBLE)) AS effective,
-        max(CAST(ChargePeriodEnd AS TIMESTAMPTZ)) AS data_through
-      FROM ${focusReaderSql(file)}
+      SELECT CAST(ChargePeriodStart AS DATE) AS day, strftime(BillingPeriodStart, '%Y-%m') AS billing_period,
+        BillingAccountId, ProviderName, SubAccountId, ServiceName, ServiceCategory, ResourceId, ResourceName, RegionId,
+        ChargeCategory, ChargeClass, ChargeFrequency, CommitmentDiscountId, PricingCategory, BillingCurrency,
+        PublisherName, InvoiceIssuerName, coalesce(${tag}) AS owner_tag,
+        sum(BilledCost) AS billed, sum(EffectiveCost) AS effective, sum(ListCost) AS list_cost, sum(ContractedCost) AS contracted_cost,
+        max(ChargePeriodEnd) AS data_through
+      FROM read_csv_auto('${file.replace(/'/g, "''")}')
       GROUP BY ALL`);
     return reader.getRowObjectsJS().length;
   } finally {

@@ -1,7 +1,7 @@
 // FOCUS import benchmark: the real import (DuckDB aggregation + team mapping + SQLite) against the
 // "floor", one plain DuckDB query that reads the same CSV and groups it the same way. Each run
 // spawns both as separate processes (alternating which goes first), so peak RSS and wall time are
-// measured separately. Target: import <= 1.5x floor, import peak RSS < 400 MB.
+// measured separately. Target: import <= 1.2x floor, import peak RSS <= 350 MB.
 
 import { execFile } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';

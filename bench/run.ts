@@ -43,7 +43,7 @@ if (selected('focus')) {
     `  burnrate import : ${focus.import.ms} ms, ${focus.import.rowsPerSec.toLocaleString('en-US')} rows/s, peak RSS ${focus.import.peakRssMb} MB (${focus.storedRows} daily rows stored)`,
   );
   console.log(`  DuckDB floor    : ${focus.floor.ms} ms, peak RSS ${focus.floor.peakRssMb} MB`);
-  console.log(`  ratio           : ${focus.ratio}x (target ≤ 1.5x; RSS target < 400 MB)`);
+  console.log(`  ratio           : ${focus.ratio}x (target ≤ 1.2x; RSS target ≤ 350 MB)`);
 }
 
 let budget: BudgetBenchResult | undefined;

@@ -19,6 +19,20 @@ export const FOCUS_COLUMNS = [
   { alias: 'resource_id', names: ['ResourceId'], required: false, kind: 'text' },
   { alias: 'pricing_category', names: ['PricingCategory'], required: false, kind: 'text' },
   { alias: 'tags', names: ['Tags'], required: false, kind: 'json' },
+  // Mandatory in FOCUS; files without it are read as if the billing period were the calendar month.
+  { alias: 'billing_end', names: ['BillingPeriodEnd'], required: false, kind: 'timestamp' },
+  { alias: 'charge_frequency', names: ['ChargeFrequency'], required: false, kind: 'text' },
+  { alias: 'charge_class', names: ['ChargeClass'], required: false, kind: 'text' },
+  { alias: 'cd_id', names: ['CommitmentDiscountId'], required: false, kind: 'text' },
+  { alias: 'cd_type', names: ['CommitmentDiscountType'], required: false, kind: 'text' },
+  { alias: 'cd_category', names: ['CommitmentDiscountCategory'], required: false, kind: 'text' },
+  { alias: 'cd_status', names: ['CommitmentDiscountStatus'], required: false, kind: 'text' },
+  { alias: 'list_cost', names: ['ListCost'], required: false, kind: 'decimal' },
+  { alias: 'contracted_cost', names: ['ContractedCost'], required: false, kind: 'decimal' },
+  { alias: 'publisher', names: ['PublisherName'], required: false, kind: 'text' },
+  { alias: 'invoice_issuer', names: ['InvoiceIssuerName'], required: false, kind: 'text' },
+  { alias: 'resource_name', names: ['ResourceName'], required: false, kind: 'text' },
+  { alias: 'region', names: ['RegionId', 'Region'], required: false, kind: 'text' },
 ] as const;
 
 export type FocusColumn = (typeof FOCUS_COLUMNS)[number];

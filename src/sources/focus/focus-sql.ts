@@ -23,7 +23,8 @@ export function layoutReaderSql(layout: FocusFileLayout): string {
 /** SQL for one column of one file, parsed into the type the aggregation expects. */
 export function columnSql(layout: FocusFileLayout, column: FocusColumn): string {
   const found = layout.columns[column.alias];
-  if (!found) return 'CAST(NULL AS VARCHAR)';
+  if (!found)
+    return `CAST(NULL AS ${column.kind === 'decimal' ? 'DECIMAL(18, 10)' : column.kind === 'timestamp' ? 'TIMESTAMPTZ' : 'VARCHAR'})`;
   const ref = sqlIdentifier(found.name);
   const isText = found.type === 'VARCHAR';
   switch (column.kind) {
@@ -69,7 +70,7 @@ export function ownerTagSql(tagsSql: string, tagKeys: readonly string[]): string
   return `trim(list_transform([${entries}], m -> coalesce(${picks.join(', ')}))[1], ${spaces})`;
 }
 
-/** Group keys of the daily rows (besides the day, billing period and owner tag). */
+/** Group keys of the daily rows (besides the days, billing period and owner tag). */
 export const KEYS = [
   'account',
   'provider',
@@ -80,7 +81,27 @@ export const KEYS = [
   'charge_category',
   'pricing_category',
   'currency',
+  'charge_frequency',
+  'charge_class',
+  'cd_id',
+  'cd_status',
 ] as const;
+
+/**
+ * Columns that follow from the keys (a resource's name and region, a service's publisher, an
+ * account's invoice issuer, a commitment's type): carried along with any_value instead of grouped
+ * by, which keeps the hash of the first grouping small.
+ */
+export const ATTRIBUTES = ['resource_name', 'region', 'publisher', 'invoice_issuer', 'cd_type', 'cd_category'] as const;
+
+/** Usage that accrues as it is used: what says how fresh the data is (fees and purchases are billed ahead). */
+const USAGE_BASED = `charge_category = 'Usage' AND coalesce(charge_frequency, 'Usage-Based') = 'Usage-Based'`;
+
+/** The validation counts of a group: unparsable values, currencies outside ISO 4217, lines over the ceiling. */
+const COUNTS = ['bad_billed', 'bad_effective', 'bad_charge_start', 'bad_billing_start', 'bad_currency', 'over_ceiling'] as const;
+
+/** The amounts a charge over several days is spread over them with. */
+const AMOUNTS = ['billed', 'effective', 'list_cost', 'contracted_cost'] as const;
 
 /**
  * The one aggregation query of an import. Rows are first grouped by the raw Tags text (few distinct
@@ -88,6 +109,11 @@ export const KEYS = [
  * Rows stay apart per file (part), so each can be replaced on its own later. Counts of unparsable
  * values, of currencies outside ISO 4217 (checked per group, not per row) and of cost lines above
  * the sanity ceiling ride along, so validation costs no second pass on the happy path.
+ *
+ * A charge whose period covers several days (a monthly support fee, an upfront purchase) is spread
+ * evenly over the days of its charge period inside its billing period, after the grouping (few
+ * groups span days): daily charts, weekly budgets and forecasts see it where it was incurred. The
+ * parts are exact decimals and the last day takes the remainder, so they add up to the cent.
  */
 export function aggregationSql(
   layouts: readonly FocusFileLayout[],
@@ -98,33 +124,64 @@ export function aggregationSql(
   const source = layouts.map((layout, part) => projectionSql(layout, part)).join('\nUNION ALL\n');
   const ceiling = `CAST(${sqlString(String(lineCeiling))} AS DOUBLE)`;
   const keys = KEYS.join(', ');
+  const attributes = ATTRIBUTES.map((a) => `any_value(${a}) AS ${a}`).join(', ');
+  // The days a charge covers: those of its charge period inside its billing period (the calendar
+  // month when the file has no BillingPeriodEnd). A charge of one day, or one entirely outside its
+  // billing period, stays whole on its first day.
+  const billingEnd = `coalesce(billing_end, date_trunc('month', billing_start) + INTERVAL 1 MONTH)`;
+  const chargeDay = 'CAST(charge_start AS DATE)';
+  const from = `greatest(charge_start, billing_start)`;
+  const to = `least(charge_end, ${billingEnd})`;
+  const spans = `CAST(charge_end - INTERVAL 1 MICROSECOND AS DATE) > ${chargeDay} AND ${to} > ${from}`;
+  const firstDay = `CASE WHEN ${spans} THEN CAST(${from} AS DATE) ELSE ${chargeDay} END`;
+  const lastDay = `CASE WHEN ${spans} THEN CAST(${to} - INTERVAL 1 MICROSECOND AS DATE) ELSE ${chargeDay} END`;
+  const days = `(last_day - day + 1)`;
+  const share = (amount: string) =>
+    `CASE WHEN i = ${days} - 1 THEN ${amount} - CAST(${amount} / ${days} AS DECIMAL(38, 10)) * (${days} - 1) ELSE CAST(${amount} / ${days} AS DECIMAL(38, 10)) END`;
   return `
 WITH source AS (
 ${source}
 ),
 by_tags AS (
-  SELECT part, CAST(charge_start AS DATE) AS day, CAST(billing_start AS DATE) AS billing_day, ${keys}, tags,
-    sum(billed) AS billed, sum(effective) AS effective, max(charge_end) AS data_through,
+  SELECT part, ${firstDay} AS day, ${lastDay} AS last_day, CAST(billing_start AS DATE) AS billing_day, ${keys}, tags,
+    ${attributes},
+    sum(billed) AS billed, sum(effective) AS effective, sum(list_cost) AS list_cost, sum(contracted_cost) AS contracted_cost,
+    max(charge_end) FILTER (WHERE ${USAGE_BASED}) AS usage_through, max(charge_start) AS latest_start,
     count(*) - count(billed) AS bad_billed, count(*) - count(effective) AS bad_effective,
     count(*) - count(charge_start) AS bad_charge_start, count(*) - count(billing_start) AS bad_billing_start,
     count(*) - count(currency) AS bad_currency, count(*) AS lines,
     count(*) FILTER (WHERE abs(billed) > ${ceiling} OR abs(effective) > ${ceiling}) AS over_ceiling
   FROM source
   GROUP BY ALL
+),
+grouped AS (
+  SELECT part, day, last_day, billing_day, ${keys},
+    ${attributes},
+    ${ownerTagSql('tags', tagKeys)} AS owner_tag,
+    ${ownerTagSql('tags', ['name'])} AS name_tag,
+    ${ownerTagSql('tags', unitTagKeys ? [unitTagKeys.experiment] : [])} AS experiment,
+    ${ownerTagSql('tags', unitTagKeys ? [unitTagKeys.run] : [])} AS run_id,
+    ${ownerTagSql('tags', unitTagKeys ? [unitTagKeys.sweep] : [])} AS sweep,
+    ${AMOUNTS.map((a) => `sum(${a}) AS ${a}`).join(', ')},
+    max(usage_through) AS usage_through, max(latest_start) AS latest_start,
+    sum(bad_billed) AS bad_billed, sum(bad_effective) AS bad_effective,
+    sum(bad_charge_start) AS bad_charge_start, sum(bad_billing_start) AS bad_billing_start,
+    sum(bad_currency) + sum(CASE WHEN currency IS NULL OR ${isoCurrencySql('currency')} THEN 0 ELSE lines END) AS bad_currency,
+    sum(over_ceiling) AS over_ceiling
+  FROM by_tags
+  GROUP BY ALL
+),
+spread AS (
+  SELECT *, unnest(range(CAST(coalesce(${days}, 1) AS BIGINT))) AS i FROM grouped
 )
-SELECT part, strftime(day, '%Y-%m-%d') AS day, strftime(billing_day, '%Y-%m') AS billing_period, ${keys},
-  ${ownerTagSql('tags', tagKeys)} AS owner_tag,
-  ${ownerTagSql('tags', unitTagKeys ? [unitTagKeys.experiment] : [])} AS experiment,
-  ${ownerTagSql('tags', unitTagKeys ? [unitTagKeys.run] : [])} AS run_id,
-  ${ownerTagSql('tags', unitTagKeys ? [unitTagKeys.sweep] : [])} AS sweep,
-  CAST(sum(billed) AS DOUBLE) AS billed, CAST(sum(effective) AS DOUBLE) AS effective,
-  CAST(epoch_ms(max(data_through)) AS DOUBLE) AS data_through,
-  CAST(sum(bad_billed) AS DOUBLE) AS bad_billed, CAST(sum(bad_effective) AS DOUBLE) AS bad_effective,
-  CAST(sum(bad_charge_start) AS DOUBLE) AS bad_charge_start, CAST(sum(bad_billing_start) AS DOUBLE) AS bad_billing_start,
-  CAST(sum(bad_currency) + sum(CASE WHEN currency IS NULL OR ${isoCurrencySql('currency')} THEN 0 ELSE lines END) AS DOUBLE) AS bad_currency,
-  CAST(sum(over_ceiling) AS DOUBLE) AS over_ceiling
-FROM by_tags
-GROUP BY ALL`;
+SELECT part, strftime(day + CAST(i AS INTEGER), '%Y-%m-%d') AS day, strftime(billing_day, '%Y-%m') AS billing_period,
+  ${keys}, ${ATTRIBUTES.filter((a) => a !== 'resource_name').join(', ')}, coalesce(resource_name, name_tag) AS resource_name,
+  owner_tag, experiment, run_id, sweep,
+  ${AMOUNTS.map((a) => `CAST(${share(a)} AS DOUBLE) AS ${a}`).join(', ')},
+  CASE WHEN i = 0 THEN CAST(epoch_ms(usage_through) AS DOUBLE) END AS usage_through,
+  CASE WHEN i = 0 THEN CAST(epoch_ms(latest_start) AS DOUBLE) END AS latest_start,
+  ${COUNTS.map((c) => `CASE WHEN i = 0 THEN CAST(${c} AS DOUBLE) ELSE 0 END AS ${c}`).join(', ')}
+FROM spread`;
 }
 
 export function sqlString(text: string): string {

@@ -71,13 +71,28 @@ interface AggregatedRow {
   charge_category: string | null;
   pricing_category: string | null;
   currency: string | null;
+  charge_frequency: string | null;
+  charge_class: string | null;
+  cd_id: string | null;
+  cd_type: string | null;
+  cd_category: string | null;
+  cd_status: string | null;
+  publisher: string | null;
+  invoice_issuer: string | null;
+  resource_name: string | null;
+  region: string | null;
   owner_tag: string | null;
   experiment: string | null;
   run_id: string | null;
   sweep: string | null;
   billed: number | null;
   effective: number | null;
-  data_through: number | null;
+  list_cost: number | null;
+  contracted_cost: number | null;
+  /** The latest usage charge period end of the group (on its first day only). */
+  usage_through: number | null;
+  /** The latest charge period start of the group (on its first day only). */
+  latest_start: number | null;
   bad_billed: number;
   bad_effective: number;
   bad_charge_start: number;
@@ -127,12 +142,14 @@ function countProblems(rows: readonly AggregatedRow[]): number {
 function toBatch(aggregated: readonly AggregatedRow[], ctx: PullContext, sourceId: string, exportFiles: ExportFiles): SpendBatch {
   const periods = new Set<string>();
   const accounts = new Set<string>();
-  let dataThrough = -Infinity;
+  let usageThrough = -Infinity;
+  let latestStart = -Infinity;
   const rows: SpendRow[] = aggregated.map((row) => {
     const billingPeriod = row.billing_period!;
     periods.add(billingPeriod);
     accounts.add(row.account ?? '');
-    if (row.data_through !== null && row.data_through > dataThrough) dataThrough = row.data_through;
+    if (row.usage_through !== null && row.usage_through > usageThrough) usageThrough = row.usage_through;
+    if (row.latest_start !== null && row.latest_start > latestStart) latestStart = row.latest_start;
     return {
       day: row.day!,
       billingPeriod,
@@ -149,6 +166,18 @@ function toBatch(aggregated: readonly AggregatedRow[], ctx: PullContext, sourceI
       currency: row.currency!,
       billed: row.billed ?? 0,
       effective: row.effective ?? 0,
+      chargeFrequency: row.charge_frequency,
+      chargeClass: row.charge_class,
+      commitmentDiscountId: row.cd_id,
+      commitmentDiscountType: row.cd_type,
+      commitmentDiscountCategory: row.cd_category,
+      commitmentDiscountStatus: row.cd_status,
+      listCost: row.list_cost,
+      contractedCost: row.contracted_cost,
+      publisher: row.publisher,
+      invoiceIssuer: row.invoice_issuer,
+      resourceName: row.resource_name,
+      region: row.region,
       experiment: row.experiment,
       run: row.run_id,
       sweep: row.sweep,
@@ -164,6 +193,12 @@ function toBatch(aggregated: readonly AggregatedRow[], ctx: PullContext, sourceI
       wholeExports: exportFiles.wholeExports,
     },
     rows,
-    dataThrough: Number.isFinite(dataThrough) ? new Date(dataThrough).toISOString() : null,
+    // How far the usage reaches; fees and purchases billed ahead say nothing about it. A file of
+    // fees only is as fresh as its latest charge start.
+    dataThrough: Number.isFinite(usageThrough)
+      ? new Date(usageThrough).toISOString()
+      : Number.isFinite(latestStart)
+        ? new Date(latestStart).toISOString()
+        : null,
   };
 }
