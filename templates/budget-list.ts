@@ -1,4 +1,4 @@
-import type { BudgetLine, BudgetListing } from '../src/snapshots/budget-listing.js';
+import type { BudgetLine, BudgetListing, TeamCurrencies } from '../src/snapshots/budget-listing.js';
 import { formatMoney, formatPercent } from '../src/domain/money.js';
 import { freshnessLine } from './freshness.js';
 import type { Block, Message } from './message.js';
@@ -34,11 +34,22 @@ export function budgetTableBlocks(lines: readonly BudgetLine[]): Block[] {
   ];
 }
 
+/** "ml-research: JPY converted at 0.0067 USD (rates of 2026-11-30); EUR not counted, no rate (add fx.rates.EUR)". */
+export function currencyLine(c: TeamCurrencies): string {
+  const converted = c.converted.map(
+    (x) =>
+      `${x.currency} converted at ${x.rate.toPrecision(4).replace(/\.?0+$/, '')} ${c.budgetCurrency}${x.asOf ? ` (rates of ${x.asOf})` : ''}`,
+  );
+  const missing = c.missing.map((m) => `spend in ${m} not counted: no exchange rate (add fx.rates.${m} to burnrate.yml)`);
+  return `${c.team}: ${[...converted, ...missing].join('; ')}`;
+}
+
 /** `burnrate budgets`: every budget with spend beside it and how fresh that is. */
 export function budgetListMessage(listing: BudgetListing): Message {
   const context = [
     freshnessLine(listing.dataThrough),
     ...(listing.stale.length > 0 ? [staleLine(listing.stale)] : []),
+    ...listing.currencies.map(currencyLine),
     "* used by burnrate's budget alerts",
   ].join(' · ');
   if (listing.budgets.length === 0) {

@@ -15,8 +15,13 @@ export const fxSchema = z
       .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'expected the date the rates were taken as YYYY-MM-DD, e.g. 2026-11-30' })
       .optional(),
     rates: z
-      .record(currencyCode, z.number({ error: 'expected a rate, e.g. 0.0067' }).positive({ error: 'expected a rate above 0' }), {
-        error: 'expected currency codes with their rates, e.g. { JPY: 0.0067 }',
+      .record(z.string(), z.number({ error: 'expected a rate, e.g. 0.0067' }).positive({ error: 'expected a rate above 0' }))
+      .superRefine((rates, ctx) => {
+        // Each key is a currency: the same message as a currency anywhere else in burnrate.yml.
+        for (const key of Object.keys(rates)) {
+          const code = currencyCode.safeParse(key);
+          if (!code.success) ctx.addIssue({ code: 'custom', path: [key], message: code.error.issues[0]!.message });
+        }
       })
       .default({}),
   })

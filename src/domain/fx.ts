@@ -2,7 +2,7 @@
 export interface FxRates {
   base: string;
   asOf?: string | undefined;
-  rates: Readonly<Record<string, number>>;
+  rates: Readonly<Partial<Record<string, number>>>;
 }
 
 /** The rate of one unit of `currency` in the base currency; null when burnrate.yml gives none. */

@@ -9,6 +9,7 @@ import type { OutboxDraft } from '../store/outbox-records.js';
 import { budgetAlert, budgetAlertChange } from '../../templates/budget-alert.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { StaleSource } from '../domain/staleness.js';
+import { currencyHoldNotice } from '../../templates/currency-hold-notice.js';
 import { staleDataNotice } from '../../templates/stale-data-notice.js';
 import { runCheck, type CheckDefinition } from './run-check.js';
 
@@ -68,8 +69,9 @@ export function budgetCheck(options: BudgetCheckOptions = {}): CheckDefinition<'
         deps.config.teams.filter((t) => !options.teams || options.teams.includes(t.id)),
         now,
       );
-      const held = snapshot.teams.filter((t) => snapshot.staleTeams.has(t.id));
-      const teams = snapshot.teams.filter((t) => !snapshot.staleTeams.has(t.id));
+      const isHeld = (id: string) => snapshot.staleTeams.has(id) || snapshot.unconvertible.has(id);
+      const held = snapshot.teams.filter((t) => isHeld(t.id));
+      const teams = snapshot.teams.filter((t) => !isHeld(t.id));
       const periods = [...new Set(teams.flatMap((t) => periodsOf(t.timezone, now)))];
       const teamIds = new Set(teams.map((t) => t.id));
       const tracked = (await deps.store.findings.listForPeriods(periods)).filter((f) => teamIds.has(f.team));
@@ -81,6 +83,7 @@ export function budgetCheck(options: BudgetCheckOptions = {}): CheckDefinition<'
       return [
         ...(await addressAlerts(deps, input.teams, alerts, current, now)),
         ...staleNotices(deps, input.held, input.snapshot.staleTeams, now),
+        ...currencyNotices(deps, input.held, input.snapshot.unconvertible, now),
       ];
     },
     report({ input, change, alerts, current }, queued) {
@@ -109,13 +112,31 @@ export async function runBudgetCheck(deps: Deps, options: BudgetCheckOptions = {
 function staleNotices(deps: Deps, teams: readonly TeamConfig[], staleTeams: ReadonlyMap<string, StaleSource[]>, now: Date): OutboxDraft[] {
   const day = now.toISOString().slice(0, 10);
   return teams.flatMap((team) =>
-    fanOut(
-      deps.chat,
-      team,
-      `stale:${team.id}:${day}`,
-      staleDataNotice({ teamName: team.name ?? team.id, stale: staleTeams.get(team.id) ?? [] }),
-    ),
+    !staleTeams.has(team.id)
+      ? []
+      : fanOut(
+          deps.chat,
+          team,
+          `stale:${team.id}:${day}`,
+          staleDataNotice({ teamName: team.name ?? team.id, stale: staleTeams.get(team.id) ?? [] }),
+        ),
   );
+}
+
+/** One notice per team, platform, day and set of currencies while a rate is missing. */
+function currencyNotices(deps: Deps, teams: readonly TeamConfig[], unconvertible: ReadonlyMap<string, string[]>, now: Date): OutboxDraft[] {
+  const day = now.toISOString().slice(0, 10);
+  return teams.flatMap((team) => {
+    const currencies = unconvertible.get(team.id);
+    if (!currencies) return [];
+    const notice = currencyHoldNotice({
+      teamName: team.name ?? team.id,
+      budgetCurrency: team.budget?.currency ?? deps.config.fx.base,
+      currencies,
+      base: deps.config.fx.base,
+    });
+    return fanOut(deps.chat, team, `fx:${team.id}:${currencies.join(',')}:${day}`, notice);
+  });
 }
 
 function periodsOf(timezone: string, now: Date): string[] {

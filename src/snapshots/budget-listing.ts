@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import type { BudgetOrigin } from '../domain/cloud-budget.js';
 import { cloudBudgetsInForce } from '../domain/cloud-team-budgets.js';
 import type { StaleSource } from '../domain/staleness.js';
-import { loadBudgetSnapshot, type LoadedBudgetSnapshot } from './budget-snapshot.js';
+import { loadBudgetSnapshot, type ConvertedCurrency, type LoadedBudgetSnapshot } from './budget-snapshot.js';
 
 /** One budget, wherever it is defined, with spend beside it. */
 export interface BudgetLine {
@@ -27,6 +27,15 @@ export interface BudgetListing {
   budgets: BudgetLine[];
   dataThrough: string | null;
   stale: StaleSource[];
+  /** Teams whose spend is in other currencies: those converted (and at what rate) and those without a rate. */
+  currencies: TeamCurrencies[];
+}
+
+export interface TeamCurrencies {
+  team: string;
+  budgetCurrency: string;
+  converted: ConvertedCurrency[];
+  missing: string[];
 }
 
 /**
@@ -64,6 +73,8 @@ export function budgetListing(
     const cloudBudget = s.cadence === 'monthly' ? inForce.get(s.team) : undefined;
     if (cloudBudget) continue; // listed below, as the cloud budget it is
     const thresholds = snapshot.configured.find((t) => t.id === s.team)?.budget?.thresholds ?? [];
+    // Spend in a currency without a rate is not added as is: burnrate's figure is unknown.
+    const unknown = snapshot.unconvertible.has(s.team);
     lines.push({
       origin: 'config',
       name: s.cadence,
@@ -71,9 +82,9 @@ export function budgetListing(
       period: s.cadence,
       amount: s.budget,
       currency: s.currency,
-      actual: s.actual,
-      actualFrom: 'burnrate',
-      forecast: s.forecast,
+      actual: unknown ? null : s.actual,
+      actualFrom: unknown ? null : 'burnrate',
+      forecast: unknown ? null : s.forecast,
       thresholds,
       drivesAlerts: true,
     });
@@ -81,7 +92,7 @@ export function budgetListing(
   const monthly = new Map(statuses.filter((s) => s.cadence === 'monthly').map((s) => [s.team, s]));
   for (const b of snapshot.cloudBudgets) {
     if (options.teams && (!b.team || !options.teams.includes(b.team))) continue;
-    const ours = b.team && b.period === 'monthly' ? monthly.get(b.team) : undefined;
+    const ours = b.team && b.period === 'monthly' && !snapshot.unconvertible.has(b.team) ? monthly.get(b.team) : undefined;
     const actual = b.actual ?? ours?.actual ?? null;
     lines.push({
       origin: b.origin,
@@ -102,5 +113,18 @@ export function budgetListing(
     budgets: wanted ? lines.filter((l) => wanted.includes(l.origin)) : lines,
     dataThrough: snapshot.dataThrough,
     stale: snapshot.stale,
+    currencies: teamCurrencies(snapshot, options.teams),
   };
+}
+
+function teamCurrencies(snapshot: LoadedBudgetSnapshot, only: readonly string[] | undefined): TeamCurrencies[] {
+  const ids = [...new Set([...snapshot.converted.keys(), ...snapshot.unconvertible.keys()])]
+    .filter((t) => !only || only.includes(t))
+    .sort();
+  return ids.map((team) => ({
+    team,
+    budgetCurrency: snapshot.teams.find((t) => t.id === team)?.budget?.currency ?? snapshot.baseCurrency,
+    converted: snapshot.converted.get(team) ?? [],
+    missing: snapshot.unconvertible.get(team) ?? [],
+  }));
 }

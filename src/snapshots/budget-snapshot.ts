@@ -1,4 +1,6 @@
-import type { BudgetSnapshot } from '../checks/budget.js';
+import type { BudgetSnapshot, CalendarDay } from '../checks/budget.js';
+import { convert, type FxRates } from '../domain/fx.js';
+import type { TeamDay } from '../domain/spend-totals.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import type { CloudBudget } from '../domain/cloud-budget.js';
@@ -20,6 +22,22 @@ export interface LoadedBudgetSnapshot extends BudgetSnapshot<TeamConfig> {
    * every team): those teams' checks are held.
    */
   staleTeams: Map<string, StaleSource[]>;
+  /**
+   * Team id -> the currencies of its spend that burnrate.yml gives no rate for to its budget
+   * currency: those teams' checks are held too, since amounts in two currencies are never added.
+   */
+  unconvertible: Map<string, string[]>;
+  /** Team id -> the currencies converted into its budget currency, with the rate used. */
+  converted: Map<string, ConvertedCurrency[]>;
+  /** The currency of teams without a budget (fx.base). */
+  baseCurrency: string;
+}
+
+/** A currency converted into a team's budget currency: `rate` units of the budget currency per unit. */
+export interface ConvertedCurrency {
+  currency: string;
+  rate: number;
+  asOf: string | null;
 }
 
 /**
@@ -40,12 +58,6 @@ export async function loadBudgetSnapshot(
     deps.store.cloudBudgets.list(),
     deps.store.freshness.failures(),
   ]);
-  const daily = new Map<string, Map<string, number>>();
-  for (const row of rows) {
-    let days = daily.get(row.team);
-    if (!days) daily.set(row.team, (days = new Map()));
-    days.set(row.day, (days.get(row.day) ?? 0) + row.effective);
-  }
   const stale = staleSources(deps.config, freshness, failures, now);
   const staleTeams = new Map<string, StaleSource[]>();
   for (const source of stale.filter((s) => s.kind === 'spend')) {
@@ -53,14 +65,52 @@ export async function loadBudgetSnapshot(
     for (const team of fed) staleTeams.set(team, [...(staleTeams.get(team) ?? []), source]);
   }
   const configured = applyBudgetOverrides(teams, overrides);
+  const withBudgets = applyCloudBudgets(configured, cloudBudgets);
   return {
-    teams: applyCloudBudgets(configured, cloudBudgets),
+    teams: withBudgets,
     configured,
     cloudBudgets,
-    daily,
+    ...inBudgetCurrencies(rows, withBudgets, deps.config.fx),
+    baseCurrency: deps.config.fx.base,
     // How far the sources that work reach: a failing one holds its own teams, not everyone's data end.
     dataThrough: combinedDataThrough(freshness.filter((f) => !stale.some((s) => s.source === f.source))) ?? combinedDataThrough(freshness),
     stale,
     staleTeams,
   };
+}
+
+/**
+ * Each team's days in its budget currency (teams without a budget: the fx base currency): every
+ * day's total in `daily`, its recurring and one-time part in `calendar`. A currency without a rate
+ * is left out and named in `unconvertible`, so the team's checks are held instead of adding it as is.
+ */
+function inBudgetCurrencies(rows: readonly TeamDay[], teams: readonly TeamConfig[], fx: FxRates) {
+  const currencyOf = new Map(teams.map((t) => [t.id, t.budget?.currency ?? fx.base]));
+  const daily = new Map<string, Map<string, number>>();
+  const calendar = new Map<string, Map<string, CalendarDay>>();
+  const unconvertible = new Map<string, string[]>();
+  const converted = new Map<string, ConvertedCurrency[]>();
+  for (const row of rows) {
+    const to = currencyOf.get(row.team) ?? fx.base;
+    const amount = convert(row.effective, row.currency, to, fx);
+    if (amount === null) {
+      const missing = unconvertible.get(row.team) ?? [];
+      if (!missing.includes(row.currency)) unconvertible.set(row.team, [...missing, row.currency].sort());
+      continue;
+    }
+    if (row.currency !== to) {
+      const used = converted.get(row.team) ?? [];
+      if (!used.some((c) => c.currency === row.currency))
+        converted.set(row.team, [...used, { currency: row.currency, rate: convert(1, row.currency, to, fx)!, asOf: fx.asOf ?? null }]);
+    }
+    const days = daily.get(row.team) ?? new Map<string, number>();
+    daily.set(row.team, days.set(row.day, (days.get(row.day) ?? 0) + amount));
+    if (row.kind === 'usage') continue;
+    const items = calendar.get(row.team) ?? new Map<string, CalendarDay>();
+    const day = items.get(row.day) ?? { recurring: 0, oneTime: 0 };
+    if (row.kind === 'recurring') day.recurring += amount;
+    else day.oneTime += amount;
+    calendar.set(row.team, items.set(row.day, day));
+  }
+  return { daily, calendar, unconvertible, converted };
 }
