@@ -34,7 +34,10 @@ export function budgetAlert(data: BudgetAlertData): Message {
     { label: `${capitalise(budgetName)}`, value: money(f.budget) },
   ];
   if (f.forecast)
-    facts.push({ label: 'Forecast at period end', value: `${money(f.forecast.amount)} (${formatPercent(f.forecast.amount / f.budget)})` });
+    facts.push({
+      label: 'Forecast at period end',
+      value: `${money(f.forecast.amount)} (${formatPercent(f.forecast.amount / f.budget)})${rangeOf(f.forecast, money)}`,
+    });
   facts.push({ label: 'Period', value: `${shortDate(f.range.start)} – ${shortDate(addDays(f.range.end, -1))}` });
 
   const blocks: Block[] = [
@@ -109,4 +112,10 @@ function contextOf(f: Finding): string {
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** ", 80% range $29,900–$32,600": what the forecast may well end at instead. */
+export function rangeOf(forecast: { low?: number | undefined; high?: number | undefined }, money: (n: number) => string): string {
+  if (forecast.low === undefined || forecast.high === undefined || forecast.high - forecast.low < 0.005) return '';
+  return `, 80% range ${money(forecast.low)}–${money(forecast.high)}`;
 }

@@ -49,7 +49,7 @@ export function budgetListMessage(listing: BudgetListing): Message {
   const context = [
     freshnessLine(listing.dataThrough),
     ...(listing.stale.length > 0 ? [staleLine(listing.stale)] : []),
-    ...listing.currencies.map(currencyLine),
+    ...(listing.currencies ?? []).map(currencyLine),
     "* used by burnrate's budget alerts",
   ].join(' · ');
   if (listing.budgets.length === 0) {

@@ -1,3 +1,4 @@
+import { rangeOf } from './budget-alert.js';
 import type { BudgetStatus } from '../src/checks/budget-status.js';
 import { formatMoney, formatPercent } from '../src/domain/money.js';
 import { freshnessLine } from './freshness.js';
@@ -43,7 +44,9 @@ export function budgetStatusMessage(
           s.teamName,
           `${money(s, s.budget)} ${s.cadence}`,
           `${money(s, s.actual)} (${formatPercent(s.actual / s.budget)})`,
-          s.forecast === null ? '—' : `${money(s, s.forecast)} (${formatPercent(s.forecast / s.budget)})`,
+          s.forecast === null
+            ? '—'
+            : `${money(s, s.forecast)} (${formatPercent(s.forecast / s.budget)})${s.forecastRange ? rangeOf(s.forecastRange, (n) => money(s, n)) : ''}`,
           String(openFindings.get(s.team) ?? 0),
         ]),
       },

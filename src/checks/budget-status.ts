@@ -11,6 +11,8 @@ export interface BudgetStatus {
   currency: string;
   actual: number;
   forecast: number | null;
+  /** The forecast's 80% range, when its method gives one. */
+  forecastRange: { low: number; high: number } | null;
   forecastMethod: string | null;
 }
 
@@ -28,7 +30,7 @@ export function budgetStatus(snapshot: BudgetSnapshot, policy: BudgetPolicy, now
       ['weekly', team.budget.weekly, isoWeekOf(today)],
     ] as const) {
       if (amount === undefined) continue;
-      const f = forecastPeriodEnd({ daily, period, dataEnd, lookbackDays: policy.lookbackDays });
+      const f = forecastPeriodEnd({ daily, calendar: snapshot.calendar?.get(team.id), period, dataEnd, lookbackDays: policy.lookbackDays });
       statuses.push({
         team: team.id,
         teamName: team.name ?? team.id,
@@ -37,6 +39,7 @@ export function budgetStatus(snapshot: BudgetSnapshot, policy: BudgetPolicy, now
         currency: team.budget.currency,
         actual: f.actual,
         forecast: team.budget.forecast ? f.amount : null,
+        forecastRange: team.budget.forecast && f.low !== undefined && f.high !== undefined ? { low: f.low, high: f.high } : null,
         forecastMethod: team.budget.forecast ? f.method : null,
       });
     }

@@ -52,7 +52,13 @@ export function checkBudgets(snapshot: BudgetSnapshot, policy: BudgetPolicy, now
     ];
     for (const [cadence, amount, range, period] of cadences) {
       if (amount === undefined) continue;
-      const forecast = forecastPeriodEnd({ daily, period: range, dataEnd, lookbackDays: policy.lookbackDays });
+      const forecast = forecastPeriodEnd({
+        daily,
+        calendar: snapshot.calendar?.get(team.id),
+        period: range,
+        dataEnd,
+        lookbackDays: policy.lookbackDays,
+      });
       const base = {
         team: team.id,
         cadence,
@@ -63,7 +69,9 @@ export function checkBudgets(snapshot: BudgetSnapshot, policy: BudgetPolicy, now
         actual: forecast.actual,
         dataThrough: snapshot.dataThrough,
       };
-      const withForecast = budget.forecast ? { amount: forecast.amount, method: forecast.method } : null;
+      const withForecast = budget.forecast
+        ? { amount: forecast.amount, method: forecast.method, low: forecast.low, high: forecast.high }
+        : null;
       const make = (kind: FindingKind, threshold: number, value: number): Finding => ({
         id: findingId(kind, team.id, period, threshold),
         kind,

@@ -28,6 +28,9 @@ export interface Forecast {
   amount: number;
   /** How it was made, in words a user can check, e.g. "weekday averages of the last 28 days". */
   method: string;
+  /** An 80% range around `amount`, when the method gives one. */
+  low?: number | undefined;
+  high?: number | undefined;
 }
 
 export interface TrackedFinding extends Finding {

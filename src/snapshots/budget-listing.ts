@@ -28,7 +28,7 @@ export interface BudgetListing {
   dataThrough: string | null;
   stale: StaleSource[];
   /** Teams whose spend is in other currencies: those converted (and at what rate) and those without a rate. */
-  currencies: TeamCurrencies[];
+  currencies?: TeamCurrencies[];
 }
 
 export interface TeamCurrencies {

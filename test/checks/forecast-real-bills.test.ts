@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import type { CalendarDay } from '../../src/checks/budget.js';
+import { forecastPeriodEnd } from '../../src/checks/forecast.js';
+import { addDays, daysOf, monthOf } from '../../src/domain/period.js';
+
+// Forecasts on the charges real bills carry. Every expected figure is worked out here by hand from
+// the series the test builds.
+
+const november = monthOf('2026-11-15');
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** Usage of `perDay(day index)` every day from 1 October to the day before `to`. */
+function series(to: string, perDay: (i: number) => number): Map<string, number> {
+  return new Map(daysOf({ start: '2026-10-01', end: to }).map((day, i) => [day, perDay(i)]));
+}
+
+describe('forecasts on real bills', () => {
+  it('does not project a day-1 one-off onto the rest of the month', () => {
+    const daily = series('2026-11-11', () => 100);
+    daily.set('2026-11-01', 100 + 3000); // a capacity block bought on the 1st
+    const calendar = new Map<string, CalendarDay>([['2026-11-01', { recurring: 0, oneTime: 3000 }]]);
+    const result = forecastPeriodEnd({ daily, calendar, period: november, dataEnd: '2026-11-11', lookbackDays: 28 });
+    // By hand: 30 days × 100 of usage + the one-off 3,000 = 6,000.
+    expect(result.amount).toBeCloseTo(6000, 6);
+    // A budget the month ends at 91% of is never forecast to be crossed.
+    const budget = 6000 / 0.91;
+    expect(result.amount).toBeLessThan(budget);
+    // Without the calendar (the previous behaviour's view) the one-off leaks into the usage rate.
+    const blind = forecastPeriodEnd({ daily, period: november, dataEnd: '2026-11-11', lookbackDays: 28 });
+    expect(blind.amount).toBeGreaterThan(6000);
+  });
+
+  it("adds last month's recurring fee on the days it is not billed yet, and this month's as billed", () => {
+    const daily = series('2026-11-11', () => 100);
+    const calendar = new Map<string, CalendarDay>();
+    for (const day of daysOf(monthOf('2026-10-01'))) {
+      daily.set(day, 100 + 10); // October's 310 support fee, spread over its 31 days
+      calendar.set(day, { recurring: 10, oneTime: 0 });
+    }
+    const notYet = forecastPeriodEnd({ daily, calendar, period: november, dataEnd: '2026-11-11', lookbackDays: 28 });
+    // By hand: 30 × 100 usage + October's fee on 11–30 October's days (20 × 10) = 3,200.
+    expect(notYet.amount).toBeCloseTo(3000 + 200, 6);
+    expect(notYet.method).toContain('recurring charges as billed or as last period');
+
+    // November's fee of 300 billed on the 1st and spread over November: its remaining days are known.
+    for (const day of daysOf(november)) {
+      daily.set(day, (day < '2026-11-11' ? 100 : 0) + 10);
+      calendar.set(day, { recurring: 10, oneTime: 0 });
+    }
+    const billed = forecastPeriodEnd({ daily, calendar, period: november, dataEnd: '2026-11-11', lookbackDays: 28 });
+    // By hand: 30 × 100 usage + 300 fee = 3,300.
+    expect(billed.amount).toBeCloseTo(3300, 6);
+  });
+
+  it('follows a team growing 30% a month better than a weekday average or a straight line', () => {
+    const growth = Math.pow(1.3, 1 / 30);
+    const perDay = (i: number) => 1000 * Math.pow(growth, i);
+    const daily = series('2026-11-11', perDay);
+    const truth = sum(daysOf(november).map((_, i) => perDay(31 + i)));
+    const result = forecastPeriodEnd({ daily, period: november, dataEnd: '2026-11-11', lookbackDays: 28 });
+    const spent = sum(daysOf({ start: '2026-11-01', end: '2026-11-11' }).map((d) => daily.get(d)!));
+    const straightLine = (spent / 10) * 30;
+    // The previous method: spent so far + the average of the lookback window for each remaining day.
+    const window = daysOf({ start: addDays('2026-11-11', -28), end: '2026-11-11' }).map((d) => daily.get(d)!);
+    const weekdayAverage = spent + (sum(window) / window.length) * 20;
+    // A line through compound growth falls a little short; within 2.5% of the month's total.
+    expect(Math.abs(result.amount - truth) / truth).toBeLessThan(0.025);
+    expect(Math.abs(result.amount - truth)).toBeLessThan(Math.abs(straightLine - truth));
+    expect(Math.abs(result.amount - truth)).toBeLessThan(Math.abs(weekdayAverage - truth));
+    expect(result.method).toContain('linear trend');
+  });
+
+  it('projects a partial last day at the rate, not as it shows', () => {
+    const daily = series('2026-11-11', () => 100);
+    daily.set('2026-11-10', 40); // only part of the 10th is in: providers revise it for a day
+    const result = forecastPeriodEnd({ daily, period: november, dataEnd: '2026-11-11', lookbackDays: 28 });
+    // By hand: 9 × 100 + 40 spent, the 10th completed to 100 (+60), 20 days × 100 to come = 3,000.
+    expect(result.amount).toBeCloseTo(3000, 6);
+  });
+
+  it('gives an 80% range around the forecast that narrows as the month goes by', () => {
+    // Noise of ±20% a day, deterministic.
+    const noisy = (i: number) => 1000 * (1 + 0.2 * Math.sin(i * 2.3));
+    const early = forecastPeriodEnd({ daily: series('2026-11-04', noisy), period: november, dataEnd: '2026-11-04', lookbackDays: 28 });
+    const late = forecastPeriodEnd({ daily: series('2026-11-26', noisy), period: november, dataEnd: '2026-11-26', lookbackDays: 28 });
+    for (const f of [early, late]) {
+      expect(f.low!).toBeLessThanOrEqual(f.amount);
+      expect(f.high!).toBeGreaterThanOrEqual(f.amount);
+    }
+    expect(early.high! - early.low!).toBeGreaterThan(late.high! - late.low!);
+    expect(early.method).toContain('80% range');
+  });
+});
