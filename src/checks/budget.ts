@@ -3,6 +3,7 @@ import type { Team } from '../domain/team.js';
 import { dayInZone, isoWeekLabel, isoWeekOf, monthOf, toDay, type Period } from '../domain/period.js';
 import { compare } from './compare.js';
 import { forecastPeriodEnd } from './forecast.js';
+import type { CalendarDay } from '../domain/cost-kind.js';
 
 /**
  * Everything a budget check looks at; built from the store, so the check itself does no I/O. Teams
@@ -20,12 +21,6 @@ export interface BudgetSnapshot<T extends Team = Team> {
   calendar?: ReadonlyMap<string, ReadonlyMap<string, CalendarDay>>;
   /** End of the data (ISO timestamp, exclusive); null when there is none. */
   dataThrough: string | null;
-}
-
-/** A day's charges that are not usage, in the budget's currency (see domain/cost-kind.ts). */
-export interface CalendarDay {
-  recurring: number;
-  oneTime: number;
 }
 
 export interface BudgetPolicy {

@@ -1,6 +1,6 @@
 import type { Forecast } from '../domain/finding.js';
 import { addDays, daysBetween, daysOf, type Period } from '../domain/period.js';
-import type { CalendarDay } from './budget.js';
+import type { CalendarDay } from '../domain/cost-kind.js';
 import { MODELS, RECENT_DAYS, type HistoryDay, type UsageModel } from './forecast/usage-models.js';
 
 export interface ForecastInput {

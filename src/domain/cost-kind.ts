@@ -24,3 +24,9 @@ export function costKindOf(chargeCategory: string, chargeFrequency: string | nul
   }
   return ['purchase', 'credit', 'adjustment'].includes(chargeCategory.toLowerCase()) ? 'one-time' : 'usage';
 }
+
+/** A day's charges that are not usage (in one currency): what a forecast adds as calendar items. */
+export interface CalendarDay {
+  recurring: number;
+  oneTime: number;
+}

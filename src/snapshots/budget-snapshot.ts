@@ -1,4 +1,5 @@
-import type { BudgetSnapshot, CalendarDay } from '../checks/budget.js';
+import type { BudgetSnapshot } from '../checks/budget.js';
+import type { CalendarDay } from '../domain/cost-kind.js';
 import { convert, type FxRates } from '../domain/fx.js';
 import type { TeamDay } from '../domain/spend-totals.js';
 import type { TeamConfig } from '../config/schema.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CalendarDay } from '../../src/checks/budget.js';
+import type { CalendarDay } from '../../src/domain/cost-kind.js';
 import { forecastPeriodEnd } from '../../src/checks/forecast.js';
 import { addDays, daysOf, monthOf } from '../../src/domain/period.js';
 
