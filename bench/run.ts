@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, medians of several runs, printed with the machine they ran on.
 // Results also land in bench/out/results.json; BENCHMARKS.md records the figures.
-// BENCH_ONLY=focus,budget,slack,idle,gpufetch,soak runs only those (results then go to bench/out/results.<names>.json).
+// BENCH_ONLY=focus,budget,forecast,slack,idle,gpufetch,soak runs only those (results then go to bench/out/results.<names>.json).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { benchBudgetCheck, type BudgetBenchResult } from './budget-check.js';
 import { benchDeliverySoak, printDeliverySoak, type SoakBench } from './delivery-soak-bench.js';
 import { benchFocusImport } from './focus-import.js';
+import { printForecastBacktest, runForecastBacktest, type BacktestRow } from './forecast-backtest.js';
 import { benchGpuFetch, type GpuFetchBench } from './gpu-fetch.js';
 import { benchIdleDetection, type IdleDetectionBench } from './idle-detection.js';
 import { benchSlackAck, type SlackAckBench } from './slack-ack.js';
@@ -15,7 +16,7 @@ import { benchSlackAck, type SlackAckBench } from './slack-ack.js';
 const OUT = fileURLToPath(new URL('../../bench/out/', import.meta.url));
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
-const BENCHES = ['focus', 'budget', 'slack', 'idle', 'gpufetch', 'soak'] as const;
+const BENCHES = ['focus', 'budget', 'forecast', 'slack', 'idle', 'gpufetch', 'soak'] as const;
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
@@ -52,6 +53,12 @@ if (selected('budget')) {
   console.log(`\nBudget checks, ${budget.teams} teams × ${budget.days} days, median of ${runs}:`);
   console.log(`  pure checks     : ${budget.checkMs.toFixed(1)} ms (${budget.findings} findings; target < 200 ms)`);
   console.log(`  whole job       : ${budget.jobMs.toFixed(1)} ms (load from SQLite, check, reconcile)`);
+}
+
+let forecast: BacktestRow[] | undefined;
+if (selected('forecast')) {
+  forecast = runForecastBacktest();
+  printForecastBacktest(forecast);
 }
 
 let slack: SlackAckBench | undefined;
@@ -121,7 +128,7 @@ mkdirSync(OUT, { recursive: true });
 const file = only.length === 0 ? 'results.json' : `results.${only.join('.')}.json`;
 writeFileSync(
   join(OUT, file),
-  `${JSON.stringify({ machine, at: new Date().toISOString(), focus: focus && { ...focus, samples: undefined }, budget, slack, idle, gpuFetch, soak }, null, 2)}\n`,
+  `${JSON.stringify({ machine, at: new Date().toISOString(), focus: focus && { ...focus, samples: undefined }, budget, forecast, slack, idle, gpuFetch, soak }, null, 2)}\n`,
 );
 
 function printSlack(slack: SlackAckBench): void {

@@ -1,0 +1,168 @@
+// Forecast backtest: for synthetic months shaped like real bills, every day of November is taken
+// as "today" and the month's end is forecast from the data before it, by burnrate's method, by the
+// previous method (weekday averages over everything, kept here only as the baseline) and by a
+// straight line. Reported: mean absolute percentage error (MAPE) by day-of-month band, and the days
+// a forecast alert would fire wrongly (a month that ends at 91% of its budget) or be missed (one
+// that ends at 110%).
+
+import { forecastPeriodEnd } from '../src/checks/forecast.js';
+import type { CalendarDay } from '../src/domain/cost-kind.js';
+import { addDays, daysOf, monthOf, weekdayOf, type Period } from '../src/domain/period.js';
+import { mulberry32 } from '../src/sources/demo/random.js';
+
+const MONTH = monthOf('2026-11-01');
+const HISTORY_START = '2026-09-01';
+const LOOKBACK = 28;
+const METHODS = ['burnrate', 'previous', 'straight line'] as const;
+type Method = (typeof METHODS)[number];
+const BANDS = [
+  { label: '1–7', from: 1, to: 7 },
+  { label: '8–14', from: 8, to: 14 },
+  { label: '15–21', from: 15, to: 21 },
+  { label: '22–30', from: 22, to: 30 },
+] as const;
+
+interface Series {
+  name: string;
+  /** True spend per day (usage and calendar items). */
+  daily: Map<string, number>;
+  calendar: Map<string, CalendarDay>;
+  /** The share of the last day's spend already in the data on the day after (1: complete). */
+  lastDayShare: number;
+}
+
+export interface BacktestRow {
+  series: string;
+  mape: Record<Method, Record<string, number>>;
+  falseAlertDays: Record<Method, number>;
+  missedAlertDays: Record<Method, number>;
+}
+
+/** Weekdays 1,000, weekends 300, ±10% noise: the weekly shape of ML spend. */
+function usage(seed: number, scale: (day: string, i: number) => number): Map<string, number> {
+  const random = mulberry32(seed);
+  return new Map(
+    daysOf({ start: HISTORY_START, end: MONTH.end }).map((day, i) => {
+      const weekday = weekdayOf(day);
+      const base = weekday === 0 || weekday === 6 ? 300 : 1000;
+      return [day, base * scale(day, i) * (0.9 + 0.2 * random())];
+    }),
+  );
+}
+
+function withCharge(daily: Map<string, number>, day: string, amount: number, calendar = new Map<string, CalendarDay>()) {
+  daily.set(day, (daily.get(day) ?? 0) + amount);
+  calendar.set(day, { recurring: 0, oneTime: (calendar.get(day)?.oneTime ?? 0) + amount });
+  return calendar;
+}
+
+function seriesSet(): Series[] {
+  const plain = (name: string, daily: Map<string, number>): Series => ({ name, daily, calendar: new Map(), lastDayShare: 1 });
+  const oneOff = usage(3, () => 1);
+  const credit = usage(4, () => 1);
+  return [
+    plain(
+      'flat, weekly shape',
+      usage(1, () => 1),
+    ),
+    plain(
+      '+30% a month',
+      usage(2, (_d, i) => Math.pow(1.3, i / 30)),
+    ),
+    plain(
+      'step up ×1.5 on the 10th',
+      usage(5, (d) => (d >= '2026-11-10' ? 1.5 : 1)),
+    ),
+    plain(
+      'step down ×0.6 on the 10th',
+      usage(6, (d) => (d >= '2026-11-10' ? 0.6 : 1)),
+    ),
+    { name: 'day-1 one-off (20,000)', daily: oneOff, calendar: withCharge(oneOff, '2026-11-01', 20_000), lastDayShare: 1 },
+    { name: 'month-end credit (−5,000)', daily: credit, calendar: withCharge(credit, '2026-11-28', -5_000), lastDayShare: 1 },
+    {
+      ...plain(
+        'partial last day (40% in)',
+        usage(7, () => 1),
+      ),
+      lastDayShare: 0.4,
+    },
+  ];
+}
+
+/** The previous method, as it was: spend so far plus weekday averages of the lookback, last day included. */
+function previousMethod(daily: ReadonlyMap<string, number>, period: Period, dataEnd: string): number {
+  const actual = daysOf({ start: period.start, end: dataEnd }).reduce((s, d) => s + (daily.get(d) ?? 0), 0);
+  const slots = Array.from({ length: 7 }, () => ({ total: 0, days: 0 }));
+  for (const day of daysOf({ start: addDays(dataEnd, -LOOKBACK), end: dataEnd })) {
+    const slot = slots[weekdayOf(day)]!;
+    slot.total += daily.get(day) ?? 0;
+    slot.days += 1;
+  }
+  return (
+    actual +
+    daysOf({ start: dataEnd, end: period.end }).reduce((s, d) => {
+      const slot = slots[weekdayOf(d)]!;
+      return s + (slot.days ? slot.total / slot.days : 0);
+    }, 0)
+  );
+}
+
+function forecastOf(method: Method, series: Series, dataEnd: string): number {
+  // What the data shows on that day: everything before it, the last day only in part.
+  const seen = new Map([...series.daily].filter(([d]) => d < dataEnd));
+  const last = addDays(dataEnd, -1);
+  seen.set(last, (seen.get(last) ?? 0) * series.lastDayShare);
+  const calendar = new Map([...series.calendar].filter(([d]) => d < dataEnd));
+  if (method === 'burnrate') return forecastPeriodEnd({ daily: seen, calendar, period: MONTH, dataEnd, lookbackDays: LOOKBACK }).amount;
+  if (method === 'previous') return previousMethod(seen, MONTH, dataEnd);
+  const spent = daysOf({ start: MONTH.start, end: dataEnd }).reduce((s, d) => s + (seen.get(d) ?? 0), 0);
+  return (spent / daysOf({ start: MONTH.start, end: dataEnd }).length) * daysOf(MONTH).length;
+}
+
+export function runForecastBacktest(): BacktestRow[] {
+  return seriesSet().map((series) => {
+    const truth = daysOf(MONTH).reduce((s, d) => s + series.daily.get(d)!, 0);
+    const row: BacktestRow = {
+      series: series.name,
+      mape: Object.fromEntries(METHODS.map((m) => [m, {}])) as BacktestRow['mape'],
+      falseAlertDays: Object.fromEntries(METHODS.map((m) => [m, 0])) as Record<Method, number>,
+      missedAlertDays: Object.fromEntries(METHODS.map((m) => [m, 0])) as Record<Method, number>,
+    };
+    for (const method of METHODS) {
+      const errors: { day: number; ape: number }[] = [];
+      // "Today" is the 2nd to the 30th: data through the day before.
+      for (const dataEnd of daysOf({ start: addDays(MONTH.start, 1), end: MONTH.end })) {
+        const forecast = forecastOf(method, series, dataEnd);
+        errors.push({ day: Number(addDays(dataEnd, -1).slice(8)), ape: Math.abs(forecast - truth) / Math.abs(truth) });
+        if (forecast >= truth / 0.91) row.falseAlertDays[method] += 1;
+        if (forecast < truth / 1.1) row.missedAlertDays[method] += 1;
+      }
+      const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+      row.mape[method]['all'] = mean(errors.map((e) => e.ape));
+      for (const band of BANDS)
+        row.mape[method][band.label] = mean(errors.filter((e) => e.day >= band.from && e.day <= band.to).map((e) => e.ape));
+    }
+    return row;
+  });
+}
+
+export function printForecastBacktest(rows: readonly BacktestRow[]): void {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7);
+  console.log('\nForecast backtest, November 2026, each day as "today" (MAPE of the month-end forecast; alert days):');
+  console.log(
+    `  ${'series'.padEnd(28)} ${METHODS.map((m) => `MAPE ${m}`.padStart(20)).join('')}   days 1–7 b/p/s          false alerts b/p/s  missed b/p/s`,
+  );
+  for (const r of rows) {
+    console.log(
+      `  ${r.series.padEnd(28)} ${METHODS.map((m) => pct(r.mape[m]['all']!).padStart(20)).join('')}   ${METHODS.map((m) => pct(r.mape[m]['1–7']!)).join(' ')}   ${METHODS.map(
+        (m) => r.falseAlertDays[m],
+      )
+        .join('/')
+        .padStart(10)}      ${METHODS.map((m) => r.missedAlertDays[m])
+        .join('/')
+        .padStart(8)}`,
+    );
+  }
+  console.log('  b/p/s: burnrate / previous (weekday averages) / straight line. False: forecast ≥ budget for a month ending at 91%;');
+  console.log('  missed: forecast < budget for a month ending at 110%. 29 days per series.');
+}
