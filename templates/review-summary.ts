@@ -35,7 +35,7 @@ export function reviewSummary(f: ReviewFigures, lineCount: number): Message {
   if (f.showback)
     facts.push({
       label: 'Showback',
-      value: `${money(f.showback.total)}: ${money(f.showback.direct)} direct + ${money(f.showback.shared)} share of untagged (${formatPercent(f.showback.share)} of the organisation)`,
+      value: `${money(f.showback.total)}: ${money(f.showback.direct)} direct + ${money(f.showback.shared)} share of shared costs${f.showback.commitment ? ` + ${money(f.showback.commitment)} unused commitment` : ''} (${formatPercent(f.showback.share)} of the organisation)`,
     });
 
   const blocks: Block[] = [

@@ -211,6 +211,8 @@ export const configSchema = z
     /** Runaway sweeps: which tag names a sweep and the window caps apply to (caps are per team). */
     sweeps: sweepsSchema.prefault({}),
     unitCosts: unitCostsSchema.prefault({}),
+    /** Showback: who is charged the unused part of commitments (Savings Plans, reservations, CUDs). */
+    showback: z.strictObject({ commitmentOwner: nonEmpty('a team id').optional() }).prefault({}),
     review: reviewSchema.prefault({}),
   })
   .superRefine((config, ctx) => {

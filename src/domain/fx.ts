@@ -25,3 +25,27 @@ export function convert(amount: number, from: string, to: string, fx: FxRates): 
 export function missingRates(currencies: Iterable<string>, to: string, fx: FxRates): string[] {
   return [...new Set(currencies)].filter((c) => convert(1, c, to, fx) === null).sort();
 }
+
+/**
+ * Amounts in several currencies, all in `to`: the lines converted, and the currencies that could
+ * not be (their lines left out, for the caller to name rather than add as they are).
+ */
+export function inCurrency<T extends { currency: string; billed: number; effective: number }>(
+  lines: readonly T[],
+  to: string,
+  fx: FxRates,
+): { lines: T[]; missing: string[] } {
+  const converted: T[] = [];
+  for (const line of lines) {
+    const rate = convert(1, line.currency, to, fx);
+    if (rate !== null) converted.push({ ...line, currency: to, billed: line.billed * rate, effective: line.effective * rate });
+  }
+  return {
+    lines: converted,
+    missing: missingRates(
+      lines.map((l) => l.currency),
+      to,
+      fx,
+    ),
+  };
+}

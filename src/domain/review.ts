@@ -50,8 +50,10 @@ export interface ShowbackLine {
   team: string;
   teamName: string;
   direct: number;
-  /** The team's share of untagged and unmapped spend, in proportion to its direct spend. */
+  /** The team's share of shared costs (tax, support), in proportion to its spend with the same provider. */
   shared: number;
+  /** The unused commitment charged to the team (as its owner, or for what the commitment covered of its spend). */
+  commitment?: number;
   total: number;
   /** Share of the organisation's spend, 0–1. */
   share: number;

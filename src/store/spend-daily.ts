@@ -3,12 +3,15 @@ import type { Period } from '../domain/period.js';
 import type { SpendBatch, SpendDimension, SpendScope } from '../domain/spend.js';
 import type { SpendFilter, SpendTotal, TeamDay } from '../domain/spend-totals.js';
 import { costKindOf, type CostKind } from '../domain/cost-kind.js';
+import type { InvoiceLine } from '../domain/invoice-line.js';
 
 export interface SpendStore {
   totals(filter: SpendFilter, by: SpendDimension): Promise<SpendTotal[]>;
   /** Daily totals per team from `since` on: the snapshot budget checks run on. */
   dailyByTeam(since: string): Promise<TeamDay[]>;
   currencies(period: Period): Promise<string[]>;
+  /** A billing period's spend (what its invoices say), grouped for showback. */
+  invoiceLines(billingPeriod: string): Promise<InvoiceLine[]>;
   /** Teams with spend from `source` from `since` on: whose numbers a failing source leaves short. */
   teamsOf(source: string, since: string): Promise<string[]>;
 }
@@ -68,6 +71,19 @@ export class SqliteSpendStore implements SpendStore {
     return this.dailyByTeamStatement
       .all(since)
       .map(([team, day, currency, kind, billed, effective]) => ({ team, day, currency, kind, billed, effective }));
+  }
+
+  async invoiceLines(billingPeriod: string): Promise<InvoiceLine[]> {
+    const rows = this.db
+      .prepare<[string], Omit<InvoiceLine, 'hasResource'> & { hasResource: number }>(
+        `SELECT team, owner_tag AS ownerTag, provider, charge_category AS chargeCategory, cost_kind AS kind,
+           resource_id IS NOT NULL AND resource_id <> '' AS hasResource, commitment_discount_id AS commitmentId,
+           commitment_discount_status AS commitmentStatus, currency, sum(billed) AS billed, sum(effective) AS effective
+         FROM spend_daily WHERE billing_period = ?
+         GROUP BY team, owner_tag, provider, charge_category, cost_kind, hasResource, commitment_discount_id, commitment_discount_status, currency`,
+      )
+      .all(billingPeriod);
+    return rows.map((r) => ({ ...r, hasResource: r.hasResource === 1 }));
   }
 
   async teamsOf(source: string, since: string): Promise<string[]> {

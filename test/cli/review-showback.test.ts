@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, workDir } from '../support/run-cli.js';
@@ -55,9 +56,9 @@ describe('burnrate review and showback on the demo organisation', () => {
     const inference = reviews.find((r: { team: string }) => r.team === 'inference');
     expect(inference.figures.units.perThousandPredictions.predictions).toBe(240_000_000);
     expect(inference.figures.units.perThousandPredictions.cost).toBeCloseTo((inference.figures.spend / 240_000_000) * 1000, 4);
-    // Showback lines carry the untagged spend between them.
+    // Showback lines no longer carry untagged spend: it stays the organisation's, in plain sight.
     const shared = reviews.reduce((sum: number, r: { figures: { showback: { shared: number } } }) => sum + r.figures.showback.shared, 0);
-    expect(shared).toBeCloseTo(llm.figures.untagged.amount, 0);
+    expect(shared).toBeLessThan(llm.figures.untagged.amount);
   });
 
   it('records a month once: a second run keeps the lines and queues nothing', async () => {
@@ -89,26 +90,53 @@ describe('burnrate review and showback on the demo organisation', () => {
     expect((await cli(['review', '--team', 'nope'], { cwd: dir, now: NOW })).err).toContain('unknown team "nope"');
   });
 
-  it('showback: CSV and JSON that add up to the month’s bill', async () => {
-    const spend = JSON.parse((await cli(['spend', '--by', 'team', '--period', '2026-11', '--json'], { cwd: dir, now: NOW })).out);
+  it('showback: CSV and JSON that tie to the month’s bill, to the cent', async () => {
+    // The bill, summed straight from the stored cost lines of the billing period.
+    const db = new Database(join(dir, 'data', 'burnrate.db'), { readonly: true });
+    const bill = db
+      .prepare("SELECT sum(billed) AS billed, sum(effective) AS effective FROM spend_daily WHERE billing_period = '2026-11'")
+      .get() as { billed: number; effective: number };
+    const untagged = db
+      .prepare(
+        `SELECT coalesce(sum(effective), 0) AS amount FROM spend_daily WHERE billing_period = '2026-11' AND team = '(untagged)'
+           AND charge_category <> 'Tax' AND NOT ((resource_id IS NULL OR resource_id = '') AND cost_kind = 'recurring')
+           AND coalesce(lower(commitment_discount_status), '') <> 'unused'`,
+      )
+      .get() as { amount: number };
+    db.close();
+
     const json = await cli(['showback', '--month', '2026-11', '--format', 'json'], { cwd: dir, now: NOW });
     expect(json.code).toBe(0);
     const report = JSON.parse(json.out);
     expect(report).toMatchObject({ month: '2026-11', currency: 'USD' });
-    expect(report.total).toBeCloseTo(spend.total.effective, 1);
-    const sum = report.teams.reduce((s: number, t: { total: number }) => s + t.total, 0);
-    expect(sum).toBeCloseTo(report.total, 0);
+    expect(report.total).toBeCloseTo(bill.effective, 2);
+    // Team totals and the organisation's own lines add up to the effective total, to the cent...
+    const teams = report.teams.reduce((s: number, t: { total: number }) => s + t.total, 0);
+    const organisation = report.organisation.reduce((s: number, o: { amount: number }) => s + o.amount, 0);
+    expect(Math.round((teams + organisation) * 100)).toBe(Math.round(bill.effective * 100));
+    // ...untagged spend stays visible, not spread...
+    const unallocated = report.organisation.find((o: { key: string }) => o.key === '(unallocated)');
+    expect(unallocated.amount).toBeCloseTo(untagged.amount, 2);
+    // ...and the reconciliation reaches the billed total.
+    const r = report.reconciliation;
+    expect(r.billed).toBeCloseTo(bill.billed, 2);
+    expect(Math.round((r.effective + r.purchases + r.unusedCommitment + r.amortisedUsage + r.rounding) * 100)).toBe(
+      Math.round(bill.billed * 100),
+    );
+    // Rounding is what whole cents leave: at most a cent per organisation line and team.
+    expect(Math.abs(r.rounding)).toBeLessThanOrEqual(0.01 * (report.teams.length + report.organisation.length + 2));
     expect(report.teams[0].team).toBe('llm-training');
 
     const csv = await cli(['showback', '--month', '2026-11'], { cwd: dir, now: NOW });
     expect(csv.code).toBe(0);
     const rows = csv.out.trim().split('\n');
     expect(rows[0]).toBe('month,team,team_name,direct,shared_untagged,total,share,budget');
-    expect(rows).toHaveLength(5);
+    expect(rows).toHaveLength(1 + report.teams.length + report.organisation.length + 1);
     const llm = report.teams.find((t: { team: string }) => t.team === 'llm-training');
     expect(rows[1]).toBe(
-      `2026-11,llm-training,LLM Training,${llm.direct.toFixed(2)},${llm.shared.toFixed(2)},${llm.total.toFixed(2)},${llm.share.toFixed(4)},150000.00`,
+      `2026-11,llm-training,LLM Training,${llm.direct.toFixed(2)},${(llm.shared + llm.commitment).toFixed(2)},${llm.total.toFixed(2)},${llm.share.toFixed(4)},150000.00`,
     );
+    expect(rows.at(-1)).toMatch(/^2026-11,\(reconciliation\),/);
     expect((await cli(['showback', '--format', 'xml'], { cwd: dir, now: NOW })).err).toContain('--format must be one of csv, json');
   });
 

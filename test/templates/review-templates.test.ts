@@ -130,7 +130,7 @@ describe('review messages', () => {
     expect(text).toContain('Forecast for December 2026:');
     expect(text).toContain('$4,878.49 (3% of spend, 1,335 GPU-hours)');
     expect(text).toContain('$17,653.42 (6%)');
-    expect(text).toContain('$10,989.26 share of untagged');
+    expect(text).toContain('$10,989.26 share of shared costs');
     expect(text).toMatch(/1,000 predictions\s+240,000,000\s+\$0\.19/);
     expect(text).toContain('billing data through 30 Nov');
   });

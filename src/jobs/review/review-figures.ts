@@ -4,6 +4,7 @@ import { showback } from '../../checks/review/showback.js';
 import { costPerThousandPredictions, unitCost } from '../../checks/review/unit-costs.js';
 import type { TeamConfig } from '../../config/schema.js';
 import type { Deps } from '../../deps.js';
+import { inCurrency } from '../../domain/fx.js';
 import { monthOf } from '../../domain/period.js';
 import type { ReviewFigures } from '../../domain/review.js';
 import { UNMAPPED, UNTAGGED } from '../../domain/spend.js';
@@ -63,9 +64,16 @@ export async function loadReviewFigures(
       sweep: unitCost(sweeps),
       perThousandPredictions: costPerThousandPredictions(spend, predictions),
     },
-    showback: showback(byTeam, deps.config.teams).lines.find((l) => l.team === team.id) ?? null,
+    showback: (await teamShowback(deps, month)).find((l) => l.team === team.id) ?? null,
     dataThrough: snapshot.dataThrough,
   };
+}
+
+/** The month's showback lines (in the fx base currency); none when a currency has no rate. */
+async function teamShowback(deps: Deps, month: string) {
+  const { lines, missing } = inCurrency(await deps.store.spend.invoiceLines(month), deps.config.fx.base, deps.config.fx);
+  if (missing.length > 0) return [];
+  return showback(lines, deps.config.teams, { commitmentOwner: deps.config.showback.commitmentOwner }).lines;
 }
 
 /** Idle GPU cost of every team over a month; null when no GPU metrics are configured. */
