@@ -12,7 +12,7 @@ export interface BudgetStatus {
   actual: number;
   forecast: number | null;
   /** The forecast's 80% range, when its method gives one. */
-  forecastRange: { low: number; high: number } | null;
+  forecastRange?: { low: number; high: number } | null;
   forecastMethod: string | null;
 }
 

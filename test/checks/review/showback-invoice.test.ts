@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { showback } from '../../../src/checks/review/showback.js';
 import type { InvoiceLine } from '../../../src/domain/invoice-line.js';
+import { teamSchema } from '../../../src/config/schema.js';
 
 // A month's bill of two providers, worked out by hand below each expectation.
 
@@ -70,7 +71,7 @@ const BILL: InvoiceLine[] = [
   line({ team: '(unmapped)', ownerTag: 'vision', billed: 70, effective: 70 }),
   line({ team: '(untagged)', ownerTag: null, billed: 80, effective: 80 }),
 ];
-const TEAMS = [{ id: 'a' }, { id: 'b' }, { id: 'c' }];
+const TEAMS = ['a', 'b', 'c'].map((id) => teamSchema.parse({ id }));
 
 describe('showback that ties to the invoice', () => {
   it('charges each kind of cost to whom it belongs and adds up to the bill, to the cent', () => {
