@@ -11,6 +11,8 @@ export interface FakeCostLine {
   /** The ownership tag's value; null: untagged. */
   tag: string | null;
   service: string;
+  /** Cost Explorer's RECORD_TYPE: Usage (default), Tax, Support, Credit, SavingsPlanRecurringFee... */
+  recordType?: string;
   unblended: number;
   amortized?: number;
 }
@@ -175,11 +177,13 @@ export class FakeAwsBilling {
     const offset = input.NextPageToken ? Number(Buffer.from(input.NextPageToken, 'base64').toString()) : 0;
     const page = days.slice(offset, offset + perPage);
     const tagKey = input.GroupBy[0].Key;
+    const byRecordType = input.GroupBy[1].Key === 'RECORD_TYPE';
     const ResultsByTime = page.map((day) => {
       const groups = new Map<string, { Keys: string[]; unblended: number; amortized: number }>();
       for (const line of this.options.costs ?? []) {
         if (line.day !== day || (line.account ?? 'default') !== account) continue;
-        const keys = [`${tagKey}$${line.tag ?? ''}`, line.service];
+        if (!matchesFilter(input.Filter, line.recordType ?? 'Usage')) continue;
+        const keys = [`${tagKey}$${line.tag ?? ''}`, byRecordType ? (line.recordType ?? 'Usage') : line.service];
         const group = groups.get(keys.join('|')) ?? { Keys: keys, unblended: 0, amortized: 0 };
         group.unblended += line.unblended;
         group.amortized += line.amortized ?? line.unblended;
@@ -272,10 +276,23 @@ function validateCostAndUsage(input: any, tagKey: string): string | undefined {
     groups[0]?.Type !== 'TAG' ||
     groups[0]?.Key !== tagKey ||
     groups[1]?.Type !== 'DIMENSION' ||
-    groups[1]?.Key !== 'SERVICE'
+    (groups[1]?.Key !== 'SERVICE' && groups[1]?.Key !== 'RECORD_TYPE')
   )
-    return `expected GroupBy TAG ${tagKey} then DIMENSION SERVICE, got ${JSON.stringify(groups)}`;
+    return `expected GroupBy TAG ${tagKey} then DIMENSION SERVICE or RECORD_TYPE, got ${JSON.stringify(groups)}`;
+  if (input.Filter !== undefined && !recordTypeValues(input.Filter)) return `unsupported Filter ${JSON.stringify(input.Filter)}`;
   return undefined;
+}
+
+/** The RECORD_TYPE values of a `{ Dimensions }` or `{ Not: { Dimensions } }` filter: all this fake understands. */
+function recordTypeValues(filter: any): string[] | undefined {
+  const dimensions = filter?.Not?.Dimensions ?? filter?.Dimensions;
+  return dimensions?.Key === 'RECORD_TYPE' && Array.isArray(dimensions.Values) ? dimensions.Values : undefined;
+}
+
+function matchesFilter(filter: any, recordType: string): boolean {
+  if (filter === undefined) return true;
+  const listed = recordTypeValues(filter)!.includes(recordType);
+  return filter.Not ? !listed : listed;
 }
 
 function nextDay(day: string): string {

@@ -1,23 +1,26 @@
 import type { ResultByTime } from '@aws-sdk/client-cost-explorer';
 import type { SpendRow } from '../../domain/spend.js';
 import type { PullContext } from '../../ports/pull-context.js';
+import { chargeOfRecordType } from './record-types.js';
 
 /**
  * Cost Explorer's daily groups → spend rows. A group's keys are `<tagKey>$<value>` (empty value:
- * untagged) and the service name; UnblendedCost is what was billed, AmortizedCost what the day
+ * untagged) and the service name (usage) or the record type (taxes, fees, credits); UnblendedCost is what was billed, AmortizedCost what the day
  * really cost once upfront commitments are spread (burnrate's "effective" cost).
  */
 export function costAndUsageRows(
   results: readonly ResultByTime[],
   ctx: Pick<PullContext, 'resolveTeam'>,
   billingAccount: string | null,
+  secondKey: 'service' | 'recordType' = 'service',
 ): SpendRow[] {
   const rows: SpendRow[] = [];
   for (const result of results) {
     const day = result.TimePeriod?.Start;
     if (!day) continue;
     for (const group of result.Groups ?? []) {
-      const [tagKey = '', service = '(unknown service)'] = group.Keys ?? [];
+      const [tagKey = '', second = '(unknown service)'] = group.Keys ?? [];
+      const charge = chargeOfRecordType(secondKey === 'service' ? 'Usage' : second);
       const ownerTag = tagValueOf(tagKey);
       const billed = group.Metrics?.UnblendedCost;
       const effective = group.Metrics?.AmortizedCost;
@@ -32,10 +35,11 @@ export function costAndUsageRows(
         provider: 'AWS',
         billingAccount,
         subAccount: null,
-        service,
+        service: secondKey === 'service' ? second : charge.label,
         serviceCategory: null,
         resourceId: null,
-        chargeCategory: 'Usage',
+        chargeCategory: charge.chargeCategory,
+        chargeFrequency: charge.chargeFrequency,
         pricingCategory: null,
         currency: billed?.Unit ?? effective?.Unit ?? 'USD',
         billed: billedAmount,

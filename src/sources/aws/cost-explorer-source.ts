@@ -6,6 +6,7 @@ import type { SpendSource } from '../../ports/spend-source.js';
 import { awsAccounts, type AwsAccount } from './aws-accounts.js';
 import { explainAwsError } from './aws-errors.js';
 import { costAndUsageRows } from './cost-and-usage-rows.js';
+import { USAGE_RECORD_TYPES } from './record-types.js';
 import { COST_EXPLORER_PERMISSION } from './aws-permissions.js';
 
 /** Cost Explorer has one endpoint, in us-east-1. */
@@ -21,9 +22,11 @@ export interface CostExplorerSourceOptions {
 }
 
 /**
- * Daily spend from Cost Explorer. Each request costs money (USD 0.01), so a refresh asks once per
- * account for every missing day at once, grouped by the ownership tag and the service: the number
- * of teams changes the size of the answer, never the number of requests. Only pages beyond the
+ * Daily spend from Cost Explorer. Each request costs money (USD 0.01), so a refresh asks twice per
+ * account for every missing day at once: usage grouped by the ownership tag and the service, and
+ * the other charges (tax, support, fees, credits, refunds) by the tag and their record type, so
+ * they carry FOCUS charge categories. The number of teams changes the size of the answers, never
+ * the number of requests. Only pages beyond the
  * first cost more, and a daily refresh of a few days fits in one.
  */
 export class CostExplorerSource implements SpendSource {
@@ -41,10 +44,15 @@ export class CostExplorerSource implements SpendSource {
     const window = incrementalWindow(ctx.dataThrough?.(this.id) ?? null, ctx.now, this.options.backfillDays);
     const rows = [];
     for (const account of this.accounts) {
-      const results = await this.costAndUsage(account, window).catch((error: unknown) => {
+      const explain = (error: unknown) => {
         throw explainAwsError(error, { service: 'Cost Explorer', permission: COST_EXPLORER_PERMISSION, account: account.label });
-      });
-      rows.push(...costAndUsageRows(results, ctx, account.accountId));
+      };
+      const usage = await this.costAndUsage(account, window, 'usage').catch(explain);
+      const others = await this.costAndUsage(account, window, 'others').catch(explain);
+      rows.push(
+        ...costAndUsageRows(usage, ctx, account.accountId, 'service'),
+        ...costAndUsageRows(others, ctx, account.accountId, 'recordType'),
+      );
     }
     // One batch: the window is replaced for every account at once, or not at all.
     return [
@@ -52,7 +60,12 @@ export class CostExplorerSource implements SpendSource {
     ];
   }
 
-  private async costAndUsage(account: AwsAccount, window: DayWindow): Promise<ResultByTime[]> {
+  /**
+   * Usage (its record types) grouped by tag and service, or everything else (taxes, fees, credits,
+   * refunds) grouped by tag and record type: two dimensions is all one request can group by.
+   */
+  private async costAndUsage(account: AwsAccount, window: DayWindow, part: 'usage' | 'others'): Promise<ResultByTime[]> {
+    const usageTypes = { Dimensions: { Key: 'RECORD_TYPE' as const, Values: [...USAGE_RECORD_TYPES] } };
     const client = this.clientFor(account);
     const results: ResultByTime[] = [];
     let token: string | undefined;
@@ -62,9 +75,10 @@ export class CostExplorerSource implements SpendSource {
           TimePeriod: { Start: window.start, End: window.end },
           Granularity: 'DAILY',
           Metrics: ['UnblendedCost', 'AmortizedCost'],
+          Filter: part === 'usage' ? usageTypes : { Not: usageTypes },
           GroupBy: [
             { Type: 'TAG', Key: this.options.tagKey },
-            { Type: 'DIMENSION', Key: 'SERVICE' },
+            { Type: 'DIMENSION', Key: part === 'usage' ? 'SERVICE' : 'RECORD_TYPE' },
           ],
           NextPageToken: token,
         }),

@@ -55,12 +55,13 @@ async function setup(
 }
 
 describe('Cost Explorer source', () => {
-  it('backfills, then keeps current with one request a day whatever the number of teams', async () => {
+  it('backfills, then keeps current with two requests a day whatever the number of teams', async () => {
     const { deps, fake, setNow } = await setup();
     const first = await refreshSources(deps);
     expect(first).toMatchObject([{ source: 'aws', ok: true }]);
     const backfill = fake.callsOf('GetCostAndUsage');
-    expect(backfill).toHaveLength(1);
+    // Usage by service, and the other charges by record type.
+    expect(backfill).toHaveLength(2);
     // The tag key is Cost Explorer's (no "user:"), the window the 70 days before today.
     expect(backfill[0]!.input).toMatchObject({
       TimePeriod: { Start: '2026-09-12', End: '2026-11-21' },
@@ -69,6 +70,8 @@ describe('Cost Explorer source', () => {
         { Type: 'DIMENSION', Key: 'SERVICE' },
       ],
     });
+    expect(backfill[1]!.input.GroupBy[1]).toEqual({ Type: 'DIMENSION', Key: 'RECORD_TYPE' });
+    expect(backfill[1]!.input.Filter).toEqual({ Not: backfill[0]!.input.Filter });
     expect(backfill[0]!.service).toBe('ce');
 
     const november = { period: { start: '2026-11-01', end: '2026-11-21' } };
@@ -85,11 +88,13 @@ describe('Cost Explorer source', () => {
     );
     setNow('2026-11-22T09:00:00Z');
     await refreshSources(deps);
-    const daily = fake.callsOf('GetCostAndUsage').slice(1);
-    expect(daily.length).toBeLessThanOrEqual(2);
-    expect(daily).toHaveLength(1);
+    const daily = fake.callsOf('GetCostAndUsage').slice(2);
+    expect(daily).toHaveLength(2);
     // Missing day plus the last three again.
-    expect(daily[0]!.input.TimePeriod).toEqual({ Start: '2026-11-18', End: '2026-11-22' });
+    expect(daily.map((c) => c.input.TimePeriod)).toEqual([
+      { Start: '2026-11-18', End: '2026-11-22' },
+      { Start: '2026-11-18', End: '2026-11-22' },
+    ]);
     const after = new Map(
       (await deps.store.spend.totals({ period: { start: '2026-11-01', end: '2026-11-22' } }, 'team')).map((r) => [r.key, r]),
     );
@@ -104,8 +109,8 @@ describe('Cost Explorer source', () => {
     const { deps, fake } = await setup({ daysPerPage: 20 });
     await refreshSources(deps);
     const calls = fake.callsOf('GetCostAndUsage');
-    expect(calls).toHaveLength(4); // 70 days, 20 a page
-    expect(calls.slice(1).every((c) => typeof c.input.NextPageToken === 'string')).toBe(true);
+    expect(calls).toHaveLength(8); // 70 days, 20 a page, for usage and for the other charges
+    expect(calls.filter((c) => typeof c.input.NextPageToken === 'string')).toHaveLength(6);
     const total = await deps.store.spend.totals({ period: { start: '2026-09-12', end: '2026-11-21' } }, 'day');
     expect(total).toHaveLength(70);
   });
@@ -116,7 +121,8 @@ describe('Cost Explorer source', () => {
     fake.failNext('GetCostAndUsage', 'InternalError', 1);
     const [result] = await refreshSources(deps);
     expect(result).toMatchObject({ ok: true });
-    expect(fake.callsOf('GetCostAndUsage')).toHaveLength(4);
+    // Three failed attempts and the one that worked for usage, then the other charges.
+    expect(fake.callsOf('GetCostAndUsage')).toHaveLength(5);
   });
 
   it('names the missing permission when Cost Explorer denies it, and keeps the data it had', async () => {
@@ -128,7 +134,7 @@ describe('Cost Explorer source', () => {
     expect(result!.ok).toBe(false);
     expect(result!.error).toContain('Cost Explorer denied ce:GetCostAndUsage');
     expect(result!.error).toContain('Allow ce:GetCostAndUsage');
-    expect(fake.callsOf('GetCostAndUsage')).toHaveLength(2); // access denied is not retried
+    expect(fake.callsOf('GetCostAndUsage')).toHaveLength(3); // access denied is not retried
     expect(await deps.store.freshness.failures()).toEqual([{ source: 'aws', failedAt: '2026-11-22T09:00:00.000Z', error: result!.error }]);
     const total = await deps.store.spend.totals({ period: { start: '2026-11-01', end: '2026-11-21' } }, 'team');
     expect(total.find((r) => r.key === 'team-7')?.billed).toBe(1000);
@@ -152,12 +158,52 @@ describe('Cost Explorer source', () => {
     expect(assumed.map((c) => c.input.RoleArn).sort()).toEqual(roles);
     expect(assumed.every((c) => c.accessKeyId === 'AKIDBURNRATETEST')).toBe(true);
     const ce = fake.callsOf('GetCostAndUsage');
-    expect(ce.map((c) => c.accessKeyId?.slice(0, 16)).sort()).toEqual(['ASIA111111111111', 'ASIA222222222222']);
+    expect(ce.map((c) => c.accessKeyId?.slice(0, 16)).sort()).toEqual([
+      'ASIA111111111111',
+      'ASIA111111111111',
+      'ASIA222222222222',
+      'ASIA222222222222',
+    ]);
     const byTeam = await deps.store.spend.totals({ period: { start: '2026-11-01', end: '2026-11-21' } }, 'team');
     expect(byTeam.map((r) => [r.key, r.billed])).toEqual([
       ['team-2', 11],
       ['team-1', 7],
     ]);
+  });
+
+  it('tells taxes, support, fees, credits and refunds apart by their record type', async () => {
+    const day = '2026-11-20';
+    const lines = [
+      { day, tag: 'team-1', service: 'Amazon EC2', unblended: 100 },
+      { day, tag: 'team-1', service: 'Amazon EC2', recordType: 'SavingsPlanCoveredUsage', unblended: 0, amortized: 60 },
+      { day, tag: null, service: 'Tax', recordType: 'Tax', unblended: 8 },
+      { day, tag: null, service: 'AWS Support (Business)', recordType: 'Support', unblended: 30 },
+      {
+        day,
+        tag: null,
+        service: 'Savings Plans for AWS Compute usage',
+        recordType: 'SavingsPlanRecurringFee',
+        unblended: 50,
+        amortized: 0,
+      },
+      { day, tag: 'team-1', service: 'Amazon EC2', recordType: 'Credit', unblended: -20 },
+      { day, tag: 'team-1', service: 'Amazon EC2', recordType: 'Refund', unblended: -5 },
+    ];
+    const { deps } = await setup({ costs: lines });
+    await refreshSources(deps);
+    const stored = await deps.store.spend.invoiceLines('2026-11');
+    const of = (category: string) => stored.filter((l) => l.chargeCategory === category);
+    const billed = (ls: readonly { billed: number }[]) => ls.reduce((s, l) => s + l.billed, 0);
+    expect(billed(of('Usage'))).toBe(100);
+    expect(of('Usage').reduce((s, l) => s + l.effective, 0)).toBe(160);
+    expect(of('Tax').map((l) => [l.billed, l.kind])).toEqual([[8, 'recurring']]);
+    // Support and the Savings Plan fee are recurring purchases; credits and refunds one-time credits.
+    expect(billed(of('Purchase'))).toBe(30 + 50);
+    expect(of('Purchase').every((l) => l.kind === 'recurring')).toBe(true);
+    expect(billed(of('Credit'))).toBe(-25);
+    expect(of('Credit').every((l) => l.kind === 'one-time')).toBe(true);
+    // Everything the fake billed, once.
+    expect(billed(stored)).toBe(lines.reduce((s, l) => s + l.unblended, 0));
   });
 
   it('says when a role cannot be assumed', async () => {
