@@ -3,6 +3,7 @@ import { combinedDataThrough } from '../src/domain/data-through.js';
 import type { Period } from '../src/domain/period.js';
 import type { SpendDimension } from '../src/domain/spend.js';
 import type { SpendReport } from '../src/domain/spend-report.js';
+import type { SpendBasis } from '../src/domain/spend-totals.js';
 import { monthOf, PERIOD_SYNTAX, toDay } from '../src/domain/period.js';
 import { spendSummary } from '../templates/spend-summary.js';
 import { staleLine } from '../templates/stale-data-notice.js';
@@ -19,6 +20,8 @@ export interface SpendQuery {
   team?: string;
   /** Teams the caller may see; undefined means all (admins, the CLI). */
   visibleTeams?: readonly string[];
+  /** Charge days (default) or the invoices' billing periods. */
+  basis?: SpendBasis;
 }
 
 /** "What did we spend, on what": totals for a period grouped by one dimension. */
@@ -26,7 +29,7 @@ export async function spendReport(deps: Pick<Deps, 'config' | 'store' | 'clock'>
   const team = query.team === undefined ? undefined : resolveTeamId(deps.config, query.team, query.visibleTeams);
   const teams = team ? [team] : query.visibleTeams ? [...query.visibleTeams] : undefined;
   const [rows, currencies, freshness, failures] = await Promise.all([
-    deps.store.spend.totals({ period: query.period, teams }, query.by),
+    deps.store.spend.totals({ period: query.period, teams, ...(query.basis ? { basis: query.basis } : {}) }, query.by),
     deps.store.spend.currencies(query.period),
     deps.store.freshness.list(),
     deps.store.freshness.failures(),
@@ -40,6 +43,7 @@ export async function spendReport(deps: Pick<Deps, 'config' | 'store' | 'clock'>
     period: query.period,
     currency: currencies[0] ?? deps.config.teams.find((t) => t.budget)?.budget?.currency ?? 'USD',
     by: query.by,
+    ...(query.basis === 'invoice' ? { basis: 'invoice' as const } : {}),
     ...(teams ? { teams } : {}),
     rows,
     total,

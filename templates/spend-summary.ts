@@ -1,7 +1,7 @@
 import { formatMoney } from '../src/domain/money.js';
 import { addDays } from '../src/domain/period.js';
 import type { SpendReport } from '../src/domain/spend-report.js';
-import { freshnessLine, shortDate } from './freshness.js';
+import { freshnessLine, monthName, shortDate } from './freshness.js';
 import type { Block, Message } from './message.js';
 
 const MAX_ROWS = 15;
@@ -18,7 +18,10 @@ const DIMENSION_LABEL: Record<SpendReport['by'], string> = {
 /** A spend report as a message: totals, the top lines as a table, and a bar chart of the largest. */
 export function spendSummary(report: SpendReport, scopeName: string): Message {
   const money = (n: number) => formatMoney(n, report.currency);
-  const range = `${shortDate(report.period.start)} – ${shortDate(addDays(report.period.end, -1))}`;
+  const range =
+    report.basis === 'invoice'
+      ? `invoices of ${monthsOf(report.period)}`
+      : `${shortDate(report.period.start)} – ${shortDate(addDays(report.period.end, -1))}`;
   const headline = `Spend of ${scopeName}, ${range}`;
   const blocks: Block[] = [
     { type: 'header', text: headline },
@@ -53,4 +56,11 @@ export function spendSummary(report: SpendReport, scopeName: string): Message {
   const caveats = report.warnings.length > 0 ? ` · ${report.warnings.join(' · ')}` : '';
   blocks.push({ type: 'context', text: `${freshnessLine(report.dataThrough)}${caveats}` });
   return { summary: `${headline}: ${money(report.total.effective)}`, blocks };
+}
+
+/** "November 2026" or "October 2026 – November 2026": the billing periods an invoice-basis report covers. */
+function monthsOf(period: SpendReport['period']): string {
+  const first = monthName(period.start.slice(0, 7));
+  const last = monthName(addDays(period.end, -1).slice(0, 7));
+  return first === last ? first : `${first} – ${last}`;
 }

@@ -5,7 +5,14 @@ export interface SpendFilter {
   period: Period;
   /** Only these teams; undefined means every team, including (untagged) and (unmapped). */
   teams?: readonly string[];
+  /**
+   * `charge` (default): spend on the days it was incurred in the period; `invoice`: spend of the
+   * billing periods (months) the period covers, as the invoices say, whatever its charge days.
+   */
+  basis?: SpendBasis;
 }
+
+export type SpendBasis = 'charge' | 'invoice';
 
 export interface SpendTotal {
   key: string;

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Period } from '../domain/period.js';
+import { addDays, type Period } from '../domain/period.js';
 import type { SpendBatch, SpendDimension, SpendScope } from '../domain/spend.js';
 import type { SpendFilter, SpendTotal, TeamDay } from '../domain/spend-totals.js';
 import { costKindOf, type CostKind } from '../domain/cost-kind.js';
@@ -19,7 +19,9 @@ export interface SpendStore {
 const DIMENSION_COLUMN: Record<SpendDimension, string> = {
   team: 'team',
   service: 'service',
-  resource: "coalesce(resource_id, '(no resource id)')",
+  // The resource's name beside its id when the bill gives one: "trainer-1 (i-0abc)".
+  resource:
+    "CASE WHEN resource_name IS NOT NULL AND resource_name <> '' AND resource_id IS NOT NULL THEN resource_name || ' (' || resource_id || ')' ELSE coalesce(resource_id, '(no resource id)') END",
   day: 'day',
   provider: 'provider',
 };
@@ -64,7 +66,12 @@ export class SqliteSpendStore implements SpendStore {
 
   async totals(filter: SpendFilter, by: SpendDimension): Promise<SpendTotal[]> {
     const teams = filter.teams;
-    return this.totalsStatement(by, teams).all(filter.period.start, filter.period.end, ...(teams ?? [])) as SpendTotal[];
+    const invoice = filter.basis === 'invoice';
+    // Invoice basis: the billing periods from the period's first month to the month of its last day.
+    const range = invoice
+      ? [filter.period.start.slice(0, 7), addDays(filter.period.end, -1).slice(0, 7)]
+      : [filter.period.start, filter.period.end];
+    return this.totalsStatement(by, teams, invoice).all(...range, ...(teams ?? [])) as SpendTotal[];
   }
 
   async dailyByTeam(since: string): Promise<TeamDay[]> {
@@ -98,16 +105,16 @@ export class SqliteSpendStore implements SpendStore {
   }
 
   /** The totals query for a dimension and a team filter of this many teams (none: every team). */
-  private totalsStatement(by: SpendDimension, teams: readonly string[] | undefined): Database.Statement {
+  private totalsStatement(by: SpendDimension, teams: readonly string[] | undefined, invoice: boolean): Database.Statement {
     const arity = teams === undefined ? -1 : teams.length;
-    const cacheKey = `${by}:${arity}`;
+    const cacheKey = `${by}:${arity}:${invoice ? 'invoice' : 'charge'}`;
     const cached = this.totalsStatements.get(cacheKey);
     if (cached) return cached;
     const key = DIMENSION_COLUMN[by];
     const order = by === 'day' ? 'key' : 'effective DESC, key';
     const statement = this.db.prepare(
       `SELECT ${key} AS key, sum(billed) AS billed, sum(effective) AS effective
-       FROM spend_daily WHERE day >= ? AND day < ? ${teamClause(arity)}
+       FROM spend_daily WHERE ${invoice ? 'billing_period >= ? AND billing_period <= ?' : 'day >= ? AND day < ?'} ${teamClause(arity)}
        GROUP BY key ORDER BY ${order}`,
     );
     if (arity <= MAX_CACHED_TEAM_ARITY) this.totalsStatements.set(cacheKey, statement);
