@@ -4,6 +4,7 @@ import type { SpendBatch, SpendDimension, SpendScope } from '../domain/spend.js'
 import type { SpendFilter, SpendTotal, TeamDay } from '../domain/spend-totals.js';
 import { costKindOf, type CostKind } from '../domain/cost-kind.js';
 import type { InvoiceLine } from '../domain/invoice-line.js';
+import type { Correction } from '../domain/correction.js';
 
 export interface SpendStore {
   totals(filter: SpendFilter, by: SpendDimension): Promise<SpendTotal[]>;
@@ -12,6 +13,8 @@ export interface SpendStore {
   currencies(period: Period): Promise<string[]>;
   /** A billing period's spend (what its invoices say), grouped for showback. */
   invoiceLines(billingPeriod: string): Promise<InvoiceLine[]>;
+  /** A team's corrections (ChargeClass 'Correction') of charges incurred in a month. */
+  corrections(team: string, month: string): Promise<Correction[]>;
   /** Teams with spend from `source` from `since` on: whose numbers a failing source leaves short. */
   teamsOf(source: string, since: string): Promise<string[]>;
 }
@@ -93,6 +96,17 @@ export class SqliteSpendStore implements SpendStore {
     return rows.map((r) => ({ ...r, hasResource: r.hasResource === 1 }));
   }
 
+  async corrections(team: string, month: string): Promise<Correction[]> {
+    return this.db
+      .prepare<[string, string, string], Correction>(
+        `SELECT billing_period AS billingPeriod, service, resource_id AS resourceId, max(resource_name) AS resourceName, currency,
+           sum(billed) AS billed, sum(effective) AS effective
+         FROM spend_daily WHERE team = ? AND charge_class = 'Correction' AND day >= ? AND day < ?
+         GROUP BY billing_period, service, resource_id, currency ORDER BY billing_period, service, resource_id`,
+      )
+      .all(team, `${month}-01`, `${nextMonthOf(month)}-01`);
+  }
+
   async teamsOf(source: string, since: string): Promise<string[]> {
     return this.db
       .prepare<[string, string], string>('SELECT DISTINCT team FROM spend_daily WHERE source = ? AND day >= ? ORDER BY team')
@@ -120,6 +134,11 @@ export class SqliteSpendStore implements SpendStore {
     if (arity <= MAX_CACHED_TEAM_ARITY) this.totalsStatements.set(cacheKey, statement);
     return statement;
   }
+}
+
+function nextMonthOf(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
 }
 
 /** The team filter for a list of `arity` teams, bound as parameters; -1: no filter. */
