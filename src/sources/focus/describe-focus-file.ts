@@ -4,11 +4,38 @@ import { runForFile } from './duckdb-errors.js';
 import { FOCUS_COLUMNS, type FocusFileLayout } from './focus-columns.js';
 import { focusFormatOf } from './focus-format.js';
 import { focusReaderSql } from './focus-sql.js';
+import { curToFocusSql, curVersionOf } from './cur-to-focus.js';
+import { recogniseForeignExport } from './foreign-exports.js';
 
-/** Finds the FOCUS columns of one file; all missing required columns are reported at once. */
+/**
+ * Finds the FOCUS columns of one file; an AWS CUR (2.0 or legacy) is read through its mapping to
+ * FOCUS. A file that is neither is refused with what it looks like and how to export FOCUS, or
+ * with all its missing required columns at once.
+ */
 export async function describeFocusFile(connection: DuckDBConnection, file: string): Promise<FocusFileLayout> {
-  const described = await runForFile(connection, `DESCRIBE SELECT * FROM ${focusReaderSql(file)}`, file);
-  const available = described.map((row) => ({ name: String(row['column_name']), type: String(row['column_type']) }));
+  const available = await columnsOf(connection, file, focusReaderSql(file));
+  const names = available.map((c) => c.name);
+  const cur = curVersionOf(names);
+  if (cur) {
+    const reader = curToFocusSql(file, names);
+    return { ...layoutOf(file, await columnsOf(connection, file, `(${reader})`)), reader };
+  }
+  const foreign = FOCUS_COLUMNS.some((c) => c.required && !findColumn(available, c.names)) ? recogniseForeignExport(names) : null;
+  if (foreign)
+    throw new BurnrateError(
+      'burnrate_focus_invalid',
+      `${file} is ${foreign.what}, not a FOCUS export; nothing was imported.`,
+      foreign.hint,
+    );
+  return layoutOf(file, available);
+}
+
+async function columnsOf(connection: DuckDBConnection, file: string, from: string): Promise<{ name: string; type: string }[]> {
+  const described = await runForFile(connection, `DESCRIBE SELECT * FROM ${from}`, file);
+  return described.map((row) => ({ name: String(row['column_name']), type: String(row['column_type']) }));
+}
+
+function layoutOf(file: string, available: { name: string; type: string }[]): FocusFileLayout {
   const columns = {} as FocusFileLayout['columns'];
   const missing: string[] = [];
   for (const column of FOCUS_COLUMNS) {

@@ -1,0 +1,109 @@
+import { focusReaderSql, sqlIdentifier, sqlString } from './focus-sql.js';
+
+// AWS Cost and Usage Reports read as FOCUS, after the FinOps Foundation's published mapping of CUR
+// line items to FOCUS columns (the FOCUS converter's AWS CUR mapping): line item types become
+// charge categories and frequencies, unblended cost is billed, and the amortised cost of
+// commitment-covered usage (Savings Plan or reservation effective cost) is effective. Two column
+// spellings: CUR 2.0 (Data Exports: snake_case, tags in a `resource_tags` map) and the legacy CUR
+// (`lineItem/UnblendedCost`, one `resourceTags/user:<key>` column per tag).
+
+export type CurVersion = 'cur2' | 'legacy';
+
+/** The CUR columns the mapping reads, in each spelling. */
+const NAMES = {
+  unblended: ['line_item_unblended_cost', 'lineItem/UnblendedCost'],
+  type: ['line_item_line_item_type', 'lineItem/LineItemType'],
+  start: ['line_item_usage_start_date', 'lineItem/UsageStartDate'],
+  end: ['line_item_usage_end_date', 'lineItem/UsageEndDate'],
+  billingStart: ['bill_billing_period_start_date', 'bill/BillingPeriodStartDate'],
+  billingEnd: ['bill_billing_period_end_date', 'bill/BillingPeriodEndDate'],
+  payer: ['bill_payer_account_id', 'bill/PayerAccountId'],
+  usageAccount: ['line_item_usage_account_id', 'lineItem/UsageAccountId'],
+  currency: ['line_item_currency_code', 'lineItem/CurrencyCode'],
+  productCode: ['line_item_product_code', 'lineItem/ProductCode'],
+  serviceCode: ['product_servicecode', 'product/servicecode'],
+  resource: ['line_item_resource_id', 'lineItem/ResourceId'],
+  region: ['product_region_code', 'product/regionCode', 'product/region'],
+  spEffective: ['savings_plan_savings_plan_effective_cost', 'savingsPlan/SavingsPlanEffectiveCost'],
+  spArn: ['savings_plan_savings_plan_a_r_n', 'savingsPlan/SavingsPlanARN'],
+  spCommitment: ['savings_plan_total_commitment_to_date', 'savingsPlan/TotalCommitmentToDate'],
+  spUsed: ['savings_plan_used_commitment', 'savingsPlan/UsedCommitment'],
+  riEffective: ['reservation_effective_cost', 'reservation/EffectiveCost'],
+  riArn: ['reservation_reservation_a_r_n', 'reservation/ReservationARN'],
+  riUnusedUpfront: ['reservation_unused_amortized_upfront_fee_for_billing_period', 'reservation/UnusedAmortizedUpfrontFeeForBillingPeriod'],
+  riUnusedRecurring: ['reservation_unused_recurring_fee', 'reservation/UnusedRecurringFee'],
+} as const;
+
+/** What a file's columns say it is: a CUR of either version, or not a CUR. */
+export function curVersionOf(columns: readonly string[]): CurVersion | null {
+  if (columns.includes('line_item_unblended_cost') && columns.includes('line_item_line_item_type')) return 'cur2';
+  if (columns.includes('lineItem/UnblendedCost') && columns.includes('lineItem/LineItemType')) return 'legacy';
+  return null;
+}
+
+/**
+ * The SELECT that reads a CUR file as FOCUS rows: the columns burnrate reads, with FOCUS names.
+ * Optional CUR columns a file lacks read as NULL (or 0 for commitment amounts).
+ */
+export function curToFocusSql(file: string, columns: readonly string[]): string {
+  const has = new Set(columns);
+  const col = (key: keyof typeof NAMES): string | null => {
+    const name = NAMES[key].find((n) => has.has(n));
+    return name ? sqlIdentifier(name) : null;
+  };
+  const text = (key: keyof typeof NAMES) => (col(key) ? `CAST(${col(key)} AS VARCHAR)` : 'CAST(NULL AS VARCHAR)');
+  const amount = (key: keyof typeof NAMES) =>
+    col(key) ? `coalesce(TRY_CAST(${col(key)} AS DECIMAL(38, 10)), 0)` : 'CAST(0 AS DECIMAL(38, 10))';
+  const type = text('type');
+  const billed = `CAST(${col('unblended')} AS VARCHAR)`;
+  // Effective cost per line item type: covered usage at its amortised rate, negations and upfront
+  // fees at 0 (they are in the covered usage already), a recurring commitment fee at its unused part.
+  const effective = `CASE ${type}
+      WHEN 'SavingsPlanCoveredUsage' THEN CAST(${amount('spEffective')} AS VARCHAR)
+      WHEN 'DiscountedUsage' THEN CAST(${amount('riEffective')} AS VARCHAR)
+      WHEN 'SavingsPlanNegation' THEN '0'
+      WHEN 'SavingsPlanUpfrontFee' THEN '0'
+      WHEN 'SavingsPlanRecurringFee' THEN CAST(greatest(${amount('spCommitment')} - ${amount('spUsed')}, 0) AS VARCHAR)
+      WHEN 'RIFee' THEN CAST(${amount('riUnusedUpfront')} + ${amount('riUnusedRecurring')} AS VARCHAR)
+      ELSE ${billed} END`;
+  const category = `CASE
+      WHEN ${type} IN ('Usage', 'DiscountedUsage', 'SavingsPlanCoveredUsage', 'SavingsPlanNegation') THEN 'Usage'
+      WHEN ${type} = 'Tax' THEN 'Tax'
+      WHEN ${type} IN ('Credit', 'Refund', 'BundledDiscount', 'EdpDiscount', 'PrivateRateDiscount', 'Discount') THEN 'Credit'
+      WHEN ${type} IN ('Fee', 'RIFee', 'SavingsPlanRecurringFee', 'SavingsPlanUpfrontFee') THEN 'Purchase'
+      ELSE 'Adjustment' END`;
+  const frequency = `CASE
+      WHEN ${type} IN ('RIFee', 'SavingsPlanRecurringFee', 'Tax') THEN 'Recurring'
+      WHEN ${type} IN ('Fee', 'SavingsPlanUpfrontFee', 'Credit', 'Refund') THEN 'One-Time'
+      ELSE 'Usage-Based' END`;
+  const status = `CASE
+      WHEN ${type} IN ('SavingsPlanCoveredUsage', 'DiscountedUsage') THEN 'Used'
+      WHEN ${type} IN ('SavingsPlanRecurringFee', 'RIFee') THEN 'Unused' END`;
+  const commitment = `CASE WHEN ${type} LIKE 'SavingsPlan%' THEN ${text('spArn')} WHEN ${type} IN ('DiscountedUsage', 'RIFee') THEN ${text('riArn')} END`;
+  const service = col('serviceCode') ? `coalesce(nullif(${text('serviceCode')}, ''), ${text('productCode')})` : text('productCode');
+  return `SELECT ${billed} AS BilledCost, ${effective} AS EffectiveCost, ${text('currency')} AS BillingCurrency,
+    ${text('billingStart')} AS BillingPeriodStart, ${text('billingEnd')} AS BillingPeriodEnd,
+    ${text('start')} AS ChargePeriodStart, ${text('end')} AS ChargePeriodEnd,
+    ${category} AS ChargeCategory, ${frequency} AS ChargeFrequency, ${status} AS CommitmentDiscountStatus, ${commitment} AS CommitmentDiscountId,
+    ${service} AS ServiceName, 'AWS' AS ProviderName, 'AWS' AS InvoiceIssuerName,
+    ${text('payer')} AS BillingAccountId, ${text('usageAccount')} AS SubAccountId, nullif(${text('resource')}, '') AS ResourceId,
+    ${text('region')} AS RegionId, ${tagsSql(columns)} AS Tags
+  FROM ${focusReaderSql(file)}`;
+}
+
+/**
+ * The tags as a FOCUS Tags JSON object, with AWS's user tags spelt as in AWS's own FOCUS export
+ * (`user:team`), so the same `ownership.tagKeys` work for FOCUS and CUR files: CUR 2.0's
+ * `resource_tags` map (`user_team`), or the legacy CUR's `resourceTags/user:team` columns.
+ */
+function tagsSql(columns: readonly string[]): string {
+  if (columns.includes('resource_tags')) {
+    const map = `coalesce(TRY_CAST(resource_tags AS MAP(VARCHAR, VARCHAR)), TRY_CAST(TRY_CAST(CAST(resource_tags AS VARCHAR) AS JSON) AS MAP(VARCHAR, VARCHAR)))`;
+    return `CAST(to_json(map_from_entries(list_transform(map_entries(${map}), e -> {'key': regexp_replace(e.key, '^user_', 'user:'), 'value': e.value}))) AS VARCHAR)`;
+  }
+  const tagColumns = columns.filter((c) => c.startsWith('resourceTags/'));
+  if (tagColumns.length === 0) return 'CAST(NULL AS VARCHAR)';
+  const pairs = tagColumns.map((c) => `${sqlString(c.slice('resourceTags/'.length))}, nullif(CAST(${sqlIdentifier(c)} AS VARCHAR), '')`);
+  // json_object keeps a key with a NULL value; ownership reads JSON null as absent.
+  return `CAST(json_object(${pairs.join(', ')}) AS VARCHAR)`;
+}
