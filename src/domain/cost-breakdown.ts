@@ -8,6 +8,8 @@ export interface CategoryDay {
 export interface CostLine {
   key: string;
   resourceId: string | null;
+  /** The resource's name as the bill gives it (FOCUS ResourceName or a Name tag), if any. */
+  resourceName?: string | null;
   service: string;
   category: string;
   pricing: string | null;

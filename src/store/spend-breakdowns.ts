@@ -30,7 +30,7 @@ export class SqliteSpendBreakdownStore implements SpendBreakdownStore {
     // A line is a resource, or a service where the bill names no resource (support, data transfer).
     return this.db
       .prepare(
-        `SELECT coalesce(resource_id, service) AS key, max(resource_id) AS resourceId, max(service) AS service,
+        `SELECT coalesce(resource_id, service) AS key, max(resource_id) AS resourceId, max(resource_name) AS resourceName, max(service) AS service,
            max(coalesce(service_category, 'Other')) AS category, max(pricing_category) AS pricing, sum(effective) AS effective
          FROM spend_daily WHERE day >= ? AND day < ? AND team = ? AND charge_category = 'Usage'
          GROUP BY key HAVING sum(effective) > 0 ORDER BY sum(effective) DESC, key LIMIT ?`,

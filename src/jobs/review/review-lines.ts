@@ -25,7 +25,8 @@ export async function loadReviewLines(deps: Deps, team: string, month: string): 
     const cost = Math.round(line.effective * 100) / 100;
     return {
       key: line.key,
-      label: instance?.name ?? line.key,
+      // The inventory's name, else the bill's with the id beside it, else the id (or the service).
+      label: instance?.name ?? (line.resourceName && line.resourceId ? `${line.resourceName} (${line.resourceId})` : line.key),
       resourceId: line.resourceId,
       service: line.service,
       category: line.category,
