@@ -6,8 +6,6 @@
  */
 export type CostKind = 'usage' | 'recurring' | 'one-time';
 
-export const COST_KINDS: readonly CostKind[] = ['usage', 'recurring', 'one-time'];
-
 /**
  * The kind of a charge from FOCUS ChargeFrequency, or from its ChargeCategory when the source does
  * not give the frequency (Cost Explorer, FOCUS 1.0 files without it): purchases, credits and
