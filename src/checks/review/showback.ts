@@ -144,8 +144,17 @@ export function showback(lines: readonly InvoiceLine[], teams: readonly Team[], 
       budget: team.budget?.monthly ?? null,
     };
   });
+  showbackLines.sort((a, b) => b.total - a.total || a.team.localeCompare(b.team));
+  // Lines rounded one by one may miss the total by a cent or two: the largest team's direct spend
+  // takes the difference, so the statement adds up to the cent.
+  const drift = toCents(effective) - sum(showbackLines.map((l) => toCents(l.total))) - sum(organisation.map((o) => toCents(o.amount)));
+  const largest = showbackLines[0];
+  if (drift !== 0 && largest) {
+    largest.direct = cents(largest.direct + drift / 100);
+    largest.total = cents(largest.total + drift / 100);
+  }
   return {
-    lines: showbackLines.sort((a, b) => b.total - a.total || a.team.localeCompare(b.team)),
+    lines: showbackLines,
     organisation,
     reconciliation: reconcile(lines, showbackLines, organisation),
     coverage: taggable !== 0 ? tagged / taggable : 1,
@@ -172,8 +181,14 @@ function reconcile(
     purchases,
     unusedCommitment,
     amortisedUsage,
-    rounding: cents(billed - shown - purchases - unusedCommitment - amortisedUsage),
+    // In whole cents, so the terms add up to the billed total exactly.
+    rounding: (toCents(billed) - toCents(shown) - toCents(purchases) - toCents(unusedCommitment) - toCents(amortisedUsage)) / 100,
   };
+}
+
+/** An amount already in cents as a whole number of cents. */
+function toCents(amount: number): number {
+  return Math.round(amount * 100);
 }
 
 function add(map: Map<string, number>, key: string, amount: number): void {

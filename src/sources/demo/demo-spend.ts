@@ -143,15 +143,18 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
     };
   };
   const commitmentPerDay = fleet.filter((i) => i.pricing === 'Committed').reduce((sum, i) => sum + i.effectiveHourly * 24, 0);
+  const savingsPlan = `arn:aws:savingsplans::${A.payer}:savingsplan/demo-compute-1y`;
 
   for (let n = yesterday - days + 1; n <= yesterday; n++) {
     const day = dayOf(n);
     const weekend = isWeekend(n);
+    let covered = 0;
 
     for (const instance of fleet) {
       const hours = hoursOn(instance, day);
       if (hours === 0) continue;
       const tags = { ...instance.tags, ...demoUnitTags(instance, day) };
+      if (instance.pricing === 'Committed') covered += money(hours * instance.effectiveHourly);
       rows.push({
         ...base(day, instance.provider, instance.subAccount, tags),
         ...unitTagsOf(tags, options.unitTagKeys),
@@ -163,6 +166,9 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
         // Savings-Plan-covered usage is billed through the plan's fee (below), not per hour.
         billed: instance.pricing === 'Committed' ? 0 : money(hours * instance.hourlyPrice),
         effective: money(hours * instance.effectiveHourly),
+        ...(instance.pricing === 'Committed'
+          ? { commitmentDiscountId: savingsPlan, commitmentDiscountType: 'Compute Savings Plan', commitmentDiscountStatus: 'Used' }
+          : {}),
       });
     }
 
@@ -183,16 +189,37 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
     });
 
     if (commitmentPerDay > 0) {
-      // The Savings Plan's recurring fee: what is billed for the Committed hours; amortised into them (effective 0 here).
+      // The Savings Plan's recurring fee is billed for every committed hour, used or not (the plan
+      // was bought a little above what the committed nodes use); the used part is amortised into
+      // the covered hours above, the rest is unused commitment (FOCUS: a Usage row with
+      // CommitmentDiscountStatus Unused, billed 0, at its amortised cost).
+      const plan = { commitmentDiscountId: savingsPlan, commitmentDiscountType: 'Compute Savings Plan' };
+      const fee = money(commitmentPerDay * (1 + UNUSED_COMMITMENT_SHARE));
+      const unused = money(fee - covered);
       rows.push({
         ...base(day, 'aws', A.payer, null),
+        ...plan,
         service: 'Savings Plans for AWS Compute usage',
         serviceCategory: 'Compute',
-        resourceId: `arn:aws:savingsplans::${A.payer}:savingsplan/demo-compute-1y`,
+        resourceId: savingsPlan,
         chargeCategory: 'Purchase',
+        chargeFrequency: 'Recurring',
         pricingCategory: 'Committed',
-        billed: money(commitmentPerDay),
+        billed: fee,
         effective: 0,
+      });
+      rows.push({
+        ...base(day, 'aws', A.payer, null),
+        ...plan,
+        commitmentDiscountStatus: 'Unused',
+        service: 'Savings Plans for AWS Compute usage',
+        serviceCategory: 'Compute',
+        resourceId: savingsPlan,
+        chargeCategory: 'Usage',
+        chargeFrequency: 'Usage-Based',
+        pricingCategory: 'Committed',
+        billed: 0,
+        effective: unused,
       });
     }
 
@@ -234,6 +261,8 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
 }
 
 const DAY_MS = 86_400_000;
+/** How much more the Savings Plan commits to than the committed nodes use running all day. */
+const UNUSED_COMMITMENT_SHARE = 0.06;
 
 function unitTagsOf(tags: Record<string, string>, keys: UnitTagKeys | undefined): Pick<SpendRow, 'experiment' | 'run' | 'sweep'> {
   if (!keys) return {};

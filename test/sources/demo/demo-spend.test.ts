@@ -57,7 +57,10 @@ describe('demoSpendRows', () => {
 
   it('bills GPU instances by the hours they ran times their catalog price', () => {
     const fleet = demoFleet(42);
-    const compute = rows.filter((r) => r.serviceCategory === 'Compute' && r.chargeCategory === 'Usage');
+    // Instance usage; the Savings Plan's unused commitment is a Usage row of its own.
+    const compute = rows.filter(
+      (r) => r.serviceCategory === 'Compute' && r.chargeCategory === 'Usage' && r.commitmentDiscountStatus !== 'Unused',
+    );
     expect(new Set(compute.map((r) => r.service))).toEqual(new Set(['Amazon Elastic Compute Cloud', 'Compute Engine']));
     for (const instance of fleet.slice(0, 12)) {
       const day = '2026-03-10';
@@ -73,6 +76,20 @@ describe('demoSpendRows', () => {
     for (const p of ['Standard', 'Dynamic', 'Committed']) expect(pricing).toContain(p);
     const committed = rows.filter((r) => r.pricingCategory === 'Committed' && r.chargeCategory === 'Usage');
     expect(committed.every((r) => r.billed === 0 && r.effective > 0)).toBe(true);
+    // The plan's fee is billed for every committed hour: what the covered hours used at their
+    // amortised cost plus what went unused, day by day (sums over the rows, to the cent).
+    const day = '2026-02-10';
+    const onDay = rows.filter((r) => r.day === day && r.commitmentDiscountId?.startsWith('arn:aws:savingsplans'));
+    const sum = (xs: readonly { billed?: number; effective?: number }[], k: 'billed' | 'effective') => xs.reduce((s, r) => s + r[k]!, 0);
+    const used = onDay.filter((r) => r.commitmentDiscountStatus === 'Used');
+    const unused = onDay.filter((r) => r.commitmentDiscountStatus === 'Unused');
+    const fee = onDay.filter((r) => r.chargeCategory === 'Purchase');
+    expect(unused).toHaveLength(1);
+    expect(fee.map((r) => r.chargeFrequency)).toEqual(['Recurring']);
+    expect(Math.round(sum(fee, 'billed') * 100)).toBe(Math.round((sum(used, 'effective') + sum(unused, 'effective')) * 100));
+    expect(onDay.every((r) => r.commitmentDiscountId === onDay[0]!.commitmentDiscountId)).toBe(true);
+    expect(onDay[0]!.commitmentDiscountId).toMatch(/savingsplan\/demo-compute-1y$/);
+    expect(sum(unused, 'effective')).toBeGreaterThan(0);
     const purchase = rows.filter((r) => r.chargeCategory === 'Purchase');
     expect(purchase.length).toBe(90);
     expect(purchase.every((r) => r.billed > 0 && r.effective === 0)).toBe(true);
