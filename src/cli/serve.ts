@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { ConsoleChat } from '../chat/console/console-chat.js';
 import { createConsoleRoutes } from '../chat/console/console-server.js';
@@ -19,6 +18,7 @@ import { buildRuntime } from '../runtime.js';
 import { startScheduler, type Scheduler } from '../scheduler.js';
 import { createServeMetrics } from '../http/metrics.js';
 import { runFirstChecks } from './serve-first-run.js';
+import { listenForStop } from './stop-signal.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 
@@ -60,10 +60,14 @@ export const serveVerb: Verb = async (args, io) => {
     ...(io.clock ? { clock: io.clock } : {}),
   });
   const { deps } = runtime;
+  let started = false;
+  const say = (line: string) => io.out.write(`${line}\n`);
+  const stop = listenForStop((signal) => {
+    if (!started) say(`${signal}: stopping once started (press Ctrl-C again to stop now)`);
+  });
   // From here on, a bug in one request (or in a library's callback) is logged and serve goes on.
   const releaseGuard = installProcessGuard(deps.log);
   let answerer: Answerer | null = null;
-  const say = (line: string) => io.out.write(`${line}\n`);
   try {
     say(`burnrate: ${runtime.configPath ?? 'embedded demo organisation (no burnrate.yml)'}, database ${runtime.dbPath}`);
     checkTeamsCanServe(teams, deps.config, host);
@@ -125,9 +129,9 @@ export const serveVerb: Verb = async (args, io) => {
     const base = baseUrl(host, (server.address() as AddressInfo).port);
     if (consoleChat) say(describeConsole(base, consoleSettings));
     say(`health: ${base}healthz — press Ctrl-C to stop`);
+    started = true;
 
-    const signal = await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
-    say(`\nstopping (${String(signal[0] ?? 'signal')})`);
+    say(`\nstopping (${await stop.received})`);
     await scheduler.stop();
     await delivery.stop();
     await slackApp?.stop();
@@ -141,6 +145,7 @@ export const serveVerb: Verb = async (args, io) => {
     await answerer?.close();
     await runtime.close();
     releaseGuard();
+    stop.release();
   }
 };
 

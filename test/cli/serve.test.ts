@@ -61,6 +61,28 @@ describe('burnrate serve (npm start)', () => {
     expect(err).toBe('');
   });
 
+  it('Ctrl-C while serve is still starting: it finishes starting, then stops cleanly', async () => {
+    const start = (port: number) =>
+      spawn(process.execPath, [BIN, 'serve'], { cwd: workDir(), env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn' } });
+    const outputOf = (child: ReturnType<typeof start>) => {
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      return () => out;
+    };
+    const exitOf = (child: ReturnType<typeof start>) =>
+      new Promise<number | NodeJS.Signals | null>((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
+
+    const patient = start(await freePort());
+    const patientOut = outputOf(patient);
+    const patientExit = exitOf(patient);
+    // The first line is printed once the database is open, before the demo organisation is loaded.
+    while (!patientOut().includes('database')) await new Promise((r) => setTimeout(r, 20));
+    patient.kill('SIGINT');
+    expect(await patientExit).toBe(0);
+    expect(patientOut()).toContain('press Ctrl-C to stop');
+    expect(patientOut()).toContain('stopping (SIGINT)');
+  }, 90_000);
+
   it('refuses to put the console on a public address without a token, before opening anything', async () => {
     const cwd = workDir();
     const result = await cli(['serve'], { cwd, env: { HOST: '0.0.0.0', PORT: '0' } });

@@ -39,7 +39,13 @@ export async function startServe(extraEnv: NodeJS.ProcessEnv = {}, timeoutMs = 6
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   // The signal when it died of one, so that a failed expectation says which (SIGABRT, SIGKILL, ...).
-  const exited = new Promise<number | NodeJS.Signals | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
+    child.on('exit', (code, signal) => {
+      // A death by signal is a failure the test cannot explain on its own: what the process printed can.
+      if (signal) process.stderr.write(`burnrate serve ended by ${signal}; its output:\n${out}\n${err}\n`);
+      resolve(code ?? signal);
+    }),
+  );
   const deadline = Date.now() + timeoutMs;
   while (!out.includes('press Ctrl-C to stop')) {
     if (Date.now() > deadline || child.exitCode !== null) {
