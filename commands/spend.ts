@@ -1,5 +1,7 @@
 import type { Deps } from '../src/deps.js';
 import { combinedDataThrough } from '../src/domain/data-through.js';
+import { convert, formatRate, rateSource, totalsIn, type FxRates } from '../src/domain/fx.js';
+import { loadFxRates } from '../src/snapshots/fx-rates.js';
 import type { Period } from '../src/domain/period.js';
 import type { SpendDimension } from '../src/domain/spend.js';
 import type { SpendReport } from '../src/domain/spend-report.js';
@@ -28,20 +30,27 @@ export interface SpendQuery {
 export async function spendReport(deps: Pick<Deps, 'config' | 'store' | 'clock'>, query: SpendQuery): Promise<SpendReport> {
   const team = query.team === undefined ? undefined : resolveTeamId(deps.config, query.team, query.visibleTeams);
   const teams = team ? [team] : query.visibleTeams ? [...query.visibleTeams] : undefined;
-  const [rows, currencies, freshness, failures] = await Promise.all([
+  const [totals, freshness, failures, fx] = await Promise.all([
     deps.store.spend.totals({ period: query.period, teams, ...(query.basis ? { basis: query.basis } : {}) }, query.by),
-    deps.store.spend.currencies(query.period),
     deps.store.freshness.list(),
     deps.store.freshness.failures(),
+    loadFxRates(deps),
   ]);
+  // One currency per answer: a team's budget currency, else the data's own when it has one, else
+  // the fx base; other currencies are converted with burnrate.yml's rates, never added as they are.
+  const currencies = [...new Set(totals.map((t) => t.currency))].sort();
+  const budgetCurrency = team ? deps.config.teams.find((t) => t.id === team)?.budget?.currency : undefined;
+  const currency = budgetCurrency ?? (currencies.length === 1 ? currencies[0]! : fx.base);
+  const converted = totalsIn(totals, currency, fx, query.by === 'day' ? 'key' : 'effective');
+  const rows = converted.rows;
   const total = rows.reduce((t, r) => ({ billed: t.billed + r.billed, effective: t.effective + r.effective }), { billed: 0, effective: 0 });
-  const warnings = currencies.length > 1 ? [`amounts in ${currencies.join(', ')} are summed without conversion`] : [];
+  const warnings = currencyNotes(currencies, currency, converted.leftOut, fx);
   // A failing source leaves its numbers short: say so next to them ("AWS data 26 h old (refresh failing)").
   const stale = staleSources(deps.config, freshness, failures, deps.clock()).filter((s) => s.kind === 'spend');
   if (stale.length > 0) warnings.push(staleLine(stale));
   return {
     period: query.period,
-    currency: currencies[0] ?? deps.config.teams.find((t) => t.budget)?.budget?.currency ?? 'USD',
+    currency,
     by: query.by,
     ...(query.basis === 'invoice' ? { basis: 'invoice' as const } : {}),
     ...(teams ? { teams } : {}),
@@ -50,6 +59,27 @@ export async function spendReport(deps: Pick<Deps, 'config' | 'store' | 'clock'>
     dataThrough: combinedDataThrough(freshness),
     warnings,
   };
+}
+
+/** What a reader of converted totals must know: which currencies were converted, and what was left out for want of a rate. */
+function currencyNotes(
+  currencies: readonly string[],
+  to: string,
+  leftOut: readonly { currency: string; effective: number }[],
+  fx: FxRates,
+): string[] {
+  const missing = new Set(leftOut.map((l) => l.currency));
+  const converted = currencies.filter((c) => c !== to && !missing.has(c));
+  return [
+    ...converted.map((c) => {
+      const source = rateSource(fx, c);
+      return `${c} converted at ${formatRate(convert(1, c, to, fx)!)} ${to}${source ? ` (rates of ${source})` : ''}`;
+    }),
+    ...leftOut.map(
+      (l) =>
+        `${l.effective.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${l.currency} not included: no exchange rate to ${to} (add fx.rates.${l.currency} to burnrate.yml)`,
+    ),
+  ];
 }
 
 export const spendCommand: CommandSpec = {

@@ -2,6 +2,7 @@ import { showback, type Showback } from '../checks/review/showback.js';
 import type { Deps } from '../deps.js';
 import { BurnrateError } from '../domain/errors.js';
 import { inCurrency } from '../domain/fx.js';
+import { loadFxRates } from '../snapshots/fx-rates.js';
 import { parseReviewMonth, lastMonth } from '../jobs/review/review-calendar.js';
 import { refreshSources } from '../jobs/refresh-sources.js';
 import { runtimeOf } from './runtime-of.js';
@@ -41,7 +42,7 @@ export const showbackVerb: Verb = async (args, io) => {
 /** The showback of a billing period in the fx base currency; a currency without a rate is an error naming it. */
 export async function monthShowback(deps: Deps, month: string): Promise<{ result: Showback; currency: string }> {
   const currency = deps.config.fx.base;
-  const { lines, missing } = inCurrency(await deps.store.spend.invoiceLines(month), currency, deps.config.fx);
+  const { lines, missing } = inCurrency(await deps.store.spend.invoiceLines(month), currency, await loadFxRates(deps));
   if (missing.length > 0)
     throw new BurnrateError(
       'burnrate_fx_missing',

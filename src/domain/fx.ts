@@ -1,8 +1,62 @@
+import type { CurrencyTotal, SpendTotal } from './spend-totals.js';
+
 /** Exchange rates: what one unit of each currency is worth in `base`, as of `asOf`. */
 export interface FxRates {
   base: string;
   asOf?: string | undefined;
   rates: Readonly<Partial<Record<string, number>>>;
+  /** Currencies whose rate comes from a bill (FOCUS pricing currency), with that bill's billing period. */
+  fromBill?: Readonly<Partial<Record<string, string>>>;
+}
+
+/**
+ * The exchange rate a bill used: in `billingPeriod`, `effective` in the billing currency was
+ * `pricingEffective` in the pricing currency (FOCUS 1.2 PricingCurrencyEffectiveCost), summed.
+ */
+export interface BillRate {
+  billingPeriod: string;
+  currency: string;
+  pricingCurrency: string;
+  effective: number;
+  pricingEffective: number;
+}
+
+/** A rate as people write it: four significant digits, no trailing zeros (0.0067, 1.08, 151.2, 1350). */
+export function formatRate(rate: number): string {
+  return rate.toLocaleString('en-US', { maximumSignificantDigits: 4, useGrouping: false });
+}
+
+/** Where a currency's rate comes from, for the line beside a converted amount: a date, or a bill. */
+export function rateSource(fx: FxRates, currency: string): string | null {
+  const bill = fx.fromBill?.[currency];
+  return bill ? `the ${bill} bill` : (fx.asOf ?? null);
+}
+
+/**
+ * burnrate.yml's rates, completed with the rates bills used: a currency burnrate.yml gives no rate
+ * for takes the rate of the latest billing period whose bill priced it in the base currency (or
+ * billed the base currency for prices in it). Configured rates always win: they are a decision.
+ */
+export function withBillRates(fx: FxRates, bills: readonly BillRate[]): FxRates {
+  const rates: Partial<Record<string, number>> = {};
+  const fromBill: Partial<Record<string, string>> = {};
+  const latestFirst = [...bills].sort((a, b) => (a.billingPeriod < b.billingPeriod ? 1 : a.billingPeriod > b.billingPeriod ? -1 : 0));
+  for (const bill of latestFirst) {
+    if (bill.effective === 0 || bill.pricingEffective === 0) continue;
+    // One unit of the billing currency is worth pricingEffective / effective of the pricing currency.
+    const [currency, rate] =
+      bill.pricingCurrency === fx.base
+        ? [bill.currency, bill.pricingEffective / bill.effective]
+        : bill.currency === fx.base
+          ? [bill.pricingCurrency, bill.effective / bill.pricingEffective]
+          : [null, 0];
+    if (currency === null || currency === fx.base || fx.rates[currency] !== undefined || rates[currency] !== undefined) continue;
+    if (!(rate > 0)) continue;
+    rates[currency] = rate;
+    fromBill[currency] = bill.billingPeriod;
+  }
+  if (Object.keys(rates).length === 0) return fx;
+  return { ...fx, rates: { ...fx.rates, ...rates }, fromBill: { ...fx.fromBill, ...fromBill } };
 }
 
 /** The rate of one unit of `currency` in the base currency; null when burnrate.yml gives none. */
@@ -47,5 +101,42 @@ export function inCurrency<T extends { currency: string; billed: number; effecti
       to,
       fx,
     ),
+  };
+}
+
+/**
+ * Totals kept per currency, as totals in `to`: each key's amounts converted and added. A currency
+ * without a rate is left out and reported with its own amount, for the caller to name: a total
+ * never silently adds yen to dollars. The order is the input's (largest first), re-sorted by
+ * effective cost when amounts were converted, or by key for days.
+ */
+export function totalsIn(
+  totals: readonly CurrencyTotal[],
+  to: string,
+  fx: FxRates,
+  order: 'effective' | 'key' = 'effective',
+): { rows: SpendTotal[]; leftOut: { currency: string; effective: number }[] } {
+  const byKey = new Map<string, SpendTotal>();
+  const leftOut = new Map<string, number>();
+  for (const total of totals) {
+    const rate = convert(1, total.currency, to, fx);
+    if (rate === null) {
+      leftOut.set(total.currency, (leftOut.get(total.currency) ?? 0) + total.effective);
+      continue;
+    }
+    const sum = byKey.get(total.key) ?? { key: total.key, billed: 0, effective: 0 };
+    sum.billed += total.billed * rate;
+    sum.effective += total.effective * rate;
+    byKey.set(total.key, sum);
+  }
+  const rows = [...byKey.values()];
+  rows.sort(
+    order === 'key'
+      ? (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
+      : (a, b) => b.effective - a.effective || (a.key < b.key ? -1 : 1),
+  );
+  return {
+    rows,
+    leftOut: [...leftOut].map(([currency, effective]) => ({ currency, effective })).sort((a, b) => (a.currency < b.currency ? -1 : 1)),
   };
 }

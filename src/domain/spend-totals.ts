@@ -20,6 +20,11 @@ export interface SpendTotal {
   effective: number;
 }
 
+/** A total of one key in one currency, as the store keeps them: never added across currencies. */
+export interface CurrencyTotal extends SpendTotal {
+  currency: string;
+}
+
 /** A team's spend of one day, in one currency, of one kind of charge (see cost-kind.ts). */
 export interface TeamDay {
   team: string;

@@ -42,6 +42,15 @@ export interface SpendRow {
   resourceName?: string | null;
   /** FOCUS RegionId. */
   region?: string | null;
+  /**
+   * FOCUS 1.2 PricingCurrency and PricingCurrencyEffectiveCost: the currency the provider priced the
+   * charge in when it bills in another (a JPY invoice of USD prices), and the effective cost in it.
+   * Together with EffectiveCost they give the bill's own exchange rate.
+   */
+  pricingCurrency?: string | null;
+  /** FOCUS 1.3 HostProviderName: who hosts a service `provider` sells (a marketplace SaaS), when another. */
+  hostProvider?: string | null;
+  pricingCurrencyEffectiveCost?: number | null;
   /** Unit-cost tags (unitCosts.tagKeys): the experiment, training run and sweep the cost belongs to. */
   experiment?: string | null;
   run?: string | null;

@@ -1,6 +1,7 @@
 import type { BudgetSnapshot } from '../checks/budget.js';
 import type { CalendarDay } from '../domain/cost-kind.js';
-import { convert, type FxRates } from '../domain/fx.js';
+import { convert, rateSource, type FxRates } from '../domain/fx.js';
+import { loadFxRates } from './fx-rates.js';
 import type { TeamDay } from '../domain/spend-totals.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
@@ -52,12 +53,13 @@ export async function loadBudgetSnapshot(
 ): Promise<LoadedBudgetSnapshot> {
   // Enough history for the longest period plus the forecast's lookback window.
   const since = addDays(dayInZone(now, 'UTC'), -(deps.config.forecast.lookbackDays + 40));
-  const [rows, freshness, overrides, cloudBudgets, failures] = await Promise.all([
+  const [rows, freshness, overrides, cloudBudgets, failures, fx] = await Promise.all([
     deps.store.spend.dailyByTeam(since),
     deps.store.freshness.list(),
     deps.store.budgets.list(),
     deps.store.cloudBudgets.list(),
     deps.store.freshness.failures(),
+    loadFxRates(deps),
   ]);
   const stale = staleSources(deps.config, freshness, failures, now);
   const staleTeams = new Map<string, StaleSource[]>();
@@ -71,7 +73,7 @@ export async function loadBudgetSnapshot(
     teams: withBudgets,
     configured,
     cloudBudgets,
-    ...inBudgetCurrencies(rows, withBudgets, deps.config.fx),
+    ...inBudgetCurrencies(rows, withBudgets, fx),
     baseCurrency: deps.config.fx.base,
     // How far the sources that work reach: a failing one holds its own teams, not everyone's data end.
     dataThrough: combinedDataThrough(freshness.filter((f) => !stale.some((s) => s.source === f.source))) ?? combinedDataThrough(freshness),
@@ -102,7 +104,10 @@ function inBudgetCurrencies(rows: readonly TeamDay[], teams: readonly TeamConfig
     if (row.currency !== to) {
       const used = converted.get(row.team) ?? [];
       if (!used.some((c) => c.currency === row.currency))
-        converted.set(row.team, [...used, { currency: row.currency, rate: convert(1, row.currency, to, fx)!, asOf: fx.asOf ?? null }]);
+        converted.set(row.team, [
+          ...used,
+          { currency: row.currency, rate: convert(1, row.currency, to, fx)!, asOf: rateSource(fx, row.currency) },
+        ]);
     }
     const days = daily.get(row.team) ?? new Map<string, number>();
     daily.set(row.team, days.set(row.day, (days.get(row.day) ?? 0) + amount));

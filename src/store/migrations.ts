@@ -390,4 +390,13 @@ export const MIGRATIONS: readonly string[] = [
   INSERT INTO spend_team_days (day, team, currency, kind, billed, effective)
     SELECT day, team, currency, cost_kind, sum(billed), sum(effective) FROM spend_daily GROUP BY day, team, currency, cost_kind;
   `,
+  `
+  -- FOCUS 1.2's pricing currency: with the effective cost in it, the exchange rate the bill used.
+  -- FOCUS 1.3's host provider: who hosts what another provider sells.
+  ALTER TABLE spend_daily ADD COLUMN pricing_currency TEXT;
+  ALTER TABLE spend_daily ADD COLUMN pricing_currency_effective_cost REAL;
+  ALTER TABLE spend_daily ADD COLUMN host_provider TEXT;
+  -- Few rows have one (only bills in a currency other than the prices'): the rates are read from these.
+  CREATE INDEX spend_daily_pricing_currency ON spend_daily (pricing_currency) WHERE pricing_currency IS NOT NULL;
+  `,
 ];

@@ -1,16 +1,19 @@
 import type Database from 'better-sqlite3';
-import { addDays, type Period } from '../domain/period.js';
+import { addDays } from '../domain/period.js';
+import type { BillRate } from '../domain/fx.js';
 import type { SpendBatch, SpendDimension, SpendScope } from '../domain/spend.js';
-import type { SpendFilter, SpendTotal, TeamDay } from '../domain/spend-totals.js';
+import type { CurrencyTotal, SpendFilter, TeamDay } from '../domain/spend-totals.js';
 import { costKindOf, type CostKind } from '../domain/cost-kind.js';
 import type { InvoiceLine } from '../domain/invoice-line.js';
 import type { Correction } from '../domain/correction.js';
 
 export interface SpendStore {
-  totals(filter: SpendFilter, by: SpendDimension): Promise<SpendTotal[]>;
+  /** Totals per key and currency (a key billed in two currencies is two rows). */
+  totals(filter: SpendFilter, by: SpendDimension): Promise<CurrencyTotal[]>;
   /** Daily totals per team from `since` on: the snapshot budget checks run on. */
   dailyByTeam(since: string): Promise<TeamDay[]>;
-  currencies(period: Period): Promise<string[]>;
+  /** The exchange rates bills used: their effective cost beside the same in the pricing currency. */
+  billRates(): Promise<BillRate[]>;
   /** A billing period's spend (what its invoices say), grouped for showback. */
   invoiceLines(billingPeriod: string): Promise<InvoiceLine[]>;
   /** A team's corrections (ChargeClass 'Correction') of charges incurred in a month. */
@@ -39,7 +42,6 @@ const MAX_CACHED_TEAM_ARITY = 64;
 export class SqliteSpendStore implements SpendStore {
   private readonly totalsStatements = new Map<string, Database.Statement>();
   private readonly dailyByTeamStatement: Database.Statement<[string], [string, string, string, CostKind, number, number]>;
-  private readonly currenciesStatement: Database.Statement<[string, string], string>;
 
   constructor(private readonly db: Database.Database) {
     // Raw rows (arrays): building an object per row in better-sqlite3 costs more than the mapping below.
@@ -49,38 +51,34 @@ export class SqliteSpendStore implements SpendStore {
         [string, string, string, CostKind, number, number]
       >('SELECT team, day, currency, kind, billed, effective FROM spend_team_days WHERE day >= ?')
       .raw(true);
-    // A loose index scan over spend_daily_currency_day: one seek per distinct currency to find the
-    // next one and one to see whether it has a row in the period, however long the period is.
-    this.currenciesStatement = db
-      .prepare<[string, string], string>(
-        `WITH RECURSIVE currencies (currency) AS (
-           SELECT min(currency) FROM spend_daily
-           UNION ALL
-           SELECT (SELECT min(currency) FROM spend_daily WHERE currency > currencies.currency)
-           FROM currencies WHERE currencies.currency IS NOT NULL
-         )
-         SELECT currency FROM currencies
-         WHERE currency IS NOT NULL
-           AND EXISTS (SELECT 1 FROM spend_daily WHERE spend_daily.currency = currencies.currency AND day >= ? AND day < ?)
-         ORDER BY currency`,
-      )
-      .pluck();
   }
 
-  async totals(filter: SpendFilter, by: SpendDimension): Promise<SpendTotal[]> {
+  async totals(filter: SpendFilter, by: SpendDimension): Promise<CurrencyTotal[]> {
     const teams = filter.teams;
     const invoice = filter.basis === 'invoice';
     // Invoice basis: the billing periods from the period's first month to the month of its last day.
     const range = invoice
       ? [filter.period.start.slice(0, 7), addDays(filter.period.end, -1).slice(0, 7)]
       : [filter.period.start, filter.period.end];
-    return this.totalsStatement(by, teams, invoice).all(...range, ...(teams ?? [])) as SpendTotal[];
+    return this.totalsStatement(by, teams, invoice).all(...range, ...(teams ?? [])) as CurrencyTotal[];
   }
 
   async dailyByTeam(since: string): Promise<TeamDay[]> {
     return this.dailyByTeamStatement
       .all(since)
       .map(([team, day, currency, kind, billed, effective]) => ({ team, day, currency, kind, billed, effective }));
+  }
+
+  async billRates(): Promise<BillRate[]> {
+    return this.db
+      .prepare<[], BillRate>(
+        `SELECT billing_period AS billingPeriod, currency, pricing_currency AS pricingCurrency,
+           sum(effective) AS effective, sum(pricing_currency_effective_cost) AS pricingEffective
+         FROM spend_daily
+         WHERE pricing_currency IS NOT NULL AND pricing_currency <> currency AND pricing_currency_effective_cost IS NOT NULL
+         GROUP BY billing_period, currency, pricing_currency`,
+      )
+      .all();
   }
 
   async invoiceLines(billingPeriod: string): Promise<InvoiceLine[]> {
@@ -114,10 +112,6 @@ export class SqliteSpendStore implements SpendStore {
       .all(source, since);
   }
 
-  async currencies(period: Period): Promise<string[]> {
-    return this.currenciesStatement.all(period.start, period.end);
-  }
-
   /** The totals query for a dimension and a team filter of this many teams (none: every team). */
   private totalsStatement(by: SpendDimension, teams: readonly string[] | undefined, invoice: boolean): Database.Statement {
     const arity = teams === undefined ? -1 : teams.length;
@@ -127,9 +121,9 @@ export class SqliteSpendStore implements SpendStore {
     const key = DIMENSION_COLUMN[by];
     const order = by === 'day' ? 'key' : 'effective DESC, key';
     const statement = this.db.prepare(
-      `SELECT ${key} AS key, sum(billed) AS billed, sum(effective) AS effective
+      `SELECT ${key} AS key, currency, sum(billed) AS billed, sum(effective) AS effective
        FROM spend_daily WHERE ${invoice ? 'billing_period >= ? AND billing_period <= ?' : 'day >= ? AND day < ?'} ${teamClause(arity)}
-       GROUP BY key ORDER BY ${order}`,
+       GROUP BY key, currency ORDER BY ${order}`,
     );
     if (arity <= MAX_CACHED_TEAM_ARITY) this.totalsStatements.set(cacheKey, statement);
     return statement;
@@ -173,8 +167,9 @@ export function insertSpendRows(db: Database.Database, batch: SpendBatch): numbe
        service, service_category, resource_id, charge_category, pricing_category, currency, billed, effective, experiment, run_id, sweep,
        export_id, part, content_hash, charge_frequency, charge_class, commitment_discount_id, commitment_discount_type,
        commitment_discount_category, commitment_discount_status, list_cost, contracted_cost, publisher, invoice_issuer,
-       resource_name, region, cost_kind)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       resource_name, region, cost_kind, pricing_currency, pricing_currency_effective_cost,
+       host_provider)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const parts = batch.scope.parts ?? [];
   for (const row of batch.rows) {
@@ -215,6 +210,9 @@ export function insertSpendRows(db: Database.Database, batch: SpendBatch): numbe
       row.resourceName ?? null,
       row.region ?? null,
       costKindOf(row.chargeCategory, row.chargeFrequency),
+      row.pricingCurrency ?? null,
+      row.pricingCurrencyEffectiveCost ?? null,
+      row.hostProvider ?? null,
     );
   }
   return batch.rows.length;

@@ -91,14 +91,18 @@ describe('burnrate review and showback on the demo organisation', () => {
   });
 
   it('showback: CSV and JSON that tie to the month’s bill, to the cent', async () => {
-    // The bill, summed straight from the stored cost lines of the billing period.
+    // The bill, summed straight from the stored cost lines of the billing period, the Tokyo
+    // account's yen at the demo configuration's rate (0.0067 USD).
+    const usd = (column: string) => `CASE WHEN currency = 'JPY' THEN ${column} * 0.0067 ELSE ${column} END`;
     const db = new Database(join(dir, 'data', 'burnrate.db'), { readonly: true });
     const bill = db
-      .prepare("SELECT sum(billed) AS billed, sum(effective) AS effective FROM spend_daily WHERE billing_period = '2026-11'")
+      .prepare(
+        `SELECT sum(${usd('billed')}) AS billed, sum(${usd('effective')}) AS effective FROM spend_daily WHERE billing_period = '2026-11'`,
+      )
       .get() as { billed: number; effective: number };
     const untagged = db
       .prepare(
-        `SELECT coalesce(sum(effective), 0) AS amount FROM spend_daily WHERE billing_period = '2026-11' AND team = '(untagged)'
+        `SELECT coalesce(sum(${usd('effective')}), 0) AS amount FROM spend_daily WHERE billing_period = '2026-11' AND team = '(untagged)'
            AND charge_category <> 'Tax' AND NOT ((resource_id IS NULL OR resource_id = '') AND cost_kind = 'recurring')
            AND coalesce(lower(commitment_discount_status), '') <> 'unused'`,
       )

@@ -7,6 +7,8 @@ import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
 import { listBudgets } from '../../src/snapshots/budget-listing.js';
 import { budgetListMessage } from '../../templates/budget-list.js';
 import { spendRow, testDeps } from '../support/deps.js';
+import { spendReport } from '../../commands/spend.js';
+import { monthOf } from '../../src/domain/period.js';
 
 // A team billed in two currencies: USD from one account, JPY from another. Amounts in different
 // currencies are never added; with a rate they are converted into the budget's currency.
@@ -67,6 +69,26 @@ describe('budgets over spend in several currencies', () => {
     expect(JSON.stringify(budgetListMessage(listing))).toContain(
       'ml: spend in JPY not counted: no exchange rate (add fx.rates.JPY to burnrate.yml)',
     );
+  });
+
+  it('spend answers convert to one currency and name what they converted or left out', async () => {
+    const withRate = testDeps({ teams: [team], fx: { base: 'USD', asOf: '2026-11-30', rates: { JPY: JPY_RATE } } });
+    await importTwoCurrencies(withRate.deps);
+    const report = await spendReport(withRate.deps, { period: monthOf('2026-11-01'), by: 'team' });
+    // By hand, as in the budget: 10 × 40 USD + 10 × 3,000 JPY × 0.0067 = 601 USD, one row for the team.
+    expect(report.currency).toBe('USD');
+    expect(report.rows).toHaveLength(1);
+    expect(report.rows[0]!.effective).toBeCloseTo(DAYS.length * (USD_PER_DAY + JPY_PER_DAY * JPY_RATE), 6);
+    expect(report.total.effective).toBeCloseTo(601, 6);
+    expect(report.warnings).toContain('JPY converted at 0.0067 USD (rates of 2026-11-30)');
+
+    const withoutRate = testDeps({ teams: [team] });
+    await importTwoCurrencies(withoutRate.deps);
+    const partial = await spendReport(withoutRate.deps, { period: monthOf('2026-11-01'), by: 'day' });
+    // The 400 USD only; the 30,000 JPY is named, never added to it.
+    expect(partial.total.effective).toBeCloseTo(DAYS.length * USD_PER_DAY, 6);
+    expect(partial.rows.map((r) => r.key)).toEqual(DAYS);
+    expect(partial.warnings).toContain('30,000 JPY not included: no exchange rate to USD (add fx.rates.JPY to burnrate.yml)');
   });
 
   it('refuses a bad fx block with a message that says what to write', () => {

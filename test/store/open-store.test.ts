@@ -51,7 +51,7 @@ describe('SQLite store', () => {
     await store.importBatches([batch([row(), row({ day: '2026-11-04' })])]);
     const again = await store.importBatches([batch([row({ billed: 25 })])]);
     expect(again).toMatchObject({ rowsDeleted: 2, rowsInserted: 1 });
-    expect(await store.spend.totals({ period: november }, 'team')).toEqual([{ key: 'a', billed: 25, effective: 9 }]);
+    expect(await store.spend.totals({ period: november }, 'team')).toEqual([{ key: 'a', currency: 'USD', billed: 25, effective: 9 }]);
   });
 
   it('keeps other accounts and periods when replacing one', async () => {
@@ -71,7 +71,7 @@ describe('SQLite store', () => {
     await store.importBatches([batch([row()])]);
     const broken = row({ currency: null as unknown as string });
     await expect(store.importBatches([batch([row({ billed: 99 }), broken])])).rejects.toThrow();
-    expect(await store.spend.totals({ period: november }, 'team')).toEqual([{ key: 'a', billed: 10, effective: 9 }]);
+    expect(await store.spend.totals({ period: november }, 'team')).toEqual([{ key: 'a', currency: 'USD', billed: 10, effective: 9 }]);
     expect((await store.freshness.list())[0]?.dataThrough).toBe('2026-11-04T00:00:00Z');
   });
 
@@ -79,8 +79,8 @@ describe('SQLite store', () => {
     const store = openStore(':memory:');
     await store.importBatches([batch([row(), row({ team: 'b', service: 'S3', resourceId: null, billed: 1, effective: 1 })])]);
     expect(await store.spend.totals({ period: november }, 'service')).toEqual([
-      { key: 'EC2', billed: 10, effective: 9 },
-      { key: 'S3', billed: 1, effective: 1 },
+      { key: 'EC2', currency: 'USD', billed: 10, effective: 9 },
+      { key: 'S3', currency: 'USD', billed: 1, effective: 1 },
     ]);
     expect((await store.spend.totals({ period: november, teams: ['b'] }, 'resource'))[0]?.key).toBe('(no resource id)');
     expect(await store.spend.totals({ period: november, teams: [] }, 'team')).toEqual([]);

@@ -4,7 +4,8 @@ import { showback } from '../../checks/review/showback.js';
 import { costPerThousandPredictions, unitCost } from '../../checks/review/unit-costs.js';
 import type { TeamConfig } from '../../config/schema.js';
 import type { Deps } from '../../deps.js';
-import { inCurrency } from '../../domain/fx.js';
+import { inCurrency, totalsIn, type FxRates } from '../../domain/fx.js';
+import { loadFxRates } from '../../snapshots/fx-rates.js';
 import { monthOf } from '../../domain/period.js';
 import type { ReviewFigures } from '../../domain/review.js';
 import { UNMAPPED, UNTAGGED } from '../../domain/spend.js';
@@ -24,7 +25,7 @@ export async function loadReviewFigures(
 ): Promise<ReviewFigures> {
   const period = monthOf(`${month}-01`);
   const before = previousMonth(month);
-  const [byTeam, previous, experiments, runs, sweeps, snapshot] = await Promise.all([
+  const [byTeamKept, previousKept, experiments, runs, sweeps, snapshot] = await Promise.all([
     deps.store.spend.totals({ period }, 'team'),
     deps.store.spend.totals({ period: monthOf(`${before}-01`), teams: [team.id] }, 'team'),
     deps.store.breakdowns.unitTotals(period, team.id, 'experiment'),
@@ -32,6 +33,11 @@ export async function loadReviewFigures(
     deps.store.breakdowns.unitTotals(period, team.id, 'sweep'),
     loadBudgetSnapshot(deps, [team], deps.clock()),
   ]);
+  // Every figure in the team's budget currency: other currencies converted, never added as they are.
+  const fx = await loadFxRates(deps);
+  const currency = team.budget?.currency ?? fx.base;
+  const byTeam = totalsIn(byTeamKept, currency, fx).rows;
+  const previous = totalsIn(previousKept, currency, fx).rows;
   const spend = byTeam.find((t) => t.key === team.id)?.effective ?? 0;
   const previousSpend = previous[0]?.effective ?? 0;
   const orgTotal = byTeam.reduce((sum, t) => sum + t.effective, 0);
@@ -43,7 +49,7 @@ export async function loadReviewFigures(
     team: team.id,
     teamName: team.name ?? team.id,
     month,
-    currency: budgeted.budget?.currency ?? 'USD',
+    currency,
     spend: round(spend),
     budget: budgeted.budget?.monthly ?? null,
     previousMonth: before,
@@ -64,14 +70,14 @@ export async function loadReviewFigures(
       sweep: unitCost(sweeps),
       perThousandPredictions: costPerThousandPredictions(spend, predictions),
     },
-    showback: (await teamShowback(deps, month)).find((l) => l.team === team.id) ?? null,
+    showback: (await teamShowback(deps, month, fx)).find((l) => l.team === team.id) ?? null,
     dataThrough: snapshot.dataThrough,
   };
 }
 
 /** The month's showback lines (in the fx base currency); none when a currency has no rate. */
-async function teamShowback(deps: Deps, month: string) {
-  const { lines, missing } = inCurrency(await deps.store.spend.invoiceLines(month), deps.config.fx.base, deps.config.fx);
+async function teamShowback(deps: Deps, month: string, fx: FxRates) {
+  const { lines, missing } = inCurrency(await deps.store.spend.invoiceLines(month), fx.base, fx);
   if (missing.length > 0) return [];
   return showback(lines, deps.config.teams, { commitmentOwner: deps.config.showback.commitmentOwner }).lines;
 }

@@ -1,4 +1,5 @@
 import { configSchema, type Config } from '../../config/schema.js';
+import { DEMO_JPY } from './demo-spend.js';
 
 /**
  * The embedded demo organisation: four ML teams, chat ids that look real, and a demo source.
@@ -55,6 +56,8 @@ export function demoConfig(): Config {
       },
     ],
     sources: [{ type: 'demo', seed: 42, days: 90 }],
+    // The vision team's Tokyo account is billed in yen: converted at this rate wherever it is added up.
+    fx: { base: 'USD', asOf: '2026-11-30', rates: { [DEMO_JPY.currency]: DEMO_JPY.usdPerUnit } },
     // The inference team's serving volume, for its cost per 1,000 predictions in the monthly review.
     unitCosts: { predictions: [{ team: 'inference', perMonth: 240_000_000 }] },
   });

@@ -41,6 +41,8 @@ export const DEMO_ACCOUNTS = {
     research: '530718264490',
     inference: '618204937715',
     vision: '704153826649',
+    /** The vision team's Tokyo account, billed in yen by AWS Japan. */
+    visionTokyo: '704153826650',
     sandbox: '815630492278',
   },
   gcp: {

@@ -35,6 +35,9 @@ const COMPUTE_SERVICE: Record<CloudProvider, string> = {
   azure: 'Virtual Machines',
 };
 
+/** What every demo row of a day, provider and account has. */
+type RowBase = Pick<SpendRow, 'day' | 'billingPeriod' | 'team' | 'ownerTag' | 'provider' | 'billingAccount' | 'subAccount' | 'currency'>;
+
 /** A recurring non-GPU line of one team: `weekday` USD a weekday at today's size. */
 interface ServiceLine {
   provider: CloudProvider;
@@ -48,7 +51,34 @@ interface ServiceLine {
   weekend: number;
   /** Growth per 30 days (storage keeps growing; traffic a little). */
   growth: number;
+  /** Billed in another currency by another issuer (the team's Tokyo account); USD when absent. */
+  billedIn?: ForeignBilling;
 }
+
+/** An account billed in a currency other than USD: the amounts are the USD ones at `usdPerUnit`. */
+interface ForeignBilling {
+  currency: string;
+  usdPerUnit: number;
+  /** Units of the currency's smallest amount (JPY: whole yen). */
+  decimals: number;
+  billingAccount: string;
+  invoiceIssuer: string;
+}
+
+/**
+ * The vision team's Tokyo account is billed in yen by AWS's Japanese entity; the demo's burnrate.yml
+ * gives the rate, so its budget, spend and showback figures convert it (the rate is also in demoConfig).
+ */
+export const DEMO_JPY: ForeignBilling = {
+  currency: 'JPY',
+  usdPerUnit: 0.0067,
+  decimals: 0,
+  billingAccount: '926348105527',
+  invoiceIssuer: 'Amazon Web Services Japan G.K.',
+};
+
+/** AWS Business Support: one fee a month, billed on the 1st for the whole month (spread over its days). */
+const SUPPORT_FEE_PER_MONTH = 4800;
 
 const S3 = ['aws', 'Amazon Simple Storage Service', 'Storage'] as const;
 const EBS = ['aws', 'Amazon Elastic Block Store', 'Storage'] as const;
@@ -109,8 +139,8 @@ export const DEMO_SERVICE_LINES: readonly ServiceLine[] = [
   line(GCS, 'vision', G.vision, 'cv-images-raw', 90, 1, 0.05),
   line(VERTEX, 'cv', G.vision, null, 150, 0.5, 0.03),
   line(GCP_NET, 'vision', G.vision, null, 25, 0.6, 0.02),
-  line(S3, 'vision', A.vision, 'cv-annotations', 40, 1, 0.03),
-  line(EBS, 'vision', A.vision, null, 20, 1, 0.02),
+  { ...line(S3, 'vision', A.visionTokyo, 'cv-annotations', 40, 1, 0.03), billedIn: DEMO_JPY },
+  { ...line(EBS, 'vision', A.visionTokyo, null, 20, 1, 0.02), billedIn: DEMO_JPY },
 
   line(S3, 'growth-ml', A.sandbox, 'growth-features', 35, 1, 0.03),
   line(SAGEMAKER, 'growth-ml', A.sandbox, null, 45, 0.5, 0.03),
@@ -129,7 +159,7 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
   const today = toDay(now);
   const yesterday = dayNumber(today) - 1;
   const rows: SpendRow[] = [];
-  const base = (day: string, provider: CloudProvider, subAccount: string, tags: Record<string, string> | null) => {
+  const base = (day: string, provider: CloudProvider, subAccount: string, tags: Record<string, string> | null): RowBase => {
     const ownerTag = ownerTagOf(tags, tagKeys);
     return {
       day,
@@ -175,9 +205,12 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
     DEMO_SERVICE_LINES.forEach((l, index) => {
       const r = randomFor(seed, 'line', index, day);
       const growth = Math.pow(1 + l.growth, (n - yesterday) / 30);
-      const amount = money(l.weekday * (weekend ? l.weekend : 1) * growth * r.normal(1, 0.05));
+      const usd = l.weekday * (weekend ? l.weekend : 1) * growth * r.normal(1, 0.05);
+      const foreign = l.billedIn;
+      const amount = foreign ? roundTo(usd / foreign.usdPerUnit, foreign.decimals) : money(usd);
       rows.push({
         ...base(day, l.provider, l.subAccount, l.team === null ? null : { team: l.team }),
+        ...(foreign ? { currency: foreign.currency, billingAccount: foreign.billingAccount, invoiceIssuer: foreign.invoiceIssuer } : {}),
         service: l.service,
         serviceCategory: l.category,
         resourceId: l.resourceId,
@@ -226,6 +259,7 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
     if (day.endsWith('-01')) {
       rows.push({
         ...base(day, 'aws', A.research, { team: 'research' }),
+        chargeFrequency: 'One-Time',
         service: 'Amazon SageMaker',
         serviceCategory: 'AI and Machine Learning',
         resourceId: null,
@@ -250,12 +284,42 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
           serviceCategory: 'Other',
           resourceId: null,
           chargeCategory: 'Tax',
+          chargeFrequency: 'One-Time',
           pricingCategory: null,
           billed: amount,
           effective: amount,
         });
       }
     }
+  }
+  rows.push(...supportFeeRows(yesterday - days + 1, today, (day) => base(day, 'aws', A.payer, null)));
+  return rows;
+}
+
+/**
+ * The support fee of every month the window touches, on each day of the window and of the rest of
+ * the current month (billed on the 1st for the whole month, as a FOCUS import spreads it): the
+ * month's days share it evenly and the last day takes the rounding, so a month adds up to the fee.
+ */
+function supportFeeRows(firstDay: number, today: string, base: (day: string) => RowBase): SpendRow[] {
+  const rows: SpendRow[] = [];
+  const month = today.slice(0, 7);
+  for (let n = firstDay; dayOf(n).slice(0, 7) <= month; n++) {
+    const day = dayOf(n);
+    const daysInMonth = new Date(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)), 0)).getUTCDate();
+    const share = money(SUPPORT_FEE_PER_MONTH / daysInMonth);
+    const amount = Number(day.slice(8, 10)) === daysInMonth ? money(SUPPORT_FEE_PER_MONTH - share * (daysInMonth - 1)) : share;
+    rows.push({
+      ...base(day),
+      service: 'AWS Support (Business)',
+      serviceCategory: 'Management and Governance',
+      resourceId: null,
+      chargeCategory: 'Purchase',
+      chargeFrequency: 'Recurring',
+      pricingCategory: 'Standard',
+      billed: amount,
+      effective: amount,
+    });
   }
   return rows;
 }
@@ -283,5 +347,10 @@ function isWeekend(n: number): boolean {
 }
 
 function money(value: number): number {
-  return Math.round(value * 1e4) / 1e4;
+  return roundTo(value, 4);
+}
+
+function roundTo(value: number, decimals: number): number {
+  const scale = 10 ** decimals;
+  return Math.round(value * scale) / scale;
 }

@@ -33,6 +33,15 @@ export const FOCUS_COLUMNS = [
   { alias: 'invoice_issuer', names: ['InvoiceIssuerName'], required: false, kind: 'text' },
   { alias: 'resource_name', names: ['ResourceName'], required: false, kind: 'text' },
   { alias: 'region', names: ['RegionId', 'Region'], required: false, kind: 'text' },
+  { alias: 'pricing_currency', names: ['PricingCurrency'], required: false, kind: 'text' },
+  // FOCUS 1.3: who hosts a service another provider sells (a marketplace SaaS on AWS).
+  { alias: 'host_provider', names: ['HostProviderName'], required: false, kind: 'text' },
+  // FOCUS 1.3 split cost allocation: a shared resource's charge split over what ran on it (a
+  // Kubernetes node's cost over its pods), each part with the workload's id, name and tags.
+  { alias: 'allocated_resource_id', names: ['AllocatedResourceId'], required: false, kind: 'text' },
+  { alias: 'allocated_resource_name', names: ['AllocatedResourceName'], required: false, kind: 'text' },
+  { alias: 'allocated_tags', names: ['AllocatedTags'], required: false, kind: 'json' },
+  { alias: 'pricing_effective', names: ['PricingCurrencyEffectiveCost'], required: false, kind: 'decimal' },
 ] as const;
 
 export type FocusColumn = (typeof FOCUS_COLUMNS)[number];

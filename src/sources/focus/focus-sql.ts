@@ -53,6 +53,16 @@ function projectionSql(layout: FocusFileLayout, part: number): string {
 }
 
 /**
+ * A split charge (FOCUS 1.3 AllocatedResourceId) belongs to the workload it was split to: its
+ * resource is the workload, named by AllocatedResourceName, as AWS's split cost allocation data
+ * names the pod rather than the node. (Its owner is looked up in AllocatedTags first: see grouped.)
+ */
+const ALLOCATED_RESOURCE = `* REPLACE (
+    coalesce(nullif(allocated_resource_id, ''), resource_id) AS resource_id,
+    CASE WHEN nullif(allocated_resource_id, '') IS NULL THEN resource_name ELSE allocated_resource_name END AS resource_name
+  )`;
+
+/**
  * The owner tag value in SQL (and, with one key, any tag's value: the unit-cost tags): the value of the first configured tag key present in a Tags JSON
  * object, keys compared without whitespace and case (" Team ", TEAM, user:Team). JSON null, '' and
  * 'NULL' count as absent; Tags that are not a JSON object give NULL (untagged).
@@ -85,6 +95,7 @@ export const KEYS = [
   'charge_class',
   'cd_id',
   'cd_status',
+  'pricing_currency',
 ] as const;
 
 /**
@@ -92,7 +103,7 @@ export const KEYS = [
  * account's invoice issuer, a commitment's type): carried along with any_value instead of grouped
  * by, which keeps the hash of the first grouping small.
  */
-export const ATTRIBUTES = ['resource_name', 'region', 'publisher', 'invoice_issuer', 'cd_type', 'cd_category'] as const;
+export const ATTRIBUTES = ['resource_name', 'region', 'publisher', 'invoice_issuer', 'host_provider', 'cd_type', 'cd_category'] as const;
 
 /** Usage that accrues as it is used: what says how fresh the data is (fees and purchases are billed ahead). */
 const USAGE_BASED = `charge_category = 'Usage' AND coalesce(charge_frequency, 'Usage-Based') = 'Usage-Based'`;
@@ -101,7 +112,7 @@ const USAGE_BASED = `charge_category = 'Usage' AND coalesce(charge_frequency, 'U
 const COUNTS = ['bad_billed', 'bad_effective', 'bad_charge_start', 'bad_billing_start', 'bad_currency', 'over_ceiling'] as const;
 
 /** The amounts a charge over several days is spread over them with. */
-const AMOUNTS = ['billed', 'effective', 'list_cost', 'contracted_cost'] as const;
+const AMOUNTS = ['billed', 'effective', 'list_cost', 'contracted_cost', 'pricing_effective'] as const;
 
 /**
  * The one aggregation query of an import. Rows are first grouped by the raw Tags text (few distinct
@@ -125,6 +136,8 @@ export function aggregationSql(
   const ceiling = `CAST(${sqlString(String(lineCeiling))} AS DOUBLE)`;
   const keys = KEYS.join(', ');
   const attributes = ATTRIBUTES.map((a) => `any_value(${a}) AS ${a}`).join(', ');
+  // A split charge's tags are the workload's (AllocatedTags) before the shared resource's (Tags).
+  const tagSql = (keys: readonly string[]) => `coalesce(${ownerTagSql('allocated_tags', keys)}, ${ownerTagSql('tags', keys)})`;
   // The days a charge covers: those of its charge period inside its billing period (the calendar
   // month when the file has no BillingPeriodEnd). A charge of one day, or one entirely outside its
   // billing period, stays whole on its first day.
@@ -140,12 +153,14 @@ export function aggregationSql(
     `CASE WHEN i = ${days} - 1 THEN ${amount} - CAST(${amount} / ${days} AS DECIMAL(38, 10)) * (${days} - 1) ELSE CAST(${amount} / ${days} AS DECIMAL(38, 10)) END`;
   return `
 WITH source AS (
+  SELECT ${ALLOCATED_RESOURCE} FROM (
 ${source}
+  )
 ),
 by_tags AS (
-  SELECT part, ${firstDay} AS day, ${lastDay} AS last_day, CAST(billing_start AS DATE) AS billing_day, ${keys}, tags,
+  SELECT part, ${firstDay} AS day, ${lastDay} AS last_day, CAST(billing_start AS DATE) AS billing_day, ${keys}, tags, allocated_tags,
     ${attributes},
-    sum(billed) AS billed, sum(effective) AS effective, sum(list_cost) AS list_cost, sum(contracted_cost) AS contracted_cost,
+    ${AMOUNTS.map((a) => `sum(${a}) AS ${a}`).join(', ')},
     max(charge_end) FILTER (WHERE ${USAGE_BASED}) AS usage_through, max(charge_start) AS latest_start,
     count(*) - count(billed) AS bad_billed, count(*) - count(effective) AS bad_effective,
     count(*) - count(charge_start) AS bad_charge_start, count(*) - count(billing_start) AS bad_billing_start,
@@ -157,11 +172,11 @@ by_tags AS (
 grouped AS (
   SELECT part, day, last_day, billing_day, ${keys},
     ${attributes},
-    ${ownerTagSql('tags', tagKeys)} AS owner_tag,
-    ${ownerTagSql('tags', ['name'])} AS name_tag,
-    ${ownerTagSql('tags', unitTagKeys ? [unitTagKeys.experiment] : [])} AS experiment,
-    ${ownerTagSql('tags', unitTagKeys ? [unitTagKeys.run] : [])} AS run_id,
-    ${ownerTagSql('tags', unitTagKeys ? [unitTagKeys.sweep] : [])} AS sweep,
+    ${tagSql(tagKeys)} AS owner_tag,
+    ${tagSql(['name'])} AS name_tag,
+    ${tagSql(unitTagKeys ? [unitTagKeys.experiment] : [])} AS experiment,
+    ${tagSql(unitTagKeys ? [unitTagKeys.run] : [])} AS run_id,
+    ${tagSql(unitTagKeys ? [unitTagKeys.sweep] : [])} AS sweep,
     ${AMOUNTS.map((a) => `sum(${a}) AS ${a}`).join(', ')},
     max(usage_through) AS usage_through, max(latest_start) AS latest_start,
     sum(bad_billed) AS bad_billed, sum(bad_effective) AS bad_effective,

@@ -81,6 +81,8 @@ interface AggregatedRow {
   invoice_issuer: string | null;
   resource_name: string | null;
   region: string | null;
+  pricing_currency: string | null;
+  host_provider: string | null;
   owner_tag: string | null;
   experiment: string | null;
   run_id: string | null;
@@ -89,6 +91,7 @@ interface AggregatedRow {
   effective: number | null;
   list_cost: number | null;
   contracted_cost: number | null;
+  pricing_effective: number | null;
   /** The latest usage charge period end of the group (on its first day only). */
   usage_through: number | null;
   /** The latest charge period start of the group (on its first day only). */
@@ -178,6 +181,9 @@ function toBatch(aggregated: readonly AggregatedRow[], ctx: PullContext, sourceI
       invoiceIssuer: row.invoice_issuer,
       resourceName: row.resource_name,
       region: row.region,
+      pricingCurrency: row.pricing_currency,
+      hostProvider: row.host_provider,
+      pricingCurrencyEffectiveCost: row.pricing_effective,
       experiment: row.experiment,
       run: row.run_id,
       sweep: row.sweep,

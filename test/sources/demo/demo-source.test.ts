@@ -23,9 +23,13 @@ describe('DemoSource', () => {
     const [batch] = batches;
     expect(batch!.scope).toEqual({ source: 'demo', billingPeriods: ['2026-02', '2026-03'] });
     expect(batch!.dataThrough).toBe('2026-03-18T00:00:00.000Z');
-    const days = [...new Set(batch!.rows.map((r) => r.day))].sort();
+    // Usage through yesterday; the month's support fee, billed on the 1st, covers the rest of March.
+    const days = [...new Set(batch!.rows.filter((r) => r.chargeFrequency !== 'Recurring').map((r) => r.day))].sort();
     expect(days[0]).toBe('2026-02-01');
     expect(days.at(-1)).toBe('2026-03-17');
+    const ahead = batch!.rows.filter((r) => r.day > '2026-03-17');
+    expect(new Set(ahead.map((r) => r.service))).toEqual(new Set(['AWS Support (Business)']));
+    expect(ahead.at(-1)?.day).toBe('2026-03-31');
     expect(progress.at(-1)).toEqual([batch!.rows.length, batch!.rows.length]);
   });
 

@@ -12,16 +12,22 @@ const rowsFor = (now: string, seed = 42, days = 90) => demoSpendRows({ seed, day
 
 const NOW = '2026-03-18T09:30:00Z';
 const rows = rowsFor(NOW);
+/** The rows of days that have passed: the support fee alone reaches to the end of the month. */
+const past = (list: readonly SpendRow[], now: string) => list.filter((r) => r.day < now.slice(0, 10));
+const isSupportFee = (r: SpendRow) => r.service === 'AWS Support (Business)';
 
-const sum = (xs: readonly SpendRow[]) => xs.reduce((t, r) => t + r.effective, 0);
+const sum = (xs: readonly SpendRow[]) => xs.reduce((t, r) => t + inUsd(r), 0);
 const isWeekend = (day: string) => [0, 6].includes(new Date(`${day}T00:00:00Z`).getUTCDay());
 
-/** team -> day -> effective spend */
+/** A row's effective cost in dollars, at the demo configuration's rate for other currencies. */
+const inUsd = (r: SpendRow) => r.effective * (r.currency === 'USD' ? 1 : config.fx.rates[r.currency]!);
+
+/** team -> day -> effective spend in USD */
 function daily(list: readonly SpendRow[]): Map<string, Map<string, number>> {
   const out = new Map<string, Map<string, number>>();
   for (const r of list) {
     const days = out.get(r.team) ?? new Map<string, number>();
-    days.set(r.day, (days.get(r.day) ?? 0) + r.effective);
+    days.set(r.day, (days.get(r.day) ?? 0) + inUsd(r));
     out.set(r.team, days);
   }
   return out;
@@ -29,11 +35,34 @@ function daily(list: readonly SpendRow[]): Map<string, Map<string, number>> {
 
 describe('demoSpendRows', () => {
   it('covers `days` days ending yesterday (UTC)', () => {
-    const days = [...new Set(rows.map((r) => r.day))].sort();
+    const days = [...new Set(rows.filter((r) => !isSupportFee(r)).map((r) => r.day))].sort();
     expect(days).toHaveLength(90);
     expect(days.at(-1)).toBe('2026-03-17');
     expect(days[0]).toBe('2025-12-18');
-    expect(rows.every((r) => r.billingPeriod === r.day.slice(0, 7) && r.currency === 'USD')).toBe(true);
+    expect(rows.every((r) => r.billingPeriod === r.day.slice(0, 7))).toBe(true);
+    // Everything in dollars but the vision team's Tokyo account, billed in whole yen by AWS Japan.
+    const yen = rows.filter((r) => r.currency !== 'USD');
+    expect(new Set(yen.map((r) => `${r.currency} ${r.team} ${r.invoiceIssuer}`))).toEqual(
+      new Set(['JPY vision Amazon Web Services Japan G.K.']),
+    );
+    expect(yen.every((r) => Number.isInteger(r.billed) && r.billed === r.effective)).toBe(true);
+  });
+
+  it('bills a monthly support fee for the whole month, spread over its days, to the cent', () => {
+    const fee = rows.filter(isSupportFee);
+    expect(fee.every((r) => r.chargeCategory === 'Purchase' && r.chargeFrequency === 'Recurring' && r.team === UNTAGGED)).toBe(true);
+    // The current month's fee is billed on the 1st: its days run to the 31st, past today.
+    expect(
+      fee
+        .map((r) => r.day)
+        .sort()
+        .at(-1),
+    ).toBe('2026-03-31');
+    for (const month of ['2026-01', '2026-02', '2026-03']) {
+      // Amounts are kept to 1/100 of a cent: the days' shares add up to the fee exactly.
+      const units = fee.filter((r) => r.billingPeriod === month).reduce((t, r) => t + Math.round(r.billed * 10_000), 0);
+      expect(units).toBe(4800 * 10_000);
+    }
   });
 
   it('is deterministic: same seed and day, same rows; another seed, other rows', () => {
@@ -50,7 +79,9 @@ describe('demoSpendRows', () => {
     expect(new Set(rows.filter((r) => r.team === UNMAPPED).map((r) => r.ownerTag))).toEqual(new Set(['growth-ml']));
     expect(rows.filter((r) => r.team === UNTAGGED).every((r) => r.ownerTag === null)).toBe(true);
     expect(rows.find((r) => r.ownerTag === 'LLM')?.team).toBe('llm-training');
-    const share = sum(rows.filter((r) => r.team === UNTAGGED)) / sum(rows);
+    // Of usage: the support fee is shared by nature, not for want of a tag.
+    const usage = rows.filter((r) => !isSupportFee(r));
+    const share = sum(usage.filter((r) => r.team === UNTAGGED)) / sum(usage);
     expect(share).toBeGreaterThan(0.03);
     expect(share).toBeLessThan(0.08);
   });
@@ -90,7 +121,7 @@ describe('demoSpendRows', () => {
     expect(onDay.every((r) => r.commitmentDiscountId === onDay[0]!.commitmentDiscountId)).toBe(true);
     expect(onDay[0]!.commitmentDiscountId).toMatch(/savingsplan\/demo-compute-1y$/);
     expect(sum(unused, 'effective')).toBeGreaterThan(0);
-    const purchase = rows.filter((r) => r.chargeCategory === 'Purchase');
+    const purchase = rows.filter((r) => r.chargeCategory === 'Purchase' && !isSupportFee(r));
     expect(purchase.length).toBe(90);
     expect(purchase.every((r) => r.billed > 0 && r.effective === 0)).toBe(true);
     const taxes = rows.filter((r) => r.chargeCategory === 'Tax');
@@ -103,7 +134,7 @@ describe('demoSpendRows', () => {
   });
 
   it('spends less at weekends', () => {
-    const total = daily(rows.map((r) => ({ ...r, team: 'all' }))).get('all')!;
+    const total = daily(past(rows, NOW).map((r) => ({ ...r, team: 'all' }))).get('all')!;
     const weekday = [...total].filter(([d]) => !isWeekend(d)).map(([, v]) => v);
     const weekend = [...total].filter(([d]) => isWeekend(d)).map(([, v]) => v);
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -117,7 +148,7 @@ describe('demo calibration against the demo budgets', () => {
   // Several months, so the claims hold at any steady state rather than on one lucky day.
   for (const now of ['2026-03-18T09:00:00Z', '2026-06-11T09:00:00Z', '2025-11-05T09:00:00Z', '2026-08-27T09:00:00Z']) {
     it(`forecasts llm-training over, ml-research near 80%, vision and inference under their month (${now.slice(0, 10)})`, () => {
-      const list = rowsFor(now);
+      const list = past(rowsFor(now), now);
       const byTeam = daily(list);
       const days = [...new Set(list.map((r) => r.day))].sort().slice(-28);
       const date = new Date(now);

@@ -4,6 +4,10 @@ import type { SpendRow } from '../../../src/domain/spend.js';
 import { readFocusFiles } from '../../../src/sources/focus/read-focus.js';
 import { openStore } from '../../../src/store/open-store.js';
 import { pullContext, tempDir } from './helpers.js';
+import { spendReport } from '../../../commands/spend.js';
+import { monthOf } from '../../../src/domain/period.js';
+import { listBudgets } from '../../../src/snapshots/budget-listing.js';
+import { testDeps } from '../../support/deps.js';
 
 // A December bill with what real bills carry besides day-to-day usage: a monthly support fee, a
 // one-year upfront purchase, a day-1 credit, a correction of November, an unused commitment, a
@@ -38,6 +42,8 @@ const COLUMNS = [
   'ResourceId',
   'ResourceName',
   'RegionId',
+  'PricingCurrency',
+  'PricingCurrencyEffectiveCost',
   'Tags',
 ] as const;
 type Line = Partial<Record<(typeof COLUMNS)[number], string>>;
@@ -108,7 +114,14 @@ const LINES: Line[] = [
   }),
   // A marketplace charge, and spend in a second currency.
   usage('2026-12-02', '42.00', { PublisherName: 'Acme Vector DB', ServiceName: 'Acme Vector DB', ResourceId: 'acme-1', ResourceName: '' }),
-  usage('2026-12-02', '15000', { BillingCurrency: 'JPY', BillingAccountId: 'jp-1', RegionId: 'ap-northeast-1' }),
+  // Billed in yen for prices in dollars (FOCUS 1.2): 15,000 JPY was 100.50 USD, the bill's rate 0.0067.
+  usage('2026-12-02', '15000', {
+    BillingCurrency: 'JPY',
+    BillingAccountId: 'jp-1',
+    RegionId: 'ap-northeast-1',
+    PricingCurrency: 'USD',
+    PricingCurrencyEffectiveCost: '100.50',
+  }),
 ].map((line) => ({
   ProviderName: 'AWS',
   InvoiceIssuerName: 'AWS',
@@ -229,5 +242,29 @@ describe('FOCUS charges that are not day-to-day usage', () => {
     // The credit on the 1st is one-time.
     expect(on('2026-12-01', 'USD', 'one-time')[0]).toBeCloseTo(3650 / 31 - 50, 9);
     await store.close();
+  });
+
+  it('converts a second currency at the rate its own bill used when burnrate.yml gives none (FOCUS 1.2 pricing currency)', async () => {
+    const team = { id: 'ml-research', budget: { monthly: 10_000, currency: 'USD', thresholds: [50], forecast: false } };
+    const { deps } = testDeps({ teams: [team] }, '2026-12-03T09:00:00Z');
+    await deps.store.importBatches([await readFocusFiles([fileOf('pricing.csv', LINES)], pullContext())]);
+    // By hand: December's team spend in USD, the yen line at its pricing-currency cost (100.50 USD).
+    const tagged = LINES.filter((l) => l.Tags?.includes('ml-research') && l.ChargeClass !== 'Correction');
+    const usdDecember = sum(tagged.filter((l) => l.BillingCurrency === 'USD').map((l) => Number(l.EffectiveCost)));
+    const expected = usdDecember + 100.5;
+    const report = await spendReport(deps, { period: monthOf('2026-12-01'), by: 'team', team: 'ml-research' });
+    expect(report.currency).toBe('USD');
+    // The correction's charge day is in November, outside the period.
+    expect(report.total.effective).toBeCloseTo(expected, 6);
+    expect(report.warnings).toContain('JPY converted at 0.0067 USD (rates of the 2026-12 bill)');
+    const listing = await listBudgets(deps, deps.clock());
+    expect(listing.currencies?.map((c) => c.converted)).toEqual([
+      [{ currency: 'JPY', rate: expect.closeTo(0.0067, 12), asOf: 'the 2026-12 bill' }],
+    ]);
+    // A rate in burnrate.yml is a decision: it wins over the bill's.
+    const configured = testDeps({ teams: [team], fx: { base: 'USD', rates: { JPY: 0.007 } } }, '2026-12-03T09:00:00Z');
+    await configured.deps.store.importBatches([await readFocusFiles([fileOf('pricing2.csv', LINES)], pullContext())]);
+    const withConfig = await spendReport(configured.deps, { period: monthOf('2026-12-01'), by: 'team', team: 'ml-research' });
+    expect(withConfig.total.effective).toBeCloseTo(usdDecember + 15000 * 0.007, 6);
   });
 });

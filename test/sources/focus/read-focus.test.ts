@@ -395,8 +395,8 @@ describe('readFocusFiles: into the store', () => {
     const b = await store.importBatches([await readFocusFiles([first], ctx)]);
     expect(b.rowsDeleted).toBe(a.rowsInserted);
     expect(await store.spend.totals({ period: OCTOBER }, 'team')).toEqual([
-      { key: 'ml-research', billed: 10, effective: 1 },
-      { key: 'vision', billed: 5, effective: 1 },
+      { key: 'ml-research', currency: 'USD', billed: 10, effective: 1 },
+      { key: 'vision', currency: 'USD', billed: 5, effective: 1 },
     ]);
     await store.importBatches([await readFocusFiles([second], ctx)], undefined, { replacePeriod: true });
     expect((await store.spend.totals({ period: OCTOBER }, 'team')).map((t) => [t.key, t.billed])).toEqual([

@@ -73,8 +73,8 @@ describe('BigQuery billing export source', () => {
     const november = { period: { start: '2026-11-01', end: '2026-11-21' } };
     const byTeam = new Map((await deps.store.spend.totals(november, 'team')).map((r) => [r.key, r]));
     // Resource label "llm" wins over the project label; credits netted in effective cost only.
-    expect(byTeam.get('llm-training')).toEqual({ key: 'llm-training', billed: 2000, effective: 1500 });
-    expect(byTeam.get('ml-research')).toEqual({ key: 'ml-research', billed: 200, effective: 200 });
+    expect(byTeam.get('llm-training')).toEqual({ key: 'llm-training', currency: 'USD', billed: 2000, effective: 1500 });
+    expect(byTeam.get('ml-research')).toEqual({ key: 'ml-research', currency: 'USD', billed: 200, effective: 200 });
     expect(byTeam.get('(untagged)')?.billed).toBe(60);
     expect(byTeam.get('(unmapped)')?.billed).toBe(20);
     const byProvider = await deps.store.spend.totals(november, 'provider');
@@ -94,7 +94,7 @@ describe('BigQuery billing export source', () => {
     const value = (name: string) => second.body.queryParameters.find((p: { name: string }) => p.name === name).parameterValue.value;
     expect([value('start'), value('end')]).toEqual(['2026-11-18', '2026-11-22']);
     const [llm] = await deps.store.spend.totals({ period: { start: '2026-11-01', end: '2026-11-22' }, teams: ['llm-training'] }, 'team');
-    expect(llm).toEqual({ key: 'llm-training', billed: 2100, effective: 21 * 75 - 40 });
+    expect(llm).toEqual({ key: 'llm-training', currency: 'USD', billed: 2100, effective: 21 * 75 - 40 });
   });
 
   it('reads resource names from the detailed export', async () => {
