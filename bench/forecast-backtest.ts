@@ -6,8 +6,11 @@
 // that ends at 110%).
 
 import { forecastPeriodEnd } from '../src/checks/forecast.js';
-import type { CalendarDay } from '../src/domain/cost-kind.js';
-import { addDays, daysOf, monthOf, weekdayOf, type Period } from '../src/domain/period.js';
+import { costKindOf, type CalendarDay } from '../src/domain/cost-kind.js';
+import { teamResolver } from '../src/domain/ownership.js';
+import { addDays, daysBetween, daysOf, monthOf, weekdayOf, type Period } from '../src/domain/period.js';
+import { demoConfig } from '../src/sources/demo/demo-config.js';
+import { demoSpendRows } from '../src/sources/demo/demo-spend.js';
 import { mulberry32 } from '../src/sources/demo/random.js';
 
 const MONTH = monthOf('2026-11-01');
@@ -50,43 +53,84 @@ function usage(seed: number, scale: (day: string, i: number) => number): Map<str
   );
 }
 
-function withCharge(daily: Map<string, number>, day: string, amount: number, calendar = new Map<string, CalendarDay>()) {
+function withCharge(
+  daily: Map<string, number>,
+  day: string,
+  amount: number,
+  kind: keyof CalendarDay = 'oneTime',
+  calendar = new Map<string, CalendarDay>(),
+) {
   daily.set(day, (daily.get(day) ?? 0) + amount);
-  calendar.set(day, { recurring: 0, oneTime: (calendar.get(day)?.oneTime ?? 0) + amount });
+  const before = calendar.get(day) ?? { recurring: 0, oneTime: 0 };
+  calendar.set(day, { ...before, [kind]: before[kind] + amount });
   return calendar;
 }
 
-function seriesSet(): Series[] {
+/** How many random paths each synthetic series is run on: one path's luck is not a method's error. */
+export const RUNS = 20;
+
+/** The synthetic series of one run (`run` picks the noise). */
+function syntheticSeries(run: number): Series[] {
+  const seed = (n: number) => n + 1000 * run;
   const plain = (name: string, daily: Map<string, number>): Series => ({ name, daily, calendar: new Map(), lastDayShare: 1 });
-  const oneOff = usage(3, () => 1);
-  const credit = usage(4, () => 1);
+  const oneOff = usage(seed(3), () => 1);
+  // A credit on the 28th of every month (a monthly programme credit): billed as recurring.
+  const credit = usage(seed(4), () => 1);
+  const creditCalendar = new Map<string, CalendarDay>();
+  for (const day of ['2026-09-28', '2026-10-28', '2026-11-28']) withCharge(credit, day, -5_000, 'recurring', creditCalendar);
   return [
     plain(
       'flat, weekly shape',
-      usage(1, () => 1),
+      usage(seed(1), () => 1),
     ),
     plain(
       '+30% a month',
-      usage(2, (_d, i) => Math.pow(1.3, i / 30)),
+      usage(seed(2), (_d, i) => Math.pow(1.3, i / 30)),
     ),
     plain(
       'step up ×1.5 on the 10th',
-      usage(5, (d) => (d >= '2026-11-10' ? 1.5 : 1)),
+      usage(seed(5), (d) => (d >= '2026-11-10' ? 1.5 : 1)),
     ),
     plain(
       'step down ×0.6 on the 10th',
-      usage(6, (d) => (d >= '2026-11-10' ? 0.6 : 1)),
+      usage(seed(6), (d) => (d >= '2026-11-10' ? 0.6 : 1)),
     ),
     { name: 'day-1 one-off (20,000)', daily: oneOff, calendar: withCharge(oneOff, '2026-11-01', 20_000), lastDayShare: 1 },
-    { name: 'month-end credit (−5,000)', daily: credit, calendar: withCharge(credit, '2026-11-28', -5_000), lastDayShare: 1 },
+    { name: 'monthly credit (−5,000 on the 28th)', daily: credit, calendar: creditCalendar, lastDayShare: 1 },
     {
       ...plain(
         'partial last day (40% in)',
-        usage(7, () => 1),
+        usage(seed(7), () => 1),
       ),
       lastDayShare: 0.4,
     },
   ];
+}
+
+/**
+ * The demo organisation's teams, as its bill has them on 1 December (in USD at the demo's rate):
+ * GPU fleets that start and stop, storage that grows, a credit on the 1st, recurring fees.
+ */
+function demoSeries(): Series[] {
+  const config = demoConfig();
+  const rows = demoSpendRows({
+    seed: 42,
+    days: daysBetween(HISTORY_START, MONTH.end),
+    now: new Date(`${MONTH.end}T09:00:00Z`),
+    tagKeys: config.ownership.tagKeys,
+    resolveTeam: teamResolver(config.teams),
+  });
+  return config.teams.map((team) => {
+    const daily = new Map<string, number>();
+    const calendar = new Map<string, CalendarDay>();
+    for (const row of rows.filter((r) => r.team === team.id && r.day < MONTH.end)) {
+      const usd = row.effective * (row.currency === 'USD' ? 1 : config.fx.rates[row.currency]!);
+      const kind = costKindOf(row.chargeCategory, row.chargeFrequency);
+      if (kind === 'usage') daily.set(row.day, (daily.get(row.day) ?? 0) + usd);
+      else withCharge(daily, row.day, usd, kind === 'recurring' ? 'recurring' : 'oneTime', calendar);
+    }
+    return { name: `demo: ${team.id}`, daily, calendar, lastDayShare: 1 };
+  });
 }
 
 /** The previous method, as it was: spend so far plus weekday averages of the lookback, last day included. */
@@ -119,23 +163,32 @@ function forecastOf(method: Method, series: Series, dataEnd: string): number {
   return (spent / daysOf({ start: MONTH.start, end: dataEnd }).length) * daysOf(MONTH).length;
 }
 
+/** Every series: the synthetic ones over RUNS random paths each, then the demo teams. */
+function seriesGroups(): Series[][] {
+  const runs = Array.from({ length: RUNS }, (_, run) => syntheticSeries(run));
+  return [...runs[0]!.map((_, i) => runs.map((set) => set[i]!)), ...demoSeries().map((series) => [series])];
+}
+
 export function runForecastBacktest(): BacktestRow[] {
-  return seriesSet().map((series) => {
-    const truth = daysOf(MONTH).reduce((s, d) => s + series.daily.get(d)!, 0);
+  return seriesGroups().map((paths) => {
     const row: BacktestRow = {
-      series: series.name,
+      series: paths[0]!.name,
       mape: Object.fromEntries(METHODS.map((m) => [m, {}])) as BacktestRow['mape'],
       falseAlertDays: Object.fromEntries(METHODS.map((m) => [m, 0])) as Record<Method, number>,
       missedAlertDays: Object.fromEntries(METHODS.map((m) => [m, 0])) as Record<Method, number>,
     };
     for (const method of METHODS) {
       const errors: { day: number; ape: number }[] = [];
-      // "Today" is the 2nd to the 30th: data through the day before.
-      for (const dataEnd of daysOf({ start: addDays(MONTH.start, 1), end: MONTH.end })) {
-        const forecast = forecastOf(method, series, dataEnd);
-        errors.push({ day: Number(addDays(dataEnd, -1).slice(8)), ape: Math.abs(forecast - truth) / Math.abs(truth) });
-        if (forecast >= truth / 0.91) row.falseAlertDays[method] += 1;
-        if (forecast < truth / 1.1) row.missedAlertDays[method] += 1;
+      for (const series of paths) {
+        const truth = daysOf(MONTH).reduce((s, d) => s + (series.daily.get(d) ?? 0), 0);
+        // "Today" is the 2nd to the 30th: data through the day before.
+        for (const dataEnd of daysOf({ start: addDays(MONTH.start, 1), end: MONTH.end })) {
+          const forecast = forecastOf(method, series, dataEnd);
+          errors.push({ day: Number(addDays(dataEnd, -1).slice(8)), ape: Math.abs(forecast - truth) / Math.abs(truth) });
+          // Alert days per month: averaged over the paths.
+          if (forecast >= truth / 0.91) row.falseAlertDays[method] += 1 / paths.length;
+          if (forecast < truth / 1.1) row.missedAlertDays[method] += 1 / paths.length;
+        }
       }
       const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
       row.mape[method]['all'] = mean(errors.map((e) => e.ape));
@@ -147,22 +200,25 @@ export function runForecastBacktest(): BacktestRow[] {
 }
 
 export function printForecastBacktest(rows: readonly BacktestRow[]): void {
-  const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7);
+  const pct = (x: number) => `${(x * 100).toFixed(2)}%`.padStart(7);
   console.log('\nForecast backtest, November 2026, each day as "today" (MAPE of the month-end forecast; alert days):');
   console.log(
-    `  ${'series'.padEnd(28)} ${METHODS.map((m) => `MAPE ${m}`.padStart(20)).join('')}   days 1–7 b/p/s          false alerts b/p/s  missed b/p/s`,
+    `  ${'series'.padEnd(36)} ${METHODS.map((m) => `MAPE ${m}`.padStart(20)).join('')}   days 1–7 b/p/s          false alerts b/p/s  missed b/p/s`,
   );
   for (const r of rows) {
     console.log(
-      `  ${r.series.padEnd(28)} ${METHODS.map((m) => pct(r.mape[m]['all']!).padStart(20)).join('')}   ${METHODS.map((m) => pct(r.mape[m]['1–7']!)).join(' ')}   ${METHODS.map(
-        (m) => r.falseAlertDays[m],
+      `  ${r.series.padEnd(36)} ${METHODS.map((m) => pct(r.mape[m]['all']!).padStart(20)).join('')}   ${METHODS.map((m) => pct(r.mape[m]['1–7']!)).join(' ')}   ${METHODS.map(
+        (m) => r.falseAlertDays[m].toFixed(1),
       )
         .join('/')
         .padStart(10)}      ${METHODS.map((m) => r.missedAlertDays[m])
+        .map((n) => n.toFixed(1))
         .join('/')
         .padStart(8)}`,
     );
   }
   console.log('  b/p/s: burnrate / previous (weekday averages) / straight line. False: forecast ≥ budget for a month ending at 91%;');
-  console.log('  missed: forecast < budget for a month ending at 110%. 29 days per series.');
+  console.log(
+    `  missed: forecast < budget for a month ending at 110%. 29 days per series; synthetic series: means over ${RUNS} random paths.`,
+  );
 }

@@ -46,7 +46,8 @@ export function forecastPeriodEnd(input: ForecastInput): Forecast & { actual: nu
   const items = calendarAhead !== 0 ? '; recurring charges as billed or as last period' : '';
   const provisional = addDays(dataEnd, -1);
   const first = firstDay(daily);
-  const history = daysOf({ start: addDays(dataEnd, -lookbackDays), end: provisional }).filter((d) => d >= first);
+  // The lookback's days before the provisional one: whole weeks, so every weekday is seen as often.
+  const history = daysOf({ start: addDays(provisional, -lookbackDays), end: provisional }).filter((d) => d >= first);
   if (history.length === 0) {
     const amount = actual + calendarAhead;
     return { actual, amount, low: amount, high: amount, method: `no history yet: actual spend only${items}` };
@@ -55,9 +56,13 @@ export function forecastPeriodEnd(input: ForecastInput): Forecast & { actual: nu
   const { model, name, errors } = days.length < MIN_DAYS_FOR_WEEKDAYS ? straightLine(days) : pickModel(days);
   const indexOf = (day: string) => daysBetween(history[0]!, day);
   let projected = sum(remaining.map((day) => model.predict(day, indexOf(day))));
-  // The provisional last day: at least what the model expects of it.
-  if (provisional >= period.start && provisional < period.end)
-    projected += Math.max(0, model.predict(provisional, indexOf(provisional)) - usage(provisional));
+  // The provisional last day: completed to what the model expects of it when it shows less than a
+  // day of it normally could (below the day's own 80% range), i.e. when it looks partly loaded.
+  // Completing it whenever it is below the expectation would add noise's downside every time.
+  if (provisional >= period.start && provisional < period.end) {
+    const expected = model.predict(provisional, indexOf(provisional));
+    if (usage(provisional) < expected - Z80 * errors.spread) projected += expected - usage(provisional);
+  }
   const half = Z80 * (errors.spread * Math.sqrt(remaining.length) + Math.abs(errors.bias) * remaining.length);
   const amount = actual + projected + calendarAhead;
   return {

@@ -78,6 +78,37 @@ describe('forecasts on real bills', () => {
     expect(result.amount).toBeCloseTo(3000, 6);
   });
 
+  it('counts a last day that shows a little less than usual as it shows: only a day that looks partly loaded is completed', () => {
+    // Noise of ±10% a day, deterministic: the model's daily error is about 7% of a day.
+    const noisy = (i: number) => 100 * (1 + 0.1 * Math.sin(i * 2.3));
+    const daily = series('2026-11-11', noisy).set('2026-11-10', 100); // the last day: an ordinary one
+    const full = forecastPeriodEnd({ daily, period: november, dataEnd: '2026-11-11', lookbackDays: 28 });
+    // 3% less on the last day is inside a normal day's range: the forecast drops by exactly those 3%.
+    const slightly = new Map(daily).set('2026-11-10', daily.get('2026-11-10')! * 0.97);
+    const dip = forecastPeriodEnd({ daily: slightly, period: november, dataEnd: '2026-11-11', lookbackDays: 28 });
+    expect(full.amount - dip.amount).toBeCloseTo(daily.get('2026-11-10')! * 0.03, 6);
+    // 40% of a day is not: it is completed to what the model expects, so the forecast barely moves.
+    const partial = new Map(daily).set('2026-11-10', daily.get('2026-11-10')! * 0.4);
+    const loaded = forecastPeriodEnd({ daily: partial, period: november, dataEnd: '2026-11-11', lookbackDays: 28 });
+    expect(Math.abs(full.amount - loaded.amount)).toBeLessThan(0.15 * daily.get('2026-11-10')!);
+  });
+
+  it("keeps the whole history's level when weekly levels move no more than noise, and follows a real step", () => {
+    // Every weekday 1,000 with a deterministic ±10% wobble; the last week's level a little high by chance.
+    const wobble = (i: number) => 1000 * (1 + 0.1 * Math.sin(i * 2.3));
+    const history = series('2026-11-11', wobble);
+    const averages = sum(daysOf({ start: addDays('2026-11-10', -28), end: '2026-11-10' }).map((d) => history.get(d)!)) / 28;
+    const steady = forecastPeriodEnd({ daily: history, period: november, dataEnd: '2026-11-11', lookbackDays: 28 });
+    const spent = sum(daysOf({ start: '2026-11-01', end: '2026-11-11' }).map((d) => history.get(d)!));
+    // By hand: spent + 20 days at the 28-day average, within 1% of the month.
+    expect(Math.abs(steady.amount - (spent + 20 * averages)) / steady.amount).toBeLessThan(0.01);
+    // A step to 1.5× for the last 12 days: the forecast follows the new level.
+    const stepped = new Map([...history].map(([d, v]) => [d, d >= '2026-10-30' ? v * 1.5 : v]));
+    const step = forecastPeriodEnd({ daily: stepped, period: november, dataEnd: '2026-11-11', lookbackDays: 28 });
+    const steppedSpent = sum(daysOf({ start: '2026-11-01', end: '2026-11-11' }).map((d) => stepped.get(d)!));
+    expect((step.amount - steppedSpent) / 20).toBeGreaterThan(1.4 * 1000);
+  });
+
   it('gives an 80% range around the forecast that narrows as the month goes by', () => {
     // Noise of ±20% a day, deterministic.
     const noisy = (i: number) => 1000 * (1 + 0.2 * Math.sin(i * 2.3));

@@ -22,8 +22,8 @@ describe('forecastPeriodEnd', () => {
     expect(result.actual).toBe(daysOf({ start: '2026-11-01', end: '2026-11-11' }).reduce((s, d) => s + daily.get(d)!, 0));
     expect(result.amount).toBeCloseTo(exact, 6);
     // The last day with data is provisional (providers revise it for a day): the profile is learnt
-    // from the 27 days before it.
-    expect(result.method).toContain("weekday averages of the last 27 days at the last 7 days' level");
+    // from the 28 days (four whole weeks) before it.
+    expect(result.method).toContain("weekday averages of the last 28 days at the last 7 days' level");
   });
 
   it('beats a straight line on weekday-shaped spend', () => {
@@ -58,8 +58,8 @@ describe('forecastPeriodEnd', () => {
     const daily = weekdayShaped('2026-10-01', '2026-11-11');
     daily.delete('2026-11-09');
     const result = forecastPeriodEnd({ daily, period: november, dataEnd: '2026-11-11', lookbackDays: 28 });
-    // All 27 days before the provisional one are history: the model is fitted, not the short-history line.
-    expect(result.method).toContain('the last 27 days');
+    // All 28 days before the provisional one are history: the model is fitted, not the short-history line.
+    expect(result.method).toContain('the last 28 days');
     expect(result.method).not.toContain('straight line');
   });
 });

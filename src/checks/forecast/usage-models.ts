@@ -4,7 +4,7 @@ import { weekdayOf } from '../../domain/period.js';
 // forecast backtests both on the last week of the history and keeps the one that erred less.
 
 export interface UsageModel {
-  /** What it is, in words a user can check: "weekday averages of the last 27 days at the last 7 days' level". */
+  /** What it is, in words a user can check: "weekday averages of the last 28 days at the last 7 days' level". */
   name: string;
   predict(day: string, index: number): number;
 }
@@ -34,18 +34,50 @@ function weekdayMeans(history: readonly HistoryDay[]): number[] {
 /**
  * ML spend has a weekly shape (notebooks and experiments stop at weekends): the average of each
  * weekday, scaled to the level of the last 7 days, so a step up or down is followed within a week.
+ * One week's level is noisy, though: it is trusted only as far as weekly levels in the history
+ * moved more than their day-to-day noise explains (see levelWeight), so a flat team's forecast
+ * stays on the whole history's averages and a team that stepped up follows the step.
  */
 export function weekdayProfileAtRecentLevel(history: readonly HistoryDay[]): UsageModel {
   const means = weekdayMeans(history);
+  const ratios = history.map((h) => {
+    const expected = means[weekdayOf(h.day)]!;
+    return expected > 0 ? h.usage / expected : 1;
+  });
   const recent = history.slice(-RECENT_DAYS);
   const expected = recent.reduce((s, h) => s + means[weekdayOf(h.day)]!, 0);
   const observed = recent.reduce((s, h) => s + h.usage, 0);
-  const level = expected > 0 ? observed / expected : 1;
+  const recentLevel = expected > 0 ? observed / expected : 1;
+  const level = 1 + levelWeight(ratios) * (recentLevel - 1);
   return {
     name: `weekday averages of the last ${history.length} days at the last ${recent.length} days' level`,
     predict: (day) => means[weekdayOf(day)]! * level,
   };
 }
+
+/**
+ * How far to trust the last week's level over the whole history's (0 to 1): the share of the
+ * spread between weekly levels that is real change rather than noise. Weekly levels are the mean
+ * day-to-weekday-average ratios of consecutive weeks (counted back from the last day); the noise a
+ * weekly level carries is the days' spread inside their weeks over 7. With no change beyond noise
+ * the weight is 0, with a clear step close to 1; with fewer than two whole weeks, 1.
+ */
+function levelWeight(ratios: readonly number[]): number {
+  const weeks: number[][] = [];
+  for (let end = ratios.length; end - RECENT_DAYS >= 0; end -= RECENT_DAYS) weeks.push(ratios.slice(end - RECENT_DAYS, end));
+  if (weeks.length < 2) return 1;
+  const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const levels = weeks.map(mean);
+  const grand = mean(levels);
+  const between = levels.reduce((s, l) => s + (l - grand) ** 2, 0) / (levels.length - 1);
+  const within = weeks.reduce((s, w, i) => s + w.reduce((t, r) => t + (r - levels[i]!) ** 2, 0), 0) / (weeks.length * (RECENT_DAYS - 1));
+  const noise = within / RECENT_DAYS;
+  const signal = Math.max(0, between - noise);
+  return signal + noise > 0 ? signal / (signal + noise) : 1;
+}
+
+/** How many standard errors a slope must be from zero to count as a trend. */
+const SIGNIFICANT = 2;
 
 /** Growth (or decline) that goes on: a least-squares line through the usage with the weekly shape taken out. */
 export function linearTrendWithWeekdays(history: readonly HistoryDay[]): UsageModel {
@@ -57,7 +89,12 @@ export function linearTrendWithWeekdays(history: readonly HistoryDay[]): UsageMo
   const meanX = points.reduce((s, p) => s + p.x, 0) / n;
   const meanY = points.reduce((s, p) => s + p.y, 0) / n;
   const sxx = points.reduce((s, p) => s + (p.x - meanX) ** 2, 0);
-  const slope = sxx > 0 ? points.reduce((s, p) => s + (p.x - meanX) * (p.y - meanY), 0) / sxx : 0;
+  const fitted = sxx > 0 ? points.reduce((s, p) => s + (p.x - meanX) * (p.y - meanY), 0) / sxx : 0;
+  // A slope that noise alone could draw (under two standard errors) is no trend: extended over a
+  // month it would be a large error, so the line stays flat at the history's mean.
+  const residual = points.reduce((s, p) => s + (p.y - meanY - fitted * (p.x - meanX)) ** 2, 0);
+  const standardError = n > 2 && sxx > 0 ? Math.sqrt(residual / (n - 2) / sxx) : Infinity;
+  const slope = Math.abs(fitted) >= SIGNIFICANT * standardError ? fitted : 0;
   return {
     name: `linear trend over the last ${history.length} days with weekday factors`,
     predict: (day, index) => Math.max(0, meanY + slope * (index - meanX)) * factor[weekdayOf(day)]!,
