@@ -398,5 +398,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE spend_daily ADD COLUMN host_provider TEXT;
   -- Few rows have one (only bills in a currency other than the prices'): the rates are read from these.
   CREATE INDEX spend_daily_pricing_currency ON spend_daily (pricing_currency) WHERE pricing_currency IS NOT NULL;
+  -- Currencies are now read from the totals themselves: the index only slowed every import down.
+  DROP INDEX spend_daily_currency_day;
   `,
 ];

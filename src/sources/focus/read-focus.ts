@@ -38,15 +38,19 @@ export async function readFocusFiles(
 ): Promise<FocusBatch> {
   const expanded = await expandManifests(inputs);
   const totalBytes = await checkFiles(expanded.files);
-  const exportFiles = await identifyParts(expanded, options.exportId);
+  // Hashing the files (which part of which export each is) runs while DuckDB reads them: it needs
+  // the main thread, DuckDB's work is on its own threads.
+  const identifying = identifyParts(expanded, options.exportId);
+  identifying.catch(() => undefined); // awaited below; until then a failure must not be "unhandled"
   const ceiling = options.lineCostCeiling ?? DEFAULT_LINE_COST_CEILING;
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   try {
     await connection.run("SET TimeZone = 'UTC'");
     const layouts: FocusFileLayout[] = [];
-    for (const file of exportFiles.files) layouts.push(await describeFocusFile(connection, file));
+    for (const file of expanded.files) layouts.push(await describeFocusFile(connection, file));
     const aggregated = await aggregateFocus(connection, layouts, ctx, totalBytes, ceiling);
+    const exportFiles = await identifying;
     const problems = countProblems(aggregated);
     if (problems > 0) throw await locateFirstProblem(connection, layouts, problems);
     const overCeiling = aggregated.reduce((sum, row) => sum + row.over_ceiling, 0);
@@ -128,6 +132,7 @@ async function aggregateFocus(
       aggregationSql(layouts, ctx.tagKeys, ctx.unitTagKeys, ceiling),
       layouts.length === 1 ? layouts[0]!.file : undefined,
       layouts,
+      true,
     );
     onProgress?.(totalBytes, totalBytes);
     return rows as unknown as AggregatedRow[];
