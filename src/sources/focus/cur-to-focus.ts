@@ -58,14 +58,17 @@ export function curToFocusSql(file: string, columns: readonly string[]): string 
   const billed = `CAST(${col('unblended')} AS VARCHAR)`;
   // Effective cost per line item type: covered usage at its amortised rate, negations and upfront
   // fees at 0 (they are in the covered usage already), a recurring commitment fee at its unused part.
-  const effective = `CASE ${type}
+  // A reservation's upfront payment is a 'Fee' line with the reservation's ARN: amortised into its
+  // DiscountedUsage, so 0 too; any other fee (a support plan) is what it is billed.
+  const reservationFee = `${type} = 'Fee' AND nullif(${text('riArn')}, '') IS NOT NULL`;
+  const effective = `CASE WHEN ${reservationFee} THEN '0' ELSE CASE ${type}
       WHEN 'SavingsPlanCoveredUsage' THEN CAST(${amount('spEffective')} AS VARCHAR)
       WHEN 'DiscountedUsage' THEN CAST(${amount('riEffective')} AS VARCHAR)
       WHEN 'SavingsPlanNegation' THEN '0'
       WHEN 'SavingsPlanUpfrontFee' THEN '0'
       WHEN 'SavingsPlanRecurringFee' THEN CAST(greatest(${amount('spCommitment')} - ${amount('spUsed')}, 0) AS VARCHAR)
       WHEN 'RIFee' THEN CAST(${amount('riUnusedUpfront')} + ${amount('riUnusedRecurring')} AS VARCHAR)
-      ELSE ${billed} END`;
+      ELSE ${billed} END END`;
   const category = `CASE
       WHEN ${type} IN ('Usage', 'DiscountedUsage', 'SavingsPlanCoveredUsage', 'SavingsPlanNegation') THEN 'Usage'
       WHEN ${type} = 'Tax' THEN 'Tax'
@@ -79,7 +82,7 @@ export function curToFocusSql(file: string, columns: readonly string[]): string 
   const status = `CASE
       WHEN ${type} IN ('SavingsPlanCoveredUsage', 'DiscountedUsage') THEN 'Used'
       WHEN ${type} IN ('SavingsPlanRecurringFee', 'RIFee') THEN 'Unused' END`;
-  const commitment = `CASE WHEN ${type} LIKE 'SavingsPlan%' THEN ${text('spArn')} WHEN ${type} IN ('DiscountedUsage', 'RIFee') THEN ${text('riArn')} END`;
+  const commitment = `CASE WHEN ${type} LIKE 'SavingsPlan%' THEN ${text('spArn')} WHEN ${type} IN ('DiscountedUsage', 'RIFee') OR ${reservationFee} THEN ${text('riArn')} END`;
   const service = col('serviceCode') ? `coalesce(nullif(${text('serviceCode')}, ''), ${text('productCode')})` : text('productCode');
   return `SELECT ${billed} AS BilledCost, ${effective} AS EffectiveCost, ${text('currency')} AS BillingCurrency,
     ${text('billingStart')} AS BillingPeriodStart, ${text('billingEnd')} AS BillingPeriodEnd,

@@ -211,6 +211,71 @@ describe('files that are not FOCUS', () => {
     return error as BurnrateError;
   };
 
+  it("counts a reservation's upfront fee at 0 effective (it is amortised into the covered usage) and a support fee as billed", async () => {
+    const ri = 'arn:aws:ec2:us-east-1:111111111111:reserved-instances/ri-1';
+    const header = [
+      'bill_billing_period_start_date',
+      'bill_billing_period_end_date',
+      'bill_payer_account_id',
+      'line_item_line_item_type',
+      'line_item_usage_start_date',
+      'line_item_usage_end_date',
+      'line_item_product_code',
+      'line_item_unblended_cost',
+      'line_item_currency_code',
+      'reservation_reservation_a_r_n',
+      'reservation_effective_cost',
+      'reservation_unused_amortized_upfront_fee_for_billing_period',
+      'reservation_unused_recurring_fee',
+      'resource_tags',
+    ];
+    // type, unblended, reservation ARN, reservation effective, unused upfront, unused recurring; effective by hand.
+    const lines: [string, number, string, number, number, number, number][] = [
+      ['Fee', 3650, ri, 0, 0, 0, 0], // the upfront payment: amortised into DiscountedUsage
+      ['DiscountedUsage', 0, ri, 10, 0, 0, 10],
+      ['RIFee', 24, ri, 0, 1.5, 0.5, 2], // the month's recurring fee: its unused part
+      ['Fee', 100, '', 0, 0, 0, 100], // a support plan
+    ];
+    const csv = [
+      header.join(','),
+      ...lines.map(([type, unblended, arn, effective, upfront, recurring]) =>
+        [
+          '2026-11-01T00:00:00Z',
+          '2026-12-01T00:00:00Z',
+          '111111111111',
+          type,
+          '2026-11-03T00:00:00Z',
+          '2026-11-04T00:00:00Z',
+          type === 'Fee' && arn === '' ? 'AWSSupportBusiness' : 'AmazonEC2',
+          unblended,
+          'USD',
+          arn,
+          effective,
+          upfront,
+          recurring,
+          '"{""user_team"": ""ml-research""}"',
+        ].join(','),
+      ),
+    ].join('\n');
+    const path = tmp.path('cur2-reservation.csv');
+    writeFileSync(path, csv + '\n');
+    const { rows } = await readFocusFiles([path], pullContext());
+    const total = (k: 'billed' | 'effective') => rows.reduce((s, r) => s + r[k], 0);
+    expect(total('billed')).toBeCloseTo(
+      lines.reduce((s, l) => s + l[1], 0),
+      6,
+    );
+    expect(total('effective')).toBeCloseTo(
+      lines.reduce((s, l) => s + l[6], 0),
+      6,
+    );
+    const upfront = rows.filter(
+      (r) => r.chargeCategory === 'Purchase' && r.commitmentDiscountId === ri && r.chargeFrequency === 'One-Time',
+    );
+    expect(upfront.reduce((s, r) => s + r.billed, 0)).toBeCloseTo(3650, 6);
+    expect(upfront.every((r) => r.effective === 0)).toBe(true);
+  });
+
   it('names an Azure EA or pay-as-you-go export and says how to export FOCUS', async () => {
     const ea = await refusal(
       'azure-ea.csv',
