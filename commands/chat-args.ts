@@ -1,5 +1,5 @@
 import { parsePeriod, type Period } from '../src/domain/period.js';
-import type { SpendDimension } from '../src/domain/spend.js';
+import { isExtensionDimension, type SpendDimension } from '../src/domain/spend.js';
 import { normaliseTag } from '../src/domain/ownership.js';
 import type { Config } from '../src/config/schema.js';
 
@@ -20,6 +20,7 @@ export function readChatArgs(config: Config, words: readonly string[], today: st
     const lower = word.toLowerCase();
     if (lower === 'by') continue;
     if ((DIMENSIONS as readonly string[]).includes(lower) && !args.by) args.by = lower as SpendDimension;
+    else if (isExtensionDimension(word) && !args.by) args.by = word;
     else if (!args.team && isTeam(config, word)) args.team = word;
     else if (/^\d+$/.test(word)) args.numbers.push(Number(word));
     else {

@@ -7,7 +7,7 @@ import type { Block, Message } from './message.js';
 const MAX_ROWS = 15;
 const MAX_BARS = 8;
 
-const DIMENSION_LABEL: Record<SpendReport['by'], string> = {
+const DIMENSION_LABEL: Partial<Record<SpendReport['by'], string>> = {
   team: 'Team',
   service: 'Service',
   resource: 'Resource',
@@ -39,7 +39,11 @@ export function spendSummary(report: SpendReport, scopeName: string): Message {
     const shown = report.rows.slice(0, MAX_ROWS);
     blocks.push({
       type: 'table',
-      columns: [{ label: DIMENSION_LABEL[report.by] }, { label: 'Effective', align: 'right' }, { label: 'Billed', align: 'right' }],
+      columns: [
+        { label: DIMENSION_LABEL[report.by] ?? report.by },
+        { label: 'Effective', align: 'right' },
+        { label: 'Billed', align: 'right' },
+      ],
       rows: shown.map((r) => [r.key, money(r.effective), money(r.billed)]),
     });
     if (report.rows.length > MAX_ROWS) blocks.push({ type: 'context', text: `… and ${report.rows.length - MAX_ROWS} more lines` });

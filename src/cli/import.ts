@@ -44,7 +44,7 @@ export const importVerb: Verb = async (args, io) => {
       onProgress: bar.update,
     },
     sourceId,
-    { lineCostCeiling: configured?.type === 'focus' ? configured.lineCostCeiling : undefined },
+    configured?.type === 'focus' ? { lineCostCeiling: configured.lineCostCeiling, dimensions: configured.dimensions } : {},
   );
   bar.finish();
   for (const warning of batch.warnings) io.err.write(`warning: ${warning}\n`);

@@ -2,13 +2,13 @@ import { spendReport } from '../../commands/spend.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { spendSummary } from '../../templates/spend-summary.js';
 import { parsePeriod, toDay } from '../domain/period.js';
-import type { SpendDimension } from '../domain/spend.js';
+import { isExtensionDimension, type SpendDimension } from '../domain/spend.js';
 import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, oneOf, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 
 const USAGE =
-  'burnrate spend [--team T] [--period this-month|last-month|YYYY-MM|YYYY-MM-DD..YYYY-MM-DD] [--by team|service|resource|day|provider] [--basis charge|invoice] [--json]';
+  'burnrate spend [--team T] [--period this-month|last-month|YYYY-MM|YYYY-MM-DD..YYYY-MM-DD] [--by team|service|resource|day|provider|x_<column>] [--basis charge|invoice] [--json]';
 const DIMENSIONS: SpendDimension[] = ['team', 'service', 'resource', 'day', 'provider'];
 const BASES = ['charge', 'invoice'] as const;
 
@@ -25,7 +25,9 @@ export const spendVerb: Verb = async (args, io) => {
     },
     USAGE,
   );
-  const by = oneOf(values.by, DIMENSIONS, 'by', USAGE) ?? (values.team ? 'service' : 'team');
+  const by =
+    (values.by !== undefined && isExtensionDimension(values.by) ? values.by : oneOf(values.by, DIMENSIONS, 'by', USAGE)) ??
+    (values.team ? 'service' : 'team');
   const basis = oneOf(values.basis, BASES, 'basis', USAGE) ?? 'charge';
   const now = (io.clock ?? (() => new Date()))();
   const period = parsePeriod(values.period ?? 'this-month', toDay(now));

@@ -1,3 +1,4 @@
+import { EXTENSION_DIMENSION } from '../domain/spend.js';
 import cron from 'node-cron';
 import { deliverySchema } from './delivery-schema.js';
 import { z } from 'zod';
@@ -147,6 +148,16 @@ const focusSource = z.strictObject({
   paths: z.array(nonEmpty('a file path or glob'), { error: 'expected a list of file paths or globs' }).min(1, {
     error: 'expected at least one path, e.g. [exports/*.parquet]',
   }),
+  /** Provider columns (x_UsageType, x_Operation...) to keep, so spend can be grouped by them: `spend --by x_UsageType`. */
+  dimensions: z
+    .array(
+      z
+        .string()
+        .regex(EXTENSION_DIMENSION, { error: 'expected a provider column of the export, named x_… as FOCUS names them, e.g. x_UsageType' }),
+      { error: 'expected a list of provider columns, e.g. [x_UsageType, x_Operation]' },
+    )
+    .max(5, { error: 'keep at most 5 provider columns: each one multiplies the rows stored' })
+    .default([]),
   /** Cost lines above this amount (in their own currency) are imported with a warning naming them; default 1,000,000. */
   lineCostCeiling: z
     .number({ error: 'expected an amount per cost line, e.g. 1000000' })

@@ -50,6 +50,8 @@ export interface SpendRow {
   pricingCurrency?: string | null;
   /** FOCUS 1.3 HostProviderName: who hosts a service `provider` sells (a marketplace SaaS), when another. */
   hostProvider?: string | null;
+  /** The provider columns a FOCUS source keeps (`dimensions`), as a JSON object: {"x_UsageType": "BoxUsage:p5.48xlarge"}. */
+  extensions?: string | null;
   pricingCurrencyEffectiveCost?: number | null;
   /** Unit-cost tags (unitCosts.tagKeys): the experiment, training run and sweep the cost belongs to. */
   experiment?: string | null;
@@ -105,4 +107,15 @@ export interface SpendBatch {
   warnings?: string[];
 }
 
-export type SpendDimension = 'team' | 'service' | 'resource' | 'day' | 'provider';
+/** What spend is grouped by: a FOCUS dimension, or a provider column a FOCUS source keeps (`dimensions`). */
+export type SpendDimension = 'team' | 'service' | 'resource' | 'day' | 'provider' | ExtensionDimension;
+
+/** A provider-specific FOCUS column (x_UsageType, x_Operation...): kept when a FOCUS source lists it. */
+export type ExtensionDimension = `x_${string}`;
+
+/** The spelling of a provider column name: x_ then letters, digits and underscores. */
+export const EXTENSION_DIMENSION = /^x_[A-Za-z0-9_]+$/;
+
+export function isExtensionDimension(name: string): name is ExtensionDimension {
+  return EXTENSION_DIMENSION.test(name);
+}

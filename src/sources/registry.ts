@@ -30,7 +30,10 @@ type Factory<T extends SourceConfig['type']> = (config: Extract<SourceConfig, { 
 
 /** Source type -> constructor. A new source is one entry here and one folder beside this file. */
 const FACTORIES: { [T in SourceConfig['type']]: Factory<T> } = {
-  focus: (c) => ({ spend: [new FocusSource({ id: c.id ?? 'focus', paths: c.paths, lineCostCeiling: c.lineCostCeiling })], budgets: [] }),
+  focus: (c) => ({
+    spend: [new FocusSource({ id: c.id ?? 'focus', paths: c.paths, lineCostCeiling: c.lineCostCeiling, dimensions: c.dimensions })],
+    budgets: [],
+  }),
   demo: (c) => ({ spend: [new DemoSource({ seed: c.seed, days: c.days, ...(c.id ? { id: c.id } : {}) })], budgets: [] }),
   aws: (c, ctx) => buildAws(c, ctx),
   gcp: (c, ctx) => buildGcp(c, ctx),

@@ -396,6 +396,8 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE spend_daily ADD COLUMN pricing_currency TEXT;
   ALTER TABLE spend_daily ADD COLUMN pricing_currency_effective_cost REAL;
   ALTER TABLE spend_daily ADD COLUMN host_provider TEXT;
+  -- The provider columns (x_…) a FOCUS source keeps as dimensions, as a JSON object.
+  ALTER TABLE spend_daily ADD COLUMN extensions TEXT;
   -- Few rows have one (only bills in a currency other than the prices'): the rates are read from these.
   CREATE INDEX spend_daily_pricing_currency ON spend_daily (pricing_currency) WHERE pricing_currency IS NOT NULL;
   -- Currencies are now read from the totals themselves: the index only slowed every import down.

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { addDays } from '../domain/period.js';
 import type { BillRate } from '../domain/fx.js';
-import type { SpendBatch, SpendDimension, SpendScope } from '../domain/spend.js';
+import { isExtensionDimension, type ExtensionDimension, type SpendBatch, type SpendDimension, type SpendScope } from '../domain/spend.js';
 import type { CurrencyTotal, SpendFilter, TeamDay } from '../domain/spend-totals.js';
 import { costKindOf, type CostKind } from '../domain/cost-kind.js';
 import type { InvoiceLine } from '../domain/invoice-line.js';
@@ -22,7 +22,7 @@ export interface SpendStore {
   teamsOf(source: string, since: string): Promise<string[]>;
 }
 
-const DIMENSION_COLUMN: Record<SpendDimension, string> = {
+const DIMENSION_COLUMN: Record<Exclude<SpendDimension, ExtensionDimension>, string> = {
   team: 'team',
   service: 'service',
   // The resource's name beside its id when the bill gives one: "trainer-1 (i-0abc)".
@@ -118,7 +118,7 @@ export class SqliteSpendStore implements SpendStore {
     const cacheKey = `${by}:${arity}:${invoice ? 'invoice' : 'charge'}`;
     const cached = this.totalsStatements.get(cacheKey);
     if (cached) return cached;
-    const key = DIMENSION_COLUMN[by];
+    const key = isExtensionDimension(by) ? extensionColumn(by) : DIMENSION_COLUMN[by];
     const order = by === 'day' ? 'key' : 'effective DESC, key';
     const statement = this.db.prepare(
       `SELECT ${key} AS key, currency, sum(billed) AS billed, sum(effective) AS effective
@@ -128,6 +128,13 @@ export class SqliteSpendStore implements SpendStore {
     if (arity <= MAX_CACHED_TEAM_ARITY) this.totalsStatements.set(cacheKey, statement);
     return statement;
   }
+}
+
+/** A provider column kept in the rows' extensions; rows of sources that do not keep it say "(none)". */
+function extensionColumn(by: ExtensionDimension): string {
+  // The name is checked (x_ then letters, digits, underscores): safe to put in the SQL as it is.
+  if (!isExtensionDimension(by)) throw new Error(`not a provider column: ${by}`);
+  return `coalesce(json_extract(extensions, '$.${by}'), '(none)')`;
 }
 
 function nextMonthOf(month: string): string {
@@ -168,8 +175,8 @@ export function insertSpendRows(db: Database.Database, batch: SpendBatch): numbe
        export_id, part, content_hash, charge_frequency, charge_class, commitment_discount_id, commitment_discount_type,
        commitment_discount_category, commitment_discount_status, list_cost, contracted_cost, publisher, invoice_issuer,
        resource_name, region, cost_kind, pricing_currency, pricing_currency_effective_cost,
-       host_provider)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       host_provider, extensions)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const parts = batch.scope.parts ?? [];
   for (const row of batch.rows) {
@@ -213,6 +220,7 @@ export function insertSpendRows(db: Database.Database, batch: SpendBatch): numbe
       row.pricingCurrency ?? null,
       row.pricingCurrencyEffectiveCost ?? null,
       row.hostProvider ?? null,
+      row.extensions ?? null,
     );
   }
   return batch.rows.length;

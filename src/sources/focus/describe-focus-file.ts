@@ -12,7 +12,11 @@ import { recogniseForeignExport } from './foreign-exports.js';
  * FOCUS. A file that is neither is refused with what it looks like and how to export FOCUS, or
  * with all its missing required columns at once.
  */
-export async function describeFocusFile(connection: DuckDBConnection, file: string): Promise<FocusFileLayout> {
+export async function describeFocusFile(
+  connection: DuckDBConnection,
+  file: string,
+  dimensions: readonly string[] = [],
+): Promise<FocusFileLayout> {
   const available = await columnsOf(connection, file, focusReaderSql(file));
   const names = available.map((c) => c.name);
   const cur = curVersionOf(names);
@@ -27,7 +31,7 @@ export async function describeFocusFile(connection: DuckDBConnection, file: stri
       `${file} is ${foreign.what}, not a FOCUS export; nothing was imported.`,
       foreign.hint,
     );
-  return layoutOf(file, available);
+  return { ...layoutOf(file, available), extensions: dimensions.map((key) => ({ key, column: findColumn(available, [key]) })) };
 }
 
 async function columnsOf(connection: DuckDBConnection, file: string, from: string): Promise<{ name: string; type: string }[]> {

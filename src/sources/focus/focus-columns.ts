@@ -41,6 +41,9 @@ export const FOCUS_COLUMNS = [
   { alias: 'allocated_resource_id', names: ['AllocatedResourceId'], required: false, kind: 'text' },
   { alias: 'allocated_resource_name', names: ['AllocatedResourceName'], required: false, kind: 'text' },
   { alias: 'allocated_tags', names: ['AllocatedTags'], required: false, kind: 'json' },
+  // AWS's FOCUS export: the account's Cost Categories ({"team": "ml-research"}), where many
+  // organisations say who owns an account; read for ownership after the tags.
+  { alias: 'cost_categories', names: ['x_CostCategories'], required: false, kind: 'json' },
   { alias: 'pricing_effective', names: ['PricingCurrencyEffectiveCost'], required: false, kind: 'decimal' },
 ] as const;
 
@@ -57,6 +60,8 @@ export interface FocusFileLayout {
    */
   reader?: string | null;
   columns: Record<Alias, { name: string; type: string } | null>;
+  /** The provider columns kept as dimensions (FocusReadOptions.dimensions), found in this file or not. */
+  extensions?: { key: string; column: { name: string; type: string } | null }[];
 }
 
 /** The values checked row by row, in the order a bad row is reported. */

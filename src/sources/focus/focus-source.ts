@@ -12,6 +12,8 @@ export interface FocusSourceOptions {
   paths: readonly string[];
   /** Cost lines above this amount are imported with a warning; default DEFAULT_LINE_COST_CEILING. */
   lineCostCeiling?: number | undefined;
+  /** Provider columns (x_…) kept as dimensions. */
+  dimensions?: readonly string[] | undefined;
 }
 
 /**
@@ -24,16 +26,24 @@ export class FocusSource implements SpendSource {
   readonly id: string;
   private readonly paths: readonly string[];
   private readonly lineCostCeiling: number | undefined;
+  private readonly dimensions: readonly string[];
 
   constructor(options: FocusSourceOptions) {
     this.id = options.id ?? 'focus';
     this.paths = options.paths;
     this.lineCostCeiling = options.lineCostCeiling;
+    this.dimensions = options.dimensions ?? [];
   }
 
   async pull(ctx: PullContext): Promise<FocusBatch[]> {
     const files = await expandFocusPaths(this.paths);
-    return [await readFocusFiles(files, ctx, this.id, { exportId: `source:${this.id}`, lineCostCeiling: this.lineCostCeiling })];
+    return [
+      await readFocusFiles(files, ctx, this.id, {
+        exportId: `source:${this.id}`,
+        lineCostCeiling: this.lineCostCeiling,
+        dimensions: this.dimensions,
+      }),
+    ];
   }
 }
 

@@ -49,7 +49,17 @@ export function columnSql(layout: FocusFileLayout, column: FocusColumn): string 
 /** One file's rows, tagged with the file's index: its part of the export. */
 function projectionSql(layout: FocusFileLayout, part: number): string {
   const columns = FOCUS_COLUMNS.map((column) => `${columnSql(layout, column)} AS ${column.alias}`);
-  return `SELECT ${part} AS part, ${columns.join(', ')} FROM ${layoutReaderSql(layout)}`;
+  return `SELECT ${part} AS part, ${columns.join(', ')}, ${extensionsSql(layout)} AS extensions FROM ${layoutReaderSql(layout)}`;
+}
+
+/** The provider columns kept as dimensions, as one JSON object text; NULL when none is kept. */
+function extensionsSql(layout: FocusFileLayout): string {
+  const kept = layout.extensions ?? [];
+  if (kept.length === 0) return 'CAST(NULL AS VARCHAR)';
+  const pairs = kept.map(
+    ({ key, column }) => `${sqlString(key)}, ${column ? `nullif(CAST(${sqlIdentifier(column.name)} AS VARCHAR), '')` : 'NULL'}`,
+  );
+  return `CAST(json_object(${pairs.join(', ')}) AS VARCHAR)`;
 }
 
 /**
@@ -96,6 +106,7 @@ export const KEYS = [
   'cd_id',
   'cd_status',
   'pricing_currency',
+  'extensions',
 ] as const;
 
 /**
@@ -136,8 +147,10 @@ export function aggregationSql(
   const ceiling = `CAST(${sqlString(String(lineCeiling))} AS DOUBLE)`;
   const keys = KEYS.join(', ');
   const attributes = ATTRIBUTES.map((a) => `any_value(${a}) AS ${a}`).join(', ');
-  // A split charge's tags are the workload's (AllocatedTags) before the shared resource's (Tags).
-  const tagSql = (keys: readonly string[]) => `coalesce(${ownerTagSql('allocated_tags', keys)}, ${ownerTagSql('tags', keys)})`;
+  // A split charge's tags are the workload's (AllocatedTags) before the shared resource's (Tags);
+  // an account's Cost Categories (AWS) come last.
+  const tagSql = (keys: readonly string[]) =>
+    `coalesce(${ownerTagSql('allocated_tags', keys)}, ${ownerTagSql('tags', keys)}, ${ownerTagSql('cost_categories', keys)})`;
   // The days a charge covers: those of its charge period inside its billing period (the calendar
   // month when the file has no BillingPeriodEnd). A charge of one day, or one entirely outside its
   // billing period, stays whole on its first day.
@@ -158,7 +171,7 @@ ${source}
   )
 ),
 by_tags AS (
-  SELECT part, ${firstDay} AS day, ${lastDay} AS last_day, CAST(billing_start AS DATE) AS billing_day, ${keys}, tags, allocated_tags,
+  SELECT part, ${firstDay} AS day, ${lastDay} AS last_day, CAST(billing_start AS DATE) AS billing_day, ${keys}, tags, allocated_tags, cost_categories,
     ${attributes},
     ${AMOUNTS.map((a) => `sum(${a}) AS ${a}`).join(', ')},
     max(charge_end) FILTER (WHERE ${USAGE_BASED}) AS usage_through, max(charge_start) AS latest_start,

@@ -19,6 +19,8 @@ export interface FocusReadOptions {
   exportId?: string | undefined;
   /** Cost lines above this amount, in their own currency, are imported with a warning naming them. */
   lineCostCeiling?: number | undefined;
+  /** Provider columns (x_…) kept as dimensions of the rows. */
+  dimensions?: readonly string[] | undefined;
 }
 
 /** A batch of export parts, and what looked wrong without being refused. */
@@ -48,7 +50,7 @@ export async function readFocusFiles(
   try {
     await connection.run("SET TimeZone = 'UTC'");
     const layouts: FocusFileLayout[] = [];
-    for (const file of expanded.files) layouts.push(await describeFocusFile(connection, file));
+    for (const file of expanded.files) layouts.push(await describeFocusFile(connection, file, options.dimensions));
     const aggregated = await aggregateFocus(connection, layouts, ctx, totalBytes, ceiling);
     const exportFiles = await identifying;
     const problems = countProblems(aggregated);
@@ -87,6 +89,7 @@ interface AggregatedRow {
   region: string | null;
   pricing_currency: string | null;
   host_provider: string | null;
+  extensions: string | null;
   owner_tag: string | null;
   experiment: string | null;
   run_id: string | null;
@@ -188,6 +191,7 @@ function toBatch(aggregated: readonly AggregatedRow[], ctx: PullContext, sourceI
       region: row.region,
       pricingCurrency: row.pricing_currency,
       hostProvider: row.host_provider,
+      extensions: row.extensions,
       pricingCurrencyEffectiveCost: row.pricing_effective,
       experiment: row.experiment,
       run: row.run_id,

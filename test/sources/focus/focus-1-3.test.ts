@@ -1,7 +1,6 @@
-import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFocusFiles } from '../../../src/sources/focus/read-focus.js';
-import { pullContext, tempDir } from './helpers.js';
+import { pullContext, tempDir, writeFocusCsv } from './helpers.js';
 
 // A FOCUS 1.3 file: ServiceProviderName and HostProviderName instead of ProviderName, and a
 // Kubernetes node whose cost the provider split over the pods that ran on it (data generator-
@@ -11,7 +10,7 @@ import { pullContext, tempDir } from './helpers.js';
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
-const HEADER = [
+const COLUMNS = [
   'BilledCost',
   'EffectiveCost',
   'BillingCurrency',
@@ -32,7 +31,7 @@ const HEADER = [
   'AllocatedResourceName',
   'AllocatedTags',
 ] as const;
-type Line = Partial<Record<(typeof HEADER)[number], string>>;
+type Line = Partial<Record<(typeof COLUMNS)[number], string>>;
 
 const base: Line = {
   BillingCurrency: 'USD',
@@ -77,10 +76,7 @@ const LINES: Line[] = [
 ];
 
 function fileOf(lines: readonly Line[]): string {
-  const field = (v: string) => (/[",]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  const path = tmp.path('focus-1.3.csv');
-  writeFileSync(path, [HEADER.join(','), ...lines.map((l) => HEADER.map((c) => field(l[c] ?? '')).join(','))].join('\n') + '\n');
-  return path;
+  return writeFocusCsv(tmp.path('focus-1.3.csv'), [...lines], COLUMNS);
 }
 
 describe('FOCUS 1.3 columns', () => {

@@ -40,7 +40,8 @@ export const HEADER = [
   'Tags',
 ] as const;
 
-export type FixtureRow = Partial<Record<(typeof HEADER)[number], string>>;
+/** A row by column: the usual ones, and any other a test's header adds (x_UsageType, AllocatedTags...). */
+export type FixtureRow = Partial<Record<(typeof HEADER)[number], string>> & { [column: string]: string | undefined };
 
 const DEFAULTS: Required<FixtureRow> = {
   BilledCost: '1.00',
