@@ -6,9 +6,13 @@ import type { Deps } from '../deps.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
 import type { GpuSeries, MetricsRange } from '../domain/gpu-metrics.js';
 import type { Recommendation } from '../domain/recommendation.js';
+import { addDays, toDay } from '../domain/period.js';
 import type { AttributedGpu } from './gpu-attribution.js';
 import { gpuDepsOf, loadGpuSnapshot, type GpuSnapshotScope } from './gpu-snapshot.js';
 import { recommendationWindow } from './gpu-windows.js';
+
+/** Days of billing data that say whether an instance runs under a commitment (the bill lags a day or two). */
+const COMMITMENT_LOOKBACK_DAYS = 7;
 
 /** Some instances, one team (by its tag) or everything. */
 export type RecommendationScope = GpuSnapshotScope;
@@ -35,6 +39,8 @@ export async function currentRecommendations(
     catalog,
     policy: deps.config.recommendations,
     spot: deps.config.spot,
+    committed: new Set(await deps.store.spend.committedResources(addDays(toDay(deps.clock()), -COMMITMENT_LOOKBACK_DAYS))),
+    runTagKey: deps.config.unitCosts.tagKeys.run,
   });
 }
 

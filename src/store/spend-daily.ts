@@ -12,6 +12,8 @@ export interface SpendStore {
   totals(filter: SpendFilter, by: SpendDimension): Promise<CurrencyTotal[]>;
   /** Daily totals per team from `since` on: the snapshot budget checks run on. */
   dailyByTeam(since: string): Promise<TeamDay[]>;
+  /** Resources billed under a commitment (Savings Plan, reservation, CUD) on a day from `since` on. */
+  committedResources(since: string): Promise<string[]>;
   /** The exchange rates bills used: their effective cost beside the same in the pricing currency. */
   billRates(): Promise<BillRate[]>;
   /** A billing period's spend (what its invoices say), grouped for showback. */
@@ -67,6 +69,17 @@ export class SqliteSpendStore implements SpendStore {
     return this.dailyByTeamStatement
       .all(since)
       .map(([team, day, currency, kind, billed, effective]) => ({ team, day, currency, kind, billed, effective }));
+  }
+
+  async committedResources(since: string): Promise<string[]> {
+    return this.db
+      .prepare<[string], string>(
+        `SELECT DISTINCT resource_id FROM spend_daily
+         WHERE day >= ? AND resource_id IS NOT NULL AND resource_id <> ''
+           AND (pricing_category = 'Committed' OR lower(commitment_discount_status) = 'used')`,
+      )
+      .pluck()
+      .all(since);
   }
 
   async billRates(): Promise<BillRate[]> {

@@ -1,6 +1,8 @@
 import type { PriceCatalog } from '../../domain/price-catalog.js';
 import type { GpuInstance } from '../../domain/gpu-inventory.js';
 import type { Recommendation } from '../../domain/recommendation.js';
+import { formatMoney } from '../../domain/money.js';
+import { ownerTagOf } from '../../domain/ownership.js';
 import type { GpuUsage } from './gpu-usage.js';
 import type { RecommendationsPolicy, SpotPolicy } from './recommend-policy.js';
 import { rightSizeRecommendation } from './right-size.js';
@@ -13,18 +15,50 @@ export interface RecommendInput {
   catalog: PriceCatalog;
   policy: RecommendationsPolicy;
   spot: SpotPolicy;
+  /** Instances the bill shows under a commitment (Savings Plan, reservation, CUD): moving them to spot saves nothing while it runs. */
+  committed?: ReadonlySet<string>;
+  /** The tag naming a training run (unitCosts.tagKeys.run): instances sharing one are the nodes of one multi-node job. */
+  runTagKey?: string;
 }
 
-/** Every recommendation for the instances, largest monthly saving first. Pure: no I/O, no clock. */
+/**
+ * At most one recommendation per instance, largest monthly saving first. Pure: no I/O, no clock.
+ * Where an instance could both be right-sized and moved to spot, the larger saving is proposed and
+ * the other named in its evidence: the two savings do not add up (spot on the smaller type saves
+ * less than spot on this one), and a second step is priced once the first is done.
+ */
 export function recommend(input: RecommendInput): Recommendation[] {
+  const multiNode = multiNodeInstances(input.instances, input.runTagKey);
   const out: Recommendation[] = [];
   for (const instance of input.instances) {
     const usage = input.usage.get(instance.instanceId);
     if (!usage) continue;
-    const rightSize = rightSizeRecommendation(instance, usage, input.catalog, input.policy);
-    if (rightSize) out.push(rightSize);
-    const spot = spotRecommendation(instance, usage, input.catalog, input.policy, input.spot);
-    if (spot) out.push(spot);
+    const candidates = [
+      rightSizeRecommendation(instance, usage, input.catalog, input.policy),
+      input.committed?.has(instance.instanceId) || multiNode.has(instance.instanceId)
+        ? null
+        : spotRecommendation(instance, usage, input.catalog, input.policy, input.spot),
+    ].filter((r): r is Recommendation => r !== null);
+    const [best, other] = candidates.sort((a, b) => b.monthlySaving - a.monthlySaving);
+    if (!best) continue;
+    out.push(other ? { ...best, evidence: [...best.evidence, alsoPossible(other)] } : best);
   }
   return out.sort((a, b) => b.monthlySaving - a.monthlySaving || a.id.localeCompare(b.id));
+}
+
+function alsoPossible(other: Recommendation): string {
+  const what = other.kind === 'spot' ? 'moving it to spot' : `right-sizing it to ${other.proposed.instanceType}`;
+  return `Also possible: ${what} (${formatMoney(other.monthlySaving, 'USD')} a month on its own; the two do not add up). One step at a time: the next is priced once this one is done.`;
+}
+
+/** Training instances that share their run tag with another instance: the nodes of one multi-node job. */
+function multiNodeInstances(instances: readonly GpuInstance[], runTagKey: string | undefined): Set<string> {
+  if (!runTagKey) return new Set();
+  const byRun = new Map<string, string[]>();
+  for (const instance of instances) {
+    if (instance.workload !== 'training') continue;
+    const run = ownerTagOf(instance.tags, [runTagKey]);
+    if (run) byRun.set(run, [...(byRun.get(run) ?? []), instance.instanceId]);
+  }
+  return new Set([...byRun.values()].filter((ids) => ids.length > 1).flat());
 }

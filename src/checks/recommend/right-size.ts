@@ -1,5 +1,6 @@
 import type { GpuPrice, PriceCatalog } from '../../domain/price-catalog.js';
 import type { GpuInstance } from '../../domain/gpu-inventory.js';
+import { architectureOf, canMoveTo, interconnectOf } from '../../domain/gpu-architecture.js';
 import { formatMoney } from '../../domain/money.js';
 import { recommendationId, type Recommendation } from '../../domain/recommendation.js';
 import type { GpuUsage } from './gpu-usage.js';
@@ -10,7 +11,11 @@ import { monthlyHours, round2 } from './saving.js';
  * Right-size: the instance's GPUs ran far below what they offer — the memory high-water mark
  * under `maxMemoryShare` of its GPU memory and the mean utilisation under `maxMeanUtil` — so the
  * cheapest type of the same provider and region that still holds the high-water mark (with
- * headroom) would do the same work. Null when the evidence is missing or nothing cheaper fits.
+ * headroom) would do the same work. The target must be able to run the same work: a GPU of the
+ * same or a newer architecture (never an older one, which may lack bf16 or fp8, never a retired
+ * family), and for multi-GPU training or sweeps the same number of GPUs linked the same way
+ * (NVLink or PCIe): fewer GPUs or a slower link changes the job, not just its price. Null when
+ * the evidence is missing or nothing cheaper fits.
  */
 export function rightSizeRecommendation(
   instance: GpuInstance,
@@ -31,6 +36,7 @@ export function rightSizeRecommendation(
   if (!current) return null;
   const currentHourly = hourlyFor(current, instance.lifecycle) ?? instance.hourlyPrice;
   const needed = highWater * rule.headroom;
+  const multiGpuTraining = instance.gpuCount > 1 && (instance.workload === 'training' || instance.workload === 'sweep');
   // typesIn is cheapest first: the first type that holds the job and costs less is the answer.
   const target = catalog
     .typesIn(instance.provider, instance.region)
@@ -39,6 +45,9 @@ export function rightSizeRecommendation(
         t.instanceType !== instance.instanceType &&
         t.gpuMemoryGiB !== null &&
         t.gpuMemoryGiB >= needed &&
+        canMoveTo(instance.gpuModel, t.gpuModel) &&
+        (!multiGpuTraining ||
+          (t.gpuCount === instance.gpuCount && interconnectOf(t.instanceType) === interconnectOf(instance.instanceType))) &&
         (hourlyFor(t, instance.lifecycle) ?? Infinity) < currentHourly,
     );
   if (!target) return null;
@@ -61,10 +70,19 @@ export function rightSizeRecommendation(
     monthlySaving: round2((currentHourly - targetHourly) * hours),
     evidence: [
       `${label} used at most ${gib(highWater)} of its ${gib(capacity)} GPU memory (${percent(highWater / capacity)}) and ${Math.round(usage.meanUtil)}% GPU utilisation on average over ${hoursText(usage.runningHours)} running in the last ${hoursText(usage.windowHours)}.`,
-      `${target.instanceType} (${target.gpuCount}× ${target.gpuModel}, ${gib(target.gpuMemoryGiB!)}) is the cheapest ${instance.provider} type in ${instance.region} with room for ${gib(needed)} (the high-water mark + ${percent(rule.headroom - 1)} headroom): ${money(targetHourly)}/h against ${money(currentHourly)}/h for ${instance.instanceType}.`,
+      `${target.instanceType} (${target.gpuCount}× ${target.gpuModel}, ${gib(target.gpuMemoryGiB!)}) is the cheapest ${instance.provider} type in ${instance.region} with room for ${gib(needed)} (the high-water mark + ${percent(rule.headroom - 1)} headroom) on ${sameOrNewer(instance.gpuModel, target.gpuModel)}${multiGpuTraining ? `, keeping ${instance.gpuCount} GPUs on ${interconnectOf(instance.instanceType)} for multi-GPU training` : ''}: ${money(targetHourly)}/h against ${money(currentHourly)}/h for ${instance.instanceType}.`,
       `At ${Math.round(hours)} hours a month (its share of time running), that saves ${money(round2((currentHourly - targetHourly) * hours))} a month.`,
     ],
   };
+}
+
+/** "the same architecture (Ada Lovelace)" or "a newer architecture (Hopper, after Ampere)". */
+function sameOrNewer(from: string, to: string): string {
+  const source = architectureOf(from)!;
+  const target = architectureOf(to)!;
+  return source.name === target.name
+    ? `the same architecture (${target.name})`
+    : `a newer architecture (${target.name}, after ${source.name})`;
 }
 
 function hourlyFor(price: GpuPrice, lifecycle: GpuInstance['lifecycle']): number | null {

@@ -53,7 +53,10 @@ describe('right-size', () => {
     // g6e.2xlarge (1× L40S, 48 GiB) in us-west-2 using 12 GiB at 8%: 14.4 GiB needed.
     const box = instance('g6e.2xlarge', 'us-west-2');
     const rec = rightSizeRecommendation(box, usage({ memoryHighWaterGiB: 12, meanUtil: 8 }), catalog, policy)!;
-    const fits = catalog.typesIn('aws', 'us-west-2').filter((t) => (t.gpuMemoryGiB ?? 0) >= 14.4);
+    // Ada Lovelace (the L40S's architecture) or newer, by hand: a T4 (Turing) would hold 14.4 GiB
+    // too, but has no bf16 and a fraction of the compute.
+    const adaOrNewer = ['L4', 'L40S', 'H100', 'H200', 'B200', 'B300', 'RTX PRO 6000 Blackwell'];
+    const fits = catalog.typesIn('aws', 'us-west-2').filter((t) => (t.gpuMemoryGiB ?? 0) >= 14.4 && adaOrNewer.includes(t.gpuModel));
     const cheapest = fits[0]!;
     expect(rec.proposed.instanceType).toBe(cheapest.instanceType);
     expect(rec.proposed.hourly).toBe(cheapest.onDemandHourly);
@@ -64,6 +67,55 @@ describe('right-size', () => {
     expect(rec.evidence.join(' ')).toContain('at most 12 GiB of its 48 GiB GPU memory (25%)');
     expect(rec.evidence.join(' ')).toContain(`${cheapest.instanceType} (1× ${cheapest.gpuModel}, ${cheapest.gpuMemoryGiB} GiB)`);
     expect(rec.id).toBe(`right-size:${box.instanceId}`);
+    expect(rec.proposed.instanceType).not.toMatch(/^g4dn/);
+    expect(rec.evidence.join(' ')).toContain('on the same architecture (Ada Lovelace)');
+  });
+
+  it('keeps an 8-GPU training node at 8 GPUs on NVLink, whatever little memory it uses', () => {
+    const node = instance('p5.48xlarge', 'us-east-1');
+    const rec = rightSizeRecommendation(node, usage({ memoryHighWaterGiB: 60, meanUtil: 12 }), catalog, policy);
+    if (rec) {
+      const target = catalog.priceOf('aws', rec.proposed.instanceType, 'us-east-1')!;
+      expect(target.gpuCount).toBe(8);
+      expect(rec.proposed.instanceType).toMatch(/^p/);
+    }
+    // The same node as a notebook (not multi-GPU training) may go down to fewer GPUs.
+    const notebook = rightSizeRecommendation(
+      { ...node, workload: 'notebook' },
+      usage({ memoryHighWaterGiB: 60, meanUtil: 12 }),
+      catalog,
+      policy,
+    );
+    expect(catalog.priceOf('aws', notebook!.proposed.instanceType, 'us-east-1')!.gpuCount).toBeLessThan(8);
+  });
+
+  it('never proposes an older architecture or a retired family (K80, M60)', () => {
+    // Generations by hand (CUDA compute capability); K80 and M60 are retired.
+    const generation: Record<string, number> = {
+      K80: 3.7,
+      M60: 5.2,
+      V100: 7,
+      T4: 7.5,
+      A100: 8,
+      A10G: 8.6,
+      L4: 8.9,
+      L40S: 8.9,
+      H100: 9,
+      H200: 9,
+    };
+    let checked = 0;
+    for (const type of ['p2.xlarge', 'g3.4xlarge', 'p3.2xlarge', 'g4dn.xlarge', 'g5.xlarge', 'g6e.xlarge']) {
+      const from = catalog.priceOf('aws', type, 'us-east-1');
+      if (!from) continue;
+      const box = instance(type, 'us-east-1', { workload: 'notebook' });
+      const rec = rightSizeRecommendation(box, usage({ memoryHighWaterGiB: 2, meanUtil: 3 }), catalog, policy);
+      if (!rec) continue;
+      const to = catalog.priceOf('aws', rec.proposed.instanceType, 'us-east-1')!;
+      expect(['K80', 'M60']).not.toContain(to.gpuModel);
+      expect(generation[to.gpuModel]).toBeGreaterThanOrEqual(generation[from.gpuModel]!);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(0);
   });
 
   it('needs more memory than a small GPU has: a larger high-water mark moves the answer up', () => {
@@ -143,6 +195,37 @@ describe('spot', () => {
     });
     expect(recs.map((r) => r.kind)).toEqual(['spot', 'right-size']);
     expect(recs[0]!.monthlySaving).toBeGreaterThan(recs[1]!.monthlySaving);
+  });
+
+  it('proposes one action per instance, the larger saving, never more than the instance costs', () => {
+    // Checkpointed training on a V100 box that also uses little of its GPU: spot and right-size both apply.
+    const box = instance('p3.2xlarge', 'us-east-1', { tags: { checkpoint: 'true', 'checkpoint-interval': '10m' } });
+    const seen = usage({ memoryHighWaterGiB: 2, meanUtil: 8 });
+    const alone = [rightSizeRecommendation(box, seen, catalog, policy)!, spotRecommendation(box, seen, catalog, policy, spot)!];
+    const recs = recommend({ instances: [box], usage: new Map([[box.instanceId, seen]]), catalog, policy, spot });
+    expect(recs).toHaveLength(1);
+    expect(recs[0]!.monthlySaving).toBe(Math.max(...alone.map((r) => r.monthlySaving)));
+    expect(recs[0]!.monthlySaving).toBeLessThanOrEqual(recs[0]!.current.hourly * recs[0]!.hoursPerMonth);
+    expect(recs[0]!.evidence.at(-1)).toContain('Also possible');
+  });
+
+  it('no spot for capacity under a commitment, or for one node of a multi-node training run', () => {
+    const ck = { checkpoint: 'true', 'checkpoint-interval': '10m' };
+    const a = trainer({ ...ck, run_id: 'llama-70b-r3' }, { instanceId: 'i-0node0a0000000000' });
+    const b = trainer({ ...ck, run_id: 'llama-70b-r3' }, { instanceId: 'i-0node0b0000000000' });
+    const solo = trainer({ ...ck, run_id: 'ablation-1' }, { instanceId: 'i-0solo00000000000' });
+    const committed = trainer(ck, { instanceId: 'i-0committed0000000' });
+    const busy = usage({ runningHours: 168, memoryHighWaterGiB: 280, meanUtil: 90 });
+    const recs = recommend({
+      instances: [a, b, solo, committed],
+      usage: new Map([a, b, solo, committed].map((i) => [i.instanceId, busy])),
+      catalog,
+      policy,
+      spot,
+      committed: new Set([committed.instanceId]),
+      runTagKey: 'run_id',
+    });
+    expect(recs.map((r) => `${r.kind}:${r.instanceId}`)).toEqual([`spot:${solo.instanceId}`]);
   });
 });
 
