@@ -25,7 +25,22 @@ function toEntry(raw: unknown, index: number): GpuPrice {
     throw new Error(
       `burnrate_price_catalog_invalid: entry ${index} of gpu-prices.json is malformed; rebuild it with scripts/build-price-catalog.ts`,
     );
-  return Object.freeze({ ...(e as unknown as GpuPrice) });
+  const entry = e as unknown as GpuPrice;
+  return Object.freeze({ ...entry, spotHourly: plausibleSpot(entry.onDemandHourly, entry.spotHourly) });
+}
+
+/** Spot discounts seen on real markets: a price outside them is a data error, not a bargain. */
+export const SPOT_DISCOUNT = { min: 0.2, max: 0.92 } as const;
+
+/**
+ * A spot price only when its discount is plausible: between 20% and 92% off on-demand. Public
+ * tables carry some that are not (a3 spot 17% off, spot equal to on-demand); those would price
+ * spot advice that is not worth a reclaim, so they are treated as unknown.
+ */
+export function plausibleSpot(onDemandHourly: number, spotHourly: number | null): number | null {
+  if (spotHourly === null || onDemandHourly <= 0) return null;
+  const discount = 1 - spotHourly / onDemandHourly;
+  return discount >= SPOT_DISCOUNT.min && discount <= SPOT_DISCOUNT.max ? spotHourly : null;
 }
 
 const keyOf = (provider: string, instanceType: string, region: string) => `${provider}|${instanceType}|${region}`;

@@ -76,6 +76,29 @@ describe('the price catalog', () => {
     expect(priceOf('aws', 'x.large', 'us-east-1', own)?.instanceType).toBe('x.large');
   });
 
+  it('treats a spot price with an implausible discount (under 20% or over 92% off) as unknown', () => {
+    const raw = JSON.parse(readFileSync(catalogFile, 'utf8')) as {
+      provider: string;
+      instanceType: string;
+      region: string;
+      onDemandHourly: number;
+      spotHourly: number | null;
+    }[];
+    // a3-highgpu-8g in us-central1: the table says 35.87 against 43.07 on demand, 17% off.
+    const a3 = raw.find((e) => e.instanceType === 'a3-highgpu-8g' && e.region === 'us-central1')!;
+    expect(1 - a3.spotHourly! / a3.onDemandHourly).toBeLessThan(0.2);
+    expect(priceOf('gcp', 'a3-highgpu-8g', 'us-central1')!.spotHourly).toBeNull();
+    for (const entry of catalog.entries) {
+      if (entry.spotHourly === null) continue;
+      const discount = 1 - entry.spotHourly / entry.onDemandHourly;
+      expect(discount).toBeGreaterThanOrEqual(0.2);
+      expect(discount).toBeLessThanOrEqual(0.92);
+    }
+    // Plausible ones stay: p4d.24xlarge in us-east-1 keeps its spot price.
+    const p4d = raw.find((e) => e.instanceType === 'p4d.24xlarge' && e.region === 'us-east-1')!;
+    expect(priceOf('aws', 'p4d.24xlarge', 'us-east-1')!.spotHourly).toBe(p4d.spotHourly);
+  });
+
   it('stays small', () => {
     expect(statSync(catalogFile).size).toBeLessThan(300 * 1024);
   });

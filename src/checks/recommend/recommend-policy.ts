@@ -40,6 +40,22 @@ export const spotPolicySchema = z.strictObject({
     .positive({ error: 'expected minutes above 0' })
     .max(24 * 60)
     .default(30),
+  /**
+   * Reclaims to plan for per month of running on spot (a planning figure: GPU spot capacity is
+   * reclaimed more often than CPU capacity). Each one redoes half a checkpoint interval and a
+   * restart, which spot savings are shown net of.
+   */
+  interruptionsPerMonth: z
+    .number({ error: 'expected reclaims a month, e.g. 2' })
+    .nonnegative({ error: 'expected 0 or more' })
+    .max(100)
+    .default(2),
+  /** Minutes a restart from the last checkpoint takes (new instance, image, loading the checkpoint). */
+  restartMinutes: z
+    .number({ error: 'expected minutes' })
+    .nonnegative({ error: 'expected 0 or more' })
+    .max(24 * 60)
+    .default(10),
   /** A migration saving more than this per month (USD) needs two different approvers. */
   secondApproverAbove: z
     .number({ error: 'expected an amount per month' })

@@ -31,15 +31,21 @@ export function spotRecommendation(
   if (usage.runningHours <= 0) return null;
 
   const hours = monthlyHours(usage, policy.hoursPerMonth);
-  const saving = round2((price.onDemandHourly - price.spotHourly) * hours);
+  // What reclaims cost: each redoes half a checkpoint interval (the declared one, else the longest
+  // allowed) plus a restart, at the spot price, for the share of the month it runs.
+  const interval = checkpointing.intervalMinutes;
+  const reclaims = spot.interruptionsPerMonth * (hours / policy.hoursPerMonth);
+  const reworkHours = (reclaims * ((interval ?? spot.maxCheckpointMinutes) / 2 + spot.restartMinutes)) / 60;
+  const rework = reworkHours * price.spotHourly;
+  const saving = round2(Math.max(0, (price.onDemandHourly - price.spotHourly) * hours - rework));
+  if (saving <= 0) return null;
   const label = instance.name ?? instance.instanceId;
   const money = (n: number) => formatMoney(n, 'USD');
   const discount = Math.round((1 - price.spotHourly / price.onDemandHourly) * 100);
-  const interval = checkpointing.intervalMinutes;
   const evidence = [
     `${label} runs ${instance.workload === 'sweep' ? 'a sweep' : 'training'} on on-demand ${instance.instanceType} in ${instance.region} and declares checkpointing (checkpoint=true${checkpointing.intervalText ? `, every ${checkpointing.intervalText}` : ''}), so a spot reclaim costs a restart from the last checkpoint, not the run.`,
     `Spot ${instance.instanceType} in ${instance.region}: ${money(price.spotHourly)}/h against ${money(price.onDemandHourly)}/h on demand (${discount}% less; lowest zone price in the catalog).`,
-    `It ran ${hoursText(usage.runningHours)} of the last ${hoursText(usage.windowHours)}: about ${Math.round(hours)} hours a month, so spot saves ${money(saving)} a month.`,
+    `It ran ${hoursText(usage.runningHours)} of the last ${hoursText(usage.windowHours)}: about ${Math.round(hours)} hours a month, so spot saves ${money(saving)} a month, net of ${money(round2(rework))} of work redone after about ${Math.round(reclaims * 10) / 10} reclaims a month (half a checkpoint interval and a ${formatMinutes(spot.restartMinutes)} restart each; spot.interruptionsPerMonth).`,
   ];
   if (interval === null)
     evidence.push(`Approval needs a checkpoint-interval tag (e.g. 15m) of at most ${formatMinutes(spot.maxCheckpointMinutes)}.`);
