@@ -40,7 +40,9 @@ export function recommendationMessage(rec: Recommendation, options: Recommendati
     },
     ...rec.evidence.map((text): Block => ({ type: 'text', text })),
   ];
-  if (rec.kind === 'spot') {
+  if (rec.kind === 'spot' && rec.blocker) {
+    blocks.push({ type: 'context', text: `Not ready for spot yet: ${rec.blocker}` });
+  } else if (rec.kind === 'spot') {
     const two = needsTwoApprovers(rec, options);
     blocks.push({ type: 'actions', buttons: [spotApproveButton(rec, options)] });
     blocks.push({

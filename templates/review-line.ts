@@ -1,4 +1,4 @@
-import { ANSWER_LABELS, REVIEW_ANSWERS, type TrackedReviewLine } from '../src/domain/review.js';
+import { ANSWER_LABELS, answersFor, type TrackedReviewLine } from '../src/domain/review.js';
 import { formatMoney } from '../src/domain/money.js';
 import type { Block, Message } from './message.js';
 import { spotApproveButton, type SpotButtonOptions } from './recommendation.js';
@@ -25,6 +25,7 @@ export function reviewLine(data: ReviewLineData): Message {
   for (const r of line.recommendations) {
     const change = r.kind === 'spot' ? `Spot (${r.current.instanceType} on spot)` : `Right-size to ${r.proposed.instanceType}`;
     blocks.push({ type: 'context', text: `${change}: ${r.evidence.join(' ')} Saves about ${money(r.monthlySaving)} a month.` });
+    if (r.blocker) blocks.push({ type: 'context', text: `Not ready for spot yet: ${r.blocker}` });
   }
   if (line.spotSaving !== null && !line.recommendations.some((r) => r.kind === 'spot'))
     blocks.push({ type: 'context', text: `On spot this line would have cost about ${money(line.spotSaving)} less (catalog spot price).` });
@@ -36,7 +37,7 @@ export function reviewLine(data: ReviewLineData): Message {
   if (line.owner) blocks.push({ type: 'context', text: `Owner: **${line.owner}** (set by ${line.ownerBy} at ${stamp(line.ownerAt)})` });
   blocks.push({
     type: 'actions',
-    buttons: REVIEW_ANSWERS.map((answer) => ({
+    buttons: answersFor(line).map((answer) => ({
       action: `${REVIEW_ACTIONS.answer}:${answer}`,
       label: ANSWER_LABELS[answer],
       value: JSON.stringify({ line: line.id, answer }),
@@ -51,7 +52,7 @@ export function reviewLine(data: ReviewLineData): Message {
   });
   // The spot recommendation's own button, apart from the answers: it acts on the cloud, they record a decision.
   const spot = line.recommendations.find((r) => r.kind === 'spot');
-  if (spot) blocks.push({ type: 'actions', buttons: [spotApproveButton(spot, data.spot)] });
+  if (spot && !spot.blocker) blocks.push({ type: 'actions', buttons: [spotApproveButton(spot, data.spot)] });
   const status = line.answer ? ` (${ANSWER_LABELS[line.answer]})` : '';
   return { summary: `#${line.rank} ${line.label}: ${money(line.cost)}${status}`, blocks };
 }

@@ -1,5 +1,6 @@
 import { BurnrateError } from '../domain/errors.js';
-import { ANSWER_LABELS, type TrackedReviewLine } from '../domain/review.js';
+import { Refused } from '../domain/audit-outcome.js';
+import { ANSWER_LABELS, answersFor, type TrackedReviewLine } from '../domain/review.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
 import { privateReply } from '../../templates/private-reply.js';
 import { defineAction } from './action.js';
@@ -23,6 +24,17 @@ export const reviewAnswerAction = defineAction({
         'burnrate_payload_invalid',
         'This button does not say which answer it gives.',
         'Run `/burnrate review` for a fresh view.',
+      );
+    if (!answersFor(line).includes(payload.answer))
+      throw new Refused(
+        new BurnrateError(
+          'burnrate_payload_invalid',
+          `"${ANSWER_LABELS[payload.answer]}" does not apply to ${line.label} (${line.category}${line.pricing ? `, ${line.pricing}` : ''}).`,
+          `Answer ${answersFor(line)
+            .map((a) => ANSWER_LABELS[a])
+            .join(', ')}, or run \`/burnrate review\` for a fresh view.`,
+        ),
+        `answer ${payload.answer} does not fit the line`,
       );
   },
   async run({ deps, interaction }, { payload, line }) {

@@ -23,6 +23,11 @@ export interface Recommendation {
   monthlySaving: number;
   /** Sentences that say why, with the figures: what the metrics and tags showed, what the catalog charges. */
   evidence: string[];
+  /**
+   * What must change before the action can pass its own checks (a spot migration's readiness:
+   * checkpointing, interval, protection), said instead of offering a button that would refuse.
+   */
+  blocker?: string;
 }
 
 export function recommendationId(kind: RecommendationKind, instanceId: string): string {

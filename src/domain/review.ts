@@ -12,6 +12,18 @@ export const ANSWER_LABELS: Record<ReviewAnswer, string> = {
   'not-ours': 'Not ours',
 };
 
+/**
+ * The answers that fit a line: an instance (compute) can be right-sized or moved to spot; storage,
+ * data transfer or a managed service cannot, so those lines only ask whether it is still needed
+ * and whose it is. A line already on spot or under a commitment is not offered spot.
+ */
+export function answersFor(line: Pick<ReviewLine, 'category' | 'instanceType' | 'pricing'>): ReviewAnswer[] {
+  const compute = line.instanceType !== null || line.category === 'Compute';
+  if (!compute) return ['still-needed', 'not-ours'];
+  const spotPossible = line.pricing !== 'Dynamic' && line.pricing !== 'Committed';
+  return REVIEW_ANSWERS.filter((answer) => answer !== 'spot' || spotPossible);
+}
+
 /** One of the team's top cost lines of the month. */
 export interface ReviewLine {
   /** Resource id, or the service when the bill names no resource. */

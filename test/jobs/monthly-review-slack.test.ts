@@ -1,3 +1,4 @@
+import { expectedAnswerLabels } from '../support/review-answers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import type { DemoSpotPort } from '../../src/cloud/demo/demo-spot-port.js';
@@ -61,8 +62,8 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
   /** The answer buttons' and the owner picker's values of a posted line. */
   const elementsOf = (call: SlackApiCall) =>
     (call.args.blocks as SlackBlock[]).filter((b) => b.type === 'actions').flatMap((b) => b.elements ?? []) as Record<string, any>[];
-  const click = (userId: string, call: SlackApiCall, actionId: string, extra: { selected?: string } = {}) => {
-    const element = elementsOf(call).find((e) => e.action_id === actionId)!;
+  const click = (userId: string, call: SlackApiCall, actionId: string, extra: { selected?: string; value?: string } = {}) => {
+    const element = elementsOf(call).find((e) => e.action_id === actionId);
     return postSigned(
       harness.url,
       blockActionsBody({
@@ -71,7 +72,7 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
         channel: CHANNEL,
         messageTs: lineTs(call),
         response_url: fake.responseUrl(),
-        ...(extra.selected !== undefined ? { selected: extra.selected } : { value: element.value }),
+        ...(extra.selected !== undefined ? { selected: extra.selected } : { value: extra.value ?? element!.value }),
       }),
     );
   };
@@ -126,16 +127,13 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
       expect(call.args.thread_ts).toBe(parentTs);
       expect(call.args.text).toMatch(new RegExp(`^#${i + 1} `));
       const elements = elementsOf(call);
-      expect(elements.filter((e) => e.action_id.startsWith('review.answer:')).map((e) => e.text.text)).toEqual([
-        'Still needed',
-        'Right-size',
-        'Move to spot',
-        'Not ours',
-      ]);
-      // A line whose instance has a spot recommendation carries its Approve button, and only such a line.
-      const spot = review!.lines[i]!.recommendations.find((r) => r.kind === 'spot');
+      const line = review!.lines[i]!;
+      const expected = expectedAnswerLabels(line);
+      expect(elements.filter((e) => e.action_id.startsWith('review.answer:')).map((e) => e.text.text)).toEqual(expected);
+      // A line whose instance has a spot recommendation ready to pass its checks carries its Approve button, and only such a line.
+      const spot = line.recommendations.find((r) => r.kind === 'spot');
       const approve = elements.filter((e) => e.action_id === 'spot.approve');
-      expect(approve.map((e) => e.value)).toEqual(spot ? [JSON.stringify({ i: spot.instanceId })] : []);
+      expect(approve.map((e) => e.value)).toEqual(spot && !spot.blocker ? [JSON.stringify({ i: spot.instanceId })] : []);
       if (spot) expect(JSON.stringify(call.args.blocks)).toContain(`Saves about ${usd(spot.monthlySaving)} a month.`);
       const picker = elements.find((e) => e.type === 'static_select')!;
       expect(picker.options.map((o: { text: { text: string } }) => o.text.text)).toEqual([CAROL, DAN]);
@@ -180,10 +178,21 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
     expect(fake.responses.at(-1)!.body.text).toBe('Only owners and approvers of llm-training can answer its cost review.');
     expect(fake.callsOf('chat.update')).toHaveLength(1);
     expect((await deps.store.reviews.lines('llm-training', '2026-11'))[1]!.answer).toBeNull();
+    // Move to spot on a storage line (a click from a crafted or older message): refused, saying why.
+    const lines = await deps.store.reviews.lines('llm-training', '2026-11');
+    const storage = lines.findIndex((l) => !expectedAnswerLabels(l).includes('Right-size'));
+    const beforeStorage = fake.responses.length;
+    const value = JSON.stringify({ line: lines[storage]!.id, answer: 'spot' });
+    expect((await click(CAROL, lineCalls[storage]!, 'review.answer:spot', { value })).status).toBe(200);
+    await waitFor(() => fake.responses.length === beforeStorage + 1, 'the refusal');
+    await harness.settled();
+    expect(fake.responses.at(-1)!.body.text).toContain(`"Move to spot" does not apply to ${lines[storage]!.label}`);
+    expect((await deps.store.reviews.lines('llm-training', '2026-11'))[storage]!.answer).toBeNull();
     const audit = await deps.store.audit.list();
     expect(audit.sort((a, b) => a.id - b.id).map((a) => [a.userId, a.action, a.result])).toEqual([
       [CAROL, 'review.answer', 'ok'],
       [ALICE, 'review.answer', 'refused'],
+      [CAROL, 'review.answer', 'refused'],
     ]);
   });
 
@@ -326,7 +335,13 @@ describe('Approve spot migration from a line of the review thread (demo organisa
 
     // Refused, privately: the owner is no approver; an interval longer than spot.maxCheckpointMinutes.
     expect(await approve(ALICE, fra)).toContain('Only approvers of ML Research can approve moving research-train-fra to spot');
-    expect(await approve(BOB, a2)).toContain('checkpoints every 2h, longer than the 30 min burnrate allows on spot');
+    // The a2 line offers no Approve (it would be refused) and says what to change first; a click
+    // from an older message is still refused.
+    expect(approveOf(a2.call)).toBeUndefined();
+    expect(JSON.stringify(a2.call.args.blocks)).toContain('Not ready for spot yet: research-a2-8g checkpoints every 2h');
+    expect(await click(BOB, a2.call, 'spot.approve', JSON.stringify({ i: a2.line.resourceId }))).toContain(
+      'checkpoints every 2h, longer than the 30 min burnrate allows on spot',
+    );
     expect(await deps.store.spotMigrations.active(fra.line.resourceId!)).toBeNull();
 
     // The first approver: recorded, and said in the review's thread (the parent's, not the line's own ts).

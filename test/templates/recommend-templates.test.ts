@@ -128,6 +128,13 @@ describe('recommendation wording', () => {
     expect(renderPlainText(messages['recommendation right-size']!)).not.toContain('[Approve');
   });
 
+  it('offers no Approve button that would be refused: it says what to change first', () => {
+    const blocked = { ...spot, blocker: 'research-train-fra checkpoints every 2h, longer than the 30 min burnrate allows on spot.' };
+    const text = renderPlainText(recommendationMessage(blocked, options));
+    expect(text).not.toContain('[Approve');
+    expect(text).toContain('Not ready for spot yet: research-train-fra checkpoints every 2h');
+  });
+
   it('names both approvers and offers the revert once migrated', () => {
     const text = renderPlainText(messages['spot migrated']!);
     expect(text).toContain('approved by U0DEMOBOB and U0DEMOADMIN');

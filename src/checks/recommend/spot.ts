@@ -2,7 +2,7 @@ import type { PriceCatalog } from '../../domain/price-catalog.js';
 import type { GpuInstance } from '../../domain/gpu-inventory.js';
 import { formatMoney } from '../../domain/money.js';
 import { recommendationId, type Recommendation } from '../../domain/recommendation.js';
-import { checkpointingOf, formatMinutes } from './checkpointing.js';
+import { checkpointingOf, formatMinutes, spotReadiness } from './checkpointing.js';
 import type { GpuUsage } from './gpu-usage.js';
 import type { RecommendationsPolicy, SpotPolicy } from './recommend-policy.js';
 import { hoursText } from './right-size.js';
@@ -56,7 +56,9 @@ export function spotRecommendation(
   if (instance.protected) evidence.push(`It is tagged burnrate:protect=true: burnrate will not change it until the tag is removed.`);
   if (saving > spot.secondApproverAbove)
     evidence.push(`A saving above ${money(spot.secondApproverAbove)} a month needs two different approvers.`);
+  const readiness = spotReadiness(instance, spot.maxCheckpointMinutes, label);
   return {
+    ...(readiness.ready ? {} : { blocker: `${readiness.message} ${readiness.hint}` }),
     id: recommendationId('spot', instance.instanceId),
     kind: 'spot',
     instanceId: instance.instanceId,

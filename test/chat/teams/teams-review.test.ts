@@ -1,3 +1,4 @@
+import { expectedAnswerLabels } from '../../support/review-answers.js';
 import { describe, expect, it } from 'vitest';
 import { TEAMS_INLINE_IMAGE_BYTES } from '../../../src/chat/teams/teams-chat.js';
 import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
@@ -20,7 +21,6 @@ const DAN = 'U0DEMODAN';
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** What Teams takes in one card message, about 28 KB. */
 const TEAMS_CARD_LIMIT = 28 * 1024;
-const ANSWERS = ['Still needed', 'Right-size', 'Move to spot', 'Not ours'];
 
 type InvokeAnswer = { statusCode: number; type: string; value: any };
 
@@ -86,7 +86,9 @@ describe('the monthly review thread in Teams: a reply chain under the parent car
       const lineCard = FakeBotConnector.cardOf(line);
       expect(line.activity.summary).toMatch(new RegExp(`^#${i + 1} `));
       const buttons = cardButtons(lineCard);
-      expect(buttons.filter((b) => b.verb.startsWith('review.answer:')).map((b) => b.title)).toEqual(ANSWERS);
+      expect(buttons.filter((b) => b.verb.startsWith('review.answer:')).map((b) => b.title)).toEqual(
+        expectedAnswerLabels(review!.lines[i]!),
+      );
       expect(buttons.filter((b) => b.verb === 'review.owner').map((b) => b.title)).toEqual([CAROL.aadObjectId, DAN]);
       expect(JSON.stringify(line.activity).length).toBeLessThan(TEAMS_CARD_LIMIT);
     });
