@@ -77,10 +77,20 @@ export function idleFindings(input: IdleFindingsInput): IdleFinding[] {
       gpus: states.length,
       stalledGpus: idle.stalledGpus,
       missingMinutes: Math.round(idle.missingSeconds / 60),
-      description: describeIdleSince(new Date(sinceMs), now, schedule.timezone, schedule.workingHours),
+      description: describeIdleSince(new Date(sinceMs), now, schedule.timezone, schedule.workingHours) + capped(idle.since, range),
     });
   }
   return findings.sort((a, b) => b.burned - a.burned || a.instanceId.localeCompare(b.instanceId));
+}
+
+/**
+ * Idle through the whole window of metrics read: it started earlier, so the time and the money
+ * burned are lower bounds, and the description says so rather than inventing a start.
+ */
+function capped(since: number, range: { start: number; end: number }): string {
+  if (since > range.start) return '';
+  const hours = Math.round((range.end - range.start) / 3600);
+  return ` (at least: idle through all ${hours} h of metrics read, so the amount burned is at least this too)`;
 }
 
 /** Rounds money to the cent; the 12-digit precision first strips binary noise such as 4.004999999. */

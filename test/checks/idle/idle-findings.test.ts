@@ -51,6 +51,15 @@ describe('idleFindings', () => {
     });
   });
 
+  it('says "at least" when the instance was idle through the whole window of metrics read', () => {
+    // Idle from the first sample: it started earlier, so 25 h and 25 × 32.7726 are lower bounds.
+    const [finding] = find([{ series: quietFrom(0), instance: instance('i-1') }]);
+    expect(finding!.burned).toBe(toCents(25 * 32.7726));
+    expect(finding!.description).toContain('(at least: idle through all 25 h of metrics read, so the amount burned is at least this too)');
+    // Idle from a moment inside the window: a start known, no "at least".
+    expect(find([{ series: quietFrom(700), instance: instance('i-1') }])[0]!.description).not.toContain('at least');
+  });
+
   it('counts to now, past the last sample when it is merely late, and keeps the id', () => {
     const late = new Date('2026-11-20T09:03:30Z');
     const [finding] = idleFindings({
