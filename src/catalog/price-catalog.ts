@@ -51,6 +51,11 @@ export function createPriceCatalog(entries: readonly GpuPrice[]): PriceCatalog {
   return {
     entries,
     priceOf: (provider, instanceType, region) => byKey.get(keyOf(provider, instanceType, region)),
+    gpuTypes: (provider) => [...new Set(entries.filter((e) => e.provider === provider).map((e) => e.instanceType))].sort(),
+    cheapestRegionOf: (provider, instanceType) =>
+      entries
+        .filter((e) => e.provider === provider && e.instanceType === instanceType)
+        .reduce<GpuPrice | undefined>((best, e) => (!best || e.onDemandHourly < best.onDemandHourly ? e : best), undefined),
     typesIn: (provider, region) =>
       entries
         .filter((e) => e.provider === provider && e.region === region)

@@ -82,13 +82,16 @@ function calendarAt(input: ForecastInput, day: string): number {
   return before ? (input.calendar?.get(before)?.recurring ?? 0) : 0;
 }
 
-/** The same day of the previous period: a week before for a week, the same day of month for a month (none past its end). */
+/** The same day of the previous period: a week before for a week, the same day of month for a month, month end for month end. */
 function sameDayLastPeriod(period: Period, day: string): string | null {
   if (daysBetween(period.start, period.end) <= 7) return addDays(day, -7);
   const [y, m] = day.slice(0, 7).split('-').map(Number) as [number, number];
   const month = m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
-  const daysInMonth = daysBetween(`${month}-01`, `${day.slice(0, 7)}-01`);
-  return Number(day.slice(8)) <= daysInMonth ? `${month}-${day.slice(8)}` : null;
+  const daysInPrevious = daysBetween(`${month}-01`, `${day.slice(0, 7)}-01`);
+  // A month's last day stands for the previous month's last day (a month-end credit on 31 October
+  // comes again on 30 November); the previous month's last day is taken by it, not by its date.
+  if (addDays(day, 1).endsWith('-01')) return `${month}-${String(daysInPrevious).padStart(2, '0')}`;
+  return Number(day.slice(8)) < daysInPrevious ? `${month}-${day.slice(8)}` : null;
 }
 
 interface Errors {

@@ -1,5 +1,5 @@
+import { AWS_REGIONS } from './aws-regions.js';
 import { z } from 'zod';
-import { loadPriceCatalog } from '../catalog/price-catalog.js';
 
 // The `gpu.metrics` and `gpu.inventory` keys of burnrate.yml: where GPU metrics come from and
 // where the GPU instances they belong to are listed (with their type, price, tags and region).
@@ -11,20 +11,8 @@ const text = (what: string) =>
     .trim()
     .min(1, { error: `expected ${what}` });
 
-/** AWS regions the price catalog prices GPU instances in: an instance elsewhere could not be priced. */
-export function pricedAwsRegions(): string[] {
-  return [
-    ...new Set(
-      loadPriceCatalog()
-        .entries.filter((e) => e.provider === 'aws')
-        .map((e) => e.region),
-    ),
-  ].sort();
-}
-
-const awsRegion = text('an AWS region such as us-east-1').refine((region) => pricedAwsRegions().includes(region), {
-  error: (issue) =>
-    `expected an AWS region with GPU prices in the catalog: ${pricedAwsRegions().join(', ')} (got "${String(issue.input)}")`,
+const awsRegion = text('an AWS region such as us-east-1').refine((region) => AWS_REGIONS.includes(region), {
+  error: (issue) => `expected an AWS region such as us-east-1 or eu-west-1 (got "${String(issue.input)}")`,
 });
 
 const environmentName = z

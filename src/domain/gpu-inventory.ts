@@ -24,6 +24,8 @@ export interface GpuInstance {
   gpuMemoryGiB: number | null;
   /** USD per hour from the price catalog: on-demand, or spot for spot instances. */
   hourlyPrice: number;
+  /** Said beside its costs when the price is not the catalog's for its own region (a region the catalog does not cover). */
+  priceNote?: string;
   lifecycle: GpuLifecycle;
   /** Team id resolved from the ownership tags: a team id, UNTAGGED or UNMAPPED (as spend rows have it). */
   team: string;

@@ -25,4 +25,8 @@ export interface PriceCatalog {
   priceOf(provider: CloudProvider, instanceType: string, region: string): GpuPrice | undefined;
   /** Every GPU instance type priced in a region, cheapest first. */
   typesIn(provider: CloudProvider, region: string): GpuPrice[];
+  /** Every GPU instance type of a provider, whatever the region. */
+  gpuTypes(provider: CloudProvider): string[];
+  /** A type as priced in the region where it costs least: for a region the catalog does not cover. */
+  cheapestRegionOf(provider: CloudProvider, instanceType: string): GpuPrice | undefined;
 }

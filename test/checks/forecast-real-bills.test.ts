@@ -52,6 +52,51 @@ describe('forecasts on real bills', () => {
     expect(billed.amount).toBeCloseTo(3300, 6);
   });
 
+  it("carries last month's recurring credit forward, and a month-end one to this month's last day", () => {
+    // A credit billed every month (FOCUS: ChargeCategory Credit, ChargeFrequency Recurring): 500 on
+    // 15 October and 800 on 31 October, the last day of a 31-day month.
+    const daily = series('2026-11-11', () => 100);
+    const calendar = new Map<string, CalendarDay>();
+    for (const [day, amount] of [
+      ['2026-10-15', -500],
+      ['2026-10-31', -800],
+    ] as const) {
+      daily.set(day, 100 + amount);
+      calendar.set(day, { recurring: amount, oneTime: 0 });
+    }
+    const result = forecastPeriodEnd({ daily, calendar, period: november, dataEnd: '2026-11-11', lookbackDays: 28 });
+    // By hand: 30 × 100 of usage, the 15th's credit again on 15 November (−500), the month-end
+    // credit on 30 November, November's last day (−800): 3,000 − 1,300 = 1,700.
+    expect(result.amount).toBeCloseTo(1700, 6);
+    expect(result.method).toContain('recurring charges as billed or as last period');
+  });
+
+  it('does not carry a one-off credit forward', () => {
+    const daily = series('2026-11-11', () => 100);
+    const calendar = new Map<string, CalendarDay>([
+      ['2026-10-31', { recurring: 0, oneTime: -800 }], // a one-off refund: not expected again
+      ['2026-10-20', { recurring: 10, oneTime: 0 }], // a fee on the 20th: the 20th again
+    ]);
+    daily.set('2026-10-31', 100 - 800);
+    daily.set('2026-10-20', 110);
+    const result = forecastPeriodEnd({ daily, calendar, period: november, dataEnd: '2026-11-11', lookbackDays: 28 });
+    // By hand: 30 × 100 of usage + 10 on 20 November = 3,010.
+    expect(result.amount).toBeCloseTo(3010, 6);
+  });
+
+  it("brings a short month's month-end charge to a long month's last day", () => {
+    const march = monthOf('2027-03-01');
+    const daily = new Map(daysOf({ start: '2027-01-20', end: '2027-03-30' }).map((day) => [day, 100]));
+    // February 2027 has 28 days: its month-end fee of 400 is billed on the 28th.
+    daily.set('2027-02-28', 500);
+    const calendar = new Map<string, CalendarDay>([['2027-02-28', { recurring: 400, oneTime: 0 }]]);
+    // Data through the 29th: the 28th has passed without the fee, the 31st is still to come.
+    const result = forecastPeriodEnd({ daily, calendar, period: march, dataEnd: '2027-03-30', lookbackDays: 28 });
+    // By hand: 31 × 100 of usage + the fee on 31 March = 3,500 (the same day of month, the 31st,
+    // has no February day to come from).
+    expect(result.amount).toBeCloseTo(3500, 6);
+  });
+
   it('follows a team growing 30% a month better than a weekday average or a straight line', () => {
     const growth = Math.pow(1.3, 1 / 30);
     const perDay = (i: number) => 1000 * Math.pow(growth, i);

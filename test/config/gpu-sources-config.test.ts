@@ -48,9 +48,9 @@ describe('GPU sources in burnrate.yml', () => {
       'gpu.metrics[0].url: expected an http(s) URL without credentials',
     ],
     [
-      'a region the price catalog does not know',
+      'a region AWS does not have',
       base(`  metrics: [{ type: cloudwatch, region: mars-north-1 }]\n  inventory: [{ type: ec2, regions: [us-east-1] }]`),
-      'gpu.metrics[0].region: expected an AWS region with GPU prices in the catalog: ',
+      'gpu.metrics[0].region: expected an AWS region such as us-east-1 or eu-west-1 (got "mars-north-1")',
     ],
     [
       'metrics without an inventory',

@@ -16,6 +16,8 @@ export interface IdleInstance {
   /** Never stopped by an action: the finding is still made, so the cost is seen. */
   protected: boolean;
   workload?: string;
+  /** Where its price comes from when not its own region's catalog price; said in the finding. */
+  priceNote?: string;
 }
 
 export interface IdleFindingsInput {
@@ -77,7 +79,10 @@ export function idleFindings(input: IdleFindingsInput): IdleFinding[] {
       gpus: states.length,
       stalledGpus: idle.stalledGpus,
       missingMinutes: Math.round(idle.missingSeconds / 60),
-      description: describeIdleSince(new Date(sinceMs), now, schedule.timezone, schedule.workingHours) + capped(idle.since, range),
+      description:
+        describeIdleSince(new Date(sinceMs), now, schedule.timezone, schedule.workingHours) +
+        capped(idle.since, range) +
+        (instance.priceNote ? ` (${instance.priceNote})` : ''),
     });
   }
   return findings.sort((a, b) => b.burned - a.burned || a.instanceId.localeCompare(b.instanceId));

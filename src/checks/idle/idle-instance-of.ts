@@ -11,5 +11,6 @@ export function idleInstanceOf(i: GpuInstance, handedTo: string | undefined): Id
     gpuCount: i.gpuCount,
     protected: i.protected,
     workload: i.workload,
+    ...(i.priceNote ? { priceNote: i.priceNote } : {}),
   };
 }

@@ -22,7 +22,7 @@ const LISTED_STATES = ['pending', 'running', 'stopping', 'stopped'];
 
 /**
  * The GPU instances of the configured regions: DescribeInstances filtered server side to the GPU
- * types the price catalog knows in each region, so a region with thousands of CPU instances
+ * types the price catalog knows (in any region), so a region with thousands of CPU instances
  * answers with its GPU instances only. Regions are read in parallel.
  */
 export class Ec2GpuInventory {
@@ -39,7 +39,9 @@ export class Ec2GpuInventory {
   }
 
   private async listRegion(region: string): Promise<GpuInstance[]> {
-    const types = [...new Set(this.catalog.typesIn('aws', region).map((p) => p.instanceType))];
+    // Every GPU type the catalog knows, in any region: an instance in a region the catalog does
+    // not cover is still a GPU instance to watch.
+    const types = this.catalog.gpuTypes('aws');
     const context = { region, catalog: this.catalog, tagKeys: this.options.tagKeys, resolveTeam: this.options.resolveTeam };
     const client = this.options.clientFor(region);
     const out: GpuInstance[] = [];

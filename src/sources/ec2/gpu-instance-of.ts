@@ -11,14 +11,17 @@ export interface InventoryContext {
 }
 
 /**
- * One EC2 instance → a GPU inventory record, or undefined when the catalog does not price its
- * type in its region (not a GPU type burnrate knows). A spot instance is priced at the catalog's
- * spot price where it has one, else at on-demand (an upper bound, never an invented figure).
+ * One EC2 instance → a GPU inventory record, or undefined when its type is no GPU type the catalog
+ * knows. A GPU type in a region the catalog does not cover (us-east-2, say) is kept, not dropped:
+ * priced as in the catalog's cheapest region for it (so its idle cost is never overstated), and
+ * says so. A spot instance is priced at the catalog's spot price where it has one, else at
+ * on-demand (an upper bound, never an invented figure).
  */
 export function gpuInstanceOf(instance: Instance, context: InventoryContext): GpuInstance | undefined {
   const { region, catalog } = context;
   if (!instance.InstanceId || !instance.InstanceType) return undefined;
-  const price = catalog.priceOf('aws', instance.InstanceType, region);
+  const own = catalog.priceOf('aws', instance.InstanceType, region);
+  const price = own ?? catalog.cheapestRegionOf('aws', instance.InstanceType);
   if (!price) return undefined;
   const tags: Record<string, string> = {};
   for (const tag of instance.Tags ?? []) if (tag.Key !== undefined) tags[tag.Key] = tag.Value ?? '';
@@ -35,6 +38,7 @@ export function gpuInstanceOf(instance: Instance, context: InventoryContext): Gp
     gpuCount: price.gpuCount,
     gpuMemoryGiB: price.gpuMemoryGiB,
     hourlyPrice: lifecycle === 'spot' ? (price.spotHourly ?? price.onDemandHourly) : price.onDemandHourly,
+    ...(own ? {} : { priceNote: `priced as in ${price.region}: the price catalog has no ${instance.InstanceType} price for ${region}` }),
     lifecycle,
     team: context.resolveTeam(ownerTag),
     ownerTag,

@@ -60,6 +60,12 @@ describe('idleFindings', () => {
     expect(find([{ series: quietFrom(700), instance: instance('i-1') }])[0]!.description).not.toContain('at least');
   });
 
+  it("says where the price comes from when it is not the catalog price of the instance's own region", () => {
+    const note = 'priced as in us-east-1: the price catalog has no p5.48xlarge price for us-east-2';
+    const [finding] = find([{ series: quietFrom(700), instance: instance('i-1', { priceNote: note }) }]);
+    expect(finding!.description).toBe(`idle since 20:40 yesterday (${note})`);
+  });
+
   it('counts to now, past the last sample when it is merely late, and keeps the id', () => {
     const late = new Date('2026-11-20T09:03:30Z');
     const [finding] = idleFindings({

@@ -37,8 +37,14 @@ const FLEET: FakeEc2Instance[] = [
 
 const aws = oneAwsFakePerTest<FakeEc2>();
 
-async function inventoryOf(regions: string[], options: { pageSize?: number } = {}): Promise<Ec2GpuInventory> {
-  aws.started = await FakeEc2.start({ instances: FLEET, ...(options.pageSize ? { describePageSize: options.pageSize } : {}) });
+async function inventoryOf(
+  regions: string[],
+  options: { pageSize?: number; instances?: FakeEc2Instance[] } = {},
+): Promise<Ec2GpuInventory> {
+  aws.started = await FakeEc2.start({
+    instances: options.instances ?? FLEET,
+    ...(options.pageSize ? { describePageSize: options.pageSize } : {}),
+  });
   const endpoint = aws.started.endpoint;
   return new Ec2GpuInventory({
     regions,
@@ -91,14 +97,41 @@ describe('the EC2 GPU inventory', () => {
       hostNames: ['10.8.0.5'],
     });
 
-    // One DescribeInstances per region, signed for that region, filtered server side to the catalog's GPU types there.
+    // One DescribeInstances per region, signed for that region, filtered server side to every GPU type the catalog knows.
     const calls = aws.started!.callsOf('DescribeInstances');
     expect(calls.map((c) => c.region).sort()).toEqual(['eu-west-1', 'us-east-1']);
+    const gpuTypes = new Set(catalog.entries.filter((e) => e.provider === 'aws').map((e) => e.instanceType));
     for (const call of calls) {
-      const types = new Set(catalog.typesIn('aws', call.region!).map((p) => p.instanceType));
-      expect(new Set(call.filters['instance-type'])).toEqual(types);
+      expect(new Set(call.filters['instance-type'])).toEqual(gpuTypes);
       expect(call.filters['instance-state-name']).toEqual(['pending', 'running', 'stopping', 'stopped']);
     }
+  });
+
+  it('keeps a GPU instance of a region the catalog does not cover, priced as in its cheapest region, and says so', async () => {
+    const ohio: FakeEc2Instance = {
+      id: 'i-0f00000000000000f',
+      region: 'us-east-2',
+      state: 'running',
+      instanceType: 'p5.48xlarge',
+      tags: { team: 'nlp' },
+    };
+    const catalog = loadPriceCatalog();
+    expect(catalog.priceOf('aws', 'p5.48xlarge', 'us-east-2')).toBeUndefined();
+    const cheapest = catalog.entries
+      .filter((e) => e.provider === 'aws' && e.instanceType === 'p5.48xlarge')
+      .sort((a, b) => a.onDemandHourly - b.onDemandHourly)[0]!;
+    const list = await (await inventoryOf(['us-east-2'], { instances: [...FLEET, ohio] })).list();
+    expect(list).toEqual([
+      expect.objectContaining({
+        instanceId: 'i-0f00000000000000f',
+        region: 'us-east-2',
+        team: 'nlp',
+        gpuModel: 'H100',
+        gpuCount: 8,
+        hourlyPrice: cheapest.onDemandHourly,
+        priceNote: `priced as in ${cheapest.region}: the price catalog has no p5.48xlarge price for us-east-2`,
+      }),
+    ]);
   });
 
   it('follows DescribeInstances pages', async () => {
