@@ -1,6 +1,6 @@
 import type { Deps } from '../src/deps.js';
 import { combinedDataThrough } from '../src/domain/data-through.js';
-import { convert, formatRate, rateSource, totalsIn, type FxRates } from '../src/domain/fx.js';
+import { convert, convertedNote, rateSource, totalsIn, type FxRates } from '../src/domain/fx.js';
 import { loadFxRates } from '../src/snapshots/fx-rates.js';
 import type { Period } from '../src/domain/period.js';
 import type { SpendDimension } from '../src/domain/spend.js';
@@ -71,10 +71,7 @@ function currencyNotes(
   const missing = new Set(leftOut.map((l) => l.currency));
   const converted = currencies.filter((c) => c !== to && !missing.has(c));
   return [
-    ...converted.map((c) => {
-      const source = rateSource(fx, c);
-      return `${c} converted at ${formatRate(convert(1, c, to, fx)!)} ${to}${source ? ` (rates of ${source})` : ''}`;
-    }),
+    ...converted.map((c) => convertedNote(c, convert(1, c, to, fx)!, to, rateSource(fx, c))),
     ...leftOut.map(
       (l) =>
         `${l.effective.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${l.currency} not included: no exchange rate to ${to} (add fx.rates.${l.currency} to burnrate.yml)`,

@@ -1,5 +1,5 @@
 import type { BudgetLine, BudgetListing, TeamCurrencies } from '../src/snapshots/budget-listing.js';
-import { formatRate } from '../src/domain/fx.js';
+import { convertedNote } from '../src/domain/fx.js';
 import { formatMoney, formatPercent } from '../src/domain/money.js';
 import { freshnessLine } from './freshness.js';
 import type { Block, Message } from './message.js';
@@ -37,9 +37,7 @@ export function budgetTableBlocks(lines: readonly BudgetLine[]): Block[] {
 
 /** "ml-research: JPY converted at 0.0067 USD (rates of 2026-11-30); EUR not counted, no rate (add fx.rates.EUR)". */
 export function currencyLine(c: TeamCurrencies): string {
-  const converted = c.converted.map(
-    (x) => `${x.currency} converted at ${formatRate(x.rate)} ${c.budgetCurrency}${x.asOf ? ` (rates of ${x.asOf})` : ''}`,
-  );
+  const converted = c.converted.map((x) => convertedNote(x.currency, x.rate, c.budgetCurrency, x.asOf));
   const missing = c.missing.map((m) => `spend in ${m} not counted: no exchange rate (add fx.rates.${m} to burnrate.yml)`);
   return `${c.team}: ${[...converted, ...missing].join('; ')}`;
 }

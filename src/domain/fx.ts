@@ -26,6 +26,11 @@ export function formatRate(rate: number): string {
   return rate.toLocaleString('en-US', { maximumSignificantDigits: 4, useGrouping: false });
 }
 
+/** "JPY converted at 0.0067 USD (rates of 2026-11-30)": said wherever converted amounts are shown. */
+export function convertedNote(currency: string, rate: number, to: string, source: string | null): string {
+  return `${currency} converted at ${formatRate(rate)} ${to}${source ? ` (rates of ${source})` : ''}`;
+}
+
 /** Where a currency's rate comes from, for the line beside a converted amount: a date, or a bill. */
 export function rateSource(fx: FxRates, currency: string): string | null {
   const bill = fx.fromBill?.[currency];
