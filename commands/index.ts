@@ -9,6 +9,7 @@ import { reviewCommand } from './review.js';
 import { snoozeCommand } from './snooze.js';
 import { spendCommand } from './spend.js';
 import { topCommand } from './top.js';
+import { wasteCommand } from './waste.js';
 import { whoamiCommand } from './whoami.js';
 
 /** Every `/burnrate` verb. Two-word verbs (`budget set`) are matched before one-word ones. */
@@ -20,6 +21,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   topCommand,
   idleCommand,
   recommendCommand,
+  wasteCommand,
   reviewCommand,
   snoozeCommand,
   whoamiCommand,

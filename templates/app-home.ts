@@ -6,6 +6,7 @@ import type { StaleSource } from '../src/domain/staleness.js';
 import { budgetStatusMessage } from './budget-status.js';
 import type { Block, Message } from './message.js';
 import { SURFACE_ACTION_IDS } from '../src/domain/action-ids.js';
+import type { TeamWaste, WasteDiagnosis } from '../src/domain/waste.js';
 
 export interface HomeData {
   userName: string;
@@ -17,6 +18,10 @@ export interface HomeData {
   stale?: StaleSource[];
   /** Teams whose budget this user may edit (approvers, admins). */
   editableTeams: string[];
+  /** This month's savings ledger of the user's teams. */
+  savings?: { currency: string; realised: number; expected: number; actions: number };
+  /** The last 30 days' waste of the user's teams; null without GPU metrics. */
+  waste?: (Pick<WasteDiagnosis, 'period' | 'currency' | 'notes'> & { rows: TeamWaste[] }) | null;
 }
 
 /** A user's dashboard: their teams against budget, what is open, and how fresh the data is. */
@@ -37,6 +42,14 @@ export function appHome(data: HomeData): Message {
       })),
     });
   }
+  if (data.waste && data.waste.rows.length > 0) blocks.push(...wasteCard(data.waste));
+  if (data.savings && data.savings.actions > 0) {
+    const saved = (n: number) => formatMoney(n, data.savings!.currency);
+    blocks.push({
+      type: 'text',
+      text: `**Saved by burnrate actions this month**: ${saved(data.savings.realised)} confirmed by the bill, ${saved(data.savings.expected)} expected (${data.savings.actions} action${data.savings.actions === 1 ? '' : 's'}).`,
+    });
+  }
   blocks.push({ type: 'divider' }, { type: 'header', text: 'Open alerts' });
   if (data.openFindings.length === 0)
     blocks.push({ type: 'text', text: 'Nothing open. burnrate will post in your team channels when a threshold is crossed.' });
@@ -54,4 +67,35 @@ export function appHome(data: HomeData): Message {
   const refreshed = data.sources.map((s) => `${s.source} refreshed ${s.refreshedAt.slice(0, 16).replace('T', ' ')} UTC`);
   blocks.push({ type: 'context', text: refreshed.length ? refreshed.join(' · ') : 'no data source has been refreshed yet' });
   return { summary: `burnrate dashboard for ${data.userName}`, blocks };
+}
+
+/** GPU waste of the user's teams over the last 30 days: how much, how much at once, and the largest cause. */
+function wasteCard(waste: NonNullable<HomeData['waste']>): Block[] {
+  const money = (n: number) => formatMoney(n, waste.currency);
+  const share = (n: number, of: number) => (of > 0 ? formatPercent(n / of) : '0%');
+  return [
+    { type: 'divider' },
+    { type: 'header', text: 'GPU waste, last 30 days' },
+    {
+      type: 'table',
+      columns: [
+        { label: 'Team' },
+        { label: 'GPU spend a month', align: 'right' },
+        { label: 'Waste', align: 'right' },
+        { label: 'At once', align: 'right' },
+        { label: 'Largest cause' },
+      ],
+      rows: waste.rows.map((row) => {
+        const [largest] = [...row.categories].sort((a, b) => b.monthly - a.monthly);
+        return [
+          row.teamName,
+          money(row.gpuSpend),
+          `${money(row.afterFixes)} (${share(row.afterFixes, row.gpuSpend)})`,
+          `${money(row.immediate)} (${share(row.immediate, row.gpuSpend)})`,
+          largest && largest.monthly > 0 ? largest.label : '—',
+        ];
+      }),
+    },
+    { type: 'context', text: 'Read-only. /burnrate waste has each cause with its evidence and first action.' },
+  ];
 }

@@ -31,6 +31,24 @@ export function reviewSummary(f: ReviewFigures, lineCount: number): Message {
       ? `${money(f.idle.cost)} (${formatPercent(f.idle.share)} of spend, ${Math.round(f.idle.gpuHours).toLocaleString('en-US')} GPU-hours)`
       : 'no GPU metrics configured',
   });
+  const waste = f.waste?.row;
+  if (waste && waste.gpuSpend > 0) {
+    const wasteMoney = (n: number) => formatMoney(n, f.waste!.currency);
+    facts.push({
+      label: 'GPU waste',
+      value: `${wasteMoney(waste.afterFixes)} of ${wasteMoney(waste.gpuSpend)} GPU spend (${formatPercent(waste.afterFixes / waste.gpuSpend)}); ${wasteMoney(waste.immediate)} of it at once (${formatPercent(waste.immediate / waste.gpuSpend)})`,
+    });
+  }
+  if (f.savings) {
+    const saved = (n: number) => formatMoney(n, f.savings!.currency);
+    facts.push({
+      label: 'burnrate actions',
+      value:
+        f.savings.actions === 0
+          ? `none taken in ${month}`
+          : `saved ${saved(f.savings.realised)} in ${month} (confirmed by the bill), ${saved(f.savings.expected)} expected, from ${f.savings.actions} action${f.savings.actions === 1 ? '' : 's'}`,
+    });
+  }
   facts.push({ label: 'Untagged spend (organisation)', value: `${money(f.untagged.amount)} (${formatPercent(f.untagged.share)})` });
   if (f.showback)
     facts.push({

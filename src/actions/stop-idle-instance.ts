@@ -4,6 +4,7 @@ import type { TrackedGpuFinding } from '../domain/gpu-finding.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
 import { ActionFailed, type Audited } from '../domain/audit-outcome.js';
 import type { InstanceActionRecord } from '../domain/instance-action.js';
+import type { SavingEntry } from '../domain/saving.js';
 import { gpuDepsOf } from '../snapshots/gpu-snapshot.js';
 import { detectIdleGpus } from '../snapshots/idle-gpus.js';
 import { claimOnce } from './claim-once.js';
@@ -66,7 +67,24 @@ export async function stopIdleAttempt(
       value: dryRun ? { kind: 'dry-run', result } : { kind: 'refused', detail: result.detail },
     };
   }
-  await actions.complete(finding.id, STOP_ACTION, result.outcome, result.detail);
+  // An instance that was already stopped saves nothing by this click.
+  const savings: SavingEntry[] =
+    result.outcome === 'stopped'
+      ? [
+          {
+            action: STOP_ACTION,
+            ref: finding.id,
+            resourceId: finding.instanceId,
+            name: finding.name,
+            team: finding.team,
+            at: deps.clock(),
+            byUser,
+            expectedDaily: finding.perDay,
+            currency: 'USD',
+          },
+        ]
+      : [];
+  await actions.complete(finding.id, STOP_ACTION, result.outcome, result.detail, savings);
   return { audit: { result: 'ok', detail: result.detail }, value: { kind: 'stopped', result } };
 }
 

@@ -10,6 +10,7 @@ import { BurnrateError } from '../domain/errors.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
 import { ActionFailed, Refused, type Audited, type AuditRow } from '../domain/audit-outcome.js';
 import type { InstanceActionRecord } from '../domain/instance-action.js';
+import type { SavingEntry } from '../domain/saving.js';
 import type { TrackedSweepFinding } from '../domain/sweep-finding.js';
 import { gpuDepsOf } from '../snapshots/gpu-snapshot.js';
 import { privateReply } from '../../templates/private-reply.js';
@@ -125,7 +126,21 @@ async function stopSweep({ deps, interaction }: ActionContext, finding: TrackedS
   const label = (instanceId: string) => finding.instances.find((i) => i.instanceId === instanceId)?.name ?? instanceId;
   const refused = count('refused').map((r) => label(r.id));
   const summary = `${count('stopped').length} stopped${count('already-stopped').length ? `, ${count('already-stopped').length} already stopped` : ''}${refused.length ? `, left running: ${refused.join(', ')} (protected or not running)` : ''}`;
-  await actions.complete(claimKey, ACTION, 'stopped', summary);
+  const stopped = new Set(count('stopped').map((r) => r.id));
+  const savings: SavingEntry[] = finding.instances
+    .filter((i) => stopped.has(i.instanceId))
+    .map((i) => ({
+      action: ACTION,
+      ref: claimKey,
+      resourceId: i.instanceId,
+      name: i.name,
+      team: finding.team,
+      at: deps.clock(),
+      byUser: interaction.actor.userId,
+      expectedDaily: i.hourlyPrice * 24,
+      currency: 'USD',
+    }));
+  await actions.complete(claimKey, ACTION, 'stopped', summary, savings);
   return { audit: rows, value: { kind: 'done', dryRun, results, summary } };
 }
 

@@ -1,6 +1,8 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { daysOf, type Period } from '../domain/period.js';
-import { encodeIndexedPng } from './indexed-png.js';
+import { CHART_FONT as FONT, renderCompactPng, renderPng, type RenderedChart } from './render-png.js';
+
+export type { RenderedChart };
 
 export interface DailySpendChartInput {
   title: string;
@@ -8,12 +10,6 @@ export interface DailySpendChartInput {
   currency: string;
   /** Effective spend per day and service category; days without a row spent nothing. */
   days: readonly { day: string; category: string; effective: number }[];
-}
-
-export interface RenderedChart {
-  png: Buffer;
-  width: number;
-  height: number;
 }
 
 /** Categories in a fixed order with fixed colours, so every team's chart reads the same way. */
@@ -26,48 +22,18 @@ const CATEGORY_COLOURS: readonly [string, string][] = [
   ['Management and Governance', '#9d755d'],
   ['Other', '#bab0ac'],
 ];
-const FONT = 'DejaVu Sans';
 
-/**
- * Daily spend stacked by service category as a PNG, without a browser: vega-lite compiles the
- * spec, vega renders SVG headlessly, resvg rasterises it. The same input gives the same bytes.
- */
+/** Daily spend stacked by service category as a PNG (src/charts/render-png.ts). The same input gives the same bytes. */
 export async function renderDailySpendChart(input: DailySpendChartInput): Promise<RenderedChart> {
-  const { Resvg, svg } = await chartSvg(input);
-  const image = new Resvg(svg, {
-    background: '#ffffff',
-    fitTo: { mode: 'zoom', value: 2 },
-    font: { loadSystemFonts: true, defaultFontFamily: FONT },
-  }).render();
-  return { png: image.asPng(), width: image.width, height: image.height };
+  return renderPng(chartSpec(input));
 }
 
 /**
- * The same chart for platforms that carry images inside the message (a Teams card, whose whole
- * payload stays under about 28 KB): at its natural size instead of twice it, drawn without
- * anti-aliased bars (only the text keeps its smooth edges), so it holds a few dozen colours, and
- * stored as an indexed-colour PNG: a quarter of the pixels at a byte each. The demo's month
- * weighs about 8 KB this way against 70 KB for the file.
+ * The same chart for platforms that carry images inside the message (a Teams card): the demo's
+ * month weighs about 8 KB this way against 70 KB for the file.
  */
 export async function renderCompactDailySpendChart(input: DailySpendChartInput): Promise<RenderedChart> {
-  const { Resvg, svg } = await chartSvg(input);
-  // 1: crispEdges for the bars (flat colours compress well), optimizeLegibility for the text.
-  const image = new Resvg(svg, {
-    background: '#ffffff',
-    shapeRendering: 1,
-    textRendering: 1,
-    fitTo: { mode: 'zoom', value: 1 },
-    font: { loadSystemFonts: true, defaultFontFamily: FONT },
-  }).render();
-  const png = encodeIndexedPng(image.pixels, image.width, image.height) ?? image.asPng();
-  return { png, width: image.width, height: image.height };
-}
-
-async function chartSvg(input: DailySpendChartInput) {
-  // Loaded on first use: every CLI command and serve's start would otherwise pay for them.
-  const [{ Resvg }, vega, { compile }] = await Promise.all([import('@resvg/resvg-js'), import('vega'), import('vega-lite')]);
-  const svg = await new vega.View(vega.parse(compile(chartSpec(input)).spec), { renderer: 'none' }).toSVG();
-  return { Resvg, svg };
+  return renderCompactPng(chartSpec(input));
 }
 
 export function chartSpec(input: DailySpendChartInput): TopLevelSpec {

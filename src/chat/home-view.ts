@@ -2,6 +2,9 @@ import { budgetStatus } from '../checks/budget-status.js';
 import type { Deps } from '../deps.js';
 import { hasRole, rolesOf, visibleTeams } from '../domain/roles.js';
 import { loadBudgetSnapshot } from '../snapshots/budget-snapshot.js';
+import { recentWaste, wasteRows } from '../snapshots/waste-snapshot.js';
+import { loadSavingsLedger } from '../snapshots/savings-ledger.js';
+import { monthOf, toDay } from '../domain/period.js';
 import { appHome } from '../../templates/app-home.js';
 import type { Message } from '../../templates/message.js';
 import type { Actor } from '../ports/interaction.js';
@@ -12,10 +15,16 @@ export async function homeView(deps: Deps, actor: Actor): Promise<Message> {
   const roles = rolesOf(deps.config, actor.userId);
   const teamIds = visibleTeams(deps.config, roles);
   const teams = deps.config.teams.filter((t) => teamIds.includes(t.id));
-  const [snapshot, open, sources] = await Promise.all([
+  const [snapshot, open, sources, waste, savings] = await Promise.all([
     loadBudgetSnapshot(deps, teams, now),
     deps.store.findings.listOpen(),
     deps.store.freshness.list(),
+    // The dashboard shows without its waste card rather than not at all when metrics are down.
+    recentWaste(deps).catch((error: unknown) => {
+      deps.log.warn({ err: (error as Error).message }, 'waste diagnosis failed; App Home shows without it');
+      return null;
+    }),
+    loadSavingsLedger(deps, monthOf(toDay(now)), teamIds),
   ]);
   return appHome({
     userName: actor.name ?? actor.userId,
@@ -25,5 +34,7 @@ export async function homeView(deps: Deps, actor: Actor): Promise<Message> {
     dataThrough: snapshot.dataThrough,
     stale: snapshot.stale,
     editableTeams: teamIds.filter((t) => hasRole(roles, t, ['approver'])),
+    savings: { currency: savings.currency, realised: savings.realised, expected: savings.expected, actions: savings.lines.length },
+    waste: waste ? { period: waste.period, currency: waste.currency, notes: waste.notes, rows: wasteRows(waste, teamIds) } : null,
   });
 }

@@ -14,6 +14,8 @@ import { serveVerb } from './serve.js';
 import { showbackVerb } from './showback.js';
 import { spendVerb } from './spend.js';
 import { statusVerb } from './status.js';
+import { wasteVerb } from './waste.js';
+import { savingsVerb } from './savings.js';
 import { BurnrateError, isBurnrateError } from '../domain/errors.js';
 
 const VERBS: Record<string, Verb> = {
@@ -23,6 +25,8 @@ const VERBS: Record<string, Verb> = {
   budgets: budgetsVerb,
   idle: idleVerb,
   recommend: recommendVerb,
+  waste: wasteVerb,
+  savings: savingsVerb,
   review: reviewVerb,
   showback: showbackVerb,
   audit: auditVerb,
@@ -45,6 +49,10 @@ Usage: burnrate <command> [options]
                              budgets of burnrate.yml, AWS Budgets and Google Cloud, with spend
   idle [--team T] [--json]   idle GPU instances now, with idle time and cost
   recommend [--team T] [--json] right-size and spot recommendations, with evidence and savings
+  waste [--team T] [--month YYYY-MM | --days N] [--json]
+                             how much of each team's GPU spend is waste, by cause, and what to do first
+  savings [--month YYYY-MM] [--json]
+                             what actions taken through burnrate saved, as the bill confirms
   review [--team T] [--month YYYY-MM] [--json] [--chart-dir DIR]
                              the monthly cost review: summary, chart and top cost lines per team
   showback [--month YYYY-MM] [--format csv|json]

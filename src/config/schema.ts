@@ -225,6 +225,17 @@ export const configSchema = z
     /** Showback: who is charged the unused part of commitments (Savings Plans, reservations, CUDs). */
     showback: z.strictObject({ commitmentOwner: nonEmpty('a team id').optional() }).prefault({}),
     review: reviewSchema.prefault({}),
+    /** The waste diagnosis (`burnrate waste`). */
+    waste: z
+      .strictObject({
+        /** Inference GPUs under this utilisation (0–100), outside idle time, are capacity kept up outside traffic. */
+        inferenceUtilFloor: z
+          .number({ error: 'expected a percentage' })
+          .gt(0, { error: 'expected a percentage above 0' })
+          .max(100, { error: 'expected a percentage of at most 100' })
+          .default(30),
+      })
+      .prefault({}),
   })
   .superRefine((config, ctx) => {
     const longest = Math.max(config.gpu.idle.minIdleMinutes, config.gpu.idle.stalled?.minMinutes ?? 0);

@@ -1,4 +1,5 @@
 import type { Recommendation } from './recommendation.js';
+import type { TeamWaste, WasteDiagnosis } from './waste.js';
 
 /** The monthly cost review: what a team's review thread says, and what the team answered. */
 
@@ -91,6 +92,15 @@ export interface ReviewFigures {
   units: { experiment: UnitCost; run: UnitCost; sweep: UnitCost; perThousandPredictions: { predictions: number; cost: number } | null };
   showback: ShowbackLine | null;
   dataThrough: string | null;
+  /** The month's waste diagnosis of the team; null without GPU metrics; absent in reviews posted before it existed. */
+  waste?: ReviewWaste | null;
+  /** What actions taken through burnrate saved the team in the month (the savings ledger); absent in older reviews. */
+  savings?: { currency: string; realised: number; expected: number; actions: number };
+}
+
+/** A team's row of the month's waste diagnosis, with what the report around it says. */
+export interface ReviewWaste extends Pick<WasteDiagnosis, 'period' | 'currency' | 'notes'> {
+  row: TeamWaste;
 }
 
 /** A review line as stored, with the team's answer. */

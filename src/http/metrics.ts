@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import type { DeliveryReport } from '../jobs/deliver-outbox.js';
 import type { OutboxSummary } from '../store/outbox-records.js';
 import type { Route } from './server.js';
+import { registerTeamMetrics } from './team-metrics.js';
 
 export interface ServeMetrics {
   /** `GET /metrics` in the Prometheus text format. */
@@ -16,8 +17,9 @@ export interface ServeMetrics {
  * (read from the store at each scrape, so every replica reports the shared outbox), sends of this
  * process, source ages and failures, job durations and errors. One registry per serve: nothing global.
  */
-export function createServeMetrics(deps: Pick<Deps, 'store' | 'clock'>, delivery: { totals: DeliveryReport }): ServeMetrics {
+export function createServeMetrics(deps: Deps, delivery: { totals: DeliveryReport }): ServeMetrics {
   const registry = new Registry();
+  const teams = registerTeamMetrics(registry, deps);
   // Read once per scrape, before the registry collects: the outbox gauges share it.
   let outbox: OutboxSummary | null = null;
   new Gauge({
@@ -100,7 +102,7 @@ export function createServeMetrics(deps: Pick<Deps, 'store' | 'clock'>, delivery
   return {
     route: async (_req, res) => {
       try {
-        outbox = await deps.store.outbox.summary();
+        [outbox] = await Promise.all([deps.store.outbox.summary(), teams.refresh()]);
         const text = await registry.metrics();
         res.writeHead(200, { 'content-type': registry.contentType });
         res.end(text);

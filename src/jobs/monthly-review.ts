@@ -8,7 +8,9 @@ import type { ChatPort } from '../ports/chat-port.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import { monthOf } from '../domain/period.js';
-import type { ReviewFigures, ReviewRecord, TrackedReviewLine } from '../domain/review.js';
+import type { ReviewFigures, ReviewRecord, ReviewWaste, TrackedReviewLine } from '../domain/review.js';
+import { renderCompactWasteChart } from '../charts/waste-chart.js';
+import { wasteReport } from '../../templates/waste-report.js';
 import { spotButtonOptions } from '../snapshots/recommendations-for.js';
 import { channelsOf, inThreadOn, postOn } from '../snapshots/fan-out.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
@@ -16,7 +18,7 @@ import { reviewChart } from '../../templates/review-chart.js';
 import { reviewLine } from '../../templates/review-line.js';
 import { reviewSummary } from '../../templates/review-summary.js';
 import { lastMonth, nextMonth, zonedMidnight } from './review/review-calendar.js';
-import { loadIdleCosts, loadReviewFigures } from './review/review-figures.js';
+import { loadMonthGpuFigures, loadReviewFigures, type MonthGpuFigures } from './review/review-figures.js';
 import { loadReviewLines } from './review/review-lines.js';
 import { reviewGroup, teamPeople } from './review/review-people.js';
 
@@ -55,12 +57,13 @@ export interface TeamReview {
 export async function runMonthlyReview(deps: Deps, options: ReviewOptions = {}): Promise<TeamReview[]> {
   const now = deps.clock();
   const teams = deps.config.teams.filter((t) => !options.teams || options.teams.includes(t.id));
-  const idleByMonth = new Map<string, Awaited<ReturnType<typeof loadIdleCosts>>>();
+  const gpuByMonth = new Map<string, MonthGpuFigures>();
   const reviews: TeamReview[] = [];
   for (const team of teams) {
     const month = options.month ?? lastMonth(now, team.timezone);
-    if (!idleByMonth.has(month)) idleByMonth.set(month, await loadIdleCosts(deps, month));
-    const figures = await loadReviewFigures(deps, team, month, idleByMonth.get(month)!);
+    if (!gpuByMonth.has(month)) gpuByMonth.set(month, await loadMonthGpuFigures(deps, month));
+    const gpu = gpuByMonth.get(month)!;
+    const figures = await loadReviewFigures(deps, team, month, gpu.idle, gpu.waste);
     const lines = await loadReviewLines(deps, team.id, month);
     const days = await deps.store.breakdowns.dailyByCategory(monthOf(`${month}-01`), team.id);
     const chartInput: DailySpendChartInput = {
@@ -96,7 +99,13 @@ export async function runMonthlyReview(deps: Deps, options: ReviewOptions = {}):
       closesAt: zonedMidnight(`${nextMonth(nextMonth(month))}-01`, team.timezone),
     };
     const pngs = { file: chart.png.toString('base64'), inline: await inlineChart(deps, team, chartInput) };
-    const opened = await deps.store.reviews.open(record, lines, (stored, kept) => reviewDrafts(deps, team, kept, stored, pngs), now);
+    const wastePngs = figures.waste ? await wasteChart(figures.waste) : null;
+    const opened = await deps.store.reviews.open(
+      record,
+      lines,
+      (stored, kept) => reviewDrafts(deps, team, kept, stored, pngs, wastePngs),
+      now,
+    );
     reviews.push({
       team: team.id,
       month,
@@ -141,13 +150,27 @@ function chartFor(deps: Deps, port: ChatPort, team: TeamConfig, pngs: ChartPngs)
   return pngs.inline.toString('base64');
 }
 
-/** The thread on every platform the team has a channel on: parent, chart (where it can go), one reply per line. */
+/** The waste chart of one team: small enough for every platform, so one rendering serves files and cards alike. */
+async function wasteChart(waste: ReviewWaste): Promise<ChartPngs> {
+  const { png } = await renderCompactWasteChart({
+    title: `${waste.row.teamName}: GPU spend and waste a month`,
+    currency: waste.currency,
+    rows: [waste.row],
+  });
+  return { file: png.toString('base64'), inline: png };
+}
+
+/**
+ * The thread on every platform the team has a channel on: parent, chart (where it can go), the
+ * waste diagnosis with its chart, one reply per line.
+ */
 function reviewDrafts(
   deps: Deps,
   team: TeamConfig,
   record: ReviewRecord,
   lines: readonly TrackedReviewLine[],
   pngs: ChartPngs,
+  wastePngs: ChartPngs | null,
 ): OutboxDraft[] {
   const group = reviewGroup(team.id, record.month);
   const people = teamPeople(team);
@@ -162,6 +185,17 @@ function reviewDrafts(
           { op: 'reply', message: reviewChart({ teamName: record.figures.teamName, month: record.month, png, team: team.id }) },
         ]),
       );
+    }
+    const waste = record.figures.waste;
+    if (waste) {
+      const chartPng = wastePngs ? chartFor(deps, channel.port, team, wastePngs) : null;
+      const message = wasteReport({
+        diagnosis: waste,
+        rows: [waste.row],
+        ...(chartPng ? { chartPng } : {}),
+        dryRun: !deps.config.actions.enabled,
+      });
+      drafts.push(...inThreadOn(channel, root.dedupeKey, `${group}:waste`, [{ op: 'reply', message }]));
     }
     for (const line of lines) {
       const message = reviewLine({ line, currency: record.figures.currency, people, spot: spotButtonOptions(deps.config) });

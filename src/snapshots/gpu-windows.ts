@@ -31,3 +31,13 @@ export function recommendationWindow(deps: Pick<Deps, 'config'>, now: Date): Met
   const end = Math.floor(now.getTime() / 1000 / RECOMMENDATION_STEP_SECONDS) * RECOMMENDATION_STEP_SECONDS;
   return { start: end - deps.config.recommendations.lookbackDays * 86_400, end, stepSeconds: RECOMMENDATION_STEP_SECONDS };
 }
+
+/** Five-minute samples, as the review's idle cost reads a month: fine enough for hour-long idle periods. */
+const WASTE_STEP_SECONDS = 300;
+
+/** The metrics window of a waste diagnosis: the period's days, ending now at the latest, on whole steps. */
+export function periodWindow(period: { start: string; end: string }, now: Date): MetricsRange {
+  const start = Date.parse(`${period.start}T00:00:00Z`) / 1000;
+  const end = Math.min(Date.parse(`${period.end}T00:00:00Z`) / 1000, now.getTime() / 1000);
+  return { start, end: Math.max(start, Math.floor(end / WASTE_STEP_SECONDS) * WASTE_STEP_SECONDS), stepSeconds: WASTE_STEP_SECONDS };
+}

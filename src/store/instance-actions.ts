@@ -1,10 +1,13 @@
 import type Database from 'better-sqlite3';
 import type { InstanceActionRecord } from '../domain/instance-action.js';
+import type { SavingEntry } from '../domain/saving.js';
+import { savingInsert } from './savings-ledger.js';
 
 export interface InstanceActionStore {
   /** Inserts the row unless one exists: `first` says whether this caller may act; else the existing row. */
   claim(record: Omit<InstanceActionRecord, 'outcome' | 'detail'>): Promise<{ record: InstanceActionRecord; first: boolean }>;
-  complete(findingId: string, action: string, outcome: string, detail: string): Promise<void>;
+  /** Records the outcome and, in the same transaction, what it is expected to save (a stop's ledger entries). */
+  complete(findingId: string, action: string, outcome: string, detail: string, savings?: readonly SavingEntry[]): Promise<void>;
   /** Drops a claim whose action did nothing (dry run, refused, failed, busy again), so it can be tried again. */
   release(findingId: string, action: string): Promise<void>;
   get(findingId: string, action: string): Promise<InstanceActionRecord | null>;
@@ -25,6 +28,13 @@ const COLUMNS = 'finding_id AS findingId, action, instance_id AS instanceId, by_
 export class SqliteInstanceActionStore implements InstanceActionStore {
   private readonly claimStatement: Database.Statement<[string, string, string, string, string]>;
   private readonly completeStatement: Database.Statement<[string, string, string, string]>;
+  private readonly completeWithSavings: (
+    findingId: string,
+    action: string,
+    outcome: string,
+    detail: string,
+    savings: readonly SavingEntry[],
+  ) => void;
   private readonly releaseStatement: Database.Statement<[string, string]>;
   private readonly getStatement: Database.Statement<[string, string], ActionRow>;
 
@@ -33,6 +43,11 @@ export class SqliteInstanceActionStore implements InstanceActionStore {
       'INSERT INTO instance_actions (finding_id, action, instance_id, by_user, at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (finding_id, action) DO NOTHING',
     );
     this.completeStatement = db.prepare('UPDATE instance_actions SET outcome = ?, detail = ? WHERE finding_id = ? AND action = ?');
+    const insertSaving = savingInsert(db);
+    this.completeWithSavings = db.transaction((findingId, action, outcome, detail, savings) => {
+      this.completeStatement.run(outcome, detail, findingId, action);
+      for (const entry of savings) insertSaving(entry);
+    });
     this.releaseStatement = db.prepare('DELETE FROM instance_actions WHERE finding_id = ? AND action = ?');
     this.getStatement = db.prepare(`SELECT ${COLUMNS} FROM instance_actions WHERE finding_id = ? AND action = ?`);
   }
@@ -45,8 +60,8 @@ export class SqliteInstanceActionStore implements InstanceActionStore {
     return { record: stored ?? { ...record, outcome: null, detail: null }, first: inserted };
   }
 
-  async complete(findingId: string, action: string, outcome: string, detail: string): Promise<void> {
-    this.completeStatement.run(outcome, detail, findingId, action);
+  async complete(findingId: string, action: string, outcome: string, detail: string, savings: readonly SavingEntry[] = []): Promise<void> {
+    this.completeWithSavings(findingId, action, outcome, detail, savings);
   }
 
   async release(findingId: string, action: string): Promise<void> {

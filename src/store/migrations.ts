@@ -403,4 +403,20 @@ export const MIGRATIONS: readonly string[] = [
   -- Currencies are now read from the totals themselves: the index only slowed every import down.
   DROP INDEX spend_daily_currency_day;
   `,
+  `
+  -- The savings ledger: each resource an action stopped, with what it cost a day as the action saw
+  -- it. Written in the transaction that completes the action, so a stop is never without its entry.
+  CREATE TABLE savings_ledger (
+    action TEXT NOT NULL,
+    ref TEXT NOT NULL,
+    resource_id TEXT NOT NULL,
+    name TEXT,
+    team TEXT,
+    at TEXT NOT NULL,
+    by_user TEXT NOT NULL,
+    expected_daily REAL NOT NULL,
+    currency TEXT NOT NULL,
+    PRIMARY KEY (action, ref, resource_id)
+  );
+  `,
 ];

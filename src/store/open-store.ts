@@ -12,6 +12,7 @@ import { applyFindingChange, SqliteFindingStore } from './findings.js';
 import { applyGpuFindingChange, SqliteGpuFindingStore } from './gpu-findings.js';
 import { SqliteInstanceOwnerStore } from './instance-owners.js';
 import { SqliteInstanceActionStore } from './instance-actions.js';
+import { SqliteSavingsLedgerStore } from './savings-ledger.js';
 import { SqliteKeepExceptionStore } from './keep-exceptions.js';
 import { SqliteSnoozeStore } from './snoozes.js';
 import { SqliteSpotMigrationStore } from './spot-migrations.js';
@@ -114,6 +115,7 @@ export function openStore(path: string): Store {
     gpuFindings: new SqliteGpuFindingStore(db),
     keeps: new SqliteKeepExceptionStore(db),
     instanceActions: new SqliteInstanceActionStore(db),
+    savings: new SqliteSavingsLedgerStore(db),
     instanceOwners: new SqliteInstanceOwnerStore(db),
     conversations: new SqliteChatConversationStore(db),
     spotMigrations: new SqliteSpotMigrationStore(db),

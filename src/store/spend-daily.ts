@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { addDays } from '../domain/period.js';
+import { addDays, type Period } from '../domain/period.js';
+import type { ResourceCost, ResourceDay, UnusedCommitment } from '../domain/resource-cost.js';
 import type { BillRate } from '../domain/fx.js';
 import { isExtensionDimension, type ExtensionDimension, type SpendBatch, type SpendDimension, type SpendScope } from '../domain/spend.js';
 import type { CurrencyTotal, SpendFilter, TeamDay } from '../domain/spend-totals.js';
@@ -14,6 +15,12 @@ export interface SpendStore {
   dailyByTeam(since: string): Promise<TeamDay[]>;
   /** Resources billed under a commitment (Savings Plan, reservation, CUD) on a day from `since` on. */
   committedResources(since: string): Promise<string[]>;
+  /** What the bill charged each of these resources over [start, end): the bill's own rate, not a list price. */
+  resourceCosts(period: Period, resourceIds: readonly string[]): Promise<ResourceCost[]>;
+  /** Each of these resources' charges a day over [start, end), per currency. */
+  resourceDays(period: Period, resourceIds: readonly string[]): Promise<ResourceDay[]>;
+  /** Unused commitment over [start, end), by commitment. */
+  unusedCommitments(period: Period): Promise<UnusedCommitment[]>;
   /** The exchange rates bills used: their effective cost beside the same in the pricing currency. */
   billRates(): Promise<BillRate[]>;
   /** A billing period's spend (what its invoices say), grouped for showback. */
@@ -80,6 +87,43 @@ export class SqliteSpendStore implements SpendStore {
       )
       .pluck()
       .all(since);
+  }
+
+  async resourceCosts(period: Period, resourceIds: readonly string[]): Promise<ResourceCost[]> {
+    if (resourceIds.length === 0) return [];
+    // The ids travel as one JSON array: a fleet of thousands would pass SQLite's variable limit.
+    return this.db
+      .prepare<[string, string, string], ResourceCost>(
+        `SELECT resource_id AS resourceId, team, currency, commitment_discount_id AS commitmentId,
+           sum(effective) AS effective, count(DISTINCT CASE WHEN effective <> 0 THEN day END) AS days
+         FROM spend_daily
+         WHERE day >= ? AND day < ? AND resource_id IN (SELECT value FROM json_each(?))
+         GROUP BY resource_id, team, currency, commitment_discount_id`,
+      )
+      .all(period.start, period.end, JSON.stringify(resourceIds));
+  }
+
+  async resourceDays(period: Period, resourceIds: readonly string[]): Promise<ResourceDay[]> {
+    if (resourceIds.length === 0) return [];
+    return this.db
+      .prepare<[string, string, string], ResourceDay>(
+        `SELECT resource_id AS resourceId, day, currency, sum(effective) AS effective
+         FROM spend_daily
+         WHERE day >= ? AND day < ? AND resource_id IN (SELECT value FROM json_each(?))
+         GROUP BY resource_id, day, currency`,
+      )
+      .all(period.start, period.end, JSON.stringify(resourceIds));
+  }
+
+  async unusedCommitments(period: Period): Promise<UnusedCommitment[]> {
+    return this.db
+      .prepare<[string, string], UnusedCommitment>(
+        `SELECT commitment_discount_id AS commitmentId, currency, sum(effective) AS effective
+         FROM spend_daily
+         WHERE day >= ? AND day < ? AND lower(commitment_discount_status) = 'unused' AND commitment_discount_id IS NOT NULL
+         GROUP BY commitment_discount_id, currency`,
+      )
+      .all(period.start, period.end);
   }
 
   async billRates(): Promise<BillRate[]> {

@@ -13,6 +13,7 @@ import type { ConsoleMessageStore } from './console-messages.js';
 import type { FindingStore } from './findings.js';
 import type { GpuFindingStore } from './gpu-findings.js';
 import type { InstanceActionStore } from './instance-actions.js';
+import type { SavingsLedgerStore } from './savings-ledger.js';
 import type { InstanceOwnerStore } from './instance-owners.js';
 import type { KeepExceptionStore } from './keep-exceptions.js';
 import type { OutboxStore } from './outbox.js';
@@ -54,6 +55,7 @@ export interface Store {
   gpuFindings: GpuFindingStore;
   keeps: KeepExceptionStore;
   instanceActions: InstanceActionStore;
+  savings: SavingsLedgerStore;
   instanceOwners: InstanceOwnerStore;
   conversations: ChatConversationStore;
   spotMigrations: SpotMigrationStore;

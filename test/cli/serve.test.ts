@@ -1,4 +1,6 @@
+import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../support/free-port.js';
 import { describe, expect, it } from 'vitest';
@@ -10,8 +12,9 @@ const BIN = fileURLToPath(new URL('../../bin/burnrate.js', import.meta.url));
 describe('burnrate serve (npm start)', () => {
   it('seeds the demo organisation, prints its alerts, answers health probes and stops cleanly on SIGINT', async () => {
     const port = await freePort();
+    const cwd = workDir();
     const child = spawn(process.execPath, [BIN, 'serve'], {
-      cwd: workDir(),
+      cwd,
       env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn' },
     });
     let out = '';
@@ -54,6 +57,20 @@ describe('burnrate serve (npm start)', () => {
     expect(text).toMatch(/burnrate_source_age_seconds\{source="demo"\} \d/);
     expect(text).toMatch(/burnrate_job_duration_seconds_count\{job="budget check"\} 1/);
     expect((await fetch(`http://127.0.0.1:${port}/nope`)).status).toBe(404);
+
+    // Each team's cost gauges: this month's spend is a plain sum of the team's rows of the month.
+    const gauge = (name: string, labels: string) => Number(new RegExp(`^${name}\\{${labels}\\} (\\S+)$`, 'm').exec(text)?.[1]);
+    const db = new Database(join(cwd, 'data', 'burnrate.db'), { readonly: true });
+    const month = new Date().toISOString().slice(0, 7);
+    const { spent } = db
+      .prepare(`SELECT sum(effective) AS spent FROM spend_daily WHERE team = 'llm-training' AND substr(day, 1, 7) = ?`)
+      .get(month) as { spent: number };
+    db.close();
+    expect(gauge('burnrate_team_spend_month_to_date', 'team="llm-training",currency="USD"')).toBeCloseTo(spent, 2);
+    expect(gauge('burnrate_team_forecast_budget_ratio', 'team="llm-training"')).toBeGreaterThan(0);
+    expect(text).toMatch(/^burnrate_team_idle_gpu_cost_per_day\{team="ml-research",currency="USD"\} [\d.]+$/m);
+    expect(text).toMatch(/^burnrate_team_waste_monthly\{team="llm-training",category="idle",currency="USD"\} [\d.]+$/m);
+    expect(text).toMatch(/^burnrate_team_unit_cost\{team="llm-training",unit="run",currency="USD"\} [\d.]+$/m);
 
     child.kill('SIGINT');
     expect(await exited).toBe(0);

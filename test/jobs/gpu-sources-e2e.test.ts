@@ -19,7 +19,7 @@ import {
   type FakeDcgmGpu,
   type SampleFn,
 } from '../fakes/fake-prometheus.js';
-import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../support/aws-test-env.js';
+import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
 import { testDeps } from '../support/deps.js';
 import { click } from '../support/recording-reply.js';
 import { cli, workDir } from '../support/run-cli.js';
@@ -146,10 +146,7 @@ let cw: FakeCloudWatch | undefined;
 beforeEach(async () => {
   isolateAwsEnv();
   ec2 = await FakeEc2.start({ instances: INSTANCES });
-  // The SDK's own settings: this is how an operator points burnrate at an endpoint, too.
-  vi.stubEnv('AWS_ENDPOINT_URL_EC2', ec2.endpoint);
-  vi.stubEnv('AWS_ACCESS_KEY_ID', TEST_AWS_CREDENTIALS.accessKeyId);
-  vi.stubEnv('AWS_SECRET_ACCESS_KEY', TEST_AWS_CREDENTIALS.secretAccessKey);
+  useEc2Endpoint(ec2.endpoint);
 });
 
 afterEach(async () => {

@@ -26,8 +26,9 @@ async function reviewOn(chat: RecordingChat) {
 describe("where the review chart goes, by the chat port's flags", () => {
   it('a platform that shows images inside messages gets the compact indexed PNG as a reply, under its limit', async () => {
     const { review, replies, images } = await reviewOn(new RecordingChat({ inlineImageBytes: 19_000 }));
-    expect(replies).toHaveLength(11);
-    expect(images).toHaveLength(1);
+    // The daily chart, the waste diagnosis with its own chart, and the top lines.
+    expect(replies).toHaveLength(12);
+    expect(images.map((i) => i.filename)).toEqual(['burnrate-llm-training-2026-11.png', 'burnrate-waste.png']);
     const png = Buffer.from(images[0]!.png, 'base64');
     expect(png[25]).toBe(3); // indexed colour
     expect(png.length).toBeLessThanOrEqual(19_000);
@@ -40,10 +41,22 @@ describe("where the review chart goes, by the chat port's flags", () => {
 
     const tooSmall = await reviewOn(new RecordingChat({ inlineImageBytes: 1_000 }));
     expect(tooSmall.images).toHaveLength(0);
-    expect(tooSmall.replies).toHaveLength(10);
+    expect(tooSmall.replies).toHaveLength(11);
 
     const none = await reviewOn(new RecordingChat());
     expect(none.images).toHaveLength(0);
-    expect(none.replies).toHaveLength(10);
+    expect(none.replies).toHaveLength(11);
+  });
+});
+
+describe('the waste section of the review', () => {
+  it("says the team's GPU waste in the summary and posts the diagnosis, with its figures, in the thread", async () => {
+    const { review, replies } = await reviewOn(new RecordingChat());
+    const waste = review.figures.waste!;
+    expect(waste.period).toMatchObject({ start: '2026-11-01', end: '2026-12-01', scaledToMonth: false });
+    expect(waste.row.team).toBe('llm-training');
+    expect(waste.row.afterFixes).toBeLessThanOrEqual(waste.row.gpuSpend);
+    const reply = replies.find((r) => r.message.summary.startsWith('GPU waste, LLM Training'))!;
+    expect(reply.message.summary).toContain(`of $${waste.row.gpuSpend.toLocaleString('en-US', { minimumFractionDigits: 2 })} a month`);
   });
 });

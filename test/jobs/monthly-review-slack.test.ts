@@ -91,11 +91,12 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
     expect(new Set(windows).size).toBe(windows.length);
     expect(review).toMatchObject({ team: 'llm-training', month: '2026-11', created: true });
     // The parent first, then its thread once it has a ts, in the same delivery pass; nothing left after.
-    expect(await deliverOutbox(deps)).toEqual({ sent: 12, retried: 0, failed: 0 });
+    expect(await deliverOutbox(deps)).toEqual({ sent: 13, retried: 0, failed: 0 });
     expect(await deliverOutbox(deps)).toEqual({ sent: 0, retried: 0, failed: 0 });
 
+    // The parent, the waste diagnosis, the ten lines.
     const posts = fake.callsOf('chat.postMessage');
-    expect(posts).toHaveLength(11);
+    expect(posts).toHaveLength(12);
     const parent = posts[0]!;
     expect(parent.args).toMatchObject({ channel: CHANNEL });
     expect(parent.args.thread_ts).toBeUndefined();
@@ -116,13 +117,18 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
     parentTs = parent.answer!.ts as string;
 
     // The chart: three upload steps, a real PNG, shared into the parent's thread.
-    const [upload] = [...fake.uploads.values()];
-    expect(fake.uploads.size).toBe(1);
+    const uploads = [...fake.uploads.values()];
+    expect(uploads.map((u) => u.filename)).toEqual(['burnrate-llm-training-2026-11.png', 'burnrate-waste.png']);
+    const [upload] = uploads;
     expect(upload).toMatchObject({ filename: 'burnrate-llm-training-2026-11.png', channel: CHANNEL, threadTs: parentTs, completed: true });
     expect(upload!.bytes!.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     expect(upload!.bytes!.equals(review!.chart.png)).toBe(true);
 
-    lineCalls = posts.slice(1);
+    const waste = posts[1]!;
+    expect(waste.args.thread_ts).toBe(parentTs);
+    expect(waste.args.text).toMatch(/^GPU waste, LLM Training: \$[\d,.]+ of \$[\d,.]+ a month/);
+    checkSlackLimits(waste.args.blocks as SlackBlock[]);
+    lineCalls = posts.slice(2);
     lineCalls.forEach((call, i) => {
       expect(call.args.thread_ts).toBe(parentTs);
       expect(call.args.text).toMatch(new RegExp(`^#${i + 1} `));
@@ -157,7 +163,7 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
     expect(again).toMatchObject({ created: false, queued: 0 });
     expect(again!.lines.map((l) => l.id)).toEqual(review!.lines.map((l) => l.id));
     expect(await deliverOutbox(deps)).toEqual({ sent: 0, retried: 0, failed: 0 });
-    expect(fake.callsOf('chat.postMessage')).toHaveLength(11);
+    expect(fake.callsOf('chat.postMessage')).toHaveLength(12);
   });
 
   it('records an answer with who and when and updates the line; refuses someone outside the team', async () => {
@@ -298,11 +304,12 @@ describe('Approve spot migration from a line of the review thread (demo organisa
     await deliverOutbox(deps);
     await deliverOutbox(deps);
     const posts = fake.callsOf('chat.postMessage');
-    expect(posts).toHaveLength(11);
+    expect(posts).toHaveLength(12);
     const parentTs = posts[0]!.answer!.ts as string;
+    // The parent, the waste diagnosis, then the lines.
     const lineOf = (label: string) => {
       const index = review!.lines.findIndex((l) => l.label === label);
-      return { line: review!.lines[index]!, call: posts[1 + index]! };
+      return { line: review!.lines[index]!, call: posts[2 + index]! };
     };
     const fra = lineOf('research-train-fra');
     const a2 = lineOf('research-a2-8g'); // checkpoints every 2h: recommended, but not ready for spot
@@ -371,7 +378,7 @@ describe('Approve spot migration from a line of the review thread (demo organisa
       thread_ts: parentTs,
       text: 'research-train-fra is back on on-demand capacity',
     });
-    expect(fake.callsOf('chat.postMessage')).toHaveLength(11 + 3);
+    expect(fake.callsOf('chat.postMessage')).toHaveLength(12 + 3);
 
     const audit = (await deps.store.audit.list(20))
       .filter((a) => a.action.startsWith('spot.'))

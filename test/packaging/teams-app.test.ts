@@ -41,8 +41,11 @@ describe('the Teams app package', () => {
     expect(bot.scopes.sort()).toEqual(['groupChat', 'personal', 'team']);
     const [list] = bot.commandLists;
     expect(list.scopes.sort()).toEqual(['groupChat', 'personal', 'team']);
-    expect(list.commands.map((c: { title: string }) => c.title)).toEqual(COMMANDS.map((c) => c.verb));
-    for (const command of COMMANDS) {
+    // Teams shows at most 10 commands a list (the schema's maxItems): whoami is left out of the
+    // menu; typed, it answers like every other verb.
+    const listed = COMMANDS.filter((c) => c.verb !== 'whoami');
+    expect(list.commands.map((c: { title: string }) => c.title)).toEqual(listed.map((c) => c.verb));
+    for (const command of listed) {
       const listed = list.commands.find((c: { title: string }) => c.title === command.verb);
       expect(listed.description).toContain(command.example.replace(/^\/burnrate /, ''));
     }

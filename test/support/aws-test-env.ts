@@ -12,6 +12,13 @@ export function isolateAwsEnv(): void {
   vi.stubEnv('AWS_PROFILE', undefined);
 }
 
+/** Points the AWS SDK's EC2 client at a local fake, as an operator points burnrate at an endpoint (the SDK's own settings). */
+export function useEc2Endpoint(endpoint: string): void {
+  vi.stubEnv('AWS_ENDPOINT_URL_EC2', endpoint);
+  vi.stubEnv('AWS_ACCESS_KEY_ID', TEST_AWS_CREDENTIALS.accessKeyId);
+  vi.stubEnv('AWS_SECRET_ACCESS_KEY', TEST_AWS_CREDENTIALS.secretAccessKey);
+}
+
 /** What the local AWS fakes (EC2, CloudWatch, ...) have in common. */
 interface AwsFake {
   assertNoUnexpectedCalls(): void;

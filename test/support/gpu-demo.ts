@@ -16,10 +16,10 @@ export const STRANGER = 'U0STRANGER';
 export const T = '2026-11-18T06:00:00Z';
 
 /** The demo organisation and fleet on real parts, at T; `change` edits the configuration first. */
-export function gpuDemo(change: (config: Config) => void = () => {}) {
+export function gpuDemo(change: (config: Config) => void = () => {}, dbPath?: string) {
   const config = demoConfig();
   change(config);
-  const t = testDeps(config, T);
+  const t = testDeps(config, T, dbPath);
   t.deps.gpu = buildGpuDeps(t.deps.config)!;
   return { ...t, port: t.deps.gpu.instances as DemoInstancePort };
 }

@@ -52,7 +52,7 @@ function alsoPossible(other: Recommendation): string {
 }
 
 /** Training instances that share their run tag with another instance: the nodes of one multi-node job. */
-function multiNodeInstances(instances: readonly GpuInstance[], runTagKey: string | undefined): Set<string> {
+export function multiNodeInstances(instances: readonly GpuInstance[], runTagKey: string | undefined): Set<string> {
   if (!runTagKey) return new Set();
   const byRun = new Map<string, string[]>();
   for (const instance of instances) {

@@ -7,14 +7,16 @@ import type { Deps } from '../../deps.js';
 import { inCurrency, totalsIn, type FxRates } from '../../domain/fx.js';
 import { loadFxRates } from '../../snapshots/fx-rates.js';
 import { monthOf } from '../../domain/period.js';
-import type { ReviewFigures } from '../../domain/review.js';
+import type { ReviewFigures, ReviewWaste } from '../../domain/review.js';
+import type { WasteDiagnosis } from '../../domain/waste.js';
+import { loadWasteDiagnosis } from '../../snapshots/waste-snapshot.js';
+import { loadGpuSnapshot } from '../../snapshots/gpu-snapshot.js';
+import { periodWindow } from '../../snapshots/gpu-windows.js';
+import { loadSavingsLedger } from '../../snapshots/savings-ledger.js';
 import { UNMAPPED, UNTAGGED } from '../../domain/spend.js';
 import { loadBudgetSnapshot } from '../../snapshots/budget-snapshot.js';
 import { gpuIdleInstances } from './review-gpus.js';
 import { nextMonth, previousMonth } from './review-calendar.js';
-
-/** Metrics resolution for a month of idle time: fine enough for hour-long idle periods, light enough for a month. */
-const IDLE_STEP_SECONDS = 300;
 
 /** Everything a month's review of one team says, read from the store (and GPU metrics when configured). */
 export async function loadReviewFigures(
@@ -22,16 +24,18 @@ export async function loadReviewFigures(
   team: TeamConfig,
   month: string,
   idle: Map<string, IdleCost> | null,
+  waste: WasteDiagnosis | null = null,
 ): Promise<ReviewFigures> {
   const period = monthOf(`${month}-01`);
   const before = previousMonth(month);
-  const [byTeamKept, previousKept, experiments, runs, sweeps, snapshot] = await Promise.all([
+  const [byTeamKept, previousKept, experiments, runs, sweeps, snapshot, ledger] = await Promise.all([
     deps.store.spend.totals({ period }, 'team'),
     deps.store.spend.totals({ period: monthOf(`${before}-01`), teams: [team.id] }, 'team'),
     deps.store.breakdowns.unitTotals(period, team.id, 'experiment'),
     deps.store.breakdowns.unitTotals(period, team.id, 'run'),
     deps.store.breakdowns.unitTotals(period, team.id, 'sweep'),
     loadBudgetSnapshot(deps, [team], deps.clock()),
+    loadSavingsLedger(deps, period, [team.id]),
   ]);
   // Every figure in the team's budget currency: other currencies converted, never added as they are.
   const fx = await loadFxRates(deps);
@@ -72,7 +76,14 @@ export async function loadReviewFigures(
     },
     showback: (await teamShowback(deps, month, fx)).find((l) => l.team === team.id) ?? null,
     dataThrough: snapshot.dataThrough,
+    waste: reviewWaste(waste, team.id),
+    savings: { currency: ledger.currency, realised: ledger.realised, expected: ledger.expected, actions: ledger.lines.length },
   };
+}
+
+function reviewWaste(diagnosis: WasteDiagnosis | null, team: string): ReviewWaste | null {
+  const row = diagnosis?.teams.find((t) => t.team === team);
+  return diagnosis && row ? { period: diagnosis.period, currency: diagnosis.currency, notes: diagnosis.notes, row } : null;
 }
 
 /** The month's showback lines (in the fx base currency); none when a currency has no rate. */
@@ -82,21 +93,33 @@ async function teamShowback(deps: Deps, month: string, fx: FxRates) {
   return showback(lines, deps.config.teams, { commitmentOwner: deps.config.showback.commitmentOwner }).lines;
 }
 
-/** Idle GPU cost of every team over a month; null when no GPU metrics are configured. */
-export async function loadIdleCosts(deps: Deps, month: string): Promise<Map<string, IdleCost> | null> {
-  if (!deps.gpu) return null;
+/** A month's GPU figures: idle cost by team and the waste diagnosis; null each without GPU metrics. */
+export interface MonthGpuFigures {
+  idle: Map<string, IdleCost> | null;
+  waste: WasteDiagnosis | null;
+}
+
+/**
+ * The month's idle GPU cost of every team and its waste diagnosis, from one read of the month's
+ * GPU metrics. A waste diagnosis that cannot be made leaves the review without its waste section
+ * (the log says why); the idle cost fails the review as it always has.
+ */
+export async function loadMonthGpuFigures(deps: Deps, month: string): Promise<MonthGpuFigures> {
+  if (!deps.gpu) return { idle: null, waste: null };
   const period = monthOf(`${month}-01`);
-  const range = {
-    start: Date.parse(`${period.start}T00:00:00Z`) / 1000,
-    end: Math.min(Date.parse(`${period.end}T00:00:00Z`), deps.clock().getTime()) / 1000,
-    stepSeconds: IDLE_STEP_SECONDS,
-  };
-  range.end = Math.floor(range.end / IDLE_STEP_SECONDS) * IDLE_STEP_SECONDS;
-  if (range.end <= range.start) return new Map();
-  const owners = await deps.store.instanceOwners.list();
+  const range = periodWindow(period, deps.clock());
+  if (range.end <= range.start) return { idle: new Map(), waste: null };
+  const [snapshot, owners] = await Promise.all([
+    loadGpuSnapshot(deps, { window: range, ownership: 'tags' }),
+    deps.store.instanceOwners.list(),
+  ]);
   const handedTo = new Map(owners.filter((o) => deps.config.teams.some((t) => t.id === o.team)).map((o) => [o.instanceId, o.team]));
-  const gpus = await gpuIdleInstances(deps, range, handedTo);
-  return idleCostByTeam(gpus, deps.config.gpu.idle, range);
+  const idle = idleCostByTeam(gpuIdleInstances(snapshot, handedTo), deps.config.gpu.idle, range);
+  const waste = await loadWasteDiagnosis(deps, period, snapshot).catch((error: unknown) => {
+    deps.log.warn({ month, err: (error as Error).message }, 'waste diagnosis failed; the review goes out without it');
+    return null;
+  });
+  return { idle, waste };
 }
 
 /** This month's forecast as the budget check makes it (weekday averages of the lookback window). */

@@ -1,8 +1,7 @@
 import type { IdleInstance } from '../../checks/idle/idle-findings.js';
 import { idleInstanceOf } from '../../checks/idle/idle-instance-of.js';
-import type { Deps } from '../../deps.js';
-import type { GpuSeries, MetricsRange } from '../../domain/gpu-metrics.js';
-import { loadGpuSnapshot } from '../../snapshots/gpu-snapshot.js';
+import type { GpuSeries } from '../../domain/gpu-metrics.js';
+import type { GpuSnapshot } from '../../snapshots/gpu-snapshot.js';
 
 /**
  * Every GPU's series over a range, paired with its instance as the idle checks see it; an instance
@@ -10,12 +9,10 @@ import { loadGpuSnapshot } from '../../snapshots/gpu-snapshot.js';
  * Unlike the idle check, the review counts only series named by instance id, and an untagged
  * instance's namespace names no team here (as it always has): teams as tagged, id matches only.
  */
-export async function gpuIdleInstances(
-  deps: Deps,
-  range: MetricsRange,
+export function gpuIdleInstances(
+  snapshot: GpuSnapshot,
   handedTo: ReadonlyMap<string, string>,
-): Promise<{ series: GpuSeries; instance: IdleInstance }[]> {
-  const snapshot = await loadGpuSnapshot(deps, { window: range, ownership: 'tags' });
+): { series: GpuSeries; instance: IdleInstance }[] {
   return snapshot.series.flatMap(({ series, instance }) =>
     series.ref.host === instance.instanceId ? [{ series, instance: idleInstanceOf(instance, handedTo.get(instance.instanceId)) }] : [],
   );

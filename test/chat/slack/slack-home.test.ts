@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../../src/sources/demo/demo-config.js';
+import { buildGpuDeps } from '../../../src/sources/gpu-registry.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { spendRow, testDeps } from '../../support/deps.js';
 import { checkSlackLimits, type SlackBlock } from '../../support/platform-limits.js';
@@ -52,6 +53,19 @@ describe('App Home and the budget modal (real Bolt, fake Web API)', () => {
     await postSigned(harness.url, homeOpenedBody(ALICE), { headers: { 'content-type': 'application/json' } });
     await waitFor(() => fake.callsOf('views.publish').length === 2, 'second views.publish');
     expect(JSON.stringify(fake.callsOf('views.publish')[1]!.args.view)).not.toContain('Edit budget');
+  });
+
+  it("shows the last 30 days' GPU waste of the user's teams where GPU metrics are configured", async () => {
+    deps.gpu = buildGpuDeps(deps.config)!;
+    await postSigned(harness.url, homeOpenedBody(BOB), { headers: { 'content-type': 'application/json' } });
+    await waitFor(() => fake.callsOf('views.publish').length === 1, 'views.publish');
+    const view = fake.callsOf('views.publish')[0]!.args.view;
+    const blocks = (typeof view === 'string' ? JSON.parse(view) : view).blocks as SlackBlock[];
+    checkSlackLimits(blocks);
+    const text = JSON.stringify(blocks);
+    expect(text).toContain('GPU waste, last 30 days');
+    expect(text).toMatch(/ML Research.*\$[\d,.]+ \(\d+%\)/);
+    expect(text).not.toContain('LLM Training');
   });
 
   it('opens the budget modal for an approver and a refusal for anyone else', async () => {

@@ -37,22 +37,22 @@ describe('the monthly review thread in Teams: a reply chain under the parent car
     await h.send(installActivity(bed.fake.serviceUrl, CAROL));
     const [review] = await runMonthlyReview(t.deps, { teams: ['llm-training'] });
     // The parent, then its reply chain once the parent has an id, in one delivery pass.
-    expect(await deliverOutbox(t.deps)).toEqual({ sent: 12, retried: 0, failed: 0 });
+    expect(await deliverOutbox(t.deps)).toEqual({ sent: 13, retried: 0, failed: 0 });
     expect(await deliverOutbox(t.deps)).toEqual({ sent: 0, retried: 0, failed: 0 });
     const parent = bed.fake.calls[0]!;
     const chain = `${CONVERSATIONS.channel};messageid=${parent.id}`;
     const inChain = () => bed.fake.calls.filter((c) => c.op === 'send' && c.conversationId === chain);
-    const [chart, ...lines] = inChain();
+    const [chart, waste, ...lines] = inChain();
     const click = async (who: Person, line: ConnectorCall, verb: string, value: string): Promise<InvokeAnswer> => {
       const res = await h.send(cardActionActivity(bed.fake.serviceUrl, who, line.id, verb, value, parent.id));
       expect(res.status).toBe(200);
       return res.body as InvokeAnswer;
     };
-    return { ...t, review: review!, parent, chart: chart!, lines, chain, inChain, click };
+    return { ...t, review: review!, parent, chart: chart!, waste: waste!, lines, chain, inChain, click };
   }
 
   it('posts the parent card to the channel, the compact chart and the top 10 lines in its chain, once', async () => {
-    const { deps, review, parent, chart, lines, inChain } = await reviewed();
+    const { deps, review, parent, chart, waste, lines, inChain } = await reviewed();
     expect(parent).toMatchObject({ op: 'send', conversationId: CONVERSATIONS.channel });
     const parentText = cardText(FakeBotConnector.cardOf(parent));
     expect(parentText).toContain('LLM Training: cost review of November 2026');
@@ -81,6 +81,12 @@ describe('the monthly review thread in Teams: a reply chain under the parent car
     expect(JSON.stringify(chart.activity).length).toBeLessThan(TEAMS_CARD_LIMIT);
     expect(image.altText).toContain("Stacked bar chart of LLM Training's effective spend per day of November 2026");
 
+    // The waste diagnosis, its chart inside the card, in a card Teams takes.
+    const wasteCard = FakeBotConnector.cardOf(waste);
+    expect(adaptiveCardProblems(wasteCard)).toEqual([]);
+    expect(waste.activity.summary).toMatch(/^GPU waste, LLM Training: \$[\d,.]+ of \$[\d,.]+ a month/);
+    expect(JSON.stringify(waste.activity).length).toBeLessThan(TEAMS_CARD_LIMIT);
+
     expect(lines).toHaveLength(10);
     lines.forEach((line, i) => {
       const lineCard = FakeBotConnector.cardOf(line);
@@ -97,7 +103,7 @@ describe('the monthly review thread in Teams: a reply chain under the parent car
     const [again] = await runMonthlyReview(deps, { teams: ['llm-training'] });
     expect(again).toMatchObject({ created: false, queued: 0 });
     expect(await deliverOutbox(deps)).toEqual({ sent: 0, retried: 0, failed: 0 });
-    expect(inChain()).toHaveLength(11);
+    expect(inChain()).toHaveLength(12);
   });
 
   it('an answer refreshes the line card with who and when; someone outside the team is refused privately', async () => {
@@ -178,6 +184,6 @@ describe('the monthly review thread in Teams: a reply chain under the parent car
       `LLM Training: November 2026 review closed, 1 of 10 lines decided, about ${saving} a month saved`,
     );
     expect(cardText(FakeBotConnector.cardOf(summary))).toContain(`Move to spot (${CAROL.aadObjectId})`);
-    expect(inChain()).toHaveLength(13);
+    expect(inChain()).toHaveLength(14);
   });
 });

@@ -1,0 +1,25 @@
+import { renderCompactWasteChart } from '../src/charts/waste-chart.js';
+import { toDay } from '../src/domain/period.js';
+import { loadWasteDiagnosis, wastePeriod, wasteRows } from '../src/snapshots/waste-snapshot.js';
+import { wasteReport } from '../templates/waste-report.js';
+import type { CommandSpec } from './command.js';
+import { notInAnyTeam, resolveTeamId } from './team-arg.js';
+import { badArguments } from './usage.js';
+
+export const wasteCommand: CommandSpec = {
+  verb: 'waste',
+  usage: '/burnrate waste [team] [YYYY-MM]',
+  example: '/burnrate waste llm-training',
+  summary: 'how much of your GPU spend is waste, by cause, and what to do first',
+  async run(ctx, args) {
+    if (args.length > 2) throw badArguments(this, `expected a team and a month at most, got "${args.join(' ')}"`);
+    if (ctx.visibleTeams.length === 0) throw notInAnyTeam(ctx.actor.userId);
+    const month = args.find((a) => /^\d{4}-\d{2}$/.test(a));
+    const typed = args.find((a) => a !== month);
+    const teams = typed ? [resolveTeamId(ctx.deps.config, typed, ctx.visibleTeams)] : ctx.visibleTeams;
+    const diagnosis = await loadWasteDiagnosis(ctx.deps, wastePeriod({ month }, toDay(ctx.deps.clock())));
+    const rows = wasteRows(diagnosis, teams);
+    const chart = await renderCompactWasteChart({ title: 'GPU spend and waste a month', currency: diagnosis.currency, rows });
+    return wasteReport({ diagnosis, rows, chartPng: chart.png.toString('base64'), dryRun: !ctx.deps.config.actions.enabled });
+  },
+};

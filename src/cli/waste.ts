@@ -1,0 +1,43 @@
+import { resolveTeamId } from '../../commands/team-arg.js';
+import { renderPlainText } from '../../templates/render/plain-text.js';
+import { wasteReport } from '../../templates/waste-report.js';
+import { toDay } from '../domain/period.js';
+import { refreshSources } from '../jobs/refresh-sources.js';
+import { loadWasteDiagnosis, wastePeriod, wasteRows } from '../snapshots/waste-snapshot.js';
+import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
+import type { Verb } from './io.js';
+import { runtimeOf } from './runtime-of.js';
+
+const USAGE = 'burnrate waste [--team T] [--month YYYY-MM | --days N] [--json]';
+
+/** The read-only waste diagnosis: how much of each team's GPU spend is waste, by cause, and what to do first. */
+export const wasteVerb: Verb = async (args, io) => {
+  const { values } = parseVerbArgs(
+    args,
+    { ...COMMON_OPTIONS, team: { type: 'string' }, month: { type: 'string' }, days: { type: 'string' }, json: { type: 'boolean' } },
+    USAGE,
+  );
+  const days = values.days === undefined ? undefined : Number(values.days);
+  if (days !== undefined && !/^\d+$/.test(values.days!)) throw usageError(`--days must be a whole number, got "${values.days}"`, USAGE);
+  const runtime = runtimeOf(values, io, { chatPlatforms: false });
+  try {
+    const { deps } = runtime;
+    if (await deps.store.isEmpty()) await refreshSources(deps);
+    const team = values.team ? resolveTeamId(deps.config, values.team) : undefined;
+    const period = wastePeriod({ month: values.month, days }, toDay(deps.clock()));
+    const diagnosis = await loadWasteDiagnosis(deps, period);
+    if (values.json) {
+      const shown = team ? { ...diagnosis, teams: diagnosis.teams.filter((t) => t.team === team) } : diagnosis;
+      io.out.write(`${JSON.stringify(shown, null, 2)}\n`);
+      return 0;
+    }
+    const rows = wasteRows(diagnosis, team ? [team] : null);
+    io.out.write(`${renderPlainText(wasteReport({ diagnosis, rows, dryRun: !deps.config.actions.enabled }))}\n`);
+    for (const row of rows)
+      for (const c of row.categories.filter((x) => x.monthly > 0))
+        io.out.write(`\n${row.teamName}, ${c.label}:\n${c.evidence.map((e) => `  - ${e}`).join('\n')}\n`);
+    return 0;
+  } finally {
+    await runtime.close();
+  }
+};

@@ -1,0 +1,26 @@
+/** What the bill charged one resource over a period, per team, currency and covering commitment. */
+export interface ResourceCost {
+  resourceId: string;
+  team: string;
+  currency: string;
+  /** The commitment (Savings Plan, reservation, CUD) that covered these charges, else null. */
+  commitmentId: string | null;
+  effective: number;
+  /** Days of the period with a charge. */
+  days: number;
+}
+
+/** A commitment's unused part over a period (FOCUS CommitmentDiscountStatus 'Unused'). */
+export interface UnusedCommitment {
+  commitmentId: string;
+  currency: string;
+  effective: number;
+}
+
+/** What the bill charged one resource on one day, in one currency. */
+export interface ResourceDay {
+  resourceId: string;
+  day: string;
+  currency: string;
+  effective: number;
+}

@@ -1,0 +1,89 @@
+/**
+ * The waste diagnosis: how much of a team's GPU spend buys nothing, by cause, and what to do first.
+ * This is also the documented shape of `burnrate waste --json`: add fields, never rename them.
+ */
+
+/**
+ * Causes in the order they are taken, each on what the causes before it left: an hour counted idle
+ * is not also oversized, and a right-sized instance's spot saving is counted on its smaller cost.
+ */
+export const WASTE_CATEGORIES = [
+  'idle',
+  'stalled',
+  'oversized',
+  'spot-ready',
+  'spot-after-fix',
+  'inference-off-hours',
+  'unused-commitment',
+] as const;
+export type WasteCategoryId = (typeof WASTE_CATEGORIES)[number];
+
+export const WASTE_LABELS: Record<WasteCategoryId, string> = {
+  idle: 'Idle GPUs',
+  stalled: 'Stalled jobs',
+  oversized: 'Oversized instances',
+  'spot-ready': 'On-demand → spot, ready now',
+  'spot-after-fix': 'On-demand → spot, after a checkpoint fix',
+  'inference-off-hours': 'Inference kept up outside traffic',
+  'unused-commitment': 'Unused commitments',
+};
+
+/** Taken without engineering work: stop what is idle or hung, approve spot where it is ready. */
+export const IMMEDIATE_CATEGORIES: ReadonlySet<WasteCategoryId> = new Set(['idle', 'stalled', 'spot-ready']);
+
+/** What the seeds promise ML teams: 20–30 % of GPU spend back at once, 30–60 % after fixes. */
+export const BENCHMARK_SHARES = { immediate: [0.2, 0.3], afterFixes: [0.3, 0.6] } as const;
+
+export type Confidence = 'high' | 'medium' | 'low';
+
+/** The first thing to do about a category, with the button that does it where one exists. */
+export interface WasteAction {
+  text: string;
+  /** A button's action id and value (an Approve spot migration of the instance named). */
+  button?: { action: string; label: string; value: string };
+}
+
+export interface WasteCategory {
+  id: WasteCategoryId;
+  label: string;
+  /** In the report's currency a month (the period's figure scaled to a month when it is not one). */
+  monthly: number;
+  /** monthly / the GPU spend a month; 0 without GPU spend. */
+  share: number;
+  /** Sentences with the figures it stands on. */
+  evidence: string[];
+  confidence: Confidence;
+  /** Null when the category is empty. */
+  firstAction: WasteAction | null;
+}
+
+export interface TeamWaste {
+  team: string;
+  teamName: string;
+  /** GPU spend a month: what the bill charges for the team's GPU instances and its share of unused GPU commitments. */
+  gpuSpend: number;
+  /** Every category, in WASTE_CATEGORIES order (empty ones at 0), adding up to afterFixes. */
+  categories: WasteCategory[];
+  /** The immediate categories' sum. */
+  immediate: number;
+  /** Every category's sum: never more than gpuSpend. */
+  afterFixes: number;
+}
+
+export interface OrganisationWaste extends TeamWaste {
+  /**
+   * GPU spend nobody owns (untagged, or tagged for a team burnrate.yml does not know): a blocker,
+   * not a saving. Its waste is in the organisation's categories; no team can act on it until tagged.
+   */
+  unallocated: { monthly: number; share: number; evidence: string[] };
+}
+
+export interface WasteDiagnosis {
+  /** The period diagnosed: [start, end) as YYYY-MM-DD, and how figures become monthly. */
+  period: { start: string; end: string; days: number; scaledToMonth: boolean };
+  currency: string;
+  teams: TeamWaste[];
+  organisation: OrganisationWaste;
+  /** What the diagnosis could not see (instances without metrics or without a bill), for every reader. */
+  notes: string[];
+}

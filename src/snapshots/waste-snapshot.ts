@@ -1,0 +1,141 @@
+import { loadPriceCatalog } from '../catalog/price-catalog.js';
+import { detectIdleIntervalsMany } from '../checks/idle/detect-idle.js';
+import { gpuUsageOf } from '../checks/recommend/gpu-usage.js';
+import { diagnoseWaste, type BilledResource } from '../checks/waste/diagnose-waste.js';
+import { addGpuTime, emptyGpuTime, type GpuTime } from '../checks/waste/gpu-time.js';
+import type { Deps } from '../deps.js';
+import { convert } from '../domain/fx.js';
+import type { GpuSeries } from '../domain/gpu-metrics.js';
+import { addDays, daysBetween, monthOf, toDay, type Period } from '../domain/period.js';
+import { BurnrateError } from '../domain/errors.js';
+import type { TeamWaste, WasteDiagnosis } from '../domain/waste.js';
+import { loadFxRates } from './fx-rates.js';
+import { loadGpuSnapshot, type GpuSnapshot } from './gpu-snapshot.js';
+import { periodWindow } from './gpu-windows.js';
+
+/** Days in an average month: what a period of other length is scaled to. */
+const DAYS_PER_MONTH = 365.25 / 12;
+
+/**
+ * The waste diagnosis of a period, for every team and the organisation, in the fx base currency:
+ * the bill's charges for each GPU instance of the inventory, split by what its GPUs did over the
+ * same days (src/checks/waste/diagnose-waste.ts). Read-only. Throws burnrate_gpu_unconfigured
+ * without GPU sources: without metrics there is nothing to diagnose. `loaded`: the period's GPU
+ * snapshot when the caller has read it already (the monthly review reads a month once).
+ */
+export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: GpuSnapshot): Promise<WasteDiagnosis> {
+  const window = loaded?.window ?? periodWindow(period, deps.clock());
+  const [snapshot, fx] = await Promise.all([loaded ?? loadGpuSnapshot(deps, { window, ownership: 'tags' }), loadFxRates(deps)]);
+  const currency = fx.base;
+  const ids = snapshot.instances.map((i) => i.instanceId);
+  const [costs, unused] = await Promise.all([deps.store.spend.resourceCosts(period, ids), deps.store.spend.unusedCommitments(period)]);
+
+  const seriesOf = new Map<string, GpuSeries[]>();
+  for (const { series, instance } of snapshot.series)
+    seriesOf.set(instance.instanceId, [...(seriesOf.get(instance.instanceId) ?? []), series]);
+  const all = [...seriesOf.values()].flat();
+  const indexOf = new Map(all.map((s, i) => [s, i]));
+  const detected = detectIdleIntervalsMany(all, deps.config.gpu.idle, window);
+  const floor = deps.config.waste.inferenceUtilFloor;
+  const instances = snapshot.instances.map((instance) => {
+    const series = seriesOf.get(instance.instanceId) ?? [];
+    if (series.length === 0) return { instance, time: null, usage: null };
+    const time = series.reduce<GpuTime>(
+      (into, s) => addGpuTime(into, s, detected[indexOf.get(s)!]!, window, instance.workload === 'inference' ? floor : null),
+      emptyGpuTime(),
+    );
+    return { instance, time, usage: gpuUsageOf(series, window) };
+  });
+
+  const unconverted = new Set<string>();
+  const inBase = (amount: number, from: string) => {
+    const value = convert(amount, from, currency, fx);
+    if (value === null) unconverted.add(from);
+    return value;
+  };
+  const billed: BilledResource[] = costs.flatMap((c) => {
+    const cost = inBase(c.effective, c.currency);
+    return cost === null ? [] : [{ resourceId: c.resourceId, team: c.team, cost, days: c.days, commitmentId: c.commitmentId }];
+  });
+  const unusedCommitments = unused.flatMap((u) => {
+    const amount = inBase(u.effective, u.currency);
+    return amount === null ? [] : [{ commitmentId: u.commitmentId, amount }];
+  });
+  const days = daysBetween(period.start, period.end);
+  const diagnosis = diagnoseWaste({
+    period: { ...period, days },
+    monthFactor: isCalendarMonth(period) ? 1 : DAYS_PER_MONTH / days,
+    currency,
+    teams: deps.config.teams.map((t) => ({ id: t.id, name: t.name ?? t.id })),
+    instances,
+    billed,
+    unusedCommitments,
+    commitmentOwner: deps.config.showback.commitmentOwner,
+    committed: new Set(billed.filter((b) => b.commitmentId !== null).map((b) => b.resourceId)),
+    runTagKey: deps.config.unitCosts.tagKeys.run,
+    catalog: loadPriceCatalog(),
+    recommendations: deps.config.recommendations,
+    spot: deps.config.spot,
+    inferenceUtilFloor: floor,
+  });
+  if (unconverted.size > 0)
+    diagnosis.notes.push(
+      `Charges in ${[...unconverted].sort().join(', ')} are left out: no rate to ${currency}. Add it under fx in burnrate.yml.`,
+    );
+  return diagnosis;
+}
+
+function isCalendarMonth(period: Period): boolean {
+  const month = monthOf(period.start);
+  return month.start === period.start && month.end === period.end;
+}
+
+/** The longest period diagnosed: a quarter of five-minute samples. */
+export const MAX_WASTE_DAYS = 92;
+export const DEFAULT_WASTE_DAYS = 30;
+
+/**
+ * The period of a diagnosis: a month (up to today when it is this one: a month to date is
+ * scaled to a month like any other stretch of days), or the N days before today (30 by default).
+ */
+export function wastePeriod(options: { month?: string | undefined; days?: number | undefined }, today: string): Period {
+  if (options.month !== undefined && options.days !== undefined)
+    throw new BurnrateError('burnrate_usage', 'give a month or a number of days, not both', 'e.g. --month 2026-11 or --days 14');
+  if (options.month !== undefined) {
+    if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(options.month))
+      throw new BurnrateError('burnrate_usage', `"${options.month}" is not a month`, 'Write it as YYYY-MM, e.g. 2026-11.');
+    const month = monthOf(`${options.month}-01`);
+    if (month.start >= today)
+      throw new BurnrateError('burnrate_usage', `${options.month} has not begun`, 'Pick this month or an earlier one.');
+    return { start: month.start, end: month.end < today ? month.end : today };
+  }
+  const days = options.days ?? DEFAULT_WASTE_DAYS;
+  if (!Number.isInteger(days) || days < 1 || days > MAX_WASTE_DAYS)
+    throw new BurnrateError('burnrate_usage', `${days} days is not a period burnrate diagnoses`, `Give 1 to ${MAX_WASTE_DAYS} whole days.`);
+  return { start: addDays(today, -days), end: today };
+}
+
+/** The rows of a diagnosis some people see: their teams, and the organisation when they asked for everything. */
+export function wasteRows(diagnosis: WasteDiagnosis, teams: readonly string[] | null): TeamWaste[] {
+  if (teams === null) return [...diagnosis.teams, diagnosis.organisation];
+  return diagnosis.teams.filter((t) => teams.includes(t.team));
+}
+
+/** How long a dashboard's diagnosis is reused: it reads a month of metrics, and moves slowly. */
+const RECENT_TTL_MS = 3_600_000;
+const recent = new WeakMap<Deps, { at: number; diagnosis: Promise<WasteDiagnosis> }>();
+
+/**
+ * The last 30 days' diagnosis for dashboards (App Home), made at most once an hour per process;
+ * null without GPU metrics. A failed diagnosis is not kept: the next view tries again.
+ */
+export async function recentWaste(deps: Deps): Promise<WasteDiagnosis | null> {
+  if (!deps.gpu) return null;
+  const now = deps.clock().getTime();
+  const cached = recent.get(deps);
+  if (cached && now - cached.at < RECENT_TTL_MS) return cached.diagnosis;
+  const diagnosis = loadWasteDiagnosis(deps, wastePeriod({}, toDay(deps.clock())));
+  recent.set(deps, { at: now, diagnosis });
+  diagnosis.catch(() => recent.delete(deps));
+  return diagnosis;
+}

@@ -1,0 +1,108 @@
+import { formatMoney, formatPercent } from '../src/domain/money.js';
+import { BENCHMARK_SHARES, type TeamWaste, type WasteDiagnosis } from '../src/domain/waste.js';
+import type { Block, Button, Message } from './message.js';
+
+export interface WasteReportData {
+  /** The diagnosis the rows come from: its period, currency and notes. */
+  diagnosis: Pick<WasteDiagnosis, 'period' | 'currency' | 'notes'>;
+  /** The rows to show: one team, some teams, or the organisation. */
+  rows: readonly TeamWaste[];
+  /** The stacked-bar chart (base64 PNG), when one was drawn. */
+  chartPng?: string;
+  /** Cloud actions are dry runs: the spot button says so in its confirm dialog. */
+  dryRun: boolean;
+}
+
+/** "Nov 1–30" style period text: the diagnosis's own days. */
+export function periodText(period: WasteDiagnosis['period']): string {
+  const last = new Date(Date.parse(`${period.end}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  return `${period.start} to ${last}${period.scaledToMonth ? ` (${period.days} days, scaled to a month)` : ''}`;
+}
+
+/**
+ * The waste diagnosis as a message: per team, GPU spend, waste by cause (each on what the causes
+ * before it left, so nothing counts twice), the immediate and after-fix totals beside what ML
+ * teams usually get back, and the first thing to do about each cause.
+ */
+export function wasteReport(data: WasteReportData): Message {
+  const { diagnosis } = data;
+  const money = (n: number) => formatMoney(n, diagnosis.currency);
+  const scope = data.rows.length === 1 ? data.rows[0]!.teamName : 'your teams';
+  const waste = data.rows.reduce((s, r) => s + r.afterFixes, 0);
+  const spend = data.rows.reduce((s, r) => s + r.gpuSpend, 0);
+  const headline =
+    spend > 0
+      ? `GPU waste, ${scope}: ${money(waste)} of ${money(spend)} a month (${formatPercent(waste / spend)})`
+      : `GPU waste, ${scope}: no GPU spend on the bill for this period`;
+  const blocks: Block[] = [
+    { type: 'header', text: headline },
+    { type: 'context', text: `Read-only diagnosis of ${periodText(diagnosis.period)}. Nothing was changed.` },
+  ];
+  for (const row of data.rows) blocks.push(...teamBlocks(row, money, data.dryRun));
+  if (data.chartPng)
+    blocks.push({
+      type: 'image',
+      title: `GPU spend and waste a month, ${scope}`,
+      alt: `Stacked bars of each team's GPU spend a month, split by waste cause, the rest in grey`,
+      filename: 'burnrate-waste.png',
+      png: data.chartPng,
+    });
+  blocks.push({
+    type: 'context',
+    text: [
+      ...diagnosis.notes,
+      'Immediate: idle, stalled, spot-ready (a Stop or an approval). After fixes: all causes. Money from the bill (effective cost), shares from the GPU metrics. `burnrate waste --json` has every figure.',
+    ].join(' '),
+  });
+  return { summary: headline, blocks };
+}
+
+function teamBlocks(row: TeamWaste, money: (n: number) => string, dryRun: boolean): Block[] {
+  const share = (n: number) => (row.gpuSpend > 0 ? formatPercent(n / row.gpuSpend) : '0%');
+  const [immLo, immHi] = BENCHMARK_SHARES.immediate;
+  const [fixLo, fixHi] = BENCHMARK_SHARES.afterFixes;
+  const blocks: Block[] = [
+    { type: 'divider' },
+    { type: 'text', text: `**${row.teamName}**: GPU spend ${money(row.gpuSpend)} a month` },
+    {
+      type: 'facts',
+      facts: [
+        { label: 'Immediate', value: `${money(row.immediate)} (${share(row.immediate)}; ML teams typically ${pct(immLo)}–${pct(immHi)})` },
+        { label: 'After fixes', value: `${money(row.afterFixes)} (${share(row.afterFixes)}; typically ${pct(fixLo)}–${pct(fixHi)})` },
+      ],
+    },
+  ];
+  const found = row.categories.filter((c) => c.monthly > 0);
+  if (found.length === 0) {
+    blocks.push({ type: 'context', text: 'No waste found in this period.' });
+    return blocks;
+  }
+  blocks.push({
+    type: 'table',
+    columns: [{ label: 'Cause' }, { label: 'A month', align: 'right' }, { label: 'Share', align: 'right' }, { label: 'Confidence' }],
+    rows: found.map((c) => [c.label, money(c.monthly), formatPercent(c.share), c.confidence]),
+  });
+  const buttons: Button[] = [];
+  for (const c of found) {
+    if (!c.firstAction) continue;
+    blocks.push({ type: 'text', text: `**${c.label}**: ${c.firstAction.text}` });
+    const button = c.firstAction.button;
+    if (button)
+      buttons.push({
+        ...button,
+        style: 'primary',
+        confirm: {
+          title: 'Approve spot migration?',
+          text: dryRun
+            ? 'Dry run: burnrate checks readiness and says what it would change; nothing changes until actions.enabled is true.'
+            : 'Its launch template gets a new default version requesting spot capacity; the next launch runs on spot. Revert to on-demand undoes it.',
+          confirm: 'Approve',
+          deny: 'Cancel',
+        },
+      });
+  }
+  if (buttons.length > 0) blocks.push({ type: 'actions', buttons });
+  return blocks;
+}
+
+const pct = (n: number) => `${Math.round(n * 100)}%`;

@@ -1,0 +1,107 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { dispatch } from '../../src/chat/dispatcher.js';
+import { refreshSources } from '../../src/jobs/refresh-sources.js';
+import type { WasteDiagnosis } from '../../src/domain/waste.js';
+import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
+import { buildSources } from '../../src/sources/registry.js';
+import { demoConfig } from '../../src/sources/demo/demo-config.js';
+import { testDeps } from '../support/deps.js';
+import { command } from '../support/recording-reply.js';
+import { cli, workDir } from '../support/run-cli.js';
+
+const T = '2026-11-18T06:00:00Z';
+const GPU_SERVICES = ['Amazon Elastic Compute Cloud', 'Compute Engine'];
+
+describe('burnrate waste on the demo organisation', () => {
+  it('gives each team causes that add up without overlap, within a GPU spend that is a plain sum of the bill', async () => {
+    const cwd = workDir();
+    const db = join(cwd, 'burnrate.db');
+    const result = await cli(['waste', '--month', '2026-10', '--json', '--db', db], { cwd, now: T });
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    const diagnosis = JSON.parse(result.out) as WasteDiagnosis;
+    expect(diagnosis).toMatchObject({
+      period: { start: '2026-10-01', end: '2026-11-01', days: 31, scaledToMonth: false },
+      currency: 'USD',
+    });
+
+    // The independent figure: every demo GPU instance is billed under a compute service with its
+    // instance id; the Savings Plan's unused part belongs to llm-training, the one team it covers.
+    const sql = new Database(db, { readonly: true });
+    const sum = (where: string) =>
+      sql
+        .prepare(
+          `SELECT team, sum(effective) AS amount FROM spend_daily WHERE day >= '2026-10-01' AND day < '2026-11-01' AND ${where} GROUP BY team`,
+        )
+        .all() as {
+        team: string;
+        amount: number;
+      }[];
+    const gpu = new Map(
+      sum(`resource_id IS NOT NULL AND service IN (${GPU_SERVICES.map((s) => `'${s}'`).join(',')})`).map((r) => [r.team, r.amount]),
+    );
+    const unused = sum(`commitment_discount_status = 'Unused'`).reduce((s, r) => s + r.amount, 0);
+    sql.close();
+    expect(unused).toBeGreaterThan(0);
+
+    for (const team of diagnosis.teams) {
+      const expected = (gpu.get(team.team) ?? 0) + (team.team === 'llm-training' ? unused : 0);
+      expect(team.gpuSpend, team.team).toBeCloseTo(expected, 1);
+      const categories = team.categories.reduce((s, c) => s + c.monthly, 0);
+      expect(team.afterFixes).toBeCloseTo(categories, 2);
+      expect(team.afterFixes).toBeLessThanOrEqual(team.gpuSpend);
+      for (const c of team.categories) {
+        expect(c.monthly).toBeGreaterThanOrEqual(0);
+        expect(c.share).toBeCloseTo(team.gpuSpend > 0 ? c.monthly / team.gpuSpend : 0, 6);
+        if (c.monthly > 0) expect(c.evidence.length, `${team.team} ${c.id}`).toBeGreaterThan(0);
+      }
+    }
+    const org = diagnosis.organisation;
+    const allGpu = [...gpu.values()].reduce((s, n) => s + n, 0) + unused;
+    expect(org.gpuSpend).toBeCloseTo(allGpu, 1);
+    // What no configured team owns is the organisation's blocker: its GPU spend less the teams'.
+    expect(org.unallocated.monthly).toBeCloseTo(org.gpuSpend - diagnosis.teams.reduce((s, t) => s + t.gpuSpend, 0), 1);
+    expect(org.unallocated.monthly).toBeGreaterThan(0);
+    // The organisation's causes are its teams' and the unowned instances': never less than the teams' sum.
+    expect(org.afterFixes).toBeGreaterThanOrEqual(diagnosis.teams.reduce((s, t) => s + t.afterFixes, 0) - 0.05);
+    // The committed pre-training nodes are never spot advice; the demo's idle notebooks are idle waste.
+    const llm = diagnosis.teams.find((t) => t.team === 'llm-training')!;
+    expect(llm.categories.find((c) => c.id === 'spot-ready')!.firstAction!.text).not.toMatch(/node-[12]/);
+    expect(llm.categories.find((c) => c.id === 'unused-commitment')!.monthly).toBeCloseTo(unused, 1);
+    expect(diagnosis.teams.find((t) => t.team === 'ml-research')!.categories.find((c) => c.id === 'idle')!.monthly).toBeGreaterThan(0);
+  });
+
+  it('prints the report with first actions, and explains a bad period without a stack trace', async () => {
+    const text = await cli(['waste', '--team', 'ml-research', '--days', '14'], { now: T });
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(/^GPU waste, ML Research: \$[\d,.]+ of \$[\d,.]+ a month \(\d+%\)/);
+    expect(text.out).toMatch(/Immediate: +\$[\d,.]+ \(\d+%; ML teams typically 20%–30%\)/);
+    expect(text.out).toContain('(14 days, scaled to a month)');
+    const bad = await cli(['waste', '--month', '2026-13'], { now: T });
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('"2026-13" is not a month');
+    expect(bad.err).not.toMatch(/\bat \w+ \(/);
+    const both = await cli(['waste', '--month', '2026-10', '--days', '3'], { now: T });
+    expect(both.err).toContain('give a month or a number of days, not both');
+  });
+
+  it("/burnrate waste answers for the caller's teams, with the chart and the spot button", async () => {
+    const t = testDeps(demoConfig(), T);
+    t.deps.gpu = buildGpuDeps(t.deps.config)!;
+    t.deps.sources = buildSources(t.deps.config).spend;
+    await refreshSources(t.deps);
+    const asked = command('U0DEMOALICE', 'waste');
+    await dispatch(t.deps, asked);
+    const [answer] = asked.reply.privates;
+    expect(answer!.summary).toMatch(/^GPU waste, ML Research: \$[\d,.]+ of \$[\d,.]+ a month/);
+    expect(answer!.blocks.some((b) => b.type === 'image' && b.png.length > 100)).toBe(true);
+    const buttons = answer!.blocks.flatMap((b) => (b.type === 'actions' ? b.buttons : []));
+    expect(buttons.map((b) => b.action)).toEqual(['spot.approve']);
+    expect(asked.reply.text()).not.toContain('LLM Training');
+    const stranger = command('U0STRANGER', 'waste llm-training');
+    await dispatch(t.deps, stranger);
+    expect(stranger.reply.text()).toContain('not an owner or approver of any team');
+  });
+});

@@ -1,0 +1,82 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runGpuCheck } from '../../src/jobs/gpu-check.js';
+import { runMonthlyReview } from '../../src/jobs/monthly-review.js';
+import { renderPlainText } from '../../templates/render/plain-text.js';
+import { reviewSummary } from '../../templates/review-summary.js';
+import { addDays, monthOf } from '../../src/domain/period.js';
+import type { SavingsLedger } from '../../src/domain/saving.js';
+import type { SpendRow } from '../../src/domain/spend.js';
+import { loadSavingsLedger } from '../../src/snapshots/savings-ledger.js';
+import { spendRow } from '../support/deps.js';
+import { ALICE, BOB, findingOf, gpuDemo, press } from '../support/gpu-demo.js';
+import { cli, workDir } from '../support/run-cli.js';
+
+// The stop is clicked on 18 Nov (gpuDemo's clock); its saving counts from the 19th.
+const BEFORE_PER_DAY = 30;
+
+/** The notebook's bill: a week at $30 a day before the stop; after it, nothing on the 19th and $12 on the 20th (started again briefly). */
+function bill(instanceId: string): SpendRow[] {
+  const row = (day: string, amount: number) => ({ ...spendRow('ml-research', day, amount), resourceId: instanceId });
+  const week = Array.from({ length: 7 }, (_, i) => row(addDays('2026-11-11', i), BEFORE_PER_DAY));
+  return [...week, row('2026-11-20', 12)];
+}
+
+describe('the savings ledger', () => {
+  it('records a stop taken from chat once, and the next billing data confirms what it saved', async () => {
+    const db = join(workDir(), 'burnrate.db');
+    const { deps } = gpuDemo((c) => (c.actions.enabled = true), db);
+    await runGpuCheck(deps);
+    const findingId = await findingOf(deps, 'alice-notebook');
+    const finding = (await deps.store.gpuFindings.listOpen()).find((f) => f.id === findingId)!;
+    // Two people click at once: one stop, one ledger entry.
+    await Promise.all([press(deps, ALICE, 'instance.stop', findingId), press(deps, BOB, 'instance.stop', findingId)]);
+    const [entry, ...more] = await deps.store.savings.since('2026-11-01T00:00:00Z');
+    expect(more).toEqual([]);
+    expect(entry).toMatchObject({
+      action: 'instance.stop',
+      resourceId: finding.instanceId,
+      team: 'ml-research',
+      expectedDaily: finding.perDay,
+    });
+
+    // Before the bill reaches the days after the stop: expected only.
+    const unbilled = await loadSavingsLedger(deps, monthOf('2026-11-01'));
+    expect(unbilled.lines[0]).toMatchObject({ realised: null, note: 'the bill charged nothing in the 7 days before' });
+
+    await deps.store.importBatches([
+      { scope: { source: 'test', billingPeriods: ['2026-11'] }, rows: bill(finding.instanceId), dataThrough: '2026-11-21T00:00:00Z' },
+    ]);
+    const ledger = await loadSavingsLedger(deps, monthOf('2026-11-01'));
+    const [line] = ledger.lines;
+    // Expected: what it cost a day when stopped, for 19–30 November. Confirmed: the week's $30 a
+    // day less what the bill charged on the 19th ($0) and the 20th ($12).
+    expect(line!.expected).toBeCloseTo(12 * finding.perDay, 2);
+    expect(line).toMatchObject({ baselineDaily: BEFORE_PER_DAY, realised: BEFORE_PER_DAY - 0 + (BEFORE_PER_DAY - 12), confirmedDays: 2 });
+    expect(ledger).toMatchObject({ realised: 48, billedThrough: '2026-11-21' });
+    // Other teams' ledgers do not show it.
+    expect((await loadSavingsLedger(deps, monthOf('2026-11-01'), ['llm-training'])).lines).toEqual([]);
+
+    // The month's review says it, in the team's summary.
+    const [review] = await runMonthlyReview(deps, { teams: ['ml-research'], month: '2026-11', dryRun: true });
+    expect(review!.figures.savings).toMatchObject({ realised: 48, actions: 1 });
+    expect(renderPlainText(reviewSummary(review!.figures, 0))).toMatch(
+      /burnrate actions: +saved \$48\.00 in November 2026 \(confirmed by the bill\), \$[\d,.]+ expected, from 1 action/,
+    );
+
+    const json = await cli(['savings', '--month', '2026-11', '--json', '--db', db], { now: '2026-11-21T09:00:00Z' });
+    expect(json.code).toBe(0);
+    expect((JSON.parse(json.out) as SavingsLedger).realised).toBe(48);
+    const text = await cli(['savings', '--month', '2026-11', '--db', db], { now: '2026-11-21T09:00:00Z' });
+    expect(text.out).toMatch(/^burnrate actions saved \$48\.00 in 2026-11 \(confirmed by the bill up to 2026-11-21\), \$[\d,.]+ expected/);
+    expect(text.out).toContain('instance.stop alice-notebook (ml-research) by U0DEMO');
+  });
+
+  it('a dry run or a refused stop records nothing', async () => {
+    const { deps } = gpuDemo();
+    await runGpuCheck(deps);
+    await press(deps, ALICE, 'instance.stop', await findingOf(deps, 'alice-notebook'));
+    await press(deps, 'U0STRANGER', 'instance.stop', await findingOf(deps, 'alice-notebook'));
+    expect(await deps.store.savings.since('2026-01-01T00:00:00Z')).toEqual([]);
+  });
+});
