@@ -24,8 +24,13 @@ export interface GpuInstance {
   gpuMemoryGiB: number | null;
   /** USD per hour from the price catalog: on-demand, or spot for spot instances. */
   hourlyPrice: number;
-  /** Said beside its costs when the price is not the catalog's for its own region (a region the catalog does not cover). */
+  /** Said beside its costs when the price is not the catalog's for its own region (a region the catalog does not cover), or is the bill's. */
   priceNote?: string;
+  /**
+   * Where hourlyPrice comes from: 'billed', the bill's effective cost per hour of this instance;
+   * 'list', the price catalog (the instance is not on the bill yet). Set by the GPU snapshot.
+   */
+  priceBasis?: 'billed' | 'list';
   lifecycle: GpuLifecycle;
   /** Team id resolved from the ownership tags: a team id, UNTAGGED or UNMAPPED (as spend rows have it). */
   team: string;

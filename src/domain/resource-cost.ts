@@ -24,3 +24,11 @@ export interface ResourceDay {
   currency: string;
   effective: number;
 }
+
+/** A resource's effective cost and hours of use over some days, in one currency: its billed rate is effective / hours. */
+export interface ResourceHours {
+  resourceId: string;
+  currency: string;
+  effective: number;
+  hours: number;
+}

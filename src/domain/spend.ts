@@ -53,6 +53,8 @@ export interface SpendRow {
   /** The provider columns a FOCUS source keeps (`dimensions`), as a JSON object: {"x_UsageType": "BoxUsage:p5.48xlarge"}. */
   extensions?: string | null;
   pricingCurrencyEffectiveCost?: number | null;
+  /** Hours of use the charge is for, where the bill counts use in time (an instance's hours): gives its billed rate. */
+  usageHours?: number | null;
   /** Unit-cost tags (unitCosts.tagKeys): the experiment, training run and sweep the cost belongs to. */
   experiment?: string | null;
   run?: string | null;

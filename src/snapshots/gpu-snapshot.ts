@@ -3,6 +3,7 @@ import type { GpuInstance } from '../domain/gpu-inventory.js';
 import type { MetricsRange } from '../domain/gpu-metrics.js';
 import { BurnrateError } from '../domain/errors.js';
 import { attributeSeries, namespaceTeams, type AttributedGpu } from './gpu-attribution.js';
+import { loadBilledRates, withBilledRate } from './billed-rates.js';
 
 /** The GPU parts, or a clear error when no GPU source is configured. */
 export function gpuDepsOf(deps: Deps): GpuDeps {
@@ -54,21 +55,23 @@ export interface GpuSnapshot {
 
 /**
  * The one read of the GPU inventory and metrics, shared by the idle check, the Stop re-check, the
- * sweep check and the recommendations. The inventory, the owners and every metrics source are read
- * at once. Throws burnrate_gpu_unconfigured without GPU sources.
+ * sweep check and the recommendations. The inventory, the owners, the bill's rates and every
+ * metrics source are read at once; each instance is priced at its billed rate where the bill has
+ * one (src/snapshots/billed-rates.ts). Throws burnrate_gpu_unconfigured without GPU sources.
  */
 export async function loadGpuSnapshot(deps: Deps, { window, scope = {}, ownership = 'owners' }: GpuSnapshotOptions): Promise<GpuSnapshot> {
   const gpu = gpuDepsOf(deps);
-  const [inventory, owners, ...fetched] = await Promise.all([
+  const [inventory, owners, rates, ...fetched] = await Promise.all([
     gpu.inventory(),
     ownership === 'owners' ? deps.store.instanceOwners.list() : [],
+    loadBilledRates(deps),
     ...gpu.metrics.map((m) => m.fetch(window)),
   ]);
   const inScope = inventory.filter(
     (i) => (!scope.instanceIds || scope.instanceIds.includes(i.instanceId)) && (!scope.team || i.team === scope.team),
   );
   // An instance listed twice counts once, the later record winning.
-  const instances = [...new Map(inScope.map((i) => [i.instanceId, i])).values()];
+  const instances = [...new Map(inScope.map((i) => [i.instanceId, withBilledRate(i, rates)])).values()];
   const namespaces = ownership === 'owners' ? namespaceTeams(deps.config.teams) : new Map<string, string>();
   const handedTo = new Map(owners.filter((o) => deps.config.teams.some((t) => t.id === o.team)).map((o) => [o.instanceId, o.team]));
   return { window, instances, series: attributeSeries(instances, fetched.flat(), namespaces), handedTo };

@@ -419,4 +419,8 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (action, ref, resource_id)
   );
   `,
+  `
+  -- Hours of use, where the bill counts use in time: an instance's effective cost per hour.
+  ALTER TABLE spend_daily ADD COLUMN usage_hours REAL;
+  `,
 ];

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { addDays, type Period } from '../domain/period.js';
-import type { ResourceCost, ResourceDay, UnusedCommitment } from '../domain/resource-cost.js';
+import type { ResourceCost, ResourceDay, ResourceHours, UnusedCommitment } from '../domain/resource-cost.js';
 import type { BillRate } from '../domain/fx.js';
 import { isExtensionDimension, type ExtensionDimension, type SpendBatch, type SpendDimension, type SpendScope } from '../domain/spend.js';
 import type { CurrencyTotal, SpendFilter, TeamDay } from '../domain/spend-totals.js';
@@ -17,6 +17,8 @@ export interface SpendStore {
   committedResources(since: string): Promise<string[]>;
   /** What the bill charged each of these resources over [start, end): the bill's own rate, not a list price. */
   resourceCosts(period: Period, resourceIds: readonly string[]): Promise<ResourceCost[]>;
+  /** Effective cost and hours of use of every resource the bill counts in hours from `since` on, per currency. */
+  resourceHours(since: string): Promise<ResourceHours[]>;
   /** Each of these resources' charges a day over [start, end), per currency. */
   resourceDays(period: Period, resourceIds: readonly string[]): Promise<ResourceDay[]>;
   /** Unused commitment over [start, end), by commitment. */
@@ -101,6 +103,16 @@ export class SqliteSpendStore implements SpendStore {
          GROUP BY resource_id, team, currency, commitment_discount_id`,
       )
       .all(period.start, period.end, JSON.stringify(resourceIds));
+  }
+
+  async resourceHours(since: string): Promise<ResourceHours[]> {
+    return this.db
+      .prepare<[string], ResourceHours>(
+        `SELECT resource_id AS resourceId, currency, sum(effective) AS effective, sum(usage_hours) AS hours
+         FROM spend_daily WHERE day >= ? AND usage_hours > 0 AND resource_id IS NOT NULL
+         GROUP BY resource_id, currency`,
+      )
+      .all(since);
   }
 
   async resourceDays(period: Period, resourceIds: readonly string[]): Promise<ResourceDay[]> {
@@ -232,8 +244,8 @@ export function insertSpendRows(db: Database.Database, batch: SpendBatch): numbe
        export_id, part, content_hash, charge_frequency, charge_class, commitment_discount_id, commitment_discount_type,
        commitment_discount_category, commitment_discount_status, list_cost, contracted_cost, publisher, invoice_issuer,
        resource_name, region, cost_kind, pricing_currency, pricing_currency_effective_cost,
-       host_provider, extensions)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       host_provider, extensions, usage_hours)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const parts = batch.scope.parts ?? [];
   for (const row of batch.rows) {
@@ -278,6 +290,7 @@ export function insertSpendRows(db: Database.Database, batch: SpendBatch): numbe
       row.pricingCurrencyEffectiveCost ?? null,
       row.hostProvider ?? null,
       row.extensions ?? null,
+      row.usageHours ?? null,
     );
   }
   return batch.rows.length;

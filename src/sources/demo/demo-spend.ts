@@ -196,6 +196,7 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
         // Savings-Plan-covered usage is billed through the plan's fee (below), not per hour.
         billed: instance.pricing === 'Committed' ? 0 : money(hours * instance.hourlyPrice),
         effective: money(hours * instance.effectiveHourly),
+        usageHours: hours,
         ...(instance.pricing === 'Committed'
           ? { commitmentDiscountId: savingsPlan, commitmentDiscountType: 'Compute Savings Plan', commitmentDiscountStatus: 'Used' }
           : {}),

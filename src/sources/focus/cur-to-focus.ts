@@ -32,6 +32,8 @@ const NAMES = {
   riArn: ['reservation_reservation_a_r_n', 'reservation/ReservationARN'],
   riUnusedUpfront: ['reservation_unused_amortized_upfront_fee_for_billing_period', 'reservation/UnusedAmortizedUpfrontFeeForBillingPeriod'],
   riUnusedRecurring: ['reservation_unused_recurring_fee', 'reservation/UnusedRecurringFee'],
+  usageAmount: ['line_item_usage_amount', 'lineItem/UsageAmount'],
+  pricingUnit: ['pricing_unit', 'pricing/unit'],
 } as const;
 
 /** What a file's columns say it is: a CUR of either version, or not a CUR. */
@@ -84,13 +86,16 @@ export function curToFocusSql(file: string, columns: readonly string[]): string 
       WHEN ${type} IN ('SavingsPlanRecurringFee', 'RIFee') THEN 'Unused' END`;
   const commitment = `CASE WHEN ${type} LIKE 'SavingsPlan%' THEN ${text('spArn')} WHEN ${type} IN ('DiscountedUsage', 'RIFee') OR ${reservationFee} THEN ${text('riArn')} END`;
   const service = col('serviceCode') ? `coalesce(nullif(${text('serviceCode')}, ''), ${text('productCode')})` : text('productCode');
+  // Hours are counted once: on the usage line itself, not on the negation that offsets its cost.
   return `SELECT ${billed} AS BilledCost, ${effective} AS EffectiveCost, ${text('currency')} AS BillingCurrency,
     ${text('billingStart')} AS BillingPeriodStart, ${text('billingEnd')} AS BillingPeriodEnd,
     ${text('start')} AS ChargePeriodStart, ${text('end')} AS ChargePeriodEnd,
     ${category} AS ChargeCategory, ${frequency} AS ChargeFrequency, ${status} AS CommitmentDiscountStatus, ${commitment} AS CommitmentDiscountId,
     ${service} AS ServiceName, 'AWS' AS ProviderName, 'AWS' AS InvoiceIssuerName,
     ${text('payer')} AS BillingAccountId, ${text('usageAccount')} AS SubAccountId, nullif(${text('resource')}, '') AS ResourceId,
-    ${text('region')} AS RegionId, ${tagsSql(columns)} AS Tags
+    ${text('region')} AS RegionId, ${tagsSql(columns)} AS Tags,
+    CASE WHEN ${type} IN ('Usage', 'DiscountedUsage', 'SavingsPlanCoveredUsage') THEN ${text('usageAmount')} END AS ConsumedQuantity,
+    ${text('pricingUnit')} AS ConsumedUnit
   FROM ${focusReaderSql(file)}`;
 }
 

@@ -45,6 +45,9 @@ export const FOCUS_COLUMNS = [
   // organisations say who owns an account; read for ownership after the tags.
   { alias: 'cost_categories', names: ['x_CostCategories'], required: false, kind: 'json' },
   { alias: 'pricing_effective', names: ['PricingCurrencyEffectiveCost'], required: false, kind: 'decimal' },
+  // How much was used, in what: an instance's hours give its billed rate (effective cost per hour).
+  { alias: 'consumed_quantity', names: ['ConsumedQuantity'], required: false, kind: 'decimal' },
+  { alias: 'consumed_unit', names: ['ConsumedUnit'], required: false, kind: 'text' },
 ] as const;
 
 export type FocusColumn = (typeof FOCUS_COLUMNS)[number];

@@ -123,7 +123,16 @@ const USAGE_BASED = `charge_category = 'Usage' AND coalesce(charge_frequency, 'U
 const COUNTS = ['bad_billed', 'bad_effective', 'bad_charge_start', 'bad_billing_start', 'bad_currency', 'over_ceiling'] as const;
 
 /** The amounts a charge over several days is spread over them with. */
-const AMOUNTS = ['billed', 'effective', 'list_cost', 'contracted_cost', 'pricing_effective'] as const;
+const AMOUNTS = ['billed', 'effective', 'list_cost', 'contracted_cost', 'pricing_effective', 'usage_hours'] as const;
+
+/**
+ * Hours of use, where the bill counts use in time (an instance's hours; AWS says Hrs, Google
+ * seconds): with the effective cost of the same rows, the instance's billed rate.
+ */
+const USAGE_HOURS = `CASE
+    WHEN lower(trim(consumed_unit)) IN ('hours', 'hour', 'hrs', 'hr', 'h') THEN consumed_quantity
+    WHEN lower(trim(consumed_unit)) IN ('seconds', 'second', 's') THEN consumed_quantity / 3600
+  END`;
 
 /**
  * The one aggregation query of an import. Rows are first grouped by the raw Tags text (few distinct
@@ -166,7 +175,7 @@ export function aggregationSql(
     `CASE WHEN i = ${days} - 1 THEN ${amount} - CAST(${amount} / ${days} AS DECIMAL(38, 10)) * (${days} - 1) ELSE CAST(${amount} / ${days} AS DECIMAL(38, 10)) END`;
   return `
 WITH source AS (
-  SELECT ${ALLOCATED_RESOURCE} FROM (
+  SELECT ${ALLOCATED_RESOURCE}, ${USAGE_HOURS} AS usage_hours FROM (
 ${source}
   )
 ),

@@ -99,6 +99,7 @@ interface AggregatedRow {
   list_cost: number | null;
   contracted_cost: number | null;
   pricing_effective: number | null;
+  usage_hours: number | null;
   /** The latest usage charge period end of the group (on its first day only). */
   usage_through: number | null;
   /** The latest charge period start of the group (on its first day only). */
@@ -193,6 +194,7 @@ function toBatch(aggregated: readonly AggregatedRow[], ctx: PullContext, sourceI
       hostProvider: row.host_provider,
       extensions: row.extensions,
       pricingCurrencyEffectiveCost: row.pricing_effective,
+      usageHours: row.usage_hours,
       experiment: row.experiment,
       run: row.run_id,
       sweep: row.sweep,

@@ -43,7 +43,13 @@ describe('savingsLedger', () => {
     const ledger = savingsLedger({
       entries: [
         stop('2026-10-05T10:00:00Z'),
-        { ...stop('2026-11-20T10:00:00Z'), action: 'spot.approve', ref: 'migration:1', expectedDaily: 10, endedAt: new Date('2026-11-25T08:00:00Z') },
+        {
+          ...stop('2026-11-20T10:00:00Z'),
+          action: 'spot.approve',
+          ref: 'migration:1',
+          expectedDaily: 10,
+          endedAt: new Date('2026-11-25T08:00:00Z'),
+        },
       ],
       period: NOVEMBER,
       billedThrough: '2026-12-01',

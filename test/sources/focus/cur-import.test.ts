@@ -22,12 +22,14 @@ interface CurLine {
   team: string | null;
   spEffective?: number;
   resource?: string;
+  /** line_item_usage_amount, in pricing_unit Hrs. */
+  hours?: number;
 }
 
 const LINES: CurLine[] = [
-  { type: 'Usage', unblended: 100, effective: 100, team: 'ml-research', resource: 'i-0train' },
-  { type: 'SavingsPlanCoveredUsage', unblended: 50, effective: 30, spEffective: 30, team: 'ml-research', resource: 'i-0train' },
-  { type: 'SavingsPlanNegation', unblended: -50, effective: 0, team: 'ml-research', resource: 'i-0train' },
+  { type: 'Usage', unblended: 100, effective: 100, team: 'ml-research', resource: 'i-0train', hours: 10 },
+  { type: 'SavingsPlanCoveredUsage', unblended: 50, effective: 30, spEffective: 30, team: 'ml-research', resource: 'i-0train', hours: 5 },
+  { type: 'SavingsPlanNegation', unblended: -50, effective: 0, team: 'ml-research', resource: 'i-0train', hours: 5 },
   { type: 'SavingsPlanRecurringFee', unblended: 40, effective: 10, team: null },
   { type: 'SavingsPlanUpfrontFee', unblended: 1200, effective: 0, team: null },
   { type: 'Tax', unblended: 8, effective: 8, team: null },
@@ -52,6 +54,8 @@ const CUR2 = [
   'savings_plan_total_commitment_to_date',
   'savings_plan_used_commitment',
   'resource_tags',
+  'line_item_usage_amount',
+  'pricing_unit',
 ];
 
 function cur2Csv(path: string): string {
@@ -74,6 +78,8 @@ function cur2Csv(path: string): string {
       l.type === 'SavingsPlanRecurringFee' ? '40' : '0',
       l.type === 'SavingsPlanRecurringFee' ? '30' : '0',
       l.team ? JSON.stringify({ user_team: l.team, user_Name: 'x' }) : '{}',
+      l.hours === undefined ? '' : String(l.hours),
+      l.hours === undefined ? '' : 'Hrs',
     ]
       .map(field)
       .join(','),
@@ -196,6 +202,15 @@ describe('AWS CUR files imported through the FOCUS mapping', () => {
     ]);
     expect(batch.rows.find((r) => r.commitmentDiscountStatus === 'Used')?.effective).toBe(30);
     expect(of('Purchase').reduce((s, r) => s + r.billed, 0)).toBe(40 + 1200);
+  });
+
+  it("counts an instance's hours once (on its usage lines, not the negations): its billed rate is effective cost per hour", async () => {
+    const store = openStore(':memory:');
+    await store.importBatches([await readFocusFiles([cur2Csv(tmp.path('hours.csv'))], pullContext())]);
+    const [train] = (await store.spend.resourceHours('2026-11-01')).filter((r) => r.resourceId === 'i-0train');
+    await store.close();
+    // Usage 10 h at 100 and covered usage 5 h at 30 (the negation's 5 h offset cost, not time).
+    expect(train).toMatchObject({ effective: 100 + 30 + 0, hours: 10 + 5 });
   });
 });
 

@@ -528,6 +528,27 @@ describe('readFocusFiles: FOCUS 1.2 specification examples', () => {
     );
   });
 
+  it("reads ConsumedQuantity in hours: the commitment example's VM costs its effective cost per hour it ran", async () => {
+    const original = readFileSync(
+      `${SPEC_EXAMPLES}/commitment_discount_flexibility__one_hundred_percent_utilization_with_commitment_discount_flexibility_with_1_resource.csv`,
+      'utf8',
+    );
+    // The columns the example leaves out, with one value for every row.
+    const [header, ...rows] = original.split(/\r?\n/).filter((line) => line.trim() !== '');
+    const completed = [
+      `${header},BillingCurrency,ServiceName,ProviderName,BillingAccountId`,
+      ...rows.map((r) => `${r},USD,Compute,Cloud,acct-1`),
+    ];
+    const file = tmp.path('commitment-hours.csv');
+    writeFileSync(file, completed.join('\n') + '\n');
+    const store = openStore(':memory:');
+    await store.importBatches([await readFocusFiles([file], pullContext())]);
+    const hours = await store.spend.resourceHours('2000-01-01');
+    await store.close();
+    // Two rows of 1 Hour each: 0.50 covered by the commitment and 2.25 on demand.
+    expect(hours).toEqual([{ resourceId: '<my-large-vm-id>', currency: 'USD', effective: 2.75, hours: 2 }]);
+  });
+
   it('rejects the M/D/YY dates of a SaaS example (with a byte order mark) instead of misreading them', async () => {
     const file = `${SPEC_EXAMPLES}/saas_examples__spend_agreements__saas_spend_agreements_a2.csv`;
     const error = await rejection(readFocusFiles([file], pullContext()));
