@@ -1,6 +1,6 @@
 import { renderCompactWasteChart } from '../src/charts/waste-chart.js';
 import { toDay } from '../src/domain/period.js';
-import { loadWasteDiagnosis, wastePeriod, wasteRows } from '../src/snapshots/waste-snapshot.js';
+import { commitmentsOf, loadWasteDiagnosis, wastePeriod, wasteRows } from '../src/snapshots/waste-snapshot.js';
 import { wasteReport } from '../templates/waste-report.js';
 import type { CommandSpec } from './command.js';
 import { notInAnyTeam, resolveTeamId } from './team-arg.js';
@@ -20,6 +20,12 @@ export const wasteCommand: CommandSpec = {
     const diagnosis = await loadWasteDiagnosis(ctx.deps, wastePeriod({ month }, toDay(ctx.deps.clock())));
     const rows = wasteRows(diagnosis, teams);
     const chart = await renderCompactWasteChart({ title: 'GPU spend and waste a month', currency: diagnosis.currency, rows });
-    return wasteReport({ diagnosis, rows, chartPng: chart.png.toString('base64'), dryRun: !ctx.deps.config.actions.enabled });
+    return wasteReport({
+      diagnosis,
+      rows,
+      commitments: commitmentsOf(diagnosis.commitments, teams),
+      chartPng: chart.png.toString('base64'),
+      dryRun: !ctx.deps.config.actions.enabled,
+    });
   },
 };

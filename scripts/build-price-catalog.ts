@@ -131,9 +131,16 @@ export function buildAws(onDemandCsv: string, spotCsv: string): GpuPrice[] {
       region,
       onDemandHourly: price(num(row.OnDemandHourlyUSD)),
       spotHourly: spotOrNull(spot.get(`${instanceType}|${region}`) ?? []),
+      ...committedOf(row.Reserved1yrHourlyUSD_as_given, num(row.OnDemandHourlyUSD)),
     });
   }
   return entries;
+}
+
+/** The 1-year reserved rate, where the table gives one below on-demand (omitted otherwise, to keep the file small). */
+function committedOf(text: string | undefined, onDemand: number): { committedHourly?: number } {
+  const committed = num(text ?? '');
+  return Number.isFinite(committed) && committed > 0 && committed < onDemand ? { committedHourly: price(committed) } : {};
 }
 
 // ---- GCP --------------------------------------------------------------------------------------

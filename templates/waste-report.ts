@@ -1,5 +1,5 @@
 import { formatMoney, formatPercent } from '../src/domain/money.js';
-import { BENCHMARK_SHARES, type TeamWaste, type WasteDiagnosis } from '../src/domain/waste.js';
+import { BENCHMARK_SHARES, type CommitmentReport, type TeamWaste, type WasteDiagnosis } from '../src/domain/waste.js';
 import type { Block, Button, Message } from './message.js';
 
 export interface WasteReportData {
@@ -11,6 +11,8 @@ export interface WasteReportData {
   chartPng?: string;
   /** Cloud actions are dry runs: the spot button says so in its confirm dialog. */
   dryRun: boolean;
+  /** The commitments section (the organisation's coverage, what ends soon, always-on capacity of the rows' teams); none in a review. */
+  commitments?: CommitmentReport;
 }
 
 /** "Nov 1–30" style period text: the diagnosis's own days. */
@@ -39,6 +41,7 @@ export function wasteReport(data: WasteReportData): Message {
     { type: 'context', text: `Read-only diagnosis of ${periodText(diagnosis.period)}. Nothing was changed.` },
   ];
   for (const row of data.rows) blocks.push(...teamBlocks(row, money, data.dryRun));
+  if (data.commitments) blocks.push(...commitmentBlocks(data.commitments, money));
   if (data.chartPng)
     blocks.push({
       type: 'image',
@@ -106,3 +109,44 @@ function teamBlocks(row: TeamWaste, money: (n: number) => string, dryRun: boolea
 }
 
 const pct = (n: number) => `${Math.round(n * 100)}%`;
+
+/** Coverage and utilisation of GPU commitments, those ending soon, and the always-on capacity a commitment would suit. */
+function commitmentBlocks(report: CommitmentReport, money: (n: number) => string): Block[] {
+  const blocks: Block[] = [
+    { type: 'divider' },
+    { type: 'text', text: '**Commitments for GPU instances**' },
+    {
+      type: 'facts',
+      facts: [
+        {
+          label: 'Coverage',
+          value: report.coverage === null ? 'the bill counts no hours' : `${pct(report.coverage)} of GPU instance hours`,
+        },
+        { label: 'Utilisation', value: report.utilisation === null ? 'no commitment covers a GPU instance' : pct(report.utilisation) },
+      ],
+    },
+  ];
+  for (const c of report.commitments.filter((x) => report.expiring.includes(x.id)))
+    blocks.push({
+      type: 'text',
+      text: `**Ends in ${c.daysLeft} days** (${c.endsOn}): ${c.id}, ${money(c.usedMonthly)} a month of GPU usage covered (${pct(c.utilisation)} used). Decide on renewal before then.`,
+    });
+  const top = report.alwaysOn.slice(0, 5);
+  if (top.length > 0)
+    blocks.push({
+      type: 'table',
+      columns: [
+        { label: 'Always on, on demand' },
+        { label: 'Runs', align: 'right' },
+        { label: 'A month', align: 'right' },
+        { label: 'Commitment saves', align: 'right' },
+      ],
+      rows: top.map((a) => [
+        a.name ?? a.instanceId,
+        pct(a.runningShare),
+        money(a.monthly),
+        a.commitmentSaving === null ? '—' : money(a.commitmentSaving),
+      ]),
+    });
+  return blocks;
+}

@@ -3,7 +3,7 @@ import { renderPlainText } from '../../templates/render/plain-text.js';
 import { wasteReport } from '../../templates/waste-report.js';
 import { toDay } from '../domain/period.js';
 import { refreshSources } from '../jobs/refresh-sources.js';
-import { loadWasteDiagnosis, wastePeriod, wasteRows } from '../snapshots/waste-snapshot.js';
+import { commitmentsOf, loadWasteDiagnosis, wastePeriod, wasteRows } from '../snapshots/waste-snapshot.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
 import { runtimeOf } from './runtime-of.js';
@@ -32,7 +32,9 @@ export const wasteVerb: Verb = async (args, io) => {
       return 0;
     }
     const rows = wasteRows(diagnosis, team ? [team] : null);
-    io.out.write(`${renderPlainText(wasteReport({ diagnosis, rows, dryRun: !deps.config.actions.enabled }))}\n`);
+    const commitments = team ? commitmentsOf(diagnosis.commitments, [team]) : diagnosis.commitments;
+    io.out.write(`${renderPlainText(wasteReport({ diagnosis, rows, commitments, dryRun: !deps.config.actions.enabled }))}\n`);
+    for (const a of commitments.alwaysOn) io.out.write(`\n${a.name ?? a.instanceId} (always on, ${a.team}): ${a.advice}\n`);
     for (const row of rows)
       for (const c of row.categories.filter((x) => x.monthly > 0))
         io.out.write(`\n${row.teamName}, ${c.label}:\n${c.evidence.map((e) => `  - ${e}`).join('\n')}\n`);

@@ -18,6 +18,8 @@ export interface GpuPrice {
   onDemandHourly: number;
   /** Lowest spot price seen across the region's zones; null where the sources have none. */
   spotHourly: number | null;
+  /** A 1-year commitment's rate (AWS reserved instance, no upfront); absent where the sources have none. */
+  committedHourly?: number;
 }
 
 export interface PriceCatalog {

@@ -8,6 +8,10 @@ export interface ResourceCost {
   effective: number;
   /** Days of the period with a charge. */
   days: number;
+  /** Hours of use the bill counted (null where it counts use otherwise). */
+  hours: number | null;
+  /** When the commitment ends, where the bill says; else null. */
+  commitmentEnd: string | null;
 }
 
 /** A commitment's unused part over a period (FOCUS CommitmentDiscountStatus 'Unused'). */
@@ -15,6 +19,8 @@ export interface UnusedCommitment {
   commitmentId: string;
   currency: string;
   effective: number;
+  /** When the commitment ends, where the bill says; else null. */
+  commitmentEnd: string | null;
 }
 
 /** What the bill charged one resource on one day, in one currency. */

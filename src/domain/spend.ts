@@ -31,6 +31,8 @@ export interface SpendRow {
   commitmentDiscountId?: string | null;
   commitmentDiscountType?: string | null;
   commitmentDiscountCategory?: string | null;
+  /** When the commitment ends (ISO date-time), where the bill says (CUR exports do; FOCUS has no column for it). */
+  commitmentDiscountEnd?: string | null;
   commitmentDiscountStatus?: string | null;
   /** FOCUS ListCost and ContractedCost: the same charge at list and at negotiated prices (null when absent). */
   listCost?: number | null;

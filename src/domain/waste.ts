@@ -78,12 +78,55 @@ export interface OrganisationWaste extends TeamWaste {
   unallocated: { monthly: number; share: number; evidence: string[] };
 }
 
+/** Commitments (Savings Plans, reservations, CUDs) that cover GPU instances, and where one would pay. */
+export interface CommitmentReport {
+  /** GPU instance hours the bill shows under a commitment / all GPU instance hours it shows; null when it counts no hours. */
+  coverage: number | null;
+  /** Used / (used + unused) of the commitments covering GPU instances, by effective cost; null without any. */
+  utilisation: number | null;
+  commitments: {
+    id: string;
+    /** Amortised cost of the GPU usage it covered, a month. */
+    usedMonthly: number;
+    unusedMonthly: number;
+    utilisation: number;
+    /** When it ends, where the bill says (CUR exports); else null. */
+    endsOn: string | null;
+    /** Days from today to its end; null when the end is not known. */
+    daysLeft: number | null;
+  }[];
+  /** Ids of the commitments ending within EXPIRY_WARNING_DAYS. */
+  expiring: string[];
+  /** On-demand GPU instances that ran at least ALWAYS_ON_SHARE of the period: a commitment fits them better than spot. */
+  alwaysOn: {
+    instanceId: string;
+    name: string | null;
+    team: string;
+    instanceType: string;
+    /** Share of the period's hours it ran on demand. */
+    runningShare: number;
+    /** What it costs a month on demand (billed). */
+    monthly: number;
+    /** A 1-year commitment's saving a month at the catalog's committed rate; null where the catalog has none. */
+    commitmentSaving: number | null;
+    /** Spot's saving a month where spot suits it (checkpointed training); else null. */
+    spotSaving: number | null;
+    advice: string;
+  }[];
+}
+
+/** Commitments ending within this many days are told ahead. */
+export const EXPIRY_WARNING_DAYS = 60;
+/** GPU capacity running at least this share of hours on demand is always on: a commitment candidate. */
+export const ALWAYS_ON_SHARE = 0.7;
+
 export interface WasteDiagnosis {
   /** The period diagnosed: [start, end) as YYYY-MM-DD, and how figures become monthly. */
   period: { start: string; end: string; days: number; scaledToMonth: boolean };
   currency: string;
   teams: TeamWaste[];
   organisation: OrganisationWaste;
+  commitments: CommitmentReport;
   /** What the diagnosis could not see (instances without metrics or without a bill), for every reader. */
   notes: string[];
 }

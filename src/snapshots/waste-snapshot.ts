@@ -8,7 +8,7 @@ import { convert } from '../domain/fx.js';
 import type { GpuSeries } from '../domain/gpu-metrics.js';
 import { addDays, daysBetween, monthOf, toDay, type Period } from '../domain/period.js';
 import { BurnrateError } from '../domain/errors.js';
-import type { TeamWaste, WasteDiagnosis } from '../domain/waste.js';
+import type { CommitmentReport, TeamWaste, WasteDiagnosis } from '../domain/waste.js';
 import { loadFxRates } from './fx-rates.js';
 import { loadGpuSnapshot, type GpuSnapshot } from './gpu-snapshot.js';
 import { periodWindow } from './gpu-windows.js';
@@ -55,11 +55,23 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
   };
   const billed: BilledResource[] = costs.flatMap((c) => {
     const cost = inBase(c.effective, c.currency);
-    return cost === null ? [] : [{ resourceId: c.resourceId, team: c.team, cost, days: c.days, commitmentId: c.commitmentId }];
+    return cost === null
+      ? []
+      : [
+          {
+            resourceId: c.resourceId,
+            team: c.team,
+            cost,
+            days: c.days,
+            commitmentId: c.commitmentId,
+            hours: c.hours,
+            commitmentEnd: c.commitmentEnd,
+          },
+        ];
   });
   const unusedCommitments = unused.flatMap((u) => {
     const amount = inBase(u.effective, u.currency);
-    return amount === null ? [] : [{ commitmentId: u.commitmentId, amount }];
+    return amount === null ? [] : [{ commitmentId: u.commitmentId, amount, commitmentEnd: u.commitmentEnd }];
   });
   const days = daysBetween(period.start, period.end);
   const diagnosis = diagnoseWaste({
@@ -70,6 +82,8 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
     instances,
     billed,
     unusedCommitments,
+    periodSeconds: window.end - window.start,
+    today: toDay(deps.clock()),
     commitmentOwner: deps.config.showback.commitmentOwner,
     committed: new Set(billed.filter((b) => b.commitmentId !== null).map((b) => b.resourceId)),
     runTagKey: deps.config.unitCosts.tagKeys.run,
@@ -119,6 +133,11 @@ export function wastePeriod(options: { month?: string | undefined; days?: number
 export function wasteRows(diagnosis: WasteDiagnosis, teams: readonly string[] | null): TeamWaste[] {
   if (teams === null) return [...diagnosis.teams, diagnosis.organisation];
   return diagnosis.teams.filter((t) => teams.includes(t.team));
+}
+
+/** The commitments section some teams see: the organisation's coverage and what ends soon, their own always-on capacity. */
+export function commitmentsOf(report: CommitmentReport, teams: readonly string[]): CommitmentReport {
+  return { ...report, alwaysOn: report.alwaysOn.filter((a) => teams.includes(a.team)) };
 }
 
 /** How long a dashboard's diagnosis is reused: it reads a month of metrics, and moves slowly. */

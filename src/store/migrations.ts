@@ -422,5 +422,7 @@ export const MIGRATIONS: readonly string[] = [
   `
   -- Hours of use, where the bill counts use in time: an instance's effective cost per hour.
   ALTER TABLE spend_daily ADD COLUMN usage_hours REAL;
+  -- When a commitment ends, where the bill says (CUR): expiring commitments are told ahead.
+  ALTER TABLE spend_daily ADD COLUMN commitment_end TEXT;
   `,
 ];

@@ -97,7 +97,8 @@ export class SqliteSpendStore implements SpendStore {
     return this.db
       .prepare<[string, string, string], ResourceCost>(
         `SELECT resource_id AS resourceId, team, currency, commitment_discount_id AS commitmentId,
-           sum(effective) AS effective, count(DISTINCT CASE WHEN effective <> 0 THEN day END) AS days
+           sum(effective) AS effective, count(DISTINCT CASE WHEN effective <> 0 THEN day END) AS days,
+           sum(usage_hours) AS hours, max(commitment_end) AS commitmentEnd
          FROM spend_daily
          WHERE day >= ? AND day < ? AND resource_id IN (SELECT value FROM json_each(?))
          GROUP BY resource_id, team, currency, commitment_discount_id`,
@@ -130,7 +131,7 @@ export class SqliteSpendStore implements SpendStore {
   async unusedCommitments(period: Period): Promise<UnusedCommitment[]> {
     return this.db
       .prepare<[string, string], UnusedCommitment>(
-        `SELECT commitment_discount_id AS commitmentId, currency, sum(effective) AS effective
+        `SELECT commitment_discount_id AS commitmentId, currency, sum(effective) AS effective, max(commitment_end) AS commitmentEnd
          FROM spend_daily
          WHERE day >= ? AND day < ? AND lower(commitment_discount_status) = 'unused' AND commitment_discount_id IS NOT NULL
          GROUP BY commitment_discount_id, currency`,
@@ -244,8 +245,8 @@ export function insertSpendRows(db: Database.Database, batch: SpendBatch): numbe
        export_id, part, content_hash, charge_frequency, charge_class, commitment_discount_id, commitment_discount_type,
        commitment_discount_category, commitment_discount_status, list_cost, contracted_cost, publisher, invoice_issuer,
        resource_name, region, cost_kind, pricing_currency, pricing_currency_effective_cost,
-       host_provider, extensions, usage_hours)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       host_provider, extensions, usage_hours, commitment_end)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const parts = batch.scope.parts ?? [];
   for (const row of batch.rows) {
@@ -291,6 +292,7 @@ export function insertSpendRows(db: Database.Database, batch: SpendBatch): numbe
       row.hostProvider ?? null,
       row.extensions ?? null,
       row.usageHours ?? null,
+      row.commitmentDiscountEnd ?? null,
     );
   }
   return batch.rows.length;

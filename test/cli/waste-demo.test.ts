@@ -5,6 +5,7 @@ import { dispatch } from '../../src/chat/dispatcher.js';
 import { refreshSources } from '../../src/jobs/refresh-sources.js';
 import type { WasteDiagnosis } from '../../src/domain/waste.js';
 import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
+import { loadPriceCatalog } from '../../src/catalog/price-catalog.js';
 import { buildSources } from '../../src/sources/registry.js';
 import { demoConfig } from '../../src/sources/demo/demo-config.js';
 import { testDeps } from '../support/deps.js';
@@ -43,6 +44,12 @@ describe('burnrate waste on the demo organisation', () => {
       sum(`resource_id IS NOT NULL AND service IN (${GPU_SERVICES.map((s) => `'${s}'`).join(',')})`).map((r) => [r.team, r.amount]),
     );
     const unused = sum(`commitment_discount_status = 'Unused'`).reduce((s, r) => s + r.amount, 0);
+    const gpuRows = `day >= '2026-10-01' AND day < '2026-11-01' AND resource_id IS NOT NULL AND service IN (${GPU_SERVICES.map((s) => `'${s}'`).join(',')})`;
+    const hours = sql
+      .prepare(
+        `SELECT sum(usage_hours) AS all_hours, sum(usage_hours) FILTER (WHERE commitment_discount_id IS NOT NULL) AS covered, sum(effective) FILTER (WHERE commitment_discount_id IS NOT NULL) AS used FROM spend_daily WHERE ${gpuRows}`,
+      )
+      .get() as { all_hours: number; covered: number; used: number };
     sql.close();
     expect(unused).toBeGreaterThan(0);
 
@@ -71,6 +78,20 @@ describe('burnrate waste on the demo organisation', () => {
     expect(llm.categories.find((c) => c.id === 'spot-ready')!.firstAction!.text).not.toMatch(/node-[12]/);
     expect(llm.categories.find((c) => c.id === 'unused-commitment')!.monthly).toBeCloseTo(unused, 1);
     expect(diagnosis.teams.find((t) => t.team === 'ml-research')!.categories.find((c) => c.id === 'idle')!.monthly).toBeGreaterThan(0);
+
+    // Commitments: coverage by hours and utilisation by cost, as plain sums of the same rows.
+    const { commitments } = diagnosis;
+    expect(commitments.coverage).toBeCloseTo(hours.covered / hours.all_hours, 6);
+    expect(commitments.utilisation).toBeCloseTo(hours.used / (hours.used + unused), 6);
+    const [plan] = commitments.commitments;
+    expect(plan).toMatchObject({ id: expect.stringContaining('savingsplan/demo-compute-1y'), endsOn: '2026-12-16', daysLeft: 28 });
+    expect(commitments.expiring).toEqual([plan!.id]);
+    // Always-on serving on demand: a commitment's saving at the catalog's committed rate, never spot.
+    const serving = commitments.alwaysOn.find((a) => a.name === 'serve-llm-primary')!;
+    const price = loadPriceCatalog().priceOf('aws', serving.instanceType, 'us-east-1')!;
+    expect(serving.spotSaving).toBeNull();
+    expect(serving.commitmentSaving).toBeCloseTo(serving.runningShare * 730 * (price.onDemandHourly - price.committedHourly!), 1);
+    expect(commitments.alwaysOn.map((a) => a.name)).not.toContain('tmp-debug-box'); // idle: stop it, do not commit to it
   });
 
   it('prints the report with first actions, and explains a bad period without a stack trace', async () => {

@@ -22,6 +22,7 @@ import { rightSizeRecommendation } from '../recommend/right-size.js';
 import { spotRecommendation } from '../recommend/spot.js';
 import { allocateCents, cents } from '../review/allocate.js';
 import type { GpuTime } from './gpu-time.js';
+import { commitmentReport } from './commitments.js';
 
 /** What the bill charged one GPU instance over the period, for one team (a retagged instance has two). */
 export interface BilledResource {
@@ -33,6 +34,10 @@ export interface BilledResource {
   days: number;
   /** The commitment that covered some of it (Savings Plan, reservation, CUD), else null. */
   commitmentId: string | null;
+  /** Hours of use the bill counted, where it counts hours. */
+  hours: number | null;
+  /** When the commitment ends, where the bill says. */
+  commitmentEnd: string | null;
 }
 
 export interface WasteInput {
@@ -46,7 +51,11 @@ export interface WasteInput {
   /** The bill's rows for those instances. */
   billed: readonly BilledResource[];
   /** Unused commitment over the period by commitment id, in the report's currency. */
-  unusedCommitments: readonly { commitmentId: string; amount: number }[];
+  unusedCommitments: readonly { commitmentId: string; amount: number; commitmentEnd: string | null }[];
+  /** The metrics window's length, seconds: what an always-on instance runs nearly all of. */
+  periodSeconds: number;
+  /** Today (YYYY-MM-DD): how far commitments are from their end. */
+  today: string;
   /** showback.commitmentOwner: who carries unused commitment (else the teams it covered). */
   commitmentOwner?: string | undefined;
   /** Instances the bill shows under a commitment: never proposed for spot. */
@@ -133,6 +142,17 @@ export function diagnoseWaste(input: WasteInput): WasteDiagnosis {
     currency: input.currency,
     teams,
     organisation,
+    commitments: commitmentReport({
+      billed: input.billed,
+      unused: input.unusedCommitments,
+      instances: input.instances,
+      periodSeconds: input.periodSeconds,
+      monthFactor: input.monthFactor,
+      today: input.today,
+      catalog: input.catalog,
+      recommendations: input.recommendations,
+      spot: input.spot,
+    }),
     notes,
   };
 }

@@ -174,6 +174,9 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
   };
   const commitmentPerDay = fleet.filter((i) => i.pricing === 'Committed').reduce((sum, i) => sum + i.effectiveHourly * 24, 0);
   const savingsPlan = `arn:aws:savingsplans::${A.payer}:savingsplan/demo-compute-1y`;
+  // The plan's year ends 45 days after this month began: always inside the 60 days expiring commitments are told in.
+  const monthStart = yesterday + 1 - (Number(dayOf(yesterday + 1).slice(8, 10)) - 1);
+  const planEnds = `${dayOf(monthStart + 45)}T00:00:00Z`;
 
   for (let n = yesterday - days + 1; n <= yesterday; n++) {
     const day = dayOf(n);
@@ -198,7 +201,12 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
         effective: money(hours * instance.effectiveHourly),
         usageHours: hours,
         ...(instance.pricing === 'Committed'
-          ? { commitmentDiscountId: savingsPlan, commitmentDiscountType: 'Compute Savings Plan', commitmentDiscountStatus: 'Used' }
+          ? {
+              commitmentDiscountId: savingsPlan,
+              commitmentDiscountType: 'Compute Savings Plan',
+              commitmentDiscountStatus: 'Used',
+              commitmentDiscountEnd: planEnds,
+            }
           : {}),
       });
     }
@@ -227,7 +235,7 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
       // was bought a little above what the committed nodes use); the used part is amortised into
       // the covered hours above, the rest is unused commitment (FOCUS: a Usage row with
       // CommitmentDiscountStatus Unused, billed 0, at its amortised cost).
-      const plan = { commitmentDiscountId: savingsPlan, commitmentDiscountType: 'Compute Savings Plan' };
+      const plan = { commitmentDiscountId: savingsPlan, commitmentDiscountType: 'Compute Savings Plan', commitmentDiscountEnd: planEnds };
       const fee = money(commitmentPerDay * (1 + UNUSED_COMMITMENT_SHARE));
       const unused = money(fee - covered);
       rows.push({

@@ -33,6 +33,8 @@ const NAMES = {
   riUnusedUpfront: ['reservation_unused_amortized_upfront_fee_for_billing_period', 'reservation/UnusedAmortizedUpfrontFeeForBillingPeriod'],
   riUnusedRecurring: ['reservation_unused_recurring_fee', 'reservation/UnusedRecurringFee'],
   usageAmount: ['line_item_usage_amount', 'lineItem/UsageAmount'],
+  spEnd: ['savings_plan_end_time', 'savingsPlan/EndTime'],
+  riEnd: ['reservation_end_time', 'reservation/EndTime'],
   pricingUnit: ['pricing_unit', 'pricing/unit'],
 } as const;
 
@@ -95,7 +97,8 @@ export function curToFocusSql(file: string, columns: readonly string[]): string 
     ${text('payer')} AS BillingAccountId, ${text('usageAccount')} AS SubAccountId, nullif(${text('resource')}, '') AS ResourceId,
     ${text('region')} AS RegionId, ${tagsSql(columns)} AS Tags,
     CASE WHEN ${type} IN ('Usage', 'DiscountedUsage', 'SavingsPlanCoveredUsage') THEN ${text('usageAmount')} END AS ConsumedQuantity,
-    ${text('pricingUnit')} AS ConsumedUnit
+    ${text('pricingUnit')} AS ConsumedUnit,
+    CASE WHEN ${type} LIKE 'SavingsPlan%' THEN nullif(${text('spEnd')}, '') WHEN ${type} IN ('DiscountedUsage', 'RIFee') THEN nullif(${text('riEnd')}, '') END AS x_CommitmentDiscountEnd
   FROM ${focusReaderSql(file)}`;
 }
 

@@ -48,6 +48,9 @@ export const FOCUS_COLUMNS = [
   // How much was used, in what: an instance's hours give its billed rate (effective cost per hour).
   { alias: 'consumed_quantity', names: ['ConsumedQuantity'], required: false, kind: 'decimal' },
   { alias: 'consumed_unit', names: ['ConsumedUnit'], required: false, kind: 'text' },
+  // When a commitment ends: not a FOCUS column; the CUR mapping reads it from the Savings Plan or
+  // reservation end time, so expiring commitments can be told.
+  { alias: 'cd_end', names: ['x_CommitmentDiscountEnd'], required: false, kind: 'text' },
 ] as const;
 
 export type FocusColumn = (typeof FOCUS_COLUMNS)[number];

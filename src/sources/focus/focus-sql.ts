@@ -114,7 +114,16 @@ export const KEYS = [
  * account's invoice issuer, a commitment's type): carried along with any_value instead of grouped
  * by, which keeps the hash of the first grouping small.
  */
-export const ATTRIBUTES = ['resource_name', 'region', 'publisher', 'invoice_issuer', 'host_provider', 'cd_type', 'cd_category'] as const;
+export const ATTRIBUTES = [
+  'resource_name',
+  'region',
+  'publisher',
+  'invoice_issuer',
+  'host_provider',
+  'cd_type',
+  'cd_category',
+  'cd_end',
+] as const;
 
 /** Usage that accrues as it is used: what says how fresh the data is (fees and purchases are billed ahead). */
 const USAGE_BASED = `charge_category = 'Usage' AND coalesce(charge_frequency, 'Usage-Based') = 'Usage-Based'`;

@@ -82,6 +82,7 @@ interface AggregatedRow {
   cd_id: string | null;
   cd_type: string | null;
   cd_category: string | null;
+  cd_end: string | null;
   cd_status: string | null;
   publisher: string | null;
   invoice_issuer: string | null;
@@ -183,6 +184,7 @@ function toBatch(aggregated: readonly AggregatedRow[], ctx: PullContext, sourceI
       commitmentDiscountId: row.cd_id,
       commitmentDiscountType: row.cd_type,
       commitmentDiscountCategory: row.cd_category,
+      commitmentDiscountEnd: row.cd_end,
       commitmentDiscountStatus: row.cd_status,
       listCost: row.list_cost,
       contractedCost: row.contracted_cost,

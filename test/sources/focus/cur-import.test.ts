@@ -56,6 +56,7 @@ const CUR2 = [
   'resource_tags',
   'line_item_usage_amount',
   'pricing_unit',
+  'savings_plan_end_time',
 ];
 
 function cur2Csv(path: string): string {
@@ -80,6 +81,7 @@ function cur2Csv(path: string): string {
       l.team ? JSON.stringify({ user_team: l.team, user_Name: 'x' }) : '{}',
       l.hours === undefined ? '' : String(l.hours),
       l.hours === undefined ? '' : 'Hrs',
+      l.type.startsWith('SavingsPlan') ? '2027-01-31T23:59:59Z' : '',
     ]
       .map(field)
       .join(','),
@@ -208,7 +210,10 @@ describe('AWS CUR files imported through the FOCUS mapping', () => {
     const store = openStore(':memory:');
     await store.importBatches([await readFocusFiles([cur2Csv(tmp.path('hours.csv'))], pullContext())]);
     const [train] = (await store.spend.resourceHours('2026-11-01')).filter((r) => r.resourceId === 'i-0train');
+    const covered = (await store.spend.resourceCosts({ start: '2026-11-01', end: '2026-12-01' }, ['i-0train'])).find((r) => r.commitmentId);
     await store.close();
+    // The plan's end time comes along, so an expiring commitment can be told ahead.
+    expect(covered).toMatchObject({ commitmentEnd: '2027-01-31T23:59:59Z', hours: 5 });
     // Usage 10 h at 100 and covered usage 5 h at 30 (the negation's 5 h offset cost, not time).
     expect(train).toMatchObject({ effective: 100 + 30 + 0, hours: 10 + 5 });
   });
