@@ -15,11 +15,12 @@ export function recommendationList(recommendations: readonly Recommendation[], s
   if (recommendations.length > 0)
     blocks.push({
       type: 'table',
-      columns: [{ label: 'Instance' }, { label: 'Change' }, { label: 'Saving a month', align: 'right' }],
+      columns: [{ label: 'Instance' }, { label: 'Change' }, { label: 'Saving a month', align: 'right' }, { label: 'Confidence' }],
       rows: recommendations.map((r) => [
         r.name ?? r.instanceId,
         r.kind === 'spot' ? `${r.current.instanceType}: on-demand → spot` : `${r.current.instanceType} → ${r.proposed.instanceType}`,
         money(r.monthlySaving),
+        r.confidence,
       ]),
     });
   blocks.push({

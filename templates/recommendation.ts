@@ -36,6 +36,7 @@ export function recommendationMessage(rec: Recommendation, options: Recommendati
         { label: 'Now', value: `${rec.current.instanceType} ${rec.current.lifecycle} · ${money(rec.current.hourly)}/h` },
         { label: 'Proposed', value: `${rec.proposed.instanceType} ${rec.proposed.lifecycle} · ${money(rec.proposed.hourly)}/h` },
         { label: 'Saving', value: `${money(rec.monthlySaving)} a month (${Math.round(rec.hoursPerMonth)} h)` },
+        { label: 'Confidence', value: rec.confidence },
       ],
     },
     ...rec.evidence.map((text): Block => ({ type: 'text', text })),

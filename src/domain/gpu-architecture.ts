@@ -39,6 +39,29 @@ const BY_MODEL: Readonly<Record<string, GpuArchitecture>> = {
   'RTX PRO 6000 Blackwell': BLACKWELL_WORKSTATION,
 };
 
+/**
+ * Dense tensor throughput per GPU, TFLOPS (bf16; fp16 where the GPU has no bf16: V100, T4), from
+ * NVIDIA's data sheets: what one GPU can compute, to tell whether work fits a smaller one.
+ */
+const TENSOR_TFLOPS: Readonly<Record<string, number>> = {
+  V100: 125,
+  T4: 65,
+  A100: 312,
+  A10G: 70,
+  A10: 125,
+  L4: 121,
+  L40S: 362,
+  H100: 989,
+  H200: 989,
+  B200: 2250,
+  B300: 2250,
+};
+
+/** A catalog GPU model's dense tensor TFLOPS per GPU; null for a model the table does not know. */
+export function tensorTflopsOf(gpuModel: string): number | null {
+  return TENSOR_TFLOPS[gpuModel] ?? null;
+}
+
 /** The architecture of a catalog GPU model; null for a model this table does not know. */
 export function architectureOf(gpuModel: string): GpuArchitecture | null {
   return BY_MODEL[gpuModel] ?? null;

@@ -24,6 +24,11 @@ export interface Recommendation {
   /** Sentences that say why, with the figures: what the metrics and tags showed, what the catalog charges. */
   evidence: string[];
   /**
+   * How far the figures can be trusted: high for spot on a declared checkpointing workload seen
+   * for three days or more, medium where the metrics cover three days, low on less.
+   */
+  confidence: 'high' | 'medium' | 'low';
+  /**
    * What must change before the action can pass its own checks (a spot migration's readiness:
    * checkpointing, interval, protection), said instead of offering a button that would refuse.
    */

@@ -17,6 +17,7 @@ export const spot: Recommendation = {
     'research-train-fra runs training on on-demand p4d.24xlarge and declares checkpointing (checkpoint=true, every 30m).',
     'Spot p4d.24xlarge in eu-central-1: $18.21/h against $27.43/h on demand (34% less).',
   ],
+  confidence: 'high',
 };
 export const rightSize: Recommendation = {
   ...spot,

@@ -16,6 +16,8 @@ export const rightSizePolicySchema = z.strictObject({
   maxMemoryShare: share(0.5),
   /** The smaller type must hold the high-water mark times this factor (room for a bigger batch). */
   headroom: z.number({ error: 'expected a factor such as 1.2' }).min(1, { error: 'expected a factor of at least 1' }).max(4).default(1.2),
+  /** The target's utilisation the same work may reach at its 95th percentile (utilisation × throughput ratio). */
+  maxTargetUtil: z.number({ error: 'expected a percentage' }).gt(0).max(100, { error: 'expected a percentage of at most 100' }).default(70),
   /** Fewer running hours than this in the lookback say too little to recommend anything. */
   minRunningHours: z.number({ error: 'expected hours' }).nonnegative().default(8),
 });

@@ -1,6 +1,6 @@
 import type { GpuPrice, PriceCatalog } from '../../domain/price-catalog.js';
 import type { GpuInstance } from '../../domain/gpu-inventory.js';
-import { architectureOf, canMoveTo, interconnectOf } from '../../domain/gpu-architecture.js';
+import { architectureOf, canMoveTo, interconnectOf, tensorTflopsOf } from '../../domain/gpu-architecture.js';
 import { formatMoney } from '../../domain/money.js';
 import { recommendationId, type Recommendation } from '../../domain/recommendation.js';
 import type { GpuUsage } from './gpu-usage.js';
@@ -36,6 +36,12 @@ export function rightSizeRecommendation(
   if (!current) return null;
   const currentHourly = hourlyFor(current, instance.lifecycle) ?? instance.hourlyPrice;
   const needed = highWater * rule.headroom;
+  // The busiest moments must fit too: at the 95th percentile of utilisation, the work of these GPUs
+  // would keep the target's at most maxTargetUtil busy (a fifth of the compute would not).
+  const fitsCompute = (t: GpuPrice) => {
+    const ratio = throughputRatio(instance, t);
+    return ratio !== null && (usage.p95Util ?? 100) * ratio <= rule.maxTargetUtil;
+  };
   const multiGpuTraining = instance.gpuCount > 1 && (instance.workload === 'training' || instance.workload === 'sweep');
   // typesIn is cheapest first: the first type that holds the job and costs less is the answer.
   const target = catalog
@@ -48,14 +54,17 @@ export function rightSizeRecommendation(
         canMoveTo(instance.gpuModel, t.gpuModel) &&
         (!multiGpuTraining ||
           (t.gpuCount === instance.gpuCount && interconnectOf(t.instanceType) === interconnectOf(instance.instanceType))) &&
-        (hourlyFor(t, instance.lifecycle) ?? Infinity) < currentHourly,
+        (hourlyFor(t, instance.lifecycle) ?? Infinity) < currentHourly &&
+        fitsCompute(t),
     );
   if (!target) return null;
   const targetHourly = hourlyFor(target, instance.lifecycle)!;
 
   const hours = monthlyHours(usage, policy.hoursPerMonth);
   const label = instance.name ?? instance.instanceId;
+  const targetUtil = Math.round((usage.p95Util ?? 100) * throughputRatio(instance, target)!);
   const money = (n: number) => formatMoney(n, 'USD');
+  const host = hostNote(current, target);
   return {
     id: recommendationId('right-size', instance.instanceId),
     kind: 'right-size',
@@ -71,9 +80,22 @@ export function rightSizeRecommendation(
     evidence: [
       `${label} used at most ${gib(highWater)} of its ${gib(capacity)} GPU memory (${percent(highWater / capacity)}) and ${Math.round(usage.meanUtil)}% GPU utilisation on average over ${hoursText(usage.runningHours)} running in the last ${hoursText(usage.windowHours)}.`,
       `${target.instanceType} (${target.gpuCount}× ${target.gpuModel}, ${gib(target.gpuMemoryGiB!)}) is the cheapest ${instance.provider} type in ${instance.region} with room for ${gib(needed)} (the high-water mark + ${percent(rule.headroom - 1)} headroom) on ${sameOrNewer(instance.gpuModel, target.gpuModel)}${multiGpuTraining ? `, keeping ${instance.gpuCount} GPUs on ${interconnectOf(instance.instanceType)} for multi-GPU training` : ''}: ${money(targetHourly)}/h against ${money(currentHourly)}/h for ${instance.instanceType}.`,
+      `Its GPUs were at most ${Math.round(usage.p95Util ?? 0)}% busy 95% of the time; ${target.instanceType} has ${percent(1 / throughputRatio(instance, target)!)} of their tensor throughput, so the same work would keep it about ${targetUtil}% busy (at most ${rule.maxTargetUtil}% allowed).`,
       `At ${Math.round(hours)} hours a month (its share of time running), that saves ${money(round2((currentHourly - targetHourly) * hours))} a month.`,
+      ...(host ? [host] : []),
     ],
+    // Medium at best: the GPUs' figures are measured, the host's are not.
+    confidence: host === null && usage.runningHours >= 72 ? 'medium' : 'low',
   };
+}
+
+/**
+ * Host CPU and memory: GPU metrics do not show them, so a target with fewer vCPUs or less memory
+ * is said (and the recommendation's confidence is low until someone has looked); null otherwise.
+ */
+function hostNote(current: GpuPrice, target: GpuPrice): string | null {
+  if (target.vcpus >= current.vcpus && target.memoryGiB >= current.memoryGiB) return null;
+  return `${target.instanceType} has ${target.vcpus} vCPUs and ${target.memoryGiB} GiB of memory against ${current.vcpus} and ${current.memoryGiB} GiB now: burnrate does not read host CPU and memory, so check their peak use before the move.`;
 }
 
 /** "the same architecture (Ada Lovelace)" or "a newer architecture (Hopper, after Ampere)". */
@@ -83,6 +105,13 @@ function sameOrNewer(from: string, to: string): string {
   return source.name === target.name
     ? `the same architecture (${target.name})`
     : `a newer architecture (${target.name}, after ${source.name})`;
+}
+
+/** The instance's tensor throughput over the target's (both whole instances); null when a model is not in the table. */
+function throughputRatio(instance: GpuInstance, target: GpuPrice): number | null {
+  const from = tensorTflopsOf(instance.gpuModel);
+  const to = tensorTflopsOf(target.gpuModel);
+  return from === null || to === null ? null : (from * instance.gpuCount) / (to * target.gpuCount);
 }
 
 function hourlyFor(price: GpuPrice, lifecycle: GpuInstance['lifecycle']): number | null {

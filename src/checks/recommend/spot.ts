@@ -71,5 +71,6 @@ export function spotRecommendation(
     hoursPerMonth: round2(hours),
     monthlySaving: saving,
     evidence,
+    confidence: usage.runningHours >= 72 ? (interval !== null ? 'high' : 'medium') : 'low',
   };
 }

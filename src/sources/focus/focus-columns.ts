@@ -46,7 +46,8 @@ export const FOCUS_COLUMNS = [
   { alias: 'cost_categories', names: ['x_CostCategories'], required: false, kind: 'json' },
   { alias: 'pricing_effective', names: ['PricingCurrencyEffectiveCost'], required: false, kind: 'decimal' },
   // How much was used, in what: an instance's hours give its billed rate (effective cost per hour).
-  { alias: 'consumed_quantity', names: ['ConsumedQuantity'], required: false, kind: 'decimal' },
+  // Read as text and parsed only on rows counted in time (see USAGE_HOURS): most rows never need it.
+  { alias: 'consumed_quantity', names: ['ConsumedQuantity'], required: false, kind: 'text' },
   { alias: 'consumed_unit', names: ['ConsumedUnit'], required: false, kind: 'text' },
   // When a commitment ends: not a FOCUS column; the CUR mapping reads it from the Savings Plan or
   // reservation end time, so expiring commitments can be told.

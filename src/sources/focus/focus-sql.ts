@@ -136,11 +136,13 @@ const AMOUNTS = ['billed', 'effective', 'list_cost', 'contracted_cost', 'pricing
 
 /**
  * Hours of use, where the bill counts use in time (an instance's hours; AWS says Hrs, Google
- * seconds): with the effective cost of the same rows, the instance's billed rate.
+ * seconds): with the effective cost of the same rows, the instance's billed rate. Summed straight
+ * from the file's columns in the first grouping; the spellings are compared as they are (lower()
+ * or trim() on every row costs more than the list); a double, parsed only on rows counted in time.
  */
 const USAGE_HOURS = `CASE
-    WHEN lower(trim(consumed_unit)) IN ('hours', 'hour', 'hrs', 'hr', 'h') THEN consumed_quantity
-    WHEN lower(trim(consumed_unit)) IN ('seconds', 'second', 's') THEN consumed_quantity / 3600
+    WHEN consumed_unit IN ('Hours', 'Hour', 'Hrs', 'hours', 'hour', 'hrs', 'Hr', 'hr', 'h') THEN TRY_CAST(consumed_quantity AS DOUBLE)
+    WHEN consumed_unit IN ('Seconds', 'Second', 'seconds', 'second', 's') THEN TRY_CAST(consumed_quantity AS DOUBLE) / 3600
   END`;
 
 /**
@@ -184,14 +186,14 @@ export function aggregationSql(
     `CASE WHEN i = ${days} - 1 THEN ${amount} - CAST(${amount} / ${days} AS DECIMAL(38, 10)) * (${days} - 1) ELSE CAST(${amount} / ${days} AS DECIMAL(38, 10)) END`;
   return `
 WITH source AS (
-  SELECT ${ALLOCATED_RESOURCE}, ${USAGE_HOURS} AS usage_hours FROM (
+  SELECT ${ALLOCATED_RESOURCE} FROM (
 ${source}
   )
 ),
 by_tags AS (
   SELECT part, ${firstDay} AS day, ${lastDay} AS last_day, CAST(billing_start AS DATE) AS billing_day, ${keys}, tags, allocated_tags, cost_categories,
     ${attributes},
-    ${AMOUNTS.map((a) => `sum(${a}) AS ${a}`).join(', ')},
+    ${AMOUNTS.map((a) => `sum(${a === 'usage_hours' ? USAGE_HOURS : a}) AS ${a}`).join(', ')},
     max(charge_end) FILTER (WHERE ${USAGE_BASED}) AS usage_through, max(charge_start) AS latest_start,
     count(*) - count(billed) AS bad_billed, count(*) - count(effective) AS bad_effective,
     count(*) - count(charge_start) AS bad_charge_start, count(*) - count(billing_start) AS bad_billing_start,

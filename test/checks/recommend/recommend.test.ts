@@ -50,9 +50,9 @@ const usage = (u: Partial<GpuUsage>): GpuUsage => ({
 
 describe('right-size', () => {
   it('picks the cheapest type in the same provider and region that holds the high-water mark with headroom, and prices the saving', () => {
-    // g6e.2xlarge (1× L40S, 48 GiB) in us-west-2 using 12 GiB at 8%: 14.4 GiB needed.
+    // g6e.2xlarge (1× L40S, 48 GiB) in us-west-2 using 12 GiB at 8% (20% at its busiest): 14.4 GiB needed.
     const box = instance('g6e.2xlarge', 'us-west-2');
-    const rec = rightSizeRecommendation(box, usage({ memoryHighWaterGiB: 12, meanUtil: 8 }), catalog, policy)!;
+    const rec = rightSizeRecommendation(box, usage({ memoryHighWaterGiB: 12, meanUtil: 8, p95Util: 20 }), catalog, policy)!;
     // Ada Lovelace (the L40S's architecture) or newer, by hand: a T4 (Turing) would hold 14.4 GiB
     // too, but has no bf16 and a fraction of the compute.
     const adaOrNewer = ['L4', 'L40S', 'H100', 'H200', 'B200', 'B300', 'RTX PRO 6000 Blackwell'];
@@ -71,6 +71,23 @@ describe('right-size', () => {
     expect(rec.evidence.join(' ')).toContain('on the same architecture (Ada Lovelace)');
   });
 
+  it('needs compute to spare: work at 30% of an L40S at its busiest would keep an L4 (a third of it) 90% busy', () => {
+    const box = instance('g6e.2xlarge', 'us-west-2');
+    const rec = rightSizeRecommendation(box, usage({ memoryHighWaterGiB: 12, meanUtil: 8, p95Util: 30 }), catalog, policy)!;
+    // Dense bf16 tensor TFLOPS from NVIDIA's data sheets, by hand: L40S 362, L4 121.
+    const target = catalog.priceOf('aws', rec.proposed.instanceType, 'us-west-2')!;
+    const throughput: Record<string, number> = { L40S: 362, L4: 121, H100: 989, H200: 989, B200: 2250, B300: 2250 };
+    expect((30 * 362) / (throughput[target.gpuModel]! * target.gpuCount)).toBeLessThanOrEqual(70);
+    expect(target.gpuModel).not.toBe('L4');
+    expect(rec.evidence.join(' ')).toMatch(/at most 30% busy 95% of the time/);
+    // A smaller host is said, and the recommendation's confidence is low until someone has looked.
+    const current = catalog.priceOf('aws', 'g6e.2xlarge', 'us-west-2')!;
+    if (target.vcpus < current.vcpus) {
+      expect(rec.confidence).toBe('low');
+      expect(rec.evidence.join(' ')).toContain('burnrate does not read host CPU and memory');
+    }
+  });
+
   it('keeps an 8-GPU training node at 8 GPUs on NVLink, whatever little memory it uses', () => {
     const node = instance('p5.48xlarge', 'us-east-1');
     const rec = rightSizeRecommendation(node, usage({ memoryHighWaterGiB: 60, meanUtil: 12 }), catalog, policy);
@@ -79,10 +96,10 @@ describe('right-size', () => {
       expect(target.gpuCount).toBe(8);
       expect(rec.proposed.instanceType).toMatch(/^p/);
     }
-    // The same node as a notebook (not multi-GPU training) may go down to fewer GPUs.
+    // The same node as a notebook (not multi-GPU training) may go down to fewer GPUs, if its work fits them.
     const notebook = rightSizeRecommendation(
       { ...node, workload: 'notebook' },
-      usage({ memoryHighWaterGiB: 60, meanUtil: 12 }),
+      usage({ memoryHighWaterGiB: 60, meanUtil: 3, p95Util: 5 }),
       catalog,
       policy,
     );
