@@ -14,12 +14,6 @@ import type { CloudProvider, GpuPrice } from '../src/domain/price-catalog.js';
 
 export { formatCatalog };
 
-export const CATALOG_REGIONS: Readonly<Record<CloudProvider, readonly string[]>> = {
-  aws: ['us-east-1', 'us-west-2', 'eu-west-1', 'eu-central-1', 'ap-northeast-1'],
-  gcp: ['us-central1', 'europe-west4', 'asia-northeast1'],
-  azure: ['eastus', 'westeurope', 'westus2'],
-};
-
 export const SOURCE_FILES = {
   awsOnDemand: 'aws_gpu_instances_vantage_ondemand_reserved.csv',
   awsSpot: 'aws_gpu_vms_skypilot_v7_subset.csv',
@@ -105,7 +99,6 @@ function awsGpuMemory(instanceType: string, model: string, count: number, given:
 }
 
 export function buildAws(onDemandCsv: string, spotCsv: string): GpuPrice[] {
-  const regions = new Set(CATALOG_REGIONS.aws);
   const spot = new Map<string, number[]>();
   for (const row of parseCsv(spotCsv)) {
     const key = `${row.InstanceType}|${row.Region}`;
@@ -118,7 +111,8 @@ export function buildAws(onDemandCsv: string, spotCsv: string): GpuPrice[] {
     const gpuCount = num(row.GpuCount);
     // NVIDIA GPUs only (what DCGM and nvidia-smi watch), current generation, whole GPUs (no g6f slices).
     if (row.Family !== 'GPU instance' || !row.Gpu?.startsWith('NVIDIA ') || row.Generation !== 'current') continue;
-    if (!regions.has(region) || !Number.isInteger(gpuCount) || gpuCount < 1) continue;
+    // Every region the table prices (local zones too): an instance anywhere gets its own region's price.
+    if (region === '' || !Number.isInteger(gpuCount) || gpuCount < 1) continue;
     const gpuModel = awsModel(row.Gpu);
     entries.push({
       provider: 'aws',
@@ -182,8 +176,7 @@ export function gcpAccelerator(machine: string): { accelerator: string; count: n
 const GCP_MODEL: Record<string, string> = { 'A100-80GB': 'A100', 'H100-MEGA': 'H100' };
 
 export function buildGcp(csv: string): GpuPrice[] {
-  const regions = new Set(CATALOG_REGIONS.gcp);
-  const rows = parseCsv(csv, 'GpuInfo').filter((row) => regions.has(row.Region ?? ''));
+  const rows = parseCsv(csv, 'GpuInfo').filter((row) => (row.Region ?? '') !== '');
   // GPU rows have no InstanceType; each prices an attachment of AcceleratorCount GPUs in one zone.
   const gpuRows = new Map<string, Row>();
   for (const row of rows) {
@@ -246,13 +239,12 @@ const AZURE_MEMORY_UNKNOWN = /^Standard_NCC?\d+adi?s_H100_v5$/;
 const AZURE_MODEL: Record<string, string> = { 'V100-32GB': 'V100', 'A100-80GB': 'A100' };
 
 export function buildAzure(csv: string): GpuPrice[] {
-  const regions = new Set(CATALOG_REGIONS.azure);
   const entries: GpuPrice[] = [];
   for (const row of parseCsv(csv, 'Generation')) {
     const accelerator = row.AcceleratorName ?? '';
     const gpuCount = num(row.AcceleratorCount);
     const instanceType = row.InstanceType ?? '';
-    if (!regions.has(row.Region ?? '') || !(accelerator in AZURE_GPU_MEMORY)) continue;
+    if ((row.Region ?? '') === '' || !(accelerator in AZURE_GPU_MEMORY)) continue;
     if (!Number.isInteger(gpuCount) || gpuCount < 1) continue; // NVads A10 v5 sells GPU slices
     const perGpu = AZURE_MEMORY_UNKNOWN.test(instanceType) ? null : (AZURE_GPU_MEMORY[accelerator] ?? null);
     entries.push({

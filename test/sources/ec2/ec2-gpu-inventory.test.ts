@@ -108,28 +108,29 @@ describe('the EC2 GPU inventory', () => {
   });
 
   it('keeps a GPU instance of a region the catalog does not cover, priced as in its cheapest region, and says so', async () => {
-    const ohio: FakeEc2Instance = {
+    // The public tables price no p5.48xlarge in Paris.
+    const paris: FakeEc2Instance = {
       id: 'i-0f00000000000000f',
-      region: 'us-east-2',
+      region: 'eu-west-3',
       state: 'running',
       instanceType: 'p5.48xlarge',
       tags: { team: 'nlp' },
     };
     const catalog = loadPriceCatalog();
-    expect(catalog.priceOf('aws', 'p5.48xlarge', 'us-east-2')).toBeUndefined();
+    expect(catalog.priceOf('aws', 'p5.48xlarge', 'eu-west-3')).toBeUndefined();
     const cheapest = catalog.entries
       .filter((e) => e.provider === 'aws' && e.instanceType === 'p5.48xlarge')
       .sort((a, b) => a.onDemandHourly - b.onDemandHourly)[0]!;
-    const list = await (await inventoryOf(['us-east-2'], { instances: [...FLEET, ohio] })).list();
+    const list = await (await inventoryOf(['eu-west-3'], { instances: [...FLEET, paris] })).list();
     expect(list).toEqual([
       expect.objectContaining({
         instanceId: 'i-0f00000000000000f',
-        region: 'us-east-2',
+        region: 'eu-west-3',
         team: 'nlp',
         gpuModel: 'H100',
         gpuCount: 8,
         hourlyPrice: cheapest.onDemandHourly,
-        priceNote: `priced as in ${cheapest.region}: the price catalog has no p5.48xlarge price for us-east-2`,
+        priceNote: `priced as in ${cheapest.region}: the price catalog has no p5.48xlarge price for eu-west-3`,
       }),
     ]);
   });
