@@ -49,9 +49,15 @@ export function parseCsv(text: string, looseColumn?: string): Row[] {
 
 const num = (text: string | undefined): number => Number.parseFloat(text ?? '');
 const price = (value: number): number => Math.round(value * 1e5) / 1e5;
+/**
+ * The median of a region's zone spot prices: what an instance in any of its zones typically pays
+ * (the lowest zone's price overstates the saving for an instance placed elsewhere).
+ */
 const spotOrNull = (values: number[]): number | null => {
-  const valid = values.filter((v) => Number.isFinite(v) && v > 0);
-  return valid.length === 0 ? null : price(Math.min(...valid));
+  const valid = values.filter((v) => Number.isFinite(v) && v > 0).sort((a, b) => a - b);
+  if (valid.length === 0) return null;
+  const mid = valid.length >> 1;
+  return price(valid.length % 2 === 1 ? valid[mid]! : (valid[mid - 1]! + valid[mid]!) / 2);
 };
 
 // ---- AWS --------------------------------------------------------------------------------------

@@ -51,7 +51,6 @@ export function createPriceCatalog(entries: readonly GpuPrice[]): PriceCatalog {
   return {
     entries,
     priceOf: (provider, instanceType, region) => byKey.get(keyOf(provider, instanceType, region)),
-    gpuTypes: (provider) => [...new Set(entries.filter((e) => e.provider === provider).map((e) => e.instanceType))].sort(),
     cheapestRegionOf: (provider, instanceType) =>
       entries
         .filter((e) => e.provider === provider && e.instanceType === instanceType)

@@ -19,6 +19,7 @@ export interface GpuInstance {
   instanceType: string;
   /** Chip name as the price catalog has it: H100, A100, L4, ... */
   gpuModel: string;
+  /** 0 when the type is unknown (newer than the price catalog). */
   gpuCount: number;
   /** GPU memory of the whole instance; null when unknown. */
   gpuMemoryGiB: number | null;

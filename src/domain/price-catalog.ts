@@ -16,7 +16,7 @@ export interface GpuPrice {
   memoryGiB: number;
   region: string;
   onDemandHourly: number;
-  /** Lowest spot price seen across the region's zones; null where the sources have none. */
+  /** The median of the region's zone spot prices; null where the sources have none (or none plausible). */
   spotHourly: number | null;
   /** A 1-year commitment's rate (AWS reserved instance, no upfront); absent where the sources have none. */
   committedHourly?: number;
@@ -27,8 +27,6 @@ export interface PriceCatalog {
   priceOf(provider: CloudProvider, instanceType: string, region: string): GpuPrice | undefined;
   /** Every GPU instance type priced in a region, cheapest first. */
   typesIn(provider: CloudProvider, region: string): GpuPrice[];
-  /** Every GPU instance type of a provider, whatever the region. */
-  gpuTypes(provider: CloudProvider): string[];
   /** A type as priced in the region where it costs least: for a region the catalog does not cover. */
   cheapestRegionOf(provider: CloudProvider, instanceType: string): GpuPrice | undefined;
 }

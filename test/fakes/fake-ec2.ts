@@ -71,7 +71,7 @@ type StoredInstance = FakeEc2Instance & { tags: Record<string, string>; instance
  * 2016-11-15&InstanceId.1=...`), SigV4 for service "ec2", XML answers in EC2's shape and errors as
  * `<Response><Errors><Error><Code/><Message/></Error></Errors><RequestID/></Response>`.
  * DescribeInstances and StopInstances honour `DryRun=true` (DryRunOperation, 412, when allowed).
- * DescribeInstances filters by `instance-type` and `instance-state-name` (any other filter is
+ * DescribeInstances filters by `instance-type` and `instance-state-name`, with EC2's `*` and `?` wildcards (any other filter is
  * unexpected); an instance given a region exists only for requests signed for that region.
  * A permission can be denied (UnauthorizedOperation, 403) and the next N calls throttled
  * (RequestLimitExceeded, 503). StopInstances moves a running instance to "stopping", as EC2 does;
@@ -228,7 +228,9 @@ export class FakeEc2 {
     if (action === 'DescribeInstances') {
       const candidates =
         instanceIds.length > 0 ? instanceIds.map((id) => this.instances.get(id)!) : [...this.instances.values()].filter(visible);
-      const matching = candidates.filter((i) => Object.entries(filters).every(([name, values]) => values.includes(FILTERS[name]!(i))));
+      const matching = candidates.filter((i) =>
+        Object.entries(filters).every(([name, values]) => values.some((v) => wildcard(v, FILTERS[name]!(i)))),
+      );
       return this.describeInstances(matching, params.NextToken, res);
     }
     return this.stopInstances(instanceIds, res);
@@ -271,6 +273,15 @@ export class FakeEc2 {
       `<StopInstancesResponse xmlns="${XMLNS}"><requestId>${randomUUID()}</requestId><instancesSet>${items.join('')}</instancesSet></StopInstancesResponse>`,
     );
   }
+}
+
+/** Whether a filter value matches, as EC2 matches them: `*` any run of characters, `?` one character. */
+function wildcard(pattern: string, value: string): boolean {
+  const re = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${re}$`).test(value);
 }
 
 /** `Filter.1.Name=instance-type&Filter.1.Value.1=g5.xlarge&...` → { 'instance-type': ['g5.xlarge', ...] } */

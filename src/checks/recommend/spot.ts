@@ -44,7 +44,7 @@ export function spotRecommendation(
   const discount = Math.round((1 - price.spotHourly / price.onDemandHourly) * 100);
   const evidence = [
     `${label} runs ${instance.workload === 'sweep' ? 'a sweep' : 'training'} on on-demand ${instance.instanceType} in ${instance.region} and declares checkpointing (checkpoint=true${checkpointing.intervalText ? `, every ${checkpointing.intervalText}` : ''}), so a spot reclaim costs a restart from the last checkpoint, not the run.`,
-    `Spot ${instance.instanceType} in ${instance.region}: ${money(price.spotHourly)}/h against ${money(price.onDemandHourly)}/h on demand (${discount}% less; lowest zone price in the catalog).`,
+    `Spot ${instance.instanceType} in ${instance.region}: ${money(price.spotHourly)}/h against ${money(price.onDemandHourly)}/h on demand (${discount}% less; the median of the region's zone prices).`,
     `It ran ${hoursText(usage.runningHours)} of the last ${hoursText(usage.windowHours)}: about ${Math.round(hours)} hours a month, so spot saves ${money(saving)} a month, net of ${money(round2(rework))} of work redone after about ${Math.round(reclaims * 10) / 10} reclaims a month (half a checkpoint interval and a ${formatMinutes(spot.restartMinutes)} restart each; spot.interruptionsPerMonth).`,
   ];
   if (interval === null)

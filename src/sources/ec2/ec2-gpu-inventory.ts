@@ -14,16 +14,20 @@ export interface Ec2GpuInventoryOptions {
   catalog?: PriceCatalog;
 }
 
-/** EC2 accepts at most this many values in one filter. */
-const MAX_FILTER_VALUES = 200;
+/**
+ * EC2's GPU families, as DescribeInstances filter wildcards: every P (p3, p4d, p5, p6...) and G
+ * (g4dn, g5, g6, g6e...) type, including ones newer than the price catalog, which are reported
+ * with no price rather than missed.
+ */
+const GPU_FAMILIES = ['p*', 'g*'];
 
 /** A stopped instance stays listed: a Stop clicked on an older alert still finds its region. */
 const LISTED_STATES = ['pending', 'running', 'stopping', 'stopped'];
 
 /**
- * The GPU instances of the configured regions: DescribeInstances filtered server side to the GPU
- * types the price catalog knows (in any region), so a region with thousands of CPU instances
- * answers with its GPU instances only. Regions are read in parallel.
+ * The GPU instances of the configured regions: DescribeInstances filtered server side to EC2's
+ * GPU families, so a region with thousands of CPU instances answers with its GPU instances only.
+ * Regions are read in parallel.
  */
 export class Ec2GpuInventory {
   readonly permissions = ['ec2:DescribeInstances'] as const;
@@ -39,25 +43,20 @@ export class Ec2GpuInventory {
   }
 
   private async listRegion(region: string): Promise<GpuInstance[]> {
-    // Every GPU type the catalog knows, in any region: an instance in a region the catalog does
-    // not cover is still a GPU instance to watch.
-    const types = this.catalog.gpuTypes('aws');
     const context = { region, catalog: this.catalog, tagKeys: this.options.tagKeys, resolveTeam: this.options.resolveTeam };
     const client = this.options.clientFor(region);
     const out: GpuInstance[] = [];
     try {
-      for (let i = 0; i < types.length; i += MAX_FILTER_VALUES) {
-        const filters = [
-          { Name: 'instance-type', Values: types.slice(i, i + MAX_FILTER_VALUES) },
-          { Name: 'instance-state-name', Values: LISTED_STATES },
-        ];
-        for await (const page of paginateDescribeInstances({ client, pageSize: 1000 }, { Filters: filters }))
-          for (const reservation of page.Reservations ?? [])
-            for (const instance of reservation.Instances ?? []) {
-              const gpu = gpuInstanceOf(instance, context);
-              if (gpu) out.push(gpu);
-            }
-      }
+      const filters = [
+        { Name: 'instance-type', Values: GPU_FAMILIES },
+        { Name: 'instance-state-name', Values: LISTED_STATES },
+      ];
+      for await (const page of paginateDescribeInstances({ client, pageSize: 1000 }, { Filters: filters }))
+        for (const reservation of page.Reservations ?? [])
+          for (const instance of reservation.Instances ?? []) {
+            const gpu = gpuInstanceOf(instance, context);
+            if (gpu) out.push(gpu);
+          }
     } catch (error) {
       throw explainEc2Error(error, 'ec2:DescribeInstances', region);
     }

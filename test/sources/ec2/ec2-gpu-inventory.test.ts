@@ -97,12 +97,11 @@ describe('the EC2 GPU inventory', () => {
       hostNames: ['10.8.0.5'],
     });
 
-    // One DescribeInstances per region, signed for that region, filtered server side to every GPU type the catalog knows.
+    // One DescribeInstances per region, signed for that region, filtered server side to EC2's GPU families.
     const calls = aws.started!.callsOf('DescribeInstances');
     expect(calls.map((c) => c.region).sort()).toEqual(['eu-west-1', 'us-east-1']);
-    const gpuTypes = new Set(catalog.entries.filter((e) => e.provider === 'aws').map((e) => e.instanceType));
     for (const call of calls) {
-      expect(new Set(call.filters['instance-type'])).toEqual(gpuTypes);
+      expect(call.filters['instance-type']).toEqual(['p*', 'g*']);
       expect(call.filters['instance-state-name']).toEqual(['pending', 'running', 'stopping', 'stopped']);
     }
   });
@@ -133,6 +132,26 @@ describe('the EC2 GPU inventory', () => {
         priceNote: `priced as in ${cheapest.region}: the price catalog has no p5.48xlarge price for eu-west-3`,
       }),
     ]);
+  });
+
+  it('reports a GPU type newer than the catalog with no price, instead of dropping it', async () => {
+    const newer: FakeEc2Instance = {
+      id: 'i-0d0000000000000dd',
+      region: 'us-east-1',
+      state: 'running',
+      instanceType: 'p7.48xlarge',
+      tags: { team: 'nlp' },
+    };
+    expect(loadPriceCatalog().priceOf('aws', 'p7.48xlarge', 'us-east-1')).toBeUndefined();
+    const list = await (await inventoryOf(['us-east-1'], { instances: [...FLEET, newer] })).list();
+    expect(list.find((i) => i.instanceId === newer.id)).toMatchObject({
+      team: 'nlp',
+      gpuModel: '(unknown)',
+      gpuCount: 0,
+      hourlyPrice: 0,
+      priceNote:
+        'no price: the price catalog has no p7.48xlarge; priced by the bill once it shows the instance (or add the type to the catalog)',
+    });
   });
 
   it('follows DescribeInstances pages', async () => {
