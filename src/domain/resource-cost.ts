@@ -29,6 +29,8 @@ export interface ResourceDay {
   day: string;
   currency: string;
   effective: number;
+  /** Hours of use the bill counted that day; null where it counts use otherwise. */
+  hours: number | null;
 }
 
 /** A resource's effective cost and hours of use over some days, in one currency: its billed rate is effective / hours. */

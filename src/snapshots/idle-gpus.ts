@@ -5,6 +5,11 @@ import type { Deps } from '../deps.js';
 import type { GpuFinding } from '../domain/gpu-finding.js';
 import { loadGpuSnapshot } from './gpu-snapshot.js';
 import { metricsWindow } from './gpu-windows.js';
+import { billedRunBefore } from '../checks/idle/billed-run.js';
+import { convert } from '../domain/fx.js';
+import { formatMoney } from '../domain/money.js';
+import { addDays, toDay } from '../domain/period.js';
+import { loadFxRates } from './fx-rates.js';
 
 /**
  * Idle and stalled instances right now, over fresh metrics, before Keep exceptions; only
@@ -18,9 +23,49 @@ export async function detectIdleGpus(deps: Deps, now: Date, only?: { instanceId:
     series,
     instance: idleInstanceOf(instance, snapshot.handedTo.get(instance.instanceId)),
   }));
-  return idleFindings({ gpus, policy: deps.config.gpu.idle, now, schedules: schedulesOf(deps), range: snapshot.window }).map((f) => {
-    const instance = byId.get(f.instanceId)!;
-    return { ...f, name: instance.name, instanceType: instance.instanceType };
+  const findings = idleFindings({ gpus, policy: deps.config.gpu.idle, now, schedules: schedulesOf(deps), range: snapshot.window }).map(
+    (f) => {
+      const instance = byId.get(f.instanceId)!;
+      return { ...f, name: instance.name, instanceType: instance.instanceType };
+    },
+  );
+  return withBilledRuns(deps, findings, snapshot.window.start);
+}
+
+/** Days of bill read back for an instance idle through the whole metrics window. */
+const BILL_LOOKBACK_DAYS = 120;
+
+/**
+ * An instance idle through the whole metrics window started idling earlier than the metrics say:
+ * its line says "at least". Where the bill shows it running every hour of the days before the
+ * window, the line says since when and what that cost: the metrics cannot say it was idle all
+ * along, the bill says it never stopped.
+ */
+async function withBilledRuns(deps: Deps, findings: GpuFinding[], windowStart: number): Promise<GpuFinding[]> {
+  const capped = findings.filter((f) => Date.parse(f.since) / 1000 <= windowStart);
+  if (capped.length === 0) return findings;
+  const before = toDay(new Date(windowStart * 1000));
+  const [rows, fx] = await Promise.all([
+    deps.store.spend.resourceDays(
+      { start: addDays(before, -BILL_LOOKBACK_DAYS), end: before },
+      capped.map((f) => f.instanceId),
+    ),
+    loadFxRates(deps),
+  ]);
+  const days = new Map<string, Map<string, { hours: number; billed: number }>>();
+  for (const row of rows) {
+    const usd = convert(row.effective, row.currency, 'USD', fx);
+    if (usd === null) continue;
+    const of = days.get(row.resourceId) ?? new Map<string, { hours: number; billed: number }>();
+    const day = of.get(row.day) ?? { hours: 0, billed: 0 };
+    of.set(row.day, { hours: day.hours + (row.hours ?? 0), billed: day.billed + usd });
+    days.set(row.resourceId, of);
+  }
+  return findings.map((f) => {
+    const run = capped.includes(f) ? billedRunBefore(days.get(f.instanceId) ?? new Map(), before) : null;
+    if (!run) return f;
+    const note = `the bill shows it running every hour of the ${run.days} day${run.days === 1 ? '' : 's'} before, since ${run.since}: ${formatMoney(run.billed, 'USD')} billed`;
+    return { ...f, description: `${f.description} (${note})` };
   });
 }
 

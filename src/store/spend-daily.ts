@@ -120,7 +120,7 @@ export class SqliteSpendStore implements SpendStore {
     if (resourceIds.length === 0) return [];
     return this.db
       .prepare<[string, string, string], ResourceDay>(
-        `SELECT resource_id AS resourceId, day, currency, sum(effective) AS effective
+        `SELECT resource_id AS resourceId, day, currency, sum(effective) AS effective, sum(usage_hours) AS hours
          FROM spend_daily
          WHERE day >= ? AND day < ? AND resource_id IN (SELECT value FROM json_each(?))
          GROUP BY resource_id, day, currency`,

@@ -5,7 +5,7 @@ import { loadPriceCatalog } from '../../src/catalog/price-catalog.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
 import { refreshSources } from '../../src/jobs/refresh-sources.js';
 import { buildSources } from '../../src/sources/registry.js';
-import { gpuDemo } from '../support/gpu-demo.js';
+import { gpuDemo, T } from '../support/gpu-demo.js';
 import { loadGpuSnapshot } from '../../src/snapshots/gpu-snapshot.js';
 import { recommendationWindow } from '../../src/snapshots/gpu-windows.js';
 import { workDir } from '../support/run-cli.js';
@@ -34,6 +34,23 @@ describe('idle GPUs priced from the bill', () => {
       expect(f.description).toContain(`at its billed rate, $${rate.toFixed(2)}/h`);
       expect(f.perDay).toBeCloseTo(rate * 24, 1);
     }
+
+    // An instance idle through the whole metrics window says how long the bill shows it running
+    // without a stop before it, and what that cost: here, every day of the demo's history.
+    const box = findings.find((f) => f.name === 'tmp-debug-box')!;
+    const windowDay = new Date(Date.parse(T) - 24 * 3600_000).toISOString().slice(0, 10);
+    const days = sql
+      .prepare(
+        `SELECT day, sum(usage_hours) AS hours, sum(effective) AS billed FROM spend_daily WHERE resource_id = ? AND day < ? GROUP BY day ORDER BY day DESC`,
+      )
+      .all(box.instanceId, windowDay) as { day: string; hours: number; billed: number }[];
+    let whole = 0;
+    while (whole < days.length && days[whole]!.hours >= 23.5) whole++;
+    const billed = days.slice(0, whole).reduce((s, d) => s + d.billed, 0);
+    expect(whole).toBeGreaterThan(30);
+    expect(box.description).toContain(
+      `(the bill shows it running every hour of the ${whole} days before, since ${days[whole - 1]!.day}: $${billed.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} billed)`,
+    );
 
     // A pre-training node under the Savings Plan costs its amortised rate, well under its list price.
     const { instances } = await loadGpuSnapshot(deps, { window: recommendationWindow(deps, deps.clock()) });
