@@ -53,21 +53,9 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
     if (value === null) unconverted.add(from);
     return value;
   };
-  const billed: BilledResource[] = costs.flatMap((c) => {
-    const cost = inBase(c.effective, c.currency);
-    return cost === null
-      ? []
-      : [
-          {
-            resourceId: c.resourceId,
-            team: c.team,
-            cost,
-            days: c.days,
-            commitmentId: c.commitmentId,
-            hours: c.hours,
-            commitmentEnd: c.commitmentEnd,
-          },
-        ];
+  const billed: BilledResource[] = costs.flatMap(({ effective, currency: from, ...row }) => {
+    const cost = inBase(effective, from);
+    return cost === null ? [] : [{ ...row, cost }];
   });
   const unusedCommitments = unused.flatMap((u) => {
     const amount = inBase(u.effective, u.currency);
@@ -85,7 +73,6 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
     periodSeconds: window.end - window.start,
     today: toDay(deps.clock()),
     commitmentOwner: deps.config.showback.commitmentOwner,
-    committed: new Set(billed.filter((b) => b.commitmentId !== null).map((b) => b.resourceId)),
     runTagKey: deps.config.unitCosts.tagKeys.run,
     catalog: loadPriceCatalog(),
     recommendations: deps.config.recommendations,

@@ -58,8 +58,6 @@ export interface WasteInput {
   today: string;
   /** showback.commitmentOwner: who carries unused commitment (else the teams it covered). */
   commitmentOwner?: string | undefined;
-  /** Instances the bill shows under a commitment: never proposed for spot. */
-  committed: ReadonlySet<string>;
   runTagKey?: string;
   catalog: PriceCatalog;
   recommendations: RecommendationsPolicy;
@@ -98,7 +96,9 @@ export function diagnoseWaste(input: WasteInput): WasteDiagnosis {
     units.map((u) => u.instance),
     input.runTagKey,
   );
-  for (const unit of units) splitUnit(unit, input, multiNode);
+  // Instances the bill shows under a commitment: moving them to spot saves nothing while it runs.
+  const committed = new Set(input.billed.filter((b) => b.commitmentId !== null).map((b) => b.resourceId));
+  for (const unit of units) splitUnit(unit, input, multiNode, committed);
   const commitments = commitmentShares(input);
   const notes = notesOf(input);
 
@@ -124,17 +124,7 @@ export function diagnoseWaste(input: WasteInput): WasteDiagnosis {
     unallocated: {
       monthly: unallocated,
       share: all.gpuSpend > 0 ? unallocated / all.gpuSpend : 0,
-      evidence:
-        orphan.length === 0
-          ? ['Every GPU instance the bill charges belongs to a team.']
-          : [
-              `${countOf(new Set(orphan.map((u) => u.instance.instanceId)).size, 'GPU instance')} (${orphan
-                .map((u) => label(u.instance))
-                .slice(0, 5)
-                .join(
-                  ', ',
-                )}) ${orphan.some((u) => u.team === UNMAPPED) ? 'carry a team tag burnrate.yml does not know, or none' : 'carry no team tag'}: no team sees this spend or can act on its waste. Tag them (or add the team) first.`,
-            ],
+      evidence: [unallocatedEvidence(orphan)],
     },
   };
   return {
@@ -155,6 +145,14 @@ export function diagnoseWaste(input: WasteInput): WasteDiagnosis {
     }),
     notes,
   };
+}
+
+/** Whose GPU spend nobody owns, and why. */
+function unallocatedEvidence(orphan: readonly Unit[]): string {
+  if (orphan.length === 0) return 'Every GPU instance the bill charges belongs to a team.';
+  const names = [...new Set(orphan.map((u) => label(u.instance)))];
+  const why = orphan.some((u) => u.team === UNMAPPED) ? 'carry a team tag burnrate.yml does not know, or none' : 'carry no team tag';
+  return `${countOf(names.length, 'GPU instance')} (${names.slice(0, 5).join(', ')}) ${why}: no team sees this spend or can act on its waste. Tag them (or add the team) first.`;
 }
 
 /** One unit per (instance, team) the bill charged, plus instances the bill does not show, at list price. */
@@ -193,7 +191,7 @@ function unitsOf(input: WasteInput): Unit[] {
 }
 
 /** Idle, stalled, oversized, spot and off-hours parts of one unit, each on what the ones before left. */
-function splitUnit(unit: Unit, input: WasteInput, multiNode: ReadonlySet<string>): void {
+function splitUnit(unit: Unit, input: WasteInput, multiNode: ReadonlySet<string>, committed: ReadonlySet<string>): void {
   const time = unit.time;
   if (!time || time.observed <= 0) return;
   const usage = unit.usage;
@@ -211,7 +209,7 @@ function splitUnit(unit: Unit, input: WasteInput, multiNode: ReadonlySet<string>
     unit.target = rightSize.proposed.instanceType;
     left -= oversized;
   }
-  const spotPossible = !input.committed.has(unit.instance.instanceId) && !multiNode.has(unit.instance.instanceId);
+  const spotPossible = !committed.has(unit.instance.instanceId) && !multiNode.has(unit.instance.instanceId);
   const spot = spotPossible ? spotRecommendation(unit.instance, usage, input.catalog, input.recommendations, input.spot) : null;
   if (spot && spot.hoursPerMonth > 0) {
     // The recommendation's saving net of rework, as a share of what the instance costs on demand.
