@@ -1,4 +1,5 @@
 import type { Message } from '../templates/message.js';
+import { closest } from '../src/domain/closest.js';
 import { budgetCommand } from './budget.js';
 import { budgetSetCommand } from './budget-set.js';
 import type { CommandSpec } from './command.js';
@@ -33,6 +34,11 @@ export function findCommand(words: readonly string[]): { spec: CommandSpec; args
   if (two) return { spec: two, args: words.slice(2) };
   const one = COMMANDS.find((c) => c.verb === first);
   return one ? { spec: one, args: words.slice(1) } : null;
+}
+
+/** The verb nearest to a misspelt one (`spnd` → `spend`), if near enough to be a typo. */
+export function closestVerb(word: string): string | undefined {
+  return closest(word, [...new Set(COMMANDS.map((c) => c.verb.split(' ')[0]!))]);
 }
 
 /** The help answer, led by what went wrong when the user typed something unknown. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { findAction } from '../actions/index.js';
 import { runActionPipeline } from './action-pipeline.js';
-import { findCommand, helpMessage } from '../../commands/index.js';
+import { closestVerb, findCommand, helpMessage } from '../../commands/index.js';
 import type { Deps } from '../deps.js';
 import { rolesOf, visibleTeams } from '../domain/roles.js';
 import { isBurnrateError } from '../domain/errors.js';
@@ -35,7 +35,8 @@ async function runCommand(deps: Deps, interaction: CommandInteraction): Promise<
   const words = interaction.text.trim().split(/\s+/).filter(Boolean);
   const found = findCommand(words);
   if (!found) {
-    const unknown = words[0] ? `Unknown command "${words[0]}".` : null;
+    const suggestion = words[0] ? closestVerb(words[0]) : undefined;
+    const unknown = words[0] ? `Unknown command "${words[0]}".${suggestion ? ` Did you mean "${suggestion}"?` : ''}` : null;
     await interaction.reply.private(helpMessage(unknown));
     return;
   }

@@ -16,6 +16,9 @@ import { spendVerb } from './spend.js';
 import { statusVerb } from './status.js';
 import { wasteVerb } from './waste.js';
 import { savingsVerb } from './savings.js';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { closest } from '../domain/closest.js';
 import { BurnrateError, isBurnrateError } from '../domain/errors.js';
 
 const VERBS: Record<string, Verb> = {
@@ -40,7 +43,7 @@ const VERBS: Record<string, Verb> = {
 
 const HELP = `burnrate — cloud and GPU spend alerts for ML teams, in Slack and Teams
 
-Usage: burnrate <command> [options]
+Usage: burnrate <command> [options]    (burnrate --version: the version)
 
   serve                      run the bot: checks on a schedule, alerts, health endpoints
   check [--dry-run] [--json] run the budget checks now
@@ -71,6 +74,20 @@ Options for all data commands: --config FILE (or BURNRATE_CONFIG), --db FILE (or
 Exit codes: 0 ok, 1 runtime failure, 2 usage or input error.
 `;
 
+/** burnrate's version, from its package.json: two folders above src/cli/, three above dist/src/cli/. */
+function version(): string {
+  for (const up of ['../../package.json', '../../../package.json']) {
+    try {
+      const text = readFileSync(fileURLToPath(new URL(up, import.meta.url)), 'utf8');
+      const parsed = JSON.parse(text) as { name?: string; version?: string };
+      if (parsed.name === 'burnrate' && parsed.version) return parsed.version;
+    } catch {
+      // not this folder: try the next one up
+    }
+  }
+  return 'unknown';
+}
+
 /** Runs one CLI invocation and returns its exit code; never exits the process itself. */
 export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<number> {
   const [name, ...args] = argv;
@@ -78,9 +95,14 @@ export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<n
     io.out.write(HELP);
     return name ? 0 : 2;
   }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.out.write(`burnrate ${version()}\n`);
+    return 0;
+  }
   const verb = VERBS[name];
   if (!verb) {
-    io.err.write(`burnrate: unknown command "${name}"\n\n${HELP}`);
+    const suggestion = closest(name, Object.keys(VERBS));
+    io.err.write(`burnrate: unknown command "${name}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}\n\n${HELP}`);
     return 2;
   }
   try {

@@ -19,7 +19,7 @@ import { startScheduler, type Scheduler } from '../scheduler.js';
 import { createServeMetrics } from '../http/metrics.js';
 import { runFirstChecks } from './serve-first-run.js';
 import { listenForStop } from './stop-signal.js';
-import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
+import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
 
 /** How long serve waits for its answer workers to start before it listens anyway. */
@@ -47,7 +47,7 @@ export const serveVerb: Verb = async (args, io) => {
   // Read first: a half-configured Slack fails here, before anything is opened.
   const slack = readSlackSettings(io.env);
   const teams = readTeamsSettings(io.env);
-  const port = Number(values.port ?? io.env.PORT ?? 3000);
+  const port = portOf(values.port ?? io.env.PORT ?? '3000', values.port === undefined ? 'PORT' : '--port');
   const host = values.host ?? io.env.HOST ?? '127.0.0.1';
   // Also read first: a console that would be exposed without a token stops serve here.
   const consoleSettings = readConsoleSettings(io.env, { chatConfigured: slack !== null || teams !== null, host });
@@ -148,6 +148,13 @@ export const serveVerb: Verb = async (args, io) => {
     stop.release();
   }
 };
+
+/** A TCP port to listen on: a whole number from 0 (any free port) to 65535; anything else stops serve before it opens anything. */
+function portOf(text: string, name: string): number {
+  const port = /^\d{1,5}$/.test(text.trim()) ? Number(text) : NaN;
+  if (!(port >= 0 && port <= 65535)) throw usageError(`${name} must be a port number from 0 to 65535, got "${text}"`, USAGE);
+  return port;
+}
 
 function baseUrl(host: string, port: number): string {
   return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}/`;

@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, workDir } from '../support/run-cli.js';
@@ -9,6 +9,11 @@ describe('burnrate CLI', () => {
     const unknown = await cli(['frobnicate']);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('unknown command "frobnicate"');
+    expect(unknown.err).not.toContain('did you mean');
+    // A typo gets the nearest command.
+    expect((await cli(['spnd'])).err).toContain('unknown command "spnd" (did you mean "spend"?)');
+    const version = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(await cli(['--version'])).toMatchObject({ code: 0, out: `burnrate ${version.version}\n` });
   });
 
   it('validates a config file and explains what is wrong with a bad one', async () => {

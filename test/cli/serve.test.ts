@@ -1,5 +1,7 @@
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../support/free-port.js';
@@ -76,6 +78,26 @@ describe('burnrate serve (npm start)', () => {
     expect(await exited).toBe(0);
     expect(out).toContain('stopping (SIGINT)');
     expect(err).toBe('');
+  });
+
+  it('refuses a port that is no port number before opening anything, and stops with exit 1 on a port already taken', async () => {
+    const cwd = workDir();
+    const bad = await cli(['serve', '--port', 'abc'], { cwd });
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--port must be a port number from 0 to 65535, got "abc"');
+    expect(existsSync(join(cwd, 'data'))).toBe(false);
+    expect((await cli(['serve'], { cwd, env: { PORT: '70000' } })).err).toContain('PORT must be a port number from 0 to 65535, got "70000"');
+
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const busy = await cli(['serve', '--port', String(port)], { cwd });
+      expect(busy.code).toBe(1);
+      expect(busy.err).toContain(`port ${port} on 127.0.0.1 is already in use`);
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
   });
 
   it('Ctrl-C while serve is still starting: it finishes starting, then stops cleanly', async () => {
