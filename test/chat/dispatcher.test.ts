@@ -37,7 +37,9 @@ describe('commands through the dispatcher', () => {
     const help = await ask(ALICE, 'help');
     for (const verb of ['spend', 'budget', 'budget set', 'top', 'snooze', 'whoami']) expect(help).toContain(`/burnrate ${verb}`);
     expect(await ask(ALICE, 'frobnicate')).toMatch(/^Unknown command "frobnicate"\. Here is what burnrate understands:/);
-    expect(await ask(ALICE, 'wast llm-training')).toMatch(/^Unknown command "wast"\. Did you mean "waste"\? Here is what burnrate understands:/);
+    expect(await ask(ALICE, 'wast llm-training')).toMatch(
+      /^Unknown command "wast"\. Did you mean "waste"\? Here is what burnrate understands:/,
+    );
     expect(await ask(ALICE, '')).toContain('burnrate commands');
   });
 

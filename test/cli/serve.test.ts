@@ -86,7 +86,9 @@ describe('burnrate serve (npm start)', () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('--port must be a port number from 0 to 65535, got "abc"');
     expect(existsSync(join(cwd, 'data'))).toBe(false);
-    expect((await cli(['serve'], { cwd, env: { PORT: '70000' } })).err).toContain('PORT must be a port number from 0 to 65535, got "70000"');
+    expect((await cli(['serve'], { cwd, env: { PORT: '70000' } })).err).toContain(
+      'PORT must be a port number from 0 to 65535, got "70000"',
+    );
 
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
