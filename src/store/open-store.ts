@@ -94,9 +94,9 @@ export function openStore(path: string): Store {
   });
 
   // A check run's findings and its alerts commit together, whichever table the findings live in.
-  const recordRun = db.transaction((applyChange: () => void, alerts: OutboxDraft[], now: Date) => {
-    applyChange();
-    enqueueOutbox(db, alerts, now);
+  // A change that finds its run already recorded by another process (false) queues no alerts.
+  const recordRun = db.transaction((applyChange: () => boolean | void, alerts: OutboxDraft[], now: Date) => {
+    if (applyChange() !== false) enqueueOutbox(db, alerts, now);
   });
 
   return {
@@ -130,11 +130,12 @@ export function openStore(path: string): Store {
 }
 
 /** How each table of findings takes a run's changes. */
-const APPLY_CHANGE: { [T in FindingTable]: (db: Database.Database, change: FindingChange<FindingTables[T]>, now: Date) => void } = {
-  findings: applyFindingChange,
-  gpuFindings: applyGpuFindingChange,
-  sweepFindings: applySweepFindingChange,
-};
+const APPLY_CHANGE: { [T in FindingTable]: (db: Database.Database, change: FindingChange<FindingTables[T]>, now: Date) => boolean | void } =
+  {
+    findings: applyFindingChange,
+    gpuFindings: applyGpuFindingChange,
+    sweepFindings: applySweepFindingChange,
+  };
 
 function migrate(db: Database.Database): void {
   const current = db.pragma('user_version', { simple: true }) as number;

@@ -33,6 +33,18 @@ const busyMetrics = (deps: Deps) => ({
 });
 
 describe('the idle-GPU check job', () => {
+  it('two checks at once (two replicas) queue each alert once: the second finds its run already recorded', async () => {
+    const { deps, chat, setNow } = gpuDemo();
+    // Both read the open findings before either records; the second runs a second later (another key).
+    const first = runGpuCheck(deps);
+    setNow('2026-11-18T06:00:01Z');
+    const second = runGpuCheck(deps);
+    await Promise.all([first, second]);
+    await deliverOutbox(deps);
+    const addresses = chat.posted.map((p) => p.address).sort();
+    expect(addresses).toEqual(['#_unowned', '#llm-training', '#ml-research']);
+  });
+
   it('posts one message per team listing its idle GPUs, and nothing twice', async () => {
     const { deps, chat } = gpuDemo();
     const result = await runGpuCheck(deps);
