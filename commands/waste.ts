@@ -1,6 +1,6 @@
 import { renderCompactWasteChart } from '../src/charts/waste-chart.js';
 import { toDay } from '../src/domain/period.js';
-import { commitmentsOf, loadWasteDiagnosis, wastePeriod, wasteRows } from '../src/snapshots/waste-snapshot.js';
+import { commitmentsOf, loadWasteDiagnosis, recentWaste, wastePeriod, wasteRows } from '../src/snapshots/waste-snapshot.js';
 import { wasteReport } from '../templates/waste-report.js';
 import type { CommandSpec } from './command.js';
 import { notInAnyTeam, resolveTeamId } from './team-arg.js';
@@ -17,7 +17,9 @@ export const wasteCommand: CommandSpec = {
     const month = args.find((a) => /^\d{4}-\d{2}$/.test(a));
     const typed = args.find((a) => a !== month);
     const teams = typed ? [resolveTeamId(ctx.deps.config, typed, ctx.visibleTeams)] : ctx.visibleTeams;
-    const diagnosis = await loadWasteDiagnosis(ctx.deps, wastePeriod({ month }, toDay(ctx.deps.clock())));
+    // The last 30 days are the dashboards' diagnosis, made at most once an hour; a month is made for the asking.
+    const diagnosis =
+      (month ? null : await recentWaste(ctx.deps)) ?? (await loadWasteDiagnosis(ctx.deps, wastePeriod({ month }, toDay(ctx.deps.clock()))));
     const rows = wasteRows(diagnosis, teams);
     const chart = await renderCompactWasteChart({ title: 'GPU spend and waste a month', currency: diagnosis.currency, rows });
     return wasteReport({

@@ -16,7 +16,7 @@ export interface WasteReportData {
 }
 
 /** "Nov 1–30" style period text: the diagnosis's own days. */
-export function periodText(period: WasteDiagnosis['period']): string {
+function periodText(period: WasteDiagnosis['period']): string {
   const last = new Date(Date.parse(`${period.end}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
   return `${period.start} to ${last}${period.scaledToMonth ? ` (${period.days} days, scaled to a month)` : ''}`;
 }

@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { WASTE_CATEGORIES, WASTE_LABELS, type TeamWaste, type WasteCategoryId } from '../domain/waste.js';
-import { CHART_FONT as FONT, renderCompactPng, renderPng, type RenderedChart } from './render-png.js';
+import { CHART_FONT as FONT, renderCompactPng, type RenderedChart } from './render-png.js';
 
 export interface WasteChartInput {
   title: string;
@@ -22,17 +22,15 @@ const COLOURS: Record<WasteCategoryId | 'rest', string> = {
 };
 const REST = 'Not waste';
 
-/** GPU spend a month per team as one horizontal bar, stacked by waste cause, the rest in grey. */
-export async function renderWasteChart(input: WasteChartInput): Promise<RenderedChart> {
-  return renderPng(wasteChartSpec(input));
-}
-
-/** The same, small enough to travel inside a message. */
+/**
+ * GPU spend a month per team as one horizontal bar, stacked by waste cause, the rest in grey; small
+ * enough to travel inside a message, and sharp enough as a file for a few bars.
+ */
 export async function renderCompactWasteChart(input: WasteChartInput): Promise<RenderedChart> {
   return renderCompactPng(wasteChartSpec(input));
 }
 
-export function wasteChartSpec(input: WasteChartInput): TopLevelSpec {
+function wasteChartSpec(input: WasteChartInput): TopLevelSpec {
   const order = [...WASTE_CATEGORIES.map((id) => WASTE_LABELS[id]), REST];
   const values = input.rows.flatMap((row) => {
     const parts = row.categories

@@ -42,13 +42,13 @@ const BILL_LOOKBACK_DAYS = 120;
  * along, the bill says it never stopped.
  */
 async function withBilledRuns(deps: Deps, findings: GpuFinding[], windowStart: number): Promise<GpuFinding[]> {
-  const capped = findings.filter((f) => Date.parse(f.since) / 1000 <= windowStart);
-  if (capped.length === 0) return findings;
+  const capped = new Set(findings.filter((f) => Date.parse(f.since) / 1000 <= windowStart));
+  if (capped.size === 0) return findings;
   const before = toDay(new Date(windowStart * 1000));
   const [rows, fx] = await Promise.all([
     deps.store.spend.resourceDays(
       { start: addDays(before, -BILL_LOOKBACK_DAYS), end: before },
-      capped.map((f) => f.instanceId),
+      [...capped].map((f) => f.instanceId),
     ),
     loadFxRates(deps),
   ]);
@@ -62,7 +62,7 @@ async function withBilledRuns(deps: Deps, findings: GpuFinding[], windowStart: n
     days.set(row.resourceId, of);
   }
   return findings.map((f) => {
-    const run = capped.includes(f) ? billedRunBefore(days.get(f.instanceId) ?? new Map(), before) : null;
+    const run = capped.has(f) ? billedRunBefore(days.get(f.instanceId) ?? new Map(), before) : null;
     if (!run) return f;
     const note = `the bill shows it running every hour of the ${run.days} day${run.days === 1 ? '' : 's'} before, since ${run.since}: ${formatMoney(run.billed, 'USD')} billed`;
     return { ...f, description: `${f.description} (${note})` };

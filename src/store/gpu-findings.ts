@@ -15,15 +15,8 @@ export class SqliteGpuFindingStore extends SqliteTrackedFindings<TrackedGpuFindi
   }
 }
 
-/**
- * Applies an idle-GPU check's changes; called inside the store's recordRun transaction. Returns
- * false when every finding the run opens is already open: another process (a second replica, or
- * a check run twice at once) recorded the same run between this one's read and its write, and has
- * queued its alert, so this run's alerts are not queued again.
- */
-export function applyGpuFindingChange(db: Database.Database, change: FindingChange<GpuFinding>, now: Date): boolean {
-  const isOpen = db.prepare<[string], number>("SELECT 1 FROM gpu_findings WHERE id = ? AND state = 'open'").pluck();
-  const recordedElsewhere = change.opened.length > 0 && change.opened.every((f) => isOpen.get(f.id) !== undefined);
+/** Applies an idle-GPU check's changes; called inside the store's recordRun transaction. */
+export function applyGpuFindingChange(db: Database.Database, change: FindingChange<GpuFinding>, now: Date): void {
   const at = now.toISOString();
   const upsert = db.prepare(
     `INSERT INTO gpu_findings (id, kind, team, instance_id, body, state, first_seen, last_seen, resolved_at)
@@ -34,5 +27,4 @@ export function applyGpuFindingChange(db: Database.Database, change: FindingChan
     upsert.run({ id: f.id, kind: f.kind, team: f.team, instanceId: f.instanceId, body: JSON.stringify(f), at });
   const resolve = db.prepare("UPDATE gpu_findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state = 'open'");
   for (const id of change.resolved) resolve.run(at, id);
-  return !recordedElsewhere;
 }

@@ -94,9 +94,19 @@ export function openStore(path: string): Store {
   });
 
   // A check run's findings and its alerts commit together, whichever table the findings live in.
-  // A change that finds its run already recorded by another process (false) queues no alerts.
-  const recordRun = db.transaction((applyChange: () => boolean | void, alerts: OutboxDraft[], now: Date) => {
-    if (applyChange() !== false) enqueueOutbox(db, alerts, now);
+  // When every finding the run opens is already open, another process (a second replica, or the
+  // check run twice at once) recorded the same run between this one's read and its write, and has
+  // queued its alerts: they are not queued again.
+  const isOpen = Object.fromEntries(
+    Object.entries(FINDING_TABLES).map(([table, sql]) => [
+      table,
+      db.prepare<[string], number>(`SELECT 1 FROM ${sql} WHERE id = ? AND state != 'resolved'`).pluck(),
+    ]),
+  ) as Record<FindingTable, Database.Statement<[string], number>>;
+  const recordRun = db.transaction((table: FindingTable, applyChange: () => void, opened: string[], alerts: OutboxDraft[], now: Date) => {
+    const recordedElsewhere = opened.length > 0 && opened.every((id) => isOpen[table].get(id) !== undefined);
+    applyChange();
+    if (!recordedElsewhere) enqueueOutbox(db, alerts, now);
   });
 
   return {
@@ -121,7 +131,14 @@ export function openStore(path: string): Store {
     spotMigrations: new SqliteSpotMigrationStore(db),
     sweepFindings: new SqliteSweepFindingStore(db),
     importBatches: async (batches, now, options) => importBatches(batches, now, options),
-    recordRun: async (table, change, alerts, now) => recordRun(() => APPLY_CHANGE[table](db, change, now), alerts, now),
+    recordRun: async (table, change, alerts, now) =>
+      recordRun(
+        table,
+        () => APPLY_CHANGE[table](db, change, now),
+        change.opened.map((f) => f.id),
+        alerts,
+        now,
+      ),
     isEmpty: async () => (db.prepare('SELECT count(*) AS n FROM spend_daily').get() as { n: number }).n === 0,
     close: async () => {
       if (db.open) db.close();
@@ -130,12 +147,14 @@ export function openStore(path: string): Store {
 }
 
 /** How each table of findings takes a run's changes. */
-const APPLY_CHANGE: { [T in FindingTable]: (db: Database.Database, change: FindingChange<FindingTables[T]>, now: Date) => boolean | void } =
-  {
-    findings: applyFindingChange,
-    gpuFindings: applyGpuFindingChange,
-    sweepFindings: applySweepFindingChange,
-  };
+const APPLY_CHANGE: { [T in FindingTable]: (db: Database.Database, change: FindingChange<FindingTables[T]>, now: Date) => void } = {
+  findings: applyFindingChange,
+  gpuFindings: applyGpuFindingChange,
+  sweepFindings: applySweepFindingChange,
+};
+
+/** The SQL table of each table of findings. */
+const FINDING_TABLES: Record<FindingTable, string> = { findings: 'findings', gpuFindings: 'gpu_findings', sweepFindings: 'sweep_findings' };
 
 function migrate(db: Database.Database): void {
   const current = db.pragma('user_version', { simple: true }) as number;

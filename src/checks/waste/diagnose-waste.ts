@@ -340,7 +340,7 @@ function evidenceOf(
       ];
     case 'unused-commitment':
       return [
-        `${[...commitments.unused.keys()].join(', ')}: ${money(scale(commitments.total, input), input.currency)} a month of commitment covering GPU instances went unused (the bill's CommitmentDiscountStatus Unused rows)${input.commitmentOwner ? `, carried by ${input.commitmentOwner} (showback.commitmentOwner)` : ', shared by the teams it covered'}.`,
+        `${[...commitments.unused.keys()].join(', ')}: ${formatMoney(scale(commitments.total, input), input.currency)} a month of commitment covering GPU instances went unused (the bill's CommitmentDiscountStatus Unused rows)${input.commitmentOwner ? `, carried by ${input.commitmentOwner} (showback.commitmentOwner)` : ', shared by the teams it covered'}.`,
       ];
   }
 }
@@ -366,7 +366,7 @@ function confidenceOf(id: WasteCategoryId, units: readonly Unit[]): Confidence {
 function firstActionOf(id: WasteCategoryId, units: readonly Unit[], commitments: CommitmentShares, input: WasteInput): WasteAction {
   const top = units[0];
   const name = top ? label(top.instance) : '';
-  const topMonthly = top ? money(scale(top.parts[id] ?? 0, input), input.currency) : '';
+  const topMonthly = top ? formatMoney(scale(top.parts[id] ?? 0, input), input.currency) : '';
   switch (id) {
     case 'idle':
       return {
@@ -427,8 +427,4 @@ function label(instance: GpuInstance): string {
 
 function countOf(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-function money(amount: number, currency: string): string {
-  return formatMoney(amount, currency);
 }

@@ -19,7 +19,7 @@ export interface InventoryContext {
  * on-demand (an upper bound, never an invented figure).
  */
 /** The GPU model of a type the catalog does not know. */
-export const UNKNOWN_GPU = '(unknown)';
+const UNKNOWN_GPU = '(unknown)';
 
 export function gpuInstanceOf(instance: Instance, context: InventoryContext): GpuInstance | undefined {
   const { region, catalog } = context;
