@@ -7,17 +7,21 @@ export const whoamiCommand: CommandSpec = {
   summary: 'your teams and what you may do in them',
   async run(ctx) {
     const { roles } = ctx;
-    const lines = roles.teams.map((t) => [t.id, t.roles.join(', ')]);
+    // Where each role comes from in burnrate.yml: the user's own id, or the groups (or email) naming them.
+    const from = (entries: readonly string[]) => entries.map((e) => (e === roles.userId ? 'your user id' : e)).join(', ');
+    const lines = roles.teams.map((t) => [t.id, t.roles.join(', '), from(t.from)]);
     const intro = roles.admin
-      ? 'You are an **admin**: you see every team and may act for any of them.'
+      ? `You are an **admin** (through ${from(roles.adminFrom ?? [])}): you see every team and may act for any of them.`
       : lines.length
         ? 'Your teams:'
-        : 'You are in no team yet: ask an admin to add your user id to a team in burnrate.yml.';
+        : 'You are in no team yet: ask an admin to add your user id, or a user group you are in, to a team in burnrate.yml.';
     return {
       summary: `You are ${ctx.actor.name ?? ctx.actor.userId}${roles.admin ? ' (admin)' : ''}`,
       blocks: [
         { type: 'text', text: intro },
-        ...(lines.length ? [{ type: 'table' as const, columns: [{ label: 'Team' }, { label: 'Roles' }], rows: lines }] : []),
+        ...(lines.length
+          ? [{ type: 'table' as const, columns: [{ label: 'Team' }, { label: 'Roles' }, { label: 'Through' }], rows: lines }]
+          : []),
         { type: 'context', text: `user ${ctx.actor.userId} on ${ctx.actor.platform}` },
       ],
     };

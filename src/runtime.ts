@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import { SlackChat } from './chat/slack/slack-chat.js';
-import { createSlackClient } from './chat/slack/slack-client.js';
+import { createSlackChat } from './chat/slack/slack-chat.js';
 import { readSlackSettings } from './chat/slack/slack-settings.js';
 import { createTeamsChat } from './chat/teams/teams-chat.js';
 import { readTeamsSettings } from './chat/teams/teams-settings.js';
@@ -52,7 +51,7 @@ export function buildRuntime(options: BuildOptions = {}): Runtime {
   const store = openStore(dbPath);
   const log = createLogger(env);
   const chat: ChatPort[] = [
-    ...(slack ? [new SlackChat(createSlackClient(slack, log))] : []),
+    ...(slack ? [createSlackChat(slack, log)] : []),
     ...(teams ? [createTeamsChat(teams, store.conversations, log)] : []),
     ...(options.terminal ? [new TerminalChat(options.terminal)] : []),
   ];

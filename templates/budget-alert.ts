@@ -2,7 +2,7 @@ import type { Finding } from '../src/domain/finding.js';
 import { formatMoney, formatPercent } from '../src/domain/money.js';
 import { addDays } from '../src/domain/period.js';
 import { freshnessLine, monthName, shortDate } from './freshness.js';
-import type { Block, Message } from './message.js';
+import type { Block, Mention, Message } from './message.js';
 import { ACTION_IDS } from '../src/domain/action-ids.js';
 
 export interface BudgetAlertData {
@@ -51,16 +51,22 @@ export function budgetAlert(data: BudgetAlertData): Message {
   return { summary: `${headline} (${money(f.amount)} of ${money(f.budget)})`, blocks };
 }
 
-/** The short thread reply that tells a channel what changed since the first alert. */
-export function budgetAlertChange(data: BudgetAlertData): Message {
+/**
+ * The thread reply that tells a channel what changed since the first alert. An escalation is news
+ * for the whole channel: it is shown there too and pings `notify` (the team's approvers).
+ */
+export function budgetAlertChange(data: BudgetAlertData, notify: readonly Mention[] = []): Message {
   const money = (n: number) => formatMoney(n, data.finding.currency);
   const text = `${headlineOf(data, periodNameOf(data.finding))}. ${bodyOf(data, money)}`;
+  const escalated = data.event === 'escalated';
   return {
     summary: text,
     blocks: [
       { type: 'text', text },
+      ...(escalated && notify.length > 0 ? [{ type: 'mentions' as const, lead: 'For the approvers:', people: [...notify] }] : []),
       { type: 'context', text: freshnessLine(data.finding.dataThrough) },
     ],
+    ...(escalated ? { broadcast: true } : {}),
   };
 }
 

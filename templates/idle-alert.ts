@@ -31,6 +31,23 @@ export interface IdleAlertData {
 
 const money = (n: number) => formatMoney(n, 'USD');
 
+/**
+ * The copy of an idle alert sent to the person an instance's `burnrate:owner` tag names, by direct
+ * message: the same lines and buttons, and where the team's own copy is.
+ */
+export function ownerIdleAlert(alert: Message, teamName: string): Message {
+  return {
+    summary: `Your GPU instance is idle: ${alert.summary}`,
+    blocks: [
+      {
+        type: 'text',
+        text: `You own these instances (their **burnrate:owner** tag names you). The same alert is in ${teamName}'s channel.`,
+      },
+      ...alert.blocks,
+    ],
+  };
+}
+
 /** One message per team and run: each idle or stalled instance with what it burned and its buttons. */
 export function idleAlert(data: IdleAlertData): Message {
   const open = data.items.filter((i) => !i.settled);

@@ -9,6 +9,8 @@ export interface Message {
   /** Notification and fallback text: what a phone shows and what screen readers read first. */
   summary: string;
   blocks: Block[];
+  /** A thread reply that is news for the whole channel: Slack shows it there too (reply_broadcast). */
+  broadcast?: boolean;
 }
 
 export type Block =
@@ -20,7 +22,8 @@ export type Block =
   | ImageBlock
   | DividerBlock
   | ActionsBlock
-  | ContextBlock;
+  | ContextBlock
+  | MentionsBlock;
 
 export interface HeaderBlock {
   type: 'header';
@@ -85,6 +88,24 @@ export interface Select {
   options: { label: string; value: string }[];
   /** The value shown as chosen. */
   initial?: string;
+}
+
+/**
+ * People the message is for, after a lead ("Approvers:"): pinged where the platform can (Slack
+ * `<@U…>` and `<!subteam^S…>`, a Teams `<at>` mention), named everywhere else.
+ */
+export interface MentionsBlock {
+  type: 'mentions';
+  lead: string;
+  people: Mention[];
+}
+
+/** A person or group as a message names them. */
+export interface Mention {
+  /** The platform's id to ping; null to name them without a ping (an id of another platform, say). */
+  id: string | null;
+  name: string;
+  group: boolean;
 }
 
 export interface ContextBlock {

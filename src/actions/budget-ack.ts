@@ -1,3 +1,4 @@
+import { groupsOf } from '../ports/people-directory.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { BurnrateError } from '../domain/errors.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
@@ -16,7 +17,7 @@ export const budgetAckAction = defineAction({
   parse: (deps, interaction) => readFindingPayload(deps, interaction.value),
   subject: ({ finding }) => ({ subject: finding.id }),
   async authorize({ deps, interaction }, { finding }) {
-    if (!hasRole(rolesOf(deps.config, interaction.actor.userId), finding.team, ['owner', 'approver']))
+    if (!hasRole(rolesOf(deps.config, interaction.actor.userId, groupsOf(deps.chat)), finding.team, ['owner', 'approver']))
       throw new Refused(
         new BurnrateError(
           'burnrate_forbidden',

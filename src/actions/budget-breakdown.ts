@@ -1,3 +1,4 @@
+import { groupsOf } from '../ports/people-directory.js';
 import { spendReport } from '../../commands/spend.js';
 import { rolesOf, visibleTeams } from '../domain/roles.js';
 import { BurnrateError } from '../domain/errors.js';
@@ -16,7 +17,7 @@ export const budgetBreakdownAction = defineAction({
   parse: (deps, interaction) => readFindingPayload(deps, interaction.value),
   subject: () => null,
   async authorize({ deps, interaction }, { finding }) {
-    if (!visibleTeams(deps.config, rolesOf(deps.config, interaction.actor.userId)).includes(finding.team)) {
+    if (!visibleTeams(deps.config, rolesOf(deps.config, interaction.actor.userId, groupsOf(deps.chat))).includes(finding.team)) {
       throw new BurnrateError(
         'burnrate_forbidden',
         `Only members of ${finding.team} can see its breakdown.`,
@@ -25,7 +26,7 @@ export const budgetBreakdownAction = defineAction({
     }
   },
   async run({ deps, interaction }, { finding }) {
-    const visible = visibleTeams(deps.config, rolesOf(deps.config, interaction.actor.userId));
+    const visible = visibleTeams(deps.config, rolesOf(deps.config, interaction.actor.userId, groupsOf(deps.chat)));
     const query = { period: finding.range, team: finding.team, visibleTeams: visible };
     const byService = await spendReport(deps, { ...query, by: 'service' });
     const byResource = await spendReport(deps, { ...query, by: 'resource' });

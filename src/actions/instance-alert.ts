@@ -1,3 +1,4 @@
+import { groupsOf } from '../ports/people-directory.js';
 import { z } from 'zod';
 import { parseButtonValue, unknownFinding } from './button-value.js';
 import type { Actor } from '../ports/interaction.js';
@@ -43,7 +44,11 @@ export function authorizeInstanceAction(
   verb: string,
   allowed: readonly TeamRole[] = ['owner', 'approver'],
 ): void {
-  if (hasRole(rolesOf(deps.config, actor.userId), finding.team ?? '', allowed)) return;
+  const groups = groupsOf(deps.chat);
+  if (hasRole(rolesOf(deps.config, actor.userId, groups), finding.team ?? '', allowed)) return;
+  // The person the instance's burnrate:owner tag names acts on it as the team's owners do.
+  if (allowed.includes('owner') && finding.owner && (finding.owner === actor.userId || groups(finding.owner)?.includes(actor.userId)))
+    return;
   const approversOnly = !allowed.includes('owner');
   const who = approversOnly ? 'approvers' : 'owners and approvers';
   const team = finding.team ?? 'no team';

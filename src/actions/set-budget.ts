@@ -1,3 +1,4 @@
+import { groupsOf } from '../ports/people-directory.js';
 import type { Actor } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
 import type { Cadence } from '../domain/finding.js';
@@ -23,7 +24,7 @@ const setBudgetOperation: Operation<BudgetChange, void> = {
     detail: `${change.cadence} ${change.amount}${change.thresholds ? ` thresholds ${change.thresholds.join(',')}` : ''}`,
   }),
   async authorize({ deps, actor }, change) {
-    if (!hasRole(rolesOf(deps.config, actor.userId), change.team, ['approver']))
+    if (!hasRole(rolesOf(deps.config, actor.userId, groupsOf(deps.chat)), change.team, ['approver']))
       throw new Refused(
         new BurnrateError(
           'burnrate_forbidden',

@@ -1,3 +1,4 @@
+import { groupsOf } from '../ports/people-directory.js';
 import { alertGroup } from '../checks/reconcile.js';
 import type { Actor } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
@@ -43,7 +44,7 @@ const snoozeOperation: Operation<SnoozeRequest, SnoozeResult> = {
   sideEffects: 'records',
   subject: ({ finding, duration }) => ({ subject: finding.id, detail: duration }),
   async authorize({ deps, actor }, { finding }) {
-    if (!hasRole(rolesOf(deps.config, actor.userId), finding.team, ['owner', 'approver']))
+    if (!hasRole(rolesOf(deps.config, actor.userId, groupsOf(deps.chat)), finding.team, ['owner', 'approver']))
       throw new Refused(
         new BurnrateError(
           'burnrate_forbidden',

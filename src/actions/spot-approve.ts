@@ -1,3 +1,4 @@
+import { groupsOf } from '../ports/people-directory.js';
 import { z } from 'zod';
 import { parseButtonValue } from './button-value.js';
 import { defineAction, DRY_RUN_HINT, type ActionContext } from './action.js';
@@ -89,7 +90,7 @@ async function check({ deps, interaction }: ActionContext, instanceId: string) {
     );
   const label = instance.name ?? instance.instanceId;
   const team = deps.config.teams.find((t) => t.id === instance.team);
-  if (!hasRole(rolesOf(deps.config, interaction.actor.userId), instance.team, ['approver']))
+  if (!hasRole(rolesOf(deps.config, interaction.actor.userId, groupsOf(deps.chat)), instance.team, ['approver']))
     return refuse(
       'not an approver',
       new BurnrateError(

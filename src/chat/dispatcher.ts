@@ -1,3 +1,4 @@
+import { groupsOf } from '../ports/people-directory.js';
 import { randomUUID } from 'node:crypto';
 import { findAction } from '../actions/index.js';
 import { runActionPipeline } from './action-pipeline.js';
@@ -40,7 +41,7 @@ async function runCommand(deps: Deps, interaction: CommandInteraction): Promise<
     await interaction.reply.private(helpMessage(unknown));
     return;
   }
-  const roles = rolesOf(deps.config, interaction.actor.userId);
+  const roles = rolesOf(deps.config, interaction.actor.userId, groupsOf(deps.chat));
   const message = await found.spec.run(
     { deps, actor: interaction.actor, roles, visibleTeams: visibleTeams(deps.config, roles), now: deps.clock() },
     found.args,

@@ -1,3 +1,4 @@
+import { groupsOf } from '../ports/people-directory.js';
 import { budgetStatus } from '../checks/budget-status.js';
 import type { Deps } from '../deps.js';
 import { hasRole, rolesOf, visibleTeams } from '../domain/roles.js';
@@ -12,7 +13,7 @@ import type { Actor } from '../ports/interaction.js';
 /** The dashboard of one user (Slack App Home, and any platform with a personal view). */
 export async function homeView(deps: Deps, actor: Actor): Promise<Message> {
   const now = deps.clock();
-  const roles = rolesOf(deps.config, actor.userId);
+  const roles = rolesOf(deps.config, actor.userId, groupsOf(deps.chat));
   const teamIds = visibleTeams(deps.config, roles);
   const teams = deps.config.teams.filter((t) => teamIds.includes(t.id));
   const [snapshot, open, sources, waste, savings] = await Promise.all([

@@ -22,6 +22,18 @@ const nonEmpty = (what: string) =>
     .trim()
     .min(1, { error: `expected ${what}` });
 
+/**
+ * Who holds a role: a chat user id (Slack U…/W…, a Teams or Entra object id), a chat user group by
+ * handle (`@ml-training-leads`) or id (Slack S…), or an email address of a person.
+ */
+const person = nonEmpty('a chat user id, a user group (@handle) or an email').refine(
+  (ref) => /^@[A-Za-z0-9][A-Za-z0-9._-]*$|^[^\s@]+(@[^\s@]+\.[^\s@]+)?$/.test(ref),
+  {
+    error: 'expected a chat user id (U0123ABCD), a user group (@ml-training-leads or S0123ABCD) or an email, without spaces',
+  },
+);
+const people = z.array(person, { error: 'expected a list of chat user ids or user groups (@handle)' }).default([]);
+
 const timezone = nonEmpty('an IANA time zone such as Europe/Berlin').refine(isTimeZone, {
   error: 'expected an IANA time zone such as Europe/Berlin or America/New_York',
 });
@@ -102,8 +114,8 @@ export const teamSchema = z.strictObject({
   timezone: timezone.default('UTC'),
   slack: slackChannel.optional(),
   msteams: teamsChannel.optional(),
-  owners: z.array(nonEmpty('a chat user id'), { error: 'expected a list of chat user ids' }).default([]),
-  approvers: z.array(nonEmpty('a chat user id'), { error: 'expected a list of chat user ids' }).default([]),
+  owners: people,
+  approvers: people,
   budget: budgetSchema.optional(),
   gpu: teamGpuSchema.prefault({}),
   /** Caps on one sweep's spend or GPU-hours within `sweeps.windowHours`; no caps, no sweep alerts. */
@@ -184,7 +196,7 @@ export const configSchema = z
         tagKeys: z.array(nonEmpty('a tag key'), { error: 'expected a list of tag keys' }).min(1).default(['team']),
       })
       .default({ tagKeys: ['team'] }),
-    admins: z.array(nonEmpty('a chat user id'), { error: 'expected a list of chat user ids' }).default([]),
+    admins: people,
     teams: z.array(teamSchema, { error: 'expected a list of teams' }).default([]),
     sources: z.array(sourceSchema, { error: 'expected a list of sources' }).default([{ type: 'demo', seed: 42, days: 90 }]),
     schedule: z

@@ -29,6 +29,8 @@ export interface GpuFinding extends IdleFinding {
   /** The instance's Name tag; null when it has none. */
   name: string | null;
   instanceType: string;
+  /** The instance's `burnrate:owner` tag (a chat user id or an email); absent when it has none. */
+  owner?: string | null;
 }
 
 export interface TrackedGpuFinding extends GpuFinding {

@@ -6,7 +6,17 @@ export type TeamRole = 'owner' | 'approver';
 export interface Roles {
   userId: string;
   admin: boolean;
-  teams: { id: string; roles: TeamRole[] }[];
+  /** The burnrate.yml entries that made each role: the user's own id, or a group they are in. */
+  adminFrom?: string[];
+  teams: { id: string; roles: TeamRole[]; from: string[] }[];
+}
+
+/** The members of a group named in burnrate.yml (`@handle` or a group id); undefined for an entry that is no known group. */
+export type GroupMembers = (ref: string) => readonly string[] | undefined;
+
+/** The entries of a role list that name the user: their id, or groups holding them. */
+function entriesFor(list: readonly string[], userId: string, groups: GroupMembers): string[] {
+  return list.filter((ref) => ref === userId || (groups(ref)?.includes(userId) ?? false));
 }
 
 /** What roles are read from: burnrate.yml's admins and teams (the validated config has these fields). */
@@ -15,15 +25,22 @@ export interface Membership {
   teams: readonly Team[];
 }
 
-export function rolesOf(config: Membership, userId: string): Roles {
+export function rolesOf(config: Membership, userId: string, groups: GroupMembers = () => undefined): Roles {
+  const adminFrom = entriesFor(config.admins, userId, groups);
   return {
     userId,
-    admin: config.admins.includes(userId),
+    admin: adminFrom.length > 0,
+    ...(adminFrom.length > 0 ? { adminFrom } : {}),
     teams: config.teams
-      .map((t) => ({
-        id: t.id,
-        roles: [...(t.owners.includes(userId) ? ['owner' as const] : []), ...(t.approvers.includes(userId) ? ['approver' as const] : [])],
-      }))
+      .map((t) => {
+        const owner = entriesFor(t.owners, userId, groups);
+        const approver = entriesFor(t.approvers, userId, groups);
+        return {
+          id: t.id,
+          roles: [...(owner.length ? ['owner' as const] : []), ...(approver.length ? ['approver' as const] : [])],
+          from: [...new Set([...owner, ...approver])],
+        };
+      })
       .filter((t) => t.roles.length > 0),
   };
 }

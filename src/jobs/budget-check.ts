@@ -8,6 +8,9 @@ import { dayInZone, isoWeekLabel } from '../domain/period.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
 import { budgetAlert, budgetAlertChange } from '../../templates/budget-alert.js';
 import type { TeamConfig } from '../config/schema.js';
+import type { ChatPort } from '../ports/chat-port.js';
+import { mentionOf } from '../ports/people-directory.js';
+import type { Mention } from '../../templates/message.js';
 import type { StaleSource } from '../domain/staleness.js';
 import { currencyHoldNotice } from '../../templates/currency-hold-notice.js';
 import { staleDataNotice } from '../../templates/stale-data-notice.js';
@@ -139,6 +142,12 @@ function currencyNotices(deps: Deps, teams: readonly TeamConfig[], unconvertible
   });
 }
 
+/** Who an escalation pings on a platform: the team's approvers (its owners where it names none). */
+function approversOn(port: ChatPort, team: TeamConfig): Mention[] {
+  const refs = team.approvers.length > 0 ? team.approvers : team.owners;
+  return refs.map((ref) => mentionOf(port.people, ref));
+}
+
 function periodsOf(timezone: string, now: Date): string[] {
   const today = dayInZone(now, timezone);
   return [today.slice(0, 7), isoWeekLabel(today)];
@@ -189,7 +198,7 @@ async function addressAlerts(
       // One change per finding, event, day and platform: a retried run enqueues nothing twice.
       const parts = [
         { op: 'update' as const, message: budgetAlert(data), suffix: 'update' },
-        { op: 'reply' as const, message: budgetAlertChange(data), suffix: 'reply' },
+        { op: 'reply' as const, message: budgetAlertChange(data, approversOn(channel.port, team)), suffix: 'reply' },
       ];
       drafts.push(...inThreadOn(channel, root, `${finding.id}:${change.event}:${now.toISOString().slice(0, 10)}`, parts));
     }

@@ -3,7 +3,9 @@ import { reconcileById } from '../checks/reconcile-by-id.js';
 import { describeIdleSince } from '../checks/idle/describe-idle.js';
 import { toCents } from '../checks/idle/idle-findings.js';
 import { DEFAULT_SCHEDULE } from '../checks/idle/team-schedule.js';
-import { fanOut } from '../snapshots/fan-out.js';
+import { fanOut, postOn } from '../snapshots/fan-out.js';
+import { targetOf } from '../ports/chat-port.js';
+import { ownerIdleAlert } from '../../templates/idle-alert.js';
 import type { Deps } from '../deps.js';
 import type { GpuFinding, TrackedGpuFinding } from '../domain/gpu-finding.js';
 import { UNOWNED_ID } from '../domain/unowned.js';
@@ -161,9 +163,41 @@ async function addressIdleAlerts(
       .digest('hex')
       .slice(0, 16);
     const threads = opened.map((f) => idleThread(team, f.id));
-    drafts.push(
-      ...fanOut(deps.chat, alertTeam(deps, team)!, `gpu.idle:${team ?? UNOWNED_ID}:${now.toISOString()}:${key}`, message, threads),
+    const keyBase = `gpu.idle:${team ?? UNOWNED_ID}:${now.toISOString()}:${key}`;
+    drafts.push(...fanOut(deps.chat, alertTeam(deps, team)!, keyBase, message, threads));
+    drafts.push(...(await toOwners(deps, team, opened, items, keyBase)));
+  }
+  return drafts;
+}
+
+/**
+ * Each person a newly idle instance's `burnrate:owner` tag names (a user id, or an email the chat
+ * platform knows) gets their instances' alert by direct message too, on every platform that can
+ * start one; an owner no platform can reach is only in the channel.
+ */
+async function toOwners(
+  deps: Deps,
+  team: string | null,
+  opened: readonly GpuFinding[],
+  items: readonly AlertedFinding[],
+  keyBase: string,
+): Promise<OutboxDraft[]> {
+  const drafts: OutboxDraft[] = [];
+  const teamName = alertTeam(deps, team)?.name ?? team ?? 'Unowned GPUs';
+  for (const owner of new Set(opened.flatMap((f) => (f.owner ? [f.owner] : [])))) {
+    const message = ownerIdleAlert(
+      await idleAlertFor(
+        deps,
+        team,
+        items.filter((f) => f.owner === owner),
+      ),
+      teamName,
     );
+    for (const port of deps.chat) {
+      const userId = owner.includes('@') ? port.people?.userOfEmail(owner) : owner;
+      const address = userId ? (port.addressOfUser?.(userId) ?? null) : null;
+      if (address) drafts.push(postOn({ platform: port.platform, target: targetOf(port, address) }, `${keyBase}:owner:${owner}`, message));
+    }
   }
   return drafts;
 }

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import type { PeopleDirectory } from '../ports/people-directory.js';
 import { runBudgetCheck } from './budget-check.js';
 import { handOverAlerts } from './delivery-loop.js';
 import { runGpuCheck } from './gpu-check.js';
@@ -62,24 +63,26 @@ export function jobTable(deps: Deps): Job[] {
   };
   const { budgetCheck } = deps.config.schedule;
   const reviewAt = deps.config.review.at;
-  const jobs: Job[] = [
-    {
-      id: 'budget check',
-      cron: { daily: budgetCheck },
-      describe: (timezone, teams) => `budget check daily at ${budgetCheck} ${timezone} for ${teams.join(', ')}`,
-      steps: [
-        refresh,
-        {
-          name: 'budget check',
-          run: async ({ teams, say }) => {
-            const check = await runBudgetCheck(deps, { teams });
-            say(`budget check: ${check.findings.length} open finding(s), ${check.alerts.length} new alert(s)`);
-          },
+  const directories = deps.chat.flatMap((port) => (port.people ? [{ platform: port.platform, people: port.people }] : []));
+  const jobs: Job[] = [];
+  // First, so the first checks already name and ping people and groups hold their roles.
+  if (directories.length > 0) jobs.push(peopleJob(directories));
+  jobs.push({
+    id: 'budget check',
+    cron: { daily: budgetCheck },
+    describe: (timezone, teams) => `budget check daily at ${budgetCheck} ${timezone} for ${teams.join(', ')}`,
+    steps: [
+      refresh,
+      {
+        name: 'budget check',
+        run: async ({ teams, say }) => {
+          const check = await runBudgetCheck(deps, { teams });
+          say(`budget check: ${check.findings.length} open finding(s), ${check.alerts.length} new alert(s)`);
         },
-        handOver,
-      ],
-    },
-  ];
+      },
+      handOver,
+    ],
+  });
   if (deps.gpu) jobs.push(gpuCheckJob(deps, handOver));
   jobs.push({
     // Daily: the job itself knows which day is a team's first working day of the month.
@@ -105,6 +108,30 @@ export function jobTable(deps: Deps): Job[] {
   });
   jobs.push({ id: 'outbox delivery', cron: { expression: '* * * * *', utc: false }, steps: [handOver] });
   return jobs;
+}
+
+/** Names and user groups read again from each chat platform daily (03:17 UTC, off the hour's rush). */
+function peopleJob(directories: { platform: string; people: PeopleDirectory }[]): Job {
+  return {
+    id: 'people directory',
+    cron: { expression: '17 3 * * *', utc: true },
+    describe: () => 'names and user groups read daily at 03:17 UTC',
+    steps: [
+      {
+        name: 'people directory',
+        run: async ({ say }) => {
+          for (const { platform, people } of directories) {
+            await people.refresh();
+            say(
+              people.refreshedAt
+                ? `${platform} people and user groups: read`
+                : `${platform} people and user groups: not readable (see the log); roles come from user ids only`,
+            );
+          }
+        },
+      },
+    ],
+  };
 }
 
 /** The idle-GPU check and the sweep caps, on the `gpu.check` cron (UTC). */

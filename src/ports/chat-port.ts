@@ -1,5 +1,6 @@
 import type { TeamConfig } from '../config/schema.js';
 import type { Message } from '../../templates/message.js';
+import type { PeopleDirectory } from './people-directory.js';
 
 /** What a platform can do; shared code branches on these flags, never on the platform's name. */
 export interface ChatCapabilities {
@@ -26,6 +27,8 @@ export interface ChatPort {
    * null where the platform cannot start one; absent on platforms that never can.
    */
   addressOfUser?(userId: string): string | null;
+  /** The platform's people and groups, where burnrate may read them. */
+  readonly people?: PeopleDirectory | undefined;
   /**
    * Posts a message; returns the platform's reference to it (Slack ts, Teams activity id). `key`
    * travels with the message where the platform keeps such data (Slack's message metadata), so

@@ -26,7 +26,7 @@ export async function detectIdleGpus(deps: Deps, now: Date, only?: { instanceId:
   const findings = idleFindings({ gpus, policy: deps.config.gpu.idle, now, schedules: schedulesOf(deps), range: snapshot.window }).map(
     (f) => {
       const instance = byId.get(f.instanceId)!;
-      return { ...f, name: instance.name, instanceType: instance.instanceType };
+      return { ...f, name: instance.name, instanceType: instance.instanceType, owner: instance.owner };
     },
   );
   return withBilledRuns(deps, findings, snapshot.window.start);

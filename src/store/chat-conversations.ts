@@ -5,6 +5,8 @@ export interface ChatConversationStore {
   /** Inserts or refreshes the conversation (its reference may change, e.g. a new service URL). */
   save(conversation: ChatConversation): Promise<void>;
   get(platform: string, conversationId: string): Promise<ChatConversation | null>;
+  /** Every conversation known on a platform (where the bot was installed or spoken to). */
+  list(platform: string): Promise<ChatConversation[]>;
 }
 
 interface ConversationRow {
@@ -22,15 +24,19 @@ interface ConversationRow {
 export class SqliteChatConversationStore implements ChatConversationStore {
   private readonly saveStatement: Database.Statement<[string, string, string, string, string]>;
   private readonly getStatement: Database.Statement<[string, string], ConversationRow>;
+  private readonly listStatement: Database.Statement<[string], ConversationRow>;
 
   constructor(db: Database.Database) {
     this.saveStatement = db.prepare(
       `INSERT INTO chat_conversations (platform, conversation_id, kind, reference, updated_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (platform, conversation_id) DO UPDATE SET kind = excluded.kind, reference = excluded.reference, updated_at = excluded.updated_at`,
     );
-    this.getStatement = db.prepare(
-      'SELECT platform, conversation_id AS conversationId, kind, reference, updated_at AS updatedAt FROM chat_conversations WHERE platform = ? AND conversation_id = ?',
-    );
+    this.getStatement = db.prepare(`${SELECT} WHERE platform = ? AND conversation_id = ?`);
+    this.listStatement = db.prepare(`${SELECT} WHERE platform = ? ORDER BY conversation_id`);
+  }
+
+  async list(platform: string): Promise<ChatConversation[]> {
+    return this.listStatement.all(platform).map(fromRow);
   }
 
   async save(conversation: ChatConversation): Promise<void> {
@@ -40,6 +46,12 @@ export class SqliteChatConversationStore implements ChatConversationStore {
 
   async get(platform: string, conversationId: string): Promise<ChatConversation | null> {
     const row = this.getStatement.get(platform, conversationId);
-    return row ? { ...row, reference: JSON.parse(row.reference) as Record<string, unknown>, updatedAt: new Date(row.updatedAt) } : null;
+    return row ? fromRow(row) : null;
   }
+}
+
+const SELECT = 'SELECT platform, conversation_id AS conversationId, kind, reference, updated_at AS updatedAt FROM chat_conversations';
+
+function fromRow(row: ConversationRow): ChatConversation {
+  return { ...row, reference: JSON.parse(row.reference) as Record<string, unknown>, updatedAt: new Date(row.updatedAt) };
 }

@@ -14,6 +14,7 @@ import {
   type Button,
   type ChartBlock,
   type ImageBlock,
+  type MentionsBlock,
   type Message,
   type TableBlock,
 } from '../message.js';
@@ -204,7 +205,24 @@ function renderBlock(block: Exclude<Block, { type: 'divider' }>): Element[] {
       return actionSets(block);
     case 'context':
       return block.text ? [textBlock(block.text, { size: 'Small', isSubtle: true })] : [];
+    case 'mentions':
+      return block.people.length > 0 ? [{ type: 'TextBlock', wrap: true, text: mentionsText(block).text }] : [];
   }
+}
+
+/**
+ * Teams pings a person named as `<at>Name</at>` in the text when the card lists the same text
+ * with their id among `msteams.entities`; a group, or a person without an id, is named only.
+ */
+function mentionsText(block: MentionsBlock): { text: string; entities: Element[] } {
+  const entities: Element[] = [];
+  const names = block.people.map((p) => {
+    const name = escapeCardMarkdown(oneLine(p.name));
+    if (p.id === null || p.group) return name;
+    entities.push({ type: 'mention', text: `<at>${name}</at>`, mentioned: { id: p.id, name: oneLine(p.name) } });
+    return `<at>${name}</at>`;
+  });
+  return { text: `${cardText(block.lead)} ${names.join(', ')}`.trim(), entities };
 }
 
 /** Renders a message as an Adaptive Card 1.5 object, ready to JSON-serialize into a Teams attachment. */
@@ -227,14 +245,15 @@ export function renderAdaptiveCard(message: Message): object {
     body.push(...elements);
   }
   const summary = stripMarkup(msg.summary);
+  const entities = msg.blocks.flatMap((block) => (block.type === 'mentions' ? mentionsText(block).entities : []));
   return {
     $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
     type: 'AdaptiveCard',
     version: '1.5',
     fallbackText: summary,
     speak: summary,
-    // Teams-only hint: tables and bars need the full chat width (other hosts ignore it).
-    msteams: { width: 'Full' },
+    // Teams-only: tables and bars need the full chat width; mentions ping (other hosts ignore both).
+    msteams: { width: 'Full', ...(entities.length > 0 ? { entities } : {}) },
     body,
   };
 }

@@ -6,7 +6,7 @@
  * button values) are never cut: a cut id would dispatch the wrong action, so they throw instead.
  */
 import { mapBold, stripMarkup } from '../message.js';
-import type { ActionsBlock, Button, ChartBlock, FactsBlock, Message, Select, TableBlock } from '../message.js';
+import type { ActionsBlock, Button, ChartBlock, FactsBlock, MentionsBlock, Message, Select, TableBlock } from '../message.js';
 import { layoutBars, layoutTable, oneLine, truncate } from './plain-text.js';
 import { escapeMrkdwn, sanitiseMessage } from './sanitise.js';
 
@@ -31,6 +31,9 @@ const LIMIT = {
   optionText: 75,
   optionValue: 150,
   placeholder: 150,
+  tableRows: 100,
+  tableCells: 20,
+  cellText: 2000,
 } as const;
 
 /** Fact labels are short by nature; capping them leaves the value most of a field's room. */
@@ -199,10 +202,42 @@ function codeSections(lead: string, head: string[], body: string[]): SlackBlock[
   return sections.map(section);
 }
 
-function tableBlocks(block: TableBlock): SlackBlock[] {
+/**
+ * The lead, then each person as Slack's mention (`<@U…>`, a group `<!subteam^S…>`), which Slack
+ * shows as their name and pings. Only an id of Slack's shape becomes a mention; anything else is
+ * an escaped name. Capped far inside a section: a mention list is never long.
+ */
+function mentionsMrkdwn(block: MentionsBlock): string {
+  const slackId = (id: string | null): id is string => id !== null && /^[A-Z0-9]{2,40}$/.test(id);
+  const people = block.people
+    .slice(0, 50)
+    .map((p) => (slackId(p.id) ? (p.group ? `<!subteam^${p.id}>` : `<@${p.id}>`) : escapeMrkdwn(oneLine(p.name))));
+  return `${fit(block.lead, mrkdwn, MAX_TITLE)} ${people.join(' ')}`.trim();
+}
+
+function tableBlocks(block: TableBlock, native: boolean): SlackBlock[] {
   if (block.columns.length === 0) return [];
+  if (native) return [nativeTable(block)];
   const { head, body } = layoutTable(block, MAX_CELL_WIDTH);
   return codeSections('', head, body);
+}
+
+/** Whether a table fits Slack's `table` block: a header row plus the rows, each within the cell limit. */
+function fitsNativeTable(block: TableBlock): boolean {
+  return block.columns.length > 0 && block.columns.length <= LIMIT.tableCells && block.rows.length + 1 <= LIMIT.tableRows;
+}
+
+/**
+ * Slack's `table` block: readable on a phone (it scrolls sideways, text columns wrap instead of
+ * being cut). Cells are raw text, so nothing is escaped; an empty cell shows a dash.
+ */
+function nativeTable(block: TableBlock): SlackBlock {
+  const cell = (text: string) => ({ type: 'raw_text', text: truncate(oneLine(stripMarkup(text)), LIMIT.cellText) || '—' });
+  return {
+    type: 'table',
+    column_settings: block.columns.map((column) => (column.align === 'right' ? { align: 'right' } : { is_wrapped: true })),
+    rows: [block.columns.map((column) => cell(column.label)), ...block.rows.map((row) => block.columns.map((_, i) => cell(row[i] ?? '')))],
+  };
 }
 
 function chartBlocks(block: ChartBlock): SlackBlock[] {
@@ -310,6 +345,8 @@ function actionsBlocks(block: ActionsBlock, index: number): SlackBlock[] {
  */
 export function renderBlockKit(message: Message): { text: string; blocks: object[] } {
   const msg = sanitiseMessage(message);
+  // Slack takes one table block per message: the first table that fits is native, others stay text.
+  const nativeIndex = msg.blocks.findIndex((block) => block.type === 'table' && fitsNativeTable(block));
   const blocks: SlackBlock[] = msg.blocks.flatMap((block, index): SlackBlock[] => {
     switch (block.type) {
       case 'header': {
@@ -321,7 +358,7 @@ export function renderBlockKit(message: Message): { text: string; blocks: object
       case 'facts':
         return factsBlocks(block);
       case 'table':
-        return tableBlocks(block);
+        return tableBlocks(block, index === nativeIndex);
       case 'chart':
         return chartBlocks(block);
       case 'image': {
@@ -338,6 +375,8 @@ export function renderBlockKit(message: Message): { text: string; blocks: object
         const text = fit(block.text.trim(), mrkdwn, LIMIT.contextText);
         return text ? [{ type: 'context', elements: [{ type: 'mrkdwn', text }] }] : [];
       }
+      case 'mentions':
+        return block.people.length > 0 ? [section(mentionsMrkdwn(block))] : [];
     }
   });
   // Over 50 blocks Slack rejects the message; say what was dropped instead of failing the alert.

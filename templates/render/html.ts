@@ -18,7 +18,7 @@ import {
   type Message,
   type TableBlock,
 } from '../message.js';
-import { scaleBars } from './plain-text.js';
+import { mentionLine, scaleBars } from './plain-text.js';
 import { escapeHtml, sanitiseMessage } from './sanitise.js';
 
 export { escapeHtml };
@@ -126,6 +126,10 @@ function blockHtml(block: Block): string | null {
       return block.buttons.length > 0 || (block.select?.options.length ?? 0) > 0 ? actionsHtml(block) : null;
     case 'context':
       return block.text.trim() ? `<p class="b-context">${inline(block.text.trim())}</p>` : null;
+    case 'mentions': {
+      const line = mentionLine(block);
+      return line ? `<p class="b-text b-mentions">${plain(line)}</p>` : null;
+    }
   }
 }
 

@@ -4,7 +4,7 @@
  * It also owns the text layout of tables and bar charts: Slack has no table or chart block, so
  * block-kit.ts puts exactly these lines inside a code block, and both outputs look the same.
  */
-import { stripMarkup, type Block, type ChartBlock, type Message, type TableBlock } from '../message.js';
+import { stripMarkup, type Block, type ChartBlock, type MentionsBlock, type Message, type TableBlock } from '../message.js';
 import { sanitiseMessage, stripHostile } from './sanitise.js';
 
 /** Width of a horizontal rule, roughly one default terminal pane. */
@@ -135,7 +135,15 @@ function renderBlock(block: Block): string | undefined {
     }
     case 'context':
       return stripMarkup(block.text).trim() || undefined;
+    case 'mentions':
+      return mentionLine(block);
   }
+}
+
+/** A mentions block where nobody can be pinged: the lead and the names. */
+export function mentionLine(block: MentionsBlock): string | undefined {
+  if (block.people.length === 0) return undefined;
+  return `${oneLine(stripMarkup(block.lead))} ${block.people.map((p) => oneLine(p.name)).join(', ')}`.trim();
 }
 
 /**

@@ -62,6 +62,8 @@ function sanitiseBlock(block: Block): Block {
       return { ...block, title: stripHostile(block.title), alt: stripHostile(block.alt), filename: stripHostile(block.filename) };
     case 'actions':
       return { ...block, buttons: block.buttons.map(sanitiseButton), ...(block.select ? { select: sanitiseSelect(block.select) } : {}) };
+    case 'mentions':
+      return { ...block, lead: stripHostile(block.lead), people: block.people.map((p) => ({ ...p, name: stripHostile(p.name) })) };
     case 'divider':
       return block;
   }
@@ -69,7 +71,7 @@ function sanitiseBlock(block: Block): Block {
 
 /** Every text of a message a person will see, with hostile code points removed. */
 export function sanitiseMessage(msg: Message): Message {
-  return { summary: stripHostile(msg.summary), blocks: msg.blocks.map(sanitiseBlock) };
+  return { ...msg, summary: stripHostile(msg.summary), blocks: msg.blocks.map(sanitiseBlock) };
 }
 
 /**

@@ -28,6 +28,10 @@ export class FakeBotConnector {
   readonly calls: ConnectorCall[] = [];
   /** Every request to a known operation, failed ones included: a client's own retries show here. */
   requests = 0;
+  /** The members of every conversation, as GET …/pagedmembers lists them (2 per page, to cross pages). */
+  readonly roster: { id: string; name: string; aadObjectId?: string; email?: string; userPrincipalName?: string }[] = [];
+  /** Conversations whose roster was read. */
+  readonly rosterReads: string[] = [];
   private readonly failures: Failure[] = [];
   private readonly unexpected: string[] = [];
   private seq = 0;
@@ -75,6 +79,9 @@ export class FakeBotConnector {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
     const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const members = /^\/v3\/conversations\/([^/]+)\/pagedmembers$/.exec(path);
+    if (members && req.method === 'GET')
+      return this.pagedMembers(decodeURIComponent(members[1]!), new URL(req.url ?? '/', 'http://x').searchParams, res);
     const match = /^\/v3\/conversations\/([^/]+)\/activities(?:\/([^/]+))?$/.exec(path);
     const op = !match ? null : req.method === 'POST' ? (match[2] ? 'reply' : 'send') : req.method === 'PUT' && match[2] ? 'update' : null;
     if (!match || !op) {
@@ -100,6 +107,15 @@ export class FakeBotConnector {
     const authorized = typeof req.headers.authorization === 'string' && /^Bearer \S+/.test(req.headers.authorization);
     this.calls.push({ op, conversationId, activityId, activity, id, authorized });
     send(res, op === 'update' ? 200 : 201, { id });
+  }
+
+  private pagedMembers(conversationId: string, query: URLSearchParams, res: ServerResponse): void {
+    this.rosterReads.push(conversationId);
+    const failure = this.failures.shift();
+    if (failure) return this.fail(res, failure);
+    const start = Number(query.get('continuationToken') ?? 0);
+    const next = start + 2 < this.roster.length ? String(start + 2) : undefined;
+    send(res, 200, { members: this.roster.slice(start, start + 2), ...(next ? { continuationToken: next } : {}) });
   }
 
   private fail(res: ServerResponse, failure: Failure): void {

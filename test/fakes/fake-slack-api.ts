@@ -39,6 +39,8 @@ export interface SlackStoredMessage {
   channel: string;
   ts: string;
   threadTs?: string;
+  /** A thread reply also shown in the channel (reply_broadcast). */
+  broadcast?: boolean;
   text: string;
   metadata?: { event_type: string; event_payload: Record<string, unknown> };
 }
@@ -75,7 +77,27 @@ const KNOWN = [
   'files.completeUploadExternal',
   'conversations.history',
   'conversations.replies',
+  'users.list',
+  'usergroups.list',
 ] as const;
+
+/** A person of the workspace, as users.list describes one. */
+export interface SlackPerson {
+  id: string;
+  name: string;
+  realName?: string;
+  displayName?: string;
+  email?: string;
+  deleted?: boolean;
+}
+
+/** A user group, as usergroups.list describes one with include_users. */
+export interface SlackUserGroup {
+  id: string;
+  handle: string;
+  name: string;
+  users: string[];
+}
 
 /**
  * A Slack Web API on 127.0.0.1 for tests: real HTTP, so the real WebClient and Bolt talk to it.
@@ -90,6 +112,9 @@ export class FakeSlackApi {
   readonly uploads = new Map<string, SlackUpload>();
   /** Every message posted, in order, as the channels keep them. */
   readonly messages: SlackStoredMessage[] = [];
+  /** The workspace's people (users.list, 2 per page) and user groups (usergroups.list). */
+  readonly people: SlackPerson[] = [];
+  readonly userGroups: SlackUserGroup[] = [];
   private readonly failures = new Map<string, Failure[]>();
   private readonly expected: Set<string>;
   private readonly unexpected: string[] = [];
@@ -222,6 +247,7 @@ export class FakeSlackApi {
           ts,
           text: String(args.text ?? ''),
           ...(args.thread_ts ? { threadTs: String(args.thread_ts) } : {}),
+          ...(args.thread_ts && (args.reply_broadcast === true || args.reply_broadcast === 'true') ? { broadcast: true } : {}),
           ...metadata,
         });
         return {
@@ -245,6 +271,19 @@ export class FakeSlackApi {
       }
       case 'files.completeUploadExternal':
         return this.completeUploads(args);
+      case 'users.list':
+        return this.peoplePage(args);
+      case 'usergroups.list':
+        return {
+          ok: true,
+          usergroups: this.userGroups.map((g) => ({
+            id: g.id,
+            handle: g.handle,
+            name: g.name,
+            date_delete: 0,
+            ...(args.include_users === true || args.include_users === 'true' ? { users: g.users, user_count: g.users.length } : {}),
+          })),
+        };
       case 'views.publish':
       case 'views.open':
         return { ok: true, view: { id: `V${String(++this.seq).padStart(8, '0')}`, ...(args.view ?? {}) } };
@@ -272,7 +311,9 @@ export class FakeSlackApi {
     const inScope = (m: SlackStoredMessage) =>
       m.channel === String(args.channel) &&
       Number(m.ts) >= oldest &&
-      (method === 'conversations.history' ? m.threadTs === undefined : m.ts === String(args.ts) || m.threadTs === String(args.ts));
+      (method === 'conversations.history'
+        ? m.threadTs === undefined || m.broadcast === true
+        : m.ts === String(args.ts) || m.threadTs === String(args.ts));
     const all = this.messages.filter(inScope).reverse();
     const start = Number(args.cursor ?? 0);
     const page = all.slice(start, start + 2);
@@ -287,6 +328,23 @@ export class FakeSlackApi {
         ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
       })),
       has_more: next !== '',
+      response_metadata: { next_cursor: next },
+    };
+  }
+
+  /** users.list, 2 people per page so that tests cross pages; emails as with users:read.email. */
+  private peoplePage(args: Record<string, any>): Record<string, unknown> {
+    const start = Number(args.cursor ?? 0);
+    const next = start + 2 < this.people.length ? String(start + 2) : '';
+    return {
+      ok: true,
+      members: this.people.slice(start, start + 2).map((p) => ({
+        id: p.id,
+        name: p.name,
+        deleted: p.deleted ?? false,
+        real_name: p.realName ?? p.name,
+        profile: { real_name: p.realName ?? p.name, display_name: p.displayName ?? '', ...(p.email ? { email: p.email } : {}) },
+      })),
       response_metadata: { next_cursor: next },
     };
   }
@@ -344,6 +402,7 @@ export function blockKitProblems(blocks: unknown[]): string[] {
   const problems: string[] = [];
   const len = (v: unknown) => (typeof v === 'string' ? v.length : -1);
   if (blocks.length > 50) problems.push(`${blocks.length} blocks, max 50`);
+  if (blocks.filter((b) => (b as { type?: string } | null)?.type === 'table').length > 1) problems.push('only one table block per message');
   const blockIds = new Set<string>();
   blocks.forEach((raw, i) => {
     const block = (raw ?? {}) as Record<string, any>;
@@ -363,6 +422,20 @@ export function blockKitProblems(blocks: unknown[]): string[] {
       if (Array.isArray(block.fields) && block.fields.length > 10) problems.push(`${at}: more than 10 fields`);
       for (const field of block.fields ?? [])
         if (!(len(field?.text) >= 1 && len(field?.text) <= 2000)) problems.push(`${at}: field text must be 1-2000 characters`);
+    }
+    if (block.type === 'table') {
+      const rows: unknown[] = Array.isArray(block.rows) ? block.rows : [];
+      if (rows.length === 0 || rows.length > 100) problems.push(`${at}: table needs 1-100 rows`);
+      for (const row of rows) {
+        if (!Array.isArray(row) || row.length === 0 || row.length > 20) problems.push(`${at}: a table row needs 1-20 cells`);
+        for (const cell of Array.isArray(row) ? (row as Record<string, any>[]) : [])
+          if (
+            !['raw_text', 'rich_text'].includes(cell?.type) ||
+            (cell.type === 'raw_text' && !(len(cell.text) >= 1 && len(cell.text) <= 2000))
+          )
+            problems.push(`${at}: a table cell must be raw_text of 1-2000 characters or rich_text`);
+      }
+      if (Array.isArray(block.column_settings) && block.column_settings.length > 20) problems.push(`${at}: more than 20 column settings`);
     }
     if (block.type === 'actions') {
       const elements: Record<string, any>[] = Array.isArray(block.elements) ? block.elements : [];

@@ -31,7 +31,10 @@ describe('burnrate serve under faults (real process, fake Slack Web API)', () =>
   let fake: FakeSlackApi;
   const procs: Proc[] = [];
   beforeEach(async () => {
-    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'conversations.history'], now: () => new Date() });
+    fake = await FakeSlackApi.start({
+      expect: ['chat.postMessage', 'conversations.history', 'users.list', 'usergroups.list'],
+      now: () => new Date(),
+    });
   });
   afterEach(async () => {
     for (const proc of procs.splice(0)) await stop(proc);

@@ -28,6 +28,9 @@ export const SLACK = {
   optionText: 75,
   optionValue: 150,
   placeholder: 150,
+  tableRows: 100,
+  tableCells: 20,
+  cellText: 2000,
 };
 
 export type SlackText = { type: string; text: string };
@@ -37,12 +40,14 @@ export type SlackBlock = {
   text?: SlackText;
   fields?: SlackText[];
   elements?: Array<Record<string, unknown>>;
+  rows?: SlackText[][];
 };
 
 export function checkSlackLimits(blocks: SlackBlock[]): void {
   expect(blocks.length).toBeLessThanOrEqual(SLACK.blocks);
   const blockIds = blocks.flatMap((block) => (block.block_id ? [block.block_id] : []));
   expect(new Set(blockIds).size).toBe(blockIds.length);
+  expect(blocks.filter((block) => block.type === 'table').length).toBeLessThanOrEqual(1);
   for (const block of blocks) {
     switch (block.type) {
       case 'header':
@@ -108,6 +113,18 @@ export function checkSlackLimits(blocks: SlackBlock[]): void {
         }
         break;
       }
+      case 'table':
+        expect(block.rows?.length).toBeGreaterThan(0);
+        expect(block.rows?.length).toBeLessThanOrEqual(SLACK.tableRows);
+        for (const row of block.rows ?? []) {
+          expect(row.length).toBeLessThanOrEqual(SLACK.tableCells);
+          for (const cell of row) {
+            expect(cell.type).toBe('raw_text');
+            expect(cell.text.length).toBeGreaterThan(0);
+            expect(cell.text.length).toBeLessThanOrEqual(SLACK.cellText);
+          }
+        }
+        break;
       case 'divider':
         break;
       default:

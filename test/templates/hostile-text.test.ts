@@ -47,8 +47,8 @@ describe.each(Object.entries(HOSTILE_MESSAGES))('%s with hostile data', (_name, 
     for (const { text } of texts) expect(text).not.toMatch(HOSTILE_CODE_POINTS);
     const mrkdwn = [rendered.text, ...texts.filter((t) => t.key === 'text' && t.parent?.type === 'mrkdwn').map((t) => t.text)];
     for (const text of mrkdwn) expect(text).not.toMatch(/[<>]|&(?!(amp|lt|gt);)/);
-    // Raw < and > only where Slack shows text as is: plain_text (headers, buttons, options).
-    for (const t of texts.filter((x) => /[<>]/.test(x.text))) expect(t.parent?.type).toBe('plain_text');
+    // Raw < and > only where Slack shows text as is: plain_text (headers, buttons, options), raw_text (table cells).
+    for (const t of texts.filter((x) => /[<>]/.test(x.text))) expect(['plain_text', 'raw_text']).toContain(t.parent?.type);
     expect(texts.some((t) => t.text.includes(ORDINARY))).toBe(true);
   });
 

@@ -1,15 +1,26 @@
 import type { types } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import type { Logger } from 'pino';
 import type { TeamConfig } from '../../config/schema.js';
 import type { ImageBlock, Message } from '../../../templates/message.js';
 import { renderBlockKit } from '../../../templates/render/block-kit.js';
 import { DeliveryError, type ChatPort, type PostOptions } from '../../ports/chat-port.js';
+import type { PeopleDirectory } from '../../ports/people-directory.js';
 import { toDeliveryError } from './slack-errors.js';
+import { createSlackClient } from './slack-client.js';
+import { SlackDirectory } from './slack-directory.js';
+import type { SlackSettings } from './slack-settings.js';
 
 /** The metadata event type of burnrate's posts; its payload holds the outbox item's key. */
 const METADATA_EVENT = 'burnrate_outbox_item';
 /** A post in doubt is looked for in at most this many pages of 200 messages. */
 const MAX_HISTORY_PAGES = 5;
+
+/** Slack's chat port, with its people and user groups read through the same client. */
+export function createSlackChat(settings: SlackSettings, log: Logger): SlackChat {
+  const client = createSlackClient(settings, log);
+  return new SlackChat(client, new SlackDirectory(client, log));
+}
 
 /**
  * The Slack side of the chat port: messages go out as Block Kit through the Web API, and every
@@ -20,7 +31,10 @@ export class SlackChat implements ChatPort {
   readonly platform = 'slack';
   readonly capabilities = { threads: true, ephemeral: true, modals: true, files: true, inlineImageBytes: null };
 
-  constructor(private readonly client: WebClient) {}
+  constructor(
+    private readonly client: WebClient,
+    readonly people?: PeopleDirectory,
+  ) {}
 
   /** Slack user ids (U…, W… in Enterprise Grid): chat.postMessage to one lands in the bot's DM with that person. */
   addressOfUser(userId: string): string | null {
@@ -82,8 +96,14 @@ export class SlackChat implements ChatPort {
     let ref: string | null = null;
     if (images.length === 0 || rest.blocks.length > 0) {
       const metadata = key ? { metadata: { event_type: METADATA_EVENT, event_payload: { key } } } : {};
+      // News in a thread (an escalation) is shown in the channel as well, where people see it.
+      const thread = threadTs
+        ? message.broadcast
+          ? { thread_ts: threadTs, reply_broadcast: true as const }
+          : { thread_ts: threadTs }
+        : {};
       const result = await this.call('chat.postMessage', () =>
-        this.client.chat.postMessage({ channel: address, ...(threadTs ? { thread_ts: threadTs } : {}), ...render(rest), ...metadata }),
+        this.client.chat.postMessage({ channel: address, ...thread, ...render(rest), ...metadata }),
       );
       ref = result.ts ?? null;
     }

@@ -1,3 +1,4 @@
+import { groupsOf } from '../../ports/people-directory.js';
 import type { App, BlockAction, ViewSubmitAction } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
 import { ACTION_IDS, SURFACE_ACTION_IDS } from '../../domain/action-ids.js';
@@ -33,7 +34,7 @@ export function registerHome(app: App, deps: Deps, dispatch: Dispatch): void {
     await ack();
     const teamId = 'value' in action ? action.value : undefined;
     const configured = deps.config.teams.find((t) => t.id === teamId);
-    if (!configured || !hasRole(rolesOf(deps.config, body.user.id), configured.id, ['approver'])) {
+    if (!configured || !hasRole(rolesOf(deps.config, body.user.id, groupsOf(deps.chat)), configured.id, ['approver'])) {
       await client.views.open({ trigger_id: body.trigger_id, view: notice('Only approvers of a team can edit its budget.') });
       return;
     }

@@ -1,4 +1,4 @@
-import type { Activity, TurnContext } from 'botbuilder';
+import type { Activity, ChannelAccount, TurnContext } from 'botbuilder';
 
 /**
  * The part of botframework-connector's ConnectorClient burnrate uses. botbuilder creates the
@@ -8,6 +8,10 @@ import type { Activity, TurnContext } from 'botbuilder';
 export interface ConnectorConversations {
   sendToConversation(conversationId: string, activity: Partial<Activity>): Promise<{ id?: string }>;
   updateActivity(conversationId: string, activityId: string, activity: Partial<Activity>): Promise<{ id?: string }>;
+  getConversationPagedMembers(
+    conversationId: string,
+    options?: { pageSize?: number; continuationToken?: string },
+  ): Promise<{ members?: ChannelAccount[]; continuationToken?: string }>;
 }
 
 interface ConnectorClientLike {

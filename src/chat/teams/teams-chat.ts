@@ -10,6 +10,7 @@ import { asReference, TEAMS_PLATFORM, threadId } from './teams-conversations.js'
 import { createTeamsAdapter, type TeamsAdapter, type TeamsAuthEndpoints } from './teams-adapter.js';
 import { toDeliveryError } from './teams-errors.js';
 import type { TeamsSettings } from './teams-settings.js';
+import { TeamsRoster, type RosterMember } from './teams-roster.js';
 
 /**
  * Teams refuses a card whose activity is over about 28 KB. A chart's PNG grows by a third as
@@ -37,10 +38,42 @@ export class TeamsChat implements ChatPort {
     /** The bot's app id ('' without authentication): proactive turns are made in its name. */
     private readonly appId: string,
     private readonly conversations: ChatConversationStore,
-  ) {}
+    log: Logger,
+  ) {
+    this.people = new TeamsRoster(
+      {
+        conversations: async () => (await conversations.list(TEAMS_PLATFORM)).map((c) => c.conversationId),
+        members: (address) => this.members(address),
+      },
+      log,
+    );
+  }
+
+  /** People by name from the rosters of the conversations burnrate is in. */
+  readonly people: TeamsRoster;
 
   addressOf(team: TeamConfig): string | null {
     return team.msteams?.channel ?? null;
+  }
+
+  /** The roster of a conversation, every page of the Bot Connector's paged members. */
+  async members(address: string): Promise<RosterMember[]> {
+    const members: RosterMember[] = [];
+    await this.inConversation(address, null, async (connector, conversationId) => {
+      let continuationToken: string | undefined;
+      do {
+        const page = await connector.getConversationPagedMembers(conversationId, {
+          pageSize: 500,
+          ...(continuationToken ? { continuationToken } : {}),
+        });
+        // Teams adds email and userPrincipalName to each member (TeamsChannelAccount).
+        for (const m of (page.members ?? []) as (RosterMember & Record<string, unknown>)[])
+          members.push({ id: m.id, name: m.name, aadObjectId: m.aadObjectId, email: m.email, userPrincipalName: m.userPrincipalName });
+        continuationToken = page.continuationToken || undefined;
+      } while (continuationToken);
+      return {};
+    });
+    return members;
   }
 
   async post(address: string, message: Message): Promise<{ ref: string | null }> {
@@ -111,5 +144,5 @@ export function createTeamsChat(
   log: Logger,
   endpoints?: TeamsAuthEndpoints,
 ): TeamsChat {
-  return new TeamsChat(createTeamsAdapter(settings, log, endpoints), settings.insecure ? '' : settings.appId, conversations);
+  return new TeamsChat(createTeamsAdapter(settings, log, endpoints), settings.insecure ? '' : settings.appId, conversations, log);
 }

@@ -67,6 +67,31 @@ describe('an escalating budget alert in Slack', () => {
     expect(reply?.args.text).toContain('ML has spent 110% of its November 2026 budget');
     expect(fake.calls).toHaveLength(3);
   });
+
+  it("posts the escalation in the channel too (reply_broadcast), pinging the team's approvers and their user group", async () => {
+    fake.expect('users.list', 'usergroups.list');
+    fake.people.push({ id: 'U0DAN', name: 'dan', realName: 'Dan Approver' });
+    fake.userGroups.push({ id: 'S0LEADS', handle: 'ml-leads', name: 'ML leads', users: ['U0ERIN'] });
+    const { deps } = testDeps({ teams: [{ ...config.teams[0], approvers: ['U0DAN', '@ml-leads', 'nobody-known'] }] });
+    const chat = slackChat(fake, deps);
+    deps.chat = [chat];
+    await chat.people!.refresh();
+
+    await importSpend(deps, '2026-11-01', '2026-11-11', 55); // 50 %: the first alert pings nobody
+    await runBudgetCheck(deps);
+    await deliverOutbox(deps);
+    expect(JSON.stringify(fake.callsOf('chat.postMessage')[0]!.args.blocks)).not.toMatch(/<@|subteam/);
+
+    await importSpend(deps, '2026-11-01', '2026-11-21', 55); // 110 %: escalated
+    await runBudgetCheck(deps);
+    await deliverOutbox(deps);
+    const reply = fake.callsOf('chat.postMessage')[1]!;
+    expect(String(reply.args.reply_broadcast)).toBe('true');
+    const mentions = JSON.stringify(reply.args.blocks);
+    expect(mentions).toContain('For the approvers: <@U0DAN> <!subteam^S0LEADS> nobody-known');
+    // Slack keeps it in the thread and shows it in the channel: history reads it back at the top level.
+    expect(fake.messages.filter((m) => m.threadTs === undefined || m.broadcast).map((m) => m.text)).toHaveLength(2);
+  });
 });
 
 describe("an alert's button, clicked in Slack", () => {

@@ -6,6 +6,7 @@ import type { Interaction } from '../../../src/ports/interaction.js';
 import { createSlackApp, type Dispatch, type SlackApp } from '../../../src/chat/slack/slack-app.js';
 import { SlackChat } from '../../../src/chat/slack/slack-chat.js';
 import { createSlackClient } from '../../../src/chat/slack/slack-client.js';
+import { SlackDirectory } from '../../../src/chat/slack/slack-directory.js';
 import { readSlackSettings } from '../../../src/chat/slack/slack-settings.js';
 import type { Deps } from '../../../src/deps.js';
 import { startHttpServer } from '../../../src/http/server.js';
@@ -21,7 +22,8 @@ export function slackEnv(fake: FakeSlackApi, extra: NodeJS.ProcessEnv = {}): Nod
 
 /** A SlackChat on a real WebClient, configured as serve configures it, talking to the fake. */
 export function slackChat(fake: FakeSlackApi, deps: Pick<Deps, 'log'>): SlackChat {
-  return new SlackChat(createSlackClient(readSlackSettings(slackEnv(fake))!, deps.log));
+  const client = createSlackClient(readSlackSettings(slackEnv(fake))!, deps.log);
+  return new SlackChat(client, new SlackDirectory(client, deps.log));
 }
 
 /**

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
 import { runGpuCheck } from '../../../src/jobs/gpu-check.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
-import { ALICE, gpuDemo } from '../../support/gpu-demo.js';
+import { ALICE, CAROL, gpuDemo } from '../../support/gpu-demo.js';
 import { blockActionsBody, postSigned } from '../../support/slack-request.js';
 import { startSlackServer } from './slack-harness.js';
 
@@ -94,5 +94,50 @@ describe('the idle-GPU alert in Slack (real Bolt over HTTP, fake Web API)', () =
       .filter((c) => c.args.channel === LLM)
       .at(-1)!;
     expect(JSON.stringify(handed.args.blocks)).toMatch(/alice-notebook|research-shared-notebook/);
+  });
+
+  it("sends each newly idle instance's alert to the person its burnrate:owner tag names, whose click there counts as an owner's", async () => {
+    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'chat.update'] });
+    // Carol owns llm-training's instances by tag only: the team's owners are someone else.
+    const { deps } = gpuDemo((config) => {
+      config.teams.find((t) => t.id === 'llm-training')!.owners = ['U0DEMODAN'];
+    });
+    const h = await startSlackServer(deps, fake);
+    close = h.close;
+    await runGpuCheck(deps);
+    await deliverOutbox(deps);
+    const toCarol = fake.callsOf('chat.postMessage').filter((c) => c.args.channel === CAROL);
+    expect(toCarol).toHaveLength(1);
+    expect(toCarol[0]!.args.text).toMatch(/^Your GPU instance is idle: LLM Training: \d+ idle GPU instance/);
+    // Only Carol's instances, with the same buttons as the channel's copy.
+    const channelCopy = fake.callsOf('chat.postMessage').find((c) => c.args.channel === LLM)!;
+    const keepOf = (blocks: { type: string; elements?: SlackButton[] }[]) =>
+      buttonsOf(blocks).filter((b) => b.action_id === 'instance.keep:4h');
+    expect(keepOf(toCarol[0]!.args.blocks).length).toBeGreaterThan(0);
+    expect(keepOf(toCarol[0]!.args.blocks).length).toBeLessThanOrEqual(keepOf(channelCopy.args.blocks).length);
+
+    // Carol keeps one running from her DM: allowed as the instance's owner, audited under her id.
+    const keep = keepOf(toCarol[0]!.args.blocks)[0]!;
+    const res = await postSigned(
+      h.url,
+      blockActionsBody({
+        actionId: keep.action_id,
+        value: keep.value,
+        user_id: CAROL,
+        channel: CAROL,
+        messageTs: String(toCarol[0]!.answer?.ts),
+        response_url: fake.responseUrl('keep'),
+      }),
+    );
+    expect(res.status).toBe(200);
+    await h.settled();
+    const audit = (await deps.store.audit.list()).filter((a) => a.action.startsWith('instance.keep'));
+    expect(audit.map((a) => [a.userId, a.result])).toEqual([[CAROL, 'ok']]);
+    // A second run while nothing new is idle sends nobody anything more.
+    const before = fake.callsOf('chat.postMessage').length;
+    await runGpuCheck(deps);
+    await deliverOutbox(deps);
+    expect(fake.callsOf('chat.postMessage').filter((c) => c.args.channel === CAROL).length).toBe(1);
+    expect(fake.callsOf('chat.postMessage').length).toBeGreaterThanOrEqual(before);
   });
 });

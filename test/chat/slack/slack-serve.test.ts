@@ -28,7 +28,7 @@ function isolatedEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 describe('burnrate serve with Slack', () => {
   let fake: FakeSlackApi;
   beforeEach(async () => {
-    fake = await FakeSlackApi.start({ expect: ['chat.postMessage'] });
+    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'users.list', 'usergroups.list'] });
   });
   afterEach(async () => {
     await fake.close();
@@ -65,7 +65,9 @@ describe('burnrate serve with Slack', () => {
       expect(sweepAlerts).toBeGreaterThanOrEqual(0);
       const posts = fake.callsOf('chat.postMessage');
       expect(posts).toHaveLength(alerts + idleAlerts + sweepAlerts);
-      expect(posts.every((p) => p.authorized && DEMO_CHANNELS.includes(p.args.channel))).toBe(true);
+      // Team channels, and direct messages to the people idle instances' burnrate:owner tags name.
+      expect(posts.every((p) => p.authorized && (DEMO_CHANNELS.includes(p.args.channel) || /^U0DEMO/.test(p.args.channel)))).toBe(true);
+      expect(out).toContain('slack people and user groups: read');
       expect(posts.map((p) => p.args.channel)).toContain('C0DEMOLLMTR');
       expect(posts.some((p) => /^LLM Training is on track to spend \d+% of its \w+ \d{4} budget/.test(p.args.text))).toBe(true);
 

@@ -30,7 +30,7 @@ describe('burnrate serve in Socket Mode', () => {
   let fake: FakeSlackApi;
   let socket: FakeSlackSocket;
   beforeEach(async () => {
-    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'chat.update'] });
+    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'chat.update', 'users.list', 'usergroups.list'] });
     socket = await FakeSlackSocket.start(fake, { appToken: APP_TOKEN });
   });
   afterEach(async () => {

@@ -10,6 +10,7 @@ import { buttonOf, cardButtons, cardText } from './card-buttons.js';
 import { useTeamsTestbed } from './teams-harness.js';
 
 const OWNER: Person = { aadObjectId: '5b8a0c1e-0000-4000-8000-00000000a11c', name: 'Olive Owner' };
+const APPROVER: Person = { aadObjectId: '5b8a0c1e-0000-4000-8000-0000000000ad', name: 'Ada Approver' };
 const OUTSIDER: Person = { aadObjectId: '5b8a0c1e-0000-4000-8000-0000000000ff', name: 'Otto Outsider' };
 const config = {
   teams: [
@@ -18,6 +19,7 @@ const config = {
       name: 'ML',
       msteams: { channel: CONVERSATIONS.channel },
       owners: [OWNER.aadObjectId],
+      approvers: [APPROVER.aadObjectId],
       budget: { monthly: 1000, thresholds: [50, 80, 100], forecast: false },
     },
   ],
@@ -137,5 +139,28 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
     expect(update).toMatchObject({ op: 'update', conversationId: CONVERSATIONS.channel, activityId: post.id });
     expect(update!.activity.summary).toContain('ML has spent 110% of its November 2026 budget');
     expect(reply).toMatchObject({ op: 'send', conversationId: `${CONVERSATIONS.channel};messageid=${post.id}` });
+  });
+
+  it('an escalation pings the approvers by name: an <at> mention the card lists among its entities', async () => {
+    bed.fake.roster.push(
+      { id: '29:1olive', name: OWNER.name, aadObjectId: OWNER.aadObjectId },
+      { id: '29:1ada', name: APPROVER.name, aadObjectId: APPROVER.aadObjectId, email: 'ada@example.com' },
+      { id: '29:1otto', name: OUTSIDER.name, aadObjectId: OUTSIDER.aadObjectId },
+    );
+    const { deps } = await alerted();
+    const people = deps.chat[0]!.people!;
+    await people.refresh();
+    expect(bed.fake.rosterReads).toEqual([CONVERSATIONS.channel, CONVERSATIONS.channel]); // 3 members, 2 per page
+    expect(people.nameOf(APPROVER.aadObjectId)).toBe('Ada Approver');
+    expect(people.userOfEmail('ADA@example.com')).toBe(APPROVER.aadObjectId);
+
+    await importSpend(deps, '2026-11-01', '2026-11-21', 55);
+    await runBudgetCheck(deps);
+    await deliverOutbox(deps);
+    const card = FakeBotConnector.cardOf(bed.fake.calls.at(-1)!);
+    expect(cardText(card)).toContain('For the approvers: <at>Ada Approver</at>');
+    expect(card.msteams.entities).toEqual([
+      { type: 'mention', text: '<at>Ada Approver</at>', mentioned: { id: APPROVER.aadObjectId, name: 'Ada Approver' } },
+    ]);
   });
 });

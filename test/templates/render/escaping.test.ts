@@ -38,8 +38,10 @@ describe('Slack escaping', () => {
     expect(blocks.at(-1)?.elements[0].text).toBe(nastyMrkdwn);
   });
 
-  it('escapes inside code blocks too', () => {
-    expect(blocks[3]?.text.text).toContain('a&amp;b &lt;c&gt;');
+  it('escapes inside code blocks too, and leaves table cells (raw_text) literal', () => {
+    expect(blocks[3]?.rows[1][0]).toEqual({ type: 'raw_text', text: 'a&b <c>' });
+    const second = renderBlockKit({ summary: 's', blocks: [msg.blocks[3]!, msg.blocks[3]!] }).blocks as Json[];
+    expect(second[1]?.text.text).toContain('a&amp;b &lt;c&gt;');
     expect(blocks[4]?.text.text).toMatch(/^\*R&amp;D &lt;top&gt;\*\n```\nx&lt;y  █+  &gt;\$1\n```$/);
   });
 

@@ -145,10 +145,13 @@ describe('Slack Block Kit limits', () => {
     // 15 facts need two sections of fields.
     const fieldSections = blocks.filter((block) => block.fields);
     expect(fieldSections.map((block) => block.fields?.length)).toEqual([10, 5]);
-    // The 80-row table spans several code blocks, each repeating the header.
-    const tableSections = blocks.filter((block) => block.text?.text.includes('Project'));
-    expect(tableSections.length).toBeGreaterThan(1);
-    for (const section of tableSections) expect(section.text?.text).toMatch(/^```\nProject .*\n─+/);
+    // The 80-row table is one Slack table block: its header row and every row.
+    const tables = blocks.filter((block) => block.type === 'table');
+    expect(tables).toHaveLength(1);
+    expect(tables[0]?.rows?.map((row) => row[0]?.text)).toEqual([
+      'Project',
+      ...Array.from({ length: 80 }, (_, i) => expect.stringMatching(new RegExp(`^project-${i}\\b`))),
+    ]);
     // No section ends inside an entity, and bold spans are still paired after splitting.
     for (const block of blocks) {
       const sectionText = block.text?.text ?? '';
@@ -157,12 +160,25 @@ describe('Slack Block Kit limits', () => {
     }
   });
 
-  it('keeps every table row when splitting, right-aligning numbers', () => {
-    const msg: Message = { summary: 't', blocks: [big.blocks.find((block) => block.type === 'table')!] };
-    const sections = renderBlockKit(msg).blocks as SlackBlock[];
+  it('shows a second table (Slack takes one table block per message) as code blocks, keeping every row and right-aligning numbers', () => {
+    const table = big.blocks.find((block) => block.type === 'table')!;
+    const [native, ...sections] = renderBlockKit({ summary: 't', blocks: [table, table] }).blocks as SlackBlock[];
+    expect(native?.type).toBe('table');
+    expect(sections.length).toBeGreaterThan(1);
+    for (const section of sections) expect(section.text?.text).toMatch(/^```\nProject .*\n─+/);
     const rows = sections.flatMap((section) => (section.text?.text ?? '').split('\n').filter((line) => line.startsWith('project-')));
     expect(rows).toHaveLength(80);
     expect(rows[1]).toMatch(/ \$137\.50 {3}1%$/);
+  });
+
+  it("keeps a table over Slack's 100 rows as code blocks rather than cutting rows", () => {
+    const rows = Array.from({ length: 120 }, (_, i) => [`row-${i}`, `$${i}`]);
+    const blocks = renderBlockKit({
+      summary: 't',
+      blocks: [{ type: 'table', columns: [{ label: 'Name' }, { label: 'Cost', align: 'right' }], rows }],
+    }).blocks as SlackBlock[];
+    expect(blocks.some((block) => block.type === 'table')).toBe(false);
+    expect(blocks.flatMap((block) => (block.text?.text ?? '').split('\n').filter((line) => line.startsWith('row-')))).toHaveLength(120);
   });
 
   it('splits long text at line breaks and keeps all words', () => {
