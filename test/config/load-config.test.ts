@@ -62,6 +62,16 @@ describe('configuration', () => {
     expect(message).toContain('teams[1].id: is required');
   });
 
+  it('takes user ids, user groups and emails for roles, and names an entry that is none of them', () => {
+    const ok = parseConfigText(valid.replace('approvers: [U01BBB]', "approvers: ['@ml-leads', S0GROUP, dana@example.com, U01BBB]"));
+    expect(ok.teams[0]?.approvers).toEqual(['@ml-leads', 'S0GROUP', 'dana@example.com', 'U01BBB']);
+    const message = errorOf(() => parseConfigText(valid.replace('approvers: [U01BBB]', "approvers: ['Dana Smith', '@ml leads']"))).message;
+    expect(message).toContain(
+      'teams[0].approvers[0]: expected a chat user id (U0123ABCD), a user group (@ml-training-leads or S0123ABCD) or an email',
+    );
+    expect(message).toContain('teams[0].approvers[1]:');
+  });
+
   it('rejects duplicate team ids', () => {
     const message = errorOf(() => parseConfigText('teams:\n  - { id: a }\n  - { id: a }\n')).message;
     expect(message).toContain('teams[1].id: duplicate team id "a" (also teams[0])');

@@ -43,6 +43,15 @@ describe('Slack app manifest', () => {
 
   it('declares the slash command and asks for no scope it does not use', () => {
     expect(manifest.features.slash_commands.map((c: { command: string }) => c.command)).toEqual(['/burnrate']);
-    expect(manifest.oauth_config.scopes.bot).toEqual(['chat:write', 'commands', 'files:write', 'channels:history', 'groups:history']);
+    expect(manifest.oauth_config.scopes.bot).toEqual([
+      'chat:write',
+      'commands',
+      'files:write',
+      'channels:history',
+      'groups:history',
+      'users:read',
+      'users:read.email',
+      'usergroups:read',
+    ]);
   });
 });
