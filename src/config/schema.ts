@@ -120,6 +120,8 @@ export const teamSchema = z.strictObject({
   gpu: teamGpuSchema.prefault({}),
   /** Caps on one sweep's spend or GPU-hours within `sweeps.windowHours`; no caps, no sweep alerts. */
   sweepCaps: sweepCapsSchema.optional(),
+  /** A summary in the team's channel: yesterday's spend (daily) or last week's (weekly, on Mondays); off by default. */
+  digest: z.enum(['daily', 'weekly', 'off'], { error: 'expected daily, weekly or off' }).default('off'),
 });
 
 /** Which tags name the experiment, training run and sweep a cost belongs to, for unit costs. */
@@ -204,6 +206,13 @@ export const configSchema = z
         budgetCheck: hourMinute.default('08:00'),
       })
       .default({ budgetCheck: '08:00' }),
+    /** When digests go out (in each team's time zone), and the organisation's digest for admins. */
+    digest: z
+      .strictObject({
+        at: hourMinute.default('09:00'),
+        organisation: z.enum(['daily', 'weekly', 'off'], { error: 'expected daily, weekly or off' }).default('off'),
+      })
+      .prefault({}),
     forecast: z
       .strictObject({
         lookbackDays: z.number().int().min(7, { error: 'expected at least 7 days' }).max(180).default(28),

@@ -15,6 +15,7 @@ export function unownedTeam(config: Config): TeamConfig {
     owners: [],
     approvers: [],
     gpu: { mode: 'notify', autoStopAfterMinutes: 60, namespaces: [] },
+    digest: 'off',
     ...(unowned?.slack ? { slack: unowned.slack } : {}),
     ...(unowned?.msteams ? { msteams: unowned.msteams } : {}),
   };

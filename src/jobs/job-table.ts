@@ -3,6 +3,7 @@ import type { PeopleDirectory } from '../ports/people-directory.js';
 import { runBudgetCheck } from './budget-check.js';
 import { handOverAlerts } from './delivery-loop.js';
 import { runGpuCheck } from './gpu-check.js';
+import { runOrganisationDigest, runTeamDigests } from './digest.js';
 import { refreshSources } from './refresh-sources.js';
 import { runScheduledReview } from './scheduled-review.js';
 import { runSweepCheck } from './sweep-check.js';
@@ -106,6 +107,7 @@ export function jobTable(deps: Deps): Job[] {
       handOver,
     ],
   });
+  jobs.push(...digestJobs(deps, handOver));
   jobs.push({ id: 'outbox delivery', cron: { expression: '* * * * *', utc: false }, steps: [handOver] });
   return jobs;
 }
@@ -132,6 +134,48 @@ function peopleJob(directories: { platform: string; people: PeopleDirectory }[])
       },
     ],
   };
+}
+
+/** Teams' digests at `digest.at` in each team's zone; the organisation's at the same time in UTC. */
+function digestJobs(deps: Deps, handOver: JobStep): Job[] {
+  const at = deps.config.digest.at;
+  const jobs: Job[] = [];
+  if (deps.config.teams.some((t) => t.digest !== 'off'))
+    jobs.push({
+      id: 'digest',
+      cron: { daily: at },
+      describe: (timezone, teams) => `digests daily at ${at} ${timezone} for ${teams.join(', ')} (where teams[].digest is on)`,
+      steps: [
+        {
+          name: 'digest',
+          run: async ({ teams, say }) => {
+            const queued = await runTeamDigests(deps, teams);
+            if (queued > 0) say(`digest: ${queued} queued`);
+          },
+        },
+        handOver,
+      ],
+    });
+  const organisation = deps.config.digest.organisation;
+  if (organisation !== 'off') {
+    const [hour, minute] = at.split(':').map(Number);
+    jobs.push({
+      id: 'organisation digest',
+      cron: { expression: `${minute} ${hour} * * ${organisation === 'weekly' ? '1' : '*'}`, utc: true },
+      describe: () => `organisation digest to admins ${organisation} at ${at} UTC`,
+      steps: [
+        {
+          name: 'organisation digest',
+          run: async ({ say }) => {
+            const queued = await runOrganisationDigest(deps);
+            if (queued > 0) say(`organisation digest: ${queued} queued`);
+          },
+        },
+        handOver,
+      ],
+    });
+  }
+  return jobs;
 }
 
 /** The idle-GPU check and the sweep caps, on the `gpu.check` cron (UTC). */
