@@ -3,6 +3,7 @@ import { formatMoney, formatPercent } from '../src/domain/money.js';
 import { addDays } from '../src/domain/period.js';
 import { freshnessLine, monthName, shortDate } from './freshness.js';
 import type { Block, Mention, Message } from './message.js';
+import { utcMinute } from '../src/domain/utc-minute.js';
 import { ACTION_IDS } from '../src/domain/action-ids.js';
 
 export interface BudgetAlertData {
@@ -10,14 +11,17 @@ export interface BudgetAlertData {
   teamName: string;
   event: 'new' | 'escalated' | 'resolved';
   previousThreshold: number | null;
-  /** What people did about it, newest last: "Acknowledged by Alice at 09:12 UTC". */
-  notes?: string[];
+  /** Who acknowledged it, when: the Acknowledge button is then gone. */
+  acknowledged?: { by: Mention; at: Date } | undefined;
+  /** A snooze running now: the snooze menu gives way to Unsnooze. */
+  snoozed?: { by: Mention; at: Date; until: Date } | undefined;
 }
 
 /** Action ids of the buttons on a budget alert; the handlers live in src/actions/. */
 export const BUDGET_ACTIONS = {
   ack: ACTION_IDS.budgetAck,
   snooze: ACTION_IDS.budgetSnooze,
+  unsnooze: ACTION_IDS.budgetUnsnooze,
   breakdown: ACTION_IDS.budgetBreakdown,
 } as const;
 
@@ -44,8 +48,8 @@ export function budgetAlert(data: BudgetAlertData): Message {
     { type: 'header', text: headline },
     { type: 'text', text: bodyOf(data, money) },
     { type: 'facts', facts },
-    ...(data.notes ?? []).map((note): Block => ({ type: 'context', text: note })),
-    ...(data.event === 'resolved' ? [] : [actionsOf(f)]),
+    ...stateOf(data),
+    ...(data.event === 'resolved' ? [] : [actionsOf(data)]),
     { type: 'context', text: contextOf(f) },
   ];
   return { summary: `${headline} (${money(f.amount)} of ${money(f.budget)})`, blocks };
@@ -70,17 +74,50 @@ export function budgetAlertChange(data: BudgetAlertData, notify: readonly Mentio
   };
 }
 
-function actionsOf(f: Finding): Block {
+/** Who did what, as lines naming them: "Acknowledged 4 Dec 09:12 UTC by @carol". */
+function stateOf({ acknowledged, snoozed }: BudgetAlertData): Block[] {
+  return [
+    ...(acknowledged
+      ? [{ type: 'mentions' as const, lead: `Acknowledged ${utcMinute(acknowledged.at)} by`, people: [acknowledged.by] }]
+      : []),
+    ...(snoozed
+      ? [
+          {
+            type: 'mentions' as const,
+            lead: `Snoozed ${utcMinute(snoozed.at)}, until ${utcMinute(snoozed.until)}, by`,
+            people: [snoozed.by],
+          },
+        ]
+      : []),
+  ];
+}
+
+/**
+ * The buttons the alert's state leaves: Acknowledge until someone has; the snooze menu, or
+ * Unsnooze while a snooze runs; the breakdown always.
+ */
+function actionsOf({ finding: f, acknowledged, snoozed }: BudgetAlertData): Block {
   const value = (extra: object = {}) => JSON.stringify({ f: f.id, ...extra });
   return {
     type: 'actions',
     buttons: [
-      { action: BUDGET_ACTIONS.ack, label: 'Acknowledge', value: value(), style: 'primary' },
-      { action: `${BUDGET_ACTIONS.snooze}`, label: 'Snooze 24 h', value: value({ for: '24h' }) },
-      { action: `${BUDGET_ACTIONS.snooze}:7d`, label: 'Snooze 7 days', value: value({ for: '7d' }) },
-      { action: `${BUDGET_ACTIONS.snooze}:period`, label: 'Snooze to period end', value: value({ for: 'period' }) },
+      ...(acknowledged ? [] : [{ action: BUDGET_ACTIONS.ack, label: 'Acknowledge', value: value(), style: 'primary' as const }]),
+      ...(snoozed ? [{ action: BUDGET_ACTIONS.unsnooze, label: 'Unsnooze', value: value() }] : []),
       { action: BUDGET_ACTIONS.breakdown, label: 'Show breakdown', value: value() },
     ],
+    ...(snoozed
+      ? {}
+      : {
+          select: {
+            action: BUDGET_ACTIONS.snooze,
+            placeholder: 'Snooze…',
+            options: [
+              { label: 'Snooze 24 h', value: value({ for: '24h' }) },
+              { label: 'Snooze 7 days', value: value({ for: '7d' }) },
+              { label: 'Snooze to period end', value: value({ for: 'period' }) },
+            ],
+          },
+        }),
   };
 }
 

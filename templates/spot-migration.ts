@@ -1,7 +1,7 @@
 import { formatMoney } from '../src/domain/money.js';
 import { utcMinute } from '../src/domain/utc-minute.js';
 import type { SpotMigration } from '../src/domain/spot-migration.js';
-import type { Message } from './message.js';
+import type { Mention, Message } from './message.js';
 import { SPOT_ACTIONS } from './recommendation.js';
 
 const money = (n: number) => formatMoney(n, 'USD');
@@ -16,8 +16,11 @@ export function spotApprovalPending(label: string, migration: SpotMigration): Me
   };
 }
 
-/** The launch template now requests spot: what changed, who approved, and the Revert button. */
-export function spotMigrated(label: string, migration: SpotMigration, detail: string): Message {
+/**
+ * The launch template now requests spot: what changed, who approved, and the Revert button; once
+ * reverted (`reverted`), a line saying who reverted it when, and no button.
+ */
+export function spotMigrated(label: string, migration: SpotMigration, detail: string, reverted?: { by: Mention; at: Date }): Message {
   const who = migration.approvals.map((a) => a.approver).join(' and ');
   return {
     summary: `${label} moves to spot: saves ${money(migration.monthlySaving)} a month`,
@@ -27,23 +30,25 @@ export function spotMigrated(label: string, migration: SpotMigration, detail: st
         text: `**${label}** moves to spot, approved by ${who}: about ${money(migration.monthlySaving)} a month saved. Its next launch runs on spot capacity.`,
       },
       { type: 'context', text: `${detail} · ${utcMinute(migration.migratedAt ?? migration.createdAt)}` },
-      {
-        type: 'actions',
-        buttons: [
-          {
-            action: SPOT_ACTIONS.revert,
-            label: 'Revert to on-demand',
-            value: JSON.stringify({ m: migration.id }),
-            style: 'danger',
-            confirm: {
-              title: `Revert ${label} to on-demand?`.slice(0, 100),
-              text: `Launch template ${migration.launchTemplate} gets its on-demand default version ${migration.previousVersion ?? ''} back.`,
-              confirm: 'Revert',
-              deny: 'Cancel',
-            },
+      reverted
+        ? { type: 'mentions', lead: `Reverted to on-demand ${utcMinute(reverted.at)} by`, people: [reverted.by] }
+        : {
+            type: 'actions',
+            buttons: [
+              {
+                action: SPOT_ACTIONS.revert,
+                label: 'Revert to on-demand',
+                value: JSON.stringify({ m: migration.id }),
+                style: 'danger',
+                confirm: {
+                  title: `Revert ${label} to on-demand?`.slice(0, 100),
+                  text: `Launch template ${migration.launchTemplate} gets its on-demand default version ${migration.previousVersion ?? ''} back.`,
+                  confirm: 'Revert',
+                  deny: 'Cancel',
+                },
+              },
+            ],
           },
-        ],
-      },
     ],
   };
 }

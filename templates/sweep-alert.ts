@@ -1,6 +1,7 @@
 import { formatMoney } from '../src/domain/money.js';
 import type { SweepFinding } from '../src/domain/sweep-finding.js';
-import type { Block, Message } from './message.js';
+import type { Block, Mention, Message } from './message.js';
+import { utcMinute } from '../src/domain/utc-minute.js';
 import { ACTION_IDS } from '../src/domain/action-ids.js';
 
 export const SWEEP_ACTIONS = { stop: ACTION_IDS.sweepStop } as const;
@@ -9,8 +10,8 @@ export interface SweepAlertData {
   teamName: string;
   finding: SweepFinding;
   dryRun: boolean;
-  /** What was done about it ("Stopped by … at …"); the button is gone once set. */
-  note?: string | null;
+  /** The Stop sweep done: who, when, what came of it, and the instances it stopped; the button is then gone. */
+  stopped?: { by: Mention; at: Date; summary: string; instances: readonly string[] } | null;
 }
 
 const money = (n: number) => formatMoney(n, 'USD');
@@ -25,12 +26,16 @@ export function sweepAlert(data: SweepAlertData): Message {
       ? `${money(f.value)} spent, over its ${money(f.cap)} cap`
       : `${hours(f.value)} GPU-hours, over its ${hours(f.cap)} GPU-hour cap`;
   const headline = `${data.teamName}: sweep ${f.sweep} ran away (${what})`;
-  const running = f.instances.filter((i) => i.running);
+  // After Stop sweep the table shows what it stopped: those instances run no more.
+  const stoppedNow = new Set(data.stopped?.instances ?? []);
+  const isRunning = (i: (typeof f.instances)[number]) => i.running && !stoppedNow.has(i.instanceId);
+  const running = f.instances.filter(isRunning);
+  const perHour = data.stopped ? running.reduce((sum, i) => sum + i.hourlyPrice, 0) : f.perHour;
   const blocks: Block[] = [
     { type: 'header', text: headline },
     {
       type: 'text',
-      text: `In the last ${windowText(f.windowHours)} sweep **${f.sweep}** ran ${hours(f.gpuHours)} GPU-hours for **${money(f.spend)}**. ${running.length} of its ${f.instances.length} instances run now, at **${money(f.perHour)} per hour**.`,
+      text: `In the last ${windowText(f.windowHours)} sweep **${f.sweep}** ran ${hours(f.gpuHours)} GPU-hours for **${money(f.spend)}**. ${running.length} of its ${f.instances.length} instances run now, at **${money(perHour)} per hour**.`,
     },
     {
       type: 'table',
@@ -44,13 +49,17 @@ export function sweepAlert(data: SweepAlertData): Message {
       rows: f.instances.map((i) => [
         i.name ?? i.instanceId,
         i.instanceType,
-        i.running ? (i.protected ? 'running (protected)' : 'running') : 'not running',
+        stoppedNow.has(i.instanceId) ? 'stopped' : isRunning(i) ? (i.protected ? 'running (protected)' : 'running') : 'not running',
         hours(i.gpuHours),
         money(i.spend),
       ]),
     },
   ];
-  if (data.note) blocks.push({ type: 'context', text: data.note });
+  if (data.stopped)
+    blocks.push(
+      { type: 'mentions', lead: `Sweep stopped ${utcMinute(data.stopped.at)} by`, people: [data.stopped.by] },
+      { type: 'context', text: data.stopped.summary },
+    );
   else
     blocks.push({
       type: 'actions',

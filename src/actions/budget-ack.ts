@@ -1,11 +1,8 @@
-import { groupsOf } from '../ports/people-directory.js';
-import { hasRole, rolesOf } from '../domain/roles.js';
-import { BurnrateError } from '../domain/errors.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
-import { Refused } from '../domain/audit-outcome.js';
 import type { Acknowledgement } from '../domain/acknowledgement.js';
 import { privateReply } from '../../templates/private-reply.js';
 import { defineAction } from './action.js';
+import { requireOwnerOrApprover } from './team-role.js';
 import { currentAlertMessage } from './alert-notes.js';
 import { readFindingPayload } from './finding-payload.js';
 
@@ -17,14 +14,7 @@ export const budgetAckAction = defineAction({
   parse: (deps, interaction) => readFindingPayload(deps, interaction.value),
   subject: ({ finding }) => ({ subject: finding.id }),
   async authorize({ deps, interaction }, { finding }) {
-    if (!hasRole(rolesOf(deps.config, interaction.actor.userId, groupsOf(deps.chat)), finding.team, ['owner', 'approver']))
-      throw new Refused(
-        new BurnrateError(
-          'burnrate_forbidden',
-          `Only owners and approvers of ${finding.team} can acknowledge its alerts.`,
-          'Ask one of them, or an admin.',
-        ),
-      );
+    requireOwnerOrApprover(deps, interaction.actor.userId, finding.team, 'acknowledge its alerts');
   },
   async run({ deps, interaction }, { finding }) {
     const { ack, first } = await deps.store.acknowledgements.acknowledge({
@@ -39,6 +29,6 @@ export const budgetAckAction = defineAction({
       await interaction.reply.private(privateReply(`Already acknowledged by ${ack.byUser} at ${ack.at.toISOString().slice(11, 16)} UTC.`));
       return;
     }
-    await interaction.reply.update(await currentAlertMessage(deps, finding));
+    await interaction.reply.update(await currentAlertMessage(deps, finding, interaction.actor.platform));
   },
 });

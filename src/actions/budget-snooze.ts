@@ -48,6 +48,6 @@ export const budgetSnoozeAction = defineAction({
       );
       return;
     }
-    await interaction.reply.update(await currentAlertMessage(deps, finding));
+    await interaction.reply.update(await currentAlertMessage(deps, finding, interaction.actor.platform));
   },
 });

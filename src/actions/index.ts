@@ -4,6 +4,7 @@ import { budgetAckAction } from './budget-ack.js';
 import { budgetBreakdownAction } from './budget-breakdown.js';
 import { budgetSaveAction } from './budget-save.js';
 import { budgetSnoozeAction } from './budget-snooze.js';
+import { budgetUnsnoozeAction } from './budget-unsnooze.js';
 import { instanceKeepAction } from './instance-keep.js';
 import { instanceRerouteAction } from './instance-reroute.js';
 import { instanceStopAction } from './instance-stop.js';
@@ -16,6 +17,7 @@ import { sweepStopAction } from './sweep-stop.js';
 export const ACTIONS: readonly AnyActionSpec[] = [
   budgetAckAction,
   budgetSnoozeAction,
+  budgetUnsnoozeAction,
   budgetBreakdownAction,
   budgetSaveAction,
   instanceStopAction,

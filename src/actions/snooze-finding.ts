@@ -1,12 +1,10 @@
-import { groupsOf } from '../ports/people-directory.js';
 import { alertGroup } from '../checks/reconcile.js';
 import type { Actor } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
 import type { TrackedFinding } from '../domain/finding.js';
-import { hasRole, rolesOf } from '../domain/roles.js';
 import { BurnrateError } from '../domain/errors.js';
-import { Refused } from '../domain/audit-outcome.js';
 import { runOperationAs, type Operation } from './operation.js';
+import { requireOwnerOrApprover } from './team-role.js';
 import type { Snooze, SnoozeOutcome } from '../domain/snooze.js';
 
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
@@ -44,14 +42,7 @@ const snoozeOperation: Operation<SnoozeRequest, SnoozeResult> = {
   sideEffects: 'records',
   subject: ({ finding, duration }) => ({ subject: finding.id, detail: duration }),
   async authorize({ deps, actor }, { finding }) {
-    if (!hasRole(rolesOf(deps.config, actor.userId, groupsOf(deps.chat)), finding.team, ['owner', 'approver']))
-      throw new Refused(
-        new BurnrateError(
-          'burnrate_forbidden',
-          `Only owners and approvers of ${finding.team} can snooze its alerts.`,
-          'Ask one of them, or an admin.',
-        ),
-      );
+    requireOwnerOrApprover(deps, actor.userId, finding.team, 'snooze its alerts');
   },
   async run({ actor, now, deps }, { finding, duration, explicit }) {
     const until = parseSnoozeDuration(duration, finding, now);

@@ -1,4 +1,4 @@
-import { groupsOf } from '../ports/people-directory.js';
+import { groupsOf, mentionOf } from '../ports/people-directory.js';
 import { z } from 'zod';
 import { parseButtonValue } from './button-value.js';
 import { defineAction, DRY_RUN_HINT, type ActionContext } from './action.js';
@@ -12,7 +12,7 @@ import { ACTION_IDS } from '../domain/action-ids.js';
 import { ActionFailed, Refused, type Audited } from '../domain/audit-outcome.js';
 import type { SpotMigration } from '../domain/spot-migration.js';
 import { privateReply } from '../../templates/private-reply.js';
-import { spotReverted } from '../../templates/spot-migration.js';
+import { spotMigrated, spotReverted } from '../../templates/spot-migration.js';
 
 const ACTION = ACTION_IDS.spotRevert;
 const payloadSchema = z.strictObject({ m: z.number().int().positive() });
@@ -91,9 +91,18 @@ export const spotRevertAction = defineAction({
       value: { kind: 'reverted', label, migration: (await deps.store.spotMigrations.get(id))!, detail: change.detail },
     };
   },
-  async answer({ interaction }, _target, outcome) {
-    if (outcome.kind === 'private') await interaction.reply.private(privateReply(outcome.text, outcome.hint));
-    else await interaction.reply.thread(spotReverted(outcome.label, outcome.migration, interaction.actor.userId, outcome.detail));
+  async answer({ deps, interaction }, _target, outcome) {
+    if (outcome.kind === 'private') {
+      await interaction.reply.private(privateReply(outcome.text, outcome.hint));
+      return;
+    }
+    // The message clicked loses its Revert button and says who reverted; the thread says what changed.
+    const { label, migration } = outcome;
+    const by = mentionOf(deps.chat.find((port) => port.platform === interaction.actor.platform)?.people, interaction.actor.userId);
+    await interaction.reply.update(
+      spotMigrated(label, migration, `launch template ${migration.launchTemplate}`, { by, at: migration.revertedAt ?? deps.clock() }),
+    );
+    await interaction.reply.thread(spotReverted(label, migration, interaction.actor.userId, outcome.detail));
   },
 });
 

@@ -1,4 +1,4 @@
-import { groupsOf } from '../ports/people-directory.js';
+import { groupsOf, mentionOf } from '../ports/people-directory.js';
 import { z } from 'zod';
 import { parseButtonValue, unknownFinding } from './button-value.js';
 import { defineAction, DRY_RUN_HINT, type ActionContext } from './action.js';
@@ -85,8 +85,14 @@ export const sweepStopAction = defineAction({
       return;
     }
     const team = deps.config.teams.find((t) => t.id === finding.team);
-    const note = `Sweep stopped by ${interaction.actor.userId} at ${utcMinute(deps.clock())}: ${outcome.summary}.`;
-    await interaction.reply.update(sweepAlert({ teamName: team?.name ?? finding.team, finding, dryRun: false, note }));
+    const by = mentionOf(deps.chat.find((port) => port.platform === interaction.actor.platform)?.people, interaction.actor.userId);
+    const stopped = {
+      by,
+      at: deps.clock(),
+      summary: `${outcome.summary}.`,
+      instances: outcome.results.filter((r) => r.outcome === 'stopped').map((r) => r.id),
+    };
+    await interaction.reply.update(sweepAlert({ teamName: team?.name ?? finding.team, finding, dryRun: false, stopped }));
   },
 });
 

@@ -20,7 +20,18 @@ import { createServeMetrics } from '../http/metrics.js';
 import { runFirstChecks } from './serve-first-run.js';
 import { listenForStop } from './stop-signal.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
+import type { Deps } from '../deps.js';
+import { NamedPeople } from '../ports/named-people.js';
+import type { PeopleDirectory } from '../ports/people-directory.js';
+import { DEMO_PEOPLE } from '../sources/demo/demo-people.js';
 import type { Verb } from './io.js';
+
+/** The console names people as the chat platform beside it does, or as the demo organisation does. */
+function consolePeople(deps: Deps): PeopleDirectory | undefined {
+  const platform = deps.chat.find((port) => port.people)?.people;
+  if (platform) return platform;
+  return deps.config.sources.some((source) => source.type === 'demo') ? new NamedPeople(DEMO_PEOPLE) : undefined;
+}
 
 /** How long serve waits for its answer workers to start before it listens anyway. */
 const ANSWER_WORKERS_START_MS = 30_000;
@@ -87,7 +98,7 @@ export const serveVerb: Verb = async (args, io) => {
       say(
         `chat: none configured (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN for Slack in Socket Mode, or SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for HTTP mode; MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD for Teams), messages print here${consoleSettings.enabled ? ' and in the console' : ''}`,
       );
-    const consoleChat = consoleSettings.enabled ? new ConsoleChat(deps.store.console, deps.clock) : null;
+    const consoleChat = consoleSettings.enabled ? new ConsoleChat(deps.store.console, deps.clock, consolePeople(deps)) : null;
     if (consoleChat) deps.chat.push(consoleChat);
     // Endpoints first: Slack, Teams and the probes answer while the first checks run.
     const delivery = new DeliveryLoop(deps);

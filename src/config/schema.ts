@@ -106,9 +106,10 @@ export const gpuSchema = z.strictObject({
 });
 
 export const teamSchema = z.strictObject({
-  id: nonEmpty('a team id').regex(/^[a-z0-9][a-z0-9_-]*$/, {
-    error: 'expected a lower-case id of letters, digits, - and _ (e.g. ml-research)',
-  }),
+  // At most 48 characters: a finding id carries it, and Slack caps a menu option's value at 150.
+  id: nonEmpty('a team id')
+    .regex(/^[a-z0-9][a-z0-9_-]*$/, { error: 'expected a lower-case id of letters, digits, - and _ (e.g. ml-research)' })
+    .max(48, { error: 'expected a team id of at most 48 characters' }),
   name: nonEmpty('a display name').optional(),
   match: z.array(nonEmpty('a tag value'), { error: 'expected a list of tag values' }).default([]),
   timezone: timezone.default('UTC'),

@@ -6,6 +6,7 @@
 export const ACTION_IDS = {
   budgetAck: 'budget.ack',
   budgetSnooze: 'budget.snooze',
+  budgetUnsnooze: 'budget.unsnooze',
   budgetBreakdown: 'budget.breakdown',
   budgetSave: 'budget.save',
   instanceStop: 'instance.stop',

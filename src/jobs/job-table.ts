@@ -64,7 +64,14 @@ export function jobTable(deps: Deps): Job[] {
   };
   const { budgetCheck } = deps.config.schedule;
   const reviewAt = deps.config.review.at;
-  const directories = deps.chat.flatMap((port) => (port.people ? [{ platform: port.platform, people: port.people }] : []));
+  // Each directory once (the console may share Slack's), and only those that read something.
+  const seen = new Set<PeopleDirectory>();
+  const directories = deps.chat.flatMap((port) => {
+    const people = port.people;
+    if (!people?.refresh || seen.has(people)) return [];
+    seen.add(people);
+    return [{ platform: port.platform, people: people as PeopleDirectory & { refresh(): Promise<void> } }];
+  });
   const jobs: Job[] = [];
   // First, so the first checks already name and ping people and groups hold their roles.
   if (directories.length > 0) jobs.push(peopleJob(directories));
@@ -113,7 +120,7 @@ export function jobTable(deps: Deps): Job[] {
 }
 
 /** Names and user groups read again from each chat platform daily (03:17 UTC, off the hour's rush). */
-function peopleJob(directories: { platform: string; people: PeopleDirectory }[]): Job {
+function peopleJob(directories: { platform: string; people: PeopleDirectory & { refresh(): Promise<void> } }[]): Job {
   return {
     id: 'people directory',
     cron: { expression: '17 3 * * *', utc: true },

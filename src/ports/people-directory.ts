@@ -7,8 +7,8 @@ import type { Mention } from '../../templates/message.js';
  * platform at start and refreshed daily; lookups answer from that copy and never wait.
  */
 export interface PeopleDirectory {
-  /** Reads the platform's people and groups again; keeps the last copy when the platform fails. */
-  refresh(): Promise<void>;
+  /** Reads the platform's people and groups again; keeps the last copy when the platform fails. Absent: nothing to read. */
+  refresh?(): Promise<void>;
   /** When the copy was last read; null before the first read succeeded. */
   readonly refreshedAt: Date | null;
   /** The display name of a user id; undefined when the platform has not said. */

@@ -9,6 +9,8 @@ export interface SnoozeStore {
    */
   request(snooze: Snooze & { duration: string }, options: { explicit: boolean }): Promise<SnoozeOutcome>;
   active(now: Date): Promise<Snooze[]>;
+  /** Ends the group's snooze now; the snooze that was running, or null when none was (a repeated click). */
+  end(groupKey: string, now: Date): Promise<Snooze | null>;
 }
 
 interface SnoozeRow {
@@ -30,6 +32,7 @@ export class SqliteSnoozeStore implements SnoozeStore {
   private readonly setStatement: Database.Statement<[string, string, string, string, string | null]>;
   private readonly getStatement: Database.Statement<[string], SnoozeRow>;
   private readonly activeStatement: Database.Statement<[string], SnoozeRow>;
+  private readonly endTransaction: (groupKey: string, now: Date) => Snooze | null;
   private readonly requestTransaction: (snooze: Snooze & { duration: string }, explicit: boolean) => SnoozeOutcome;
 
   constructor(db: Database.Database) {
@@ -39,6 +42,13 @@ export class SqliteSnoozeStore implements SnoozeStore {
     );
     this.getStatement = db.prepare(`SELECT ${COLUMNS} FROM snoozes WHERE group_key = ?`);
     this.activeStatement = db.prepare(`SELECT ${COLUMNS} FROM snoozes WHERE until > ?`);
+    const endStatement = db.prepare<[string, string, string]>('UPDATE snoozes SET until = ? WHERE group_key = ? AND until > ?');
+    this.endTransaction = db.transaction((groupKey: string, now: Date): Snooze | null => {
+      const row = this.getStatement.get(groupKey);
+      if (!row || new Date(row.until) <= now) return null;
+      endStatement.run(now.toISOString(), groupKey, now.toISOString());
+      return fromRow(row);
+    });
     // Read and write in one transaction: of two replays of the same click, exactly one is applied.
     this.requestTransaction = db.transaction((snooze: Snooze & { duration: string }, explicit: boolean): SnoozeOutcome => {
       const row = this.getStatement.get(snooze.groupKey);
@@ -62,6 +72,10 @@ export class SqliteSnoozeStore implements SnoozeStore {
 
   async request(snooze: Snooze & { duration: string }, options: { explicit: boolean }): Promise<SnoozeOutcome> {
     return this.requestTransaction(snooze, options.explicit);
+  }
+
+  async end(groupKey: string, now: Date): Promise<Snooze | null> {
+    return this.endTransaction(groupKey, now);
   }
 
   async active(now: Date): Promise<Snooze[]> {

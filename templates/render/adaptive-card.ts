@@ -218,7 +218,8 @@ function mentionsText(block: MentionsBlock): { text: string; entities: Element[]
   const entities: Element[] = [];
   const names = block.people.map((p) => {
     const name = escapeCardMarkdown(oneLine(p.name));
-    if (p.id === null || p.group) return name;
+    // Teams ids are 29:… or Entra object ids: anything else is named, never sent as an entity.
+    if (p.id === null || p.group || !/^[\w:.@-]{1,200}$/.test(p.id)) return name;
     entities.push({ type: 'mention', text: `<at>${name}</at>`, mentioned: { id: p.id, name: oneLine(p.name) } });
     return `<at>${name}</at>`;
   });

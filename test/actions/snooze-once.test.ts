@@ -49,7 +49,7 @@ describe('Snooze buttons, once per click', () => {
     const { deps, setNow } = await setup();
     const first = await snooze(deps, CAROL, '24h');
     expect(first.privates).toEqual([]);
-    expect(renderPlainText(first.updates[0]!)).toContain(`Snoozed by ${CAROL} at 2026-11-20 09:00 UTC until 2026-11-21 09:00 UTC`);
+    expect(renderPlainText(first.updates[0]!)).toContain(`Snoozed 2026-11-20 09:00 UTC, until 2026-11-21 09:00 UTC, by ${CAROL}`);
 
     // Five minutes later the platform replays the click; later a colleague clicks the same button.
     setNow('2026-11-20T09:05:00Z');
@@ -97,7 +97,7 @@ describe('Snooze buttons, once per click', () => {
     const { deps, setNow } = await setup();
     await snooze(deps, CAROL, '24h');
     const longer = await snooze(deps, DAN, '7d');
-    expect(renderPlainText(longer.updates[0]!)).toContain(`Snoozed by ${DAN} at 2026-11-20 09:00 UTC until 2026-11-27 09:00 UTC`);
+    expect(renderPlainText(longer.updates[0]!)).toContain(`Snoozed 2026-11-20 09:00 UTC, until 2026-11-27 09:00 UTC, by ${DAN}`);
     setNow('2026-11-27T09:30:00Z');
     const again = await snooze(deps, CAROL, '24h');
     expect(again.privates).toEqual([]);

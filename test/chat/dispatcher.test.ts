@@ -114,7 +114,7 @@ describe('buttons through the dispatcher', () => {
 
     const first = click(CAROL, 'budget.ack', value);
     await dispatch(deps, first);
-    expect(renderPlainText(first.reply.updates[0]!)).toContain(`Acknowledged by ${CAROL} at 2026-11-20 09:00 UTC`);
+    expect(renderPlainText(first.reply.updates[0]!)).toContain(`Acknowledged 2026-11-20 09:00 UTC by ${CAROL}`);
 
     const second = click('U0DEMODAN', 'budget.ack', value);
     await dispatch(deps, second);

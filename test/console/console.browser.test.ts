@@ -78,6 +78,8 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
       '@burnrate',
     ]);
     expect(await page.locator('#as').inputValue()).toBe(ALICE);
+    // People by name: the picker and the channel's topic name them, with the id beside in the picker.
+    expect(await page.locator('#as option:checked').textContent()).toBe('Alice Martin (U0DEMOALICE) — owner of ml-research');
     expect(await page.locator('#channel-title').textContent()).toBe('# ml-research');
 
     await page.click('a.channel[data-channel="llm-training"]');
@@ -87,10 +89,10 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
     expect(await alert().locator('.b-facts').textContent()).toContain('Monthly budget$150,000.00');
     expect(await alert().locator('button').allTextContents()).toEqual([
       'Acknowledge',
+      'Show breakdown',
       'Snooze 24 h',
       'Snooze 7 days',
       'Snooze to period end',
-      'Show breakdown',
     ]);
   });
 
@@ -120,14 +122,13 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
     await actAs(CAROL);
     expect(await page.locator('#stream article', { hasText: 'Spend of ml-research' }).count()).toBe(0); // Alice's answer is hers alone
     await alert().getByRole('button', { name: 'Acknowledge' }).click();
-    await alert()
-      .locator('.b-context', { hasText: `Acknowledged by ${CAROL}` })
-      .waitFor(WAIT);
+    // People by name, not by id: the alert says who acknowledged it, and the button is gone.
+    await alert().locator('.b-mentions', { hasText: 'by Carol Chen' }).waitFor(WAIT);
+    expect(await alert().textContent()).not.toContain(CAROL);
+    expect(await alert().getByRole('button', { name: 'Acknowledge' }).count()).toBe(0);
     expect(await alert().locator('.msg-meta .edited').first().textContent()).toBe('(edited)');
 
-    await alert(watcher)
-      .locator('.b-context', { hasText: `Acknowledged by ${CAROL}` })
-      .waitFor(WAIT);
+    await alert(watcher).locator('.b-mentions', { hasText: 'by Carol Chen' }).waitFor(WAIT);
     await watcher.close();
   });
 
@@ -137,7 +138,7 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
     const refusal = page.locator('#stream > article.msg-private', { hasText: 'Only owners and approvers of llm-training' });
     await refusal.waitFor(WAIT);
     expect(await refusal.textContent()).toContain('only visible to you');
-    expect(await alert().textContent()).not.toContain('Snoozed by');
+    expect(await alert().textContent()).not.toContain('Snoozed ');
 
     const db = new Database(join(serve.cwd, 'data', 'burnrate.db'), { readonly: true });
     const audit = db

@@ -277,7 +277,9 @@ describe('Approve spot migration from a line of the review thread (demo organisa
   let deps: Deps;
 
   beforeAll(async () => {
-    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'files.getUploadURLExternal', 'files.completeUploadExternal'] });
+    fake = await FakeSlackApi.start({
+      expect: ['chat.postMessage', 'chat.update', 'files.getUploadURLExternal', 'files.completeUploadExternal'],
+    });
     const config = demoConfig();
     config.actions.enabled = true;
     deps = {

@@ -96,9 +96,11 @@ describe('Stop sweep', () => {
     expect(port.stopped.map((id) => nameOf.get(id)).sort()).toEqual(['llm-sweep-1', 'llm-sweep-2', 'llm-sweep-3']);
     expect(done.privates).toHaveLength(0);
     const updated = renderPlainText(done.updates[0]!);
-    expect(updated).toContain(
-      `Sweep stopped by ${CAROL} at 2026-11-18 06:00 UTC: 3 stopped, left running: llm-sweep-0 (protected or not running).`,
-    );
+    expect(updated).toContain(`Sweep stopped 2026-11-18 06:00 UTC by ${CAROL}`);
+    expect(updated).toContain('3 stopped, left running: llm-sweep-0 (protected or not running).');
+    // The table shows the state after the action: the three it stopped say so; none runs now.
+    expect(updated).toMatch(/llm-sweep-1 +g5\.12xlarge +stopped/);
+    expect(updated).toContain('0 of its 4 instances run now, at $0.00 per hour.');
     expect(updated).not.toContain('[Stop sweep]');
 
     const again = await stopSweep(deps, DAN, value);

@@ -47,7 +47,8 @@ const USER = h('U0EVIL');
 const team = h('team');
 
 const finding: TrackedFinding = {
-  id: findingId('budget.actual', team, '2026-11', 80),
+  // A finding id as burnrate.yml's team ids make it (short, plain): menu option values carry it.
+  id: findingId('budget.actual', 't', '2026-11', 80),
   kind: 'budget.actual',
   team,
   cadence: 'monthly',
@@ -221,7 +222,19 @@ export const HOSTILE_MESSAGES: Record<string, Message> = {
     teamName: h('Team'),
     event: 'escalated',
     previousThreshold: 50,
-    notes: [`Acknowledged by ${USER}`],
+    // An id that is not of Slack's shape is never made a mention: it is shown, escaped.
+    acknowledged: { by: { id: USER, name: USER, group: false }, at: new Date('2026-11-20T09:00:00Z') },
+  }),
+  'budget alert snoozed': budgetAlert({
+    finding,
+    teamName: h('Team'),
+    event: 'new',
+    previousThreshold: null,
+    snoozed: {
+      by: { id: 'U0EVIL', name: USER, group: false },
+      at: new Date('2026-11-20T09:00:00Z'),
+      until: new Date('2026-11-27T09:00:00Z'),
+    },
   }),
   'budget alert change': budgetAlertChange({ finding, teamName: h('Team'), event: 'escalated', previousThreshold: 50 }),
   'budget list': budgetListMessage({ budgets: [budgetLine], dataThrough: '2026-12-01T00:00:00Z', stale: [stale] }),
@@ -266,7 +279,12 @@ export const HOSTILE_MESSAGES: Record<string, Message> = {
   'spot migrated': spotMigrated(h('train-fra'), migration, h('detail')),
   'spot reverted': spotReverted(h('train-fra'), { ...migration, state: 'reverted' }, USER, h('detail')),
   'stale data notice': staleDataNotice({ teamName: h('Team'), stale: [stale] }),
-  'sweep alert': sweepAlert({ teamName: h('Team'), finding: sweep, dryRun: true, note: `Stopped by ${USER}` }),
+  'sweep alert': sweepAlert({
+    teamName: h('Team'),
+    finding: sweep,
+    dryRun: true,
+    stopped: { by: { id: null, name: USER, group: false }, at: new Date('2026-11-18T06:00:00Z'), summary: h('1 stopped'), instances: [] },
+  }),
   'team picker': teamPicker({
     instance: h('notebook'),
     teams: [{ id: 't1', name: h('Team') }],

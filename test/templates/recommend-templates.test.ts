@@ -102,7 +102,12 @@ const messages: Record<string, Message> = {
     teamName: 'LLM Training',
     finding: { ...sweep, kind: 'sweep.gpu-hours', cap: 500, value: 710.7 },
     dryRun: false,
-    note: 'Sweep stopped by U0DEMOCAROL at 2026-11-18 06:00 UTC: 1 stopped.',
+    stopped: {
+      by: { id: 'U0DEMOCAROL', name: 'Carol Chen', group: false },
+      at: new Date('2026-11-18T06:00:00Z'),
+      summary: '1 stopped.',
+      instances: [sweep.instances[0]!.instanceId],
+    },
   }),
 };
 

@@ -2,6 +2,7 @@ import type { TeamConfig } from '../../config/schema.js';
 import type { ConsoleMessage, ConsoleMessageStore } from '../../store/console-messages.js';
 import type { Message } from '../../../templates/message.js';
 import { DeliveryError, type ChatPort } from '../../ports/chat-port.js';
+import type { PeopleDirectory } from '../../ports/people-directory.js';
 
 /** The console channel of each user's private conversation with burnrate (team ids cannot start with @). */
 export const DM_CHANNEL = '@dm';
@@ -30,6 +31,8 @@ export class ConsoleChat implements ChatPort {
   constructor(
     private readonly store: ConsoleMessageStore,
     private readonly clock: () => Date,
+    /** Who people are, by name: the chat platform's beside it, or the demo organisation's. */
+    readonly people?: PeopleDirectory,
   ) {}
 
   /** Every team has a console channel: the console needs no setup in burnrate.yml. */

@@ -6,6 +6,8 @@ import { DM_CHANNEL } from './console-chat.js';
 /** Someone the console user can act as: one of the users burnrate.yml names. */
 export interface ConsoleUser {
   id: string;
+  /** Their name where the console knows it, else the id. */
+  name: string;
   /** Their roles, as the picker shows them: "owner of llm-training", "admin". */
   roles: string;
 }
@@ -23,14 +25,22 @@ export interface ConsoleChannel {
  */
 export const NOBODY = 'console-user';
 
-/** Every user named in the configuration, team by team (owners, approvers), then the admins. */
-export function consoleUsers(config: Config): ConsoleUser[] {
-  const ids = [...new Set([...config.teams.flatMap((t) => [...t.owners, ...t.approvers]), ...config.admins])];
-  if (ids.length === 0) return [{ id: NOBODY, roles: 'no role' }];
+/** A person's name where the console knows it. */
+export type NameOf = (userId: string) => string | undefined;
+
+/**
+ * Every user named in the configuration, team by team (owners, approvers), then the admins; groups
+ * and emails are left out (one acts as a person).
+ */
+export function consoleUsers(config: Config, nameOf: NameOf = () => undefined): ConsoleUser[] {
+  const ids = [...new Set([...config.teams.flatMap((t) => [...t.owners, ...t.approvers]), ...config.admins])].filter(
+    (id) => !id.includes('@'),
+  );
+  if (ids.length === 0) return [{ id: NOBODY, name: NOBODY, roles: 'no role' }];
   return ids.map((id) => {
     const roles = rolesOf(config, id);
     const parts = [...(roles.admin ? ['admin'] : []), ...roles.teams.map((t) => `${t.roles.join(' + ')} of ${t.id}`)];
-    return { id, roles: parts.join(', ') };
+    return { id, name: nameOf(id) ?? id, roles: parts.join(', ') };
   });
 }
 
@@ -41,13 +51,14 @@ export function defaultUser(config: Config): string {
 }
 
 /** One channel per team, one for GPUs of no team, then the direct-message view. */
-export function consoleChannels(config: Config): ConsoleChannel[] {
+export function consoleChannels(config: Config, nameOf: NameOf = () => undefined): ConsoleChannel[] {
+  const names = (ids: readonly string[]) => ids.map((id) => nameOf(id) ?? id).join(', ');
   return [
     ...config.teams.map((t) => ({
       id: t.id,
       name: t.name ?? t.id,
       topic:
-        [t.owners.length ? `owners ${t.owners.join(', ')}` : '', t.approvers.length ? `approvers ${t.approvers.join(', ')}` : '']
+        [t.owners.length ? `owners ${names(t.owners)}` : '', t.approvers.length ? `approvers ${names(t.approvers)}` : '']
           .filter(Boolean)
           .join(' · ') || 'no owners configured',
     })),

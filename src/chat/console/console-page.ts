@@ -48,7 +48,7 @@ export function renderConsolePage(data: ConsolePageData): string {
   const direct = data.channels.filter((c) => c.id.startsWith('@'));
   const options = data.users.map(
     (u) =>
-      `<option value="${escapeHtml(u.id)}"${u.id === data.as ? ' selected' : ''}>${escapeHtml(u.id)} — ${escapeHtml(u.roles)}</option>`,
+      `<option value="${escapeHtml(u.id)}"${u.id === data.as ? ' selected' : ''}>${escapeHtml(u.name === u.id ? u.id : `${u.name} (${u.id})`)} — ${escapeHtml(u.roles)}</option>`,
   );
   const title = current ? (current.id.startsWith('@') ? current.name : `# ${current.id}`) : '';
   const topic = current ? (current.id.startsWith('@') ? current.topic : `${current.name} · ${current.topic}`) : '';

@@ -41,6 +41,8 @@ export function createConsoleRoutes(
   options: { chat: ConsoleChat; settings: ConsoleSettings; dispatch: Dispatch },
 ): Map<string, Route> {
   const { chat, settings } = options;
+  // Names as the chat platform's directory has them now: read per page, as it refreshes daily.
+  const nameOf = (id: string) => chat.people?.nameOf(id);
   const users = consoleUsers(deps.config);
   const channels = consoleChannels(deps.config);
   const userIds = new Set(users.map((u) => u.id));
@@ -79,7 +81,14 @@ export function createConsoleRoutes(
     const as = userIds.has(url.searchParams.get('as') ?? '') ? url.searchParams.get('as')! : defaultUser(deps.config);
     const channel = channelIds.has(url.searchParams.get('channel') ?? '') ? url.searchParams.get('channel')! : channels[0]!.id;
     const nonce = randomBytes(16).toString('base64');
-    const html = renderConsolePage({ nonce, users, channels, as, channel, streamHtml: await streamOf(channel, as) });
+    const html = renderConsolePage({
+      nonce,
+      users: consoleUsers(deps.config, nameOf),
+      channels: consoleChannels(deps.config, nameOf),
+      as,
+      channel,
+      streamHtml: await streamOf(channel, as),
+    });
     sendHtml(res, 200, html, { 'content-security-policy': consoleCsp(nonce) });
   };
 

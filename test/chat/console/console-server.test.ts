@@ -199,7 +199,11 @@ describe('console requests', () => {
 
     await postJson(open, '/console/action', { as: CAROL, action: 'budget.ack', value: ackValue, messageId: alertId });
     const alert = await deps.store.console.get(alertId);
-    expect(JSON.stringify(alert?.message)).toContain(`Acknowledged by ${CAROL}`);
+    expect(alert?.message.blocks).toContainEqual({
+      type: 'mentions',
+      lead: expect.stringMatching(/^Acknowledged .+ UTC by$/),
+      people: [{ id: null, name: CAROL, group: false }],
+    });
     const audit = await deps.store.audit.list();
     expect(audit.filter((a) => a.action === 'budget.ack').map((a) => [a.platform, a.userId, a.result])).toEqual([
       ['console', CAROL, 'ok'],

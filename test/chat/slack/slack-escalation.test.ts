@@ -75,7 +75,7 @@ describe('an escalating budget alert in Slack', () => {
     const { deps } = testDeps({ teams: [{ ...config.teams[0], approvers: ['U0DAN', '@ml-leads', 'nobody-known'] }] });
     const chat = slackChat(fake, deps);
     deps.chat = [chat];
-    await chat.people!.refresh();
+    await chat.people!.refresh!();
 
     await importSpend(deps, '2026-11-01', '2026-11-11', 55); // 50 %: the first alert pings nobody
     await runBudgetCheck(deps);
@@ -139,6 +139,48 @@ describe("an alert's button, clicked in Slack", () => {
       expect(fake.responses[0]).toMatchObject({ id: 'second', body: { response_type: 'ephemeral' } });
       expect(fake.responses[0]?.body.text).toContain('Already acknowledged by U0OWNER');
       expect(fake.callsOf('chat.update')).toHaveLength(1);
+
+      // The state in Block Kit: who acknowledged (a mention Slack shows as their name), no Acknowledge button,
+      // the snooze menu and the breakdown.
+      type Element = { type: string; action_id: string; value?: string; options?: { value: string; text: { text: string } }[] };
+      const elementsOf = (blocks: { type: string; elements?: Element[] }[]) =>
+        blocks.filter((b) => b.type === 'actions').flatMap((b) => b.elements ?? []);
+      const acked = fake.callsOf('chat.update')[0]!.args.blocks as { type: string; text?: { text: string }; elements?: Element[] }[];
+      expect(acked.map((b) => b.text?.text ?? '').join('\n')).toMatch(/Acknowledged .+ UTC by <@U0OWNER>/);
+      expect(elementsOf(acked).map((e) => [e.type, e.action_id])).toEqual([
+        ['button', 'budget.breakdown'],
+        ['static_select', 'budget.snooze'],
+      ]);
+
+      // Snooze 7 days from the menu: Unsnooze replaces the menu; Unsnooze brings it back.
+      const menu = elementsOf(acked).find((e) => e.type === 'static_select')!;
+      const sevenDays = menu.options!.find((o) => o.text.text === 'Snooze 7 days')!.value;
+      const select = (actionId: string, value: string, selected?: string) =>
+        postSigned(
+          h.url,
+          blockActionsBody({
+            actionId,
+            value,
+            selected,
+            channel: 'C0ML',
+            messageTs: ts,
+            user_id: 'U0OWNER',
+            response_url: fake.responseUrl(),
+          }),
+        );
+      expect((await select('budget.snooze', sevenDays, sevenDays)).status).toBe(200);
+      await waitFor(() => fake.callsOf('chat.update').length === 2, 'the snoozed alert');
+      const snoozed = fake.callsOf('chat.update')[1]!.args.blocks as { type: string; text?: { text: string }; elements?: Element[] }[];
+      expect(snoozed.map((b) => b.text?.text ?? '').join('\n')).toMatch(/Snoozed .+ UTC, until .+ UTC, by <@U0OWNER>/);
+      expect(elementsOf(snoozed).map((e) => e.action_id)).toEqual(['budget.unsnooze', 'budget.breakdown']);
+      const unsnooze = elementsOf(snoozed).find((e) => e.action_id === 'budget.unsnooze')!;
+      expect((await select('budget.unsnooze', unsnooze.value!)).status).toBe(200);
+      await waitFor(() => fake.callsOf('chat.update').length === 3, 'the unsnoozed alert');
+      await h.settled();
+      expect(elementsOf(fake.callsOf('chat.update')[2]!.args.blocks).map((e) => e.action_id)).toEqual([
+        'budget.breakdown',
+        'budget.snooze',
+      ]);
     } finally {
       await h.close();
     }

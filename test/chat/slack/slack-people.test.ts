@@ -110,7 +110,7 @@ describe('Slack user groups and names', () => {
     const { deps, h } = await start();
     fake.failNext('usergroups.list', { status: 503 });
     fake.failNext('users.list', { error: 'missing_scope' });
-    await deps.chat[0]!.people!.refresh();
+    await deps.chat[0]!.people!.refresh!();
     expect(await command(h, 'budget set ml 2k', BOB)).toContain('is now');
     expect(deps.chat[0]!.people!.nameOf(BOB)).toBe('bob.b');
   });

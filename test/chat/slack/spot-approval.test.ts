@@ -24,14 +24,14 @@ const CHANNEL = 'C0DEMORSRCH';
 const LT = 'lt-0a3f9c1e7d2b4a6c8';
 const T = '2026-11-18T06:00:00Z';
 
-type SlackBlock = { elements?: { action_id?: string; value?: string }[] };
+type SlackBlock = { type?: string; text?: { text: string }; elements?: { action_id?: string; value?: string }[] };
 
 let slack: FakeSlackApi;
 let ec2: FakeEc2;
 
 beforeEach(async () => {
   isolateAwsEnv();
-  slack = await FakeSlackApi.start({ expect: ['chat.postMessage'] });
+  slack = await FakeSlackApi.start({ expect: ['chat.postMessage', 'chat.update'] });
   ec2 = await FakeEc2.start({
     launchTemplates: [{ id: LT, name: 'research-train-fra', versions: [{ instanceType: 'p4d.24xlarge', spot: false }], defaultVersion: 1 }],
   });
@@ -147,6 +147,10 @@ describe('Approve spot migration, in Slack, against EC2 launch templates', () =>
       expect(ec2.callsOf('ModifyLaunchTemplate', { succeeded: true }).map((c) => c.params.SetDefaultVersion)).toEqual(['2', '1']);
       const reverted = slack.callsOf('chat.postMessage').at(-1)!;
       expect(reverted.args).toMatchObject({ thread_ts: posted.ts, text: 'research-train-fra is back on on-demand capacity' });
+      // The message clicked: its Revert button gone, a line saying who reverted it.
+      const updated = slack.callsOf('chat.update').at(-1)!.args.blocks as SlackBlock[];
+      expect(buttonsOf(updated).map((b) => b.action_id)).not.toContain('spot.revert');
+      expect(updated.map((b) => b.text?.text ?? '').join('\n')).toMatch(new RegExp(`Reverted to on-demand .+ UTC by <@${ALICE}>`));
       expect(await click(ALICE, 'spot.revert', revert.value!)).toContain(`Already reverted to on-demand by ${ALICE}`);
       expect(ec2.callsOf('ModifyLaunchTemplate')).toHaveLength(2);
 

@@ -51,8 +51,9 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
     expect(await deliverOutbox(t.deps)).toEqual({ sent: 1, retried: 0, failed: 0 });
     const post = bed.fake.calls[0]!;
     const card = FakeBotConnector.cardOf(post);
-    const click = async (who: Person, verb: string) => {
-      const button = buttonOf(card, verb);
+    /** Clicks the button with this verb (and this title, where several share the verb: a menu's options). */
+    const click = async (who: Person, verb: string, title?: string, on: Record<string, any> = card) => {
+      const button = title ? cardButtons(on).find((b) => b.verb === verb && b.title === title)! : buttonOf(on, verb);
       const res = await h.send(cardActionActivity(bed.fake.serviceUrl, who, post.id, button.verb, button.value));
       expect(res.status).toBe(200);
       return res.body as { statusCode: number; type: string; value: any };
@@ -66,12 +67,13 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
     expect(post.activity.summary).toBe('ML has spent 55% of its November 2026 budget ($550.00 of $1,000.00)');
     expect(card).toMatchObject({ type: 'AdaptiveCard', version: '1.5' });
     expect(adaptiveCardProblems(card)).toEqual([]);
+    // Two buttons and the snooze menu (in Teams, its options as buttons under "Snooze…").
     expect(cardButtons(card).map((b) => [b.verb, b.title])).toEqual([
       ['budget.ack', 'Acknowledge'],
-      ['budget.snooze', 'Snooze 24 h'],
-      ['budget.snooze:7d', 'Snooze 7 days'],
-      ['budget.snooze:period', 'Snooze to period end'],
       ['budget.breakdown', 'Show breakdown'],
+      ['budget.snooze', 'Snooze 24 h'],
+      ['budget.snooze', 'Snooze 7 days'],
+      ['budget.snooze', 'Snooze to period end'],
     ]);
     expect(await deps.store.outbox.due(new Date('2100-01-01'))).toEqual([]); // marked sent: never posted twice
   });
@@ -88,7 +90,10 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
     const done = await click(OWNER, 'budget.ack');
     expect(done.type).toBe('application/vnd.microsoft.card.adaptive');
     expect(adaptiveCardProblems(done.value)).toEqual([]);
-    expect(cardText(done.value)).toContain(`Acknowledged by ${OWNER.aadObjectId} at 2026-11-21 09:00 UTC`);
+    // An Entra object id is a Teams mention (named by the roster once it is read).
+    expect(cardText(done.value)).toContain(`Acknowledged 2026-11-21 09:00 UTC by <at>${OWNER.aadObjectId}</at>`);
+    // The Acknowledge button is gone; the rest stay.
+    expect(cardButtons(done.value).map((b) => b.title)).toEqual(['Show breakdown', 'Snooze 24 h', 'Snooze 7 days', 'Snooze to period end']);
 
     const again = await click(OWNER, 'budget.ack');
     expect(again.value).toMatch(new RegExp(`^Already acknowledged by ${OWNER.aadObjectId} at 09:00 UTC\\.`));
@@ -102,11 +107,31 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
 
   it('snooze 7 days: the refreshed card says who snoozed it and until when, and the next check posts nothing', async () => {
     const { deps, click } = await alerted();
-    const snoozed = await click(OWNER, 'budget.snooze:7d');
-    expect(cardText(snoozed.value)).toContain(`Snoozed by ${OWNER.aadObjectId} at 2026-11-21 09:00 UTC until 2026-11-28 09:00 UTC`);
+    const snoozed = await click(OWNER, 'budget.snooze', 'Snooze 7 days');
+    expect(cardText(snoozed.value)).toContain(`Snoozed 2026-11-21 09:00 UTC, until 2026-11-28 09:00 UTC, by <at>${OWNER.aadObjectId}</at>`);
+    // While snoozed, the menu gives way to Unsnooze.
+    expect(cardButtons(snoozed.value).map((b) => [b.verb, b.title])).toEqual([
+      ['budget.ack', 'Acknowledge'],
+      ['budget.unsnooze', 'Unsnooze'],
+      ['budget.breakdown', 'Show breakdown'],
+    ]);
     await importSpend(deps, '2026-11-01', '2026-11-21', 55);
     await runBudgetCheck(deps);
     expect(await deliverOutbox(deps)).toEqual({ sent: 0, retried: 0, failed: 0 });
+
+    // Unsnooze: the snooze ends, the menu is back; a second click is told, privately, and changes nothing.
+    const unsnoozed = await click(OWNER, 'budget.unsnooze', undefined, snoozed.value);
+    expect(cardText(unsnoozed.value)).not.toContain('Snoozed');
+    expect(cardButtons(unsnoozed.value).map((b) => b.title)).toEqual([
+      'Acknowledge',
+      'Show breakdown',
+      'Snooze 24 h',
+      'Snooze 7 days',
+      'Snooze to period end',
+    ]);
+    expect((await click(OWNER, 'budget.unsnooze', undefined, snoozed.value)).value).toContain('This alert is not snoozed any more.');
+    expect(await deps.store.snoozes.active(deps.clock())).toEqual([]);
+    expect((await deps.store.audit.list()).filter((a) => a.action === 'budget.unsnooze').map((a) => a.result)).toEqual(['duplicate', 'ok']);
   });
 
   it('show breakdown: answers in the thread under the alert, and tells the clicker where', async () => {
@@ -149,7 +174,7 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
     );
     const { deps } = await alerted();
     const people = deps.chat[0]!.people!;
-    await people.refresh();
+    await people.refresh!();
     expect(bed.fake.rosterReads).toEqual([CONVERSATIONS.channel, CONVERSATIONS.channel]); // 3 members, 2 per page
     expect(people.nameOf(APPROVER.aadObjectId)).toBe('Ada Approver');
     expect(people.userOfEmail('ADA@example.com')).toBe(APPROVER.aadObjectId);
