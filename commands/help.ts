@@ -1,3 +1,4 @@
+import { PERIOD_SYNTAX } from '../src/domain/period.js';
 import type { Message } from '../templates/message.js';
 import type { CommandSpec } from './command.js';
 
@@ -21,17 +22,10 @@ export function helpText(commands: readonly CommandSpec[], problem: string | nul
         : [{ type: 'header' as const, text: 'burnrate commands' }]),
       {
         type: 'table',
-        columns: [{ label: 'Command' }, { label: 'What it answers' }],
-        rows: commands.map((c) => [c.usage, c.summary]),
+        columns: [{ label: 'Command' }, { label: 'What it answers' }, { label: 'For example' }],
+        rows: commands.map((c) => [c.usage, c.summary, c.example]),
       },
-      {
-        type: 'context',
-        text: `For example: ${commands
-          .filter((c) => c.verb !== 'help')
-          .slice(0, 3)
-          .map((c) => c.example)
-          .join(' · ')}`,
-      },
+      { type: 'context', text: `Periods: ${PERIOD_SYNTAX} (a range's second day is included).` },
     ],
   };
 }

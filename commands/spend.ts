@@ -6,7 +6,7 @@ import type { Period } from '../src/domain/period.js';
 import type { SpendDimension } from '../src/domain/spend.js';
 import type { SpendReport } from '../src/domain/spend-report.js';
 import type { SpendBasis } from '../src/domain/spend-totals.js';
-import { monthOf, PERIOD_SYNTAX, toDay } from '../src/domain/period.js';
+import { monthOf, toDay } from '../src/domain/period.js';
 import { spendSummary } from '../templates/spend-summary.js';
 import { staleLine } from '../templates/stale-data-notice.js';
 import { staleSources } from '../src/domain/staleness.js';
@@ -86,10 +86,9 @@ export const spendCommand: CommandSpec = {
   summary: 'what a team spent, on what',
   async run(ctx, words) {
     const today = toDay(ctx.now);
-    const args = readChatArgs(ctx.deps.config, words, today);
-    if (args.unknown.length > 0 || args.numbers.length > 0) {
-      throw badArguments(this, `I don't understand "${[...args.unknown, ...args.numbers].join(' ')}". Periods: ${PERIOD_SYNTAX}.`);
-    }
+    const args = readChatArgs(ctx.deps.config, words, today, ctx.visibleTeams);
+    if (args.problems.length > 0) throw badArguments(this, args.problems.join('; '));
+    if (args.numbers.length > 0) throw badArguments(this, `"${args.numbers.join(' ')}" is not a team, a period or a way to split spend`);
     if (ctx.visibleTeams.length === 0) throw notInAnyTeam(ctx.actor.userId);
     const team = args.team ?? (ctx.visibleTeams.length === 1 ? ctx.visibleTeams[0] : undefined);
     const by = args.by ?? (team ? 'service' : 'team');

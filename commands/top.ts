@@ -15,7 +15,8 @@ export const topCommand: CommandSpec = {
   summary: 'the largest cost lines (resources)',
   async run(ctx, words) {
     const today = toDay(ctx.now);
-    const args = readChatArgs(ctx.deps.config, words, today);
+    const args = readChatArgs(ctx.deps.config, words, today, ctx.visibleTeams);
+    if (args.problems.length > 0) throw badArguments(this, args.problems.join('; '));
     const n = args.numbers[0] ?? 10;
     if (args.unknown.length > 0 || args.numbers.length > 1 || args.by) throw badArguments(this, `I don't understand "${words.join(' ')}"`);
     if (n < 1 || n > MAX_LINES) throw badArguments(this, `n must be between 1 and ${MAX_LINES}`);

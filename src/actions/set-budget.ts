@@ -6,6 +6,8 @@ import { hasRole, rolesOf } from '../domain/roles.js';
 import { BurnrateError } from '../domain/errors.js';
 import { Refused } from '../domain/audit-outcome.js';
 import { runOperationAs, type Operation } from './operation.js';
+import { applyBudgetOverrides } from '../domain/effective-budgets.js';
+import { announceBudgetChange } from '../jobs/budget-change.js';
 
 export interface BudgetChange {
   team: string;
@@ -41,8 +43,15 @@ const setBudgetOperation: Operation<BudgetChange, void> = {
 
 /**
  * Changes a team's budget: approvers and admins only, audited either way (as `budget set`, from
- * the command and the App Home form alike). The next check uses it.
+ * the command and the App Home form alike). The team's channels are told and its open alerts
+ * show the new budget at once; a failure there is logged, the change stands.
  */
-export function setBudget(deps: Deps, actor: Actor, change: BudgetChange): Promise<void> {
-  return runOperationAs(deps, actor, setBudgetOperation, change);
+export async function setBudget(deps: Deps, actor: Actor, change: BudgetChange): Promise<void> {
+  const before = applyBudgetOverrides(deps.config.teams, await deps.store.budgets.list()).find((t) => t.id === change.team);
+  await runOperationAs(deps, actor, setBudgetOperation, change);
+  try {
+    await announceBudgetChange(deps, actor, { ...change, previous: before?.budget?.[change.cadence] ?? null });
+  } catch (error) {
+    deps.log.warn({ err: String(error), team: change.team }, 'budget changed; telling its channel failed');
+  }
 }

@@ -89,7 +89,7 @@ export function dayInZone(now: Date, timeZone: string): string {
   return format.format(now);
 }
 
-export const PERIOD_SYNTAX = 'this-month, last-month, YYYY-MM, YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD';
+export const PERIOD_SYNTAX = 'this-month, last-month, this-week, last-week, YYYY-MM, YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD';
 
 /**
  * Parses what a user types for a period. `today` anchors the relative forms.
