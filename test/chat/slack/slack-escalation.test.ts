@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { daysOf } from '../../../src/domain/period.js';
+import { setBudget } from '../../../src/actions/set-budget.js';
 import { runBudgetCheck } from '../../../src/jobs/budget-check.js';
 import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
@@ -91,6 +92,36 @@ describe('an escalating budget alert in Slack', () => {
     expect(mentions).toContain('For the approvers: <@U0DAN> <!subteam^S0LEADS> nobody-known');
     // Slack keeps it in the thread and shows it in the channel: history reads it back at the top level.
     expect(fake.messages.filter((m) => m.threadTs === undefined || m.broadcast).map((m) => m.text)).toHaveLength(2);
+  });
+
+  it("announces a budget changed from chat in the team's channel and edits the open alert to the new budget at once", async () => {
+    const { deps } = testDeps({ teams: [{ ...config.teams[0], approvers: ['U0DAN'] }] });
+    deps.chat = [slackChat(fake, deps)];
+    await importSpend(deps, '2026-11-01', '2026-11-11', 55); // $550: 55% of $1,000
+    await runBudgetCheck(deps);
+    await deliverOutbox(deps);
+    const alertTs = String(fake.callsOf('chat.postMessage')[0]!.answer?.ts);
+
+    // The owner may not; the approver may.
+    await expect(
+      setBudget(deps, { userId: 'U0OWNER', platform: 'slack' }, { team: 'ml', cadence: 'monthly', amount: 600, thresholds: null }),
+    ).rejects.toThrow('Only approvers of ml can change its budget.');
+    await setBudget(deps, { userId: 'U0DAN', platform: 'slack' }, { team: 'ml', cadence: 'monthly', amount: 600, thresholds: null });
+    await deliverOutbox(deps);
+
+    const posts = fake.callsOf('chat.postMessage');
+    const announcement = posts.find((p) => String(p.args.text).startsWith("ML's monthly budget"))!;
+    expect(announcement.args).toMatchObject({ channel: 'C0ML', text: "ML's monthly budget is now $600.00 (was $1,000.00)." });
+    expect(JSON.stringify(announcement.args.blocks)).toContain('Changed by <@U0DAN>');
+    // $550 of $600 is 92%: the 80% threshold is crossed now, told in the alert's thread and broadcast…
+    expect(posts.some((p) => p.args.thread_ts === alertTs && /has spent 92% of its November 2026 budget/.test(String(p.args.text)))).toBe(
+      true,
+    );
+    // …and the alert itself shows the new budget.
+    const edits = fake.callsOf('chat.update').filter((c) => c.args.ts === alertTs);
+    expect(edits.length).toBeGreaterThan(0);
+    expect(JSON.stringify(edits.at(-1)!.args.blocks)).toContain('$600.00');
+    expect(JSON.stringify(edits.at(-1)!.args.blocks)).not.toContain('$1,000.00');
   });
 });
 
