@@ -105,6 +105,7 @@ export const serveVerb: Verb = async (args, io) => {
     deps.delivery = delivery;
     const metrics = createServeMetrics(deps, delivery);
     let scheduler: Scheduler | null = null;
+    let firstChecksAt: Date | null = null;
     const server = await startHttpServer({
       host,
       port,
@@ -117,12 +118,14 @@ export const serveVerb: Verb = async (args, io) => {
       ]),
       health: {
         alive: () => true,
+        // Ready once the first checks have run (alerts of the start are queued) and the schedule is on.
         ready: async () => {
           const outbox = await deps.store.outbox.summary().catch(() => null);
           const running = scheduler?.running ?? false;
           return {
-            ok: outbox !== null && running,
-            checks: { database: outbox !== null, scheduler: running },
+            ok: outbox !== null && firstChecksAt !== null && running,
+            checks: { database: outbox !== null, firstChecks: firstChecksAt !== null, scheduler: running },
+            ...(firstChecksAt ? { firstChecksAt: firstChecksAt.toISOString() } : {}),
             ...(outbox ? { outbox } : {}),
           };
         },
@@ -131,6 +134,7 @@ export const serveVerb: Verb = async (args, io) => {
     delivery.start();
     const jobs = jobTable(deps);
     await runFirstChecks(deps, jobs, say, metrics.observeJob);
+    firstChecksAt = deps.clock();
     // Started alongside the checks above; until they are up, answers are computed in process, where
     // a slow one delays acks. Waiting is bounded: a worker that never starts does not stop serve.
     if (answerer) await settleWithin([answerer.ready()], ANSWER_WORKERS_START_MS);

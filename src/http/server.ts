@@ -61,6 +61,24 @@ export async function startHttpServer(options: {
             1,
           ),
         );
+      } else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
+        reject(
+          new BurnrateError(
+            'burnrate_host_unavailable',
+            `cannot listen on ${options.host}: no such address on this machine`,
+            'Set HOST to one of its addresses: 127.0.0.1 (this machine only) or 0.0.0.0 (every interface).',
+            1,
+          ),
+        );
+      } else if (error.code === 'EACCES') {
+        reject(
+          new BurnrateError(
+            'burnrate_port_denied',
+            `not allowed to listen on port ${options.port}`,
+            'Ports under 1024 need privileges: set PORT to 1024 or above (3000 by default) and put a proxy in front.',
+            1,
+          ),
+        );
       } else reject(error);
     });
     server.listen(options.port, options.host, () => resolve());

@@ -39,15 +39,19 @@ export function openStore(path: string): Store {
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     db = new Database(path);
+    // The first statements read the file: one that is not a SQLite database fails here, not later.
+    db.pragma('journal_mode = WAL');
   } catch (error) {
+    const notADatabase = /not a database/i.test((error as Error).message);
     throw new BurnrateError(
       'burnrate_db_unavailable',
       `cannot open database ${path}: ${(error as Error).message}`,
-      'Check BURNRATE_DB or --db and that the folder is writable.',
+      notADatabase
+        ? "BURNRATE_DB (or --db) names a file that is not a burnrate database: point it at a new file or at burnrate's own."
+        : 'Check BURNRATE_DB or --db and that the folder is writable.',
       1,
     );
   }
-  db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');

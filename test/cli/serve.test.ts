@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,7 +46,9 @@ describe('burnrate serve (npm start)', () => {
     const readiness = await ready.json();
     expect(readiness).toEqual({
       ok: true,
-      checks: { database: true, scheduler: true },
+      checks: { database: true, firstChecks: true, scheduler: true },
+      // When the first checks were done: until then /readyz answers 503.
+      firstChecksAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       outbox: expect.objectContaining({ pending: 0, sending: 0, failed: 0, failing: 0 }),
     });
     // Everything the first checks queued was delivered, and /metrics says the same as /readyz.
@@ -100,6 +102,22 @@ describe('burnrate serve (npm start)', () => {
     } finally {
       await new Promise<void>((resolve) => taken.close(() => resolve()));
     }
+  });
+
+  it('stops with exit 1 and what to fix on a host that is not on this machine, or a database file that is not one', async () => {
+    const cwd = workDir();
+    // 203.0.113.0/24 is documentation space: never an address of this machine.
+    const host = await cli(['serve'], { cwd, env: { HOST: '203.0.113.7', PORT: '0', CONSOLE: 'off' } });
+    expect(host.code).toBe(1);
+    expect(host.err).toContain('cannot listen on 203.0.113.7: no such address on this machine');
+    expect(host.err).toContain('Set HOST to one of its addresses');
+
+    writeFileSync(join(cwd, 'notes.db'), 'not a database at all');
+    const db = await cli(['serve'], { cwd, env: { BURNRATE_DB: 'notes.db', PORT: '0' } });
+    expect(db.code).toBe(1);
+    expect(db.err).toContain('file is not a database');
+    expect(db.err).toContain('names a file that is not a burnrate database');
+    expect(db.err).not.toMatch(/\n\s+at /); // no stack trace
   });
 
   it('Ctrl-C while serve is still starting: it finishes starting, then stops cleanly', async () => {
