@@ -45,7 +45,7 @@ export function budgetAlert(data: BudgetAlertData): Message {
   facts.push({ label: 'Period', value: `${shortDate(f.range.start)} – ${shortDate(addDays(f.range.end, -1))}` });
 
   const blocks: Block[] = [
-    { type: 'header', text: headline },
+    { type: 'header', text: `${severityOf(data)} ${headline}` },
     { type: 'text', text: bodyOf(data, money) },
     { type: 'facts', facts },
     ...stateOf(data),
@@ -119,6 +119,16 @@ function actionsOf({ finding: f, acknowledged, snoozed }: BudgetAlertData): Bloc
           },
         }),
   };
+}
+
+/**
+ * The cue a reader takes in before the words: yellow under 80 % of the budget, orange under 100 %,
+ * red at or over it (spent or forecast), a check mark once back under.
+ */
+function severityOf({ finding: f, event }: BudgetAlertData): string {
+  if (event === 'resolved') return '✅';
+  const ratio = f.amount / f.budget;
+  return ratio >= 1 ? '🔴' : ratio >= 0.8 ? '🟠' : '🟡';
 }
 
 function periodNameOf(f: Finding): string {
