@@ -3,7 +3,7 @@ import { instanceLabel, type GpuFinding } from '../src/domain/gpu-finding.js';
 import { formatMoney } from '../src/domain/money.js';
 import { utcMinute } from '../src/domain/utc-minute.js';
 import type { Block, Message } from './message.js';
-import { ACTION_IDS } from '../src/domain/action-ids.js';
+import { ACTION_IDS, SURFACE_ACTION_IDS } from '../src/domain/action-ids.js';
 
 /** Action ids of the buttons on an idle-GPU alert; the handlers live in src/actions/. */
 export const IDLE_ACTIONS = { stop: ACTION_IDS.instanceStop, keep: ACTION_IDS.instanceKeep, reroute: ACTION_IDS.instanceReroute } as const;
@@ -114,6 +114,7 @@ function buttonsOf(f: GpuFinding, data: IdleAlertData): Block {
       { action: `${IDLE_ACTIONS.keep}:4h`, label: 'Keep 4 h', value: value({ for: '4h' }) },
       { action: `${IDLE_ACTIONS.keep}:workday`, label: 'Keep until next working day', value: value({ for: 'workday' }) },
       { action: IDLE_ACTIONS.reroute, label: data.unowned ? 'Ours: pick the team' : 'Not ours', value: value() },
+      ...(f.links ?? []).map((link, i) => ({ action: `${SURFACE_ACTION_IDS.link}:${i}`, label: link.label, value: '', url: link.url })),
     ],
   };
 }

@@ -121,6 +121,13 @@ export interface Button {
   value: string;
   style?: 'primary' | 'danger';
   confirm?: { title: string; text: string; confirm: string; deny: string };
+  /** A link button: opens this https URL (a cloud console, a dashboard); burnrate is told of no click. */
+  url?: string;
+}
+
+/** Only https (and http, for dashboards on a private network) URLs become links; anything else is dropped. */
+export function isLinkUrl(url: string): boolean {
+  return /^https?:\/\/[^\s<>"\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]+$/.test(url) && url.length <= 3000;
 }
 
 /** Replaces **bold** spans with what a dialect uses; the rest of the text passes through `escape`. */

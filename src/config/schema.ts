@@ -258,6 +258,16 @@ export const configSchema = z
           .default(30),
       })
       .prefault({}),
+    /** Where alerts link to: `grafana`, a DCGM dashboard URL with {instance}, {host} and {gpu} in it. */
+    links: z
+      .strictObject({
+        grafana: nonEmpty('a URL')
+          .regex(/^https?:\/\/\S+$/, {
+            error: 'expected an http(s) URL such as https://grafana.example.com/d/dcgm?var-instance={instance}',
+          })
+          .optional(),
+      })
+      .prefault({}),
   })
   .superRefine((config, ctx) => {
     const longest = Math.max(config.gpu.idle.minIdleMinutes, config.gpu.idle.stalled?.minMinutes ?? 0);

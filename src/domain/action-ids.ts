@@ -28,6 +28,7 @@ export function baseActionId(actionId: string): string {
 
 /**
  * Buttons the chat platform answers itself, without the dispatcher: App Home's "Edit budget"
- * opens Slack's form, whose submission comes back as `budget.save`.
+ * opens Slack's form, whose submission comes back as `budget.save`; a link button opens its page
+ * (Slack still tells the app of the click, which is acknowledged and nothing more).
  */
-export const SURFACE_ACTION_IDS = { budgetEdit: 'budget.edit' } as const;
+export const SURFACE_ACTION_IDS = { budgetEdit: 'budget.edit', link: 'link.open' } as const;

@@ -1,3 +1,5 @@
+import type { InstanceLink } from './instance-links.js';
+
 export type IdleFindingKind = 'gpu.idle' | 'gpu.stalled';
 
 export interface IdleFinding {
@@ -31,6 +33,8 @@ export interface GpuFinding extends IdleFinding {
   instanceType: string;
   /** The instance's `burnrate:owner` tag (a chat user id or an email); absent when it has none. */
   owner?: string | null;
+  /** Its cloud console page and GPU dashboard, where known. */
+  links?: InstanceLink[];
 }
 
 export interface TrackedGpuFinding extends GpuFinding {

@@ -1,3 +1,4 @@
+import { instanceLinks } from '../domain/instance-links.js';
 import { idleFindings } from '../checks/idle/idle-findings.js';
 import { idleInstanceOf } from '../checks/idle/idle-instance-of.js';
 import type { TeamSchedule } from '../checks/idle/team-schedule.js';
@@ -26,7 +27,8 @@ export async function detectIdleGpus(deps: Deps, now: Date, only?: { instanceId:
   const findings = idleFindings({ gpus, policy: deps.config.gpu.idle, now, schedules: schedulesOf(deps), range: snapshot.window }).map(
     (f) => {
       const instance = byId.get(f.instanceId)!;
-      return { ...f, name: instance.name, instanceType: instance.instanceType, owner: instance.owner };
+      const links = instanceLinks(instance, deps.config.links.grafana);
+      return { ...f, name: instance.name, instanceType: instance.instanceType, owner: instance.owner, links };
     },
   );
   return withBilledRuns(deps, findings, snapshot.window.start);

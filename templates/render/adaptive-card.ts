@@ -7,6 +7,7 @@
  * Action titles, fallback and speech text are not markdown and go in as plain text.
  */
 import {
+  isLinkUrl,
   mapBold,
   stripMarkup,
   type ActionsBlock,
@@ -135,6 +136,7 @@ function executeAction(button: Button, title: string): Element {
  */
 function buttonAction(button: Button): Element {
   const label = stripMarkup(button.label);
+  if (button.url) return { type: 'Action.OpenUrl', title: label, url: button.url };
   const confirm = button.confirm;
   if (!confirm) return executeAction(button, label);
   return {
@@ -151,8 +153,9 @@ function buttonAction(button: Button): Element {
 
 function actionSets(block: ActionsBlock): Element[] {
   const sets: Element[] = [];
-  for (let i = 0; i < block.buttons.length; i += MAX_ACTIONS_PER_SET) {
-    sets.push({ type: 'ActionSet', actions: block.buttons.slice(i, i + MAX_ACTIONS_PER_SET).map(buttonAction) });
+  const buttons = block.buttons.filter((b) => !b.url || isLinkUrl(b.url));
+  for (let i = 0; i < buttons.length; i += MAX_ACTIONS_PER_SET) {
+    sets.push({ type: 'ActionSet', actions: buttons.slice(i, i + MAX_ACTIONS_PER_SET).map(buttonAction) });
   }
   // A select becomes one Action.Execute per option, under its placeholder: the chosen value
   // arrives with the verb exactly as a button's does.

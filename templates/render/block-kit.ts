@@ -5,7 +5,7 @@
  * user-visible string is cut to fit here rather than trusting templates. Identifiers (action ids,
  * button values) are never cut: a cut id would dispatch the wrong action, so they throw instead.
  */
-import { mapBold, stripMarkup } from '../message.js';
+import { isLinkUrl, mapBold, stripMarkup } from '../message.js';
 import type { ActionsBlock, Button, ChartBlock, FactsBlock, MentionsBlock, Message, Select, TableBlock } from '../message.js';
 import { layoutBars, layoutTable, oneLine, truncate } from './plain-text.js';
 import { escapeMrkdwn, sanitiseMessage } from './sanitise.js';
@@ -291,6 +291,7 @@ function buttonElement(button: Button): SlackBlock {
     ...(button.value ? { value: button.value } : {}),
     ...(button.style ? { style: button.style } : {}),
     ...(confirm ? { confirm } : {}),
+    ...(button.url ? { url: button.url } : {}),
   };
 }
 
@@ -324,7 +325,7 @@ function actionsBlocks(block: ActionsBlock, index: number): SlackBlock[] {
   }
   if (block.select && seen.has(block.select.action)) throw new Error(`Duplicate action id in one actions block: ${block.select.action}`);
   const elements = [
-    ...block.buttons.map(buttonElement),
+    ...block.buttons.filter((b) => !b.url || isLinkUrl(b.url)).map(buttonElement),
     ...(block.select && block.select.options.length > 0 ? [selectElement(block.select)] : []),
   ];
   const blocks: SlackBlock[] = [];

@@ -7,6 +7,7 @@
  * tag value), and the console inserts these fragments into a live page.
  */
 import {
+  isLinkUrl,
   mapBold,
   stripMarkup,
   type ActionsBlock,
@@ -74,6 +75,10 @@ function chartHtml(block: ChartBlock): string {
  */
 function buttonHtml(button: Button): string {
   const style = button.style ? ` btn-${button.style}` : '';
+  if (button.url !== undefined)
+    return isLinkUrl(button.url)
+      ? `<a class="btn btn-link" href="${escapeHtml(button.url)}" target="_blank" rel="noopener noreferrer">${plain(button.label)}</a>`
+      : '';
   const attrs = [`data-action="${escapeHtml(button.action)}"`, `data-value="${escapeHtml(button.value)}"`];
   if (button.confirm) {
     attrs.push(

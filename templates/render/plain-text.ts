@@ -4,7 +4,7 @@
  * It also owns the text layout of tables and bar charts: Slack has no table or chart block, so
  * block-kit.ts puts exactly these lines inside a code block, and both outputs look the same.
  */
-import { stripMarkup, type Block, type ChartBlock, type MentionsBlock, type Message, type TableBlock } from '../message.js';
+import { isLinkUrl, stripMarkup, type Block, type ChartBlock, type MentionsBlock, type Message, type TableBlock } from '../message.js';
 import { sanitiseMessage, stripHostile } from './sanitise.js';
 
 /** Width of a horizontal rule, roughly one default terminal pane. */
@@ -128,7 +128,10 @@ function renderBlock(block: Block): string | undefined {
     case 'image':
       return `[chart: ${oneLine(block.title)} (${oneLine(block.filename)})]`;
     case 'actions': {
-      const lines = block.buttons.length > 0 ? [`Actions: ${block.buttons.map((button) => `[${oneLine(button.label)}]`).join(' ')}`] : [];
+      const buttons = block.buttons.filter((button) => !button.url);
+      const links = block.buttons.filter((button) => button.url && isLinkUrl(button.url));
+      const lines = buttons.length > 0 ? [`Actions: ${buttons.map((button) => `[${oneLine(button.label)}]`).join(' ')}`] : [];
+      for (const link of links) lines.push(`${oneLine(link.label)}: ${link.url}`);
       if (block.select && block.select.options.length > 0)
         lines.push(`${oneLine(block.select.placeholder)}: ${block.select.options.map((o) => `[${oneLine(o.label)}]`).join(' ')}`);
       return lines.length > 0 ? lines.join('\n') : undefined;

@@ -71,8 +71,10 @@ describe('action ids', () => {
     for (const { id } of emitted.filter(({ id }) => findAction(id))) expect(findAction(id)!.id).toBe(baseActionId(id));
   });
 
-  it('leaves the surface buttons to Slack App Home, which opens the budget form', () => {
-    for (const { id } of emitted.filter(({ id }) => surface.has(baseActionId(id)))) expect(HOME_ACTION.test(id)).toBe(true);
+  it('leaves the surface buttons to the platform: App Home opens the budget form, a link button its page', () => {
+    const surfaced = emitted.filter(({ id }) => surface.has(baseActionId(id)));
+    for (const { id } of surfaced) expect(HOME_ACTION.test(id) || /^link\.open:\d+$/.test(id)).toBe(true);
+    expect(surfaced.some(({ id }) => id.startsWith('link.open'))).toBe(true);
   });
 
   it('registers one handler per id, each drawn by a template (the budget form is drawn by the Slack adapter)', () => {

@@ -58,7 +58,9 @@ describe('commands through the dispatcher', () => {
 
   it('bad arguments get the usage line with an example', async () => {
     const answer = await ask(ALICE, 'spend ml-research yesterday-ish');
-    expect(answer).toContain('"yesterday-ish" is not a team you can see, a period or a way to split spend: your teams: ml-research; periods: this-month');
+    expect(answer).toContain(
+      '"yesterday-ish" is not a team you can see, a period or a way to split spend: your teams: ml-research; periods: this-month',
+    );
     expect(await ask(ALICE, 'spend last-moth')).toContain('"last-moth" is not a period: did you mean last-month?');
     expect(answer).toContain('Usage: /burnrate spend [team] [period]');
     expect(await ask(ALICE, 'top 500')).toContain('n must be between 1 and 50');

@@ -67,8 +67,8 @@ describe('burnrate serve with live AWS and Google Cloud spend', () => {
     expect(first.out()).toContain('source aws: 70 daily rows (first load)');
     expect(first.out()).toContain('source gcp: 70 daily rows (first load)');
     // 20 days of November: 6,000 of 10,000 on AWS, 12,000 (after credits) of 20,000 on Google Cloud.
-    expect(first.out()).toMatch(/── #llm-training ─+\nLLM Training has spent 60% of its November 2026 budget/);
-    expect(first.out()).toMatch(/── #ml-research ─+\nML Research has spent 60% of its November 2026 budget/);
+    expect(first.out()).toMatch(/── #llm-training ─+\n\S+ LLM Training has spent 60% of its November 2026 budget/);
+    expect(first.out()).toMatch(/── #ml-research ─+\n\S+ ML Research has spent 60% of its November 2026 budget/);
     expect(gcp.callsOf('sts.token').length).toBeGreaterThan(0);
     expect(gcp.callsOf('bigquery.query').every((c) => c.token !== null)).toBe(true);
 

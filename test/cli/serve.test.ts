@@ -32,7 +32,7 @@ describe('burnrate serve (npm start)', () => {
     }
     expect(out).toContain('embedded demo organisation');
     expect(out).toContain('(first load)');
-    expect(out).toMatch(/── #llm-training ─+\nLLM Training is on track to spend \d+% of its \w+ \d{4} budget/);
+    expect(out).toMatch(/── #llm-training ─+\n\S+ LLM Training is on track to spend \d+% of its \w+ \d{4} budget/);
     expect(out).toContain('scheduled: budget check daily at 08:00 Europe/Berlin for ml-research');
     // No chat platform configured: the console is on, on loopback, and says where.
     expect(out).toContain(`console: http://127.0.0.1:${port}/ — open it in a browser`);

@@ -104,12 +104,15 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
     expect(await answer.locator('.private-note').textContent()).toBe('only visible to you');
     expect((await answer.locator('th').allTextContents()).slice(1)).toEqual(['Effective', 'Billed']);
     // Money is right-aligned, in a table, as the renderer marks it.
-    expect(
-      await answer
-        .locator('td.num')
-        .first()
-        .evaluate((td) => getComputedStyle(td).textAlign),
-    ).toBe('right');
+    // Polled: the stream may re-render the answer (a live update) between finding the cell and reading it.
+    await expect
+      .poll(() =>
+        answer
+          .locator('td.num')
+          .first()
+          .evaluate((td) => getComputedStyle(td).textAlign),
+      )
+      .toBe('right');
     await page.locator('#stream > article.msg-user', { hasText: '/burnrate spend' }).waitFor(WAIT);
     expect(await page.inputValue('#command-text')).toBe('');
   });

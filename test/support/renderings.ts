@@ -7,7 +7,7 @@ import { renderPlainText } from '../../templates/render/plain-text.js';
 import { adaptiveCardProblems, checkSlackLimits, type SlackBlock } from './platform-limits.js';
 
 /** Tags the console's HTML renderer may write; anything else would be markup smuggled in by the data. */
-const HTML_TAGS = /<(?!\/?(div|h3|p|strong|dl|dt|dd|table|thead|tbody|tr|th|td|figure|figcaption|span|svg|rect|hr|button|img)[\s>])/;
+const HTML_TAGS = /<(?!\/?(div|h3|p|strong|dl|dt|dd|table|thead|tbody|tr|th|td|figure|figcaption|span|svg|rect|hr|button|img|a)[\s>])/;
 
 /**
  * Snapshot tests of each message in every dialect, each within its platform's limits. `says`: what

@@ -92,6 +92,14 @@ const gpu: GpuFinding = {
   stalledGpus: 0,
   missingMinutes: 0,
   description: h('idle since'),
+  // A link whose URL is not http(s) is dropped by every renderer; the other one is kept as it is.
+  links: [
+    { label: h('GPU dashboard'), url: 'javascript:alert(1)' },
+    {
+      label: h('Open in AWS console'),
+      url: 'https://us-east-1.console.aws.amazon.com/ec2/home?region=us-east-1#InstanceDetails:instanceId=i-1',
+    },
+  ],
 };
 const sweep: SweepFinding = {
   id: 'sweep.spend:t:s',

@@ -85,9 +85,12 @@ describe.each(Object.entries(HOSTILE_MESSAGES))('%s with hostile data', (_name, 
     const html = renderHtml(message).replace(/data-(value|action)="[^"]*"/g, '');
     expect(html).not.toMatch(HOSTILE_CODE_POINTS);
     expect(html).not.toMatch(
-      /<(?!\/?(div|h3|p|strong|dl|dt|dd|table|thead|tbody|tr|th|td|figure|figcaption|span|svg|rect|hr|button|img)[\s>])/,
+      /<(?!\/?(div|h3|p|strong|dl|dt|dd|table|thead|tbody|tr|th|td|figure|figcaption|span|svg|rect|hr|button|img|a)[\s>])/,
     );
-    expect(html).not.toContain('<a');
+    // The only links are the link buttons burnrate draws (an https URL, opened in a new tab), never the data's.
+    expect(html.replace(/<a class="btn btn-link" href="https:\/\/[^"]+" target="_blank" rel="noopener noreferrer">/g, '')).not.toContain(
+      '<a',
+    );
     expect(html).toContain(ORDINARY);
   });
 
@@ -129,6 +132,22 @@ describe('the sanitiser itself', () => {
     for (const text of ['[a](http://x)', 'a*b*c', '_x_', 'C:\\data', 'back\\*slash', '[x][ref]', 'plain ünïcode 東京']) {
       expect(shown(escapeCardMarkdown(text))).toBe(text);
       expect(unescapedMarkup(escapeCardMarkdown(text))).not.toMatch(/[*_[\]]/);
+    }
+  });
+});
+
+describe('link buttons', () => {
+  it('keep an https link and drop one that is not http(s), on every surface', () => {
+    const message = HOSTILE_MESSAGES['idle alert']!;
+    const rendered = [
+      JSON.stringify(renderBlockKit(message)),
+      JSON.stringify(renderAdaptiveCard(message)),
+      renderHtml(message),
+      renderPlainText(message),
+    ];
+    for (const text of rendered) {
+      expect(text).not.toContain('javascript:');
+      expect(text).toContain('https://us-east-1.console.aws.amazon.com/ec2/home?region=us-east-1#InstanceDetails:instanceId=i-1');
     }
   });
 });

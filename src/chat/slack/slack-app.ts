@@ -1,3 +1,4 @@
+import { SURFACE_ACTION_IDS } from '../../domain/action-ids.js';
 import { App, HTTPReceiver, type BlockAction } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
 import { busyMessage } from '../../../templates/private-reply.js';
@@ -24,7 +25,10 @@ import { SLACK_REQUEST_TOLERANCE_MS } from './verify-slack-request.js';
 export const SLACK_EVENTS_PATH = '/slack/events';
 export const SLACK_COMMAND = '/burnrate';
 
-const NOT_HOME_ACTION = new RegExp(`^(?!${HOME_ACTION.source.slice(1)})`);
+/** A link button's click: Slack opens the page and tells the app, which only acknowledges it. */
+const LINK_ACTION = new RegExp(`^${SURFACE_ACTION_IDS.link.replace('.', '\\.')}(:\\d+)?$`);
+/** Every other button: neither the App Home's nor a link. */
+const NOT_HOME_ACTION = new RegExp(`^(?!${HOME_ACTION.source.slice(1)})(?!${LINK_ACTION.source.slice(1)})`);
 
 export type { Dispatch };
 
@@ -131,6 +135,10 @@ export function createSlackApp(deps: Deps, options: SlackAppOptions): SlackApp {
   });
 
   registerHome(app, deps, options.dispatch);
+
+  app.action<BlockAction>({ type: 'block_actions', action_id: LINK_ACTION }, async ({ ack }) => {
+    await ack();
+  });
 
   // Every other button goes to the dispatcher; those of the App Home open Slack-only surfaces.
   app.action<BlockAction>({ type: 'block_actions', action_id: NOT_HOME_ACTION }, async ({ body, ack, respond, client }) => {

@@ -140,4 +140,42 @@ describe('the idle-GPU alert in Slack (real Bolt over HTTP, fake Web API)', () =
     expect(fake.callsOf('chat.postMessage').filter((c) => c.args.channel === CAROL).length).toBe(1);
     expect(fake.callsOf('chat.postMessage').length).toBeGreaterThanOrEqual(before);
   });
+
+  it('links each idle instance to its AWS console page and its GPU dashboard; a click on a link is only acknowledged', async () => {
+    fake = await FakeSlackApi.start({ expect: ['chat.postMessage'] });
+    const { deps } = gpuDemo((config) => {
+      config.links.grafana = 'https://grafana.example.com/d/dcgm?var-instance={instance}';
+    });
+    const h = await startSlackServer(deps, fake);
+    close = h.close;
+    await runGpuCheck(deps);
+    await deliverOutbox(deps);
+    const alert = fake.callsOf('chat.postMessage').find((c) => c.args.channel === RESEARCH)!;
+    const links = (alert.args.blocks as { type: string; elements?: (SlackButton & { url?: string })[] }[])
+      .filter((b) => b.type === 'actions')
+      .flatMap((b) => b.elements ?? [])
+      .filter((e) => e.url);
+    const [consoleLink, dashboard] = links;
+    expect(consoleLink?.text.text).toBe('Open in AWS console');
+    expect(consoleLink?.url).toMatch(
+      /^https:\/\/[a-z0-9-]+\.console\.aws\.amazon\.com\/ec2\/home\?region=[a-z0-9-]+#InstanceDetails:instanceId=i-[0-9a-f]+$/,
+    );
+    expect(dashboard?.text.text).toBe('GPU dashboard');
+    expect(dashboard?.url).toMatch(/^https:\/\/grafana\.example\.com\/d\/dcgm\?var-instance=i-[0-9a-f]+$/);
+
+    // Slack opens the page and tells the app of the click: it is acknowledged, and nothing runs.
+    const res = await postSigned(
+      h.url,
+      blockActionsBody({
+        actionId: consoleLink!.action_id,
+        value: '',
+        user_id: ALICE,
+        channel: RESEARCH,
+        response_url: fake.responseUrl('link'),
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(h.dispatched).toHaveLength(0);
+    expect(await deps.store.audit.list()).toEqual([]);
+  });
 });
