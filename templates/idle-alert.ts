@@ -67,6 +67,8 @@ export function idleAlert(data: IdleAlertData): Message {
   ];
   for (const item of data.items) {
     blocks.push({ type: 'divider' }, { type: 'text', text: lineOf(item.finding) });
+    const evidence = evidenceLine(item.finding);
+    if (evidence) blocks.push({ type: 'context', text: evidence });
     if (item.note) blocks.push({ type: 'context', text: item.note });
     if (item.settled) continue;
     if (item.autoStopAt)
@@ -91,6 +93,18 @@ export function lineOf(f: GpuFinding): string {
   const parts = [`**${instanceLabel(f)}** (${f.instanceType}): ${what}`, `**${money(f.burned)}** burned`, `${money(f.perDay)} per day`];
   if (f.protected) parts.push('protected (burnrate:protect=true): never stopped by burnrate');
   return parts.join(' · ');
+}
+
+/** The figures behind "idle": "GPUs while idle: 0.4% busy on average (at most 3%), 1.2 GiB memory in use, 61 W each". */
+export function evidenceLine(f: GpuFinding): string | null {
+  const e = f.evidence;
+  if (!e) return null;
+  const parts = [
+    ...(e.utilMeanPct !== null ? [`${e.utilMeanPct}% busy on average (at most ${e.utilMaxPct}%)`] : []),
+    ...(e.memUsedGiB !== null ? [`${e.memUsedGiB} GiB memory in use`] : []),
+    ...(e.powerWattsPerGpu !== null ? [`${e.powerWattsPerGpu} W each`] : []),
+  ];
+  return parts.length > 0 ? `GPUs while idle: ${parts.join(', ')}` : null;
 }
 
 function buttonsOf(f: GpuFinding, data: IdleAlertData): Block {

@@ -24,6 +24,17 @@ export interface IdleFinding {
   missingMinutes: number;
   /** e.g. "idle since 19:40 yesterday", on the team's clock. */
   description: string;
+  /** What its GPUs did over the idle period (within the metrics read); absent on findings recorded before. */
+  evidence?: IdleEvidence;
+}
+
+/** An idle instance's GPUs over the idle period: averages per GPU sample, null where the source has none. */
+export interface IdleEvidence {
+  utilMeanPct: number | null;
+  utilMaxPct: number | null;
+  /** Framebuffer memory in use, GiB, on average per GPU. */
+  memUsedGiB: number | null;
+  powerWattsPerGpu: number | null;
 }
 
 /** An idle or stalled GPU instance as the gpu check records it: the pure finding plus what people read. */

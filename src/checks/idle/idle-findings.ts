@@ -1,6 +1,7 @@
 import type { GpuSeries, MetricsRange } from '../../domain/gpu-metrics.js';
 import type { IdleFinding, IdleFindingKind } from '../../domain/gpu-finding.js';
 import { describeIdleSince } from './describe-idle.js';
+import { idleEvidence } from './idle-evidence.js';
 import { detectIdleIntervalsMany } from './detect-idle.js';
 import type { IdlePolicy } from './idle-policy.js';
 import { instanceIdle, openGpuState, type GpuIdleState } from './instance-idle.js';
@@ -42,15 +43,16 @@ export function idleFindings(input: IdleFindingsInput): IdleFinding[] {
     policy,
     range,
   );
-  const byInstance = new Map<string, { instance: IdleInstance; states: (GpuIdleState | null)[] }>();
-  input.gpus.forEach(({ instance }, index) => {
-    const entry = byInstance.get(instance.id) ?? { instance, states: [] };
+  const byInstance = new Map<string, { instance: IdleInstance; states: (GpuIdleState | null)[]; series: GpuSeries[] }>();
+  input.gpus.forEach(({ instance, series }, index) => {
+    const entry = byInstance.get(instance.id) ?? { instance, states: [], series: [] };
     entry.states.push(openGpuState(intervals[index]!));
+    entry.series.push(series);
     byInstance.set(instance.id, entry);
   });
 
   const findings: IdleFinding[] = [];
-  for (const { instance, states } of byInstance.values()) {
+  for (const { instance, states, series } of byInstance.values()) {
     // GPUs the instance has but no series for are missing data: idle only if the policy says so.
     for (let gpu = states.length; gpu < instance.gpuCount; gpu++) {
       const whole = range.end - range.start;
@@ -83,6 +85,7 @@ export function idleFindings(input: IdleFindingsInput): IdleFinding[] {
         describeIdleSince(new Date(sinceMs), now, schedule.timezone, schedule.workingHours) +
         capped(idle.since, range) +
         (instance.priceNote ? ` (${instance.priceNote})` : ''),
+      evidence: idleEvidence(series, Math.max(idle.since, range.start), range.end),
     });
   }
   return findings.sort((a, b) => b.burned - a.burned || a.instanceId.localeCompare(b.instanceId));

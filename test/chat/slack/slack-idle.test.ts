@@ -156,6 +156,8 @@ describe('the idle-GPU alert in Slack (real Bolt over HTTP, fake Web API)', () =
       .flatMap((b) => b.elements ?? [])
       .filter((e) => e.url);
     const [consoleLink, dashboard] = links;
+    // Each line carries the figures behind "idle", from the metrics over its idle period.
+    expect(JSON.stringify(alert.args.blocks)).toMatch(/GPUs while idle: \d+(\.\d)?% busy on average \(at most \d+(\.\d)?%\)/);
     expect(consoleLink?.text.text).toBe('Open in AWS console');
     expect(consoleLink?.url).toMatch(
       /^https:\/\/[a-z0-9-]+\.console\.aws\.amazon\.com\/ec2\/home\?region=[a-z0-9-]+#InstanceDetails:instanceId=i-[0-9a-f]+$/,

@@ -48,6 +48,8 @@ describe('idleFindings', () => {
       stalledGpus: 0,
       missingMinutes: 0,
       description: 'idle since 20:40 yesterday',
+      // Over the idle period: 0 % busy, 300 MiB held (0.29 GiB), no power samples in this series.
+      evidence: { utilMeanPct: 0, utilMaxPct: 0, memUsedGiB: 0.3, powerWattsPerGpu: null },
     });
   });
 
