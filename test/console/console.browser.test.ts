@@ -75,6 +75,7 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
       '#inference',
       '#vision',
       '#_unowned',
+      '@Home',
       '@burnrate',
     ]);
     expect(await page.locator('#as').inputValue()).toBe(ALICE);
@@ -94,6 +95,13 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
       'Snooze 7 days',
       'Snooze to period end',
     ]);
+
+    // Home: the App Home dashboard of the user acted as, by name.
+    await page.click('a.channel[data-channel="@home"]');
+    await page.locator('#stream', { hasText: 'burnrate — Alice Martin' }).waitFor(WAIT);
+    expect(await page.locator('#stream').textContent()).toContain('Open alerts');
+    await page.click('a.channel[data-channel="llm-training"]');
+    await alert().waitFor(WAIT);
   });
 
   it('runs `spend` from the command box and shows the answer to the one who asked', async () => {

@@ -6,6 +6,8 @@ import type { PeopleDirectory } from '../../ports/people-directory.js';
 
 /** The console channel of each user's private conversation with burnrate (team ids cannot start with @). */
 export const DM_CHANNEL = '@dm';
+/** The user's dashboard, as Slack's App Home shows it: drawn when opened, never stored. */
+export const HOME_CHANNEL = '@home';
 
 /** What changed, for live listeners: enough to know which view to refresh, never the content. */
 export interface ConsoleChange {

@@ -1,7 +1,7 @@
 import type { Config } from '../../config/schema.js';
 import { rolesOf } from '../../domain/roles.js';
 import { UNOWNED_ID, UNOWNED_NAME } from '../../domain/unowned.js';
-import { DM_CHANNEL } from './console-chat.js';
+import { DM_CHANNEL, HOME_CHANNEL } from './console-chat.js';
 
 /** Someone the console user can act as: one of the users burnrate.yml names. */
 export interface ConsoleUser {
@@ -63,6 +63,11 @@ export function consoleChannels(config: Config, nameOf: NameOf = () => undefined
           .join(' · ') || 'no owners configured',
     })),
     { id: UNOWNED_ID, name: UNOWNED_NAME, topic: 'idle GPUs of no team: admins act on them, and anyone can claim one for their team' },
+    {
+      id: HOME_CHANNEL,
+      name: 'Home',
+      topic: "your dashboard, as Slack's App Home shows it: your teams' budgets, open alerts, waste and savings",
+    },
     { id: DM_CHANNEL, name: 'burnrate', topic: 'your direct messages with burnrate: only you see them' },
   ];
 }

@@ -1,6 +1,6 @@
 import type { ConsoleMessage } from '../../store/console-messages.js';
 import type { ActionInteraction, Actor, CommandInteraction, MessageReply, Reply } from '../../ports/interaction.js';
-import { DM_CHANNEL, type ConsoleChat } from './console-chat.js';
+import { DM_CHANNEL, HOME_CHANNEL, type ConsoleChat } from './console-chat.js';
 
 /**
  * Console requests to burnrate's one Interaction shape, exactly as the Slack adapter builds them,
@@ -44,8 +44,9 @@ export function commandInteraction(chat: ConsoleChat, request: ConsoleCommandReq
     actor: consoleActor(request.as),
     text: request.text,
     // Like Slack: the channel's address on this platform, or none for a direct message.
-    channel: request.channel === DM_CHANNEL ? null : request.channel,
-    reply: privateReply(chat, request.channel, request.as),
+    // Home is a view, not a conversation: what is typed there is answered in the direct messages.
+    channel: request.channel === DM_CHANNEL || request.channel === HOME_CHANNEL ? null : request.channel,
+    reply: privateReply(chat, request.channel === HOME_CHANNEL ? DM_CHANNEL : request.channel, request.as),
   };
 }
 

@@ -3,10 +3,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import type { Route } from '../../http/server.js';
-import type { Message } from '../../../templates/message.js';
+import type { Block, Message } from '../../../templates/message.js';
 import { escapeHtml } from '../../../templates/render/html.js';
 import type { Interaction } from '../../ports/interaction.js';
-import type { ConsoleChat } from './console-chat.js';
+import { HOME_CHANNEL, type ConsoleChat } from './console-chat.js';
+import { homeView } from '../home-view.js';
+import { baseActionId, SURFACE_ACTION_IDS } from '../../domain/action-ids.js';
+import type { ConsoleMessage } from '../../store/console-messages.js';
 import { consoleChannels, consoleUsers, defaultUser } from './console-directory.js';
 import { streamConsoleEvents } from './console-events.js';
 import { checkAccess, checkHost, HttpProblem, readJsonBody, SAFE_HEADERS, sendJson, tokenCookie } from './console-http.js';
@@ -58,7 +61,10 @@ export function createConsoleRoutes(
     return channel;
   };
   const streamOf = async (channel: string, as: string) =>
-    renderStream(await deps.store.console.list(channel, as), channels.find((c) => c.id === channel)!);
+    renderStream(
+      channel === HOME_CHANNEL ? [await homeMessage(deps, as, nameOf(as))] : await deps.store.console.list(channel, as),
+      channels.find((c) => c.id === channel)!,
+    );
 
   const page: Route = async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://console');
@@ -198,4 +204,29 @@ function sendHtml(res: ServerResponse, status: number, html: string, headers: Re
     ...headers,
   });
   res.end(html);
+}
+
+/**
+ * The Home view: the same dashboard as Slack's App Home, for the user acted as, drawn on each
+ * request. Its Edit budget button opens a Slack form, which the console does not have: left out
+ * (`/burnrate budget set` does the same from the command box).
+ */
+async function homeMessage(deps: Deps, as: string, name: string | undefined): Promise<ConsoleMessage> {
+  const view = await homeView(deps, { userId: as, platform: 'console', ...(name ? { name } : {}) });
+  const blocks = view.blocks.flatMap((block): Block[] => {
+    if (block.type !== 'actions') return [block];
+    const buttons = block.buttons.filter((b) => baseActionId(b.action) !== SURFACE_ACTION_IDS.budgetEdit);
+    return buttons.length > 0 || block.select ? [{ ...block, buttons }] : [];
+  });
+  const now = deps.clock().toISOString();
+  return {
+    id: 0,
+    channel: HOME_CHANNEL,
+    parentId: null,
+    privateTo: as,
+    author: null,
+    message: { ...view, blocks },
+    createdAt: now,
+    updatedAt: now,
+  };
 }

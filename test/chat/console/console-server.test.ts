@@ -114,6 +114,17 @@ describe('console page', () => {
     expect(res.body).toContain('data-channel="llm-training" data-title="# llm-training"');
   });
 
+  it("shows each user's Home, the dashboard Slack's App Home shows, without its Slack-only Edit budget form", async () => {
+    const home = (await call(open, 'GET', `/console/messages?channel=@home&as=${CAROL}`)).json().html as string;
+    expect(home).toContain(`burnrate — ${CAROL}`);
+    expect(home).toContain('LLM Training');
+    expect(home).toContain('Open alerts');
+    expect(home).not.toContain('data-action="budget.edit');
+    // What is typed there is answered in the direct messages.
+    await postJson(open, '/console/command', { as: CAROL, channel: '@home', text: 'whoami' });
+    expect((await deps.store.console.list('@dm', CAROL)).at(-1)?.message.summary).toBe(`You are ${CAROL}`);
+  });
+
   it('returns a channel stream as JSON for live refreshes', async () => {
     const res = await call(open, 'GET', `/console/messages?channel=llm-training&as=${CAROL}`);
     expect(res.status).toBe(200);
