@@ -1,9 +1,8 @@
 import { digestPeriod } from '../checks/digest/digest-period.js';
 import type { Deps } from '../deps.js';
 import { wallClock } from '../checks/idle/zoned-clock.js';
-import { targetOf } from '../ports/chat-port.js';
 import { groupsOf } from '../ports/people-directory.js';
-import { fanOut, postOn } from '../snapshots/fan-out.js';
+import { fanOut, toPerson } from '../snapshots/fan-out.js';
 import { loadFxRates } from '../snapshots/fx-rates.js';
 import { loadTeamDigest } from '../snapshots/team-digest.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
@@ -11,8 +10,8 @@ import { organisationDigest, teamDigest } from '../../templates/digest.js';
 
 /**
  * Each team's digest, for the teams given (the scheduler runs each time zone at `digest.at` there),
- * once that hour has come: yesterday every day, or last week on Mondays, in the team's channels. The dedupe key names the
- * team and the period, so a digest goes out once per period however often the job runs.
+ * once that hour has come: yesterday every day, or last week on Mondays, in the team's channels.
+ * The dedupe key names the team and the period: one digest per period however often the job runs.
  */
 export async function runTeamDigests(deps: Deps, teamIds: readonly string[]): Promise<number> {
   const now = deps.clock();
@@ -45,14 +44,6 @@ export async function runOrganisationDigest(deps: Deps): Promise<number> {
   const message = organisationDigest(teams);
   const groups = groupsOf(deps.chat);
   const admins = [...new Set(deps.config.admins.flatMap((ref) => groups(ref) ?? [ref]))];
-  const drafts: OutboxDraft[] = [];
-  for (const admin of admins)
-    for (const port of deps.chat) {
-      const address = port.addressOfUser?.(admin) ?? null;
-      if (address)
-        drafts.push(
-          postOn({ platform: port.platform, target: targetOf(port, address) }, `digest:organisation:${digest.label}:${admin}`, message),
-        );
-    }
+  const drafts = admins.flatMap((admin) => toPerson(deps.chat, admin, `digest:organisation:${digest.label}:${admin}`, message));
   return drafts.length > 0 ? deps.store.outbox.enqueue(drafts, now) : 0;
 }

@@ -3,8 +3,7 @@ import { reconcileById } from '../checks/reconcile-by-id.js';
 import { describeIdleSince } from '../checks/idle/describe-idle.js';
 import { toCents } from '../checks/idle/idle-findings.js';
 import { DEFAULT_SCHEDULE } from '../checks/idle/team-schedule.js';
-import { fanOut, postOn } from '../snapshots/fan-out.js';
-import { targetOf } from '../ports/chat-port.js';
+import { fanOut, toPerson } from '../snapshots/fan-out.js';
 import { ownerIdleAlert } from '../../templates/idle-alert.js';
 import type { Deps } from '../deps.js';
 import type { GpuFinding, TrackedGpuFinding } from '../domain/gpu-finding.js';
@@ -193,11 +192,7 @@ async function toOwners(
       ),
       teamName,
     );
-    for (const port of deps.chat) {
-      const userId = owner.includes('@') ? port.people?.userOfEmail(owner) : owner;
-      const address = userId ? (port.addressOfUser?.(userId) ?? null) : null;
-      if (address) drafts.push(postOn({ platform: port.platform, target: targetOf(port, address) }, `${keyBase}:owner:${owner}`, message));
-    }
+    drafts.push(...toPerson(deps.chat, owner, `${keyBase}:owner:${owner}`, message));
   }
   return drafts;
 }

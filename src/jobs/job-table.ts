@@ -70,7 +70,7 @@ export function jobTable(deps: Deps): Job[] {
     const people = port.people;
     if (!people?.refresh || seen.has(people)) return [];
     seen.add(people);
-    return [{ platform: port.platform, people: people as PeopleDirectory & { refresh(): Promise<void> } }];
+    return [{ platform: port.platform, people: people as ReadableDirectory }];
   });
   const jobs: Job[] = [];
   // First, so the first checks already name and ping people and groups hold their roles.
@@ -119,8 +119,11 @@ export function jobTable(deps: Deps): Job[] {
   return jobs;
 }
 
+/** A directory with something to read (the demo's fixed names have nothing). */
+type ReadableDirectory = PeopleDirectory & Required<Pick<PeopleDirectory, 'refresh'>>;
+
 /** Names and user groups read again from each chat platform daily (03:17 UTC, off the hour's rush). */
-function peopleJob(directories: { platform: string; people: PeopleDirectory & { refresh(): Promise<void> } }[]): Job {
+function peopleJob(directories: { platform: string; people: ReadableDirectory }[]): Job {
   return {
     id: 'people directory',
     cron: { expression: '17 3 * * *', utc: true },

@@ -87,3 +87,15 @@ export async function fanOutInThread(
   }
   return drafts;
 }
+
+/**
+ * A direct message to a person (a user id, or an email the platform's directory knows) on every
+ * platform that can start one; none where no platform can reach them.
+ */
+export function toPerson(ports: readonly ChatPort[], person: string, keyBase: string, message: Message): OutboxDraft[] {
+  return ports.flatMap((port) => {
+    const userId = person.includes('@') && !person.startsWith('@') ? port.people?.userOfEmail(person) : person;
+    const address = userId ? (port.addressOfUser?.(userId) ?? null) : null;
+    return address ? [postOn({ platform: port.platform, target: targetOf(port, address) }, keyBase, message)] : [];
+  });
+}

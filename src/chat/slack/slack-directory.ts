@@ -36,8 +36,7 @@ export class SlackDirectory implements PeopleDirectory {
       if (result.status === 'rejected')
         this.log.warn({ err: String(result.reason) }, `Slack ${part} failed: names and groups stay as last read`);
     }
-    if (people.status === 'rejected') next.names = this.copy.names;
-    if (people.status === 'rejected') next.emails = this.copy.emails;
+    if (people.status === 'rejected') Object.assign(next, { names: this.copy.names, emails: this.copy.emails });
     if (groups.status === 'rejected') next.groups = this.copy.groups;
     this.copy = next;
     if (people.status === 'fulfilled' || groups.status === 'fulfilled') this.refreshedAt = this.clock();
