@@ -5,6 +5,9 @@ import type { GpuInstance } from './domain/gpu-inventory.js';
 import type { GpuMetricsSource } from './ports/gpu-metrics-source.js';
 import type { Config } from './config/schema.js';
 import type { ChatPort } from './ports/chat-port.js';
+import type { PeopleDirectory } from './ports/people-directory.js';
+import type { Actor } from './ports/interaction.js';
+import type { AppliedBudgetChange } from './domain/budget-change.js';
 import type { BudgetSource } from './ports/budget-source.js';
 import type { SpendSource } from './ports/spend-source.js';
 import type { Store } from './store/store.js';
@@ -24,6 +27,13 @@ export interface Deps {
   log: Logger;
   /** GPU metrics, inventory and instance actions; absent when no GPU source is configured (the idle check then says so). */
   gpu?: GpuDeps;
+  /**
+   * Where a budget change made here is told: absent, at once (announceBudgetChange); in an answer
+   * worker, handed back to the main thread, which has the chat ports and the delivery.
+   */
+  budgetChanged?: (actor: Actor, change: AppliedBudgetChange) => void;
+  /** People directories beside the chat ports' (an answer worker's copy of the main thread's groups). */
+  people?: readonly PeopleDirectory[];
   /** The process's one outbox delivery (serve); jobs wake it after queueing. Absent: they deliver themselves. */
   delivery?: { wake(): Promise<void> };
 }

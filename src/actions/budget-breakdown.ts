@@ -17,7 +17,7 @@ export const budgetBreakdownAction = defineAction({
   parse: (deps, interaction) => readFindingPayload(deps, interaction.value),
   subject: () => null,
   async authorize({ deps, interaction }, { finding }) {
-    if (!visibleTeams(deps.config, rolesOf(deps.config, interaction.actor.userId, groupsOf(deps.chat))).includes(finding.team)) {
+    if (!visibleTeams(deps.config, rolesOf(deps.config, interaction.actor.userId, groupsOf(deps))).includes(finding.team)) {
       throw new BurnrateError(
         'burnrate_forbidden',
         `Only members of ${finding.team} can see its breakdown.`,
@@ -26,7 +26,7 @@ export const budgetBreakdownAction = defineAction({
     }
   },
   async run({ deps, interaction }, { finding }) {
-    const visible = visibleTeams(deps.config, rolesOf(deps.config, interaction.actor.userId, groupsOf(deps.chat)));
+    const visible = visibleTeams(deps.config, rolesOf(deps.config, interaction.actor.userId, groupsOf(deps)));
     const query = { period: finding.range, team: finding.team, visibleTeams: visible };
     const byService = await spendReport(deps, { ...query, by: 'service' });
     const byResource = await spendReport(deps, { ...query, by: 'resource' });

@@ -44,7 +44,7 @@ export function authorizeInstanceAction(
   verb: string,
   allowed: readonly TeamRole[] = ['owner', 'approver'],
 ): void {
-  const groups = groupsOf(deps.chat);
+  const groups = groupsOf(deps);
   if (hasRole(rolesOf(deps.config, actor.userId, groups), finding.team ?? '', allowed)) return;
   // The person the instance's burnrate:owner tag names acts on it as the team's owners do.
   if (allowed.includes('owner') && finding.owner && (finding.owner === actor.userId || groups(finding.owner)?.includes(actor.userId)))

@@ -74,7 +74,7 @@ export const instanceRerouteAction = defineAction({
   async answer({ deps, interaction }, { finding, to, origin }, outcome) {
     const name = instanceLabel(finding);
     if (outcome.kind === 'pick') {
-      const roles = rolesOf(deps.config, interaction.actor.userId, groupsOf(deps.chat));
+      const roles = rolesOf(deps.config, interaction.actor.userId, groupsOf(deps));
       const teams = deps.config.teams.filter(
         (t) => t.id !== finding.team && (finding.team !== null || hasRole(roles, t.id, ['owner', 'approver'])),
       );
@@ -114,7 +114,7 @@ type Handover = { kind: 'pick' } | { kind: 'duplicate'; owner: InstanceOwner | n
 
 /** Owners and approvers of the instance's team, and admins; for an instance of no team, anyone for a team of theirs. A refusal is audited by the pipeline. */
 function authorize(deps: Deps, actor: Actor, finding: TrackedGpuFinding, to: string | null): void {
-  const roles = rolesOf(deps.config, actor.userId, groupsOf(deps.chat));
+  const roles = rolesOf(deps.config, actor.userId, groupsOf(deps));
   const allowed =
     finding.team !== null
       ? hasRole(roles, finding.team, ['owner', 'approver'])

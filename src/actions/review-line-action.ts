@@ -40,7 +40,7 @@ export function lineSubject(line: TrackedReviewLine): AuditSubject {
 
 /** Owners and approvers of the line's team (and admins) may answer; a refusal is audited by the pipeline. */
 export function authorizeLineAction(deps: Deps, actor: Actor, line: TrackedReviewLine): void {
-  if (!hasRole(rolesOf(deps.config, actor.userId, groupsOf(deps.chat)), line.team, ['owner', 'approver']))
+  if (!hasRole(rolesOf(deps.config, actor.userId, groupsOf(deps)), line.team, ['owner', 'approver']))
     throw new Refused(
       new BurnrateError(
         'burnrate_forbidden',

@@ -26,7 +26,7 @@ const setBudgetOperation: Operation<BudgetChange, void> = {
     detail: `${change.cadence} ${change.amount}${change.thresholds ? ` thresholds ${change.thresholds.join(',')}` : ''}`,
   }),
   async authorize({ deps, actor }, change) {
-    if (!hasRole(rolesOf(deps.config, actor.userId, groupsOf(deps.chat)), change.team, ['approver']))
+    if (!hasRole(rolesOf(deps.config, actor.userId, groupsOf(deps)), change.team, ['approver']))
       throw new Refused(
         new BurnrateError(
           'burnrate_forbidden',
@@ -49,8 +49,10 @@ const setBudgetOperation: Operation<BudgetChange, void> = {
 export async function setBudget(deps: Deps, actor: Actor, change: BudgetChange): Promise<void> {
   const before = applyBudgetOverrides(deps.config.teams, await deps.store.budgets.list()).find((t) => t.id === change.team);
   await runOperationAs(deps, actor, setBudgetOperation, change);
+  const applied = { ...change, previous: before?.budget?.[change.cadence] ?? null };
+  if (deps.budgetChanged) return deps.budgetChanged(actor, applied);
   try {
-    await announceBudgetChange(deps, actor, { ...change, previous: before?.budget?.[change.cadence] ?? null });
+    await announceBudgetChange(deps, actor, applied);
   } catch (error) {
     deps.log.warn({ err: String(error), team: change.team }, 'budget changed; telling its channel failed');
   }

@@ -90,7 +90,7 @@ async function check({ deps, interaction }: ActionContext, instanceId: string) {
     );
   const label = instance.name ?? instance.instanceId;
   const team = deps.config.teams.find((t) => t.id === instance.team);
-  if (!hasRole(rolesOf(deps.config, interaction.actor.userId, groupsOf(deps.chat)), instance.team, ['approver']))
+  if (!hasRole(rolesOf(deps.config, interaction.actor.userId, groupsOf(deps)), instance.team, ['approver']))
     return refuse(
       'not an approver',
       new BurnrateError(

@@ -45,7 +45,7 @@ export const spotRevertAction = defineAction({
   },
   subject: ({ migration }) => ({ subject: `spot-migration:${migration.id}` }),
   async authorize({ deps, interaction }, { migration, label }) {
-    if (!hasRole(rolesOf(deps.config, interaction.actor.userId, groupsOf(deps.chat)), migration.team, ['owner', 'approver'])) {
+    if (!hasRole(rolesOf(deps.config, interaction.actor.userId, groupsOf(deps)), migration.team, ['owner', 'approver'])) {
       const team = deps.config.teams.find((t) => t.id === migration.team);
       throw new Refused(
         new BurnrateError(

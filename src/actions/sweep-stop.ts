@@ -45,7 +45,7 @@ export const sweepStopAction = defineAction({
   },
   subject: (finding) => ({ subject: finding.id }),
   async authorize({ deps, interaction }, finding) {
-    if (!hasRole(rolesOf(deps.config, interaction.actor.userId, groupsOf(deps.chat)), finding.team, ['owner', 'approver'])) {
+    if (!hasRole(rolesOf(deps.config, interaction.actor.userId, groupsOf(deps)), finding.team, ['owner', 'approver'])) {
       const team = deps.config.teams.find((t) => t.id === finding.team);
       throw new Refused(
         new BurnrateError(

@@ -41,7 +41,7 @@ async function runCommand(deps: Deps, interaction: CommandInteraction): Promise<
     await interaction.reply.private(helpMessage(unknown));
     return;
   }
-  const roles = rolesOf(deps.config, interaction.actor.userId, groupsOf(deps.chat));
+  const roles = rolesOf(deps.config, interaction.actor.userId, groupsOf(deps));
   const message = await found.spec.run(
     { deps, actor: interaction.actor, roles, visibleTeams: visibleTeams(deps.config, roles), now: deps.clock() },
     found.args,

@@ -13,7 +13,7 @@ import type { Actor } from '../ports/interaction.js';
 /** The dashboard of one user (Slack App Home, and any platform with a personal view). */
 export async function homeView(deps: Deps, actor: Actor): Promise<Message> {
   const now = deps.clock();
-  const roles = rolesOf(deps.config, actor.userId, groupsOf(deps.chat));
+  const roles = rolesOf(deps.config, actor.userId, groupsOf(deps));
   const teamIds = visibleTeams(deps.config, roles);
   const teams = deps.config.teams.filter((t) => teamIds.includes(t.id));
   const [snapshot, open, sources, waste, savings] = await Promise.all([

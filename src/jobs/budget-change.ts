@@ -3,18 +3,12 @@ import { alertGroup } from '../checks/reconcile.js';
 import type { Deps } from '../deps.js';
 import type { TrackedFinding } from '../domain/finding.js';
 import type { Actor } from '../ports/interaction.js';
+import type { AppliedBudgetChange } from '../domain/budget-change.js';
 import { mentionOf } from '../ports/people-directory.js';
 import { channelsOf, inThreadOn, postOn } from '../snapshots/fan-out.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
 import { budgetChanged } from '../../templates/budget-changed.js';
 import { runBudgetCheck } from './budget-check.js';
-
-export interface AppliedBudgetChange {
-  team: string;
-  cadence: 'monthly' | 'weekly';
-  amount: number;
-  previous: number | null;
-}
 
 /**
  * After a budget change from chat or App Home: the budget check runs for the team at once (a
@@ -23,7 +17,8 @@ export interface AppliedBudgetChange {
  */
 export async function announceBudgetChange(deps: Deps, actor: Actor, change: AppliedBudgetChange): Promise<void> {
   const team = deps.config.teams.find((t) => t.id === change.team);
-  if (!team) return;
+  // Without a chat port (an answer worker) a check would record alerts it cannot queue: leave it to the schedule.
+  if (!team || deps.chat.length === 0) return;
   await runBudgetCheck(deps, { teams: [team.id] });
   const now = deps.clock();
   const keyBase = `budget-change:${team.id}:${change.cadence}:${now.toISOString()}`;

@@ -42,7 +42,7 @@ export async function runOrganisationDigest(deps: Deps): Promise<number> {
   const teams = [];
   for (const team of deps.config.teams) teams.push(await loadTeamDigest(deps, team, digest, fx));
   const message = organisationDigest(teams);
-  const groups = groupsOf(deps.chat);
+  const groups = groupsOf(deps);
   const admins = [...new Set(deps.config.admins.flatMap((ref) => groups(ref) ?? [ref]))];
   const drafts = admins.flatMap((admin) => toPerson(deps.chat, admin, `digest:organisation:${digest.label}:${admin}`, message));
   return drafts.length > 0 ? deps.store.outbox.enqueue(drafts, now) : 0;

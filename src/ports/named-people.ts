@@ -1,4 +1,4 @@
-import type { PeopleDirectory } from './people-directory.js';
+import type { PeopleDirectory, PeopleGroup } from './people-directory.js';
 
 /**
  * A directory of people known by name up front (the demo organisation's): nothing to read, no
@@ -23,5 +23,32 @@ export class NamedPeople implements PeopleDirectory {
 
   isUserId(ref: string): boolean {
     return ref in this.names;
+  }
+}
+
+/**
+ * Groups (and emails) with their members, as another thread's directories said: what an answer
+ * worker holds roles by. It names nobody and mentions nobody (answers are private, by id).
+ */
+export class KnownGroups implements PeopleDirectory {
+  readonly refreshedAt = null;
+
+  constructor(private readonly members: Readonly<Record<string, readonly string[]>>) {}
+
+  nameOf(): string | undefined {
+    return undefined;
+  }
+
+  userOfEmail(email: string): string | undefined {
+    return this.members[email]?.[0];
+  }
+
+  group(ref: string): PeopleGroup | undefined {
+    const members = ref.includes('@') && !ref.startsWith('@') ? undefined : this.members[ref];
+    return members ? { id: ref, handle: ref.replace(/^@/, ''), name: ref, members } : undefined;
+  }
+
+  isUserId(): boolean {
+    return false;
   }
 }

@@ -1,4 +1,4 @@
-import type { GroupMembers } from '../domain/roles.js';
+import type { GroupMembers, Membership } from '../domain/roles.js';
 import type { Mention } from '../../templates/message.js';
 
 /**
@@ -41,17 +41,39 @@ export function mentionOf(directory: PeopleDirectory | undefined, ref: string): 
 }
 
 /**
- * Group members as the first chat platform that knows the group says (a role given to a group
- * holds on every platform); an email address is the one person it belongs to there.
+ * Group members as the first directory that knows the group says (a role given to a group holds on
+ * every platform); an email address is the one person it belongs to there. The directories are the
+ * chat ports' and, in an answer worker (which has no chat port), those the main thread passed on.
  */
-export function groupsOf(ports: readonly { people?: PeopleDirectory | undefined }[]): GroupMembers {
+export function groupsOf(deps: {
+  chat: readonly { people?: PeopleDirectory | undefined }[];
+  people?: readonly PeopleDirectory[];
+}): GroupMembers {
+  const directories = [...(deps.people ?? []), ...deps.chat.flatMap((port) => (port.people ? [port.people] : []))];
   return (ref) => {
-    for (const port of ports) {
-      const group = port.people?.group(ref);
+    for (const people of directories) {
+      const group = people.group(ref);
       if (group) return group.members;
-      const person = ref.includes('@') && !ref.startsWith('@') ? port.people?.userOfEmail(ref) : undefined;
+      const person = ref.includes('@') && !ref.startsWith('@') ? people.userOfEmail(ref) : undefined;
       if (person) return [person];
     }
     return undefined;
   };
+}
+
+/**
+ * The members of each burnrate.yml role entry that names a group or an email, as the directories
+ * say now: what an answer worker needs to hold the same roles as the main thread.
+ */
+export function roleGroups(deps: Parameters<typeof groupsOf>[0] & { config: Membership }): Record<string, readonly string[]> {
+  const groups = groupsOf(deps);
+  const refs = [...deps.config.admins, ...deps.config.teams.flatMap((t) => [...t.owners, ...t.approvers])].filter(
+    (ref) => ref.includes('@') || /^S[A-Z0-9]+$/.test(ref),
+  );
+  const out: Record<string, readonly string[]> = {};
+  for (const ref of new Set(refs)) {
+    const members = groups(ref);
+    if (members) out[ref] = members;
+  }
+  return out;
 }

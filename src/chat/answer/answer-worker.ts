@@ -5,6 +5,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Message } from '../../../templates/message.js';
 import { buildRuntime } from '../../runtime.js';
+import { KnownGroups } from '../../ports/named-people.js';
+import type { Actor } from '../../ports/interaction.js';
+import type { AppliedBudgetChange } from '../../domain/budget-change.js';
 import { dispatch } from '../dispatcher.js';
 import type { Reply } from '../../ports/interaction.js';
 import { responseUrlReply } from '../slack/response-url-reply.js';
@@ -39,11 +42,18 @@ async function answer(id: number, request: CommandRequest): Promise<void> {
   const reply: Reply = request.responseUrl
     ? responseUrlReply(request.responseUrl)
     : { private: async (message) => void undelivered.push(message) };
-  const deps = { ...runtime.deps, clock: () => new Date(Date.now() + request.clockOffsetMs) };
+  const budgetChanges: { actor: Actor; change: AppliedBudgetChange }[] = [];
+  const deps = {
+    ...runtime.deps,
+    clock: () => new Date(Date.now() + request.clockOffsetMs),
+    // No chat port here: groups hold their roles as the main thread's directories said.
+    people: request.groups ? [new KnownGroups(request.groups)] : [],
+    budgetChanged: (actor: Actor, change: AppliedBudgetChange) => void budgetChanges.push({ actor, change }),
+  };
   try {
     // The dispatcher turns a command's errors into a private message; it throws only when replying failed.
     await dispatch(deps, commandInteraction(request, reply));
-    send({ type: 'done', id, undelivered });
+    send({ type: 'done', id, undelivered, ...(budgetChanges.length > 0 ? { budgetChanges } : {}) });
   } catch (error) {
     send({ type: 'failed', id, error: (error as Error).message });
   }

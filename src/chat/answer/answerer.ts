@@ -15,6 +15,8 @@ export interface CommandRequest {
   responseUrl: string | null;
   /** The caller's clock minus the real time, ms, so an answer computed elsewhere sees the same "now". */
   clockOffsetMs: number;
+  /** Members of burnrate.yml's group and email role entries, as the main thread's directories say: set when a worker answers. */
+  groups?: Record<string, readonly string[]>;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { announceBudgetChange } from '../../jobs/budget-change.js';
+import { roleGroups } from '../../ports/people-directory.js';
 import type { Deps } from '../../deps.js';
 import type { Answerer, Dispatch } from './answerer.js';
 import { answerWorkerCount } from './answer-workers-setting.js';
@@ -22,6 +24,8 @@ export function createAnswerer(
     env: options.env,
     log: deps.log,
     fallback: inProcess,
+    groups: () => roleGroups(deps),
+    budgetChanged: (actor, change) => announceBudgetChange(deps, actor, change),
     ...(options.script ? { script: options.script } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
   });

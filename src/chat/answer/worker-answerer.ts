@@ -5,6 +5,8 @@ import { internalErrorMessage } from '../../../templates/private-reply.js';
 import type { Config } from '../../config/schema.js';
 import type { Reply } from '../../ports/interaction.js';
 import { DRAIN_TIMEOUT_MS, type Answerer, type CommandRequest } from './answerer.js';
+import type { Actor } from '../../ports/interaction.js';
+import type { AppliedBudgetChange } from '../../domain/budget-change.js';
 import { settleWithin } from './settle-within.js';
 import type { AnswerWorkerData, FromWorker, ToWorker } from './worker-protocol.js';
 
@@ -48,6 +50,10 @@ export interface WorkerAnswererOptions {
   script?: URL;
   /** ANSWER_LIMITS unless given. */
   limits?: Partial<typeof ANSWER_LIMITS>;
+  /** The role groups as the main thread's directories say now, sent with each request. */
+  groups?: () => Record<string, readonly string[]>;
+  /** A budget a worker's command changed: announced by the main thread. */
+  budgetChanged?: (actor: Actor, change: AppliedBudgetChange) => Promise<void>;
 }
 
 interface Pending {
@@ -166,7 +172,8 @@ export class WorkerAnswerer implements Answerer {
       if (!slot) return;
       const next = this.queue.shift()!;
       slot.pending.set(next.id, next);
-      const message: ToWorker = { type: 'answer', id: next.id, request: next.request };
+      const groups = this.options.groups?.();
+      const message: ToWorker = { type: 'answer', id: next.id, request: { ...next.request, ...(groups ? { groups } : {}) } };
       slot.worker.postMessage(message);
     }
   }
@@ -211,6 +218,12 @@ export class WorkerAnswerer implements Answerer {
           .private(undelivered)
           .catch((error: unknown) => this.options.log.error({ err: (error as Error).message }, 'answer could not be delivered'));
       }
+      for (const { actor, change } of message.budgetChanges ?? [])
+        await this.options
+          .budgetChanged?.(actor, change)
+          .catch((error: unknown) =>
+            this.options.log.warn({ err: (error as Error).message, team: change.team }, 'budget changed; telling its channel failed'),
+          );
     }
     pending.resolve();
     this.pump();

@@ -34,7 +34,7 @@ export function registerHome(app: App, deps: Deps, dispatch: Dispatch): void {
     await ack();
     const teamId = 'value' in action ? action.value : undefined;
     const configured = deps.config.teams.find((t) => t.id === teamId);
-    if (!configured || !hasRole(rolesOf(deps.config, body.user.id, groupsOf(deps.chat)), configured.id, ['approver'])) {
+    if (!configured || !hasRole(rolesOf(deps.config, body.user.id, groupsOf(deps)), configured.id, ['approver'])) {
       await client.views.open({ trigger_id: body.trigger_id, view: notice('Only approvers of a team can edit its budget.') });
       return;
     }

@@ -121,6 +121,20 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
     for (const tid of workers) expect(niceOf(tid)).toBe(Math.min(19, niceOf(process.pid) + ANSWER_THREAD_NICE));
   });
 
+  it("holds a user group's roles in the worker as the main thread's directory says", async () => {
+    fake.expect('users.list', 'usergroups.list');
+    fake.userGroups.push({ id: 'S0LEADS', handle: 'research-leads', name: 'Research leads', users: ['U0LEAD'] });
+    deps.config.teams.find((t) => t.id === 'ml-research')!.approvers = ['@research-leads'];
+    const h = await start();
+    await deps.chat[0]!.people!.refresh!();
+    await command(h, 'whoami', 'who', 'U0LEAD');
+    await command(h, 'budget set ml-research 75k', 'lead-set', 'U0LEAD');
+    await waitFor(() => answerOf('who') !== undefined && answerOf('lead-set') !== undefined, 'both answers', 15_000);
+    expect(JSON.stringify(answerOf('who')?.body.blocks)).toContain('@research-leads');
+    expect(answerOf('lead-set')?.body.text).toBe('The monthly budget of ml-research is now $75,000.00. The next budget check uses it.');
+    expect(dispatchedHere).toEqual([]); // both answered on the worker
+  });
+
   it('budget set writes through the worker, to the database the main thread reads, audited', async () => {
     const h = await start();
     expect((await command(h, 'budget set ml-research 70k', 'set', BOB)).status).toBe(200);
@@ -131,6 +145,13 @@ describe('slash commands answered on worker threads (real Bolt over HTTP, file d
     ]);
     const audit = (await deps.store.audit.list()).filter((a) => a.action === 'budget set');
     expect(audit.map((a) => [a.userId, a.result])).toEqual([[BOB, 'ok']]);
+    // The worker hands the change back: the main thread, which has the chat ports, announces it in the channel.
+    const announced = async () =>
+      (await deps.store.outbox.due(new Date('2100-01-01'))).some((item) =>
+        item.message.summary.startsWith("ML Research's monthly budget is now $70,000.00"),
+      );
+    for (let tries = 0; tries < 50 && !(await announced()); tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await announced()).toBe(true);
     // The worker's clock is the caller's: the audit time is the test's fixed now, not the real one.
     expect(audit[0]?.at.toISOString().slice(0, 13)).toBe('2026-11-21T09');
     expect(dispatchedHere).toEqual([]);
