@@ -2,8 +2,7 @@ import type { Finding } from '../src/domain/finding.js';
 import { formatMoney, formatPercent } from '../src/domain/money.js';
 import { addDays } from '../src/domain/period.js';
 import { freshnessLine, monthName, shortDate } from './freshness.js';
-import type { Block, Mention, Message } from './message.js';
-import { utcMinute } from '../src/domain/utc-minute.js';
+import { timeOf, type Block, type Mention, type Message } from './message.js';
 import { ACTION_IDS } from '../src/domain/action-ids.js';
 
 export interface BudgetAlertData {
@@ -77,14 +76,12 @@ export function budgetAlertChange(data: BudgetAlertData, notify: readonly Mentio
 /** Who did what, as lines naming them: "Acknowledged 4 Dec 09:12 UTC by @carol". */
 function stateOf({ acknowledged, snoozed }: BudgetAlertData): Block[] {
   return [
-    ...(acknowledged
-      ? [{ type: 'mentions' as const, lead: `Acknowledged ${utcMinute(acknowledged.at)} by`, people: [acknowledged.by] }]
-      : []),
+    ...(acknowledged ? [{ type: 'mentions' as const, lead: `Acknowledged ${timeOf(acknowledged.at)} by`, people: [acknowledged.by] }] : []),
     ...(snoozed
       ? [
           {
             type: 'mentions' as const,
-            lead: `Snoozed ${utcMinute(snoozed.at)}, until ${utcMinute(snoozed.until)}, by`,
+            lead: `Snoozed ${timeOf(snoozed.at)}, until ${timeOf(snoozed.until)}, by`,
             people: [snoozed.by],
           },
         ]

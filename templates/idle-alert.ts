@@ -1,8 +1,7 @@
 import type { GpuMode } from '../src/config/schema.js';
 import { instanceLabel, type GpuFinding } from '../src/domain/gpu-finding.js';
 import { formatMoney } from '../src/domain/money.js';
-import { utcMinute } from '../src/domain/utc-minute.js';
-import type { Block, Message } from './message.js';
+import { timeOf, type Block, type Message } from './message.js';
 import { ACTION_IDS, SURFACE_ACTION_IDS } from '../src/domain/action-ids.js';
 
 /** Action ids of the buttons on an idle-GPU alert; the handlers live in src/actions/. */
@@ -72,7 +71,7 @@ export function idleAlert(data: IdleAlertData): Message {
     if (item.note) blocks.push({ type: 'context', text: item.note });
     if (item.settled) continue;
     if (item.autoStopAt)
-      blocks.push({ type: 'context', text: `Stops automatically at ${utcMinute(item.autoStopAt)} unless someone clicks Keep.` });
+      blocks.push({ type: 'context', text: `Stops automatically at ${timeOf(item.autoStopAt)} unless someone clicks Keep.` });
     blocks.push(buttonsOf(item.finding, data));
   }
   blocks.push({

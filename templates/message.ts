@@ -146,3 +146,22 @@ export function stripMarkup(text: string): string {
     (s) => s,
   );
 }
+
+/** A moment inside text: `⟦t:<epoch seconds>⟧`, drawn by each renderer (see mapTimes). */
+const TIME_TOKEN = /⟦t:(\d{1,12})⟧/g;
+
+/** A moment in text: Slack shows it in each reader's own time zone; other surfaces as "2026-11-20 09:00 UTC". */
+export function timeOf(date: Date): string {
+  return `⟦t:${Math.floor(date.getTime() / 1000)}⟧`;
+}
+
+/** Text with each moment drawn by `show` and the rest passed through `rest` (a dialect's escape). */
+export function mapTimes(text: string, rest: (s: string) => string, show: (date: Date) => string): string {
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(TIME_TOKEN)) {
+    out += rest(text.slice(last, match.index)) + show(new Date(Number(match[1]) * 1000));
+    last = match.index + match[0].length;
+  }
+  return out + rest(text.slice(last));
+}

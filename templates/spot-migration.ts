@@ -1,7 +1,7 @@
 import { formatMoney } from '../src/domain/money.js';
 import { utcMinute } from '../src/domain/utc-minute.js';
 import type { SpotMigration } from '../src/domain/spot-migration.js';
-import type { Mention, Message } from './message.js';
+import { timeOf, type Mention, type Message } from './message.js';
 import { SPOT_ACTIONS } from './recommendation.js';
 
 const money = (n: number) => formatMoney(n, 'USD');
@@ -31,7 +31,7 @@ export function spotMigrated(label: string, migration: SpotMigration, detail: st
       },
       { type: 'context', text: `${detail} · ${utcMinute(migration.migratedAt ?? migration.createdAt)}` },
       reverted
-        ? { type: 'mentions', lead: `Reverted to on-demand ${utcMinute(reverted.at)} by`, people: [reverted.by] }
+        ? { type: 'mentions', lead: `Reverted to on-demand ${timeOf(reverted.at)} by`, people: [reverted.by] }
         : {
             type: 'actions',
             buttons: [

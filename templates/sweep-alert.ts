@@ -1,7 +1,6 @@
 import { formatMoney } from '../src/domain/money.js';
 import type { SweepFinding } from '../src/domain/sweep-finding.js';
-import type { Block, Mention, Message } from './message.js';
-import { utcMinute } from '../src/domain/utc-minute.js';
+import { timeOf, type Block, type Mention, type Message } from './message.js';
 import { ACTION_IDS } from '../src/domain/action-ids.js';
 
 export const SWEEP_ACTIONS = { stop: ACTION_IDS.sweepStop } as const;
@@ -57,7 +56,7 @@ export function sweepAlert(data: SweepAlertData): Message {
   ];
   if (data.stopped)
     blocks.push(
-      { type: 'mentions', lead: `Sweep stopped ${utcMinute(data.stopped.at)} by`, people: [data.stopped.by] },
+      { type: 'mentions', lead: `Sweep stopped ${timeOf(data.stopped.at)} by`, people: [data.stopped.by] },
       { type: 'context', text: data.stopped.summary },
     );
   else

@@ -4,9 +4,8 @@ import type { Deps } from '../deps.js';
 import type { GpuFinding } from '../domain/gpu-finding.js';
 import { unownedTeam } from '../config/unowned-team.js';
 import { UNOWNED_ID } from '../domain/unowned.js';
-import { utcMinute } from '../domain/utc-minute.js';
 import { idleAlert, type IdleAlertItem } from '../../templates/idle-alert.js';
-import type { Message } from '../../templates/message.js';
+import { timeOf, type Message } from '../../templates/message.js';
 
 /** A finding as an alert lists it; `firstSeen` is when it was first alerted (now for a new one). */
 export type AlertedFinding = GpuFinding & { firstSeen?: Date };
@@ -40,14 +39,14 @@ export async function idleAlertFor(deps: Deps, team: string | null, findings: re
       items.push({
         finding: f,
         settled: true,
-        note: `Stopped by ${stop.byUser} at ${utcMinute(stop.at)}${stop.outcome === 'already-stopped' ? ' (it was already stopped)' : ''}`,
+        note: `Stopped by ${stop.byUser} at ${timeOf(stop.at)}${stop.outcome === 'already-stopped' ? ' (it was already stopped)' : ''}`,
       });
-    else if (keep) items.push({ finding: f, settled: true, note: `Kept running by ${keep.byUser} until ${utcMinute(keep.until)}` });
+    else if (keep) items.push({ finding: f, settled: true, note: `Kept running by ${keep.byUser} until ${timeOf(keep.until)}` });
     else if (handed)
       items.push({
         finding: f,
         settled: true,
-        note: `Handed to ${alertTeam(deps, handed.team)?.name ?? handed.team} by ${handed.byUser} at ${utcMinute(handed.at)}`,
+        note: `Handed to ${alertTeam(deps, handed.team)?.name ?? handed.team} by ${handed.byUser} at ${timeOf(handed.at)}`,
       });
     else items.push({ finding: f, autoStopAt: config ? autoStopAt(config, f, now) : null });
   }

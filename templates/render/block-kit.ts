@@ -5,7 +5,8 @@
  * user-visible string is cut to fit here rather than trusting templates. Identifiers (action ids,
  * button values) are never cut: a cut id would dispatch the wrong action, so they throw instead.
  */
-import { isLinkUrl, mapBold, stripMarkup } from '../message.js';
+import { isLinkUrl, mapBold, mapTimes, stripMarkup } from '../message.js';
+import { utcMinute } from '../../src/domain/utc-minute.js';
 import type { ActionsBlock, Button, ChartBlock, FactsBlock, MentionsBlock, Message, Select, TableBlock } from '../message.js';
 import { layoutBars, layoutTable, oneLine, truncate } from './plain-text.js';
 import { escapeMrkdwn, sanitiseMessage } from './sanitise.js';
@@ -47,9 +48,21 @@ const MAX_TITLE = 200;
 
 type SlackBlock = Record<string, unknown>;
 
-/** Neutral markup to mrkdwn: **bold** becomes *bold*, everything else is escaped. */
+/** Neutral markup to mrkdwn: **bold** becomes *bold*, a moment a date token, everything else is escaped. */
 function mrkdwn(text: string): string {
-  return mapBold(text, escapeMrkdwn, (bold) => `*${bold}*`);
+  return mapBold(
+    text,
+    (part) => mapTimes(part, escapeMrkdwn, slackDate),
+    (bold) => `*${bold}*`,
+  );
+}
+
+/**
+ * Slack's date token: each reader sees the moment in their own time zone ("Nov 20th at 10:00 AM"),
+ * clients that cannot draw it the fallback after the bar, in UTC.
+ */
+function slackDate(date: Date): string {
+  return `<!date^${Math.floor(date.getTime() / 1000)}^{date_short_pretty} at {time}|${utcMinute(date)}>`;
 }
 
 /**
@@ -345,7 +358,7 @@ function actionsBlocks(block: ActionsBlock, index: number): SlackBlock[] {
  * Hostile code points go first (plain_text has no escaping), then mrkdwn is escaped block by block.
  */
 export function renderBlockKit(message: Message): { text: string; blocks: object[] } {
-  const msg = sanitiseMessage(message);
+  const msg = sanitiseMessage(message, { keepTimes: true });
   // Slack takes one table block per message: the first table that fits is native, others stay text.
   const nativeIndex = msg.blocks.findIndex((block) => block.type === 'table' && fitsNativeTable(block));
   const blocks: SlackBlock[] = msg.blocks.flatMap((block, index): SlackBlock[] => {

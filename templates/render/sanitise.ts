@@ -4,7 +4,8 @@
  * chat), so every renderer first passes the whole message through `sanitiseMessage`, then escapes
  * what its dialect would otherwise read as markup with the matching escape below.
  */
-import type { Block, Button, Message, Select } from '../message.js';
+import { mapTimes, type Block, type Button, type Message, type Select } from '../message.js';
+import { utcMinute } from '../../src/domain/utc-minute.js';
 
 /**
  * C0 controls except tab and newline (NUL, ESC starts ANSI sequences, CR overwrites a line), DEL,
@@ -19,59 +20,72 @@ export function stripHostile(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(HOSTILE, '');
 }
 
-function sanitiseButton(button: Button): Button {
+function sanitiseButton(button: Button, plain: Clean): Button {
   // action and value are identifiers handed back on click, never shown: they pass untouched.
   const confirm = button.confirm && {
-    title: stripHostile(button.confirm.title),
-    text: stripHostile(button.confirm.text),
-    confirm: stripHostile(button.confirm.confirm),
-    deny: stripHostile(button.confirm.deny),
+    title: plain(button.confirm.title),
+    text: plain(button.confirm.text),
+    confirm: plain(button.confirm.confirm),
+    deny: plain(button.confirm.deny),
   };
-  return { ...button, label: stripHostile(button.label), ...(confirm ? { confirm } : {}) };
+  return { ...button, label: plain(button.label), ...(confirm ? { confirm } : {}) };
 }
 
-function sanitiseSelect(select: Select): Select {
+function sanitiseSelect(select: Select, plain: Clean): Select {
   return {
     ...select,
-    placeholder: stripHostile(select.placeholder),
-    options: select.options.map((o) => ({ ...o, label: stripHostile(o.label) })),
+    placeholder: plain(select.placeholder),
+    options: select.options.map((o) => ({ ...o, label: plain(o.label) })),
   };
 }
 
-function sanitiseBlock(block: Block): Block {
+function sanitiseBlock(block: Block, plain: Clean, rich: Clean): Block {
   switch (block.type) {
     case 'header':
+      return { ...block, text: plain(block.text) };
     case 'text':
     case 'context':
-      return { ...block, text: stripHostile(block.text) };
+      return { ...block, text: rich(block.text) };
     case 'facts':
-      return { ...block, facts: block.facts.map((f) => ({ label: stripHostile(f.label), value: stripHostile(f.value) })) };
+      return { ...block, facts: block.facts.map((f) => ({ label: plain(f.label), value: rich(f.value) })) };
     case 'table':
       return {
         ...block,
-        columns: block.columns.map((c) => ({ ...c, label: stripHostile(c.label) })),
-        rows: block.rows.map((row) => row.map(stripHostile)),
+        columns: block.columns.map((c) => ({ ...c, label: plain(c.label) })),
+        rows: block.rows.map((row) => row.map((cell) => plain(cell))),
       };
     case 'chart':
       return {
         ...block,
-        title: stripHostile(block.title),
-        bars: block.bars.map((b) => ({ ...b, label: stripHostile(b.label), display: stripHostile(b.display) })),
+        title: plain(block.title),
+        bars: block.bars.map((b) => ({ ...b, label: plain(b.label), display: plain(b.display) })),
       };
     case 'image':
-      return { ...block, title: stripHostile(block.title), alt: stripHostile(block.alt), filename: stripHostile(block.filename) };
+      return { ...block, title: plain(block.title), alt: plain(block.alt), filename: plain(block.filename) };
     case 'actions':
-      return { ...block, buttons: block.buttons.map(sanitiseButton), ...(block.select ? { select: sanitiseSelect(block.select) } : {}) };
+      return {
+        ...block,
+        buttons: block.buttons.map((b) => sanitiseButton(b, plain)),
+        ...(block.select ? { select: sanitiseSelect(block.select, plain) } : {}),
+      };
     case 'mentions':
-      return { ...block, lead: stripHostile(block.lead), people: block.people.map((p) => ({ ...p, name: stripHostile(p.name) })) };
+      return { ...block, lead: rich(block.lead), people: block.people.map((p) => ({ ...p, name: plain(p.name) })) };
     case 'divider':
       return block;
   }
 }
 
-/** Every text of a message a person will see, with hostile code points removed. */
-export function sanitiseMessage(msg: Message): Message {
-  return { ...msg, summary: stripHostile(msg.summary), blocks: msg.blocks.map(sanitiseBlock) };
+type Clean = (text: string) => string;
+
+/**
+ * Every text of a message a person will see, with hostile code points removed, and its moments
+ * (timeOf) written as "2026-11-20 09:00 UTC"; with `keepTimes` (Slack, which draws them in each
+ * reader's time zone) they are kept in the text it reads as mrkdwn: text, context, fact values, leads.
+ */
+export function sanitiseMessage(msg: Message, options: { keepTimes?: boolean } = {}): Message {
+  const plain: Clean = (text) => stripHostile(mapTimes(text, (s) => s, utcMinute));
+  const rich: Clean = options.keepTimes ? stripHostile : plain;
+  return { ...msg, summary: plain(msg.summary), blocks: msg.blocks.map((block) => sanitiseBlock(block, plain, rich)) };
 }
 
 /**

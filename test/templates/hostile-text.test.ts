@@ -46,8 +46,8 @@ describe.each(Object.entries(HOSTILE_MESSAGES))('%s with hostile data', (_name, 
     const texts = strings(rendered, new Set(['action_id', 'value', 'block_id']));
     for (const { text } of texts) expect(text).not.toMatch(HOSTILE_CODE_POINTS);
     const mrkdwn = [rendered.text, ...texts.filter((t) => t.key === 'text' && t.parent?.type === 'mrkdwn').map((t) => t.text)];
-    // The only pings are the mentions burnrate means (an id of Slack's shape), never the data's.
-    const mentions = /<@[A-Z0-9]+>|<!subteam\^[A-Z0-9]+>/g;
+    // The only pings are the mentions burnrate means (an id of Slack's shape), and its date tokens; never the data's.
+    const mentions = /<@[A-Z0-9]+>|<!subteam\^[A-Z0-9]+>|<!date\^\d+\^\{date_short_pretty\} at \{time\}\|\d{4}-\d\d-\d\d \d\d:\d\d UTC>/g;
     for (const text of mrkdwn) expect(text.replace(mentions, '')).not.toMatch(/[<>]|&(?!(amp|lt|gt);)/);
     // Raw < and > only where Slack shows text as is: plain_text (headers, buttons, options), raw_text (table cells).
     for (const t of texts.filter((x) => /[<>]/.test(x.text.replace(mentions, ''))))

@@ -212,7 +212,7 @@ describe('console requests', () => {
     const alert = await deps.store.console.get(alertId);
     expect(alert?.message.blocks).toContainEqual({
       type: 'mentions',
-      lead: expect.stringMatching(/^Acknowledged .+ UTC by$/),
+      lead: expect.stringMatching(/^Acknowledged ⟦t:\d+⟧ by$/), // a moment: each surface draws it (UTC here, the reader's zone in Slack)
       people: [{ id: null, name: CAROL, group: false }],
     });
     const audit = await deps.store.audit.list();

@@ -177,7 +177,9 @@ describe("an alert's button, clicked in Slack", () => {
       const elementsOf = (blocks: { type: string; elements?: Element[] }[]) =>
         blocks.filter((b) => b.type === 'actions').flatMap((b) => b.elements ?? []);
       const acked = fake.callsOf('chat.update')[0]!.args.blocks as { type: string; text?: { text: string }; elements?: Element[] }[];
-      expect(acked.map((b) => b.text?.text ?? '').join('\n')).toMatch(/Acknowledged .+ UTC by <@U0OWNER>/);
+      expect(acked.map((b) => b.text?.text ?? '').join('\n')).toMatch(
+        /Acknowledged <!date\^\d+\^\{date_short_pretty\} at \{time\}\|\d{4}-\d\d-\d\d \d\d:\d\d UTC> by <@U0OWNER>/,
+      );
       expect(elementsOf(acked).map((e) => [e.type, e.action_id])).toEqual([
         ['button', 'budget.breakdown'],
         ['static_select', 'budget.snooze'],
@@ -202,7 +204,9 @@ describe("an alert's button, clicked in Slack", () => {
       expect((await select('budget.snooze', sevenDays, sevenDays)).status).toBe(200);
       await waitFor(() => fake.callsOf('chat.update').length === 2, 'the snoozed alert');
       const snoozed = fake.callsOf('chat.update')[1]!.args.blocks as { type: string; text?: { text: string }; elements?: Element[] }[];
-      expect(snoozed.map((b) => b.text?.text ?? '').join('\n')).toMatch(/Snoozed .+ UTC, until .+ UTC, by <@U0OWNER>/);
+      expect(snoozed.map((b) => b.text?.text ?? '').join('\n')).toMatch(
+        /Snoozed <!date\^\d+\^[^|]+\|[^>]+ UTC>, until <!date\^\d+\^[^|]+\|[^>]+ UTC>, by <@U0OWNER>/,
+      );
       expect(elementsOf(snoozed).map((e) => e.action_id)).toEqual(['budget.unsnooze', 'budget.breakdown']);
       const unsnooze = elementsOf(snoozed).find((e) => e.action_id === 'budget.unsnooze')!;
       expect((await select('budget.unsnooze', unsnooze.value!)).status).toBe(200);

@@ -145,7 +145,7 @@ describe('Socket Mode (real Bolt and @slack/socket-mode, fake Slack on 127.0.0.1
     await waitFor(() => fake.callsOf('chat.update').length === 1, 'the alert to be edited');
     const update = fake.callsOf('chat.update')[0]!;
     expect(update).toMatchObject({ authorized: true, args: { channel: 'C0ML', ts } });
-    expect(JSON.stringify(update.args.blocks)).toMatch(/Acknowledged [^"]+ UTC by <@U0OWNER>/);
+    expect(JSON.stringify(update.args.blocks)).toMatch(/Acknowledged [^"]+ UTC> by <@U0OWNER>/);
 
     await socket.waitForAck(click('second'));
     await waitFor(() => fake.responses.length === 1, 'the private answer');

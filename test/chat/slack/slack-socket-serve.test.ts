@@ -94,7 +94,7 @@ describe('burnrate serve in Socket Mode', () => {
       expect((await socket.waitForAck(click)).connection).toBe(2);
       await waitFor(() => fake.callsOf('chat.update').length === 1, 'the alert to be edited');
       expect(fake.callsOf('chat.update')[0]?.args).toMatchObject({ channel, ts: alert!.answer?.ts });
-      expect(JSON.stringify(fake.callsOf('chat.update')[0]?.args.blocks)).toMatch(new RegExp(`Acknowledged [^"]+ UTC by <@${me}>`));
+      expect(JSON.stringify(fake.callsOf('chat.update')[0]?.args.blocks)).toMatch(new RegExp(`Acknowledged [^"]+ UTC> by <@${me}>`));
 
       expect((await fetch(`http://127.0.0.1:${serve.port}/healthz`)).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${serve.port}/slack/events`, { method: 'POST' })).status).toBe(404); // nothing to expose

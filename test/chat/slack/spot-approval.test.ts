@@ -150,7 +150,9 @@ describe('Approve spot migration, in Slack, against EC2 launch templates', () =>
       // The message clicked: its Revert button gone, a line saying who reverted it.
       const updated = slack.callsOf('chat.update').at(-1)!.args.blocks as SlackBlock[];
       expect(buttonsOf(updated).map((b) => b.action_id)).not.toContain('spot.revert');
-      expect(updated.map((b) => b.text?.text ?? '').join('\n')).toMatch(new RegExp(`Reverted to on-demand .+ UTC by <@${ALICE}>`));
+      expect(updated.map((b) => b.text?.text ?? '').join('\n')).toMatch(
+        new RegExp(`Reverted to on-demand <!date\\^\\d+\\^[^|]+\\|[^>]+ UTC> by <@${ALICE}>`),
+      );
       expect(await click(ALICE, 'spot.revert', revert.value!)).toContain(`Already reverted to on-demand by ${ALICE}`);
       expect(ec2.callsOf('ModifyLaunchTemplate')).toHaveLength(2);
 
