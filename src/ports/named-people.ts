@@ -1,4 +1,4 @@
-import type { PeopleDirectory, PeopleGroup } from './people-directory.js';
+import { isEmail, type PeopleDirectory, type PeopleGroup } from './people-directory.js';
 
 /**
  * A directory of people known by name up front (the demo organisation's): nothing to read, no
@@ -44,7 +44,7 @@ export class KnownGroups implements PeopleDirectory {
   }
 
   group(ref: string): PeopleGroup | undefined {
-    const members = ref.includes('@') && !ref.startsWith('@') ? undefined : this.members[ref];
+    const members = isEmail(ref) ? undefined : this.members[ref];
     return members ? { id: ref, handle: ref.replace(/^@/, ''), name: ref, members } : undefined;
   }
 

@@ -28,6 +28,11 @@ export interface PeopleGroup {
   members: readonly string[];
 }
 
+/** An entry naming a person by email address (a group handle starts with @ instead). */
+export function isEmail(ref: string): boolean {
+  return ref.includes('@') && !ref.startsWith('@');
+}
+
 /**
  * The mention of a burnrate.yml entry (a user id, an email, a group handle or id) on one platform:
  * pingable when that platform knows it, else the entry itself as a name.
@@ -35,7 +40,7 @@ export interface PeopleGroup {
 export function mentionOf(directory: PeopleDirectory | undefined, ref: string): Mention {
   const group = directory?.group(ref);
   if (group) return { id: group.id, name: `@${group.handle}`, group: true };
-  const id = ref.includes('@') && !ref.startsWith('@') ? directory?.userOfEmail(ref) : ref;
+  const id = isEmail(ref) ? directory?.userOfEmail(ref) : ref;
   if (!id || !directory?.isUserId(id)) return { id: null, name: ref, group: ref.startsWith('@') };
   return { id, name: directory.nameOf(id) ?? id, group: false };
 }
@@ -54,7 +59,7 @@ export function groupsOf(deps: {
     for (const people of directories) {
       const group = people.group(ref);
       if (group) return group.members;
-      const person = ref.includes('@') && !ref.startsWith('@') ? people.userOfEmail(ref) : undefined;
+      const person = isEmail(ref) ? people.userOfEmail(ref) : undefined;
       if (person) return [person];
     }
     return undefined;

@@ -1,5 +1,6 @@
 import type { TeamConfig } from '../config/schema.js';
 import { targetOf, type ChatPort } from '../ports/chat-port.js';
+import { isEmail } from '../ports/people-directory.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
 import type { OutboxStore } from '../store/outbox.js';
 import type { Message } from '../../templates/message.js';
@@ -94,7 +95,7 @@ export async function fanOutInThread(
  */
 export function toPerson(ports: readonly ChatPort[], person: string, keyBase: string, message: Message): OutboxDraft[] {
   return ports.flatMap((port) => {
-    const userId = person.includes('@') && !person.startsWith('@') ? port.people?.userOfEmail(person) : person;
+    const userId = isEmail(person) ? port.people?.userOfEmail(person) : person;
     const address = userId ? (port.addressOfUser?.(userId) ?? null) : null;
     return address ? [postOn({ platform: port.platform, target: targetOf(port, address) }, keyBase, message)] : [];
   });
