@@ -14,6 +14,8 @@ export interface BudgetAlertData {
   acknowledged?: { by: Mention; at: Date } | undefined;
   /** A snooze running now: the snooze menu gives way to Unsnooze. */
   snoozed?: { by: Mention; at: Date; until: Date } | undefined;
+  /** Where the team stands now (spent, forecast): a resolution says which figure fell under the threshold. */
+  now?: { actual: number; forecast: number | null; budget: number } | undefined;
 }
 
 /** Action ids of the buttons on a budget alert; the handlers live in src/actions/. */
@@ -143,8 +145,18 @@ function headlineOf({ finding: f, teamName, event }: BudgetAlertData, periodName
     : `${teamName} has spent ${formatPercent(f.amount / f.budget)} of its ${periodName} budget`;
 }
 
-function bodyOf({ finding: f, event, previousThreshold }: BudgetAlertData, money: (n: number) => string): string {
-  if (event === 'resolved') return `The ${f.threshold}% threshold is no longer crossed with the latest data.`;
+function bodyOf({ finding: f, event, previousThreshold, now }: BudgetAlertData, money: (n: number) => string): string {
+  if (event === 'resolved') {
+    const figure =
+      now === undefined
+        ? null
+        : f.kind === 'budget.forecast'
+          ? now.forecast === null
+            ? null
+            : `the forecast is now ${money(now.forecast)}, ${formatPercent(now.forecast / now.budget)} of ${money(now.budget)}`
+          : `${money(now.actual)} is spent, ${formatPercent(now.actual / now.budget)} of ${money(now.budget)}`;
+    return `The ${f.threshold}% threshold is no longer crossed with the latest data${figure ? `: ${figure}` : ''}.`;
+  }
   const crossed =
     f.kind === 'budget.forecast'
       ? `Forecast **${money(f.amount)}** against a budget of **${money(f.budget)}**: over the ${f.threshold}% threshold.`

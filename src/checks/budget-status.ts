@@ -1,3 +1,4 @@
+import type { Period } from '../domain/period.js';
 import type { Cadence } from '../domain/finding.js';
 import { dayInZone, isoWeekOf, monthOf } from '../domain/period.js';
 import type { BudgetSnapshot, BudgetPolicy } from './budget.js';
@@ -7,6 +8,8 @@ export interface BudgetStatus {
   team: string;
   teamName: string;
   cadence: Cadence;
+  /** The period it stands in (this month, this week, in the team's zone). */
+  period: Period;
   budget: number;
   currency: string;
   actual: number;
@@ -35,6 +38,7 @@ export function budgetStatus(snapshot: BudgetSnapshot, policy: BudgetPolicy, now
         team: team.id,
         teamName: team.name ?? team.id,
         cadence,
+        period,
         budget: amount,
         currency: team.budget.currency,
         actual: f.actual,

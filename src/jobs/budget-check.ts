@@ -1,4 +1,5 @@
 import { checkBudgets } from '../checks/budget.js';
+import { budgetStatus, type BudgetStatus } from '../checks/budget-status.js';
 import { loadBudgetSnapshot, type LoadedBudgetSnapshot } from '../snapshots/budget-snapshot.js';
 import { alertGroup, reconcileFindings, type Alert, type Reconciliation } from '../checks/reconcile.js';
 import { channelsOf, fanOut, inThreadOn, postOn } from '../snapshots/fan-out.js';
@@ -84,7 +85,14 @@ export function budgetCheck(options: BudgetCheckOptions = {}): CheckDefinition<'
     reconcile: (_deps, input, current) => ({ ...reconcileFindings(current, input.tracked), input, current }),
     async alerts(deps, { input, alerts, current }, now) {
       return [
-        ...(await addressAlerts(deps, input.teams, alerts, current, now)),
+        ...(await addressAlerts(
+          deps,
+          input.teams,
+          alerts,
+          current,
+          now,
+          budgetStatus(input.snapshot, { lookbackDays: input.lookbackDays }, now),
+        )),
         ...staleNotices(deps, input.held, input.snapshot.staleTeams, now),
         ...currencyNotices(deps, input.held, input.snapshot.unconvertible, now),
       ];
@@ -166,6 +174,7 @@ async function addressAlerts(
   alerts: Alert[],
   current: readonly Finding[],
   now: Date,
+  standing: readonly BudgetStatus[],
 ): Promise<OutboxDraft[]> {
   if (deps.chat.length === 0) return [];
   const snoozed = new Set((await deps.store.snoozes.active(now)).map((s) => s.groupKey));
@@ -186,6 +195,8 @@ async function addressAlerts(
       event: change?.event ?? 'new',
       previousThreshold: change?.previousThreshold ?? null,
       teamName: team.name ?? team.id,
+      // Where it stands now, for a resolution to say: the figure that fell under the threshold.
+      now: standing.find((s) => s.team === finding.team && s.cadence === finding.cadence && s.period.start === finding.range.start),
     };
     for (const channel of channelsOf(deps.chat, team)) {
       const root = await deps.store.outbox.threadRoot(group, channel.platform);

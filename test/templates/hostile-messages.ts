@@ -204,6 +204,7 @@ const status = {
   team,
   teamName: h('Team'),
   cadence: 'monthly' as const,
+  period: { start: '2026-11-01', end: '2026-12-01' },
   budget: 60_000,
   currency: 'USD',
   actual: 49_210.5,

@@ -94,6 +94,22 @@ describe('an escalating budget alert in Slack', () => {
     expect(fake.messages.filter((m) => m.threadTs === undefined || m.broadcast).map((m) => m.text)).toHaveLength(2);
   });
 
+  it('says, when an alert resolves, the figure that fell under the threshold', async () => {
+    const { deps } = testDeps({ teams: [{ ...config.teams[0], approvers: ['U0DAN'] }] });
+    deps.chat = [slackChat(fake, deps)];
+    await importSpend(deps, '2026-11-01', '2026-11-11', 55); // $550: 55% of $1,000
+    await runBudgetCheck(deps);
+    await deliverOutbox(deps);
+    // A bigger budget: 550 / 2,000 is 27.5 %, under the 50 % threshold.
+    await setBudget(deps, { userId: 'U0DAN', platform: 'slack' }, { team: 'ml', cadence: 'monthly', amount: 2000, thresholds: null });
+    await deliverOutbox(deps);
+    const resolution = fake.callsOf('chat.postMessage').find((c) => /back under 50%/.test(String(c.args.text)))!;
+    expect(resolution.args.text).toContain(
+      `The 50% threshold is no longer crossed with the latest data: $550.00 is spent, ${Math.round((550 / 2000) * 100)}% of $2,000.00.`,
+    );
+    expect(resolution.args.reply_broadcast).toBeUndefined(); // a resolution pings nobody
+  });
+
   it("announces a budget changed from chat in the team's channel and edits the open alert to the new budget at once", async () => {
     const { deps } = testDeps({ teams: [{ ...config.teams[0], approvers: ['U0DAN'] }] });
     deps.chat = [slackChat(fake, deps)];
