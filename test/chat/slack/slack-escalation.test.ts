@@ -94,12 +94,18 @@ describe('an escalating budget alert in Slack', () => {
     expect(fake.messages.filter((m) => m.threadTs === undefined || m.broadcast).map((m) => m.text)).toHaveLength(2);
   });
 
-  it('says, when an alert resolves, the figure that fell under the threshold', async () => {
+  /** A team whose approver is U0DAN, alerted at 55% of its $1,000 budget ($550 spent). */
+  async function alertedAt55() {
     const { deps } = testDeps({ teams: [{ ...config.teams[0], approvers: ['U0DAN'] }] });
     deps.chat = [slackChat(fake, deps)];
-    await importSpend(deps, '2026-11-01', '2026-11-11', 55); // $550: 55% of $1,000
+    await importSpend(deps, '2026-11-01', '2026-11-11', 55);
     await runBudgetCheck(deps);
     await deliverOutbox(deps);
+    return deps;
+  }
+
+  it('says, when an alert resolves, the figure that fell under the threshold', async () => {
+    const deps = await alertedAt55();
     // A bigger budget: 550 / 2,000 is 27.5 %, under the 50 % threshold.
     await setBudget(deps, { userId: 'U0DAN', platform: 'slack' }, { team: 'ml', cadence: 'monthly', amount: 2000, thresholds: null });
     await deliverOutbox(deps);
@@ -111,11 +117,7 @@ describe('an escalating budget alert in Slack', () => {
   });
 
   it("announces a budget changed from chat in the team's channel and edits the open alert to the new budget at once", async () => {
-    const { deps } = testDeps({ teams: [{ ...config.teams[0], approvers: ['U0DAN'] }] });
-    deps.chat = [slackChat(fake, deps)];
-    await importSpend(deps, '2026-11-01', '2026-11-11', 55); // $550: 55% of $1,000
-    await runBudgetCheck(deps);
-    await deliverOutbox(deps);
+    const deps = await alertedAt55();
     const alertTs = String(fake.callsOf('chat.postMessage')[0]!.answer?.ts);
 
     // The owner may not; the approver may.
