@@ -30,8 +30,9 @@ export async function announceBudgetChange(deps: Deps, actor: Actor, change: App
     drafts.push(postOn(channel, keyBase, budgetChanged({ teamName: team.name ?? team.id, ...change, currency, by })));
     for (const finding of open) {
       const root = await deps.store.outbox.threadRoot(alertGroup(finding), channel.platform);
+      if (!root) continue;
       const message = await currentAlertMessage(deps, finding, channel.platform);
-      if (root) drafts.push(...inThreadOn(channel, root, `${keyBase}:${alertGroup(finding)}`, [{ op: 'update', message }]));
+      drafts.push(...inThreadOn(channel, root, `${keyBase}:${alertGroup(finding)}`, [{ op: 'update', message }]));
     }
   }
   await deps.store.outbox.enqueue(drafts, now);

@@ -3,8 +3,7 @@ import type { Deps } from '../deps.js';
 import { wallClock } from '../checks/idle/zoned-clock.js';
 import { groupsOf } from '../ports/people-directory.js';
 import { fanOut, toPerson } from '../snapshots/fan-out.js';
-import { loadFxRates } from '../snapshots/fx-rates.js';
-import { loadTeamDigest } from '../snapshots/team-digest.js';
+import { loadDigestContext, loadTeamDigest, type DigestContext } from '../snapshots/team-digest.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
 import { organisationDigest, teamDigest } from '../../templates/digest.js';
 
@@ -15,14 +14,22 @@ import { organisationDigest, teamDigest } from '../../templates/digest.js';
  */
 export async function runTeamDigests(deps: Deps, teamIds: readonly string[]): Promise<number> {
   const now = deps.clock();
-  const fx = await loadFxRates(deps);
+  // Read only when some team's digest is due: most runs of the day find none.
+  let context: DigestContext | undefined;
   const drafts: OutboxDraft[] = [];
   for (const team of deps.config.teams.filter((t) => teamIds.includes(t.id))) {
     // Not before its hour: serve's first run at 03:00 leaves it to the schedule; at 11:00 it catches up.
     const clock = wallClock(now, team.timezone);
     const digest = team.digest === 'off' || clock.time < deps.config.digest.at ? null : digestPeriod(team.digest, clock.day);
     if (!digest) continue;
-    drafts.push(...fanOut(deps.chat, team, `digest:${team.id}:${digest.label}`, teamDigest(await loadTeamDigest(deps, team, digest, fx))));
+    drafts.push(
+      ...fanOut(
+        deps.chat,
+        team,
+        `digest:${team.id}:${digest.label}`,
+        teamDigest(await loadTeamDigest(deps, team, digest, (context ??= await loadDigestContext(deps)))),
+      ),
+    );
   }
   return drafts.length > 0 ? deps.store.outbox.enqueue(drafts, now) : 0;
 }
@@ -38,9 +45,9 @@ export async function runOrganisationDigest(deps: Deps): Promise<number> {
   const clock = wallClock(now, 'UTC');
   const digest = clock.time < deps.config.digest.at ? null : digestPeriod(cadence, clock.day);
   if (!digest) return 0;
-  const fx = await loadFxRates(deps);
+  const context = await loadDigestContext(deps);
   const teams = [];
-  for (const team of deps.config.teams) teams.push(await loadTeamDigest(deps, team, digest, fx));
+  for (const team of deps.config.teams) teams.push(await loadTeamDigest(deps, team, digest, context));
   const message = organisationDigest(teams);
   const groups = groupsOf(deps);
   const admins = [...new Set(deps.config.admins.flatMap((ref) => groups(ref) ?? [ref]))];

@@ -7,29 +7,41 @@ import { totalsIn, type FxRates } from '../domain/fx.js';
 import { addDays, monthOf, type Period } from '../domain/period.js';
 import { loadFxRates } from './fx-rates.js';
 
+/** What every team's digest of one run reads alike: rates, freshness and what is open, read once. */
+export interface DigestContext {
+  rates: FxRates;
+  dataThrough: string | null;
+  budgetFindings: readonly { team: string }[];
+  gpuFindings: readonly { team: string | null; perDay: number }[];
+  reviews: readonly { team: string; month: string }[];
+}
+
+export async function loadDigestContext(deps: Pick<Deps, 'config' | 'store'>): Promise<DigestContext> {
+  const [rates, freshness, budgetFindings, gpuFindings, reviews] = await Promise.all([
+    loadFxRates(deps),
+    deps.store.freshness.list(),
+    deps.store.findings.listOpen(),
+    deps.store.gpuFindings.listOpen(),
+    deps.store.reviews.listOpen(),
+  ]);
+  return { rates, dataThrough: combinedDataThrough(freshness), budgetFindings, gpuFindings, reviews };
+}
+
 /** Reads one team's digest: spend by service for the period and the one before, month to date, and what is open. */
 export async function loadTeamDigest(
   deps: Pick<Deps, 'config' | 'store'>,
   team: TeamConfig,
   digest: DigestPeriod,
-  fx?: FxRates,
+  context: DigestContext,
 ): Promise<TeamDigest> {
-  const rates = fx ?? (await loadFxRates(deps));
+  const { rates, budgetFindings, gpuFindings, reviews } = context;
   const currency = team.budget?.currency ?? deps.config.fx.base;
   // The month of the period's last day: a weekly digest of a week across two months shows the later.
   const month = monthOf(addDays(digest.period.end, -1));
   const monthSoFar = { start: month.start, end: digest.period.end < month.end ? digest.period.end : month.end };
   const byService = async (period: Period) =>
     totalsIn(await deps.store.spend.totals({ period, teams: [team.id] }, 'service'), currency, rates);
-  const [now, before, mtd, freshness, budgetFindings, gpuFindings, reviews] = await Promise.all([
-    byService(digest.period),
-    byService(digest.previous),
-    byService(monthSoFar),
-    deps.store.freshness.list(),
-    deps.store.findings.listOpen(),
-    deps.store.gpuFindings.listOpen(),
-    deps.store.reviews.listOpen(),
-  ]);
+  const [now, before, mtd] = await Promise.all([byService(digest.period), byService(digest.previous), byService(monthSoFar)]);
   const total = (rows: { effective: number }[]) => rows.reduce((sum, r) => sum + r.effective, 0);
   const idle = gpuFindings.filter((f) => f.team === team.id);
   let openReviewLines = 0;
@@ -49,6 +61,6 @@ export async function loadTeamDigest(
     openAlerts: budgetFindings.filter((f) => f.team === team.id).length + idle.length,
     openReviewLines,
     leftOut: [...new Set([...now.leftOut, ...before.leftOut].map((l) => l.currency))].sort(),
-    dataThrough: combinedDataThrough(freshness),
+    dataThrough: context.dataThrough,
   };
 }
