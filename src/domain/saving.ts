@@ -3,7 +3,8 @@
  * bill later confirms it saved.
  */
 
-export type SavingAction = 'instance.stop' | 'sweep.stop' | 'spot.approve';
+/** What saved: a Stop, a sweep's Stop, an approved spot migration, a review line answered "Right-size". */
+export type SavingAction = 'instance.stop' | 'sweep.stop' | 'spot.approve' | 'review.right-size';
 
 /** One resource an action changed, with what it cost a day as the action saw it (USD, list or billed rate). */
 export interface SavingEntry {

@@ -1,4 +1,5 @@
 import type { GpuSeries, MetricsRange } from '../domain/gpu-metrics.js';
+import type { HostPeak } from '../domain/host-peaks.js';
 
 /** A GPU metrics source: one small port, whatever is behind it (Prometheus, CloudWatch, demo). */
 export interface GpuMetricsSource {
@@ -6,4 +7,9 @@ export interface GpuMetricsSource {
   readonly type: string;
   /** Every GPU's samples in the range, fetched in a handful of batched queries. */
   fetch(range: MetricsRange): Promise<GpuSeries[]>;
+  /**
+   * The hosts' CPU and memory peaks over the range (node_exporter, EC2 and the CloudWatch agent),
+   * for the instances named where the source needs names; absent where the source has none.
+   */
+  hostPeaks?(range: MetricsRange, instanceIds: readonly string[]): Promise<HostPeak[]>;
 }

@@ -10,6 +10,8 @@ import { addDays, toDay } from '../domain/period.js';
 import type { AttributedGpu } from './gpu-attribution.js';
 import { gpuDepsOf, loadGpuSnapshot, type GpuSnapshotScope } from './gpu-snapshot.js';
 import { recommendationWindow } from './gpu-windows.js';
+import { loadHostPeaks } from './host-peaks.js';
+import type { HostPeak } from '../domain/host-peaks.js';
 
 /** Days of billing data that say whether an instance runs under a commitment (the bill lags a day or two). */
 const COMMITMENT_LOOKBACK_DAYS = 7;
@@ -33,9 +35,10 @@ export async function currentRecommendations(
     scope,
     ownership: 'tags',
   });
+  const hosts = await loadHostPeaks(deps, window, instances);
   return recommend({
     instances,
-    usage: usageByInstance(series, window),
+    usage: usageByInstance(series, window, hosts),
     catalog,
     policy: deps.config.recommendations,
     spot: deps.config.spot,
@@ -50,12 +53,16 @@ export async function currentInstance(deps: Deps, instanceId: string): Promise<G
 }
 
 /**
- * Each instance's usage from its GPUs' series. Series are tied to instances as the idle check ties
+ * Each instance's usage from its GPUs' series and its host's peaks. Series are tied to instances as the idle check ties
  * them (by id, host name or IP: DCGM and the CloudWatch agent name hosts, not instance ids).
  */
-function usageByInstance(attributed: readonly AttributedGpu[], range: MetricsRange): Map<string, GpuUsage> {
+function usageByInstance(
+  attributed: readonly AttributedGpu[],
+  range: MetricsRange,
+  hosts: ReadonlyMap<string, HostPeak>,
+): Map<string, GpuUsage> {
   const byInstance = new Map<string, GpuSeries[]>();
   for (const { series: s, instance } of attributed)
     byInstance.set(instance.instanceId, [...(byInstance.get(instance.instanceId) ?? []), s]);
-  return new Map([...byInstance].map(([id, list]) => [id, gpuUsageOf(list, range)]));
+  return new Map([...byInstance].map(([id, list]) => [id, { ...gpuUsageOf(list, range), host: hosts.get(id) ?? null }]));
 }

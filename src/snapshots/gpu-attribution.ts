@@ -31,6 +31,17 @@ export function attributeSeries(
   series: readonly GpuSeries[],
   namespaces: ReadonlyMap<string, string>,
 ): AttributedGpu[] {
+  const instanceOf = hostMatcher(inventory);
+  const matched: AttributedGpu[] = [];
+  for (const s of series) {
+    const instance = instanceOf(s.ref.host);
+    if (instance) matched.push({ series: s, instance });
+  }
+  return withNamespaceTeams(matched, namespaces);
+}
+
+/** The instance a source's machine name means (id, DNS name, its first label, IP with or without port), as above. */
+export function hostMatcher(inventory: readonly GpuInstance[]): (host: string) => GpuInstance | undefined {
   // null marks a host name two instances share (overlapping VPC ranges in two regions): it names neither.
   const byName = new Map<string, GpuInstance | null>();
   const add = (name: string, instance: GpuInstance) => {
@@ -45,15 +56,11 @@ export function attributeSeries(
   }
   // Ids last: an id always wins over a host name that happens to look the same.
   for (const instance of inventory) byName.set(instance.instanceId.toLowerCase(), instance);
-
-  const matched: AttributedGpu[] = [];
-  for (const s of series) {
-    const host = withoutPort(s.ref.host.toLowerCase());
+  return (name) => {
+    const host = withoutPort(name.toLowerCase());
     const exact = byName.get(host);
-    const instance = exact === undefined ? byName.get(shortName(host)) : exact;
-    if (instance) matched.push({ series: s, instance });
-  }
-  return withNamespaceTeams(matched, namespaces);
+    return (exact === undefined ? byName.get(shortName(host)) : exact) ?? undefined;
+  };
 }
 
 function withNamespaceTeams(matched: AttributedGpu[], namespaces: ReadonlyMap<string, string>): AttributedGpu[] {

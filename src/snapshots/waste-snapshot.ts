@@ -12,6 +12,7 @@ import type { CommitmentReport, TeamWaste, WasteDiagnosis } from '../domain/wast
 import { loadFxRates } from './fx-rates.js';
 import { loadGpuSnapshot, type GpuSnapshot } from './gpu-snapshot.js';
 import { periodWindow } from './gpu-windows.js';
+import { loadHostPeaks } from './host-peaks.js';
 
 /** Days in an average month: what a period of other length is scaled to. */
 const DAYS_PER_MONTH = 365.25 / 12;
@@ -28,7 +29,11 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
   const [snapshot, fx] = await Promise.all([loaded ?? loadGpuSnapshot(deps, { window, ownership: 'tags' }), loadFxRates(deps)]);
   const currency = fx.base;
   const ids = snapshot.instances.map((i) => i.instanceId);
-  const [costs, unused] = await Promise.all([deps.store.spend.resourceCosts(period, ids), deps.store.spend.unusedCommitments(period)]);
+  const [costs, unused, hosts] = await Promise.all([
+    deps.store.spend.resourceCosts(period, ids),
+    deps.store.spend.unusedCommitments(period),
+    loadHostPeaks(deps, window, snapshot.instances),
+  ]);
 
   const seriesOf = new Map<string, GpuSeries[]>();
   for (const { series, instance } of snapshot.series)
@@ -44,7 +49,7 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
       (into, s) => addGpuTime(into, s, detected[indexOf.get(s)!]!, window, instance.workload === 'inference' ? floor : null),
       emptyGpuTime(),
     );
-    return { instance, time, usage: gpuUsageOf(series, window) };
+    return { instance, time, usage: { ...gpuUsageOf(series, window), host: hosts.get(instance.instanceId) ?? null } };
   });
 
   const unconverted = new Set<string>();

@@ -55,6 +55,7 @@ export function buildGpuDeps(config: Config, env: NodeJS.ProcessEnv = process.en
       id: metricsSourceId(source),
       type: source.type,
       fetch: async (range) => (await configured()).metrics[index]!.fetch(range),
+      hostPeaks: async (range, instanceIds) => (await configured()).metrics[index]!.hostPeaks?.(range, instanceIds) ?? [],
     }),
   );
   const demoSpot = demo ? { port: demo.spotPort, instanceIds: new Set(demo.list.map((i) => i.instanceId)) } : undefined;

@@ -1,4 +1,5 @@
 import { compareRefs, type GpuRef, type GpuSeries, type MetricsRange } from '../domain/gpu-metrics.js';
+import type { HostPeak } from '../domain/host-peaks.js';
 import type { GpuMetricsSource } from '../ports/gpu-metrics-source.js';
 import { createStepGrid, type StepGrid } from '../domain/gpu-step-grid.js';
 
@@ -44,6 +45,11 @@ export class RollingWindowMetrics implements GpuMetricsSource {
     const run = this.queue.then(() => this.fetchNow(range));
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** Host peaks are read rarely (recommendations, the waste diagnosis) and are not kept. */
+  async hostPeaks(range: MetricsRange, instanceIds: readonly string[]): Promise<HostPeak[]> {
+    return (await this.source.hostPeaks?.(range, instanceIds)) ?? [];
   }
 
   private async fetchNow(range: MetricsRange): Promise<GpuSeries[]> {

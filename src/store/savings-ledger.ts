@@ -4,7 +4,10 @@ import type { SavingAction, SavingEntry } from '../domain/saving.js';
 export interface SavingsLedgerStore {
   /**
    * Entries of actions taken from `since` (ISO) on: stops and sweep stops as recorded, spot
-   * migrations as migrated (their saving a day from the recommendation, ended by a revert).
+   * migrations as migrated (their saving a day from the recommendation, ended by a revert), and
+   * review lines a team answered "Right-size" where the line carried a right-size recommendation
+   * (its saving a day; the bill confirms it once the instance runs as the smaller type, and an
+   * answer changed since takes the entry back).
    */
   since(since: string): Promise<SavingEntry[]>;
 }
@@ -37,7 +40,7 @@ export function savingInsert(db: Database.Database): (entry: SavingEntry) => voi
 }
 
 export class SqliteSavingsLedgerStore implements SavingsLedgerStore {
-  private readonly sinceStatement: Database.Statement<[string, string], LedgerRow>;
+  private readonly sinceStatement: Database.Statement<[string, string, string], LedgerRow>;
 
   constructor(db: Database.Database) {
     this.sinceStatement = db.prepare(
@@ -48,12 +51,20 @@ export class SqliteSavingsLedgerStore implements SavingsLedgerStore {
          (SELECT approver FROM spot_approvals a WHERE a.migration_id = m.id ORDER BY a.at DESC LIMIT 1),
          m.monthly_saving / ${DAYS_PER_MONTH}, 'USD', m.reverted_at
        FROM spot_migrations m WHERE m.migrated_at IS NOT NULL AND m.migrated_at >= ?
+       UNION ALL
+       SELECT 'review.right-size', 'review:' || team || ':' || month || ':' || rank, resourceId, label, team, answered_at,
+         answered_by, monthlySaving / ${DAYS_PER_MONTH}, 'USD', NULL
+       FROM (SELECT l.*, json_extract(l.body, '$.resourceId') AS resourceId, json_extract(l.body, '$.label') AS label,
+               (SELECT json_extract(r.value, '$.monthlySaving') FROM json_each(l.body, '$.recommendations') r
+                WHERE json_extract(r.value, '$.kind') = 'right-size') AS monthlySaving
+             FROM review_lines l WHERE l.answer = 'right-size' AND l.answered_at >= ?)
+       WHERE resourceId IS NOT NULL AND monthlySaving > 0
        ORDER BY at`,
     );
   }
 
   async since(since: string): Promise<SavingEntry[]> {
-    return this.sinceStatement.all(since, since).map((r) => ({
+    return this.sinceStatement.all(since, since, since).map((r) => ({
       action: r.action,
       ref: r.ref,
       resourceId: r.resourceId,

@@ -34,6 +34,8 @@ export interface FakeCloudWatchOptions {
   maxDatapointsPerPage?: number;
   /** More metrics in the namespace (the agent's cpu/mem/disk, GPU rollups without index). */
   extraMetrics?: readonly { MetricName: string; Dimensions: Record<string, string> }[];
+  /** Metrics with samples in any namespace: EC2's CPUUtilization (AWS/EC2), the agent's mem_used_percent. */
+  hostMetrics?: readonly { Namespace: string; MetricName: string; Dimensions: Record<string, string>; fn: SampleFn }[];
 }
 
 const TARGET_PREFIX = 'GraniteServiceVersion20100801.';
@@ -76,6 +78,7 @@ export class FakeCloudWatch {
     }
     for (const extra of options.extraMetrics ?? [])
       this.metrics.push({ Namespace: namespace, MetricName: extra.MetricName, Dimensions: toDimensions(extra.Dimensions), fn: undefined });
+    for (const m of options.hostMetrics ?? []) this.metrics.push({ ...m, Dimensions: toDimensions(m.Dimensions) });
     for (const m of this.metrics) this.metricIndex.set(metricKey(m.Namespace, m.MetricName, m.Dimensions), m);
   }
 

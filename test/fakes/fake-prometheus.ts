@@ -12,6 +12,16 @@ export interface FakeDcgmGpu {
   metrics: Partial<Record<string, SampleFn>>;
 }
 
+/**
+ * A host as node_exporter reports it, by its scrape target (`10.0.1.23:9100`): the two figures
+ * burnrate's host queries compute (vCPUs busy; memory total less available, in bytes).
+ */
+export interface FakeNodeHost {
+  instance: string;
+  cpuBusyCores?: SampleFn;
+  memUsedBytes?: SampleFn;
+}
+
 /** One request as the fake saw it. */
 export interface PrometheusRequest {
   method: string;
@@ -43,20 +53,24 @@ export class FakePrometheus {
   readonly requests: PrometheusRequest[] = [];
   readonly unexpected: string[] = [];
   private readonly failures: PrometheusFailure[] = [];
+  private readonly failing: { pattern: RegExp; failure: PrometheusFailure }[] = [];
 
   private constructor(
     private readonly server: Server,
     readonly url: string,
     private gpus: readonly FakeDcgmGpu[],
     private readonly token: string | undefined,
+    private readonly hosts: readonly FakeNodeHost[],
   ) {}
 
-  static async start(options: { gpus?: readonly FakeDcgmGpu[]; token?: string } = {}): Promise<FakePrometheus> {
+  static async start(
+    options: { gpus?: readonly FakeDcgmGpu[]; token?: string; hosts?: readonly FakeNodeHost[] } = {},
+  ): Promise<FakePrometheus> {
     let fake: FakePrometheus | undefined;
     const server = createServer((req, res) => void fake?.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    fake = new FakePrometheus(server, `http://127.0.0.1:${port}`, options.gpus ?? [], options.token);
+    fake = new FakePrometheus(server, `http://127.0.0.1:${port}`, options.gpus ?? [], options.token, options.hosts ?? []);
     return fake;
   }
 
@@ -67,6 +81,11 @@ export class FakePrometheus {
   /** The next `times` query_range requests fail this way. */
   failNext(failure: PrometheusFailure, times = 1): void {
     for (let i = 0; i < times; i++) this.failures.push(failure);
+  }
+
+  /** Every query_range whose query matches `pattern` fails this way (a broken recording rule, a missing exporter's alias). */
+  failQueries(pattern: RegExp, failure: PrometheusFailure): void {
+    this.failing.push({ pattern, failure });
   }
 
   assertNoUnexpectedRequests(): void {
@@ -100,7 +119,7 @@ export class FakePrometheus {
     if (this.token !== undefined && req.headers.authorization !== `Bearer ${this.token}`) {
       return send(res, 401, 'text/plain', 'Unauthorized\n');
     }
-    const failure = this.failures.shift();
+    const failure = this.failing.find((f) => f.pattern.test(request.query ?? ''))?.failure ?? this.failures.shift();
     if (failure) return sendFailure(res, failure);
     this.queryRange(request, res);
   }
@@ -127,15 +146,34 @@ export class FakePrometheus {
         'exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)',
       );
     }
+    const node = parseNodeQuery(request.query);
     const parsed = parseQuery(request.query);
+    if (node)
+      return this.answer(
+        res,
+        request,
+        this.hosts.map((h) => ({ labels: { instance: h.instance }, fn: h[node] })),
+      );
     if (!parsed) {
       this.unexpected.push(`query the fake does not understand: ${request.query}`);
       return sendError(res, 400, 'bad_data', `1:1: parse error: unexpected query ${JSON.stringify(request.query)}`);
     }
+    this.answer(
+      res,
+      request,
+      this.gpus.map((gpu) => ({ labels: project(gpu.labels, parsed), fn: gpu.metrics[parsed.metric] })),
+    );
+  }
+
+  /** A matrix answer: each series' samples at the request's evaluation times (none where fn gives null). */
+  private answer(
+    res: ServerResponse,
+    { start, end, step }: PrometheusRequest,
+    series: { labels: object; fn: SampleFn | undefined }[],
+  ): void {
     const points = Math.floor((end - start) / step + 1e-9) + 1;
     const chunks: string[] = [];
-    for (const gpu of this.gpus) {
-      const fn = gpu.metrics[parsed.metric];
+    for (const { labels, fn } of series) {
       if (!fn) continue;
       const values: string[] = [];
       for (let k = 0; k < points; k++) {
@@ -144,10 +182,18 @@ export class FakePrometheus {
         if (v !== null) values.push(`[${t},"${formatValue(v)}"]`);
       }
       if (values.length === 0) continue;
-      chunks.push(`{"metric":${JSON.stringify(project(gpu.labels, parsed))},"values":[${values.join(',')}]}`);
+      chunks.push(`{"metric":${JSON.stringify(labels)},"values":[${values.join(',')}]}`);
     }
     send(res, 200, 'application/json', `{"status":"success","data":{"resultType":"matrix","result":[${chunks.join(',')}]}}`);
   }
+}
+
+/** node_exporter's two expressions as PromQL spells them: vCPUs busy per target, memory in use per target. */
+function parseNodeQuery(query: string): 'cpuBusyCores' | 'memUsedBytes' | null {
+  const q = query.replace(/\s+/g, ' ').trim();
+  if (/^sum by \(instance\) \(rate\(node_cpu_seconds_total\{mode!="idle"\}\[\d+[sm]\]\)\)$/.test(q)) return 'cpuBusyCores';
+  if (q === 'max by (instance) (node_memory_MemTotal_bytes - node_memory_MemAvailable_bytes)') return 'memUsedBytes';
+  return null;
 }
 
 interface ParsedQuery {

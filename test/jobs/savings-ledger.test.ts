@@ -9,7 +9,11 @@ import type { SavingsLedger } from '../../src/domain/saving.js';
 import type { SpendRow } from '../../src/domain/spend.js';
 import { loadSavingsLedger } from '../../src/snapshots/savings-ledger.js';
 import { spendRow } from '../support/deps.js';
-import { ALICE, BOB, findingOf, gpuDemo, press } from '../support/gpu-demo.js';
+import { ALICE, BOB, findingOf, gpuDemo, press, T } from '../support/gpu-demo.js';
+import { dispatch } from '../../src/chat/dispatcher.js';
+import { click } from '../support/recording-reply.js';
+
+const DAN = 'U0DEMODAN'; // an approver of llm-training
 import { cli, workDir } from '../support/run-cli.js';
 
 // The stop is clicked on 18 Nov (gpuDemo's clock); its saving counts from the 19th.
@@ -70,6 +74,55 @@ describe('the savings ledger', () => {
     const text = await cli(['savings', '--month', '2026-11', '--db', db], { now: '2026-11-21T09:00:00Z' });
     expect(text.out).toMatch(/^burnrate actions saved \$48\.00 in 2026-11 \(confirmed by the bill up to 2026-11-21\), \$[\d,.]+ expected/);
     expect(text.out).toContain('instance.stop alice-notebook (ml-research) by U0DEMO');
+  });
+
+  it('records a review line answered "Right-size" with its recommended saving, until the answer changes', async () => {
+    const { deps } = gpuDemo();
+    // The demo's dan-notebook (a g6e.2xlarge whose GPU does little) billed $40 a day, October to 20 November.
+    const notebook = (await deps.gpu!.inventory()).find((i) => i.name === 'dan-notebook')!.instanceId;
+    const row = (day: string, amount: number) => ({ ...spendRow('llm-training', day, amount), resourceId: notebook });
+    const days = (from: string, n: number, amount: number) => Array.from({ length: n }, (_, i) => row(addDays(from, i), amount));
+    await deps.store.importBatches([
+      {
+        scope: { source: 'test', billingPeriods: ['2026-10', '2026-11'] },
+        // Right-sized on the 18th: $25 a day on the 19th and 20th.
+        rows: [...days('2026-10-01', 31, 40), ...days('2026-11-01', 18, 40), ...days('2026-11-19', 2, 25)],
+        dataThrough: '2026-11-21T00:00:00Z',
+      },
+    ]);
+    await runMonthlyReview(deps, { teams: ['llm-training'], month: '2026-10' });
+    const lines = await deps.store.reviews.lines('llm-training', '2026-10');
+    const line = lines.find((l) => l.resourceId === notebook)!;
+    const recommendation = line.recommendations.find((r) => r.kind === 'right-size')!;
+    const answer = async (userId: string, value: string) => {
+      const interaction = click(userId, 'review.answer', JSON.stringify({ line: line.id, answer: value }));
+      await dispatch(deps, interaction);
+      return interaction.reply;
+    };
+
+    await answer('U0STRANGER', 'right-size');
+    expect(await deps.store.savings.since('2026-11-01T00:00:00Z')).toEqual([]);
+    await answer(DAN, 'right-size');
+    const [entry, ...more] = await deps.store.savings.since('2026-11-01T00:00:00Z');
+    expect(more).toEqual([]);
+    expect(entry).toMatchObject({
+      action: 'review.right-size',
+      ref: `review:llm-training:2026-10:${line.rank}`,
+      resourceId: line.resourceId,
+      team: 'llm-training',
+      byUser: DAN,
+      at: new Date(T),
+    });
+    // The recommendation's monthly saving over an average month's days (365.25 / 12).
+    expect(entry!.expectedDaily).toBeCloseTo(recommendation.monthlySaving / (365.25 / 12), 6);
+
+    // Confirmed by the bill: $40 a day in the week before the answer, $25 on each of the two billed days after it.
+    const [confirmed] = (await loadSavingsLedger(deps, monthOf('2026-11-01'))).lines;
+    expect(confirmed).toMatchObject({ action: 'review.right-size', baselineDaily: 40, realised: 2 * (40 - 25), confirmedDays: 2 });
+
+    // Changed to "Still needed": no longer a saving burnrate claims.
+    await answer(DAN, 'still-needed');
+    expect(await deps.store.savings.since('2026-11-01T00:00:00Z')).toEqual([]);
   });
 
   it('a dry run or a refused stop records nothing', async () => {

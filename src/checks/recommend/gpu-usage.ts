@@ -1,4 +1,5 @@
 import type { GpuSeries, MetricsRange } from '../../domain/gpu-metrics.js';
+import type { HostPeak } from '../../domain/host-peaks.js';
 
 /** What the recommendations need to know of one instance's GPUs over the lookback. */
 export interface GpuUsage {
@@ -12,6 +13,8 @@ export interface GpuUsage {
   p95Util: number | null;
   /** Highest GPU memory in use at one moment, summed over the instance's GPUs, GiB; null when no source reports memory. */
   memoryHighWaterGiB: number | null;
+  /** The host's CPU and memory at the 95th percentile; null or absent when no source measures the host. */
+  host?: HostPeak | null;
 }
 
 const MIB_PER_GIB = 1024;

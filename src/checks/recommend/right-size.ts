@@ -4,6 +4,7 @@ import { architectureOf, canMoveTo, interconnectOf, tensorTflopsOf } from '../..
 import { formatMoney } from '../../domain/money.js';
 import { recommendationId, type Recommendation } from '../../domain/recommendation.js';
 import type { GpuUsage } from './gpu-usage.js';
+import { hostNeeds, type HostNeeds } from '../../domain/host-peaks.js';
 import type { RecommendationsPolicy } from './recommend-policy.js';
 import { monthlyHours, round2 } from './saving.js';
 
@@ -14,8 +15,10 @@ import { monthlyHours, round2 } from './saving.js';
  * headroom) would do the same work. The target must be able to run the same work: a GPU of the
  * same or a newer architecture (never an older one, which may lack bf16 or fp8, never a retired
  * family), and for multi-GPU training or sweeps the same number of GPUs linked the same way
- * (NVLink or PCIe): fewer GPUs or a slower link changes the job, not just its price. Null when
- * the evidence is missing or nothing cheaper fits.
+ * (NVLink or PCIe): fewer GPUs or a slower link changes the job, not just its price. The host must
+ * fit as well: at least the vCPUs and memory the instance's host used at the 95th percentile, where
+ * a source measures them (node_exporter, CloudWatch). Null when the evidence is missing or nothing
+ * cheaper fits.
  */
 export function rightSizeRecommendation(
   instance: GpuInstance,
@@ -42,6 +45,9 @@ export function rightSizeRecommendation(
     const ratio = throughputRatio(instance, t);
     return ratio !== null && (usage.p95Util ?? 100) * ratio <= rule.maxTargetUtil;
   };
+  const host = hostNeeds(usage.host, current);
+  const fitsHost = (t: GpuPrice) =>
+    (host.vcpus === null || t.vcpus >= host.vcpus) && (host.memoryGiB === null || t.memoryGiB >= host.memoryGiB);
   const multiGpuTraining = instance.gpuCount > 1 && (instance.workload === 'training' || instance.workload === 'sweep');
   // typesIn is cheapest first: the first type that holds the job and costs less is the answer.
   const target = catalog
@@ -55,7 +61,8 @@ export function rightSizeRecommendation(
         (!multiGpuTraining ||
           (t.gpuCount === instance.gpuCount && interconnectOf(t.instanceType) === interconnectOf(instance.instanceType))) &&
         (hourlyFor(t, instance.lifecycle) ?? Infinity) < currentHourly &&
-        fitsCompute(t),
+        fitsCompute(t) &&
+        fitsHost(t),
     );
   if (!target) return null;
   const targetHourly = hourlyFor(target, instance.lifecycle)!;
@@ -64,7 +71,7 @@ export function rightSizeRecommendation(
   const label = instance.name ?? instance.instanceId;
   const targetUtil = Math.round((usage.p95Util ?? 100) * throughputRatio(instance, target)!);
   const money = (n: number) => formatMoney(n, 'USD');
-  const host = hostNote(current, target);
+  const hostLines = hostEvidence(host, current, target);
   return {
     id: recommendationId('right-size', instance.instanceId),
     kind: 'right-size',
@@ -82,20 +89,38 @@ export function rightSizeRecommendation(
       `${target.instanceType} (${target.gpuCount}× ${target.gpuModel}, ${gib(target.gpuMemoryGiB!)}) is the cheapest ${instance.provider} type in ${instance.region} with room for ${gib(needed)} (the high-water mark + ${percent(rule.headroom - 1)} headroom) on ${sameOrNewer(instance.gpuModel, target.gpuModel)}${multiGpuTraining ? `, keeping ${instance.gpuCount} GPUs on ${interconnectOf(instance.instanceType)} for multi-GPU training` : ''}: ${money(targetHourly)}/h against ${money(currentHourly)}/h for ${instance.instanceType}.`,
       `Its GPUs were at most ${Math.round(usage.p95Util ?? 0)}% busy 95% of the time; ${target.instanceType} has ${percent(1 / throughputRatio(instance, target)!)} of their tensor throughput, so the same work would keep it about ${targetUtil}% busy (at most ${rule.maxTargetUtil}% allowed).`,
       `At ${Math.round(hours)} hours a month (its share of time running), that saves ${money(round2((currentHourly - targetHourly) * hours))} a month.`,
-      ...(host ? [host] : []),
+      ...hostLines.lines,
     ],
-    // Medium at best: the GPUs' figures are measured, the host's are not.
-    confidence: host === null && usage.runningHours >= 72 ? 'medium' : 'low',
+    // Medium at best: usage can change; low while the target is smaller than a host figure nobody measured.
+    confidence: !hostLines.unmeasuredShortfall && usage.runningHours >= 72 ? 'medium' : 'low',
   };
 }
 
 /**
- * Host CPU and memory: GPU metrics do not show them, so a target with fewer vCPUs or less memory
- * is said (and the recommendation's confidence is low until someone has looked); null otherwise.
+ * What the evidence says of the host: the measured peaks against the target's size, and a warning
+ * where the target is smaller than the current type in a figure no source measured.
  */
-function hostNote(current: GpuPrice, target: GpuPrice): string | null {
-  if (target.vcpus >= current.vcpus && target.memoryGiB >= current.memoryGiB) return null;
-  return `${target.instanceType} has ${target.vcpus} vCPUs and ${target.memoryGiB} GiB of memory against ${current.vcpus} and ${current.memoryGiB} GiB now: burnrate does not read host CPU and memory, so check their peak use before the move.`;
+function hostEvidence(needs: HostNeeds, current: GpuPrice, target: GpuPrice): { lines: string[]; unmeasuredShortfall: boolean } {
+  const lines: string[] = [];
+  const measured = [
+    needs.vcpus === null ? null : `${round1(needs.vcpus)} of its ${current.vcpus} vCPUs`,
+    needs.memoryGiB === null ? null : `${gib(needs.memoryGiB)} of its ${current.memoryGiB} GiB memory`,
+  ].filter((part) => part !== null);
+  if (measured.length > 0)
+    lines.push(
+      `Its host used ${measured.join(' and ')} 95% of the time; ${target.instanceType} has ${target.vcpus} vCPUs and ${target.memoryGiB} GiB.`,
+    );
+  const unmeasured = [
+    needs.vcpus === null && target.vcpus < current.vcpus ? `${target.vcpus} vCPUs against ${current.vcpus}` : null,
+    needs.memoryGiB === null && target.memoryGiB < current.memoryGiB
+      ? `${target.memoryGiB} GiB of memory against ${current.memoryGiB} GiB`
+      : null,
+  ].filter((part) => part !== null);
+  if (unmeasured.length > 0)
+    lines.push(
+      `${target.instanceType} has ${unmeasured.join(' and ')} now, and no source measures this host's ${needs.vcpus === null && needs.memoryGiB === null ? 'CPU and memory' : needs.vcpus === null ? 'CPU' : 'memory'} (node_exporter or the CloudWatch agent would): check their peak use before the move.`,
+    );
+  return { lines, unmeasuredShortfall: unmeasured.length > 0 };
 }
 
 /** "the same architecture (Ada Lovelace)" or "a newer architecture (Hopper, after Ampere)". */
@@ -119,6 +144,7 @@ function hourlyFor(price: GpuPrice, lifecycle: GpuInstance['lifecycle']): number
 }
 
 const NO_WORK_GIB = 1;
+const round1 = (n: number) => Math.round(n * 10) / 10;
 const gib = (n: number) => `${Math.round(n * 10) / 10} GiB`;
 const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
 export const hoursText = (hours: number) => (hours >= 48 && hours % 24 === 0 ? `${hours / 24} days` : `${Math.round(hours * 10) / 10} h`);

@@ -7,6 +7,8 @@ import { createStepGrid, putSample, type StepGrid } from '../../domain/gpu-step-
 import { explainCloudWatchError } from './cloudwatch-errors.js';
 import { discoverGpus, type DiscoveredGpu } from './discover-gpus.js';
 import { planMetricDataQueries, type QueryTarget } from './metric-data-queries.js';
+import { percentile95, type HostPeak } from '../../domain/host-peaks.js';
+import { discoverMemoryMetrics, hostPeriod, planHostQueries } from './host-metrics.js';
 import { CLOUDWATCH_GPU_PERMISSIONS, DEFAULT_GPU_NAMESPACE, type NvidiaSmiSlot } from './nvidia-smi-metrics.js';
 
 export interface CloudWatchGpuSourceOptions {
@@ -63,6 +65,31 @@ export class CloudWatchGpuSource implements GpuMetricsSource {
 
     // 3. One series per GPU that had any data in the range (ListMetrics also lists GPUs gone for up to two weeks)
     return assemble(gpus, slots, grid);
+  }
+
+  /**
+   * The instances' CPU (EC2's CPUUtilization) and memory (the agent's mem_used_percent) peaks, as
+   * shares of the host: 5-minute averages, their 95th percentile.
+   */
+  async hostPeaks(range: MetricsRange, instanceIds: readonly string[]): Promise<HostPeak[]> {
+    const ids = instanceIds.filter((id) => id.startsWith('i-'));
+    if (ids.length === 0) return [];
+    const memory = await discoverMemoryMetrics(this.client, this.namespace, new Set(ids)).catch((error: unknown) => {
+      throw explainCloudWatchError(error, 'cloudwatch:ListMetrics', this.region);
+    });
+    const samples = new Map<string, number[]>();
+    for (const batch of planHostQueries(ids, memory, this.namespace, hostPeriod(range.stepSeconds))) {
+      await this.getMetricData(batch, range, (result) => {
+        if (result.Id) samples.set(result.Id, [...(samples.get(result.Id) ?? []), ...(result.Values ?? [])]);
+      }).catch((error: unknown) => {
+        throw explainCloudWatchError(error, 'cloudwatch:GetMetricData', this.region);
+      });
+    }
+    const share = (queryId: string) => {
+      const p95 = percentile95(samples.get(queryId) ?? []);
+      return p95 === null ? null : { share: p95 / 100 };
+    };
+    return ids.map((host, i) => ({ host, cpu: share(`c${i}`), memory: share(`r${i}`) }));
   }
 
   private async getMetricData(

@@ -1,7 +1,8 @@
 import { compareRefs, type GpuSeries, type MetricsRange } from '../../domain/gpu-metrics.js';
 import type { GpuMetricsSource } from '../../ports/gpu-metrics-source.js';
 import { dayIntervals, demoFleet } from './demo-fleet.js';
-import type { Activity, DemoInstance } from './demo-instance.js';
+import type { Activity, DemoInstance, WorkloadKind } from './demo-instance.js';
+import type { HostPeak } from '../../domain/host-peaks.js';
 import { randomFor, type Random } from './random.js';
 
 /**
@@ -74,7 +75,28 @@ export class DemoGpuMetrics implements GpuMetricsSource {
   async fetch(range: MetricsRange): Promise<GpuSeries[]> {
     return demoGpuSeries(this.seed, this.fleet, range);
   }
+
+  /**
+   * What node_exporter would say of each demo host: a share of its vCPUs and memory typical of the
+   * work (training feeds its GPUs from many loader processes; a notebook's host mostly waits), the
+   * same whatever the range.
+   */
+  async hostPeaks(): Promise<HostPeak[]> {
+    return this.fleet.map((instance) => {
+      const r = randomFor(this.seed, instance.instanceId, 'host');
+      const { cpu, memory } = HOST_USE[instance.workload];
+      return { host: instance.instanceId, cpu: { share: r.between(...cpu) }, memory: { share: r.between(...memory) } };
+    });
+  }
 }
+
+/** Shares of the host's vCPUs and memory in use at the 95th percentile, by workload. */
+const HOST_USE: Record<WorkloadKind, { cpu: [number, number]; memory: [number, number] }> = {
+  training: { cpu: [0.35, 0.6], memory: [0.4, 0.65] },
+  sweep: { cpu: [0.3, 0.5], memory: [0.3, 0.5] },
+  inference: { cpu: [0.1, 0.3], memory: [0.2, 0.4] },
+  notebook: { cpu: [0.05, 0.2], memory: [0.15, 0.35] },
+};
 
 /** The fleet's series over `range`: one per GPU, all on one shared times grid (start + i × step). */
 export function demoGpuSeries(seed: number, fleet: readonly DemoInstance[], range: MetricsRange): GpuSeries[] {

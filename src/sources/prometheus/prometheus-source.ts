@@ -4,6 +4,8 @@ import { buildGpuQuery, DCGM_METRICS, planWindows } from './dcgm-queries.js';
 import { GpuSeriesAssembler } from './gpu-series-assembler.js';
 import { PrometheusHttpClient, type FetchFn } from './prometheus-http.js';
 import { createStepGrid } from '../../domain/gpu-step-grid.js';
+import { percentile95, type HostPeak } from '../../domain/host-peaks.js';
+import { NODE_MEMORY_USED_QUERY, nodeCpuBusyQuery } from './node-queries.js';
 
 export interface PrometheusGpuSourceOptions {
   id: string;
@@ -54,4 +56,34 @@ export class PrometheusGpuSource implements GpuMetricsSource {
     );
     return assembler.build();
   }
+
+  /** node_exporter's CPU and memory per scrape target; none when Prometheus scrapes no node_exporter. */
+  async hostPeaks(range: MetricsRange): Promise<HostPeak[]> {
+    const grid = createStepGrid(range);
+    if (grid.length === 0) return [];
+    const windows = planWindows(grid);
+    const collect = async (query: string) => {
+      const values = new Map<string, number[]>();
+      for (const window of windows)
+        await this.#http.queryRange(query, window, (labels, _times, samples, count) => {
+          if (!labels.instance) return;
+          const into = values.get(labels.instance) ?? [];
+          for (let i = 0; i < count; i++) into.push(samples[i]!);
+          values.set(labels.instance, into);
+        });
+      return values;
+    };
+    const [cpu, memory] = await Promise.all([collect(nodeCpuBusyQuery(grid.step)), collect(NODE_MEMORY_USED_QUERY)]);
+    const amount = (list: number[] | undefined, scale: number) => {
+      const p95 = list ? percentile95(list) : null;
+      return p95 === null ? null : { amount: p95 / scale };
+    };
+    return [...new Set([...cpu.keys(), ...memory.keys()])].map((host) => ({
+      host,
+      cpu: amount(cpu.get(host), 1),
+      memory: amount(memory.get(host), BYTES_PER_GIB),
+    }));
+  }
 }
+
+const BYTES_PER_GIB = 1024 ** 3;

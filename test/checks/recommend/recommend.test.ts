@@ -84,8 +84,44 @@ describe('right-size', () => {
     const current = catalog.priceOf('aws', 'g6e.2xlarge', 'us-west-2')!;
     if (target.vcpus < current.vcpus) {
       expect(rec.confidence).toBe('low');
-      expect(rec.evidence.join(' ')).toContain('burnrate does not read host CPU and memory');
+      expect(rec.evidence.join(' ')).toContain("no source measures this host's CPU and memory");
     }
+  });
+
+  describe('the host must fit too', () => {
+    // g6e.2xlarge: 1× L40S, 8 vCPUs, 64 GiB, $2.24208/h in us-west-2 (the catalog's figures).
+    const box = () => instance('g6e.2xlarge', 'us-west-2');
+    const light = { memoryHighWaterGiB: 12, meanUtil: 8, p95Util: 20 } as const;
+
+    it('never proposes a type with fewer vCPUs or less memory than the host used at its 95th percentile', () => {
+      // GPU figures alone: g6.xlarge (L4, 4 vCPUs, 16 GiB), the first test's answer.
+      expect(rightSizeRecommendation(box(), usage(light), catalog, policy)!.proposed.instanceType).toBe('g6.xlarge');
+      // The host's loaders need 7 vCPUs and 50 GiB (78% of 64): g6.xlarge (4/16) and g6.2xlarge (8/32) are out, and
+      // g5 (A10G, Ampere) is older than Ada; g6.4xlarge (L4, 16 vCPUs, 64 GiB, $1.3232/h) is the cheapest that holds it.
+      const host = { host: 'i-1', cpu: { amount: 7 }, memory: { share: 50 / 64 } };
+      const rec = rightSizeRecommendation(box(), usage({ ...light, host }), catalog, policy)!;
+      expect(rec.proposed.instanceType).toBe('g6.4xlarge');
+      expect(rec.evidence.join(' ')).toContain('Its host used 7 of its 8 vCPUs and 50 GiB of its 64 GiB memory 95% of the time');
+      expect(rec.confidence).toBe('medium');
+    });
+
+    it('proposes nothing when no cheaper type holds both the GPU work and the host', () => {
+      // At 40% busy an L4 (a third of an L40S) would run at 120%: only an L40S or newer will do, and the one
+      // cheaper L40S type, g6e.xlarge, has 4 vCPUs and 32 GiB.
+      const busier = { ...light, p95Util: 40 };
+      expect(rightSizeRecommendation(box(), usage(busier), catalog, policy)!.proposed.instanceType).toBe('g6e.xlarge');
+      const host = { host: 'i-1', cpu: { share: 0.7 }, memory: { share: 0.45 } };
+      expect(rightSizeRecommendation(box(), usage({ ...busier, host }), catalog, policy)).toBeNull();
+    });
+
+    it('says which host figure went unmeasured when only one is known, and stays low confidence', () => {
+      const host = { host: 'i-1', cpu: { amount: 1 }, memory: null };
+      const rec = rightSizeRecommendation(box(), usage({ ...light, host }), catalog, policy)!;
+      expect(rec.proposed.instanceType).toBe('g6.xlarge');
+      expect(rec.evidence.join(' ')).toContain('Its host used 1 of its 8 vCPUs 95% of the time');
+      expect(rec.evidence.join(' ')).toContain("16 GiB of memory against 64 GiB now, and no source measures this host's memory");
+      expect(rec.confidence).toBe('low');
+    });
   });
 
   it('keeps an 8-GPU training node at 8 GPUs on NVLink, whatever little memory it uses', () => {

@@ -267,3 +267,48 @@ describe('CloudWatchGpuSource', () => {
     expect(CLOUDWATCH_GPU_PERMISSIONS).toEqual(['cloudwatch:ListMetrics', 'cloudwatch:GetMetricData']);
   });
 });
+
+describe('CloudWatchGpuSource host peaks', () => {
+  const DAY: MetricsRange = { start: START, end: START + 86_400, stepSeconds: 60 };
+  const ID = 'i-0a1b2c3d4e5f60718';
+  // CPU: 5-minute averages cycling 10, 20, ..., 100 %; memory: 40 % but 90 % for two hours of the day (8 % of it).
+  const cpu = (t: number) => 10 * (1 + (Math.floor((t - START) / 300) % 10));
+  const memory = (t: number) => (t >= START + 3600 && t < START + 3 * 3600 ? 90 : 40);
+
+  it('reads EC2 CPUUtilization and the agent mem_used_percent of each instance, as shares at the 95th percentile', async () => {
+    const cw = await startFake({
+      ...FLEET,
+      hostMetrics: [
+        { Namespace: 'AWS/EC2', MetricName: 'CPUUtilization', Dimensions: { InstanceId: ID }, fn: cpu },
+        { Namespace: 'CWAgent', MetricName: 'mem_used_percent', Dimensions: { host: 'ip-10-0-1-17', InstanceId: ID }, fn: memory },
+      ],
+    });
+    const peaks = await source(cw).hostPeaks(DAY, [ID, 'i-0fffffffffffffff0', 'projects/p/zones/z/instances/x']);
+
+    // By hand, the nearest-rank 95th percentile of the 288 five-minute samples of the day:
+    const cpuSamples = Array.from({ length: 288 }, (_, i) => cpu(START + i * 300)).sort((a, b) => a - b);
+    const memorySamples = Array.from({ length: 288 }, (_, i) => memory(START + i * 300)).sort((a, b) => a - b);
+    const rank = Math.ceil(288 * 0.95) - 1;
+    expect(peaks).toEqual([
+      { host: ID, cpu: { share: cpuSamples[rank]! / 100 }, memory: { share: memorySamples[rank]! / 100 } },
+      // An instance without figures is returned without them; ids that are not EC2's are not asked for.
+      { host: 'i-0fffffffffffffff0', cpu: null, memory: null },
+    ]);
+    expect(peaks[0]!.cpu).toEqual({ share: 1 });
+    expect(peaks[0]!.memory).toEqual({ share: 0.9 });
+    expect(cw.callsOf('ListMetrics').map((c) => c.input)).toEqual([{ Namespace: 'CWAgent', MetricName: 'mem_used_percent' }]);
+    const queries = cw.callsOf('GetMetricData').flatMap((c) => c.input.MetricDataQueries);
+    expect(queries.map((q: { Id: string; MetricStat: { Period: number } }) => [q.Id, q.MetricStat.Period])).toEqual([
+      ['c0', 300],
+      ['r0', 300],
+      ['c1', 300],
+    ]);
+  });
+
+  it('explains a missing permission as the GPU fetch does', async () => {
+    const cw = await startFake(FLEET);
+    cw.failNext('ListMetrics', 'AccessDenied');
+    const error = await caught(source(cw, { maxAttempts: 1 }).hostPeaks(DAY, [ID]));
+    expect(error.message + error.hint).toContain('cloudwatch:ListMetrics');
+  });
+});

@@ -267,3 +267,39 @@ describe('PrometheusGpuSource', () => {
     expect(prom.requests).toHaveLength(0);
   });
 });
+
+describe('PrometheusGpuSource host peaks', () => {
+  // vCPUs busy: 2 most of the hour, 30 for the last 6 minutes (10% of it); memory: 100 GiB, 180 GiB for 2 minutes.
+  const GIB = 1024 ** 3;
+  const cpu = (t: number) => (t >= START + 54 * 60 ? 30 : 2);
+  const memory = (t: number) => (t >= START + 10 * 60 && t < START + 12 * 60 ? 180 : 100) * GIB;
+
+  it("reads node_exporter's vCPUs busy and memory in use per scrape target, at the 95th percentile", async () => {
+    const prom = await startFake({
+      hosts: [
+        { instance: '10.0.1.23:9100', cpuBusyCores: cpu, memUsedBytes: memory },
+        { instance: '10.0.1.24:9100', cpuBusyCores: () => 4 },
+      ],
+    });
+    const peaks = await new PrometheusGpuSource({ id: 'dcgm', url: prom.url }).hostPeaks(HOUR);
+
+    // By hand over the 61 evaluation times of the hour (both ends inclusive, as Prometheus counts):
+    const times = Array.from({ length: 61 }, (_, i) => START + i * 60);
+    const p95 = (values: number[]) => values.sort((a, b) => a - b)[Math.ceil(values.length * 0.95) - 1]!;
+    expect(peaks).toEqual([
+      { host: '10.0.1.23:9100', cpu: { amount: p95(times.map(cpu)) }, memory: { amount: p95(times.map(memory)) / GIB } },
+      { host: '10.0.1.24:9100', cpu: { amount: 4 }, memory: null },
+    ]);
+    expect(peaks[0]!.cpu).toEqual({ amount: 30 });
+    expect(peaks[0]!.memory).toEqual({ amount: 100 });
+    expect(prom.requests.map((r) => r.query)).toEqual([
+      'sum by (instance) (rate(node_cpu_seconds_total{mode!="idle"}[300s]))',
+      'max by (instance) (node_memory_MemTotal_bytes - node_memory_MemAvailable_bytes)',
+    ]);
+  });
+
+  it('finds none where Prometheus scrapes no node_exporter', async () => {
+    const prom = await startFake({ gpus: exampleDcgmFleet(GAP) });
+    expect(await new PrometheusGpuSource({ id: 'dcgm', url: prom.url }).hostPeaks(HOUR)).toEqual([]);
+  });
+});
