@@ -1,0 +1,114 @@
+/**
+ * GPU workloads on Kubernetes as burnrate reads them: the nodes that have GPUs, the pods that hold
+ * them, and the workload each pod belongs to (the root of its owner chain), the unit that is
+ * scaled to zero, kept or resumed. A shared node is never the unit: stopping it stops other pods.
+ */
+
+/** The kinds burnrate can act on; `Pod` is a bare pod with no controller (never acted on). */
+export const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'Job', 'Notebook', 'InferenceService', 'RayCluster', 'RayJob', 'Pod'] as const;
+export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
+
+export interface WorkloadRef {
+  cluster: string;
+  kind: WorkloadKind;
+  namespace: string;
+  name: string;
+}
+
+/** "gpu-prod/ml-research/Deployment/llm-serve": a workload's identity in findings, payloads and audit. */
+export function workloadKey(ref: WorkloadRef): string {
+  return `${ref.cluster}/${ref.namespace}/${ref.kind}/${ref.name}`;
+}
+
+export interface GpuNode {
+  cluster: string;
+  name: string;
+  /** `node.kubernetes.io/instance-type`; null when the node does not say (on-prem). */
+  instanceType: string | null;
+  /** From Karpenter's, EKS's, GKE's or AKS's labels; null when none says. */
+  capacityType: 'spot' | 'on-demand' | null;
+  /** Karpenter NodePool, EKS node group, GKE or AKS node pool; null for a node in none. */
+  nodePool: string | null;
+  /** The cloud's id of the machine from `spec.providerID` (an EC2 instance id, a GCE instance name); null on-prem. */
+  instanceId: string | null;
+  provider: 'aws' | 'gcp' | 'azure' | null;
+  zone: string | null;
+  /** Whole GPUs the node offers (`nvidia.com/gpu` capacity). */
+  gpus: number;
+  /** MIG slices the node offers, by resource name (`nvidia.com/mig-1g.10gb`: 3). */
+  migSlices: Readonly<Record<string, number>>;
+  labels: Readonly<Record<string, string>>;
+  /** When the node joined the cluster. */
+  createdAt: Date | null;
+}
+
+export interface GpuPod {
+  cluster: string;
+  namespace: string;
+  name: string;
+  /** The node it runs on; null while pending. */
+  node: string | null;
+  /** GPUs held, in whole GPUs: `nvidia.com/gpu` requests plus MIG slices at their share of a GPU (a 3g slice is 3/7). */
+  gpus: number;
+  workload: WorkloadRef;
+  labels: Readonly<Record<string, string>>;
+  annotations: Readonly<Record<string, string>>;
+  startedAt: Date | null;
+}
+
+export interface NamespaceInfo {
+  name: string;
+  labels: Readonly<Record<string, string>>;
+  annotations: Readonly<Record<string, string>>;
+}
+
+/** One read of a cluster: its GPU nodes, the running pods that hold GPUs, and its namespaces. */
+export interface ClusterInventory {
+  cluster: string;
+  nodes: GpuNode[];
+  pods: GpuPod[];
+  namespaces: NamespaceInfo[];
+  /** The workloads' own annotations (keep-until, protect, previous replicas), by workloadKey. */
+  workloadAnnotations: ReadonlyMap<string, Readonly<Record<string, string>>>;
+}
+
+/** Annotations burnrate reads and writes on workloads and namespaces. */
+export const ANNOTATIONS = {
+  /** "true" on a namespace or workload: burnrate never acts on it. */
+  protect: 'burnrate.io/protect',
+  /** ISO time until which a workload is kept running (Keep), and who kept it. */
+  keepUntil: 'burnrate.io/keep-until',
+  keptBy: 'burnrate.io/kept-by',
+  /** What Stop found, so Resume (from any replica) restores it: replicas, or KServe's minReplicas. */
+  previousReplicas: 'burnrate.io/previous-replicas',
+  stoppedBy: 'burnrate.io/stopped-by',
+} as const;
+
+/** A workload or namespace annotated protected. */
+export function isProtected(annotations: Readonly<Record<string, string>> | undefined): boolean {
+  return annotations?.[ANNOTATIONS.protect]?.toLowerCase() === 'true';
+}
+
+/** A MIG resource's share of a whole GPU: `nvidia.com/mig-3g.40gb` is 3 of the GPU's 7 compute slices. */
+export function migShare(resource: string): number | null {
+  const match = /^nvidia\.com\/mig-(\d+)g\./.exec(resource);
+  return match ? Number(match[1]) / 7 : null;
+}
+
+/** Workload kinds that are custom resources, with where the API serves them (absent CRD: none run). */
+export const CUSTOM_WORKLOADS = [
+  { kind: 'Notebook', group: 'kubeflow.org', version: 'v1', plural: 'notebooks' },
+  { kind: 'InferenceService', group: 'serving.kserve.io', version: 'v1beta1', plural: 'inferenceservices' },
+  { kind: 'RayCluster', group: 'ray.io', version: 'v1', plural: 'rayclusters' },
+  { kind: 'RayJob', group: 'ray.io', version: 'v1', plural: 'rayjobs' },
+] as const;
+
+/** One RBAC rule burnrate needs, declared by the code that makes the calls (docs/permissions.md is generated from them). */
+export interface KubeRule {
+  apiGroup: string;
+  resource: string;
+  verbs: readonly string[];
+  usedBy: string;
+  /** Reading is always needed; acting only with actions enabled. */
+  role: 'read' | 'act';
+}

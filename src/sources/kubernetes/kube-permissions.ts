@@ -1,0 +1,15 @@
+import { CUSTOM_WORKLOADS, type KubeRule } from '../../domain/kubernetes.js';
+
+/** What ClusterInventoryReader lists, cluster-wide. */
+export const KUBE_READ_RULES: readonly KubeRule[] = [
+  { apiGroup: '', resource: 'nodes', verbs: ['list'], usedBy: 'GPU nodes (capacity, type, pool, cloud id)', role: 'read' },
+  { apiGroup: '', resource: 'namespaces', verbs: ['list'], usedBy: 'namespace teams and protection', role: 'read' },
+  { apiGroup: '', resource: 'pods', verbs: ['list'], usedBy: 'pods holding GPUs', role: 'read' },
+  { apiGroup: 'apps', resource: 'replicasets', verbs: ['list'], usedBy: 'owner chain (Deployment)', role: 'read' },
+  { apiGroup: 'apps', resource: 'statefulsets', verbs: ['list'], usedBy: 'owner chain (Notebook), workload annotations', role: 'read' },
+  { apiGroup: 'apps', resource: 'deployments', verbs: ['list'], usedBy: 'workload annotations', role: 'read' },
+  { apiGroup: 'batch', resource: 'jobs', verbs: ['list'], usedBy: 'workload annotations', role: 'read' },
+  ...CUSTOM_WORKLOADS.map(
+    (k): KubeRule => ({ apiGroup: k.group, resource: k.plural, verbs: ['list'], usedBy: `${k.kind} workloads`, role: 'read' }),
+  ),
+];
