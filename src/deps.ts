@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { InstanceActionPort } from './ports/instance-port.js';
 import type { SpotPorts } from './ports/spot-port.js';
+import type { WorkloadPort } from './ports/workload-port.js';
 import type { GpuInstance } from './domain/gpu-inventory.js';
 import type { GpuMetricsSource } from './ports/gpu-metrics-source.js';
 import type { Config } from './config/schema.js';
@@ -44,4 +45,6 @@ export interface GpuDeps {
   instances: InstanceActionPort;
   /** Launch-template changes for spot migrations, per instance's source and region; absent where no provider supports them. */
   spot?: SpotPorts;
+  /** Resume and Keep on Kubernetes workloads (Stop goes through `instances`); absent without a kubernetes inventory. */
+  workloads?: WorkloadPort;
 }

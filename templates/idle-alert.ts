@@ -3,9 +3,15 @@ import { instanceLabel, type GpuFinding } from '../src/domain/gpu-finding.js';
 import { formatMoney } from '../src/domain/money.js';
 import { timeOf, type Block, type Message } from './message.js';
 import { ACTION_IDS, SURFACE_ACTION_IDS } from '../src/domain/action-ids.js';
+import { workloadRefOf } from '../src/domain/kubernetes.js';
 
 /** Action ids of the buttons on an idle-GPU alert; the handlers live in src/actions/. */
-export const IDLE_ACTIONS = { stop: ACTION_IDS.instanceStop, keep: ACTION_IDS.instanceKeep, reroute: ACTION_IDS.instanceReroute } as const;
+export const IDLE_ACTIONS = {
+  stop: ACTION_IDS.instanceStop,
+  keep: ACTION_IDS.instanceKeep,
+  reroute: ACTION_IDS.instanceReroute,
+  resume: ACTION_IDS.workloadResume,
+} as const;
 
 export interface IdleAlertItem {
   finding: GpuFinding;
@@ -13,6 +19,8 @@ export interface IdleAlertItem {
   note?: string | null;
   /** Stopped, kept or handed to another team: the buttons are gone. */
   settled?: boolean;
+  /** A Kubernetes workload burnrate scaled to zero: Resume brings it back as it was. */
+  resumable?: boolean;
   /** Mode auto: when burnrate stops it unless someone clicks Keep. */
   autoStopAt?: Date | null;
 }
@@ -69,6 +77,11 @@ export function idleAlert(data: IdleAlertData): Message {
     const evidence = evidenceLine(item.finding);
     if (evidence) blocks.push({ type: 'context', text: evidence });
     if (item.note) blocks.push({ type: 'context', text: item.note });
+    if (item.resumable)
+      blocks.push({
+        type: 'actions',
+        buttons: [{ action: IDLE_ACTIONS.resume, label: 'Resume', value: JSON.stringify({ f: item.finding.id }) }],
+      });
     if (item.settled) continue;
     if (item.autoStopAt)
       blocks.push({ type: 'context', text: `Stops automatically at ${timeOf(item.autoStopAt)} unless someone clicks Keep.` });
@@ -89,8 +102,10 @@ export function lineOf(f: GpuFinding): string {
     f.kind === 'gpu.stalled'
       ? `stalled (${f.stalledGpus} of ${f.gpus} GPUs hold memory but compute nothing), ${f.description.replace(/^idle /, '')}`
       : f.description;
-  const parts = [`**${instanceLabel(f)}** (${f.instanceType}): ${what}`, `**${money(f.burned)}** burned`, `${money(f.perDay)} per day`];
-  if (f.protected) parts.push('protected (burnrate:protect=true): never stopped by burnrate');
+  const workload = workloadRefOf(f.instanceId);
+  const kind = workload ? `${workload.kind}, ${f.gpus === 1 ? '1 GPU' : `${f.gpus} GPUs`} on ${f.instanceType}` : f.instanceType;
+  const parts = [`**${instanceLabel(f)}** (${kind}): ${what}`, `**${money(f.burned)}** burned`, `${money(f.perDay)} per day`];
+  if (f.protected) parts.push(`protected (${protectionOf(f)}): never stopped by burnrate`);
   return parts.join(' · ');
 }
 
@@ -106,9 +121,17 @@ export function evidenceLine(f: GpuFinding): string | null {
   return parts.length > 0 ? `GPUs while idle: ${parts.join(', ')}` : null;
 }
 
+/** Why a protected instance or workload is never stopped. */
+export function protectionOf(f: Pick<GpuFinding, 'instanceId'>): string {
+  const workload = workloadRefOf(f.instanceId);
+  if (!workload) return 'burnrate:protect=true';
+  return workload.kind === 'Pod' ? 'a pod without a controller, never deleted' : 'burnrate.io/protect: "true" on it or its namespace';
+}
+
 function buttonsOf(f: GpuFinding, data: IdleAlertData): Block {
   const value = (extra: object = {}) => JSON.stringify({ f: f.id, ...extra });
   const name = instanceLabel(f);
+  const workload = workloadRefOf(f.instanceId);
   return {
     type: 'actions',
     buttons: [
@@ -119,7 +142,9 @@ function buttonsOf(f: GpuFinding, data: IdleAlertData): Block {
         style: 'danger',
         confirm: {
           title: `Stop ${name}?`.slice(0, 100),
-          text: `This stops ${name} (${f.instanceId}), saving ${money(f.perDay)} per day. Its disks stay; it can be started again.`,
+          text: workload
+            ? `This scales ${workload.kind} ${name} to zero (or suspends it), saving ${money(f.perDay)} per day. Resume brings it back as it was; the node and other pods are not touched.`
+            : `This stops ${name} (${f.instanceId}), saving ${money(f.perDay)} per day. Its disks stay; it can be started again.`,
           confirm: 'Stop it',
           deny: 'Cancel',
         },

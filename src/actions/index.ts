@@ -13,6 +13,7 @@ import { reviewOwnerAction } from './review-owner.js';
 import { spotApproveAction } from './spot-approve.js';
 import { spotRevertAction } from './spot-revert.js';
 import { sweepStopAction } from './sweep-stop.js';
+import { workloadResumeAction } from './workload-resume.js';
 
 export const ACTIONS: readonly AnyActionSpec[] = [
   budgetAckAction,
@@ -23,6 +24,7 @@ export const ACTIONS: readonly AnyActionSpec[] = [
   instanceStopAction,
   instanceKeepAction,
   instanceRerouteAction,
+  workloadResumeAction,
   spotApproveAction,
   spotRevertAction,
   sweepStopAction,

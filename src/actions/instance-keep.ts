@@ -6,6 +6,8 @@ import { ACTION_IDS } from '../domain/action-ids.js';
 import type { KeepException } from '../domain/keep-exception.js';
 import { privateReply } from '../../templates/private-reply.js';
 import { defineAction } from './action.js';
+import type { Deps } from '../deps.js';
+import { workloadRefOf } from '../domain/kubernetes.js';
 import { authorizeInstanceAction, currentIdleAlertMessage, readInstancePayload } from './instance-alert.js';
 
 const FOUR_HOURS = 4 * 3_600_000;
@@ -52,6 +54,7 @@ export const instanceKeepAction = defineAction({
       };
     }
     await deps.store.keeps.set({ instanceId: finding.instanceId, until, byUser: interaction.actor.userId, at: now });
+    await keepOnWorkload(deps, finding.instanceId, until, interaction.actor.userId);
     return { audit: { result: 'ok', detail: `${finding.instanceId} until ${until.toISOString()}` }, value: null };
   },
   async answer({ deps, interaction }, { finding }, earlier) {
@@ -64,6 +67,20 @@ export const instanceKeepAction = defineAction({
     await interaction.reply.update(await currentIdleAlertMessage(deps, finding));
   },
 });
+
+/**
+ * A Kubernetes workload also carries its keep (`burnrate.io/keep-until`, with who), so a check on
+ * another installation, or someone reading the cluster, sees it. Only with actions enabled: until
+ * then burnrate changes nothing in a cluster. The keep is recorded either way; a failed write is
+ * logged, not the click's failure.
+ */
+async function keepOnWorkload(deps: Deps, instanceId: string, until: Date, byUser: string): Promise<void> {
+  const ref = workloadRefOf(instanceId);
+  if (!ref || !deps.gpu?.workloads || !deps.config.actions.enabled) return;
+  await deps.gpu.workloads.keep(ref, until, byUser).catch((error: unknown) => {
+    deps.log.warn({ instance: instanceId, err: (error as Error).message }, 'the keep could not be written on the workload');
+  });
+}
 
 /** A keep made by Keep 4 h: the table keeps no button, but that button alone ends exactly 4 h after the click. */
 function isFourHourKeep(keep: KeepException): boolean {

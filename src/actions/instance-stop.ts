@@ -5,6 +5,7 @@ import { BurnrateError } from '../domain/errors.js';
 import { Refused } from '../domain/audit-outcome.js';
 import { utcMinute } from '../domain/utc-minute.js';
 import { privateReply } from '../../templates/private-reply.js';
+import { protectionOf } from '../../templates/idle-alert.js';
 import { defineAction, DRY_RUN_HINT, type ActionContext } from './action.js';
 import { authorizeInstanceAction, currentIdleAlertMessage, readInstancePayload, stopperRoles } from './instance-alert.js';
 import { STOP_ACTION, stopIdleAttempt } from './stop-idle-instance.js';
@@ -34,8 +35,8 @@ export const instanceStopAction = defineAction({
       throw new Refused(
         new BurnrateError(
           'burnrate_instance_protected',
-          `Not stopped: ${instanceLabel(finding)} is tagged burnrate:protect=true, so burnrate never stops it.`,
-          'Remove the tag to allow stops, or keep it running.',
+          `Not stopped: ${instanceLabel(finding)} is protected (${protectionOf(finding)}), so burnrate never stops it.`,
+          'Remove the protection to allow stops, or keep it running.',
         ),
         `${finding.instanceId} protected`,
       );

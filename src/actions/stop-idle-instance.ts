@@ -54,7 +54,7 @@ export async function stopIdleAttempt(
 
   let result: StopResult;
   try {
-    result = await gpuDepsOf(deps).instances.stop(finding.instanceId, { dryRun: options.dryRun });
+    result = await gpuDepsOf(deps).instances.stop(finding.instanceId, { dryRun: options.dryRun, by: byUser });
   } catch (error) {
     await actions.release(finding.id, STOP_ACTION);
     throw new ActionFailed(`${finding.instanceId}: ${(error as Error).message}`, error);

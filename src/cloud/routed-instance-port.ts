@@ -24,7 +24,7 @@ export class RoutedInstancePort implements InstanceActionPort {
     return ids.map((id) => found.get(id)!);
   }
 
-  async stop(id: string, options: { dryRun: boolean }): Promise<StopResult> {
+  async stop(id: string, options: { dryRun: boolean; by?: string }): Promise<StopResult> {
     return (await this.portOf(id)).stop(id, options);
   }
 

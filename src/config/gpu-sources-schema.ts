@@ -70,8 +70,34 @@ export const ec2InventorySchema = z.strictObject({
     .transform((regions) => [...new Set(regions)]),
 });
 
-export const gpuInventorySourceSchema = z.discriminatedUnion('type', [ec2InventorySchema], {
-  error: 'expected a GPU inventory with type ec2',
+const labelKey = text('a Kubernetes label key such as team').regex(
+  /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/,
+  {
+    error: 'expected a Kubernetes label key such as team or example.com/owner',
+  },
+);
+
+/**
+ * One Kubernetes cluster: its GPU workloads (not its nodes) are the inventory. Credentials come
+ * from the kubeconfig or, inside the cluster, the service account; never from this file.
+ */
+export const kubernetesInventorySchema = z.strictObject({
+  type: z.literal('kubernetes'),
+  /** The cluster's name in alerts, findings and audit. */
+  cluster: text('a cluster name such as gpu-prod').regex(/^[A-Za-z0-9][-A-Za-z0-9_.]{0,62}$/, {
+    error: 'expected a cluster name of letters, digits, - _ and . such as gpu-prod',
+  }),
+  /** A kubeconfig file; absent: $KUBECONFIG, ~/.kube/config, then the in-cluster service account. */
+  kubeconfig: text('the path of a kubeconfig file').optional(),
+  context: text('a kubeconfig context').optional(),
+  /** The namespace label naming its team (a team id or one of a team's `match` names), where teams[].gpu.namespaces does not. */
+  teamLabel: labelKey.default('team'),
+  /** The pod label or annotation naming the person who runs it (a chat user id or an email). */
+  ownerKey: labelKey.default('owner'),
+});
+
+export const gpuInventorySourceSchema = z.discriminatedUnion('type', [ec2InventorySchema, kubernetesInventorySchema], {
+  error: 'expected a GPU inventory with type ec2 or kubernetes',
 });
 
 /** A Kubernetes namespace name (RFC 1123 label). */
@@ -81,6 +107,7 @@ export const namespaceName = z.string({ error: 'expected a Kubernetes namespace 
 
 export type GpuMetricsSourceConfig = z.output<typeof gpuMetricsSourceSchema>;
 export type GpuInventorySourceConfig = z.output<typeof gpuInventorySourceSchema>;
+export type KubernetesInventoryConfig = z.output<typeof kubernetesInventorySchema>;
 
 /** The id a metrics source is known by in messages and logs. */
 export function metricsSourceId(source: GpuMetricsSourceConfig): string {

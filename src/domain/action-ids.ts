@@ -12,6 +12,7 @@ export const ACTION_IDS = {
   instanceStop: 'instance.stop',
   instanceKeep: 'instance.keep',
   instanceReroute: 'instance.reroute',
+  workloadResume: 'workload.resume',
   spotApprove: 'spot.approve',
   spotRevert: 'spot.revert',
   sweepStop: 'sweep.stop',

@@ -46,6 +46,8 @@ export interface GpuFinding extends IdleFinding {
   owner?: string | null;
   /** Its cloud console page and GPU dashboard, where known. */
   links?: InstanceLink[];
+  /** A keep written on the resource itself (a Kubernetes workload's `burnrate.io/keep-until`), by a click on any replica or by hand. */
+  keptOnResource?: { until: Date; byUser: string };
 }
 
 export interface TrackedGpuFinding extends GpuFinding {

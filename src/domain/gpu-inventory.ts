@@ -1,5 +1,6 @@
 import type { CloudProvider } from './price-catalog.js';
 import { normaliseTag } from './ownership.js';
+import type { WorkloadRef } from './kubernetes.js';
 
 /**
  * The GPU inventory: one record per GPU instance, what the idle checks and their findings need to
@@ -48,6 +49,22 @@ export interface GpuInstance {
    * and the CloudWatch agent's host dimension are host names, not instance ids.
    */
   hostNames?: readonly string[];
+  /**
+   * A Kubernetes workload rather than a machine: its pods (DCGM's pod labels tie GPU series to it)
+   * and its share of each node it runs on. Its hourlyPrice is the sum of those shares of the nodes'
+   * prices; Stop scales the workload, never a node.
+   */
+  kubernetes?: KubernetesPlacement;
+}
+
+export interface KubernetesPlacement {
+  ref: WorkloadRef;
+  /** "namespace/pod" of each running pod. */
+  pods: readonly string[];
+  /** Each node it holds GPUs on: the node's cloud id (null on-prem), its list price an hour, and the workload's share of its GPUs. */
+  nodes: readonly { name: string; instanceId: string | null; hourly: number; share: number }[];
+  /** Its `burnrate.io/keep-until` annotation: the idle check leaves it alone until then. */
+  keep: { until: Date; byUser: string } | null;
 }
 
 /** Tag keys naming the workload, first match wins; compared like ownership tag keys. */

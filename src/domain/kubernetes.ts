@@ -20,6 +20,16 @@ export function workloadKey(ref: WorkloadRef): string {
   return `${ref.cluster}/${ref.namespace}/${ref.kind}/${ref.name}`;
 }
 
+/** The prefix of a workload's id among GPU instances: `k8s:<cluster>/<namespace>/<kind>/<name>`. */
+export const WORKLOAD_ID_PREFIX = 'k8s:';
+
+/** The workload a GPU instance id names; null for a machine's id. */
+export function workloadRefOf(instanceId: string): WorkloadRef | null {
+  const match = /^k8s:([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(instanceId);
+  if (!match || !(WORKLOAD_KINDS as readonly string[]).includes(match[3]!)) return null;
+  return { cluster: match[1]!, namespace: match[2]!, kind: match[3] as WorkloadKind, name: match[4]! };
+}
+
 export interface GpuNode {
   cluster: string;
   name: string;
@@ -111,4 +121,9 @@ export interface KubeRule {
   usedBy: string;
   /** Reading is always needed; acting only with actions enabled. */
   role: 'read' | 'act';
+}
+
+/** teams[].gpu.namespaces as namespace → team id. */
+export function namespaceTeamsOf(teams: readonly { id: string; gpu: { namespaces: readonly string[] } }[]): Map<string, string> {
+  return new Map(teams.flatMap((team) => team.gpu.namespaces.map((namespace) => [namespace, team.id] as const)));
 }

@@ -71,7 +71,10 @@ export function gpuCheck(options: GpuCheckOptions = {}): CheckDefinition<'gpuFin
       // Instances of no team count too (they cost the same); a run for named teams leaves them out.
       const inScope = (f: { team: string | null }) => (f.team === null ? !options.teams : teamIds.has(f.team));
       const all = (await detectIdleGpus(deps, now)).filter(inScope);
-      const keeps = new Set((await deps.store.keeps.active(now)).map((k) => k.instanceId));
+      const keeps = new Set([
+        ...(await deps.store.keeps.active(now)).map((k) => k.instanceId),
+        ...all.filter((f) => f.keptOnResource).map((f) => f.instanceId),
+      ]);
       const tracked = (await deps.store.gpuFindings.listOpen()).filter(inScope);
       return { all, keeps, tracked };
     },

@@ -34,7 +34,8 @@ export interface InstanceActionPort {
   readonly provider: string;
   /** Current state of each instance, in the order asked; an unknown id is a BurnrateError. */
   describe(ids: string[]): Promise<InstanceState[]>;
-  stop(id: string, options: { dryRun: boolean }): Promise<StopResult>;
+  /** `by`: who asked, where the target records it (a Kubernetes workload's annotation). */
+  stop(id: string, options: { dryRun: boolean; by?: string }): Promise<StopResult>;
 }
 
 export function isProtected(tags: Record<string, string>): boolean {

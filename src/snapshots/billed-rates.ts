@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { convert } from '../domain/fx.js';
-import type { GpuInstance } from '../domain/gpu-inventory.js';
+import type { GpuInstance, KubernetesPlacement } from '../domain/gpu-inventory.js';
 import { formatMoney } from '../domain/money.js';
 import { addDays, toDay } from '../domain/period.js';
 import type { Store } from '../store/store.js';
@@ -49,7 +49,7 @@ async function readRates(deps: Pick<Deps, 'config' | 'store'>, since: string): P
  * costs, not its on-demand list price), said in its price note; else as the catalog lists it.
  */
 export function withBilledRate(instance: GpuInstance, rates: BilledRates): GpuInstance {
-  const rate = rates.get(instance.instanceId);
+  const rate = instance.kubernetes ? workloadRate(instance.kubernetes, rates) : rates.get(instance.instanceId);
   if (rate === undefined)
     return {
       ...instance,
@@ -62,4 +62,18 @@ export function withBilledRate(instance: GpuInstance, rates: BilledRates): GpuIn
     priceBasis: 'billed',
     priceNote: `at its billed rate, ${formatMoney(rate, 'USD')}/h: the bill's effective cost per hour over the last ${RATE_DAYS} days`,
   };
+}
+
+/**
+ * A workload's share of its nodes' billed rates (a node not on the bill at its list price); the
+ * bill's rate only where every node it runs on is on the bill, else undefined (list price).
+ */
+function workloadRate(placement: KubernetesPlacement, rates: BilledRates): number | undefined {
+  let total = 0;
+  for (const node of placement.nodes) {
+    const rate = node.instanceId === null ? undefined : rates.get(node.instanceId);
+    if (rate === undefined) return undefined;
+    total += rate * node.share;
+  }
+  return total;
 }

@@ -1,4 +1,3 @@
-import type { TeamConfig } from '../config/schema.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
 import type { GpuSeries } from '../domain/gpu-metrics.js';
 import { UNTAGGED } from '../domain/spend.js';
@@ -7,11 +6,6 @@ export interface AttributedGpu {
   series: GpuSeries;
   /** The instance the series belongs to; its team may come from the pods' namespace (see below). */
   instance: GpuInstance;
-}
-
-/** Kubernetes namespace → team id, from the teams' `gpu.namespaces`. */
-export function namespaceTeams(teams: readonly TeamConfig[]): ReadonlyMap<string, string> {
-  return new Map(teams.flatMap((team) => team.gpu.namespaces.map((namespace) => [namespace, team.id] as const)));
 }
 
 /**
@@ -32,12 +26,23 @@ export function attributeSeries(
   namespaces: ReadonlyMap<string, string>,
 ): AttributedGpu[] {
   const instanceOf = hostMatcher(inventory);
+  const workloadOf = podMatcher(inventory);
   const matched: AttributedGpu[] = [];
   for (const s of series) {
-    const instance = instanceOf(s.ref.host);
+    const instance = workloadOf(s.ref) ?? instanceOf(s.ref.host);
     if (instance) matched.push({ series: s, instance });
   }
   return withNamespaceTeams(matched, namespaces);
+}
+
+/**
+ * The Kubernetes workload whose pod holds the GPU, by the exporter's pod labels: on a node shared by
+ * several teams' pods, each GPU is its pod's workload's, not the node's.
+ */
+function podMatcher(inventory: readonly GpuInstance[]): (ref: GpuSeries['ref']) => GpuInstance | undefined {
+  const byPod = new Map<string, GpuInstance>();
+  for (const instance of inventory) for (const pod of instance.kubernetes?.pods ?? []) byPod.set(pod, instance);
+  return (ref) => (ref.namespace && ref.pod ? byPod.get(`${ref.namespace}/${ref.pod}`) : undefined);
 }
 
 /** The instance a source's machine name means (id, DNS name, its first label, IP with or without port), as above. */

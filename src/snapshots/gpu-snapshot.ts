@@ -2,7 +2,8 @@ import type { Deps, GpuDeps } from '../deps.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
 import type { MetricsRange } from '../domain/gpu-metrics.js';
 import { BurnrateError } from '../domain/errors.js';
-import { attributeSeries, namespaceTeams, type AttributedGpu } from './gpu-attribution.js';
+import { attributeSeries, type AttributedGpu } from './gpu-attribution.js';
+import { namespaceTeamsOf } from '../domain/kubernetes.js';
 import { loadBilledRates, withBilledRate } from './billed-rates.js';
 
 /** The GPU parts, or a clear error when no GPU source is configured. */
@@ -72,7 +73,7 @@ export async function loadGpuSnapshot(deps: Deps, { window, scope = {}, ownershi
   );
   // An instance listed twice counts once, the later record winning.
   const instances = [...new Map(inScope.map((i) => [i.instanceId, withBilledRate(i, rates)])).values()];
-  const namespaces = ownership === 'owners' ? namespaceTeams(deps.config.teams) : new Map<string, string>();
+  const namespaces = ownership === 'owners' ? namespaceTeamsOf(deps.config.teams) : new Map<string, string>();
   const handedTo = new Map(owners.filter((o) => deps.config.teams.some((t) => t.id === o.team)).map((o) => [o.instanceId, o.team]));
   return { window, instances, series: attributeSeries(instances, fetched.flat(), namespaces), handedTo };
 }

@@ -1,3 +1,5 @@
+import { ACTION_IDS } from '../domain/action-ids.js';
+import { workloadRefOf } from '../domain/kubernetes.js';
 import { STOP_ACTION } from '../actions/stop-idle-instance.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
@@ -35,13 +37,17 @@ export async function idleAlertFor(deps: Deps, team: string | null, findings: re
     const stop = await deps.store.instanceActions.get(f.id, STOP_ACTION);
     const keep = keeps.get(f.instanceId);
     const handed = f.team !== team ? owners.get(f.instanceId) : undefined;
-    if (stop?.outcome)
+    if (stop?.outcome) {
+      const resumed = await deps.store.instanceActions.get(f.id, ACTION_IDS.workloadResume);
+      const stopped = `Stopped by ${stop.byUser} at ${timeOf(stop.at)}${stop.outcome === 'already-stopped' ? ' (it was already stopped)' : ''}`;
       items.push({
         finding: f,
         settled: true,
-        note: `Stopped by ${stop.byUser} at ${timeOf(stop.at)}${stop.outcome === 'already-stopped' ? ' (it was already stopped)' : ''}`,
+        note: resumed?.outcome ? `${stopped}; resumed by ${resumed.byUser} at ${timeOf(resumed.at)}` : stopped,
+        // A workload burnrate scaled to zero can be brought back as it was.
+        resumable: !resumed?.outcome && stop.outcome === 'stopped' && workloadRefOf(f.instanceId) !== null,
       });
-    else if (keep) items.push({ finding: f, settled: true, note: `Kept running by ${keep.byUser} until ${timeOf(keep.until)}` });
+    } else if (keep) items.push({ finding: f, settled: true, note: `Kept running by ${keep.byUser} until ${timeOf(keep.until)}` });
     else if (handed)
       items.push({
         finding: f,

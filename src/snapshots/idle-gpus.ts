@@ -28,7 +28,15 @@ export async function detectIdleGpus(deps: Deps, now: Date, only?: { instanceId:
     (f) => {
       const instance = byId.get(f.instanceId)!;
       const links = instanceLinks(instance, deps.config.links.grafana);
-      return { ...f, name: instance.name, instanceType: instance.instanceType, owner: instance.owner, links };
+      const keep = instance.kubernetes?.keep;
+      return {
+        ...f,
+        name: instance.name,
+        instanceType: instance.instanceType,
+        owner: instance.owner,
+        links,
+        ...(keep && keep.until > now ? { keptOnResource: keep } : {}),
+      };
     },
   );
   return withBilledRuns(deps, findings, snapshot.window.start);

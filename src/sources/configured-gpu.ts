@@ -13,6 +13,15 @@ import { CloudWatchGpuSource } from './cloudwatch/cloudwatch-source.js';
 import { Ec2GpuInventory } from './ec2/ec2-gpu-inventory.js';
 import { PrometheusGpuSource } from './prometheus/prometheus-source.js';
 import { RollingWindowMetrics } from './rolling-window-metrics.js';
+import { KubeWorkloadPort } from '../cloud/kubernetes/kube-workload-port.js';
+import { WorkloadInstancePort } from '../cloud/kubernetes/workload-instance-port.js';
+import { loadPriceCatalog } from '../catalog/price-catalog.js';
+import { namespaceTeamsOf } from '../domain/kubernetes.js';
+import { ClusterInventoryReader } from './kubernetes/cluster-inventory.js';
+import { kubeConfigOf } from './kubernetes/kube-config.js';
+import { nodeInstanceIds, workloadInstances } from './kubernetes/workload-instances.js';
+import type { ClusterInventory } from '../domain/kubernetes.js';
+import type { WorkloadPort } from '../ports/workload-port.js';
 
 /** Attempts per AWS call, throttling retries included. */
 const AWS_MAX_ATTEMPTS = 3;
@@ -30,6 +39,8 @@ export interface ConfiguredGpu {
   spotPortOf(instance: GpuInstance): SpotMigrationPort | undefined;
   /** The spot port a migration was recorded with (`aws:<region>`). */
   spotPortAt(place: string): SpotMigrationPort | undefined;
+  /** Stop, Resume and Keep of the clusters' workloads. */
+  workloads: WorkloadPort;
 }
 
 /** One AWS SDK client per region and service, shared by inventory, metrics, stops and spot migrations. */
@@ -57,15 +68,49 @@ export function buildConfiguredGpu(config: Config, tokens: ReadonlyMap<string, s
   const stopPorts = perRegion((region) => new Ec2InstancePort({ region, client: ec2(region) }));
   const spotPorts = perRegion((region) => new Ec2SpotPort({ region, client: ec2(region) }));
   const resolveTeam = teamResolver(config.teams);
-  const inventories = inventory.map(
-    (source) => new Ec2GpuInventory({ regions: source.regions, tagKeys: config.ownership.tagKeys, resolveTeam, clientFor: ec2 }),
+  const inventories = inventory.flatMap((source) =>
+    source.type === 'ec2'
+      ? [new Ec2GpuInventory({ regions: source.regions, tagKeys: config.ownership.tagKeys, resolveTeam, clientFor: ec2 })]
+      : [],
   );
+  const clusters = inventory.flatMap((source) =>
+    source.type === 'kubernetes'
+      ? [{ source, config: kubeConfigOf({ name: source.cluster, kubeconfig: source.kubeconfig, context: source.context }) }]
+      : [],
+  );
+  const readers = clusters.map(({ source, config: kube }) => ({ source, reader: new ClusterInventoryReader(source.cluster, kube) }));
+  const workloadPort = new KubeWorkloadPort(new Map(clusters.map((c) => [c.source.cluster, c.config])), () => new Date());
+  const workloads = new WorkloadInstancePort(workloadPort);
+  const catalog = loadPriceCatalog();
+  const namespaceTeams = namespaceTeamsOf(config.teams);
+  // The last good read of each cluster: a cluster that does not answer keeps its workloads as last seen.
+  const lastRead = new Map<string, ClusterInventory>();
+  const readCluster = async ({ source, reader }: (typeof readers)[number]) => {
+    try {
+      const read = await reader.read();
+      lastRead.set(source.cluster, read);
+      return { source, read };
+    } catch (error) {
+      const last = lastRead.get(source.cluster);
+      if (!last) throw error;
+      return { source, read: last };
+    }
+  };
 
   return {
     metrics: metrics.map((source) => metricsSourceOf(source, tokens, cloudwatch)),
-    inventory: async () => (await Promise.all(inventories.map((i) => i.list()))).flat(),
-    portOf: (instance) => (instance.provider === 'aws' ? stopPorts(instance.region) : undefined),
+    inventory: async () => {
+      const [machines, read] = await Promise.all([Promise.all(inventories.map((i) => i.list())), Promise.all(readers.map(readCluster))]);
+      // A cluster's GPU nodes are its workloads' hosts: never listed as instances, so never stopped whole.
+      const nodes = new Set(read.flatMap(({ read: r }) => nodeInstanceIds(r)));
+      const kube = read.flatMap(({ source, read: r }) =>
+        workloadInstances(r, { catalog, resolveTeam, namespaceTeams, teamLabel: source.teamLabel, ownerKey: source.ownerKey }),
+      );
+      return [...machines.flat().filter((i) => !nodes.has(i.instanceId)), ...kube];
+    },
+    portOf: (instance) => (instance.kubernetes ? workloads : instance.provider === 'aws' ? stopPorts(instance.region) : undefined),
     spotPortOf: (instance) => (instance.provider === 'aws' ? spotPorts(instance.region) : undefined),
+    workloads: workloadPort,
     spotPortAt: (place) => {
       const region = regionOfEc2SpotPlace(place);
       return region ? spotPorts(region) : undefined;

@@ -64,6 +64,15 @@ export function buildGpuDeps(config: Config, env: NodeJS.ProcessEnv = process.en
     inventory,
     instances: new RoutedInstancePort(locate),
     spot: routedSpotPorts(demoSpot, configured),
+    ...(config.gpu.inventory.some((source) => source.type === 'kubernetes')
+      ? {
+          workloads: {
+            stop: async (ref, options) => (await configured()).workloads.stop(ref, options),
+            resume: async (ref, options) => (await configured()).workloads.resume(ref, options),
+            keep: async (ref, until, by) => (await configured()).workloads.keep(ref, until, by),
+          },
+        }
+      : {}),
   };
 }
 

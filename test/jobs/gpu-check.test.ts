@@ -221,7 +221,7 @@ describe('Stop now and Keep through the dispatcher', () => {
     deps.gpu!.inventory = async () => inventory.map((i) => (i.name === 'alice-notebook' ? { ...i, protected: true } : i));
     await runGpuCheck(deps);
     const reply = await press(deps, ALICE, 'instance.stop', await findingOf(deps, 'alice-notebook'));
-    expect(reply.text()).toContain('Not stopped: alice-notebook is tagged burnrate:protect=true');
+    expect(reply.text()).toContain('Not stopped: alice-notebook is protected (burnrate:protect=true)');
     expect(port.stopped).toEqual([]);
     expect((await deps.store.audit.list())[0]).toMatchObject({ result: 'refused' });
   });

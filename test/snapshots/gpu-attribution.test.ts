@@ -3,7 +3,8 @@ import { configSchema } from '../../src/config/schema.js';
 import type { GpuInstance } from '../../src/domain/gpu-inventory.js';
 import type { GpuRef, GpuSeries } from '../../src/domain/gpu-metrics.js';
 import { UNTAGGED } from '../../src/domain/spend.js';
-import { attributeSeries, namespaceTeams } from '../../src/snapshots/gpu-attribution.js';
+import { attributeSeries } from '../../src/snapshots/gpu-attribution.js';
+import { namespaceTeamsOf } from '../../src/domain/kubernetes.js';
 
 function instance(instanceId: string, team: string, hostNames: string[] = []): GpuInstance {
   return {
@@ -68,7 +69,7 @@ describe('tying GPU series to inventory instances', () => {
   });
 
   it("gives an untagged instance the team owning its pods' namespace, the lowest GPU's first; a tagged one keeps its tag's team", () => {
-    const namespaces = namespaceTeams(teams);
+    const namespaces = namespaceTeamsOf(teams);
     expect([...namespaces]).toEqual([
       ['ray-llm', 'llm'],
       ['cv-train', 'vision'],

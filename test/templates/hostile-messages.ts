@@ -264,6 +264,19 @@ export const HOSTILE_MESSAGES: Record<string, Message> = {
     dryRun: true,
     mode: 'notify',
   }),
+  'idle alert, workload stopped': idleAlert({
+    teamName: h('Team'),
+    items: [
+      {
+        finding: { ...gpu, instanceId: `k8s:${h('c')}/ns/Deployment/${h('w')}` },
+        note: `Stopped by ${USER}`,
+        settled: true,
+        resumable: true,
+      },
+    ],
+    dryRun: false,
+    mode: 'notify',
+  }),
   'idle status': idleStatus([gpu], h('scope')),
   recommendation: recommendationMessage(recommendation, { teamName: h('Team'), dryRun: false, secondApproverAbove: 5000 }),
   'recommendation list': recommendationList([recommendation], h('scope')),

@@ -32,7 +32,8 @@ export function recommend(input: RecommendInput): Recommendation[] {
   const out: Recommendation[] = [];
   for (const instance of input.instances) {
     const usage = input.usage.get(instance.instanceId);
-    if (!usage) continue;
+    // A Kubernetes workload is not a machine to resize or relaunch: its nodes' pool is (the static-capacity finding).
+    if (!usage || instance.kubernetes) continue;
     const candidates = [
       rightSizeRecommendation(instance, usage, input.catalog, input.policy),
       input.committed?.has(instance.instanceId) || multiNode.has(instance.instanceId)

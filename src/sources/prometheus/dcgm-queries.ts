@@ -24,11 +24,13 @@ export const DCGM_METRICS: readonly DcgmMetric[] = [
  * Labels kept per GPU. Aggregating by them server side drops the driver/serial/device labels the
  * exporter repeats on every series (smaller answers) and folds duplicate scrapes into one series.
  * `exported_*` appear when Prometheus Operator scrapes the exporter without honorLabels: then
- * `pod` is the exporter's own pod and the workload's is `exported_pod`.
+ * `pod` is the exporter's own pod and the workload's is `exported_pod`. `GPU_I_ID` is the MIG
+ * instance: with MIG, each slice of a GPU is its own series with its own pod.
  */
 export const DCGM_GROUP_LABELS = [
   'Hostname',
   'gpu',
+  'GPU_I_ID',
   'UUID',
   'modelName',
   'namespace',

@@ -10,7 +10,7 @@ interface GpuEntry {
 }
 
 /**
- * Joins the per-metric series of a fetch into one GpuSeries per GPU, keyed by (Hostname, gpu).
+ * Joins the per-metric series of a fetch into one GpuSeries per GPU (or MIG slice), keyed by (Hostname, gpu).
  * A GPU can arrive as several series per metric (its pod changed during the range, two scrapers):
  * their samples merge into one row and the labels of the most recent series win.
  */
@@ -73,8 +73,9 @@ function utilisation(grid: StepGrid, slots: GpuEntry['slots']): Float32Array {
 /** DCGM labels → GpuRef; null when the series cannot be tied to one GPU. */
 export function refFromLabels(labels: Readonly<Record<string, string>>): GpuRef | null {
   const host = labels.Hostname || labels.instance;
-  const gpu = labels.gpu;
-  if (!host || gpu === undefined || gpu === '') return null;
+  if (!host || labels.gpu === undefined || labels.gpu === '') return null;
+  // A MIG slice is its own series (`0/3`: GPU 0, GPU instance 3): each slice may serve another pod.
+  const gpu = labels.GPU_I_ID ? `${labels.gpu}/${labels.GPU_I_ID}` : labels.gpu;
   const ref: GpuRef = { host, gpu };
   const uuid = labels.UUID;
   const model = labels.modelName;

@@ -78,7 +78,7 @@ describe('an idle-GPU alert in Teams: Stop (confirmed, dry run, refused, protect
   it('never stops a protected instance, and says why', async () => {
     const { click, port } = await alerted({ change: (c) => (c.actions.enabled = true), protect: 'alice-notebook' });
     const refused = await click(ALICE, 'instance.stop', 'alice-notebook');
-    expect(refused.value).toContain('Not stopped: alice-notebook is tagged burnrate:protect=true, so burnrate never stops it.');
+    expect(refused.value).toContain('Not stopped: alice-notebook is protected (burnrate:protect=true), so burnrate never stops it.');
     expect(port.stopped).toEqual([]);
   });
 

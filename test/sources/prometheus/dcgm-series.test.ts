@@ -46,7 +46,7 @@ describe('step grid and query windows', () => {
 
   it('aggregates by the GPU labels so that info labels and duplicate scrapes fold away', () => {
     expect(buildGpuQuery('DCGM_FI_DEV_GPU_UTIL')).toBe(
-      'max by (Hostname, gpu, UUID, modelName, namespace, pod, container, exported_namespace, exported_pod, exported_container, instance) (DCGM_FI_DEV_GPU_UTIL)',
+      'max by (Hostname, gpu, GPU_I_ID, UUID, modelName, namespace, pod, container, exported_namespace, exported_pod, exported_container, instance) (DCGM_FI_DEV_GPU_UTIL)',
     );
   });
 });
@@ -71,6 +71,16 @@ describe('GpuSeriesAssembler', () => {
     expect([...series!.util]).toEqual([10, NaN, NaN, NaN, 20, 90, NaN, NaN, NaN, 95]);
     expect(series!.power![1]).toBe(150);
     expect(series!.memUsedMiB).toBeNull();
+  });
+
+  it('keeps each MIG slice of a GPU apart, each with its own pod', () => {
+    const assembler = new GpuSeriesAssembler(grid);
+    add(assembler, 'gpuUtil', { Hostname: 'n1', gpu: '0', GPU_I_ID: '1', pod: 'sweep-worker', namespace: 'ml' }, [[T0, 80]]);
+    add(assembler, 'gpuUtil', { Hostname: 'n1', gpu: '0', GPU_I_ID: '9', pod: 'train-42', namespace: 'ml' }, [[T0, 0]]);
+    expect(assembler.build().map((s) => [s.ref.gpu, s.ref.pod, s.util[0]])).toEqual([
+      ['0/1', 'sweep-worker', 80],
+      ['0/9', 'train-42', 0],
+    ]);
   });
 
   it('keeps the larger value where two series overlap, so a GPU seen busy is busy', () => {

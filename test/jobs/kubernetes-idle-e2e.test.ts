@@ -1,0 +1,229 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadPriceCatalog } from '../../src/catalog/price-catalog.js';
+import { dispatch } from '../../src/chat/dispatcher.js';
+import type { Deps } from '../../src/deps.js';
+import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
+import { runGpuCheck } from '../../src/jobs/gpu-check.js';
+import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
+import { renderPlainText } from '../../templates/render/plain-text.js';
+import { FakeEc2 } from '../fakes/fake-ec2.js';
+import { FakeKubeApi } from '../fakes/fake-kube-api.js';
+import { INSTANCE_A, INSTANCE_C, NODE_A, NODE_B, NODE_C, sharedCluster } from '../fakes/kube-cluster.js';
+import { kubeconfigFor } from '../fakes/kube-objects.js';
+import { constant, FakePrometheus, type FakeDcgmGpu, type SampleFn } from '../fakes/fake-prometheus.js';
+import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
+import { testDeps } from '../support/deps.js';
+import { click } from '../support/recording-reply.js';
+import { workDir } from '../support/run-cli.js';
+
+// Wednesday 18 Nov 2026, 06:00 UTC. The idle GPUs went idle at 01:00.
+const NOW = '2026-11-18T06:00:00Z';
+const T = Date.parse(NOW) / 1000;
+const IDLE_FROM = T - 5 * 3600;
+const DANA = 'U0DANA'; // owns research
+const VICTOR = 'U0VICTOR'; // owns vision
+const STRANGER = 'U0STRANGER';
+
+const NOTEBOOK = 'k8s:gpu-prod/ml-research/Notebook/dana-nb';
+const SERVE = 'k8s:gpu-prod/vision/Deployment/llm-serve';
+const DEBUG = 'k8s:gpu-prod/vision/Pod/debug-shell';
+
+const idleAfter =
+  (from: number): SampleFn =>
+  (t) =>
+    t >= from ? 0 : 95;
+
+/** DCGM as dcgm-exporter reports it on the cluster: each GPU (or MIG slice) with the pod holding it. */
+function dcgm(): FakeDcgmGpu[] {
+  const gpu = (Hostname: string, index: string, util: SampleFn, pod?: { namespace: string; pod: string }, mig?: string): FakeDcgmGpu => ({
+    labels: { Hostname, gpu: index, modelName: 'NVIDIA A10G', ...(mig ? { GPU_I_ID: mig } : {}), ...(pod ?? {}) },
+    metrics: { DCGM_FI_DEV_GPU_UTIL: util, DCGM_FI_DEV_FB_USED: constant(500) },
+  });
+  return [
+    gpu(NODE_A, '0', idleAfter(IDLE_FROM), { namespace: 'ml-research', pod: 'dana-nb-0' }),
+    gpu(NODE_A, '1', idleAfter(IDLE_FROM), { namespace: 'vision', pod: 'llm-serve-5d8f7c-abcde' }),
+    gpu(NODE_A, '2', idleAfter(IDLE_FROM), { namespace: 'vision', pod: 'llm-serve-5d8f7c-abcde' }),
+    gpu(NODE_A, '3', constant(80), { namespace: 'serving', pod: 'chat-predictor-00001-deployment-6b9c-xyz' }),
+    gpu(NODE_B, '0', constant(90), { namespace: 'ml-research', pod: 'sweep-raycluster-x2k-worker-1' }, '1'),
+    // Idle, but kept until tomorrow by its burnrate.io/keep-until annotation.
+    gpu(NODE_B, '0', idleAfter(IDLE_FROM), { namespace: 'ml-research', pod: 'train-42-q8x7z' }, '9'),
+    gpu(NODE_C, '0', idleAfter(IDLE_FROM), { namespace: 'vision', pod: 'debug-shell' }),
+    gpu(NODE_C, '1', constant(70), { namespace: 'vision', pod: 'web-7d9f8-k2l3m' }),
+    // Six GPUs of NODE_C nobody requested: idle capacity of the node, no workload's.
+    ...['2', '3', '4', '5', '6', '7'].map((i) => gpu(NODE_C, i, constant(0))),
+  ];
+}
+
+let api: FakeKubeApi | undefined;
+let prom: FakePrometheus | undefined;
+let ec2: FakeEc2 | undefined;
+
+beforeEach(async () => {
+  isolateAwsEnv();
+  api = await FakeKubeApi.start({ objects: sharedCluster() });
+  prom = await FakePrometheus.start({ gpus: dcgm() });
+  // The cluster's nodes are EC2 instances too: the EC2 inventory lists them, and burnrate must never stop one.
+  ec2 = await FakeEc2.start({
+    instances: [
+      {
+        id: INSTANCE_A,
+        region: 'us-east-1',
+        state: 'running',
+        instanceType: 'g5.12xlarge',
+        privateDnsName: NODE_A,
+        tags: { team: 'vision' },
+      },
+      { id: INSTANCE_C, region: 'us-east-1', state: 'running', instanceType: 'p4d.24xlarge', privateDnsName: NODE_C, tags: {} },
+    ],
+  });
+  useEc2Endpoint(ec2.endpoint);
+});
+
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  api?.assertNoUnexpectedRequests();
+  prom?.assertNoUnexpectedRequests();
+  ec2?.assertNoUnexpectedCalls();
+  await Promise.all([api?.close(), prom?.close(), ec2?.close()]);
+  api = prom = ec2 = undefined;
+});
+
+function setup(actionsEnabled = true) {
+  const kubeconfig = join(workDir(), 'kubeconfig');
+  writeFileSync(kubeconfig, kubeconfigFor(api!.url, api!.bearerToken));
+  const t = testDeps(
+    {
+      teams: [
+        { id: 'research', owners: [DANA] },
+        { id: 'vision', owners: [VICTOR] },
+        { id: 'serving', owners: ['U0SERVING'] },
+      ],
+      sources: [],
+      gpu: {
+        metrics: [{ type: 'prometheus', url: prom!.url }],
+        inventory: [
+          { type: 'ec2', regions: ['us-east-1'] },
+          { type: 'kubernetes', cluster: 'gpu-prod', kubeconfig },
+        ],
+      },
+      actions: { enabled: actionsEnabled },
+    },
+    NOW,
+  );
+  t.deps.gpu = buildGpuDeps(t.deps.config, {})!;
+  return t;
+}
+
+async function findingOf(deps: Deps, instanceId: string): Promise<string> {
+  const found = (await deps.store.gpuFindings.listOpen()).find((f) => f.instanceId === instanceId);
+  if (!found) throw new Error(`no open finding for ${instanceId}`);
+  return found.id;
+}
+
+async function press(deps: Deps, userId: string, action: string, instanceId: string, extra: object = {}) {
+  const interaction = click(userId, action, JSON.stringify({ f: await findingOf(deps, instanceId), ...extra }));
+  await dispatch(deps, interaction);
+  return interaction.reply;
+}
+
+const g5 = () => loadPriceCatalog().priceOf('aws', 'g5.12xlarge', 'us-east-1')!;
+
+describe('Kubernetes workloads in the idle-GPU loop', () => {
+  it('alerts idle workloads, not nodes, each at its share of its node, with its team from the namespace', async () => {
+    const { deps, chat } = setup();
+    const inventory = await deps.gpu!.inventory();
+    // The EC2 instances that are cluster nodes are not instances to stop.
+    expect(inventory.map((i) => i.instanceId)).not.toContain(INSTANCE_A);
+    expect(inventory.map((i) => i.instanceId)).not.toContain(INSTANCE_C);
+
+    const result = await runGpuCheck(deps);
+    expect(result.findings.map((f) => `${f.team} ${f.instanceId}`).sort()).toEqual(
+      [`research ${NOTEBOOK}`, `vision ${SERVE}`, `vision ${DEBUG}`].sort(),
+    );
+    // The kept Job is left alone until its annotation's time.
+    expect(result.kept.map((f) => f.instanceId)).toEqual(['k8s:gpu-prod/ml-research/Job/train-42']);
+
+    // llm-serve holds 2 of the node's 4 GPUs: half the g5.12xlarge's spot price (the node is Karpenter spot).
+    const serve = result.findings.find((f) => f.instanceId === SERVE)!;
+    const nodeHourly = g5().spotHourly ?? g5().onDemandHourly!;
+    expect(serve.hourlyPrice).toBeCloseTo(nodeHourly / 2, 6);
+    expect(serve.burned).toBeCloseTo((nodeHourly / 2) * 5, 2);
+    expect(serve.perDay).toBeCloseTo((nodeHourly / 2) * 24, 2);
+    // A bare pod is never acted on: protected.
+    expect(result.findings.find((f) => f.instanceId === DEBUG)!.protected).toBe(true);
+
+    await deliverOutbox(deps);
+    const vision = renderPlainText(chat.posted.find((p) => p.address === '#vision')!.message);
+    expect(vision).toMatch(/vision\/llm-serve \(Deployment, 2 GPUs on g5\.12xlarge\): idle since/);
+    expect(vision).toContain('protected (a pod without a controller, never deleted)');
+  });
+
+  it('an authorised Stop scales the Deployment to zero once; Resume restores its replicas; the node is never stopped', async () => {
+    const { deps } = setup();
+    await runGpuCheck(deps);
+
+    expect((await press(deps, STRANGER, 'instance.stop', SERVE)).text()).toContain('Only owners and approvers of vision');
+    const [first, second] = await Promise.all([press(deps, VICTOR, 'instance.stop', SERVE), press(deps, VICTOR, 'instance.stop', SERVE)]);
+    expect(api!.get('Deployment', 'vision', 'llm-serve')!.spec.replicas).toBe(0);
+    // One scale to zero for two concurrent clicks.
+    expect(api!.writes().filter((w) => w.path.endsWith('/deployments/llm-serve/scale'))).toHaveLength(1);
+    const updated = [...first.updates, ...second.updates];
+    expect(updated).toHaveLength(1);
+    const message = updated[0]!;
+    expect(renderPlainText(message)).toContain(`Stopped by ${VICTOR}`);
+    const resumeButton = message.blocks.flatMap((b) => (b.type === 'actions' ? b.buttons : [])).find((b) => b.action === 'workload.resume');
+    expect(resumeButton).toBeDefined();
+
+    expect((await press(deps, STRANGER, 'workload.resume', SERVE)).text()).toContain('Only owners and approvers of vision');
+    const resumed = await press(deps, VICTOR, 'workload.resume', SERVE);
+    expect(api!.get('Deployment', 'vision', 'llm-serve')!.spec.replicas).toBe(2);
+    expect(renderPlainText(resumed.updates[0]!)).toContain(`resumed by ${VICTOR}`);
+    expect((await press(deps, VICTOR, 'workload.resume', SERVE)).text()).toMatch(/^Already resumed by U0VICTOR/);
+
+    // The notebook: its Kubeflow annotation; the bare pod: refused.
+    await press(deps, DANA, 'instance.stop', NOTEBOOK);
+    expect(api!.get('Notebook', 'ml-research', 'dana-nb')!.metadata.annotations).toMatchObject({
+      'kubeflow-resource-stopped': expect.any(String),
+    });
+    expect((await press(deps, VICTOR, 'instance.stop', DEBUG)).text()).toContain('a pod without a controller');
+
+    expect(ec2!.callsOf('StopInstances')).toHaveLength(0);
+    const audited = (await deps.store.audit.list()).map((a) => `${a.action} ${a.userId} ${a.result}`);
+    expect(audited).toEqual(
+      expect.arrayContaining([
+        `instance.stop ${VICTOR} ok`,
+        `instance.stop ${VICTOR} duplicate`,
+        `workload.resume ${VICTOR} ok`,
+        `workload.resume ${VICTOR} duplicate`,
+        `instance.stop ${DANA} ok`,
+      ]),
+    );
+  });
+
+  it('Keep writes the annotation, and a check that reads it (from any replica) holds off', async () => {
+    const { deps } = setup();
+    await runGpuCheck(deps);
+    await press(deps, VICTOR, 'instance.keep', SERVE, { for: '4h' });
+    expect(api!.get('Deployment', 'vision', 'llm-serve')!.metadata.annotations).toEqual({
+      'burnrate.io/keep-until': '2026-11-18T10:00:00.000Z',
+      'burnrate.io/kept-by': VICTOR,
+    });
+
+    // Another replica with its own database sees only the cluster: the annotation holds it off.
+    const other = setup();
+    const result = await runGpuCheck(other.deps);
+    expect(result.kept.map((f) => f.instanceId)).toContain(SERVE);
+    expect(result.findings.map((f) => f.instanceId)).not.toContain(SERVE);
+  });
+
+  it('changes nothing in the cluster while actions are a dry run', async () => {
+    const { deps } = setup(false);
+    await runGpuCheck(deps);
+    expect((await press(deps, VICTOR, 'instance.stop', SERVE)).text()).toContain('Dry run');
+    await press(deps, VICTOR, 'instance.keep', SERVE, { for: '4h' });
+    expect(api!.writes()).toEqual([]);
+    expect(api!.requests.filter((r) => r.method === 'PATCH').every((r) => r.query.dryRun === 'All')).toBe(true);
+  });
+});
