@@ -17,6 +17,7 @@ export const idleCommand: CommandSpec = {
     return idleStatus(
       result.findings.filter((f) => f.state !== 'resolved'),
       teams.length === 1 ? teams[0]! : 'your teams',
+      result.noMetrics,
     );
   },
 };

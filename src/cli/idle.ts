@@ -18,10 +18,10 @@ export const idleVerb: Verb = async (args, io) => {
     const result = await runGpuCheck(runtime.deps, { dryRun: true, ...(teams ? { teams } : {}) });
     const idle = result.findings.filter((f) => f.state !== 'resolved').map(({ state: _s, ...f }) => f);
     if (values.json) {
-      io.out.write(`${JSON.stringify({ idle, kept: result.kept }, null, 2)}\n`);
+      io.out.write(`${JSON.stringify({ idle, kept: result.kept, noMetrics: result.noMetrics }, null, 2)}\n`);
       return 0;
     }
-    io.out.write(`${renderPlainText(idleStatus(idle, teams ? teams[0]! : 'all teams'))}\n`);
+    io.out.write(`${renderPlainText(idleStatus(idle, teams ? teams[0]! : 'all teams', result.noMetrics))}\n`);
     return 0;
   } finally {
     await runtime.close();

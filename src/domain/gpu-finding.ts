@@ -50,6 +50,19 @@ export interface GpuFinding extends IdleFinding {
   keptOnResource?: { until: Date; byUser: string };
 }
 
+/**
+ * An instance (or Kubernetes workload) of the inventory whose GPUs sent no metrics at all over the
+ * window: without samples nothing says whether it works, so it is reported, not dropped.
+ */
+export interface UnmeteredGpu {
+  instanceId: string;
+  name: string | null;
+  team: string | null;
+  instanceType: string;
+  gpus: number;
+  hourlyPrice: number;
+}
+
 export interface TrackedGpuFinding extends GpuFinding {
   state: 'open' | 'resolved';
   firstSeen: Date;

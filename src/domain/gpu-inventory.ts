@@ -49,6 +49,8 @@ export interface GpuInstance {
    * and the CloudWatch agent's host dimension are host names, not instance ids.
    */
   hostNames?: readonly string[];
+  /** False for a stopped (or stopping) instance, which sends no metrics because it is off; absent: running. */
+  running?: boolean;
   /**
    * A Kubernetes workload rather than a machine: its pods (DCGM's pod labels tie GPU series to it)
    * and its share of each node it runs on. Its hourlyPrice is the sum of those shares of the nodes'

@@ -6,11 +6,12 @@ import { DEFAULT_SCHEDULE } from '../checks/idle/team-schedule.js';
 import { fanOut, toPerson } from '../snapshots/fan-out.js';
 import { ownerIdleAlert } from '../../templates/idle-alert.js';
 import type { Deps } from '../deps.js';
-import type { GpuFinding, TrackedGpuFinding } from '../domain/gpu-finding.js';
+import type { GpuFinding, TrackedGpuFinding, UnmeteredGpu } from '../domain/gpu-finding.js';
 import { UNOWNED_ID } from '../domain/unowned.js';
 import { autoStopIdle } from './gpu-auto-stop.js';
 import { alertTeam, idleAlertFor, idleThread, type AlertedFinding } from '../snapshots/idle-alert-content.js';
-import { detectIdleGpus, schedulesOf } from '../snapshots/idle-gpus.js';
+import { detectGpus, schedulesOf } from '../snapshots/idle-gpus.js';
+import { metricsCoverageNotice } from '../../templates/idle-status.js';
 import type { FindingChange } from '../domain/finding-change.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
 import { runCheck, type CheckDefinition } from './run-check.js';
@@ -29,6 +30,8 @@ export interface GpuCheckResult {
   findings: (GpuFinding & { state: GpuFindingState })[];
   /** Findings idle now but under an active Keep exception: not alerted. */
   kept: GpuFinding[];
+  /** GPU instances of the inventory that sent no metrics at all over the window. */
+  noMetrics: UnmeteredGpu[];
   queued: OutboxDraft[];
 }
 
@@ -37,6 +40,7 @@ interface GpuInput {
   all: GpuFinding[];
   keeps: Set<string>;
   tracked: TrackedGpuFinding[];
+  unmetered: UnmeteredGpu[];
 }
 
 interface GpuRun {
@@ -45,6 +49,7 @@ interface GpuRun {
   open: AlertedFinding[];
   kept: GpuFinding[];
   tracked: TrackedGpuFinding[];
+  unmetered: UnmeteredGpu[];
 }
 
 /**
@@ -70,24 +75,28 @@ export function gpuCheck(options: GpuCheckOptions = {}): CheckDefinition<'gpuFin
       const teamIds = new Set(deps.config.teams.map((t) => t.id).filter((id) => !options.teams || options.teams.includes(id)));
       // Instances of no team count too (they cost the same); a run for named teams leaves them out.
       const inScope = (f: { team: string | null }) => (f.team === null ? !options.teams : teamIds.has(f.team));
-      const all = (await detectIdleGpus(deps, now)).filter(inScope);
+      const detected = await detectGpus(deps, now);
+      const all = detected.findings.filter(inScope);
       const keeps = new Set([
         ...(await deps.store.keeps.active(now)).map((k) => k.instanceId),
         ...all.filter((f) => f.keptOnResource).map((f) => f.instanceId),
       ]);
       const tracked = (await deps.store.gpuFindings.listOpen()).filter(inScope);
-      return { all, keeps, tracked };
+      return { all, keeps, tracked, unmetered: detected.unmetered.filter(inScope) };
     },
     evaluate: ({ all, keeps }) => all.filter((f) => !keeps.has(f.instanceId)),
-    reconcile(deps, { all, keeps, tracked }, current, now) {
+    reconcile(deps, { all, keeps, tracked, unmetered }, current, now) {
       const change = reconcileGpuFindings(carryOver(deps, current, tracked, now), tracked);
       const firstSeen = new Map(tracked.map((f) => [f.id, f.firstSeen]));
       const open = [...change.opened, ...change.stillOpen].map((f) => ({ ...f, firstSeen: firstSeen.get(f.id) ?? now }));
-      return { change, open, kept: all.filter((f) => keeps.has(f.instanceId)), tracked };
+      return { change, open, kept: all.filter((f) => keeps.has(f.instanceId)), tracked, unmetered };
     },
-    alerts: (deps, { open, change }, now) => addressIdleAlerts(deps, open, change, now),
+    alerts: async (deps, { open, change, unmetered }, now) => [
+      ...(await addressIdleAlerts(deps, open, change, now)),
+      ...coverageNotices(deps, unmetered, now),
+    ],
     afterRecord: (deps, { open }, now) => autoStopIdle(deps, open, now),
-    report({ change, open, kept, tracked }, queued) {
+    report({ change, open, kept, tracked, unmetered }, queued) {
       const opened = new Set(change.opened.map((f) => f.id));
       const findings = [
         ...open.map(({ firstSeen: _f, ...f }) => ({ ...f, state: opened.has(f.id) ? ('new' as const) : ('open' as const) })),
@@ -95,7 +104,7 @@ export function gpuCheck(options: GpuCheckOptions = {}): CheckDefinition<'gpuFin
           .filter((t) => change.resolved.includes(t.id))
           .map(({ state: _s, firstSeen: _f, lastSeen: _l, resolvedAt: _r, ...f }) => ({ ...f, state: 'resolved' as const })),
       ];
-      return { findings, kept, queued };
+      return { findings, kept, noMetrics: unmetered, queued };
     },
   };
 }
@@ -142,6 +151,25 @@ export function reconcileGpuFindings(current: readonly GpuFinding[], openTracked
  * (it is open, not new); the key (team, run time, new findings) makes a retry of the same run queue nothing
  * twice, while a finding that reopens later (a Keep ran out) is alerted again.
  */
+/**
+ * Each team whose GPU instances send no metrics hears it once a day (the key names the UTC day):
+ * often enough that a broken exporter is fixed, rarely enough not to be muted.
+ */
+function coverageNotices(deps: Deps, unmetered: readonly UnmeteredGpu[], now: Date): OutboxDraft[] {
+  if (deps.chat.length === 0) return [];
+  return deps.config.teams.flatMap((team) => {
+    const silent = unmetered.filter((u) => u.team === team.id);
+    return silent.length === 0
+      ? []
+      : fanOut(
+          deps.chat,
+          team,
+          `gpu.coverage:${team.id}:${now.toISOString().slice(0, 10)}`,
+          metricsCoverageNotice(team.name ?? team.id, silent),
+        );
+  });
+}
+
 async function addressIdleAlerts(
   deps: Deps,
   current: readonly AlertedFinding[],

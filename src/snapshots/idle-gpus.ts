@@ -3,7 +3,8 @@ import { idleFindings } from '../checks/idle/idle-findings.js';
 import { idleInstanceOf } from '../checks/idle/idle-instance-of.js';
 import type { TeamSchedule } from '../checks/idle/team-schedule.js';
 import type { Deps } from '../deps.js';
-import type { GpuFinding } from '../domain/gpu-finding.js';
+import type { GpuFinding, UnmeteredGpu } from '../domain/gpu-finding.js';
+import type { GpuInstance } from '../domain/gpu-inventory.js';
 import { loadGpuSnapshot } from './gpu-snapshot.js';
 import { metricsWindow } from './gpu-windows.js';
 import { billedRunBefore } from '../checks/idle/billed-run.js';
@@ -17,29 +18,57 @@ import { loadFxRates } from './fx-rates.js';
  * `instanceId` when given (the re-check of a Stop click).
  */
 export async function detectIdleGpus(deps: Deps, now: Date, only?: { instanceId: string }): Promise<GpuFinding[]> {
+  return (await detectGpus(deps, now, only)).findings;
+}
+
+/**
+ * The idle findings, and the instances of the inventory whose GPUs sent no metrics at all over the
+ * window (an exporter not running, a node the scrape misses): reported, and idle findings too
+ * where `gpu.idle.missing` counts missing data as idle.
+ */
+export async function detectGpus(
+  deps: Deps,
+  now: Date,
+  only?: { instanceId: string },
+): Promise<{ findings: GpuFinding[]; unmetered: UnmeteredGpu[] }> {
   const snapshot = await loadGpuSnapshot(deps, { window: metricsWindow(deps, now), scope: only ? { instanceIds: [only.instanceId] } : {} });
   const byId = new Map(snapshot.instances.map((i) => [i.instanceId, i]));
   // A team someone handed the instance to (Not ours) wins; else its tag's team, else its pods' namespace's (attributeSeries).
-  const gpus = snapshot.series.map(({ series, instance }) => ({
-    series,
-    instance: idleInstanceOf(instance, snapshot.handedTo.get(instance.instanceId)),
-  }));
-  const findings = idleFindings({ gpus, policy: deps.config.gpu.idle, now, schedules: schedulesOf(deps), range: snapshot.window }).map(
-    (f) => {
-      const instance = byId.get(f.instanceId)!;
-      const links = instanceLinks(instance, deps.config.links.grafana);
-      const keep = instance.kubernetes?.keep;
-      return {
-        ...f,
-        name: instance.name,
-        instanceType: instance.instanceType,
-        owner: instance.owner,
-        links,
-        ...(keep && keep.until > now ? { keptOnResource: keep } : {}),
-      };
-    },
+  const idleOf = (instance: GpuInstance) => idleInstanceOf(instance, snapshot.handedTo.get(instance.instanceId));
+  const gpus = snapshot.series.map(({ series, instance }) => ({ series, instance: idleOf(instance) }));
+  const metered = new Set(snapshot.series.map(({ instance }) => instance.instanceId));
+  const silent = snapshot.instances.filter((i) => !metered.has(i.instanceId) && i.gpuCount > 0 && i.running !== false).map(idleOf);
+  const findings = idleFindings({
+    gpus,
+    unmetered: silent,
+    policy: deps.config.gpu.idle,
+    now,
+    schedules: schedulesOf(deps),
+    range: snapshot.window,
+  }).map((f) => {
+    const instance = byId.get(f.instanceId)!;
+    const links = instanceLinks(instance, deps.config.links.grafana);
+    const keep = instance.kubernetes?.keep;
+    return {
+      ...f,
+      name: instance.name,
+      instanceType: instance.instanceType,
+      owner: instance.owner,
+      links,
+      ...(keep && keep.until > now ? { keptOnResource: keep } : {}),
+    };
+  });
+  const unmetered = silent.map(
+    (i): UnmeteredGpu => ({
+      instanceId: i.id,
+      name: byId.get(i.id)!.name,
+      team: i.team,
+      instanceType: byId.get(i.id)!.instanceType,
+      gpus: i.gpuCount,
+      hourlyPrice: i.hourlyPrice,
+    }),
   );
-  return withBilledRuns(deps, findings, snapshot.window.start);
+  return { findings: await withBilledRuns(deps, findings, snapshot.window.start), unmetered };
 }
 
 /** Days of bill read back for an instance idle through the whole metrics window. */

@@ -161,7 +161,10 @@ export class FakePrometheus {
     this.answer(
       res,
       request,
-      this.gpus.map((gpu) => ({ labels: project(gpu.labels, parsed), fn: gpu.metrics[parsed.metric] })),
+      this.gpus.map((gpu) => ({
+        labels: project(gpu.labels, parsed),
+        fn: gpu.metrics[parsed.metric] ?? (parsed.orMetric ? gpu.metrics[parsed.orMetric] : undefined),
+      })),
     );
   }
 
@@ -198,17 +201,20 @@ function parseNodeQuery(query: string): 'cpuBusyCores' | 'memUsedBytes' | null {
 
 interface ParsedQuery {
   metric: string;
+  /** `a or b`: series of either name (a GPU reports one of them). */
+  orMetric?: string;
   by: string[] | null;
 }
 
-/** The two shapes burnrate sends: a bare metric name, or `max by (labels) (metric)`. */
+/** The shapes burnrate sends: a bare metric name, `max by (labels) (metric)`, or `max by (labels) (metric or other)`. */
 function parseQuery(query: string): ParsedQuery | null {
   const bare = /^\s*([a-zA-Z_:][a-zA-Z0-9_:]*)\s*$/.exec(query);
   if (bare) return { metric: bare[1]!, by: null };
-  const agg = /^\s*max\s+by\s*\(([^)]*)\)\s*\(\s*([a-zA-Z_:][a-zA-Z0-9_:]*)\s*\)\s*$/.exec(query);
+  const agg = /^\s*max\s+by\s*\(([^)]*)\)\s*\(\s*([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\s+or\s+([a-zA-Z_:][a-zA-Z0-9_:]*))?\s*\)\s*$/.exec(query);
   if (!agg) return null;
   return {
     metric: agg[2]!,
+    ...(agg[3] ? { orMetric: agg[3] } : {}),
     by: agg[1]!
       .split(',')
       .map((l) => l.trim())

@@ -218,6 +218,32 @@ describe('Kubernetes workloads in the idle-GPU loop', () => {
     expect(result.findings.map((f) => f.instanceId)).not.toContain(SERVE);
   });
 
+  it('reports workloads whose node sends no GPU metrics, once a day to their team, and as idle where missing data counts', async () => {
+    // The exporter on NODE_A is down: nothing from the notebook, llm-serve or chat.
+    prom!.setGpus(dcgm().filter((g) => g.labels.Hostname !== NODE_A));
+    const { deps, chat, setNow } = setup();
+    const result = await runGpuCheck(deps);
+    expect(result.noMetrics.map((u) => `${u.team} ${u.instanceId}`).sort()).toEqual(
+      [`research ${NOTEBOOK}`, `vision ${SERVE}`, 'serving k8s:gpu-prod/serving/InferenceService/chat'].sort(),
+    );
+    expect(result.findings.map((f) => f.instanceId)).not.toContain(SERVE);
+    await deliverOutbox(deps);
+    const notice = chat.posted.find((p) => p.address === '#vision' && p.message.summary.includes('no GPU metrics'))!;
+    expect(renderPlainText(notice.message)).toContain('vision/llm-serve (g5.12xlarge, vision)');
+
+    // An hour later, the same day: no second notice.
+    setNow('2026-11-18T07:00:00Z');
+    await runGpuCheck(deps);
+    await deliverOutbox(deps);
+    expect(chat.posted.filter((p) => p.address === '#vision' && p.message.summary.includes('no GPU metrics'))).toHaveLength(1);
+
+    // With gpu.idle.missing: idle, a workload that says nothing is idle all along.
+    const strict = setup();
+    strict.deps.config.gpu.idle.missing = 'idle';
+    const idle = await runGpuCheck(strict.deps);
+    expect(idle.findings.find((f) => f.instanceId === SERVE)!.description).toContain('no GPU metrics at all');
+  });
+
   it('changes nothing in the cluster while actions are a dry run', async () => {
     const { deps } = setup(false);
     await runGpuCheck(deps);

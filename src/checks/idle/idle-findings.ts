@@ -30,6 +30,8 @@ export interface IdleFindingsInput {
   schedules: ReadonlyMap<string, TeamSchedule>;
   /** The window the series were fetched for; by default from the earliest sample to now, one-minute steps. */
   range?: MetricsRange;
+  /** Instances of the inventory with no series at all: idle through the window when the policy counts missing data as idle. */
+  unmetered?: readonly IdleInstance[];
 }
 
 const DEFAULT_STEP_SECONDS = 60;
@@ -50,6 +52,8 @@ export function idleFindings(input: IdleFindingsInput): IdleFinding[] {
     entry.series.push(series);
     byInstance.set(instance.id, entry);
   });
+  for (const instance of input.unmetered ?? [])
+    if (!byInstance.has(instance.id)) byInstance.set(instance.id, { instance, states: [], series: [] });
 
   const findings: IdleFinding[] = [];
   for (const { instance, states, series } of byInstance.values()) {
@@ -84,6 +88,7 @@ export function idleFindings(input: IdleFindingsInput): IdleFinding[] {
       description:
         describeIdleSince(new Date(sinceMs), now, schedule.timezone, schedule.workingHours) +
         capped(idle.since, range) +
+        (series.length === 0 ? ' (no GPU metrics at all: missing data counts as idle, gpu.idle.missing)' : '') +
         (instance.priceNote ? ` (${instance.priceNote})` : ''),
       evidence: idleEvidence(series, Math.max(idle.since, range.start), range.end),
     });

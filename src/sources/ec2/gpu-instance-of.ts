@@ -62,5 +62,6 @@ export function gpuInstanceOf(instance: Instance, context: InventoryContext): Gp
     owner: ownerOf(tags),
     tags,
     hostNames,
+    ...(instance.State?.Name === 'stopped' || instance.State?.Name === 'stopping' ? { running: false } : {}),
   };
 }

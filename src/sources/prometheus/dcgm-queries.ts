@@ -5,6 +5,8 @@ export type DcgmSlot = 'engineActive' | 'gpuUtil' | 'power' | 'memUsed';
 
 export interface DcgmMetric {
   readonly name: string;
+  /** What dcgm-exporter 1.x called it: still running on older clusters. */
+  readonly legacyName: string;
   readonly slot: DcgmSlot;
 }
 
@@ -14,10 +16,10 @@ export interface DcgmMetric {
  * is what every exporter has.
  */
 export const DCGM_METRICS: readonly DcgmMetric[] = [
-  { name: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE', slot: 'engineActive' },
-  { name: 'DCGM_FI_DEV_GPU_UTIL', slot: 'gpuUtil' },
-  { name: 'DCGM_FI_DEV_POWER_USAGE', slot: 'power' },
-  { name: 'DCGM_FI_DEV_FB_USED', slot: 'memUsed' },
+  { name: 'DCGM_FI_PROF_GR_ENGINE_ACTIVE', legacyName: 'dcgm_fi_prof_gr_engine_active', slot: 'engineActive' },
+  { name: 'DCGM_FI_DEV_GPU_UTIL', legacyName: 'dcgm_gpu_utilization', slot: 'gpuUtil' },
+  { name: 'DCGM_FI_DEV_POWER_USAGE', legacyName: 'dcgm_power_usage', slot: 'power' },
+  { name: 'DCGM_FI_DEV_FB_USED', legacyName: 'dcgm_fb_used', slot: 'memUsed' },
 ];
 
 /**
@@ -40,10 +42,16 @@ export const DCGM_GROUP_LABELS = [
   'exported_pod',
   'exported_container',
   'instance',
+  // dcgm-exporter 1.x
+  'uuid',
+  'pod_name',
+  'pod_namespace',
+  'container_name',
 ] as const;
 
-export function buildGpuQuery(metricName: string): string {
-  return `max by (${DCGM_GROUP_LABELS.join(', ')}) (${metricName})`;
+/** One query per metric for both exporter generations: `or` takes whichever the cluster has. */
+export function buildGpuQuery(metric: Pick<DcgmMetric, 'name' | 'legacyName'>): string {
+  return `max by (${DCGM_GROUP_LABELS.join(', ')}) (${metric.name} or ${metric.legacyName})`;
 }
 
 /** Prometheus refuses a query_range whose (end - start) / step exceeds this. */

@@ -77,11 +77,12 @@ export function refFromLabels(labels: Readonly<Record<string, string>>): GpuRef 
   // A MIG slice is its own series (`0/3`: GPU 0, GPU instance 3): each slice may serve another pod.
   const gpu = labels.GPU_I_ID ? `${labels.gpu}/${labels.GPU_I_ID}` : labels.gpu;
   const ref: GpuRef = { host, gpu };
-  const uuid = labels.UUID;
+  // 1.x exporters spell them uuid, pod_namespace, pod_name, container_name.
+  const uuid = labels.UUID || labels.uuid;
   const model = labels.modelName;
-  const namespace = labels.exported_namespace || labels.namespace;
-  const pod = labels.exported_pod || labels.pod;
-  const container = labels.exported_container || labels.container;
+  const namespace = labels.exported_namespace || labels.namespace || labels.pod_namespace;
+  const pod = labels.exported_pod || labels.pod || labels.pod_name;
+  const container = labels.exported_container || labels.container || labels.container_name;
   if (uuid) ref.uuid = uuid;
   if (model) ref.model = model;
   if (namespace) ref.namespace = namespace;

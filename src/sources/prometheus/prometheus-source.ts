@@ -48,7 +48,7 @@ export class PrometheusGpuSource implements GpuMetricsSource {
     await Promise.all(
       DCGM_METRICS.map(async (metric) => {
         for (const window of windows) {
-          await this.#http.queryRange(buildGpuQuery(metric.name), window, (labels, times, values, count) =>
+          await this.#http.queryRange(buildGpuQuery(metric), window, (labels, times, values, count) =>
             assembler.add(metric.slot, labels, times, values, count),
           );
         }

@@ -45,8 +45,8 @@ describe('step grid and query windows', () => {
   });
 
   it('aggregates by the GPU labels so that info labels and duplicate scrapes fold away', () => {
-    expect(buildGpuQuery('DCGM_FI_DEV_GPU_UTIL')).toBe(
-      'max by (Hostname, gpu, GPU_I_ID, UUID, modelName, namespace, pod, container, exported_namespace, exported_pod, exported_container, instance) (DCGM_FI_DEV_GPU_UTIL)',
+    expect(buildGpuQuery({ name: 'DCGM_FI_DEV_GPU_UTIL', legacyName: 'dcgm_gpu_utilization' })).toBe(
+      'max by (Hostname, gpu, GPU_I_ID, UUID, modelName, namespace, pod, container, exported_namespace, exported_pod, exported_container, instance, uuid, pod_name, pod_namespace, container_name) (DCGM_FI_DEV_GPU_UTIL or dcgm_gpu_utilization)',
     );
   });
 });
@@ -71,6 +71,24 @@ describe('GpuSeriesAssembler', () => {
     expect([...series!.util]).toEqual([10, NaN, NaN, NaN, 20, 90, NaN, NaN, NaN, 95]);
     expect(series!.power![1]).toBe(150);
     expect(series!.memUsedMiB).toBeNull();
+  });
+
+  it("reads dcgm-exporter 1.x's labels: uuid, pod_namespace, pod_name, container_name", () => {
+    const assembler = new GpuSeriesAssembler(grid);
+    add(
+      assembler,
+      'gpuUtil',
+      { instance: '10.0.1.5:9400', gpu: '0', uuid: 'GPU-1', pod_namespace: 'ml', pod_name: 'nb-0', container_name: 'jupyter' },
+      [[T0, 5]],
+    );
+    expect(assembler.build()[0]!.ref).toEqual({
+      host: '10.0.1.5:9400',
+      gpu: '0',
+      uuid: 'GPU-1',
+      namespace: 'ml',
+      pod: 'nb-0',
+      container: 'jupyter',
+    });
   });
 
   it('keeps each MIG slice of a GPU apart, each with its own pod', () => {

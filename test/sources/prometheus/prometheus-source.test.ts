@@ -122,10 +122,10 @@ describe('PrometheusGpuSource', () => {
     expect(prom.requests.length).toBeLessThanOrEqual(5);
     expect(prom.requests).toHaveLength(4);
     expect(prom.requests.map((r) => r.query).sort()).toEqual([
-      expect.stringMatching(/\(DCGM_FI_DEV_FB_USED\)$/),
-      expect.stringMatching(/\(DCGM_FI_DEV_GPU_UTIL\)$/),
-      expect.stringMatching(/\(DCGM_FI_DEV_POWER_USAGE\)$/),
-      expect.stringMatching(/\(DCGM_FI_PROF_GR_ENGINE_ACTIVE\)$/),
+      expect.stringMatching(/\(DCGM_FI_DEV_FB_USED or dcgm_fb_used\)$/),
+      expect.stringMatching(/\(DCGM_FI_DEV_GPU_UTIL or dcgm_gpu_utilization\)$/),
+      expect.stringMatching(/\(DCGM_FI_DEV_POWER_USAGE or dcgm_power_usage\)$/),
+      expect.stringMatching(/\(DCGM_FI_PROF_GR_ENGINE_ACTIVE or dcgm_fi_prof_gr_engine_active\)$/),
     ]);
     for (const r of prom.requests) {
       expect(r).toMatchObject({ method: 'GET', path: '/api/v1/query_range', start: START, end: START + 59 * 60, step: 60 });
