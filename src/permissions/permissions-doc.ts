@@ -1,4 +1,7 @@
+import { stringify } from 'yaml';
+import type { KubeRule } from '../domain/kubernetes.js';
 import type { PermissionNeed } from '../ports/permission-need.js';
+import { clusterRoles, KUBE_ROLE_NAMES } from './kube-roles.js';
 
 const GRANT: Record<NonNullable<PermissionNeed['scope']>, (role: string) => string> = {
   project: (role) => `gcloud projects add-iam-policy-binding PROJECT_ID --member=serviceAccount:SA_EMAIL --role=${role}`,
@@ -7,8 +10,8 @@ const GRANT: Record<NonNullable<PermissionNeed['scope']>, (role: string) => stri
     `gcloud billing accounts add-iam-policy-binding BILLING_ACCOUNT_ID --member=serviceAccount:SA_EMAIL --role=${role}`,
 };
 
-/** docs/permissions.md: the AWS IAM policy and the Google Cloud roles, from what the code declares. */
-export function renderPermissionsDoc(needs: readonly PermissionNeed[]): string {
+/** docs/permissions.md: the AWS IAM policy, the Google Cloud roles and the Kubernetes ClusterRoles, from what the code declares. */
+export function renderPermissionsDoc(needs: readonly PermissionNeed[], kubeRules: readonly KubeRule[]): string {
   const aws = needs.filter((n) => n.cloud === 'aws');
   const gcp = needs.filter((n) => n.cloud === 'gcp');
   const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
@@ -48,6 +51,23 @@ export function renderPermissionsDoc(needs: readonly PermissionNeed[]): string {
     '```',
     '',
     'The Cloud Catalog (public SKU prices) needs no role.',
+    '',
+    '## Kubernetes',
+    '',
+    row(['API group', 'resource', 'verbs', 'used by', 'role']),
+    row(['---', '---', '---', '---', '---']),
+    ...kubeRules.map((r) =>
+      row([`\`${r.apiGroup || 'core'}\``, `\`${r.resource}\``, r.verbs.join(', '), r.usedBy, KUBE_ROLE_NAMES[r.role]]),
+    ),
+    '',
+    `Bind \`${KUBE_ROLE_NAMES.read}\` to burnrate's service account (or the kubeconfig user) always, and \`${KUBE_ROLE_NAMES.act}\` only`,
+    'with `actions.enabled: true`; the Helm chart (deploy/helm/burnrate) binds both accordingly.',
+    '',
+    '```yaml',
+    clusterRoles(kubeRules)
+      .map((role) => stringify(role).trimEnd())
+      .join('\n---\n'),
+    '```',
     '',
   ];
   return lines.join('\n');

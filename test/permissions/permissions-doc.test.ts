@@ -4,6 +4,7 @@ import { ACTIONS } from '../../src/actions/index.js';
 import { STOP_PERMISSIONS } from '../../src/ports/instance-port.js';
 import { SPOT_PERMISSIONS } from '../../src/ports/spot-port.js';
 import { Ec2GpuInventory } from '../../src/sources/ec2/ec2-gpu-inventory.js';
+import { declaredKubeRules } from '../../src/permissions/declared-kube-rules.js';
 import { declaredPermissions } from '../../src/permissions/declared-permissions.js';
 import { renderPermissionsDoc } from '../../src/permissions/permissions-doc.js';
 import { BUDGETS_PERMISSION, COST_EXPLORER_PERMISSION } from '../../src/sources/aws/aws-permissions.js';
@@ -14,7 +15,7 @@ const committed = readFileSync(new URL('../../docs/permissions.md', import.meta.
 
 describe('docs/permissions.md', () => {
   it('is exactly what the declared permissions generate (run scripts/generate-permissions-doc.ts after changing one)', () => {
-    expect(committed).toBe(renderPermissionsDoc(declaredPermissions()));
+    expect(committed).toBe(renderPermissionsDoc(declaredPermissions(), declaredKubeRules()));
   });
 
   it('covers every permission the sources and actions call with', () => {
