@@ -1,17 +1,17 @@
 import { parsePeriod, PERIOD_SYNTAX, type Period } from '../src/domain/period.js';
 import { closest } from '../src/domain/closest.js';
 import { BurnrateError } from '../src/domain/errors.js';
-import { isExtensionDimension, type SpendDimension } from '../src/domain/spend.js';
+import { isExtensionDimension, KUBE_DIMENSIONS, type KubeDimension, type SpendDimension } from '../src/domain/spend.js';
 import { normaliseTag } from '../src/domain/ownership.js';
 import type { Config } from '../src/config/schema.js';
 
-const DIMENSIONS: readonly SpendDimension[] = ['team', 'service', 'resource', 'day', 'provider'];
+const DIMENSIONS: readonly (SpendDimension | KubeDimension)[] = ['team', 'service', 'resource', 'day', 'provider', ...KUBE_DIMENSIONS];
 
 /** Words people type in chat, in any order: a team, a period, a dimension (`by service` or `service`). */
 export interface ChatArgs {
   team?: string;
   period?: Period;
-  by?: SpendDimension;
+  by?: SpendDimension | KubeDimension;
   numbers: number[];
   unknown: string[];
   /** What is wrong with each word not understood, naming the argument and the nearest valid value. */
@@ -29,7 +29,7 @@ export function readChatArgs(config: Config, words: readonly string[], today: st
     const wasBy = afterBy;
     afterBy = lower === 'by';
     if (lower === 'by') continue;
-    if ((DIMENSIONS as readonly string[]).includes(lower) && !args.by) args.by = lower as SpendDimension;
+    if ((DIMENSIONS as readonly string[]).includes(lower) && !args.by) args.by = lower as SpendDimension | KubeDimension;
     else if (isExtensionDimension(word) && !args.by) args.by = word;
     else if (!args.team && isTeam(config, word)) args.team = word;
     else if (/^\d+$/.test(word)) args.numbers.push(Number(word));

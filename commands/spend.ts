@@ -3,7 +3,11 @@ import { combinedDataThrough } from '../src/domain/data-through.js';
 import { convert, convertedNote, rateSource, totalsIn, type FxRates } from '../src/domain/fx.js';
 import { loadFxRates } from '../src/snapshots/fx-rates.js';
 import type { Period } from '../src/domain/period.js';
-import type { SpendDimension } from '../src/domain/spend.js';
+import { KUBE_DIMENSIONS, type KubeDimension, type SpendDimension } from '../src/domain/spend.js';
+import { loadKubeCost } from '../src/snapshots/kube-cost.js';
+import { cents } from '../src/checks/review/allocate.js';
+
+const isKubeDimension = (by: string): by is KubeDimension => (KUBE_DIMENSIONS as readonly string[]).includes(by);
 import type { SpendReport } from '../src/domain/spend-report.js';
 import type { SpendBasis } from '../src/domain/spend-totals.js';
 import { monthOf, toDay } from '../src/domain/period.js';
@@ -17,7 +21,7 @@ import { badArguments } from './usage.js';
 
 export interface SpendQuery {
   period: Period;
-  by: SpendDimension;
+  by: SpendDimension | KubeDimension;
   /** A team id or one of its match values; undefined for the teams the caller may see. */
   team?: string;
   /** Teams the caller may see; undefined means all (admins, the CLI). */
@@ -30,8 +34,10 @@ export interface SpendQuery {
 export async function spendReport(deps: Pick<Deps, 'config' | 'store' | 'clock'>, query: SpendQuery): Promise<SpendReport> {
   const team = query.team === undefined ? undefined : resolveTeamId(deps.config, query.team, query.visibleTeams);
   const teams = team ? [team] : query.visibleTeams ? [...query.visibleTeams] : undefined;
+  if (isKubeDimension(query.by)) return kubeSpendReport(deps, query.period, query.by, teams);
+  const by = query.by;
   const [totals, freshness, failures, fx] = await Promise.all([
-    deps.store.spend.totals({ period: query.period, teams, ...(query.basis ? { basis: query.basis } : {}) }, query.by),
+    deps.store.spend.totals({ period: query.period, teams, ...(query.basis ? { basis: query.basis } : {}) }, by),
     deps.store.freshness.list(),
     deps.store.freshness.failures(),
     loadFxRates(deps),
@@ -41,7 +47,7 @@ export async function spendReport(deps: Pick<Deps, 'config' | 'store' | 'clock'>
   const currencies = [...new Set(totals.map((t) => t.currency))].sort();
   const budgetCurrency = team ? deps.config.teams.find((t) => t.id === team)?.budget?.currency : undefined;
   const currency = budgetCurrency ?? (currencies.length === 1 ? currencies[0]! : fx.base);
-  const converted = totalsIn(totals, currency, fx, query.by === 'day' ? 'key' : 'effective');
+  const converted = totalsIn(totals, currency, fx, by === 'day' ? 'key' : 'effective');
   const rows = converted.rows;
   const total = rows.reduce((t, r) => ({ billed: t.billed + r.billed, effective: t.effective + r.effective }), { billed: 0, effective: 0 });
   const warnings = currencyNotes(currencies, currency, converted.leftOut, fx);
@@ -56,6 +62,43 @@ export async function spendReport(deps: Pick<Deps, 'config' | 'store' | 'clock'>
     ...(teams ? { teams } : {}),
     rows,
     total,
+    dataThrough: combinedDataThrough(freshness),
+    warnings,
+  };
+}
+
+/**
+ * The Kubernetes GPU nodes' cost by namespace or workload: each node's cost (the bill's, else its
+ * list price over the hours seen) split over the workloads that held its GPUs, adding up to it to
+ * the cent; the GPUs no pod requested and the node time no sample saw are lines of their own.
+ */
+async function kubeSpendReport(
+  deps: Pick<Deps, 'config' | 'store' | 'clock'>,
+  period: Period,
+  by: KubeDimension,
+  teams: readonly string[] | undefined,
+): Promise<SpendReport> {
+  const [cost, freshness] = await Promise.all([loadKubeCost(deps, period), deps.store.freshness.list()]);
+  const lines = cost.lines.filter((l) => !teams || (l.team !== null && teams.includes(l.team)));
+  const sums = new Map<string, number>();
+  for (const line of lines) {
+    const key = by === 'namespace' || line.namespace === line.workload ? line.namespace : `${line.workload.replace(/^[^/]+\//, '')}`;
+    sums.set(key, cents(sums.get(key) ?? 0) + line.cost);
+  }
+  const rows = [...sums]
+    .map(([key, amount]) => ({ key, billed: cents(amount), effective: cents(amount) }))
+    .sort((a, b) => b.effective - a.effective || a.key.localeCompare(b.key));
+  const total = cents(rows.reduce((sum, r) => sum + r.effective, 0));
+  const warnings = [
+    `Kubernetes GPU nodes only: ${cost.billedNodeDays} node-day(s) at the bill's cost, ${cost.listNodeDays} at list price (not on the bill yet).`,
+  ];
+  return {
+    period,
+    currency: cost.currency,
+    by,
+    ...(teams ? { teams: [...teams] } : {}),
+    rows,
+    total: { billed: total, effective: total },
     dataThrough: combinedDataThrough(freshness),
     warnings,
   };
@@ -81,7 +124,7 @@ function currencyNotes(
 
 export const spendCommand: CommandSpec = {
   verb: 'spend',
-  usage: '/burnrate spend [team] [period] [by team|service|resource|day|provider]',
+  usage: '/burnrate spend [team] [period] [by team|service|resource|day|provider|namespace|workload]',
   example: '/burnrate spend ml-research last-month by service',
   summary: 'what a team spent, on what',
   async run(ctx, words) {

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { InstanceActionPort } from './ports/instance-port.js';
 import type { SpotPorts } from './ports/spot-port.js';
 import type { WorkloadPort } from './ports/workload-port.js';
+import type { ClusterRead } from './ports/cluster-read.js';
 import type { GpuInstance } from './domain/gpu-inventory.js';
 import type { GpuMetricsSource } from './ports/gpu-metrics-source.js';
 import type { Config } from './config/schema.js';
@@ -47,4 +48,6 @@ export interface GpuDeps {
   spot?: SpotPorts;
   /** Resume and Keep on Kubernetes workloads (Stop goes through `instances`); absent without a kubernetes inventory. */
   workloads?: WorkloadPort;
+  /** The configured clusters as read now, for their usage samples; absent without a kubernetes inventory. */
+  clusters?: () => Promise<ClusterRead[]>;
 }

@@ -13,6 +13,8 @@ const DIMENSION_LABEL: Partial<Record<SpendReport['by'], string>> = {
   resource: 'Resource',
   day: 'Day',
   provider: 'Provider',
+  namespace: 'Namespace',
+  workload: 'Workload',
 };
 
 /** A spend report as a message: totals, the top lines as a table, and a bar chart of the largest. */

@@ -47,7 +47,7 @@ Usage: burnrate <command> [options]    (burnrate --version: the version)
 
   serve                      run the bot: checks on a schedule, alerts, health endpoints
   check [--dry-run] [--json] run the budget checks now
-  spend [--team T] [--period P] [--by team|service|resource|day|provider] [--json]
+  spend [--team T] [--period P] [--by team|service|resource|day|provider|namespace|workload] [--json]
   budgets [--source aws|gcp|config] [--team T] [--json]
                              budgets of burnrate.yml, AWS Budgets and Google Cloud, with spend
   idle [--team T] [--json]   idle GPU instances now, with idle time and cost

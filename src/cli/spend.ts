@@ -2,14 +2,14 @@ import { spendReport } from '../../commands/spend.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { spendSummary } from '../../templates/spend-summary.js';
 import { parsePeriod, toDay } from '../domain/period.js';
-import { isExtensionDimension, type SpendDimension } from '../domain/spend.js';
+import { isExtensionDimension, KUBE_DIMENSIONS, type KubeDimension, type SpendDimension } from '../domain/spend.js';
 import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, oneOf, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 
 const USAGE =
-  'burnrate spend [--team T] [--period this-month|last-month|YYYY-MM|YYYY-MM-DD..YYYY-MM-DD] [--by team|service|resource|day|provider|x_<column>] [--basis charge|invoice] [--json]';
-const DIMENSIONS: SpendDimension[] = ['team', 'service', 'resource', 'day', 'provider'];
+  'burnrate spend [--team T] [--period this-month|last-month|YYYY-MM|YYYY-MM-DD..YYYY-MM-DD] [--by team|service|resource|day|provider|namespace|workload|x_<column>] [--basis charge|invoice] [--json]';
+const DIMENSIONS: (SpendDimension | KubeDimension)[] = ['team', 'service', 'resource', 'day', 'provider', ...KUBE_DIMENSIONS];
 const BASES = ['charge', 'invoice'] as const;
 
 export const spendVerb: Verb = async (args, io) => {

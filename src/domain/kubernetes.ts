@@ -99,6 +99,11 @@ export function isProtected(annotations: Readonly<Record<string, string>> | unde
   return annotations?.[ANNOTATIONS.protect]?.toLowerCase() === 'true';
 }
 
+/** The node's GPUs in whole GPUs: `nvidia.com/gpu` plus its MIG slices at their share. */
+export function capacityOf(node: GpuNode): number {
+  return node.gpus + Object.entries(node.migSlices).reduce((sum, [resource, count]) => sum + (migShare(resource) ?? 0) * count, 0);
+}
+
 /** A MIG resource's share of a whole GPU: `nvidia.com/mig-3g.40gb` is 3 of the GPU's 7 compute slices. */
 export function migShare(resource: string): number | null {
   const match = /^nvidia\.com\/mig-(\d+)g\./.exec(resource);

@@ -1,12 +1,12 @@
 import type { Period } from './period.js';
-import type { SpendDimension } from './spend.js';
+import type { KubeDimension, SpendDimension } from './spend.js';
 import type { SpendBasis } from './spend-totals.js';
 
 /** The answer to "what did we spend, on what": stable, and the shape of `spend --json`. */
 export interface SpendReport {
   period: Period;
   currency: string;
-  by: SpendDimension;
+  by: SpendDimension | KubeDimension;
   /** Present for `invoice`: grouped by the billing periods the invoices say, not the charge days. */
   basis?: SpendBasis;
   /** Team ids the report is limited to; absent when it covers the whole organisation. */

@@ -114,6 +114,10 @@ export interface SpendBatch {
 /** What spend is grouped by: a FOCUS dimension, or a provider column a FOCUS source keeps (`dimensions`). */
 export type SpendDimension = 'team' | 'service' | 'resource' | 'day' | 'provider' | ExtensionDimension;
 
+/** Kubernetes splits of spend: the GPU nodes' cost by namespace, or by workload (src/snapshots/kube-cost.ts). */
+export const KUBE_DIMENSIONS = ['namespace', 'workload'] as const;
+export type KubeDimension = (typeof KUBE_DIMENSIONS)[number];
+
 /** A provider-specific FOCUS column (x_UsageType, x_Operation...): kept when a FOCUS source lists it. */
 export type ExtensionDimension = `x_${string}`;
 

@@ -7,6 +7,7 @@ import { runOrganisationDigest, runTeamDigests } from './digest.js';
 import { refreshSources } from './refresh-sources.js';
 import { runScheduledReview } from './scheduled-review.js';
 import { runSweepCheck } from './sweep-check.js';
+import { sampleKubeUsage } from './kube-usage.js';
 
 /** One run of a job: the teams it is for, and where a step tells what it did (serve's first run prints it). */
 export interface JobRun {
@@ -203,6 +204,13 @@ function gpuCheckJob(deps: Deps, handOver: JobStep): Job {
           say(
             `idle-GPU check: ${gpu.findings.filter((f) => f.state !== 'resolved').length} idle instance(s), ${gpu.queued.length} alert(s) queued${deps.config.actions.enabled ? '' : ' (actions are dry runs)'}`,
           );
+        },
+      },
+      {
+        name: 'Kubernetes usage',
+        run: async ({ say }) => {
+          if (!deps.gpu?.clusters) return;
+          say(`Kubernetes usage: ${await sampleKubeUsage(deps)} workload-node row(s) recorded`);
         },
       },
       {

@@ -19,8 +19,9 @@ import { loadPriceCatalog } from '../catalog/price-catalog.js';
 import { namespaceTeamsOf } from '../domain/kubernetes.js';
 import { ClusterInventoryReader } from './kubernetes/cluster-inventory.js';
 import { kubeConfigOf } from './kubernetes/kube-config.js';
-import { nodeInstanceIds, workloadInstances } from './kubernetes/workload-instances.js';
-import type { ClusterInventory } from '../domain/kubernetes.js';
+import { namespaceTeam, nodeInstanceIds, priceOf, workloadInstances } from './kubernetes/workload-instances.js';
+import type { ClusterInventory, GpuNode } from '../domain/kubernetes.js';
+import type { ClusterRead } from '../ports/cluster-read.js';
 import type { WorkloadPort } from '../ports/workload-port.js';
 
 /** Attempts per AWS call, throttling retries included. */
@@ -41,7 +42,12 @@ export interface ConfiguredGpu {
   spotPortAt(place: string): SpotMigrationPort | undefined;
   /** Stop, Resume and Keep of the clusters' workloads. */
   workloads: WorkloadPort;
+  /** Each cluster as read now (the last good read where it does not answer). */
+  clusters(): Promise<ClusterRead[]>;
 }
+
+/** How long a cluster's read serves again before the cluster is asked anew. */
+const REREAD_MS = 30_000;
 
 /** One AWS SDK client per region and service, shared by inventory, metrics, stops and spot migrations. */
 function perRegion<T>(make: (region: string) => T): (region: string) => T {
@@ -83,17 +89,19 @@ export function buildConfiguredGpu(config: Config, tokens: ReadonlyMap<string, s
   const workloads = new WorkloadInstancePort(workloadPort);
   const catalog = loadPriceCatalog();
   const namespaceTeams = namespaceTeamsOf(config.teams);
-  // The last good read of each cluster: a cluster that does not answer keeps its workloads as last seen.
-  const lastRead = new Map<string, ClusterInventory>();
+  // The last good read of each cluster: a cluster that does not answer keeps its workloads as last
+  // seen. A read younger than REREAD_MS serves again (the idle check and the usage sample both ask).
+  const lastRead = new Map<string, { read: ClusterInventory; at: number }>();
   const readCluster = async ({ source, reader }: (typeof readers)[number]) => {
+    const last = lastRead.get(source.cluster);
+    if (last && Date.now() - last.at < REREAD_MS) return { source, read: last.read, fresh: true };
     try {
       const read = await reader.read();
-      lastRead.set(source.cluster, read);
-      return { source, read };
+      lastRead.set(source.cluster, { read, at: Date.now() });
+      return { source, read, fresh: true };
     } catch (error) {
-      const last = lastRead.get(source.cluster);
       if (!last) throw error;
-      return { source, read: last };
+      return { source, read: last.read, fresh: false };
     }
   };
 
@@ -111,6 +119,20 @@ export function buildConfiguredGpu(config: Config, tokens: ReadonlyMap<string, s
     portOf: (instance) => (instance.kubernetes ? workloads : instance.provider === 'aws' ? stopPorts(instance.region) : undefined),
     spotPortOf: (instance) => (instance.provider === 'aws' ? spotPorts(instance.region) : undefined),
     workloads: workloadPort,
+    clusters: async () =>
+      (await Promise.all(readers.map(readCluster))).map(({ source, read, fresh }) => {
+        const labels = new Map(read.namespaces.map((n) => [n.name, n.labels]));
+        const context = { namespaceTeams, teamLabel: source.teamLabel, resolveTeam };
+        return {
+          inventory: read,
+          fresh,
+          teamOf: (namespace: string) => {
+            const team = namespaceTeam(context, namespace, labels.get(namespace) ?? {});
+            return config.teams.some((t) => t.id === team) ? team : null;
+          },
+          nodeHourly: (node: GpuNode) => priceOf(node, catalog)?.hourly ?? null,
+        };
+      }),
     spotPortAt: (place) => {
       const region = regionOfEc2SpotPlace(place);
       return region ? spotPorts(region) : undefined;

@@ -71,6 +71,7 @@ export function buildGpuDeps(config: Config, env: NodeJS.ProcessEnv = process.en
             resume: async (ref, options) => (await configured()).workloads.resume(ref, options),
             keep: async (ref, until, by) => (await configured()).workloads.keep(ref, until, by),
           },
+          clusters: async () => (await configured()).clusters(),
         }
       : {}),
   };

@@ -425,4 +425,26 @@ export const MIGRATIONS: readonly string[] = [
   -- When a commitment ends, where the bill says (CUR): expiring commitments are told ahead.
   ALTER TABLE spend_daily ADD COLUMN commitment_end TEXT;
   `,
+  `
+  -- Kubernetes GPU usage, sampled: each node's GPUs held by each workload (and not requested by
+  -- any, workload ''), as node-hours (share of the node's GPUs x hours) per UTC day. A node-day's
+  -- cost is split over its rows by these shares.
+  CREATE TABLE kube_gpu_usage (
+    day TEXT NOT NULL,
+    cluster TEXT NOT NULL,
+    node TEXT NOT NULL,
+    node_instance_id TEXT,
+    node_hourly REAL NOT NULL,
+    namespace TEXT NOT NULL,
+    workload TEXT NOT NULL,
+    team TEXT,
+    node_hours REAL NOT NULL,
+    PRIMARY KEY (day, cluster, node, namespace, workload)
+  );
+  -- When each cluster was last sampled: the next sample counts the time since.
+  CREATE TABLE kube_usage_samples (
+    cluster TEXT PRIMARY KEY,
+    at TEXT NOT NULL
+  );
+  `,
 ];

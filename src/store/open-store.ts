@@ -13,6 +13,7 @@ import { applyGpuFindingChange, SqliteGpuFindingStore } from './gpu-findings.js'
 import { SqliteInstanceOwnerStore } from './instance-owners.js';
 import { SqliteInstanceActionStore } from './instance-actions.js';
 import { SqliteSavingsLedgerStore } from './savings-ledger.js';
+import { SqliteKubeUsageStore } from './kube-usage.js';
 import { SqliteKeepExceptionStore } from './keep-exceptions.js';
 import { SqliteSnoozeStore } from './snoozes.js';
 import { SqliteSpotMigrationStore } from './spot-migrations.js';
@@ -130,6 +131,7 @@ export function openStore(path: string): Store {
     keeps: new SqliteKeepExceptionStore(db),
     instanceActions: new SqliteInstanceActionStore(db),
     savings: new SqliteSavingsLedgerStore(db),
+    kubeUsage: new SqliteKubeUsageStore(db),
     instanceOwners: new SqliteInstanceOwnerStore(db),
     conversations: new SqliteChatConversationStore(db),
     spotMigrations: new SqliteSpotMigrationStore(db),

@@ -14,6 +14,7 @@ import type { FindingStore } from './findings.js';
 import type { GpuFindingStore } from './gpu-findings.js';
 import type { InstanceActionStore } from './instance-actions.js';
 import type { SavingsLedgerStore } from './savings-ledger.js';
+import type { KubeUsageStore } from './kube-usage.js';
 import type { InstanceOwnerStore } from './instance-owners.js';
 import type { KeepExceptionStore } from './keep-exceptions.js';
 import type { OutboxStore } from './outbox.js';
@@ -56,6 +57,7 @@ export interface Store {
   keeps: KeepExceptionStore;
   instanceActions: InstanceActionStore;
   savings: SavingsLedgerStore;
+  kubeUsage: KubeUsageStore;
   instanceOwners: InstanceOwnerStore;
   conversations: ChatConversationStore;
   spotMigrations: SpotMigrationStore;

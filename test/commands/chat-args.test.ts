@@ -17,7 +17,7 @@ describe('chat arguments that are not understood', () => {
 
   it('say what a split can be after "by", and the teams the user can see for anything else', () => {
     expect(problems('by gpu')).toEqual([
-      '"gpu" is not a way to split spend: use team, service, resource, day, provider or a tag column such as x_UsageType.',
+      '"gpu" is not a way to split spend: use team, service, resource, day, provider, namespace, workload or a tag column such as x_UsageType.',
     ]);
     expect(problems('nosuchteam', ['ml-research', 'vision'])).toEqual([
       '"nosuchteam" is not a team you can see, a period or a way to split spend: your teams: ml-research, vision; periods: this-month, last-month, this-week, last-week, YYYY-MM, YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD.',

@@ -6,6 +6,9 @@ import { dispatch } from '../../src/chat/dispatcher.js';
 import type { Deps } from '../../src/deps.js';
 import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
+import { sampleKubeUsage } from '../../src/jobs/kube-usage.js';
+import { spendReport } from '../../commands/spend.js';
+import { spendRow } from '../support/deps.js';
 import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { FakeEc2 } from '../fakes/fake-ec2.js';
@@ -15,7 +18,7 @@ import { kubeconfigFor } from '../fakes/kube-objects.js';
 import { constant, FakePrometheus, type FakeDcgmGpu, type SampleFn } from '../fakes/fake-prometheus.js';
 import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
 import { testDeps } from '../support/deps.js';
-import { click } from '../support/recording-reply.js';
+import { click, command } from '../support/recording-reply.js';
 import { workDir } from '../support/run-cli.js';
 
 // Wednesday 18 Nov 2026, 06:00 UTC. The idle GPUs went idle at 01:00.
@@ -251,5 +254,62 @@ describe('Kubernetes workloads in the idle-GPU loop', () => {
     await press(deps, VICTOR, 'instance.keep', SERVE, { for: '4h' });
     expect(api!.writes()).toEqual([]);
     expect(api!.requests.filter((r) => r.method === 'PATCH').every((r) => r.query.dryRun === 'All')).toBe(true);
+  });
+});
+
+describe('Kubernetes cost by namespace and workload', () => {
+  it("splits each node's cost over the workloads that held its GPUs, adding up to the nodes' costs to the cent", async () => {
+    const { deps, setNow } = setup();
+    // The bill charged node C's instance $100.00 on the 18th, 24 hours of use.
+    await deps.store.importBatches([
+      {
+        scope: { source: 'test', billingPeriods: ['2026-11'] },
+        rows: [{ ...spendRow('vision', '2026-11-18', 100), resourceId: INSTANCE_C, usageHours: 24 }],
+        dataThrough: '2026-11-19T00:00:00Z',
+      },
+    ]);
+    expect(await sampleKubeUsage(deps)).toBe(0); // the first sample only starts the clock
+    setNow('2026-11-18T06:15:00Z');
+    expect(await sampleKubeUsage(deps)).toBeGreaterThan(0);
+
+    const report = await spendReport(deps, { period: { start: '2026-11-18', end: '2026-11-19' }, by: 'namespace' });
+    const byKey = new Map(report.rows.map((r) => [r.key, r.effective]));
+
+    // By hand. A quarter hour seen. Node A (g5.12xlarge, Karpenter spot, not on the bill): list price;
+    // 4 GPUs: notebook 1, llm-serve 2, chat 1. Node B (a2-highgpu-1g, not on the bill): one A100 in
+    // MIG slices, 2 × 3g + 1 × 1g = 7/7: the Ray sweep 3/7, train-42 1/7, unrequested 3/7.
+    // Node C: $100 for 24 hours; 8 GPUs: debug 1, web 1, 6 unrequested; 23.75 h not observed.
+    const catalog = loadPriceCatalog();
+    const a = (g5().spotHourly ?? g5().onDemandHourly!) * 0.25;
+    const a2 = catalog.priceOf('gcp', 'a2-highgpu-1g', 'us-central1');
+    const b = (a2?.onDemandHourly ?? 0) * 0.25;
+    const c = 100;
+    const expected = new Map([
+      ['ml-research', (a * 1) / 4 + (b * 4) / 7],
+      ['vision', (a * 2) / 4 + (c * 0.25 * (2 / 8)) / 24],
+      ['serving', (a * 1) / 4],
+      ['(unrequested GPUs)', (b * 3) / 7 + (c * 0.25 * (6 / 8)) / 24],
+      ['(not observed)', (c * 23.75) / 24],
+    ]);
+    for (const [key, amount] of expected) expect(Math.abs(byKey.get(key)! - amount)).toBeLessThanOrEqual(0.01 + 1e-9);
+    // Each node's cost to the cent, split without a cent lost or made up.
+    const nodeCosts = Math.round(a * 100) + Math.round(b * 100) + c * 100;
+    expect(Math.round(report.total.effective * 100)).toBe(nodeCosts);
+    expect(report.rows.reduce((sum, r) => sum + Math.round(r.effective * 100), 0)).toBe(nodeCosts);
+
+    const workloads = await spendReport(deps, { period: { start: '2026-11-18', end: '2026-11-19' }, by: 'workload', team: 'vision' });
+    expect(workloads.rows.map((r) => r.key).sort()).toEqual([
+      'vision/Deployment/llm-serve',
+      'vision/Deployment/web',
+      'vision/Pod/debug-shell',
+    ]);
+
+    // The same in chat: a vision owner sees vision's namespace only.
+    const asked = command(VICTOR, 'spend 2026-11-18..2026-11-18 by namespace');
+    await dispatch(deps, asked);
+    const answer = asked.reply.text();
+    expect(answer).toContain('Namespace');
+    expect(answer).toContain('vision');
+    expect(answer).not.toContain('ml-research');
   });
 });

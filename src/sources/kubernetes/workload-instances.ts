@@ -1,8 +1,8 @@
 import { workloadOf as workloadFromTags, type GpuInstance, type GpuWorkload } from '../../domain/gpu-inventory.js';
 import {
   ANNOTATIONS,
+  capacityOf,
   isProtected,
-  migShare,
   workloadKey,
   WORKLOAD_ID_PREFIX,
   type ClusterInventory,
@@ -55,6 +55,7 @@ export function workloadInstances(inventory: ClusterInventory, context: Workload
     const first = placed[0]!;
     const labels = pods[0]!.labels;
     const teamLabel = ns?.labels[context.teamLabel] ?? null;
+    const team = namespaceTeam(context, namespace, ns?.labels ?? {});
     const gpus = pods.reduce((sum, p) => sum + p.gpus, 0);
     const keepUntil = annotations[ANNOTATIONS.keepUntil] ? new Date(annotations[ANNOTATIONS.keepUntil]!) : null;
     out.push({
@@ -72,7 +73,7 @@ export function workloadInstances(inventory: ClusterInventory, context: Workload
       hourlyPrice: round6(placed.reduce((sum, p) => sum + (p.price?.hourly ?? 0) * (p.gpus / capacityOf(p.node)), 0)),
       ...(placed.some((p) => !p.price) ? { priceNote: 'no list price for some of its nodes: add their type to the catalog' } : {}),
       lifecycle: first.node.capacityType === 'spot' ? 'spot' : 'on-demand',
-      team: context.namespaceTeams.get(namespace) ?? (teamLabel === null ? UNTAGGED : context.resolveTeam(teamLabel)),
+      team,
       ownerTag: teamLabel,
       workload: workloadKindOf(ref.kind, labels),
       protected: ref.kind === 'Pod' || isProtected(annotations) || isProtected(ns?.annotations),
@@ -102,12 +103,18 @@ export function nodeInstanceIds(inventory: ClusterInventory): string[] {
   return inventory.nodes.flatMap((n) => (n.instanceId ? [n.instanceId] : []));
 }
 
-/** The node's GPUs in whole GPUs: `nvidia.com/gpu` plus its MIG slices at their share. */
-export function capacityOf(node: GpuNode): number {
-  return node.gpus + Object.entries(node.migSlices).reduce((sum, [resource, count]) => sum + (migShare(resource) ?? 0) * count, 0);
+/** The team claiming the namespace (teams[].gpu.namespaces), else its team label's; UNTAGGED without either. */
+export function namespaceTeam(
+  context: Pick<WorkloadContext, 'namespaceTeams' | 'teamLabel' | 'resolveTeam'>,
+  namespace: string,
+  labels: Readonly<Record<string, string>>,
+): string {
+  const label = labels[context.teamLabel];
+  return context.namespaceTeams.get(namespace) ?? (label === undefined ? UNTAGGED : context.resolveTeam(label));
 }
 
-function priceOf(node: GpuNode, catalog: PriceCatalog) {
+/** The node's catalog price (its region from its zone) with its hourly rate as it runs (spot or on demand); null when unpriced. */
+export function priceOf(node: GpuNode, catalog: PriceCatalog) {
   const region = regionOf(node);
   if (!node.provider || !node.instanceType || !region) return null;
   const entry = catalog.priceOf(node.provider, node.instanceType, region);
