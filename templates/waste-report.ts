@@ -1,10 +1,11 @@
 import { formatMoney, formatPercent } from '../src/domain/money.js';
 import { BENCHMARK_SHARES, type CommitmentReport, type TeamWaste, type WasteDiagnosis } from '../src/domain/waste.js';
 import type { Block, Button, Message } from './message.js';
+import type { StaticPool } from '../src/domain/kube-usage.js';
 
 export interface WasteReportData {
   /** The diagnosis the rows come from: its period, currency and notes. */
-  diagnosis: Pick<WasteDiagnosis, 'period' | 'currency' | 'notes'>;
+  diagnosis: Pick<WasteDiagnosis, 'period' | 'currency' | 'notes'> & Partial<Pick<WasteDiagnosis, 'staticCapacity'>>;
   /** The rows to show: one team, some teams, or the organisation. */
   rows: readonly TeamWaste[];
   /** The stacked-bar chart (base64 PNG), when one was drawn. */
@@ -42,6 +43,7 @@ export function wasteReport(data: WasteReportData): Message {
   ];
   for (const row of data.rows) blocks.push(...teamBlocks(row, money, data.dryRun));
   if (data.commitments) blocks.push(...commitmentBlocks(data.commitments, money));
+  blocks.push(...staticCapacityBlocks(diagnosis.staticCapacity ?? []));
   if (data.chartPng)
     blocks.push({
       type: 'image',
@@ -109,6 +111,38 @@ function teamBlocks(row: TeamWaste, money: (n: number) => string, dryRun: boolea
 }
 
 const pct = (n: number) => `${Math.round(n * 100)}%`;
+
+/**
+ * Kubernetes node pools that never scaled to zero while their GPUs waited: the pools are shared by
+ * teams, so they are the organisation's, each with the setting to change. List prices in USD.
+ */
+function staticCapacityBlocks(pools: readonly StaticPool[]): Block[] {
+  if (pools.length === 0) return [];
+  const usd = (n: number) => formatMoney(n, 'USD');
+  return [
+    { type: 'divider' },
+    {
+      type: 'text',
+      text: `**Static GPU capacity**: ${pools.length} Kubernetes node pool${pools.length === 1 ? '' : 's'} never scaled to zero`,
+    },
+    {
+      type: 'table',
+      columns: [
+        { label: 'Pool' },
+        { label: 'Nodes held' },
+        { label: 'Unrequested GPU-h', align: 'right' },
+        { label: 'Off-hours a month', align: 'right' },
+      ],
+      rows: pools.map((p) => [
+        `${p.cluster}/${p.pool}`,
+        p.minNodes === p.maxNodes ? String(p.minNodes) : `${p.minNodes}–${p.maxNodes}`,
+        `${p.idleGpuHours} of ${p.gpuHours}`,
+        usd(p.offHoursMonthly),
+      ]),
+    },
+    ...pools.map((p): Block => ({ type: 'context', text: `${p.cluster}/${p.pool}: ${p.setting}` })),
+  ];
+}
 
 /** Coverage and utilisation of GPU commitments, those ending soon, and the always-on capacity a commitment would suit. */
 function commitmentBlocks(report: CommitmentReport, money: (n: number) => string): Block[] {

@@ -29,3 +29,40 @@ export interface KubeCostLine {
 export const UNREQUESTED = '(unrequested GPUs)';
 /** The label of node time the samples did not see (burnrate not yet running, a cluster unreachable). */
 export const UNOBSERVED = '(not observed)';
+
+/** What scales a node pool: Karpenter, or the cloud's managed node groups with the cluster autoscaler. */
+export type PoolManager = 'karpenter' | 'eks' | 'gke' | 'aks';
+
+/** One GPU node pool at one sample. */
+export interface PoolSample {
+  cluster: string;
+  pool: string;
+  manager: PoolManager | null;
+  at: Date;
+  /** Hours since the previous sample that this one stands for (0 for a cluster's first). */
+  hours: number;
+  nodes: number;
+  /** GPUs offered and requested, in whole GPUs (MIG slices at their share). */
+  gpus: number;
+  requested: number;
+  /** The pool's nodes' list price an hour, together. */
+  hourly: number;
+}
+
+/** A GPU node pool that held nodes all along while its GPUs sat unrequested: static capacity. */
+export interface StaticPool {
+  cluster: string;
+  pool: string;
+  manager: PoolManager | null;
+  /** The fewest and most nodes any sample saw: never 0, or it would have scaled to zero. */
+  minNodes: number;
+  maxNodes: number;
+  /** GPU-hours the pool offered over the samples, and those no pod requested. */
+  gpuHours: number;
+  idleGpuHours: number;
+  /** What the unrequested GPUs cost outside working hours, scaled to a month (USD, list price). */
+  offHoursMonthly: number;
+  /** What to change, in the words of what scales the pool. */
+  setting: string;
+  evidence: string[];
+}

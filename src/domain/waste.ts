@@ -1,3 +1,4 @@
+import type { StaticPool } from './kube-usage.js';
 /**
  * The waste diagnosis: how much of a team's GPU spend buys nothing, by cause, and what to do first.
  * This is also the documented shape of `burnrate waste --json`: add fields, never rename them.
@@ -127,6 +128,8 @@ export interface WasteDiagnosis {
   teams: TeamWaste[];
   organisation: OrganisationWaste;
   commitments: CommitmentReport;
+  /** Kubernetes GPU node pools that never scaled to zero while their GPUs sat unrequested (list price, USD); empty without clusters. */
+  staticCapacity: StaticPool[];
   /** What the diagnosis could not see (instances without metrics or without a bill), for every reader. */
   notes: string[];
 }

@@ -13,6 +13,8 @@ import { loadFxRates } from './fx-rates.js';
 import { loadGpuSnapshot, type GpuSnapshot } from './gpu-snapshot.js';
 import { periodWindow } from './gpu-windows.js';
 import { loadHostPeaks } from './host-peaks.js';
+import { staticCapacity } from '../checks/kubernetes/static-capacity.js';
+import type { TeamSchedule } from '../checks/idle/team-schedule.js';
 
 /** Days in an average month: what a period of other length is scaled to. */
 const DAYS_PER_MONTH = 365.25 / 12;
@@ -29,10 +31,11 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
   const [snapshot, fx] = await Promise.all([loaded ?? loadGpuSnapshot(deps, { window, ownership: 'tags' }), loadFxRates(deps)]);
   const currency = fx.base;
   const ids = snapshot.instances.map((i) => i.instanceId);
-  const [costs, unused, hosts] = await Promise.all([
+  const [costs, unused, hosts, pools] = await Promise.all([
     deps.store.spend.resourceCosts(period, ids),
     deps.store.spend.unusedCommitments(period),
     loadHostPeaks(deps, window, snapshot.instances),
+    deps.store.kubeUsage.poolSamples(period),
   ]);
 
   const seriesOf = new Map<string, GpuSeries[]>();
@@ -83,12 +86,22 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
     recommendations: deps.config.recommendations,
     spot: deps.config.spot,
     inferenceUtilFloor: floor,
+    staticCapacity: staticCapacity({ samples: pools, schedule: poolSchedule(deps) }),
   });
   if (unconverted.size > 0)
     diagnosis.notes.push(
       `Charges in ${[...unconverted].sort().join(', ')} are left out: no rate to ${currency}. Add it under fx in burnrate.yml.`,
     );
   return diagnosis;
+}
+
+/**
+ * The working hours node pools are judged by: `gpu.workingHours` in the teams' time zone where
+ * they share one (pools are shared by teams), else in UTC.
+ */
+function poolSchedule(deps: Deps): TeamSchedule {
+  const zones = new Set(deps.config.teams.map((t) => t.timezone));
+  return { timezone: zones.size === 1 ? [...zones][0]! : 'UTC', workingHours: deps.config.gpu.workingHours };
 }
 
 function isCalendarMonth(period: Period): boolean {

@@ -1,20 +1,23 @@
 import type Database from 'better-sqlite3';
-import type { KubeUsageRow } from '../domain/kube-usage.js';
+import type { KubeUsageRow, PoolSample } from '../domain/kube-usage.js';
 import type { Period } from '../domain/period.js';
 
 export interface KubeUsageStore {
   /** When the cluster was last sampled; null before the first sample. */
   lastSample(cluster: string): Promise<Date | null>;
-  /** Adds a sample's rows and moves the cluster's sample time to `at`, together. */
-  record(cluster: string, at: Date, rows: readonly KubeUsageRow[]): Promise<void>;
+  /** Adds a sample's rows and pool figures and moves the cluster's sample time to `at`, together. */
+  record(cluster: string, at: Date, rows: readonly KubeUsageRow[], pools: readonly PoolSample[]): Promise<void>;
   /** Every row of the period's days. */
   rows(period: Period): Promise<KubeUsageRow[]>;
+  /** Every pool sample taken in the period. */
+  poolSamples(period: Period): Promise<PoolSample[]>;
 }
 
 export class SqliteKubeUsageStore implements KubeUsageStore {
   private readonly last: Database.Statement<[string], string>;
   private readonly inPeriod: Database.Statement<[string, string], KubeUsageRow>;
-  private readonly write: (cluster: string, at: Date, rows: readonly KubeUsageRow[]) => void;
+  private readonly write: (cluster: string, at: Date, rows: readonly KubeUsageRow[], pools: readonly PoolSample[]) => void;
+  private readonly pools: Database.Statement<[string, string], Omit<PoolSample, 'at'> & { at: string }>;
 
   constructor(db: Database.Database) {
     this.last = db.prepare<[string], string>('SELECT at FROM kube_usage_samples WHERE cluster = ?').pluck();
@@ -30,11 +33,20 @@ export class SqliteKubeUsageStore implements KubeUsageStore {
          node_hours = node_hours + excluded.node_hours, node_hourly = excluded.node_hourly,
          node_instance_id = excluded.node_instance_id, team = excluded.team`,
     );
+    const addPool = db.prepare(
+      `INSERT OR REPLACE INTO kube_pool_samples (cluster, pool, manager, at, hours, nodes, gpus, requested, hourly)
+       VALUES (@cluster, @pool, @manager, @at, @hours, @nodes, @gpus, @requested, @hourly)`,
+    );
+    this.pools = db.prepare(
+      `SELECT cluster, pool, manager, at, hours, nodes, gpus, requested, hourly FROM kube_pool_samples
+       WHERE at >= ? AND at < ? ORDER BY cluster, pool, at`,
+    );
     const stamp = db.prepare(
       'INSERT INTO kube_usage_samples (cluster, at) VALUES (?, ?) ON CONFLICT (cluster) DO UPDATE SET at = excluded.at',
     );
-    this.write = db.transaction((cluster: string, at: Date, rows: readonly KubeUsageRow[]) => {
+    this.write = db.transaction((cluster: string, at: Date, rows: readonly KubeUsageRow[], pools: readonly PoolSample[]) => {
       for (const row of rows) add.run(row);
+      for (const pool of pools) addPool.run({ ...pool, at: pool.at.toISOString() });
       stamp.run(cluster, at.toISOString());
     });
   }
@@ -44,8 +56,12 @@ export class SqliteKubeUsageStore implements KubeUsageStore {
     return at ? new Date(at) : null;
   }
 
-  async record(cluster: string, at: Date, rows: readonly KubeUsageRow[]): Promise<void> {
-    this.write(cluster, at, rows);
+  async record(cluster: string, at: Date, rows: readonly KubeUsageRow[], pools: readonly PoolSample[]): Promise<void> {
+    this.write(cluster, at, rows, pools);
+  }
+
+  async poolSamples(period: Period): Promise<PoolSample[]> {
+    return this.pools.all(`${period.start}T00:00:00.000Z`, `${period.end}T00:00:00.000Z`).map((p) => ({ ...p, at: new Date(p.at) }));
   }
 
   async rows(period: Period): Promise<KubeUsageRow[]> {

@@ -446,5 +446,20 @@ export const MIGRATIONS: readonly string[] = [
     cluster TEXT PRIMARY KEY,
     at TEXT NOT NULL
   );
+  -- Each GPU node pool at each sample: nodes held, GPUs offered and requested, the nodes' list
+  -- price an hour, and the hours the sample stands for. A pool that never goes to zero nodes while
+  -- its GPUs sit unrequested is static capacity.
+  CREATE TABLE kube_pool_samples (
+    cluster TEXT NOT NULL,
+    pool TEXT NOT NULL,
+    manager TEXT,
+    at TEXT NOT NULL,
+    hours REAL NOT NULL,
+    nodes INTEGER NOT NULL,
+    gpus REAL NOT NULL,
+    requested REAL NOT NULL,
+    hourly REAL NOT NULL,
+    PRIMARY KEY (cluster, pool, at)
+  );
   `,
 ];

@@ -8,6 +8,8 @@ import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
 import { sampleKubeUsage } from '../../src/jobs/kube-usage.js';
 import { spendReport } from '../../commands/spend.js';
+import { loadWasteDiagnosis } from '../../src/snapshots/waste-snapshot.js';
+import { wasteReport } from '../../templates/waste-report.js';
 import { spendRow } from '../support/deps.js';
 import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
@@ -311,5 +313,38 @@ describe('Kubernetes cost by namespace and workload', () => {
     expect(answer).toContain('Namespace');
     expect(answer).toContain('vision');
     expect(answer).not.toContain('ml-research');
+  });
+});
+
+describe('Static GPU capacity', () => {
+  it('finds the node pools that never scale to zero while their GPUs wait, in the waste diagnosis with the setting to change', async () => {
+    const { deps, setNow } = setup();
+    // A sample every 15 minutes for 25 hours.
+    for (let i = 0; i <= 100; i++) {
+      setNow(new Date(Date.parse(NOW) + i * 15 * 60_000).toISOString());
+      await sampleKubeUsage(deps);
+    }
+    const diagnosis = await loadWasteDiagnosis(deps, { start: '2026-11-18', end: '2026-11-20' });
+    // gpu-shared (node A) is fully requested. p4d-static (node C): 6 of 8 GPUs unrequested; a100-pool
+    // (node B): 3/7 of its A100 unrequested. Both held their node in every sample.
+    expect(diagnosis.staticCapacity.map((p) => [p.pool, p.minNodes, p.idleGpuHours, p.gpuHours])).toEqual([
+      ['p4d-static', 1, 150, 200],
+      ['a100-pool', 1, Math.round(25 * (3 / 7) * 10) / 10, 25],
+    ]);
+    const p4d = loadPriceCatalog().priceOf('aws', 'p4d.24xlarge', 'us-east-1')!.onDemandHourly!;
+    // Its unrequested share (6/8) of the node's list price, outside 09:00–19:00 UTC on weekdays, a month.
+    const [p4dPool] = diagnosis.staticCapacity;
+    expect(p4dPool!.setting).toContain('EKS node group p4d-static');
+    let offHours = 0;
+    for (let i = 1; i <= 100; i++) {
+      const at = new Date(Date.parse(NOW) + i * 15 * 60_000);
+      const minutes = at.getUTCHours() * 60 + at.getUTCMinutes();
+      if (!(minutes >= 9 * 60 && minutes < 19 * 60)) offHours += 0.25; // Wed and Thu: working days
+    }
+    expect(p4dPool!.offHoursMonthly).toBeCloseTo((((6 / 8) * p4d * offHours) / 25) * (365.25 / 12) * 24, 2);
+
+    const text = renderPlainText(wasteReport({ diagnosis, rows: [], dryRun: true }));
+    expect(text).toContain('Static GPU capacity');
+    expect(text).toContain('gpu-prod/p4d-static: EKS node group p4d-static: set its scaling config minSize to 0');
   });
 });

@@ -1,3 +1,4 @@
+import type { StaticPool } from '../../domain/kube-usage.js';
 import type { GpuInstance } from '../../domain/gpu-inventory.js';
 import type { PriceCatalog } from '../../domain/price-catalog.js';
 import { ACTION_IDS } from '../../domain/action-ids.js';
@@ -41,6 +42,8 @@ export interface BilledResource {
 }
 
 export interface WasteInput {
+  /** Kubernetes node pools found static over the period (src/checks/kubernetes/static-capacity.ts), passed through. */
+  staticCapacity?: readonly StaticPool[];
   period: { start: string; end: string; days: number };
   /** Period figures × this = monthly figures (1 for a calendar month). */
   monthFactor: number;
@@ -143,6 +146,7 @@ export function diagnoseWaste(input: WasteInput): WasteDiagnosis {
       recommendations: input.recommendations,
       spot: input.spot,
     }),
+    staticCapacity: [...(input.staticCapacity ?? [])],
     notes,
   };
 }
