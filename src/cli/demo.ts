@@ -14,7 +14,7 @@ export const demoVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { db: COMMON_OPTIONS.db }, USAGE);
   // The demo ignores any burnrate.yml: it is always the embedded organisation.
   const runtime = buildRuntime({
-    config: demoConfig(),
+    config: demoConfig({ cluster: true }),
     chatPlatforms: false,
     dbPath: values.db,
     env: io.env,

@@ -23,7 +23,7 @@ export function loadConfig(path: string | undefined, env: NodeJS.ProcessEnv = pr
   const explicit = path ?? env.BURNRATE_CONFIG;
   if (!explicit) {
     const fallback = resolve(cwd, DEFAULT_PATH);
-    if (!existsSync(fallback)) return { config: demoConfig(), path: null };
+    if (!existsSync(fallback)) return { config: demoConfig({ cluster: true }), path: null };
     return { config: parseConfigFile(fallback), path: fallback };
   }
   const file = resolve(cwd, explicit);

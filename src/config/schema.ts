@@ -186,6 +186,8 @@ const demoSource = z.strictObject({
   id: nonEmpty('a source id').optional(),
   seed: z.number().int({ error: 'expected an integer seed' }).default(42),
   days: z.number().int().min(7, { error: 'expected at least 7 days' }).max(730).default(90),
+  /** A small Kubernetes cluster beside the demo fleet (src/sources/demo/demo-cluster.ts). */
+  cluster: z.boolean({ error: 'expected true or false' }).default(false),
 });
 
 export const sourceSchema = z.discriminatedUnion('type', [focusSource, demoSource, awsSourceSchema, gcpSourceSchema], {
@@ -201,7 +203,7 @@ export const configSchema = z
       .default({ tagKeys: ['team'] }),
     admins: people,
     teams: z.array(teamSchema, { error: 'expected a list of teams' }).default([]),
-    sources: z.array(sourceSchema, { error: 'expected a list of sources' }).default([{ type: 'demo', seed: 42, days: 90 }]),
+    sources: z.array(sourceSchema, { error: 'expected a list of sources' }).default([{ type: 'demo', seed: 42, days: 90, cluster: false }]),
     schedule: z
       .strictObject({
         budgetCheck: hourMinute.default('08:00'),

@@ -20,10 +20,24 @@ export async function sampleKubeUsage(deps: Deps): Promise<number> {
     const name = cluster.inventory.cluster;
     const last = await deps.store.kubeUsage.lastSample(name);
     const counts = last !== null && now > last && now.getTime() - last.getTime() <= MAX_SAMPLE_GAP_MS;
-    const rows = counts ? usageRows({ ...cluster, from: last.getTime() / 1000, to: now.getTime() / 1000 }) : [];
-    const hours = counts ? (now.getTime() - last.getTime()) / 3_600_000 : 0;
-    await deps.store.kubeUsage.record(name, now, rows, poolSamples(cluster.inventory, now, hours, cluster.nodeHourly));
+    // A cluster whose layout is known to have run for days (the demo's) is counted back over them on its first sample.
+    const since = counts ? last : last === null && cluster.historyDays ? new Date(now.getTime() - cluster.historyDays * 86_400_000) : null;
+    const rows = since ? usageRows({ ...cluster, from: since.getTime() / 1000, to: now.getTime() / 1000 }) : [];
+    const pools = since
+      ? hourlySteps(since, now).flatMap(({ at, hours }) => poolSamples(cluster.inventory, at, hours, cluster.nodeHourly))
+      : poolSamples(cluster.inventory, now, 0, cluster.nodeHourly);
+    await deps.store.kubeUsage.record(name, now, rows, pools);
     recorded += rows.length;
   }
   return recorded;
+}
+
+/** [from, to) in steps of at most an hour, each ending at `at`: one pool sample each. */
+function hourlySteps(from: Date, to: Date): { at: Date; hours: number }[] {
+  const steps: { at: Date; hours: number }[] = [];
+  for (let start = from.getTime(); start < to.getTime(); start += 3_600_000) {
+    const end = Math.min(to.getTime(), start + 3_600_000);
+    steps.push({ at: new Date(end), hours: (end - start) / 3_600_000 });
+  }
+  return steps;
 }

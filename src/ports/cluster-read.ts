@@ -9,4 +9,6 @@ export interface ClusterRead {
   teamOf(namespace: string): string | null;
   /** The node's list price an hour (spot or on demand as it runs); null when unpriced. */
   nodeHourly(node: GpuNode): number | null;
+  /** Days its present layout has run (the demo cluster): its first sample counts them, hour by hour. */
+  historyDays?: number;
 }

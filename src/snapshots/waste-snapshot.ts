@@ -30,11 +30,14 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
   const window = loaded?.window ?? periodWindow(period, deps.clock());
   const [snapshot, fx] = await Promise.all([loaded ?? loadGpuSnapshot(deps, { window, ownership: 'tags' }), loadFxRates(deps)]);
   const currency = fx.base;
-  const ids = snapshot.instances.map((i) => i.instanceId);
+  // Kubernetes workloads are not on the bill as themselves (their nodes are): until their split of
+  // the nodes' bill feeds the categories, the diagnosis stays on what the bill names.
+  const machines = snapshot.instances.filter((i) => !i.kubernetes);
+  const ids = machines.map((i) => i.instanceId);
   const [costs, unused, hosts, pools] = await Promise.all([
     deps.store.spend.resourceCosts(period, ids),
     deps.store.spend.unusedCommitments(period),
-    loadHostPeaks(deps, window, snapshot.instances),
+    loadHostPeaks(deps, window, machines),
     deps.store.kubeUsage.poolSamples(period),
   ]);
 
@@ -45,7 +48,7 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
   const indexOf = new Map(all.map((s, i) => [s, i]));
   const detected = detectIdleIntervalsMany(all, deps.config.gpu.idle, window);
   const floor = deps.config.waste.inferenceUtilFloor;
-  const instances = snapshot.instances.map((instance) => {
+  const instances = machines.map((instance) => {
     const series = seriesOf.get(instance.instanceId) ?? [];
     if (series.length === 0) return { instance, time: null, usage: null };
     const time = series.reduce<GpuTime>(

@@ -14,6 +14,11 @@ import type { ConfiguredGpu } from './configured-gpu.js';
 import { demoFleet } from './demo/demo-fleet.js';
 import { DemoGpuMetrics } from './demo/demo-gpu-metrics.js';
 import { demoInventory } from './demo/demo-inventory.js';
+import { DemoCluster } from './demo/demo-cluster.js';
+import { WorkloadInstancePort } from '../cloud/kubernetes/workload-instance-port.js';
+import { loadPriceCatalog } from '../catalog/price-catalog.js';
+import { namespaceTeamsOf, workloadRefOf } from '../domain/kubernetes.js';
+import { namespaceTeam, priceOf, workloadInstances } from './kubernetes/workload-instances.js';
 
 /**
  * GPU metrics, inventory and the instance action port from the configuration: the demo source's
@@ -85,13 +90,64 @@ function buildDemoGpu(config: Config): DemoGpu | undefined {
   const fleet = demoFleet(demo.seed);
   const inventory = demoInventory(demo.seed, teamResolver(config.teams), { fleet, tagKeys: config.ownership.tagKeys });
   const spotPort = new DemoSpotPort([...new Set(inventory.map((i) => launchTemplateOf(i.tags)).filter((t): t is string => t !== null))]);
-  return {
+  const machines = new DemoInstancePort(inventory.map((i) => ({ id: i.instanceId, state: 'running', tags: { ...i.tags } })));
+  const gpu: DemoGpu = {
     metrics: [new DemoGpuMetrics({ seed: demo.seed, fleet, ...(demo.id ? { id: demo.id } : {}) })],
     inventory: async () => inventory,
-    instances: new DemoInstancePort(inventory.map((i) => ({ id: i.instanceId, state: 'running', tags: { ...i.tags } }))),
+    instances: machines,
     spot: routedSpotPorts({ port: spotPort, instanceIds: new Set(inventory.map((i) => i.instanceId)) }),
     list: inventory,
     spotPort,
+  };
+  return demo.cluster ? withDemoCluster(gpu, new DemoCluster(demo.seed), config, demo.days) : gpu;
+}
+
+/**
+ * The demo fleet and the demo's Kubernetes cluster together: its workloads are GPU instances too
+ * (priced at their share of their nodes), Stop on one scales it in the cluster, and its usage
+ * history reaches back over the demo's days.
+ */
+function withDemoCluster(gpu: DemoGpu, cluster: DemoCluster, config: Config, days: number): DemoGpu {
+  const catalog = loadPriceCatalog();
+  const context = {
+    catalog,
+    resolveTeam: teamResolver(config.teams),
+    namespaceTeams: namespaceTeamsOf(config.teams),
+    teamLabel: 'team',
+    ownerKey: 'owner',
+  };
+  const workloadPort = new WorkloadInstancePort(cluster.workloads);
+  const machines = gpu.instances;
+  const list = async () => [...gpu.list, ...workloadInstances(cluster.inventory(), context)];
+  return {
+    ...gpu,
+    metrics: [...gpu.metrics, cluster.metrics],
+    inventory: list,
+    instances: {
+      provider: 'demo',
+      describe: async (ids) => [
+        ...(await machines.describe(ids.filter((id) => !workloadRefOf(id)))),
+        ...(await workloadPort.describe(ids.filter((id) => workloadRefOf(id)))),
+      ],
+      stop: (id, options) => (workloadRefOf(id) ? workloadPort.stop(id, options) : machines.stop(id, options)),
+    },
+    workloads: cluster.workloads,
+    clusters: async () => {
+      const inventory = cluster.inventory();
+      const labels = new Map(inventory.namespaces.map((n) => [n.name, n.labels]));
+      return [
+        {
+          inventory,
+          fresh: true,
+          teamOf: (namespace: string) => {
+            const team = namespaceTeam(context, namespace, labels.get(namespace) ?? {});
+            return config.teams.some((t) => t.id === team) ? team : null;
+          },
+          nodeHourly: (node) => priceOf(node, catalog)?.hourly ?? null,
+          historyDays: days,
+        },
+      ];
+    },
   };
 }
 

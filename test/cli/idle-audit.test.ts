@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import { cli, workDir } from '../support/run-cli.js';
 
-/** 18 Nov 2026 06:00Z: in the demo, ml-research has two idle notebooks and llm-training a stalled node. */
+/** 18 Nov 2026 06:00Z: in the demo, ml-research has two idle notebooks and llm-training a stalled node; the demo cluster adds four idle workloads. */
 const NOW = '2026-11-18T06:00:00Z';
 
 describe('burnrate idle and burnrate audit', () => {
@@ -12,7 +12,7 @@ describe('burnrate idle and burnrate audit', () => {
     const text = await cli(['idle'], { cwd, now: NOW });
     expect(text.err).toBe('');
     expect(text.code).toBe(0);
-    expect(text.out).toMatch(/^Idle GPUs of all teams: 5, \$[\d,.]+ per day/);
+    expect(text.out).toMatch(/^Idle GPUs of all teams: 9, \$[\d,.]+ per day/);
     expect(text.out).toContain('alice-notebook');
     expect(text.out).toContain('llm-pretrain-a3-0');
     expect(text.out).toMatch(/tmp-debug-box +g5\.12xlarge +\(none\)/);

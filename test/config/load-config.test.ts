@@ -29,7 +29,7 @@ describe('configuration', () => {
   it('parses the documented example and fills defaults', () => {
     const config = parseConfigText(valid);
     expect(config.teams[0]?.budget?.thresholds).toEqual([50, 80, 100]);
-    expect(config.sources[1]).toEqual({ type: 'demo', seed: 42, days: 90 });
+    expect(config.sources[1]).toEqual({ type: 'demo', seed: 42, days: 90, cluster: false });
     expect(config.schedule.budgetCheck).toBe('08:00');
   });
 

@@ -3,10 +3,11 @@ import { DEMO_JPY } from './demo-spend.js';
 
 /**
  * The embedded demo organisation: four ML teams, chat ids that look real, and a demo source.
- * It is what burnrate runs on when no burnrate.yml exists, so `npm start` works on a fresh clone.
+ * It is what burnrate runs on when no burnrate.yml exists, so `npm start` works on a fresh clone;
+ * there (and in `burnrate demo`) with its Kubernetes cluster too (`cluster`, demo-cluster.ts).
  * llm-training is sized to head over its monthly budget; inference has a weekly budget too.
  */
-export function demoConfig(): Config {
+export function demoConfig(options: { cluster?: boolean } = {}): Config {
   return configSchema.parse({
     ownership: { tagKeys: ['team', 'user:team'] },
     admins: ['U0DEMOADMIN'],
@@ -55,7 +56,7 @@ export function demoConfig(): Config {
         budget: { monthly: 30000, currency: 'USD', thresholds: [50, 80, 100], forecast: true },
       },
     ],
-    sources: [{ type: 'demo', seed: 42, days: 90 }],
+    sources: [{ type: 'demo', seed: 42, days: 90, cluster: options.cluster ?? false }],
     // The vision team's Tokyo account is billed in yen: converted at this rate wherever it is added up.
     fx: { base: 'USD', asOf: '2026-11-30', rates: { [DEMO_JPY.currency]: DEMO_JPY.usdPerUnit } },
     // The inference team's serving volume, for its cost per 1,000 predictions in the monthly review.
