@@ -4,7 +4,7 @@ import { Ec2InstancePort } from '../cloud/aws/ec2-instance-port.js';
 import type { InstanceActionPort } from '../ports/instance-port.js';
 import { Ec2SpotPort, regionOfEc2SpotPlace } from '../cloud/aws/ec2-spot-port.js';
 import type { SpotMigrationPort } from '../ports/spot-port.js';
-import { metricsSourceId, type GpuMetricsSourceConfig } from '../config/gpu-sources-schema.js';
+import { metricsSourceId, type GpuMetricsSourceConfig, type KubernetesInventoryConfig } from '../config/gpu-sources-schema.js';
 import type { Config } from '../config/schema.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
 import type { GpuMetricsSource } from '../ports/gpu-metrics-source.js';
@@ -19,8 +19,8 @@ import { loadPriceCatalog } from '../catalog/price-catalog.js';
 import { namespaceTeamsOf } from '../domain/kubernetes.js';
 import { ClusterInventoryReader } from './kubernetes/cluster-inventory.js';
 import { kubeConfigOf } from './kubernetes/kube-config.js';
-import { namespaceTeam, nodeInstanceIds, priceOf, workloadInstances } from './kubernetes/workload-instances.js';
-import type { ClusterInventory, GpuNode } from '../domain/kubernetes.js';
+import { clusterReadOf, nodeInstanceIds, workloadInstances } from './kubernetes/workload-instances.js';
+import type { ClusterInventory } from '../domain/kubernetes.js';
 import type { ClusterRead } from '../ports/cluster-read.js';
 import type { WorkloadPort } from '../ports/workload-port.js';
 
@@ -89,6 +89,13 @@ export function buildConfiguredGpu(config: Config, tokens: ReadonlyMap<string, s
   const workloads = new WorkloadInstancePort(workloadPort);
   const catalog = loadPriceCatalog();
   const namespaceTeams = namespaceTeamsOf(config.teams);
+  const contextOf = (source: KubernetesInventoryConfig) => ({
+    catalog,
+    resolveTeam,
+    namespaceTeams,
+    teamLabel: source.teamLabel,
+    ownerKey: source.ownerKey,
+  });
   // The last good read of each cluster: a cluster that does not answer keeps its workloads as last
   // seen. A read younger than REREAD_MS serves again (the idle check and the usage sample both ask).
   const lastRead = new Map<string, { read: ClusterInventory; at: number }>();
@@ -111,28 +118,16 @@ export function buildConfiguredGpu(config: Config, tokens: ReadonlyMap<string, s
       const [machines, read] = await Promise.all([Promise.all(inventories.map((i) => i.list())), Promise.all(readers.map(readCluster))]);
       // A cluster's GPU nodes are its workloads' hosts: never listed as instances, so never stopped whole.
       const nodes = new Set(read.flatMap(({ read: r }) => nodeInstanceIds(r)));
-      const kube = read.flatMap(({ source, read: r }) =>
-        workloadInstances(r, { catalog, resolveTeam, namespaceTeams, teamLabel: source.teamLabel, ownerKey: source.ownerKey }),
-      );
+      const kube = read.flatMap(({ source, read: r }) => workloadInstances(r, contextOf(source)));
       return [...machines.flat().filter((i) => !nodes.has(i.instanceId)), ...kube];
     },
     portOf: (instance) => (instance.kubernetes ? workloads : instance.provider === 'aws' ? stopPorts(instance.region) : undefined),
     spotPortOf: (instance) => (instance.provider === 'aws' ? spotPorts(instance.region) : undefined),
     workloads: workloadPort,
     clusters: async () =>
-      (await Promise.all(readers.map(readCluster))).map(({ source, read, fresh }) => {
-        const labels = new Map(read.namespaces.map((n) => [n.name, n.labels]));
-        const context = { namespaceTeams, teamLabel: source.teamLabel, resolveTeam };
-        return {
-          inventory: read,
-          fresh,
-          teamOf: (namespace: string) => {
-            const team = namespaceTeam(context, namespace, labels.get(namespace) ?? {});
-            return config.teams.some((t) => t.id === team) ? team : null;
-          },
-          nodeHourly: (node: GpuNode) => priceOf(node, catalog)?.hourly ?? null,
-        };
-      }),
+      (await Promise.all(readers.map(readCluster))).map(({ source, read, fresh }) =>
+        clusterReadOf(read, { fresh, context: contextOf(source), teamIds: config.teams.map((t) => t.id) }),
+      ),
     spotPortAt: (place) => {
       const region = regionOfEc2SpotPlace(place);
       return region ? spotPorts(region) : undefined;

@@ -18,7 +18,7 @@ import { DemoCluster } from './demo/demo-cluster.js';
 import { WorkloadInstancePort } from '../cloud/kubernetes/workload-instance-port.js';
 import { loadPriceCatalog } from '../catalog/price-catalog.js';
 import { namespaceTeamsOf, workloadRefOf } from '../domain/kubernetes.js';
-import { namespaceTeam, priceOf, workloadInstances } from './kubernetes/workload-instances.js';
+import { clusterReadOf, workloadInstances } from './kubernetes/workload-instances.js';
 
 /**
  * GPU metrics, inventory and the instance action port from the configuration: the demo source's
@@ -108,9 +108,8 @@ function buildDemoGpu(config: Config): DemoGpu | undefined {
  * history reaches back over the demo's days.
  */
 function withDemoCluster(gpu: DemoGpu, cluster: DemoCluster, config: Config, days: number): DemoGpu {
-  const catalog = loadPriceCatalog();
   const context = {
-    catalog,
+    catalog: loadPriceCatalog(),
     resolveTeam: teamResolver(config.teams),
     namespaceTeams: namespaceTeamsOf(config.teams),
     teamLabel: 'team',
@@ -132,22 +131,9 @@ function withDemoCluster(gpu: DemoGpu, cluster: DemoCluster, config: Config, day
       stop: (id, options) => (workloadRefOf(id) ? workloadPort.stop(id, options) : machines.stop(id, options)),
     },
     workloads: cluster.workloads,
-    clusters: async () => {
-      const inventory = cluster.inventory();
-      const labels = new Map(inventory.namespaces.map((n) => [n.name, n.labels]));
-      return [
-        {
-          inventory,
-          fresh: true,
-          teamOf: (namespace: string) => {
-            const team = namespaceTeam(context, namespace, labels.get(namespace) ?? {});
-            return config.teams.some((t) => t.id === team) ? team : null;
-          },
-          nodeHourly: (node) => priceOf(node, catalog)?.hourly ?? null,
-          historyDays: days,
-        },
-      ];
-    },
+    clusters: async () => [
+      clusterReadOf(cluster.inventory(), { fresh: true, context, teamIds: config.teams.map((t) => t.id), historyDays: days }),
+    ],
   };
 }
 

@@ -11,6 +11,7 @@ import {
   type WorkloadKind,
 } from '../../domain/kubernetes.js';
 import type { PriceCatalog } from '../../domain/price-catalog.js';
+import type { ClusterRead } from '../../ports/cluster-read.js';
 import { UNTAGGED } from '../../domain/spend.js';
 
 export interface WorkloadContext {
@@ -45,12 +46,12 @@ export function workloadInstances(inventory: ClusterInventory, context: Workload
   for (const [key, pods] of byWorkload) {
     const { workload: ref, namespace } = pods[0]!;
     const ns = namespaces.get(namespace);
-    const annotations = { ...(inventory.workloadAnnotations.get(key) ?? {}) };
+    const annotations = inventory.workloadAnnotations.get(key) ?? {};
     const shares = new Map<string, number>();
     for (const pod of pods) shares.set(pod.node!, (shares.get(pod.node!) ?? 0) + pod.gpus);
     const placed = [...shares].map(([name, gpus]) => {
       const node = nodes.get(name)!;
-      return { node, gpus, price: priceOf(node, context.catalog) };
+      return { node, share: gpus / capacityOf(node), price: priceOf(node, context.catalog) };
     });
     const first = placed[0]!;
     const labels = pods[0]!.labels;
@@ -70,7 +71,7 @@ export function workloadInstances(inventory: ClusterInventory, context: Workload
         first.price?.gpuMemoryGiB != null && first.price.gpuCount > 0
           ? round3((first.price.gpuMemoryGiB / first.price.gpuCount) * gpus)
           : null,
-      hourlyPrice: round6(placed.reduce((sum, p) => sum + (p.price?.hourly ?? 0) * (p.gpus / capacityOf(p.node)), 0)),
+      hourlyPrice: round6(placed.reduce((sum, p) => sum + (p.price?.hourly ?? 0) * p.share, 0)),
       ...(placed.some((p) => !p.price) ? { priceNote: 'no list price for some of its nodes: add their type to the catalog' } : {}),
       lifecycle: first.node.capacityType === 'spot' ? 'spot' : 'on-demand',
       team,
@@ -86,7 +87,7 @@ export function workloadInstances(inventory: ClusterInventory, context: Workload
           name: p.node.name,
           instanceId: p.node.instanceId,
           hourly: p.price?.hourly ?? 0,
-          share: p.gpus / capacityOf(p.node),
+          share: p.share,
         })),
         keep:
           keepUntil && !Number.isNaN(keepUntil.getTime())
@@ -149,3 +150,21 @@ const KIND_WORKLOADS: Partial<Record<WorkloadKind, GpuWorkload>> = {
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
+
+/** A cluster's read as the usage samples take it: teams of namespaces (configured teams only) and node prices. */
+export function clusterReadOf(
+  inventory: ClusterInventory,
+  options: { fresh: boolean; context: WorkloadContext; teamIds: readonly string[]; historyDays?: number },
+): ClusterRead {
+  const labels = new Map(inventory.namespaces.map((n) => [n.name, n.labels]));
+  return {
+    inventory,
+    fresh: options.fresh,
+    teamOf: (namespace) => {
+      const team = namespaceTeam(options.context, namespace, labels.get(namespace) ?? {});
+      return options.teamIds.includes(team) ? team : null;
+    },
+    nodeHourly: (node) => priceOf(node, options.context.catalog)?.hourly ?? null,
+    ...(options.historyDays ? { historyDays: options.historyDays } : {}),
+  };
+}
