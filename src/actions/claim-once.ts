@@ -1,3 +1,5 @@
+import type { Deps } from '../deps.js';
+import type { InstanceActionRecord } from '../domain/instance-action.js';
 /**
  * A claim made but not finished after this long is taken to have died with its process: the next
  * click takes it over (stopping and changing a launch template are idempotent, so doing it twice is safe).
@@ -44,4 +46,25 @@ export async function claimOnce<R, E = never>(now: Date, table: ClaimTable<R, E>
   if (reason !== null) return { kind: 'ended', reason };
   const { first, record } = await table.claim();
   return first ? { kind: 'claimed', resumed: false } : { kind: 'duplicate', record, lostRace: true };
+}
+
+/**
+ * claimOnce on the instance_actions row of one action on one finding: a claim left unfinished for
+ * over STALE_CLAIM_MS is released and claimed afresh (stopping, resuming are idempotent).
+ */
+export async function claimInstanceAction<E = never>(
+  deps: Pick<Deps, 'store' | 'clock'>,
+  finding: { id: string; instanceId: string },
+  action: string,
+  byUser: string,
+  before?: () => Promise<E | null>,
+): Promise<ClaimOutcome<InstanceActionRecord, E>> {
+  const actions = deps.store.instanceActions;
+  return claimOnce<InstanceActionRecord, E>(deps.clock(), {
+    earlier: await actions.get(finding.id, action),
+    unfinished: (record) => record.outcome === null,
+    takeOver: async (record, staleBefore) => (record.at < staleBefore ? (await actions.release(finding.id, action), 'released') : null),
+    ...(before ? { before } : {}),
+    claim: () => actions.claim({ findingId: finding.id, action, instanceId: finding.instanceId, byUser, at: deps.clock() }),
+  });
 }

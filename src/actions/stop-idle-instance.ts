@@ -7,7 +7,7 @@ import type { InstanceActionRecord } from '../domain/instance-action.js';
 import type { SavingEntry } from '../domain/saving.js';
 import { gpuDepsOf } from '../snapshots/gpu-snapshot.js';
 import { detectIdleGpus } from '../snapshots/idle-gpus.js';
-import { claimOnce } from './claim-once.js';
+import { claimInstanceAction } from './claim-once.js';
 import type { Operation } from './operation.js';
 
 export const STOP_ACTION = ACTION_IDS.instanceStop;
@@ -37,17 +37,11 @@ export async function stopIdleAttempt(
   options: { recheck: boolean; dryRun: boolean },
 ): Promise<Audited<StopAttempt>> {
   const actions = deps.store.instanceActions;
-  const claimed = await claimOnce(deps.clock(), {
-    earlier: await actions.get(finding.id, STOP_ACTION),
-    unfinished: (record) => record.outcome === null,
-    takeOver: async (record, staleBefore) =>
-      record.at < staleBefore ? (await actions.release(finding.id, STOP_ACTION), 'released') : null,
-    before: async () =>
-      options.recheck && (await detectIdleGpus(deps, deps.clock(), { instanceId: finding.instanceId })).length === 0
-        ? ('busy' as const)
-        : null,
-    claim: () => actions.claim({ findingId: finding.id, action: STOP_ACTION, instanceId: finding.instanceId, byUser, at: deps.clock() }),
-  });
+  const claimed = await claimInstanceAction(deps, finding, STOP_ACTION, byUser, async () =>
+    options.recheck && (await detectIdleGpus(deps, deps.clock(), { instanceId: finding.instanceId })).length === 0
+      ? ('busy' as const)
+      : null,
+  );
   if (claimed.kind === 'duplicate') return { audit: { result: 'duplicate' }, value: { kind: 'duplicate', record: claimed.record } };
   if (claimed.kind === 'ended')
     return { audit: { result: 'refused', detail: `${finding.instanceId} busy again` }, value: { kind: 'busy' } };

@@ -7,7 +7,7 @@ import { utcMinute } from '../domain/utc-minute.js';
 import type { WorkloadResumeResult } from '../ports/workload-port.js';
 import { privateReply } from '../../templates/private-reply.js';
 import { defineAction, DRY_RUN_HINT, type ActionContext } from './action.js';
-import { claimOnce } from './claim-once.js';
+import { claimInstanceAction } from './claim-once.js';
 import { authorizeInstanceAction, currentIdleAlertMessage, readInstancePayload, stopperRoles } from './instance-alert.js';
 import { STOP_ACTION } from './stop-idle-instance.js';
 
@@ -28,20 +28,7 @@ async function resume(
   const { deps, interaction } = ctx;
   const ref = workloadRefOf(finding.instanceId)!;
   const actions = deps.store.instanceActions;
-  const claimed = await claimOnce(deps.clock(), {
-    earlier: await actions.get(finding.id, RESUME_ACTION),
-    unfinished: (record) => record.outcome === null,
-    takeOver: async (record, staleBefore) =>
-      record.at < staleBefore ? (await actions.release(finding.id, RESUME_ACTION), 'released') : null,
-    claim: () =>
-      actions.claim({
-        findingId: finding.id,
-        action: RESUME_ACTION,
-        instanceId: finding.instanceId,
-        byUser: interaction.actor.userId,
-        at: deps.clock(),
-      }),
-  });
+  const claimed = await claimInstanceAction(deps, finding, RESUME_ACTION, interaction.actor.userId);
   if (claimed.kind !== 'claimed') {
     const record = claimed.kind === 'duplicate' ? claimed.record : null;
     return {

@@ -122,14 +122,7 @@ function withDemoCluster(gpu: DemoGpu, cluster: DemoCluster, config: Config, day
     ...gpu,
     metrics: [...gpu.metrics, cluster.metrics],
     inventory: list,
-    instances: {
-      provider: 'demo',
-      describe: async (ids) => [
-        ...(await machines.describe(ids.filter((id) => !workloadRefOf(id)))),
-        ...(await workloadPort.describe(ids.filter((id) => workloadRefOf(id)))),
-      ],
-      stop: (id, options) => (workloadRefOf(id) ? workloadPort.stop(id, options) : machines.stop(id, options)),
-    },
+    instances: new RoutedInstancePort(async (id) => (workloadRefOf(id) ? workloadPort : machines)),
     workloads: cluster.workloads,
     clusters: async () => [
       clusterReadOf(cluster.inventory(), { fresh: true, context, teamIds: config.teams.map((t) => t.id), historyDays: days }),

@@ -35,12 +35,12 @@ export function splitNodeCosts(usage: readonly KubeUsageRow[], billed: readonly 
     const billedDay = first.nodeInstanceId ? bill.get(`${first.nodeInstanceId}|${first.day}`) : undefined;
     const cost = cents(billedDay ? billedDay.cost : first.nodeHourly * seen);
     const weights = new Map(rows.map((r) => [keyOf(r), r.nodeHours]));
+    const teams = new Map(rows.map((r) => [keyOf(r), r.team]));
     const unobserved = billedDay?.hours ? Math.max(0, billedDay.hours - seen) : 0;
     if (unobserved > 0) weights.set(`${first.cluster}|${UNOBSERVED}|${UNOBSERVED}`, unobserved);
     for (const [key, amount] of allocateCents(cost, weights)) {
       const [cluster, namespace, workload] = key.split('|') as [string, string, string];
-      const row = rows.find((r) => keyOf(r) === key);
-      const line = lines.get(key) ?? { cluster, namespace, workload, team: row?.team ?? null, cost: 0 };
+      const line = lines.get(key) ?? { cluster, namespace, workload, team: teams.get(key) ?? null, cost: 0 };
       line.cost = cents(line.cost + amount);
       lines.set(key, line);
     }

@@ -27,7 +27,10 @@ export function staticCapacity(input: StaticCapacityInput): StaticPool[] {
   const minHours = input.minHours ?? 24;
   const minIdleShare = input.minIdleShare ?? 0.25;
   const byPool = new Map<string, PoolSample[]>();
-  for (const s of input.samples) byPool.set(`${s.cluster}|${s.pool}`, [...(byPool.get(`${s.cluster}|${s.pool}`) ?? []), s]);
+  for (const s of input.samples) {
+    const key = `${s.cluster}|${s.pool}`;
+    byPool.set(key, [...(byPool.get(key) ?? []), s]);
+  }
   const found: StaticPool[] = [];
   for (const samples of byPool.values()) {
     const counted = samples.filter((s) => s.hours > 0);
