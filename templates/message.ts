@@ -11,6 +11,11 @@ export interface Message {
   blocks: Block[];
   /** A thread reply that is news for the whole channel: Slack shows it there too (reply_broadcast). */
   broadcast?: boolean;
+  /**
+   * The IANA zone of the team it is for: where a platform cannot show each reader's own time
+   * (Teams, the console, the terminal), its moments read on that wall clock, labelled; UTC without.
+   */
+  timeZone?: string;
 }
 
 export type Block =
@@ -150,7 +155,7 @@ export function stripMarkup(text: string): string {
 /** A moment inside text: `⟦t:<epoch seconds>⟧`, drawn by each renderer (see mapTimes). */
 const TIME_TOKEN = /⟦t:(\d{1,12})⟧/g;
 
-/** A moment in text: Slack shows it in each reader's own time zone; other surfaces as "2026-11-20 09:00 UTC". */
+/** A moment in text: Slack shows it in each reader's own time zone; other surfaces on the message's zone's clock ("2026-11-20 10:00 CET"). */
 export function timeOf(date: Date): string {
   return `⟦t:${Math.floor(date.getTime() / 1000)}⟧`;
 }
@@ -164,4 +169,9 @@ export function mapTimes(text: string, rest: (s: string) => string, show: (date:
     last = match.index + match[0].length;
   }
   return out + rest(text.slice(last));
+}
+
+/** The message for a team in `timeZone`, unless it already names one (a message is for one team). */
+export function inTimeZone(message: Message, timeZone: string | undefined): Message {
+  return message.timeZone || !timeZone ? message : { ...message, timeZone };
 }

@@ -1,5 +1,4 @@
 import { formatMoney } from '../src/domain/money.js';
-import { utcMinute } from '../src/domain/utc-minute.js';
 import type { SpotMigration } from '../src/domain/spot-migration.js';
 import { timeOf, type Mention, type Message } from './message.js';
 import { SPOT_ACTIONS } from './recommendation.js';
@@ -29,7 +28,7 @@ export function spotMigrated(label: string, migration: SpotMigration, detail: st
         type: 'text',
         text: `**${label}** moves to spot, approved by ${who}: about ${money(migration.monthlySaving)} a month saved. Its next launch runs on spot capacity.`,
       },
-      { type: 'context', text: `${detail} · ${utcMinute(migration.migratedAt ?? migration.createdAt)}` },
+      { type: 'context', text: `${detail} · ${timeOf(migration.migratedAt ?? migration.createdAt)}` },
       reverted
         ? { type: 'mentions', lead: `Reverted to on-demand ${timeOf(reverted.at)} by`, people: [reverted.by] }
         : {
@@ -59,7 +58,7 @@ export function spotReverted(label: string, migration: SpotMigration, byUser: st
     summary: `${label} is back on on-demand capacity`,
     blocks: [
       { type: 'text', text: `**${label}** is back on on-demand capacity, reverted by ${byUser}. Its next launch runs on demand.` },
-      { type: 'context', text: `${detail} · ${utcMinute(migration.revertedAt ?? new Date(0))}` },
+      { type: 'context', text: `${detail} · ${timeOf(migration.revertedAt ?? new Date(0))}` },
     ],
   };
 }

@@ -1,6 +1,6 @@
 import { nextWorkingDayStart } from '../checks/idle/next-working-day.js';
 import { DEFAULT_SCHEDULE } from '../checks/idle/team-schedule.js';
-import { utcMinute } from '../domain/utc-minute.js';
+import { timeOf } from '../../templates/message.js';
 import { BurnrateError } from '../domain/errors.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
 import type { KeepException } from '../domain/keep-exception.js';
@@ -60,7 +60,7 @@ export const instanceKeepAction = defineAction({
   async answer({ deps, interaction }, { finding }, earlier) {
     if (earlier) {
       await interaction.reply.private(
-        privateReply(`Already kept running by ${earlier.byUser} at ${utcMinute(earlier.at)} until ${utcMinute(earlier.until)}.`),
+        privateReply(`Already kept running by ${earlier.byUser} at ${timeOf(earlier.at)} until ${timeOf(earlier.until)}.`),
       );
       return;
     }

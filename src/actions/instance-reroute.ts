@@ -4,7 +4,7 @@ import type { Actor } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
 import { instanceLabel, type TrackedGpuFinding } from '../domain/gpu-finding.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
-import { utcMinute } from '../domain/utc-minute.js';
+import { timeOf } from '../../templates/message.js';
 import { BurnrateError } from '../domain/errors.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
 import { alertTeam, idleAlertFor, idleThread } from '../snapshots/idle-alert-content.js';
@@ -97,7 +97,7 @@ export const instanceRerouteAction = defineAction({
       await interaction.reply.update(
         privateReply(
           owner
-            ? `${name} was already handed to ${toName} by ${owner.byUser} at ${utcMinute(owner.at)}.`
+            ? `${name} was already handed to ${toName} by ${owner.byUser} at ${timeOf(owner.at)}.`
             : `${name} already belongs to ${toName}.`,
         ),
       );

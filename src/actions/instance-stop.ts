@@ -3,7 +3,7 @@ import { instanceLabel } from '../domain/gpu-finding.js';
 import { formatMoney } from '../domain/money.js';
 import { BurnrateError } from '../domain/errors.js';
 import { Refused } from '../domain/audit-outcome.js';
-import { utcMinute } from '../domain/utc-minute.js';
+import { timeOf } from '../../templates/message.js';
 import { privateReply } from '../../templates/private-reply.js';
 import { protectionOf } from '../../templates/idle-alert.js';
 import { defineAction, DRY_RUN_HINT, type ActionContext } from './action.js';
@@ -67,8 +67,8 @@ export const instanceStopAction = defineAction({
       case 'duplicate': {
         const { record } = attempt;
         const what = record.outcome
-          ? `Already stopped by ${record.byUser} at ${utcMinute(record.at)}.`
-          : `${record.byUser} is stopping ${name} since ${utcMinute(record.at)}.`;
+          ? `Already stopped by ${record.byUser} at ${timeOf(record.at)}.`
+          : `${record.byUser} is stopping ${name} since ${timeOf(record.at)}.`;
         await interaction.reply.private(privateReply(what));
       }
     }

@@ -6,7 +6,7 @@ import { STALE_CLAIM_MS } from './claim-once.js';
 import { spotPortOfMigration } from './spot-port-of.js';
 import { SPOT_PERMISSIONS, type SpotChange } from '../ports/spot-port.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
-import { utcMinute } from '../domain/utc-minute.js';
+import { timeOf } from '../../templates/message.js';
 import { BurnrateError } from '../domain/errors.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
 import { ActionFailed, Refused, type Audited } from '../domain/audit-outcome.js';
@@ -121,7 +121,7 @@ async function prepare({ deps }: ActionContext, { migration, label }: Target) {
       deps.clock(),
     ));
   if (migration.state === 'reverted' || (migration.state === 'reverting' && !resumed)) {
-    const when = migration.revertedAt ? ` at ${utcMinute(migration.revertedAt)}` : '';
+    const when = migration.revertedAt ? ` at ${timeOf(migration.revertedAt)}` : '';
     const text =
       migration.state === 'reverted'
         ? `Already reverted to on-demand by ${migration.revertedBy}${when}.`

@@ -5,7 +5,7 @@ import { defineAction, DRY_RUN_HINT, type ActionContext } from './action.js';
 import { claimOnce } from './claim-once.js';
 import { STOP_PERMISSIONS, type StopResult } from '../ports/instance-port.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
-import { utcMinute } from '../domain/utc-minute.js';
+import { timeOf } from '../../templates/message.js';
 import { formatMoney } from '../domain/money.js';
 import { BurnrateError } from '../domain/errors.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
@@ -65,8 +65,8 @@ export const sweepStopAction = defineAction({
       await interaction.reply.private(
         privateReply(
           row.outcome
-            ? `Sweep ${finding.sweep} was already stopped by ${row.byUser} at ${utcMinute(row.at)} (${row.detail}).`
-            : `${row.byUser} is stopping sweep ${finding.sweep} since ${utcMinute(row.at)}.`,
+            ? `Sweep ${finding.sweep} was already stopped by ${row.byUser} at ${timeOf(row.at)} (${row.detail}).`
+            : `${row.byUser} is stopping sweep ${finding.sweep} since ${timeOf(row.at)}.`,
         ),
       );
       return;

@@ -3,7 +3,7 @@ import { BurnrateError } from '../domain/errors.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
 import { ActionFailed } from '../domain/audit-outcome.js';
 import { workloadRefOf } from '../domain/kubernetes.js';
-import { utcMinute } from '../domain/utc-minute.js';
+import { timeOf } from '../../templates/message.js';
 import type { WorkloadResumeResult } from '../ports/workload-port.js';
 import { privateReply } from '../../templates/private-reply.js';
 import { defineAction, DRY_RUN_HINT, type ActionContext } from './action.js';
@@ -82,7 +82,7 @@ export const workloadResumeAction = defineAction({
   dryRun: (ctx, finding) => resume(ctx, finding, true),
   async answer({ deps, interaction }, finding, attempt) {
     if (attempt.kind === 'duplicate') {
-      await interaction.reply.private(privateReply(`Already resumed by ${attempt.byUser} at ${utcMinute(attempt.at)}.`));
+      await interaction.reply.private(privateReply(`Already resumed by ${attempt.byUser} at ${timeOf(attempt.at)}.`));
       return;
     }
     const { result } = attempt;

@@ -2,6 +2,7 @@ import { groupsOf } from '../ports/people-directory.js';
 import { randomUUID } from 'node:crypto';
 import { findAction } from '../actions/index.js';
 import { runActionPipeline } from './action-pipeline.js';
+import { withAnswersIn, zoneOfInteraction } from './interaction-zone.js';
 import { closestVerb, findCommand, helpMessage } from '../../commands/index.js';
 import type { Deps } from '../deps.js';
 import { rolesOf, visibleTeams } from '../domain/roles.js';
@@ -14,7 +15,8 @@ import type { ActionInteraction, CommandInteraction, Interaction } from '../port
  * button clicks through the action pipeline to actions/. Errors become a private message that says what to do next; nothing
  * internal (stack traces, SQL) ever reaches a chat user.
  */
-export async function dispatch(deps: Deps, interaction: Interaction): Promise<void> {
+export async function dispatch(deps: Deps, received: Interaction): Promise<void> {
+  const interaction = withAnswersIn(received, zoneOfInteraction(deps, received));
   try {
     if (interaction.kind === 'command') await runCommand(deps, interaction);
     else await runAction(deps, interaction);

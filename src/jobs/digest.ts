@@ -1,6 +1,6 @@
 import { digestPeriod } from '../checks/digest/digest-period.js';
 import type { Deps } from '../deps.js';
-import { wallClock } from '../checks/idle/zoned-clock.js';
+import { wallClock } from '../domain/wall-clock.js';
 import { groupsOf } from '../ports/people-directory.js';
 import { fanOut, toPerson } from '../snapshots/fan-out.js';
 import { loadDigestContext, loadTeamDigest, type DigestContext } from '../snapshots/team-digest.js';

@@ -5,6 +5,7 @@ import { toCents } from '../checks/idle/idle-findings.js';
 import { DEFAULT_SCHEDULE } from '../checks/idle/team-schedule.js';
 import { fanOut, toPerson } from '../snapshots/fan-out.js';
 import { ownerIdleAlert } from '../../templates/idle-alert.js';
+import { inTimeZone } from '../../templates/message.js';
 import type { Deps } from '../deps.js';
 import type { GpuFinding, TrackedGpuFinding, UnmeteredGpu } from '../domain/gpu-finding.js';
 import { UNOWNED_ID } from '../domain/unowned.js';
@@ -213,9 +214,10 @@ async function toOwners(
   keyBase: string,
 ): Promise<OutboxDraft[]> {
   const drafts: OutboxDraft[] = [];
-  const teamName = alertTeam(deps, team)?.name ?? team ?? 'Unowned GPUs';
+  const teamConfig = alertTeam(deps, team);
+  const teamName = teamConfig?.name ?? team ?? 'Unowned GPUs';
   for (const owner of new Set(opened.flatMap((f) => (f.owner ? [f.owner] : [])))) {
-    const message = ownerIdleAlert(
+    const alert = ownerIdleAlert(
       await idleAlertFor(
         deps,
         team,
@@ -223,6 +225,8 @@ async function toOwners(
       ),
       teamName,
     );
+    // A direct message has no channel to take the zone from: the owner's team's clock.
+    const message = inTimeZone(alert, teamConfig?.timezone);
     drafts.push(...toPerson(deps.chat, owner, `${keyBase}:owner:${owner}`, message));
   }
   return drafts;

@@ -3,7 +3,7 @@ import { targetOf, type ChatPort } from '../ports/chat-port.js';
 import { isEmail } from '../ports/people-directory.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
 import type { OutboxStore } from '../store/outbox.js';
-import type { Message } from '../../templates/message.js';
+import { inTimeZone, type Message } from '../../templates/message.js';
 
 // One message, one copy per chat platform: every alert goes to a team's channel on each platform
 // that has an address for it, under a dedupe key that ends with the platform, so a retried run
@@ -14,6 +14,8 @@ export interface Channel {
   platform: string;
   /** `platform:address`, as the outbox takes it. */
   target: string;
+  /** The team's zone: moments in its messages read on that clock where a platform cannot localise them. */
+  timeZone?: string;
 }
 
 /** A team's channel, with the port that reaches it (for what the platform can show). */
@@ -33,7 +35,7 @@ export interface ThreadPart {
 export function channelsOf(ports: readonly ChatPort[], team: TeamConfig): TeamChannel[] {
   return ports.flatMap((port) => {
     const address = port.addressOf(team);
-    return address ? [{ port, platform: port.platform, target: targetOf(port, address) }] : [];
+    return address ? [{ port, platform: port.platform, target: targetOf(port, address), timeZone: team.timezone }] : [];
   });
 }
 
@@ -44,7 +46,12 @@ export function fanOutKey(keyBase: string, channel: Channel, suffix?: string): s
 
 /** One post on one channel; `threadOf` names the alert groups whose thread it starts. */
 export function postOn(channel: Channel, keyBase: string, message: Message, threadOf?: OutboxDraft['threadOf']): OutboxDraft {
-  return { dedupeKey: fanOutKey(keyBase, channel), target: channel.target, message, ...(threadOf !== undefined ? { threadOf } : {}) };
+  return {
+    dedupeKey: fanOutKey(keyBase, channel),
+    target: channel.target,
+    message: inTimeZone(message, channel.timeZone),
+    ...(threadOf !== undefined ? { threadOf } : {}),
+  };
 }
 
 /** The parts on one channel, in the thread whose first message has the key `root`. */
@@ -52,7 +59,7 @@ export function inThreadOn(channel: Channel, root: string, keyBase: string, part
   return parts.map((part) => ({
     dedupeKey: fanOutKey(keyBase, channel, part.suffix),
     target: channel.target,
-    message: part.message,
+    message: inTimeZone(part.message, channel.timeZone),
     op: part.op,
     parentKey: root,
   }));

@@ -5,7 +5,7 @@
  * what its dialect would otherwise read as markup with the matching escape below.
  */
 import { mapTimes, type Block, type Button, type Message, type Select } from '../message.js';
-import { utcMinute } from '../../src/domain/utc-minute.js';
+import { zonedMinute } from '../../src/domain/zoned-minute.js';
 
 /**
  * C0 controls except tab and newline (NUL, ESC starts ANSI sequences, CR overwrites a line), DEL,
@@ -79,11 +79,18 @@ type Clean = (text: string) => string;
 
 /**
  * Every text of a message a person will see, with hostile code points removed, and its moments
- * (timeOf) written as "2026-11-20 09:00 UTC"; with `keepTimes` (Slack, which draws them in each
+ * (timeOf) written on the clock of the message's zone ("2026-11-20 10:00 CET", UTC without one); with `keepTimes` (Slack, which draws them in each
  * reader's time zone) they are kept in the text it reads as mrkdwn: text, context, fact values, leads.
  */
 export function sanitiseMessage(msg: Message, options: { keepTimes?: boolean } = {}): Message {
-  const plain: Clean = (text) => stripHostile(mapTimes(text, (s) => s, utcMinute));
+  const plain: Clean = (text) =>
+    stripHostile(
+      mapTimes(
+        text,
+        (s) => s,
+        (date) => zonedMinute(date, msg.timeZone),
+      ),
+    );
   const rich: Clean = options.keepTimes ? stripHostile : plain;
   return { ...msg, summary: plain(msg.summary), blocks: msg.blocks.map((block) => sanitiseBlock(block, plain, rich)) };
 }

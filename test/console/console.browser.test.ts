@@ -293,7 +293,7 @@ describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
 
     await idleAlert().getByRole('button', { name: 'Keep 4 h' }).first().click();
     await idleAlert()
-      .locator('.b-context', { hasText: `Kept running by ${ALICE} until 2026-11-18 10:00 UTC` })
+      .locator('.b-context', { hasText: `Kept running by ${ALICE} until 2026-11-18 11:00 CET` })
       .waitFor(WAIT);
     expect(await idleAlert().locator('button').allTextContents()).toEqual([
       'Stop now',

@@ -49,7 +49,7 @@ describe('gpu.mode auto', () => {
     await runGpuCheck(deps);
     await deliverOutbox(deps);
     const alert = renderPlainText(chat.posted.find((p) => p.address === '#ml-research')!.message);
-    expect(alert).toContain('Stops automatically at 2026-11-18 06:30 UTC unless someone clicks Keep.');
+    expect(alert).toContain('Stops automatically at 2026-11-18 07:30 CET unless someone clicks Keep.');
     const alice = await findingOf(deps, 'alice-notebook');
     const shared = await findingOf(deps, 'research-shared-notebook');
     await press(deps, ALICE, 'instance.keep:4h', alice, { for: '4h' });

@@ -1,6 +1,6 @@
 import { addDays, daysBetween, daysOf, weekdayOf } from '../../domain/period.js';
 import { minutesOfDay, type WorkingHours } from './team-schedule.js';
-import { wallClock } from './zoned-clock.js';
+import { wallClock } from '../../domain/wall-clock.js';
 
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 

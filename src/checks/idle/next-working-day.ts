@@ -1,6 +1,6 @@
 import { weekdayOf } from '../../domain/period.js';
 import { minutesOfDay, type TeamSchedule } from './team-schedule.js';
-import { wallClock } from './zoned-clock.js';
+import { wallClock } from '../../domain/wall-clock.js';
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;

@@ -1,5 +1,5 @@
 import { minutesOfDay, type TeamSchedule } from '../idle/team-schedule.js';
-import { wallClock } from '../idle/zoned-clock.js';
+import { wallClock } from '../../domain/wall-clock.js';
 import type { PoolManager, PoolSample, StaticPool } from '../../domain/kube-usage.js';
 import { cents } from '../review/allocate.js';
 import { formatMoney } from '../../domain/money.js';

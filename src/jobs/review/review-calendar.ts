@@ -1,4 +1,4 @@
-import { wallClock } from '../../checks/idle/zoned-clock.js';
+import { wallClock } from '../../domain/wall-clock.js';
 import type { TeamSchedule } from '../../checks/idle/team-schedule.js';
 import { addDays, dayInZone, daysBetween, monthOf, weekdayOf } from '../../domain/period.js';
 import { BurnrateError } from '../../domain/errors.js';

@@ -87,6 +87,7 @@ describe('an idle-GPU alert in Teams: Stop (confirmed, dry run, refused, protect
     const stopped = await click(ALICE, 'instance.stop', 'alice-notebook');
     expect(stopped.type).toBe('application/vnd.microsoft.card.adaptive');
     expect(adaptiveCardProblems(stopped.value)).toEqual([]);
+    // The channel is shared by teams on different clocks (Berlin, Los Angeles): UTC, labelled.
     expect(cardText(stopped.value)).toContain(`Stopped by ${ALICE.aadObjectId} at 2026-11-18 06:00 UTC`);
     expect(port.stopped).toHaveLength(1);
     const again = await click(ALICE, 'instance.stop', 'alice-notebook');
@@ -101,6 +102,16 @@ describe('an idle-GPU alert in Teams: Stop (confirmed, dry run, refused, protect
     expect(cardText(kept.value)).toContain(`Kept running by ${ALICE.aadObjectId} until 2026-11-18 10:00 UTC`);
     expect(port.stopped).toEqual([]);
     expect((await deps.store.audit.list())[0]).toMatchObject({ platform: 'msteams', action: 'instance.keep', result: 'ok' });
+  });
+
+  it("reads times on the clock of the channel's teams, labelled, since a card cannot show each reader's own", async () => {
+    const berlin = (config: Config) => config.teams.forEach((t) => (t.timezone = 'Europe/Berlin'));
+    const { click } = await alerted({ change: berlin });
+    const kept = await click(ALICE, 'instance.keep:4h', 'research-shared-notebook');
+    // 10:00 UTC on 18 November is 11:00 in Berlin (CET, UTC+1).
+    expect(cardText(kept.value)).toContain(`Kept running by ${ALICE.aadObjectId} until 2026-11-18 11:00 CET`);
+    const again = await click(ALICE, 'instance.keep:4h', 'research-shared-notebook');
+    expect(again.value).toContain('at 2026-11-18 07:00 CET until 2026-11-18 11:00 CET');
   });
 
   it('"Not ours": the team picker goes into the thread, the pick refreshes it, marks the alert and alerts the other team', async () => {

@@ -29,10 +29,26 @@ describe('moments in text', () => {
     expect(text).toBe('Kept until 2026-11-20 09:05 UTC');
   });
 
-  it('read as the UTC time, labelled, everywhere else', () => {
+  it('read as the UTC time, labelled, elsewhere for a message of no team', () => {
     for (const rendered of [renderPlainText(message), renderHtml(message), JSON.stringify(renderAdaptiveCard(message))]) {
       expect(rendered).toContain('2026-11-20 09:05 UTC');
       expect(rendered).not.toContain('⟦');
+    }
+  });
+
+  it("read on the clock of the message's team, labelled with its zone, outside Slack", () => {
+    const cases: [string, string][] = [
+      ['Europe/Berlin', '2026-11-20 10:05 CET'],
+      ['America/New_York', '2026-11-20 04:05 EST'],
+      ['Asia/Kolkata', '2026-11-20 14:35 GMT+5:30'],
+      ['UTC', '2026-11-20 09:05 UTC'],
+    ];
+    for (const [timeZone, shown] of cases) {
+      const zoned = { ...message, timeZone };
+      for (const rendered of [renderPlainText(zoned), renderHtml(zoned), JSON.stringify(renderAdaptiveCard(zoned))])
+        expect(rendered).toContain(shown);
+      // Slack still shows each reader's own zone; its fallback stays UTC.
+      expect(JSON.stringify(renderBlockKit(zoned))).toContain('|2026-11-20 09:05 UTC>');
     }
   });
 });
