@@ -1,4 +1,5 @@
 import type { Finding } from '../src/domain/finding.js';
+import type { ResolutionCause } from '../src/checks/resolution-cause.js';
 import { formatMoney, formatPercent } from '../src/domain/money.js';
 import { addDays } from '../src/domain/period.js';
 import { freshnessLine, monthName, shortDate } from './freshness.js';
@@ -16,6 +17,8 @@ export interface BudgetAlertData {
   snoozed?: { by: Mention; at: Date; until: Date } | undefined;
   /** Where the team stands now (spent, forecast): a resolution says which figure fell under the threshold. */
   now?: { actual: number; forecast: number | null; budget: number } | undefined;
+  /** Why a resolution happened, where the data shows it. */
+  cause?: ResolutionCause | null | undefined;
 }
 
 /** Action ids of the buttons on a budget alert; the handlers live in src/actions/. */
@@ -145,7 +148,7 @@ function headlineOf({ finding: f, teamName, event }: BudgetAlertData, periodName
     : `${teamName} has spent ${formatPercent(f.amount / f.budget)} of its ${periodName} budget`;
 }
 
-function bodyOf({ finding: f, event, previousThreshold, now }: BudgetAlertData, money: (n: number) => string): string {
+function bodyOf({ finding: f, event, previousThreshold, now, cause }: BudgetAlertData, money: (n: number) => string): string {
   if (event === 'resolved') {
     const figure =
       now === undefined
@@ -155,7 +158,8 @@ function bodyOf({ finding: f, event, previousThreshold, now }: BudgetAlertData, 
             ? null
             : `the forecast is now ${money(now.forecast)}, ${formatPercent(now.forecast / now.budget)} of ${money(now.budget)}`
           : `${money(now.actual)} is spent, ${formatPercent(now.actual / now.budget)} of ${money(now.budget)}`;
-    return `The ${f.threshold}% threshold is no longer crossed with the latest data${figure ? `: ${figure}` : ''}.`;
+    const why = cause ? `, ${causeText(cause, money)}` : '';
+    return `The ${f.threshold}% threshold is no longer crossed with the latest data${figure ? `: ${figure}` : ''}${why}.`;
   }
   const crossed =
     f.kind === 'budget.forecast'
@@ -163,6 +167,20 @@ function bodyOf({ finding: f, event, previousThreshold, now }: BudgetAlertData, 
       : `**${money(f.amount)}** spent of **${money(f.budget)}**: the ${f.threshold}% threshold is crossed.`;
   const escalation = event === 'escalated' && previousThreshold !== null ? ` Escalated from ${previousThreshold}%.` : '';
   return crossed + escalation;
+}
+
+/** "after a credit of $2,000 on 14 Nov": what the data shows changed since the alert. */
+function causeText(cause: ResolutionCause, money: (n: number) => string): string {
+  switch (cause.kind) {
+    case 'budget-raised':
+      return `after the budget was raised from ${money(cause.from)} to ${money(cause.to)}`;
+    case 'credit':
+      return `after a credit of ${money(cause.amount)} on ${shortDate(cause.day)}`;
+    case 'revised':
+      return `after the bill for earlier days was revised down by ${money(cause.by)}`;
+    case 'slowed':
+      return `down from ${money(cause.from)} as recent days cost less`;
+  }
 }
 
 function contextOf(f: Finding): string {

@@ -1,6 +1,8 @@
 import { checkBudgets } from '../checks/budget.js';
+import { resolutionCause } from '../checks/resolution-cause.js';
 import { budgetStatus, type BudgetStatus } from '../checks/budget-status.js';
 import { loadBudgetSnapshot, type LoadedBudgetSnapshot } from '../snapshots/budget-snapshot.js';
+import type { BudgetSnapshot } from '../checks/budget.js';
 import { alertGroup, reconcileFindings, type Alert, type Reconciliation } from '../checks/reconcile.js';
 import { channelsOf, fanOut, inThreadOn, postOn } from '../snapshots/fan-out.js';
 import type { Deps } from '../deps.js';
@@ -92,6 +94,7 @@ export function budgetCheck(options: BudgetCheckOptions = {}): CheckDefinition<'
           current,
           now,
           budgetStatus(input.snapshot, { lookbackDays: input.lookbackDays }, now),
+          input.snapshot.calendar,
         )),
         ...staleNotices(deps, input.held, input.snapshot.staleTeams, now),
         ...currencyNotices(deps, input.held, input.snapshot.unconvertible, now),
@@ -175,6 +178,7 @@ async function addressAlerts(
   current: readonly Finding[],
   now: Date,
   standing: readonly BudgetStatus[],
+  calendar: BudgetSnapshot['calendar'],
 ): Promise<OutboxDraft[]> {
   if (deps.chat.length === 0) return [];
   const snoozed = new Set((await deps.store.snoozes.active(now)).map((s) => s.groupKey));
@@ -190,13 +194,16 @@ async function addressAlerts(
     const finding = change?.finding ?? open.get(group)!;
     const team = teams.find((t) => t.id === finding.team);
     if (!team || snoozed.has(group)) continue;
+    // Where it stands now, for a resolution to say: the figure that fell under the threshold, and why.
+    const stands = standing.find((s) => s.team === finding.team && s.cadence === finding.cadence && s.period.start === finding.range.start);
+    const event = change?.event ?? 'new';
     const data = {
       finding,
-      event: change?.event ?? 'new',
+      event,
       previousThreshold: change?.previousThreshold ?? null,
       teamName: team.name ?? team.id,
-      // Where it stands now, for a resolution to say: the figure that fell under the threshold.
-      now: standing.find((s) => s.team === finding.team && s.cadence === finding.cadence && s.period.start === finding.range.start),
+      now: stands,
+      cause: event === 'resolved' && stands ? resolutionCause(finding, stands, calendar?.get(team.id)) : null,
     };
     for (const channel of channelsOf(deps.chat, team)) {
       const root = await deps.store.outbox.threadRoot(group, channel.platform);

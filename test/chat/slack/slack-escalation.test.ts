@@ -104,16 +104,36 @@ describe('an escalating budget alert in Slack', () => {
     return deps;
   }
 
-  it('says, when an alert resolves, the figure that fell under the threshold', async () => {
+  it('says, when an alert resolves, the figure that fell under the threshold and why: the budget raised', async () => {
     const deps = await alertedAt55();
     // A bigger budget: 550 / 2,000 is 27.5 %, under the 50 % threshold.
     await setBudget(deps, { userId: 'U0DAN', platform: 'slack' }, { team: 'ml', cadence: 'monthly', amount: 2000, thresholds: null });
     await deliverOutbox(deps);
     const resolution = fake.callsOf('chat.postMessage').find((c) => /back under 50%/.test(String(c.args.text)))!;
     expect(resolution.args.text).toContain(
-      `The 50% threshold is no longer crossed with the latest data: $550.00 is spent, ${Math.round((550 / 2000) * 100)}% of $2,000.00.`,
+      `The 50% threshold is no longer crossed with the latest data: $550.00 is spent, ${Math.round((550 / 2000) * 100)}% of $2,000.00, after the budget was raised from $1,000.00 to $2,000.00.`,
     );
     expect(resolution.args.reply_broadcast).toBeUndefined(); // a resolution pings nobody
+  });
+
+  it('names the credit that brought spend back under the threshold', async () => {
+    const deps = await alertedAt55();
+    // The bill restated with a $200 credit dated 5 Nov: 11 × $55 − $200 = $350, 35% of $1,000.
+    const credit = { ...spendRow('ml', '2026-11-05', -200), chargeCategory: 'Credit', service: 'AWS Credits' };
+    await deps.store.importBatches([
+      {
+        scope: { source: 'test', billingPeriods: ['2026-11'] },
+        rows: [...daysOf({ start: '2026-11-01', end: '2026-11-11' }).map((d) => spendRow('ml', d, 55)), credit],
+        dataThrough: '2026-11-11T00:00:00Z',
+      },
+    ]);
+    await runBudgetCheck(deps);
+    await deliverOutbox(deps);
+    const resolution = fake.callsOf('chat.postMessage').find((c) => /back under 50%/.test(String(c.args.text)))!;
+    const spent = 10 * 55 - 200;
+    expect(resolution.args.text).toContain(
+      `$${spent}.00 is spent, ${(spent / 1000) * 100}% of $1,000.00, after a credit of $200.00 on 5 Nov.`,
+    );
   });
 
   it("announces a budget changed from chat in the team's channel and edits the open alert to the new budget at once", async () => {
