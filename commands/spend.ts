@@ -1,4 +1,5 @@
 import type { Deps } from '../src/deps.js';
+import { formatMoney } from '../src/domain/money.js';
 import { combinedDataThrough } from '../src/domain/data-through.js';
 import { convert, convertedNote, rateSource, totalsIn, type FxRates } from '../src/domain/fx.js';
 import { loadFxRates } from '../src/snapshots/fx-rates.js';
@@ -117,7 +118,7 @@ function currencyNotes(
     ...converted.map((c) => convertedNote(c, convert(1, c, to, fx)!, to, rateSource(fx, c))),
     ...leftOut.map(
       (l) =>
-        `${l.effective.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${l.currency} not included: no exchange rate to ${to} (add fx.rates.${l.currency} to burnrate.yml)`,
+        `${formatMoney(l.effective, l.currency)} (${l.currency}) not included: no exchange rate to ${to} (add fx.rates.${l.currency} to burnrate.yml)`,
     ),
   ];
 }

@@ -88,7 +88,7 @@ describe('budgets over spend in several currencies', () => {
     // The 400 USD only; the 30,000 JPY is named, never added to it.
     expect(partial.total.effective).toBeCloseTo(DAYS.length * USD_PER_DAY, 6);
     expect(partial.rows.map((r) => r.key)).toEqual(DAYS);
-    expect(partial.warnings).toContain('30,000 JPY not included: no exchange rate to USD (add fx.rates.JPY to burnrate.yml)');
+    expect(partial.warnings).toContain('¥30,000 (JPY) not included: no exchange rate to USD (add fx.rates.JPY to burnrate.yml)');
   });
 
   it('refuses a bad fx block with a message that says what to write', () => {
