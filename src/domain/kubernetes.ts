@@ -132,3 +132,18 @@ export interface KubeRule {
 export function namespaceTeamsOf(teams: readonly { id: string; gpu: { namespaces: readonly string[] } }[]): Map<string, string> {
   return new Map(teams.flatMap((team) => team.gpu.namespaces.map((namespace) => [namespace, team.id] as const)));
 }
+
+/**
+ * Tags (labels) that node provisioners put on the machines they start: EKS and its managed node
+ * groups, Karpenter, kops and the cloud controller (`kubernetes.io/cluster/<name>`), GKE
+ * (`goog-k8s-cluster-name`), AKS (`aks-managed-*`). A machine carrying one hosts pods.
+ */
+export function isKubernetesNode(tags: Readonly<Record<string, string>>): boolean {
+  return Object.keys(tags).some(
+    (key) =>
+      key.startsWith('kubernetes.io/cluster/') ||
+      key.startsWith('karpenter.sh/') ||
+      key.startsWith('aks-managed-') ||
+      ['eks:cluster-name', 'aws:eks:cluster-name', 'eks:nodegroup-name', 'goog-k8s-cluster-name'].includes(key),
+  );
+}

@@ -6,6 +6,8 @@ import { DEFAULT_SCHEDULE } from '../checks/idle/team-schedule.js';
 import { fanOut, toPerson } from '../snapshots/fan-out.js';
 import { ownerIdleAlert } from '../../templates/idle-alert.js';
 import { inTimeZone } from '../../templates/message.js';
+import type { ClusterRead } from '../ports/cluster-read.js';
+import { unansweredClusterNotices } from './cluster-notices.js';
 import type { Deps } from '../deps.js';
 import type { GpuFinding, TrackedGpuFinding, UnmeteredGpu } from '../domain/gpu-finding.js';
 import { UNOWNED_ID } from '../domain/unowned.js';
@@ -42,6 +44,8 @@ interface GpuInput {
   keeps: Set<string>;
   tracked: TrackedGpuFinding[];
   unmetered: UnmeteredGpu[];
+  /** Clusters whose API server did not answer this run's read. */
+  unanswered: ClusterRead[];
 }
 
 interface GpuRun {
@@ -51,6 +55,7 @@ interface GpuRun {
   kept: GpuFinding[];
   tracked: TrackedGpuFinding[];
   unmetered: UnmeteredGpu[];
+  unanswered: ClusterRead[];
 }
 
 /**
@@ -83,18 +88,20 @@ export function gpuCheck(options: GpuCheckOptions = {}): CheckDefinition<'gpuFin
         ...all.filter((f) => f.keptOnResource).map((f) => f.instanceId),
       ]);
       const tracked = (await deps.store.gpuFindings.listOpen()).filter(inScope);
-      return { all, keeps, tracked, unmetered: detected.unmetered.filter(inScope) };
+      const unanswered = ((await deps.gpu?.clusters?.()) ?? []).filter((c) => c.unanswered);
+      return { all, keeps, tracked, unmetered: detected.unmetered.filter(inScope), unanswered };
     },
     evaluate: ({ all, keeps }) => all.filter((f) => !keeps.has(f.instanceId)),
-    reconcile(deps, { all, keeps, tracked, unmetered }, current, now) {
+    reconcile(deps, { all, keeps, tracked, unmetered, unanswered }, current, now) {
       const change = reconcileGpuFindings(carryOver(deps, current, tracked, now), tracked);
       const firstSeen = new Map(tracked.map((f) => [f.id, f.firstSeen]));
       const open = [...change.opened, ...change.stillOpen].map((f) => ({ ...f, firstSeen: firstSeen.get(f.id) ?? now }));
-      return { change, open, kept: all.filter((f) => keeps.has(f.instanceId)), tracked, unmetered };
+      return { change, open, kept: all.filter((f) => keeps.has(f.instanceId)), tracked, unmetered, unanswered };
     },
-    alerts: async (deps, { open, change, unmetered }, now) => [
+    alerts: async (deps, { open, change, unmetered, unanswered }, now) => [
       ...(await addressIdleAlerts(deps, open, change, now)),
       ...coverageNotices(deps, unmetered, now),
+      ...unansweredClusterNotices(deps, unanswered, now, options.teams),
     ],
     afterRecord: (deps, { open }, now) => autoStopIdle(deps, open, now),
     report({ change, open, kept, tracked, unmetered }, queued) {
@@ -146,13 +153,6 @@ export function reconcileGpuFindings(current: readonly GpuFinding[], openTracked
 }
 
 /**
- * One message per team and platform, only when the team has a newly idle instance; it lists all
- * the team's idle instances. Instances of no team get theirs too, in the channels `gpu.unowned`
- * names (and the console). An instance already alerted is not alerted again while it stays idle
- * (it is open, not new); the key (team, run time, new findings) makes a retry of the same run queue nothing
- * twice, while a finding that reopens later (a Keep ran out) is alerted again.
- */
-/**
  * Each team whose GPU instances send no metrics hears it once a day (the key names the UTC day):
  * often enough that a broken exporter is fixed, rarely enough not to be muted.
  */
@@ -171,6 +171,13 @@ function coverageNotices(deps: Deps, unmetered: readonly UnmeteredGpu[], now: Da
   });
 }
 
+/**
+ * One message per team and platform, only when the team has a newly idle instance; it lists all
+ * the team's idle instances. Instances of no team get theirs too, in the channels `gpu.unowned`
+ * names (and the console). An instance already alerted is not alerted again while it stays idle
+ * (it is open, not new); the key (team, run time, new findings) makes a retry of the same run queue nothing
+ * twice, while a finding that reopens later (a Keep ran out) is alerted again.
+ */
 async function addressIdleAlerts(
   deps: Deps,
   current: readonly AlertedFinding[],

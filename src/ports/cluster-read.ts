@@ -5,6 +5,8 @@ export interface ClusterRead {
   inventory: ClusterInventory;
   /** False when the cluster did not answer and `inventory` is the last good read. */
   fresh: boolean;
+  /** Why it is not fresh: the last attempt's error, and when `inventory` was read (null: never, so it is empty). */
+  unanswered?: { error: string; lastGoodAt: Date | null };
   /** The team of a namespace (teams[].gpu.namespaces, else its team label), or null. */
   teamOf(namespace: string): string | null;
   /** The node's list price an hour (spot or on demand as it runs); null when unpriced. */

@@ -20,7 +20,8 @@ import { namespaceTeamsOf } from '../domain/kubernetes.js';
 import { ClusterInventoryReader } from './kubernetes/cluster-inventory.js';
 import { kubeConfigOf } from './kubernetes/kube-config.js';
 import { clusterReadOf, nodeInstanceIds, workloadInstances } from './kubernetes/workload-instances.js';
-import type { ClusterInventory } from '../domain/kubernetes.js';
+import { ClusterReads } from './kubernetes/cluster-reads.js';
+import { isKubernetesNode } from '../domain/kubernetes.js';
 import type { ClusterRead } from '../ports/cluster-read.js';
 import type { WorkloadPort } from '../ports/workload-port.js';
 
@@ -45,9 +46,6 @@ export interface ConfiguredGpu {
   /** Each cluster as read now (the last good read where it does not answer). */
   clusters(): Promise<ClusterRead[]>;
 }
-
-/** How long a cluster's read serves again before the cluster is asked anew. */
-const REREAD_MS = 30_000;
 
 /** One AWS SDK client per region and service, shared by inventory, metrics, stops and spot migrations. */
 function perRegion<T>(make: (region: string) => T): (region: string) => T {
@@ -84,7 +82,10 @@ export function buildConfiguredGpu(config: Config, tokens: ReadonlyMap<string, s
       ? [{ source, config: kubeConfigOf({ name: source.cluster, kubeconfig: source.kubeconfig, context: source.context }) }]
       : [],
   );
-  const readers = clusters.map(({ source, config: kube }) => ({ source, reader: new ClusterInventoryReader(source.cluster, kube) }));
+  const readers = clusters.map(({ source, config: kube }) => {
+    const reader = new ClusterInventoryReader(source.cluster, kube);
+    return { source, reads: new ClusterReads(source.cluster, () => reader.read()) };
+  });
   const workloadPort = new KubeWorkloadPort(new Map(clusters.map((c) => [c.source.cluster, c.config])), () => new Date());
   const workloads = new WorkloadInstancePort(workloadPort);
   const catalog = loadPriceCatalog();
@@ -96,37 +97,27 @@ export function buildConfiguredGpu(config: Config, tokens: ReadonlyMap<string, s
     teamLabel: source.teamLabel,
     ownerKey: source.ownerKey,
   });
-  // The last good read of each cluster: a cluster that does not answer keeps its workloads as last
-  // seen. A read younger than REREAD_MS serves again (the idle check and the usage sample both ask).
-  const lastRead = new Map<string, { read: ClusterInventory; at: number }>();
-  const readCluster = async ({ source, reader }: (typeof readers)[number]) => {
-    const last = lastRead.get(source.cluster);
-    if (last && Date.now() - last.at < REREAD_MS) return { source, read: last.read, fresh: true };
-    try {
-      const read = await reader.read();
-      lastRead.set(source.cluster, { read, at: Date.now() });
-      return { source, read, fresh: true };
-    } catch (error) {
-      if (!last) throw error;
-      return { source, read: last.read, fresh: false };
-    }
-  };
+  const readCluster = async ({ source, reads }: (typeof readers)[number]) => ({ source, ...(await reads.state()) });
 
   return {
     metrics: metrics.map((source) => metricsSourceOf(source, tokens, cloudwatch)),
     inventory: async () => {
       const [machines, read] = await Promise.all([Promise.all(inventories.map((i) => i.list())), Promise.all(readers.map(readCluster))]);
-      // A cluster's GPU nodes are its workloads' hosts: never listed as instances, so never stopped whole.
+      // A cluster's GPU nodes are its workloads' hosts: never listed as instances, so never stopped
+      // whole. While a cluster has never answered its nodes are unknown: every instance that says
+      // it is a Kubernetes node is held out until it does.
       const nodes = new Set(read.flatMap(({ read: r }) => nodeInstanceIds(r)));
+      const unknownNodes = read.some((r) => r.unanswered && !r.unanswered.lastGoodAt);
       const kube = read.flatMap(({ source, read: r }) => workloadInstances(r, contextOf(source)));
-      return [...machines.flat().filter((i) => !nodes.has(i.instanceId)), ...kube];
+      const instances = machines.flat().filter((i) => !nodes.has(i.instanceId) && !(unknownNodes && isKubernetesNode(i.tags)));
+      return [...instances, ...kube];
     },
     portOf: (instance) => (instance.kubernetes ? workloads : instance.provider === 'aws' ? stopPorts(instance.region) : undefined),
     spotPortOf: (instance) => (instance.provider === 'aws' ? spotPorts(instance.region) : undefined),
     workloads: workloadPort,
     clusters: async () =>
-      (await Promise.all(readers.map(readCluster))).map(({ source, read, fresh }) =>
-        clusterReadOf(read, { fresh, context: contextOf(source), teamIds: config.teams.map((t) => t.id) }),
+      (await Promise.all(readers.map(readCluster))).map(({ source, read, fresh, unanswered }) =>
+        clusterReadOf(read, { fresh, unanswered, context: contextOf(source), teamIds: config.teams.map((t) => t.id) }),
       ),
     spotPortAt: (place) => {
       const region = regionOfEc2SpotPlace(place);

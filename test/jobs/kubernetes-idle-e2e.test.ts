@@ -78,9 +78,16 @@ beforeEach(async () => {
         state: 'running',
         instanceType: 'g5.12xlarge',
         privateDnsName: NODE_A,
-        tags: { team: 'vision' },
+        tags: { team: 'vision', [`kubernetes.io/cluster/gpu-prod`]: 'owned' },
       },
-      { id: INSTANCE_C, region: 'us-east-1', state: 'running', instanceType: 'p4d.24xlarge', privateDnsName: NODE_C, tags: {} },
+      {
+        id: INSTANCE_C,
+        region: 'us-east-1',
+        state: 'running',
+        instanceType: 'p4d.24xlarge',
+        privateDnsName: NODE_C,
+        tags: { 'eks:cluster-name': 'gpu-prod' },
+      },
     ],
   });
   useEc2Endpoint(ec2.endpoint);
@@ -247,6 +254,26 @@ describe('Kubernetes workloads in the idle-GPU loop', () => {
     strict.deps.config.gpu.idle.missing = 'idle';
     const idle = await runGpuCheck(strict.deps);
     expect(idle.findings.find((f) => f.instanceId === SERVE)!.description).toContain('no GPU metrics at all');
+  });
+
+  it('a cluster that does not answer: the check goes on without it, leaves its nodes alone, and tells its teams once a day', async () => {
+    api!.failNext({ path: '/api/v1/nodes', status: 500 });
+    const { deps, chat } = setup();
+    const result = await runGpuCheck(deps);
+    // Nothing of the cluster is known: no workload, and its nodes (tagged as such in EC2) are not instances either.
+    const seen = [...result.findings, ...result.noMetrics].map((f) => f.instanceId);
+    expect(seen.filter((id) => id.startsWith('k8s:') || id === INSTANCE_A || id === INSTANCE_C)).toEqual([]);
+    await deliverOutbox(deps);
+    const notices = chat.posted.filter((p) => p.message.summary.includes('Kubernetes cluster gpu-prod is not answering'));
+    // Never read and no team claims its namespaces: every team hears it, once.
+    expect(notices.map((p) => p.address).sort()).toEqual(['#research', '#serving', '#vision']);
+    const text = renderPlainText(notices[0]!.message);
+    expect(text).toContain('It has not answered since burnrate started');
+    expect(text).toContain('Last read failed: Cluster gpu-prod');
+
+    await runGpuCheck(deps);
+    await deliverOutbox(deps);
+    expect(chat.posted.filter((p) => p.message.summary.includes('is not answering'))).toHaveLength(3);
   });
 
   it('changes nothing in the cluster while actions are a dry run', async () => {

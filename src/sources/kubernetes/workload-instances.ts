@@ -154,12 +154,19 @@ const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 /** A cluster's read as the usage samples take it: teams of namespaces (configured teams only) and node prices. */
 export function clusterReadOf(
   inventory: ClusterInventory,
-  options: { fresh: boolean; context: WorkloadContext; teamIds: readonly string[]; historyDays?: number },
+  options: {
+    fresh: boolean;
+    unanswered?: ClusterRead['unanswered'];
+    context: WorkloadContext;
+    teamIds: readonly string[];
+    historyDays?: number;
+  },
 ): ClusterRead {
   const labels = new Map(inventory.namespaces.map((n) => [n.name, n.labels]));
   return {
     inventory,
     fresh: options.fresh,
+    ...(options.unanswered ? { unanswered: options.unanswered } : {}),
     teamOf: (namespace) => {
       const team = namespaceTeam(options.context, namespace, labels.get(namespace) ?? {});
       return options.teamIds.includes(team) ? team : null;
