@@ -5,12 +5,14 @@ import { adaptiveCardProblems } from '../support/platform-limits.js';
 
 /** One Bot Connector call as the fake saw it. The bearer token itself is never recorded. */
 export interface ConnectorCall {
-  op: 'send' | 'reply' | 'update';
+  op: 'send' | 'reply' | 'update' | 'create';
+  /** The conversation posted to, or the one created (create). */
   conversationId: string;
   /** The activity replied to (reply) or replaced (update). */
   activityId: string | null;
+  /** The activity; for create, the ConversationParameters. */
   activity: Record<string, any>;
-  /** The id the fake gave the activity (send, reply) or kept (update). */
+  /** The id the fake gave the activity (send, reply) or kept (update); the conversation's id (create). */
   id: string;
   authorized: boolean;
 }
@@ -22,7 +24,8 @@ type Failure = { status: 429; retryAfter: number } | { status: 500 | 502 | 503 }
  * real CloudAdapter and ConnectorClient talk to it. It answers like the connector (201 with the
  * new activity's id; 200 for an update), refuses a card the adaptivecards library cannot parse
  * (400, as Teams refuses malformed cards), records every call, and plays throttles (429 with
- * Retry-After) and outages (5xx) on request.
+ * Retry-After) and outages (5xx) on request. POST /v3/conversations opens a 1:1 chat as Teams does:
+ * one chat per person, so asking again for the same member answers with the same conversation id.
  */
 export class FakeBotConnector {
   readonly calls: ConnectorCall[] = [];
@@ -82,6 +85,7 @@ export class FakeBotConnector {
     const members = /^\/v3\/conversations\/([^/]+)\/pagedmembers$/.exec(path);
     if (members && req.method === 'GET')
       return this.pagedMembers(decodeURIComponent(members[1]!), new URL(req.url ?? '/', 'http://x').searchParams, res);
+    if (path === '/v3/conversations' && req.method === 'POST') return this.createConversation(raw, req, res);
     const match = /^\/v3\/conversations\/([^/]+)\/activities(?:\/([^/]+))?$/.exec(path);
     const op = !match ? null : req.method === 'POST' ? (match[2] ? 'reply' : 'send') : req.method === 'PUT' && match[2] ? 'update' : null;
     if (!match || !op) {
@@ -107,6 +111,28 @@ export class FakeBotConnector {
     const authorized = typeof req.headers.authorization === 'string' && /^Bearer \S+/.test(req.headers.authorization);
     this.calls.push({ op, conversationId, activityId, activity, id, authorized });
     send(res, op === 'update' ? 200 : 201, { id });
+  }
+
+  private createConversation(raw: string, req: IncomingMessage, res: ServerResponse): void {
+    this.requests += 1;
+    const failure = this.failures.shift();
+    if (failure) return this.fail(res, failure);
+    let parameters: Record<string, any>;
+    try {
+      parameters = JSON.parse(raw) as Record<string, any>;
+    } catch {
+      return send(res, 400, { error: { code: 'BadSyntax', message: 'body is not JSON' } });
+    }
+    const members: { id?: unknown }[] = Array.isArray(parameters.members) ? parameters.members : [];
+    // Teams opens 1:1 chats only: one member, isGroup false, in a tenant.
+    if (parameters.isGroup !== false || members.length !== 1 || typeof members[0]!.id !== 'string' || !parameters.tenantId)
+      return send(res, 400, {
+        error: { code: 'BadArgument', message: 'a 1:1 conversation needs isGroup false, one member and the tenantId' },
+      });
+    const id = `a:1personal-${Buffer.from(members[0]!.id as string).toString('base64url')}`;
+    const authorized = typeof req.headers.authorization === 'string' && /^Bearer \S+/.test(req.headers.authorization);
+    this.calls.push({ op: 'create', conversationId: id, activityId: null, activity: parameters, id, authorized });
+    send(res, 201, { id });
   }
 
   private pagedMembers(conversationId: string, query: URLSearchParams, res: ServerResponse): void {
