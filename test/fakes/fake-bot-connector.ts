@@ -17,6 +17,12 @@ export interface ConnectorCall {
   authorized: boolean;
 }
 
+/** Which requests a queued failure waits for; by default the next one of any kind. */
+interface FailureScope {
+  op?: ConnectorCall['op'] | 'members';
+  conversationId?: string;
+}
+
 type Failure = { status: 429; retryAfter: number } | { status: 500 | 502 | 503 } | { status: 403; code: string } | { status: 404 };
 
 /**
@@ -35,7 +41,7 @@ export class FakeBotConnector {
   readonly roster: { id: string; name: string; aadObjectId?: string; email?: string; userPrincipalName?: string }[] = [];
   /** Conversations whose roster was read. */
   readonly rosterReads: string[] = [];
-  private readonly failures: Failure[] = [];
+  private readonly failures: { failure: Failure; where: FailureScope }[] = [];
   private readonly unexpected: string[] = [];
   private seq = 0;
 
@@ -53,9 +59,14 @@ export class FakeBotConnector {
     return fake;
   }
 
-  /** The next `times` calls fail this way. */
-  failNext(failure: Failure, times = 1): void {
-    for (let i = 0; i < times; i++) this.failures.push(failure);
+  /** The next `times` calls (of this operation in this conversation, when given) fail this way. */
+  failNext(failure: Failure, times = 1, where: FailureScope = {}): void {
+    for (let i = 0; i < times; i++) this.failures.push({ failure, where });
+  }
+
+  /** The id of the 1:1 chat the fake opens with a member (the same for every request, as in Teams). */
+  static personalChatId(memberId: string): string {
+    return `a:1personal-${Buffer.from(memberId).toString('base64url')}`;
   }
 
   /** Adaptive Card content of a recorded call's first attachment. */
@@ -93,7 +104,7 @@ export class FakeBotConnector {
       return send(res, 404, { error: { code: 'NotFound', message: 'no such operation' } });
     }
     this.requests += 1;
-    const failure = this.failures.shift();
+    const failure = this.nextFailure(op, decodeURIComponent(match[1]!));
     if (failure) return this.fail(res, failure);
 
     let activity: Record<string, any>;
@@ -115,7 +126,7 @@ export class FakeBotConnector {
 
   private createConversation(raw: string, req: IncomingMessage, res: ServerResponse): void {
     this.requests += 1;
-    const failure = this.failures.shift();
+    const failure = this.nextFailure('create', null);
     if (failure) return this.fail(res, failure);
     let parameters: Record<string, any>;
     try {
@@ -129,7 +140,7 @@ export class FakeBotConnector {
       return send(res, 400, {
         error: { code: 'BadArgument', message: 'a 1:1 conversation needs isGroup false, one member and the tenantId' },
       });
-    const id = `a:1personal-${Buffer.from(members[0]!.id as string).toString('base64url')}`;
+    const id = FakeBotConnector.personalChatId(members[0]!.id as string);
     const authorized = typeof req.headers.authorization === 'string' && /^Bearer \S+/.test(req.headers.authorization);
     this.calls.push({ op: 'create', conversationId: id, activityId: null, activity: parameters, id, authorized });
     send(res, 201, { id });
@@ -137,11 +148,19 @@ export class FakeBotConnector {
 
   private pagedMembers(conversationId: string, query: URLSearchParams, res: ServerResponse): void {
     this.rosterReads.push(conversationId);
-    const failure = this.failures.shift();
+    const failure = this.nextFailure('members', conversationId);
     if (failure) return this.fail(res, failure);
     const start = Number(query.get('continuationToken') ?? 0);
     const next = start + 2 < this.roster.length ? String(start + 2) : undefined;
     send(res, 200, { members: this.roster.slice(start, start + 2), ...(next ? { continuationToken: next } : {}) });
+  }
+
+  /** The first queued failure meant for this request, taken off the queue. */
+  private nextFailure(op: FailureScope['op'], conversationId: string | null): Failure | undefined {
+    const at = this.failures.findIndex(
+      ({ where }) => (!where.op || where.op === op) && (!where.conversationId || where.conversationId === conversationId),
+    );
+    return at === -1 ? undefined : this.failures.splice(at, 1)[0]!.failure;
   }
 
   private fail(res: ServerResponse, failure: Failure): void {

@@ -173,7 +173,7 @@ export class TeamsChat implements ChatPort {
         created = await connectorWithoutRetries(context).createConversation({
           isGroup: false,
           bot: reference.bot!,
-          members: [{ id: entry?.id ?? userId, name: entry?.name ?? '' }],
+          members: [entry ? { id: entry.id, name: entry.name } : { id: userId }],
           ...(tenantId ? { tenantId, channelData: { tenant: { id: tenantId } } } : {}),
         } as Parameters<ConnectorConversations['createConversation']>[0]);
       });
