@@ -1,4 +1,5 @@
 import { EXTENSION_DIMENSION } from '../domain/spend.js';
+import { ENTRA_OBJECT_ID } from '../domain/entra-object-id.js';
 import cron from 'node-cron';
 import { deliverySchema } from './delivery-schema.js';
 import { z } from 'zod';
@@ -31,8 +32,6 @@ const person = nonEmpty('a chat user id, a user group (@handle) or an email').su
   const problem = personProblem(ref);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
-const ENTRA_OBJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** What is wrong with a role entry, said so it can be fixed; null when it is fine. */
 function personProblem(ref: string): string | null {
   const guid = /^\{(.*)\}$/.exec(ref)?.[1];

@@ -1,9 +1,7 @@
 import type { Logger } from 'pino';
+import { ENTRA_OBJECT_ID } from '../../domain/entra-object-id.js';
 import type { PeopleGroup } from '../../ports/people-directory.js';
 import { GraphError, type GraphClient } from './graph-client.js';
-
-/** An Entra object id: users and groups alike are named by one. */
-export const ENTRA_OBJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A person as Graph lists a group's members. */
 export interface GraphUser {

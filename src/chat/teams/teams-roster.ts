@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { PeopleDirectory, PeopleGroup } from '../../ports/people-directory.js';
-import { ENTRA_OBJECT_ID, type EntraGroups } from './entra-groups.js';
+import { ENTRA_OBJECT_ID } from '../../domain/entra-object-id.js';
+import type { EntraGroups } from './entra-groups.js';
 
 /** A member of a Teams conversation, as the Bot Connector's roster lists one. */
 export interface RosterMember {
