@@ -71,9 +71,12 @@ export class TeamsChat implements ChatPort {
     return team.msteams?.channel ?? null;
   }
 
-  /** A person Teams can name (a 29: id, an Entra object id, a roster member): a 1:1 chat with the bot. */
+  /**
+   * A person Teams can name (a 29: id, an Entra object id, a roster member): a 1:1 chat with the bot.
+   * An Entra group's object id looks like a person's, but a group has no 1:1 chat: none is asked for it.
+   */
   addressOfUser(userId: string): string | null {
-    return this.people.isUserId(userId) ? `${PERSON}${userId}` : null;
+    return this.people.isUserId(userId) && !this.people.group(userId) ? `${PERSON}${userId}` : null;
   }
 
   /** The roster of a conversation, every page of the Bot Connector's paged members. */

@@ -130,6 +130,9 @@ describe('Entra groups as role holders in Teams, read through Microsoft Graph', 
     expect([...people.group('@ml-leads')!.members].sort()).toEqual([BOB, ERIN, FRANK, GINA].map((p) => p.aadObjectId).sort());
     expect(people.group('@ml-leads')).toMatchObject({ id: LEADS_ID, handle: 'ml-leads', name: 'ML training leads' });
     expect(people.group(ADMINS_ID)?.members).toEqual([ADA.aadObjectId]);
+    // A group has no 1:1 chat: digests and failure notices for the admins group go to nobody by that id.
+    expect(deps.chat[0]!.addressOfUser!(ADMINS_ID)).toBeNull();
+    expect(deps.chat[0]!.addressOfUser!(OWNER.aadObjectId)).toBe(`person:${OWNER.aadObjectId}`);
     // The owner's object id is no group (Graph said 404): the owner holds the role by that id alone.
     expect(people.group(OWNER.aadObjectId)).toBeUndefined();
     // Four members two a page: the nextLink was followed once.
