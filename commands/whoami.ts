@@ -1,4 +1,5 @@
 import type { CommandSpec } from './command.js';
+import type { PeopleDirectory } from '../src/ports/people-directory.js';
 
 export const whoamiCommand: CommandSpec = {
   verb: 'whoami',
@@ -8,7 +9,9 @@ export const whoamiCommand: CommandSpec = {
   async run(ctx) {
     const { roles } = ctx;
     // Where each role comes from in burnrate.yml: the user's own id, or the groups (or email) naming them.
-    const from = (entries: readonly string[]) => entries.map((e) => (e === roles.userId ? 'your user id' : e)).join(', ');
+    const people = ctx.deps.chat.find((port) => port.platform === ctx.actor.platform)?.people;
+    const from = (entries: readonly string[]) =>
+      entries.map((e) => (e === roles.userId ? 'your user id' : throughGroup(people, e))).join(', ');
     const lines = roles.teams.map((t) => [t.id, t.roles.join(', '), from(t.from)]);
     const intro = roles.admin
       ? `You are an **admin** (through ${from(roles.adminFrom ?? [])}): you see every team and may act for any of them.`
@@ -27,3 +30,12 @@ export const whoamiCommand: CommandSpec = {
     };
   },
 };
+
+/**
+ * A group named by its id (an Entra object id) reads as the group it is: `group ML leads (0f3e…)`.
+ * A handle (`@ml-leads`), an email or an unknown entry is shown as burnrate.yml has it.
+ */
+function throughGroup(people: PeopleDirectory | undefined, entry: string): string {
+  const group = people?.group(entry);
+  return group && !entry.startsWith('@') ? `group ${group.name} (${entry})` : entry;
+}

@@ -39,6 +39,11 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/** Every burnrate.yml entry that holds a role: the ones a chat platform may have to read as groups. */
+function roleEntries(config: Config): string[] {
+  return [...config.admins, ...config.teams.flatMap((t) => [...t.owners, ...t.approvers])];
+}
+
 /** The composition root: config, store, sources, chat, clock, logger. Wires; decides nothing. */
 export function buildRuntime(options: BuildOptions = {}): Runtime {
   const env = options.env ?? process.env;
@@ -52,7 +57,7 @@ export function buildRuntime(options: BuildOptions = {}): Runtime {
   const log = createLogger(env);
   const chat: ChatPort[] = [
     ...(slack ? [createSlackChat(slack, log)] : []),
-    ...(teams ? [createTeamsChat(teams, store.conversations, log)] : []),
+    ...(teams ? [createTeamsChat(teams, store.conversations, log, undefined, { roleEntries: () => roleEntries(config) })] : []),
     ...(options.terminal ? [new TerminalChat(options.terminal)] : []),
   ];
   const sources = buildSources(config, env);

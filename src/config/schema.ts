@@ -1,4 +1,5 @@
 import { EXTENSION_DIMENSION } from '../domain/spend.js';
+import { ENTRA_OBJECT_ID } from '../domain/entra-object-id.js';
 import cron from 'node-cron';
 import { deliverySchema } from './delivery-schema.js';
 import { z } from 'zod';
@@ -23,15 +24,26 @@ const nonEmpty = (what: string) =>
     .min(1, { error: `expected ${what}` });
 
 /**
- * Who holds a role: a chat user id (Slack U…/W…, a Teams or Entra object id), a chat user group by
- * handle (`@ml-training-leads`) or id (Slack S…), or an email address of a person.
+ * Who holds a role: a chat user id (Slack U…/W…, a Teams 29: id or an Entra object id), a chat
+ * user group by handle (`@ml-training-leads`: a Slack handle or an Entra group's mail nickname) or
+ * id (Slack S…, an Entra group's object id), or an email address of a person.
  */
-const person = nonEmpty('a chat user id, a user group (@handle) or an email').refine(
-  (ref) => /^@[A-Za-z0-9][A-Za-z0-9._-]*$|^[^\s@]+(@[^\s@]+\.[^\s@]+)?$/.test(ref),
-  {
-    error: 'expected a chat user id (U0123ABCD), a user group (@ml-training-leads or S0123ABCD) or an email, without spaces',
-  },
-);
+const person = nonEmpty('a chat user id, a user group (@handle) or an email').superRefine((ref, ctx) => {
+  const problem = personProblem(ref);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+/** What is wrong with a role entry, said so it can be fixed; null when it is fine. */
+function personProblem(ref: string): string | null {
+  const guid = /^\{(.*)\}$/.exec(ref)?.[1];
+  if (guid && ENTRA_OBJECT_ID.test(guid)) return `write the Entra object id without braces: ${guid}`;
+  // Hex digits and dashes only: meant as an Entra object id, but one digit too many or too few (a copy cut short).
+  if (/^[0-9a-f-]+$/i.test(ref) && ref.includes('-') && /[0-9]/.test(ref) && !ENTRA_OBJECT_ID.test(ref))
+    return `"${ref}" looks like an Entra object id but is not one: expected 8-4-4-4-12 hex digits (Entra admin center → the user or group → Object ID)`;
+  if (/^19:/.test(ref)) return `"${ref}" is a Teams conversation id, not a person: list people by Entra object id, or an Entra group`;
+  if (/^@[A-Za-z0-9][A-Za-z0-9._-]*$|^[^\s@]+(@[^\s@]+\.[^\s@]+)?$/.test(ref)) return null;
+  return 'expected a chat user id (U0123ABCD, an Entra object id), a user group (@ml-training-leads, S0123ABCD or an Entra group object id) or an email, without spaces';
+}
+
 const people = z.array(person, { error: 'expected a list of chat user ids or user groups (@handle)' }).default([]);
 
 const timezone = nonEmpty('an IANA time zone such as Europe/Berlin').refine(isTimeZone, {

@@ -2,6 +2,7 @@ import { stringify } from 'yaml';
 import type { KubeRule } from '../domain/kubernetes.js';
 import type { PermissionNeed } from '../ports/permission-need.js';
 import { clusterRoles, KUBE_ROLE_NAMES } from './kube-roles.js';
+import { GRAPH_PERMISSIONS } from '../chat/teams/graph-permissions.js';
 
 const GRANT: Record<NonNullable<PermissionNeed['scope']>, (role: string) => string> = {
   project: (role) => `gcloud projects add-iam-policy-binding PROJECT_ID --member=serviceAccount:SA_EMAIL --role=${role}`,
@@ -10,7 +11,7 @@ const GRANT: Record<NonNullable<PermissionNeed['scope']>, (role: string) => stri
     `gcloud billing accounts add-iam-policy-binding BILLING_ACCOUNT_ID --member=serviceAccount:SA_EMAIL --role=${role}`,
 };
 
-/** docs/permissions.md: the AWS IAM policy, the Google Cloud roles and the Kubernetes ClusterRoles, from what the code declares. */
+/** docs/permissions.md: the AWS IAM policy, the Google Cloud roles, the Kubernetes ClusterRoles and the Teams bot's Graph permissions, from what the code declares. */
 export function renderPermissionsDoc(needs: readonly PermissionNeed[], kubeRules: readonly KubeRule[]): string {
   const aws = needs.filter((n) => n.cloud === 'aws');
   const gcp = needs.filter((n) => n.cloud === 'gcp');
@@ -68,6 +69,18 @@ export function renderPermissionsDoc(needs: readonly PermissionNeed[], kubeRules
       .map((role) => stringify(role).trimEnd())
       .join('\n---\n'),
     '```',
+    '',
+    '## Microsoft Graph (Teams)',
+    '',
+    row(['permission', 'type', 'used by', 'needed']),
+    row(['---', '---', '---', '---']),
+    ...GRAPH_PERMISSIONS.map((p) => row([`\`${p.permission}\``, p.type, p.usedBy, p.needed])),
+    '',
+    "Add them to the bot's app registration (Entra admin center → App registrations → the bot's app →",
+    'API permissions → Add a permission → Microsoft Graph → Application permissions), then **Grant admin',
+    "consent**. burnrate signs in to Graph with the bot's own app id and client secret",
+    '(`MICROSOFT_APP_ID`, `MICROSOFT_APP_PASSWORD`); a `UserAssignedMSI` bot reads no groups. Members',
+    'of groups with hidden membership need `Member.Read.Hidden` as well.',
     '',
   ];
   return lines.join('\n');

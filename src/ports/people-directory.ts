@@ -72,9 +72,8 @@ export function groupsOf(deps: {
  */
 export function roleGroups(deps: Parameters<typeof groupsOf>[0] & { config: Membership }): Record<string, readonly string[]> {
   const groups = groupsOf(deps);
-  const refs = [...deps.config.admins, ...deps.config.teams.flatMap((t) => [...t.owners, ...t.approvers])].filter(
-    (ref) => ref.includes('@') || /^S[A-Z0-9]+$/.test(ref),
-  );
+  // Every entry: a group may be named by a handle, a Slack id (S…) or an Entra object id, which looks like a person's.
+  const refs = [...deps.config.admins, ...deps.config.teams.flatMap((t) => [...t.owners, ...t.approvers])];
   const out: Record<string, readonly string[]> = {};
   for (const ref of new Set(refs)) {
     const members = groups(ref);

@@ -67,9 +67,25 @@ describe('configuration', () => {
     expect(ok.teams[0]?.approvers).toEqual(['@ml-leads', 'S0GROUP', 'dana@example.com', 'U01BBB']);
     const message = errorOf(() => parseConfigText(valid.replace('approvers: [U01BBB]', "approvers: ['Dana Smith', '@ml leads']"))).message;
     expect(message).toContain(
-      'teams[0].approvers[0]: expected a chat user id (U0123ABCD), a user group (@ml-training-leads or S0123ABCD) or an email',
+      'teams[0].approvers[0]: expected a chat user id (U0123ABCD, an Entra object id), a user group (@ml-training-leads, S0123ABCD or an Entra group object id) or an email',
     );
     expect(message).toContain('teams[0].approvers[1]:');
+  });
+
+  it('takes Entra object ids (of people or groups), Teams user ids and mail nicknames, and says how to fix a mangled one', () => {
+    const entries = ['0f3e2d1c-aaaa-4bbb-8ccc-0123456789ab', '29:1a2B3c-user', '@ml-training-leads', 'ML.Leads@example.onmicrosoft.com'];
+    const ok = parseConfigText(valid.replace('approvers: [U01BBB]', `approvers: [${entries.map((e) => `'${e}'`).join(', ')}]`));
+    expect(ok.teams[0]?.approvers).toEqual(entries);
+    const bad = ['{0f3e2d1c-aaaa-4bbb-8ccc-0123456789ab}', '0f3e2d1c-aaaa-4bbb-8ccc-0123456789a', '19:3f2a0b@thread.tacv2', "@ml-leads'"];
+    const message = errorOf(() =>
+      parseConfigText(valid.replace('approvers: [U01BBB]', `approvers: [${bad.map((e) => JSON.stringify(e)).join(', ')}]`)),
+    ).message;
+    expect(message).toContain('teams[0].approvers[0]: write the Entra object id without braces: 0f3e2d1c-aaaa-4bbb-8ccc-0123456789ab');
+    expect(message).toContain(
+      'teams[0].approvers[1]: "0f3e2d1c-aaaa-4bbb-8ccc-0123456789a" looks like an Entra object id but is not one: expected 8-4-4-4-12 hex digits',
+    );
+    expect(message).toContain('teams[0].approvers[2]: "19:3f2a0b@thread.tacv2" is a Teams conversation id, not a person');
+    expect(message).toContain('teams[0].approvers[3]: expected a chat user id');
   });
 
   it('rejects duplicate team ids', () => {

@@ -5,14 +5,22 @@ import { adaptiveCardProblems } from '../support/platform-limits.js';
 
 /** One Bot Connector call as the fake saw it. The bearer token itself is never recorded. */
 export interface ConnectorCall {
-  op: 'send' | 'reply' | 'update';
+  op: 'send' | 'reply' | 'update' | 'create';
+  /** The conversation posted to, or the one created (create). */
   conversationId: string;
   /** The activity replied to (reply) or replaced (update). */
   activityId: string | null;
+  /** The activity; for create, the ConversationParameters. */
   activity: Record<string, any>;
-  /** The id the fake gave the activity (send, reply) or kept (update). */
+  /** The id the fake gave the activity (send, reply) or kept (update); the conversation's id (create). */
   id: string;
   authorized: boolean;
+}
+
+/** Which requests a queued failure waits for; by default the next one of any kind. */
+interface FailureScope {
+  op?: ConnectorCall['op'] | 'members';
+  conversationId?: string;
 }
 
 type Failure = { status: 429; retryAfter: number } | { status: 500 | 502 | 503 } | { status: 403; code: string } | { status: 404 };
@@ -22,7 +30,8 @@ type Failure = { status: 429; retryAfter: number } | { status: 500 | 502 | 503 }
  * real CloudAdapter and ConnectorClient talk to it. It answers like the connector (201 with the
  * new activity's id; 200 for an update), refuses a card the adaptivecards library cannot parse
  * (400, as Teams refuses malformed cards), records every call, and plays throttles (429 with
- * Retry-After) and outages (5xx) on request.
+ * Retry-After) and outages (5xx) on request. POST /v3/conversations opens a 1:1 chat as Teams does:
+ * one chat per person, so asking again for the same member answers with the same conversation id.
  */
 export class FakeBotConnector {
   readonly calls: ConnectorCall[] = [];
@@ -32,7 +41,7 @@ export class FakeBotConnector {
   readonly roster: { id: string; name: string; aadObjectId?: string; email?: string; userPrincipalName?: string }[] = [];
   /** Conversations whose roster was read. */
   readonly rosterReads: string[] = [];
-  private readonly failures: Failure[] = [];
+  private readonly failures: { failure: Failure; where: FailureScope }[] = [];
   private readonly unexpected: string[] = [];
   private seq = 0;
 
@@ -50,9 +59,14 @@ export class FakeBotConnector {
     return fake;
   }
 
-  /** The next `times` calls fail this way. */
-  failNext(failure: Failure, times = 1): void {
-    for (let i = 0; i < times; i++) this.failures.push(failure);
+  /** The next `times` calls (of this operation in this conversation, when given) fail this way. */
+  failNext(failure: Failure, times = 1, where: FailureScope = {}): void {
+    for (let i = 0; i < times; i++) this.failures.push({ failure, where });
+  }
+
+  /** The id of the 1:1 chat the fake opens with a member (the same for every request, as in Teams). */
+  static personalChatId(memberId: string): string {
+    return `a:1personal-${Buffer.from(memberId).toString('base64url')}`;
   }
 
   /** Adaptive Card content of a recorded call's first attachment. */
@@ -82,6 +96,7 @@ export class FakeBotConnector {
     const members = /^\/v3\/conversations\/([^/]+)\/pagedmembers$/.exec(path);
     if (members && req.method === 'GET')
       return this.pagedMembers(decodeURIComponent(members[1]!), new URL(req.url ?? '/', 'http://x').searchParams, res);
+    if (path === '/v3/conversations' && req.method === 'POST') return this.createConversation(raw, req, res);
     const match = /^\/v3\/conversations\/([^/]+)\/activities(?:\/([^/]+))?$/.exec(path);
     const op = !match ? null : req.method === 'POST' ? (match[2] ? 'reply' : 'send') : req.method === 'PUT' && match[2] ? 'update' : null;
     if (!match || !op) {
@@ -89,7 +104,7 @@ export class FakeBotConnector {
       return send(res, 404, { error: { code: 'NotFound', message: 'no such operation' } });
     }
     this.requests += 1;
-    const failure = this.failures.shift();
+    const failure = this.nextFailure(op, decodeURIComponent(match[1]!));
     if (failure) return this.fail(res, failure);
 
     let activity: Record<string, any>;
@@ -109,13 +124,43 @@ export class FakeBotConnector {
     send(res, op === 'update' ? 200 : 201, { id });
   }
 
+  private createConversation(raw: string, req: IncomingMessage, res: ServerResponse): void {
+    this.requests += 1;
+    const failure = this.nextFailure('create', null);
+    if (failure) return this.fail(res, failure);
+    let parameters: Record<string, any>;
+    try {
+      parameters = JSON.parse(raw) as Record<string, any>;
+    } catch {
+      return send(res, 400, { error: { code: 'BadSyntax', message: 'body is not JSON' } });
+    }
+    const members: { id?: unknown }[] = Array.isArray(parameters.members) ? parameters.members : [];
+    // Teams opens 1:1 chats only: one member, isGroup false, in a tenant.
+    if (parameters.isGroup !== false || members.length !== 1 || typeof members[0]!.id !== 'string' || !parameters.tenantId)
+      return send(res, 400, {
+        error: { code: 'BadArgument', message: 'a 1:1 conversation needs isGroup false, one member and the tenantId' },
+      });
+    const id = FakeBotConnector.personalChatId(members[0]!.id as string);
+    const authorized = typeof req.headers.authorization === 'string' && /^Bearer \S+/.test(req.headers.authorization);
+    this.calls.push({ op: 'create', conversationId: id, activityId: null, activity: parameters, id, authorized });
+    send(res, 201, { id });
+  }
+
   private pagedMembers(conversationId: string, query: URLSearchParams, res: ServerResponse): void {
     this.rosterReads.push(conversationId);
-    const failure = this.failures.shift();
+    const failure = this.nextFailure('members', conversationId);
     if (failure) return this.fail(res, failure);
     const start = Number(query.get('continuationToken') ?? 0);
     const next = start + 2 < this.roster.length ? String(start + 2) : undefined;
     send(res, 200, { members: this.roster.slice(start, start + 2), ...(next ? { continuationToken: next } : {}) });
+  }
+
+  /** The first queued failure meant for this request, taken off the queue. */
+  private nextFailure(op: FailureScope['op'], conversationId: string | null): Failure | undefined {
+    const at = this.failures.findIndex(
+      ({ where }) => (!where.op || where.op === op) && (!where.conversationId || where.conversationId === conversationId),
+    );
+    return at === -1 ? undefined : this.failures.splice(at, 1)[0]!.failure;
   }
 
   private fail(res: ServerResponse, failure: Failure): void {

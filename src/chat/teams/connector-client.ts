@@ -1,4 +1,4 @@
-import type { Activity, ChannelAccount, TurnContext } from 'botbuilder';
+import type { Activity, ChannelAccount, ConversationParameters, TurnContext } from 'botbuilder';
 
 /**
  * The part of botframework-connector's ConnectorClient burnrate uses. botbuilder creates the
@@ -8,6 +8,8 @@ import type { Activity, ChannelAccount, TurnContext } from 'botbuilder';
 export interface ConnectorConversations {
   sendToConversation(conversationId: string, activity: Partial<Activity>): Promise<{ id?: string }>;
   updateActivity(conversationId: string, activityId: string, activity: Partial<Activity>): Promise<{ id?: string }>;
+  /** POST /v3/conversations: a new conversation (a 1:1 chat with a person); Teams answers with its id. */
+  createConversation(parameters: ConversationParameters): Promise<{ id?: string; serviceUrl?: string; activityId?: string }>;
   getConversationPagedMembers(
     conversationId: string,
     options?: { pageSize?: number; continuationToken?: string },

@@ -11,6 +11,9 @@ import { createTeamsAdapter, type TeamsAdapter, type TeamsAuthEndpoints } from '
 import { toDeliveryError } from './teams-errors.js';
 import type { TeamsSettings } from './teams-settings.js';
 import { TeamsRoster, type RosterMember } from './teams-roster.js';
+import { EntraGroups } from './entra-groups.js';
+import { graphAccess, type GraphOptions } from './graph-access.js';
+import type { ChatConversation } from '../../domain/chat-conversation.js';
 
 /**
  * Teams refuses a card whose activity is over about 28 KB. A chart's PNG grows by a third as
@@ -21,6 +24,13 @@ export const TEAMS_INLINE_IMAGE_BYTES = 19_000;
 
 /** How long to wait before trying a conversation burnrate has no reference for yet (the app may be installed meanwhile). */
 const NOT_INSTALLED_RETRY_MS = 10 * 60_000;
+
+/**
+ * The address of a person (a direct message): `person:` and their Teams user id or Entra object id.
+ * Their 1:1 chat with the bot is created on first use and remembered under this address, so a
+ * retried delivery posts into the same chat instead of creating it again.
+ */
+const PERSON = 'person:';
 
 /**
  * The Teams side of the chat port: proactive messages through CloudAdapter, addressed by the
@@ -39,13 +49,18 @@ export class TeamsChat implements ChatPort {
     private readonly appId: string,
     private readonly conversations: ChatConversationStore,
     log: Logger,
+    groups?: EntraGroups,
   ) {
     this.people = new TeamsRoster(
       {
-        conversations: async () => (await conversations.list(TEAMS_PLATFORM)).map((c) => c.conversationId),
+        // A 1:1 chat burnrate opened holds only that person, whom the team's roster lists already.
+        conversations: async () =>
+          (await conversations.list(TEAMS_PLATFORM)).map((c) => c.conversationId).filter((id) => !id.startsWith(PERSON)),
         members: (address) => this.members(address),
       },
       log,
+      undefined,
+      groups,
     );
   }
 
@@ -54,6 +69,14 @@ export class TeamsChat implements ChatPort {
 
   addressOf(team: TeamConfig): string | null {
     return team.msteams?.channel ?? null;
+  }
+
+  /**
+   * A person Teams can name (a 29: id, an Entra object id, a roster member): a 1:1 chat with the bot.
+   * An Entra group's object id looks like a person's, but a group has no 1:1 chat: none is asked for it.
+   */
+  addressOfUser(userId: string): string | null {
+    return this.people.isUserId(userId) && !this.people.group(userId) ? `${PERSON}${userId}` : null;
   }
 
   /** The roster of a conversation, every page of the Bot Connector's paged members. */
@@ -106,16 +129,21 @@ export class TeamsChat implements ChatPort {
     parentRef: string | null,
     act: (connector: ConnectorConversations, conversationId: string, from: ConversationReference['bot']) => Promise<{ id?: string }>,
   ): Promise<{ id?: string }> {
-    const stored = await this.conversations.get(TEAMS_PLATFORM, address);
+    const stored = address.startsWith(PERSON)
+      ? await this.personalChat(address.slice(PERSON.length))
+      : await this.conversations.get(TEAMS_PLATFORM, address);
     if (!stored) {
       throw new DeliveryError(
-        `Teams: no conversation ${address} known yet: install the burnrate app in that team (or chat) or mention @burnrate there once`,
+        address.startsWith(PERSON)
+          ? `Teams: cannot start a chat with ${address.slice(PERSON.length)}: burnrate is installed in no team yet`
+          : `Teams: no conversation ${address} known yet: install the burnrate app in that team (or chat) or mention @burnrate there once`,
         false,
         NOT_INSTALLED_RETRY_MS,
       );
     }
     const reference = asReference(stored.reference);
-    const conversationId = parentRef && stored.kind === 'channel' ? threadId(address, parentRef) : address;
+    const conversation = reference.conversation?.id ?? address;
+    const conversationId = parentRef && stored.kind === 'channel' ? threadId(conversation, parentRef) : conversation;
     let result: { id?: string } = {};
     try {
       await this.adapter.continueConversationAsync(this.appId, reference, async (context) => {
@@ -125,6 +153,56 @@ export class TeamsChat implements ChatPort {
       throw toDeliveryError(error);
     }
     return result;
+  }
+
+  /**
+   * The bot's 1:1 chat with a person: the one opened before, or a new one (POST /v3/conversations)
+   * on the service URL and in the tenant of the team whose roster lists them, else of any
+   * conversation burnrate is installed in. Teams takes the person's 29: id, or their Entra object
+   * id where the app is installed for them. Null when burnrate is installed nowhere yet.
+   */
+  private async personalChat(userId: string): Promise<ChatConversation | null> {
+    const key = `${PERSON}${userId}`;
+    const known = await this.conversations.get(TEAMS_PLATFORM, key);
+    if (known) return known;
+    const entry = this.people.entryOf(userId);
+    const from = (entry && (await this.conversations.get(TEAMS_PLATFORM, entry.conversation))) || (await this.anyInstalled());
+    if (!from) return null;
+    const reference = asReference(from.reference);
+    const tenantId = (reference.conversation as { tenantId?: string } | undefined)?.tenantId;
+    let created: { id?: string; serviceUrl?: string } = {};
+    try {
+      await this.adapter.continueConversationAsync(this.appId, reference, async (context) => {
+        created = await connectorWithoutRetries(context).createConversation({
+          isGroup: false,
+          bot: reference.bot!,
+          members: [entry ? { id: entry.id, name: entry.name } : { id: userId }],
+          ...(tenantId ? { tenantId, channelData: { tenant: { id: tenantId } } } : {}),
+        } as Parameters<ConnectorConversations['createConversation']>[0]);
+      });
+    } catch (error) {
+      throw toDeliveryError(error);
+    }
+    if (!created.id) throw new DeliveryError(`Teams: creating a chat with ${userId} returned no conversation id`);
+    const chat: ChatConversation = {
+      platform: TEAMS_PLATFORM,
+      conversationId: key,
+      kind: 'personal',
+      reference: {
+        ...(from.reference as Record<string, unknown>),
+        serviceUrl: created.serviceUrl ?? reference.serviceUrl,
+        conversation: { id: created.id, conversationType: 'personal', isGroup: false, ...(tenantId ? { tenantId } : {}) },
+      },
+      updatedAt: new Date(),
+    };
+    await this.conversations.save(chat);
+    return chat;
+  }
+
+  /** A team's channel first (its service URL serves the whole tenant), else any conversation. */
+  private async anyInstalled(): Promise<ChatConversation | null> {
+    const all = (await this.conversations.list(TEAMS_PLATFORM)).filter((c) => !c.conversationId.startsWith(PERSON));
+    return all.find((c) => c.kind === 'channel') ?? all[0] ?? null;
   }
 }
 
@@ -137,12 +215,22 @@ function render(message: Message): ReturnType<typeof cardActivity> {
   }
 }
 
+/** Who holds roles, so the Entra groups among them are read; and how Graph is reached. */
+export interface TeamsPeopleOptions {
+  /** The burnrate.yml entries holding roles (admins, owners, approvers). */
+  roleEntries: () => readonly string[];
+  graph?: GraphOptions;
+}
+
 /** The Teams chat port for these settings, on its own CloudAdapter. */
 export function createTeamsChat(
   settings: TeamsSettings,
   conversations: ChatConversationStore,
   log: Logger,
   endpoints?: TeamsAuthEndpoints,
+  people?: TeamsPeopleOptions,
 ): TeamsChat {
-  return new TeamsChat(createTeamsAdapter(settings, log, endpoints), settings.insecure ? '' : settings.appId, conversations, log);
+  const graph = people ? graphAccess(settings, conversations, people.graph) : null;
+  const groups = people && graph && !graph.unavailable ? new EntraGroups(graph.client, people.roleEntries, log) : undefined;
+  return new TeamsChat(createTeamsAdapter(settings, log, endpoints), settings.insecure ? '' : settings.appId, conversations, log, groups);
 }

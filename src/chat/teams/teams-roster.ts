@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import type { PeopleDirectory, PeopleGroup } from '../../ports/people-directory.js';
+import { ENTRA_OBJECT_ID } from '../../domain/entra-object-id.js';
+import type { EntraGroups } from './entra-groups.js';
 
 /** A member of a Teams conversation, as the Bot Connector's roster lists one. */
 export interface RosterMember {
@@ -17,32 +19,37 @@ export interface RosterSource {
   members(conversation: string): Promise<RosterMember[]>;
 }
 
-const ENTRA_OBJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A roster member, with the conversation whose roster listed them (where a 1:1 chat with them can start). */
+export interface RosterEntry extends RosterMember {
+  conversation: string;
+}
 
 /**
  * Teams people from the rosters of the conversations burnrate is installed in (the Bot Connector's
- * paged members, as TeamsInfo reads them): display names, emails, and which ids are people. Entra
- * groups are not readable through the bot (that needs Microsoft Graph), so a group entry holds no
- * role on Teams; members are listed by their Entra object ids instead.
+ * paged members, as TeamsInfo reads them): display names, emails, and which ids are people. Groups
+ * are Entra groups read through Microsoft Graph where the bot may (see EntraGroups); without that,
+ * a group entry holds no role on Teams and members are listed by their Entra object ids instead.
  */
 export class TeamsRoster implements PeopleDirectory {
-  private people = new Map<string, RosterMember>();
+  private people = new Map<string, RosterEntry>();
   refreshedAt: Date | null = null;
 
   constructor(
     private readonly source: RosterSource,
     private readonly log: Logger,
     private readonly clock: () => Date = () => new Date(),
+    private readonly groups?: EntraGroups,
   ) {}
 
   async refresh(): Promise<void> {
-    const next = new Map<string, RosterMember>();
+    const next = new Map<string, RosterEntry>();
     let read = 0;
     for (const conversation of await this.source.conversations()) {
       try {
         for (const member of await this.source.members(conversation)) {
-          next.set(member.id, member);
-          if (member.aadObjectId) next.set(member.aadObjectId, member);
+          const entry = { ...member, conversation };
+          next.set(member.id, entry);
+          if (member.aadObjectId) next.set(member.aadObjectId, entry);
         }
         read += 1;
       } catch (error) {
@@ -51,22 +58,34 @@ export class TeamsRoster implements PeopleDirectory {
       }
     }
     this.people = next;
-    if (read > 0) this.refreshedAt = this.clock();
+    const groupsRead = (await this.groups?.refresh()) ?? false;
+    if (read > 0 || groupsRead) this.refreshedAt = this.clock();
+  }
+
+  /** The roster entry of a Teams user id or an Entra object id, if a roster listed them. */
+  entryOf(userId: string): RosterEntry | undefined {
+    return this.people.get(userId);
   }
 
   nameOf(userId: string): string | undefined {
-    return this.people.get(userId)?.name;
+    const name = this.people.get(userId)?.name;
+    if (name) return name;
+    for (const user of this.groups?.members() ?? []) if (user.id === userId && user.displayName) return user.displayName;
+    return undefined;
   }
 
+  /** A roster's email or user principal name first; then those of the members of Entra groups. */
   userOfEmail(email: string): string | undefined {
     const wanted = email.trim().toLowerCase();
     for (const member of this.people.values())
       if ([member.email, member.userPrincipalName].some((e) => e?.toLowerCase() === wanted)) return member.aadObjectId ?? member.id;
+    for (const user of this.groups?.members() ?? [])
+      if ([user.mail, user.userPrincipalName].some((e) => e?.toLowerCase() === wanted)) return user.id;
     return undefined;
   }
 
-  group(): PeopleGroup | undefined {
-    return undefined;
+  group(ref: string): PeopleGroup | undefined {
+    return this.groups?.group(ref);
   }
 
   /** A roster member, a Teams user id (29:…) or an Entra object id: Teams can mention each. */

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { dispatch as realDispatch } from '../../../src/chat/dispatcher.js';
 import { createTeamsApp, type Dispatch, type TeamsApp } from '../../../src/chat/teams/teams-app.js';
 import type { TeamsAuthEndpoints } from '../../../src/chat/teams/teams-adapter.js';
-import { createTeamsChat, type TeamsChat } from '../../../src/chat/teams/teams-chat.js';
+import { createTeamsChat, type TeamsChat, type TeamsPeopleOptions } from '../../../src/chat/teams/teams-chat.js';
 import type { TeamsSettings } from '../../../src/chat/teams/teams-settings.js';
 import type { Deps } from '../../../src/deps.js';
 import { startHttpServer } from '../../../src/http/server.js';
@@ -17,10 +17,10 @@ import { FakeBotConnector } from '../../fakes/fake-bot-connector.js';
  */
 export async function startTeamsServer(
   deps: Deps,
-  options: { settings?: TeamsSettings; endpoints?: TeamsAuthEndpoints; dispatch?: Dispatch } = {},
+  options: { settings?: TeamsSettings; endpoints?: TeamsAuthEndpoints; dispatch?: Dispatch; people?: TeamsPeopleOptions } = {},
 ) {
   const settings = options.settings ?? { insecure: true };
-  const chat: TeamsChat = createTeamsChat(settings, deps.store.conversations, deps.log, options.endpoints);
+  const chat: TeamsChat = createTeamsChat(settings, deps.store.conversations, deps.log, options.endpoints, options.people);
   deps.chat = [chat];
   const teams: TeamsApp = createTeamsApp(deps, { dispatch: options.dispatch ?? realDispatch, authenticated: !settings.insecure });
   const server: Server = await startHttpServer({
