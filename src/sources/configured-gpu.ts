@@ -19,7 +19,7 @@ import { loadPriceCatalog } from '../catalog/price-catalog.js';
 import { namespaceTeamsOf } from '../domain/kubernetes.js';
 import { ClusterInventoryReader } from './kubernetes/cluster-inventory.js';
 import { kubeConfigOf } from './kubernetes/kube-config.js';
-import { clusterReadOf, nodeInstanceIds, workloadInstances } from './kubernetes/workload-instances.js';
+import { clusterReadOf, nodeInstanceIds, stoppableNodes, workloadInstances } from './kubernetes/workload-instances.js';
 import { ClusterReads } from './kubernetes/cluster-reads.js';
 import { isKubernetesNode } from '../domain/kubernetes.js';
 import type { ClusterRead } from '../ports/cluster-read.js';
@@ -104,12 +104,25 @@ export function buildConfiguredGpu(config: Config, tokens: ReadonlyMap<string, s
     inventory: async () => {
       const [machines, read] = await Promise.all([Promise.all(inventories.map((i) => i.list())), Promise.all(readers.map(readCluster))]);
       // A cluster's GPU nodes are its workloads' hosts: never listed as instances, so never stopped
-      // whole. While a cluster has never answered its nodes are unknown: every instance that says
-      // it is a Kubernetes node is held out until it does.
-      const nodes = new Set(read.flatMap(({ read: r }) => nodeInstanceIds(r)));
+      // whole, except a node one team may stop whole (stoppableNodes), listed as that team's
+      // instance in place of its pods: only from a fresh read, and only where the inventory lists it.
+      // While a cluster has never answered its nodes are unknown: every instance that says it is
+      // a Kubernetes node is held out until it does.
+      const listed = new Set(machines.flat().map((i) => i.instanceId));
+      const clustersNow = read.map(({ source, read: r, fresh }) => {
+        const context = contextOf(source);
+        const whole = new Map([...(fresh ? stoppableNodes(r, context) : [])].filter(([id]) => listed.has(id)));
+        const workloads = workloadInstances(r, context, new Set([...whole.values()].map((n) => n.node)));
+        return { nodes: nodeInstanceIds(r).filter((id) => !whole.has(id)), whole, workloads };
+      });
+      const nodes = new Set(clustersNow.flatMap((c) => c.nodes));
+      const whole = new Map(clustersNow.flatMap((c) => [...c.whole]));
       const unknownNodes = read.some((r) => r.unanswered && !r.unanswered.lastGoodAt);
-      const kube = read.flatMap(({ source, read: r }) => workloadInstances(r, contextOf(source)));
-      const instances = machines.flat().filter((i) => !nodes.has(i.instanceId) && !(unknownNodes && isKubernetesNode(i.tags)));
+      const kube = clustersNow.flatMap((c) => c.workloads);
+      const instances = machines
+        .flat()
+        .filter((i) => !nodes.has(i.instanceId) && !(unknownNodes && isKubernetesNode(i.tags)))
+        .map((i) => (whole.has(i.instanceId) ? { ...i, team: whole.get(i.instanceId)!.team } : i));
       return [...instances, ...kube];
     },
     portOf: (instance) => (instance.kubernetes ? workloads : instance.provider === 'aws' ? stopPorts(instance.region) : undefined),

@@ -276,6 +276,35 @@ describe('Kubernetes workloads in the idle-GPU loop', () => {
     expect(chat.posted.filter((p) => p.message.summary.includes('is not answering'))).toHaveLength(3);
   });
 
+  it("offers Stop for a whole node only when its GPU pods are all one team's bare pods, and stops that machine once", async () => {
+    // NODE_C without its Deployment's pod: only vision's bare debug-shell holds a GPU there, and it went idle.
+    await api!.close();
+    api = await FakeKubeApi.start({ objects: sharedCluster().filter((o) => o.metadata.name !== 'web-7d9f8-k2l3m') });
+    // Its GPU 1 no longer serves the web pod: no pod labels, nothing running.
+    prom!.setGpus(
+      dcgm().map((g) =>
+        g.labels.Hostname === NODE_C && g.labels.gpu === '1'
+          ? {
+              labels: { Hostname: NODE_C, gpu: '1', modelName: 'NVIDIA A10G' },
+              metrics: { ...g.metrics, DCGM_FI_DEV_GPU_UTIL: constant(0) },
+            }
+          : g,
+      ),
+    );
+    const { deps } = setup();
+    const result = await runGpuCheck(deps);
+    const ids = result.findings.map((f) => f.instanceId);
+    // The node is vision's instance now (its EC2 tags name no team); the bare pod is no workload of its own.
+    expect(result.findings.find((f) => f.instanceId === INSTANCE_C)).toMatchObject({ team: 'vision' });
+    expect(ids).not.toContain(DEBUG);
+    // NODE_A still hosts several teams' workloads and controllers: never an instance.
+    expect(ids).not.toContain(INSTANCE_A);
+
+    expect((await press(deps, DANA, 'instance.stop', INSTANCE_C)).text()).toContain('Only owners and approvers of vision');
+    await Promise.all([press(deps, VICTOR, 'instance.stop', INSTANCE_C), press(deps, VICTOR, 'instance.stop', INSTANCE_C)]);
+    expect(ec2!.callsOf('StopInstances', { dryRun: false }).map((c) => c.instanceIds)).toEqual([[INSTANCE_C]]);
+  });
+
   it('changes nothing in the cluster while actions are a dry run', async () => {
     const { deps } = setup(false);
     await runGpuCheck(deps);

@@ -12,7 +12,7 @@ import {
 } from '../../domain/kubernetes.js';
 import type { PriceCatalog } from '../../domain/price-catalog.js';
 import type { ClusterRead } from '../../ports/cluster-read.js';
-import { UNTAGGED } from '../../domain/spend.js';
+import { UNMAPPED, UNTAGGED } from '../../domain/spend.js';
 
 export interface WorkloadContext {
   catalog: PriceCatalog;
@@ -31,14 +31,20 @@ export interface WorkloadContext {
  * rate replaces it where the node is on the bill, see billed-rates.ts); its team is the one
  * claiming its namespace (`teams[].gpu.namespaces`), else the namespace's team label; it is
  * protected when the workload or its namespace says so, or when it is a bare pod (never deleted).
- * Nodes are not instances: stopping a shared node would stop other teams' pods.
+ * Nodes are not instances: stopping a shared node would stop other teams' pods. The pods of a node
+ * one team may stop whole (`wholeNodes`, by name: see stoppableNodes) are that node's, which is
+ * listed as the instance instead.
  */
-export function workloadInstances(inventory: ClusterInventory, context: WorkloadContext): GpuInstance[] {
+export function workloadInstances(
+  inventory: ClusterInventory,
+  context: WorkloadContext,
+  wholeNodes: ReadonlySet<string> = new Set(),
+): GpuInstance[] {
   const nodes = new Map(inventory.nodes.map((n) => [n.name, n]));
   const namespaces = new Map(inventory.namespaces.map((n) => [n.name, n]));
   const byWorkload = new Map<string, GpuPod[]>();
   for (const pod of inventory.pods) {
-    if (!pod.node || !nodes.has(pod.node)) continue;
+    if (!pod.node || !nodes.has(pod.node) || wholeNodes.has(pod.node)) continue;
     const key = workloadKey(pod.workload);
     byWorkload.set(key, [...(byWorkload.get(key) ?? []), pod]);
   }
@@ -102,6 +108,29 @@ export function workloadInstances(inventory: ClusterInventory, context: Workload
 /** The cloud instance ids of the clusters' GPU nodes: they are workloads' hosts, never instances to stop. */
 export function nodeInstanceIds(inventory: ClusterInventory): string[] {
   return inventory.nodes.flatMap((n) => (n.instanceId ? [n.instanceId] : []));
+}
+
+/**
+ * The GPU nodes burnrate may stop whole, by cloud instance id, with the team they are then
+ * charged to: every GPU pod on the node is a bare pod (no controller recreates it, so stopping the
+ * node loses nothing a scale-to-zero would keep) of one and the same team, none of them or their
+ * namespaces protected. A node with no GPU pod is the autoscaler's to remove, not burnrate's.
+ */
+export function stoppableNodes(inventory: ClusterInventory, context: WorkloadContext): Map<string, { node: string; team: string }> {
+  const namespaces = new Map(inventory.namespaces.map((n) => [n.name, n]));
+  const stoppable = new Map<string, { node: string; team: string }>();
+  for (const node of inventory.nodes) {
+    const pods = inventory.pods.filter((p) => p.node === node.name);
+    if (!node.instanceId || pods.length === 0) continue;
+    const teams = new Set(pods.map((p) => namespaceTeam(context, p.namespace, namespaces.get(p.namespace)?.labels ?? {})));
+    const [team] = teams;
+    const bare = pods.every(
+      (p) => p.workload.kind === 'Pod' && !isProtected(p.annotations) && !isProtected(namespaces.get(p.namespace)?.annotations),
+    );
+    if (bare && teams.size === 1 && team !== UNTAGGED && team !== UNMAPPED)
+      stoppable.set(node.instanceId, { node: node.name, team: team! });
+  }
+  return stoppable;
 }
 
 /** The team claiming the namespace (teams[].gpu.namespaces), else its team label's; UNTAGGED without either. */
