@@ -162,8 +162,24 @@ const APPLY_CHANGE: { [T in FindingTable]: (db: Database.Database, change: Findi
 /** The SQL table of each table of findings. */
 const FINDING_TABLES: Record<FindingTable, string> = { findings: 'findings', gpuFindings: 'gpu_findings', sweepFindings: 'sweep_findings' };
 
+/**
+ * Brings the schema up to date. Several processes may open a fresh file at the same moment (serve
+ * and its answer workers, two replicas starting): the pending migrations run under SQLite's write
+ * lock (BEGIN IMMEDIATE), and the version is read again once it is held, so the second process
+ * finds the work done instead of creating the same tables again. An up-to-date file takes no lock.
+ */
 function migrate(db: Database.Database): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
+  const version = () => db.pragma('user_version', { simple: true }) as number;
+  if (checkedVersion(version()) === MIGRATIONS.length) return;
+  db.transaction(() => {
+    for (let next = checkedVersion(version()); next < MIGRATIONS.length; next++) {
+      db.exec(MIGRATIONS[next]!);
+      db.pragma(`user_version = ${next + 1}`);
+    }
+  }).immediate();
+}
+
+function checkedVersion(current: number): number {
   if (current > MIGRATIONS.length) {
     throw new BurnrateError(
       'burnrate_db_too_new',
@@ -172,10 +188,5 @@ function migrate(db: Database.Database): void {
       1,
     );
   }
-  for (let version = current; version < MIGRATIONS.length; version++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[version]!);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
-  }
+  return current;
 }
