@@ -171,7 +171,7 @@ export function mapTimes(text: string, rest: (s: string) => string, show: (date:
   return out + rest(text.slice(last));
 }
 
-/** The message for a team in `timeZone`, unless it already names one (a message is for one team). */
+/** The message for a team in `timeZone`, unless it already names one (a message is for one team); UTC is the default. */
 export function inTimeZone(message: Message, timeZone: string | undefined): Message {
-  return message.timeZone || !timeZone ? message : { ...message, timeZone };
+  return message.timeZone || !timeZone || timeZone === 'UTC' ? message : { ...message, timeZone };
 }

@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { KubeUsageRow, PoolSample } from '../domain/kube-usage.js';
 import type { Period } from '../domain/period.js';
+import { attributeKubeCost } from './kube-attribution.js';
+import { rebuildTeamDays, spanOfDays } from './spend-team-days.js';
 
 export interface KubeUsageStore {
   /** When the cluster was last sampled; null before the first sample. */
@@ -48,6 +50,12 @@ export class SqliteKubeUsageStore implements KubeUsageStore {
       for (const row of rows) add.run(row);
       for (const pool of pools) addPool.run({ ...pool, at: pool.at.toISOString() });
       stamp.run(cluster, at.toISOString());
+      // New shares of the days sampled: their bill lines move to the workloads' teams anew.
+      const span = spanOfDays(rows.map((r) => r.day));
+      if (span) {
+        attributeKubeCost(db, span);
+        rebuildTeamDays(db, span);
+      }
     });
   }
 

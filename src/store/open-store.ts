@@ -1,3 +1,4 @@
+import { attributeKubeCost } from './kube-attribution.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -87,7 +88,10 @@ export function openStore(path: string): Store {
       scope.billingPeriods.forEach((p) => periods.add(p));
       writeFreshness(db, scope.source, batch.dataThrough, now ?? new Date());
     }
-    if (touched) rebuildTeamDays(db, touched);
+    if (touched) {
+      attributeKubeCost(db, touched);
+      rebuildTeamDays(db, touched);
+    }
     const summary: ImportSummary = {
       rowsDeleted,
       rowsInserted,

@@ -1,3 +1,4 @@
+import { KUBE_ATTRIBUTION_SOURCE } from './kube-attribution.js';
 import type Database from 'better-sqlite3';
 import { addDays, type Period } from '../domain/period.js';
 import type { ResourceCost, ResourceDay, ResourceHours, UnusedCommitment } from '../domain/resource-cost.js';
@@ -15,6 +16,8 @@ export interface SpendStore {
   dailyByTeam(since: string): Promise<TeamDay[]>;
   /** Resources billed under a commitment (Savings Plan, reservation, CUD) on a day from `since` on. */
   committedResources(since: string): Promise<string[]>;
+  // The three below read what the bill charged a machine, before Kubernetes node costs move to
+  // workloads' teams (kube-attribution.ts): a node's rate is its instance's, whoever used it.
   /** What the bill charged each of these resources over [start, end): the bill's own rate, not a list price. */
   resourceCosts(period: Period, resourceIds: readonly string[]): Promise<ResourceCost[]>;
   /** Effective cost and hours of use of every resource the bill counts in hours from `since` on, per currency. */
@@ -100,7 +103,7 @@ export class SqliteSpendStore implements SpendStore {
            sum(effective) AS effective, count(DISTINCT CASE WHEN effective <> 0 THEN day END) AS days,
            sum(usage_hours) AS hours, max(commitment_end) AS commitmentEnd
          FROM spend_daily
-         WHERE day >= ? AND day < ? AND resource_id IN (SELECT value FROM json_each(?))
+         WHERE day >= ? AND day < ? AND resource_id IN (SELECT value FROM json_each(?)) AND source <> '${KUBE_ATTRIBUTION_SOURCE}'
          GROUP BY resource_id, team, currency, commitment_discount_id`,
       )
       .all(period.start, period.end, JSON.stringify(resourceIds));
@@ -110,7 +113,7 @@ export class SqliteSpendStore implements SpendStore {
     return this.db
       .prepare<[string], ResourceHours>(
         `SELECT resource_id AS resourceId, currency, sum(effective) AS effective, sum(usage_hours) AS hours
-         FROM spend_daily WHERE day >= ? AND usage_hours > 0 AND resource_id IS NOT NULL
+         FROM spend_daily WHERE day >= ? AND usage_hours > 0 AND resource_id IS NOT NULL AND source <> '${KUBE_ATTRIBUTION_SOURCE}'
          GROUP BY resource_id, currency`,
       )
       .all(since);
@@ -122,7 +125,7 @@ export class SqliteSpendStore implements SpendStore {
       .prepare<[string, string, string], ResourceDay>(
         `SELECT resource_id AS resourceId, day, currency, sum(effective) AS effective, sum(usage_hours) AS hours
          FROM spend_daily
-         WHERE day >= ? AND day < ? AND resource_id IN (SELECT value FROM json_each(?))
+         WHERE day >= ? AND day < ? AND resource_id IN (SELECT value FROM json_each(?)) AND source <> '${KUBE_ATTRIBUTION_SOURCE}'
          GROUP BY resource_id, day, currency`,
       )
       .all(period.start, period.end, JSON.stringify(resourceIds));

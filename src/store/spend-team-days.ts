@@ -28,8 +28,13 @@ export function spanOfScope(db: Database.Database, scope: SpendScope): DaySpan |
 
 /** The days some rows fall on; null for none. */
 export function spanOfRows(rows: readonly SpendRow[]): DaySpan | null {
+  return spanOfDays(rows.map((r) => r.day));
+}
+
+/** From the first to the last of some days; null for none. */
+export function spanOfDays(days: readonly string[]): DaySpan | null {
   let span: DaySpan | null = null;
-  for (const row of rows) span = widen(span, { first: row.day, last: row.day });
+  for (const day of days) span = widen(span, { first: day, last: day });
   return span;
 }
 

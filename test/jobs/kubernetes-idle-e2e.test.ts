@@ -6,6 +6,7 @@ import { dispatch } from '../../src/chat/dispatcher.js';
 import type { Deps } from '../../src/deps.js';
 import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
+import { runBudgetCheck } from '../../src/jobs/budget-check.js';
 import { sampleKubeUsage } from '../../src/jobs/kube-usage.js';
 import { spendReport } from '../../commands/spend.js';
 import { loadWasteDiagnosis } from '../../src/snapshots/waste-snapshot.js';
@@ -373,6 +374,56 @@ describe('Kubernetes cost by namespace and workload', () => {
 });
 
 describe('Static GPU capacity', () => {
+  it("moves a billed node's cost to the teams whose workloads held its GPUs, so budgets see it; the bill's total stays whole", async () => {
+    const { deps, setNow } = setup();
+    deps.config.teams.find((t) => t.id === 'vision')!.budget = { monthly: 0.4, currency: 'USD', thresholds: [50], forecast: false };
+    // The bill charged node C's instance $100.00 on the 18th, 24 hours, to research (its EC2 tag).
+    await deps.store.importBatches([
+      {
+        scope: { source: 'test', billingPeriods: ['2026-11'] },
+        rows: [{ ...spendRow('research', '2026-11-18', 100), resourceId: INSTANCE_C, usageHours: 24 }],
+        dataThrough: '2026-11-19T00:00:00Z',
+      },
+    ]);
+    await sampleKubeUsage(deps);
+    setNow('2026-11-18T06:15:00Z');
+    await sampleKubeUsage(deps);
+
+    // By hand: a quarter hour of node C seen, of the 24 billed; vision's debug-shell and web held 1 of its 8 GPUs each.
+    const vision = (2 * (100 * (0.25 * (1 / 8)))) / 24;
+    const day = { start: '2026-11-18', end: '2026-11-19' };
+    const byTeam = new Map((await spendReport(deps, { period: day, by: 'team' })).rows.map((r) => [r.key, r.effective]));
+    expect(byTeam.get('vision')).toBeCloseTo(vision, 9);
+    expect(byTeam.get('research')).toBeCloseTo(100 - vision, 9);
+    expect([...byTeam.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(100, 9);
+    // As cost lines, the workloads beside the node's remainder (what reviews list).
+    const lines = (await spendReport(deps, { period: day, by: 'resource', team: 'vision' })).rows.map((r) => r.key).sort();
+    expect(lines).toEqual([
+      'vision/Deployment/web (k8s:gpu-prod/vision/Deployment/web)',
+      'vision/Pod/debug-shell (k8s:gpu-prod/vision/Pod/debug-shell)',
+    ]);
+
+    // The split by namespace still starts from the node's whole bill: 23.75 of its 24 hours unseen.
+    const namespaces = new Map((await spendReport(deps, { period: day, by: 'namespace' })).rows.map((r) => [r.key, r.effective]));
+    expect(namespaces.get('(not observed)')).toBeCloseTo((100 * 23.75) / 24, 2);
+
+    // The budget check sees vision's share: $0.26 of a $0.40 budget is over its 50% threshold.
+    const checked = await runBudgetCheck(deps);
+    expect(checked.findings.find((f) => f.team === 'vision')).toMatchObject({ kind: 'budget.actual', threshold: 50 });
+
+    // A bill re-imported for the day moves the same shares of the new amount.
+    await deps.store.importBatches([
+      {
+        scope: { source: 'test', billingPeriods: ['2026-11'] },
+        rows: [{ ...spendRow('research', '2026-11-18', 48), resourceId: INSTANCE_C, usageHours: 24 }],
+        dataThrough: '2026-11-19T00:00:00Z',
+      },
+    ]);
+    const again = new Map((await spendReport(deps, { period: day, by: 'team' })).rows.map((r) => [r.key, r.effective]));
+    expect(again.get('vision')).toBeCloseTo((vision * 48) / 100, 9);
+    expect([...again.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(48, 9);
+  });
+
   it('finds the node pools that never scale to zero while their GPUs wait, in the waste diagnosis with the setting to change', async () => {
     const { deps, setNow } = setup();
     // A sample every 15 minutes for 25 hours.

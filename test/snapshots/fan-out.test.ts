@@ -36,6 +36,16 @@ describe('fan-out of a message to every chat platform', () => {
     ]);
   });
 
+  it("stamps each copy with its team's time zone, for platforms that cannot show each reader's own", () => {
+    const { deps, ml } = setup();
+    ml.timezone = 'Europe/Berlin';
+    const copies = fanOut(deps.chat, ml, 'budget:ml:2026-11', message);
+    expect(copies.map((c) => c.message)).toEqual([
+      { ...message, timeZone: 'Europe/Berlin' },
+      { ...message, timeZone: 'Europe/Berlin' },
+    ]);
+  });
+
   it('sends to explicit channels as given', () => {
     const { deps } = setup();
     expect(fanOut(deps.chat, [{ platform: 'slack', target: 'slack:U0ADMIN' }], 'notice', message)).toEqual([
