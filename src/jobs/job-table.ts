@@ -56,7 +56,8 @@ export interface Job {
  * What burnrate runs on its own, in the order serve's first run goes through the steps:
  *   1. budget check: refresh the sources, check budgets, hand alerts to delivery
  *   2. idle-GPU check (when GPU metrics are configured): idle instances, sweep caps, hand over
- *   3. monthly review: refresh, reviews due today with reminders and summaries, hand over
+ *   3. monthly review: refresh, reviews due today with reminders and summaries (and, when asked,
+ *      last month's review at start whatever the day), hand over
  *   4. outbox delivery, every minute
  */
 export function jobTable(deps: Deps, options: JobTableOptions = {}): Job[] {
