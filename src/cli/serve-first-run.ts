@@ -9,7 +9,8 @@ import { guarded, type JobObserver } from '../scheduler.js';
  *   1. fill an empty store from the configured sources (a failing source is recorded stale)
  *   2. the budget check
  *   3. the idle-GPU and sweep checks, when GPU metrics are configured
- *   4. the monthly reviews due today, and reminders and summaries due now
+ *   4. the monthly reviews due today (on the embedded demo alone, last month's whatever the day),
+ *      and reminders and summaries due now
  *   5. hand what they queued to the delivery
  * Each check is guarded: a metrics backend or a cloud that is down at start is reported and the
  * other steps run, as in scheduled runs. A start must never become a crash loop.

@@ -49,7 +49,8 @@ const USAGE = 'burnrate serve [--config FILE] [--db FILE] [--port N] [--host ADD
  *      HTTP server, and start the one outbox delivery of this process
  *   3. fill an empty store from the configured sources (the demo organisation by default), run the
  *      budget check once, then the idle-GPU check (when GPU metrics are configured) and the monthly
- *      reviews due today; a step that fails is reported and the others run (serve keeps running)
+ *      reviews due today (the embedded demo without Slack or Teams: last month's, whatever the day);
+ *      a step that fails is reported and the others run (serve keeps running)
  *   4. keep the scheduler running; jobs queue alerts and wake the delivery; on SIGINT or SIGTERM stop
  *      taking requests, finish the slash-command answers in flight (answer workers drain), then exit
  */
@@ -132,7 +133,9 @@ export const serveVerb: Verb = async (args, io) => {
       },
     });
     delivery.start();
-    const jobs = jobTable(deps);
+    // The embedded demo on its own (the console, the terminal) opens with last month's review in every
+    // channel, something to answer at once; a real Slack or Teams is not sent threads for made-up teams.
+    const jobs = jobTable(deps, { reviewAtStart: runtime.configPath === null && !slack && !teams });
     await runFirstChecks(deps, jobs, say, metrics.observeJob);
     firstChecksAt = deps.clock();
     // Started alongside the checks above; until they are up, answers are computed in process, where

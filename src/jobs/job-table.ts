@@ -5,6 +5,7 @@ import { handOverAlerts } from './delivery-loop.js';
 import { runGpuCheck } from './gpu-check.js';
 import { runOrganisationDigest, runTeamDigests } from './digest.js';
 import { refreshSources } from './refresh-sources.js';
+import { runMonthlyReview } from './monthly-review.js';
 import { runScheduledReview } from './scheduled-review.js';
 import { runSweepCheck } from './sweep-check.js';
 import { sampleKubeUsage } from './kube-usage.js';
@@ -23,7 +24,17 @@ export interface JobStep {
    * after every other step, so that what all the checks queued leaves together.
    */
   last?: boolean;
+  /** Only serve's first run runs it; the schedule leaves it out. */
+  atStartOnly?: boolean;
   run(run: JobRun): Promise<void>;
+}
+
+export interface JobTableOptions {
+  /**
+   * Post last month's review at start, whatever the day (the embedded demo organisation: a first
+   * visit finds a review thread to answer instead of waiting for the first working day of a month).
+   */
+  reviewAtStart?: boolean;
 }
 
 /**
@@ -45,10 +56,11 @@ export interface Job {
  * What burnrate runs on its own, in the order serve's first run goes through the steps:
  *   1. budget check: refresh the sources, check budgets, hand alerts to delivery
  *   2. idle-GPU check (when GPU metrics are configured): idle instances, sweep caps, hand over
- *   3. monthly review: refresh, reviews due today with reminders and summaries, hand over
+ *   3. monthly review: refresh, reviews due today with reminders and summaries (and, when asked,
+ *      last month's review at start whatever the day), hand over
  *   4. outbox delivery, every minute
  */
-export function jobTable(deps: Deps): Job[] {
+export function jobTable(deps: Deps, options: JobTableOptions = {}): Job[] {
   const handOver: JobStep = { name: 'hand over to delivery', last: true, run: () => handOverAlerts(deps) };
   const refresh: JobStep = {
     name: 'source refresh',
@@ -112,12 +124,28 @@ export function jobTable(deps: Deps): Job[] {
           }
         },
       },
+      ...(options.reviewAtStart ? [lastMonthReviewAtStart(deps)] : []),
       handOver,
     ],
   });
   jobs.push(...digestJobs(deps, handOver));
   jobs.push({ id: 'outbox delivery', cron: { expression: '* * * * *', utc: false }, steps: [handOver] });
   return jobs;
+}
+
+/**
+ * Last month's review for every team, at start: recorded once per team and month, so a restart
+ * (or the scheduled review of a first working day) finds it there and posts nothing again.
+ */
+function lastMonthReviewAtStart(deps: Deps): JobStep {
+  return {
+    name: "last month's review",
+    atStartOnly: true,
+    run: async ({ teams, say }) => {
+      const posted = (await runMonthlyReview(deps, { teams })).filter((r) => r.created);
+      if (posted.length > 0) say(`monthly review: last month's review posted for ${posted.map((r) => r.team).join(', ')}`);
+    },
+  };
 }
 
 /** A directory with something to read (the demo's fixed names have nothing). */
@@ -228,5 +256,5 @@ function gpuCheckJob(deps: Deps, handOver: JobStep): Job {
 
 /** A scheduled run: the steps one after another; a failing step ends the run (the scheduler logs it). */
 export async function runJob(job: Job, teams: readonly string[]): Promise<void> {
-  for (const step of job.steps) await step.run({ teams, say: () => {} });
+  for (const step of job.steps) if (!step.atStartOnly) await step.run({ teams, say: () => {} });
 }

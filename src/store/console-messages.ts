@@ -25,6 +25,14 @@ export interface ConsoleMessageDraft {
   message: Message;
 }
 
+/** How much a channel holds for one viewer: what picks the busiest channel and lights unread markers. */
+export interface ConsoleChannelActivity {
+  /** Messages the viewer can see, thread replies included. */
+  messages: number;
+  /** The newest of them: a browser that has seen this id has seen the channel. */
+  latestId: number;
+}
+
 export interface ConsoleMessageStore {
   add(draft: ConsoleMessageDraft, now: Date): Promise<ConsoleMessage>;
   /** Replaces a message's content; null when there is no such message. */
@@ -35,6 +43,8 @@ export interface ConsoleMessageStore {
    * the visible replies in their threads, oldest first.
    */
   list(channel: string, viewer: string, limit?: number): Promise<ConsoleMessage[]>;
+  /** Per channel with any message `viewer` can see: how many, and the newest id. */
+  activity(viewer: string): Promise<Map<string, ConsoleChannelActivity>>;
 }
 
 interface ConsoleRow {
@@ -61,6 +71,7 @@ export class SqliteConsoleMessageStore implements ConsoleMessageStore {
   private readonly updateStatement: Database.Statement<[string, string, number]>;
   private readonly getStatement: Database.Statement<[number], ConsoleRow>;
   private readonly listStatement: Database.Statement<[{ channel: string; viewer: string; limit: number }], ConsoleRow>;
+  private readonly activityStatement: Database.Statement<[string], { channel: string; messages: number; latest_id: number }>;
 
   constructor(db: Database.Database) {
     this.insertStatement = db.prepare(
@@ -77,6 +88,10 @@ export class SqliteConsoleMessageStore implements ConsoleMessageStore {
        SELECT * FROM console_messages
        WHERE (id IN (SELECT id FROM roots) OR parent_id IN (SELECT id FROM roots)) AND (private_to IS NULL OR private_to = @viewer)
        ORDER BY id`,
+    );
+    this.activityStatement = db.prepare(
+      `SELECT channel, COUNT(*) AS messages, MAX(id) AS latest_id FROM console_messages
+       WHERE private_to IS NULL OR private_to = ? GROUP BY channel`,
     );
   }
 
@@ -106,6 +121,10 @@ export class SqliteConsoleMessageStore implements ConsoleMessageStore {
 
   async list(channel: string, viewer: string, limit = DEFAULT_LIMIT): Promise<ConsoleMessage[]> {
     return this.listStatement.all({ channel, viewer, limit }).map(toMessage);
+  }
+
+  async activity(viewer: string): Promise<Map<string, ConsoleChannelActivity>> {
+    return new Map(this.activityStatement.all(viewer).map((row) => [row.channel, { messages: row.messages, latestId: row.latest_id }]));
   }
 }
 

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import { cli, workDir } from '../support/run-cli.js';
 
-/** 18 Nov 2026 06:00Z: in the demo, ml-research has two idle notebooks and llm-training a stalled node; the demo cluster adds four idle workloads. */
+/**
+ * 18 Nov 2026 06:00Z: in the demo, ml-research has two idle notebooks and its old V100 box, llm-training a
+ * stalled node, inference and vision an endpoint nobody calls; the demo cluster adds four idle workloads.
+ */
 const NOW = '2026-11-18T06:00:00Z';
 
 describe('burnrate idle and burnrate audit', () => {
@@ -12,7 +15,7 @@ describe('burnrate idle and burnrate audit', () => {
     const text = await cli(['idle'], { cwd, now: NOW });
     expect(text.err).toBe('');
     expect(text.code).toBe(0);
-    expect(text.out).toMatch(/^Idle GPUs of all teams: 9, \$[\d,.]+ per day/);
+    expect(text.out).toMatch(/^Idle GPUs of all teams: 12, \$[\d,.]+ per day/);
     expect(text.out).toContain('alice-notebook');
     expect(text.out).toContain('llm-pretrain-a3-0');
     expect(text.out).toMatch(/tmp-debug-box +g5\.12xlarge +\(none\)/);
@@ -20,7 +23,7 @@ describe('burnrate idle and burnrate audit', () => {
     const json = await cli(['idle', '--team', 'ml-research', '--json'], { cwd, now: NOW });
     expect(json.code).toBe(0);
     const parsed = JSON.parse(json.out) as { idle: { name: string; team: string; burned: number; perDay: number; since: string }[] };
-    expect(parsed.idle.map((f) => f.name).sort()).toEqual(['alice-notebook', 'research-shared-notebook']);
+    expect(parsed.idle.map((f) => f.name).sort()).toEqual(['alice-notebook', 'research-legacy-v100', 'research-shared-notebook']);
     expect(parsed.idle.every((f) => f.team === 'ml-research' && f.perDay > 0 && f.burned > 0)).toBe(true);
 
     const bad = await cli(['idle', '--team', 'nope'], { cwd, now: NOW });

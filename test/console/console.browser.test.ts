@@ -49,6 +49,25 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
     return p;
   }
 
+  /** The channels whose unread marker shows, in the sidebar's order. */
+  const unreadChannels = () =>
+    page
+      .locator('a.channel')
+      .evaluateAll((links) =>
+        links.filter((a) => !(a.querySelector('.unread') as HTMLElement).hidden).map((a) => (a as HTMLElement).dataset.channel),
+      );
+
+  /** Messages per channel that `user` can see, read from the database the console reads. */
+  function visibleCounts(user: string): Map<string, number> {
+    const db = new Database(join(serve.cwd, 'data', 'burnrate.db'), { readonly: true });
+    const rows = db.prepare('SELECT channel, private_to FROM console_messages').all() as { channel: string; private_to: string | null }[];
+    db.close();
+    const counts = new Map<string, number>();
+    for (const row of rows)
+      if (row.private_to === null || row.private_to === user) counts.set(row.channel, (counts.get(row.channel) ?? 0) + 1);
+    return counts;
+  }
+
   beforeAll(async () => {
     serve = await startServe();
     url = /console: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(serve.out())?.[1] ?? '';
@@ -66,7 +85,7 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
     expect(serve.out()).toContain('messages print here and in the console');
   });
 
-  it('opens on the first team as its owner, and shows the demo budget alert in #llm-training', async () => {
+  it("opens on the busiest channel as the first team's owner, the other channels marked unread, and shows the demo budget alert in #llm-training", async () => {
     page = await openPage('');
     expect(await page.title()).toBe('burnrate console');
     expect(await page.locator('.sidebar a.channel').allTextContents()).toEqual([
@@ -81,7 +100,25 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
     expect(await page.locator('#as').inputValue()).toBe(ALICE);
     // People by name: the picker and the channel's topic name them, with the id beside in the picker.
     expect(await page.locator('#as option:checked').textContent()).toBe('Alice Martin (U0DEMOALICE) — owner of ml-research');
-    expect(await page.locator('#channel-title').textContent()).toBe('# ml-research');
+    // The channel with the most messages Alice can see, counted in the database; ties to the one listed first.
+    const counts = visibleCounts(ALICE);
+    const listed = ['ml-research', 'llm-training', 'inference', 'vision', '_unowned'];
+    const busiest = listed.reduce((best, c) => ((counts.get(c) ?? 0) > (counts.get(best) ?? 0) ? c : best));
+    expect(await page.locator('#channel-title').textContent()).toBe(`# ${busiest}`);
+    // Every other channel holding a message she has not seen is marked from the first load.
+    const withMessages = [...listed, '@home', '@dm'].filter((c) => c !== busiest && (counts.get(c) ?? 0) > 0);
+    expect(withMessages.length).toBeGreaterThan(2);
+    expect(await unreadChannels()).toEqual(withMessages);
+
+    // Opening one clears its marker, and a reload does not bring it back.
+    const opened = withMessages[0]!;
+    await page.click(`a.channel[data-channel="${opened}"]`);
+    await page.locator('#channel-title', { hasText: `# ${opened}` }).waitFor(WAIT);
+    await page.locator(`#stream[data-viewer="${ALICE}"] article`).first().waitFor(WAIT);
+    expect(await unreadChannels()).toEqual(withMessages.filter((c) => c !== opened));
+    await page.goto(url);
+    expect(await page.locator('#channel-title').textContent()).toBe(`# ${busiest}`);
+    expect(await unreadChannels()).toEqual(withMessages.filter((c) => c !== opened));
 
     await page.click('a.channel[data-channel="llm-training"]');
     await page.locator('#channel-title', { hasText: '# llm-training' }).waitFor(WAIT);
@@ -132,6 +169,11 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
 
     await actAs(CAROL);
     expect(await page.locator('#stream article', { hasText: 'Spend of ml-research' }).count()).toBe(0); // Alice's answer is hers alone
+    // What was read is kept per user: Carol has opened nothing yet, so every other channel with messages is new to her.
+    const carols = visibleCounts(CAROL);
+    expect(await unreadChannels()).toEqual(
+      ['ml-research', 'inference', 'vision', '_unowned', '@home', '@dm'].filter((c) => (carols.get(c) ?? 0) > 0),
+    );
     await alert().getByRole('button', { name: 'Acknowledge' }).click();
     // People by name, not by id: the alert says who acknowledged it, and the button is gone.
     await alert().locator('.b-mentions', { hasText: 'by Carol Chen' }).waitFor(WAIT);
@@ -250,12 +292,13 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
 
 describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
   // serve at a chosen moment of the demo: Wednesday 18 Nov 2026 06:00Z, when ml-research has two
-  // idle notebooks (alice-notebook, then research-shared-notebook, by money burned).
+  // idle notebooks (alice-notebook, then research-shared-notebook, by money burned) and its old V100
+  // box, idle for days.
   let serve: ServeProcess;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
   let page: Page;
   const problems: string[] = [];
-  const idleAlert = (): Locator => page.locator('#stream > article', { hasText: 'ML Research: 2 idle GPU instances' });
+  const idleAlert = (): Locator => page.locator('#stream > article', { hasText: 'ML Research: 3 idle GPU instances' });
 
   beforeAll(async () => {
     serve = await startServe({ BURNRATE_NOW: '2026-11-18T06:00:00Z' });
@@ -269,8 +312,8 @@ describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
   });
 
   it('shows the idle alert; Keep 4 h updates it; Stop now asks first and answers with the dry run', async () => {
-    // Three teams (vision's notebooks are on the demo cluster) and the unowned instances, each on two platforms: the terminal and the console.
-    expect(serve.out()).toMatch(/idle-GPU check: 9 idle instance\(s\), 8 alert\(s\) queued \(actions are dry runs\)/);
+    // Every team and the unowned instances, each on two platforms: the terminal and the console.
+    expect(serve.out()).toMatch(/idle-GPU check: 12 idle instance\(s\), 10 alert\(s\) queued \(actions are dry runs\)/);
     page = await browser.context.newPage();
     page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
     await page.goto(`http://127.0.0.1:${serve.port}/?channel=ml-research&as=${ALICE}`);
@@ -279,30 +322,18 @@ describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
       expect.stringMatching(/burned while idle so far/),
       expect.stringMatching(/^alice-notebook \(g5\.xlarge\): idle since .+ per day$/),
       expect.stringMatching(/^research-shared-notebook \(g5\.2xlarge\): idle since .+ per day$/),
+      expect.stringMatching(/^research-legacy-v100 \(p3\.2xlarge\): idle since .+ per day$/),
     ]);
-    expect(await idleAlert().locator('button').allTextContents()).toEqual([
-      'Stop now',
-      'Keep 4 h',
-      'Keep until next working day',
-      'Not ours',
-      'Stop now',
-      'Keep 4 h',
-      'Keep until next working day',
-      'Not ours',
-    ]);
+    const perInstance = ['Stop now', 'Keep 4 h', 'Keep until next working day', 'Not ours'];
+    expect(await idleAlert().locator('button').allTextContents()).toEqual([...perInstance, ...perInstance, ...perInstance]);
 
     await idleAlert().getByRole('button', { name: 'Keep 4 h' }).first().click();
     await idleAlert()
       .locator('.b-context', { hasText: `Kept running by ${ALICE} until 2026-11-18 11:00 CET` })
       .waitFor(WAIT);
-    expect(await idleAlert().locator('button').allTextContents()).toEqual([
-      'Stop now',
-      'Keep 4 h',
-      'Keep until next working day',
-      'Not ours',
-    ]);
+    expect(await idleAlert().locator('button').allTextContents()).toEqual([...perInstance, ...perInstance]);
 
-    await idleAlert().getByRole('button', { name: 'Stop now' }).click();
+    await idleAlert().getByRole('button', { name: 'Stop now' }).first().click();
     const dialog = page.locator('dialog#confirm');
     await dialog.waitFor({ state: 'visible', ...WAIT });
     expect(await dialog.locator('h2').textContent()).toBe('Stop research-shared-notebook?');
@@ -311,10 +342,10 @@ describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
     await page
       .locator('#stream > article.msg-private', { hasText: 'Dry run: burnrate would have stopped research-shared-notebook' })
       .waitFor(WAIT);
-    expect(await idleAlert().locator('button').count()).toBe(4); // a dry run stops nothing: the buttons stay
+    expect(await idleAlert().locator('button').count()).toBe(8); // a dry run stops nothing: the buttons stay
 
     // "Not ours": a private picker of the other teams; the pick marks the alert and hands it over.
-    await idleAlert().getByRole('button', { name: 'Not ours' }).click();
+    await idleAlert().getByRole('button', { name: 'Not ours' }).first().click();
     const picker = page.locator('#stream > article.msg-private', { hasText: 'Which team owns research-shared-notebook?' });
     await picker.waitFor(WAIT);
     expect(await picker.locator('button').allTextContents()).toEqual(['LLM Training', 'Inference Platform', 'Computer Vision']);
@@ -323,7 +354,7 @@ describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
     await idleAlert()
       .locator('.b-context', { hasText: `Handed to LLM Training by ${ALICE}` })
       .waitFor(WAIT);
-    expect(await idleAlert().locator('button').count()).toBe(0);
+    expect(await idleAlert().locator('button').count()).toBe(4); // the V100 box's, still to answer
 
     const db = new Database(join(serve.cwd, 'data', 'burnrate.db'), { readonly: true });
     const audit = db.prepare("SELECT user_id AS user, action, result FROM audit_log WHERE platform = 'console' ORDER BY id").all();

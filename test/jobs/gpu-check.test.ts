@@ -42,29 +42,32 @@ describe('the idle-GPU check job', () => {
     await Promise.all([first, second]);
     await deliverOutbox(deps);
     const addresses = chat.posted.map((p) => p.address).sort();
-    expect(addresses).toEqual(['#_unowned', '#llm-training', '#ml-research']);
+    expect(addresses).toEqual(['#_unowned', '#inference', '#llm-training', '#ml-research', '#vision']);
   });
 
   it('posts one message per team listing its idle GPUs, and nothing twice', async () => {
     const { deps, chat } = gpuDemo();
     const result = await runGpuCheck(deps);
     expect(result.findings.map((f) => `${f.state} ${f.kind} ${f.team} ${f.name}`).sort()).toEqual([
+      'new gpu.idle inference serve-rerank',
       'new gpu.idle ml-research alice-notebook',
+      'new gpu.idle ml-research research-legacy-v100',
       'new gpu.idle ml-research research-shared-notebook',
       'new gpu.idle null growth-ranker-notebook',
       'new gpu.idle null tmp-debug-box',
+      'new gpu.idle vision cv-demo-endpoint',
       'new gpu.stalled llm-training llm-pretrain-a3-0',
     ]);
     await deliverOutbox(deps);
-    expect(chat.posted.map((p) => p.address).sort()).toEqual(['#_unowned', '#llm-training', '#ml-research']);
+    expect(chat.posted.map((p) => p.address).sort()).toEqual(['#_unowned', '#inference', '#llm-training', '#ml-research', '#vision']);
     const research = renderPlainText(chat.posted.find((p) => p.address === '#ml-research')!.message);
-    expect(research).toContain('ML Research: 2 idle GPU instances');
+    expect(research).toContain('ML Research: 3 idle GPU instances');
     expect(research).toMatch(/alice-notebook \([\w.]+\): idle since [^·]+ · \$[\d,.]+ burned · \$[\d,.]+ per day/);
     expect(research).toContain('Dry run');
     const buttons = chat.posted
       .find((p) => p.address === '#ml-research')!
       .message.blocks.filter((b): b is ActionsBlock => b.type === 'actions');
-    expect(buttons).toHaveLength(2);
+    expect(buttons).toHaveLength(3);
     const [stop, keep4h, workday, notOurs] = buttons[0]!.buttons;
     expect(stop).toMatchObject({ action: 'instance.stop', label: 'Stop now', style: 'danger' });
     expect(stop!.confirm?.text).toMatch(/^This stops alice-notebook \(.+\), saving \$[\d,.]+ per day\./);
@@ -80,7 +83,7 @@ describe('the idle-GPU check job', () => {
     // The same run again: nothing is posted again.
     expect((await runGpuCheck(deps)).queued).toHaveLength(0);
     await deliverOutbox(deps);
-    expect(chat.posted).toHaveLength(3);
+    expect(chat.posted).toHaveLength(5);
   });
 
   it('keeps the id and start of an idle period longer than the lookback window, so it is not alerted again', async () => {
@@ -111,23 +114,27 @@ describe('the idle-GPU check job', () => {
     expect((await runGpuCheck(deps)).queued).toHaveLength(0); // kept: resolved, nothing said
     setNow('2026-11-18T06:02:00Z');
     const after = await runGpuCheck(deps);
-    expect(after.findings.filter((f) => f.team === 'ml-research').map((f) => f.state)).toEqual(['new', 'new']);
+    const notebooks = after.findings.filter((f) => f.name === 'alice-notebook' || f.name === 'research-shared-notebook');
+    expect(notebooks.map((f) => f.state)).toEqual(['new', 'new']);
     await deliverOutbox(deps);
     expect(chat.posted.filter((p) => p.address === '#ml-research')).toHaveLength(2);
   });
 
   it('records nothing on a dry run, and leaves out instances someone keeps running', async () => {
     const { deps } = gpuDemo();
-    expect((await runGpuCheck(deps, { dryRun: true })).findings).toHaveLength(5);
+    expect((await runGpuCheck(deps, { dryRun: true })).findings).toHaveLength(8);
     expect(await deps.store.gpuFindings.listOpen()).toHaveLength(0);
     const inventory = await deps.gpu!.inventory();
     const alice = inventory.find((i) => i.name === 'alice-notebook')!;
     await deps.store.keeps.set({ instanceId: alice.instanceId, until: new Date('2026-11-18T10:00:00Z'), byUser: ALICE, at: new Date(T) });
     const result = await runGpuCheck(deps);
     expect(result.findings.map((f) => f.name).sort()).toEqual([
+      'cv-demo-endpoint',
       'growth-ranker-notebook',
       'llm-pretrain-a3-0',
+      'research-legacy-v100',
       'research-shared-notebook',
+      'serve-rerank',
       'tmp-debug-box',
     ]);
     expect(result.kept.map((f) => f.name)).toEqual(['alice-notebook']);
@@ -256,7 +263,7 @@ describe('Stop now and Keep through the dispatcher', () => {
         .filter((f) => f.team === 'ml-research')
         .map((f) => `${f.state} ${f.name}`)
         .sort(),
-    ).toEqual(['resolved alice-notebook', 'resolved research-shared-notebook']);
+    ).toEqual(['open research-legacy-v100', 'resolved alice-notebook', 'resolved research-shared-notebook']);
   });
 });
 
@@ -269,7 +276,7 @@ describe('/burnrate idle', () => {
       return interaction.reply.text();
     };
     const mine = await ask(ALICE, 'idle');
-    expect(mine).toMatch(/^Idle GPUs of ml-research: 2, \$[\d,.]+ per day/);
+    expect(mine).toMatch(/^Idle GPUs of ml-research: 3, \$[\d,.]+ per day/);
     expect(mine).toContain('alice-notebook');
     expect(mine).not.toContain('llm-pretrain-a3-0');
     expect(await ask(CAROL, 'idle llm-training')).toContain('stalled');

@@ -52,6 +52,7 @@ describe('gpu.mode auto', () => {
     expect(alert).toContain('Stops automatically at 2026-11-18 07:30 CET unless someone clicks Keep.');
     const alice = await findingOf(deps, 'alice-notebook');
     const shared = await findingOf(deps, 'research-shared-notebook');
+    const legacy = await findingOf(deps, 'research-legacy-v100');
     await press(deps, ALICE, 'instance.keep:4h', alice, { for: '4h' });
 
     // Within the grace period nothing happens.
@@ -60,14 +61,17 @@ describe('gpu.mode auto', () => {
     const ids = async (id: string) => (await deps.store.gpuFindings.get(id))!.instanceId;
     expect(await stateOf(port, await ids(shared))).toBe('running');
 
-    // After it: the unanswered one is stopped, the kept one is not; other teams (notify) are untouched.
+    // After it: the unanswered ones are stopped, the kept one is not; other teams (notify) are untouched.
     setNow('2026-11-18T06:31:00Z');
     await runGpuCheck(deps);
     await deliverOutbox(deps);
     expect(await stateOf(port, await ids(shared))).toBe('stopped');
+    expect(await stateOf(port, await ids(legacy))).toBe('stopped');
     expect(await stateOf(port, await ids(alice))).toBe('running');
     expect(await stateOf(port, await ids(await findingOf(deps, 'llm-pretrain-a3-0')))).toBe('running');
-    const reply = chat.posted.find((p) => p.op === 'reply' && p.address === '#ml-research')!;
+    const reply = chat.posted.find(
+      (p) => p.op === 'reply' && p.address === '#ml-research' && renderPlainText(p.message).includes('research-shared-notebook'),
+    )!;
     expect(renderPlainText(reply.message)).toMatch(
       /^Stopped research-shared-notebook \(.+\) automatically: nobody kept it running within 30 min of the alert\. Saving \$[\d,.]+ per day\./,
     );
@@ -75,14 +79,14 @@ describe('gpu.mode auto', () => {
     expect(update.ref).toBe(reply.ref);
     expect(renderPlainText(update.message)).toContain(`Stopped by ${AUTO_STOP_USER}`);
     const audit = (await deps.store.audit.list()).filter((e) => e.userId === AUTO_STOP_USER);
-    expect(audit.map((e) => `${e.action} ${e.result}`)).toEqual(['instance.stop ok']);
+    expect(audit.map((e) => `${e.action} ${e.result}`)).toEqual(['instance.stop ok', 'instance.stop ok']);
 
     // Later runs stop nothing twice and say nothing again.
     setNow('2026-11-18T06:46:00Z');
     await runGpuCheck(deps);
     await deliverOutbox(deps);
-    expect(chat.posted.filter((p) => p.op === 'reply')).toHaveLength(1);
-    expect((await deps.store.audit.list()).filter((e) => e.userId === AUTO_STOP_USER)).toHaveLength(1);
+    expect(chat.posted.filter((p) => p.op === 'reply')).toHaveLength(2);
+    expect((await deps.store.audit.list()).filter((e) => e.userId === AUTO_STOP_USER)).toHaveLength(2);
   });
 
   it('is a dry run until actions are enabled: it says once what it would have done and stops nothing', async () => {
@@ -95,12 +99,18 @@ describe('gpu.mode auto', () => {
       await deliverOutbox(deps);
     }
     const replies = chat.posted.filter((p) => p.op === 'reply').map((p) => renderPlainText(p.message));
-    expect(replies).toHaveLength(2);
+    expect(replies).toHaveLength(3);
     expect(
-      replies.every((r) => /^Dry run: burnrate would have stopped (alice|research-shared)-notebook .+ automatically now/.test(r)),
+      replies.every((r) =>
+        /^Dry run: burnrate would have stopped (alice-notebook|research-shared-notebook|research-legacy-v100) .+ automatically now/.test(r),
+      ),
     ).toBe(true);
     for (const f of await deps.store.gpuFindings.listOpen()) expect(await stateOf(port, f.instanceId)).toBe('running');
-    expect((await deps.store.audit.list()).filter((e) => e.userId === AUTO_STOP_USER).map((e) => e.result)).toEqual(['dry-run', 'dry-run']);
+    expect((await deps.store.audit.list()).filter((e) => e.userId === AUTO_STOP_USER).map((e) => e.result)).toEqual([
+      'dry-run',
+      'dry-run',
+      'dry-run',
+    ]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runFirstChecks } from '../../src/cli/serve-first-run.js';
 import type { Job, JobStep } from '../../src/jobs/job-table.js';
-import { jobTable } from '../../src/jobs/job-table.js';
+import { jobTable, runJob } from '../../src/jobs/job-table.js';
 import { startScheduler } from '../../src/scheduler.js';
 import { demoConfig } from '../../src/sources/demo/demo-config.js';
 import { testDeps } from '../support/deps.js';
@@ -69,5 +69,22 @@ describe('the job table', () => {
       ['sweeps', true],
       ['review', true],
     ]);
+  });
+
+  it("asked to, posts last month's review at start only: the schedule's runs leave that step out", async () => {
+    const { deps } = testDeps(demoConfig());
+    const steps = (jobs: Job[]) =>
+      jobs.find((j) => j.id === 'monthly review')!.steps.map((s) => `${s.name}${s.atStartOnly ? ' (at start)' : ''}`);
+    expect(steps(jobTable(deps))).toEqual(['source refresh', 'monthly review', 'hand over to delivery']);
+    expect(steps(jobTable(deps, { reviewAtStart: true }))).toEqual([
+      'source refresh',
+      'monthly review',
+      "last month's review (at start)",
+      'hand over to delivery',
+    ]);
+    const ran: string[] = [];
+    const step = (name: string, atStartOnly = false): JobStep => ({ name, atStartOnly, run: async () => void ran.push(name) });
+    await runJob({ id: 'a', cron: { daily: '09:00' }, steps: [step('review'), step('at start', true), step('hand over')] }, []);
+    expect(ran).toEqual(['review', 'hand over']);
   });
 });

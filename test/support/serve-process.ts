@@ -17,13 +17,13 @@ export interface ServeProcess {
 }
 
 /**
- * `npm start` as a user runs it: the compiled binary in a fresh folder (the demo organisation),
+ * `npm start` as a user runs it: the compiled binary in a fresh folder (the demo organisation;
+ * or in `cwd`, to start again on the database a first run left),
  * on a free port. Only what the process needs is passed on: no cloud credentials or proxies from
  * the developer's shell, cloud metadata probes off, so the only network is 127.0.0.1.
  */
-export async function startServe(extraEnv: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<ServeProcess> {
+export async function startServe(extraEnv: NodeJS.ProcessEnv = {}, timeoutMs = 60_000, cwd = workDir()): Promise<ServeProcess> {
   const port = await freePort();
-  const cwd = workDir();
   const env = {
     PATH: process.env.PATH,
     LOG_LEVEL: 'error',

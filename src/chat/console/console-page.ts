@@ -10,6 +10,8 @@ export interface ConsolePageData {
   channels: readonly ConsoleChannel[];
   as: string;
   channel: string;
+  /** The newest message id the viewer can see, per channel: the script lights unread markers from it. */
+  latest: Readonly<Record<string, number>>;
   /** The selected channel's stream, already rendered (see console-stream.ts). */
   streamHtml: string;
 }
@@ -40,7 +42,7 @@ export function renderConsolePage(data: ConsolePageData): string {
     const topic = c.id.startsWith('@') ? c.topic : `${c.name} · ${c.topic}`;
     const href = `/?${new URLSearchParams({ channel: c.id, as: data.as }).toString()}`;
     return (
-      `<li><a class="channel" href="${escapeHtml(href)}" data-channel="${escapeHtml(c.id)}" data-title="${escapeHtml(title)}" data-topic="${escapeHtml(topic)}"${c.id === current?.id ? ' aria-current="page"' : ''}>` +
+      `<li><a class="channel" href="${escapeHtml(href)}" data-channel="${escapeHtml(c.id)}" data-title="${escapeHtml(title)}" data-topic="${escapeHtml(topic)}" data-latest="${data.latest[c.id] ?? 0}"${c.id === current?.id ? ' aria-current="page"' : ''}>` +
       `<span class="hash" aria-hidden="true">${c.id.startsWith('@') ? '@' : '#'}</span><span>${escapeHtml(c.id.startsWith('@') ? c.name : c.id)}</span><span class="unread" hidden></span></a></li>`
     );
   };

@@ -1,9 +1,15 @@
 /**
- * The console page's only script, served inline under a CSP nonce. It does four things and no
+ * The console page's only script, served inline under a CSP nonce. It does five things and no
  * rendering of its own: switch channel and user, post commands and clicks as JSON, ask for a
- * confirm where a button has one, and re-fetch the server-rendered stream when the server says
- * something changed (server-sent events). Everything it inserts is HTML the server escaped, and
- * everything it writes itself goes through textContent.
+ * confirm where a button has one, re-fetch the server-rendered stream when the server says
+ * something changed (server-sent events), and show which channels hold messages the user acted as
+ * has not seen. Everything it inserts is HTML the server escaped, and everything it writes itself
+ * goes through textContent.
+ *
+ * What was seen is kept in the browser (localStorage, per user acted as): the newest message id
+ * shown in each channel. The server says the newest id each channel holds for that user (the
+ * links' data-latest, and every stream it sends), so markers are right from the first load and a
+ * reload does not bring back the ones already cleared.
  */
 export const CONSOLE_SCRIPT = `
 (() => {
@@ -26,6 +32,31 @@ export const CONSOLE_SCRIPT = `
       el.textContent = at.toLocaleString(undefined, today ? { hour: '2-digit', minute: '2-digit' } : { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
       el.title = at.toLocaleString();
     }
+  }
+
+  // Storage can be off (a private window, a policy): markers then show what is new since the page opened.
+  const memory = {};
+  function seenOf(viewer) {
+    const key = 'burnrate.console.seen.' + viewer;
+    try { return JSON.parse(localStorage.getItem(key) || '{}') || {}; } catch { return memory[key] || {}; }
+  }
+  function markSeen(channel, id) {
+    const key = 'burnrate.console.seen.' + state.as;
+    const seen = seenOf(state.as);
+    if (!(id > (seen[channel] || 0))) return;
+    seen[channel] = id;
+    memory[key] = seen;
+    try { localStorage.setItem(key, JSON.stringify(seen)); } catch { /* kept in memory only */ }
+  }
+  function showUnread() {
+    const seen = seenOf(state.as);
+    for (const link of document.querySelectorAll('a.channel')) {
+      const channel = link.dataset.channel;
+      link.querySelector('.unread').hidden = channel === state.channel || !(Number(link.dataset.latest) > (seen[channel] || 0));
+    }
+  }
+  function linkOf(channel) {
+    return document.querySelector('a.channel[data-channel="' + CSS.escape(channel) + '"]');
   }
 
   function pageUrl() {
@@ -51,6 +82,14 @@ export const CONSOLE_SCRIPT = `
         if (!res.ok) { say(data.error, true); return; }
         const nearBottom = stream.scrollHeight - stream.scrollTop - stream.clientHeight < 80;
         stream.innerHTML = data.html;
+        if (viewer === state.as) {
+          for (const [channel, id] of Object.entries(data.latest || {})) {
+            const link = linkOf(channel);
+            if (link) link.dataset.latest = String(id);
+          }
+          markSeen(data.channel, data.latest ? data.latest[data.channel] : 0);
+          showUnread();
+        }
         // Whose view the stream shows: it lags the picker while the request runs.
         stream.dataset.viewer = viewer;
         localTimes(stream);
@@ -70,7 +109,8 @@ export const CONSOLE_SCRIPT = `
     document.body.dataset.channel = state.channel;
     for (const other of document.querySelectorAll('.channel')) other.removeAttribute('aria-current');
     link.setAttribute('aria-current', 'page');
-    link.querySelector('.unread').hidden = true;
+    markSeen(state.channel, Number(link.dataset.latest));
+    showUnread();
     $('channel-title').textContent = link.dataset.title;
     $('channel-topic').textContent = link.dataset.topic;
     history.replaceState(null, '', pageUrl());
@@ -145,12 +185,16 @@ export const CONSOLE_SCRIPT = `
     const change = JSON.parse(event.data);
     if (change.privateTo && change.privateTo !== state.as) return;
     if (change.channel === state.channel) { refresh(false); return; }
-    const link = document.querySelector('a.channel[data-channel="' + CSS.escape(change.channel) + '"]');
-    if (link) link.querySelector('.unread').hidden = false;
+    const link = linkOf(change.channel);
+    // An edit of a message already seen has an old id: only new messages light the marker.
+    if (link && change.id > Number(link.dataset.latest)) link.dataset.latest = String(change.id);
+    showUnread();
   });
   events.addEventListener('open', () => { if (status.classList.contains('error')) { say(''); refresh(false); } });
   events.addEventListener('error', () => say('live updates paused: reconnecting to burnrate …', true));
 
+  markSeen(state.channel, Number(linkOf(state.channel)?.dataset.latest || 0));
+  showUnread();
   localTimes(stream);
   stream.scrollTop = stream.scrollHeight;
 })();

@@ -10,6 +10,7 @@ import { HOME_CHANNEL, type ConsoleChat } from './console-chat.js';
 import { homeView } from '../home-view.js';
 import { baseActionId, SURFACE_ACTION_IDS } from '../../domain/action-ids.js';
 import type { ConsoleMessage } from '../../store/console-messages.js';
+import { busiestChannel, latestIds } from './console-activity.js';
 import { consoleChannels, consoleUsers, defaultUser } from './console-directory.js';
 import { streamConsoleEvents } from './console-events.js';
 import { checkAccess, checkHost, HttpProblem, readJsonBody, SAFE_HEADERS, sendJson, tokenCookie } from './console-http.js';
@@ -85,7 +86,10 @@ export function createConsoleRoutes(
       throw error;
     }
     const as = userIds.has(url.searchParams.get('as') ?? '') ? url.searchParams.get('as')! : defaultUser(deps.config);
-    const channel = channelIds.has(url.searchParams.get('channel') ?? '') ? url.searchParams.get('channel')! : channels[0]!.id;
+    const activity = await deps.store.console.activity(as);
+    const channel = channelIds.has(url.searchParams.get('channel') ?? '')
+      ? url.searchParams.get('channel')!
+      : busiestChannel(channels, activity);
     const nonce = randomBytes(16).toString('base64');
     const html = renderConsolePage({
       nonce,
@@ -93,6 +97,7 @@ export function createConsoleRoutes(
       channels: consoleChannels(deps.config, nameOf),
       as,
       channel,
+      latest: latestIds(channels, activity),
       streamHtml: await streamOf(channel, as),
     });
     sendHtml(res, 200, html, { 'content-security-policy': consoleCsp(nonce) });
@@ -117,7 +122,9 @@ export function createConsoleRoutes(
       const url = new URL(req.url ?? '/', 'http://console');
       const channel = knownChannel(url.searchParams.get('channel') ?? '');
       const as = knownUser(url.searchParams.get('as') ?? '');
-      sendJson(res, 200, { channel, html: await streamOf(channel, as) });
+      const html = await streamOf(channel, as);
+      // With the stream, what every channel holds for this viewer now: the page's unread markers follow it.
+      sendJson(res, 200, { channel, html, latest: latestIds(channels, await deps.store.console.activity(as)) });
     }),
   );
 

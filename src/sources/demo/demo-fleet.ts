@@ -305,6 +305,8 @@ const TEMPLATES: readonly Template[] = [
       pattern: bursts(0.7, [24, 48]),
     }),
   ),
+  // The old V100 box: its last experiment ended weeks ago and nobody stopped it, so ml-research
+  // always has an idle GPU to be told about, whatever the hour the demo starts.
   {
     key: 'res-legacy-v100',
     name: 'research-legacy-v100',
@@ -315,7 +317,7 @@ const TEMPLATES: readonly Template[] = [
     workload: 'training',
     team: tag('research'),
     owner: RES,
-    pattern: runs([3, 5], [6, 30], 0.3),
+    pattern: always('idle'),
   },
 
   // inference: small endpoints always on; replicas follow US weekday traffic (06:00-20:00 New York), and
@@ -346,6 +348,7 @@ const TEMPLATES: readonly Template[] = [
       pattern: always('serving'),
     }),
   ),
+  // The reranker the search service stopped calling: still up, serving nothing (inference's idle GPU at any hour).
   {
     key: 'inf-rerank',
     name: 'serve-rerank',
@@ -356,7 +359,7 @@ const TEMPLATES: readonly Template[] = [
     workload: 'inference',
     team: tag('serving'),
     owner: INF2,
-    pattern: always('serving'),
+    pattern: always('idle'),
   },
   ...[0, 1, 2, 3, 4].map(
     (i): Template => ({
@@ -412,6 +415,7 @@ const TEMPLATES: readonly Template[] = [
     owner: CV2,
     pattern: workdays(3.5, 0.1, 0.1),
   },
+  // Up since the last customer demo and called by nobody since: vision's idle GPU at any hour.
   {
     key: 'cv-serve',
     name: 'cv-demo-endpoint',
@@ -422,7 +426,7 @@ const TEMPLATES: readonly Template[] = [
     workload: 'inference',
     team: tag('vision'),
     owner: CV2,
-    pattern: always('serving'),
+    pattern: always('idle'),
   },
   {
     key: 'cv-batch',

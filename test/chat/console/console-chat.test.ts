@@ -70,6 +70,24 @@ describe('console chat port', () => {
     expect(await deps.store.console.list('ml-research', 'U0CAROL')).toEqual([]);
   });
 
+  it("counts each channel's messages and newest id per viewer: another user's private answers are not theirs", async () => {
+    const { deps, chat } = setup();
+    const { ref } = await chat.post('llm-training', text('alert'));
+    await chat.reply('llm-training', ref, text('reply'));
+    await chat.whisper('llm-training', 'U0CAROL', text('only for Carol'));
+    await chat.post('ml-research', text('other team'));
+    await chat.whisper('@dm', 'U0CAROL', text('a direct message'));
+    expect(Object.fromEntries(await deps.store.console.activity('U0CAROL'))).toEqual({
+      'llm-training': { messages: 3, latestId: 3 },
+      'ml-research': { messages: 1, latestId: 4 },
+      '@dm': { messages: 1, latestId: 5 },
+    });
+    expect(Object.fromEntries(await deps.store.console.activity('U0DAN'))).toEqual({
+      'llm-training': { messages: 2, latestId: 2 },
+      'ml-research': { messages: 1, latestId: 4 },
+    });
+  });
+
   it('fails permanently on a message that does not exist there, so the outbox does not retry it', async () => {
     const { chat } = setup();
     const { ref } = await chat.post('llm-training', text('alert'));

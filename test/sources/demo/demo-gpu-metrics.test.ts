@@ -199,12 +199,15 @@ describe('DemoGpuMetrics: values', () => {
 });
 
 describe('idle detection over the demo week', () => {
-  it('Monday 06:00Z: notebooks left on over the weekend and the untagged box; no inference, no training', () => {
+  it('Monday 06:00Z: notebooks left on over the weekend, the boxes and endpoints always idle; no serving, no training', () => {
     const findings = findingsAt('2026-03-09T06:00:00Z');
     expect(named(findings)).toEqual([
       'gpu.idle alice-notebook',
       'gpu.idle bob-notebook',
+      'gpu.idle cv-demo-endpoint',
       'gpu.idle growth-ranker-notebook',
+      'gpu.idle research-legacy-v100',
+      'gpu.idle serve-rerank',
       'gpu.idle tmp-debug-box',
     ]);
     expect(findings.find((f) => nameOf.get(f.instanceId) === 'bob-notebook')).toMatchObject({
@@ -218,7 +221,13 @@ describe('idle detection over the demo week', () => {
 
   it('Wednesday 12:00Z: the stalled pre-training job, all 8 GPUs, and the money it burns', () => {
     const findings = findingsAt('2026-03-11T12:00:00Z');
-    expect(named(findings)).toEqual(['gpu.idle tmp-debug-box', `gpu.stalled ${STALLED_DEMO_INSTANCE}`]);
+    expect(named(findings)).toEqual([
+      'gpu.idle cv-demo-endpoint',
+      'gpu.idle research-legacy-v100',
+      'gpu.idle serve-rerank',
+      'gpu.idle tmp-debug-box',
+      `gpu.stalled ${STALLED_DEMO_INSTANCE}`,
+    ]);
     const stalled = findings.find((f) => f.kind === 'gpu.stalled')!;
     const a3 = byName(STALLED_DEMO_INSTANCE);
     expect(stalled).toMatchObject({
@@ -236,9 +245,12 @@ describe('idle detection over the demo week', () => {
   it('Wednesday 23:00Z: notebooks idle since their sessions ended', () => {
     expect(named(findingsAt('2026-03-11T23:00:00Z'))).toEqual([
       'gpu.idle alice-notebook',
+      'gpu.idle cv-demo-endpoint',
       'gpu.idle grace-notebook',
       'gpu.idle heidi-notebook',
+      'gpu.idle research-legacy-v100',
       'gpu.idle research-shared-notebook',
+      'gpu.idle serve-rerank',
       'gpu.idle tmp-debug-box',
     ]);
   });
@@ -252,7 +264,8 @@ describe('idle detection over the demo week', () => {
       for (const instance of fleet) {
         const finding = found.get(instance.instanceId);
         const label = `${instance.name} at ${iso}`;
-        if (instance.workload === 'inference') expect(finding, label).toBeUndefined();
+        // An endpoint is found only when nothing calls it (its GPUs idle), never while it serves.
+        if (instance.workload === 'inference' && activityAt(instance, t) === 'serving') expect(finding, label).toBeUndefined();
         if (stalledAt(instance, t) && stalledAt(instance, t - 3600)) {
           checked.stalled++;
           expect(finding?.kind, label).toBe('gpu.stalled');
