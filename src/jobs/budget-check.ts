@@ -18,6 +18,7 @@ import type { StaleSource } from '../domain/staleness.js';
 import { currencyHoldNotice } from '../../templates/currency-hold-notice.js';
 import { staleDataNotice } from '../../templates/stale-data-notice.js';
 import { runCheck, type CheckDefinition } from './run-check.js';
+import { budgetAlertChart, budgetChartOn } from './budget-alert-chart.js';
 
 export interface BudgetCheckOptions {
   /** Evaluate and report, but record nothing and queue no alert. */
@@ -94,7 +95,7 @@ export function budgetCheck(options: BudgetCheckOptions = {}): CheckDefinition<'
           current,
           now,
           budgetStatus(input.snapshot, { lookbackDays: input.lookbackDays }, now),
-          input.snapshot.calendar,
+          input.snapshot,
         )),
         ...staleNotices(deps, input.held, input.snapshot.staleTeams, now),
         ...currencyNotices(deps, input.held, input.snapshot.unconvertible, now),
@@ -178,7 +179,7 @@ async function addressAlerts(
   current: readonly Finding[],
   now: Date,
   standing: readonly BudgetStatus[],
-  calendar: BudgetSnapshot['calendar'],
+  snapshot: Pick<BudgetSnapshot, 'calendar' | 'daily'>,
 ): Promise<OutboxDraft[]> {
   if (deps.chat.length === 0) return [];
   const snoozed = new Set((await deps.store.snoozes.active(now)).map((s) => s.groupKey));
@@ -203,13 +204,22 @@ async function addressAlerts(
       previousThreshold: change?.previousThreshold ?? null,
       teamName: team.name ?? team.id,
       now: stands,
-      cause: event === 'resolved' && stands ? resolutionCause(finding, stands, calendar?.get(team.id)) : null,
+      cause: event === 'resolved' && stands ? resolutionCause(finding, stands, snapshot.calendar?.get(team.id)) : null,
     };
-    for (const channel of channelsOf(deps.chat, team)) {
-      const root = await deps.store.outbox.threadRoot(group, channel.platform);
+    const channels = channelsOf(deps.chat, team);
+    const roots = await Promise.all(channels.map((channel) => deps.store.outbox.threadRoot(group, channel.platform)));
+    // A new alert and an escalation carry the chart; an edit, a re-run or a resolution does not.
+    const charted = event !== 'resolved' && roots.some((root) => !root || change);
+    const pngs = charted ? await budgetAlertChart(deps, team, finding, snapshot.daily.get(team.id)) : null;
+    for (const [i, channel] of channels.entries()) {
+      const root = roots[i];
+      const chart = budgetChartOn(deps, channel, team, finding, pngs);
       if (!root) {
         // Nothing to resolve where nothing was said; otherwise the group's first message, once.
-        if (data.event !== 'resolved') drafts.push(postOn(channel, `${group}:root`, budgetAlert(data), group));
+        if (data.event === 'resolved') continue;
+        const first = postOn(channel, `${group}:root`, budgetAlert(data), group);
+        drafts.push(first);
+        if (chart) drafts.push(...inThreadOn(channel, first.dedupeKey, `${group}:chart`, [{ op: 'reply', message: chart }]));
         continue;
       }
       if (!change) continue;
@@ -217,6 +227,7 @@ async function addressAlerts(
       const parts = [
         { op: 'update' as const, message: budgetAlert(data), suffix: 'update' },
         { op: 'reply' as const, message: budgetAlertChange(data, approversOn(channel.port, team)), suffix: 'reply' },
+        ...(chart ? [{ op: 'reply' as const, message: chart, suffix: 'chart' }] : []),
       ];
       drafts.push(...inThreadOn(channel, root, `${finding.id}:${change.event}:${now.toISOString().slice(0, 10)}`, parts));
     }

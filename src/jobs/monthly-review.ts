@@ -4,7 +4,7 @@ import {
   type DailySpendChartInput,
   type RenderedChart,
 } from '../charts/daily-spend-chart.js';
-import type { ChatPort } from '../ports/chat-port.js';
+import { chartFor, compactPngs, type ChartPngs } from './chart-delivery.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import { monthOf } from '../domain/period.js';
@@ -119,35 +119,10 @@ export async function runMonthlyReview(deps: Deps, options: ReviewOptions = {}):
   return reviews;
 }
 
-/** The chart as base64 PNGs: full size where files go, compact where it travels inside the message. */
-interface ChartPngs {
-  file: string;
-  /** Null when no platform of the team takes inline images. */
-  inline: Buffer | null;
-}
-
 /** The compact chart, rendered only when one of the team's platforms shows images inside messages. */
 async function inlineChart(deps: Deps, team: TeamConfig, input: DailySpendChartInput): Promise<Buffer | null> {
   const wanted = channelsOf(deps.chat, team).some(({ port }) => !port.capabilities.files && port.capabilities.inlineImageBytes !== null);
   return wanted ? (await renderCompactDailySpendChart(input)).png : null;
-}
-
-/**
- * The chart for one platform: the full PNG where files go; the compact one where it fits inside
- * the message; none otherwise (the review's figures are all in the parent's text).
- */
-function chartFor(deps: Deps, port: ChatPort, team: TeamConfig, pngs: ChartPngs): string | null {
-  if (port.capabilities.files) return pngs.file;
-  const limit = port.capabilities.inlineImageBytes;
-  if (limit === null || !pngs.inline) return null;
-  if (pngs.inline.length > limit) {
-    deps.log.warn(
-      { team: team.id, platform: port.platform, bytes: pngs.inline.length, limit },
-      'review chart too large to travel inside a message; the thread goes without it',
-    );
-    return null;
-  }
-  return pngs.inline.toString('base64');
 }
 
 /** The waste chart of one team: small enough for every platform, so one rendering serves files and cards alike. */
@@ -157,7 +132,7 @@ async function wasteChart(waste: ReviewWaste): Promise<ChartPngs> {
     currency: waste.currency,
     rows: [waste.row],
   });
-  return { file: png.toString('base64'), inline: png };
+  return compactPngs(png);
 }
 
 /**

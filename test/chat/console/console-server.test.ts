@@ -226,6 +226,8 @@ describe('console requests', () => {
     await postJson(open, '/console/action', { as: CAROL, action: 'budget.breakdown', value: ackValue, messageId: alertId });
     const thread = (await deps.store.console.list('llm-training', CAROL)).filter((m) => m.parentId === alertId);
     expect(thread.map((m) => m.message.summary.split(':')[0])).toEqual([
+      // The alert's chart came with it; the breakdown follows.
+      'LLM Training',
       'Spend of llm-training by service, 1 Nov – 30 Nov',
       'Spend of llm-training, top 10 resources, 1 Nov – 30 Nov',
     ]);

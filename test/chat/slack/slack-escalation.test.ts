@@ -32,10 +32,13 @@ async function importSpend(deps: Deps, from: string, to: string, perDay: number)
   ]);
 }
 
+/** A budget alert's chart goes into its thread as a file: Slack's two-step upload. */
+const CHART_UPLOAD = ['files.getUploadURLExternal', 'files.completeUploadExternal'];
+
 describe('an escalating budget alert in Slack', () => {
   let fake: FakeSlackApi;
   beforeEach(async () => {
-    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'chat.update'] });
+    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'chat.update', ...CHART_UPLOAD] });
   });
   afterEach(async () => {
     fake.assertNoUnexpectedCalls();
@@ -48,7 +51,8 @@ describe('an escalating budget alert in Slack', () => {
 
     await importSpend(deps, '2026-11-01', '2026-11-11', 55); // 550: past 50%
     await runBudgetCheck(deps);
-    expect(await deliverOutbox(deps)).toEqual({ sent: 1, retried: 0, failed: 0 });
+    // The alert, and its chart in its thread.
+    expect(await deliverOutbox(deps)).toEqual({ sent: 2, retried: 0, failed: 0 });
     const [first] = fake.calls;
     expect(first).toMatchObject({
       method: 'chat.postMessage',
@@ -57,16 +61,23 @@ describe('an escalating budget alert in Slack', () => {
     });
     expect(first?.args.thread_ts).toBeUndefined();
     const ts = '1700000000.000001';
+    // The same check again: nothing new to say, no second chart.
+    await runBudgetCheck(deps);
+    expect(await deliverOutbox(deps)).toEqual({ sent: 0, retried: 0, failed: 0 });
 
     await importSpend(deps, '2026-11-01', '2026-11-21', 55); // 1,100: past 80 and 100
     await runBudgetCheck(deps);
-    expect(await deliverOutbox(deps)).toEqual({ sent: 2, retried: 0, failed: 0 });
+    // The edit, the reply saying what changed, and the chart as it stands now.
+    expect(await deliverOutbox(deps)).toEqual({ sent: 3, retried: 0, failed: 0 });
 
-    const [, update, reply] = fake.calls;
+    const [update] = fake.callsOf('chat.update');
+    const reply = fake.callsOf('chat.postMessage')[1];
     expect(update).toMatchObject({ method: 'chat.update', args: { channel: 'C0ML', ts } });
     expect(reply).toMatchObject({ method: 'chat.postMessage', args: { channel: 'C0ML', thread_ts: ts } });
     expect(reply?.args.text).toContain('ML has spent 110% of its November 2026 budget');
-    expect(fake.calls).toHaveLength(3);
+    const charts = fake.callsOf('files.completeUploadExternal');
+    expect(charts.map((c) => c.args.thread_ts)).toEqual([ts, ts]);
+    expect(fake.calls.filter((c) => c.method === 'chat.postMessage' || c.method === 'chat.update')).toHaveLength(3);
   });
 
   it("posts the escalation in the channel too (reply_broadcast), pinging the team's approvers and their user group", async () => {
@@ -166,7 +177,7 @@ describe('an escalating budget alert in Slack', () => {
 describe("an alert's button, clicked in Slack", () => {
   let fake: FakeSlackApi;
   beforeEach(async () => {
-    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'chat.update'] });
+    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'chat.update', ...CHART_UPLOAD] });
   });
   afterEach(async () => {
     fake.assertNoUnexpectedCalls();

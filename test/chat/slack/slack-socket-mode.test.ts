@@ -119,10 +119,11 @@ describe('Socket Mode (real Bolt and @slack/socket-mode, fake Slack on 127.0.0.1
         dataThrough: '2026-11-11T00:00:00Z',
       },
     ]);
-    fake.expect('chat.postMessage', 'chat.update');
+    // The alert and its chart (a file in its thread).
+    fake.expect('chat.postMessage', 'chat.update', 'files.getUploadURLExternal', 'files.completeUploadExternal');
     const h = await start(deps);
     await runBudgetCheck(deps);
-    expect(await deliverOutbox(deps)).toEqual({ sent: 1, retried: 0, failed: 0 });
+    expect(await deliverOutbox(deps)).toEqual({ sent: 2, retried: 0, failed: 0 });
     const alert = fake.callsOf('chat.postMessage')[0]!;
     const ack = alert.args.blocks
       .flatMap((b: { elements?: { action_id?: string; value?: string }[] }) => b.elements ?? [])

@@ -48,9 +48,14 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
 
     await importSpend(t.deps, '2026-11-01', '2026-11-11', 55);
     await runBudgetCheck(t.deps);
-    expect(await deliverOutbox(t.deps)).toEqual({ sent: 1, retried: 0, failed: 0 });
+    expect(await deliverOutbox(t.deps)).toEqual({ sent: 2, retried: 0, failed: 0 });
     const post = bed.fake.calls[0]!;
     const card = FakeBotConnector.cardOf(post);
+    // The chart follows in the alert's reply chain, inside its card (Teams takes no files from bots).
+    const chart = bed.fake.calls[1]!;
+    expect(chart).toMatchObject({ op: 'send', conversationId: `${CONVERSATIONS.channel};messageid=${post.id}` });
+    expect(JSON.stringify(FakeBotConnector.cardOf(chart))).toContain('data:image/png;base64,');
+    bed.fake.calls.splice(1, 1); // the tests below count what the clicks add
     /** Clicks the button with this verb (and this title, where several share the verb: a menu's options). */
     const click = async (who: Person, verb: string, title?: string, on: Record<string, any> = card) => {
       const button = title ? cardButtons(on).find((b) => b.verb === verb && b.title === title)! : buttonOf(on, verb);
@@ -159,11 +164,12 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
     const { deps, post } = await alerted();
     await importSpend(deps, '2026-11-01', '2026-11-21', 55); // 1,100: past 80 and 100
     await runBudgetCheck(deps);
-    expect(await deliverOutbox(deps)).toEqual({ sent: 2, retried: 0, failed: 0 });
-    const [, update, reply] = bed.fake.calls;
+    expect(await deliverOutbox(deps)).toEqual({ sent: 3, retried: 0, failed: 0 });
+    const [, update, reply, chart] = bed.fake.calls;
     expect(update).toMatchObject({ op: 'update', conversationId: CONVERSATIONS.channel, activityId: post.id });
     expect(update!.activity.summary).toContain('ML has spent 110% of its November 2026 budget');
     expect(reply).toMatchObject({ op: 'send', conversationId: `${CONVERSATIONS.channel};messageid=${post.id}` });
+    expect(chart).toMatchObject({ op: 'send', conversationId: `${CONVERSATIONS.channel};messageid=${post.id}` });
   });
 
   it('an escalation pings the approvers by name: an <at> mention the card lists among its entities', async () => {
@@ -182,7 +188,7 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
     await importSpend(deps, '2026-11-01', '2026-11-21', 55);
     await runBudgetCheck(deps);
     await deliverOutbox(deps);
-    const card = FakeBotConnector.cardOf(bed.fake.calls.at(-1)!);
+    const card = FakeBotConnector.cardOf(bed.fake.calls.at(-2)!); // the last is the chart
     expect(cardText(card)).toContain('For the approvers: <at>Ada Approver</at>');
     expect(card.msteams.entities).toEqual([
       { type: 'mention', text: '<at>Ada Approver</at>', mentioned: { id: APPROVER.aadObjectId, name: 'Ada Approver' } },

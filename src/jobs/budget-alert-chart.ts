@@ -1,0 +1,53 @@
+import { renderBudgetBurnChart } from '../charts/budget-burn-chart.js';
+import type { TeamConfig } from '../config/schema.js';
+import type { Deps } from '../deps.js';
+import type { Finding } from '../domain/finding.js';
+import type { TeamChannel } from '../snapshots/fan-out.js';
+import { budgetChart, budgetChartTitle } from '../../templates/budget-chart.js';
+import type { Message } from '../../templates/message.js';
+import { chartFor, compactPngs, type ChartPngs } from './chart-delivery.js';
+
+/**
+ * The chart of a budget alert (src/charts/budget-burn-chart.ts), rendered once for every platform.
+ * A chart that cannot be drawn is logged and left out: the alert never waits on it.
+ */
+export async function budgetAlertChart(
+  deps: Pick<Deps, 'log'>,
+  team: TeamConfig,
+  finding: Finding,
+  daily: ReadonlyMap<string, number> | undefined,
+): Promise<ChartPngs | null> {
+  if (!finding.dataThrough) return null;
+  try {
+    const { png } = await renderBudgetBurnChart({
+      title: budgetChartTitle(team.name ?? team.id, finding),
+      period: finding.range,
+      currency: finding.currency,
+      daily: [...(daily ?? [])]
+        .filter(([day]) => day >= finding.range.start && day < finding.range.end)
+        .map(([day, amount]) => ({ day, amount })),
+      lastDay: new Date(new Date(finding.dataThrough).getTime() - 1).toISOString().slice(0, 10),
+      budget: finding.budget,
+      forecast: finding.forecast,
+    });
+    return compactPngs(png);
+  } catch (error) {
+    deps.log.warn(
+      { team: team.id, finding: finding.id, err: (error as Error).message },
+      'budget chart not drawn; the alert goes without it',
+    );
+    return null;
+  }
+}
+
+/** The chart's message for one channel, or null where the platform cannot show it. */
+export function budgetChartOn(
+  deps: Pick<Deps, 'log'>,
+  channel: TeamChannel,
+  team: TeamConfig,
+  finding: Finding,
+  pngs: ChartPngs | null,
+): Message | null {
+  const png = pngs && chartFor(deps, channel.port, team, pngs);
+  return png ? budgetChart({ teamName: team.name ?? team.id, finding, png }) : null;
+}
