@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { daysOf, type Period } from '../domain/period.js';
-import { CHART_FONT as FONT, renderCompactPng, type RenderedChart } from './render-png.js';
+import { CHART_FONT as FONT, chartFrame, renderCompactPng, type RenderedChart } from './render-png.js';
 
 export interface BudgetBurnChartInput {
   title: string;
@@ -97,14 +97,7 @@ export function budgetBurnSpec(input: BudgetBurnChartInput): TopLevelSpec {
       encoding: { y: { field: 'budget', ...y }, text: { field: 'text' } },
     });
   }
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: input.title, anchor: 'start', font: FONT, fontSize: 14 },
-    width: 520,
-    height: 220,
-    background: '#ffffff',
-    layer: layers,
-  } as TopLevelSpec;
+  return { ...chartFrame(input.title, 520, 220), layer: layers } as TopLevelSpec;
 }
 
 function round2(n: number): number {

@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { daysOf, type Period } from '../domain/period.js';
-import { CHART_FONT as FONT, renderCompactPng, renderPng, type RenderedChart } from './render-png.js';
+import { CHART_FONT as FONT, chartFrame, renderCompactPng, renderPng, type RenderedChart } from './render-png.js';
 
 export type { RenderedChart };
 
@@ -46,11 +46,7 @@ export function chartSpec(input: DailySpendChartInput): TopLevelSpec {
   const present = new Set(values.map((v) => v.category));
   const categories = CATEGORY_COLOURS.filter(([name]) => present.has(name));
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: input.title, anchor: 'start', font: FONT, fontSize: 14 },
-    width: 640,
-    height: 260,
-    background: '#ffffff',
+    ...chartFrame(input.title, 640, 260),
     data: { values },
     mark: { type: 'bar' },
     encoding: {

@@ -9,6 +9,17 @@ export interface RenderedChart {
 
 export const CHART_FONT = 'DejaVu Sans';
 
+/** What every burnrate chart starts with: the schema, a title on the left, its size, a white ground. */
+export function chartFrame(title: string, width: number, height: number | { step: number }) {
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: title, anchor: 'start' as const, font: CHART_FONT, fontSize: 14 },
+    width,
+    height,
+    background: '#ffffff',
+  };
+}
+
 /**
  * A vega-lite chart as a PNG, without a browser: vega-lite compiles the spec, vega renders SVG
  * headlessly, resvg rasterises it at twice its size. The same spec gives the same bytes.

@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { WASTE_CATEGORIES, WASTE_LABELS, type TeamWaste, type WasteCategoryId } from '../domain/waste.js';
-import { CHART_FONT as FONT, renderCompactPng, type RenderedChart } from './render-png.js';
+import { CHART_FONT as FONT, chartFrame, renderCompactPng, type RenderedChart } from './render-png.js';
 
 export interface WasteChartInput {
   title: string;
@@ -42,11 +42,7 @@ function wasteChartSpec(input: WasteChartInput): TopLevelSpec {
   const present = order.filter((label) => values.some((v) => v.cause === label));
   const colourOf = (label: string) => (label === REST ? COLOURS.rest : COLOURS[WASTE_CATEGORIES.find((id) => WASTE_LABELS[id] === label)!]);
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: input.title, anchor: 'start', font: FONT, fontSize: 14 },
-    width: 560,
-    height: { step: 28 },
-    background: '#ffffff',
+    ...chartFrame(input.title, 560, { step: 28 }),
     data: { values },
     mark: { type: 'bar' },
     encoding: {
