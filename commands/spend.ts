@@ -13,6 +13,7 @@ import type { SpendReport } from '../src/domain/spend-report.js';
 import type { SpendBasis } from '../src/domain/spend-totals.js';
 import { monthOf, toDay } from '../src/domain/period.js';
 import { spendSummary } from '../templates/spend-summary.js';
+import { spendByDayChart } from './spend-chart.js';
 import { staleLine } from '../templates/stale-data-notice.js';
 import { staleSources } from '../src/domain/staleness.js';
 import { readChatArgs } from './chat-args.js';
@@ -142,6 +143,7 @@ export const spendCommand: CommandSpec = {
       visibleTeams: ctx.visibleTeams,
       ...(team ? { team } : {}),
     });
-    return spendSummary(report, report.teams?.length === 1 ? report.teams[0]! : 'your teams');
+    const chart = await spendByDayChart(ctx.deps, report, ctx.now);
+    return spendSummary(report, report.teams?.length === 1 ? report.teams[0]! : 'your teams', chart?.toString('base64'));
   },
 };

@@ -18,7 +18,8 @@ const DIMENSION_LABEL: Partial<Record<SpendReport['by'], string>> = {
 };
 
 /** A spend report as a message: totals, the top lines as a table, and a bar chart of the largest. */
-export function spendSummary(report: SpendReport, scopeName: string): Message {
+/** `chartPng` (base64): the `by day` chart (commands/spend-chart.ts), shown after the table where the platform can. */
+export function spendSummary(report: SpendReport, scopeName: string, chartPng?: string): Message {
   const money = (n: number) => formatMoney(n, report.currency);
   const range =
     report.basis === 'invoice'
@@ -59,6 +60,14 @@ export function spendSummary(report: SpendReport, scopeName: string): Message {
       });
     }
   }
+  if (chartPng)
+    blocks.push({
+      type: 'image',
+      title: `${headline}, day by day`,
+      alt: `Line chart of the running total of ${scopeName}'s spend per day, ${range}, ${money(report.total.effective)} in all`,
+      filename: `burnrate-spend-${report.period.start}.png`,
+      png: chartPng,
+    });
   const caveats = report.warnings.length > 0 ? ` · ${report.warnings.join(' · ')}` : '';
   blocks.push({ type: 'context', text: `${freshnessLine(report.dataThrough)}${caveats}` });
   return { summary: `${headline}: ${money(report.total.effective)}`, blocks };

@@ -4,11 +4,14 @@ import { spendSummary } from '../../templates/spend-summary.js';
 import { parsePeriod, toDay } from '../domain/period.js';
 import { isExtensionDimension, KUBE_DIMENSIONS, type KubeDimension, type SpendDimension } from '../domain/spend.js';
 import { runtimeOf } from './runtime-of.js';
-import { COMMON_OPTIONS, oneOf, parseVerbArgs } from './args.js';
+import { COMMON_OPTIONS, oneOf, parseVerbArgs, usageError } from './args.js';
+import { spendByDayChart } from '../../commands/spend-chart.js';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Verb } from './io.js';
 
 const USAGE =
-  'burnrate spend [--team T] [--period this-month|last-month|YYYY-MM|YYYY-MM-DD..YYYY-MM-DD] [--by team|service|resource|day|provider|namespace|workload|x_<column>] [--basis charge|invoice] [--json]';
+  'burnrate spend [--team T] [--period this-month|last-month|YYYY-MM|YYYY-MM-DD..YYYY-MM-DD] [--by team|service|resource|day|provider|namespace|workload|x_<column>] [--basis charge|invoice] [--json] [--chart FILE.png]';
 const DIMENSIONS: (SpendDimension | KubeDimension)[] = ['team', 'service', 'resource', 'day', 'provider', ...KUBE_DIMENSIONS];
 const BASES = ['charge', 'invoice'] as const;
 
@@ -22,6 +25,7 @@ export const spendVerb: Verb = async (args, io) => {
       by: { type: 'string' },
       basis: { type: 'string' },
       json: { type: 'boolean' },
+      chart: { type: 'string' },
     },
     USAGE,
   );
@@ -29,6 +33,8 @@ export const spendVerb: Verb = async (args, io) => {
     (values.by !== undefined && isExtensionDimension(values.by) ? values.by : oneOf(values.by, DIMENSIONS, 'by', USAGE)) ??
     (values.team ? 'service' : 'team');
   const basis = oneOf(values.basis, BASES, 'basis', USAGE) ?? 'charge';
+  if (values.chart !== undefined && (by !== 'day' || basis !== 'charge'))
+    throw usageError(`--chart draws spend by day: add --by day${basis !== 'charge' ? ' and leave out --basis invoice' : ''}`, USAGE);
   const now = (io.clock ?? (() => new Date()))();
   const period = parsePeriod(values.period ?? 'this-month', toDay(now));
   const runtime = runtimeOf(values, io);
@@ -36,6 +42,12 @@ export const spendVerb: Verb = async (args, io) => {
     const report = await spendReport(runtime.deps, { period, by, basis, ...(values.team ? { team: values.team } : {}) });
     if (values.json) io.out.write(`${JSON.stringify(report, null, 2)}\n`);
     else io.out.write(`${renderPlainText(spendSummary(report, report.teams?.join(', ') ?? 'all teams'))}\n`);
+    if (values.chart) {
+      const chart = await spendByDayChart(runtime.deps, report, now);
+      const file = resolve(io.cwd, values.chart);
+      if (chart) writeFileSync(file, chart);
+      (values.json ? io.err : io.out).write(chart ? `chart written to ${file}\n` : 'no spend in this period: no chart written\n');
+    }
     return 0;
   } finally {
     await runtime.close();

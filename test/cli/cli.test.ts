@@ -67,6 +67,19 @@ describe('burnrate CLI', () => {
     expect(check.findings.map((f: { id: string }) => f.id)).toContain('budget.forecast:llm-training:2026-11:100');
   });
 
+  it('spend --by day --chart writes the running total against the budget as a PNG', async () => {
+    const dir = workDir();
+    await cli(['demo'], { cwd: dir });
+    const result = await cli(['spend', '--team', 'llm-training', '--by', 'day', '--chart', 'burn.png'], { cwd: dir });
+    expect(result.code).toBe(0);
+    expect(result.out).toContain(`chart written to ${join(dir, 'burn.png')}`);
+    expect(readFileSync(join(dir, 'burn.png')).subarray(1, 4).toString('ascii')).toBe('PNG');
+    const wrong = await cli(['spend', '--by', 'team', '--chart', 'x.png'], { cwd: dir });
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toContain('--chart draws spend by day: add --by day');
+    expect(existsSync(join(dir, 'x.png'))).toBe(false);
+  });
+
   it('check --dry-run reports new findings and records nothing', async () => {
     const dir = workDir();
     await cli(['demo'], { cwd: dir, now: '2026-10-21T09:00:00Z' });

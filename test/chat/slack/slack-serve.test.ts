@@ -28,7 +28,10 @@ function isolatedEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 describe('burnrate serve with Slack', () => {
   let fake: FakeSlackApi;
   beforeEach(async () => {
-    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'users.list', 'usergroups.list'] });
+    fake = await FakeSlackApi.start({
+      // Budget alerts bring their chart into the thread as a file.
+      expect: ['chat.postMessage', 'users.list', 'usergroups.list', 'files.getUploadURLExternal', 'files.completeUploadExternal'],
+    });
   });
   afterEach(async () => {
     await fake.close();

@@ -30,7 +30,17 @@ describe('burnrate serve in Socket Mode', () => {
   let fake: FakeSlackApi;
   let socket: FakeSlackSocket;
   beforeEach(async () => {
-    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'chat.update', 'users.list', 'usergroups.list'] });
+    fake = await FakeSlackApi.start({
+      // Budget alerts bring their chart into the thread as a file.
+      expect: [
+        'chat.postMessage',
+        'chat.update',
+        'users.list',
+        'usergroups.list',
+        'files.getUploadURLExternal',
+        'files.completeUploadExternal',
+      ],
+    });
     socket = await FakeSlackSocket.start(fake, { appToken: APP_TOKEN });
   });
   afterEach(async () => {

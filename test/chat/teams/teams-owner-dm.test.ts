@@ -80,9 +80,15 @@ describe('an idle-GPU alert reaches its owner in Teams by a 1:1 chat', () => {
     const chat = FakeBotConnector.personalChatId(OLGA_TEAMS_ID);
     bed.fake.failNext({ status: 503 }, 1, { op: 'send', conversationId: chat });
     await runGpuCheck(deps);
-    expect(await deliverOutbox(deps)).toMatchObject({ retried: 1, failed: 0 });
-    setNow('2026-11-18T07:00:00Z'); // past the retry's backoff
-    expect(await deliverOutbox(deps)).toMatchObject({ sent: 1, retried: 0, failed: 0 });
+    // The failed post is retried (with whatever waits behind it on the same platform).
+    const first = await deliverOutbox(deps);
+    expect(first.retried).toBeGreaterThanOrEqual(1);
+    expect(first.failed).toBe(0);
+    for (const later of ['2026-11-18T07:00:00Z', '2026-11-18T09:00:00Z']) {
+      setNow(later); // past the retries' backoff
+      expect((await deliverOutbox(deps)).failed).toBe(0);
+    }
+    expect(await deps.store.outbox.due(deps.clock())).toEqual([]);
 
     expect(bed.fake.calls.filter((c) => c.op === 'create')).toHaveLength(1);
     expect(bed.fake.calls.filter((c) => c.op === 'send' && c.conversationId === chat)).toHaveLength(1);
