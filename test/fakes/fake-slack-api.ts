@@ -77,6 +77,7 @@ const KNOWN = [
   'files.completeUploadExternal',
   'conversations.history',
   'conversations.replies',
+  'conversations.open',
   'users.list',
   'usergroups.list',
 ] as const;
@@ -260,6 +261,9 @@ export class FakeSlackApi {
       case 'conversations.history':
       case 'conversations.replies':
         return this.readBack(method, args);
+      case 'conversations.open':
+        // The bot's direct-message channel with that person.
+        return { ok: true, channel: { id: `D${String(args.users).replace(/^U/, '')}` } };
       case 'chat.update':
         return { ok: true, channel: args.channel, ts: args.ts, text: args.text };
       case 'chat.postEphemeral':

@@ -47,6 +47,7 @@ describe('Slack app manifest', () => {
       'chat:write',
       'commands',
       'files:write',
+      'im:write',
       'channels:history',
       'groups:history',
       'users:read',

@@ -31,8 +31,26 @@ export function privateReply(tools: ReplyTools, where: { channel: string | null;
       } else {
         await tools.client.chat.postMessage({ channel: where.userId, text, blocks });
       }
+      await picturesByDirectMessage(tools, where.userId, message);
     },
   };
+}
+
+/**
+ * A private answer takes blocks only (response_url, ephemeral messages), never a file: its
+ * pictures (the chart of `spend … by day`) go as files into the person's direct messages with
+ * burnrate, which only they see. The answer has gone already, so a picture that cannot follow
+ * (an install without the im:write scope) is left out rather than turned into an error.
+ */
+async function picturesByDirectMessage(tools: ReplyTools, userId: string, message: Message): Promise<void> {
+  const pictures = message.blocks.filter((b) => b.type === 'image');
+  if (pictures.length === 0) return;
+  try {
+    const opened = await tools.client.conversations.open({ users: userId });
+    if (opened.channel?.id) await tools.chat.post(opened.channel.id, { summary: message.summary, blocks: pictures });
+  } catch {
+    // Deliberately quiet: see above.
+  }
 }
 
 /**

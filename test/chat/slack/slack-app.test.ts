@@ -65,6 +65,17 @@ describe('the Slack app over HTTP (real Bolt, fake Web API)', () => {
     expect(fake.calls).toEqual([]); // answers go to response_url, never through the Web API
   });
 
+  it("sends a private answer's chart (spend by day) as a file into the asker's direct messages, which only they see", async () => {
+    fake.expect('conversations.open', 'files.getUploadURLExternal', 'files.completeUploadExternal');
+    const h = await start();
+    await postSigned(h.url, slashCommandBody({ text: 'spend llm-training this-month by day', response_url: fake.responseUrl('r0') }));
+    await waitFor(() => fake.callsOf('files.completeUploadExternal').length === 1, 'the chart in the direct messages');
+    await h.settled();
+    expect(JSON.stringify(fake.responses[0]?.body.blocks)).toContain('Chart: ');
+    expect(fake.callsOf('conversations.open')[0]?.args.users).toBe('U0DEMOADMIN');
+    expect(fake.callsOf('files.completeUploadExternal')[0]?.args.channel_id).toBe('D0DEMOADMIN');
+  });
+
   it('acknowledges before the work is done: the 200 does not wait for the dispatcher', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
