@@ -8,16 +8,25 @@ import { postSigned, slashCommandBody } from '../support/slack-request.js';
 import { waitFor } from '../support/wait-for.js';
 import { FAULT_CONFIG, faultEnv, readyz, spawnBurnrate, started, stop, writeConfig, type Proc } from './serve-process.js';
 
-/** The alerts the first budget check of a serve queued, from its own start line. */
 /**
  * Every alert the first checks queued: the budget check's, and the idle-GPU check's and sweep
  * caps' when the demo's GPUs are idle at the hour the test runs (the demo metrics follow the clock).
  */
 function alertsQueued(proc: Proc): number {
+  const others = [...proc.out().matchAll(/^(?:idle-GPU check|sweep caps): .*?(\d+) alert\(s\) queued/gm)].map((m) => Number(m[1]));
+  return budgetAlertsQueued(proc) + others.reduce((a, b) => a + b, 0);
+}
+
+/** The budget check's new alerts, from serve's start line: each brings its chart into its thread, as a file. */
+function budgetAlertsQueued(proc: Proc): number {
   const budget = /budget check: \d+ open finding\(s\), (\d+) new alert\(s\)/.exec(proc.out());
   if (!budget) throw new Error(`no budget check line:\n${proc.out()}\n${proc.err()}`);
-  const others = [...proc.out().matchAll(/^(?:idle-GPU check|sweep caps): .*?(\d+) alert\(s\) queued/gm)].map((m) => Number(m[1]));
-  return Number(budget[1]) + others.reduce((a, b) => a + b, 0);
+  return Number(budget[1]);
+}
+
+/** Charts uploaded into alert threads (each once). */
+function charts(fake: FakeSlackApi): number {
+  return [...fake.uploads.values()].filter((u) => u.completed).length;
 }
 
 /** Each posted text with the number of times the channel got it: anything above 1 is a duplicate. */
@@ -32,7 +41,14 @@ describe('burnrate serve under faults (real process, fake Slack Web API)', () =>
   const procs: Proc[] = [];
   beforeEach(async () => {
     fake = await FakeSlackApi.start({
-      expect: ['chat.postMessage', 'conversations.history', 'users.list', 'usergroups.list'],
+      expect: [
+        'chat.postMessage',
+        'conversations.history',
+        'users.list',
+        'usergroups.list',
+        'files.getUploadURLExternal',
+        'files.completeUploadExternal',
+      ],
       now: () => new Date(),
     });
   });
@@ -55,15 +71,21 @@ describe('burnrate serve under faults (real process, fake Slack Web API)', () =>
     const serve = await spawnServe(cwd);
     await started(serve);
     const alerts = alertsQueued(serve);
+    const budgetCharts = budgetAlertsQueued(serve);
     expect(alerts).toBeGreaterThanOrEqual(3);
-    await waitFor(() => fake.messages.length >= alerts, 'every alert delivered after the outage', 30_000);
+    await waitFor(
+      () => fake.messages.length >= alerts && charts(fake) >= budgetCharts,
+      'every alert (and chart) delivered after the outage',
+      30_000,
+    );
     const calls = fake.callsOf('chat.postMessage');
     const throttled = calls[0]!;
     expect(calls.filter((c) => c !== throttled && c.at < throttled.at + 1_000)).toEqual([]);
     expect(fake.messages).toHaveLength(alerts);
     expect(duplicates(fake)).toEqual([]);
     const ready = await readyz(serve);
-    expect(ready.outbox).toMatchObject({ pending: 0, sending: 0, failed: 0, sent: alerts, suspectedDuplicates: 0 });
+    expect(charts(fake)).toBe(budgetCharts);
+    expect(ready.outbox).toMatchObject({ pending: 0, sending: 0, failed: 0, sent: alerts + budgetCharts, suspectedDuplicates: 0 });
     expect(await stop(serve)).toBe(0);
     fake.assertDone();
   });
@@ -82,9 +104,11 @@ describe('burnrate serve under faults (real process, fake Slack Web API)', () =>
     const second = await spawnServe(cwd, { BURNRATE_NOW: new Date(Date.now() + 3 * 60_000).toISOString() });
     await started(second);
     await waitFor(() => fake.messages.length >= 3, 'the other alerts', 20_000);
-    const ready = await readyz(second);
+    let ready = await readyz(second);
+    for (const deadline = Date.now() + 20_000; ready.outbox.pending !== 0 && Date.now() < deadline; ready = await readyz(second))
+      await new Promise((r) => setTimeout(r, 100));
     expect(ready.outbox).toMatchObject({ pending: 0, sending: 0, failed: 0, suspectedDuplicates: 0 });
-    expect(fake.messages).toHaveLength(ready.outbox.sent!);
+    expect(fake.messages.length + charts(fake)).toBe(ready.outbox.sent!);
     expect(duplicates(fake)).toEqual([]);
     expect(fake.callsOf('conversations.history').length).toBeGreaterThanOrEqual(1);
   });
@@ -100,8 +124,8 @@ describe('burnrate serve under faults (real process, fake Slack Web API)', () =>
     await Promise.all([started(a), started(b)]);
     const ready = await readyz(a);
     expect(ready.outbox.sent).toBeGreaterThanOrEqual(3);
-    await waitFor(() => fake.messages.length >= ready.outbox.sent!, 'every alert delivered', 20_000);
-    expect(fake.messages).toHaveLength(ready.outbox.sent!);
+    await waitFor(() => fake.messages.length + charts(fake) >= ready.outbox.sent!, 'every alert delivered', 20_000);
+    expect(fake.messages.length + charts(fake)).toBe(ready.outbox.sent!);
     expect(duplicates(fake)).toEqual([]);
     expect((await readyz(b)).outbox).toMatchObject({ pending: 0, sending: 0, failed: 0, sent: ready.outbox.sent });
   });
