@@ -30,14 +30,18 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
   const window = loaded?.window ?? periodWindow(period, deps.clock());
   const [snapshot, fx] = await Promise.all([loaded ?? loadGpuSnapshot(deps, { window, ownership: 'tags' }), loadFxRates(deps)]);
   const currency = fx.base;
-  // Kubernetes workloads are not on the bill as themselves (their nodes are): until their split of
-  // the nodes' bill feeds the categories, the diagnosis stays on what the bill names.
-  const machines = snapshot.instances.filter((i) => !i.kubernetes);
+  // Kubernetes workloads are priced at their share of their nodes' bill (src/store/kube-attribution.ts),
+  // or at list where the bill does not show their nodes yet; host peaks are machines'.
+  const machines = snapshot.instances;
   const ids = machines.map((i) => i.instanceId);
   const [costs, unused, hosts, pools] = await Promise.all([
     deps.store.spend.resourceCosts(period, ids),
     deps.store.spend.unusedCommitments(period),
-    loadHostPeaks(deps, window, machines),
+    loadHostPeaks(
+      deps,
+      window,
+      machines.filter((i) => !i.kubernetes),
+    ),
     deps.store.kubeUsage.poolSamples(period),
   ]);
 

@@ -6,9 +6,10 @@
 // add up to what the bill says, and every reader of spend_daily (budgets, reviews, showback, waste)
 // sees Kubernetes spend by team without knowing of Kubernetes.
 //
-// What stays on the node's line: GPUs no pod requested, time the samples did not see (the bill
-// counts more hours than they did), workloads whose namespace has no team, and the shares of the
-// node's own team. A node-day the bill does not cover (yet) moves nothing: budgets follow the bill.
+// A workload of the node's own team gets its line too (the team's total does not move): reviews and
+// the waste diagnosis see each workload's cost as the bill priced it. What stays on the node's
+// line: GPUs no pod requested, time the samples did not see (the bill counts more hours than they
+// did), and workloads whose namespace has no team. A node-day the bill does not cover (yet) moves nothing: budgets follow the bill.
 // The rows are rebuilt over a span of days, in the caller's transaction, whenever the bill (an
 // import) or the usage (a sample) of those days changes.
 
@@ -79,7 +80,7 @@ shares AS (
 moves AS (
   SELECT r.rowid AS line, sh.team, sh.cluster, sh.workload, sh.share
   FROM spend_daily r JOIN shares sh ON sh.day = r.day AND sh.node_instance_id = r.resource_id
-  WHERE r.source <> '${KUBE_ATTRIBUTION_SOURCE}' AND r.day >= @first AND r.day <= @last AND sh.team <> r.team
+  WHERE r.source <> '${KUBE_ATTRIBUTION_SOURCE}' AND r.day >= @first AND r.day <= @last
 )
 INSERT INTO spend_daily (${columns})
 SELECT '${KUBE_ATTRIBUTION_SOURCE}', m.team, m.team, 'k8s:' || m.workload, substr(m.workload, length(m.cluster) + 2), ${copied}, ${scaled('m.share')}

@@ -1,4 +1,5 @@
 import { KUBE_ATTRIBUTION_SOURCE } from './kube-attribution.js';
+import { WORKLOAD_ID_PREFIX } from '../domain/kubernetes.js';
 import type Database from 'better-sqlite3';
 import { addDays, type Period } from '../domain/period.js';
 import type { ResourceCost, ResourceDay, ResourceHours, UnusedCommitment } from '../domain/resource-cost.js';
@@ -17,7 +18,8 @@ export interface SpendStore {
   /** Resources billed under a commitment (Savings Plan, reservation, CUD) on a day from `since` on. */
   committedResources(since: string): Promise<string[]>;
   // The three below read what the bill charged a machine, before Kubernetes node costs move to
-  // workloads' teams (kube-attribution.ts): a node's rate is its instance's, whoever used it.
+  // workloads' teams (kube-attribution.ts): a node's rate is its instance's, whoever used it. A
+  // workload's cost (resourceCosts) is its share of its nodes' bill; it has no rate of its own.
   /** What the bill charged each of these resources over [start, end): the bill's own rate, not a list price. */
   resourceCosts(period: Period, resourceIds: readonly string[]): Promise<ResourceCost[]>;
   /** Effective cost and hours of use of every resource the bill counts in hours from `since` on, per currency. */
@@ -103,7 +105,8 @@ export class SqliteSpendStore implements SpendStore {
            sum(effective) AS effective, count(DISTINCT CASE WHEN effective <> 0 THEN day END) AS days,
            sum(usage_hours) AS hours, max(commitment_end) AS commitmentEnd
          FROM spend_daily
-         WHERE day >= ? AND day < ? AND resource_id IN (SELECT value FROM json_each(?)) AND source <> '${KUBE_ATTRIBUTION_SOURCE}'
+         WHERE day >= ? AND day < ? AND resource_id IN (SELECT value FROM json_each(?))
+           AND (source <> '${KUBE_ATTRIBUTION_SOURCE}' OR resource_id LIKE '${WORKLOAD_ID_PREFIX}%')
          GROUP BY resource_id, team, currency, commitment_discount_id`,
       )
       .all(period.start, period.end, JSON.stringify(resourceIds));

@@ -407,6 +407,11 @@ describe('Static GPU capacity', () => {
     const namespaces = new Map((await spendReport(deps, { period: day, by: 'namespace' })).rows.map((r) => [r.key, r.effective]));
     expect(namespaces.get('(not observed)')).toBeCloseTo((100 * 23.75) / 24, 2);
 
+    // The waste diagnosis prices vision's workloads on node C at that share of the bill (below, it follows the bill).
+    const visionWaste = async () => (await loadWasteDiagnosis(deps, day)).teams.find((t) => t.team === 'vision')!;
+    const before = await visionWaste();
+    expect(before.categories.find((c) => c.id === 'idle')!.monthly).toBeGreaterThan(0);
+
     // The budget check sees vision's share: $0.26 of a $0.40 budget is over its 50% threshold.
     const checked = await runBudgetCheck(deps);
     expect(checked.findings.find((f) => f.team === 'vision')).toMatchObject({ kind: 'budget.actual', threshold: 50 });
@@ -421,6 +426,9 @@ describe('Static GPU capacity', () => {
     ]);
     const again = new Map((await spendReport(deps, { period: day, by: 'team' })).rows.map((r) => [r.key, r.effective]));
     expect(again.get('vision')).toBeCloseTo((vision * 48) / 100, 9);
+    // The day's figures a month (× 365.25 / 12 days): vision's GPU spend falls by exactly its share of what the bill lost.
+    const after = await visionWaste();
+    expect(before.gpuSpend - after.gpuSpend).toBeCloseTo(((vision * (100 - 48)) / 100) * (365.25 / 12), 1);
     expect([...again.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(48, 9);
   });
 

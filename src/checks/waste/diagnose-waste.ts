@@ -204,7 +204,9 @@ function splitUnit(unit: Unit, input: WasteInput, multiNode: ReadonlySet<string>
   let left = unit.cost - idle - stalled;
   unit.parts.idle = idle;
   unit.parts.stalled = stalled;
-  if (!usage) return;
+  // A Kubernetes workload wastes by holding GPUs idle or stalled; a smaller machine or spot is its
+  // nodes' choice, which static capacity and the node's own review line speak to.
+  if (!usage || unit.instance.kubernetes) return;
 
   const rightSize = rightSizeRecommendation(unit.instance, usage, input.catalog, input.recommendations);
   if (rightSize && rightSize.current.hourly > 0) {
