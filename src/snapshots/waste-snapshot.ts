@@ -30,8 +30,8 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
   const window = loaded?.window ?? periodWindow(period, deps.clock());
   const [snapshot, fx] = await Promise.all([loaded ?? loadGpuSnapshot(deps, { window, ownership: 'tags' }), loadFxRates(deps)]);
   const currency = fx.base;
-  // Kubernetes workloads are priced at their share of their nodes' bill (src/store/kube-attribution.ts),
-  // or at list where the bill does not show their nodes yet; host peaks are machines'.
+  // Kubernetes workloads are priced at their share of their nodes' bill (src/store/kube-attribution.ts);
+  // host peaks are machines'.
   const machines = snapshot.instances;
   const ids = machines.map((i) => i.instanceId);
   const [costs, unused, hosts, pools] = await Promise.all([

@@ -186,7 +186,9 @@ function unitsOf(input: WasteInput): Unit[] {
             coverage: time && days > 0 ? Math.min(1, time.days.size / days) : 0,
             parts: {},
           });
-    } else if (time && time.observed > 0) {
+    } else if (time && time.observed > 0 && !instance.kubernetes) {
+      // Not on the bill yet: a machine at list price. A workload only ever at its nodes' bill (a
+      // node the bill names otherwise, a GKE node by its project, would be counted twice).
       const hours = time.observed / HOURS / Math.max(1, instance.gpuCount);
       units.push({ instance, team: instance.team, cost: hours * instance.hourlyPrice, basis: 'list', time, usage, coverage: 1, parts: {} });
     }
