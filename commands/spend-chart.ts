@@ -2,6 +2,7 @@ import { renderBudgetBurnChart } from '../src/charts/budget-burn-chart.js';
 import { budgetStatus } from '../src/checks/budget-status.js';
 import type { Deps } from '../src/deps.js';
 import { addDays } from '../src/domain/period.js';
+import { lastDataDay } from '../src/domain/data-through.js';
 import type { SpendReport } from '../src/domain/spend-report.js';
 import { loadBudgetSnapshot } from '../src/snapshots/budget-snapshot.js';
 import { shortDate } from '../templates/freshness.js';
@@ -21,7 +22,7 @@ export async function spendByDayChart(
   if (report.by !== 'day' || report.rows.length === 0 || report.basis === 'invoice') return null;
   const team = report.teams?.length === 1 ? deps.config.teams.find((t) => t.id === report.teams![0]) : undefined;
   const status = team ? await budgetOf(deps, team, report, now) : undefined;
-  const lastDay = report.dataThrough ? new Date(new Date(report.dataThrough).getTime() - 1).toISOString().slice(0, 10) : null;
+  const lastDay = report.dataThrough ? lastDataDay(report.dataThrough) : null;
   const last = addDays(report.period.end, -1);
   const scope = team ? (team.name ?? team.id) : (report.teams?.join(', ') ?? 'all teams');
   const title = `${scope}: spend ${shortDate(report.period.start)} – ${shortDate(last)}${status ? ` against its ${formatMoney(status.budget, report.currency, { compact: true })} budget` : ''}`;

@@ -9,3 +9,8 @@ export function combinedDataThrough(sources: readonly SourceFreshness[]): string
   if (ends.length === 0) return null;
   return ends.reduce((a, b) => (new Date(b) < new Date(a) ? b : a));
 }
+
+/** The last day (YYYY-MM-DD, UTC) data through `dataThrough` (exclusive) covers, wholly or in part. */
+export function lastDataDay(dataThrough: string): string {
+  return new Date(new Date(dataThrough).getTime() - 1).toISOString().slice(0, 10);
+}

@@ -2,6 +2,7 @@ import { renderBudgetBurnChart } from '../charts/budget-burn-chart.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import type { Finding } from '../domain/finding.js';
+import { lastDataDay } from '../domain/data-through.js';
 import type { TeamChannel } from '../snapshots/fan-out.js';
 import { budgetChart, budgetChartTitle } from '../../templates/budget-chart.js';
 import type { Message } from '../../templates/message.js';
@@ -26,7 +27,7 @@ export async function budgetAlertChart(
       daily: [...(daily ?? [])]
         .filter(([day]) => day >= finding.range.start && day < finding.range.end)
         .map(([day, amount]) => ({ day, amount })),
-      lastDay: new Date(new Date(finding.dataThrough).getTime() - 1).toISOString().slice(0, 10),
+      lastDay: lastDataDay(finding.dataThrough),
       budget: finding.budget,
       forecast: finding.forecast,
     });
