@@ -133,7 +133,8 @@ function severityOf({ finding: f, event }: BudgetAlertData): string {
   return ratio >= 1 ? '🔴' : ratio >= 0.8 ? '🟠' : '🟡';
 }
 
-function periodNameOf(f: Finding): string {
+/** "November 2026", or "week of 16 Nov": the budget period a finding is about. */
+export function periodNameOf(f: Pick<Finding, 'cadence' | 'period' | 'range'>): string {
   return f.cadence === 'monthly' ? monthName(f.period) : `week of ${shortDate(f.range.start)}`;
 }
 

@@ -1,12 +1,11 @@
 import type { Finding } from '../src/domain/finding.js';
 import { formatMoney } from '../src/domain/money.js';
-import { monthName, shortDate } from './freshness.js';
+import { periodNameOf } from './budget-alert.js';
 import type { Message } from './message.js';
 
 /** The title of a budget's chart: whose budget, which period, how much. */
 export function budgetChartTitle(teamName: string, f: Pick<Finding, 'cadence' | 'period' | 'range' | 'budget' | 'currency'>): string {
-  const period = f.cadence === 'monthly' ? monthName(f.period) : `week of ${shortDate(f.range.start)}`;
-  return `${teamName}: ${period} against its ${formatMoney(f.budget, f.currency, { compact: true })} budget`;
+  return `${teamName}: ${periodNameOf(f)} against its ${formatMoney(f.budget, f.currency, { compact: true })} budget`;
 }
 
 /** A budget alert's chart, in its thread: spend so far, the budget line, the forecast and its range. */

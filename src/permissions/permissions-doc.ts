@@ -16,6 +16,8 @@ export function renderPermissionsDoc(needs: readonly PermissionNeed[], kubeRules
   const aws = needs.filter((n) => n.cloud === 'aws');
   const gcp = needs.filter((n) => n.cloud === 'gcp');
   const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  /** A markdown table: its header, the separator, one row per item. */
+  const table = (header: string[], rows: string[][]) => [row(header), row(header.map(() => '---')), ...rows.map(row)];
   const lines = [
     '# Cloud permissions burnrate needs',
     '',
@@ -26,9 +28,10 @@ export function renderPermissionsDoc(needs: readonly PermissionNeed[], kubeRules
     '',
     '## AWS',
     '',
-    row(['permission', 'resource', 'used by', 'needed']),
-    row(['---', '---', '---', '---']),
-    ...aws.map((n) => row([`\`${n.permission}\``, `\`${n.resource}\``, n.usedBy, n.when])),
+    ...table(
+      ['permission', 'resource', 'used by', 'needed'],
+      aws.map((n) => [`\`${n.permission}\``, `\`${n.resource}\``, n.usedBy, n.when]),
+    ),
     '',
     'As one IAM policy for the role or user burnrate runs as (drop the statements of features you do not use):',
     '',
@@ -41,9 +44,10 @@ export function renderPermissionsDoc(needs: readonly PermissionNeed[], kubeRules
     '',
     '## Google Cloud',
     '',
-    row(['permission', 'granted by', 'on', 'used by', 'needed']),
-    row(['---', '---', '---', '---', '---']),
-    ...gcp.map((n) => row([`\`${n.permission}\``, `\`${n.role ?? ''}\``, n.resource, n.usedBy, n.when])),
+    ...table(
+      ['permission', 'granted by', 'on', 'used by', 'needed'],
+      gcp.map((n) => [`\`${n.permission}\``, `\`${n.role ?? ''}\``, n.resource, n.usedBy, n.when]),
+    ),
     '',
     "To grant them to burnrate's service account:",
     '',
@@ -55,10 +59,9 @@ export function renderPermissionsDoc(needs: readonly PermissionNeed[], kubeRules
     '',
     '## Kubernetes',
     '',
-    row(['API group', 'resource', 'verbs', 'used by', 'role']),
-    row(['---', '---', '---', '---', '---']),
-    ...kubeRules.map((r) =>
-      row([`\`${r.apiGroup || 'core'}\``, `\`${r.resource}\``, r.verbs.join(', '), r.usedBy, KUBE_ROLE_NAMES[r.role]]),
+    ...table(
+      ['API group', 'resource', 'verbs', 'used by', 'role'],
+      kubeRules.map((r) => [`\`${r.apiGroup || 'core'}\``, `\`${r.resource}\``, r.verbs.join(', '), r.usedBy, KUBE_ROLE_NAMES[r.role]]),
     ),
     '',
     `Bind \`${KUBE_ROLE_NAMES.read}\` to burnrate's service account (or the kubeconfig user) always, and \`${KUBE_ROLE_NAMES.act}\` only`,
@@ -72,9 +75,10 @@ export function renderPermissionsDoc(needs: readonly PermissionNeed[], kubeRules
     '',
     '## Microsoft Graph (Teams)',
     '',
-    row(['permission', 'type', 'used by', 'needed']),
-    row(['---', '---', '---', '---']),
-    ...GRAPH_PERMISSIONS.map((p) => row([`\`${p.permission}\``, p.type, p.usedBy, p.needed])),
+    ...table(
+      ['permission', 'type', 'used by', 'needed'],
+      GRAPH_PERMISSIONS.map((p) => [`\`${p.permission}\``, p.type, p.usedBy, p.needed]),
+    ),
     '',
     "Add them to the bot's app registration (Entra admin center → App registrations → the bot's app →",
     'API permissions → Add a permission → Microsoft Graph → Application permissions), then **Grant admin',

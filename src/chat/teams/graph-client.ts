@@ -1,3 +1,5 @@
+import { oneLine, retryAfter } from './teams-errors.js';
+
 /**
  * Where Microsoft Graph and the Entra token service live. Public Azure unless given: sovereign
  * clouds have their own hosts, and tests point both at a local fake.
@@ -58,7 +60,8 @@ export class GraphClient {
       const res = await fetch(url, { headers: { authorization: `Bearer ${await this.accessToken()}`, accept: 'application/json' } });
       if (res.ok) return (await res.json()) as T;
       if (res.status === 401) this.token = null;
-      const wait = retryAfterMs(res.headers.get('retry-after'));
+      // One second when Graph says nothing.
+      const wait = retryAfter(res.headers.get('retry-after') ?? undefined) ?? 1000;
       const error = await graphError(res);
       if (res.status !== 429 || attempt >= ATTEMPTS || wait > MAX_RETRY_WAIT_MS) throw error;
       await this.sleep(wait);
@@ -120,16 +123,6 @@ async function graphError(res: Response): Promise<GraphError> {
   );
 }
 
-/** Retry-After in seconds (what Graph sends); one second when it says nothing. */
-function retryAfterMs(header: string | null): number {
-  const seconds = Number(header);
-  return header !== null && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 1000;
-}
-
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').slice(0, 300);
 }

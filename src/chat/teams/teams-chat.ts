@@ -54,8 +54,7 @@ export class TeamsChat implements ChatPort {
     this.people = new TeamsRoster(
       {
         // A 1:1 chat burnrate opened holds only that person, whom the team's roster lists already.
-        conversations: async () =>
-          (await conversations.list(TEAMS_PLATFORM)).map((c) => c.conversationId).filter((id) => !id.startsWith(PERSON)),
+        conversations: async () => (await this.installed()).map((c) => c.conversationId),
         members: (address) => this.members(address),
       },
       log,
@@ -201,8 +200,13 @@ export class TeamsChat implements ChatPort {
 
   /** A team's channel first (its service URL serves the whole tenant), else any conversation. */
   private async anyInstalled(): Promise<ChatConversation | null> {
-    const all = (await this.conversations.list(TEAMS_PLATFORM)).filter((c) => !c.conversationId.startsWith(PERSON));
+    const all = await this.installed();
     return all.find((c) => c.kind === 'channel') ?? all[0] ?? null;
+  }
+
+  /** The conversations burnrate was installed in or spoken to: not the 1:1 chats it opened itself. */
+  private async installed(): Promise<ChatConversation[]> {
+    return (await this.conversations.list(TEAMS_PLATFORM)).filter((c) => !c.conversationId.startsWith(PERSON));
   }
 }
 

@@ -24,8 +24,8 @@ export function toDeliveryError(error: unknown): DeliveryError {
   return new DeliveryError(`Teams: ${oneLine(message)}`, false, undefined, e.code !== 'ECONNREFUSED');
 }
 
-/** Retry-After is seconds or an HTTP date. */
-function retryAfter(header: string | undefined): number | undefined {
+/** Retry-After is seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfter(header: string | undefined): number | undefined {
   if (!header) return undefined;
   const seconds = Number(header);
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
@@ -33,6 +33,6 @@ function retryAfter(header: string | undefined): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').slice(0, 300);
 }

@@ -118,9 +118,16 @@ export function nodeInstanceIds(inventory: ClusterInventory): string[] {
  */
 export function stoppableNodes(inventory: ClusterInventory, context: WorkloadContext): Map<string, { node: string; team: string }> {
   const namespaces = new Map(inventory.namespaces.map((n) => [n.name, n]));
+  const podsOn = new Map<string, GpuPod[]>();
+  for (const pod of inventory.pods) {
+    if (!pod.node) continue;
+    const on = podsOn.get(pod.node);
+    if (on) on.push(pod);
+    else podsOn.set(pod.node, [pod]);
+  }
   const stoppable = new Map<string, { node: string; team: string }>();
   for (const node of inventory.nodes) {
-    const pods = inventory.pods.filter((p) => p.node === node.name);
+    const pods = podsOn.get(node.name) ?? [];
     if (!node.instanceId || pods.length === 0) continue;
     const teams = new Set(pods.map((p) => namespaceTeam(context, p.namespace, namespaces.get(p.namespace)?.labels ?? {})));
     const [team] = teams;
