@@ -462,4 +462,20 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (cluster, pool, at)
   );
   `,
+  `
+  -- Claims that make several processes on one database act once: a chat delivery (a click, a
+  -- command, a resent envelope) that reached two replicas, and a scheduled job's occurrence.
+  CREATE TABLE inbound_claims (
+    key TEXT PRIMARY KEY,
+    expires_at TEXT NOT NULL
+  );
+  CREATE INDEX inbound_claims_expiry ON inbound_claims (expires_at);
+  CREATE TABLE job_runs (
+    job TEXT NOT NULL,
+    occurrence TEXT NOT NULL,         -- the minute it was scheduled for (UTC ISO)
+    owner TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (job, occurrence)
+  );
+  `,
 ];

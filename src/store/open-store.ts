@@ -7,7 +7,9 @@ import { SqliteAcknowledgementStore } from './acknowledgements.js';
 import { SqliteAuditLog } from './audit-log.js';
 import { SqliteBudgetOverrideStore } from './budget-overrides.js';
 import { SqliteChatConversationStore } from './chat-conversations.js';
+import { SqliteClaimStore } from './claims.js';
 import { SqliteCloudBudgetStore } from './cloud-budgets.js';
+import { ALWAYS_LEADER } from './leadership.js';
 import { SqliteConsoleMessageStore } from './console-messages.js';
 import { applyFindingChange, SqliteFindingStore } from './findings.js';
 import { applyGpuFindingChange, SqliteGpuFindingStore } from './gpu-findings.js';
@@ -140,6 +142,13 @@ export function openStore(path: string): Store {
     conversations: new SqliteChatConversationStore(db),
     spotMigrations: new SqliteSpotMigrationStore(db),
     sweepFindings: new SqliteSweepFindingStore(db),
+    claims: new SqliteClaimStore(db),
+    location: path,
+    ready: async () => {},
+    competeForLeadership: (options) => {
+      options?.onChange?.(true);
+      return ALWAYS_LEADER;
+    },
     importBatches: async (batches, now, options) => importBatches(batches, now, options),
     recordRun: async (table, change, alerts, now) =>
       recordRun(

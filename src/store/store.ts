@@ -8,6 +8,7 @@ import type { AcknowledgementStore } from './acknowledgements.js';
 import type { AuditLog } from './audit-log.js';
 import type { BudgetOverrideStore } from './budget-overrides.js';
 import type { ChatConversationStore } from './chat-conversations.js';
+import type { ClaimStore } from './claims.js';
 import type { CloudBudgetStore } from './cloud-budgets.js';
 import type { ConsoleMessageStore } from './console-messages.js';
 import type { FindingStore } from './findings.js';
@@ -17,6 +18,8 @@ import type { SavingsLedgerStore } from './savings-ledger.js';
 import type { KubeUsageStore } from './kube-usage.js';
 import type { InstanceOwnerStore } from './instance-owners.js';
 import type { KeepExceptionStore } from './keep-exceptions.js';
+import type { Leadership } from './leadership.js';
+import type { LeadershipOptions } from './postgres/pg-leadership.js';
 import type { OutboxStore } from './outbox.js';
 import type { OutboxDraft } from './outbox-records.js';
 import type { ReviewStore } from './reviews.js';
@@ -27,9 +30,10 @@ import type { SpendStore } from './spend-daily.js';
 import type { SpotMigrationStore } from './spot-migrations.js';
 import type { SweepFindingStore } from './sweep-findings.js';
 
-// The store is an interface of async methods so that a shared Postgres store can stand beside
-// the embedded SQLite one later; SQL dialect details stay inside store/. Each sub-store's contract
-// sits beside its SQLite class; the records they hold are in domain/.
+// The store is an interface of async methods with two implementations: the embedded SQLite file
+// (open-store.ts) and a shared Postgres database for several replicas (postgres/). SQL dialect
+// details stay inside store/. Each sub-store's contract sits beside its SQLite class, its Postgres
+// class in postgres/; the records they hold are in domain/.
 
 /** Each table of findings a check run records into, and the findings it holds. */
 export interface FindingTables {
@@ -62,6 +66,13 @@ export interface Store {
   conversations: ChatConversationStore;
   spotMigrations: SpotMigrationStore;
   sweepFindings: SweepFindingStore;
+  claims: ClaimStore;
+  /** Which store this is, for logs: a file path, or a Postgres URL without its password. */
+  readonly location: string;
+  /** Resolves once the database is reachable and migrated; rejects with what is wrong. */
+  ready(): Promise<void>;
+  /** Starts competing for the scheduler's lead (always won by the one process of a SQLite file). */
+  competeForLeadership(options?: LeadershipOptions): Leadership;
   /**
    * Writes batches of spend and their sources' freshness in one transaction: all or nothing.
    * Batches of file exports (scope.parts) replace only their own parts, and are refused when they

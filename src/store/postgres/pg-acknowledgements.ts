@@ -1,0 +1,25 @@
+import type { Acknowledgement } from '../../domain/acknowledgement.js';
+import type { AcknowledgementStore } from '../acknowledgements.js';
+import type { PgDb } from './pg-db.js';
+
+export class PgAcknowledgementStore implements AcknowledgementStore {
+  constructor(private readonly db: PgDb) {}
+
+  /** The first acknowledgement wins; a second click returns the first, so it can say who was first. */
+  async acknowledge(ack: Acknowledgement): Promise<{ ack: Acknowledgement; first: boolean }> {
+    const inserted = await this.db.run(
+      'INSERT INTO acknowledgements (finding_id, by_user, at) VALUES ($1, $2, $3) ON CONFLICT (finding_id) DO NOTHING',
+      [ack.findingId, ack.byUser, ack.at.toISOString()],
+    );
+    const stored = await this.get(ack.findingId);
+    return { ack: stored ?? ack, first: inserted === 1 };
+  }
+
+  async get(findingId: string): Promise<Acknowledgement | null> {
+    const row = await this.db.one<{ findingId: string; byUser: string; at: string }>(
+      'SELECT finding_id AS "findingId", by_user AS "byUser", at FROM acknowledgements WHERE finding_id = $1',
+      [findingId],
+    );
+    return row ? { ...row, at: new Date(row.at) } : null;
+  }
+}
