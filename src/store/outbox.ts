@@ -37,7 +37,8 @@ export interface OutboxStore {
   threadRoot(groupKey: string, platform: string): Promise<string | null>;
 }
 
-interface OutboxRow {
+/** An outbox row as both stores return it (times ISO text, flags 0/1), with its parent's ref. */
+export interface OutboxRow {
   id: number;
   dedupe_key: string;
   target: string;
@@ -87,7 +88,12 @@ export class SqliteOutboxStore implements OutboxStore {
       if (!row) return undefined;
       lease.run({ id: row.id, owner, until: leaseUntil.toISOString(), now: at });
       // A lease taken over from a delivery that died mid-post: that post may have gone out.
-      return { ...row, in_doubt: row.status === 'sending' ? 1 : row.in_doubt, first_attempt_at: row.first_attempt_at ?? at };
+      return {
+        ...row,
+        status: 'sending' as const,
+        in_doubt: row.status === 'sending' ? 1 : row.in_doubt,
+        first_attempt_at: row.first_attempt_at ?? at,
+      };
     });
     this.claim = (owner, now, leaseUntil, platforms) => claim.immediate(owner, now, leaseUntil, platforms);
   }
@@ -100,12 +106,12 @@ export class SqliteOutboxStore implements OutboxStore {
     const rows = this.db
       .prepare(`SELECT o.*, p.ref AS parent_ref ${DUE} ORDER BY o.id LIMIT @limit`)
       .all({ now: now.toISOString(), limit }) as OutboxRow[];
-    return rows.map(toItem);
+    return rows.map(toOutboxItem);
   }
 
   async claimNext(owner: string, now: Date, leaseUntil: Date, platforms: readonly string[]): Promise<OutboxItem | null> {
     const row = this.claim(owner, now, leaseUntil, platforms);
-    return row ? toItem(row) : null;
+    return row ? toOutboxItem(row) : null;
   }
 
   async markSent(
@@ -190,7 +196,7 @@ export class SqliteOutboxStore implements OutboxStore {
     const rows = this.db
       .prepare(`SELECT o.*, NULL AS parent_ref FROM outbox o WHERE status = 'failed' ORDER BY id DESC LIMIT ?`)
       .all(limit) as OutboxRow[];
-    return rows.map(toItem);
+    return rows.map(toOutboxItem);
   }
 
   async retryFailed(now: Date, ids?: readonly number[]): Promise<number> {
@@ -211,7 +217,7 @@ export class SqliteOutboxStore implements OutboxStore {
   }
 }
 
-function toItem(row: OutboxRow): OutboxItem {
+export function toOutboxItem(row: OutboxRow): OutboxItem {
   return {
     id: row.id,
     dedupeKey: row.dedupe_key,

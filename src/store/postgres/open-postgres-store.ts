@@ -4,6 +4,7 @@ import { PgAcknowledgementStore } from './pg-acknowledgements.js';
 import { PgClaimStore } from './pg-claims.js';
 import { PgDb, redactUrl } from './pg-db.js';
 import { competeForLeadership } from './pg-leadership.js';
+import { PgOutboxStore } from './pg-outbox.js';
 import { migratePostgres, UnknownMigrationError } from './pg-migrations.js';
 
 /**
@@ -22,7 +23,7 @@ export function openPostgresStore(url: string, options: { poolSize?: number } = 
     freshness: notYet('freshness'),
     cloudBudgets: notYet('cloudBudgets'),
     findings: notYet('findings'),
-    outbox: notYet('outbox'),
+    outbox: new PgOutboxStore(db),
     audit: notYet('audit'),
     snoozes: notYet('snoozes'),
     budgets: notYet('budgets'),
