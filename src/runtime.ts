@@ -12,7 +12,9 @@ import type { Deps } from './deps.js';
 import { createLogger } from './log.js';
 import { buildGpuDeps } from './sources/gpu-registry.js';
 import { buildSources } from './sources/registry.js';
+import { databaseUrl } from './config/database-url.js';
 import { DEFAULT_DB_PATH, openStore } from './store/open-store.js';
+import { openPostgresStore } from './store/postgres/open-postgres-store.js';
 
 export interface BuildOptions {
   configPath?: string;
@@ -35,7 +37,8 @@ export interface Runtime {
   deps: Deps;
   /** The file the configuration came from, or null for the embedded demo organisation. */
   configPath: string | null;
-  dbPath: string;
+  /** The SQLite file; null when the store is a shared Postgres database. */
+  dbPath: string | null;
   close(): Promise<void>;
 }
 
@@ -53,7 +56,8 @@ export function buildRuntime(options: BuildOptions = {}): Runtime {
   // Read before opening anything: a half-configured Slack is an error that names what is missing.
   const slack = options.chatPlatforms === false ? null : readSlackSettings(env);
   const teams = options.chatPlatforms === false ? null : readTeamsSettings(env);
-  const store = openStore(dbPath);
+  const postgresUrl = databaseUrl(config, env, options.dbPath !== undefined);
+  const store = postgresUrl ? openPostgresStore(postgresUrl) : openStore(dbPath);
   const log = createLogger(env);
   const chat: ChatPort[] = [
     ...(slack ? [createSlackChat(slack, log)] : []),
@@ -72,5 +76,5 @@ export function buildRuntime(options: BuildOptions = {}): Runtime {
   };
   const gpu = buildGpuDeps(config, env);
   if (gpu) deps.gpu = gpu;
-  return { deps, configPath: path, dbPath, close: () => store.close() };
+  return { deps, configPath: path, dbPath: postgresUrl ? null : dbPath, close: () => store.close() };
 }

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import cron, { type ScheduledTask } from 'node-cron';
 import { isBurnrateError } from './domain/errors.js';
 import type { Deps } from './deps.js';
@@ -5,6 +6,8 @@ import { runJob, type Job } from './jobs/job-table.js';
 
 export interface Scheduler {
   readonly running: boolean;
+  /** Whether this process runs the shared jobs now (one replica of several does). */
+  readonly leading: boolean;
   describe(): string[];
   stop(): Promise<void>;
 }
@@ -12,14 +15,52 @@ export interface Scheduler {
 /** Told of every run of a job: how long it took and whether it failed (serve's /metrics). */
 export type JobObserver = (job: string, seconds: number, ok: boolean) => void;
 
+export interface SchedulerOptions {
+  observe?: JobObserver;
+  /** This process's name in the job_runs rows; host and pid by default. */
+  owner?: string;
+  /** How often a follower asks for the lead (Postgres); 5 s by default. */
+  leaderIntervalMs?: number;
+}
+
 /**
  * Starts the job table on node-cron. A daily job runs at its time of day in each team's own time
  * zone (one task per zone, for the teams of that zone), so a Berlin team hears at 08:00 Berlin time;
  * the others run on their cron expression. Every run is guarded: a failure is logged and the
  * schedule goes on.
+ *
+ * Several replicas on one database all schedule, but only the leader (store.competeForLeadership)
+ * runs the shared jobs, and each occurrence (the job, its zone and the minute it was due) is
+ * claimed as a row first, so an occurrence runs once even while the lead changes hands. Jobs
+ * marked everyReplica (its own people directory, its own delivery) run everywhere.
  */
-export function startScheduler(deps: Pick<Deps, 'config' | 'log'>, jobs: readonly Job[], observe: JobObserver = () => {}): Scheduler {
-  const guard = (job: Job, teams: readonly string[]) => guarded(deps, job.id, () => runJob(job, teams), observe);
+export function startScheduler(
+  deps: Pick<Deps, 'config' | 'log' | 'store' | 'clock'>,
+  jobs: readonly Job[],
+  options: SchedulerOptions = {},
+): Scheduler {
+  const observe = options.observe ?? (() => {});
+  const owner = options.owner ?? `${hostname()}:${process.pid}`;
+  const leadership = deps.store.competeForLeadership({
+    ...(options.leaderIntervalMs ? { intervalMs: options.leaderIntervalMs } : {}),
+    onChange: (leader) => deps.log.info({ owner }, leader ? 'scheduler: leading' : 'scheduler: following'),
+  });
+  const task = (name: string, job: Job, teams: readonly string[]) => async (context: { date: Date }) => {
+    if (!job.everyReplica && !leadership.isLeader()) return;
+    await guarded(
+      deps,
+      job.id,
+      async () => {
+        const due = minuteOf(context.date);
+        if (!job.everyReplica && !(await deps.store.claims.jobOccurrence(name, due, owner, deps.clock()))) {
+          deps.log.info({ job: name, due: due.toISOString() }, 'job occurrence already run by another replica');
+          return;
+        }
+        await runJob(job, teams);
+      },
+      observe,
+    );
+  };
   const byZone = new Map<string, string[]>();
   for (const team of deps.config.teams) byZone.set(team.timezone, [...(byZone.get(team.timezone) ?? []), team.id]);
   const allTeams = deps.config.teams.map((t) => t.id);
@@ -31,8 +72,9 @@ export function startScheduler(deps: Pick<Deps, 'config' | 'log'>, jobs: readonl
     for (const job of jobs) {
       if (!('daily' in job.cron)) continue;
       const [hour, minute] = job.cron.daily.split(':').map(Number);
+      const name = `${job.id} ${timezone}`;
       tasks.push(
-        cron.schedule(`${minute} ${hour} * * *`, () => guard(job, teams), { timezone, name: `${slug(job)} ${timezone}`, noOverlap: true }),
+        cron.schedule(`${minute} ${hour} * * *`, task(name, job, teams), { timezone, name: `${slug(job)} ${timezone}`, noOverlap: true }),
       );
       if (job.describe) lines.push(job.describe(timezone, teams));
     }
@@ -40,7 +82,7 @@ export function startScheduler(deps: Pick<Deps, 'config' | 'log'>, jobs: readonl
   for (const job of jobs) {
     if ('daily' in job.cron) continue;
     const timezone = job.cron.utc ? { timezone: 'UTC' } : {};
-    tasks.push(cron.schedule(job.cron.expression, () => guard(job, allTeams), { ...timezone, name: slug(job), noOverlap: true }));
+    tasks.push(cron.schedule(job.cron.expression, task(job.id, job, allTeams), { ...timezone, name: slug(job), noOverlap: true }));
     if (job.describe) lines.push(job.describe('UTC', allTeams));
   }
   let running = true;
@@ -48,12 +90,21 @@ export function startScheduler(deps: Pick<Deps, 'config' | 'log'>, jobs: readonl
     get running() {
       return running;
     },
+    get leading() {
+      return leadership.isLeader();
+    },
     describe: () => lines,
     stop: async () => {
       running = false;
       await Promise.all(tasks.map((t) => t.destroy()));
+      await leadership.stop();
     },
   };
+}
+
+/** The minute an occurrence was due: the same for every replica whose timer fired for it. */
+function minuteOf(date: Date): Date {
+  return new Date(Math.floor(date.getTime() / 60_000) * 60_000);
 }
 
 /**

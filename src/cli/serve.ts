@@ -81,9 +81,11 @@ export const serveVerb: Verb = async (args, io) => {
   const releaseGuard = installProcessGuard(deps.log);
   let answerer: Answerer | null = null;
   try {
-    say(`burnrate: ${runtime.configPath ?? 'embedded demo organisation (no burnrate.yml)'}, database ${runtime.dbPath}`);
+    say(`burnrate: ${runtime.configPath ?? 'embedded demo organisation (no burnrate.yml)'}, database ${deps.store.location}`);
+    // A Postgres database that cannot be reached, or is newer than this burnrate, stops serve here.
+    await deps.store.ready();
     checkTeamsCanServe(teams, deps.config, host);
-    // Slash-command answers run on worker threads (when the database is a file), off the thread that acks.
+    // Slash-command answers run on worker threads (unless the database is in memory), off the thread that acks.
     answerer = slack ? createAnswerer(deps, { dbPath: runtime.dbPath, env: io.env, dispatch }) : null;
     const slackApp = slack && answerer ? createSlackApp(deps, { env: io.env, dispatch, answerer }) : null;
     await slackApp?.start();
@@ -127,6 +129,8 @@ export const serveVerb: Verb = async (args, io) => {
             ok: outbox !== null && firstChecksAt !== null && running,
             checks: { database: outbox !== null, firstChecks: firstChecksAt !== null, scheduler: running },
             ...(firstChecksAt ? { firstChecksAt: firstChecksAt.toISOString() } : {}),
+            // Which replica runs the shared jobs: one at a time on Postgres, always this one on SQLite.
+            ...(scheduler ? { leader: scheduler.leading } : {}),
             ...(outbox ? { outbox } : {}),
           };
         },
@@ -142,7 +146,7 @@ export const serveVerb: Verb = async (args, io) => {
     // a slow one delays acks. Waiting is bounded: a worker that never starts does not stop serve.
     if (answerer) await settleWithin([answerer.ready()], ANSWER_WORKERS_START_MS);
 
-    scheduler = startScheduler(deps, jobs, metrics.observeJob);
+    scheduler = startScheduler(deps, jobs, { observe: metrics.observeJob });
     scheduler.describe().forEach((line) => say(`scheduled: ${line}`));
     const base = baseUrl(host, (server.address() as AddressInfo).port);
     if (consoleChat) say(describeConsole(base, consoleSettings));

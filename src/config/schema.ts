@@ -282,6 +282,21 @@ export const configSchema = z
           .optional(),
       })
       .prefault({}),
+    /**
+     * Where state lives: the embedded SQLite file (the default), or a shared Postgres database for
+     * several replicas, its URL read from the environment variable `urlEnv` (a secret: never in this file).
+     */
+    store: z
+      .strictObject({
+        postgres: z
+          .strictObject({
+            urlEnv: nonEmpty('an environment variable name')
+              .regex(/^[A-Z_][A-Z0-9_]*$/, { error: 'expected the name of an environment variable, such as DATABASE_URL' })
+              .default('DATABASE_URL'),
+          })
+          .optional(),
+      })
+      .prefault({}),
   })
   .superRefine((config, ctx) => {
     const longest = Math.max(config.gpu.idle.minIdleMinutes, config.gpu.idle.stalled?.minMinutes ?? 0);

@@ -50,6 +50,11 @@ export interface Job {
   /** Its line in serve's "scheduled:" list (per time zone for daily jobs); none for the delivery. */
   describe?(timezone: string, teams: readonly string[]): string;
   steps: readonly JobStep[];
+  /**
+   * Runs in every replica, not only the scheduler's leader: it works on the replica's own memory
+   * (its people directory) or its own delivery, not on shared state.
+   */
+  everyReplica?: boolean;
 }
 
 /**
@@ -129,7 +134,7 @@ export function jobTable(deps: Deps, options: JobTableOptions = {}): Job[] {
     ],
   });
   jobs.push(...digestJobs(deps, handOver));
-  jobs.push({ id: 'outbox delivery', cron: { expression: '* * * * *', utc: false }, steps: [handOver] });
+  jobs.push({ id: 'outbox delivery', cron: { expression: '* * * * *', utc: false }, steps: [handOver], everyReplica: true });
   return jobs;
 }
 
@@ -157,6 +162,7 @@ function peopleJob(directories: { platform: string; people: ReadableDirectory }[
     id: 'people directory',
     cron: { expression: '17 3 * * *', utc: true },
     describe: () => 'names and user groups read daily at 03:17 UTC',
+    everyReplica: true,
     steps: [
       {
         name: 'people directory',

@@ -144,6 +144,7 @@ export function openStore(path: string): Store {
     sweepFindings: new SqliteSweepFindingStore(db),
     claims: new SqliteClaimStore(db),
     location: path,
+    shared: false,
     ready: async () => {},
     competeForLeadership: (options) => {
       options?.onChange?.(true);

@@ -69,6 +69,8 @@ export interface Store {
   claims: ClaimStore;
   /** Which store this is, for logs: a file path, or a Postgres URL without its password. */
   readonly location: string;
+  /** Whether replicas share it (Postgres): then what one process remembers, the others must see. */
+  readonly shared: boolean;
   /** Resolves once the database is reachable and migrated; rejects with what is wrong. */
   ready(): Promise<void>;
   /** Starts competing for the scheduler's lead (always won by the one process of a SQLite file). */

@@ -8,11 +8,11 @@ import { WorkerAnswerer, type WorkerAnswererOptions } from './worker-answerer.js
 
 /**
  * Answer workers when they can share the database (a file: WAL lets several connections read while
- * one writes) and are not turned off; in process otherwise, exactly as before.
+ * one writes; or Postgres, when dbPath is null) and are not turned off; in process otherwise.
  */
 export function createAnswerer(
   deps: Deps,
-  options: { dbPath: string; env: NodeJS.ProcessEnv; dispatch: Dispatch; script?: URL; limits?: WorkerAnswererOptions['limits'] },
+  options: { dbPath: string | null; env: NodeJS.ProcessEnv; dispatch: Dispatch; script?: URL; limits?: WorkerAnswererOptions['limits'] },
 ): Answerer {
   const size = answerWorkerCount(deps.config, options.env);
   const inProcess = inProcessAnswerer(deps, options.dispatch);

@@ -41,7 +41,7 @@ export const ANSWER_LIMITS = { waitingPerWorker: 256, queuedWaitMs: 1_000 };
 export interface WorkerAnswererOptions {
   size: number;
   config: Config;
-  dbPath: string;
+  dbPath: string | null;
   /** The environment the workers see (log level, Slack settings), as the main thread was given it. */
   env: NodeJS.ProcessEnv;
   log: Logger;

@@ -4,10 +4,13 @@ import type { CommandRequest } from './answerer.js';
 import type { Actor } from '../../ports/interaction.js';
 import type { AppliedBudgetChange } from '../../domain/budget-change.js';
 
-/** What an answer worker starts from: the same configuration and database file as the main thread. */
+/**
+ * What an answer worker starts from: the same configuration and database as the main thread (the
+ * SQLite file; null for Postgres, which the worker finds as the main thread did: config and environment).
+ */
 export interface AnswerWorkerData {
   config: Config;
-  dbPath: string;
+  dbPath: string | null;
 }
 
 /** Main thread -> worker. */

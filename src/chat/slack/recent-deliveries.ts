@@ -1,9 +1,8 @@
 /**
  * Keys of the Slack deliveries this process has already taken, each kept until it expires.
  *
- * In memory, per process, and bounded: enough for one `burnrate serve`. Replicas behind one
- * database would each keep their own, so a delivery that reaches two replicas could run on both;
- * that needs a shared table and is not handled here. When more than `max` keys arrive within the
+ * In memory, per process, and bounded: the quick first answer for one `burnrate serve`; between
+ * replicas the store's inbound claims decide (redelivery.ts). When more than `max` keys arrive within the
  * expiry the oldest are forgotten early, which can only let an old duplicate through, never drop a
  * new delivery.
  */

@@ -27,19 +27,37 @@ export function deliveryKeys(body: unknown, envelopeId: unknown): string[] {
 }
 
 /**
+ * Claims a delivery's keys for every process on the database (the store's inbound claims), so a
+ * delivery that reached two replicas runs on one; true when this process has it.
+ */
+export type SharedClaim = (keys: readonly string[]) => Promise<boolean>;
+
+/**
  * The one guard against running a Slack delivery twice, first in Bolt's middleware chain:
  * - a delivery Slack marks as a retry (x-slack-retry-num over HTTP, retry_attempt above 0 in
  *   Socket Mode) is dropped: the first delivery is already being handled (acks come first);
  * - a delivery whose keys (deliveryKeys) were seen within the expiry is dropped: a resent envelope,
- *   a replayed signed request, a double-delivered click.
+ *   a replayed signed request, a double-delivered click. This process's memory answers first;
+ *   the shared claim then settles it between replicas. When the database cannot say, the delivery
+ *   runs: an action's own claim (stop, approve) still keeps it from acting twice.
  * A dropped delivery is acknowledged, so Slack stops sending it, and nothing else happens.
  * (No rest destructuring of the arguments: it would copy them on every request, before the ack.)
  */
-export function dropRedeliveries(recent: RecentDeliveries, log: Logger): Middleware<AnyMiddlewareArgs> {
+export function dropRedeliveries(recent: RecentDeliveries, log: Logger, shared?: SharedClaim): Middleware<AnyMiddlewareArgs> {
+  const claimShared = async (keys: readonly string[]) => {
+    if (!shared || keys.length === 0) return true;
+    try {
+      return await shared(keys);
+    } catch (error) {
+      log.warn({ err: (error as Error).message }, 'slack delivery claim failed; handling the delivery');
+      return true;
+    }
+  };
   return async (args) => {
     const { context, body, next } = args;
     const retry = (context.retryNum ?? 0) > 0;
-    if (!retry && recent.firstTime(deliveryKeys(body, context.envelopeId))) return next();
+    const keys = retry ? [] : deliveryKeys(body, context.envelopeId);
+    if (!retry && recent.firstTime(keys) && (await claimShared(keys))) return next();
     const ack = (args as { ack?: () => Promise<void> }).ack;
     if (ack) await ack();
     if (retry) log.info({ retryNum: context.retryNum, reason: context.retryReason }, 'slack retry dropped');

@@ -112,7 +112,13 @@ export function createSlackApp(deps: Deps, options: SlackAppOptions): SlackApp {
   });
 
   // First in the chain: a retry or a repeated delivery is acknowledged and runs nothing.
-  app.use(dropRedeliveries(new RecentDeliveries({ ttlMs: REMEMBER_DELIVERIES_MS, max: MAX_REMEMBERED_DELIVERIES, now }), deps.log));
+  const recent = new RecentDeliveries({ ttlMs: REMEMBER_DELIVERIES_MS, max: MAX_REMEMBERED_DELIVERIES, now });
+  // Replicas share their claims through the store. One process needs only its memory, and a SQLite
+  // write here could wait on another connection's lock before the acknowledgement.
+  const shared = deps.store.shared
+    ? (keys: readonly string[]) => deps.store.claims.firstDelivery(keys, new Date(now()), REMEMBER_DELIVERIES_MS)
+    : undefined;
+  app.use(dropRedeliveries(recent, deps.log, shared));
 
   // Commands are answered by the answerer (worker threads when the database allows), so the
   // event loop that acknowledges never computes an answer; buttons are rarer and stay here.

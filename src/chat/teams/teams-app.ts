@@ -47,6 +47,12 @@ export function createTeamsApp(deps: Deps, options: { dispatch: Dispatch; authen
         deps.log.warn({ err: error.message }, 'teams conversation not remembered'),
       );
     }
+    if ((activity.type === ActivityTypes.Message || activity.type === ActivityTypes.Invoke) && !(await firstDelivery(deps, activity.id))) {
+      deps.log.info({ type: activity.type }, 'teams duplicate delivery dropped');
+      if (activity.type === ActivityTypes.Invoke)
+        await context.sendActivity({ type: ActivityTypes.InvokeResponse, value: { status: 200 } });
+      return;
+    }
     if (activity.type === ActivityTypes.Message) {
       const reply = commandReply(context);
       await dispatchGuarded(deps, options.dispatch, reply, () => commandInteraction(activity, reply), TEAMS);
@@ -71,6 +77,24 @@ export function createTeamsApp(deps: Deps, options: { dispatch: Dispatch; authen
         ? `teams: Bot Framework activities arrive at POST ${TEAMS_MESSAGES_PATH} on this server (authenticated)`
         : `teams: POST ${TEAMS_MESSAGES_PATH} WITHOUT authentication (BURNRATE_INSECURE_DEV=1)`,
   };
+}
+
+/** How long an activity id is remembered: the connector retries within seconds, never after. */
+const REMEMBER_ACTIVITIES_MS = 10 * 60_000;
+
+/**
+ * False for an activity already taken by this or another replica (the connector redelivered it,
+ * or a load balancer retried it elsewhere). When the database cannot say, the activity runs: an
+ * action's own claim still keeps it from acting twice.
+ */
+async function firstDelivery(deps: Deps, id: string | undefined): Promise<boolean> {
+  if (!id) return true;
+  try {
+    return await deps.store.claims.firstDelivery([`teams:${id}`], deps.clock(), REMEMBER_ACTIVITIES_MS);
+  } catch (error) {
+    deps.log.warn({ err: (error as Error).message }, 'teams delivery claim failed; handling the activity');
+    return true;
+  }
 }
 
 /** The app was added to a team, a group chat or someone's personal scope. */

@@ -42,6 +42,7 @@ export function openPostgresStore(url: string, options: { poolSize?: number } = 
     acknowledgements: new PgAcknowledgementStore(db),
     claims: new PgClaimStore(db),
     location,
+    shared: true,
     ready: () => ready,
     competeForLeadership: (leadership) => competeForLeadership(url, leadership),
     isEmpty: async () => (await db.one<{ n: number }>('SELECT count(*) AS n FROM spend_daily'))!.n === 0,
