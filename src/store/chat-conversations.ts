@@ -9,7 +9,8 @@ export interface ChatConversationStore {
   list(platform: string): Promise<ChatConversation[]>;
 }
 
-interface ConversationRow {
+/** A conversation as both stores' queries return it. */
+export interface ConversationRow {
   platform: string;
   conversationId: string;
   kind: string;
@@ -36,7 +37,7 @@ export class SqliteChatConversationStore implements ChatConversationStore {
   }
 
   async list(platform: string): Promise<ChatConversation[]> {
-    return this.listStatement.all(platform).map(fromRow);
+    return this.listStatement.all(platform).map(conversationFromRow);
   }
 
   async save(conversation: ChatConversation): Promise<void> {
@@ -46,12 +47,12 @@ export class SqliteChatConversationStore implements ChatConversationStore {
 
   async get(platform: string, conversationId: string): Promise<ChatConversation | null> {
     const row = this.getStatement.get(platform, conversationId);
-    return row ? fromRow(row) : null;
+    return row ? conversationFromRow(row) : null;
   }
 }
 
 const SELECT = 'SELECT platform, conversation_id AS conversationId, kind, reference, updated_at AS updatedAt FROM chat_conversations';
 
-function fromRow(row: ConversationRow): ChatConversation {
+export function conversationFromRow(row: ConversationRow): ChatConversation {
   return { ...row, reference: JSON.parse(row.reference) as Record<string, unknown>, updatedAt: new Date(row.updatedAt) };
 }

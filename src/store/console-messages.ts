@@ -47,7 +47,8 @@ export interface ConsoleMessageStore {
   activity(viewer: string): Promise<Map<string, ConsoleChannelActivity>>;
 }
 
-interface ConsoleRow {
+/** A console_messages row, as both stores read it (`SELECT *`). */
+export interface ConsoleRow {
   id: number;
   channel: string;
   parent_id: number | null;
@@ -59,7 +60,20 @@ interface ConsoleRow {
 }
 
 /** How many top-level messages a channel shows by default: a working day's worth, not a history. */
-const DEFAULT_LIMIT = 200;
+export const DEFAULT_CONSOLE_LIMIT = 200;
+
+/**
+ * What viewer $2 sees of channel $1: its latest $3 top-level messages visible to them and the
+ * visible replies in their threads, oldest first. Both stores run it (SQLite binds $n by name).
+ */
+export const VISIBLE_THREADS = `WITH roots AS (
+    SELECT id FROM console_messages
+    WHERE channel = $1 AND parent_id IS NULL AND (private_to IS NULL OR private_to = $2)
+    ORDER BY id DESC LIMIT $3
+  )
+  SELECT * FROM console_messages
+  WHERE (id IN (SELECT id FROM roots) OR parent_id IN (SELECT id FROM roots)) AND (private_to IS NULL OR private_to = $2)
+  ORDER BY id`;
 
 /**
  * The local web console's messages. The console is a chat platform like the others, and its
@@ -70,7 +84,7 @@ export class SqliteConsoleMessageStore implements ConsoleMessageStore {
   private readonly insertStatement: Database.Statement<[string, number | null, string | null, string | null, string, string, string]>;
   private readonly updateStatement: Database.Statement<[string, string, number]>;
   private readonly getStatement: Database.Statement<[number], ConsoleRow>;
-  private readonly listStatement: Database.Statement<[{ channel: string; viewer: string; limit: number }], ConsoleRow>;
+  private readonly listStatement: Database.Statement<[{ 1: string; 2: string; 3: number }], ConsoleRow>;
   private readonly activityStatement: Database.Statement<[string], { channel: string; messages: number; latest_id: number }>;
 
   constructor(db: Database.Database) {
@@ -79,16 +93,7 @@ export class SqliteConsoleMessageStore implements ConsoleMessageStore {
     );
     this.updateStatement = db.prepare('UPDATE console_messages SET message = ?, updated_at = ? WHERE id = ?');
     this.getStatement = db.prepare('SELECT * FROM console_messages WHERE id = ?');
-    this.listStatement = db.prepare(
-      `WITH roots AS (
-         SELECT id FROM console_messages
-         WHERE channel = @channel AND parent_id IS NULL AND (private_to IS NULL OR private_to = @viewer)
-         ORDER BY id DESC LIMIT @limit
-       )
-       SELECT * FROM console_messages
-       WHERE (id IN (SELECT id FROM roots) OR parent_id IN (SELECT id FROM roots)) AND (private_to IS NULL OR private_to = @viewer)
-       ORDER BY id`,
-    );
+    this.listStatement = db.prepare(VISIBLE_THREADS);
     this.activityStatement = db.prepare(
       `SELECT channel, COUNT(*) AS messages, MAX(id) AS latest_id FROM console_messages
        WHERE private_to IS NULL OR private_to = ? GROUP BY channel`,
@@ -116,11 +121,11 @@ export class SqliteConsoleMessageStore implements ConsoleMessageStore {
 
   async get(id: number): Promise<ConsoleMessage | null> {
     const row = this.getStatement.get(id);
-    return row ? toMessage(row) : null;
+    return row ? consoleMessageFromRow(row) : null;
   }
 
-  async list(channel: string, viewer: string, limit = DEFAULT_LIMIT): Promise<ConsoleMessage[]> {
-    return this.listStatement.all({ channel, viewer, limit }).map(toMessage);
+  async list(channel: string, viewer: string, limit = DEFAULT_CONSOLE_LIMIT): Promise<ConsoleMessage[]> {
+    return this.listStatement.all({ 1: channel, 2: viewer, 3: limit }).map(consoleMessageFromRow);
   }
 
   async activity(viewer: string): Promise<Map<string, ConsoleChannelActivity>> {
@@ -128,7 +133,7 @@ export class SqliteConsoleMessageStore implements ConsoleMessageStore {
   }
 }
 
-function toMessage(row: ConsoleRow): ConsoleMessage {
+export function consoleMessageFromRow(row: ConsoleRow): ConsoleMessage {
   return {
     id: row.id,
     channel: row.channel,

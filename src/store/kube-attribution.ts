@@ -57,37 +57,44 @@ const columns = ['source', 'team', 'owner_tag', 'resource_id', 'resource_name', 
 const copied = COPIED.map((c) => `r.${c}`).join(', ');
 const scaled = (factor: string) => SCALED.map((c) => `r.${c} * ${factor}`).join(', ');
 
-const MOVES = `
+/**
+ * The moves over the days [$1, $2], in SQL both stores run (SQLite binds $1 and $2 by name).
+ * `line` names a bill line's physical row: SQLite's rowid, Postgres's ctid (the statement reads
+ * one snapshot, so it does not move under it).
+ */
+export function kubeMoves(line: 'rowid' | 'ctid'): string {
+  return `
 WITH seen AS (
   SELECT day, node_instance_id, sum(node_hours) AS hours FROM kube_gpu_usage
-  WHERE node_instance_id IS NOT NULL AND day >= @first AND day <= @last
+  WHERE node_instance_id IS NOT NULL AND day >= $1 AND day <= $2
   GROUP BY day, node_instance_id
 ),
 billed AS (
   SELECT day, resource_id, sum(usage_hours) AS hours FROM spend_daily
-  WHERE source <> '${KUBE_ATTRIBUTION_SOURCE}' AND day >= @first AND day <= @last
+  WHERE source <> '${KUBE_ATTRIBUTION_SOURCE}' AND day >= $1 AND day <= $2
     AND resource_id IN (SELECT node_instance_id FROM seen)
   GROUP BY day, resource_id
 ),
 shares AS (
   SELECT u.day, u.node_instance_id, u.cluster, u.workload, u.team,
-         u.node_hours / max(s.hours, coalesce(b.hours, 0)) AS share
+         u.node_hours / CASE WHEN s.hours >= coalesce(b.hours, 0) THEN s.hours ELSE b.hours END AS share
   FROM kube_gpu_usage u
   JOIN seen s ON s.day = u.day AND s.node_instance_id = u.node_instance_id
   JOIN billed b ON b.day = u.day AND b.resource_id = u.node_instance_id
   WHERE u.workload <> '' AND u.team IS NOT NULL
 ),
 moves AS (
-  SELECT r.rowid AS line, sh.team, sh.cluster, sh.workload, sh.share
+  SELECT r.${line} AS line, sh.team, sh.cluster, sh.workload, sh.share
   FROM spend_daily r JOIN shares sh ON sh.day = r.day AND sh.node_instance_id = r.resource_id
-  WHERE r.source <> '${KUBE_ATTRIBUTION_SOURCE}' AND r.day >= @first AND r.day <= @last
+  WHERE r.source <> '${KUBE_ATTRIBUTION_SOURCE}' AND r.day >= $1 AND r.day <= $2
 )
 INSERT INTO spend_daily (${columns})
 SELECT '${KUBE_ATTRIBUTION_SOURCE}', m.team, m.team, 'k8s:' || m.workload, substr(m.workload, length(m.cluster) + 2), ${copied}, ${scaled('m.share')}
-FROM moves m JOIN spend_daily r ON r.rowid = m.line
+FROM moves m JOIN spend_daily r ON r.${line} = m.line
 UNION ALL
 SELECT '${KUBE_ATTRIBUTION_SOURCE}', r.team, r.owner_tag, r.resource_id, r.resource_name, ${copied}, ${scaled('-t.share')}
-FROM (SELECT line, sum(share) AS share FROM moves GROUP BY line) t JOIN spend_daily r ON r.rowid = t.line`;
+FROM (SELECT line, sum(share) AS share FROM moves GROUP BY line) t JOIN spend_daily r ON r.${line} = t.line`;
+}
 
 /** Rebuilds the moves of Kubernetes node cost to workloads' teams over a span. Runs inside the caller's transaction. */
 export function attributeKubeCost(db: Database.Database, span: DaySpan): void {
@@ -96,5 +103,5 @@ export function attributeKubeCost(db: Database.Database, span: DaySpan): void {
   const sampled = db
     .prepare('SELECT 1 FROM kube_gpu_usage WHERE day >= ? AND day <= ? AND node_instance_id IS NOT NULL LIMIT 1')
     .get(span.first, span.last);
-  if (sampled) db.prepare(MOVES).run(span);
+  if (sampled) db.prepare(kubeMoves('rowid')).run({ 1: span.first, 2: span.last });
 }

@@ -18,7 +18,8 @@ export interface SpotMigrationStore {
   completeRevert(id: number, change: { byUser: string; at: Date; detail: string }): Promise<void>;
 }
 
-interface MigrationRow {
+/** A spot_migrations row, as both stores read it (`SELECT *`). */
+export interface MigrationRow {
   id: number;
   instance_id: string;
   team: string;
@@ -116,26 +117,30 @@ export class SqliteSpotMigrationStore implements SpotMigrationStore {
   private toMigration(row: MigrationRow): SpotMigration {
     const approvals = this.db
       .prepare<[number], { approver: string; at: string }>('SELECT approver, at FROM spot_approvals WHERE migration_id = ? ORDER BY rowid')
-      .all(row.id)
-      .map((a) => ({ approver: a.approver, at: new Date(a.at) }));
-    return {
-      id: row.id,
-      instanceId: row.instance_id,
-      team: row.team,
-      launchTemplate: row.launch_template,
-      place: row.place,
-      monthlySaving: row.monthly_saving,
-      approvalsNeeded: row.approvals_needed,
-      state: row.state,
-      previousVersion: row.previous_version,
-      spotVersion: row.spot_version,
-      createdAt: new Date(row.created_at),
-      migratedAt: row.migrated_at ? new Date(row.migrated_at) : null,
-      revertedBy: row.reverted_by,
-      revertedAt: row.reverted_at ? new Date(row.reverted_at) : null,
-      detail: row.detail,
-      changedAt: new Date(row.changed_at),
-      approvals,
-    };
+      .all(row.id);
+    return migrationFromRow(row, approvals);
   }
+}
+
+/** A migration and its approvals, first first, as read from the database. */
+export function migrationFromRow(row: MigrationRow, approvals: readonly { approver: string; at: string }[]): SpotMigration {
+  return {
+    id: row.id,
+    instanceId: row.instance_id,
+    team: row.team,
+    launchTemplate: row.launch_template,
+    place: row.place,
+    monthlySaving: row.monthly_saving,
+    approvalsNeeded: row.approvals_needed,
+    state: row.state,
+    previousVersion: row.previous_version,
+    spotVersion: row.spot_version,
+    createdAt: new Date(row.created_at),
+    migratedAt: row.migrated_at ? new Date(row.migrated_at) : null,
+    revertedBy: row.reverted_by,
+    revertedAt: row.reverted_at ? new Date(row.reverted_at) : null,
+    detail: row.detail,
+    changedAt: new Date(row.changed_at),
+    approvals: approvals.map((a) => ({ approver: a.approver, at: new Date(a.at) })),
+  };
 }

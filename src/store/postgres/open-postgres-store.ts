@@ -1,6 +1,14 @@
 import { BurnrateError } from '../../domain/errors.js';
 import type { Store } from '../store.js';
 import { PgAcknowledgementStore } from './pg-acknowledgements.js';
+import { PgAuditLog } from './pg-audit-log.js';
+import { PgChatConversationStore } from './pg-chat-conversations.js';
+import { PgConsoleMessageStore } from './pg-console-messages.js';
+import { PgInstanceActionStore } from './pg-instance-actions.js';
+import { PgInstanceOwnerStore } from './pg-instance-owners.js';
+import { PgKubeUsageStore } from './pg-kube-usage.js';
+import { PgSavingsLedgerStore } from './pg-savings-ledger.js';
+import { PgSpotMigrationStore } from './pg-spot-migrations.js';
 import { PgClaimStore } from './pg-claims.js';
 import { PgDb, redactUrl } from './pg-db.js';
 import { competeForLeadership } from './pg-leadership.js';
@@ -24,18 +32,18 @@ export function openPostgresStore(url: string, options: { poolSize?: number } = 
     cloudBudgets: notYet('cloudBudgets'),
     findings: notYet('findings'),
     outbox: new PgOutboxStore(db),
-    audit: notYet('audit'),
+    audit: new PgAuditLog(db),
     snoozes: notYet('snoozes'),
     budgets: notYet('budgets'),
-    console: notYet('console'),
+    console: new PgConsoleMessageStore(db),
     gpuFindings: notYet('gpuFindings'),
     keeps: notYet('keeps'),
-    instanceActions: notYet('instanceActions'),
-    savings: notYet('savings'),
-    kubeUsage: notYet('kubeUsage'),
-    instanceOwners: notYet('instanceOwners'),
-    conversations: notYet('conversations'),
-    spotMigrations: notYet('spotMigrations'),
+    instanceActions: new PgInstanceActionStore(db),
+    savings: new PgSavingsLedgerStore(db),
+    kubeUsage: new PgKubeUsageStore(db),
+    instanceOwners: new PgInstanceOwnerStore(db),
+    conversations: new PgChatConversationStore(db),
+    spotMigrations: new PgSpotMigrationStore(db),
     sweepFindings: notYet('sweepFindings'),
     importBatches: notYet<{ f: Store['importBatches'] }>('importBatches').f,
     recordRun: notYet<{ f: Store['recordRun'] }>('recordRun').f,

@@ -189,6 +189,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       migration_id bigint NOT NULL REFERENCES spot_migrations (id),
       approver text NOT NULL,
       at text NOT NULL,
+      -- Insertion order, which SQLite keeps as the rowid: approvals are listed first first.
+      seq bigint GENERATED ALWAYS AS IDENTITY,
       PRIMARY KEY (migration_id, approver)
     );
 
@@ -285,6 +287,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       by_user text NOT NULL,
       expected_daily double precision NOT NULL,
       currency text NOT NULL,
+      -- Insertion order, which SQLite keeps as the rowid: entries of one instant are read as written.
+      seq bigint GENERATED ALWAYS AS IDENTITY,
       PRIMARY KEY (action, ref, resource_id)
     );
 

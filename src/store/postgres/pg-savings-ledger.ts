@@ -1,0 +1,45 @@
+import type { SavingEntry } from '../../domain/saving.js';
+import { DAYS_PER_MONTH, entryFromRow, SAVINGS_ORDER, type LedgerRow, type SavingsLedgerStore } from '../savings-ledger.js';
+import type { PgDb } from './pg-db.js';
+import type { PgSession } from './pg-session.js';
+
+/** The ledger entry a completing action writes inside its own transaction; a second completion adds nothing. */
+export async function insertSaving(tx: PgSession, e: SavingEntry): Promise<void> {
+  await tx.run(
+    `INSERT INTO savings_ledger (action, ref, resource_id, name, team, at, by_user, expected_daily, currency)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (action, ref, resource_id) DO NOTHING`,
+    [e.action, e.ref, e.resourceId, e.name, e.team, e.at.toISOString(), e.byUser, e.expectedDaily, e.currency],
+  );
+}
+
+/**
+ * The same three kinds of entry as SqliteSavingsLedgerStore, in the same order. A review line's
+ * first right-size recommendation is read with jsonb, in array order; `seq` stands for SQLite's rowid.
+ */
+const SINCE = `
+  SELECT action, ref, resource_id AS "resourceId", name, team, at, by_user AS "byUser", expected_daily AS "expectedDaily", currency,
+    NULL AS "endedAt", 0 AS part, seq
+  FROM savings_ledger WHERE at >= $1
+  UNION ALL
+  SELECT 'spot.approve', 'migration:' || m.id, m.instance_id, NULL, m.team, m.migrated_at,
+    (SELECT approver FROM spot_approvals a WHERE a.migration_id = m.id ORDER BY a.at DESC, a.seq DESC LIMIT 1),
+    m.monthly_saving / ${DAYS_PER_MONTH}, 'USD', m.reverted_at, 1, m.id
+  FROM spot_migrations m WHERE m.migrated_at IS NOT NULL AND m.migrated_at >= $1
+  UNION ALL
+  SELECT 'review.right-size', 'review:' || team || ':' || month || ':' || rank, "resourceId", label, team, answered_at,
+    answered_by, "monthlySaving" / ${DAYS_PER_MONTH}, 'USD', NULL, 2, id
+  FROM (SELECT l.*, l.body::jsonb ->> 'resourceId' AS "resourceId", l.body::jsonb ->> 'label' AS label,
+          (SELECT (r.value ->> 'monthlySaving')::double precision
+           FROM jsonb_array_elements(l.body::jsonb -> 'recommendations') WITH ORDINALITY AS r (value, n)
+           WHERE r.value ->> 'kind' = 'right-size' ORDER BY r.n LIMIT 1) AS "monthlySaving"
+        FROM review_lines l WHERE l.answer = 'right-size' AND l.answered_at >= $1) line
+  WHERE "resourceId" IS NOT NULL AND "monthlySaving" > 0
+  ${SAVINGS_ORDER}`;
+
+export class PgSavingsLedgerStore implements SavingsLedgerStore {
+  constructor(private readonly db: PgDb) {}
+
+  async since(since: string): Promise<SavingEntry[]> {
+    return (await this.db.rows<LedgerRow>(SINCE, [since])).map(entryFromRow);
+  }
+}
