@@ -1,7 +1,8 @@
 import { AthenaClient } from '@aws-sdk/client-athena';
-import type { SpendBatch, SpendRow } from '../../domain/spend.js';
+import type { SpendBatch } from '../../domain/spend.js';
 import type { PullContext } from '../../ports/pull-context.js';
 import type { SpendSource } from '../../ports/spend-source.js';
+import { spendRowOf, type AggregatedSpendRow } from '../aggregated-spend-row.js';
 import { awsAccounts, type AwsAccount } from '../aws/aws-accounts.js';
 import { incrementalWindow } from '../incremental-window.js';
 import { runAthenaQuery } from './athena-query.js';
@@ -86,7 +87,7 @@ export class AthenaSpendSource implements SpendSource {
       {
         // Whole billing periods are replaced: the export revises lines anywhere in a period until it is final.
         scope: { source: this.id, billingPeriods },
-        rows: (result.rows as ExportResultRow[]).map((row) => toSpendRow(row, ctx)),
+        rows: (result.rows as ExportResultRow[]).map((row) => spendRowOf(aggregatedRowOf(row), ctx)),
         dataThrough: `${window.end}T00:00:00.000Z`,
         warnings,
       },
@@ -94,42 +95,16 @@ export class AthenaSpendSource implements SpendSource {
   }
 }
 
-function toSpendRow(row: ExportResultRow, ctx: PullContext): SpendRow {
+/** Athena gives every value as text: amounts become numbers (from exact decimal sums), the rest stays as it is. */
+function aggregatedRowOf(row: ExportResultRow): AggregatedSpendRow {
   const amount = (text: string | null) => (text === null ? null : Number(text));
   return {
-    day: row.day!,
-    billingPeriod: row.billing_period!,
-    team: ctx.resolveTeam(row.owner_tag),
-    ownerTag: row.owner_tag,
-    provider: row.provider ?? 'AWS',
-    billingAccount: row.account,
-    subAccount: row.sub_account,
-    service: row.service ?? '(none)',
-    serviceCategory: row.service_category,
-    resourceId: row.resource_id,
-    chargeCategory: row.charge_category ?? '(none)',
-    pricingCategory: row.pricing_category,
-    currency: row.currency ?? 'USD',
-    billed: amount(row.billed) ?? 0,
-    effective: amount(row.effective) ?? 0,
-    chargeFrequency: row.charge_frequency,
-    chargeClass: row.charge_class,
-    commitmentDiscountId: row.cd_id,
-    commitmentDiscountType: row.cd_type,
-    commitmentDiscountCategory: row.cd_category,
-    commitmentDiscountEnd: row.cd_end,
-    commitmentDiscountStatus: row.cd_status,
-    listCost: amount(row.list_cost),
-    contractedCost: amount(row.contracted_cost),
-    publisher: row.publisher,
-    invoiceIssuer: row.invoice_issuer,
-    resourceName: row.resource_name,
-    region: row.region,
-    pricingCurrency: row.pricing_currency,
-    pricingCurrencyEffectiveCost: amount(row.pricing_effective),
-    usageHours: amount(row.usage_hours),
-    experiment: row.experiment,
-    run: row.run_id,
-    sweep: row.sweep,
+    ...row,
+    billed: amount(row.billed),
+    effective: amount(row.effective),
+    list_cost: amount(row.list_cost),
+    contracted_cost: amount(row.contracted_cost),
+    pricing_effective: amount(row.pricing_effective),
+    usage_hours: amount(row.usage_hours),
   };
 }
