@@ -10,6 +10,7 @@ import { workingHoursSchema } from '../checks/idle/team-schedule.js';
 import { gpuInventorySourceSchema, gpuMetricsSourceSchema, metricsSourceId, namespaceName } from './gpu-sources-schema.js';
 import { recommendationsSchema, spotPolicySchema } from '../checks/recommend/recommend-policy.js';
 import { sweepCapsSchema, sweepsSchema } from '../checks/sweeps/sweep-policy.js';
+import { athenaSourceSchema } from '../sources/athena/athena-config.js';
 import { awsSourceSchema } from '../sources/aws/aws-config.js';
 import { gcpSourceSchema } from '../sources/gcp/gcp-config.js';
 
@@ -202,8 +203,8 @@ const demoSource = z.strictObject({
   cluster: z.boolean({ error: 'expected true or false' }).default(false),
 });
 
-export const sourceSchema = z.discriminatedUnion('type', [focusSource, demoSource, awsSourceSchema, gcpSourceSchema], {
-  error: 'expected a source with type focus, demo, aws or gcp',
+export const sourceSchema = z.discriminatedUnion('type', [focusSource, demoSource, awsSourceSchema, gcpSourceSchema, athenaSourceSchema], {
+  error: 'expected a source with type focus, demo, aws, gcp or athena',
 });
 
 export const configSchema = z

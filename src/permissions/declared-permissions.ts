@@ -1,4 +1,5 @@
 import { ACTIONS } from '../actions/index.js';
+import { ATHENA_SOURCE_PERMISSIONS } from '../sources/athena/athena-permissions.js';
 import { AWS_SOURCE_PERMISSIONS } from '../sources/aws/aws-permissions.js';
 import { CLOUDWATCH_GPU_PERMISSIONS } from '../sources/cloudwatch/nvidia-smi-metrics.js';
 import { GCP_SOURCE_PERMISSIONS } from '../sources/gcp/gcp-permissions.js';
@@ -16,6 +17,7 @@ export function declaredPermissions(): PermissionNeed[] {
     for (const permission of action.permissions) buttons.set(permission, [...(buttons.get(permission) ?? []), action.id]);
   return [
     ...AWS_SOURCE_PERMISSIONS,
+    ...ATHENA_SOURCE_PERMISSIONS,
     ...CLOUDWATCH_GPU_PERMISSIONS.map(
       (permission): PermissionNeed => ({
         cloud: 'aws',

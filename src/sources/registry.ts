@@ -1,4 +1,5 @@
 import type { Config, SourceConfig } from '../config/schema.js';
+import type { AthenaSourceConfig } from './athena/athena-config.js';
 import type { AwsSourceConfig } from './aws/aws-config.js';
 import { DemoSource } from './demo/demo-source.js';
 import { FocusSource } from './focus/focus-source.js';
@@ -37,6 +38,7 @@ const FACTORIES: { [T in SourceConfig['type']]: Factory<T> } = {
   demo: (c) => ({ spend: [new DemoSource({ seed: c.seed, days: c.days, ...(c.id ? { id: c.id } : {}) })], budgets: [] }),
   aws: (c, ctx) => buildAws(c, ctx),
   gcp: (c, ctx) => buildGcp(c, ctx),
+  athena: (c) => buildAthena(c),
 };
 
 /** Spend and budget sources from burnrate.yml; `env` only says where Google's endpoints are (never secrets). */
@@ -121,4 +123,11 @@ function buildGcp(c: GcpSourceConfig, { env, google }: FactoryContext): BuiltSou
         ]
       : [];
   return { spend: [spend], budgets };
+}
+
+function buildAthena(c: AthenaSourceConfig): BuiltSources {
+  const id = c.id ?? 'athena';
+  const options = { ...c, id };
+  const spend = lazySpendSource(id, 'athena', async () => new (await import('./athena/athena-source.js')).AthenaSpendSource(options));
+  return { spend: [spend], budgets: [] };
 }

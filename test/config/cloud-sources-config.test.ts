@@ -13,7 +13,7 @@ function problems(text: string): string {
   throw new Error('expected the configuration to be refused');
 }
 
-/** The aws and gcp entries of burnrate.example.yml, uncommented: the documented keys must parse as written. */
+/** The aws, gcp and athena entries of burnrate.example.yml, uncommented: the documented keys must parse as written. */
 function exampleCloudSources(): string {
   const example = readFileSync(new URL('../../burnrate.example.yml', import.meta.url), 'utf8');
   const lines = example.split('\n');
@@ -24,10 +24,10 @@ function exampleCloudSources(): string {
   return `sources:\n${block.map((l) => l.replace(/^  # /, '  ')).join('\n')}\n`;
 }
 
-describe('aws and gcp sources in burnrate.yml', () => {
-  it('accepts the documented aws and gcp entries, with defaults', () => {
+describe('aws, gcp and athena sources in burnrate.yml', () => {
+  it('accepts the documented aws, gcp and athena entries, with defaults', () => {
     const config = parseConfigText(exampleCloudSources());
-    const [aws, gcp] = config.sources;
+    const [aws, gcp, athena] = config.sources;
     expect(aws).toMatchObject({
       type: 'aws',
       tagKey: 'team',
@@ -44,6 +44,21 @@ describe('aws and gcp sources in burnrate.yml', () => {
       maxGigabytesBilled: 200,
       billingAccount: '012345-6789AB-CDEF01',
       budgets: { alerts: true },
+    });
+    expect(athena).toMatchObject({
+      type: 'athena',
+      database: 'billing',
+      table: 'focus_export',
+      format: 'focus',
+      region: 'us-east-1',
+      workgroup: 'primary',
+      outputLocation: 's3://acme-athena-results/burnrate/',
+      catalog: 'AwsDataCatalog',
+      tagKey: 'user:team',
+      maxGigabytesScanned: 200,
+      resources: true,
+      backfillDays: 70,
+      roleArn: 'arn:aws:iam::123456789012:role/burnrate-athena',
     });
     expect(parseConfigText('sources: [{ type: aws }]').sources[0]).toEqual({ type: 'aws', backfillDays: 70, roleArns: [], maxAttempts: 4 });
   });
@@ -67,7 +82,7 @@ sources:
     expect(message).toContain('sources[0].budgets.teamPattern: expected a valid regular expression');
     expect(message).toContain('sources[1].project: expected a project id such as my-billing-project, got "My_Project"');
     expect(message).toContain('sources[1].table: expected the export table as project.dataset.table');
-    expect(message).toContain('sources[2].type: expected a source with type focus, demo, aws or gcp');
+    expect(message).toContain('sources[2].type: expected a source with type focus, demo, aws, gcp or athena');
   });
 
   it('wants a billing account for Google budgets, and one id per source', () => {
@@ -78,5 +93,38 @@ sources:
       'sources[1].id: duplicate source id "aws" (also sources[0]): give each source its own id',
     );
     expect(problems('sources: [{ type: aws, rolearns: [] }]')).toContain('sources[0].rolearns: unknown key (did you mean "roleArns"?)');
+  });
+
+  it('says what is wrong with each athena key, and refuses names that could leave their quotes', () => {
+    const message = problems(`
+sources:
+  - type: athena
+    database: Billing
+    table: 'focus"; DROP TABLE x; --'
+    format: cur
+    outputLocation: https://bucket/results
+    maxGigabytesScanned: 0
+`);
+    expect(message).toContain('sources[0].database: expected the Glue database name in lower-case letters, digits and underscores');
+    expect(message).toContain('sources[0].table: expected the Glue table name in lower-case letters, digits and underscores');
+    expect(message).toContain('sources[0].format: expected focus (FOCUS 1.2) or cur2 (CUR 2.0)');
+    expect(message).toContain('sources[0].outputLocation: expected an s3:// location');
+    expect(message).toContain('sources[0].region: is required (expected the AWS region of the table, e.g. us-east-1)');
+    expect(message).toContain('sources[0].maxGigabytesScanned: expected a number of GB above 0');
+    expect(
+      parseConfigText('sources: [{ type: athena, database: billing, table: cur2, format: cur2, region: eu-west-1 }]').sources[0],
+    ).toEqual({
+      type: 'athena',
+      database: 'billing',
+      table: 'cur2',
+      format: 'cur2',
+      region: 'eu-west-1',
+      workgroup: 'primary',
+      catalog: 'AwsDataCatalog',
+      resources: true,
+      backfillDays: 70,
+      maxGigabytesScanned: 200,
+      maxAttempts: 4,
+    });
   });
 });

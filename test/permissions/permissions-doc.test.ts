@@ -7,6 +7,7 @@ import { Ec2GpuInventory } from '../../src/sources/ec2/ec2-gpu-inventory.js';
 import { declaredKubeRules } from '../../src/permissions/declared-kube-rules.js';
 import { declaredPermissions } from '../../src/permissions/declared-permissions.js';
 import { renderPermissionsDoc } from '../../src/permissions/permissions-doc.js';
+import { ATHENA_QUERY_PERMISSIONS } from '../../src/sources/athena/athena-permissions.js';
 import { BUDGETS_PERMISSION, COST_EXPLORER_PERMISSION } from '../../src/sources/aws/aws-permissions.js';
 import { CLOUDWATCH_GPU_PERMISSIONS } from '../../src/sources/cloudwatch/nvidia-smi-metrics.js';
 import { BIGQUERY_JOBS, BIGQUERY_READ, BUDGETS_LIST } from '../../src/sources/gcp/gcp-permissions.js';
@@ -39,6 +40,13 @@ describe('docs/permissions.md', () => {
       BIGQUERY_JOBS.permission,
       BIGQUERY_READ.permission,
       BUDGETS_LIST.permission,
+      ...ATHENA_QUERY_PERMISSIONS,
+      // What Athena does with the caller's permissions to run the query.
+      'glue:GetTable',
+      'glue:GetPartitions',
+      's3:GetObject',
+      's3:ListBucket',
+      's3:PutObject',
     ];
     for (const permission of used) {
       expect(declared.has(permission), permission).toBe(true);

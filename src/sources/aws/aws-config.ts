@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { backfillDays, cloudBudgetsSchema } from '../cloud-budget-config.js';
 
-const roleArn = z.string({ error: 'expected an IAM role ARN' }).regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, {
+/** An IAM role to assume, as its ARN. */
+export const roleArn = z.string({ error: 'expected an IAM role ARN' }).regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, {
   error: 'expected an IAM role ARN such as arn:aws:iam::123456789012:role/burnrate-read',
 });
 

@@ -10,7 +10,7 @@ import { focusReaderSql, sqlIdentifier, sqlString } from './focus-sql.js';
 export type CurVersion = 'cur2' | 'legacy';
 
 /** The CUR columns the mapping reads, in each spelling. */
-const NAMES = {
+export const CUR_COLUMNS = {
   unblended: ['line_item_unblended_cost', 'lineItem/UnblendedCost'],
   type: ['line_item_line_item_type', 'lineItem/LineItemType'],
   start: ['line_item_usage_start_date', 'lineItem/UsageStartDate'],
@@ -38,6 +38,8 @@ const NAMES = {
   pricingUnit: ['pricing_unit', 'pricing/unit'],
 } as const;
 
+export type CurColumn = keyof typeof CUR_COLUMNS;
+
 /** What a file's columns say it is: a CUR of either version, or not a CUR. */
 export function curVersionOf(columns: readonly string[]): CurVersion | null {
   if (columns.includes('line_item_unblended_cost') && columns.includes('line_item_line_item_type')) return 'cur2';
@@ -51,27 +53,71 @@ export function curVersionOf(columns: readonly string[]): CurVersion | null {
  */
 export function curToFocusSql(file: string, columns: readonly string[]): string {
   const has = new Set(columns);
-  const col = (key: keyof typeof NAMES): string | null => {
-    const name = NAMES[key].find((n) => has.has(n));
+  const col = (key: CurColumn): string | null => {
+    const name = CUR_COLUMNS[key].find((n) => has.has(n));
     return name ? sqlIdentifier(name) : null;
   };
-  const text = (key: keyof typeof NAMES) => (col(key) ? `CAST(${col(key)} AS VARCHAR)` : 'CAST(NULL AS VARCHAR)');
-  const amount = (key: keyof typeof NAMES) =>
-    col(key) ? `coalesce(TRY_CAST(${col(key)} AS DECIMAL(38, 10)), 0)` : 'CAST(0 AS DECIMAL(38, 10))';
-  const type = text('type');
+  const text = (key: CurColumn) => (col(key) ? `CAST(${col(key)} AS VARCHAR)` : 'CAST(NULL AS VARCHAR)');
+  const amount = (key: CurColumn) => (col(key) ? `coalesce(TRY_CAST(${col(key)} AS DECIMAL(38, 10)), 0)` : 'CAST(0 AS DECIMAL(38, 10))');
   const billed = `CAST(${col('unblended')} AS VARCHAR)`;
+  // Amounts stay text, as in a FOCUS file: the aggregation parses them and reports bad values.
+  const { effective, category, frequency, status, commitment, service, type } = curChargeSql({
+    text,
+    amount,
+    billed,
+    zero: "'0'",
+    cost: (decimal) => `CAST(${decimal} AS VARCHAR)`,
+    hasServiceCode: col('serviceCode') !== null,
+  });
+  // Hours are counted once: on the usage line itself, not on the negation that offsets its cost.
+  return `SELECT ${billed} AS BilledCost, ${effective} AS EffectiveCost, ${text('currency')} AS BillingCurrency,
+    ${text('billingStart')} AS BillingPeriodStart, ${text('billingEnd')} AS BillingPeriodEnd,
+    ${text('start')} AS ChargePeriodStart, ${text('end')} AS ChargePeriodEnd,
+    ${category} AS ChargeCategory, ${frequency} AS ChargeFrequency, ${status} AS CommitmentDiscountStatus, ${commitment} AS CommitmentDiscountId,
+    ${service} AS ServiceName, 'AWS' AS ProviderName, 'AWS' AS InvoiceIssuerName,
+    ${text('payer')} AS BillingAccountId, ${text('usageAccount')} AS SubAccountId, nullif(${text('resource')}, '') AS ResourceId,
+    ${text('region')} AS RegionId, ${tagsSql(columns)} AS Tags,
+    CASE WHEN ${type} IN ('Usage', 'DiscountedUsage', 'SavingsPlanCoveredUsage') THEN ${text('usageAmount')} END AS ConsumedQuantity,
+    ${text('pricingUnit')} AS ConsumedUnit,
+    CASE WHEN ${type} LIKE 'SavingsPlan%' THEN nullif(${text('spEnd')}, '') WHEN ${type} IN ('DiscountedUsage', 'RIFee') THEN nullif(${text('riEnd')}, '') END AS x_CommitmentDiscountEnd
+  FROM ${focusReaderSql(file)}`;
+}
+
+/** How the CUR mapping reads a CUR row: each engine (DuckDB over files, Athena over a table) casts its own way. */
+export interface CurRowSql {
+  /** A column as text; NULL when the row has no such column. */
+  text(key: CurColumn): string;
+  /** A column as DECIMAL(38, 10); 0 when absent or empty. */
+  amount(key: CurColumn): string;
+  /** The billed (unblended) cost, in the type effective costs are given in. */
+  billed: string;
+  /** Zero in that type. */
+  zero: string;
+  /** A DECIMAL(38, 10) expression in that type. */
+  cost(decimal: string): string;
+  /** Whether product_servicecode is there to name the service (else the product code does). */
+  hasServiceCode: boolean;
+}
+
+/**
+ * The FOCUS columns that follow from a CUR line item's type, as SQL both DuckDB and Athena run:
+ * effective cost, charge category and frequency, commitment status and id, and the service.
+ */
+export function curChargeSql(row: CurRowSql) {
+  const { text, amount, billed, zero, cost } = row;
+  const type = text('type');
   // Effective cost per line item type: covered usage at its amortised rate, negations and upfront
   // fees at 0 (they are in the covered usage already), a recurring commitment fee at its unused part.
   // A reservation's upfront payment is a 'Fee' line with the reservation's ARN: amortised into its
   // DiscountedUsage, so 0 too; any other fee (a support plan) is what it is billed.
   const reservationFee = `${type} = 'Fee' AND nullif(${text('riArn')}, '') IS NOT NULL`;
-  const effective = `CASE WHEN ${reservationFee} THEN '0' ELSE CASE ${type}
-      WHEN 'SavingsPlanCoveredUsage' THEN CAST(${amount('spEffective')} AS VARCHAR)
-      WHEN 'DiscountedUsage' THEN CAST(${amount('riEffective')} AS VARCHAR)
-      WHEN 'SavingsPlanNegation' THEN '0'
-      WHEN 'SavingsPlanUpfrontFee' THEN '0'
-      WHEN 'SavingsPlanRecurringFee' THEN CAST(greatest(${amount('spCommitment')} - ${amount('spUsed')}, 0) AS VARCHAR)
-      WHEN 'RIFee' THEN CAST(${amount('riUnusedUpfront')} + ${amount('riUnusedRecurring')} AS VARCHAR)
+  const effective = `CASE WHEN ${reservationFee} THEN ${zero} ELSE CASE ${type}
+      WHEN 'SavingsPlanCoveredUsage' THEN ${cost(amount('spEffective'))}
+      WHEN 'DiscountedUsage' THEN ${cost(amount('riEffective'))}
+      WHEN 'SavingsPlanNegation' THEN ${zero}
+      WHEN 'SavingsPlanUpfrontFee' THEN ${zero}
+      WHEN 'SavingsPlanRecurringFee' THEN ${cost(`greatest(${amount('spCommitment')} - ${amount('spUsed')}, 0)`)}
+      WHEN 'RIFee' THEN ${cost(`${amount('riUnusedUpfront')} + ${amount('riUnusedRecurring')}`)}
       ELSE ${billed} END END`;
   const category = `CASE
       WHEN ${type} IN ('Usage', 'DiscountedUsage', 'SavingsPlanCoveredUsage', 'SavingsPlanNegation') THEN 'Usage'
@@ -87,19 +133,8 @@ export function curToFocusSql(file: string, columns: readonly string[]): string 
       WHEN ${type} IN ('SavingsPlanCoveredUsage', 'DiscountedUsage') THEN 'Used'
       WHEN ${type} IN ('SavingsPlanRecurringFee', 'RIFee') THEN 'Unused' END`;
   const commitment = `CASE WHEN ${type} LIKE 'SavingsPlan%' THEN ${text('spArn')} WHEN ${type} IN ('DiscountedUsage', 'RIFee') OR ${reservationFee} THEN ${text('riArn')} END`;
-  const service = col('serviceCode') ? `coalesce(nullif(${text('serviceCode')}, ''), ${text('productCode')})` : text('productCode');
-  // Hours are counted once: on the usage line itself, not on the negation that offsets its cost.
-  return `SELECT ${billed} AS BilledCost, ${effective} AS EffectiveCost, ${text('currency')} AS BillingCurrency,
-    ${text('billingStart')} AS BillingPeriodStart, ${text('billingEnd')} AS BillingPeriodEnd,
-    ${text('start')} AS ChargePeriodStart, ${text('end')} AS ChargePeriodEnd,
-    ${category} AS ChargeCategory, ${frequency} AS ChargeFrequency, ${status} AS CommitmentDiscountStatus, ${commitment} AS CommitmentDiscountId,
-    ${service} AS ServiceName, 'AWS' AS ProviderName, 'AWS' AS InvoiceIssuerName,
-    ${text('payer')} AS BillingAccountId, ${text('usageAccount')} AS SubAccountId, nullif(${text('resource')}, '') AS ResourceId,
-    ${text('region')} AS RegionId, ${tagsSql(columns)} AS Tags,
-    CASE WHEN ${type} IN ('Usage', 'DiscountedUsage', 'SavingsPlanCoveredUsage') THEN ${text('usageAmount')} END AS ConsumedQuantity,
-    ${text('pricingUnit')} AS ConsumedUnit,
-    CASE WHEN ${type} LIKE 'SavingsPlan%' THEN nullif(${text('spEnd')}, '') WHEN ${type} IN ('DiscountedUsage', 'RIFee') THEN nullif(${text('riEnd')}, '') END AS x_CommitmentDiscountEnd
-  FROM ${focusReaderSql(file)}`;
+  const service = row.hasServiceCode ? `coalesce(nullif(${text('serviceCode')}, ''), ${text('productCode')})` : text('productCode');
+  return { type, effective, category, frequency, status, commitment, service };
 }
 
 /**

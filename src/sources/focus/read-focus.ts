@@ -1,5 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { SpendBatch, SpendRow } from '../../domain/spend.js';
+import { spendRowOf, type AggregatedSpendRow } from '../aggregated-spend-row.js';
 import type { PullContext } from '../../ports/pull-context.js';
 import { checkFiles } from './check-files.js';
 import { runForFile } from './duckdb-errors.js';
@@ -64,43 +65,8 @@ export async function readFocusFiles(
   }
 }
 
-interface AggregatedRow {
+interface AggregatedRow extends AggregatedSpendRow {
   part: number;
-  day: string | null;
-  billing_period: string | null;
-  account: string | null;
-  provider: string | null;
-  sub_account: string | null;
-  service: string | null;
-  service_category: string | null;
-  resource_id: string | null;
-  charge_category: string | null;
-  pricing_category: string | null;
-  currency: string | null;
-  charge_frequency: string | null;
-  charge_class: string | null;
-  cd_id: string | null;
-  cd_type: string | null;
-  cd_category: string | null;
-  cd_end: string | null;
-  cd_status: string | null;
-  publisher: string | null;
-  invoice_issuer: string | null;
-  resource_name: string | null;
-  region: string | null;
-  pricing_currency: string | null;
-  host_provider: string | null;
-  extensions: string | null;
-  owner_tag: string | null;
-  experiment: string | null;
-  run_id: string | null;
-  sweep: string | null;
-  billed: number | null;
-  effective: number | null;
-  list_cost: number | null;
-  contracted_cost: number | null;
-  pricing_effective: number | null;
-  usage_hours: number | null;
   /** The latest usage charge period end of the group (on its first day only). */
   usage_through: number | null;
   /** The latest charge period start of the group (on its first day only). */
@@ -163,45 +129,7 @@ function toBatch(aggregated: readonly AggregatedRow[], ctx: PullContext, sourceI
     accounts.add(row.account ?? '');
     if (row.usage_through !== null && row.usage_through > usageThrough) usageThrough = row.usage_through;
     if (row.latest_start !== null && row.latest_start > latestStart) latestStart = row.latest_start;
-    return {
-      day: row.day!,
-      billingPeriod,
-      team: ctx.resolveTeam(row.owner_tag),
-      ownerTag: row.owner_tag,
-      provider: row.provider ?? '(none)',
-      billingAccount: row.account,
-      subAccount: row.sub_account,
-      service: row.service ?? '(none)',
-      serviceCategory: row.service_category,
-      resourceId: row.resource_id,
-      chargeCategory: row.charge_category ?? '(none)',
-      pricingCategory: row.pricing_category,
-      currency: row.currency!,
-      billed: row.billed ?? 0,
-      effective: row.effective ?? 0,
-      chargeFrequency: row.charge_frequency,
-      chargeClass: row.charge_class,
-      commitmentDiscountId: row.cd_id,
-      commitmentDiscountType: row.cd_type,
-      commitmentDiscountCategory: row.cd_category,
-      commitmentDiscountEnd: row.cd_end,
-      commitmentDiscountStatus: row.cd_status,
-      listCost: row.list_cost,
-      contractedCost: row.contracted_cost,
-      publisher: row.publisher,
-      invoiceIssuer: row.invoice_issuer,
-      resourceName: row.resource_name,
-      region: row.region,
-      pricingCurrency: row.pricing_currency,
-      hostProvider: row.host_provider,
-      extensions: row.extensions,
-      pricingCurrencyEffectiveCost: row.pricing_effective,
-      usageHours: row.usage_hours,
-      experiment: row.experiment,
-      run: row.run_id,
-      sweep: row.sweep,
-      part: row.part,
-    };
+    return { ...spendRowOf(row, ctx), part: row.part };
   });
   return {
     scope: {
