@@ -57,37 +57,52 @@ const columns = ['source', 'team', 'owner_tag', 'resource_id', 'resource_name', 
 const copied = COPIED.map((c) => `r.${c}`).join(', ');
 const scaled = (factor: string) => SCALED.map((c) => `r.${c} * ${factor}`).join(', ');
 
-const MOVES = `
+/**
+ * How a dialect spells the little the moves' statement needs besides standard SQL: its two
+ * parameters (the span's first and last day), the larger of two numbers, and the identity of a
+ * spend_daily row (the table has no key; SQLite's rowid, Postgres's ctid, both stable within the statement).
+ */
+export interface MovesDialect {
+  first: string;
+  last: string;
+  greater: string;
+  lineId: string;
+}
+
+/** The moves of the node costs of a span, in one INSERT … SELECT: the same statement for both stores. */
+export const movesSql = ({ first, last, greater, lineId }: MovesDialect): string => `
 WITH seen AS (
   SELECT day, node_instance_id, sum(node_hours) AS hours FROM kube_gpu_usage
-  WHERE node_instance_id IS NOT NULL AND day >= @first AND day <= @last
+  WHERE node_instance_id IS NOT NULL AND day >= ${first} AND day <= ${last}
   GROUP BY day, node_instance_id
 ),
 billed AS (
   SELECT day, resource_id, sum(usage_hours) AS hours FROM spend_daily
-  WHERE source <> '${KUBE_ATTRIBUTION_SOURCE}' AND day >= @first AND day <= @last
+  WHERE source <> '${KUBE_ATTRIBUTION_SOURCE}' AND day >= ${first} AND day <= ${last}
     AND resource_id IN (SELECT node_instance_id FROM seen)
   GROUP BY day, resource_id
 ),
 shares AS (
   SELECT u.day, u.node_instance_id, u.cluster, u.workload, u.team,
-         u.node_hours / max(s.hours, coalesce(b.hours, 0)) AS share
+         u.node_hours / ${greater}(s.hours, coalesce(b.hours, 0)) AS share
   FROM kube_gpu_usage u
   JOIN seen s ON s.day = u.day AND s.node_instance_id = u.node_instance_id
   JOIN billed b ON b.day = u.day AND b.resource_id = u.node_instance_id
   WHERE u.workload <> '' AND u.team IS NOT NULL
 ),
 moves AS (
-  SELECT r.rowid AS line, sh.team, sh.cluster, sh.workload, sh.share
+  SELECT r.${lineId} AS line, sh.team, sh.cluster, sh.workload, sh.share
   FROM spend_daily r JOIN shares sh ON sh.day = r.day AND sh.node_instance_id = r.resource_id
-  WHERE r.source <> '${KUBE_ATTRIBUTION_SOURCE}' AND r.day >= @first AND r.day <= @last
+  WHERE r.source <> '${KUBE_ATTRIBUTION_SOURCE}' AND r.day >= ${first} AND r.day <= ${last}
 )
 INSERT INTO spend_daily (${columns})
 SELECT '${KUBE_ATTRIBUTION_SOURCE}', m.team, m.team, 'k8s:' || m.workload, substr(m.workload, length(m.cluster) + 2), ${copied}, ${scaled('m.share')}
-FROM moves m JOIN spend_daily r ON r.rowid = m.line
+FROM moves m JOIN spend_daily r ON r.${lineId} = m.line
 UNION ALL
 SELECT '${KUBE_ATTRIBUTION_SOURCE}', r.team, r.owner_tag, r.resource_id, r.resource_name, ${copied}, ${scaled('-t.share')}
-FROM (SELECT line, sum(share) AS share FROM moves GROUP BY line) t JOIN spend_daily r ON r.rowid = t.line`;
+FROM (SELECT line, sum(share) AS share FROM moves GROUP BY line) t JOIN spend_daily r ON r.${lineId} = t.line`;
+
+const MOVES = movesSql({ first: '@first', last: '@last', greater: 'max', lineId: 'rowid' });
 
 /** Rebuilds the moves of Kubernetes node cost to workloads' teams over a span. Runs inside the caller's transaction. */
 export function attributeKubeCost(db: Database.Database, span: DaySpan): void {
