@@ -20,6 +20,11 @@ export function periodSpend(db: Database.Database, source: string, periods: read
   return new Map(rows.map((r) => [r.key, r.effective]));
 }
 
+/** The key periodSpend gives a billing period's spend in an account and currency (SQLite builds the same in its query). */
+export function periodSpendKey(period: string, account: string, currency: string): string {
+  return `${period}\u0000${account}\u0000${currency}`;
+}
+
 /** Throws (rolling the import back) when a period's spend would fall by more than half. */
 export function refuseShrinking(source: string, before: ReadonlyMap<string, number>, after: ReadonlyMap<string, number>): void {
   const shrunk: string[] = [];

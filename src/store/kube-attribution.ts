@@ -58,43 +58,51 @@ const copied = COPIED.map((c) => `r.${c}`).join(', ');
 const scaled = (factor: string) => SCALED.map((c) => `r.${c} * ${factor}`).join(', ');
 
 /**
- * The moves over the days [$1, $2], in SQL both stores run (SQLite binds $1 and $2 by name).
- * `line` names a bill line's physical row: SQLite's rowid, Postgres's ctid (the statement reads
- * one snapshot, so it does not move under it).
+ * How a dialect spells the little the moves' statement needs besides standard SQL: its two
+ * parameters (the span's first and last day), the larger of two numbers, and the identity of a
+ * spend_daily row (the table has no key; SQLite's rowid, Postgres's ctid, both stable within the statement).
  */
-export function kubeMoves(line: 'rowid' | 'ctid'): string {
-  return `
+export interface MovesDialect {
+  first: string;
+  last: string;
+  greater: string;
+  lineId: string;
+}
+
+/** The moves of the node costs of a span, in one INSERT … SELECT: the same statement for both stores. */
+export const movesSql = ({ first, last, greater, lineId }: MovesDialect): string => `
 WITH seen AS (
   SELECT day, node_instance_id, sum(node_hours) AS hours FROM kube_gpu_usage
-  WHERE node_instance_id IS NOT NULL AND day >= $1 AND day <= $2
+  WHERE node_instance_id IS NOT NULL AND day >= ${first} AND day <= ${last}
   GROUP BY day, node_instance_id
 ),
 billed AS (
   SELECT day, resource_id, sum(usage_hours) AS hours FROM spend_daily
-  WHERE source <> '${KUBE_ATTRIBUTION_SOURCE}' AND day >= $1 AND day <= $2
+  WHERE source <> '${KUBE_ATTRIBUTION_SOURCE}' AND day >= ${first} AND day <= ${last}
     AND resource_id IN (SELECT node_instance_id FROM seen)
   GROUP BY day, resource_id
 ),
 shares AS (
   SELECT u.day, u.node_instance_id, u.cluster, u.workload, u.team,
-         u.node_hours / CASE WHEN s.hours >= coalesce(b.hours, 0) THEN s.hours ELSE b.hours END AS share
+         u.node_hours / ${greater}(s.hours, coalesce(b.hours, 0)) AS share
   FROM kube_gpu_usage u
   JOIN seen s ON s.day = u.day AND s.node_instance_id = u.node_instance_id
   JOIN billed b ON b.day = u.day AND b.resource_id = u.node_instance_id
   WHERE u.workload <> '' AND u.team IS NOT NULL
 ),
 moves AS (
-  SELECT r.${line} AS line, sh.team, sh.cluster, sh.workload, sh.share
+  SELECT r.${lineId} AS line, sh.team, sh.cluster, sh.workload, sh.share
   FROM spend_daily r JOIN shares sh ON sh.day = r.day AND sh.node_instance_id = r.resource_id
-  WHERE r.source <> '${KUBE_ATTRIBUTION_SOURCE}' AND r.day >= $1 AND r.day <= $2
+  WHERE r.source <> '${KUBE_ATTRIBUTION_SOURCE}' AND r.day >= ${first} AND r.day <= ${last}
 )
 INSERT INTO spend_daily (${columns})
 SELECT '${KUBE_ATTRIBUTION_SOURCE}', m.team, m.team, 'k8s:' || m.workload, substr(m.workload, length(m.cluster) + 2), ${copied}, ${scaled('m.share')}
-FROM moves m JOIN spend_daily r ON r.${line} = m.line
+FROM moves m JOIN spend_daily r ON r.${lineId} = m.line
 UNION ALL
 SELECT '${KUBE_ATTRIBUTION_SOURCE}', r.team, r.owner_tag, r.resource_id, r.resource_name, ${copied}, ${scaled('-t.share')}
-FROM (SELECT line, sum(share) AS share FROM moves GROUP BY line) t JOIN spend_daily r ON r.${line} = t.line`;
-}
+FROM (SELECT line, sum(share) AS share FROM moves GROUP BY line) t JOIN spend_daily r ON r.${lineId} = t.line`;
+
+const MOVES = movesSql({ first: '@first', last: '@last', greater: 'max', lineId: 'rowid' });
 
 /** Rebuilds the moves of Kubernetes node cost to workloads' teams over a span. Runs inside the caller's transaction. */
 export function attributeKubeCost(db: Database.Database, span: DaySpan): void {
@@ -103,5 +111,5 @@ export function attributeKubeCost(db: Database.Database, span: DaySpan): void {
   const sampled = db
     .prepare('SELECT 1 FROM kube_gpu_usage WHERE day >= ? AND day <= ? AND node_instance_id IS NOT NULL LIMIT 1')
     .get(span.first, span.last);
-  if (sampled) db.prepare(kubeMoves('rowid')).run({ 1: span.first, 2: span.last });
+  if (sampled) db.prepare(MOVES).run(span);
 }

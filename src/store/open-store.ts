@@ -27,10 +27,11 @@ import { MIGRATIONS } from './migrations.js';
 import { enqueueOutbox, SqliteOutboxStore } from './outbox.js';
 import { SqliteFreshnessStore, writeFreshness } from './source-freshness.js';
 import { deleteSpendScope, insertSpendRows, SqliteSpendStore } from './spend-daily.js';
-import { rebuildTeamDays, spanOfRows, spanOfScope, widen, type DaySpan } from './spend-team-days.js';
+import { rebuildTeamDays, spanOfScope } from './spend-team-days.js';
+import { ImportTally } from './import-tally.js';
 import { periodSpend, refuseShrinking } from './import-guard.js';
 import { deleteExportParts } from './spend-export-parts.js';
-import type { ImportOptions, ImportSummary } from '../domain/spend-import.js';
+import type { ImportOptions } from '../domain/spend-import.js';
 import type { OutboxDraft } from './outbox-records.js';
 import type { FindingChange } from '../domain/finding-change.js';
 import type { FindingTable, FindingTables, Store } from './store.js';
@@ -63,45 +64,28 @@ export function openStore(path: string): Store {
 
   const spend = new SqliteSpendStore(db);
   const importBatches = db.transaction((batches: Parameters<Store['importBatches']>[0], now?: Date, options?: ImportOptions) => {
-    let rowsDeleted = 0;
-    let rowsInserted = 0;
-    let byParts = false;
-    const periods = new Set<string>();
-    const replacedParts = new Set<string>();
-    let touched: DaySpan | null = null;
+    const tally = new ImportTally();
     for (const batch of batches) {
       const { scope } = batch;
       // File exports replace only their own parts, unless the whole period is to be replaced.
       const partsOnly = scope.parts !== undefined && !options?.replacePeriod;
       const before = partsOnly ? periodSpend(db, scope.source, scope.billingPeriods) : null;
       if (partsOnly) {
-        byParts = true;
-        touched = widen(touched, spanOfScope(db, { source: scope.source, billingPeriods: scope.billingPeriods }));
-        const deleted = deleteExportParts(db, scope);
-        rowsDeleted += deleted.rows;
-        deleted.parts.forEach((p) => replacedParts.add(p));
+        const span = spanOfScope(db, { source: scope.source, billingPeriods: scope.billingPeriods });
+        tally.deletedParts(span, deleteExportParts(db, scope));
       } else {
-        touched = widen(touched, spanOfScope(db, scope));
-        rowsDeleted += deleteSpendScope(db, scope);
+        const span = spanOfScope(db, scope);
+        tally.deletedScope(span, deleteSpendScope(db, scope));
       }
-      rowsInserted += insertSpendRows(db, batch);
+      tally.inserted(batch, insertSpendRows(db, batch));
       if (before) refuseShrinking(scope.source, before, periodSpend(db, scope.source, scope.billingPeriods));
-      touched = widen(touched, spanOfRows(batch.rows));
-      scope.billingPeriods.forEach((p) => periods.add(p));
       writeFreshness(db, scope.source, batch.dataThrough, now ?? new Date());
     }
-    if (touched) {
-      attributeKubeCost(db, touched);
-      rebuildTeamDays(db, touched);
+    if (tally.touched) {
+      attributeKubeCost(db, tally.touched);
+      rebuildTeamDays(db, tally.touched);
     }
-    const summary: ImportSummary = {
-      rowsDeleted,
-      rowsInserted,
-      billingPeriods: [...periods].sort(),
-      replaced: byParts ? 'parts' : 'period',
-      replacedParts: [...replacedParts].sort(),
-    };
-    return summary;
+    return tally.summary();
   });
 
   // A check run's findings and its alerts commit together, whichever table the findings live in.

@@ -11,7 +11,7 @@ export interface SpendBreakdownStore {
   unitTotals(period: Period, team: string, unit: UnitKind): Promise<UnitTotal[]>;
 }
 
-const UNIT_COLUMN: Record<UnitKind, string> = { experiment: 'experiment', run: 'run_id', sweep: 'sweep' };
+export const UNIT_COLUMN: Record<UnitKind, string> = { experiment: 'experiment', run: 'run_id', sweep: 'sweep' };
 
 /** The slices of one team's month a cost review shows: by day and category, by cost line, by unit. */
 export class SqliteSpendBreakdownStore implements SpendBreakdownStore {

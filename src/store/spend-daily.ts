@@ -38,7 +38,8 @@ export interface SpendStore {
   teamsOf(source: string, since: string): Promise<string[]>;
 }
 
-const DIMENSION_COLUMN: Record<Exclude<SpendDimension, ExtensionDimension>, string> = {
+/** Each dimension's key as SQL, the same in both dialects (provider columns aside: see extensionColumn). */
+export const DIMENSION_COLUMN: Record<Exclude<SpendDimension, ExtensionDimension>, string> = {
   team: 'team',
   service: 'service',
   // The resource's name beside its id when the bill gives one: "trainer-1 (i-0abc)".
@@ -72,11 +73,7 @@ export class SqliteSpendStore implements SpendStore {
   async totals(filter: SpendFilter, by: SpendDimension): Promise<CurrencyTotal[]> {
     const teams = filter.teams;
     const invoice = filter.basis === 'invoice';
-    // Invoice basis: the billing periods from the period's first month to the month of its last day.
-    const range = invoice
-      ? [filter.period.start.slice(0, 7), addDays(filter.period.end, -1).slice(0, 7)]
-      : [filter.period.start, filter.period.end];
-    return this.totalsStatement(by, teams, invoice).all(...range, ...(teams ?? [])) as CurrencyTotal[];
+    return this.totalsStatement(by, teams, invoice).all(...totalsRange(filter), ...(teams ?? [])) as CurrencyTotal[];
   }
 
   async dailyByTeam(since: string): Promise<TeamDay[]> {
@@ -213,7 +210,17 @@ function extensionColumn(by: ExtensionDimension): string {
   return `coalesce(json_extract(extensions, '$.${by}'), '(none)')`;
 }
 
-function nextMonthOf(month: string): string {
+/**
+ * The bounds the totals query compares with: [start, end) of charge days, or on the invoice basis
+ * the billing periods from the period's first month to the month of its last day (both included).
+ */
+export function totalsRange(filter: SpendFilter): [string, string] {
+  return filter.basis === 'invoice'
+    ? [filter.period.start.slice(0, 7), addDays(filter.period.end, -1).slice(0, 7)]
+    : [filter.period.start, filter.period.end];
+}
+
+export function nextMonthOf(month: string): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
   return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
 }

@@ -3,36 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import type { SpendBatch, SpendRow } from '../../src/domain/spend.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/open-store.js';
-
-const row = (over: Partial<SpendRow> = {}): SpendRow => ({
-  day: '2026-11-03',
-  billingPeriod: '2026-11',
-  team: 'a',
-  ownerTag: 'a',
-  provider: 'AWS',
-  billingAccount: '111',
-  subAccount: null,
-  service: 'EC2',
-  serviceCategory: 'Compute',
-  resourceId: 'i-1',
-  chargeCategory: 'Usage',
-  pricingCategory: 'Standard',
-  currency: 'USD',
-  billed: 10,
-  effective: 9,
-  ...over,
-});
-
-const batch = (rows: SpendRow[], through = '2026-11-04T00:00:00Z'): SpendBatch => ({
-  scope: { source: 'focus', billingPeriods: ['2026-11'], billingAccounts: ['111'] },
-  rows,
-  dataThrough: through,
-});
-
-const november = { start: '2026-11-01', end: '2026-12-01' };
 
 describe('SQLite store', () => {
   it('migrates a new file in WAL mode and records the schema version', async () => {
@@ -44,46 +16,6 @@ describe('SQLite store', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.close();
     await openStore(path).close(); // opening again migrates nothing and keeps working
-  });
-
-  it('replaces a billing period of an account on re-import instead of adding to it', async () => {
-    const store = openStore(':memory:');
-    await store.importBatches([batch([row(), row({ day: '2026-11-04' })])]);
-    const again = await store.importBatches([batch([row({ billed: 25 })])]);
-    expect(again).toMatchObject({ rowsDeleted: 2, rowsInserted: 1 });
-    expect(await store.spend.totals({ period: november }, 'team')).toEqual([{ key: 'a', currency: 'USD', billed: 25, effective: 9 }]);
-  });
-
-  it('keeps other accounts and periods when replacing one', async () => {
-    const store = openStore(':memory:');
-    await store.importBatches([batch([row()])]);
-    await store.importBatches([
-      {
-        ...batch([row({ billingAccount: '222', billed: 5 })]),
-        scope: { source: 'focus', billingPeriods: ['2026-11'], billingAccounts: ['222'] },
-      },
-    ]);
-    expect((await store.spend.totals({ period: november }, 'team'))[0]?.billed).toBe(15);
-  });
-
-  it('writes nothing when any row of an import is invalid', async () => {
-    const store = openStore(':memory:');
-    await store.importBatches([batch([row()])]);
-    const broken = row({ currency: null as unknown as string });
-    await expect(store.importBatches([batch([row({ billed: 99 }), broken])])).rejects.toThrow();
-    expect(await store.spend.totals({ period: november }, 'team')).toEqual([{ key: 'a', currency: 'USD', billed: 10, effective: 9 }]);
-    expect((await store.freshness.list())[0]?.dataThrough).toBe('2026-11-04T00:00:00Z');
-  });
-
-  it('groups totals by every dimension and filters by team', async () => {
-    const store = openStore(':memory:');
-    await store.importBatches([batch([row(), row({ team: 'b', service: 'S3', resourceId: null, billed: 1, effective: 1 })])]);
-    expect(await store.spend.totals({ period: november }, 'service')).toEqual([
-      { key: 'EC2', currency: 'USD', billed: 10, effective: 9 },
-      { key: 'S3', currency: 'USD', billed: 1, effective: 1 },
-    ]);
-    expect((await store.spend.totals({ period: november, teams: ['b'] }, 'resource'))[0]?.key).toBe('(no resource id)');
-    expect(await store.spend.totals({ period: november, teams: [] }, 'team')).toEqual([]);
   });
 
   describe('daily spend per team (the rollup budget checks read)', () => {
@@ -107,50 +39,6 @@ describe('SQLite store', () => {
           x.currency.localeCompare(y.currency) ||
           x.kind.localeCompare(y.kind),
       );
-
-    it('follows every import: new days, a replaced period, another account, replaced days, an emptied scope', async () => {
-      const path = join(mkdtempSync(join(tmpdir(), 'burnrate-store-')), 'burnrate.db');
-      const store = openStore(path);
-      const check = async () => expect(await rollup(store)).toEqual(fromLines(path));
-      await store.importBatches([batch([row(), row({ day: '2026-11-04' }), row({ team: 'b', billed: 3, effective: 2 })])]);
-      await check();
-      // The period again, with a day gone and another changed: the gone day must leave the rollup.
-      await store.importBatches([batch([row({ billed: 25 })])]);
-      await check();
-      expect(await rollup(store)).toEqual([{ team: 'a', day: '2026-11-03', currency: 'USD', kind: 'usage', billed: 25, effective: 9 }]);
-      await store.importBatches([
-        {
-          ...batch([row({ billingAccount: '222', billed: 5, effective: 5 })]),
-          scope: { source: 'focus', billingPeriods: ['2026-11'], billingAccounts: ['222'] },
-        },
-      ]);
-      await check();
-      // A cloud API's incremental pull replaces some days of another source.
-      const days = { start: '2026-11-02', end: '2026-11-05' };
-      await store.importBatches([
-        {
-          scope: { source: 'aws', billingPeriods: ['2026-11'], days },
-          rows: [row({ day: '2026-11-02', team: 'b' }), row({ day: '2026-11-04', team: 'c' })],
-          dataThrough: null,
-        },
-      ]);
-      await store.importBatches([
-        {
-          scope: { source: 'aws', billingPeriods: ['2026-11'], days },
-          rows: [row({ day: '2026-11-03', team: 'b', billed: 1 })],
-          dataThrough: null,
-        },
-      ]);
-      await check();
-      // Everything of account 111 gone: only account 222 and the aws day remain.
-      await store.importBatches([batch([])]);
-      await check();
-      expect(await rollup(store)).toEqual([
-        { team: 'a', day: '2026-11-03', currency: 'USD', kind: 'usage', billed: 5, effective: 5 },
-        { team: 'b', day: '2026-11-03', currency: 'USD', kind: 'usage', billed: 1, effective: 9 },
-      ]);
-      await store.close();
-    });
 
     it('is filled from the cost lines already there when a database is upgraded', async () => {
       const path = join(mkdtempSync(join(tmpdir(), 'burnrate-store-')), 'burnrate.db');

@@ -10,10 +10,15 @@ import { PgKubeUsageStore } from './pg-kube-usage.js';
 import { PgSavingsLedgerStore } from './pg-savings-ledger.js';
 import { PgSpotMigrationStore } from './pg-spot-migrations.js';
 import { PgClaimStore } from './pg-claims.js';
+import { PgCloudBudgetStore } from './pg-cloud-budgets.js';
 import { PgDb, redactUrl } from './pg-db.js';
+import { importBatches } from './pg-import-batches.js';
 import { competeForLeadership } from './pg-leadership.js';
 import { PgOutboxStore } from './pg-outbox.js';
 import { migratePostgres, UnknownMigrationError } from './pg-migrations.js';
+import { PgFreshnessStore } from './pg-source-freshness.js';
+import { PgSpendBreakdownStore } from './pg-spend-breakdowns.js';
+import { PgSpendStore } from './pg-spend-daily.js';
 
 /**
  * Opens the shared Postgres store at `url`. It is handed out at once; its migrations run in the
@@ -25,11 +30,11 @@ export function openPostgresStore(url: string, options: { poolSize?: number } = 
   const db = PgDb.connect(url, { max: options.poolSize });
   const ready = db.openWith((ungated) => migratePostgres(ungated).catch((error: unknown) => Promise.reject(unavailable(location, error))));
   return {
-    spend: notYet('spend'),
-    breakdowns: notYet('breakdowns'),
+    spend: new PgSpendStore(db),
+    breakdowns: new PgSpendBreakdownStore(db),
     reviews: notYet('reviews'),
-    freshness: notYet('freshness'),
-    cloudBudgets: notYet('cloudBudgets'),
+    freshness: new PgFreshnessStore(db),
+    cloudBudgets: new PgCloudBudgetStore(db),
     findings: notYet('findings'),
     outbox: new PgOutboxStore(db),
     audit: new PgAuditLog(db),
@@ -45,7 +50,7 @@ export function openPostgresStore(url: string, options: { poolSize?: number } = 
     conversations: new PgChatConversationStore(db),
     spotMigrations: new PgSpotMigrationStore(db),
     sweepFindings: notYet('sweepFindings'),
-    importBatches: notYet<{ f: Store['importBatches'] }>('importBatches').f,
+    importBatches: (batches, now, options) => importBatches(db, batches, now, options),
     recordRun: notYet<{ f: Store['recordRun'] }>('recordRun').f,
     acknowledgements: new PgAcknowledgementStore(db),
     claims: new PgClaimStore(db),
