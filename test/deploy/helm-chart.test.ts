@@ -68,6 +68,25 @@ describe('the Helm chart', () => {
     expect(pod.serviceAccountName).toBe('burnrate');
   });
 
+  it('runs several replicas on a shared Postgres: its URL from the Secret, no volume, rolling updates', () => {
+    const single = byKind(renderChart(CHART), 'Deployment')[0]!;
+    expect(single.spec).toMatchObject({ replicas: 1, strategy: { type: 'Recreate' } });
+    const docs = renderChart(CHART, { replicas: 3, database: { urlSecretKey: 'DATABASE_URL' } });
+    for (const doc of docs) expect(schemaErrors(doc)).toEqual([]);
+    expect(byKind(docs, 'PersistentVolumeClaim')).toEqual([]);
+    const deployment = byKind(docs, 'Deployment')[0]!;
+    expect(deployment.spec).toMatchObject({ replicas: 3, strategy: { type: 'RollingUpdate' } });
+    const pod = deployment.spec.template.spec;
+    const [container] = pod.containers;
+    expect(container.env).toContainEqual({
+      name: 'DATABASE_URL',
+      valueFrom: { secretKeyRef: { name: 'burnrate-secrets', key: 'DATABASE_URL' } },
+    });
+    expect(container.env.map((e: { name: string }) => e.name)).not.toContain('BURNRATE_DB');
+    expect(pod.volumes.map((v: { name: string }) => v.name)).toEqual(['config', 'tmp']);
+    expect(container.volumeMounts.map((m: { mountPath: string }) => m.mountPath)).toEqual(['/etc/burnrate', '/tmp']);
+  });
+
   it('binds the read role always and the acting role only with actions enabled', () => {
     const off = renderChart(CHART);
     expect(byKind(off, 'ClusterRole').map((r) => r.metadata.name)).toEqual(['burnrate-read']);
