@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, medians of several runs, printed with the machine they ran on.
 // Results also land in bench/out/results.json; BENCHMARKS.md records the figures.
-// BENCH_ONLY=focus,budget,forecast,slack,idle,gpufetch,soak runs only those (results then go to bench/out/results.<names>.json).
+// BENCH_ONLY=focus,budget,forecast,slack,idle,gpufetch,soak,replicas runs only those (results then go to bench/out/results.<names>.json).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -11,12 +11,13 @@ import { benchFocusImport } from './focus-import.js';
 import { printForecastBacktest, runForecastBacktest, type BacktestRow } from './forecast-backtest.js';
 import { benchGpuFetch, type GpuFetchBench } from './gpu-fetch.js';
 import { benchIdleDetection, type IdleDetectionBench } from './idle-detection.js';
+import { benchReplicas, printReplicas, type ReplicaBench } from './replicas.js';
 import { benchSlackAck, type SlackAckBench } from './slack-ack.js';
 
 const OUT = fileURLToPath(new URL('../../bench/out/', import.meta.url));
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
-const BENCHES = ['focus', 'budget', 'forecast', 'slack', 'idle', 'gpufetch', 'soak'] as const;
+const BENCHES = ['focus', 'budget', 'forecast', 'slack', 'idle', 'gpufetch', 'soak', 'replicas'] as const;
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
@@ -125,10 +126,21 @@ if (selected('soak')) {
 }
 
 mkdirSync(OUT, { recursive: true });
+// BENCH_REPLICA_REQUESTS, BENCH_REPLICA_CONCURRENCY and BENCH_REPLICA_ROUNDS change the load (400 commands, 16 in flight, 3 rounds).
+let replicas: ReplicaBench | null | undefined;
+if (selected('replicas')) {
+  replicas = await benchReplicas({
+    requests: Number(process.env.BENCH_REPLICA_REQUESTS ?? 400),
+    concurrency: Number(process.env.BENCH_REPLICA_CONCURRENCY ?? 16),
+    rounds: Number(process.env.BENCH_REPLICA_ROUNDS ?? 3),
+  });
+  if (replicas) printReplicas(replicas);
+}
+
 const file = only.length === 0 ? 'results.json' : `results.${only.join('.')}.json`;
 writeFileSync(
   join(OUT, file),
-  `${JSON.stringify({ machine, at: new Date().toISOString(), focus: focus && { ...focus, samples: undefined }, budget, forecast, slack, idle, gpuFetch, soak }, null, 2)}\n`,
+  `${JSON.stringify({ machine, at: new Date().toISOString(), focus: focus && { ...focus, samples: undefined }, budget, forecast, slack, idle, gpuFetch, soak, replicas }, null, 2)}\n`,
 );
 
 function printSlack(slack: SlackAckBench): void {

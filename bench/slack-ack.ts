@@ -464,15 +464,7 @@ function emptyRound(): RoundResult {
 function sendCommand(target: Target, agent: Agent, id: number, sinkUrl: string, into: RoundResult): Promise<void> {
   return new Promise<void>((resolve) => {
     const text = COMMAND_TEXTS[id % COMMAND_TEXTS.length]!;
-    const body = slashCommandBody(text, `${sinkUrl}/r/${id}`, id);
-    const timestamp = Math.floor(Date.now() / 1000);
-    const headers = {
-      // Exactly as Slack sends it: Bolt compares the content type without a charset.
-      'content-type': 'application/x-www-form-urlencoded',
-      'content-length': String(Buffer.byteLength(body)),
-      'x-slack-request-timestamp': String(timestamp),
-      'x-slack-signature': `v0=${createHmac('sha256', BENCH_SIGNING_SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`,
-    };
+    const { body, headers } = signedCommand(text, `${sinkUrl}/r/${id}`, id);
     const at = performance.now();
     into.sent.set(id, { at, text });
     const req = request({ host: '127.0.0.1', port: target.port, path: EVENTS_PATH, method: 'POST', agent, headers }, (res) => {
@@ -593,6 +585,20 @@ async function stopTarget(target: Target): Promise<void> {
 }
 
 /** A `/burnrate ...` slash command as Slack posts it (SlashCommandPayload, form-encoded). */
+/** A signed `/burnrate <text>` slash command, exactly as Slack sends it. */
+export function signedCommand(text: string, responseUrl: string, id: number): { body: string; headers: Record<string, string> } {
+  const body = slashCommandBody(text, responseUrl, id);
+  const timestamp = Math.floor(Date.now() / 1000);
+  const headers = {
+    // Bolt compares the content type without a charset.
+    'content-type': 'application/x-www-form-urlencoded',
+    'content-length': String(Buffer.byteLength(body)),
+    'x-slack-request-timestamp': String(timestamp),
+    'x-slack-signature': `v0=${createHmac('sha256', BENCH_SIGNING_SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`,
+  };
+  return { body, headers };
+}
+
 function slashCommandBody(text: string, responseUrl: string, id: number): string {
   return new URLSearchParams({
     token: 'legacy-verification-token',

@@ -34,7 +34,7 @@ import { deleteExportParts } from './spend-export-parts.js';
 import type { ImportOptions } from '../domain/spend-import.js';
 import type { OutboxDraft } from './outbox-records.js';
 import type { FindingChange } from '../domain/finding-change.js';
-import type { FindingTable, FindingTables, Store } from './store.js';
+import { FINDING_TABLES, type FindingTable, type FindingTables, type Store } from './store.js';
 
 export const DEFAULT_DB_PATH = './data/burnrate.db';
 
@@ -156,9 +156,6 @@ const APPLY_CHANGE: { [T in FindingTable]: (db: Database.Database, change: Findi
   gpuFindings: applyGpuFindingChange,
   sweepFindings: applySweepFindingChange,
 };
-
-/** The SQL table of each table of findings. */
-const FINDING_TABLES: Record<FindingTable, string> = { findings: 'findings', gpuFindings: 'gpu_findings', sweepFindings: 'sweep_findings' };
 
 /**
  * Brings the schema up to date. Several processes may open a fresh file at the same moment (serve

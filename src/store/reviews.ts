@@ -28,7 +28,7 @@ export interface ReviewStore {
   close(team: string, month: string, drafts: OutboxDraft[], now: Date): Promise<boolean>;
 }
 
-interface ReviewRow {
+export interface ReviewRow {
   team: string;
   month: string;
   body: string;
@@ -38,7 +38,7 @@ interface ReviewRow {
   closed_at: string | null;
 }
 
-interface LineRow {
+export interface LineRow {
   id: number;
   team: string;
   month: string;
@@ -154,7 +154,7 @@ export class SqliteReviewStore implements ReviewStore {
 
 const date = (iso: string | null) => (iso ? new Date(iso) : null);
 
-function toReview(row: ReviewRow): ReviewRecord {
+export function toReview(row: ReviewRow): ReviewRecord {
   return {
     team: row.team,
     month: row.month,
@@ -166,7 +166,7 @@ function toReview(row: ReviewRow): ReviewRecord {
   };
 }
 
-function toLine(row: LineRow): TrackedReviewLine {
+export function toLine(row: LineRow): TrackedReviewLine {
   const body = JSON.parse(row.body) as Partial<ReviewLine> & Omit<ReviewLine, 'recommendations'>;
   return {
     ...body,

@@ -13,7 +13,7 @@ export interface SnoozeStore {
   end(groupKey: string, now: Date): Promise<Snooze | null>;
 }
 
-interface SnoozeRow {
+export interface SnoozeRow {
   groupKey: string;
   until: string;
   byUser: string;
@@ -21,9 +21,10 @@ interface SnoozeRow {
   duration: string | null;
 }
 
-const COLUMNS = 'group_key AS groupKey, until, by_user AS byUser, at, duration';
+/** Quoted aliases: Postgres keeps their case only so; SQLite reads them the same. */
+export const SNOOZE_COLUMNS = 'group_key AS "groupKey", until, by_user AS "byUser", at, duration';
 
-function fromRow(row: SnoozeRow): Snooze {
+export function snoozeFromRow(row: SnoozeRow): Snooze {
   return { ...row, until: new Date(row.until), at: new Date(row.at) };
 }
 
@@ -40,19 +41,19 @@ export class SqliteSnoozeStore implements SnoozeStore {
       `INSERT INTO snoozes (group_key, until, by_user, at, duration) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (group_key) DO UPDATE SET until = excluded.until, by_user = excluded.by_user, at = excluded.at, duration = excluded.duration`,
     );
-    this.getStatement = db.prepare(`SELECT ${COLUMNS} FROM snoozes WHERE group_key = ?`);
-    this.activeStatement = db.prepare(`SELECT ${COLUMNS} FROM snoozes WHERE until > ?`);
+    this.getStatement = db.prepare(`SELECT ${SNOOZE_COLUMNS} FROM snoozes WHERE group_key = ?`);
+    this.activeStatement = db.prepare(`SELECT ${SNOOZE_COLUMNS} FROM snoozes WHERE until > ?`);
     const endStatement = db.prepare<[string, string, string]>('UPDATE snoozes SET until = ? WHERE group_key = ? AND until > ?');
     this.endTransaction = db.transaction((groupKey: string, now: Date): Snooze | null => {
       const row = this.getStatement.get(groupKey);
       if (!row || new Date(row.until) <= now) return null;
       endStatement.run(now.toISOString(), groupKey, now.toISOString());
-      return fromRow(row);
+      return snoozeFromRow(row);
     });
     // Read and write in one transaction: of two replays of the same click, exactly one is applied.
     this.requestTransaction = db.transaction((snooze: Snooze & { duration: string }, explicit: boolean): SnoozeOutcome => {
       const row = this.getStatement.get(snooze.groupKey);
-      const current = row && new Date(row.until) > snooze.at ? fromRow(row) : null;
+      const current = row && new Date(row.until) > snooze.at ? snoozeFromRow(row) : null;
       if (current && !explicit) {
         if (current.duration === snooze.duration) return { kind: 'same', snooze: current };
         if (current.until >= snooze.until) return { kind: 'longer', snooze: current };
@@ -79,6 +80,6 @@ export class SqliteSnoozeStore implements SnoozeStore {
   }
 
   async active(now: Date): Promise<Snooze[]> {
-    return this.activeStatement.all(now.toISOString()).map(fromRow);
+    return this.activeStatement.all(now.toISOString()).map(snoozeFromRow);
   }
 }

@@ -44,6 +44,13 @@ export interface FindingTables {
 
 export type FindingTable = keyof FindingTables;
 
+/** The SQL table of each table of findings. */
+export const FINDING_TABLES: Record<FindingTable, string> = {
+  findings: 'findings',
+  gpuFindings: 'gpu_findings',
+  sweepFindings: 'sweep_findings',
+};
+
 export interface Store {
   spend: SpendStore;
   breakdowns: SpendBreakdownStore;

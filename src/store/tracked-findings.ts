@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 
 /** The columns every table of JSON findings shares: gpu_findings and sweep_findings. */
-interface TrackedRow {
+export interface TrackedRow {
   body: string;
   state: 'open' | 'resolved';
   first_seen: string;
@@ -36,7 +36,7 @@ export class SqliteTrackedFindings<T extends Tracked> {
   }
 }
 
-function toTracked<T extends Tracked>(row: TrackedRow): T {
+export function toTracked<T extends Tracked>(row: TrackedRow): T {
   return {
     ...(JSON.parse(row.body) as Omit<T, keyof Tracked>),
     state: row.state,

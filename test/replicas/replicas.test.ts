@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoConfig } from '../../src/sources/demo/demo-config.js';
 import { FakeSlackApi } from '../fakes/fake-slack-api.js';
 import { describePostgres, freshDatabase } from '../support/postgres.js';
-import { RoundRobinProxy } from '../support/round-robin-proxy.js';
+import { RoundRobinProxy } from '../../bench/round-robin-proxy.js';
 import { workDir } from '../support/run-cli.js';
 import { startServe, type ServeProcess } from '../support/serve-process.js';
 import { blockActionsBody, postSigned, slashCommandBody, TEST_SIGNING_SECRET } from '../support/slack-request.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { createDatabase } from '../../bench/throwaway-postgres.js';
 import { describe, inject } from 'vitest';
 
 /** The test server's URL, or '' when there is none (the tests skip). */
@@ -17,16 +17,5 @@ export function describePostgres(title: string, body: () => void): void {
 
 /** A new, empty database on the test server; its URL. */
 export async function freshDatabase(): Promise<string> {
-  const server = postgresServerUrl();
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return url.toString();
+  return createDatabase(postgresServerUrl(), `t_${randomBytes(6).toString('hex')}`);
 }

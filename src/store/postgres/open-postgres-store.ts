@@ -2,6 +2,14 @@ import { BurnrateError } from '../../domain/errors.js';
 import type { Store } from '../store.js';
 import { PgAcknowledgementStore } from './pg-acknowledgements.js';
 import { PgAuditLog } from './pg-audit-log.js';
+import { PgBudgetOverrideStore } from './pg-budget-overrides.js';
+import { PgFindingStore } from './pg-findings.js';
+import { PgGpuFindingStore } from './pg-gpu-findings.js';
+import { PgKeepExceptionStore } from './pg-keep-exceptions.js';
+import { recordRun } from './pg-record-run.js';
+import { PgReviewStore } from './pg-reviews.js';
+import { PgSnoozeStore } from './pg-snoozes.js';
+import { PgSweepFindingStore } from './pg-sweep-findings.js';
 import { PgChatConversationStore } from './pg-chat-conversations.js';
 import { PgConsoleMessageStore } from './pg-console-messages.js';
 import { PgInstanceActionStore } from './pg-instance-actions.js';
@@ -32,26 +40,26 @@ export function openPostgresStore(url: string, options: { poolSize?: number } = 
   return {
     spend: new PgSpendStore(db),
     breakdowns: new PgSpendBreakdownStore(db),
-    reviews: notYet('reviews'),
+    reviews: new PgReviewStore(db),
     freshness: new PgFreshnessStore(db),
     cloudBudgets: new PgCloudBudgetStore(db),
-    findings: notYet('findings'),
+    findings: new PgFindingStore(db),
     outbox: new PgOutboxStore(db),
     audit: new PgAuditLog(db),
-    snoozes: notYet('snoozes'),
-    budgets: notYet('budgets'),
+    snoozes: new PgSnoozeStore(db),
+    budgets: new PgBudgetOverrideStore(db),
     console: new PgConsoleMessageStore(db),
-    gpuFindings: notYet('gpuFindings'),
-    keeps: notYet('keeps'),
+    gpuFindings: new PgGpuFindingStore(db),
+    keeps: new PgKeepExceptionStore(db),
     instanceActions: new PgInstanceActionStore(db),
     savings: new PgSavingsLedgerStore(db),
     kubeUsage: new PgKubeUsageStore(db),
     instanceOwners: new PgInstanceOwnerStore(db),
     conversations: new PgChatConversationStore(db),
     spotMigrations: new PgSpotMigrationStore(db),
-    sweepFindings: notYet('sweepFindings'),
+    sweepFindings: new PgSweepFindingStore(db),
     importBatches: (batches, now, options) => importBatches(db, batches, now, options),
-    recordRun: notYet<{ f: Store['recordRun'] }>('recordRun').f,
+    recordRun: (table, change, alerts, now) => recordRun(db, table, change, alerts, now),
     acknowledgements: new PgAcknowledgementStore(db),
     claims: new PgClaimStore(db),
     location,
@@ -61,15 +69,6 @@ export function openPostgresStore(url: string, options: { poolSize?: number } = 
     isEmpty: async () => (await db.one<{ n: number }>('SELECT count(*) AS n FROM spend_daily'))!.n === 0,
     close: () => db.close(),
   };
-}
-
-// TEMPORARY while the sub-stores are ported: each line above is replaced by its Postgres class.
-function notYet<T>(name: string): T {
-  return new Proxy({} as object, {
-    get: (_, method) => async () => {
-      throw new Error(`${name}.${String(method)} is not ported to Postgres yet`);
-    },
-  }) as T;
 }
 
 function unavailable(location: string, error: unknown): BurnrateError {

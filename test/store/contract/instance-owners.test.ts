@@ -1,7 +1,6 @@
 import { expect, it } from 'vitest';
 import type { GpuFinding } from '../../../src/domain/gpu-finding.js';
 import type { OutboxDraft } from '../../../src/store/outbox-records.js';
-import { skipUnlessPorted } from '../../support/ported.js';
 import { describeStores } from '../../support/stores.js';
 
 const at = (iso: string) => new Date(iso);
@@ -48,13 +47,7 @@ describeStores('instance owners', (store) => {
     ]);
   });
 
-  it("moves the instance's open findings to the new team and queues the alerts, together", async (context) => {
-    await skipUnlessPorted(
-      context,
-      () => store().gpuFindings.listOpen(),
-      () => store().outbox.due(new Date()),
-      () => store().recordRun('gpuFindings', { opened: [], stillOpen: [], resolved: [] }, [], new Date()),
-    );
+  it("moves the instance's open findings to the new team and queues the alerts, together", async () => {
     const now = at('2026-11-03T10:00:00Z');
     await store().recordRun(
       'gpuFindings',

@@ -3,7 +3,6 @@ import type { Recommendation } from '../../../src/domain/recommendation.js';
 import type { ReviewFigures, ReviewLine } from '../../../src/domain/review.js';
 import type { SavingEntry } from '../../../src/domain/saving.js';
 import type { Store } from '../../../src/store/store.js';
-import { skipUnlessPorted } from '../../support/ported.js';
 import { describeStores } from '../../support/stores.js';
 
 const at = (iso: string) => new Date(iso);
@@ -108,8 +107,7 @@ describeStores('savings ledger', (store) => {
     expect(await store().savings.since('2026-11-01T00:00:00.000Z')).toHaveLength(2);
   });
 
-  it('counts a review line answered "Right-size" that carried a right-size recommendation', async (context) => {
-    await skipUnlessPorted(context, () => store().reviews.get('nlp', '2026-10'));
+  it('counts a review line answered "Right-size" that carried a right-size recommendation', async () => {
     const review = await store().reviews.open(
       {
         team: 'nlp',

@@ -1,0 +1,38 @@
+import type { BudgetOverride } from '../../domain/budget-override.js';
+import type { BudgetOverrideStore } from '../budget-overrides.js';
+import type { PgDb } from './pg-db.js';
+
+/** Budgets set from chat (budget-overrides.ts). */
+export class PgBudgetOverrideStore implements BudgetOverrideStore {
+  constructor(private readonly db: PgDb) {}
+
+  async set(override: BudgetOverride): Promise<void> {
+    await this.db.run(
+      `INSERT INTO budget_overrides (team, cadence, amount, thresholds, by_user, at) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (team, cadence) DO UPDATE SET amount = excluded.amount, thresholds = excluded.thresholds,
+         by_user = excluded.by_user, at = excluded.at`,
+      [
+        override.team,
+        override.cadence,
+        override.amount,
+        override.thresholds ? JSON.stringify(override.thresholds) : null,
+        override.byUser,
+        override.at.toISOString(),
+      ],
+    );
+  }
+
+  async list(): Promise<BudgetOverride[]> {
+    const rows = await this.db.rows<{
+      team: string;
+      cadence: BudgetOverride['cadence'];
+      amount: number;
+      thresholds: string | null;
+      byUser: string;
+      at: string;
+    }>(
+      'SELECT team, cadence, amount, thresholds, by_user AS "byUser", at FROM budget_overrides ORDER BY team COLLATE "C", cadence COLLATE "C"',
+    );
+    return rows.map((r) => ({ ...r, thresholds: r.thresholds ? (JSON.parse(r.thresholds) as number[]) : null, at: new Date(r.at) }));
+  }
+}
