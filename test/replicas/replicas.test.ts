@@ -35,7 +35,8 @@ describePostgres('three replicas on one Postgres', () => {
     url = await freshDatabase();
     db = new pg.Client({ connectionString: url });
     await db.connect();
-    slack = await FakeSlackApi.start();
+    // Real time: a message's ts is when it was posted, as the in-doubt look-up after a takeover expects.
+    slack = await FakeSlackApi.start({ now: () => new Date() });
     // Every post takes a while, so deliveries are in flight when the leader dies.
     slack.failNext('chat.postMessage', { delayMs: 150 }, 100_000);
     // The scheduled jobs (budget check, review, digests) all fall due at one minute, in UTC, soon
@@ -108,9 +109,10 @@ describePostgres('three replicas on one Postgres', () => {
   it('acts on a click once when it reaches two replicas', async () => {
     const alert = slack.calls.find((c) => c.method === 'chat.postMessage' && JSON.stringify(c.args.blocks ?? '').includes('"budget.ack"'));
     expect(alert, 'a budget alert with an Acknowledge button').toBeDefined();
-    const button = JSON.parse(alert!.args.blocks as string)
-      .flatMap((b: { elements?: unknown[] }) => b.elements ?? [])
-      .find((e: { action_id?: string }) => e.action_id === 'budget.ack') as { value: string };
+    type Block = { elements?: { action_id?: string; value?: string }[] };
+    const raw = alert!.args.blocks as string | Block[];
+    const blocks = typeof raw === 'string' ? (JSON.parse(raw) as Block[]) : raw;
+    const button = blocks.flatMap((b) => b.elements ?? []).find((e) => e.action_id === 'budget.ack') as { value: string };
     const click = blockActionsBody({
       actionId: 'budget.ack',
       value: button.value,
