@@ -32,7 +32,9 @@ export interface ReplicaScenario {
   commandsPerSec: number;
   ackP50Ms: number;
   ackP99Ms: number;
-  /** Commands without an answer at the end of a round (should be 0). */
+  /** Commands turned away in their acknowledgement (too many answers waiting): answered at once, "busy". */
+  turnedAway: number;
+  /** Commands taken but never answered (should be 0). */
   unanswered: number;
 }
 
@@ -135,6 +137,7 @@ async function round(
   const { port } = new URL(proxyUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const acks: number[] = [];
+  const turnedAway = new Set<number>();
   let next = 0;
   const started = performance.now();
   const send = (id: number) =>
@@ -142,9 +145,12 @@ async function round(
       const { body, headers } = signedCommand(TEXTS[id % TEXTS.length]!, `${sinkUrl}/r/${id}`, id);
       const at = performance.now();
       const req = request({ host: '127.0.0.1', port: Number(port), path: '/slack/events', method: 'POST', agent, headers }, (res) => {
-        res.resume();
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
         res.on('end', () => {
           acks.push(performance.now() - at);
+          // An empty body acknowledges; a body says "busy" and no answer follows.
+          if (bytes > 0) turnedAway.add(id);
           resolve();
         });
       });
@@ -156,14 +162,20 @@ async function round(
       while (next < requests) await send(firstId + next++);
     }),
   );
-  const ids = Array.from({ length: requests }, (_, i) => firstId + i);
+  const ids = Array.from({ length: requests }, (_, i) => firstId + i).filter((id) => !turnedAway.has(id));
   await until(async () => ids.every((id) => answered.has(id)), 'the answers', 120_000, 50).catch(() => {});
   agent.destroy();
   const got = ids.filter((id) => answered.has(id));
   const last = Math.max(...got.map((id) => answered.get(id)!));
   const sorted = [...acks].sort((a, b) => a - b);
   const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-  return { rps: (got.length / (last - started)) * 1000, p50: pct(50), p99: pct(99), unanswered: requests - got.length };
+  return {
+    rps: (got.length / (last - started)) * 1000,
+    p50: pct(50),
+    p99: pct(99),
+    turnedAway: turnedAway.size,
+    unanswered: ids.length - got.length,
+  };
 }
 
 export async function benchReplicas(options: { requests: number; concurrency: number; rounds: number }): Promise<ReplicaBench | null> {
@@ -215,6 +227,7 @@ export async function benchReplicas(options: { requests: number; concurrency: nu
           commandsPerSec: median(results.map((r) => r.rps)),
           ackP50Ms: median(results.map((r) => r.p50)),
           ackP99Ms: median(results.map((r) => r.p99)),
+          turnedAway: results.reduce((n, r) => n + r.turnedAway, 0),
           unanswered: results.reduce((n, r) => n + r.unanswered, 0),
         });
         if (step.store === 'postgres' && step.replicas === 3) failoverMs.push(...(await measureFailovers(replicas, 2)));
@@ -261,7 +274,7 @@ export function printReplicas(bench: ReplicaBench): void {
   for (const s of bench.scenarios) {
     const name = `${s.replicas} × ${s.store}`.padEnd(13);
     console.log(
-      `  ${name}: ${s.commandsPerSec.toFixed(1)} commands/s, ack p50 ${s.ackP50Ms.toFixed(1)} ms, p99 ${s.ackP99Ms.toFixed(1)} ms${s.unanswered ? `, ${s.unanswered} unanswered` : ''}`,
+      `  ${name}: ${s.commandsPerSec.toFixed(1)} answers/s, ack p50 ${s.ackP50Ms.toFixed(1)} ms, p99 ${s.ackP99Ms.toFixed(1)} ms, ${s.turnedAway} turned away (busy), ${s.unanswered} unanswered`,
     );
   }
   console.log(

@@ -6,7 +6,7 @@ export interface BudgetOverrideStore {
   list(): Promise<BudgetOverride[]>;
 }
 
-interface OverrideRow {
+export interface OverrideRow {
   team: string;
   cadence: BudgetOverride['cadence'];
   amount: number;
@@ -44,8 +44,10 @@ export class SqliteBudgetOverrideStore implements BudgetOverrideStore {
   }
 
   async list(): Promise<BudgetOverride[]> {
-    return this.listStatement
-      .all()
-      .map((r) => ({ ...r, thresholds: r.thresholds ? (JSON.parse(r.thresholds) as number[]) : null, at: new Date(r.at) }));
+    return this.listStatement.all().map(overrideFromRow);
   }
+}
+
+export function overrideFromRow(row: OverrideRow): BudgetOverride {
+  return { ...row, thresholds: row.thresholds ? (JSON.parse(row.thresholds) as number[]) : null, at: new Date(row.at) };
 }

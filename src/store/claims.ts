@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { forSqlite } from './sql-params.js';
 
 /**
  * Rows that make several processes on one database act once. Each claim is a single upsert, the
@@ -22,9 +23,6 @@ export const CLAIM_DELIVERY = `INSERT INTO inbound_claims (key, expires_at) VALU
 export const FORGET_EXPIRED_DELIVERIES = 'DELETE FROM inbound_claims WHERE expires_at <= $1';
 export const CLAIM_JOB = `INSERT INTO job_runs (job, occurrence, owner, at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`;
 
-/** For SQLite, whose driver binds plain `?`: these statements use each parameter once, in order. */
-const sqlite = (sql: string) => sql.replace(/\$\d+/g, '?');
-
 export class SqliteClaimStore implements ClaimStore {
   private readonly claimDelivery: Database.Statement<[string, string, string]>;
   private readonly forgetExpired: Database.Statement<[string]>;
@@ -32,9 +30,9 @@ export class SqliteClaimStore implements ClaimStore {
   private readonly claimAll: (keys: readonly string[], now: string, until: string) => boolean;
 
   constructor(db: Database.Database) {
-    this.claimDelivery = db.prepare(sqlite(CLAIM_DELIVERY));
-    this.forgetExpired = db.prepare(sqlite(FORGET_EXPIRED_DELIVERIES));
-    this.claimJob = db.prepare(sqlite(CLAIM_JOB));
+    this.claimDelivery = db.prepare(forSqlite(CLAIM_DELIVERY));
+    this.forgetExpired = db.prepare(forSqlite(FORGET_EXPIRED_DELIVERIES));
+    this.claimJob = db.prepare(forSqlite(CLAIM_JOB));
     this.claimAll = db.transaction((keys: readonly string[], now: string, until: string) => {
       this.forgetExpired.run(now);
       let claimed = 0;

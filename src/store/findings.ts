@@ -9,7 +9,7 @@ export interface FindingStore {
   get(id: string): Promise<TrackedFinding | null>;
 }
 
-interface FindingRow {
+export interface FindingRow {
   body: string;
   state: TrackedFinding['state'];
   first_seen: string;
@@ -32,16 +32,16 @@ export class SqliteFindingStore implements FindingStore {
     const rows = this.db
       .prepare(`SELECT * FROM findings WHERE period IN (${periods.map(() => '?').join(',')}) ORDER BY id`)
       .all(...periods) as FindingRow[];
-    return rows.map(toTracked);
+    return rows.map(toTrackedFinding);
   }
 
   async get(id: string): Promise<TrackedFinding | null> {
     const row = this.getStatement.get(id);
-    return row ? toTracked(row) : null;
+    return row ? toTrackedFinding(row) : null;
   }
 
   async listOpen(): Promise<TrackedFinding[]> {
-    return this.listOpenStatement.all().map(toTracked);
+    return this.listOpenStatement.all().map(toTrackedFinding);
   }
 }
 
@@ -66,7 +66,7 @@ function pick(f: Finding) {
   return { id: f.id, kind: f.kind, team: f.team, period: f.period, threshold: f.threshold };
 }
 
-function toTracked(row: FindingRow): TrackedFinding {
+export function toTrackedFinding(row: FindingRow): TrackedFinding {
   return {
     ...(JSON.parse(row.body) as Finding),
     state: row.state,

@@ -10,7 +10,15 @@ export interface Leadership {
   stop(): Promise<void>;
 }
 
-export const ALWAYS_LEADER: Leadership = {
-  isLeader: () => true,
-  stop: async () => {},
-};
+/** The lead of the only process: held from the start until it stops. */
+export function soleLeadership(onChange?: (leader: boolean) => void): Leadership {
+  let leading = true;
+  onChange?.(true);
+  return {
+    isLeader: () => leading,
+    stop: async () => {
+      leading = false;
+      onChange?.(false);
+    },
+  };
+}

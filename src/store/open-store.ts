@@ -9,7 +9,7 @@ import { SqliteBudgetOverrideStore } from './budget-overrides.js';
 import { SqliteChatConversationStore } from './chat-conversations.js';
 import { SqliteClaimStore } from './claims.js';
 import { SqliteCloudBudgetStore } from './cloud-budgets.js';
-import { ALWAYS_LEADER } from './leadership.js';
+import { soleLeadership } from './leadership.js';
 import { SqliteConsoleMessageStore } from './console-messages.js';
 import { applyFindingChange, SqliteFindingStore } from './findings.js';
 import { applyGpuFindingChange, SqliteGpuFindingStore } from './gpu-findings.js';
@@ -130,10 +130,7 @@ export function openStore(path: string): Store {
     location: path,
     shared: false,
     ready: async () => {},
-    competeForLeadership: (options) => {
-      options?.onChange?.(true);
-      return ALWAYS_LEADER;
-    },
+    competeForLeadership: (options) => soleLeadership(options?.onChange),
     importBatches: async (batches, now, options) => importBatches(batches, now, options),
     recordRun: async (table, change, alerts, now) =>
       recordRun(

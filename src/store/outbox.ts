@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { forSqlite } from './sql-params.js';
 import type { Message } from '../../templates/message.js';
 import type { OutboxDraft, OutboxFailure, OutboxItem, OutboxSummary } from './outbox-records.js';
 
@@ -54,6 +55,18 @@ export interface OutboxRow {
   first_attempt_at: string | null;
   first_failure_at: string | null;
 }
+
+// The steps of a delivery after its claim, the same on both stores: each names the lease's owner,
+// so a delivery that lost its lease changes nothing.
+export const MARK_SENT = `UPDATE outbox SET status = 'sent', ref = $1, sent_at = $2, attempts = attempts + 1, last_error = NULL,
+    lease_owner = NULL, lease_until = NULL, in_doubt = 0, suspected_duplicate = $3
+  WHERE id = $4 AND status = 'sending' AND lease_owner = $5`;
+export const MARK_RETRY = `UPDATE outbox SET status = $1, attempts = attempts + 1, last_error = $2, next_attempt_at = $3, lease_owner = NULL,
+    lease_until = NULL, in_doubt = $4, first_failure_at = coalesce(first_failure_at, $5)
+  WHERE id = $6 AND status = 'sending' AND lease_owner = $7`;
+export const RELEASE = `UPDATE outbox SET status = 'pending', next_attempt_at = $1, lease_owner = NULL, lease_until = NULL
+  WHERE id = $2 AND status = 'sending' AND lease_owner = $3`;
+export const RENEW_LEASE = `UPDATE outbox SET lease_until = $1 WHERE id = $2 AND status = 'sending' AND lease_owner = $3`;
 
 /**
  * What may go now: pending and due, or leased by a delivery whose lease ran out (it crashed). An
@@ -121,23 +134,13 @@ export class SqliteOutboxStore implements OutboxStore {
     now: Date,
     options: { suspectedDuplicate?: boolean } = {},
   ): Promise<boolean> {
-    const { changes } = this.db
-      .prepare(
-        `UPDATE outbox SET status = 'sent', ref = ?, sent_at = ?, attempts = attempts + 1, last_error = NULL, lease_owner = NULL,
-           lease_until = NULL, in_doubt = 0, suspected_duplicate = ?
-         WHERE id = ? AND status = 'sending' AND lease_owner = ?`,
-      )
-      .run(ref, now.toISOString(), options.suspectedDuplicate ? 1 : 0, id, owner);
+    const { changes } = this.db.prepare(forSqlite(MARK_SENT)).run(ref, now.toISOString(), options.suspectedDuplicate ? 1 : 0, id, owner);
     return changes === 1;
   }
 
   async markRetry(id: number, owner: string, failure: OutboxFailure): Promise<void> {
     this.db
-      .prepare(
-        `UPDATE outbox SET status = ?, attempts = attempts + 1, last_error = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL,
-           in_doubt = ?, first_failure_at = coalesce(first_failure_at, ?)
-         WHERE id = ? AND status = 'sending' AND lease_owner = ?`,
-      )
+      .prepare(forSqlite(MARK_RETRY))
       .run(
         failure.giveUp ? 'failed' : 'pending',
         failure.error.slice(0, 500),
@@ -150,17 +153,11 @@ export class SqliteOutboxStore implements OutboxStore {
   }
 
   async release(id: number, owner: string, nextAttemptAt: Date): Promise<void> {
-    this.db
-      .prepare(
-        `UPDATE outbox SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND status = 'sending' AND lease_owner = ?`,
-      )
-      .run(nextAttemptAt.toISOString(), id, owner);
+    this.db.prepare(forSqlite(RELEASE)).run(nextAttemptAt.toISOString(), id, owner);
   }
 
   async renewLease(id: number, owner: string, leaseUntil: Date): Promise<boolean> {
-    const { changes } = this.db
-      .prepare(`UPDATE outbox SET lease_until = ? WHERE id = ? AND status = 'sending' AND lease_owner = ?`)
-      .run(leaseUntil.toISOString(), id, owner);
+    const { changes } = this.db.prepare(forSqlite(RENEW_LEASE)).run(leaseUntil.toISOString(), id, owner);
     return changes === 1;
   }
 

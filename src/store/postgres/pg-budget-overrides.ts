@@ -1,5 +1,5 @@
 import type { BudgetOverride } from '../../domain/budget-override.js';
-import type { BudgetOverrideStore } from '../budget-overrides.js';
+import { overrideFromRow, type BudgetOverrideStore, type OverrideRow } from '../budget-overrides.js';
 import type { PgDb } from './pg-db.js';
 
 /** Budgets set from chat (budget-overrides.ts). */
@@ -23,16 +23,9 @@ export class PgBudgetOverrideStore implements BudgetOverrideStore {
   }
 
   async list(): Promise<BudgetOverride[]> {
-    const rows = await this.db.rows<{
-      team: string;
-      cadence: BudgetOverride['cadence'];
-      amount: number;
-      thresholds: string | null;
-      byUser: string;
-      at: string;
-    }>(
+    const rows = await this.db.rows<OverrideRow>(
       'SELECT team, cadence, amount, thresholds, by_user AS "byUser", at FROM budget_overrides ORDER BY team COLLATE "C", cadence COLLATE "C"',
     );
-    return rows.map((r) => ({ ...r, thresholds: r.thresholds ? (JSON.parse(r.thresholds) as number[]) : null, at: new Date(r.at) }));
+    return rows.map(overrideFromRow);
   }
 }

@@ -1,16 +1,8 @@
 import type { Finding, TrackedFinding } from '../../domain/finding.js';
 import type { FindingChange } from '../../domain/finding-change.js';
-import type { FindingStore } from '../findings.js';
+import { toTrackedFinding, type FindingRow, type FindingStore } from '../findings.js';
 import type { PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';
-
-interface FindingRow {
-  body: string;
-  state: TrackedFinding['state'];
-  first_seen: string;
-  last_seen: string;
-  resolved_at: string | null;
-}
 
 /** Budget findings (findings.ts); ids compare byte by byte, as SQLite's do. */
 export class PgFindingStore implements FindingStore {
@@ -19,16 +11,18 @@ export class PgFindingStore implements FindingStore {
   async listForPeriods(periods: readonly string[]): Promise<TrackedFinding[]> {
     if (periods.length === 0) return [];
     const rows = await this.db.rows<FindingRow>('SELECT * FROM findings WHERE period = ANY($1::text[]) ORDER BY id COLLATE "C"', [periods]);
-    return rows.map(toTracked);
+    return rows.map(toTrackedFinding);
   }
 
   async get(id: string): Promise<TrackedFinding | null> {
     const row = await this.db.one<FindingRow>('SELECT * FROM findings WHERE id = $1', [id]);
-    return row ? toTracked(row) : null;
+    return row ? toTrackedFinding(row) : null;
   }
 
   async listOpen(): Promise<TrackedFinding[]> {
-    return (await this.db.rows<FindingRow>('SELECT * FROM findings WHERE state != \'resolved\' ORDER BY id COLLATE "C"')).map(toTracked);
+    return (await this.db.rows<FindingRow>('SELECT * FROM findings WHERE state != \'resolved\' ORDER BY id COLLATE "C"')).map(
+      toTrackedFinding,
+    );
   }
 }
 
@@ -48,14 +42,4 @@ export async function applyPgFindingChange(tx: PgSession, change: FindingChange<
   for (const f of change.stillOpen) await write(f, 'open');
   for (const id of change.resolved)
     await tx.run("UPDATE findings SET state = 'resolved', resolved_at = $1 WHERE id = $2 AND state != 'resolved'", [at, id]);
-}
-
-function toTracked(row: FindingRow): TrackedFinding {
-  return {
-    ...(JSON.parse(row.body) as Finding),
-    state: row.state,
-    firstSeen: row.first_seen,
-    lastSeen: row.last_seen,
-    resolvedAt: row.resolved_at,
-  };
 }

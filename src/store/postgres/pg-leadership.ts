@@ -47,6 +47,8 @@ export function competeForLeadership(url: string, options: LeadershipOptions = {
   const round = async () => {
     try {
       client ??= await connect();
+      // Stopped while connecting: the session ends here, and with it any claim on the lock.
+      if (stopped) return drop();
       if (leader) await client.query('SELECT 1');
       else {
         const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [SCHEDULER_LOCK]);

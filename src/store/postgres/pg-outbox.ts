@@ -1,5 +1,4 @@
-import type { OutboxStore } from '../outbox.js';
-import { toOutboxItem, type OutboxRow } from '../outbox.js';
+import { MARK_RETRY, MARK_SENT, RELEASE, RENEW_LEASE, toOutboxItem, type OutboxRow, type OutboxStore } from '../outbox.js';
 import type { OutboxDraft, OutboxFailure, OutboxItem, OutboxSummary } from '../outbox-records.js';
 import type { PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';
@@ -52,46 +51,28 @@ export class PgOutboxStore implements OutboxStore {
     now: Date,
     options: { suspectedDuplicate?: boolean } = {},
   ): Promise<boolean> {
-    const changed = await this.db.run(
-      `UPDATE outbox SET status = 'sent', ref = $1, sent_at = $2, attempts = attempts + 1, last_error = NULL, lease_owner = NULL,
-         lease_until = NULL, in_doubt = 0, suspected_duplicate = $3
-       WHERE id = $4 AND status = 'sending' AND lease_owner = $5`,
-      [ref, now.toISOString(), options.suspectedDuplicate ? 1 : 0, id, owner],
-    );
+    const changed = await this.db.run(MARK_SENT, [ref, now.toISOString(), options.suspectedDuplicate ? 1 : 0, id, owner]);
     return changed === 1;
   }
 
   async markRetry(id: number, owner: string, failure: OutboxFailure): Promise<void> {
-    await this.db.run(
-      `UPDATE outbox SET status = $1, attempts = attempts + 1, last_error = $2, next_attempt_at = $3, lease_owner = NULL, lease_until = NULL,
-         in_doubt = $4, first_failure_at = coalesce(first_failure_at, $5)
-       WHERE id = $6 AND status = 'sending' AND lease_owner = $7`,
-      [
-        failure.giveUp ? 'failed' : 'pending',
-        failure.error.slice(0, 500),
-        failure.nextAttemptAt.toISOString(),
-        failure.inDoubt ? 1 : 0,
-        failure.now.toISOString(),
-        id,
-        owner,
-      ],
-    );
-  }
-
-  async release(id: number, owner: string, nextAttemptAt: Date): Promise<void> {
-    await this.db.run(
-      `UPDATE outbox SET status = 'pending', next_attempt_at = $1, lease_owner = NULL, lease_until = NULL
-       WHERE id = $2 AND status = 'sending' AND lease_owner = $3`,
-      [nextAttemptAt.toISOString(), id, owner],
-    );
-  }
-
-  async renewLease(id: number, owner: string, leaseUntil: Date): Promise<boolean> {
-    const changed = await this.db.run(`UPDATE outbox SET lease_until = $1 WHERE id = $2 AND status = 'sending' AND lease_owner = $3`, [
-      leaseUntil.toISOString(),
+    await this.db.run(MARK_RETRY, [
+      failure.giveUp ? 'failed' : 'pending',
+      failure.error.slice(0, 500),
+      failure.nextAttemptAt.toISOString(),
+      failure.inDoubt ? 1 : 0,
+      failure.now.toISOString(),
       id,
       owner,
     ]);
+  }
+
+  async release(id: number, owner: string, nextAttemptAt: Date): Promise<void> {
+    await this.db.run(RELEASE, [nextAttemptAt.toISOString(), id, owner]);
+  }
+
+  async renewLease(id: number, owner: string, leaseUntil: Date): Promise<boolean> {
+    const changed = await this.db.run(RENEW_LEASE, [leaseUntil.toISOString(), id, owner]);
     return changed === 1;
   }
 
