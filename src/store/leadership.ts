@@ -10,6 +10,12 @@ export interface Leadership {
   stop(): Promise<void>;
 }
 
+export interface LeadershipOptions {
+  /** How often a follower asks for the lead, and the leader checks it still holds it. */
+  intervalMs?: number;
+  onChange?: (leader: boolean) => void;
+}
+
 /** The lead of the only process: held from the start until it stops. */
 export function soleLeadership(onChange?: (leader: boolean) => void): Leadership {
   let leading = true;

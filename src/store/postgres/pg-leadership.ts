@@ -1,11 +1,5 @@
 import pg from 'pg';
-import type { Leadership } from '../leadership.js';
-
-export interface LeadershipOptions {
-  /** How often a follower asks for the lead, and the leader checks it still holds it. */
-  intervalMs?: number;
-  onChange?: (leader: boolean) => void;
-}
+import type { Leadership, LeadershipOptions } from '../leadership.js';
 
 /** One lock for the whole schedule: at most one replica runs jobs. */
 const SCHEDULER_LOCK = 'burnrate scheduler';
