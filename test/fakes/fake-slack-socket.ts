@@ -111,6 +111,18 @@ export class FakeSlackSocket {
   }
 
   /**
+   * Sends an envelope already sent, unchanged, on connection `connection` (1 for the first opened):
+   * what the app sees when Slack hands an envelope to another of its connections (another replica),
+   * as after a connection dropped before its ack.
+   */
+  resendOn(envelopeId: string, connection: number): void {
+    const envelope = this.envelopes.find((e) => e.envelope_id === envelopeId);
+    const socket = this.sockets[connection - 1];
+    if (!envelope || socket?.readyState !== socket?.OPEN) throw new Error(`cannot resend ${envelopeId} on connection ${connection}`);
+    socket!.send(JSON.stringify(envelope));
+  }
+
+  /**
    * Asks the app to reconnect, as Slack does before recycling a connection. After
    * `refresh_requested` Slack closes the connection itself if the app has not within `closeAfterMs`.
    */
