@@ -64,6 +64,14 @@ describe('commands to the bot in Teams (real CloudAdapter over HTTP, fake Bot Co
     expect(whoami).toContain('You are an **admin**');
   });
 
+  it('answers an activity the connector delivers twice (or two replicas receive) once', async () => {
+    const { h } = await start();
+    const activity = messageActivity(bed.fake.serviceUrl, 'personal', ALICE, 'spend ml-research last-month');
+    expect((await h.send(activity)).status).toBe(200);
+    expect((await h.send(activity)).status).toBe(200);
+    expect(bed.fake.calls).toHaveLength(1);
+  });
+
   it('answers a refusal with what to do, never a stack trace', async () => {
     const { h } = await start();
     await h.send(messageActivity(bed.fake.serviceUrl, 'personal', ALICE, 'budget set llm-training 5k'));
