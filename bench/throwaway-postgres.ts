@@ -66,13 +66,13 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres | null
   };
 }
 
-/** A new, empty database on the server at `serverUrl`; its URL. */
-export async function createDatabase(serverUrl: string, name: string): Promise<string> {
+/** A new, empty database on the server at `serverUrl`; its URL. `options` follow CREATE DATABASE's name (LOCALE_PROVIDER …). */
+export async function createDatabase(serverUrl: string, name: string, options = ''): Promise<string> {
   const { default: pg } = await import('pg');
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name} ${options}`);
   } finally {
     await admin.end();
   }

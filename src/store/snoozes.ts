@@ -8,6 +8,7 @@ export interface SnoozeStore {
    * for the duration already running, or for an end no later than the active one, changes nothing.
    */
   request(snooze: Snooze & { duration: string }, options: { explicit: boolean }): Promise<SnoozeOutcome>;
+  /** Snoozes running at `now`, by group key. */
   active(now: Date): Promise<Snooze[]>;
   /** Ends the group's snooze now; the snooze that was running, or null when none was (a repeated click). */
   end(groupKey: string, now: Date): Promise<Snooze | null>;
@@ -42,7 +43,7 @@ export class SqliteSnoozeStore implements SnoozeStore {
        ON CONFLICT (group_key) DO UPDATE SET until = excluded.until, by_user = excluded.by_user, at = excluded.at, duration = excluded.duration`,
     );
     this.getStatement = db.prepare(`SELECT ${SNOOZE_COLUMNS} FROM snoozes WHERE group_key = ?`);
-    this.activeStatement = db.prepare(`SELECT ${SNOOZE_COLUMNS} FROM snoozes WHERE until > ?`);
+    this.activeStatement = db.prepare(`SELECT ${SNOOZE_COLUMNS} FROM snoozes WHERE until > ? ORDER BY group_key`);
     const endStatement = db.prepare<[string, string, string]>('UPDATE snoozes SET until = ? WHERE group_key = ? AND until > ?');
     this.endTransaction = db.transaction((groupKey: string, now: Date): Snooze | null => {
       const row = this.getStatement.get(groupKey);

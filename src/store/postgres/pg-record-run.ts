@@ -29,7 +29,8 @@ export async function recordRun<T extends FindingTable>(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     await lockFor(tx, `burnrate record ${table}`);
-    const opened = change.opened.map((f) => f.id);
+    // Distinct ids: a finding named twice is one row to find open, as SQLite's every-id check counts it.
+    const opened = [...new Set(change.opened.map((f) => f.id))];
     const alreadyOpen =
       opened.length === 0
         ? []

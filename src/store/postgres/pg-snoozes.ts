@@ -40,9 +40,11 @@ export class PgSnoozeStore implements SnoozeStore {
   }
 
   async active(now: Date): Promise<Snooze[]> {
-    return (await this.db.rows<SnoozeRow>(`SELECT ${SNOOZE_COLUMNS} FROM snoozes WHERE until > $1`, [now.toISOString()])).map(
-      snoozeFromRow,
-    );
+    return (
+      await this.db.rows<SnoozeRow>(`SELECT ${SNOOZE_COLUMNS} FROM snoozes WHERE until > $1 ORDER BY group_key COLLATE "C"`, [
+        now.toISOString(),
+      ])
+    ).map(snoozeFromRow);
   }
 }
 

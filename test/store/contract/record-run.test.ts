@@ -1,50 +1,11 @@
 import { expect, it } from 'vitest';
-import type { Finding } from '../../../src/domain/finding.js';
-import type { GpuFinding } from '../../../src/domain/gpu-finding.js';
-import type { SweepFinding } from '../../../src/domain/sweep-finding.js';
+import type { FindingChange } from '../../../src/domain/finding-change.js';
+import type { FindingTable, FindingTables } from '../../../src/store/store.js';
 import { withSecondReplica } from '../../support/second-replica.js';
 import { describeStores } from '../../support/stores.js';
+import { alert, budget, budgetOf, gpu, later, now, sweep } from './finding-fixtures.js';
 
-const now = new Date('2026-11-21T09:00:00Z');
 const message = { summary: 'over budget', blocks: [] };
-
-const budget: Finding = {
-  id: 'budget.actual:ml:2026-11:80',
-  kind: 'budget.actual',
-  team: 'ml',
-  cadence: 'monthly',
-  period: '2026-11',
-  range: { start: '2026-11-01', end: '2026-12-01' },
-  threshold: 80,
-  amount: 850,
-  budget: 1000,
-  currency: 'USD',
-  actual: 850,
-  forecast: null,
-  dataThrough: '2026-11-20',
-};
-
-const gpu = {
-  id: 'gpu.idle:i-0abc',
-  kind: 'gpu.idle',
-  team: 'ml',
-  instanceId: 'i-0abc',
-  idleMinutes: 120,
-} as unknown as GpuFinding;
-
-const sweep: SweepFinding = {
-  id: 'sweep.spend:ml:lr-search',
-  kind: 'sweep.spend',
-  team: 'ml',
-  sweep: 'lr-search',
-  cap: 500,
-  value: 620,
-  spend: 620,
-  gpuHours: 40,
-  windowHours: 24,
-  perHour: 30,
-  instances: [],
-};
 
 describeStores('recording a check run', (store) => {
   it('writes the findings to the check table and queues the alerts', async () => {
@@ -106,6 +67,31 @@ describeStores('recording a check run', (store) => {
     expect(await store().gpuFindings.get('nope')).toBeNull();
   });
 
+  it('queues no alerts of a run whose findings are all open already: another process recorded it', async () => {
+    await store().recordRun('findings', { opened: [budget], stillOpen: [], resolved: [] }, [alert('first')], now);
+    await store().recordRun('findings', { opened: [budget], stillOpen: [], resolved: [] }, [alert('again')], later(1));
+    expect(await queued()).toEqual(['first']);
+    expect(await store().findings.get(budget.id)).toMatchObject({
+      state: 'new',
+      firstSeen: now.toISOString(),
+      lastSeen: later(1).toISOString(),
+    });
+
+    // The same finding named twice is still one finding, open already.
+    await store().recordRun('findings', { opened: [budget, budget], stillOpen: [], resolved: [] }, [alert('twice')], later(2));
+    expect(await queued()).toEqual(['first']);
+  });
+
+  it('queues the alerts of a run that opens one new finding, or none', async () => {
+    await store().recordRun('findings', { opened: [budget], stillOpen: [], resolved: [] }, [alert('first')], now);
+    const october = budgetOf('ml', '2026-10');
+    await store().recordRun('findings', { opened: [budget, october], stillOpen: [], resolved: [] }, [alert('october')], later(1));
+    await store().recordRun('findings', { opened: [], stillOpen: [budget], resolved: [october.id] }, [alert('resolved')], later(2));
+    // A finding resolved since is not open: opening it again alerts again.
+    await store().recordRun('findings', { opened: [october], stillOpen: [], resolved: [] }, [alert('october again')], later(3));
+    expect(await queued()).toEqual(['first', 'october', 'resolved', 'october again']);
+  });
+
   it('queues the alerts of a run once when two replicas record the same run at once', async (context) => {
     await withSecondReplica(store, context, async (other) => {
       const alert = { dedupeKey: 'a:fake', target: 'fake:#ml', message };
@@ -119,8 +105,24 @@ describeStores('recording a check run', (store) => {
       expect((await store().findings.get(budget.id))?.state).toBe('new');
     });
   });
-});
 
-function later(minutes: number): Date {
-  return new Date(now.getTime() + minutes * 60_000);
-}
+  it('queues the alerts of a GPU or sweep run once when two replicas record it at once', async (context) => {
+    await withSecondReplica(store, context, async (other) => {
+      const same = async <T extends FindingTable>(table: T, change: FindingChange<FindingTables[T]>, key: string) => {
+        await Promise.all([
+          store().recordRun(table, change, [alert(`${key}:a`)], now),
+          other.recordRun(table, change, [alert(`${key}:b`)], now),
+        ]);
+      };
+      await same('gpuFindings', { opened: [gpu], stillOpen: [], resolved: [] }, 'gpu');
+      await same('sweepFindings', { opened: [sweep], stillOpen: [], resolved: [] }, 'sweep');
+      expect((await queued()).map((key) => key.split(':')[0]).sort()).toEqual(['gpu', 'sweep']);
+      expect((await other.gpuFindings.listOpen()).map((f) => f.id)).toEqual([gpu.id]);
+      expect((await other.sweepFindings.listOpen()).map((f) => f.id)).toEqual([sweep.id]);
+    });
+  });
+
+  async function queued(): Promise<string[]> {
+    return (await store().outbox.due(later(60))).map((item) => item.dedupeKey);
+  }
+});

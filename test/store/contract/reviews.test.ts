@@ -96,85 +96,43 @@ describeStores('reviews', (store) => {
       expect((await store().outbox.summary()).pending).toBe(2);
     });
   });
-});
 
-describeStores('people’s choices: snoozes, keeps and budgets set from chat', (store) => {
-  const snooze = (until: string, duration: string, byUser = 'U1') => ({
-    groupKey: 'budget:nlp',
-    until: at(until),
-    byUser,
-    at: at('2026-11-03T09:00:00Z'),
-    duration,
+  it('reminds and closes once when two replicas run the step at once', async (context) => {
+    await withSecondReplica(store, context, async (other) => {
+      const { lines } = await store().reviews.open(record, [line('i-1', 900)], () => [], at('2026-11-02T09:00:00Z'));
+      const ids = lines.map((l) => l.id);
+      const reminded = await Promise.all(
+        [store(), other].map((s, n) => s.reviews.remind('nlp', '2026-10', ids, [draft(`reminder-${n}`)], at('2026-11-20T09:00:00Z'))),
+      );
+      const closed = await Promise.all(
+        [store(), other].map((s, n) => s.reviews.close('nlp', '2026-10', [draft(`summary-${n}`)], at('2026-11-30T09:00:00Z'))),
+      );
+      expect([reminded.filter(Boolean), closed.filter(Boolean)]).toEqual([[true], [true]]);
+      expect((await store().outbox.summary()).pending).toBe(2);
+    });
   });
 
-  it('applies a snooze request once, keeps a longer one, and ends it', async () => {
-    expect((await store().snoozes.request(snooze('2026-11-04T09:00:00Z', '24h'), { explicit: false })).kind).toBe('set');
-    expect((await store().snoozes.request(snooze('2026-11-04T09:00:00Z', '24h', 'U2'), { explicit: false })).kind).toBe('same');
-    expect((await store().snoozes.request(snooze('2026-11-03T12:00:00Z', '3h'), { explicit: false })).kind).toBe('longer');
-    const longer = await store().snoozes.request(snooze('2026-11-10T09:00:00Z', '7d'), { explicit: false });
-    expect(longer).toMatchObject({ kind: 'set', replaced: { duration: '24h', byUser: 'U1' } });
-    expect((await store().snoozes.active(at('2026-11-05T00:00:00Z'))).map((s) => [s.groupKey, s.until, s.duration])).toEqual([
-      ['budget:nlp', at('2026-11-10T09:00:00Z'), '7d'],
-    ]);
-    expect(await store().snoozes.end('budget:nlp', at('2026-11-05T00:00:00Z'))).toMatchObject({ duration: '7d' });
-    expect(await store().snoozes.end('budget:nlp', at('2026-11-05T00:00:01Z'))).toBeNull();
-    expect(await store().snoozes.active(at('2026-11-05T00:00:01Z'))).toEqual([]);
+  it('reminds and closes nothing of a review never opened', async () => {
+    expect(await store().reviews.remind('nlp', '2026-10', [], [draft('reminder')], at('2026-11-20T09:00:00Z'))).toBe(false);
+    expect(await store().reviews.close('nlp', '2026-10', [draft('summary')], at('2026-11-30T09:00:00Z'))).toBe(false);
+    expect((await store().outbox.summary()).pending).toBe(0);
+    expect(await store().reviews.lines('nlp', '2026-10')).toEqual([]);
   });
 
-  it('lets one of two simultaneous snooze clicks win', async () => {
-    const outcomes = await Promise.all(
-      [1, 2, 3, 4].map((n) => store().snoozes.request(snooze('2026-11-04T09:00:00Z', '24h', `U${n}`), { explicit: false })),
-    );
-    expect(outcomes.filter((o) => o.kind === 'set')).toHaveLength(1);
-  });
-
-  it('keeps an instance until its exception runs out, moved by a second keep', async () => {
-    await store().keeps.set({ instanceId: 'i-b', until: at('2026-11-05T00:00:00Z'), byUser: 'U1', at: at('2026-11-03T00:00:00Z') });
-    await store().keeps.set({ instanceId: 'i-a', until: at('2026-11-04T00:00:00Z'), byUser: 'U1', at: at('2026-11-03T00:00:00Z') });
-    await store().keeps.set({ instanceId: 'i-a', until: at('2026-11-06T00:00:00Z'), byUser: 'U2', at: at('2026-11-03T01:00:00Z') });
-    expect((await store().keeps.active(at('2026-11-05T12:00:00Z'))).map((k) => [k.instanceId, k.byUser, k.until])).toEqual([
-      ['i-a', 'U2', at('2026-11-06T00:00:00Z')],
-    ]);
-    expect((await store().keeps.active(at('2026-11-03T12:00:00Z'))).map((k) => k.instanceId)).toEqual(['i-a', 'i-b']);
-  });
-
-  it('lists budgets set from chat by team and cadence, the last one set winning', async () => {
-    await store().budgets.set({
-      team: 'vision',
-      cadence: 'monthly',
-      amount: 30_000,
-      thresholds: null,
-      byUser: 'U1',
-      at: at('2026-11-03T00:00:00Z'),
-    });
-    await store().budgets.set({
-      team: 'nlp',
-      cadence: 'weekly',
-      amount: 5_000,
-      thresholds: [50, 90],
-      byUser: 'U1',
-      at: at('2026-11-03T00:00:00Z'),
-    });
-    await store().budgets.set({
-      team: 'nlp',
-      cadence: 'monthly',
-      amount: 20_000,
-      thresholds: null,
-      byUser: 'U1',
-      at: at('2026-11-03T00:00:00Z'),
-    });
-    await store().budgets.set({
-      team: 'nlp',
-      cadence: 'monthly',
-      amount: 25_000.5,
-      thresholds: [80],
-      byUser: 'U2',
-      at: at('2026-11-04T00:00:00Z'),
-    });
-    expect((await store().budgets.list()).map((b) => [b.team, b.cadence, b.amount, b.thresholds, b.byUser])).toEqual([
-      ['nlp', 'monthly', 25_000.5, [80], 'U2'],
-      ['nlp', 'weekly', 5_000, [50, 90], 'U1'],
-      ['vision', 'monthly', 30_000, null, 'U1'],
+  it('lists open reviews by team byte by byte, then month', async () => {
+    const teams = ['Vision', 'ml-ops', 'ml_ops', 'mlops'];
+    for (const team of [...teams].reverse())
+      for (const month of ['2026-10', '2026-09'])
+        await store().reviews.open({ ...record, team, month }, [], () => [], at('2026-11-02T09:00:00Z'));
+    await store().reviews.close('mlops', '2026-09', [], at('2026-11-30T09:00:00Z'));
+    expect((await store().reviews.listOpen()).map((r) => `${r.team} ${r.month}`)).toEqual([
+      'Vision 2026-09',
+      'Vision 2026-10',
+      'ml-ops 2026-09',
+      'ml-ops 2026-10',
+      'ml_ops 2026-09',
+      'ml_ops 2026-10',
+      'mlops 2026-10',
     ]);
   });
 });
