@@ -1,6 +1,6 @@
 import type { Finding, TrackedFinding } from '../../domain/finding.js';
 import type { FindingChange } from '../../domain/finding-change.js';
-import { toTrackedFinding, type FindingRow, type FindingStore } from '../findings.js';
+import { toTrackedFinding, type FindingRow, type FindingStore } from '../sqlite/findings.js';
 import type { PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';
 

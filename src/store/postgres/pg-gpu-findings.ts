@@ -1,6 +1,6 @@
 import type { FindingChange } from '../../domain/finding-change.js';
 import type { GpuFinding, TrackedGpuFinding } from '../../domain/gpu-finding.js';
-import type { GpuFindingStore } from '../gpu-findings.js';
+import type { GpuFindingStore } from '../sqlite/gpu-findings.js';
 import type { PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';
 import { PgTrackedFindings } from './pg-tracked-findings.js';

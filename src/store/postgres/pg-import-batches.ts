@@ -1,6 +1,6 @@
 import type { SpendBatch } from '../../domain/spend.js';
 import type { ImportOptions, ImportSummary } from '../../domain/spend-import.js';
-import { refuseShrinking } from '../import-guard.js';
+import { refuseShrinking } from '../sqlite/import-guard.js';
 import { ImportTally } from '../import-tally.js';
 import type { PgDb } from './pg-db.js';
 import { periodSpend } from './pg-import-guard.js';

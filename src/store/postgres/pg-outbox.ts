@@ -1,4 +1,4 @@
-import { MARK_RETRY, MARK_SENT, RELEASE, RENEW_LEASE, toOutboxItem, type OutboxRow, type OutboxStore } from '../outbox.js';
+import { MARK_RETRY, MARK_SENT, RELEASE, RENEW_LEASE, toOutboxItem, type OutboxRow, type OutboxStore } from '../sqlite/outbox.js';
 import type { OutboxDraft, OutboxFailure, OutboxItem, OutboxSummary } from '../outbox-records.js';
 import type { PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';

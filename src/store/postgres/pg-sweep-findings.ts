@@ -1,6 +1,6 @@
 import type { FindingChange } from '../../domain/finding-change.js';
 import type { SweepFinding, TrackedSweepFinding } from '../../domain/sweep-finding.js';
-import type { SweepFindingStore } from '../sweep-findings.js';
+import type { SweepFindingStore } from '../sqlite/sweep-findings.js';
 import type { PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';
 import { PgTrackedFindings } from './pg-tracked-findings.js';

@@ -3,7 +3,7 @@
 // currency of the import's source, before and after, inside the import's transaction.
 
 import type Database from 'better-sqlite3';
-import { BurnrateError } from '../domain/errors.js';
+import { BurnrateError } from '../../domain/errors.js';
 
 /** An import may not take away more than this share of a billing period's spend without --replace-period. */
 const MAX_SHRINK = 0.5;

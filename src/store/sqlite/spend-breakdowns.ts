@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { Period } from '../domain/period.js';
-import type { CategoryDay, CostLine, UnitKind, UnitTotal } from '../domain/cost-breakdown.js';
+import type { Period } from '../../domain/period.js';
+import type { CategoryDay, CostLine, UnitKind, UnitTotal } from '../../domain/cost-breakdown.js';
 
 export interface SpendBreakdownStore {
   /** A team's effective spend per day and service category: the review's chart. */

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { KubeUsageRow, PoolSample } from '../domain/kube-usage.js';
-import type { Period } from '../domain/period.js';
+import type { KubeUsageRow, PoolSample } from '../../domain/kube-usage.js';
+import type { Period } from '../../domain/period.js';
 import { attributeKubeCost } from './kube-attribution.js';
 import { rebuildTeamDays, spanOfDays } from './spend-team-days.js';
 

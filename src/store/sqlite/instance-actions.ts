@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { InstanceActionRecord } from '../domain/instance-action.js';
-import type { SavingEntry } from '../domain/saving.js';
+import type { InstanceActionRecord } from '../../domain/instance-action.js';
+import type { SavingEntry } from '../../domain/saving.js';
 import { savingInsert } from './savings-ledger.js';
 
 export interface InstanceActionStore {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Message } from '../../templates/message.js';
+import type { Message } from '../../../templates/message.js';
 
 /** A message of the local web console: posted by burnrate, or a command a user typed. */
 export interface ConsoleMessage {

@@ -1,14 +1,20 @@
 import { KUBE_ATTRIBUTION_SOURCE } from './kube-attribution.js';
-import { WORKLOAD_ID_PREFIX } from '../domain/kubernetes.js';
+import { WORKLOAD_ID_PREFIX } from '../../domain/kubernetes.js';
 import type Database from 'better-sqlite3';
-import { addDays, type Period } from '../domain/period.js';
-import type { ResourceCost, ResourceDay, ResourceHours, UnusedCommitment } from '../domain/resource-cost.js';
-import type { BillRate } from '../domain/fx.js';
-import { isExtensionDimension, type ExtensionDimension, type SpendBatch, type SpendDimension, type SpendScope } from '../domain/spend.js';
-import type { CurrencyTotal, SpendFilter, TeamDay } from '../domain/spend-totals.js';
-import { costKindOf, type CostKind } from '../domain/cost-kind.js';
-import type { InvoiceLine } from '../domain/invoice-line.js';
-import type { Correction } from '../domain/correction.js';
+import { addDays, type Period } from '../../domain/period.js';
+import type { ResourceCost, ResourceDay, ResourceHours, UnusedCommitment } from '../../domain/resource-cost.js';
+import type { BillRate } from '../../domain/fx.js';
+import {
+  isExtensionDimension,
+  type ExtensionDimension,
+  type SpendBatch,
+  type SpendDimension,
+  type SpendScope,
+} from '../../domain/spend.js';
+import type { CurrencyTotal, SpendFilter, TeamDay } from '../../domain/spend-totals.js';
+import { costKindOf, type CostKind } from '../../domain/cost-kind.js';
+import type { InvoiceLine } from '../../domain/invoice-line.js';
+import type { Correction } from '../../domain/correction.js';
 
 export interface SpendStore {
   /** Totals per key and currency (a key billed in two currencies is two rows). */

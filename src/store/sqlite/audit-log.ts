@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { AuditEntry } from '../domain/audit.js';
+import type { AuditEntry } from '../../domain/audit.js';
 
 export interface AuditLog {
   record(entry: AuditEntry): Promise<void>;

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { SavingAction, SavingEntry } from '../domain/saving.js';
+import type { SavingAction, SavingEntry } from '../../domain/saving.js';
 
 export interface SavingsLedgerStore {
   /**

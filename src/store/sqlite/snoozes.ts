@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Snooze, SnoozeOutcome } from '../domain/snooze.js';
+import type { Snooze, SnoozeOutcome } from '../../domain/snooze.js';
 
 export interface SnoozeStore {
   set(snooze: Snooze): Promise<void>;

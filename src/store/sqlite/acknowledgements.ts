@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Acknowledgement } from '../domain/acknowledgement.js';
+import type { Acknowledgement } from '../../domain/acknowledgement.js';
 
 export interface AcknowledgementStore {
   acknowledge(ack: Acknowledgement): Promise<{ ack: Acknowledgement; first: boolean }>;

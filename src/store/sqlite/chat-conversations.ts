@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ChatConversation } from '../domain/chat-conversation.js';
+import type { ChatConversation } from '../../domain/chat-conversation.js';
 
 export interface ChatConversationStore {
   /** Inserts or refreshes the conversation (its reference may change, e.g. a new service URL). */

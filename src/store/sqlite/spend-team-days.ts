@@ -4,8 +4,8 @@
 // it never disagrees with spend_daily.
 
 import type Database from 'better-sqlite3';
-import { addDays } from '../domain/period.js';
-import type { SpendRow, SpendScope } from '../domain/spend.js';
+import { addDays } from '../../domain/period.js';
+import type { SpendRow, SpendScope } from '../../domain/spend.js';
 
 /** A span of days, both ends included (YYYY-MM-DD). */
 export interface DaySpan {

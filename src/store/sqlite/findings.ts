@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { Finding, TrackedFinding } from '../domain/finding.js';
-import type { FindingChange } from '../domain/finding-change.js';
+import type { Finding, TrackedFinding } from '../../domain/finding.js';
+import type { FindingChange } from '../../domain/finding-change.js';
 
 export interface FindingStore {
   /** Tracked findings of the given periods (open and resolved), to reconcile a new run against. */

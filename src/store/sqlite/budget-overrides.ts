@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { BudgetOverride } from '../domain/budget-override.js';
+import type { BudgetOverride } from '../../domain/budget-override.js';
 
 export interface BudgetOverrideStore {
   set(override: BudgetOverride): Promise<void>;

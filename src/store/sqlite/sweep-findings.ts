@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { SqliteTrackedFindings } from './tracked-findings.js';
-import type { FindingChange } from '../domain/finding-change.js';
-import type { SweepFinding, TrackedSweepFinding } from '../domain/sweep-finding.js';
+import type { FindingChange } from '../../domain/finding-change.js';
+import type { SweepFinding, TrackedSweepFinding } from '../../domain/sweep-finding.js';
 
 export interface SweepFindingStore {
   listOpen(): Promise<TrackedSweepFinding[]>;

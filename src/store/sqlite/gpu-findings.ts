@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { SqliteTrackedFindings } from './tracked-findings.js';
-import type { FindingChange } from '../domain/finding-change.js';
-import type { GpuFinding, TrackedGpuFinding } from '../domain/gpu-finding.js';
+import type { FindingChange } from '../../domain/finding-change.js';
+import type { GpuFinding, TrackedGpuFinding } from '../../domain/gpu-finding.js';
 
 export interface GpuFindingStore {
   listOpen(): Promise<TrackedGpuFinding[]>;

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { SourceFailure, SourceFreshness } from '../domain/source-freshness.js';
+import type { SourceFailure, SourceFreshness } from '../../domain/source-freshness.js';
 
 export interface FreshnessStore {
   list(): Promise<SourceFreshness[]>;

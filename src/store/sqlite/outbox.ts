@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { forSqlite } from './sql-params.js';
-import type { Message } from '../../templates/message.js';
-import type { OutboxDraft, OutboxFailure, OutboxItem, OutboxSummary } from './outbox-records.js';
+import type { Message } from '../../../templates/message.js';
+import type { OutboxDraft, OutboxFailure, OutboxItem, OutboxSummary } from '../outbox-records.js';
 
 export interface OutboxStore {
   /** Enqueues unless an item with the same dedupe key exists: a retry of a job sends nothing twice. */

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { KeepException } from '../domain/keep-exception.js';
+import type { KeepException } from '../../domain/keep-exception.js';
 
 export interface KeepExceptionStore {
   /** Sets (or moves) the instance's exception. */

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
-import type { ReviewAnswer, ReviewFigures, ReviewLine, ReviewRecord, TrackedReviewLine } from '../domain/review.js';
+import type { ReviewAnswer, ReviewFigures, ReviewLine, ReviewRecord, TrackedReviewLine } from '../../domain/review.js';
 import { enqueueOutbox } from './outbox.js';
-import type { OutboxDraft } from './outbox-records.js';
+import type { OutboxDraft } from '../outbox-records.js';
 
 export interface ReviewStore {
   /**

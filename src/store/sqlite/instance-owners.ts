@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { enqueueOutbox } from './outbox.js';
-import type { InstanceOwner } from '../domain/instance-owner.js';
-import type { OutboxDraft } from './outbox-records.js';
+import type { InstanceOwner } from '../../domain/instance-owner.js';
+import type { OutboxDraft } from '../outbox-records.js';
 
 export interface InstanceOwnerStore {
   list(): Promise<InstanceOwner[]>;

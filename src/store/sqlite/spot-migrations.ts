@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { SpotApprovalDraft, SpotApprovalResult, SpotMigration, SpotMigrationState } from '../domain/spot-migration.js';
+import type { SpotApprovalDraft, SpotApprovalResult, SpotMigration, SpotMigrationState } from '../../domain/spot-migration.js';
 
 export interface SpotMigrationStore {
   /** Records an approval on the instance's active migration, starting one if there is none: one transaction. */

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { CloudBudget } from '../domain/cloud-budget.js';
+import type { CloudBudget } from '../../domain/cloud-budget.js';
 import { writeFreshness } from './source-freshness.js';
 
 export interface CloudBudgetStore {

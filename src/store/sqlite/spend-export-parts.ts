@@ -3,7 +3,7 @@
 // file name in the same export, or a whole export imported complete), never the other parts.
 
 import type Database from 'better-sqlite3';
-import type { SpendScope } from '../domain/spend.js';
+import type { SpendScope } from '../../domain/spend.js';
 
 export interface DeletedParts {
   rows: number;
