@@ -6,7 +6,7 @@ import type { ChatPort } from '../src/ports/chat-port.js';
 import { configSchema } from '../src/config/schema.js';
 import type { DeliveryOptions } from '../src/jobs/deliver-outbox.js';
 import { DeliveryLoop, MIN_WAIT_MS } from '../src/jobs/delivery-loop.js';
-import type { OutboxStore } from '../src/store/sqlite/outbox.js';
+import type { OutboxStore } from '../src/store/outbox.js';
 import type { SimClock } from './soak-clock.js';
 
 const silent = pino({ level: 'silent' });

@@ -1,7 +1,7 @@
 import type { SpendBatch } from '../domain/spend.js';
 import type { ImportSummary } from '../domain/spend-import.js';
-import type { DeletedParts } from './sqlite/spend-export-parts.js';
-import { spanOfRows, widen, type DaySpan } from './sqlite/spend-team-days.js';
+import type { DeletedParts } from './spend-export-parts.js';
+import { spanOfRows, widen, type DaySpan } from './spend-team-days.js';
 
 /** What an import did so far, batch by batch (both stores): the summary it returns, and the days it touched. */
 export class ImportTally {

@@ -4,35 +4,36 @@ import type { GpuFinding } from '../domain/gpu-finding.js';
 import type { SpendBatch } from '../domain/spend.js';
 import type { ImportOptions, ImportSummary } from '../domain/spend-import.js';
 import type { SweepFinding } from '../domain/sweep-finding.js';
-import type { AcknowledgementStore } from './sqlite/acknowledgements.js';
-import type { AuditLog } from './sqlite/audit-log.js';
-import type { BudgetOverrideStore } from './sqlite/budget-overrides.js';
-import type { ChatConversationStore } from './sqlite/chat-conversations.js';
-import type { ClaimStore } from './sqlite/claims.js';
-import type { CloudBudgetStore } from './sqlite/cloud-budgets.js';
-import type { ConsoleMessageStore } from './sqlite/console-messages.js';
-import type { FindingStore } from './sqlite/findings.js';
-import type { GpuFindingStore } from './sqlite/gpu-findings.js';
-import type { InstanceActionStore } from './sqlite/instance-actions.js';
-import type { SavingsLedgerStore } from './sqlite/savings-ledger.js';
-import type { KubeUsageStore } from './sqlite/kube-usage.js';
-import type { InstanceOwnerStore } from './sqlite/instance-owners.js';
-import type { KeepExceptionStore } from './sqlite/keep-exceptions.js';
+import type { AcknowledgementStore } from './acknowledgements.js';
+import type { AuditLog } from './audit-log.js';
+import type { BudgetOverrideStore } from './budget-overrides.js';
+import type { ChatConversationStore } from './chat-conversations.js';
+import type { ClaimStore } from './claims.js';
+import type { CloudBudgetStore } from './cloud-budgets.js';
+import type { ConsoleMessageStore } from './console-messages.js';
+import type { FindingStore } from './findings.js';
+import type { GpuFindingStore } from './gpu-findings.js';
+import type { InstanceActionStore } from './instance-actions.js';
+import type { SavingsLedgerStore } from './savings-ledger.js';
+import type { KubeUsageStore } from './kube-usage.js';
+import type { InstanceOwnerStore } from './instance-owners.js';
+import type { KeepExceptionStore } from './keep-exceptions.js';
 import type { Leadership, LeadershipOptions } from './leadership.js';
-import type { OutboxStore } from './sqlite/outbox.js';
+import type { OutboxStore } from './outbox.js';
 import type { OutboxDraft } from './outbox-records.js';
-import type { ReviewStore } from './sqlite/reviews.js';
-import type { SnoozeStore } from './sqlite/snoozes.js';
-import type { FreshnessStore } from './sqlite/source-freshness.js';
-import type { SpendBreakdownStore } from './sqlite/spend-breakdowns.js';
-import type { SpendStore } from './sqlite/spend-daily.js';
-import type { SpotMigrationStore } from './sqlite/spot-migrations.js';
-import type { SweepFindingStore } from './sqlite/sweep-findings.js';
+import type { ReviewStore } from './reviews.js';
+import type { SnoozeStore } from './snoozes.js';
+import type { FreshnessStore } from './source-freshness.js';
+import type { SpendBreakdownStore } from './spend-breakdowns.js';
+import type { SpendStore } from './spend-daily.js';
+import type { SpotMigrationStore } from './spot-migrations.js';
+import type { SweepFindingStore } from './sweep-findings.js';
 
 // The store is an interface of async methods with two implementations: the embedded SQLite file
-// (open-store.ts) and a shared Postgres database for several replicas (postgres/). SQL dialect
-// details stay inside store/. Each sub-store's contract sits beside its SQLite class, its Postgres
-// class in postgres/; the records they hold are in domain/.
+// (sqlite/open-sqlite-store.ts) and a shared Postgres database for several replicas
+// (postgres/open-postgres-store.ts). SQL dialect details stay inside store/. Each sub-store's
+// contract (with the row mappers and SQL both stores share) sits directly in store/, its SQLite
+// class in sqlite/ and its Postgres class in postgres/; the records they hold are in domain/.
 
 /** Each table of findings a check run records into, and the findings it holds. */
 export interface FindingTables {

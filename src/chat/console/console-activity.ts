@@ -1,4 +1,4 @@
-import type { ConsoleChannelActivity } from '../../store/sqlite/console-messages.js';
+import type { ConsoleChannelActivity } from '../../store/console-messages.js';
 import type { ConsoleChannel } from './console-directory.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { TeamConfig } from '../../config/schema.js';
-import type { ConsoleMessage, ConsoleMessageStore } from '../../store/sqlite/console-messages.js';
+import type { ConsoleMessage, ConsoleMessageStore } from '../../store/console-messages.js';
 import type { Message } from '../../../templates/message.js';
 import { DeliveryError, type ChatPort } from '../../ports/chat-port.js';
 import type { PeopleDirectory } from '../../ports/people-directory.js';

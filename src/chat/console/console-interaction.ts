@@ -1,4 +1,4 @@
-import type { ConsoleMessage } from '../../store/sqlite/console-messages.js';
+import type { ConsoleMessage } from '../../store/console-messages.js';
 import type { ActionInteraction, Actor, CommandInteraction, MessageReply, Reply } from '../../ports/interaction.js';
 import { DM_CHANNEL, HOME_CHANNEL, type ConsoleChat } from './console-chat.js';
 

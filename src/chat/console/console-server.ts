@@ -9,7 +9,7 @@ import type { Interaction } from '../../ports/interaction.js';
 import { HOME_CHANNEL, type ConsoleChat } from './console-chat.js';
 import { homeView } from '../home-view.js';
 import { baseActionId, SURFACE_ACTION_IDS } from '../../domain/action-ids.js';
-import type { ConsoleMessage } from '../../store/sqlite/console-messages.js';
+import type { ConsoleMessage } from '../../store/console-messages.js';
 import { busiestChannel, latestIds } from './console-activity.js';
 import { consoleChannels, consoleUsers, defaultUser } from './console-directory.js';
 import { streamConsoleEvents } from './console-events.js';

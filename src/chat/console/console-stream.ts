@@ -1,4 +1,4 @@
-import type { ConsoleMessage } from '../../store/sqlite/console-messages.js';
+import type { ConsoleMessage } from '../../store/console-messages.js';
 import { escapeHtml, renderHtml } from '../../../templates/render/html.js';
 import type { ConsoleChannel } from './console-directory.js';
 

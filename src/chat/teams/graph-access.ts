@@ -1,4 +1,4 @@
-import type { ChatConversationStore } from '../../store/sqlite/chat-conversations.js';
+import type { ChatConversationStore } from '../../store/chat-conversations.js';
 import { GraphClient, PUBLIC_GRAPH, type GraphCredentials, type GraphEndpoints } from './graph-client.js';
 import { TEAMS_PLATFORM } from './teams-conversations.js';
 import type { TeamsSettings } from './teams-settings.js';

@@ -1,7 +1,7 @@
 import type { ConversationReference } from 'botbuilder';
 import type { Logger } from 'pino';
 import type { TeamConfig } from '../../config/schema.js';
-import type { ChatConversationStore } from '../../store/sqlite/chat-conversations.js';
+import type { ChatConversationStore } from '../../store/chat-conversations.js';
 import type { Message } from '../../../templates/message.js';
 import { DeliveryError, type ChatPort } from '../../ports/chat-port.js';
 import { cardActivity } from './teams-card.js';

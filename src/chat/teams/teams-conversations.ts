@@ -1,5 +1,5 @@
 import { TurnContext, type Activity, type ConversationReference } from 'botbuilder';
-import type { ChatConversationStore } from '../../store/sqlite/chat-conversations.js';
+import type { ChatConversationStore } from '../../store/chat-conversations.js';
 
 /** Outbox prefix and Interaction platform of Teams: the Bot Framework's own channel id for it. */
 export const TEAMS_PLATFORM = 'msteams';

@@ -1,5 +1,5 @@
 import type { Acknowledgement } from '../../domain/acknowledgement.js';
-import type { AcknowledgementStore } from '../sqlite/acknowledgements.js';
+import type { AcknowledgementStore } from '../acknowledgements.js';
 import type { PgDb } from './pg-db.js';
 
 export class PgAcknowledgementStore implements AcknowledgementStore {

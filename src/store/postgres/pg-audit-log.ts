@@ -1,5 +1,5 @@
 import type { AuditEntry } from '../../domain/audit.js';
-import type { AuditLog } from '../sqlite/audit-log.js';
+import type { AuditLog } from '../audit-log.js';
 import type { PgDb } from './pg-db.js';
 
 type AuditRow = Omit<AuditEntry, 'at'> & { id: number; at: string };

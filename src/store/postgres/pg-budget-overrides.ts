@@ -1,5 +1,5 @@
 import type { BudgetOverride } from '../../domain/budget-override.js';
-import { overrideFromRow, type BudgetOverrideStore, type OverrideRow } from '../sqlite/budget-overrides.js';
+import { overrideFromRow, type BudgetOverrideStore, type OverrideRow } from '../budget-overrides.js';
 import type { PgDb } from './pg-db.js';
 
 /** Budgets set from chat (budget-overrides.ts). */

@@ -1,5 +1,5 @@
 import type { ChatConversation } from '../../domain/chat-conversation.js';
-import { conversationFromRow, type ChatConversationStore, type ConversationRow } from '../sqlite/chat-conversations.js';
+import { conversationFromRow, type ChatConversationStore, type ConversationRow } from '../chat-conversations.js';
 import type { PgDb } from './pg-db.js';
 
 const SELECT = 'SELECT platform, conversation_id AS "conversationId", kind, reference, updated_at AS "updatedAt" FROM chat_conversations';

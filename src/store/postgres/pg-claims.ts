@@ -1,4 +1,4 @@
-import { CLAIM_DELIVERY, CLAIM_JOB, FORGET_EXPIRED_DELIVERIES, type ClaimStore } from '../sqlite/claims.js';
+import { CLAIM_DELIVERY, CLAIM_JOB, FORGET_EXPIRED_DELIVERIES, type ClaimStore } from '../claims.js';
 import type { PgDb } from './pg-db.js';
 
 export class PgClaimStore implements ClaimStore {

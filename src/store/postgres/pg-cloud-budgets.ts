@@ -1,5 +1,5 @@
 import type { CloudBudget } from '../../domain/cloud-budget.js';
-import type { CloudBudgetStore } from '../sqlite/cloud-budgets.js';
+import type { CloudBudgetStore } from '../cloud-budgets.js';
 import { sqliteOrder } from './pg-collation.js';
 import { lockFor, type PgDb } from './pg-db.js';
 import { writeFreshness } from './pg-source-freshness.js';

@@ -8,7 +8,7 @@ import {
   type ConsoleMessageStore,
   type ConsoleRow,
   VISIBLE_THREADS,
-} from '../sqlite/console-messages.js';
+} from '../console-messages.js';
 import type { PgDb } from './pg-db.js';
 
 export class PgConsoleMessageStore implements ConsoleMessageStore {

@@ -1,6 +1,6 @@
 import type { Finding, TrackedFinding } from '../../domain/finding.js';
 import type { FindingChange } from '../../domain/finding-change.js';
-import { toTrackedFinding, type FindingRow, type FindingStore } from '../sqlite/findings.js';
+import { toTrackedFinding, type FindingRow, type FindingStore } from '../findings.js';
 import type { PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';
 
@@ -26,7 +26,7 @@ export class PgFindingStore implements FindingStore {
   }
 }
 
-/** Applies a budget check's changes (applyFindingChange in findings.ts) inside the caller's transaction. */
+/** Applies a budget check's changes (applyFindingChange in sqlite/findings.ts) inside the caller's transaction. */
 export async function applyPgFindingChange(tx: PgSession, change: FindingChange<Finding>, now: Date): Promise<void> {
   const at = now.toISOString();
   const write = (f: Finding, state: 'new' | 'open') =>

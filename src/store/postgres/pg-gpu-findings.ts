@@ -1,6 +1,6 @@
 import type { FindingChange } from '../../domain/finding-change.js';
 import type { GpuFinding, TrackedGpuFinding } from '../../domain/gpu-finding.js';
-import type { GpuFindingStore } from '../sqlite/gpu-findings.js';
+import type { GpuFindingStore } from '../gpu-findings.js';
 import type { PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';
 import { PgTrackedFindings } from './pg-tracked-findings.js';
@@ -11,7 +11,7 @@ export class PgGpuFindingStore extends PgTrackedFindings<TrackedGpuFinding> impl
   }
 }
 
-/** Applies an idle-GPU check's changes (applyGpuFindingChange in gpu-findings.ts) inside the caller's transaction. */
+/** Applies an idle-GPU check's changes (applyGpuFindingChange in sqlite/gpu-findings.ts) inside the caller's transaction. */
 export async function applyPgGpuFindingChange(tx: PgSession, change: FindingChange<GpuFinding>, now: Date): Promise<void> {
   const at = now.toISOString();
   for (const f of [...change.opened, ...change.stillOpen])

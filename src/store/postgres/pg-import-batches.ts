@@ -1,6 +1,6 @@
 import type { SpendBatch } from '../../domain/spend.js';
 import type { ImportOptions, ImportSummary } from '../../domain/spend-import.js';
-import { refuseShrinking } from '../sqlite/import-guard.js';
+import { refuseShrinking } from '../import-guard.js';
 import { ImportTally } from '../import-tally.js';
 import type { PgDb } from './pg-db.js';
 import { periodSpend } from './pg-import-guard.js';
@@ -13,7 +13,7 @@ import { rebuildTeamDays, spanOfScope } from './pg-spend-team-days.js';
 
 /**
  * Store.importBatches on Postgres: every batch of an import in one transaction, as on SQLite
- * (open-store.ts). It holds the spend lock from its first statement, so a second replica importing
+ * (sqlite/open-sqlite-store.ts). It holds the spend lock from its first statement, so a second replica importing
  * at once waits, then reads (and replaces) what this one wrote.
  */
 export async function importBatches(db: PgDb, batches: readonly SpendBatch[], now?: Date, options?: ImportOptions): Promise<ImportSummary> {

@@ -1,7 +1,7 @@
 // The shrink guard of import-guard.ts: spend per billing period, account and currency of a source,
 // read before and after an import inside its transaction, and compared there (refuseShrinking).
 
-import { periodSpendKey } from '../sqlite/import-guard.js';
+import { periodSpendKey } from '../import-guard.js';
 import type { PgSession } from './pg-session.js';
 
 /** Effective spend per billing period, account and currency of a source, keyed by periodSpendKey. */

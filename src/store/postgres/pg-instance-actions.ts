@@ -1,6 +1,6 @@
 import type { InstanceActionRecord } from '../../domain/instance-action.js';
 import type { SavingEntry } from '../../domain/saving.js';
-import type { InstanceActionStore } from '../sqlite/instance-actions.js';
+import type { InstanceActionStore } from '../instance-actions.js';
 import type { PgDb } from './pg-db.js';
 import { insertSaving } from './pg-savings-ledger.js';
 

@@ -1,5 +1,5 @@
 import type { InstanceOwner } from '../../domain/instance-owner.js';
-import type { InstanceOwnerStore } from '../sqlite/instance-owners.js';
+import type { InstanceOwnerStore } from '../instance-owners.js';
 import type { OutboxDraft } from '../outbox-records.js';
 import type { PgDb } from './pg-db.js';
 import { enqueuePgOutbox } from './pg-outbox.js';

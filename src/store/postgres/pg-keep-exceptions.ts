@@ -1,5 +1,5 @@
 import type { KeepException } from '../../domain/keep-exception.js';
-import type { KeepExceptionStore } from '../sqlite/keep-exceptions.js';
+import type { KeepExceptionStore } from '../keep-exceptions.js';
 import type { PgDb } from './pg-db.js';
 
 export class PgKeepExceptionStore implements KeepExceptionStore {

@@ -1,8 +1,8 @@
 // The moves of Kubernetes node cost to workloads' teams (kube-attribution.ts says what they are and
 // why): the same statement as SQLite's, so a node-day still adds up to its bill in both stores.
 
-import { KUBE_ATTRIBUTION_SOURCE, movesSql } from '../sqlite/kube-attribution.js';
-import type { DaySpan } from '../sqlite/spend-team-days.js';
+import { KUBE_ATTRIBUTION_SOURCE, movesSql } from '../kube-attribution.js';
+import type { DaySpan } from '../spend-team-days.js';
 import type { PgSession } from './pg-session.js';
 import { lockSpendWrites } from './pg-spend-lock.js';
 

@@ -1,7 +1,7 @@
 import type { KubeUsageRow, PoolSample } from '../../domain/kube-usage.js';
 import type { Period } from '../../domain/period.js';
-import type { KubeUsageStore } from '../sqlite/kube-usage.js';
-import { spanOfDays } from '../sqlite/spend-team-days.js';
+import type { KubeUsageStore } from '../kube-usage.js';
+import { spanOfDays } from '../spend-team-days.js';
 import type { PgDb } from './pg-db.js';
 import { attributeKubeCost } from './pg-kube-attribution.js';
 import type { PgSession } from './pg-session.js';

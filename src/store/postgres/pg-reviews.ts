@@ -1,6 +1,6 @@
 import type { ReviewAnswer, ReviewLine, ReviewRecord, TrackedReviewLine } from '../../domain/review.js';
 import type { OutboxDraft } from '../outbox-records.js';
-import { toLine, toReview, type LineRow, type ReviewRow, type ReviewStore } from '../sqlite/reviews.js';
+import { toLine, toReview, type LineRow, type ReviewRow, type ReviewStore } from '../reviews.js';
 import type { PgDb } from './pg-db.js';
 import { enqueuePgOutbox } from './pg-outbox.js';
 import type { PgSession } from './pg-session.js';

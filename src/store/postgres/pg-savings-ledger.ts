@@ -1,5 +1,5 @@
 import type { SavingEntry } from '../../domain/saving.js';
-import { DAYS_PER_MONTH, entryFromRow, SAVINGS_ORDER, type LedgerRow, type SavingsLedgerStore } from '../sqlite/savings-ledger.js';
+import { DAYS_PER_MONTH, entryFromRow, SAVINGS_ORDER, type LedgerRow, type SavingsLedgerStore } from '../savings-ledger.js';
 import type { PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';
 

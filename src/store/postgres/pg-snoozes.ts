@@ -1,5 +1,5 @@
 import type { Snooze, SnoozeOutcome } from '../../domain/snooze.js';
-import { SNOOZE_COLUMNS, snoozeFromRow, type SnoozeRow, type SnoozeStore } from '../sqlite/snoozes.js';
+import { SNOOZE_COLUMNS, snoozeFromRow, type SnoozeRow, type SnoozeStore } from '../snoozes.js';
 import { lockFor, type PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';
 

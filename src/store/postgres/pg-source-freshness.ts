@@ -1,5 +1,5 @@
 import type { SourceFailure, SourceFreshness } from '../../domain/source-freshness.js';
-import type { FreshnessStore } from '../sqlite/source-freshness.js';
+import type { FreshnessStore } from '../source-freshness.js';
 import { bytes } from './pg-collation.js';
 import type { PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';

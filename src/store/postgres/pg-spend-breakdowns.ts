@@ -1,6 +1,6 @@
 import type { Period } from '../../domain/period.js';
 import type { CategoryDay, CostLine, UnitKind, UnitTotal } from '../../domain/cost-breakdown.js';
-import { UNIT_COLUMN, type SpendBreakdownStore } from '../sqlite/spend-breakdowns.js';
+import { UNIT_COLUMN, type SpendBreakdownStore } from '../spend-breakdowns.js';
 import { bytes } from './pg-collation.js';
 import type { PgDb } from './pg-db.js';
 

@@ -15,8 +15,8 @@ import {
 import type { CurrencyTotal, SpendFilter, TeamDay } from '../../domain/spend-totals.js';
 import type { InvoiceLine } from '../../domain/invoice-line.js';
 import type { Correction } from '../../domain/correction.js';
-import { KUBE_ATTRIBUTION_SOURCE } from '../sqlite/kube-attribution.js';
-import { DIMENSION_COLUMN, nextMonthOf, totalsRange, type SpendStore } from '../sqlite/spend-daily.js';
+import { KUBE_ATTRIBUTION_SOURCE } from '../kube-attribution.js';
+import { DIMENSION_COLUMN, nextMonthOf, totalsRange, type SpendStore } from '../spend-daily.js';
 import { bytes, sqliteOrder } from './pg-collation.js';
 import type { PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';

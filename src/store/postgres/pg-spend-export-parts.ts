@@ -2,7 +2,7 @@
 // of the parts it imports again, never the others.
 
 import type { SpendScope } from '../../domain/spend.js';
-import type { DeletedParts } from '../sqlite/spend-export-parts.js';
+import type { DeletedParts } from '../spend-export-parts.js';
 import type { PgSession } from './pg-session.js';
 
 /**

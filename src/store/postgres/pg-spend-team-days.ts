@@ -3,7 +3,7 @@
 
 import { addDays } from '../../domain/period.js';
 import type { SpendScope } from '../../domain/spend.js';
-import type { DaySpan } from '../sqlite/spend-team-days.js';
+import type { DaySpan } from '../spend-team-days.js';
 import type { PgSession } from './pg-session.js';
 import { lockSpendWrites } from './pg-spend-lock.js';
 

@@ -1,5 +1,5 @@
 import type { SpotApprovalDraft, SpotApprovalResult, SpotMigration, SpotMigrationState } from '../../domain/spot-migration.js';
-import { migrationFromRow, type MigrationRow, type SpotMigrationStore } from '../sqlite/spot-migrations.js';
+import { migrationFromRow, type MigrationRow, type SpotMigrationStore } from '../spot-migrations.js';
 import { lockFor, type PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';
 

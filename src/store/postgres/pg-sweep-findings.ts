@@ -1,6 +1,6 @@
 import type { FindingChange } from '../../domain/finding-change.js';
 import type { SweepFinding, TrackedSweepFinding } from '../../domain/sweep-finding.js';
-import type { SweepFindingStore } from '../sqlite/sweep-findings.js';
+import type { SweepFindingStore } from '../sweep-findings.js';
 import type { PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';
 import { PgTrackedFindings } from './pg-tracked-findings.js';
@@ -11,7 +11,7 @@ export class PgSweepFindingStore extends PgTrackedFindings<TrackedSweepFinding> 
   }
 }
 
-/** Applies a sweep check's changes (applySweepFindingChange in sweep-findings.ts) inside the caller's transaction. */
+/** Applies a sweep check's changes (applySweepFindingChange in sqlite/sweep-findings.ts) inside the caller's transaction. */
 export async function applyPgSweepFindingChange(tx: PgSession, change: FindingChange<SweepFinding>, now: Date): Promise<void> {
   const at = now.toISOString();
   for (const f of [...change.opened, ...change.stillOpen])

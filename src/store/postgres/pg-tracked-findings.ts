@@ -1,4 +1,4 @@
-import { toTracked, type Tracked, type TrackedRow } from '../sqlite/tracked-findings.js';
+import { toTracked, type Tracked, type TrackedRow } from '../tracked-findings.js';
 import type { PgDb } from './pg-db.js';
 
 /** Findings stored as JSON bodies (tracked-findings.ts); `table` is one of ours, never user input. */

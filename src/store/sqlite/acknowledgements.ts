@@ -1,10 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Acknowledgement } from '../../domain/acknowledgement.js';
-
-export interface AcknowledgementStore {
-  acknowledge(ack: Acknowledgement): Promise<{ ack: Acknowledgement; first: boolean }>;
-  get(findingId: string): Promise<Acknowledgement | null>;
-}
+import type { AcknowledgementStore } from '../acknowledgements.js';
 
 export class SqliteAcknowledgementStore implements AcknowledgementStore {
   private readonly insertStatement: Database.Statement<[string, string, string]>;

@@ -1,10 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { AuditEntry } from '../../domain/audit.js';
-
-export interface AuditLog {
-  record(entry: AuditEntry): Promise<void>;
-  list(limit?: number): Promise<(AuditEntry & { id: number })[]>;
-}
+import type { AuditLog } from '../audit-log.js';
 
 type AuditRow = Omit<AuditEntry, 'at'> & { id: number; at: string };
 

@@ -1,19 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { BudgetOverride } from '../../domain/budget-override.js';
-
-export interface BudgetOverrideStore {
-  set(override: BudgetOverride): Promise<void>;
-  list(): Promise<BudgetOverride[]>;
-}
-
-export interface OverrideRow {
-  team: string;
-  cadence: BudgetOverride['cadence'];
-  amount: number;
-  thresholds: string | null;
-  byUser: string;
-  at: string;
-}
+import { overrideFromRow, type BudgetOverrideStore, type OverrideRow } from '../budget-overrides.js';
 
 /** Budgets set from chat (`/burnrate budget set`); they win over burnrate.yml. */
 export class SqliteBudgetOverrideStore implements BudgetOverrideStore {
@@ -46,8 +33,4 @@ export class SqliteBudgetOverrideStore implements BudgetOverrideStore {
   async list(): Promise<BudgetOverride[]> {
     return this.listStatement.all().map(overrideFromRow);
   }
-}
-
-export function overrideFromRow(row: OverrideRow): BudgetOverride {
-  return { ...row, thresholds: row.thresholds ? (JSON.parse(row.thresholds) as number[]) : null, at: new Date(row.at) };
 }

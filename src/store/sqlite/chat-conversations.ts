@@ -1,22 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ChatConversation } from '../../domain/chat-conversation.js';
-
-export interface ChatConversationStore {
-  /** Inserts or refreshes the conversation (its reference may change, e.g. a new service URL). */
-  save(conversation: ChatConversation): Promise<void>;
-  get(platform: string, conversationId: string): Promise<ChatConversation | null>;
-  /** Every conversation known on a platform (where the bot was installed or spoken to). */
-  list(platform: string): Promise<ChatConversation[]>;
-}
-
-/** A conversation as both stores' queries return it. */
-export interface ConversationRow {
-  platform: string;
-  conversationId: string;
-  kind: string;
-  reference: string;
-  updatedAt: string;
-}
+import { conversationFromRow, type ChatConversationStore, type ConversationRow } from '../chat-conversations.js';
 
 /**
  * Conversations a chat platform lets burnrate write to later. The reference is kept as the
@@ -52,7 +36,3 @@ export class SqliteChatConversationStore implements ChatConversationStore {
 }
 
 const SELECT = 'SELECT platform, conversation_id AS conversationId, kind, reference, updated_at AS updatedAt FROM chat_conversations';
-
-export function conversationFromRow(row: ConversationRow): ChatConversation {
-  return { ...row, reference: JSON.parse(row.reference) as Record<string, unknown>, updatedAt: new Date(row.updatedAt) };
-}

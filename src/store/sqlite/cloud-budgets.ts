@@ -1,12 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { CloudBudget } from '../../domain/cloud-budget.js';
 import { writeFreshness } from './source-freshness.js';
-
-export interface CloudBudgetStore {
-  /** Replaces everything `source` listed before, and records its freshness, in one transaction. */
-  replace(source: string, budgets: readonly CloudBudget[], now: Date): Promise<void>;
-  list(): Promise<CloudBudget[]>;
-}
+import type { CloudBudgetStore } from '../cloud-budgets.js';
 
 export class SqliteCloudBudgetStore implements CloudBudgetStore {
   private readonly listStatement: Database.Statement<[], string>;

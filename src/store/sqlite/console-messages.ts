@@ -1,79 +1,15 @@
 import type Database from 'better-sqlite3';
 import type { Message } from '../../../templates/message.js';
-
-/** A message of the local web console: posted by burnrate, or a command a user typed. */
-export interface ConsoleMessage {
-  id: number;
-  /** A team id (its console channel) or `@dm`, each user's direct-message view. */
-  channel: string;
-  /** The thread this message replies in; threads are one level deep, as in Slack. */
-  parentId: number | null;
-  /** Only this user sees the message (answers to them); null: everyone in the channel. */
-  privateTo: string | null;
-  /** The user who typed it (an echoed command); null when burnrate wrote it. */
-  author: string | null;
-  message: Message;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ConsoleMessageDraft {
-  channel: string;
-  parentId?: number | null;
-  privateTo?: string | null;
-  author?: string | null;
-  message: Message;
-}
-
-/** How much a channel holds for one viewer: what picks the busiest channel and lights unread markers. */
-export interface ConsoleChannelActivity {
-  /** Messages the viewer can see, thread replies included. */
-  messages: number;
-  /** The newest of them: a browser that has seen this id has seen the channel. */
-  latestId: number;
-}
-
-export interface ConsoleMessageStore {
-  add(draft: ConsoleMessageDraft, now: Date): Promise<ConsoleMessage>;
-  /** Replaces a message's content; null when there is no such message. */
-  update(id: number, message: Message, now: Date): Promise<ConsoleMessage | null>;
-  get(id: number): Promise<ConsoleMessage | null>;
-  /**
-   * What `viewer` sees in a channel: the latest `limit` top-level messages visible to them and
-   * the visible replies in their threads, oldest first.
-   */
-  list(channel: string, viewer: string, limit?: number): Promise<ConsoleMessage[]>;
-  /** Per channel with any message `viewer` can see: how many, and the newest id. */
-  activity(viewer: string): Promise<Map<string, ConsoleChannelActivity>>;
-}
-
-/** A console_messages row, as both stores read it (`SELECT *`). */
-export interface ConsoleRow {
-  id: number;
-  channel: string;
-  parent_id: number | null;
-  private_to: string | null;
-  author: string | null;
-  message: string;
-  created_at: string;
-  updated_at: string;
-}
-
-/** How many top-level messages a channel shows by default: a working day's worth, not a history. */
-export const DEFAULT_CONSOLE_LIMIT = 200;
-
-/**
- * What viewer $2 sees of channel $1: its latest $3 top-level messages visible to them and the
- * visible replies in their threads, oldest first. Both stores run it (SQLite binds $n by name).
- */
-export const VISIBLE_THREADS = `WITH roots AS (
-    SELECT id FROM console_messages
-    WHERE channel = $1 AND parent_id IS NULL AND (private_to IS NULL OR private_to = $2)
-    ORDER BY id DESC LIMIT $3
-  )
-  SELECT * FROM console_messages
-  WHERE (id IN (SELECT id FROM roots) OR parent_id IN (SELECT id FROM roots)) AND (private_to IS NULL OR private_to = $2)
-  ORDER BY id`;
+import {
+  DEFAULT_CONSOLE_LIMIT,
+  VISIBLE_THREADS,
+  consoleMessageFromRow,
+  type ConsoleMessage,
+  type ConsoleMessageDraft,
+  type ConsoleChannelActivity,
+  type ConsoleMessageStore,
+  type ConsoleRow,
+} from '../console-messages.js';
 
 /**
  * The local web console's messages. The console is a chat platform like the others, and its
@@ -131,17 +67,4 @@ export class SqliteConsoleMessageStore implements ConsoleMessageStore {
   async activity(viewer: string): Promise<Map<string, ConsoleChannelActivity>> {
     return new Map(this.activityStatement.all(viewer).map((row) => [row.channel, { messages: row.messages, latestId: row.latest_id }]));
   }
-}
-
-export function consoleMessageFromRow(row: ConsoleRow): ConsoleMessage {
-  return {
-    id: row.id,
-    channel: row.channel,
-    parentId: row.parent_id,
-    privateTo: row.private_to,
-    author: row.author,
-    message: JSON.parse(row.message) as Message,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }

@@ -1,21 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Finding, TrackedFinding } from '../../domain/finding.js';
 import type { FindingChange } from '../../domain/finding-change.js';
-
-export interface FindingStore {
-  /** Tracked findings of the given periods (open and resolved), to reconcile a new run against. */
-  listForPeriods(periods: readonly string[]): Promise<TrackedFinding[]>;
-  listOpen(): Promise<TrackedFinding[]>;
-  get(id: string): Promise<TrackedFinding | null>;
-}
-
-export interface FindingRow {
-  body: string;
-  state: TrackedFinding['state'];
-  first_seen: string;
-  last_seen: string;
-  resolved_at: string | null;
-}
+import { toTrackedFinding, type FindingStore, type FindingRow } from '../findings.js';
 
 export class SqliteFindingStore implements FindingStore {
   private readonly getStatement: Database.Statement<[string], FindingRow>;
@@ -64,14 +50,4 @@ export function applyFindingChange(db: Database.Database, change: FindingChange<
 
 function pick(f: Finding) {
   return { id: f.id, kind: f.kind, team: f.team, period: f.period, threshold: f.threshold };
-}
-
-export function toTrackedFinding(row: FindingRow): TrackedFinding {
-  return {
-    ...(JSON.parse(row.body) as Finding),
-    state: row.state,
-    firstSeen: row.first_seen,
-    lastSeen: row.last_seen,
-    resolvedAt: row.resolved_at,
-  };
 }

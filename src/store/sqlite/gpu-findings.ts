@@ -2,11 +2,7 @@ import type Database from 'better-sqlite3';
 import { SqliteTrackedFindings } from './tracked-findings.js';
 import type { FindingChange } from '../../domain/finding-change.js';
 import type { GpuFinding, TrackedGpuFinding } from '../../domain/gpu-finding.js';
-
-export interface GpuFindingStore {
-  listOpen(): Promise<TrackedGpuFinding[]>;
-  get(id: string): Promise<TrackedGpuFinding | null>;
-}
+import type { GpuFindingStore } from '../gpu-findings.js';
 
 /** Idle-GPU findings, read back from their JSON bodies. */
 export class SqliteGpuFindingStore extends SqliteTrackedFindings<TrackedGpuFinding> implements GpuFindingStore {

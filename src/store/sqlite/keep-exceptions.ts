@@ -1,11 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { KeepException } from '../../domain/keep-exception.js';
-
-export interface KeepExceptionStore {
-  /** Sets (or moves) the instance's exception. */
-  set(keep: KeepException): Promise<void>;
-  active(now: Date): Promise<KeepException[]>;
-}
+import type { KeepExceptionStore } from '../keep-exceptions.js';
 
 interface KeepRow {
   instanceId: string;

@@ -2,18 +2,9 @@ import type Database from 'better-sqlite3';
 import type { KubeUsageRow, PoolSample } from '../../domain/kube-usage.js';
 import type { Period } from '../../domain/period.js';
 import { attributeKubeCost } from './kube-attribution.js';
-import { rebuildTeamDays, spanOfDays } from './spend-team-days.js';
-
-export interface KubeUsageStore {
-  /** When the cluster was last sampled; null before the first sample. */
-  lastSample(cluster: string): Promise<Date | null>;
-  /** Adds a sample's rows and pool figures and moves the cluster's sample time to `at`, together. */
-  record(cluster: string, at: Date, rows: readonly KubeUsageRow[], pools: readonly PoolSample[]): Promise<void>;
-  /** Every row of the period's days. */
-  rows(period: Period): Promise<KubeUsageRow[]>;
-  /** Every pool sample taken in the period. */
-  poolSamples(period: Period): Promise<PoolSample[]>;
-}
+import { rebuildTeamDays } from './spend-team-days.js';
+import { spanOfDays } from '../spend-team-days.js';
+import type { KubeUsageStore } from '../kube-usage.js';
 
 export class SqliteKubeUsageStore implements KubeUsageStore {
   private readonly last: Database.Statement<[string], string>;

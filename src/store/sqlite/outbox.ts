@@ -1,72 +1,7 @@
 import type Database from 'better-sqlite3';
 import { forSqlite } from './sql-params.js';
-import type { Message } from '../../../templates/message.js';
 import type { OutboxDraft, OutboxFailure, OutboxItem, OutboxSummary } from '../outbox-records.js';
-
-export interface OutboxStore {
-  /** Enqueues unless an item with the same dedupe key exists: a retry of a job sends nothing twice. */
-  enqueue(items: OutboxDraft[], now: Date): Promise<number>;
-  /** Items due now (pending, attempt time reached, parent sent), without claiming them. */
-  due(now: Date, limit?: number): Promise<OutboxItem[]>;
-  /**
-   * Leases the next due item to `owner` until `leaseUntil`, atomically: status 'sending'. An item
-   * whose lease expired (its delivery crashed) is taken over, in doubt. Only items for `platforms`
-   * (those running here); null when none is due.
-   */
-  claimNext(owner: string, now: Date, leaseUntil: Date, platforms: readonly string[]): Promise<OutboxItem | null>;
-  /** Marks a leased item sent; false when the lease was lost to another delivery meanwhile. */
-  markSent(id: number, owner: string, ref: string | null, now: Date, options?: { suspectedDuplicate?: boolean }): Promise<boolean>;
-  markRetry(id: number, owner: string, failure: OutboxFailure): Promise<void>;
-  /** Gives a leased item back unattempted, due again at `nextAttemptAt` (its method is throttled). */
-  release(id: number, owner: string, nextAttemptAt: Date): Promise<void>;
-  /**
-   * Extends the lease of an item this delivery still holds (before a post that follows a long
-   * look-up); false when it was taken over meanwhile: then this delivery must not post it.
-   */
-  renewLease(id: number, owner: string, leaseUntil: Date): Promise<boolean>;
-  /**
-   * When the next item `claimNext` could return falls due (for `platforms`, parent sent), or null
-   * when none waits: an item waiting for its parent is due when the parent is sent, not before.
-   */
-  nextAttemptAt(platforms: readonly string[]): Promise<Date | null>;
-  summary(): Promise<OutboxSummary>;
-  /** Failed items, newest first. */
-  failed(limit?: number): Promise<OutboxItem[]>;
-  /** Queues failed items again (all, or those ids), with a fresh retry budget; returns how many. */
-  retryFailed(now: Date, ids?: readonly number[]): Promise<number>;
-  /** Key of the first message of an alert group on a platform, if one was queued. */
-  threadRoot(groupKey: string, platform: string): Promise<string | null>;
-}
-
-/** An outbox row as both stores return it (times ISO text, flags 0/1), with its parent's ref. */
-export interface OutboxRow {
-  id: number;
-  dedupe_key: string;
-  target: string;
-  message: string;
-  status: OutboxItem['status'];
-  attempts: number;
-  next_attempt_at: string;
-  ref: string | null;
-  last_error: string | null;
-  op: OutboxItem['op'];
-  parent_ref: string | null;
-  in_doubt: number;
-  first_attempt_at: string | null;
-  first_failure_at: string | null;
-}
-
-// The steps of a delivery after its claim, the same on both stores: each names the lease's owner,
-// so a delivery that lost its lease changes nothing.
-export const MARK_SENT = `UPDATE outbox SET status = 'sent', ref = $1, sent_at = $2, attempts = attempts + 1, last_error = NULL,
-    lease_owner = NULL, lease_until = NULL, in_doubt = 0, suspected_duplicate = $3
-  WHERE id = $4 AND status = 'sending' AND lease_owner = $5`;
-export const MARK_RETRY = `UPDATE outbox SET status = $1, attempts = attempts + 1, last_error = $2, next_attempt_at = $3, lease_owner = NULL,
-    lease_until = NULL, in_doubt = $4, first_failure_at = coalesce(first_failure_at, $5)
-  WHERE id = $6 AND status = 'sending' AND lease_owner = $7`;
-export const RELEASE = `UPDATE outbox SET status = 'pending', next_attempt_at = $1, lease_owner = NULL, lease_until = NULL
-  WHERE id = $2 AND status = 'sending' AND lease_owner = $3`;
-export const RENEW_LEASE = `UPDATE outbox SET lease_until = $1 WHERE id = $2 AND status = 'sending' AND lease_owner = $3`;
+import { MARK_RETRY, MARK_SENT, RELEASE, RENEW_LEASE, toOutboxItem, type OutboxRow, type OutboxStore } from '../outbox.js';
 
 /**
  * What may go now: pending and due, or leased by a delivery whose lease ran out (it crashed). An
@@ -212,25 +147,6 @@ export class SqliteOutboxStore implements OutboxStore {
       .get(groupKey, platform) as { rootKey: string } | undefined;
     return row?.rootKey ?? null;
   }
-}
-
-export function toOutboxItem(row: OutboxRow): OutboxItem {
-  return {
-    id: row.id,
-    dedupeKey: row.dedupe_key,
-    target: row.target,
-    message: JSON.parse(row.message) as Message,
-    status: row.status,
-    attempts: row.attempts,
-    nextAttemptAt: row.next_attempt_at,
-    ref: row.ref,
-    lastError: row.last_error,
-    op: row.op,
-    parentRef: row.parent_ref,
-    inDoubt: row.in_doubt === 1,
-    firstAttemptAt: row.first_attempt_at,
-    firstFailureAt: row.first_failure_at,
-  };
 }
 
 /** Inserts drafts, skipping dedupe keys already queued. Runs inside the caller's transaction. */

@@ -1,39 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { SavingAction, SavingEntry } from '../../domain/saving.js';
-
-export interface SavingsLedgerStore {
-  /**
-   * Entries of actions taken from `since` (ISO) on: stops and sweep stops as recorded, spot
-   * migrations as migrated (their saving a day from the recommendation, ended by a revert), and
-   * review lines a team answered "Right-size" where the line carried a right-size recommendation
-   * (its saving a day; the bill confirms it once the instance runs as the smaller type, and an
-   * answer changed since takes the entry back).
-   */
-  since(since: string): Promise<SavingEntry[]>;
-}
-
-/** An entry as both stores' queries return it. */
-export interface LedgerRow {
-  action: SavingAction;
-  ref: string;
-  resourceId: string;
-  name: string | null;
-  team: string | null;
-  at: string;
-  byUser: string;
-  expectedDaily: number;
-  currency: string;
-  endedAt: string | null;
-}
-
-/** Days in an average month: a migration's monthly saving as a saving a day. */
-export const DAYS_PER_MONTH = 365.25 / 12;
-
-/**
- * Entries oldest first; those of one instant (a sweep's stops) in the order they were written:
- * the ledger's own, then migrations, then review lines, each in insertion order (`seq`).
- */
-export const SAVINGS_ORDER = 'ORDER BY at, part, seq';
+import type { SavingEntry } from '../../domain/saving.js';
+import { DAYS_PER_MONTH, SAVINGS_ORDER, entryFromRow, type SavingsLedgerStore, type LedgerRow } from '../savings-ledger.js';
 
 /** The insert a completing action runs inside its own transaction; a second completion adds nothing. */
 export function savingInsert(db: Database.Database): (entry: SavingEntry) => void {
@@ -74,19 +41,4 @@ export class SqliteSavingsLedgerStore implements SavingsLedgerStore {
   async since(since: string): Promise<SavingEntry[]> {
     return this.sinceStatement.all(since, since, since).map(entryFromRow);
   }
-}
-
-export function entryFromRow(r: LedgerRow): SavingEntry {
-  return {
-    action: r.action,
-    ref: r.ref,
-    resourceId: r.resourceId,
-    name: r.name,
-    team: r.team,
-    at: new Date(r.at),
-    byUser: r.byUser,
-    expectedDaily: r.expectedDaily,
-    currency: r.currency,
-    ...(r.endedAt ? { endedAt: new Date(r.endedAt) } : {}),
-  };
 }

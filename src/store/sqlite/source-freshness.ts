@@ -1,12 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { SourceFailure, SourceFreshness } from '../../domain/source-freshness.js';
-
-export interface FreshnessStore {
-  list(): Promise<SourceFreshness[]>;
-  /** Sources whose last refresh failed (a later success clears it). */
-  failures(): Promise<SourceFailure[]>;
-  recordFailure(source: string, error: string, now: Date): Promise<void>;
-}
+import type { FreshnessStore } from '../source-freshness.js';
 
 export class SqliteFreshnessStore implements FreshnessStore {
   private readonly listStatement: Database.Statement<[], SourceFreshness>;

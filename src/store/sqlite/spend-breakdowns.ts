@@ -1,17 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Period } from '../../domain/period.js';
 import type { CategoryDay, CostLine, UnitKind, UnitTotal } from '../../domain/cost-breakdown.js';
-
-export interface SpendBreakdownStore {
-  /** A team's effective spend per day and service category: the review's chart. */
-  dailyByCategory(period: Period, team: string): Promise<CategoryDay[]>;
-  /** A team's largest usage lines, most expensive first. */
-  costLines(period: Period, team: string, limit: number): Promise<CostLine[]>;
-  /** A team's spend per experiment, run or sweep tag value (untagged lines left out). */
-  unitTotals(period: Period, team: string, unit: UnitKind): Promise<UnitTotal[]>;
-}
-
-export const UNIT_COLUMN: Record<UnitKind, string> = { experiment: 'experiment', run: 'run_id', sweep: 'sweep' };
+import { UNIT_COLUMN, type SpendBreakdownStore } from '../spend-breakdowns.js';
 
 /** The slices of one team's month a cost review shows: by day and category, by cost line, by unit. */
 export class SqliteSpendBreakdownStore implements SpendBreakdownStore {

@@ -1,15 +1,6 @@
-// File exports arrive in parts: a billing period is the sum of several files, often imported one at
-// a time. An import therefore replaces only what it imports again (the same file content, the same
-// file name in the same export, or a whole export imported complete), never the other parts.
-
 import type Database from 'better-sqlite3';
 import type { SpendScope } from '../../domain/spend.js';
-
-export interface DeletedParts {
-  rows: number;
-  /** File names of the earlier parts replaced, sorted; rows of imports from before parts were tracked have none. */
-  parts: string[];
-}
+import type { DeletedParts } from '../spend-export-parts.js';
 
 /**
  * Deletes, in the scope's source and billing periods, the earlier rows its parts replace. Rows of

@@ -2,11 +2,7 @@ import type Database from 'better-sqlite3';
 import { SqliteTrackedFindings } from './tracked-findings.js';
 import type { FindingChange } from '../../domain/finding-change.js';
 import type { SweepFinding, TrackedSweepFinding } from '../../domain/sweep-finding.js';
-
-export interface SweepFindingStore {
-  listOpen(): Promise<TrackedSweepFinding[]>;
-  get(id: string): Promise<TrackedSweepFinding | null>;
-}
+import type { SweepFindingStore } from '../sweep-findings.js';
 
 /** Runaway-sweep findings, read back from their JSON bodies. */
 export class SqliteSweepFindingStore extends SqliteTrackedFindings<TrackedSweepFinding> implements SweepFindingStore {
