@@ -45,6 +45,20 @@ module.exports = {
       to: { path: `node_modules/${CLOUD_SDKS}` },
     },
     {
+      name: 'sqlite-driver-only-in-store-sqlite',
+      severity: 'error',
+      comment: 'The SQLite store lives in store/sqlite/; store/ itself holds only the dialect-neutral contracts.',
+      from: { path: PRODUCT, pathNot: '^src/store/sqlite/' },
+      to: { path: 'node_modules/better-sqlite3/' },
+    },
+    {
+      name: 'postgres-driver-only-in-store-postgres',
+      severity: 'error',
+      comment: 'The Postgres store lives in store/postgres/, beside store/sqlite/.',
+      from: { path: PRODUCT, pathNot: '^src/store/postgres/' },
+      to: { path: 'node_modules/pg/' },
+    },
+    {
       name: 'slack-sdk-only-in-chat-slack',
       severity: 'error',
       from: { path: PRODUCT, pathNot: '^src/chat/slack/' },

@@ -5,7 +5,7 @@ import type { Deps } from '../src/deps.js';
 import { addDays } from '../src/domain/period.js';
 import type { SpendRow } from '../src/domain/spend.js';
 import { runBudgetCheck } from '../src/jobs/budget-check.js';
-import { openStore } from '../src/store/open-store.js';
+import { openStore } from '../src/store/sqlite/open-sqlite-store.js';
 import { median } from './stats.js';
 
 export interface BudgetBenchResult {

@@ -8,7 +8,7 @@
 // due is lost, and every double is one the outbox counted as a suspected duplicate (none at all
 // where the platform lets the outbox look before posting again).
 import { createRandom, seedOf } from '../src/sources/demo/random.js';
-import { openStore } from '../src/store/open-store.js';
+import { openStore } from '../src/store/sqlite/open-sqlite-store.js';
 import { planAlerts } from './soak-alerts.js';
 import { SoakChatPort, SoakPlatform } from './soak-chat.js';
 import { SimClock } from './soak-clock.js';

@@ -8,7 +8,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { teamResolver } from '../src/domain/ownership.js';
 import { demoConfig } from '../src/sources/demo/demo-config.js';
 import { readFocusFiles } from '../src/sources/focus/read-focus.js';
-import { openStore } from '../src/store/open-store.js';
+import { openStore } from '../src/store/sqlite/open-sqlite-store.js';
 
 export interface ChildResult {
   mode: 'import' | 'floor';

@@ -13,7 +13,7 @@ import { createLogger } from './log.js';
 import { buildGpuDeps } from './sources/gpu-registry.js';
 import { buildSources } from './sources/registry.js';
 import { databaseUrl } from './config/database-url.js';
-import { DEFAULT_DB_PATH, openStore } from './store/open-store.js';
+import { DEFAULT_DB_PATH, openStore } from './store/sqlite/open-sqlite-store.js';
 import { openPostgresStore } from './store/postgres/open-postgres-store.js';
 
 export interface BuildOptions {

@@ -1,6 +1,3 @@
-import type Database from 'better-sqlite3';
-import { forSqlite } from './sql-params.js';
-
 /**
  * Rows that make several processes on one database act once. Each claim is a single upsert, the
  * same statement on SQLite and Postgres: whoever inserts (or renews an expired) row first has it.
@@ -22,31 +19,3 @@ export const CLAIM_DELIVERY = `INSERT INTO inbound_claims (key, expires_at) VALU
   RETURNING key`;
 export const FORGET_EXPIRED_DELIVERIES = 'DELETE FROM inbound_claims WHERE expires_at <= $1';
 export const CLAIM_JOB = `INSERT INTO job_runs (job, occurrence, owner, at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`;
-
-export class SqliteClaimStore implements ClaimStore {
-  private readonly claimDelivery: Database.Statement<[string, string, string]>;
-  private readonly forgetExpired: Database.Statement<[string]>;
-  private readonly claimJob: Database.Statement<[string, string, string, string]>;
-  private readonly claimAll: (keys: readonly string[], now: string, until: string) => boolean;
-
-  constructor(db: Database.Database) {
-    this.claimDelivery = db.prepare(forSqlite(CLAIM_DELIVERY));
-    this.forgetExpired = db.prepare(forSqlite(FORGET_EXPIRED_DELIVERIES));
-    this.claimJob = db.prepare(forSqlite(CLAIM_JOB));
-    this.claimAll = db.transaction((keys: readonly string[], now: string, until: string) => {
-      this.forgetExpired.run(now);
-      let claimed = 0;
-      for (const key of keys) claimed += this.claimDelivery.all(key, until, now).length;
-      return claimed === keys.length;
-    });
-  }
-
-  async firstDelivery(keys: readonly string[], now: Date, ttlMs: number): Promise<boolean> {
-    if (keys.length === 0) return true;
-    return this.claimAll(keys, now.toISOString(), new Date(now.getTime() + ttlMs).toISOString());
-  }
-
-  async jobOccurrence(job: string, occurrence: Date, owner: string, now: Date): Promise<boolean> {
-    return this.claimJob.run(job, occurrence.toISOString(), owner, now.toISOString()).changes === 1;
-  }
-}

@@ -2,23 +2,10 @@
 // a part imported again much smaller than before. Spend is compared per billing period, account and
 // currency of the import's source, before and after, inside the import's transaction.
 
-import type Database from 'better-sqlite3';
 import { BurnrateError } from '../domain/errors.js';
 
 /** An import may not take away more than this share of a billing period's spend without --replace-period. */
 const MAX_SHRINK = 0.5;
-
-/** Effective spend per billing period, account and currency of a source: "period\u0000account\u0000currency" -> amount. */
-export function periodSpend(db: Database.Database, source: string, periods: readonly string[]): Map<string, number> {
-  const rows = db
-    .prepare<[string, string], { key: string; effective: number }>(
-      `SELECT billing_period || char(0) || billing_account || char(0) || currency AS key, sum(effective) AS effective
-       FROM spend_daily WHERE source = ? AND billing_period IN (SELECT value FROM json_each(?))
-       GROUP BY billing_period, billing_account, currency`,
-    )
-    .all(source, JSON.stringify(periods));
-  return new Map(rows.map((r) => [r.key, r.effective]));
-}
 
 /** The key periodSpend gives a billing period's spend in an account and currency (SQLite builds the same in its query). */
 export function periodSpendKey(period: string, account: string, currency: string): string {

@@ -13,9 +13,6 @@
 // The rows are rebuilt over a span of days, in the caller's transaction, whenever the bill (an
 // import) or the usage (a sample) of those days changes.
 
-import type Database from 'better-sqlite3';
-import type { DaySpan } from './spend-team-days.js';
-
 /** The source of the moves in spend_daily: never imported, never a source of freshness. */
 export const KUBE_ATTRIBUTION_SOURCE = 'kubernetes';
 
@@ -101,15 +98,3 @@ FROM moves m JOIN spend_daily r ON r.${lineId} = m.line
 UNION ALL
 SELECT '${KUBE_ATTRIBUTION_SOURCE}', r.team, r.owner_tag, r.resource_id, r.resource_name, ${copied}, ${scaled('-t.share')}
 FROM (SELECT line, sum(share) AS share FROM moves GROUP BY line) t JOIN spend_daily r ON r.${lineId} = t.line`;
-
-const MOVES = movesSql({ first: '@first', last: '@last', greater: 'max', lineId: 'rowid' });
-
-/** Rebuilds the moves of Kubernetes node cost to workloads' teams over a span. Runs inside the caller's transaction. */
-export function attributeKubeCost(db: Database.Database, span: DaySpan): void {
-  db.prepare(`DELETE FROM spend_daily WHERE source = '${KUBE_ATTRIBUTION_SOURCE}' AND day >= ? AND day <= ?`).run(span.first, span.last);
-  // Most imports have no cluster behind them: one look at the usage table's key, not a pass over the bill.
-  const sampled = db
-    .prepare('SELECT 1 FROM kube_gpu_usage WHERE day >= ? AND day <= ? AND node_instance_id IS NOT NULL LIMIT 1')
-    .get(span.first, span.last);
-  if (sampled) db.prepare(MOVES).run(span);
-}

@@ -1,12 +1,8 @@
-import { KUBE_ATTRIBUTION_SOURCE } from './kube-attribution.js';
-import { WORKLOAD_ID_PREFIX } from '../domain/kubernetes.js';
-import type Database from 'better-sqlite3';
 import { addDays, type Period } from '../domain/period.js';
 import type { ResourceCost, ResourceDay, ResourceHours, UnusedCommitment } from '../domain/resource-cost.js';
 import type { BillRate } from '../domain/fx.js';
-import { isExtensionDimension, type ExtensionDimension, type SpendBatch, type SpendDimension, type SpendScope } from '../domain/spend.js';
+import type { ExtensionDimension, SpendDimension } from '../domain/spend.js';
 import type { CurrencyTotal, SpendFilter, TeamDay } from '../domain/spend-totals.js';
-import { costKindOf, type CostKind } from '../domain/cost-kind.js';
 import type { InvoiceLine } from '../domain/invoice-line.js';
 import type { Correction } from '../domain/correction.js';
 
@@ -38,7 +34,7 @@ export interface SpendStore {
   teamsOf(source: string, since: string): Promise<string[]>;
 }
 
-/** Each dimension's key as SQL, the same in both dialects (provider columns aside: see extensionColumn). */
+/** Each dimension's key as SQL, the same in both dialects (provider columns aside: see extensionColumn in sqlite/ and postgres/). */
 export const DIMENSION_COLUMN: Record<Exclude<SpendDimension, ExtensionDimension>, string> = {
   team: 'team',
   service: 'service',
@@ -48,167 +44,6 @@ export const DIMENSION_COLUMN: Record<Exclude<SpendDimension, ExtensionDimension
   day: 'day',
   provider: 'provider',
 };
-
-/** Team IN-lists of more members than this are prepared per call instead of kept. */
-const MAX_CACHED_TEAM_ARITY = 64;
-
-/**
- * Statements are prepared once: chat commands read this store on every request. The totals query
- * has one shape per dimension and team-list length, kept in a small map as they are first used.
- */
-export class SqliteSpendStore implements SpendStore {
-  private readonly totalsStatements = new Map<string, Database.Statement>();
-  private readonly dailyByTeamStatement: Database.Statement<[string], [string, string, string, CostKind, number, number]>;
-
-  constructor(private readonly db: Database.Database) {
-    // Raw rows (arrays): building an object per row in better-sqlite3 costs more than the mapping below.
-    this.dailyByTeamStatement = db
-      .prepare<
-        [string],
-        [string, string, string, CostKind, number, number]
-      >('SELECT team, day, currency, kind, billed, effective FROM spend_team_days WHERE day >= ?')
-      .raw(true);
-  }
-
-  async totals(filter: SpendFilter, by: SpendDimension): Promise<CurrencyTotal[]> {
-    const teams = filter.teams;
-    const invoice = filter.basis === 'invoice';
-    return this.totalsStatement(by, teams, invoice).all(...totalsRange(filter), ...(teams ?? [])) as CurrencyTotal[];
-  }
-
-  async dailyByTeam(since: string): Promise<TeamDay[]> {
-    return this.dailyByTeamStatement
-      .all(since)
-      .map(([team, day, currency, kind, billed, effective]) => ({ team, day, currency, kind, billed, effective }));
-  }
-
-  async committedResources(since: string): Promise<string[]> {
-    return this.db
-      .prepare<[string], string>(
-        `SELECT DISTINCT resource_id FROM spend_daily
-         WHERE day >= ? AND resource_id IS NOT NULL AND resource_id <> ''
-           AND (pricing_category = 'Committed' OR lower(commitment_discount_status) = 'used')`,
-      )
-      .pluck()
-      .all(since);
-  }
-
-  async resourceCosts(period: Period, resourceIds: readonly string[]): Promise<ResourceCost[]> {
-    if (resourceIds.length === 0) return [];
-    // The ids travel as one JSON array: a fleet of thousands would pass SQLite's variable limit.
-    return this.db
-      .prepare<[string, string, string], ResourceCost>(
-        `SELECT resource_id AS resourceId, team, currency, commitment_discount_id AS commitmentId,
-           sum(effective) AS effective, count(DISTINCT CASE WHEN effective <> 0 THEN day END) AS days,
-           sum(usage_hours) AS hours, max(commitment_end) AS commitmentEnd
-         FROM spend_daily
-         WHERE day >= ? AND day < ? AND resource_id IN (SELECT value FROM json_each(?))
-           AND (source <> '${KUBE_ATTRIBUTION_SOURCE}' OR resource_id LIKE '${WORKLOAD_ID_PREFIX}%')
-         GROUP BY resource_id, team, currency, commitment_discount_id`,
-      )
-      .all(period.start, period.end, JSON.stringify(resourceIds));
-  }
-
-  async resourceHours(since: string): Promise<ResourceHours[]> {
-    return this.db
-      .prepare<[string], ResourceHours>(
-        `SELECT resource_id AS resourceId, currency, sum(effective) AS effective, sum(usage_hours) AS hours
-         FROM spend_daily WHERE day >= ? AND usage_hours > 0 AND resource_id IS NOT NULL AND source <> '${KUBE_ATTRIBUTION_SOURCE}'
-         GROUP BY resource_id, currency`,
-      )
-      .all(since);
-  }
-
-  async resourceDays(period: Period, resourceIds: readonly string[]): Promise<ResourceDay[]> {
-    if (resourceIds.length === 0) return [];
-    return this.db
-      .prepare<[string, string, string], ResourceDay>(
-        `SELECT resource_id AS resourceId, day, currency, sum(effective) AS effective, sum(usage_hours) AS hours
-         FROM spend_daily
-         WHERE day >= ? AND day < ? AND resource_id IN (SELECT value FROM json_each(?)) AND source <> '${KUBE_ATTRIBUTION_SOURCE}'
-         GROUP BY resource_id, day, currency`,
-      )
-      .all(period.start, period.end, JSON.stringify(resourceIds));
-  }
-
-  async unusedCommitments(period: Period): Promise<UnusedCommitment[]> {
-    return this.db
-      .prepare<[string, string], UnusedCommitment>(
-        `SELECT commitment_discount_id AS commitmentId, currency, sum(effective) AS effective, max(commitment_end) AS commitmentEnd
-         FROM spend_daily
-         WHERE day >= ? AND day < ? AND lower(commitment_discount_status) = 'unused' AND commitment_discount_id IS NOT NULL
-         GROUP BY commitment_discount_id, currency`,
-      )
-      .all(period.start, period.end);
-  }
-
-  async billRates(): Promise<BillRate[]> {
-    return this.db
-      .prepare<[], BillRate>(
-        `SELECT billing_period AS billingPeriod, currency, pricing_currency AS pricingCurrency,
-           sum(effective) AS effective, sum(pricing_currency_effective_cost) AS pricingEffective
-         FROM spend_daily
-         WHERE pricing_currency IS NOT NULL AND pricing_currency <> currency AND pricing_currency_effective_cost IS NOT NULL
-         GROUP BY billing_period, currency, pricing_currency`,
-      )
-      .all();
-  }
-
-  async invoiceLines(billingPeriod: string): Promise<InvoiceLine[]> {
-    const rows = this.db
-      .prepare<[string], Omit<InvoiceLine, 'hasResource'> & { hasResource: number }>(
-        `SELECT team, owner_tag AS ownerTag, provider, charge_category AS chargeCategory, cost_kind AS kind,
-           resource_id IS NOT NULL AND resource_id <> '' AS hasResource, commitment_discount_id AS commitmentId,
-           commitment_discount_status AS commitmentStatus, currency, sum(billed) AS billed, sum(effective) AS effective
-         FROM spend_daily WHERE billing_period = ?
-         GROUP BY team, owner_tag, provider, charge_category, cost_kind, hasResource, commitment_discount_id, commitment_discount_status, currency`,
-      )
-      .all(billingPeriod);
-    return rows.map((r) => ({ ...r, hasResource: r.hasResource === 1 }));
-  }
-
-  async corrections(team: string, month: string): Promise<Correction[]> {
-    return this.db
-      .prepare<[string, string, string], Correction>(
-        `SELECT billing_period AS billingPeriod, service, resource_id AS resourceId, max(resource_name) AS resourceName, currency,
-           sum(billed) AS billed, sum(effective) AS effective
-         FROM spend_daily WHERE team = ? AND charge_class = 'Correction' AND day >= ? AND day < ?
-         GROUP BY billing_period, service, resource_id, currency ORDER BY billing_period, service, resource_id`,
-      )
-      .all(team, `${month}-01`, `${nextMonthOf(month)}-01`);
-  }
-
-  async teamsOf(source: string, since: string): Promise<string[]> {
-    return this.db
-      .prepare<[string, string], string>('SELECT DISTINCT team FROM spend_daily WHERE source = ? AND day >= ? ORDER BY team')
-      .pluck()
-      .all(source, since);
-  }
-
-  /** The totals query for a dimension and a team filter of this many teams (none: every team). */
-  private totalsStatement(by: SpendDimension, teams: readonly string[] | undefined, invoice: boolean): Database.Statement {
-    const arity = teams === undefined ? -1 : teams.length;
-    const cacheKey = `${by}:${arity}:${invoice ? 'invoice' : 'charge'}`;
-    const cached = this.totalsStatements.get(cacheKey);
-    if (cached) return cached;
-    const key = isExtensionDimension(by) ? extensionColumn(by) : DIMENSION_COLUMN[by];
-    const order = by === 'day' ? 'key' : 'effective DESC, key';
-    const statement = this.db.prepare(
-      `SELECT ${key} AS key, currency, sum(billed) AS billed, sum(effective) AS effective
-       FROM spend_daily WHERE ${invoice ? 'billing_period >= ? AND billing_period <= ?' : 'day >= ? AND day < ?'} ${teamClause(arity)}
-       GROUP BY key, currency ORDER BY ${order}`,
-    );
-    if (arity <= MAX_CACHED_TEAM_ARITY) this.totalsStatements.set(cacheKey, statement);
-    return statement;
-  }
-}
-
-/** A provider column kept in the rows' extensions; rows of sources that do not keep it say "(none)". */
-function extensionColumn(by: ExtensionDimension): string {
-  // The name is checked (x_ then letters, digits, underscores): safe to put in the SQL as it is.
-  if (!isExtensionDimension(by)) throw new Error(`not a provider column: ${by}`);
-  return `coalesce(json_extract(extensions, '$.${by}'), '(none)')`;
-}
 
 /**
  * The bounds the totals query compares with: [start, end) of charge days, or on the invoice basis
@@ -223,90 +58,4 @@ export function totalsRange(filter: SpendFilter): [string, string] {
 export function nextMonthOf(month: string): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
   return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
-}
-
-/** The team filter for a list of `arity` teams, bound as parameters; -1: no filter. */
-function teamClause(arity: number): string {
-  if (arity < 0) return '';
-  if (arity === 0) return 'AND 0';
-  return `AND team IN (${Array.from({ length: arity }, () => '?').join(',')})`;
-}
-
-/** Deletes the whole billing periods (or days) a batch covers, in its source and accounts. Runs inside the caller's transaction. */
-export function deleteSpendScope(db: Database.Database, scope: SpendScope): number {
-  let deleted = 0;
-  if (scope.days) {
-    return db
-      .prepare('DELETE FROM spend_daily WHERE source = ? AND day >= ? AND day < ?')
-      .run(scope.source, scope.days.start, scope.days.end).changes;
-  }
-  const accounts = scope.billingAccounts;
-  const byPeriod = db.prepare('DELETE FROM spend_daily WHERE source = ? AND billing_period = ?');
-  const byAccount = db.prepare('DELETE FROM spend_daily WHERE source = ? AND billing_period = ? AND billing_account = ?');
-  for (const period of scope.billingPeriods) {
-    if (!accounts) deleted += byPeriod.run(scope.source, period).changes;
-    else for (const account of accounts) deleted += byAccount.run(scope.source, period, account).changes;
-  }
-  return deleted;
-}
-
-/** Inserts a batch's rows, each with the export part it came from (if any). Runs inside the caller's transaction. */
-export function insertSpendRows(db: Database.Database, batch: SpendBatch): number {
-  const insert = db.prepare(
-    `INSERT INTO spend_daily (source, billing_period, billing_account, day, team, owner_tag, provider, sub_account,
-       service, service_category, resource_id, charge_category, pricing_category, currency, billed, effective, experiment, run_id, sweep,
-       export_id, part, content_hash, charge_frequency, charge_class, commitment_discount_id, commitment_discount_type,
-       commitment_discount_category, commitment_discount_status, list_cost, contracted_cost, publisher, invoice_issuer,
-       resource_name, region, cost_kind, pricing_currency, pricing_currency_effective_cost,
-       host_provider, extensions, usage_hours, commitment_end)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const parts = batch.scope.parts ?? [];
-  for (const row of batch.rows) {
-    const part = row.part === undefined ? undefined : parts[row.part];
-    insert.run(
-      batch.scope.source,
-      row.billingPeriod,
-      row.billingAccount ?? '',
-      row.day,
-      row.team,
-      row.ownerTag,
-      row.provider,
-      row.subAccount,
-      row.service,
-      row.serviceCategory,
-      row.resourceId,
-      row.chargeCategory,
-      row.pricingCategory,
-      row.currency,
-      row.billed,
-      row.effective,
-      row.experiment ?? null,
-      row.run ?? null,
-      row.sweep ?? null,
-      part?.exportId ?? null,
-      part?.name ?? null,
-      part?.contentHash ?? null,
-      row.chargeFrequency ?? null,
-      row.chargeClass ?? null,
-      row.commitmentDiscountId ?? null,
-      row.commitmentDiscountType ?? null,
-      row.commitmentDiscountCategory ?? null,
-      row.commitmentDiscountStatus ?? null,
-      row.listCost ?? null,
-      row.contractedCost ?? null,
-      row.publisher ?? null,
-      row.invoiceIssuer ?? null,
-      row.resourceName ?? null,
-      row.region ?? null,
-      costKindOf(row.chargeCategory, row.chargeFrequency),
-      row.pricingCurrency ?? null,
-      row.pricingCurrencyEffectiveCost ?? null,
-      row.hostProvider ?? null,
-      row.extensions ?? null,
-      row.usageHours ?? null,
-      row.commitmentDiscountEnd ?? null,
-    );
-  }
-  return batch.rows.length;
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CloudBudget } from '../../src/domain/cloud-budget.js';
 import { daysOf } from '../../src/domain/period.js';
-import { openStore } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { spendRow } from '../support/deps.js';
 import { cli, workDir } from '../support/run-cli.js';
 

@@ -10,7 +10,7 @@ import { runReviewFollowups } from '../../src/jobs/review-followups.js';
 import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
 import { buildSources } from '../../src/sources/registry.js';
 import { demoConfig } from '../../src/sources/demo/demo-config.js';
-import { openStore } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { FakeSlackApi, type SlackApiCall } from '../fakes/fake-slack-api.js';
 import { checkSlackLimits, type SlackBlock } from '../support/platform-limits.js';
 import { blockActionsBody, postSigned } from '../support/slack-request.js';

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../src/store/migrations.js';
+import { MIGRATIONS } from '../../src/store/sqlite/sqlite-migrations.js';
 
 // The built store: a real second process, as a replica or an answer worker is (npm test builds first).
-const STORE = pathToFileURL(join(process.cwd(), 'dist/src/store/open-store.js')).href;
+const STORE = pathToFileURL(join(process.cwd(), 'dist/src/store/sqlite/open-sqlite-store.js')).href;
 
 /** A process that opens `path` at `at` (epoch ms), so all of them start migrating together. */
 function opener(path: string, at: number): Promise<{ code: number | null; stderr: string }> {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../src/store/migrations.js';
-import { openStore } from '../../src/store/open-store.js';
+import { MIGRATIONS } from '../../src/store/sqlite/sqlite-migrations.js';
+import { openStore } from '../../src/store/sqlite/open-sqlite-store.js';
 
 describe('SQLite store', () => {
   it('migrates a new file in WAL mode and records the schema version', async () => {

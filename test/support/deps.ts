@@ -2,7 +2,7 @@ import pino from 'pino';
 import { configSchema } from '../../src/config/schema.js';
 import type { Deps } from '../../src/deps.js';
 import type { SpendRow } from '../../src/domain/spend.js';
-import { openStore } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { RecordingChat } from '../fakes/recording-chat.js';
 
 /** Real parts for a test: an in-memory SQLite store (or a file), a recording chat port and a settable clock. */

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe } from 'vitest';
-import { openStore } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
 import type { Store } from '../../src/store/store.js';
 import { freshDatabase, postgresAvailable } from './postgres.js';

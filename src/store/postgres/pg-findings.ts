@@ -26,7 +26,7 @@ export class PgFindingStore implements FindingStore {
   }
 }
 
-/** Applies a budget check's changes (applyFindingChange in findings.ts) inside the caller's transaction. */
+/** Applies a budget check's changes (applyFindingChange in sqlite/findings.ts) inside the caller's transaction. */
 export async function applyPgFindingChange(tx: PgSession, change: FindingChange<Finding>, now: Date): Promise<void> {
   const at = now.toISOString();
   const write = (f: Finding, state: 'new' | 'open') =>

@@ -11,7 +11,7 @@ export class PgGpuFindingStore extends PgTrackedFindings<TrackedGpuFinding> impl
   }
 }
 
-/** Applies an idle-GPU check's changes (applyGpuFindingChange in gpu-findings.ts) inside the caller's transaction. */
+/** Applies an idle-GPU check's changes (applyGpuFindingChange in sqlite/gpu-findings.ts) inside the caller's transaction. */
 export async function applyPgGpuFindingChange(tx: PgSession, change: FindingChange<GpuFinding>, now: Date): Promise<void> {
   const at = now.toISOString();
   for (const f of [...change.opened, ...change.stillOpen])

@@ -13,7 +13,7 @@ import { rebuildTeamDays, spanOfScope } from './pg-spend-team-days.js';
 
 /**
  * Store.importBatches on Postgres: every batch of an import in one transaction, as on SQLite
- * (open-store.ts). It holds the spend lock from its first statement, so a second replica importing
+ * (sqlite/open-sqlite-store.ts). It holds the spend lock from its first statement, so a second replica importing
  * at once waits, then reads (and replaces) what this one wrote.
  */
 export async function importBatches(db: PgDb, batches: readonly SpendBatch[], now?: Date, options?: ImportOptions): Promise<ImportSummary> {

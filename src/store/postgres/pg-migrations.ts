@@ -7,7 +7,7 @@ export interface PgMigration {
 
 /**
  * The Postgres schema, one keyed migration at a time, recorded in burnrate_migrations. The first
- * is the SQLite schema as its twenty migrations left it (store/migrations.ts), in Postgres types:
+ * is the SQLite schema as its twenty migrations left it (store/sqlite/sqlite-migrations.ts), in Postgres types:
  * amounts double precision (what SQLite's REAL holds, so sums agree), times ISO-8601 text (they
  * sort as they compare, as in SQLite), ids identity columns. A change to the schema is appended
  * to both lists, under the same name here as in its comment there. Never edit a released one.

@@ -8,7 +8,7 @@ import type { PgSession } from './pg-session.js';
 // the same item; every later step names the lease's owner, so a delivery that lost its lease
 // (it was slow, another took the item over) changes nothing.
 
-/** What may go now (see DUE in outbox.ts), with $1 the time and $2 the platforms (text[]). */
+/** What may go now (see DUE in sqlite/outbox.ts), with $1 the time and $2 the platforms (text[]). */
 const DUE = `FROM outbox o LEFT JOIN outbox p ON p.dedupe_key = o.parent_key
   WHERE ((o.status = 'pending' AND o.next_attempt_at <= $1) OR (o.status = 'sending' AND o.lease_until <= $1))
     AND (o.parent_key IS NULL OR p.status = 'sent')`;

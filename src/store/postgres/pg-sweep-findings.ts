@@ -11,7 +11,7 @@ export class PgSweepFindingStore extends PgTrackedFindings<TrackedSweepFinding> 
   }
 }
 
-/** Applies a sweep check's changes (applySweepFindingChange in sweep-findings.ts) inside the caller's transaction. */
+/** Applies a sweep check's changes (applySweepFindingChange in sqlite/sweep-findings.ts) inside the caller's transaction. */
 export async function applyPgSweepFindingChange(tx: PgSession, change: FindingChange<SweepFinding>, now: Date): Promise<void> {
   const at = now.toISOString();
   for (const f of [...change.opened, ...change.stillOpen])

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EntraGroups } from '../../../src/chat/teams/entra-groups.js';
 import { graphAccess } from '../../../src/chat/teams/graph-access.js';
 import type { TeamsSettings } from '../../../src/chat/teams/teams-settings.js';
-import { openStore } from '../../../src/store/open-store.js';
+import { openStore } from '../../../src/store/sqlite/open-sqlite-store.js';
 import { FakeGraph } from '../../fakes/fake-graph.js';
 
 const GROUP = { id: '9a0f0000-0000-4000-8000-00000000b001', displayName: 'ML leads', mailNickname: 'ml-leads', members: ['u1'] };

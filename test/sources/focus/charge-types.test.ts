@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SpendRow } from '../../../src/domain/spend.js';
 import { readFocusFiles } from '../../../src/sources/focus/read-focus.js';
-import { openStore } from '../../../src/store/open-store.js';
+import { openStore } from '../../../src/store/sqlite/open-sqlite-store.js';
 import { pullContext, tempDir } from './helpers.js';
 import { spendReport } from '../../../commands/spend.js';
 import { monthOf } from '../../../src/domain/period.js';

@@ -3,7 +3,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BurnrateError } from '../../../src/domain/errors.js';
 import { readFocusFiles } from '../../../src/sources/focus/read-focus.js';
-import { openStore } from '../../../src/store/open-store.js';
+import { openStore } from '../../../src/store/sqlite/open-sqlite-store.js';
 import { pullContext, tempDir } from './helpers.js';
 
 // AWS Cost and Usage Reports (CUR 2.0 as CSV and Parquet, and the legacy CUR) built here from the

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BurnrateError } from '../../../src/domain/errors.js';
 import { readFocusFiles } from '../../../src/sources/focus/read-focus.js';
-import { openStore } from '../../../src/store/open-store.js';
+import { openStore } from '../../../src/store/sqlite/open-sqlite-store.js';
 import type { Store } from '../../../src/store/store.js';
 import { pullContext, tempDir, writeFocusCsv, type FixtureRow } from './helpers.js';
 

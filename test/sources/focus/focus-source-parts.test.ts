@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../../src/config/schema.js';
 import type { FocusBatch } from '../../../src/sources/focus/read-focus.js';
 import { buildSources } from '../../../src/sources/registry.js';
-import { openStore } from '../../../src/store/open-store.js';
+import { openStore } from '../../../src/store/sqlite/open-sqlite-store.js';
 import { refreshSources } from '../../../src/jobs/refresh-sources.js';
 import { testDeps } from '../../support/deps.js';
 import pino from 'pino';

@@ -8,7 +8,7 @@ import { ownerTagOf } from '../../../src/domain/ownership.js';
 import { UNMAPPED, UNTAGGED, type SpendBatch, type SpendRow } from '../../../src/domain/spend.js';
 import { BurnrateError } from '../../../src/domain/errors.js';
 import { readFocusFiles } from '../../../src/sources/focus/read-focus.js';
-import { openStore } from '../../../src/store/open-store.js';
+import { openStore } from '../../../src/store/sqlite/open-sqlite-store.js';
 import type { Store } from '../../../src/store/store.js';
 import { focusCsv, HEADER, pullContext, tempDir, writeFocusCsv } from './helpers.js';
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../../src/config/schema.js';
 import { monthOf } from '../../../src/domain/period.js';
 import { readFocusFiles } from '../../../src/sources/focus/read-focus.js';
-import { openStore } from '../../../src/store/open-store.js';
+import { openStore } from '../../../src/store/sqlite/open-sqlite-store.js';
 import { pullContext, tempDir, writeFocusCsv } from './helpers.js';
 
 const tmp = tempDir();

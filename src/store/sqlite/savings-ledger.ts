@@ -1,0 +1,44 @@
+import type Database from 'better-sqlite3';
+import type { SavingEntry } from '../../domain/saving.js';
+import { DAYS_PER_MONTH, SAVINGS_ORDER, entryFromRow, type SavingsLedgerStore, type LedgerRow } from '../savings-ledger.js';
+
+/** The insert a completing action runs inside its own transaction; a second completion adds nothing. */
+export function savingInsert(db: Database.Database): (entry: SavingEntry) => void {
+  const statement = db.prepare<[string, string, string, string | null, string | null, string, string, number, string]>(
+    `INSERT INTO savings_ledger (action, ref, resource_id, name, team, at, by_user, expected_daily, currency)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (action, ref, resource_id) DO NOTHING`,
+  );
+  return (e) => {
+    statement.run(e.action, e.ref, e.resourceId, e.name, e.team, e.at.toISOString(), e.byUser, e.expectedDaily, e.currency);
+  };
+}
+
+export class SqliteSavingsLedgerStore implements SavingsLedgerStore {
+  private readonly sinceStatement: Database.Statement<[string, string, string], LedgerRow>;
+
+  constructor(db: Database.Database) {
+    this.sinceStatement = db.prepare(
+      `SELECT action, ref, resource_id AS resourceId, name, team, at, by_user AS byUser, expected_daily AS expectedDaily, currency,
+         NULL AS endedAt, 0 AS part, rowid AS seq
+       FROM savings_ledger WHERE at >= ?
+       UNION ALL
+       SELECT 'spot.approve', 'migration:' || m.id, m.instance_id, NULL, m.team, m.migrated_at,
+         (SELECT approver FROM spot_approvals a WHERE a.migration_id = m.id ORDER BY a.at DESC, a.rowid DESC LIMIT 1),
+         m.monthly_saving / ${DAYS_PER_MONTH}, 'USD', m.reverted_at, 1, m.id
+       FROM spot_migrations m WHERE m.migrated_at IS NOT NULL AND m.migrated_at >= ?
+       UNION ALL
+       SELECT 'review.right-size', 'review:' || team || ':' || month || ':' || rank, resourceId, label, team, answered_at,
+         answered_by, monthlySaving / ${DAYS_PER_MONTH}, 'USD', NULL, 2, id
+       FROM (SELECT l.*, json_extract(l.body, '$.resourceId') AS resourceId, json_extract(l.body, '$.label') AS label,
+               (SELECT json_extract(r.value, '$.monthlySaving') FROM json_each(l.body, '$.recommendations') r
+                WHERE json_extract(r.value, '$.kind') = 'right-size') AS monthlySaving
+             FROM review_lines l WHERE l.answer = 'right-size' AND l.answered_at >= ?)
+       WHERE resourceId IS NOT NULL AND monthlySaving > 0
+       ${SAVINGS_ORDER}`,
+    );
+  }
+
+  async since(since: string): Promise<SavingEntry[]> {
+    return this.sinceStatement.all(since, since, since).map(entryFromRow);
+  }
+}
