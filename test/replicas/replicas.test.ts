@@ -168,16 +168,11 @@ describePostgres('three replicas on one Postgres', () => {
     // The dead leader's leases run out and the others take its messages over, in doubt.
     await waitUntil(outboxSettled, 'every message delivered', LEASE_S * 1000 + 60_000);
     expect(duplicates(posted())).toEqual([]);
-    const runs = await rows<{ job: string; n: number }>(
-      `SELECT job, count(*)::int AS n FROM job_runs WHERE occurrence = $1 GROUP BY job ORDER BY job`,
-      [occurrence.toISOString()],
-    );
-    expect(runs).toEqual([
-      { job: 'budget check UTC', n: 1 },
-      { job: 'digest UTC', n: 1 },
-      { job: 'monthly review UTC', n: 1 },
-    ]);
-    // Each team's digest of that day went out once.
+    // Every job due at that minute was claimed (one row each: the key is the job and the minute;
+    // on a quarter hour the idle-GPU check is due as well), and what it sent went out once: each
+    // team's digest of that day.
+    const runs = await rows<{ job: string }>(`SELECT job FROM job_runs WHERE occurrence = $1`, [occurrence.toISOString()]);
+    expect(runs.map((r) => r.job)).toEqual(expect.arrayContaining(['budget check UTC', 'digest UTC', 'monthly review UTC']));
     const digests = slack.messages.filter((m) => String(m.metadata?.event_payload.key ?? '').startsWith('digest:'));
     expect(digests.map((m) => m.channel).sort()).toEqual(
       demoConfig()
