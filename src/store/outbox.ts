@@ -62,6 +62,18 @@ export const MARK_SENT = `UPDATE outbox SET status = 'sent', ref = $1, sent_at =
 export const MARK_RETRY = `UPDATE outbox SET status = $1, attempts = attempts + 1, last_error = $2, next_attempt_at = $3, lease_owner = NULL,
     lease_until = NULL, in_doubt = $4, first_failure_at = coalesce(first_failure_at, $5)
   WHERE id = $6 AND status = 'sending' AND lease_owner = $7`;
+/** MARK_RETRY's parameters for a failed attempt; the error kept to 500 characters. */
+export function markRetryValues(id: number, owner: string, failure: OutboxFailure): unknown[] {
+  return [
+    failure.giveUp ? 'failed' : 'pending',
+    failure.error.slice(0, 500),
+    failure.nextAttemptAt.toISOString(),
+    failure.inDoubt ? 1 : 0,
+    failure.now.toISOString(),
+    id,
+    owner,
+  ];
+}
 export const RELEASE = `UPDATE outbox SET status = 'pending', next_attempt_at = $1, lease_owner = NULL, lease_until = NULL
   WHERE id = $2 AND status = 'sending' AND lease_owner = $3`;
 export const RENEW_LEASE = `UPDATE outbox SET lease_until = $1 WHERE id = $2 AND status = 'sending' AND lease_owner = $3`;

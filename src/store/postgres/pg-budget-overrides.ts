@@ -1,5 +1,5 @@
 import type { BudgetOverride } from '../../domain/budget-override.js';
-import { overrideFromRow, type BudgetOverrideStore, type OverrideRow } from '../budget-overrides.js';
+import { overrideFromRow, overrideValues, SET_OVERRIDE, type BudgetOverrideStore, type OverrideRow } from '../budget-overrides.js';
 import type { PgDb } from './pg-db.js';
 
 /** Budgets set from chat (budget-overrides.ts). */
@@ -7,19 +7,7 @@ export class PgBudgetOverrideStore implements BudgetOverrideStore {
   constructor(private readonly db: PgDb) {}
 
   async set(override: BudgetOverride): Promise<void> {
-    await this.db.run(
-      `INSERT INTO budget_overrides (team, cadence, amount, thresholds, by_user, at) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (team, cadence) DO UPDATE SET amount = excluded.amount, thresholds = excluded.thresholds,
-         by_user = excluded.by_user, at = excluded.at`,
-      [
-        override.team,
-        override.cadence,
-        override.amount,
-        override.thresholds ? JSON.stringify(override.thresholds) : null,
-        override.byUser,
-        override.at.toISOString(),
-      ],
-    );
+    await this.db.run(SET_OVERRIDE, overrideValues(override));
   }
 
   async list(): Promise<BudgetOverride[]> {

@@ -1,4 +1,4 @@
-import { MARK_RETRY, MARK_SENT, RELEASE, RENEW_LEASE, toOutboxItem, type OutboxRow, type OutboxStore } from '../outbox.js';
+import { MARK_RETRY, markRetryValues, MARK_SENT, RELEASE, RENEW_LEASE, toOutboxItem, type OutboxRow, type OutboxStore } from '../outbox.js';
 import type { OutboxDraft, OutboxFailure, OutboxItem, OutboxSummary } from '../outbox-records.js';
 import type { PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';
@@ -56,15 +56,7 @@ export class PgOutboxStore implements OutboxStore {
   }
 
   async markRetry(id: number, owner: string, failure: OutboxFailure): Promise<void> {
-    await this.db.run(MARK_RETRY, [
-      failure.giveUp ? 'failed' : 'pending',
-      failure.error.slice(0, 500),
-      failure.nextAttemptAt.toISOString(),
-      failure.inDoubt ? 1 : 0,
-      failure.now.toISOString(),
-      id,
-      owner,
-    ]);
+    await this.db.run(MARK_RETRY, markRetryValues(id, owner, failure));
   }
 
   async release(id: number, owner: string, nextAttemptAt: Date): Promise<void> {

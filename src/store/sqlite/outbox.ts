@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { forSqlite } from './sql-params.js';
 import type { OutboxDraft, OutboxFailure, OutboxItem, OutboxSummary } from '../outbox-records.js';
-import { MARK_RETRY, MARK_SENT, RELEASE, RENEW_LEASE, toOutboxItem, type OutboxRow, type OutboxStore } from '../outbox.js';
+import { MARK_RETRY, markRetryValues, MARK_SENT, RELEASE, RENEW_LEASE, toOutboxItem, type OutboxRow, type OutboxStore } from '../outbox.js';
 
 /**
  * What may go now: pending and due, or leased by a delivery whose lease ran out (it crashed). An
@@ -74,17 +74,7 @@ export class SqliteOutboxStore implements OutboxStore {
   }
 
   async markRetry(id: number, owner: string, failure: OutboxFailure): Promise<void> {
-    this.db
-      .prepare(forSqlite(MARK_RETRY))
-      .run(
-        failure.giveUp ? 'failed' : 'pending',
-        failure.error.slice(0, 500),
-        failure.nextAttemptAt.toISOString(),
-        failure.inDoubt ? 1 : 0,
-        failure.now.toISOString(),
-        id,
-        owner,
-      );
+    this.db.prepare(forSqlite(MARK_RETRY)).run(...markRetryValues(id, owner, failure));
   }
 
   async release(id: number, owner: string, nextAttemptAt: Date): Promise<void> {
