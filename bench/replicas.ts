@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.js';
 import { RoundRobinProxy } from './round-robin-proxy.js';
 import { signedCommand, BENCH_BOT_TOKEN, BENCH_SIGNING_SECRET } from './slack-ack.js';
 import { median } from './stats.js';
@@ -69,14 +70,6 @@ async function startSlackSink(): Promise<{ server: Server; url: string; answered
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, answered };
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 async function readyz(port: number): Promise<{ ok: boolean; leader?: boolean } | null> {

@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 // A Postgres server of its own for the tests and the benchmarks, from this machine's PostgreSQL
 // binaries (Debian's postgresql package), on 127.0.0.1, in a temporary folder removed at the end.
@@ -23,14 +23,6 @@ function findBinaries(): string | null {
   const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
   for (const version of versions) if (existsSync(join(root, version, 'bin', 'initdb'))) return join(root, version, 'bin');
   return null;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Starts one, or null when this machine has no PostgreSQL binaries. */

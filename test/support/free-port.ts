@@ -1,10 +1,2 @@
-import { createServer } from 'node:net';
-
-/** A port free on 127.0.0.1 right now, for a child process to listen on. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+// The benchmarks' helper: tests start child processes on free ports the same way.
+export { freePort } from '../../bench/free-port.js';
