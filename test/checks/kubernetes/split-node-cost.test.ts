@@ -98,13 +98,57 @@ describe('splitNodeCosts', () => {
 
   it('prices a node-day the bill does not cover at list price over the hours seen', () => {
     const { lines, total } = splitNodeCosts([row('c/x/Deployment/a', 1.5), row('', 0.5)], []);
-    // 2 hours at $5.672: $11.344 → $11.34. Three quarters is 850.5 cents, a quarter 283.5: both
-    // round down and the cent left goes to the tie's first key, "(unrequested GPUs)".
+    // 2 hours at $5.672: $11.344 → $11.34. Three quarters is $8.508, a quarter $2.836: rounded
+    // down to 8.50 and 2.83, the cent left goes to the larger remainder (0.8 of a cent, the workload's).
     expect(total).toBe(11.34);
     expect(lines).toEqual([
-      { cluster: 'c', namespace: 'x', workload: 'c/x/Deployment/a', team: null, cost: 8.5 },
-      { cluster: 'c', namespace: '(unrequested GPUs)', workload: '(unrequested GPUs)', team: null, cost: 2.84 },
+      { cluster: 'c', namespace: 'x', workload: 'c/x/Deployment/a', team: null, cost: 8.51 },
+      { cluster: 'c', namespace: '(unrequested GPUs)', workload: '(unrequested GPUs)', team: null, cost: 2.83 },
     ]);
+  });
+
+  it('rounds once over the month, so the workloads add up to the node bills to the cent', () => {
+    // Two nodes for 30 days, each node-day billed a fraction of a cent off a whole cent
+    // ($12.345 and $7.3333), held by three workloads in unequal parts. Rounding each node-day
+    // before splitting would drift by up to half a cent a node-day (up to $0.30 over the month).
+    const usage: KubeUsageRow[] = [];
+    const billed = [];
+    const exact = new Map<string, number>();
+    for (let d = 1; d <= 30; d++) {
+      const day = `2026-11-${String(d).padStart(2, '0')}`;
+      for (const [node, cost, holders] of [
+        [
+          'a',
+          12.345,
+          [
+            ['c/x/Deployment/a', 10],
+            ['c/y/Deployment/b', 7],
+            ['c/z/Deployment/c', 7],
+          ],
+        ],
+        [
+          'b',
+          7.3333,
+          [
+            ['c/x/Deployment/a', 5],
+            ['c/z/Deployment/c', 19],
+          ],
+        ],
+      ] as const) {
+        billed.push({ nodeInstanceId: `i-${node}`, day, cost, hours: 24 });
+        for (const [workload, hours] of holders) {
+          usage.push(row(workload, hours, { day, node, nodeInstanceId: `i-${node}` }));
+          exact.set(workload, (exact.get(workload) ?? 0) + (cost * hours) / 24);
+        }
+      }
+    }
+    const { lines, total } = splitNodeCosts(usage, billed);
+    // The node bills, summed as a plain sum and rounded once.
+    const bills = billed.reduce((s, b) => s + b.cost, 0);
+    expect(Math.round(total * 100)).toBe(Math.round(bills * 100));
+    expect(lines.reduce((s, l) => s + Math.round(l.cost * 100), 0)).toBe(Math.round(bills * 100));
+    // Every workload within a cent of its exact share.
+    for (const l of lines) expect(Math.abs(l.cost - exact.get(l.workload)!)).toBeLessThan(0.01);
   });
 
   it('leaves the hours the bill counted but no sample saw to nobody', () => {
