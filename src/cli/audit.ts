@@ -1,3 +1,4 @@
+import { FIRST_YEAR, isInstantWithinYears, LAST_YEAR } from '../domain/calendar-range.js';
 import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
@@ -10,6 +11,8 @@ export const auditVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, since: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
   const since = values.since === undefined ? null : new Date(values.since);
   if (since && Number.isNaN(since.getTime())) throw usageError(`--since must be an ISO date or time, got "${values.since}"`, USAGE);
+  if (since && !isInstantWithinYears(since))
+    throw usageError(`--since must fall in the years ${FIRST_YEAR} to ${LAST_YEAR}, got "${values.since}"`, USAGE);
   const runtime = runtimeOf(values, io, { chatPlatforms: false });
   try {
     const entries = (await runtime.deps.store.audit.list(LIMIT)).filter((e) => !since || e.at >= since).reverse();

@@ -1,7 +1,8 @@
 import { formatMoney } from '../domain/money.js';
 import { monthOf, toDay } from '../domain/period.js';
+import { parseMonth } from '../domain/calendar-range.js';
 import { loadSavingsLedger } from '../snapshots/savings-ledger.js';
-import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
+import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 import { runtimeOf } from './runtime-of.js';
 
@@ -10,12 +11,11 @@ const USAGE = 'burnrate savings [--month YYYY-MM] [--json]';
 /** The savings ledger: each action taken through burnrate, what it was expected to save, and what the bill confirms. */
 export const savingsVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, month: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-  if (values.month !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(values.month))
-    throw usageError(`--month must be YYYY-MM, got "${values.month}"`, USAGE);
+  const typed = values.month === undefined ? undefined : parseMonth(values.month);
   const runtime = runtimeOf(values, io, { chatPlatforms: false });
   try {
     const { deps } = runtime;
-    const month = monthOf(values.month ? `${values.month}-01` : toDay(deps.clock()));
+    const month = monthOf(typed ? `${typed}-01` : toDay(deps.clock()));
     const ledger = await loadSavingsLedger(deps, month);
     if (values.json) {
       io.out.write(`${JSON.stringify(ledger, null, 2)}\n`);

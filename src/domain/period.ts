@@ -1,4 +1,5 @@
 import { BurnrateError } from './errors.js';
+import { FIRST_DAY, isWithinYears, LAST_DAY, MAX_PERIOD_DAYS } from './calendar-range.js';
 
 /** A half-open range of UTC calendar days: [start, end). */
 export interface Period {
@@ -53,11 +54,15 @@ export function weekdayOf(day: string): number {
   );
 }
 
+/**
+ * The calendar month of a day. Written on the digits, not with Date.UTC: Date.UTC reads the years
+ * 0–99 as 1900–1999, which once made "0042-01" a month 1,900 years long.
+ */
 export function monthOf(day: string): Period {
-  const start = `${day.slice(0, 7)}-01`;
-  const d = parseDay(start);
-  const end = toDay(new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)));
-  return { start, end };
+  const year = Number(day.slice(0, 4));
+  const month = Number(day.slice(5, 7));
+  const end = month === 12 ? `${String(year + 1).padStart(4, '0')}-01-01` : `${day.slice(0, 5)}${String(month + 1).padStart(2, '0')}-01`;
+  return { start: `${day.slice(0, 7)}-01`, end };
 }
 
 /** ISO week (Monday to Sunday) containing `day`. */
@@ -71,7 +76,7 @@ export function isoWeekOf(day: string): Period {
 export function isoWeekLabel(day: string): string {
   const d = parseDay(day);
   const thursday = new Date(d.getTime() + (3 - ((d.getUTCDay() + 6) % 7)) * DAY_MS);
-  const yearStart = Date.UTC(thursday.getUTCFullYear(), 0, 1);
+  const yearStart = parseDay(`${toDay(thursday).slice(0, 4)}-01-01`).getTime();
   const week = Math.floor((thursday.getTime() - yearStart) / DAY_MS / 7) + 1;
   return `${thursday.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
 }
@@ -94,6 +99,7 @@ export const PERIOD_SYNTAX = 'this-month, last-month, this-week, last-week, YYYY
 /**
  * Parses what a user types for a period. `today` anchors the relative forms.
  * A range's second day is inclusive, as people say it; the returned end is exclusive.
+ * Every day typed lies in the years burnrate answers about, and a range is at most MAX_PERIOD_DAYS long.
  */
 export function parsePeriod(text: string, today: string): Period {
   const value = text.trim().toLowerCase();
@@ -101,20 +107,38 @@ export function parsePeriod(text: string, today: string): Period {
   if (value === 'last-month') return monthOf(addDays(monthOf(today).start, -1));
   if (value === 'this-week' || value === 'wtd') return isoWeekOf(today);
   if (value === 'last-week') return isoWeekOf(addDays(isoWeekOf(today).start, -1));
-  if (/^\d{4}-\d{2}$/.test(value) && isValidDay(`${value}-01`)) return monthOf(`${value}-01`);
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value) && isValidDay(value)) return { start: value, end: addDays(value, 1) };
+  if (/^\d{4}-\d{2}$/.test(value) && isValidDay(`${value}-01`)) return monthOf(checkDay(`${value}-01`, text));
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value) && isValidDay(value)) return { start: checkDay(value, text), end: addDays(value, 1) };
   const range = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(value);
   if (range && isValidDay(range[1]!) && isValidDay(range[2]!)) {
-    if (range[2]! < range[1]!) {
+    const [start, last] = [checkDay(range[1]!, text), checkDay(range[2]!, text)];
+    if (last < start) {
       throw new BurnrateError(
         'burnrate_period_invalid',
         `period "${text}" ends before it starts`,
         'Write the earlier day first, e.g. 2026-11-01..2026-11-15.',
       );
     }
-    return { start: range[1]!, end: addDays(range[2]!, 1) };
+    const length = daysBetween(start, last) + 1;
+    if (length > MAX_PERIOD_DAYS)
+      throw new BurnrateError(
+        'burnrate_period_invalid',
+        `period "${text}" is ${length} days long`,
+        `Ask for at most ${MAX_PERIOD_DAYS} days (three years) at a time, e.g. 2026-01-01..2026-12-31.`,
+      );
+    return { start, end: addDays(last, 1) };
   }
   throw new BurnrateError('burnrate_period_invalid', `unknown period "${text}"`, `Use ${PERIOD_SYNTAX}.`);
+}
+
+/** A day typed, when it falls in the years burnrate answers about. */
+function checkDay(day: string, text: string): string {
+  if (isWithinYears(day)) return day;
+  throw new BurnrateError(
+    'burnrate_period_invalid',
+    `period "${text}" is outside the years burnrate answers about`,
+    `Give days from ${FIRST_DAY} to ${LAST_DAY}, e.g. 2026-11 or 2026-11-01..2026-11-15.`,
+  );
 }
 
 function isValidDay(day: string): boolean {

@@ -8,6 +8,7 @@ import { convert } from '../domain/fx.js';
 import type { GpuSeries } from '../domain/gpu-metrics.js';
 import { addDays, daysBetween, monthOf, toDay, type Period } from '../domain/period.js';
 import { BurnrateError } from '../domain/errors.js';
+import { parseMonth } from '../domain/calendar-range.js';
 import type { CommitmentReport, TeamWaste, WasteDiagnosis } from '../domain/waste.js';
 import { loadFxRates } from './fx-rates.js';
 import { loadGpuSnapshot, type GpuSnapshot } from './gpu-snapshot.js';
@@ -64,7 +65,7 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
 
   const unconverted = new Set<string>();
   const inBase = (amount: number, from: string) => {
-    const value = convert(amount, from, currency, fx);
+    const value = convert(amount, from, currency, fx, period.start.slice(0, 7));
     if (value === null) unconverted.add(from);
     return value;
   };
@@ -128,9 +129,7 @@ export function wastePeriod(options: { month?: string | undefined; days?: number
   if (options.month !== undefined && options.days !== undefined)
     throw new BurnrateError('burnrate_usage', 'give a month or a number of days, not both', 'e.g. --month 2026-11 or --days 14');
   if (options.month !== undefined) {
-    if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(options.month))
-      throw new BurnrateError('burnrate_usage', `"${options.month}" is not a month`, 'Write it as YYYY-MM, e.g. 2026-11.');
-    const month = monthOf(`${options.month}-01`);
+    const month = monthOf(`${parseMonth(options.month)}-01`);
     if (month.start >= today)
       throw new BurnrateError('burnrate_usage', `${options.month} has not begun`, 'Pick this month or an earlier one.');
     return { start: month.start, end: month.end < today ? month.end : today };

@@ -2,6 +2,7 @@ import { wallClock } from '../../domain/wall-clock.js';
 import type { TeamSchedule } from '../../checks/idle/team-schedule.js';
 import { addDays, dayInZone, daysBetween, monthOf, weekdayOf } from '../../domain/period.js';
 import { BurnrateError } from '../../domain/errors.js';
+import { parseMonth } from '../../domain/calendar-range.js';
 
 // When reviews happen, on each team's own calendar: the month reviewed, the first working day it
 // is posted on, the day its one reminder is due, and the moment its month of decisions closes.
@@ -19,12 +20,9 @@ export function previousMonth(month: string): string {
   return addDays(`${month}-01`, -1).slice(0, 7);
 }
 
-/** Checks what a user typed for a month: YYYY-MM, a real month, not in the future. */
+/** Checks what a user typed for a month: YYYY-MM, a real month in the years burnrate answers about, not in the future. */
 export function parseReviewMonth(text: string, now: Date): string {
-  const month = text.trim();
-  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) {
-    throw new BurnrateError('burnrate_month_invalid', `"${text}" is not a month`, 'Write it as YYYY-MM, e.g. 2026-11.', 2);
-  }
+  const month = parseMonth(text);
   if (month > now.toISOString().slice(0, 7))
     throw new BurnrateError('burnrate_month_invalid', `${month} has not started yet`, 'Review a month that has ended, e.g. last month.', 2);
   return month;
