@@ -44,7 +44,7 @@ export function budgetAlert(data: BudgetAlertData): Message {
   if (f.forecast)
     facts.push({
       label: 'Forecast at period end',
-      value: `${money(f.forecast.amount)} (${formatPercent(f.forecast.amount / f.budget)})${rangeOf(f.forecast, money)}`,
+      value: `${money(f.forecast.amount)} (${formatPercent(f.forecast.amount / f.budget)})${rangeOf(f.forecast, money)}${excludedOf(f.forecast, money)}`,
     });
   facts.push({ label: 'Period', value: `${shortDate(f.range.start)} – ${shortDate(addDays(f.range.end, -1))}` });
 
@@ -199,4 +199,19 @@ function capitalise(text: string): string {
 export function rangeOf(forecast: { low?: number | undefined; high?: number | undefined }, money: (n: number) => string): string {
   if (forecast.low === undefined || forecast.high === undefined || forecast.high - forecast.low < 0.005) return '';
   return `, 80% range ${money(forecast.low)}–${money(forecast.high)}`;
+}
+
+/** Days shown as left out of the fit, most at a time: the rest are counted. */
+const EXCLUDED_SHOWN = 3;
+
+/** "; excluded: 1 Dec, $20,000.00 above usual": days the forecast fitted at their usual amount, so a reader sees why it ignores them. */
+export function excludedOf(forecast: { excluded?: { day: string; offBy: number }[] | undefined }, money: (n: number) => string): string {
+  const days = forecast.excluded ?? [];
+  if (days.length === 0) return '';
+  const shown = [...days]
+    .sort((a, b) => Math.abs(b.offBy) - Math.abs(a.offBy))
+    .slice(0, EXCLUDED_SHOWN)
+    .map((d) => `${shortDate(d.day)}, ${money(Math.abs(d.offBy))} ${d.offBy >= 0 ? 'above' : 'below'} usual`);
+  const more = days.length > EXCLUDED_SHOWN ? ` and ${days.length - EXCLUDED_SHOWN} more` : '';
+  return `; excluded: ${shown.join('; ')}${more}`;
 }

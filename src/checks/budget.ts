@@ -65,7 +65,13 @@ export function checkBudgets(snapshot: BudgetSnapshot, policy: BudgetPolicy, now
         dataThrough: snapshot.dataThrough,
       };
       const withForecast = budget.forecast
-        ? { amount: forecast.amount, method: forecast.method, low: forecast.low, high: forecast.high }
+        ? {
+            amount: forecast.amount,
+            method: forecast.method,
+            low: forecast.low,
+            high: forecast.high,
+            ...(forecast.excluded ? { excluded: forecast.excluded } : {}),
+          }
         : null;
       const make = (kind: FindingKind, threshold: number, value: number): Finding => ({
         id: findingId(kind, team.id, period, threshold),

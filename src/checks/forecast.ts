@@ -2,6 +2,8 @@ import type { Forecast } from '../domain/finding.js';
 import { addDays, daysBetween, daysOf, type Period } from '../domain/period.js';
 import type { CalendarDay } from '../domain/cost-kind.js';
 import { MODELS, RECENT_DAYS, type HistoryDay, type UsageModel } from './forecast/usage-models.js';
+import { readChargeCalendar } from './forecast/charge-calendar.js';
+import { setAsideUnusualDays } from './forecast/unusual-days.js';
 
 export interface ForecastInput {
   /** Daily spend by day (YYYY-MM-DD); days without a row spent nothing. */
@@ -21,14 +23,17 @@ const Z80 = 1.2816;
 
 /**
  * Projects spend to the end of a period, as a FinOps practitioner would:
- *   - what is spent so far (the last day counts, but is provisional: providers revise it for up to
- *     a day, so its projection is the larger of what it shows and what the model expects);
+ *   - what is spent so far, net of credits (the last day counts, but is provisional: providers
+ *     revise it for up to a day, so its projection is the larger of what it shows and what the
+ *     model expects);
  *   - usage for the remaining days, from usage alone (fees and one-off charges are not a run rate):
- *     the weekday profile at the recent level or a trend, whichever erred less on the last week;
- *   - known calendar items: charges already on the remaining days (a monthly fee spread over its
- *     month) and, where none is billed yet, the recurring charges of the same day last period;
- *     one-time charges are never projected;
+ *     the weekday profile at the recent level or a trend, whichever erred less on the last week,
+ *     fitted with a day far off its weekday's usual (a runaway job) at the usual amount;
+ *   - the charges that are not usage by how they recur (charge-calendar.ts): credits that accrue
+ *     daily at their share of usage, charges already on the remaining days, and those of the same
+ *     day last period that recur; a charge seen once is never projected;
  *   - an 80% range from the backtest's errors.
+ * The forecast is on the same basis as what is spent so far: net of credits.
  */
 export function forecastPeriodEnd(input: ForecastInput): Forecast & { actual: number } {
   const { daily, period, dataEnd, lookbackDays } = input;
@@ -42,17 +47,25 @@ export function forecastPeriodEnd(input: ForecastInput): Forecast & { actual: nu
   const remaining = daysOf({ start: maxDay(dataEnd, period.start), end: period.end });
   if (remaining.length === 0) return { actual, amount: actual, method: 'period complete: actual spend' };
 
-  const calendarAhead = sum(remaining.map((day) => calendarAt(input, day)));
-  const items = calendarAhead !== 0 ? '; recurring charges as billed or as last period' : '';
   const provisional = addDays(dataEnd, -1);
   const first = firstDay(daily);
   // The lookback's days before the provisional one: whole weeks, so every weekday is seen as often.
   const history = daysOf({ start: addDays(provisional, -lookbackDays), end: provisional }).filter((d) => d >= first);
-  if (history.length === 0) {
+  const raw: HistoryDay[] = history.map((day, index) => ({ day, index, usage: usage(day) }));
+  const after = provisional >= first ? { day: provisional, usage: usage(provisional) } : null;
+  const { days, unusual } = setAsideUnusualDays(raw, after);
+  const fitted = new Map(days.map((d) => [d.day, d.usage]));
+  const charges = readChargeCalendar({ calendar: input.calendar, period, provisional, first, usage: (d) => fitted.get(d) ?? usage(d) });
+  const calendarAhead = sum(remaining.map(charges.at));
+  const notes = [...(calendarAhead !== 0 ? ['recurring charges as billed or as last period'] : []), ...charges.notes];
+  if (unusual.length > 0)
+    notes.push(`${unusual.length === 1 ? 'an unusual day' : `${unusual.length} unusual days`} fitted at the usual amount`);
+  const items = notes.map((n) => `; ${n}`).join('');
+  const excluded = unusual.length > 0 ? { excluded: unusual } : {};
+  if (days.length === 0) {
     const amount = actual + calendarAhead;
     return { actual, amount, low: amount, high: amount, method: `no history yet: actual spend only${items}` };
   }
-  const days: HistoryDay[] = history.map((day, index) => ({ day, index, usage: usage(day) }));
   const { model, name, errors } = days.length < MIN_DAYS_FOR_WEEKDAYS ? straightLine(days) : pickModel(days);
   const indexOf = (day: string) => daysBetween(history[0]!, day);
   let projected = sum(remaining.map((day) => model.predict(day, indexOf(day))));
@@ -63,7 +76,10 @@ export function forecastPeriodEnd(input: ForecastInput): Forecast & { actual: nu
     const expected = model.predict(provisional, indexOf(provisional));
     if (usage(provisional) < expected - Z80 * errors.spread) projected += expected - usage(provisional);
   }
-  const half = Z80 * (errors.spread * Math.sqrt(remaining.length) + Math.abs(errors.bias) * remaining.length);
+  // Credits that accrue with usage: the usage to come earns its share of them.
+  const net = 1 + charges.runRateShare;
+  projected *= net;
+  const half = Z80 * (errors.spread * Math.sqrt(remaining.length) + Math.abs(errors.bias) * remaining.length) * Math.abs(net);
   const amount = actual + projected + calendarAhead;
   return {
     actual,
@@ -71,27 +87,8 @@ export function forecastPeriodEnd(input: ForecastInput): Forecast & { actual: nu
     low: actual + calendarAhead + Math.max(0, projected - half),
     high: amount + half,
     method: `${name}${items}; 80% range`,
+    ...excluded,
   };
-}
-
-/** A known calendar item on a remaining day: what is billed on it, else last period's recurring charge on the same day. */
-function calendarAt(input: ForecastInput, day: string): number {
-  const billed = input.calendar?.get(day);
-  if (billed && (billed.recurring !== 0 || billed.oneTime !== 0)) return billed.recurring + billed.oneTime;
-  const before = sameDayLastPeriod(input.period, day);
-  return before ? (input.calendar?.get(before)?.recurring ?? 0) : 0;
-}
-
-/** The same day of the previous period: a week before for a week, the same day of month for a month, month end for month end. */
-function sameDayLastPeriod(period: Period, day: string): string | null {
-  if (daysBetween(period.start, period.end) <= 7) return addDays(day, -7);
-  const [y, m] = day.slice(0, 7).split('-').map(Number) as [number, number];
-  const month = m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
-  const daysInPrevious = daysBetween(`${month}-01`, `${day.slice(0, 7)}-01`);
-  // A month's last day stands for the previous month's last day (a month-end credit on 31 October
-  // comes again on 30 November); the previous month's last day is taken by it, not by its date.
-  if (addDays(day, 1).endsWith('-01')) return `${month}-${String(daysInPrevious).padStart(2, '0')}`;
-  return Number(day.slice(8)) < daysInPrevious ? `${month}-${day.slice(8)}` : null;
 }
 
 interface Errors {

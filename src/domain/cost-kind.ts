@@ -8,8 +8,11 @@ export type CostKind = 'usage' | 'recurring' | 'one-time';
 
 /**
  * The kind of a charge from FOCUS ChargeFrequency, or from its ChargeCategory when the source does
- * not give the frequency (Cost Explorer, FOCUS 1.0 files without it): purchases, credits and
- * adjustments are one-time, everything else is usage.
+ * not give the frequency (Cost Explorer, FOCUS 1.0 files without it): purchases, credits,
+ * adjustments and taxes are kept apart from usage as one-time, everything else is usage. Kept apart
+ * is what matters: the forecast then judges them by how they recur in the data (a credit on every
+ * day is a run rate, a tax on the 1st of each month comes again), where a tax taken for usage would
+ * have raised one weekday's average by a month's tax.
  */
 export function costKindOf(chargeCategory: string, chargeFrequency: string | null | undefined): CostKind {
   switch ((chargeFrequency ?? '').toLowerCase()) {
@@ -20,7 +23,7 @@ export function costKindOf(chargeCategory: string, chargeFrequency: string | nul
     case 'usage-based':
       return 'usage';
   }
-  return ['purchase', 'credit', 'adjustment'].includes(chargeCategory.toLowerCase()) ? 'one-time' : 'usage';
+  return ['purchase', 'credit', 'adjustment', 'tax'].includes(chargeCategory.toLowerCase()) ? 'one-time' : 'usage';
 }
 
 /** A day's charges that are not usage (in one currency): what a forecast adds as calendar items. */

@@ -31,6 +31,8 @@ export interface Forecast {
   /** An 80% range around `amount`, when the method gives one. */
   low?: number | undefined;
   high?: number | undefined;
+  /** Days fitted at their weekday's usual amount (a runaway job): the day and how far above (+) or below (-) usual it was. */
+  excluded?: { day: string; offBy: number }[] | undefined;
 }
 
 export interface TrackedFinding extends Finding {
