@@ -154,11 +154,15 @@ function commitmentBlocks(report: CommitmentReport, money: (n: number) => string
       facts: [
         {
           label: 'Coverage',
-          value: report.coverage === null ? 'the bill counts no hours' : `${pct(report.coverage)} of GPU instance hours`,
+          value: report.coverage === null ? 'no on-demand GPU spend to cover' : `${pct(report.coverage)} of eligible on-demand spend`,
         },
-        { label: 'Utilisation', value: report.utilisation === null ? 'no commitment covers a GPU instance' : pct(report.utilisation) },
+        {
+          label: 'Utilisation',
+          value: report.utilisation === null ? 'no commitment covers a GPU instance' : `${pct(report.utilisation)} of the commitment used`,
+        },
       ],
     },
+    { type: 'context', text: `Coverage: ${report.coverageBasis}.` },
   ];
   for (const c of report.commitments.filter((x) => report.expiring.includes(x.id)))
     blocks.push({
@@ -179,7 +183,7 @@ function commitmentBlocks(report: CommitmentReport, money: (n: number) => string
         a.name ?? a.instanceId,
         pct(a.runningShare),
         money(a.monthly),
-        a.commitmentSaving === null ? '—' : money(a.commitmentSaving),
+        a.commitmentSaving === null || a.commitmentSaving <= 0 ? '—' : money(a.commitmentSaving),
       ]),
     });
   return blocks;

@@ -81,9 +81,15 @@ export interface OrganisationWaste extends TeamWaste {
 
 /** Commitments (Savings Plans, reservations, CUDs) that cover GPU instances, and where one would pay. */
 export interface CommitmentReport {
-  /** GPU instance hours the bill shows under a commitment / all GPU instance hours it shows; null when it counts no hours. */
+  /**
+   * As the provider measures coverage (AWS Savings Plans coverage): GPU usage the bill shows under a
+   * commitment, at on-demand rates, ÷ (that + the on-demand spend on GPU instances a commitment
+   * could cover). Not instance-hours. Null without such spend.
+   */
   coverage: number | null;
-  /** Used / (used + unused) of the commitments covering GPU instances, by effective cost; null without any. */
+  /** How coverage is measured here, in words (which providers, which rates). */
+  coverageBasis: string;
+  /** Used / (used + unused) of the commitments covering GPU instances, by effective cost (AWS's utilisation); null without any. */
   utilisation: number | null;
   commitments: {
     id: string;
@@ -98,7 +104,7 @@ export interface CommitmentReport {
   }[];
   /** Ids of the commitments ending within EXPIRY_WARNING_DAYS. */
   expiring: string[];
-  /** On-demand GPU instances that ran at least ALWAYS_ON_SHARE of the period: a commitment fits them better than spot. */
+  /** On-demand GPU machines (not Kubernetes workloads) that ran at least ALWAYS_ON_SHARE of the period: where a commitment may pay. */
   alwaysOn: {
     instanceId: string;
     name: string | null;
@@ -108,7 +114,11 @@ export interface CommitmentReport {
     runningShare: number;
     /** What it costs a month on demand (billed). */
     monthly: number;
-    /** A 1-year commitment's saving a month at the catalog's committed rate; null where the catalog has none. */
+    /**
+     * A 1-year commitment's saving a month as it is paid: the on-demand cost of the hours it runs less
+     * the catalog's committed rate for every hour of the month (negative: it would cost more than it
+     * covers); null where the catalog has no committed rate. Never for a Kubernetes workload.
+     */
     commitmentSaving: number | null;
     /** Spot's saving a month where spot suits it (checkpointed training); else null. */
     spotSaving: number | null;

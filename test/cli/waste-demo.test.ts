@@ -8,11 +8,14 @@ import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
 import { loadPriceCatalog } from '../../src/catalog/price-catalog.js';
 import { buildSources } from '../../src/sources/registry.js';
 import { demoConfig } from '../../src/sources/demo/demo-config.js';
+import { demoFleet } from '../../src/sources/demo/demo-fleet.js';
 import { testDeps } from '../support/deps.js';
 import { command } from '../support/recording-reply.js';
 import { cli, workDir } from '../support/run-cli.js';
 
 const T = '2026-11-18T06:00:00Z';
+/** The fleet the CLI's demo runs (its ids, types and regions). */
+const demoSeed = () => demoConfig().sources.flatMap((s) => (s.type === 'demo' ? [s.seed] : []))[0]!;
 const GPU_SERVICES = ['Amazon Elastic Compute Cloud', 'Compute Engine'];
 
 describe('burnrate waste on the demo organisation', () => {
@@ -47,9 +50,16 @@ describe('burnrate waste on the demo organisation', () => {
     const gpuRows = `day >= '2026-10-01' AND day < '2026-11-01' AND resource_id IS NOT NULL AND service IN (${GPU_SERVICES.map((s) => `'${s}'`).join(',')})`;
     const hours = sql
       .prepare(
-        `SELECT sum(usage_hours) AS all_hours, sum(usage_hours) FILTER (WHERE commitment_discount_id IS NOT NULL) AS covered, sum(effective) FILTER (WHERE commitment_discount_id IS NOT NULL) AS used FROM spend_daily WHERE ${gpuRows}`,
+        `SELECT sum(effective) FILTER (WHERE commitment_discount_id IS NOT NULL) AS used,
+           sum(effective) FILTER (WHERE commitment_discount_id IS NULL AND provider = 'AWS' AND pricing_category = 'Standard') AS on_demand
+         FROM spend_daily WHERE ${gpuRows}`,
       )
-      .get() as { all_hours: number; covered: number; used: number };
+      .get() as { used: number; on_demand: number };
+    const coveredHours = sql
+      .prepare(
+        `SELECT resource_id AS id, sum(usage_hours) AS hours FROM spend_daily WHERE ${gpuRows} AND commitment_discount_id IS NOT NULL GROUP BY 1`,
+      )
+      .all() as { id: string; hours: number }[];
     sql.close();
     expect(unused).toBeGreaterThan(0);
 
@@ -79,18 +89,27 @@ describe('burnrate waste on the demo organisation', () => {
     expect(llm.categories.find((c) => c.id === 'unused-commitment')!.monthly).toBeCloseTo(unused, 1);
     expect(diagnosis.teams.find((t) => t.team === 'ml-research')!.categories.find((c) => c.id === 'idle')!.monthly).toBeGreaterThan(0);
 
-    // Commitments: coverage by hours and utilisation by cost, as plain sums of the same rows.
+    // Commitments: coverage as AWS measures it (covered hours at the public on-demand rate of each
+    // instance's type, over that plus the on-demand spend on AWS GPU instances), utilisation by cost.
     const { commitments } = diagnosis;
-    expect(commitments.coverage).toBeCloseTo(hours.covered / hours.all_hours, 6);
+    const fleet = new Map(demoFleet(demoSeed()).map((i) => [i.instanceId, i]));
+    const coveredAtOnDemand = coveredHours.reduce((s, r) => {
+      const i = fleet.get(r.id)!;
+      return s + r.hours * loadPriceCatalog().priceOf(i.provider, i.instanceType, i.region)!.onDemandHourly;
+    }, 0);
+    expect(commitments.coverage).toBeCloseTo(coveredAtOnDemand / (coveredAtOnDemand + hours.on_demand), 6);
     expect(commitments.utilisation).toBeCloseTo(hours.used / (hours.used + unused), 6);
     const [plan] = commitments.commitments;
     expect(plan).toMatchObject({ id: expect.stringContaining('savingsplan/demo-compute-1y'), endsOn: '2026-12-16', daysLeft: 28 });
     expect(commitments.expiring).toEqual([plan!.id]);
-    // Always-on serving on demand: a commitment's saving at the catalog's committed rate, never spot.
+    // Always-on serving on demand: a commitment's saving as it is paid (the hours it runs on demand
+    // less the committed rate for all 730 hours), never spot.
     const serving = commitments.alwaysOn.find((a) => a.name === 'serve-llm-primary')!;
     const price = loadPriceCatalog().priceOf('aws', serving.instanceType, 'us-east-1')!;
     expect(serving.spotSaving).toBeNull();
-    expect(serving.commitmentSaving).toBeCloseTo(serving.runningShare * 730 * (price.onDemandHourly - price.committedHourly!), 1);
+    expect(serving.commitmentSaving).toBeCloseTo(serving.runningShare * 730 * price.onDemandHourly - 730 * price.committedHourly!, 1);
+    // Kubernetes workloads are never credited a commitment: their nodes are what a commitment buys.
+    expect(commitments.alwaysOn.filter((a) => a.instanceId.startsWith('k8s:'))).toEqual([]);
     expect(commitments.alwaysOn.map((a) => a.name)).not.toContain('tmp-debug-box'); // idle: stop it, do not commit to it
   });
 

@@ -7,6 +7,8 @@ import type { GpuUsage } from '../recommend/gpu-usage.js';
 import type { RecommendationsPolicy, SpotPolicy } from '../recommend/recommend-policy.js';
 import { spotRecommendation } from '../recommend/spot.js';
 import { cents } from '../review/allocate.js';
+import { commitmentCoverage } from './commitment-coverage.js';
+import { commitmentSaving } from './commitment-saving.js';
 import type { GpuTime } from './gpu-time.js';
 
 export interface CommitmentInput {
@@ -24,19 +26,16 @@ export interface CommitmentInput {
 }
 
 /**
- * Coverage and utilisation of the commitments that cover GPU instances, the ones ending soon, and
- * the on-demand GPU capacity that runs nearly all the time (where a commitment, not spot, is the
- * saving: always-on capacity is usually serving, which spot reclaims would interrupt). Pure.
+ * Coverage and utilisation of the commitments that cover GPU instances (as the provider measures
+ * them: commitment-coverage.ts), the ones ending soon, and the on-demand GPU machines that run
+ * nearly all the time, with what a commitment would save as it is paid (commitment-saving.ts)
+ * beside spot's saving on the same hours: the larger one is the advice. Pure.
  */
 export function commitmentReport(input: CommitmentInput): CommitmentReport {
   const used = new Map<string, number>();
   const ends = new Map<string, string>();
-  let coveredHours = 0;
-  let allHours = 0;
   for (const row of input.billed) {
-    allHours += row.hours ?? 0;
     if (!row.commitmentId) continue;
-    coveredHours += row.hours ?? 0;
     used.set(row.commitmentId, (used.get(row.commitmentId) ?? 0) + row.cost);
     if (row.commitmentEnd) ends.set(row.commitmentId, row.commitmentEnd);
   }
@@ -60,8 +59,14 @@ export function commitmentReport(input: CommitmentInput): CommitmentReport {
   });
   const usedTotal = [...used.values()].reduce((s, n) => s + n, 0);
   const unusedTotal = [...unused.values()].reduce((s, n) => s + n, 0);
+  const coverage = commitmentCoverage(
+    input.billed,
+    new Map(input.instances.map((i) => [i.instance.instanceId, i.instance])),
+    input.catalog,
+  );
   return {
-    coverage: allHours > 0 ? coveredHours / allHours : null,
+    coverage: coverage.coverage,
+    coverageBasis: coverage.basis,
     utilisation: usedTotal + unusedTotal > 0 ? usedTotal / (usedTotal + unusedTotal) : null,
     commitments,
     expiring: commitments.filter((c) => c.daysLeft !== null && c.daysLeft >= 0 && c.daysLeft <= EXPIRY_WARNING_DAYS).map((c) => c.id),
@@ -76,23 +81,38 @@ function alwaysOn(input: CommitmentInput): CommitmentReport['alwaysOn'] {
     cost.set(row.resourceId, (cost.get(row.resourceId) ?? 0) + row.cost);
     if (row.commitmentId) committed.add(row.resourceId);
   }
+  const money = (n: number) => formatMoney(n, 'USD');
   const out: CommitmentReport['alwaysOn'] = [];
   for (const { instance, time, usage } of input.instances) {
     if (instance.lifecycle !== 'on-demand' || committed.has(instance.instanceId) || !time || input.periodSeconds <= 0) continue;
+    // A commitment buys a machine's hours: a Kubernetes workload holds a share of its nodes, which
+    // the node (or its pool) is committed for, never the pod; the bill shows the workload at its share.
+    if (instance.kubernetes) continue;
     const runningShare = Math.min(1, time.observed / Math.max(1, instance.gpuCount) / input.periodSeconds);
     // Mostly idle is not a commitment candidate: it should be stopped (the idle cause says so).
     if (runningShare < ALWAYS_ON_SHARE || time.idle > time.observed / 2) continue;
     const price = input.catalog.priceOf(instance.provider, instance.instanceType, instance.region);
-    const hours = runningShare * input.recommendations.hoursPerMonth;
-    const commitmentSaving = price?.committedHourly === undefined ? null : cents((price.onDemandHourly - price.committedHourly) * hours);
+    const paid =
+      price?.committedHourly === undefined
+        ? null
+        : commitmentSaving(
+            { onDemandHourly: price.onDemandHourly, committedHourly: price.committedHourly },
+            runningShare,
+            input.recommendations.hoursPerMonth,
+          );
     const spot = usage ? spotRecommendation(instance, usage, input.catalog, input.recommendations, input.spot) : null;
     const spotSaving = spot && !spot.blocker ? spot.monthlySaving : null;
-    const money = (n: number) => formatMoney(n, 'USD');
-    const advice =
-      spotSaving !== null && (commitmentSaving === null || spotSaving > commitmentSaving)
-        ? `Spot saves more (${money(spotSaving)} a month): it is checkpointed training, ready for spot.`
-        : commitmentSaving !== null
-          ? `A 1-year commitment saves ${money(commitmentSaving)} a month at the catalog's committed rate${spotSaving !== null ? `, more than spot's ${money(spotSaving)}` : '; spot does not suit capacity that must stay up'}.`
+    const commitmentWins = paid !== null && paid.saving > 0 && (spotSaving === null || paid.saving >= spotSaving);
+    const arithmetic =
+      paid === null || price?.committedHourly === undefined
+        ? ''
+        : ` (${Math.round(paid.coveredHours)} h on demand at ${money(price.onDemandHourly)}/h, ${money(paid.onDemandCost)}, against the commitment paid for all ${paid.termHours} h at ${money(price.committedHourly)}/h, ${money(paid.commitmentCost)})`;
+    const advice = commitmentWins
+      ? `A 1-year commitment saves ${money(paid.saving)} a month${arithmetic}${spotSaving !== null ? `, more than spot's ${money(spotSaving)}` : '; spot does not suit capacity that must stay up'}.`
+      : spotSaving !== null
+        ? `Spot saves more (${money(spotSaving)} a month): it is checkpointed training, ready for spot${paid === null ? '' : `; a 1-year commitment would save ${money(paid.saving)}${arithmetic}`}.`
+        : paid !== null
+          ? `A 1-year commitment would cost more than it saves (${money(paid.saving)} a month${arithmetic}): it runs too few hours for one.`
           : `No committed rate in the catalog for ${instance.instanceType} in ${instance.region}: ask the provider for a quote.`;
     out.push({
       instanceId: instance.instanceId,
@@ -101,7 +121,7 @@ function alwaysOn(input: CommitmentInput): CommitmentReport['alwaysOn'] {
       instanceType: instance.instanceType,
       runningShare,
       monthly: cents((cost.get(instance.instanceId) ?? 0) * input.monthFactor),
-      commitmentSaving,
+      commitmentSaving: paid === null ? null : paid.saving,
       spotSaving,
       advice,
     });
