@@ -134,8 +134,10 @@ async function stopSweep({ deps, interaction }: ActionContext, finding: TrackedS
   const refused = count('refused').map((r) => label(r.id));
   const summary = `${count('stopped').length} stopped${count('already-stopped').length ? `, ${count('already-stopped').length} already stopped` : ''}${refused.length ? `, left running: ${refused.join(', ')} (protected or not running)` : ''}`;
   const stopped = new Set(count('stopped').map((r) => r.id));
+  // Only an instance that ran (its GPUs reported at the end of the sweep's window) saves by being
+  // stopped: one the cloud still lists as running but that ran nothing is the alert's "not running".
   const savings: SavingEntry[] = finding.instances
-    .filter((i) => stopped.has(i.instanceId))
+    .filter((i) => i.running && stopped.has(i.instanceId))
     .map((i) => ({
       action: ACTION,
       ref: claimKey,

@@ -26,13 +26,33 @@ export const savingsVerb: Verb = async (args, io) => {
     io.out.write(
       `burnrate actions saved ${money(ledger.realised)} in ${name} (confirmed by the bill${ledger.billedThrough ? ` up to ${ledger.billedThrough}` : ''}), ${money(ledger.expected)} expected\n`,
     );
-    if (ledger.lines.length === 0) io.out.write('No action taken through burnrate counts in this month.\n');
-    for (const line of ledger.lines)
-      io.out.write(
-        `\n${line.at.toISOString().slice(0, 16).replace('T', ' ')} ${line.action} ${line.name ?? line.resourceId} (${line.team ?? 'no team'}) by ${line.byUser}\n  expected ${money(line.expected)}, confirmed ${line.realised === null ? '—' : money(line.realised)}: ${line.note}\n`,
-      );
+    if (ledger.lines.length === 0) {
+      io.out.write('No action taken through burnrate counts in this month.\n');
+      return 0;
+    }
+    // Expected and confirmed side by side, one row per action and resource, then what each rests on.
+    const rows = ledger.lines.map((l) => [
+      l.at.toISOString().slice(0, 16).replace('T', ' '),
+      l.action,
+      l.name ?? l.resourceId,
+      l.team ?? 'no team',
+      l.byUser,
+      `${l.days}${l.endedBy ? ` (${l.endedBy})` : ''}`,
+      money(l.expected),
+      l.realised === null ? '—' : `${money(l.realised)} (${l.confirmedDays} d)`,
+      l.note,
+    ]);
+    io.out.write(`\n${table(['when', 'action', 'resource', 'team', 'by', 'days', 'expected', 'confirmed', 'note'], rows)}`);
+    io.out.write(`\nExpected: ${ledger.basis.expected}.\nConfirmed: ${ledger.basis.realised}.\n`);
     return 0;
   } finally {
     await runtime.close();
   }
 };
+
+/** Columns padded to their widest cell; the last one left as it is. */
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const all = [header, ...rows];
+  const widths = header.map((_, c) => Math.max(...all.map((r) => r[c]!.length)));
+  return all.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ')).join('\n') + '\n';
+}

@@ -20,23 +20,24 @@ export interface SavingEntry {
   /** What the action saves a day while it holds: a stopped instance's cost a day, a migration's saving a day. */
   expectedDaily: number;
   currency: string;
-  /** When the change was undone (a spot migration reverted): the saving ends there. */
+  /** When the change was undone (a stopped workload resumed from its alert, a spot migration reverted): the saving ends there. */
   endedAt?: Date;
 }
 
 /** Days after an action its saving is counted: a month, after which the fleet has moved on. */
 export const SAVING_WINDOW_DAYS = 30;
 
-/** Days before an action whose bill gives the run rate it is measured against. */
-export const BASELINE_DAYS = 7;
-
 /** One entry of the ledger over a period, with what the bill confirms. */
 export interface SavingLine extends SavingEntry {
-  /** Expected over the days of the period inside the entry's window. */
+  /** Expected over the days of the period inside the entry's window, each weekday at the share the resource ran it before. */
   expected: number;
-  /** The bill's daily average over the BASELINE_DAYS before the action; null when it billed nothing then. */
+  /** Days of the period it held: from the day after the action until the window closed or it was undone. */
+  days: number;
+  /** What ended it before its window closed; null while it holds. */
+  endedBy: 'resumed' | 'reverted' | 'restarted' | 'acted on again' | null;
+  /** The resource's weekday profile before the action, as a day on average; null when it billed nothing then. */
   baselineDaily: number | null;
-  /** Baseline − billed, day by day (never below 0), over the billed days of the period inside the window; null when the bill cannot say. */
+  /** The weekday's baseline − billed, day by day (never below 0), over the confirmed billed days inside the window; null when the bill cannot say. */
   realised: number | null;
   /** Billed days that confirmed it. */
   confirmedDays: number;
@@ -52,4 +53,6 @@ export interface SavingsLedger {
   expected: number;
   /** The last day the bill covers (exclusive), or null before any import. */
   billedThrough: string | null;
+  /** How expected and realised are computed, in words, for whoever reads the figures. */
+  basis: { expected: string; realised: string };
 }

@@ -1,13 +1,18 @@
 import { savingsLedger } from '../checks/savings/savings-ledger.js';
+import { PROFILE_DAYS } from '../checks/savings/weekday-profile.js';
 import type { Deps } from '../deps.js';
 import { combinedDataThrough } from '../domain/data-through.js';
 import { convert } from '../domain/fx.js';
 import { addDays, toDay, type Period } from '../domain/period.js';
-import { BASELINE_DAYS, SAVING_WINDOW_DAYS, type SavingsLedger } from '../domain/saving.js';
+import { SAVING_WINDOW_DAYS, type SavingsLedger } from '../domain/saving.js';
 import { loadFxRates } from './fx-rates.js';
+import { seenRunning } from './seen-running.js';
 
 /** The ledger's currency: what actions price their savings in (the catalog's and the fleet's USD). */
 const LEDGER_CURRENCY = 'USD';
+
+/** Stops are undone by starting the machine again; a right-sized or migrated one runs on purpose. */
+const STOPS = new Set(['instance.stop', 'sweep.stop']);
 
 /**
  * The savings ledger over a period, for some teams or all: the actions whose month after them
@@ -20,9 +25,14 @@ export async function loadSavingsLedger(deps: Deps, period: Period, teams: reado
     loadFxRates(deps),
     deps.store.freshness.list(),
   ]);
-  const entries = all.filter((e) => toDay(e.at) < period.end && (teams === null || (e.team !== null && teams.includes(e.team))));
-  const charges = await deps.store.spend.resourceDays({ start: addDays(firstAction, -BASELINE_DAYS), end: period.end }, [
-    ...new Set(entries.map((e) => e.resourceId)),
+  // Every team's entries: a later action on a resource ends the one before, whoever took it.
+  const entries = all.filter((e) => toDay(e.at) < period.end);
+  const resources = [...new Set(entries.map((e) => e.resourceId))];
+  const stops = entries.filter((e) => STOPS.has(e.action));
+  const end = new Date(Math.min(deps.clock().getTime(), Date.parse(`${period.end}T00:00:00Z`)));
+  const [charges, running] = await Promise.all([
+    deps.store.spend.resourceDays({ start: addDays(firstAction, -PROFILE_DAYS), end: period.end }, resources),
+    stops.length === 0 ? new Map<string, Date[]>() : seenRunning(deps, [...new Set(stops.map((e) => e.resourceId))], stops[0]!.at, end),
   ]);
   const daily = new Map<string, Map<string, number>>();
   for (const c of charges) {
@@ -35,10 +45,12 @@ export async function loadSavingsLedger(deps: Deps, period: Period, teams: reado
   const through = combinedDataThrough(freshness);
   return savingsLedger({
     entries,
+    teams,
     period,
     // A day is billed once the data reaches its end.
     billedThrough: through === null ? null : toDay(new Date(through)),
     daily,
+    seenRunning: running,
     currency: LEDGER_CURRENCY,
   });
 }

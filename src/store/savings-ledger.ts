@@ -2,7 +2,8 @@ import type { SavingAction, SavingEntry } from '../domain/saving.js';
 
 export interface SavingsLedgerStore {
   /**
-   * Entries of actions taken from `since` (ISO) on: stops and sweep stops as recorded, spot
+   * Entries of actions taken from `since` (ISO) on: stops and sweep stops as recorded (a Stop ended
+   * by the Resume clicked on the same alert), spot
    * migrations as migrated (their saving a day from the recommendation, ended by a revert), and
    * review lines a team answered "Right-size" where the line carried a right-size recommendation
    * (its saving a day; the bill confirms it once the instance runs as the smaller type, and an
@@ -24,6 +25,14 @@ export interface LedgerRow {
   currency: string;
   endedAt: string | null;
 }
+
+/**
+ * When a stopped workload was resumed from the alert it was stopped from (the Resume's claim, taken
+ * right before it acted), as the ledger's part of both stores' queries reads it: `s` is the
+ * savings_ledger row. Written once for both dialects.
+ */
+export const RESUMED_AT = `(SELECT r.at FROM instance_actions r
+   WHERE s.action = 'instance.stop' AND r.finding_id = s.ref AND r.action = 'workload.resume' AND r.outcome = 'resumed')`;
 
 /** Days in an average month: a migration's monthly saving as a saving a day. */
 export const DAYS_PER_MONTH = 365.25 / 12;

@@ -1,5 +1,5 @@
 import type { SavingEntry } from '../../domain/saving.js';
-import { DAYS_PER_MONTH, entryFromRow, SAVINGS_ORDER, type LedgerRow, type SavingsLedgerStore } from '../savings-ledger.js';
+import { DAYS_PER_MONTH, entryFromRow, RESUMED_AT, SAVINGS_ORDER, type LedgerRow, type SavingsLedgerStore } from '../savings-ledger.js';
 import type { PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';
 
@@ -17,9 +17,9 @@ export async function insertSaving(tx: PgSession, e: SavingEntry): Promise<void>
  * first right-size recommendation is read with jsonb, in array order; `seq` stands for SQLite's rowid.
  */
 const SINCE = `
-  SELECT action, ref, resource_id AS "resourceId", name, team, at, by_user AS "byUser", expected_daily AS "expectedDaily", currency,
-    NULL AS "endedAt", 0 AS part, seq
-  FROM savings_ledger WHERE at >= $1
+  SELECT s.action, s.ref, s.resource_id AS "resourceId", s.name, s.team, s.at, s.by_user AS "byUser", s.expected_daily AS "expectedDaily",
+    s.currency, ${RESUMED_AT} AS "endedAt", 0 AS part, s.seq
+  FROM savings_ledger s WHERE s.at >= $1
   UNION ALL
   SELECT 'spot.approve', 'migration:' || m.id, m.instance_id, NULL, m.team, m.migrated_at,
     (SELECT approver FROM spot_approvals a WHERE a.migration_id = m.id ORDER BY a.at DESC, a.seq DESC LIMIT 1),

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { SavingEntry } from '../../domain/saving.js';
-import { DAYS_PER_MONTH, SAVINGS_ORDER, entryFromRow, type SavingsLedgerStore, type LedgerRow } from '../savings-ledger.js';
+import { DAYS_PER_MONTH, RESUMED_AT, SAVINGS_ORDER, entryFromRow, type SavingsLedgerStore, type LedgerRow } from '../savings-ledger.js';
 
 /** The insert a completing action runs inside its own transaction; a second completion adds nothing. */
 export function savingInsert(db: Database.Database): (entry: SavingEntry) => void {
@@ -18,9 +18,9 @@ export class SqliteSavingsLedgerStore implements SavingsLedgerStore {
 
   constructor(db: Database.Database) {
     this.sinceStatement = db.prepare(
-      `SELECT action, ref, resource_id AS resourceId, name, team, at, by_user AS byUser, expected_daily AS expectedDaily, currency,
-         NULL AS endedAt, 0 AS part, rowid AS seq
-       FROM savings_ledger WHERE at >= ?
+      `SELECT s.action, s.ref, s.resource_id AS resourceId, s.name, s.team, s.at, s.by_user AS byUser, s.expected_daily AS expectedDaily,
+         s.currency, ${RESUMED_AT} AS endedAt, 0 AS part, s.rowid AS seq
+       FROM savings_ledger s WHERE s.at >= ?
        UNION ALL
        SELECT 'spot.approve', 'migration:' || m.id, m.instance_id, NULL, m.team, m.migrated_at,
          (SELECT approver FROM spot_approvals a WHERE a.migration_id = m.id ORDER BY a.at DESC, a.rowid DESC LIMIT 1),

@@ -34,8 +34,9 @@ describe('savingsLedger', () => {
       daily: charges({ '2026-11-10': 9, '2026-11-11': 0, '2026-11-12': 5, '2026-11-13': 31 }),
       currency: 'USD',
     });
-    // 11th: 20 − 0; 12th: 20 − 5; 13th: more than before, 0. The day of the stop counts for neither.
-    expect(ledger.lines[0]).toMatchObject({ baselineDaily: 20, realised: 35, confirmedDays: 3, expected: 20 * 24 });
+    // 11th: 20 − 0; 12th: 20 − 5. The day of the stop counts for neither, and the 13th (more than
+    // before) is the bill's last, provisional day: not confirmed yet.
+    expect(ledger.lines[0]).toMatchObject({ baselineDaily: 20, realised: 35, confirmedDays: 2, expected: 20 * 24 });
     expect(ledger.realised).toBe(35);
   });
 
@@ -47,6 +48,8 @@ describe('savingsLedger', () => {
           ...stop('2026-11-20T10:00:00Z'),
           action: 'spot.approve',
           ref: 'migration:1',
+          // Not on the bill before: no weekday profile, every day counts whole.
+          resourceId: 'i-2',
           expectedDaily: 10,
           endedAt: new Date('2026-11-25T08:00:00Z'),
         },

@@ -67,6 +67,20 @@ describeStores('savings ledger', (store) => {
     expect(await store().savings.since('2026-12-01T00:00:00.000Z')).toEqual([]);
   });
 
+  it('ends a Stop at the Resume clicked on the same alert, once the Resume is done', async () => {
+    await complete(store(), 'f-wl', [stopped('team-a/deployment/llm-serve', '2026-11-11T10:00:00.000Z', 'f-wl')]);
+    await complete(store(), 'f-other', [stopped('i-0other', '2026-11-11T11:00:00.000Z', 'f-other')]);
+    const resume = { findingId: 'f-wl', action: 'workload.resume', instanceId: 'team-a/deployment/llm-serve', byUser: 'U0BOB' };
+    // Claimed 8 s later but not done yet (the cluster not answered): the stop still holds.
+    await store().instanceActions.claim({ ...resume, at: at('2026-11-11T10:00:08.000Z') });
+    expect((await store().savings.since('2026-11-01T00:00:00.000Z')).map((e) => e.endedAt)).toEqual([undefined, undefined]);
+    await store().instanceActions.complete('f-wl', 'workload.resume', 'resumed', 'replicas back to 2');
+    expect(await store().savings.since('2026-11-01T00:00:00.000Z')).toEqual([
+      { ...stopped('team-a/deployment/llm-serve', '2026-11-11T10:00:00.000Z', 'f-wl'), endedAt: at('2026-11-11T10:00:08.000Z') },
+      stopped('i-0other', '2026-11-11T11:00:00.000Z', 'f-other'),
+    ]);
+  });
+
   it('counts a spot migration from when it migrated, by its last approver, until it is reverted', async () => {
     const id = await migrated(store(), 'i-0fra1', ['U0DAN', 'U0BOB'], '2026-11-11T10:00:00.000Z');
     await complete(store(), 'f-same-time', [stopped('i-0same', '2026-11-11T10:00:00.000Z', 'f-same-time')]);
