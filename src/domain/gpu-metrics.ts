@@ -7,10 +7,16 @@
 export interface GpuRef {
   /** The machine: cloud instance id where known, else the host name. */
   host: string;
-  /** GPU index on the host ("0", "1", ...). */
+  /** Index of the physical GPU on the host ("0", "1", ...); a MIG slice carries its parent GPU's. */
   gpu: string;
+  /** The physical GPU's UUID (a MIG slice's parent's, as dcgm-exporter labels it). */
   uuid?: string;
   model?: string;
+  /**
+   * The MIG slice (GPU instance) of GPU `gpu` this series measures; absent for a whole GPU. Each
+   * slice has its own series and pod; counts and prices still go by physical GPUs (physical-gpus.ts).
+   */
+  mig?: { instance: string; profile?: string };
   /** Kubernetes placement, when the exporter maps GPUs to pods. */
   namespace?: string;
   pod?: string;
@@ -36,7 +42,10 @@ export interface MetricsRange {
   stepSeconds: number;
 }
 
-/** Stable order of series: by host, then GPU index numerically (0, 1, ..., 10). */
+/** Stable order of series: by host, then GPU index numerically (0, 1, ..., 10), then MIG slice. */
 export function compareRefs(a: GpuSeries, b: GpuSeries): number {
-  return a.ref.host.localeCompare(b.ref.host) || a.ref.gpu.localeCompare(b.ref.gpu, 'en', { numeric: true });
+  const numeric = (x: string, y: string) => x.localeCompare(y, 'en', { numeric: true });
+  return (
+    a.ref.host.localeCompare(b.ref.host) || numeric(a.ref.gpu, b.ref.gpu) || numeric(a.ref.mig?.instance ?? '', b.ref.mig?.instance ?? '')
+  );
 }

@@ -4,6 +4,8 @@
  * scaled to zero, kept or resumed. A shared node is never the unit: stopping it stops other pods.
  */
 
+import { migProfileShare } from './physical-gpus.js';
+
 /** The kinds burnrate can act on; `Pod` is a bare pod with no controller (never acted on). */
 export const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'Job', 'Notebook', 'InferenceService', 'RayCluster', 'RayJob', 'Pod'] as const;
 export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
@@ -104,11 +106,15 @@ export function capacityOf(node: GpuNode): number {
   return node.gpus + Object.entries(node.migSlices).reduce((sum, [resource, count]) => sum + (migShare(resource) ?? 0) * count, 0);
 }
 
-/** A MIG resource's share of a whole GPU: `nvidia.com/mig-3g.40gb` is 3 of the GPU's 7 compute slices. */
+/**
+ * A MIG resource's share of a whole GPU: `nvidia.com/mig-3g.40gb` is 3 of an H100's 7 compute
+ * slices, `nvidia.com/mig-2g.12gb` 2 of an A30's 4 (the profile says which, physical-gpus.ts).
+ */
 export function migShare(resource: string): number | null {
-  const match = /^nvidia\.com\/mig-(\d+)g\./.exec(resource);
-  return match ? Number(match[1]) / 7 : null;
+  return resource.startsWith(MIG_RESOURCE_PREFIX) ? migProfileShare(resource.slice(MIG_RESOURCE_PREFIX.length)) : null;
 }
+
+const MIG_RESOURCE_PREFIX = 'nvidia.com/mig-';
 
 /** Workload kinds that are custom resources, with where the API serves them (absent CRD: none run). */
 export const CUSTOM_WORKLOADS = [

@@ -1,4 +1,5 @@
 import { compareRefs, type GpuRef, type GpuSeries, type MetricsRange } from '../domain/gpu-metrics.js';
+import { seriesKey } from '../domain/physical-gpus.js';
 import type { HostPeak } from '../domain/host-peaks.js';
 import type { GpuMetricsSource } from '../ports/gpu-metrics-source.js';
 import { createStepGrid, type StepGrid } from '../domain/gpu-step-grid.js';
@@ -84,8 +85,9 @@ export class RollingWindowMetrics implements GpuMetricsSource {
   }
 }
 
+/** Whole GPUs and MIG slices alike: each slice is its own series. */
 function keyOf(ref: GpuRef): string {
-  return `${ref.host}\u0000${ref.gpu}`;
+  return seriesKey(ref);
 }
 
 /**

@@ -42,6 +42,10 @@ export type PrometheusFailure =
 const MAX_POINTS = 11_000;
 
 export const DCGM_EXPOSITION = new URL('../fixtures/dcgm/dcgm_exposition_datadog_integrations-core_fixture_excerpt.prom', import.meta.url);
+/** MIG: one H100 in three slices (4g, 2g, 1g), a pod on each; every slice idle. */
+export const MIG_H100_EXPOSITION = new URL('../fixtures/dcgm/dcgm_exposition_mig_h100_3_slices.prom', import.meta.url);
+/** MIG: two A30s, GPU 0 in two 2g slices (one holding 9 GiB and computing nothing), GPU 1 one 4g slice. */
+export const MIG_A30_EXPOSITION = new URL('../fixtures/dcgm/dcgm_exposition_mig_a30_3_slices_2_gpus.prom', import.meta.url);
 
 /**
  * A Prometheus HTTP API on 127.0.0.1 for tests. It answers GET/POST /api/v1/query_range like
@@ -282,6 +286,25 @@ export function dcgmGpuLabelSets(samples: readonly ExpositionSample[] = readDcgm
     byGpu.set(key, { ...byGpu.get(key), ...labels });
   }
   return [...byGpu.values()];
+}
+
+/**
+ * Every series of an exposition as the fake serves it, each value held for all time: one GPU per
+ * host, GPU index and MIG slice (GPU_I_ID), so a GPU split in slices is several series, as the
+ * exporter writes it.
+ */
+export function exposedGpus(path: URL): FakeDcgmGpu[] {
+  const byKey = new Map<string, FakeDcgmGpu>();
+  for (const { name, labels, value } of readDcgmExposition(path)) {
+    const host = labels.Hostname ?? labels.hostname;
+    if (!host || labels.gpu === undefined) continue;
+    const key = `${host}/${labels.gpu}/${labels.GPU_I_ID ?? ''}`;
+    const gpu = byKey.get(key) ?? { labels: {}, metrics: {} };
+    gpu.labels = { ...gpu.labels, ...labels };
+    gpu.metrics[name] = constant(value);
+    byKey.set(key, gpu);
+  }
+  return [...byKey.values()];
 }
 
 export const constant =

@@ -6,6 +6,7 @@ import { detectIdleIntervalsMany } from './detect-idle.js';
 import type { IdlePolicy } from './idle-policy.js';
 import { instanceIdle, openGpuState, type GpuIdleState } from './instance-idle.js';
 import { DEFAULT_SCHEDULE, type TeamSchedule } from './team-schedule.js';
+import { countPhysicalGpus, physicalGpuKey } from '../../domain/physical-gpus.js';
 
 /** What the idle check needs to know of an instance (DemoInstance and inventory rows both map onto it). */
 export interface IdleInstance {
@@ -22,7 +23,7 @@ export interface IdleInstance {
 }
 
 export interface IdleFindingsInput {
-  /** One entry per GPU; entries sharing an instance id are that instance's GPUs. */
+  /** One entry per GPU or MIG slice; entries sharing an instance id are that instance's. */
   gpus: readonly { series: GpuSeries; instance: IdleInstance }[];
   policy: IdlePolicy;
   now: Date;
@@ -57,13 +58,17 @@ export function idleFindings(input: IdleFindingsInput): IdleFinding[] {
 
   const findings: IdleFinding[] = [];
   for (const { instance, states, series } of byInstance.values()) {
+    // Slices of one GPU are one GPU: the count and the padding go by physical GPUs.
+    const physical = countPhysicalGpus(series.map((s) => s.ref));
     // GPUs the instance has but no series for are missing data: idle only if the policy says so.
-    for (let gpu = states.length; gpu < instance.gpuCount; gpu++) {
+    let padded = 0;
+    for (let gpu = physical; gpu < instance.gpuCount; gpu++, padded++) {
       const whole = range.end - range.start;
       states.push(policy.missing === 'idle' ? { kind: 'idle', since: range.start, missingSeconds: whole } : null);
     }
     const idle = instanceIdle(states, range.end);
     if (!idle) continue;
+    const stalledGpus = new Set(series.filter((_, i) => states[i]?.kind === 'stalled').map((s) => physicalGpuKey(s.ref))).size;
     const sinceMs = idle.since * 1000;
     const idleMs = Math.max(0, now.getTime() - sinceMs);
     const hours = idleMs / 3_600_000;
@@ -82,8 +87,8 @@ export function idleFindings(input: IdleFindingsInput): IdleFinding[] {
       burned: toCents(instance.hourlyPrice * hours),
       perDay: toCents(instance.hourlyPrice * 24),
       hourlyPrice: instance.hourlyPrice,
-      gpus: states.length,
-      stalledGpus: idle.stalledGpus,
+      gpus: physical + padded,
+      stalledGpus,
       missingMinutes: Math.round(idle.missingSeconds / 60),
       description:
         describeIdleSince(new Date(sinceMs), now, schedule.timezone, schedule.workingHours) +

@@ -12,7 +12,6 @@ export interface GpuIdleState {
 export interface InstanceIdle {
   kind: 'idle' | 'stalled';
   since: number;
-  stalledGpus: number;
   /** At most this much of the period had no data (counted as idle by policy); an upper bound across GPUs. */
   missingSeconds: number;
 }
@@ -49,13 +48,14 @@ export function openGpuState(intervals: readonly IdleInterval[]): GpuIdleState |
 export function instanceIdle(gpus: readonly (GpuIdleState | null)[], end: number): InstanceIdle | null {
   if (gpus.length === 0) return null;
   let since = -Infinity;
-  let stalledGpus = 0;
+  let stalled = false;
   let missingSeconds = 0;
   for (const gpu of gpus) {
     if (!gpu) return null;
     since = Math.max(since, gpu.since);
-    if (gpu.kind === 'stalled') stalledGpus++;
+    if (gpu.kind === 'stalled') stalled = true;
     missingSeconds = Math.max(missingSeconds, gpu.missingSeconds);
   }
-  return { kind: stalledGpus > 0 ? 'stalled' : 'idle', since, stalledGpus, missingSeconds: Math.min(missingSeconds, end - since) };
+  // How many GPUs stall is counted by physical GPU where the series are known (idle-findings.ts).
+  return { kind: stalled ? 'stalled' : 'idle', since, missingSeconds: Math.min(missingSeconds, end - since) };
 }

@@ -2,6 +2,7 @@ import type { GpuSeries, MetricsRange } from '../../domain/gpu-metrics.js';
 import { detectIdleIntervalsMany } from '../idle/detect-idle.js';
 import type { IdleInstance } from '../idle/idle-findings.js';
 import type { IdlePolicy } from '../idle/idle-policy.js';
+import { gpuShareOf } from '../../domain/physical-gpus.js';
 
 export interface IdleCost {
   cost: number;
@@ -10,7 +11,7 @@ export interface IdleCost {
 
 /**
  * What a team's GPUs cost while idle or stalled over a range: each GPU's idle seconds at its share
- * of the instance's hourly price. Per GPU, not per instance, so one idle GPU of eight counts an
+ * of the instance's hourly price (a MIG slice at its share of its GPU's). Per GPU, not per instance, so one idle GPU of eight counts an
  * eighth of the price: the review asks what was paid for and unused, not which instance to stop.
  */
 export function idleCostByTeam(
@@ -30,8 +31,11 @@ export function idleCostByTeam(
     const seconds = idleSeconds(intervals[index]!.filter((i) => i.kind !== 'unknown'));
     if (seconds === 0) return;
     const entry = costs.get(instance.team) ?? { cost: 0, gpuHours: 0 };
-    entry.gpuHours += seconds / 3600;
-    entry.cost += (seconds / 3600) * (instance.hourlyPrice / Math.max(1, instance.gpuCount));
+    // In physical GPU-hours: a MIG slice is its share of a GPU, whose price is the instance's over
+    // its GPUs (a workload's gpuCount is the GPUs it holds, 1/7 for a 1g slice: its whole price).
+    const gpuHours = (seconds / 3600) * gpuShareOf(gpus[index]!.series.ref);
+    entry.gpuHours += gpuHours;
+    entry.cost += gpuHours * (instance.hourlyPrice / (instance.gpuCount > 0 ? instance.gpuCount : 1));
     costs.set(instance.team, entry);
   });
   for (const entry of costs.values()) {

@@ -1,6 +1,7 @@
 import type { GpuInstance } from '../../domain/gpu-inventory.js';
 import type { GpuSeries, MetricsRange } from '../../domain/gpu-metrics.js';
 import { normaliseTag } from '../../domain/ownership.js';
+import { gpuShareOf } from '../../domain/physical-gpus.js';
 import type { SweepInstance } from '../../domain/sweep-finding.js';
 
 /** One sweep of one team over the window: its instances and what they used. */
@@ -42,10 +43,12 @@ export function sweepUsage(
   for (const s of series) {
     if (!members.has(s.ref.host)) continue;
     const acc = perInstance.get(s.ref.host) ?? { times: new Set<number>(), gpuSamples: 0, latest: -Infinity };
+    // GPU-hours of physical GPUs: a MIG slice's sample is its share of one.
+    const share = gpuShareOf(s.ref);
     for (let i = 0; i < s.times.length; i++) {
       if (Number.isNaN(s.util[i]!)) continue;
       acc.times.add(s.times[i]!);
-      acc.gpuSamples++;
+      acc.gpuSamples += share;
       acc.latest = Math.max(acc.latest, s.times[i]!);
     }
     perInstance.set(s.ref.host, acc);

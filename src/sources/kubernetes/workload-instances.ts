@@ -72,7 +72,8 @@ export function workloadInstances(
       region: first.price?.region ?? regionOf(first.node) ?? 'unknown',
       instanceType: first.node.instanceType ?? 'unknown',
       gpuModel: first.price?.gpuModel ?? 'unknown',
-      gpuCount: round3(gpus),
+      // Six places, not three: a slice's price per GPU is the price over this (1/7 as 0.143 would be 0.1% off).
+      gpuCount: round6(gpus),
       gpuMemoryGiB:
         first.price?.gpuMemoryGiB != null && first.price.gpuCount > 0
           ? round3((first.price.gpuMemoryGiB / first.price.gpuCount) * gpus)

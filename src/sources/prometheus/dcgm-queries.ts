@@ -27,12 +27,16 @@ export const DCGM_METRICS: readonly DcgmMetric[] = [
  * exporter repeats on every series (smaller answers) and folds duplicate scrapes into one series.
  * `exported_*` appear when Prometheus Operator scrapes the exporter without honorLabels: then
  * `pod` is the exporter's own pod and the workload's is `exported_pod`. `GPU_I_ID` is the MIG
- * instance: with MIG, each slice of a GPU is its own series with its own pod.
+ * instance: with MIG, each slice of a GPU is its own series with its own pod, under its parent's
+ * `gpu` and `UUID`; `GPU_I_PROFILE` (`3g.40gb`) says how much of the GPU it is. Exporters since
+ * May 2026 spell the host label `hostname`.
  */
 export const DCGM_GROUP_LABELS = [
   'Hostname',
+  'hostname',
   'gpu',
   'GPU_I_ID',
+  'GPU_I_PROFILE',
   'UUID',
   'modelName',
   'namespace',

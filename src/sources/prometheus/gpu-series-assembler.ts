@@ -1,6 +1,7 @@
 import { compareRefs, type GpuRef, type GpuSeries } from '../../domain/gpu-metrics.js';
 import type { DcgmSlot } from './dcgm-queries.js';
 import { putSample, type StepGrid } from '../../domain/gpu-step-grid.js';
+import { seriesKey } from '../../domain/physical-gpus.js';
 
 interface GpuEntry {
   ref: GpuRef;
@@ -10,7 +11,7 @@ interface GpuEntry {
 }
 
 /**
- * Joins the per-metric series of a fetch into one GpuSeries per GPU (or MIG slice), keyed by (Hostname, gpu).
+ * Joins the per-metric series of a fetch into one GpuSeries per GPU (or MIG slice), keyed by (host, gpu, slice).
  * A GPU can arrive as several series per metric (its pod changed during the range, two scrapers):
  * their samples merge into one row and the labels of the most recent series win.
  */
@@ -27,7 +28,7 @@ export class GpuSeriesAssembler {
       this.skippedSeries++;
       return;
     }
-    const key = `${ref.host}\u0000${ref.gpu}`;
+    const key = seriesKey(ref);
     let entry = this.gpus.get(key);
     const newest = count > 0 ? times[count - 1]! : Number.NEGATIVE_INFINITY;
     if (!entry) {
@@ -72,11 +73,9 @@ function utilisation(grid: StepGrid, slots: GpuEntry['slots']): Float32Array {
 
 /** DCGM labels → GpuRef; null when the series cannot be tied to one GPU. */
 export function refFromLabels(labels: Readonly<Record<string, string>>): GpuRef | null {
-  const host = labels.Hostname || labels.instance;
+  const host = labels.Hostname || labels.hostname || labels.instance;
   if (!host || labels.gpu === undefined || labels.gpu === '') return null;
-  // A MIG slice is its own series (`0/3`: GPU 0, GPU instance 3): each slice may serve another pod.
-  const gpu = labels.GPU_I_ID ? `${labels.gpu}/${labels.GPU_I_ID}` : labels.gpu;
-  const ref: GpuRef = { host, gpu };
+  const ref: GpuRef = { host, gpu: labels.gpu };
   // 1.x exporters spell them uuid, pod_namespace, pod_name, container_name.
   const uuid = labels.UUID || labels.uuid;
   const model = labels.modelName;
@@ -88,5 +87,7 @@ export function refFromLabels(labels: Readonly<Record<string, string>>): GpuRef 
   if (namespace) ref.namespace = namespace;
   if (pod) ref.pod = pod;
   if (container) ref.container = container;
+  // A MIG slice is its own series under its parent GPU's index and UUID: each slice may serve another pod.
+  if (labels.GPU_I_ID) ref.mig = { instance: labels.GPU_I_ID, ...(labels.GPU_I_PROFILE ? { profile: labels.GPU_I_PROFILE } : {}) };
   return ref;
 }

@@ -20,9 +20,13 @@ const instance = (id: string, more: Partial<IdleInstance> = {}): IdleInstance =>
   ...more,
 });
 /** Busy until `idleFrom` minutes after START, then idle (memory held: stalled) to the end. */
-const quietFrom = (idleFrom: number, memoryHeld = false): GpuSeries =>
-  series(seq(repeat(85, idleFrom), repeat(0, SAMPLES - idleFrom)), { start: START, memory: repeat(memoryHeld ? 30_000 : 300, SAMPLES) });
-const busy = (): GpuSeries => series(repeat(85, SAMPLES), { start: START });
+const quietFrom = (idleFrom: number, memoryHeld = false, gpu = '0'): GpuSeries =>
+  series(seq(repeat(85, idleFrom), repeat(0, SAMPLES - idleFrom)), {
+    start: START,
+    memory: repeat(memoryHeld ? 30_000 : 300, SAMPLES),
+    gpu,
+  });
+const busy = (gpu = '0'): GpuSeries => series(repeat(85, SAMPLES), { start: START, gpu });
 const schedules = new Map<string, TeamSchedule>([['ml-research', { timezone: 'Europe/Berlin', workingHours: DEFAULT_WORKING_HOURS }]]);
 const find = (gpus: { series: GpuSeries; instance: IdleInstance }[], policy: IdlePolicy = idlePolicy(), now = NOW) =>
   idleFindings({ gpus, policy, now, schedules, range });
@@ -89,16 +93,20 @@ describe('idleFindings', () => {
 
   it('calls an instance idle only when all its GPUs are, from when the last one fell quiet', () => {
     const box = instance('p4d', { gpuCount: 4, hourlyPrice: 21.96 });
-    const gpus = [quietFrom(600), quietFrom(600), quietFrom(600), quietFrom(660)].map((s) => ({ series: s, instance: box }));
+    const gpus = [quietFrom(600, false, '0'), quietFrom(600, false, '1'), quietFrom(600, false, '2'), quietFrom(660, false, '3')].map(
+      (s) => ({ series: s, instance: box }),
+    );
     expect(find(gpus)).toMatchObject([{ kind: 'gpu.idle', since: '2026-11-19T19:00:00.000Z', gpus: 4, idleMinutes: 840, burned: 307.44 }]);
-    expect(find([...gpus.slice(0, 3), { series: busy(), instance: box }])).toEqual([]);
+    expect(find([...gpus.slice(0, 3), { series: busy('3'), instance: box }])).toEqual([]);
   });
 
   it('calls it stalled when any GPU holds memory without working and none is busy', () => {
     const box = instance('p4d', { gpuCount: 4 });
-    const gpus = [quietFrom(600, true), quietFrom(600), quietFrom(600), quietFrom(600)].map((s) => ({ series: s, instance: box }));
+    const gpus = [quietFrom(600, true, '0'), quietFrom(600, false, '1'), quietFrom(600, false, '2'), quietFrom(600, false, '3')].map(
+      (s) => ({ series: s, instance: box }),
+    );
     expect(find(gpus)).toMatchObject([{ kind: 'gpu.stalled', id: 'gpu.stalled:p4d:2026-11-19T18:00:00.000Z', stalledGpus: 1, gpus: 4 }]);
-    expect(find([gpus[0]!, gpus[1]!, gpus[2]!, { series: busy(), instance: box }])).toEqual([]);
+    expect(find([gpus[0]!, gpus[1]!, gpus[2]!, { series: busy('3'), instance: box }])).toEqual([]);
   });
 
   it('treats GPUs without a series as missing data, by policy', () => {

@@ -17,6 +17,8 @@ export interface SeriesOptions {
   memory?: number[];
   /** Explicit sample times (for gaps); default one sample per step from `start`. */
   times?: number[];
+  /** The GPU's index on host-a; default "0". Series of one instance's GPUs need their own. */
+  gpu?: string;
 }
 
 /** A one-GPU series of one-minute samples from T0 (NaN = missing). */
@@ -25,7 +27,7 @@ export function series(util: number[], options: SeriesOptions = {}): GpuSeries {
   const step = options.step ?? MIN;
   const times = options.times ?? util.map((_, i) => start + i * step);
   return {
-    ref: { host: 'host-a', gpu: '0' },
+    ref: { host: 'host-a', gpu: options.gpu ?? '0' },
     times: Float64Array.from(times),
     util: Float32Array.from(util),
     power: options.power ? Float32Array.from(options.power) : null,

@@ -46,7 +46,7 @@ describe('step grid and query windows', () => {
 
   it('aggregates by the GPU labels so that info labels and duplicate scrapes fold away', () => {
     expect(buildGpuQuery({ name: 'DCGM_FI_DEV_GPU_UTIL', legacyName: 'dcgm_gpu_utilization' })).toBe(
-      'max by (Hostname, gpu, GPU_I_ID, UUID, modelName, namespace, pod, container, exported_namespace, exported_pod, exported_container, instance, uuid, pod_name, pod_namespace, container_name) (DCGM_FI_DEV_GPU_UTIL or dcgm_gpu_utilization)',
+      'max by (Hostname, hostname, gpu, GPU_I_ID, GPU_I_PROFILE, UUID, modelName, namespace, pod, container, exported_namespace, exported_pod, exported_container, instance, uuid, pod_name, pod_namespace, container_name) (DCGM_FI_DEV_GPU_UTIL or dcgm_gpu_utilization)',
     );
   });
 });
@@ -93,11 +93,16 @@ describe('GpuSeriesAssembler', () => {
 
   it('keeps each MIG slice of a GPU apart, each with its own pod', () => {
     const assembler = new GpuSeriesAssembler(grid);
-    add(assembler, 'gpuUtil', { Hostname: 'n1', gpu: '0', GPU_I_ID: '1', pod: 'sweep-worker', namespace: 'ml' }, [[T0, 80]]);
-    add(assembler, 'gpuUtil', { Hostname: 'n1', gpu: '0', GPU_I_ID: '9', pod: 'train-42', namespace: 'ml' }, [[T0, 0]]);
-    expect(assembler.build().map((s) => [s.ref.gpu, s.ref.pod, s.util[0]])).toEqual([
-      ['0/1', 'sweep-worker', 80],
-      ['0/9', 'train-42', 0],
+    add(assembler, 'gpuUtil', { Hostname: 'n1', gpu: '0', GPU_I_ID: '1', GPU_I_PROFILE: '3g.20gb', pod: 'sweep-worker', namespace: 'ml' }, [
+      [T0, 80],
+    ]);
+    add(assembler, 'gpuUtil', { Hostname: 'n1', gpu: '0', GPU_I_ID: '9', GPU_I_PROFILE: '1g.5gb', pod: 'train-42', namespace: 'ml' }, [
+      [T0, 0],
+    ]);
+    // Under the parent GPU's index: the slices are two series, one GPU.
+    expect(assembler.build().map((s) => [s.ref.gpu, s.ref.mig, s.ref.pod, s.util[0]])).toEqual([
+      ['0', { instance: '1', profile: '3g.20gb' }, 'sweep-worker', 80],
+      ['0', { instance: '9', profile: '1g.5gb' }, 'train-42', 0],
     ]);
   });
 
