@@ -42,7 +42,7 @@ export const showbackVerb: Verb = async (args, io) => {
 /** The showback of a billing period in the fx base currency; a currency without a rate is an error naming it. */
 export async function monthShowback(deps: Deps, month: string): Promise<{ result: Showback; currency: string }> {
   const currency = deps.config.fx.base;
-  const { lines, missing } = inCurrency(await deps.store.spend.invoiceLines(month), currency, await loadFxRates(deps));
+  const { lines, missing } = inCurrency(await deps.store.spend.invoiceLines(month), currency, await loadFxRates(deps), month);
   if (missing.length > 0)
     throw new BurnrateError(
       'burnrate_fx_missing',
@@ -78,7 +78,7 @@ function showbackCsv(month: string, result: Showback): string[] {
       month,
       '(reconciliation)',
       csvField(
-        `billed ${r.billed.toFixed(2)} = shown ${r.effective.toFixed(2)} + purchases ${r.purchases.toFixed(2)} + unused commitment ${r.unusedCommitment.toFixed(2)} + amortised usage ${r.amortisedUsage.toFixed(2)} + rounding ${r.rounding.toFixed(2)}`,
+        `billed ${r.billed.toFixed(2)} = shown ${r.effective.toFixed(2)} + purchases ${r.purchases.toFixed(2)} + unused commitment ${r.unusedCommitment.toFixed(2)} + amortised usage ${r.amortisedUsage.toFixed(2)}`,
       ),
       difference.toFixed(2),
       '0.00',

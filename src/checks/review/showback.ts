@@ -2,7 +2,10 @@ import type { InvoiceLine } from '../../domain/invoice-line.js';
 import type { ShowbackLine } from '../../domain/review.js';
 import { UNMAPPED, UNTAGGED } from '../../domain/spend.js';
 import type { Team } from '../../domain/team.js';
-import { allocateCents, cents } from './allocate.js';
+import { cents, roundCents } from './allocate.js';
+import { reconcileInvoice, type Reconciliation } from './reconcile-invoice.js';
+
+export type { Reconciliation } from './reconcile-invoice.js';
 
 /** A line of the organisation's bill that no team carries, shown as it is. */
 export interface OrganisationLine {
@@ -13,25 +16,14 @@ export interface OrganisationLine {
   note: string;
 }
 
-/** Billed (the invoice) − effective (what teams are shown) = its parts, to the cent. */
-export interface Reconciliation {
-  billed: number;
-  effective: number;
-  /** Purchases billed now and amortised over their term (upfront commitments). */
-  purchases: number;
-  /** Unused commitment: billed with the purchase or fee, shown here at its amortised cost. */
-  unusedCommitment: number;
-  /** Usage and fees shown at a rate other than billed: commitment-covered usage at its amortised rate, discounts. */
-  amortisedUsage: number;
-  /** What is left: rounding, to the cent. */
-  rounding: number;
-}
-
 export interface Showback {
   lines: ShowbackLine[];
   organisation: OrganisationLine[];
   reconciliation: Reconciliation;
-  /** Share of spend with an owner tag (shared costs and unused commitment left out), 0–1. */
+  /**
+   * Share of the charges with an owner tag, 0–1: of the positive amounts (credits and refunds left
+   * out, since an untagged credit would push it past 1), shared costs and unused commitment left out.
+   */
   coverage: number;
   /** The month's effective total: team totals and organisation lines add up to it. */
   total: number;
@@ -52,7 +44,10 @@ export interface ShowbackOptions {
  *   - **unmapped** spend (an owner tag naming no team) and **unallocated** spend (no owner tag)
  *     shown as they are, with what to do, never spread;
  *   - the **reconciliation** from the effective total to the billed total.
- * Spreads are made in whole cents (largest remainder), so everything adds up to the cent.
+ * Every part is worked out exactly first and rounded once at the end, in whole cents by the largest
+ * remainder (teams and organisation lines to the effective total, then each team's parts to its
+ * total), so everything adds up to the cent and no line carries another's rounding. Lines that
+ * come to $0.00 are left out.
  */
 export function showback(lines: readonly InvoiceLine[], teams: readonly Team[], options: ShowbackOptions = {}): Showback {
   const teamIds = new Set(teams.map((t) => t.id));
@@ -75,12 +70,13 @@ export function showback(lines: readonly InvoiceLine[], teams: readonly Team[], 
       add(shared, line.provider, line.effective);
       continue;
     }
-    taggable += line.effective;
+    const charge = Math.max(line.effective, 0);
+    taggable += charge;
     if (line.team === UNTAGGED) {
       unallocated += line.effective;
       continue;
     }
-    tagged += line.effective;
+    tagged += charge;
     if (!teamIds.has(line.team)) {
       add(unmapped, line.ownerTag ?? (line.team === UNMAPPED ? '(no tag value)' : line.team), line.effective);
       continue;
@@ -95,17 +91,14 @@ export function showback(lines: readonly InvoiceLine[], teams: readonly Team[], 
       );
   }
 
+  // Exact amounts first: shared costs and unused commitment spread in proportion, not yet rounded.
   const organisation: OrganisationLine[] = [];
   const sharedOf = new Map<string, number>();
   for (const [provider, amount] of shared) {
     const weights = positive(byProvider.get(provider));
     if (weights.size === 0)
-      organisation.push({
-        key: `(shared costs: ${provider})`,
-        amount: cents(amount),
-        note: `no team has ${provider} spend to share it by`,
-      });
-    else for (const [team, part] of allocateCents(amount, weights)) add(sharedOf, team, part);
+      organisation.push({ key: `(shared costs: ${provider})`, amount, note: `no team has ${provider} spend to share it by` });
+    else spread(sharedOf, amount, weights);
   }
   const commitmentOf = new Map<string, number>();
   for (const [id, amount] of unused) {
@@ -114,81 +107,64 @@ export function showback(lines: readonly InvoiceLine[], teams: readonly Team[], 
     if (weights.size === 0)
       organisation.push({
         key: '(unused commitment)',
-        amount: cents(amount),
+        amount,
         note: `${id || 'a commitment'} covered no team's spend: set showback.commitmentOwner`,
       });
-    else for (const [team, part] of allocateCents(amount, weights)) add(commitmentOf, team, part);
+    else spread(commitmentOf, amount, weights);
   }
   for (const [tag, amount] of [...unmapped].sort((a, b) => b[1] - a[1]))
-    organisation.push({
-      key: `(unmapped: ${tag})`,
-      amount: cents(amount),
-      note: `add team ${tag} to burnrate.yml (or to a team's match list)`,
-    });
-  if (unallocated !== 0) organisation.push({ key: '(unallocated)', amount: cents(unallocated), note: 'no owner tag: tag these resources' });
+    organisation.push({ key: `(unmapped: ${tag})`, amount, note: `add team ${tag} to burnrate.yml (or to a team's match list)` });
+  if (unallocated !== 0) organisation.push({ key: '(unallocated)', amount: unallocated, note: 'no owner tag: tag these resources' });
 
+  // Then one rounding: teams and organisation lines to the effective total, each team's parts to its total.
   const effective = sum(lines.map((l) => l.effective));
-  const showbackLines = teams.map((team) => {
-    const own = cents(direct.get(team.id) ?? 0);
-    const share = cents(sharedOf.get(team.id) ?? 0);
-    const commitment = cents(commitmentOf.get(team.id) ?? 0);
-    const total = cents(own + share + commitment);
+  const parts = (team: string) => [direct.get(team) ?? 0, sharedOf.get(team) ?? 0, commitmentOf.get(team) ?? 0] as const;
+  const rounded = roundCents(
+    new Map([
+      ...teams.map((t) => [`team:${t.id}`, sum(parts(t.id))] as const),
+      ...organisation.map((o, i) => [`organisation:${i}`, o.amount] as const),
+    ]),
+    Math.round(cents(effective) * 100),
+  );
+  const showbackLines: ShowbackLine[] = teams.map((team) => {
+    const total = rounded.get(`team:${team.id}`)!;
+    const [own, share, commitment] = parts(team.id);
+    const split = roundCents(
+      new Map([
+        ['direct', own],
+        ['shared', share],
+        ['commitment', commitment],
+      ]),
+      Math.round(total * 100),
+    );
     return {
       team: team.id,
       teamName: team.name ?? team.id,
-      direct: own,
-      shared: share,
-      commitment,
+      direct: split.get('direct')!,
+      shared: split.get('shared')!,
+      commitment: split.get('commitment')!,
       total,
       share: effective !== 0 ? total / effective : 0,
       budget: team.budget?.monthly ?? null,
     };
   });
-  showbackLines.sort((a, b) => b.total - a.total || a.team.localeCompare(b.team));
-  // Lines rounded one by one may miss the total by a cent or two: the largest team's direct spend
-  // takes the difference, so the statement adds up to the cent.
-  const drift = toCents(effective) - sum(showbackLines.map((l) => toCents(l.total))) - sum(organisation.map((o) => toCents(o.amount)));
-  const largest = showbackLines[0];
-  if (drift !== 0 && largest) {
-    largest.direct = cents(largest.direct + drift / 100);
-    largest.total = cents(largest.total + drift / 100);
-  }
+  const organisationLines = organisation.map((o, i) => ({ ...o, amount: rounded.get(`organisation:${i}`)! }));
+  const shown = (amounts: readonly number[]) => amounts.some((a) => a !== 0);
   return {
-    lines: showbackLines,
-    organisation,
-    reconciliation: reconcile(lines, showbackLines, organisation),
-    coverage: taggable !== 0 ? tagged / taggable : 1,
+    lines: showbackLines
+      .filter((l) => shown([l.total, l.direct, l.shared, l.commitment ?? 0]))
+      .sort((a, b) => b.total - a.total || a.team.localeCompare(b.team)),
+    organisation: organisationLines.filter((o) => shown([o.amount])),
+    reconciliation: reconcileInvoice(lines),
+    coverage: taggable > 0 ? tagged / taggable : 1,
     total: cents(effective),
   };
 }
 
-function reconcile(
-  lines: readonly InvoiceLine[],
-  teams: readonly ShowbackLine[],
-  organisation: readonly OrganisationLine[],
-): Reconciliation {
-  const billed = cents(sum(lines.map((l) => l.billed)));
-  const shown = cents(sum(teams.map((t) => t.total)) + sum(organisation.map((o) => o.amount)));
-  const purchases = cents(sum(lines.filter((l) => l.chargeCategory === 'Purchase').map((l) => l.billed - l.effective)));
-  const isUnused = (l: InvoiceLine) => l.commitmentStatus?.toLowerCase() === 'unused';
-  const unusedCommitment = cents(sum(lines.filter(isUnused).map((l) => l.billed - l.effective)));
-  const amortisedUsage = cents(
-    sum(lines.filter((l) => l.chargeCategory !== 'Purchase' && !isUnused(l)).map((l) => l.billed - l.effective)),
-  );
-  return {
-    billed,
-    effective: shown,
-    purchases,
-    unusedCommitment,
-    amortisedUsage,
-    // In whole cents, so the terms add up to the billed total exactly.
-    rounding: (toCents(billed) - toCents(shown) - toCents(purchases) - toCents(unusedCommitment) - toCents(amortisedUsage)) / 100,
-  };
-}
-
-/** An amount already in cents as a whole number of cents. */
-function toCents(amount: number): number {
-  return Math.round(amount * 100);
+/** Adds an amount's exact proportional parts (weights all positive) to each key's running total. */
+function spread(into: Map<string, number>, amount: number, weights: ReadonlyMap<string, number>): void {
+  const total = sum([...weights.values()]);
+  for (const [key, weight] of weights) add(into, key, (amount * weight) / total);
 }
 
 function add(map: Map<string, number>, key: string, amount: number): void {

@@ -13,6 +13,7 @@ export type CurVersion = 'cur2' | 'legacy';
 export const CUR_COLUMNS = {
   unblended: ['line_item_unblended_cost', 'lineItem/UnblendedCost'],
   type: ['line_item_line_item_type', 'lineItem/LineItemType'],
+  billType: ['bill_bill_type', 'bill/BillType'],
   start: ['line_item_usage_start_date', 'lineItem/UsageStartDate'],
   end: ['line_item_usage_end_date', 'lineItem/UsageEndDate'],
   billingStart: ['bill_billing_period_start_date', 'bill/BillingPeriodStartDate'],
@@ -39,6 +40,20 @@ export const CUR_COLUMNS = {
 } as const;
 
 export type CurColumn = keyof typeof CUR_COLUMNS;
+
+/** Line item types that accrue with usage: usage, commitment-covered usage and its negation, and discounts on usage. */
+const USAGE_TYPES = [
+  'Usage',
+  'DiscountedUsage',
+  'SavingsPlanCoveredUsage',
+  'SavingsPlanNegation',
+  'BundledDiscount',
+  'EdpDiscount',
+  'PrivateRateDiscount',
+  'Discount',
+]
+  .map((t) => `'${t}'`)
+  .join(', ');
 
 /** What a file's columns say it is: a CUR of either version, or not a CUR. */
 export function curVersionOf(columns: readonly string[]): CurVersion | null {
@@ -125,10 +140,20 @@ export function curChargeSql(row: CurRowSql) {
       WHEN ${type} IN ('Credit', 'Refund', 'BundledDiscount', 'EdpDiscount', 'PrivateRateDiscount', 'Discount') THEN 'Credit'
       WHEN ${type} IN ('Fee', 'RIFee', 'SavingsPlanRecurringFee', 'SavingsPlanUpfrontFee') THEN 'Purchase'
       ELSE 'Adjustment' END`;
+  // ChargeFrequency after the FOCUS converter: from the bill the line is on (bill/BillType: an
+  // Anniversary bill is the month's recurring bill; a Purchase or Refund bill is billed once), and
+  // from the line item type where the bill says nothing of it: usage and its discounts accrue with
+  // usage on any bill, an upfront payment is one-time on any bill, and credits stay one-time (as
+  // AWS labels them). Without bill/BillType (older exports), a fee naming a reservation is its
+  // upfront payment and any other fee (support) recurs, as Cost Explorer's record types say.
+  const billType = `nullif(${text('billType')}, '')`;
   const frequency = `CASE
-      WHEN ${type} IN ('RIFee', 'SavingsPlanRecurringFee', 'Tax') THEN 'Recurring'
-      WHEN ${type} IN ('Fee', 'SavingsPlanUpfrontFee', 'Credit', 'Refund') THEN 'One-Time'
-      ELSE 'Usage-Based' END`;
+      WHEN ${type} IN (${USAGE_TYPES}) THEN 'Usage-Based'
+      WHEN ${type} IN ('SavingsPlanUpfrontFee', 'Credit', 'Refund') OR ${reservationFee} THEN 'One-Time'
+      WHEN ${billType} IN ('Purchase', 'Refund') THEN 'One-Time'
+      WHEN ${billType} = 'Anniversary' THEN 'Recurring'
+      WHEN ${type} IN ('Fee', 'RIFee', 'SavingsPlanRecurringFee', 'Tax') THEN 'Recurring'
+      ELSE 'One-Time' END`;
   const status = `CASE
       WHEN ${type} IN ('SavingsPlanCoveredUsage', 'DiscountedUsage') THEN 'Used'
       WHEN ${type} IN ('SavingsPlanRecurringFee', 'RIFee') THEN 'Unused' END`;

@@ -91,8 +91,8 @@ describe('showback that ties to the invoice', () => {
     const billed = BILL.reduce((s, l) => s + l.billed, 0);
     expect(result.total).toBe(effective);
     expect(1002 + 118 + 220 + 70 + 80).toBe(effective);
-    // billed 2,250 = shown 1,490 + purchase 1,200 + unused −40 + covered usage −400 + rounding 0.
-    expect(result.reconciliation).toEqual({ billed, effective, purchases: 1200, unusedCommitment: -40, amortisedUsage: -400, rounding: 0 });
+    // billed 2,250 = shown 1,490 + purchase 1,200 + unused −40 + covered usage −400: no rounding plug.
+    expect(result.reconciliation).toEqual({ billed, effective, purchases: 1200, unusedCommitment: -40, amortisedUsage: -400 });
     // Tagged: everything but the 80 untagged of 1,350 taggable (shared costs and unused left out).
     expect(result.coverage).toBeCloseTo((1350 - 80) / 1350, 12);
   });
@@ -114,5 +114,64 @@ describe('showback that ties to the invoice', () => {
     const shares = showback(lines, TEAMS).lines.map((l) => l.shared);
     expect(shares.reduce((s, x) => s + x, 0)).toBeCloseTo(10, 10);
     expect([...shares].sort()).toEqual([3.33, 3.33, 3.34]);
+  });
+});
+
+describe('showback rounding, coverage and empty lines', () => {
+  const many = ['big', 's1', 's2', 's3', 's4', 's5', 's6', 'idle'].map((id) => teamSchema.parse({ id }));
+
+  it('never charges the drift of rounding to the largest team: each line within a cent of its exact amount', () => {
+    // Six teams at $10.004 and one at $1,000.00: rounded one by one they lose 2.4 cents of the
+    // $1,060.024 bill. The statement must still add up to $1,060.02, with no team moved a cent.
+    const lines = [
+      line({ team: 'big', ownerTag: 'big', effective: 1000, billed: 1000 }),
+      ...['s1', 's2', 's3', 's4', 's5', 's6'].map((team) => line({ team, ownerTag: team, effective: 10.004, billed: 10.004 })),
+    ];
+    const result = showback(lines, many);
+    const exact = new Map(lines.map((l) => [l.team, l.effective]));
+    for (const l of result.lines) expect(Math.abs(l.total - exact.get(l.team)!)).toBeLessThan(0.01);
+    expect(result.lines.find((l) => l.team === 'big')!.total).toBe(1000);
+    const sum = lines.reduce((s, l) => s + l.effective, 0);
+    expect(result.lines.reduce((s, l) => s + Math.round(l.total * 100), 0)).toBe(Math.round(sum * 100));
+  });
+
+  it('spreads shared costs to the cent without moving any team by a cent', () => {
+    // $100.00 of tax over spend of 1, 1, 1 and 997: exact shares 0.1, 0.1, 0.1 and 99.7.
+    const spend = { big: 997, s1: 1, s2: 1, s3: 1 } as Record<string, number>;
+    const lines = [
+      ...Object.entries(spend).map(([team, amount]) => line({ team, ownerTag: team, effective: amount, billed: amount })),
+      line({ team: '(untagged)', ownerTag: null, chargeCategory: 'Tax', hasResource: false, effective: 100.01, billed: 100.01 }),
+    ];
+    const result = showback(lines, many);
+    for (const l of result.lines) {
+      const exact = spend[l.team]! + (100.01 * spend[l.team]!) / 1000;
+      expect(Math.abs(l.total - exact)).toBeLessThan(0.01);
+      expect(Math.round(l.direct * 100) + Math.round(l.shared * 100)).toBe(Math.round(l.total * 100));
+    }
+    const bill = lines.reduce((s, l) => s + l.effective, 0);
+    expect(result.lines.reduce((s, l) => s + Math.round(l.total * 100), 0)).toBe(Math.round(bill * 100));
+  });
+
+  it('reports coverage of the charges, never above 100%, with untagged credits in the bill', () => {
+    // Tagged usage 100 and an untagged credit of −50: all charges are tagged.
+    const credit = line({ team: '(untagged)', ownerTag: null, chargeCategory: 'Credit', kind: 'one-time', effective: -50, billed: -50 });
+    const tagged = line({ team: 'big', ownerTag: 'big', effective: 100, billed: 100 });
+    expect(showback([tagged, credit], many).coverage).toBe(1);
+    // With 25 of untagged usage besides: 100 of the 125 charged.
+    const untagged = line({ team: '(untagged)', ownerTag: null, effective: 25, billed: 25 });
+    expect(showback([tagged, credit, untagged], many).coverage).toBeCloseTo(100 / 125, 12);
+  });
+
+  it('lists no line of $0.00: teams without spend and organisation lines that round to nothing', () => {
+    const lines = [
+      line({ team: 'big', ownerTag: 'big', effective: 12.5, billed: 12.5 }),
+      line({ team: '(unmapped)', ownerTag: 'ghost', effective: 0.004, billed: 0.004 }),
+      line({ team: 's1', ownerTag: 's1', effective: 5, billed: 5 }),
+      line({ team: 's1', ownerTag: 's1', chargeCategory: 'Credit', kind: 'one-time', effective: -5, billed: -5 }),
+    ];
+    const result = showback(lines, many);
+    expect(result.lines.map((l) => [l.team, l.total])).toEqual([['big', 12.5]]);
+    expect(result.organisation).toEqual([]);
+    expect(result.total).toBe(12.5);
   });
 });

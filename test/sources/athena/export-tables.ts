@@ -64,6 +64,7 @@ export const FOCUS_TABLE_COLUMNS: FakeAthenaOptions['columns'] = {
 export const CUR2_TABLE_COLUMNS: FakeAthenaOptions['columns'] = {
   line_item_unblended_cost: 'DOUBLE',
   line_item_line_item_type: 'VARCHAR',
+  bill_bill_type: 'VARCHAR',
   line_item_usage_start_date: 'TIMESTAMP',
   line_item_usage_end_date: 'TIMESTAMP',
   bill_billing_period_start_date: 'TIMESTAMP',
@@ -140,6 +141,7 @@ export function cur2Row(item: LineItem): Record<string, ExportValue> {
   return {
     line_item_unblended_cost: item.billed,
     line_item_line_item_type: type,
+    bill_bill_type: 'Anniversary',
     line_item_usage_start_date: `${item.day} 00:00:00`,
     line_item_usage_end_date: `${nextDay(item.day)} 00:00:00`,
     bill_billing_period_start_date: period.start,

@@ -294,6 +294,8 @@ describe('files that are not FOCUS', () => {
     );
     expect(upfront.reduce((s, r) => s + r.billed, 0)).toBeCloseTo(3650, 6);
     expect(upfront.every((r) => r.effective === 0)).toBe(true);
+    // Without bill/BillType, the support plan recurs, as Cost Explorer's Fee and Support record types say.
+    expect(rows.find((r) => r.billed === 100)?.chargeFrequency).toBe('Recurring');
   });
 
   it('names an Azure EA or pay-as-you-go export and says how to export FOCUS', async () => {
