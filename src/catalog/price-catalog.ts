@@ -1,5 +1,6 @@
 import catalogJson from './gpu-prices.json' with { type: 'json' };
-import type { CloudProvider, GpuPrice, PriceCatalog } from '../domain/price-catalog.js';
+import type { CloudProvider, DroppedPrice, GpuPrice, PriceCatalog } from '../domain/price-catalog.js';
+import { dropOutOfOrder } from './price-order.js';
 
 // The JSON is built by scripts/build-price-catalog.ts from public price tables (see SOURCES.md here).
 // It is imported, not read from disk, so tsc copies it into dist/ next to the compiled loader.
@@ -46,10 +47,11 @@ export function plausibleSpot(onDemandHourly: number, spotHourly: number | null)
 const keyOf = (provider: string, instanceType: string, region: string) => `${provider}|${instanceType}|${region}`;
 
 /** Wraps a list of entries with lookups (tests can pass their own entries). */
-export function createPriceCatalog(entries: readonly GpuPrice[]): PriceCatalog {
+export function createPriceCatalog(entries: readonly GpuPrice[], dropped: readonly DroppedPrice[] = []): PriceCatalog {
   const byKey = new Map(entries.map((e) => [keyOf(e.provider, e.instanceType, e.region), e] as const));
   return {
     entries,
+    dropped,
     priceOf: (provider, instanceType, region) => byKey.get(keyOf(provider, instanceType, region)),
     cheapestRegionOf: (provider, instanceType) =>
       entries
@@ -69,7 +71,9 @@ export function loadPriceCatalog(): PriceCatalog {
   if (!loaded) {
     const raw: unknown = catalogJson;
     if (!Array.isArray(raw)) throw new Error('burnrate_price_catalog_invalid: gpu-prices.json is not a list');
-    loaded = createPriceCatalog(Object.freeze(raw.map(toEntry)));
+    // Rows that contradict their family's order are data errors, like implausible spot prices.
+    const { kept, dropped } = dropOutOfOrder(raw.map(toEntry));
+    loaded = createPriceCatalog(Object.freeze(kept), Object.freeze(dropped));
   }
   return loaded;
 }

@@ -22,8 +22,18 @@ export interface GpuPrice {
   committedHourly?: number;
 }
 
+/** A catalog row left out because it contradicts its family's order (src/catalog/price-order.ts), and why. */
+export interface DroppedPrice {
+  provider: CloudProvider;
+  instanceType: string;
+  region: string;
+  note: string;
+}
+
 export interface PriceCatalog {
   readonly entries: readonly GpuPrice[];
+  /** Rows the loader left out, each with its note; absent or empty when none was. */
+  readonly dropped?: readonly DroppedPrice[];
   priceOf(provider: CloudProvider, instanceType: string, region: string): GpuPrice | undefined;
   /** Every GPU instance type priced in a region, cheapest first. */
   typesIn(provider: CloudProvider, region: string): GpuPrice[];

@@ -1,4 +1,5 @@
 import { loadPriceCatalog } from '../catalog/price-catalog.js';
+import { droppedNotesFor } from '../catalog/price-order.js';
 import { detectIdleIntervalsMany } from '../checks/idle/detect-idle.js';
 import { gpuUsageOf } from '../checks/recommend/gpu-usage.js';
 import { diagnoseWaste, type BilledResource } from '../checks/waste/diagnose-waste.js';
@@ -78,6 +79,7 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
     return amount === null ? [] : [{ commitmentId: u.commitmentId, amount, commitmentEnd: u.commitmentEnd }];
   });
   const days = daysBetween(period.start, period.end);
+  const catalog = loadPriceCatalog();
   const diagnosis = diagnoseWaste({
     period: { ...period, days },
     monthFactor: isCalendarMonth(period) ? 1 : DAYS_PER_MONTH / days,
@@ -90,12 +92,14 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
     today: toDay(deps.clock()),
     commitmentOwner: deps.config.showback.commitmentOwner,
     runTagKey: deps.config.unitCosts.tagKeys.run,
-    catalog: loadPriceCatalog(),
+    catalog,
     recommendations: deps.config.recommendations,
     spot: deps.config.spot,
     inferenceUtilFloor: floor,
     staticCapacity: staticCapacity({ samples: pools, schedule: poolSchedule(deps) }),
   });
+  // A catalog row left out for contradicting its family's order prices no saving here: say so where the fleet runs.
+  diagnosis.notes.push(...droppedNotesFor(catalog, machines));
   if (unconverted.size > 0)
     diagnosis.notes.push(
       `Charges in ${[...unconverted].sort().join(', ')} are left out: no rate to ${currency}. Add it under fx in burnrate.yml.`,

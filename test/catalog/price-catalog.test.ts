@@ -32,7 +32,8 @@ describe('the price catalog', () => {
     expect(a2?.onDemandHourly).toBeCloseTo(0.73948 + 2.93391, 5);
     expect(a2).toMatchObject({ gpuModel: 'A100', gpuCount: 1, gpuMemoryGiB: 40 });
     expect(a2?.spotHourly).toBeCloseTo(0.36975 + 1.4341, 5);
-    expect(priceOf('gcp', 'a2-ultragpu-8g', 'us-central1')).toMatchObject({ gpuModel: 'A100', gpuCount: 8, gpuMemoryGiB: 640 });
+    // (us-central1's a2-ultragpu row is priced below a2-highgpu's and left out: price-order.test.ts)
+    expect(priceOf('gcp', 'a2-ultragpu-8g', 'europe-west4')).toMatchObject({ gpuModel: 'A100', gpuCount: 8, gpuMemoryGiB: 640 });
     expect(priceOf('gcp', 'g2-standard-24', 'us-central1')).toMatchObject({ gpuModel: 'L4', gpuCount: 2, gpuMemoryGiB: 48 });
   });
 

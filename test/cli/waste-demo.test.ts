@@ -110,6 +110,8 @@ describe('burnrate waste on the demo organisation', () => {
     expect(serving.commitmentSaving).toBeCloseTo(serving.runningShare * 730 * price.onDemandHourly - 730 * price.committedHourly!, 1);
     // Kubernetes workloads are never credited a commitment: their nodes are what a commitment buys.
     expect(commitments.alwaysOn.filter((a) => a.instanceId.startsWith('k8s:'))).toEqual([]);
+    // The demo runs A100s in us-central1, where the catalog's A100 80 GB row is priced below the 40 GB and left out.
+    expect(diagnosis.notes.join(' ')).toContain('a2-ultragpu-8g in us-central1 is left out of the price catalog');
     expect(commitments.alwaysOn.map((a) => a.name)).not.toContain('tmp-debug-box'); // idle: stop it, do not commit to it
   });
 
