@@ -25,8 +25,8 @@ teams:
     budget: { monthly: 1000, thresholds: [50, 80, 100] }
 sources:
   - type: demo
-# Retries a few hundred milliseconds apart, so an outage of many attempts passes in seconds.
-delivery: { firstRetryAfter: 100ms, maxRetryAfter: 400ms }
+# Retries a second apart (the shortest wait burnrate.yml allows), so an outage of many attempts passes in seconds.
+delivery: { firstRetryAfter: 1s, maxRetryAfter: 1s }
 `;
 
 export interface Proc {

@@ -21,7 +21,7 @@ import { TEST_BOT_TOKEN } from '../chat/slack/slack-harness.js';
 
 const BOB = 'U0DEMOBOB'; // approver of ml-research in the demo organisation
 const ADMIN = 'U0DEMOADMIN'; // may acknowledge any team's alert
-const LEASE_S = 10;
+const LEASE_S = 30; // the shortest lease burnrate.yml allows
 
 describePostgres('three replicas on one Postgres', () => {
   let url: string;

@@ -1,5 +1,6 @@
 import { WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from 'pino';
+import { CHAT_CALL_TIMEOUT_MS } from '../../domain/chat-call.js';
 import { slackLogger } from './slack-logger.js';
 import type { SlackSettings } from './slack-settings.js';
 
@@ -14,7 +15,7 @@ export function slackClientOptions(settings: SlackSettings, log: Logger): WebCli
     ...(settings.apiUrl ? { slackApiUrl: settings.apiUrl } : {}),
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
-    timeout: 15_000,
+    timeout: CHAT_CALL_TIMEOUT_MS,
     logger: slackLogger(log),
   };
 }
