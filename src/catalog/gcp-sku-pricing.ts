@@ -1,5 +1,6 @@
 import type { ComputeSku } from '../sources/gcp/cloud-catalog.js';
-import type { GpuPrice } from '../domain/price-catalog.js';
+import type { DroppedPrice, GpuPrice } from '../domain/price-catalog.js';
+import { dropOutOfOrder } from './price-order.js';
 
 /**
  * How Google prices a GPU machine: its family's core-hour and GiB-hour SKUs plus the GPU's SKU per
@@ -29,6 +30,8 @@ export interface RepriceResult {
   changes: PriceChange[];
   /** Catalog entries left as they were: no SKU for their core, memory or GPU in their region. */
   unpriced: { instanceType: string; region: string; missing: string }[];
+  /** GCP entries priced below a type they hold all of: written, but left out when burnrate loads the catalog (price-order.ts). */
+  outOfOrder: DroppedPrice[];
 }
 
 /** The GCP entries of the catalog repriced from Cloud Catalog SKUs; other providers untouched. */
@@ -79,5 +82,6 @@ export function repriceGcp(entries: readonly GpuPrice[], skus: readonly ComputeS
       });
     return next;
   });
-  return { entries: repriced, changes, unpriced };
+  const outOfOrder = dropOutOfOrder(repriced).dropped.filter((d) => d.provider === 'gcp');
+  return { entries: repriced, changes, unpriced, outOfOrder };
 }

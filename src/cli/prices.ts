@@ -59,6 +59,7 @@ export const pricesVerb: Verb = async (args, io) => {
   for (const c of result.changes)
     say(`  ${c.instanceType} ${c.region} ${c.field === 'onDemandHourly' ? 'on-demand' : 'spot'}: ${c.before ?? '—'} -> ${c.after} USD/h`);
   for (const u of result.unpriced) say(`  kept ${u.instanceType} ${u.region}: no SKU for ${u.missing}`);
+  for (const o of result.outOfOrder) say(`  ${o.note}`);
   say(
     result.written
       ? 'Catalog written; rebuild burnrate (npm run build) to use it.'

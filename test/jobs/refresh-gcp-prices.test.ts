@@ -107,6 +107,8 @@ describe('prices refresh --provider gcp', () => {
     const a3 = written.find((e) => e.provider === 'gcp' && e.instanceType === 'a3-highgpu-8g' && e.region === 'us-central1')!;
     expect(a3.onDemandHourly).toBe(43.06615);
     expect(result.unpriced).toContainEqual({ instanceType: 'a3-highgpu-8g', region: 'us-central1', missing: 'core, memory' });
+    // The table's A100 80 GB rows in us-central1 stay below the 40 GB ones: written, and named as left out when loaded.
+    expect(result.outOfOrder.map((o) => `${o.instanceType} ${o.region}`)).toContain('a2-ultragpu-8g us-central1');
     // Other providers and other regions are untouched.
     const before = JSON.parse(readFileSync(CATALOG, 'utf8')) as GpuPrice[];
     expect(written.filter((e) => e.provider !== 'gcp')).toEqual(before.filter((e) => e.provider !== 'gcp'));
