@@ -1,22 +1,23 @@
 // Forecast backtest: for synthetic months shaped like real bills, every day of November is taken
 // as "today" and the month's end is forecast from the data before it, by burnrate's method, by the
-// previous method (weekday averages over everything, kept here only as the baseline) and by a
-// straight line. Reported: mean absolute percentage error (MAPE) by day-of-month band, and the days
+// previous method (weekday averages over everything, kept here only as the baseline), by a
+// straight line and by a Cost Explorer-style weekday + trend regression (forecast-baselines.ts). Reported: mean absolute percentage error (MAPE) by day-of-month band, and the days
 // a forecast alert would fire wrongly (a month that ends at 91% of its budget) or be missed (one
 // that ends at 110%).
 
 import { forecastPeriodEnd } from '../src/checks/forecast.js';
 import { costKindOf, type CalendarDay } from '../src/domain/cost-kind.js';
 import { teamResolver } from '../src/domain/ownership.js';
-import { addDays, daysBetween, daysOf, monthOf, weekdayOf, type Period } from '../src/domain/period.js';
+import { addDays, daysBetween, daysOf, monthOf, weekdayOf } from '../src/domain/period.js';
 import { demoConfig } from '../src/sources/demo/demo-config.js';
 import { demoSpendRows } from '../src/sources/demo/demo-spend.js';
 import { mulberry32 } from '../src/sources/demo/random.js';
+import { straightLine, weekdayAverages, weekdayTrendRegression } from './forecast-baselines.js';
 
 const MONTH = monthOf('2026-11-01');
 const HISTORY_START = '2026-09-01';
 const LOOKBACK = 28;
-const METHODS = ['burnrate', 'previous', 'straight line'] as const;
+const METHODS = ['burnrate', 'previous', 'straight line', 'CE-style'] as const;
 type Method = (typeof METHODS)[number];
 const BANDS = [
   { label: '1–7', from: 1, to: 7 },
@@ -41,17 +42,23 @@ export interface BacktestRow {
   missedAlertDays: Record<Method, number>;
 }
 
-/** Weekdays 1,000, weekends 300, ±10% noise: the weekly shape of ML spend. */
-function usage(seed: number, scale: (day: string, i: number) => number): Map<string, number> {
+/** Weekdays 1,000, weekends 300, ±`noise` (10%): the weekly shape of ML spend. */
+function usage(seed: number, scale: (day: string, i: number) => number, noise = 0.1, shape = weekdayShape): Map<string, number> {
   const random = mulberry32(seed);
   return new Map(
-    daysOf({ start: HISTORY_START, end: MONTH.end }).map((day, i) => {
-      const weekday = weekdayOf(day);
-      const base = weekday === 0 || weekday === 6 ? 300 : 1000;
-      return [day, base * scale(day, i) * (0.9 + 0.2 * random())];
-    }),
+    daysOf({ start: HISTORY_START, end: MONTH.end }).map((day, i) => [
+      day,
+      shape(weekdayOf(day)) * scale(day, i) * (1 - noise + 2 * noise * random()),
+    ]),
   );
 }
+
+function weekdayShape(weekday: number): number {
+  return weekday === 0 || weekday === 6 ? 300 : 1000;
+}
+
+/** A week that tapers: Monday's launches to Friday's wind-down, little at weekends (Sunday first). */
+const SEASONAL = [200, 1200, 1100, 1000, 1000, 800, 250];
 
 function withCharge(
   daily: Map<string, number>,
@@ -104,6 +111,57 @@ function syntheticSeries(run: number): Series[] {
       ),
       lastDayShare: 0.4,
     },
+    ...auditSeries(seed),
+  ];
+}
+
+/** The audit's cases: usage spikes nobody labelled, credits labelled One-Time, a tax without frequency, a noisy weekly season. */
+function auditSeries(seed: (n: number) => number): Series[] {
+  const spiked = (n: number, day: string) => {
+    const daily = usage(seed(n), () => 1);
+    daily.set(day, daily.get(day)! + 20_000);
+    return { daily, calendar: new Map<string, CalendarDay>(), lastDayShare: 1 };
+  };
+  // A promotional credit since 15 October, 80% of each day's usage, labelled One-Time as AWS does.
+  const promo = usage(seed(10), () => 1);
+  const promoCalendar = new Map<string, CalendarDay>();
+  for (const day of daysOf({ start: '2026-10-15', end: MONTH.end }))
+    withCharge(promo, day, -0.8 * promo.get(day)!, 'oneTime', promoCalendar);
+  // A month-end credit labelled One-Time, every month.
+  const monthEnd = usage(seed(11), () => 1);
+  const monthEndCalendar = new Map<string, CalendarDay>();
+  for (const day of ['2026-09-30', '2026-10-31', '2026-11-30']) withCharge(monthEnd, day, -5_000, 'oneTime', monthEndCalendar);
+  // A tax of 8% of the month before, on each 1st, from a source without ChargeFrequency: its kind is
+  // whatever costKindOf makes of it.
+  const taxed = usage(seed(12), () => 1);
+  const taxKind = costKindOf('Tax', null) === 'recurring' ? 'recurring' : 'oneTime';
+  const taxCalendar = new Map<string, CalendarDay>();
+  for (const [day, before] of [
+    ['2026-09-01', '2026-09'],
+    ['2026-10-01', '2026-09'],
+    ['2026-11-01', '2026-10'],
+  ] as const) {
+    const month = [...taxed].filter(([d]) => d.startsWith(before)).reduce((s, [, v]) => s + v, 0);
+    if (costKindOf('Tax', null) === 'usage') taxed.set(day, taxed.get(day)! + 0.08 * month);
+    else withCharge(taxed, day, 0.08 * month, taxKind, taxCalendar);
+  }
+  return [
+    { name: 'usage spike on the 1st, unlabelled (+20,000)', ...spiked(8, '2026-11-01') },
+    { name: 'usage spike on the 16th, unlabelled (+20,000)', ...spiked(9, '2026-11-16') },
+    { name: 'daily credit labelled One-Time (−80%)', daily: promo, calendar: promoCalendar, lastDayShare: 1 },
+    { name: 'month-end credit labelled One-Time (−5,000)', daily: monthEnd, calendar: monthEndCalendar, lastDayShare: 1 },
+    { name: 'tax without ChargeFrequency (8%, on the 1st)', daily: taxed, calendar: taxCalendar, lastDayShare: 1 },
+    {
+      name: 'weekly season, ±25% noise',
+      daily: usage(
+        seed(13),
+        () => 1,
+        0.25,
+        (w) => SEASONAL[w]!,
+      ),
+      calendar: new Map(),
+      lastDayShare: 1,
+    },
   ];
 }
 
@@ -133,34 +191,22 @@ function demoSeries(): Series[] {
   });
 }
 
-/** The previous method, as it was: spend so far plus weekday averages of the lookback, last day included. */
-function previousMethod(daily: ReadonlyMap<string, number>, period: Period, dataEnd: string): number {
-  const actual = daysOf({ start: period.start, end: dataEnd }).reduce((s, d) => s + (daily.get(d) ?? 0), 0);
-  const slots = Array.from({ length: 7 }, () => ({ total: 0, days: 0 }));
-  for (const day of daysOf({ start: addDays(dataEnd, -LOOKBACK), end: dataEnd })) {
-    const slot = slots[weekdayOf(day)]!;
-    slot.total += daily.get(day) ?? 0;
-    slot.days += 1;
-  }
-  return (
-    actual +
-    daysOf({ start: dataEnd, end: period.end }).reduce((s, d) => {
-      const slot = slots[weekdayOf(d)]!;
-      return s + (slot.days ? slot.total / slot.days : 0);
-    }, 0)
-  );
-}
-
 function forecastOf(method: Method, series: Series, dataEnd: string): number {
   // What the data shows on that day: everything before it, the last day only in part.
   const seen = new Map([...series.daily].filter(([d]) => d < dataEnd));
   const last = addDays(dataEnd, -1);
   seen.set(last, (seen.get(last) ?? 0) * series.lastDayShare);
   const calendar = new Map([...series.calendar].filter(([d]) => d < dataEnd));
-  if (method === 'burnrate') return forecastPeriodEnd({ daily: seen, calendar, period: MONTH, dataEnd, lookbackDays: LOOKBACK }).amount;
-  if (method === 'previous') return previousMethod(seen, MONTH, dataEnd);
-  const spent = daysOf({ start: MONTH.start, end: dataEnd }).reduce((s, d) => s + (seen.get(d) ?? 0), 0);
-  return (spent / daysOf({ start: MONTH.start, end: dataEnd }).length) * daysOf(MONTH).length;
+  switch (method) {
+    case 'burnrate':
+      return forecastPeriodEnd({ daily: seen, calendar, period: MONTH, dataEnd, lookbackDays: LOOKBACK }).amount;
+    case 'previous':
+      return weekdayAverages(seen, MONTH, dataEnd, LOOKBACK);
+    case 'straight line':
+      return straightLine(seen, MONTH, dataEnd);
+    case 'CE-style':
+      return weekdayTrendRegression(seen, MONTH, dataEnd, HISTORY_START);
+  }
 }
 
 /** Every series: the synthetic ones over RUNS random paths each, then the demo teams. */
@@ -200,25 +246,17 @@ export function runForecastBacktest(): BacktestRow[] {
 }
 
 export function printForecastBacktest(rows: readonly BacktestRow[]): void {
-  const pct = (x: number) => `${(x * 100).toFixed(2)}%`.padStart(7);
+  const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
+  const all = (f: (m: Method) => string) => METHODS.map(f).join(' / ');
   console.log('\nForecast backtest, November 2026, each day as "today" (MAPE of the month-end forecast; alert days):');
-  console.log(
-    `  ${'series'.padEnd(36)} ${METHODS.map((m) => `MAPE ${m}`.padStart(20)).join('')}   days 1–7 b/p/s          false alerts b/p/s  missed b/p/s`,
-  );
+  console.log('| series | MAPE b / p / s / c | MAPE days 1–7 b / p / s / c | false alert days b / p / s / c | missed b / p / s / c |');
+  console.log('|---|---|---|---|---|');
   for (const r of rows) {
     console.log(
-      `  ${r.series.padEnd(36)} ${METHODS.map((m) => pct(r.mape[m]['all']!).padStart(20)).join('')}   ${METHODS.map((m) => pct(r.mape[m]['1–7']!)).join(' ')}   ${METHODS.map(
-        (m) => r.falseAlertDays[m].toFixed(1),
-      )
-        .join('/')
-        .padStart(10)}      ${METHODS.map((m) => r.missedAlertDays[m])
-        .map((n) => n.toFixed(1))
-        .join('/')
-        .padStart(8)}`,
+      `| ${r.series} | ${all((m) => pct(r.mape[m]['all']!))} | ${all((m) => pct(r.mape[m]['1–7']!))} | ${all((m) => r.falseAlertDays[m].toFixed(1))} | ${all((m) => r.missedAlertDays[m].toFixed(1))} |`,
     );
   }
-  console.log('  b/p/s: burnrate / previous (weekday averages) / straight line. False: forecast ≥ budget for a month ending at 91%;');
-  console.log(
-    `  missed: forecast < budget for a month ending at 110%. 29 days per series; synthetic series: means over ${RUNS} random paths.`,
-  );
+  console.log('  b / p / s / c: burnrate / previous (weekday averages) / straight line / CE-style weekday + trend regression.');
+  console.log('  False: forecast ≥ budget for a month ending at 91%; missed: forecast < budget for a month ending at 110%.');
+  console.log(`  29 days per series; synthetic series: means over ${RUNS} random paths.`);
 }

@@ -15,6 +15,10 @@ export interface UnusualDay {
 
 /** How many robust standard deviations (1.4826 MAD) off its usual amount a day must be. */
 const K = 4;
+/** The share of K a day after a run must stay under to end it: lower, so a run that eases off still counts as going on. */
+const ENDED = 0.75;
+/** At most this many unusual runs in one direction in the history; more are a rhythm, not accidents. */
+const MAX_RUNS = 2;
 /** The longest run of unusual days in one direction that is still a spike; longer is a change of level. */
 const MAX_RUN = 2;
 /**
@@ -23,11 +27,11 @@ const MAX_RUN = 2;
  * days would take every weekend for a pair of unusual days.
  */
 const MIN_DAYS = 21;
-/** Perfectly steady data has no deviation at all: a day is judged against at least 2% of a usual day. */
+/** Perfectly steady data has no deviation at all: a day is judged against a spread of at least 2% of its usual amount. */
 const SPREAD_FLOOR = 0.02;
 
 /**
- * The history with its unusual days set at their weekday's median, and those days. A day is
+ * The history with its unusual days set at the median of the other days of their weekday, and those days. A day is
  * unusual when it is more than K robust deviations off and the run it is part of (consecutive days
  * off in the same direction) is at most MAX_RUN days and ends before the data does: the day after
  * (the provisional last day, `after`, for the last day of the history) is back to usual. A run
@@ -38,40 +42,44 @@ export function setAsideUnusualDays(
   after: { day: string; usage: number } | null,
 ): { days: HistoryDay[]; unusual: UnusualDay[] } {
   if (history.length < MIN_DAYS) return { days: [...history], unusual: [] };
-  const usualOf = usualAmounts(history);
-  const residual = (d: { day: string; usage: number }) => d.usage - usualOf(d.day);
-  const residuals = history.map(residual);
-  const typical = median(history.map((h) => Math.abs(usualOf(h.day))));
-  const spread = Math.max(1.4826 * median(residuals.map((r) => Math.abs(r - median(residuals)))), SPREAD_FLOOR * typical, 1e-6);
-  // +1 above, -1 below, 0 usual; the day after the history is judged at half the bar, so a run
-  // that merely eases off is not taken for one that ended.
+  // Each day against the median of the other days of its weekday: a median fitted to the day
+  // itself sits close to it (two of four days are its middle), which would make noise look small.
+  const usual = history.map((h, i) =>
+    median(history.filter((o, j) => j !== i && weekdayOf(o.day) === weekdayOf(h.day)).map((o) => o.usage)),
+  );
+  const residuals = history.map((h, i) => h.usage - usual[i]!);
+  // Spend varies in proportion to its level (a weekend of 300 moves less than a weekday of 1,000),
+  // so days are compared relative to their usual amount; a usual near zero is taken at a tenth of a typical day.
+  const typical = median(usual.map(Math.abs));
+  const relative = (residual: number, usualAmount: number) => residual / Math.max(Math.abs(usualAmount), 0.1 * typical, 1e-9);
+  const ratios = residuals.map((r, i) => relative(r, usual[i]!));
+  const spread = Math.max(1.4826 * median(ratios.map((r) => Math.abs(r - median(ratios)))), SPREAD_FLOOR);
   const side = (r: number, bar: number) => (r > bar * spread ? 1 : r < -bar * spread ? -1 : 0);
-  const sides = residuals.map((r) => side(r, K));
-  const next = after ? side(residual(after), K / 2) : null;
+  const sides = ratios.map((r) => side(r, K));
+  // The day after a run is judged at a lower bar, so a run that merely eases off is not taken for one that ended.
+  const afterUsual = after ? median(history.filter((o) => weekdayOf(o.day) === weekdayOf(after.day)).map((o) => o.usage)) : 0;
+  const next = after ? side(relative(after.usage - afterUsual, afterUsual), ENDED * K) : null;
 
-  const days = history.map((h) => ({ ...h }));
-  const unusual: UnusualDay[] = [];
+  const runs: { start: number; end: number; direction: number }[] = [];
   for (let start = 0; start < sides.length; ) {
     let end = start + 1;
     while (end < sides.length && sides[end] === sides[start]) end++;
     const direction = sides[start]!;
-    const following = end < sides.length ? side(residuals[end]!, K / 2) : next;
-    if (direction !== 0 && end - start <= MAX_RUN && following !== null && following !== direction) {
-      for (let i = start; i < end; i++) {
-        unusual.push({ day: history[i]!.day, offBy: residuals[i]! });
-        days[i]!.usage = usualOf(history[i]!.day);
-      }
-    }
+    const following = end < sides.length ? side(ratios[end]!, ENDED * K) : next;
+    if (direction !== 0 && end - start <= MAX_RUN && following !== null && following !== direction) runs.push({ start, end, direction });
     start = end;
   }
+  // Unusual is rare: dips or spikes that come back every few days (a job every fifth day) are the
+  // team's rhythm, part of its run rate, not days to set aside.
+  const rare = runs.filter((run) => runs.filter((r) => r.direction === run.direction).length <= MAX_RUNS);
+  const days = history.map((h) => ({ ...h }));
+  const unusual: UnusualDay[] = [];
+  for (const { start, end } of rare)
+    for (let i = start; i < end; i++) {
+      unusual.push({ day: history[i]!.day, offBy: residuals[i]! });
+      days[i]!.usage = usual[i]!;
+    }
   return { days, unusual };
-}
-
-/** The usual amount of a day: the median of its weekday. */
-function usualAmounts(history: readonly HistoryDay[]): (day: string) => number {
-  const byWeekday = Array.from({ length: 7 }, (_, weekday) => history.filter((h) => weekdayOf(h.day) === weekday).map((h) => h.usage));
-  const medians = byWeekday.map(median);
-  return (day) => medians[weekdayOf(day)]!;
 }
 
 function median(values: readonly number[]): number {
