@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { showback } from '../../../src/checks/review/showback.js';
+import { costAndUsageRows } from '../../../src/sources/aws/cost-and-usage-rows.js';
 import { chargeOfRecordType } from '../../../src/sources/aws/record-types.js';
 import { readFocusFiles } from '../../../src/sources/focus/read-focus.js';
 import { openStore } from '../../../src/store/sqlite/open-sqlite-store.js';
@@ -204,5 +205,52 @@ describe('showback of a CUR bill', () => {
     ]);
     const shown = result.lines.reduce((s, l) => s + cents(l.total), 0) + result.organisation.reduce((s, o) => s + cents(o.amount), 0);
     expect(shown).toBe(cents(total(LINES, 'effective')));
+  });
+
+  it('shares the same support fee the same way whether the CUR or Cost Explorer brought it', async () => {
+    // One day of usage by two teams and AWS support, as a CUR and as Cost Explorer's answer.
+    const usage: Line[] = [
+      { type: 'Usage', bill: 'Anniversary', unblended: 700, effective: 700, tag: 'ml-research', resource: 'i-1' },
+      { type: 'Usage', bill: 'Anniversary', unblended: 300, effective: 300, tag: 'llm', resource: 'i-2' },
+    ];
+    const support: Line = { type: 'Fee', bill: 'Anniversary', unblended: 100, effective: 100, tag: null, product: 'AWSSupportBusiness' };
+    const fromCur = showback((await importCur([...usage, support], 'support.csv')).invoice, TEAMS);
+
+    const amount = (n: number) => ({
+      UnblendedCost: { Amount: String(n), Unit: 'USD' },
+      AmortizedCost: { Amount: String(n), Unit: 'USD' },
+    });
+    const day = { TimePeriod: { Start: '2026-11-03', End: '2026-11-04' } };
+    const ctx = pullContext();
+    const rows = [
+      ...costAndUsageRows(
+        [
+          {
+            ...day,
+            Groups: usage.map((l) => ({ Keys: [`team$${l.tag}`, 'Amazon Elastic Compute Cloud - Compute'], Metrics: amount(l.unblended) })),
+          },
+        ],
+        ctx,
+        '111111111111',
+        'service',
+      ),
+      ...costAndUsageRows(
+        [{ ...day, Groups: [{ Keys: ['team$', 'Fee'], Metrics: amount(support.unblended) }] }],
+        ctx,
+        '111111111111',
+        'recordType',
+      ),
+    ];
+    const store = openStore(':memory:');
+    await store.importBatches([{ scope: { source: 'aws', billingPeriods: ['2026-11'] }, rows, dataThrough: '2026-11-04T00:00:00.000Z' }]);
+    const fromCostExplorer = showback(await store.spend.invoiceLines('2026-11'), TEAMS);
+    await store.close();
+
+    // Support shared by AWS spend: 100 × 700/1,000 and 100 × 300/1,000, nothing left unallocated.
+    const shares = (r: typeof fromCur) => Object.fromEntries(r.lines.map((l) => [l.team, l.shared]));
+    expect(shares(fromCur)).toEqual({ 'ml-research': (100 * 700) / 1000, 'llm-training': (100 * 300) / 1000 });
+    expect(shares(fromCostExplorer)).toEqual(shares(fromCur));
+    expect(fromCur.organisation).toEqual([]);
+    expect(fromCostExplorer.organisation).toEqual([]);
   });
 });
