@@ -18,7 +18,16 @@ export interface StepGrid {
   empty(): Float32Array;
 }
 
-export function createStepGrid(range: MetricsRange): StepGrid {
+/**
+ * The most samples one series may have in one fetch. The longest window burnrate.yml allows (the
+ * recommendations' 180 days of five-minute samples: 51,840) fits; anything longer is a bug or a
+ * hostile period, and is refused before a query is sent or an array is allocated. A month typed as
+ * 0042-01 once asked for 200 million samples per series and grew the process to 4 GB.
+ */
+export const MAX_SERIES_SAMPLES = 60_000;
+
+/** How many samples per series a range needs, once it is known to be a range worth asking for. */
+export function sampleCountOf(range: MetricsRange): number {
   const { start, end, stepSeconds: step } = range;
   if (!Number.isFinite(start) || !Number.isFinite(end) || !(step > 0) || !Number.isFinite(step)) {
     throw new BurnrateError(
@@ -28,6 +37,20 @@ export function createStepGrid(range: MetricsRange): StepGrid {
     );
   }
   const length = Math.max(0, Math.ceil((end - start) / step));
+  if (length > MAX_SERIES_SAMPLES) {
+    const days = Math.round((end - start) / 86_400);
+    throw new BurnrateError(
+      'burnrate_metrics_range_too_long',
+      `A metrics window of ${days.toLocaleString('en-US')} days at one sample every ${step}s needs ${length.toLocaleString('en-US')} samples per series; burnrate reads at most ${MAX_SERIES_SAMPLES.toLocaleString('en-US')}.`,
+      'Ask for a shorter period, e.g. one month.',
+    );
+  }
+  return length;
+}
+
+export function createStepGrid(range: MetricsRange): StepGrid {
+  const { start, stepSeconds: step } = range;
+  const length = sampleCountOf(range);
   return {
     start,
     step,

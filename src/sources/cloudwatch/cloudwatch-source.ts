@@ -3,7 +3,7 @@ import type { GpuMetricsSource } from '../../ports/gpu-metrics-source.js';
 import type { GpuSeries, MetricsRange } from '../../domain/gpu-metrics.js';
 import { BurnrateError } from '../../domain/errors.js';
 import { compareRefs } from '../../domain/gpu-metrics.js';
-import { createStepGrid, putSample, type StepGrid } from '../../domain/gpu-step-grid.js';
+import { createStepGrid, putSample, sampleCountOf, type StepGrid } from '../../domain/gpu-step-grid.js';
 import { explainCloudWatchError } from './cloudwatch-errors.js';
 import { discoverGpus, type DiscoveredGpu } from './discover-gpus.js';
 import { planMetricDataQueries, type QueryTarget } from './metric-data-queries.js';
@@ -74,11 +74,13 @@ export class CloudWatchGpuSource implements GpuMetricsSource {
   async hostPeaks(range: MetricsRange, instanceIds: readonly string[]): Promise<HostPeak[]> {
     const ids = instanceIds.filter((id) => id.startsWith('i-'));
     if (ids.length === 0) return [];
+    const period = hostPeriod(range.stepSeconds);
+    sampleCountOf({ ...range, stepSeconds: period }); // refuses a window too long to read, before any call
     const memory = await discoverMemoryMetrics(this.client, this.namespace, new Set(ids)).catch((error: unknown) => {
       throw explainCloudWatchError(error, 'cloudwatch:ListMetrics', this.region);
     });
     const samples = new Map<string, number[]>();
-    for (const batch of planHostQueries(ids, memory, this.namespace, hostPeriod(range.stepSeconds))) {
+    for (const batch of planHostQueries(ids, memory, this.namespace, period)) {
       await this.getMetricData(batch, range, (result) => {
         if (result.Id) samples.set(result.Id, [...(samples.get(result.Id) ?? []), ...(result.Values ?? [])]);
       }).catch((error: unknown) => {

@@ -1,4 +1,5 @@
 import { compareRefs, type GpuSeries, type MetricsRange } from '../../domain/gpu-metrics.js';
+import { sampleCountOf } from '../../domain/gpu-step-grid.js';
 import {
   ANNOTATIONS,
   workloadKey,
@@ -90,7 +91,7 @@ export class DemoCluster {
   };
 
   private series(range: MetricsRange): GpuSeries[] {
-    const n = Math.max(0, Math.ceil((range.end - range.start) / range.stepSeconds));
+    const n = sampleCountOf(range);
     const times = new Float64Array(n);
     for (let i = 0; i < n; i++) times[i] = range.start + i * range.stepSeconds;
     const out: GpuSeries[] = [];

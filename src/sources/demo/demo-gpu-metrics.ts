@@ -1,4 +1,5 @@
 import { compareRefs, type GpuSeries, type MetricsRange } from '../../domain/gpu-metrics.js';
+import { sampleCountOf } from '../../domain/gpu-step-grid.js';
 import type { GpuMetricsSource } from '../../ports/gpu-metrics-source.js';
 import { dayIntervals, demoFleet } from './demo-fleet.js';
 import type { Activity, DemoInstance, WorkloadKind } from './demo-instance.js';
@@ -100,9 +101,8 @@ const HOST_USE: Record<WorkloadKind, { cpu: [number, number]; memory: [number, n
 
 /** The fleet's series over `range`: one per GPU, all on one shared times grid (start + i × step). */
 export function demoGpuSeries(seed: number, fleet: readonly DemoInstance[], range: MetricsRange): GpuSeries[] {
-  const { start, end, stepSeconds: step } = range;
-  if (!(step > 0)) throw new Error(`demo metrics: step must be positive, got ${step}`);
-  const n = Math.max(0, Math.ceil((end - start) / step));
+  const { start, stepSeconds: step } = range;
+  const n = sampleCountOf(range);
   const times = new Float64Array(n);
   for (let i = 0; i < n; i++) times[i] = start + i * step;
 
