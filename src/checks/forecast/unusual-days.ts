@@ -56,17 +56,22 @@ export function setAsideUnusualDays(
   const spread = Math.max(1.4826 * median(ratios.map((r) => Math.abs(r - median(ratios)))), SPREAD_FLOOR);
   const side = (r: number, bar: number) => (r > bar * spread ? 1 : r < -bar * spread ? -1 : 0);
   const sides = ratios.map((r) => side(r, K));
-  // The day after a run is judged at a lower bar, so a run that merely eases off is not taken for one that ended.
+  // The day after a run, relative to its usual (the provisional last day after the history's last).
   const afterUsual = after ? median(history.filter((o) => weekdayOf(o.day) === weekdayOf(after.day)).map((o) => o.usage)) : 0;
-  const next = after ? side(relative(after.usage - afterUsual, afterUsual), ENDED * K) : null;
+  const next = after ? relative(after.usage - afterUsual, afterUsual) : null;
 
   const runs: { start: number; end: number; direction: number }[] = [];
   for (let start = 0; start < sides.length; ) {
     let end = start + 1;
     while (end < sides.length && sides[end] === sides[start]) end++;
     const direction = sides[start]!;
-    const following = end < sides.length ? side(ratios[end]!, ENDED * K) : next;
-    if (direction !== 0 && end - start <= MAX_RUN && following !== null && following !== direction) runs.push({ start, end, direction });
+    const following = end < sides.length ? ratios[end]! : next;
+    // A run goes on (a step) when the day after it is off the same way by a like amount: at a lower
+    // bar than K, so a run that merely eases off still counts as going on, and at least half the
+    // run's smallest offset, so a day of +12% after one of +2,000% is back to usual.
+    const smallest = Math.min(...ratios.slice(start, end).map(Math.abs));
+    const goesOn = following !== null && side(following, ENDED * K) === direction && Math.abs(following) >= smallest / 2;
+    if (direction !== 0 && end - start <= MAX_RUN && following !== null && !goesOn) runs.push({ start, end, direction });
     start = end;
   }
   // Unusual is rare: dips or spikes that come back every few days (a job every fifth day) are the
