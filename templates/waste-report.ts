@@ -178,12 +178,15 @@ function commitmentBlocks(report: CommitmentReport, money: (n: number) => string
         { label: 'Runs', align: 'right' },
         { label: 'A month', align: 'right' },
         { label: 'Commitment saves', align: 'right' },
+        { label: 'Spot saves', align: 'right' },
       ],
+      // Both on the same running hours, the commitment paid for every hour: the advice takes the larger.
       rows: top.map((a) => [
         a.name ?? a.instanceId,
         pct(a.runningShare),
         money(a.monthly),
         a.commitmentSaving === null || a.commitmentSaving <= 0 ? '—' : money(a.commitmentSaving),
+        a.spotSaving === null ? '—' : money(a.spotSaving),
       ]),
     });
   return blocks;

@@ -23,6 +23,8 @@ export function dropOutOfOrder(entries: readonly GpuPrice[]): { kept: GpuPrice[]
           provider: larger.provider,
           instanceType: larger.instanceType,
           region: larger.region,
+          onDemandHourly: larger.onDemandHourly,
+          below: { instanceType: smaller.instanceType, onDemandHourly: smaller.onDemandHourly },
           note: `${larger.instanceType} in ${larger.region} is left out of the price catalog: listed at ${usd(larger.onDemandHourly)}/h, below ${smaller.instanceType} (${usd(smaller.onDemandHourly)}/h), which it holds all of (${spec(larger)} against ${spec(smaller)}). A bad source row would price a saving that does not exist.`,
         });
       }
@@ -51,8 +53,21 @@ function spec(e: GpuPrice): string {
 
 const usd = (n: number) => `$${n.toFixed(2)}`;
 
-/** The notes of dropped rows in the providers' regions some instances run in: what a report on them should say. */
+/**
+ * What a report on some instances should say of the rows left out in their providers' regions: one
+ * note per region, naming each row and the type listed above it.
+ */
 export function droppedNotesFor(catalog: PriceCatalog, instances: readonly { provider: GpuPrice['provider']; region: string }[]): string[] {
   const places = new Set(instances.map((i) => `${i.provider}|${i.region}`));
-  return (catalog.dropped ?? []).filter((d) => places.has(`${d.provider}|${d.region}`)).map((d) => d.note);
+  const byPlace = new Map<string, DroppedPrice[]>();
+  for (const d of catalog.dropped ?? []) {
+    const key = `${d.provider}|${d.region}`;
+    if (places.has(key)) byPlace.set(key, [...(byPlace.get(key) ?? []), d]);
+  }
+  return [...byPlace.values()].map((rows) => {
+    const list = rows
+      .map((d) => `${d.instanceType} (${usd(d.onDemandHourly)}/h, below ${d.below.instanceType} at ${usd(d.below.onDemandHourly)}/h)`)
+      .join(', ');
+    return `The price catalog leaves out ${list} in ${rows[0]!.region}: each is listed below a type of the same GPU it holds all of, a bad source row that would price a saving that does not exist.`;
+  });
 }

@@ -27,6 +27,9 @@ export interface DroppedPrice {
   provider: CloudProvider;
   instanceType: string;
   region: string;
+  /** Its on-demand price, and the type it holds all of that is listed above it. */
+  onDemandHourly: number;
+  below: { instanceType: string; onDemandHourly: number };
   note: string;
 }
 

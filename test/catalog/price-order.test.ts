@@ -49,7 +49,7 @@ describe('catalog rows that contradict their family order', () => {
     expect(catalog.dropped!.map((d) => `${d.instanceType} ${d.region}`)).toContain('a2-ultragpu-8g us-central1');
     // A report on a fleet in us-central1 carries the note; one on AWS in us-east-1 does not.
     expect(droppedNotesFor(catalog, [{ provider: 'gcp', region: 'us-central1' }]).join(' ')).toContain(
-      'a2-ultragpu-8g in us-central1 is left out of the price catalog',
+      'a2-ultragpu-8g ($23.57/h, below a2-highgpu-8g at $29.39/h)',
     );
     expect(droppedNotesFor(catalog, [{ provider: 'aws', region: 'us-east-1' }])).toEqual([]);
 

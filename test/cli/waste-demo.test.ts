@@ -111,7 +111,7 @@ describe('burnrate waste on the demo organisation', () => {
     // Kubernetes workloads are never credited a commitment: their nodes are what a commitment buys.
     expect(commitments.alwaysOn.filter((a) => a.instanceId.startsWith('k8s:'))).toEqual([]);
     // The demo runs A100s in us-central1, where the catalog's A100 80 GB row is priced below the 40 GB and left out.
-    expect(diagnosis.notes.join(' ')).toContain('a2-ultragpu-8g in us-central1 is left out of the price catalog');
+    expect(diagnosis.notes.join(' ')).toContain('The price catalog leaves out a2-ultragpu-1g');
     expect(commitments.alwaysOn.map((a) => a.name)).not.toContain('tmp-debug-box'); // idle: stop it, do not commit to it
   });
 
