@@ -8,7 +8,7 @@ import {
   type NamespaceInfo,
 } from '../../domain/kubernetes.js';
 import { explainKubeError } from './kube-errors.js';
-import { gpuNodeOf } from './node-facts.js';
+import { gpuNodeOf, singleStrategyProfile } from './node-facts.js';
 import { workloadOf, type OwnedMetadata } from './workload-owner.js';
 
 /** Items per list call by default: the API server hands out `continue` tokens beyond it. */
@@ -62,10 +62,17 @@ export class ClusterInventoryReader {
     const customOf = (kind: string) => custom[CUSTOM_WORKLOADS.findIndex((k) => k.kind === kind)]!;
     const owners = { replicaSets: byKey(replicaSets), statefulSets: byKey(statefulSets), rayClusters: byKey(customOf('RayCluster')) };
 
+    // On a node under the single MIG strategy, a pod's `nvidia.com/gpu` is a slice of the node's profile.
+    const sliceOf = new Map(
+      nodes.flatMap((n) => {
+        const profile = singleStrategyProfile(n.metadata?.labels);
+        return profile && n.metadata?.name ? [[n.metadata.name, migShare(`nvidia.com/mig-${profile}`)!] as const] : [];
+      }),
+    );
     const gpuPods: GpuPod[] = [];
     for (const pod of pods) {
       if (pod.status?.phase !== 'Running') continue;
-      const gpus = gpusHeld(pod.spec?.containers ?? []);
+      const gpus = gpusHeld(pod.spec?.containers ?? [], sliceOf.get(pod.spec?.nodeName ?? '') ?? 1);
       if (gpus === 0) continue;
       const metadata = pod.metadata ?? {};
       gpuPods.push({
@@ -142,15 +149,19 @@ interface Container {
   resources?: { limits?: Record<string, string>; requests?: Record<string, string> };
 }
 
-/** Whole GPUs plus MIG slices at their share; extended resources are set in limits (requests, if given, equal them). */
-function gpusHeld(containers: readonly Container[]): number {
+/**
+ * Whole GPUs plus MIG slices at their share; extended resources are set in limits (requests, if
+ * given, equal them). `gpuUnit`: what one `nvidia.com/gpu` is on the pod's node (a slice's share
+ * under the single MIG strategy, else 1).
+ */
+function gpusHeld(containers: readonly Container[], gpuUnit: number): number {
   let total = 0;
   for (const container of containers) {
     const resources = { ...container.resources?.requests, ...container.resources?.limits };
     for (const [resource, quantity] of Object.entries(resources)) {
       const count = Number(quantity);
       if (!(count > 0)) continue;
-      if (resource === 'nvidia.com/gpu') total += count;
+      if (resource === 'nvidia.com/gpu') total += count * gpuUnit;
       else total += (migShare(resource) ?? 0) * count;
     }
   }

@@ -8,10 +8,28 @@ export interface NodeObject {
 }
 
 const GPU_RESOURCE = 'nvidia.com/gpu';
+const MIG_PREFIX = 'nvidia.com/mig-';
+
+/**
+ * The MIG profile every `nvidia.com/gpu` of the node is, under the GPU operator's single strategy
+ * (`nvidia.com/mig.strategy: single`, `nvidia.com/gpu.product: NVIDIA-A100-SXM4-40GB-MIG-1g.5gb`):
+ * there a unit of `nvidia.com/gpu` is one slice, not one GPU. Null on any other node.
+ */
+export function singleStrategyProfile(labels: Readonly<Record<string, string>> | undefined): string | null {
+  if (labels?.['nvidia.com/mig.strategy'] !== 'single') return null;
+  const profile = /-MIG-(\S+)$/.exec(labels['nvidia.com/gpu.product'] ?? '')?.[1];
+  return profile && migShare(`${MIG_PREFIX}${profile}`) !== null ? profile : null;
+}
 
 /** The node's GPU facts; null for a node without GPUs (or MIG slices). */
 export function gpuNodeOf(cluster: string, node: NodeObject): GpuNode | null {
-  const capacity = node.status?.capacity ?? {};
+  const capacity = { ...node.status?.capacity };
+  // Single strategy: its `nvidia.com/gpu` are slices of one profile, counted as such (a 1g slice is 1/7 of a GPU).
+  const single = singleStrategyProfile(node.metadata?.labels);
+  if (single && capacity[GPU_RESOURCE]) {
+    capacity[`${MIG_PREFIX}${single}`] = capacity[GPU_RESOURCE];
+    delete capacity[GPU_RESOURCE];
+  }
   const gpus = Number(capacity[GPU_RESOURCE] ?? 0);
   const migSlices = Object.fromEntries(
     Object.entries(capacity)
