@@ -1,8 +1,6 @@
 import type { Deps } from '../src/deps.js';
-import { formatMoney } from '../src/domain/money.js';
 import { combinedDataThrough } from '../src/domain/data-through.js';
-import { convert, convertedNote, rateSource, totalsIn, type FxRates } from '../src/domain/fx.js';
-import { loadFxRates } from '../src/snapshots/fx-rates.js';
+import { loadSpendTotals } from '../src/snapshots/spend-totals.js';
 import type { Period } from '../src/domain/period.js';
 import { KUBE_DIMENSIONS, type KubeDimension, type SpendDimension } from '../src/domain/spend.js';
 import { loadKubeCost } from '../src/snapshots/kube-cost.js';
@@ -38,21 +36,21 @@ export async function spendReport(deps: Pick<Deps, 'config' | 'store' | 'clock'>
   const teams = team ? [team] : query.visibleTeams ? [...query.visibleTeams] : undefined;
   if (isKubeDimension(query.by)) return kubeSpendReport(deps, query.period, query.by, teams);
   const by = query.by;
-  const [totals, freshness, failures, fx] = await Promise.all([
-    deps.store.spend.totals({ period: query.period, teams, ...(query.basis ? { basis: query.basis } : {}) }, by),
+  // One currency per answer: a team's budget currency, else the data's own when it has one, else
+  // the fx base; other currencies are converted at each billing period's rate, never added as they are.
+  const budgetCurrency = team ? deps.config.teams.find((t) => t.id === team)?.budget?.currency : undefined;
+  const [totals, freshness, failures] = await Promise.all([
+    loadSpendTotals(
+      deps,
+      { period: query.period, teams, ...(query.basis ? { basis: query.basis } : {}) },
+      by,
+      (held, fx) => budgetCurrency ?? (held.length === 1 ? held[0]! : fx.base),
+    ),
     deps.store.freshness.list(),
     deps.store.freshness.failures(),
-    loadFxRates(deps),
   ]);
-  // One currency per answer: a team's budget currency, else the data's own when it has one, else
-  // the fx base; other currencies are converted with burnrate.yml's rates, never added as they are.
-  const currencies = [...new Set(totals.map((t) => t.currency))].sort();
-  const budgetCurrency = team ? deps.config.teams.find((t) => t.id === team)?.budget?.currency : undefined;
-  const currency = budgetCurrency ?? (currencies.length === 1 ? currencies[0]! : fx.base);
-  const converted = totalsIn(totals, currency, fx, by === 'day' ? 'key' : 'effective');
-  const rows = converted.rows;
-  const total = rows.reduce((t, r) => ({ billed: t.billed + r.billed, effective: t.effective + r.effective }), { billed: 0, effective: 0 });
-  const warnings = currencyNotes(currencies, currency, converted.leftOut, fx);
+  const { currency, rows, total } = totals;
+  const warnings = [...totals.notes];
   // A failing source leaves its numbers short: say so next to them ("AWS data 26 h old (refresh failing)").
   const stale = staleSources(deps.config, freshness, failures, deps.clock()).filter((s) => s.kind === 'spend');
   if (stale.length > 0) warnings.push(staleLine(stale));
@@ -104,24 +102,6 @@ async function kubeSpendReport(
     dataThrough: combinedDataThrough(freshness),
     warnings,
   };
-}
-
-/** What a reader of converted totals must know: which currencies were converted, and what was left out for want of a rate. */
-function currencyNotes(
-  currencies: readonly string[],
-  to: string,
-  leftOut: readonly { currency: string; effective: number }[],
-  fx: FxRates,
-): string[] {
-  const missing = new Set(leftOut.map((l) => l.currency));
-  const converted = currencies.filter((c) => c !== to && !missing.has(c));
-  return [
-    ...converted.map((c) => convertedNote(c, convert(1, c, to, fx)!, to, rateSource(fx, c))),
-    ...leftOut.map(
-      (l) =>
-        `${formatMoney(l.effective, l.currency)} (${l.currency}) not included: no exchange rate to ${to} (add fx.rates.${l.currency} to burnrate.yml)`,
-    ),
-  ];
 }
 
 export const spendCommand: CommandSpec = {

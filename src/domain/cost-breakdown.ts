@@ -4,6 +4,13 @@ export interface CategoryDay {
   effective: number;
 }
 
+/** The part of a figure in one currency and billing period, as the store keeps it: converted at that period's rate before any sum. */
+export interface Priced {
+  currency: string;
+  /** Billing period, YYYY-MM. */
+  period: string;
+}
+
 /** One cost line of a month: a resource, or a service where the bill names no resource. */
 export interface CostLine {
   key: string;

@@ -7,6 +7,14 @@ export interface FxRates {
   rates: Readonly<Partial<Record<string, number>>>;
   /** Currencies whose rate comes from a bill (FOCUS pricing currency), with that bill's billing period. */
   fromBill?: Readonly<Partial<Record<string, string>>>;
+  /**
+   * Rates of one billing period (YYYY-MM): burnrate.yml's dated table, else that period's own bill.
+   * An amount of a period is converted at its period's rate: November's invoice at November's rate,
+   * never at the latest one.
+   */
+  periods?: Readonly<Record<string, Readonly<Partial<Record<string, number>>>>>;
+  /** Where each period's rate came from, for the note beside converted amounts: period -> currency -> source. */
+  periodSources?: Readonly<Record<string, Readonly<Partial<Record<string, string>>>>>;
 }
 
 /**
@@ -38,46 +46,85 @@ export function rateSource(fx: FxRates, currency: string): string | null {
 }
 
 /**
- * burnrate.yml's rates, completed with the rates bills used: a currency burnrate.yml gives no rate
- * for takes the rate of the latest billing period whose bill priced it in the base currency (or
- * billed the base currency for prices in it). Configured rates always win: they are a decision.
+ * burnrate.yml's rates, completed with the rates bills used. For an amount of billing period P, the
+ * rate is the first of: burnrate.yml's dated rate for P (`fx.periods`), burnrate.yml's rate (a
+ * decision that holds for every period), P's own bill's rate (it priced the billing currency in the
+ * base currency, or billed the base currency for prices in it), and the latest bill's rate.
  */
 export function withBillRates(fx: FxRates, bills: readonly BillRate[]): FxRates {
-  const rates: Partial<Record<string, number>> = {};
+  const latest: Partial<Record<string, number>> = {};
   const fromBill: Partial<Record<string, string>> = {};
+  const periods: Record<string, Partial<Record<string, number>>> = {};
+  const periodSources: Record<string, Partial<Record<string, string>>> = {};
+  for (const [period, rates] of Object.entries(fx.periods ?? {})) {
+    periods[period] = { ...rates };
+    periodSources[period] = Object.fromEntries(Object.keys(rates).map((c) => [c, `burnrate.yml for ${period}`]));
+  }
   const latestFirst = [...bills].sort((a, b) => (a.billingPeriod < b.billingPeriod ? 1 : a.billingPeriod > b.billingPeriod ? -1 : 0));
   for (const bill of latestFirst) {
-    if (bill.effective === 0 || bill.pricingEffective === 0) continue;
-    // One unit of the billing currency is worth pricingEffective / effective of the pricing currency.
-    const [currency, rate] =
-      bill.pricingCurrency === fx.base
-        ? [bill.currency, bill.pricingEffective / bill.effective]
-        : bill.currency === fx.base
-          ? [bill.pricingCurrency, bill.effective / bill.pricingEffective]
-          : [null, 0];
-    if (currency === null || currency === fx.base || fx.rates[currency] !== undefined || rates[currency] !== undefined) continue;
-    if (!(rate > 0)) continue;
-    rates[currency] = rate;
-    fromBill[currency] = bill.billingPeriod;
+    const rated = billRate(fx.base, bill);
+    if (rated === null || fx.rates[rated.currency] !== undefined) continue;
+    const { currency, rate } = rated;
+    const ofPeriod = (periods[bill.billingPeriod] ??= {});
+    if (ofPeriod[currency] === undefined) {
+      ofPeriod[currency] = rate;
+      (periodSources[bill.billingPeriod] ??= {})[currency] = `the ${bill.billingPeriod} bill`;
+    }
+    if (latest[currency] === undefined) {
+      latest[currency] = rate;
+      fromBill[currency] = bill.billingPeriod;
+    }
   }
-  if (Object.keys(rates).length === 0) return fx;
-  return { ...fx, rates: { ...fx.rates, ...rates }, fromBill: { ...fx.fromBill, ...fromBill } };
+  if (Object.keys(latest).length === 0 && Object.keys(periods).length === 0) return fx;
+  return { ...fx, rates: { ...fx.rates, ...latest }, fromBill: { ...fx.fromBill, ...fromBill }, periods, periodSources };
 }
 
-/** The rate of one unit of `currency` in the base currency; null when burnrate.yml gives none. */
-function rateOf(fx: FxRates, currency: string): number | null {
-  return currency === fx.base ? 1 : (fx.rates[currency] ?? null);
+/** The rate one bill used: one unit of its foreign currency in `base`; null when it relates no currency to `base`. */
+function billRate(base: string, bill: BillRate): { currency: string; rate: number } | null {
+  if (bill.effective === 0 || bill.pricingEffective === 0) return null;
+  // One unit of the billing currency is worth pricingEffective / effective of the pricing currency.
+  const [currency, rate] =
+    bill.pricingCurrency === base
+      ? [bill.currency, bill.pricingEffective / bill.effective]
+      : bill.currency === base
+        ? [bill.pricingCurrency, bill.effective / bill.pricingEffective]
+        : [null, 0];
+  return currency === null || currency === base || !(rate > 0) ? null : { currency, rate };
+}
+
+/** The rate of one unit of `currency` in the base currency for billing period `period` (YYYY-MM); null when none is known. */
+function rateOf(fx: FxRates, currency: string, period?: string): number | null {
+  if (currency === fx.base) return 1;
+  return (period === undefined ? undefined : fx.periods?.[period]?.[currency]) ?? fx.rates[currency] ?? null;
 }
 
 /**
- * `amount` of `from` in `to`, through the base currency; the amount itself when the currencies are
- * the same; null when a rate is missing (the caller says which, and never adds the amount as is).
+ * `amount` of `from` in `to`, through the base currency, at the rates of billing period `period`
+ * (YYYY-MM; the latest rates when not given); the amount itself when the currencies are the same;
+ * null when a rate is missing (the caller says which, and never adds the amount as is).
  */
-export function convert(amount: number, from: string, to: string, fx: FxRates): number | null {
+export function convert(amount: number, from: string, to: string, fx: FxRates, period?: string): number | null {
   if (from === to) return amount;
-  const fromRate = rateOf(fx, from);
-  const toRate = rateOf(fx, to);
+  const fromRate = rateOf(fx, from, period);
+  const toRate = rateOf(fx, to, period);
   return fromRate === null || toRate === null ? null : (amount * fromRate) / toRate;
+}
+
+/**
+ * The note beside amounts of `periods` converted from `currency` to `to`: the rate and its source
+ * when every period shares them ("JPY converted at 0.0067 USD (rates of the 2026-11 bill)"), else
+ * the range of the periods' own rates.
+ */
+export function conversionNote(fx: FxRates, currency: string, to: string, periods: readonly string[]): string {
+  const each = (periods.length > 0 ? periods : [undefined]).map((p) => ({
+    rate: convert(1, currency, to, fx, p)!,
+    source: (p === undefined ? undefined : fx.periodSources?.[p]?.[currency]) ?? rateSource(fx, currency),
+  }));
+  const rates = [...new Set(each.map((e) => formatRate(e.rate)))];
+  const sources = [...new Set(each.map((e) => e.source))];
+  if (rates.length === 1 && sources.length === 1) return convertedNote(currency, each[0]!.rate, to, sources[0]!);
+  const sorted = each.map((e) => e.rate).sort((a, b) => a - b);
+  return `${currency} converted at each billing period's own rate (${formatRate(sorted[0]!)}–${formatRate(sorted.at(-1)!)} ${to})`;
 }
 
 /** The currencies among `currencies` that cannot be converted to `to`: the rates to add to burnrate.yml. */
@@ -93,10 +140,11 @@ export function inCurrency<T extends { currency: string; billed: number; effecti
   lines: readonly T[],
   to: string,
   fx: FxRates,
+  period?: string,
 ): { lines: T[]; missing: string[] } {
   const converted: T[] = [];
   for (const line of lines) {
-    const rate = convert(1, line.currency, to, fx);
+    const rate = convert(1, line.currency, to, fx, period);
     if (rate !== null) converted.push({ ...line, currency: to, billed: line.billed * rate, effective: line.effective * rate });
   }
   return {
@@ -110,7 +158,8 @@ export function inCurrency<T extends { currency: string; billed: number; effecti
 }
 
 /**
- * Totals kept per currency, as totals in `to`: each key's amounts converted and added. A currency
+ * Totals kept per currency (and billing period, where the store split them by it), as totals in
+ * `to`: each key's amounts converted at their period's rate and added. A currency
  * without a rate is left out and reported with its own amount, for the caller to name: a total
  * never silently adds yen to dollars. The order is the input's (largest first), re-sorted by
  * effective cost when amounts were converted, or by key for days.
@@ -124,7 +173,7 @@ export function totalsIn(
   const byKey = new Map<string, SpendTotal>();
   const leftOut = new Map<string, number>();
   for (const total of totals) {
-    const rate = convert(1, total.currency, to, fx);
+    const rate = convert(1, total.currency, to, fx, total.period);
     if (rate === null) {
       leftOut.set(total.currency, (leftOut.get(total.currency) ?? 0) + total.effective);
       continue;

@@ -10,6 +10,8 @@ export interface SpendFilter {
    * billing periods (months) the period covers, as the invoices say, whatever its charge days.
    */
   basis?: SpendBasis;
+  /** Split each key's totals by billing period too, so that each part is converted at its own period's rate. */
+  byPeriod?: boolean;
 }
 
 export type SpendBasis = 'charge' | 'invoice';
@@ -23,6 +25,8 @@ export interface SpendTotal {
 /** A total of one key in one currency, as the store keeps them: never added across currencies. */
 export interface CurrencyTotal extends SpendTotal {
   currency: string;
+  /** The billing period (YYYY-MM) of these amounts, where the store was asked to split by it: the rate to convert them at. */
+  period?: string;
 }
 
 /** A team's spend of one day, in one currency, of one kind of charge (see cost-kind.ts). */

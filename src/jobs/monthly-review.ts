@@ -20,6 +20,8 @@ import { reviewSummary } from '../../templates/review-summary.js';
 import { lastMonth, nextMonth, zonedMidnight } from './review/review-calendar.js';
 import { loadMonthGpuFigures, loadReviewFigures, type MonthGpuFigures } from './review/review-figures.js';
 import { loadReviewLines } from './review/review-lines.js';
+import { loadCategoryDays } from '../snapshots/team-breakdowns.js';
+import { loadFxRates } from '../snapshots/fx-rates.js';
 import { reviewGroup, teamPeople } from './review/review-people.js';
 
 export interface ReviewOptions {
@@ -59,13 +61,14 @@ export async function runMonthlyReview(deps: Deps, options: ReviewOptions = {}):
   const teams = deps.config.teams.filter((t) => !options.teams || options.teams.includes(t.id));
   const gpuByMonth = new Map<string, MonthGpuFigures>();
   const reviews: TeamReview[] = [];
+  const fx = await loadFxRates(deps);
   for (const team of teams) {
     const month = options.month ?? lastMonth(now, team.timezone);
     if (!gpuByMonth.has(month)) gpuByMonth.set(month, await loadMonthGpuFigures(deps, month));
     const gpu = gpuByMonth.get(month)!;
-    const figures = await loadReviewFigures(deps, team, month, gpu.idle, gpu.waste);
-    const lines = await loadReviewLines(deps, team.id, month);
-    const days = await deps.store.breakdowns.dailyByCategory(monthOf(`${month}-01`), team.id);
+    const figures = await loadReviewFigures(deps, team, month, gpu.idle, gpu.waste, fx);
+    const lines = await loadReviewLines(deps, team.id, month, fx);
+    const days = await loadCategoryDays(deps, monthOf(`${month}-01`), team.id, { currency: figures.currency, fx });
     const chartInput: DailySpendChartInput = {
       title: reviewChart({ teamName: figures.teamName, month, png: '', team: team.id }).summary,
       period: monthOf(`${month}-01`),

@@ -95,7 +95,7 @@ function inBudgetCurrencies(rows: readonly TeamDay[], teams: readonly TeamConfig
   const converted = new Map<string, ConvertedCurrency[]>();
   for (const row of rows) {
     const to = currencyOf.get(row.team) ?? fx.base;
-    const amount = convert(row.effective, row.currency, to, fx);
+    const amount = convert(row.effective, row.currency, to, fx, row.day.slice(0, 7));
     if (amount === null) {
       const missing = unconvertible.get(row.team) ?? [];
       if (!missing.includes(row.currency)) unconvertible.set(row.team, [...missing, row.currency].sort());

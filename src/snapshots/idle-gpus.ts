@@ -93,7 +93,7 @@ async function withBilledRuns(deps: Deps, findings: GpuFinding[], windowStart: n
   ]);
   const days = new Map<string, Map<string, { hours: number; billed: number }>>();
   for (const row of rows) {
-    const usd = convert(row.effective, row.currency, 'USD', fx);
+    const usd = convert(row.effective, row.currency, 'USD', fx, row.day.slice(0, 7));
     if (usd === null) continue;
     const of = days.get(row.resourceId) ?? new Map<string, { hours: number; billed: number }>();
     const day = of.get(row.day) ?? { hours: 0, billed: 0 };

@@ -27,7 +27,7 @@ export async function loadKubeCost(deps: Pick<Deps, 'store' | 'config' | 'clock'
   const [days, fx] = await Promise.all([deps.store.spend.resourceDays(period, ids), loadFxRates(deps)]);
   const billed = new Map<string, BilledNodeDay>();
   for (const row of days) {
-    const usd = convert(row.effective, row.currency, 'USD', fx);
+    const usd = convert(row.effective, row.currency, 'USD', fx, row.day.slice(0, 7));
     if (usd === null) continue;
     const key = `${row.resourceId}|${row.day}`;
     const day = billed.get(key) ?? { nodeInstanceId: row.resourceId, day: row.day, cost: 0, hours: null };

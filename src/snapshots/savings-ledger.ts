@@ -36,7 +36,7 @@ export async function loadSavingsLedger(deps: Deps, period: Period, teams: reado
   ]);
   const daily = new Map<string, Map<string, number>>();
   for (const c of charges) {
-    const amount = convert(c.effective, c.currency, LEDGER_CURRENCY, fx);
+    const amount = convert(c.effective, c.currency, LEDGER_CURRENCY, fx, c.day.slice(0, 7));
     if (amount === null) continue;
     const days = daily.get(c.resourceId) ?? new Map<string, number>();
     days.set(c.day, (days.get(c.day) ?? 0) + amount);

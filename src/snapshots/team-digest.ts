@@ -3,9 +3,10 @@ import type { Deps } from '../deps.js';
 import { biggestMovers, budgetPace } from '../checks/digest/digest-period.js';
 import type { DigestPeriod, TeamDigest } from '../domain/digest.js';
 import { combinedDataThrough } from '../domain/data-through.js';
-import { totalsIn, type FxRates } from '../domain/fx.js';
+import type { FxRates } from '../domain/fx.js';
 import { addDays, monthOf, type Period } from '../domain/period.js';
 import { loadFxRates } from './fx-rates.js';
+import { loadSpendTotals } from './spend-totals.js';
 
 /** What every team's digest of one run reads alike: rates, freshness and what is open, read once. */
 export interface DigestContext {
@@ -39,8 +40,7 @@ export async function loadTeamDigest(
   // The month of the period's last day: a weekly digest of a week across two months shows the later.
   const month = monthOf(addDays(digest.period.end, -1));
   const monthSoFar = { start: month.start, end: digest.period.end < month.end ? digest.period.end : month.end };
-  const byService = async (period: Period) =>
-    totalsIn(await deps.store.spend.totals({ period, teams: [team.id] }, 'service'), currency, rates);
+  const byService = (period: Period) => loadSpendTotals(deps, { period, teams: [team.id] }, 'service', currency, rates);
   const [now, before, mtd] = await Promise.all([byService(digest.period), byService(digest.previous), byService(monthSoFar)]);
   const total = (rows: { effective: number }[]) => rows.reduce((sum, r) => sum + r.effective, 0);
   const idle = gpuFindings.filter((f) => f.team === team.id);

@@ -1,11 +1,13 @@
 import { budgetStatus } from '../checks/budget-status.js';
 import { unitCost } from '../checks/review/unit-costs.js';
 import type { Deps } from '../deps.js';
-import { convert, totalsIn } from '../domain/fx.js';
+import { convert } from '../domain/fx.js';
 import { monthOf, toDay } from '../domain/period.js';
 import type { WasteCategoryId } from '../domain/waste.js';
 import { loadBudgetSnapshot } from './budget-snapshot.js';
 import { loadFxRates } from './fx-rates.js';
+import { loadSpendTotals } from './spend-totals.js';
+import { loadUnitTotals } from './team-breakdowns.js';
 import { recentWaste } from './waste-snapshot.js';
 
 /** What a team's dashboard shows beside latency and accuracy: its spend, budget, idle GPUs, waste and unit costs. */
@@ -30,12 +32,12 @@ export async function loadTeamGauges(deps: Deps): Promise<TeamGauges[]> {
   const month = monthOf(toDay(now));
   const [fx, totals, snapshot, findings, waste] = await Promise.all([
     loadFxRates(deps),
-    deps.store.spend.totals({ period: month }, 'team'),
+    loadSpendTotals(deps, { period: month }, 'team', deps.config.fx.base),
     loadBudgetSnapshot(deps, deps.config.teams, now),
     deps.store.gpuFindings.listOpen(),
     recentWaste(deps).catch(() => null),
   ]);
-  const spend = new Map(totalsIn(totals, fx.base, fx).rows.map((r) => [r.key, r.effective]));
+  const spend = new Map(totals.rows.map((r) => [r.key, r.effective]));
   const monthly = new Map(
     budgetStatus(snapshot, { lookbackDays: deps.config.forecast.lookbackDays }, now)
       .filter((s) => s.cadence === 'monthly')
@@ -46,7 +48,7 @@ export async function loadTeamGauges(deps: Deps): Promise<TeamGauges[]> {
       const status = monthly.get(team.id);
       const units = await Promise.all(
         (['experiment', 'run', 'sweep'] as const).map(async (unit) => {
-          const cost = unitCost(await deps.store.breakdowns.unitTotals(month, team.id, unit));
+          const cost = unitCost(await loadUnitTotals(deps, month, team.id, unit, { currency: fx.base, fx }));
           return cost.count > 0 ? cost.average : null;
         }),
       );

@@ -4,8 +4,10 @@ import { showback } from '../../checks/review/showback.js';
 import { costPerThousandPredictions, unitCost } from '../../checks/review/unit-costs.js';
 import type { TeamConfig } from '../../config/schema.js';
 import type { Deps } from '../../deps.js';
-import { inCurrency, totalsIn, type FxRates } from '../../domain/fx.js';
-import { loadFxRates } from '../../snapshots/fx-rates.js';
+import { inCurrency, type FxRates } from '../../domain/fx.js';
+import { loadFxRates, teamCurrency } from '../../snapshots/fx-rates.js';
+import { loadSpendTotals } from '../../snapshots/spend-totals.js';
+import { loadUnitTotals } from '../../snapshots/team-breakdowns.js';
 import { monthOf } from '../../domain/period.js';
 import type { ReviewFigures, ReviewWaste } from '../../domain/review.js';
 import type { WasteDiagnosis } from '../../domain/waste.js';
@@ -25,23 +27,26 @@ export async function loadReviewFigures(
   month: string,
   idle: Map<string, IdleCost> | null,
   waste: WasteDiagnosis | null = null,
+  rates?: FxRates,
 ): Promise<ReviewFigures> {
   const period = monthOf(`${month}-01`);
   const before = previousMonth(month);
-  const [byTeamKept, previousKept, experiments, runs, sweeps, snapshot, ledger] = await Promise.all([
-    deps.store.spend.totals({ period }, 'team'),
-    deps.store.spend.totals({ period: monthOf(`${before}-01`), teams: [team.id] }, 'team'),
-    deps.store.breakdowns.unitTotals(period, team.id, 'experiment'),
-    deps.store.breakdowns.unitTotals(period, team.id, 'run'),
-    deps.store.breakdowns.unitTotals(period, team.id, 'sweep'),
+  // Every figure in the team's budget currency, each part at its billing period's rate: other
+  // currencies converted, never added as they are.
+  const fx = rates ?? (await loadFxRates(deps));
+  const currency = teamCurrency(deps.config, team.id);
+  const to = { currency, fx };
+  const [byTeamTotals, previousTotals, experiments, runs, sweeps, snapshot, ledger] = await Promise.all([
+    loadSpendTotals(deps, { period }, 'team', currency, fx),
+    loadSpendTotals(deps, { period: monthOf(`${before}-01`), teams: [team.id] }, 'team', currency, fx),
+    loadUnitTotals(deps, period, team.id, 'experiment', to),
+    loadUnitTotals(deps, period, team.id, 'run', to),
+    loadUnitTotals(deps, period, team.id, 'sweep', to),
     loadBudgetSnapshot(deps, [team], deps.clock()),
     loadSavingsLedger(deps, period, [team.id]),
   ]);
-  // Every figure in the team's budget currency: other currencies converted, never added as they are.
-  const fx = await loadFxRates(deps);
-  const currency = team.budget?.currency ?? fx.base;
-  const byTeam = totalsIn(byTeamKept, currency, fx).rows;
-  const previous = totalsIn(previousKept, currency, fx).rows;
+  const byTeam = byTeamTotals.rows;
+  const previous = previousTotals.rows;
   const spend = byTeam.find((t) => t.key === team.id)?.effective ?? 0;
   const previousSpend = previous[0]?.effective ?? 0;
   const orgTotal = byTeam.reduce((sum, t) => sum + t.effective, 0);
@@ -88,7 +93,7 @@ function reviewWaste(diagnosis: WasteDiagnosis | null, team: string): ReviewWast
 
 /** The month's showback lines (in the fx base currency); none when a currency has no rate. */
 async function teamShowback(deps: Deps, month: string, fx: FxRates) {
-  const { lines, missing } = inCurrency(await deps.store.spend.invoiceLines(month), fx.base, fx);
+  const { lines, missing } = inCurrency(await deps.store.spend.invoiceLines(month), fx.base, fx, month);
   if (missing.length > 0) return [];
   return showback(lines, deps.config.teams, { commitmentOwner: deps.config.showback.commitmentOwner }).lines;
 }

@@ -6,15 +6,18 @@ import { monthOf } from '../../domain/period.js';
 import type { Recommendation } from '../../domain/recommendation.js';
 import type { ReviewLine } from '../../domain/review.js';
 import { recommendationsFor, type CostLineRef } from '../../snapshots/recommendations-for.js';
+import { loadCostLines } from '../../snapshots/team-breakdowns.js';
+import { teamCurrency } from '../../snapshots/fx-rates.js';
+import type { FxRates } from '../../domain/fx.js';
 
 /**
  * A team's top cost lines of a month, with what the inventory knows of each instance (its name,
  * type and workload), for on-demand GPU instances the catalog's saving on spot, and the right-size
  * and spot recommendations for the instance each line bills.
  */
-export async function loadReviewLines(deps: Deps, team: string, month: string): Promise<ReviewLine[]> {
+export async function loadReviewLines(deps: Deps, team: string, month: string, fx?: FxRates): Promise<ReviewLine[]> {
   const [lines, inventory] = await Promise.all([
-    deps.store.breakdowns.costLines(monthOf(`${month}-01`), team, deps.config.review.lines),
+    loadCostLines(deps, monthOf(`${month}-01`), team, { currency: teamCurrency(deps.config, team), fx }, deps.config.review.lines),
     deps.gpu ? deps.gpu.inventory() : Promise.resolve([]),
   ]);
   const instances = new Map<string, GpuInstance>(inventory.map((i) => [i.instanceId, i]));

@@ -31,12 +31,13 @@ export class PgSpendStore implements SpendStore {
     const teams = filter.teams;
     const invoice = filter.basis === 'invoice';
     const key = isExtensionDimension(by) ? extensionColumn(by) : DIMENSION_COLUMN[by];
-    const order = by === 'day' ? 'key, currency' : 'effective DESC, key, currency';
+    const byPeriod = filter.byPeriod === true;
+    const order = `${by === 'day' ? 'key, currency' : 'effective DESC, key, currency'}${byPeriod ? ', period' : ''}`;
     return this.db.rows<CurrencyTotal>(
-      `SELECT ${bytes(`(${key})`)} AS key, ${bytes('currency')} AS currency, sum(billed) AS billed, sum(effective) AS effective
+      `SELECT ${bytes(`(${key})`)} AS key, ${bytes('currency')} AS currency, ${byPeriod ? 'billing_period AS period, ' : ''}sum(billed) AS billed, sum(effective) AS effective
        FROM spend_daily WHERE ${invoice ? 'billing_period >= $1 AND billing_period <= $2' : 'day >= $1 AND day < $2'}
          ${teams ? 'AND team = ANY($3::text[])' : ''}
-       GROUP BY key, currency ORDER BY ${order}`,
+       GROUP BY key, currency${byPeriod ? ', period' : ''} ORDER BY ${order}`,
       [...totalsRange(filter), ...(teams ? [teams] : [])],
     );
   }

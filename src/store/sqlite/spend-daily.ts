@@ -41,7 +41,10 @@ export class SqliteSpendStore implements SpendStore {
   async totals(filter: SpendFilter, by: SpendDimension): Promise<CurrencyTotal[]> {
     const teams = filter.teams;
     const invoice = filter.basis === 'invoice';
-    return this.totalsStatement(by, teams, invoice).all(...totalsRange(filter), ...(teams ?? [])) as CurrencyTotal[];
+    return this.totalsStatement(by, teams, invoice, filter.byPeriod === true).all(
+      ...totalsRange(filter),
+      ...(teams ?? []),
+    ) as CurrencyTotal[];
   }
 
   async dailyByTeam(since: string): Promise<TeamDay[]> {
@@ -154,17 +157,22 @@ export class SqliteSpendStore implements SpendStore {
   }
 
   /** The totals query for a dimension and a team filter of this many teams (none: every team). */
-  private totalsStatement(by: SpendDimension, teams: readonly string[] | undefined, invoice: boolean): Database.Statement {
+  private totalsStatement(
+    by: SpendDimension,
+    teams: readonly string[] | undefined,
+    invoice: boolean,
+    byPeriod: boolean,
+  ): Database.Statement {
     const arity = teams === undefined ? -1 : teams.length;
-    const cacheKey = `${by}:${arity}:${invoice ? 'invoice' : 'charge'}`;
+    const cacheKey = `${by}:${arity}:${invoice ? 'invoice' : 'charge'}:${byPeriod}`;
     const cached = this.totalsStatements.get(cacheKey);
     if (cached) return cached;
     const key = isExtensionDimension(by) ? extensionColumn(by) : DIMENSION_COLUMN[by];
     const order = by === 'day' ? 'key' : 'effective DESC, key';
     const statement = this.db.prepare(
-      `SELECT ${key} AS key, currency, sum(billed) AS billed, sum(effective) AS effective
+      `SELECT ${key} AS key, currency, ${byPeriod ? 'billing_period AS period, ' : ''}sum(billed) AS billed, sum(effective) AS effective
        FROM spend_daily WHERE ${invoice ? 'billing_period >= ? AND billing_period <= ?' : 'day >= ? AND day < ?'} ${teamClause(arity)}
-       GROUP BY key, currency ORDER BY ${order}`,
+       GROUP BY key, currency${byPeriod ? ', period' : ''} ORDER BY ${order}${byPeriod ? ', period' : ''}`,
     );
     if (arity <= MAX_CACHED_TEAM_ARITY) this.totalsStatements.set(cacheKey, statement);
     return statement;

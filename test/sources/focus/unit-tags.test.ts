@@ -29,13 +29,15 @@ describe('FOCUS import of the unit-cost tags (experiment, run, sweep)', () => {
     const store = openStore(':memory:');
     await store.importBatches([batch]);
     const october = monthOf('2026-10-01');
-    expect(await store.breakdowns.unitTotals(october, 'llm-training', 'experiment')).toEqual([{ key: 'pretrain-7b', effective: 15 }]);
-    expect(await store.breakdowns.unitTotals(october, 'llm-training', 'run')).toEqual([
+    const totals = async (unit: 'experiment' | 'run' | 'sweep') =>
+      (await store.breakdowns.unitTotals(october, 'llm-training', unit)).map(({ key, effective }) => ({ key, effective }));
+    expect(await totals('experiment')).toEqual([{ key: 'pretrain-7b', effective: 15 }]);
+    expect(await totals('run')).toEqual([
       { key: 'r1', effective: 10 },
       { key: 'r2', effective: 5 },
       { key: 't1', effective: 3 },
     ]);
-    expect(await store.breakdowns.unitTotals(october, 'llm-training', 'sweep')).toEqual([{ key: 'lr-grid', effective: 3 }]);
+    expect(await totals('sweep')).toEqual([{ key: 'lr-grid', effective: 3 }]);
     await store.close();
   });
 

@@ -25,42 +25,24 @@ describeStores('spend breakdowns', (store) => {
     await store().importBatches([batchOf(ROWS, { billingPeriods: ['2026-11', '2026-12'] })]);
     const expected = [...sumsBy(mine, (r) => `${r.day}\u0000${r.serviceCategory ?? 'Other'}`)].map(([key, sum]) => {
       const [day, category] = key.split('\u0000') as [string, string];
-      return { day, category, effective: sum.effective };
+      return { day, category, currency: 'USD', period: '2026-11', effective: sum.effective };
     });
     expectClose(await store().breakdowns.dailyByCategory(NOVEMBER, 'ml'), expected);
   });
 
-  it("lists a team's costliest usage lines, a resource or a service without one, largest first", async () => {
-    await store().importBatches([batchOf(ROWS, { billingPeriods: ['2026-11', '2026-12'] })]);
-    const lines = await store().breakdowns.costLines(NOVEMBER, 'ml', 4);
+  it("lists a team's usage lines, a resource or a service without one, each in parts per currency and billing period", async () => {
+    const yen = line({ resourceId: 'i-1', currency: 'JPY', effective: 3000, billingPeriod: '2026-10', day: '2026-11-01' });
+    await store().importBatches([batchOf([...ROWS, yen], { billingPeriods: ['2026-10', '2026-11', '2026-12'] })]);
+    const lines = await store().breakdowns.costLines(NOVEMBER, 'ml');
+    const part = { service: 'EC2', category: 'Compute', pricing: 'Standard', currency: 'USD', period: '2026-11', resourceName: null };
     expectClose(lines, [
-      {
-        key: 'i-1',
-        resourceId: 'i-1',
-        resourceName: 'trainer',
-        service: 'EC2',
-        category: 'Compute',
-        pricing: 'Standard',
-        effective: 30.1 + 12.2,
-      },
-      {
-        key: 'i-2',
-        resourceId: 'i-2',
-        resourceName: null,
-        service: 'SageMaker',
-        category: 'AI and Machine Learning',
-        pricing: 'Standard',
-        effective: 42.3,
-      },
-      { key: 'i-5', resourceId: 'i-5', resourceName: null, service: 'EC2', category: 'Compute', pricing: 'Standard', effective: 42.3 },
-      { key: 'Support', resourceId: null, resourceName: null, service: 'Support', category: 'Other', pricing: null, effective: 5 },
-    ]);
-    expect((await store().breakdowns.costLines(NOVEMBER, 'ml', 10)).map((l) => l.key)).toEqual([
-      'i-1',
-      'i-2',
-      'i-5',
-      'Support',
-      'Data Transfer',
+      { ...part, key: 'Data Transfer', resourceId: null, service: 'Data Transfer', category: 'Networking', effective: 1.5 },
+      { ...part, key: 'Support', resourceId: null, service: 'Support', category: 'Other', pricing: null, effective: 5 },
+      { ...part, key: 'i-1', resourceId: 'i-1', resourceName: null, currency: 'JPY', period: '2026-10', effective: 3000 },
+      { ...part, key: 'i-1', resourceId: 'i-1', resourceName: 'trainer', effective: 30.1 + 12.2 },
+      { ...part, key: 'i-2', resourceId: 'i-2', service: 'SageMaker', category: 'AI and Machine Learning', effective: 42.3 },
+      { ...part, key: 'i-3', resourceId: 'i-3', effective: -2 },
+      { ...part, key: 'i-5', resourceId: 'i-5', effective: 42.3 },
     ]);
   });
 
@@ -73,8 +55,8 @@ describeStores('spend breakdowns', (store) => {
           (r) => tag(r)!,
         ),
       ]
-        .map(([key, sum]) => ({ key, effective: sum.effective }))
-        .sort((a, b) => b.effective - a.effective || byBytes(a.key, b.key));
+        .map(([key, sum]) => ({ key, currency: 'USD', period: '2026-11', effective: sum.effective }))
+        .sort((a, b) => byBytes(a.key, b.key));
     expectClose(
       await store().breakdowns.unitTotals(NOVEMBER, 'ml', 'experiment'),
       expected((r) => r.experiment),
