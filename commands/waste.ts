@@ -12,10 +12,13 @@ export const wasteCommand: CommandSpec = {
   example: '/burnrate waste llm-training',
   summary: 'how much of your GPU spend is waste, by cause, and what to do first',
   async run(ctx, args) {
-    if (args.length > 2) throw badArguments(this, `expected a team and a month at most, got "${args.join(' ')}"`);
     if (ctx.visibleTeams.length === 0) throw notInAnyTeam(ctx.actor.userId);
     const month = args.find((a) => /^\d{4}-\d{2}$/.test(a));
-    const typed = args.find((a) => a !== month);
+    // Every other word is the team: a second one is refused, never ignored (a diagnosis nobody asked for).
+    const others = args.filter((a) => a !== month);
+    if (args.length > 2 || others.length > 1)
+      throw badArguments(this, `expected a team and a month (YYYY-MM) at most, got "${args.join(' ')}"`);
+    const typed = others[0];
     const teams = typed ? [resolveTeamId(ctx.deps.config, typed, ctx.visibleTeams)] : ctx.visibleTeams;
     // The last 30 days are the dashboards' diagnosis, made at most once an hour; a month is made for the asking.
     const diagnosis =

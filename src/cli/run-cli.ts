@@ -20,6 +20,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { closest } from '../domain/closest.js';
 import { BurnrateError, isBurnrateError } from '../domain/errors.js';
+import { FIRST_YEAR, isInstantWithinYears, LAST_YEAR } from '../domain/calendar-range.js';
 
 const VERBS: Record<string, Verb> = {
   serve: serveVerb,
@@ -126,10 +127,10 @@ function withPinnedClock(io: CliIo): CliIo {
   const pinned = io.env.BURNRATE_NOW;
   if (io.clock || !pinned) return io;
   const start = Date.parse(pinned);
-  if (Number.isNaN(start))
+  if (Number.isNaN(start) || !isInstantWithinYears(new Date(start)))
     throw new BurnrateError(
       'burnrate_usage',
-      `BURNRATE_NOW must be an ISO time such as 2026-11-18T06:00:00Z, got "${pinned}"`,
+      `BURNRATE_NOW must be an ISO time from ${FIRST_YEAR} to ${LAST_YEAR} such as 2026-11-18T06:00:00Z, got "${pinned}"`,
       'Unset it to use the real time.',
       2,
     );

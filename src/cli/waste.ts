@@ -19,12 +19,14 @@ export const wasteVerb: Verb = async (args, io) => {
   );
   const days = values.days === undefined ? undefined : Number(values.days);
   if (days !== undefined && !/^\d+$/.test(values.days!)) throw usageError(`--days must be a whole number, got "${values.days}"`, USAGE);
+  // The period is checked before anything is opened: a bad one is refused at once, as for the other verbs.
+  const now = (io.clock ?? (() => new Date()))();
+  const period = wastePeriod({ month: values.month, days }, toDay(now));
   const runtime = runtimeOf(values, io, { chatPlatforms: false });
   try {
     const { deps } = runtime;
     if (await deps.store.isEmpty()) await refreshSources(deps);
     const team = values.team ? resolveTeamId(deps.config, values.team) : undefined;
-    const period = wastePeriod({ month: values.month, days }, toDay(deps.clock()));
     const diagnosis = await loadWasteDiagnosis(deps, period);
     if (values.json) {
       const shown = team ? { ...diagnosis, teams: diagnosis.teams.filter((t) => t.team === team) } : diagnosis;

@@ -2,6 +2,7 @@ import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MetricsRange } from '../../src/domain/gpu-metrics.js';
 import { createStepGrid, MAX_SERIES_SAMPLES } from '../../src/domain/gpu-step-grid.js';
+import { MAX_WASTE_DAYS } from '../../src/snapshots/waste-snapshot.js';
 import { CloudWatchGpuSource } from '../../src/sources/cloudwatch/cloudwatch-source.js';
 import { DemoGpuMetrics } from '../../src/sources/demo/demo-gpu-metrics.js';
 import { PrometheusGpuSource } from '../../src/sources/prometheus/prometheus-source.js';
@@ -20,8 +21,8 @@ const CENTURIES: MetricsRange = {
   end: Date.UTC(1942, 1, 1) / 1000,
   stepSeconds: 300,
 };
-/** The longest window burnrate.yml allows: 180 days of recommendations at five minutes. */
-const LONGEST_CONFIGURED: MetricsRange = { start: END - 180 * 86_400, end: END, stepSeconds: 300 };
+/** The longest window burnrate reads: the waste diagnosis' 92 days at five minutes. */
+const LONGEST_READ: MetricsRange = { start: END - MAX_WASTE_DAYS * 86_400, end: END, stepSeconds: 300 };
 
 let prometheus: FakePrometheus | undefined;
 const aws = oneAwsFakePerTest<FakeCloudWatch>();
@@ -34,8 +35,9 @@ afterEach(async () => {
 
 describe('the cap on samples per series', () => {
   it('counts samples as (end - start) / step and refuses beyond the cap, naming the window', () => {
-    expect(MAX_SERIES_SAMPLES).toBeGreaterThanOrEqual((180 * 86_400) / 300);
-    expect(createStepGrid(LONGEST_CONFIGURED).length).toBe(51_840);
+    expect(createStepGrid(LONGEST_READ).length).toBe(26_496);
+    // The idle check's longest lookback (gpu.lookbackHours at most 336) at one sample a minute.
+    expect(createStepGrid({ start: END - 336 * 3600, end: END, stepSeconds: 60 }).length).toBe(20_160);
     expect(createStepGrid({ start: 0, end: MAX_SERIES_SAMPLES * 60, stepSeconds: 60 }).length).toBe(MAX_SERIES_SAMPLES);
     const over = errorOf(() => createStepGrid({ start: 0, end: (MAX_SERIES_SAMPLES + 1) * 60, stepSeconds: 60 }));
     expect(over.code).toBe('burnrate_metrics_range_too_long');
@@ -50,14 +52,14 @@ describe('the cap on samples per series', () => {
     );
   });
 
-  it('Prometheus: a window past the cap sends no query; the longest configured one is read', async () => {
+  it('Prometheus: a window past the cap sends no query; the longest one burnrate reads is read', async () => {
     prometheus = await FakePrometheus.start({ gpus: generatedDcgmFleet(2) });
     const source = new PrometheusGpuSource({ id: 'prom', url: prometheus.url });
     const error = await caughtBurnrateError(source.fetch(CENTURIES));
     expect(error.code).toBe('burnrate_metrics_range_too_long');
     expect(await caughtBurnrateError(source.hostPeaks(CENTURIES)).then((e) => e.code)).toBe('burnrate_metrics_range_too_long');
     expect(prometheus.requests).toEqual([]);
-    await source.fetch(LONGEST_CONFIGURED);
+    await source.fetch(LONGEST_READ);
     expect(prometheus.requests.length).toBeGreaterThan(0);
   });
 

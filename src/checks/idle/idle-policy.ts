@@ -14,7 +14,15 @@ const threshold = (operator: Operator, value: number) =>
     })
     .prefault({});
 
-const minutes = (value: number) => z.number({ error: 'expected minutes' }).positive({ error: 'expected minutes above 0' }).default(value);
+/** At most the longest lookback (gpu.lookbackHours: 14 days): a longer minimum could never be seen in the samples read. */
+const MAX_MINUTES = 14 * 24 * 60;
+
+const minutes = (value: number) =>
+  z
+    .number({ error: 'expected minutes' })
+    .positive({ error: 'expected minutes above 0' })
+    .max(MAX_MINUTES, { error: `expected at most ${MAX_MINUTES} minutes (14 days, the longest lookback)` })
+    .default(value);
 
 /** How samples without utilisation count: never decided by accident (DESIGN.md, "Checks are data-driven and pure"). */
 export const MISSING_POLICIES = ['idle', 'busy', 'unknown'] as const;
@@ -45,7 +53,11 @@ export const idlePolicySchema = z.strictObject({
    * Sources deliver the last samples late (Prometheus scrapes, CloudWatch's one-minute delay): an idle
    * period ending this close to now still counts as open.
    */
-  maxLagMinutes: z.number().nonnegative().default(5),
+  maxLagMinutes: z
+    .number({ error: 'expected minutes' })
+    .nonnegative({ error: 'expected 0 or more minutes' })
+    .max(24 * 60, { error: 'expected at most 1440 minutes (a day)' })
+    .default(5),
 });
 
 export type IdlePolicy = z.output<typeof idlePolicySchema>;

@@ -19,7 +19,11 @@ export const rightSizePolicySchema = z.strictObject({
   /** The target's utilisation the same work may reach at its 95th percentile (utilisation × throughput ratio). */
   maxTargetUtil: z.number({ error: 'expected a percentage' }).gt(0).max(100, { error: 'expected a percentage of at most 100' }).default(70),
   /** Fewer running hours than this in the lookback say too little to recommend anything. */
-  minRunningHours: z.number({ error: 'expected hours' }).nonnegative().default(8),
+  minRunningHours: z
+    .number({ error: 'expected hours' })
+    .nonnegative({ error: 'expected 0 or more hours' })
+    .max(31 * 24, { error: 'expected at most 744 hours (the longest lookback, 31 days)' })
+    .default(8),
 });
 
 export const recommendationsSchema = z.strictObject({
