@@ -78,7 +78,7 @@ export function isoWeekLabel(day: string): string {
   const thursday = new Date(d.getTime() + (3 - ((d.getUTCDay() + 6) % 7)) * DAY_MS);
   const yearStart = parseDay(`${toDay(thursday).slice(0, 4)}-01-01`).getTime();
   const week = Math.floor((thursday.getTime() - yearStart) / DAY_MS / 7) + 1;
-  return `${thursday.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
+  return `${String(thursday.getUTCFullYear()).padStart(4, '0')}-W${String(week).padStart(2, '0')}`;
 }
 
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
