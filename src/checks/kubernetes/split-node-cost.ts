@@ -1,5 +1,5 @@
 import { UNOBSERVED, UNREQUESTED, type KubeCostLine, type KubeUsageRow } from '../../domain/kube-usage.js';
-import { cents, roundCents } from '../review/allocate.js';
+import { roundCents } from '../review/allocate.js';
 
 /** What the bill says one node cost one day (USD), and the hours it counted. */
 export interface BilledNodeDay {
@@ -19,7 +19,8 @@ export interface BilledNodeDay {
  *      UNREQUESTED, the node's idle capacity;
  *   4. only then are the lines rounded to whole cents, once, by the largest remainder: rounding
  *      each node-day first would let a month of sub-cent roundings drift from the node bills.
- * Lines sum to the nodes' costs (their exact sum, rounded once) to the cent. Pure.
+ * Lines sum to the nodes' costs to the cent: each node's cost over the period rounded once (a
+ * node's bill, or its list price × hours seen), then added. Pure.
  */
 export function splitNodeCosts(usage: readonly KubeUsageRow[], billed: readonly BilledNodeDay[]): { lines: KubeCostLine[]; total: number } {
   const bill = new Map(billed.map((b) => [`${b.nodeInstanceId}|${b.day}`, b]));
@@ -30,7 +31,7 @@ export function splitNodeCosts(usage: readonly KubeUsageRow[], billed: readonly 
   }
   const lines = new Map<string, KubeCostLine>();
   const exact = new Map<string, number>();
-  let total = 0;
+  const nodeCosts = new Map<string, number>();
   for (const rows of nodeDays.values()) {
     const first = rows[0]!;
     const seen = rows.reduce((sum, r) => sum + r.nodeHours, 0);
@@ -49,10 +50,13 @@ export function splitNodeCosts(usage: readonly KubeUsageRow[], billed: readonly 
       }
       exact.set(key, (exact.get(key) ?? 0) + (hours > 0 ? (cost * weight) / hours : cost / weights.size));
     }
-    total += cost;
+    const node = `${first.cluster}|${first.node}`;
+    nodeCosts.set(node, (nodeCosts.get(node) ?? 0) + cost);
   }
-  for (const [key, amount] of roundCents(exact, Math.round(Number((total * 100).toPrecision(12))))) lines.get(key)!.cost = amount;
-  return { lines: [...lines.values()].sort((a, b) => b.cost - a.cost || a.workload.localeCompare(b.workload)), total: cents(total) };
+  let totalCents = 0;
+  for (const cost of nodeCosts.values()) totalCents += Math.round(Number((cost * 100).toPrecision(12)));
+  for (const [key, amount] of roundCents(exact, totalCents)) lines.get(key)!.cost = amount;
+  return { lines: [...lines.values()].sort((a, b) => b.cost - a.cost || a.workload.localeCompare(b.workload)), total: totalCents / 100 };
 }
 
 /** Rows of one workload across nodes and days share a line; a node's unrequested GPUs are their own line per cluster. */
