@@ -39,9 +39,10 @@ export class FakeBotIdentity {
 
   /**
    * A channel token as the connector sends it in `Authorization: Bearer`. `key` signs with
-   * another private key under the same key id (a forgery); `expiresIn` below zero is expired.
+   * another private key under the same key id (a forgery); `expiresIn` below zero is expired, null
+   * leaves `exp` out (a token that never expires).
    */
-  token(claims: { aud: string; serviceUrl: string; iss?: string; expiresIn?: number }, key?: KeyObject): string {
+  token(claims: { aud: string; serviceUrl: string; iss?: string; expiresIn?: number | null }, key?: KeyObject): string {
     const now = Math.floor(Date.now() / 1000);
     const expiresIn = claims.expiresIn ?? 3600;
     const header = { alg: 'RS256', typ: 'JWT', kid: this.keyId };
@@ -51,7 +52,7 @@ export class FakeBotIdentity {
       serviceurl: claims.serviceUrl,
       nbf: now - 60 + Math.min(0, expiresIn),
       iat: now - 60 + Math.min(0, expiresIn),
-      exp: now + expiresIn,
+      ...(claims.expiresIn === null ? {} : { exp: now + expiresIn }),
     };
     const signed = `${b64(header)}.${b64(payload)}`;
     const signature = createSign('RSA-SHA256')

@@ -8,6 +8,7 @@ import {
 } from 'botbuilder';
 import type { Logger } from 'pino';
 import type { TeamsSettings } from './teams-settings.js';
+import { assertTokenExpires } from './token-expiry.js';
 
 /**
  * Where the Bot Framework's identity documents and token service live. Public Azure unless given:
@@ -36,8 +37,17 @@ export interface TeamsAuthEndpoints {
  * every authentication failure with 401.
  */
 export class TeamsAdapter extends CloudAdapter {
+  constructor(
+    auth: ConfigurationBotFrameworkAuthentication,
+    /** With an app id set: a token must carry an expiry, which botbuilder leaves optional. */
+    private readonly authenticated: boolean,
+  ) {
+    super(auth);
+  }
+
   /** Authenticates the request (throws when it fails), runs the turn, returns an invoke's answer. */
   async run(authHeader: string, activity: Activity, logic: (context: TurnContext) => Promise<void>): Promise<InvokeResponse | undefined> {
+    if (this.authenticated) assertTokenExpires(authHeader);
     return this.processActivity(authHeader, activity, logic);
   }
 }
@@ -56,7 +66,7 @@ export function createTeamsAdapter(settings: TeamsSettings, log: Logger, endpoin
         ...(settings.tenantId ? { MicrosoftAppTenantId: settings.tenantId } : {}),
         ...(endpoints ?? {}),
       };
-  const adapter = new TeamsAdapter(new ConfigurationBotFrameworkAuthentication(options));
+  const adapter = new TeamsAdapter(new ConfigurationBotFrameworkAuthentication(options), !settings.insecure);
   // The dispatcher answers users itself; what reaches here is a bug in the glue or a connector
   // failure while answering. It is logged (without the activity, which may hold user text) and
   // the request fails, so the connector's own retry policy applies.

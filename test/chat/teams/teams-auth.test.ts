@@ -77,6 +77,12 @@ describe('Teams requests with an app id set: only tokens the Bot Framework signe
       }),
     ],
     [
+      'a correctly signed token without an expiry',
+      (a: { serviceUrl: string }) => ({
+        authorization: `Bearer ${identity.token({ aud: APP_ID, serviceUrl: a.serviceUrl, expiresIn: null })}`,
+      }),
+    ],
+    [
       'a token from another issuer',
       (a: { serviceUrl: string }) => ({
         authorization: `Bearer ${identity.token({ aud: APP_ID, serviceUrl: a.serviceUrl, iss: 'https://evil.example' })}`,
