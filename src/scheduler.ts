@@ -19,7 +19,7 @@ export interface SchedulerOptions {
   observe?: JobObserver;
   /** This process's name in the job_runs rows; host and pid by default. */
   owner?: string;
-  /** How often a follower asks for the lead (Postgres); 5 s by default. */
+  /** How often the leader renews its lease and a follower asks for it (Postgres); 2 s by default. */
   leaderIntervalMs?: number;
 }
 
@@ -30,7 +30,7 @@ export interface SchedulerOptions {
  * schedule goes on.
  *
  * Several replicas on one database all schedule, but only the leader (store.competeForLeadership)
- * runs the shared jobs, and each occurrence (the job, its zone and the minute it was due) is
+ * runs the shared jobs, confirming its lease with the database before each, and each occurrence (the job, its zone and the minute it was due) is
  * claimed as a row first, so an occurrence runs once even while the lead changes hands. Jobs
  * marked everyReplica (its own people directory, its own delivery) run everywhere.
  */
@@ -46,7 +46,8 @@ export function startScheduler(
     onChange: (leader) => deps.log.info({ owner }, leader ? 'scheduler: leading' : 'scheduler: following'),
   });
   const task = (name: string, job: Job, teams: readonly string[]) => async (context: { date: Date }) => {
-    if (!job.everyReplica && !leadership.isLeader()) return;
+    // Asked of the database, not remembered: a leader frozen past its lease has lost it on waking.
+    if (!job.everyReplica && !(await leadership.confirm())) return;
     await guarded(
       deps,
       job.id,

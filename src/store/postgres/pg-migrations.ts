@@ -10,7 +10,8 @@ export interface PgMigration {
  * is the SQLite schema as its twenty migrations left it (store/sqlite/sqlite-migrations.ts), in Postgres types:
  * amounts double precision (what SQLite's REAL holds, so sums agree), times ISO-8601 text (they
  * sort as they compare, as in SQLite), ids identity columns. A change to the schema is appended
- * to both lists, under the same name here as in its comment there. Never edit a released one.
+ * to both lists, under the same name here as in its comment there (a table only replicas need, such
+ * as the scheduler's leader lease, only here). Never edit a released one.
  */
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   {
@@ -332,6 +333,19 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       owner text NOT NULL,
       at text NOT NULL,
       PRIMARY KEY (job, occurrence)
+    );
+    `,
+  },
+  {
+    // Postgres only: an embedded SQLite store has one process, which always leads.
+    key: '0002-scheduler-leader',
+    sql: `
+    -- Which replica runs the schedule, until when: a lease on the database's clock, renewed every
+    -- few seconds by its holder and taken over by another replica once it has run out.
+    CREATE TABLE scheduler_leader (
+      name text PRIMARY KEY,
+      owner text NOT NULL,
+      expires_at timestamptz NOT NULL
     );
     `,
   },
