@@ -39,7 +39,7 @@ export function convertedNote(currency: string, rate: number, to: string, source
   return `${currency} converted at ${formatRate(rate)} ${to}${source ? ` (rates of ${source})` : ''}`;
 }
 
-/** Where a currency's rate comes from, for the line beside a converted amount: a date, or a bill. */
+/** Where a currency's latest rate comes from, for the line beside a converted amount: a date, or a bill. */
 export function rateSource(fx: FxRates, currency: string): string | null {
   const bill = fx.fromBill?.[currency];
   return bill ? `the ${bill} bill` : (fx.asOf ?? null);
@@ -47,12 +47,12 @@ export function rateSource(fx: FxRates, currency: string): string | null {
 
 /**
  * burnrate.yml's rates, completed with the rates bills used. For an amount of billing period P, the
- * rate is the first of: burnrate.yml's dated rate for P (`fx.periods`), burnrate.yml's rate (a
- * decision that holds for every period), P's own bill's rate (it priced the billing currency in the
- * base currency, or billed the base currency for prices in it), and the latest bill's rate.
+ * rate is the first of: burnrate.yml's dated rate for P (`fx.periods`); burnrate.yml's rate (a
+ * decision that holds for every period); P's own bill's rate (it priced the billing currency in the
+ * base currency, or billed the base currency for prices in it); the nearest period's rate, dated or
+ * billed (the latest before P, else the first after it).
  */
 export function withBillRates(fx: FxRates, bills: readonly BillRate[]): FxRates {
-  const latest: Partial<Record<string, number>> = {};
   const fromBill: Partial<Record<string, string>> = {};
   const periods: Record<string, Partial<Record<string, number>>> = {};
   const periodSources: Record<string, Partial<Record<string, string>>> = {};
@@ -66,17 +66,13 @@ export function withBillRates(fx: FxRates, bills: readonly BillRate[]): FxRates 
     if (rated === null || fx.rates[rated.currency] !== undefined) continue;
     const { currency, rate } = rated;
     const ofPeriod = (periods[bill.billingPeriod] ??= {});
-    if (ofPeriod[currency] === undefined) {
-      ofPeriod[currency] = rate;
-      (periodSources[bill.billingPeriod] ??= {})[currency] = `the ${bill.billingPeriod} bill`;
-    }
-    if (latest[currency] === undefined) {
-      latest[currency] = rate;
-      fromBill[currency] = bill.billingPeriod;
-    }
+    if (ofPeriod[currency] !== undefined) continue;
+    ofPeriod[currency] = rate;
+    (periodSources[bill.billingPeriod] ??= {})[currency] = `the ${bill.billingPeriod} bill`;
+    fromBill[currency] ??= bill.billingPeriod;
   }
-  if (Object.keys(latest).length === 0 && Object.keys(periods).length === 0) return fx;
-  return { ...fx, rates: { ...fx.rates, ...latest }, fromBill: { ...fx.fromBill, ...fromBill }, periods, periodSources };
+  if (Object.keys(periods).length === 0) return fx;
+  return { ...fx, fromBill: { ...fx.fromBill, ...fromBill }, periods, periodSources };
 }
 
 /** The rate one bill used: one unit of its foreign currency in `base`; null when it relates no currency to `base`. */
@@ -94,8 +90,22 @@ function billRate(base: string, bill: BillRate): { currency: string; rate: numbe
 
 /** The rate of one unit of `currency` in the base currency for billing period `period` (YYYY-MM); null when none is known. */
 function rateOf(fx: FxRates, currency: string, period?: string): number | null {
-  if (currency === fx.base) return 1;
-  return (period === undefined ? undefined : fx.periods?.[period]?.[currency]) ?? fx.rates[currency] ?? null;
+  return currency === fx.base ? 1 : (ratedAt(fx, currency, period)?.rate ?? null);
+}
+
+/** The rate burnrate converts `currency` at in `period` and the period it was dated for (none for a flat rate of burnrate.yml). */
+function ratedAt(fx: FxRates, currency: string, period?: string): { rate: number; period?: string } | null {
+  const own = period === undefined ? undefined : fx.periods?.[period]?.[currency];
+  if (own !== undefined) return { rate: own, period: period! };
+  const flat = fx.rates[currency];
+  if (flat !== undefined) return { rate: flat };
+  const dated = Object.keys(fx.periods ?? {})
+    .filter((p) => fx.periods![p]![currency] !== undefined)
+    .sort();
+  if (dated.length === 0) return null;
+  // A period without a rate of its own takes the nearest one's: the latest before it, else the first after.
+  const nearest = period === undefined ? dated.at(-1)! : (dated.findLast((p) => p <= period) ?? dated[0]!);
+  return { rate: fx.periods![nearest]![currency]!, period: nearest };
 }
 
 /**
@@ -116,10 +126,13 @@ export function convert(amount: number, from: string, to: string, fx: FxRates, p
  * the range of the periods' own rates.
  */
 export function conversionNote(fx: FxRates, currency: string, to: string, periods: readonly string[]): string {
-  const each = (periods.length > 0 ? periods : [undefined]).map((p) => ({
-    rate: convert(1, currency, to, fx, p)!,
-    source: (p === undefined ? undefined : fx.periodSources?.[p]?.[currency]) ?? rateSource(fx, currency),
-  }));
+  const each = (periods.length > 0 ? periods : [undefined]).map((p) => {
+    const dated = ratedAt(fx, currency, p)?.period;
+    return {
+      rate: convert(1, currency, to, fx, p)!,
+      source: (dated === undefined ? undefined : fx.periodSources?.[dated]?.[currency]) ?? rateSource(fx, currency),
+    };
+  });
   const rates = [...new Set(each.map((e) => formatRate(e.rate)))];
   const sources = [...new Set(each.map((e) => e.source))];
   if (rates.length === 1 && sources.length === 1) return convertedNote(currency, each[0]!.rate, to, sources[0]!);
@@ -128,8 +141,8 @@ export function conversionNote(fx: FxRates, currency: string, to: string, period
 }
 
 /** The currencies among `currencies` that cannot be converted to `to`: the rates to add to burnrate.yml. */
-export function missingRates(currencies: Iterable<string>, to: string, fx: FxRates): string[] {
-  return [...new Set(currencies)].filter((c) => convert(1, c, to, fx) === null).sort();
+export function missingRates(currencies: Iterable<string>, to: string, fx: FxRates, period?: string): string[] {
+  return [...new Set(currencies)].filter((c) => convert(1, c, to, fx, period) === null).sort();
 }
 
 /**
@@ -153,6 +166,7 @@ export function inCurrency<T extends { currency: string; billed: number; effecti
       lines.map((l) => l.currency),
       to,
       fx,
+      period,
     ),
   };
 }
