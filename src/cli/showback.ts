@@ -1,8 +1,7 @@
-import { showback, type Showback } from '../checks/review/showback.js';
+import type { Showback } from '../checks/review/showback.js';
 import type { Deps } from '../deps.js';
 import { BurnrateError } from '../domain/errors.js';
-import { inCurrency } from '../domain/fx.js';
-import { loadFxRates } from '../snapshots/fx-rates.js';
+import { loadMonthShowback } from '../snapshots/month-showback.js';
 import { parseReviewMonth, lastMonth } from '../jobs/review/review-calendar.js';
 import { refreshSources } from '../jobs/refresh-sources.js';
 import { runtimeOf } from './runtime-of.js';
@@ -41,15 +40,14 @@ export const showbackVerb: Verb = async (args, io) => {
 
 /** The showback of a billing period in the fx base currency; a currency without a rate is an error naming it. */
 export async function monthShowback(deps: Deps, month: string): Promise<{ result: Showback; currency: string }> {
-  const currency = deps.config.fx.base;
-  const { lines, missing } = inCurrency(await deps.store.spend.invoiceLines(month), currency, await loadFxRates(deps), month);
+  const { result, currency, missing } = await loadMonthShowback(deps, month);
   if (missing.length > 0)
     throw new BurnrateError(
       'burnrate_fx_missing',
       `${month} has spend in ${missing.join(', ')}, and burnrate.yml has no exchange rate to ${currency} for it: amounts in different currencies are never added.`,
       `Add fx: { base: ${currency}, asOf: YYYY-MM-DD, rates: { ${missing.map((c) => `${c}: <${currency} per ${c}>`).join(', ')} } } to burnrate.yml.`,
     );
-  return { result: showback(lines, deps.config.teams, { commitmentOwner: deps.config.showback.commitmentOwner }), currency };
+  return { result, currency };
 }
 
 /** Team rows, then the organisation's lines and the reconciliation to the billed total, in the documented columns. */
