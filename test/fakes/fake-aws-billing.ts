@@ -32,7 +32,8 @@ export interface AwsBillingCall {
   service?: string | undefined;
 }
 
-export type AwsFailure = 'AccessDenied' | 'Throttling' | 'InternalError';
+/** QuotesCredentials: an IncompleteSignatureException whose message quotes the request's Authorization header, key id and all. */
+export type AwsFailure = 'AccessDenied' | 'Throttling' | 'InternalError' | 'QuotesCredentials';
 
 export interface FakeAwsBillingOptions {
   costs?: readonly FakeCostLine[];
@@ -159,6 +160,13 @@ export class FakeAwsBilling {
       return sendJsonError(res, 400, known!.service === 'ce' ? 'LimitExceededException' : 'ThrottlingException', 'Rate exceeded');
     if (failure === 'InternalError')
       return sendJsonError(res, 500, 'InternalErrorException', 'We encountered an internal error. Please try again.');
+    if (failure === 'QuotesCredentials')
+      return sendJsonError(
+        res,
+        400,
+        'IncompleteSignatureException',
+        `Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. Authorization=${String(req.headers.authorization)}`,
+      );
     const account = this.sessions.get(scope.accessKeyId ?? '') ?? 'default';
     if (operation === 'GetCostAndUsage') return this.getCostAndUsage(input, account, res);
     if (operation === 'DescribeBudgets') return this.describeBudgets(input, res);

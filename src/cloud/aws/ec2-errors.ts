@@ -1,4 +1,5 @@
 import { BurnrateError } from '../../domain/errors.js';
+import { redactAwsSecrets } from '../../sources/aws/redact-aws-secrets.js';
 import { STOP_PERMISSIONS, type StopPermission } from '../../ports/instance-port.js';
 import { SPOT_PERMISSIONS, type SpotPermission } from '../../ports/spot-port.js';
 
@@ -28,7 +29,7 @@ export function explainEc2Error(error: unknown, permission: StopPermission | Spo
   const e = (error ?? {}) as AwsErrorLike;
   const name = e.name ?? '';
   // EC2's UnauthorizedOperation message carries an encoded authorization blob: keep the first sentence only.
-  const message = (e.message ?? '').split(' Encoded authorization failure message:')[0]!;
+  const message = redactAwsSecrets((e.message ?? '').split(' Encoded authorization failure message:')[0]!);
   if (ACCESS_DENIED.has(name))
     return new BurnrateError(
       'burnrate_ec2_access_denied',

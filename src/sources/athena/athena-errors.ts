@@ -1,4 +1,5 @@
 import { BurnrateError } from '../../domain/errors.js';
+import { redactAwsSecrets } from '../aws/redact-aws-secrets.js';
 
 /** Where the query ran and what it read, for the messages. */
 export interface QueryPlace {
@@ -45,7 +46,7 @@ const REASONS: { pattern: RegExp; hint: (place: QueryPlace) => string }[] = [
 
 /** A query Athena ended as FAILED or CANCELLED, with its own reason and what to do about it. */
 export function queryFailedError(state: string, reason: string | undefined, queryId: string, place: QueryPlace): BurnrateError {
-  const text = reason?.trim() || 'no reason given';
+  const text = redactAwsSecrets(reason?.trim() || 'no reason given');
   const hint =
     REASONS.find((r) => r.pattern.test(text))?.hint(place) ??
     (state === 'CANCELLED'

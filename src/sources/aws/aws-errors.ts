@@ -1,4 +1,5 @@
 import { BurnrateError } from '../../domain/errors.js';
+import { redactAwsSecrets } from './redact-aws-secrets.js';
 
 const THROTTLING = new Set([
   'Throttling',
@@ -50,7 +51,9 @@ export interface AwsCall {
  */
 export function explainAwsError(error: unknown, call: AwsCall): BurnrateError {
   if (error instanceof BurnrateError) return error;
-  const e = (error ?? {}) as AwsErrorLike;
+  const raw = (error ?? {}) as AwsErrorLike;
+  // Every text quoted from AWS below goes through the redaction first.
+  const e: AwsErrorLike = { ...raw, ...(raw.message === undefined ? {} : { message: redactAwsSecrets(String(raw.message)) }) };
   const name = e.name ?? '';
   const who = call.account === 'default credentials' ? "burnrate's AWS credentials" : `role ${call.account}`;
   // The message of an assume-role failure comes from STS: the role, not the service, is the problem.

@@ -1,4 +1,5 @@
 import { BurnrateError } from '../../domain/errors.js';
+import { redactAwsSecrets } from '../aws/redact-aws-secrets.js';
 import { CLOUDWATCH_GPU_PERMISSIONS, type CloudWatchGpuPermission } from './nvidia-smi-metrics.js';
 
 const THROTTLING = new Set([
@@ -40,7 +41,7 @@ export function explainCloudWatchError(error: unknown, action: CloudWatchGpuPerm
   if (error instanceof BurnrateError) return error;
   const e = (error ?? {}) as AwsErrorLike;
   const name = e.name ?? '';
-  const detail = e.message ? `: ${e.message}` : '';
+  const detail = e.message ? `: ${redactAwsSecrets(e.message)}` : '';
   if (ACCESS_DENIED.has(name)) {
     return new BurnrateError(
       'burnrate_cloudwatch_access_denied',
