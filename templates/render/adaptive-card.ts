@@ -4,7 +4,8 @@
  * Adaptive Cards render text themselves (no HTML, so no entities), but TextBlock and FactSet text
  * is markdown in Teams: **bold** from the neutral markup stays, and every other character that
  * could form emphasis or a link is escaped (sanitise.ts), so data cannot format or link itself.
- * Action titles, fallback and speech text are not markdown and go in as plain text.
+ * Action titles, fallback and speech text are not markdown and go in as plain text, with link syntax
+ * neutralised (some hosts format them anyway).
  */
 import {
   isLinkUrl,
@@ -20,7 +21,7 @@ import {
   type TableBlock,
 } from '../message.js';
 import { BAR_WIDTH, oneLine, scaleBars, textWidth } from './plain-text.js';
-import { escapeCardMarkdown, sanitiseMessage } from './sanitise.js';
+import { escapeCardMarkdown, neutraliseLinks, sanitiseMessage } from './sanitise.js';
 
 type Element = Record<string, unknown>;
 
@@ -248,7 +249,8 @@ export function renderAdaptiveCard(message: Message): object {
     }
     body.push(...elements);
   }
-  const summary = stripMarkup(msg.summary);
+  // Plain text, but hosts that format it would make a link of the data's `[label](url)`.
+  const summary = neutraliseLinks(stripMarkup(msg.summary));
   const entities = msg.blocks.flatMap((block) => (block.type === 'mentions' ? mentionsText(block).entities : []));
   return {
     $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',

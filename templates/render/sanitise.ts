@@ -128,3 +128,18 @@ export function escapeCardMarkdown(text: string): string {
   }
   return out;
 }
+
+/**
+ * Plain text that some hosts still read as markdown (an Adaptive Card's `fallbackText` and
+ * `speak`: notification previews and older clients format them): a `[label](url)` or
+ * `[label][ref]` from the data becomes `label (url)`, so the target shows instead of hiding behind
+ * the label, and no `](`, `][` or `<url>` autolink is left for a reader to follow. No backslashes:
+ * a plain-text host would show them.
+ */
+export function neutraliseLinks(text: string): string {
+  return text
+    .replace(/!?\[([^\]]*)\]\(([^)]*)\)/g, '$1 ($2)')
+    .replace(/!?\[([^\]]*)\]\[([^\]]*)\]/g, '$1 ($2)')
+    .replace(/\](?=[([])/g, '] ')
+    .replace(/<((?:https?|mailto):[^>\s]*)>/gi, '$1');
+}
