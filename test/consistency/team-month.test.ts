@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,10 @@ import { loadMonthShowback } from '../../src/snapshots/month-showback.js';
 import { loadCategoryDays } from '../../src/snapshots/team-breakdowns.js';
 import { loadDigestContext, loadTeamDigest } from '../../src/snapshots/team-digest.js';
 import { loadTeamGauges } from '../../src/snapshots/team-gauges.js';
+import { refreshSources } from '../../src/jobs/refresh-sources.js';
+import { demoConfig } from '../../src/sources/demo/demo-config.js';
+import { DEMO_JPY } from '../../src/sources/demo/demo-spend.js';
+import { buildSources } from '../../src/sources/registry.js';
 import { reviewSummary } from '../../templates/review-summary.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { teamDigest } from '../../templates/digest.js';
@@ -164,5 +169,42 @@ describe("a team's month is one figure on every surface", () => {
 
     const gauges = await loadTeamGauges(deps);
     close(gauges.find((g) => g.team === 'vision')?.spendMonthToDate, expected);
+  });
+});
+
+describe("the demo organisation's last month is one figure on every surface", () => {
+  it('spend, review figures, chart, cost lines and showback agree with a plain sum of the stored bill, yen at its rate', async () => {
+    const db = join(workDir(), 'demo.db');
+    const { deps } = testDeps(demoConfig(), '2026-12-03T06:00:00Z', db);
+    deps.sources = buildSources(deps.config).spend;
+    await refreshSources(deps);
+    const november = monthOf('2026-11-01');
+    const rate = (currency: string) => (currency === 'USD' ? 1 : currency === DEMO_JPY.currency ? DEMO_JPY.usdPerUnit : NaN);
+    const raw = new Database(db, { readonly: true });
+    const rows = raw
+      .prepare(`SELECT team, resource_id AS resource, currency, effective FROM spend_daily WHERE day >= ? AND day < ?`)
+      .all(november.start, november.end) as { team: string; resource: string | null; currency: string; effective: number }[];
+    raw.close();
+    const showback = await loadMonthShowback(deps, '2026-11');
+    for (const team of deps.config.teams) {
+      const mine = rows.filter((r) => r.team === team.id);
+      const expected = mine.reduce((sum, r) => sum + r.effective * rate(r.currency), 0);
+      close((await spendReport(deps, { period: november, by: 'team', team: team.id })).total.effective, expected);
+      close((await loadReviewFigures(deps, team, '2026-11', null)).spend, expected);
+      const days = await loadCategoryDays(deps, november, team.id, { currency: 'USD' });
+      close(
+        days.reduce((sum, d) => sum + d.effective, 0),
+        expected,
+      );
+      for (const line of await loadReviewLines(deps, team.id, '2026-11')) {
+        const billed = mine
+          .filter((r) => (r.resource ?? '') === line.resourceId)
+          .reduce((sum, r) => sum + r.effective * rate(r.currency), 0);
+        if (line.resourceId) close(line.cost, billed);
+        expect(line.cost).toBeLessThanOrEqual(expected);
+      }
+      // Showback rounds its lines to whole cents once, by largest remainder: within a cent.
+      expect(Math.abs(showback.result.lines.find((l) => l.team === team.id)!.direct - expected)).toBeLessThan(0.01);
+    }
   });
 });
