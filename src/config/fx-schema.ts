@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { currencyCode } from './currency-schema.js';
+import { FIRST_DAY, isWithinYears, LAST_DAY } from '../domain/calendar-range.js';
 
 /** What one unit of each currency is worth in `base`: `{ JPY: 0.0067, EUR: 1.08 }`. */
 const rateTable = z
@@ -26,6 +27,9 @@ export const fxSchema = z
     asOf: z
       .string({ error: 'expected the date the rates were taken, e.g. 2026-11-30' })
       .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'expected the date the rates were taken as YYYY-MM-DD, e.g. 2026-11-30' })
+      .refine((day) => !/^\d{4}/.test(day) || isWithinYears(day), {
+        error: `expected the date the rates were taken from ${FIRST_DAY} to ${LAST_DAY}, e.g. 2026-11-30`,
+      })
       .optional(),
     rates: rateTable.default({}),
     periods: z

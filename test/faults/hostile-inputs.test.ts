@@ -152,7 +152,7 @@ describe('hostile periods, months, dates and durations are refused at once, in b
     }
   });
 
-  it('burnrate.yml: every duration, and every number of minutes, hours or days', async () => {
+  it('burnrate.yml: every duration, every number of minutes, hours or days, and the date of the exchange rates', async () => {
     const durations = ['delivery.retryFor', 'delivery.firstRetryAfter', 'delivery.maxRetryAfter', 'delivery.lease'];
     const numbers = [
       'gpu.lookbackHours',
@@ -173,9 +173,12 @@ describe('hostile periods, months, dates and durations are refused at once, in b
     const badNumbers = ['-1', '99999999999', '1e400', '.inf', '-.inf', '.nan', '"NaN"', '"Infinity"', '""', '[]'];
     const cwd = workDir();
     let refused = 0;
+    const dates = ['fx.asOf'];
+    const badDates = ['0042-01-01', '0000-00-00', '9999-12-31', '1999-12-31', '1e400', 'NaN', '""', '.inf'];
     for (const [keys, values] of [
       [durations, badDurations],
       [numbers, badNumbers],
+      [dates, badDates],
     ] as const)
       for (const key of keys)
         for (const value of values) {
@@ -188,7 +191,7 @@ describe('hostile periods, months, dates and durations are refused at once, in b
           );
           refused++;
         }
-    expect(refused).toBe(durations.length * badDurations.length + numbers.length * badNumbers.length);
+    expect(refused).toBe(durations.length * badDurations.length + numbers.length * badNumbers.length + badDates.length);
   });
 });
 
