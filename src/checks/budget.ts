@@ -1,6 +1,7 @@
 import { findingId, type Cadence, type Finding, type FindingKind } from '../domain/finding.js';
 import type { Team } from '../domain/team.js';
-import { dayInZone, isoWeekLabel, isoWeekOf, monthOf, toDay, type Period } from '../domain/period.js';
+import { dayInZone, isoWeekLabel, isoWeekOf, monthOf, type Period } from '../domain/period.js';
+import { dataEndDay } from '../domain/data-through.js';
 import { compare } from './compare.js';
 import { forecastPeriodEnd } from './forecast.js';
 import type { CalendarDay } from '../domain/cost-kind.js';
@@ -96,9 +97,4 @@ export function checkBudgets(snapshot: BudgetSnapshot, policy: BudgetPolicy, now
 function forecastThresholds(thresholds: readonly number[]): number[] {
   const above = thresholds.filter((t) => t >= 100);
   return above.length > 0 ? above : [100];
-}
-
-/** The first day not covered by data ending at `dataThrough` (exclusive end). */
-function dataEndDay(dataThrough: string): string {
-  return toDay(new Date(new Date(dataThrough).getTime() + 86_399_999));
 }

@@ -35,3 +35,15 @@ function formatOf(currency: string, style: Style): Intl.NumberFormat {
 export function formatPercent(fraction: number): string {
   return `${Math.round(fraction * 100)}%`;
 }
+
+/**
+ * An amount at burnrate's precision: whole micro-units (1e-6 of the currency unit). Bills carry
+ * exact decimals, but the store adds them as binary doubles, so a sum of 0.1 + 0.2 reads
+ * 0.30000000000000004; rounded to micro-units it is again the nearest double to the exact decimal
+ * sum, which prints as that decimal (2175.5259, not 2175.5258999999996). Exact for any amount
+ * below 9 billion units; finer parts than a millionth are no money anyone is billed.
+ */
+export function roundMicros(amount: number): number {
+  const micros = Math.round(amount * 1e6);
+  return micros === 0 ? 0 : micros / 1e6;
+}

@@ -24,10 +24,7 @@ export function staleSources(
 ): StaleSource[] {
   const refreshed = new Map(freshness.map((f) => [f.source, f.refreshedAt]));
   const configured = new Map(config.sources.map((s) => [s.id ?? s.type, s.type]));
-  const idOf = (source: string) => (source.endsWith(':budgets') ? source.slice(0, -':budgets'.length) : source);
-  // A source removed from burnrate.yml no longer refreshes, and no longer holds anyone's checks.
-  const current = failures.filter((f) => configured.has(idOf(f.source)));
-  const stale = current.map((failure): StaleSource => {
+  const stale = failingSources(config, failures).map((failure): StaleSource => {
     const budgets = failure.source.endsWith(':budgets');
     const id = idOf(failure.source);
     const type = configured.get(id) ?? id;
@@ -45,6 +42,19 @@ export function staleSources(
     };
   });
   return stale.sort((a, b) => (b.ageHours ?? Infinity) - (a.ageHours ?? Infinity) || a.source.localeCompare(b.source));
+}
+
+/** The failures of sources burnrate.yml still lists: a source removed from it no longer refreshes, and no longer holds anyone's checks. */
+export function failingSources(
+  config: { sources: readonly { id?: string | undefined; type: string }[] },
+  failures: readonly SourceFailure[],
+): SourceFailure[] {
+  const configured = new Set(config.sources.map((s) => s.id ?? s.type));
+  return failures.filter((f) => configured.has(idOf(f.source)));
+}
+
+function idOf(source: string): string {
+  return source.endsWith(':budgets') ? source.slice(0, -':budgets'.length) : source;
 }
 
 /** "AWS data 26 h old", "Google Cloud data not loaded yet". */

@@ -7,7 +7,7 @@ import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import type { CloudBudget } from '../domain/cloud-budget.js';
 import { applyCloudBudgets } from '../domain/cloud-team-budgets.js';
-import { combinedDataThrough } from '../domain/data-through.js';
+import { workingDataThrough } from '../domain/data-through.js';
 import { applyBudgetOverrides } from '../domain/effective-budgets.js';
 import { addDays, dayInZone } from '../domain/period.js';
 import { staleSources, type StaleSource } from '../domain/staleness.js';
@@ -76,7 +76,7 @@ export async function loadBudgetSnapshot(
     ...inBudgetCurrencies(rows, withBudgets, fx),
     baseCurrency: deps.config.fx.base,
     // How far the sources that work reach: a failing one holds its own teams, not everyone's data end.
-    dataThrough: combinedDataThrough(freshness.filter((f) => !stale.some((s) => s.source === f.source))) ?? combinedDataThrough(freshness),
+    dataThrough: workingDataThrough(freshness, stale),
     stale,
     staleTeams,
   };

@@ -30,7 +30,7 @@ export async function loadDigestContext(deps: Pick<Deps, 'config' | 'store'>): P
 
 /** Reads one team's digest: spend by service for the period and the one before, month to date, and what is open. */
 export async function loadTeamDigest(
-  deps: Pick<Deps, 'config' | 'store'>,
+  deps: Pick<Deps, 'config' | 'store' | 'clock'>,
   team: TeamConfig,
   digest: DigestPeriod,
   context: DigestContext,

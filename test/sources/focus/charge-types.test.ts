@@ -246,7 +246,9 @@ describe('FOCUS charges that are not day-to-day usage', () => {
 
   it('converts a second currency at the rate its own bill used when burnrate.yml gives none (FOCUS 1.2 pricing currency)', async () => {
     const team = { id: 'ml-research', budget: { monthly: 10_000, currency: 'USD', thresholds: [50], forecast: false } };
-    const { deps } = testDeps({ teams: [team] }, '2026-12-03T09:00:00Z');
+    // Asked once December is over, so the month is whole: fees included (month-to-date would count
+    // only the days the data has reached, see test/snapshots/month-to-date-fee.test.ts).
+    const { deps } = testDeps({ teams: [team] }, '2027-01-03T09:00:00Z');
     await deps.store.importBatches([await readFocusFiles([fileOf('pricing.csv', LINES)], pullContext())]);
     // By hand: December's team spend in USD, the yen line at its pricing-currency cost (100.50 USD).
     const tagged = LINES.filter((l) => l.Tags?.includes('ml-research') && l.ChargeClass !== 'Correction');
@@ -262,7 +264,7 @@ describe('FOCUS charges that are not day-to-day usage', () => {
       [{ currency: 'JPY', rate: expect.closeTo(0.0067, 12), asOf: 'the 2026-12 bill' }],
     ]);
     // A rate in burnrate.yml is a decision: it wins over the bill's.
-    const configured = testDeps({ teams: [team], fx: { base: 'USD', rates: { JPY: 0.007 } } }, '2026-12-03T09:00:00Z');
+    const configured = testDeps({ teams: [team], fx: { base: 'USD', rates: { JPY: 0.007 } } }, '2027-01-03T09:00:00Z');
     await configured.deps.store.importBatches([await readFocusFiles([fileOf('pricing2.csv', LINES)], pullContext())]);
     const withConfig = await spendReport(configured.deps, { period: monthOf('2026-12-01'), by: 'team', team: 'ml-research' });
     expect(withConfig.total.effective).toBeCloseTo(usdDecember + 15000 * 0.007, 6);
