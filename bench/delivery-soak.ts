@@ -72,7 +72,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const started = performance.now();
   const end = START + options.days * 24 * HOUR;
   const sim = new SimClock(new Date(START));
-  const store = openStore(':memory:');
+  // Leases run on the database's clock: here the simulated one, which every process of the soak shares.
+  const store = openStore(':memory:', { databaseClock: sim.clock });
   const alerts = planAlerts(createRandom(seedOf(options.seed, 'alerts')), {
     teams: options.teams,
     start: START,

@@ -59,7 +59,7 @@ export async function deliverOutbox(deps: DeliveryDeps, options: DeliveryOptions
   const platforms = [...ports.keys()];
   for (;;) {
     const now = deps.clock();
-    const item = await deps.store.outbox.claimNext(owner, now, new Date(now.getTime() + settings.leaseMs), platforms);
+    const item = await deps.store.outbox.claimNext(owner, now, settings.leaseMs, platforms);
     if (!item) break;
     const { platform, address } = splitTarget(item.target);
     const port = ports.get(platform)!;
@@ -70,8 +70,9 @@ export async function deliverOutbox(deps: DeliveryDeps, options: DeliveryOptions
       continue;
     }
     try {
-      // A look-up in doubt may take long: the lease must still be ours before anything is posted.
-      const holdLease = () => deps.store.outbox.renewLease(item.id, owner, new Date(deps.clock().getTime() + settings.leaseMs));
+      // Whatever came between the claim and the post (a look-up, a slow database, a paused process),
+      // the lease must still be ours, by the database's clock, right before anything is posted.
+      const holdLease = () => deps.store.outbox.renewLease(item.id, owner, settings.leaseMs);
       const result = await attempt(port, address, item, now, holdLease);
       if (!result) {
         deps.log.warn(
@@ -82,7 +83,13 @@ export async function deliverOutbox(deps: DeliveryDeps, options: DeliveryOptions
       }
       const { ref, suspectedDuplicate } = result;
       if (!(await deps.store.outbox.markSent(item.id, owner, ref, deps.clock(), { suspectedDuplicate }))) {
-        deps.log.warn({ target: item.target, key: item.dedupeKey }, 'outbox item was taken over by another delivery while it was sent');
+        // The post left after the lease was renewed, yet the lease ran out before it was recorded (a
+        // stall of more than the lease): the delivery that took over may post it again, unchecked.
+        await deps.store.outbox.markSuspectedDuplicate(item.id);
+        deps.log.warn(
+          { target: item.target, key: item.dedupeKey },
+          'outbox item was taken over by another delivery while it was sent; counted as a suspected duplicate',
+        );
       }
       if (suspectedDuplicate)
         deps.log.warn(
@@ -143,6 +150,7 @@ async function attempt(
 ): Promise<{ ref: string | null; suspectedDuplicate: boolean } | null> {
   if (item.op === 'update' && item.parentRef) {
     // Replacing a message with the same content twice changes nothing: no need to look first.
+    if (!(await holdLease())) return null;
     await port.update(address, item.parentRef, item.message);
     return { ref: item.parentRef, suspectedDuplicate: false };
   }
@@ -151,8 +159,8 @@ async function attempt(
     const found = await lookFor(port, address, item, now);
     if (found.ref) return { ref: found.ref, suspectedDuplicate: false };
     suspectedDuplicate = !found.looked;
-    if (!(await holdLease())) return null;
   }
+  if (!(await holdLease())) return null;
   const options = { key: item.dedupeKey };
   const posted =
     item.op === 'reply' && item.parentRef
@@ -162,9 +170,17 @@ async function attempt(
 }
 
 /**
+ * An item in doubt whose look-up keeps failing for now (an error not known to be permanent, a rate
+ * limit) is posted unchecked on this attempt, counted as a suspected duplicate, instead of waiting
+ * out the whole retry budget (24 h) for a look-up that may never work.
+ */
+export const LOOKUP_ATTEMPTS = 3;
+
+/**
  * Looks for the message of an item in doubt. A platform with no way to look, or a lookup refused
  * for good (a Slack app installed before it asked for channels:history), means posting again
- * unchecked; a lookup that fails for now is retried later like a failed post.
+ * unchecked; a lookup that fails for now is retried later like a failed post, until the item's
+ * LOOKUP_ATTEMPTS-th attempt, which posts unchecked.
  */
 async function lookFor(port: ChatPort, address: string, item: OutboxItem, now: Date): Promise<{ ref: string | null; looked: boolean }> {
   if (!port.findPosted) return { ref: null, looked: false };
@@ -176,6 +192,7 @@ async function lookFor(port: ChatPort, address: string, item: OutboxItem, now: D
     };
   } catch (error) {
     if (error instanceof DeliveryError && error.permanent) return { ref: null, looked: false };
+    if (item.attempts + 1 >= LOOKUP_ATTEMPTS) return { ref: null, looked: false };
     throw error;
   }
 }

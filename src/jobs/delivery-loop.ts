@@ -5,9 +5,14 @@ import type { Store } from '../store/store.js';
 import { deliverOutbox, type DeliveryOptions, type DeliveryReport, type ThrottleGates } from './deliver-outbox.js';
 import { deliveryFailureNotices } from './delivery-failure-notice.js';
 
-/** Hands what a job queued to the process's delivery; a one-off command (no loop) delivers in place. */
+/**
+ * Hands what a job queued to the process's delivery; a one-off command (no loop) delivers in place.
+ * With a loop it only wakes it: a scheduled job (or serve's start) never waits for a backlog to
+ * drain, so node-cron never sees it still running and skips its next runs, and serve is ready
+ * while a slow platform takes the backlog.
+ */
 export async function handOverAlerts(deps: Deps): Promise<void> {
-  if (deps.delivery) await deps.delivery.wake();
+  if (deps.delivery) void deps.delivery.wake();
   else await deliverOutbox(deps, deliverySettings(deps));
 }
 
@@ -25,6 +30,20 @@ function deliverySettings(deps: LoopDeps): DeliveryOptions {
 /** The loop looks at the outbox at least this often, and never sooner than MIN_WAIT_MS after a pass. */
 export const TICK_MS = 60_000;
 export const MIN_WAIT_MS = 250;
+/** After a failed pass (the database full or gone) the next waits 1 s, doubling per failure to TICK_MS. */
+export const FAILED_PASS_WAIT_MS = 1_000;
+/** This many failed passes in a row and the process is not ready (/readyz says why). */
+export const FAILED_PASSES_NOT_READY = 3;
+/** An alert due this long, with no alert settled meanwhile, and the process is not ready. */
+export const STALLED_AFTER_MS = 10 * 60_000;
+
+/** Whether delivery makes progress, for /readyz: `reason` says why not. */
+export interface DeliveryHealth {
+  ok: boolean;
+  reason?: string;
+  failedPassesInRow: number;
+  lastPassError?: string;
+}
 
 /** Where the loop sleeps: real timers, or a simulated clock's (the delivery soak runs a month in seconds). */
 export interface LoopTimers {
@@ -60,6 +79,10 @@ export class DeliveryLoop {
   private readonly gates: ThrottleGates = new Map();
   /** Totals since start, for /metrics. */
   readonly totals: DeliveryReport = { sent: 0, retried: 0, failed: 0 };
+  private failedPassesInRow = 0;
+  private lastPassError: string | undefined;
+  /** When the last item was settled (sent, retried or failed), or the loop started. */
+  private lastProgressAt: Date | null = null;
 
   constructor(
     private readonly deps: LoopDeps,
@@ -69,7 +92,29 @@ export class DeliveryLoop {
 
   /** Starts the timer; the first pass runs at once. */
   start(): void {
+    this.lastProgressAt = this.deps.clock();
     void this.wake();
+  }
+
+  /**
+   * Not healthy when the last FAILED_PASSES_NOT_READY passes failed (a full disk, a database gone),
+   * or when an item has been due for STALLED_AFTER_MS while no item was settled (a pass stuck). A
+   * platform that keeps failing is not this: its items are attempted and wait their backoff.
+   */
+  async health(): Promise<DeliveryHealth> {
+    const passes = { failedPassesInRow: this.failedPassesInRow, ...(this.lastPassError ? { lastPassError: this.lastPassError } : {}) };
+    if (this.failedPassesInRow >= FAILED_PASSES_NOT_READY)
+      return { ok: false, reason: `the last ${this.failedPassesInRow} delivery passes failed: ${this.lastPassError}`, ...passes };
+    const now = this.deps.clock().getTime();
+    const next = await this.deps.store.outbox.nextAttemptAt(this.deps.chat.map((p) => p.platform));
+    const progress = this.lastProgressAt?.getTime() ?? now;
+    if (next && now - next.getTime() > STALLED_AFTER_MS && now - progress > STALLED_AFTER_MS)
+      return {
+        ok: false,
+        reason: `an alert due since ${next.toISOString()} has not been attempted and nothing was delivered for ${Math.round((now - progress) / 60_000)} min`,
+        ...passes,
+      };
+    return { ok: true, ...passes };
   }
 
   /**
@@ -109,15 +154,36 @@ export class DeliveryLoop {
         this.totals.sent += report.sent;
         this.totals.retried += report.retried;
         this.totals.failed += report.failed;
+        this.failedPassesInRow = 0;
+        this.lastPassError = undefined;
+        if (report.sent + report.retried + report.failed > 0) this.lastProgressAt = this.deps.clock();
       } catch (error) {
-        this.deps.log.error({ err: (error as Error).message }, 'outbox delivery pass failed; the next pass retries');
+        this.failedPassesInRow += 1;
+        this.lastPassError = (error as Error).message;
+        this.deps.log.error(
+          { err: this.lastPassError, failedPassesInRow: this.failedPassesInRow },
+          'outbox delivery pass failed; the next pass retries',
+        );
+        // A pass that fails will fail again at once (a full disk): back off instead of spinning.
+        break;
       }
     } while (this.again && !this.stopped);
   }
 
-  /** Sleeps until the next item is due (by the outbox's own times), a tick at the most. */
+  /**
+   * Sleeps until the next item is due (by the outbox's own times), a tick at the most; after failed
+   * passes, FAILED_PASS_WAIT_MS doubled per failure at the least.
+   */
   private arm(): void {
     if (this.stopped) return;
+    if (this.failedPassesInRow > 0) {
+      const wait = Math.min(TICK_MS, FAILED_PASS_WAIT_MS * 2 ** Math.min(this.failedPassesInRow - 1, 16));
+      this.timer = this.timers.set(() => {
+        this.timer = null;
+        void this.wake();
+      }, wait);
+      return;
+    }
     void this.deps.store.outbox
       .nextAttemptAt(this.deps.chat.map((p) => p.platform))
       .catch(() => null)

@@ -7,21 +7,30 @@ export interface OutboxStore {
   /** Items due now (pending, attempt time reached, parent sent), without claiming them. */
   due(now: Date, limit?: number): Promise<OutboxItem[]>;
   /**
-   * Leases the next due item to `owner` until `leaseUntil`, atomically: status 'sending'. An item
-   * whose lease expired (its delivery crashed) is taken over, in doubt. Only items for `platforms`
-   * (those running here); null when none is due.
+   * Leases the next due item to `owner` for `leaseMs`, atomically: status 'sending'. An item whose
+   * lease expired (its delivery crashed or stalled) is taken over, in doubt. Lease times are read
+   * and written on the database's clock, never the replica's: a replica whose clock runs ahead
+   * (or a BURNRATE_NOW) cannot take over a lease another still holds. `now` (the replica's time)
+   * only decides which pending items are due. Only items for `platforms` (those running here);
+   * null when none is due.
    */
-  claimNext(owner: string, now: Date, leaseUntil: Date, platforms: readonly string[]): Promise<OutboxItem | null>;
+  claimNext(owner: string, now: Date, leaseMs: number, platforms: readonly string[]): Promise<OutboxItem | null>;
   /** Marks a leased item sent; false when the lease was lost to another delivery meanwhile. */
   markSent(id: number, owner: string, ref: string | null, now: Date, options?: { suspectedDuplicate?: boolean }): Promise<boolean>;
   markRetry(id: number, owner: string, failure: OutboxFailure): Promise<void>;
   /** Gives a leased item back unattempted, due again at `nextAttemptAt` (its method is throttled). */
   release(id: number, owner: string, nextAttemptAt: Date): Promise<void>;
   /**
-   * Extends the lease of an item this delivery still holds (before a post that follows a long
-   * look-up); false when it was taken over meanwhile: then this delivery must not post it.
+   * Extends the lease of an item this delivery still holds by `leaseMs` from the database's now
+   * (right before every post); false when it was taken over meanwhile: then this delivery must not
+   * post it.
    */
-  renewLease(id: number, owner: string, leaseUntil: Date): Promise<boolean>;
+  renewLease(id: number, owner: string, leaseMs: number): Promise<boolean>;
+  /**
+   * Counts an item as a suspected duplicate whoever holds it now: a post went out after its lease
+   * was lost (the process stalled between its last lease check and the post), unverifiable.
+   */
+  markSuspectedDuplicate(id: number): Promise<void>;
   /**
    * When the next item `claimNext` could return falls due (for `platforms`, parent sent), or null
    * when none waits: an item waiting for its parent is due when the parent is sent, not before.
@@ -76,7 +85,10 @@ export function markRetryValues(id: number, owner: string, failure: OutboxFailur
 }
 export const RELEASE = `UPDATE outbox SET status = 'pending', next_attempt_at = $1, lease_owner = NULL, lease_until = NULL
   WHERE id = $2 AND status = 'sending' AND lease_owner = $3`;
-export const RENEW_LEASE = `UPDATE outbox SET lease_until = $1 WHERE id = $2 AND status = 'sending' AND lease_owner = $3`;
+/** `until` is the dialect's expression of the database's now plus the lease, with $1 the lease in ms. */
+export const renewLeaseSql = (until: string) =>
+  `UPDATE outbox SET lease_until = ${until} WHERE id = $2 AND status = 'sending' AND lease_owner = $3`;
+export const MARK_SUSPECTED_DUPLICATE = `UPDATE outbox SET suspected_duplicate = 1 WHERE id = $1`;
 
 export function toOutboxItem(row: OutboxRow): OutboxItem {
   return {

@@ -20,7 +20,7 @@ async function seed(db: string): Promise<void> {
     message: { summary: `Budget alert ${i + 1}`, blocks: [] },
   }));
   expect(await store.outbox.enqueue(drafts, at(0))).toBe(25);
-  const claim = async (minute: number) => (await store.outbox.claimNext('seed', at(minute), at(minute + 5), ['slack']))!;
+  const claim = async (minute: number) => (await store.outbox.claimNext('seed', at(minute), 5 * 60_000, ['slack']))!;
   const fail = (id: number, minute: number, error: string, giveUp: boolean, retryAt = at(minute)) =>
     store.outbox.markRetry(id, 'seed', { error, nextAttemptAt: retryAt, giveUp, inDoubt: false, now: at(minute) });
   for (let i = 1; i <= 21; i++) await fail((await claim(i)).id, i, i % 2 ? 'channel_not_found' : 'not_in_channel', true);

@@ -43,6 +43,8 @@ export interface SlackStoredMessage {
   broadcast?: boolean;
   text: string;
   metadata?: { event_type: string; event_payload: Record<string, unknown> };
+  /** A file share (files.completeUploadExternal): the files it carries, as history shows them. */
+  files?: { id: string; name: string; title?: string }[];
 }
 
 /**
@@ -113,6 +115,8 @@ export class FakeSlackApi {
   readonly uploads = new Map<string, SlackUpload>();
   /** Every message posted, in order, as the channels keep them. */
   readonly messages: SlackStoredMessage[] = [];
+  /** Messages that share uploaded files, apart from `messages` (which counts posts); history reads both. */
+  readonly fileShares: SlackStoredMessage[] = [];
   /** The workspace's people (users.list, 2 per page) and user groups (usergroups.list). */
   readonly people: SlackPerson[] = [];
   readonly userGroups: SlackUserGroup[] = [];
@@ -318,7 +322,10 @@ export class FakeSlackApi {
       (method === 'conversations.history'
         ? m.threadTs === undefined || m.broadcast === true
         : m.ts === String(args.ts) || m.threadTs === String(args.ts));
-    const all = this.messages.filter(inScope).reverse();
+    const all = [...this.messages, ...this.fileShares]
+      .filter(inScope)
+      .sort((a, b) => Number(a.ts) - Number(b.ts))
+      .reverse();
     const start = Number(args.cursor ?? 0);
     const page = all.slice(start, start + 2);
     const next = start + 2 < all.length ? String(start + 2) : '';
@@ -330,6 +337,7 @@ export class FakeSlackApi {
         text: m.text,
         ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
         ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
+        ...(m.files ? { files: m.files } : {}),
       })),
       has_more: next !== '',
       response_metadata: { next_cursor: next },
@@ -380,6 +388,14 @@ export class FakeSlackApi {
         initialComment: args.initial_comment,
       });
     }
+    // Slack shares the files as one message, in the thread when one is named; history reads it back.
+    this.fileShares.push({
+      channel: String(args.channel_id),
+      ts: this.nextTs(),
+      text: String(args.initial_comment ?? ''),
+      ...(args.thread_ts ? { threadTs: String(args.thread_ts) } : {}),
+      files: files.map((f) => ({ id: f.id, name: this.uploads.get(f.id)!.filename, ...(f.title ? { title: f.title } : {}) })),
+    });
     return { ok: true, files: files.map((f) => ({ id: f.id, title: f.title })) };
   }
 

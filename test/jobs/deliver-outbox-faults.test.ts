@@ -111,9 +111,11 @@ describe('outbox delivery under faults', () => {
     deps.chat = [new SlackChat(createSlackClient({ botToken: 'xoxb-test', apiUrl: fake.apiUrl } as never, deps.log))];
     await deps.store.outbox.enqueue(drafts(3, 'slack:C0ML'), clock);
     // A delivery leases item 1, posts it, and dies before recording it (kill -9).
-    const lease = await deps.store.outbox.claimNext('dead-process', clock, new Date(clock.getTime() + 120_000), ['slack']);
+    // (Its lease is a few milliseconds long: leases run on the database's clock, not this test's.)
+    const lease = await deps.store.outbox.claimNext('dead-process', clock, 5, ['slack']);
     await deps.chat[0]!.post('C0ML', lease!.message, { key: lease!.dedupeKey });
     // Its lease runs out; another delivery takes over.
+    await new Promise((r) => setTimeout(r, 20));
     clock = at('2026-11-21T09:02:01Z');
     expect(await deliverOutbox(deps)).toEqual({ sent: 3, retried: 0, failed: 0 });
     expect(fake.messages.map((m) => m.text)).toEqual(['alert 1', 'alert 2', 'alert 3']);

@@ -67,7 +67,7 @@ describe('SQLite store', () => {
     const now = new Date('2026-11-21T08:00:00Z');
     expect(await store.outbox.enqueue([draft], now)).toBe(1);
     expect(await store.outbox.enqueue([draft], now)).toBe(0);
-    const item = await store.outbox.claimNext('me', now, new Date(now.getTime() + 60_000), ['terminal']);
+    const item = await store.outbox.claimNext('me', now, 60_000, ['terminal']);
     expect(await store.outbox.markSent(item!.id, 'me', 'ts-1', now)).toBe(true);
     expect(await store.outbox.due(now)).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { types } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
@@ -74,6 +75,11 @@ export class SlackChat implements ChatPort {
         (m) => m.metadata?.event_type === METADATA_EVENT && (m.metadata.event_payload as Record<string, unknown> | undefined)?.key === key,
       );
       if (found?.ts) return found.ts;
+      // A post that is only a picture is a file share, without metadata: its file's name carries the key.
+      const tag = fileTagOf(key);
+      const shared = result.messages?.find((m) => m.files?.some((f) => f.name?.includes(tag)));
+      // Its reference is what the post returned: the thread it went into, else the share itself.
+      if (shared?.ts) return where.parentRef ?? shared.ts;
       cursor = result.response_metadata?.next_cursor || undefined;
       if (!cursor) return null;
     }
@@ -116,7 +122,9 @@ export class SlackChat implements ChatPort {
         ...(rest.blocks.length === 0 ? { initial_comment: message.summary } : {}),
         file_uploads: images.map((image) => ({
           file: Buffer.from(image.png, 'base64'),
-          filename: image.filename,
+          // A picture alone is a message without metadata: the key travels in its file's name,
+          // so findPosted can tell whether an upload in doubt went out.
+          filename: rest.blocks.length === 0 && key ? taggedFilename(image.filename, key) : image.filename,
           title: image.title,
           alt_text: image.alt,
         })),
@@ -145,4 +153,16 @@ function render(message: Message): { text: string; blocks: types.KnownBlock[] } 
   } catch (error) {
     throw new DeliveryError(`cannot render message for Slack: ${(error as Error).message}`, true);
   }
+}
+
+/** A short digest of an outbox key, safe in a file name: the same key always gives the same tag. */
+function fileTagOf(key: string): string {
+  return `k${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+}
+
+/** `chart.png` becomes `chart-k0123456789abcdef.png`. */
+function taggedFilename(filename: string, key: string): string {
+  const dot = filename.lastIndexOf('.');
+  const [base, ext] = dot > 0 ? [filename.slice(0, dot), filename.slice(dot)] : [filename, ''];
+  return `${base}-${fileTagOf(key)}${ext}`;
 }

@@ -1,4 +1,14 @@
-import { MARK_RETRY, markRetryValues, MARK_SENT, RELEASE, RENEW_LEASE, toOutboxItem, type OutboxRow, type OutboxStore } from '../outbox.js';
+import {
+  MARK_RETRY,
+  markRetryValues,
+  MARK_SENT,
+  MARK_SUSPECTED_DUPLICATE,
+  RELEASE,
+  renewLeaseSql,
+  toOutboxItem,
+  type OutboxRow,
+  type OutboxStore,
+} from '../outbox.js';
 import type { OutboxDraft, OutboxFailure, OutboxItem, OutboxSummary } from '../outbox-records.js';
 import type { PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';
@@ -8,9 +18,18 @@ import type { PgSession } from './pg-session.js';
 // the same item; every later step names the lease's owner, so a delivery that lost its lease
 // (it was slow, another took the item over) changes nothing.
 
-/** What may go now (see DUE in sqlite/outbox.ts), with $1 the time and $2 the platforms (text[]). */
+/**
+ * The database's time, plus `ms` (a parameter or an expression), as the ISO text the outbox's time
+ * columns hold. clock_timestamp(), not now(): a lease must not start at a transaction's beginning.
+ * Every replica reads this one clock, so one whose own clock runs ahead cannot take over a lease.
+ */
+const dbTimePlus = (ms: string) =>
+  `to_char((clock_timestamp() + (${ms})::double precision * interval '1 millisecond') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const DB_NOW = dbTimePlus('0');
+
+/** What may go now (see DUE in sqlite/outbox.ts), with $1 the replica's time (for pending items) and $2 the platforms (text[]). */
 const DUE = `FROM outbox o LEFT JOIN outbox p ON p.dedupe_key = o.parent_key
-  WHERE ((o.status = 'pending' AND o.next_attempt_at <= $1) OR (o.status = 'sending' AND o.lease_until <= $1))
+  WHERE ((o.status = 'pending' AND o.next_attempt_at <= $1) OR (o.status = 'sending' AND o.lease_until <= ${DB_NOW}))
     AND (o.parent_key IS NULL OR p.status = 'sent')`;
 const ON_PLATFORMS = (param: string) => `split_part(o.target, ':', 1) = ANY(${param}::text[])`;
 
@@ -26,7 +45,7 @@ export class PgOutboxStore implements OutboxStore {
     return rows.map(toOutboxItem);
   }
 
-  async claimNext(owner: string, now: Date, leaseUntil: Date, platforms: readonly string[]): Promise<OutboxItem | null> {
+  async claimNext(owner: string, now: Date, leaseMs: number, platforms: readonly string[]): Promise<OutboxItem | null> {
     const at = now.toISOString();
     // The row is locked by the inner SELECT until the UPDATE commits; another replica's claim skips
     // it and takes the next. A lease taken over from a delivery that died mid-post is in doubt.
@@ -35,11 +54,11 @@ export class PgOutboxStore implements OutboxStore {
          SELECT o.id, p.ref AS parent_ref ${DUE} AND ${ON_PLATFORMS('$2')}
          ORDER BY o.id LIMIT 1 FOR UPDATE OF o SKIP LOCKED
        )
-       UPDATE outbox SET status = 'sending', lease_owner = $3, lease_until = $4, first_attempt_at = coalesce(first_attempt_at, $1),
+       UPDATE outbox SET status = 'sending', lease_owner = $3, lease_until = ${dbTimePlus('$4')}, first_attempt_at = coalesce(first_attempt_at, $1),
          in_doubt = CASE WHEN status = 'sending' THEN 1 ELSE in_doubt END
        FROM next WHERE outbox.id = next.id
        RETURNING outbox.*, next.parent_ref`,
-      [at, platforms, owner, leaseUntil.toISOString()],
+      [at, platforms, owner, leaseMs],
     );
     return row ? toOutboxItem(row) : null;
   }
@@ -63,9 +82,13 @@ export class PgOutboxStore implements OutboxStore {
     await this.db.run(RELEASE, [nextAttemptAt.toISOString(), id, owner]);
   }
 
-  async renewLease(id: number, owner: string, leaseUntil: Date): Promise<boolean> {
-    const changed = await this.db.run(RENEW_LEASE, [leaseUntil.toISOString(), id, owner]);
+  async renewLease(id: number, owner: string, leaseMs: number): Promise<boolean> {
+    const changed = await this.db.run(renewLeaseSql(dbTimePlus('$1')), [leaseMs, id, owner]);
     return changed === 1;
+  }
+
+  async markSuspectedDuplicate(id: number): Promise<void> {
+    await this.db.run(MARK_SUSPECTED_DUPLICATE, [id]);
   }
 
   async nextAttemptAt(platforms: readonly string[]): Promise<Date | null> {

@@ -39,8 +39,12 @@ import { FINDING_TABLES, type FindingTable, type FindingTables, type Store } fro
 
 export const DEFAULT_DB_PATH = './data/burnrate.db';
 
-/** Opens (and migrates) the embedded SQLite store. `:memory:` gives a private database for tests. */
-export function openStore(path: string): Store {
+/**
+ * Opens (and migrates) the embedded SQLite store. `:memory:` gives a private database for tests.
+ * `databaseClock` is the clock outbox leases are judged by: the machine's (default), or a
+ * simulation's.
+ */
+export function openStore(path: string, options: { databaseClock?: () => Date } = {}): Store {
   let db: Database.Database;
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -112,7 +116,7 @@ export function openStore(path: string): Store {
     freshness: new SqliteFreshnessStore(db),
     cloudBudgets: new SqliteCloudBudgetStore(db),
     findings: new SqliteFindingStore(db),
-    outbox: new SqliteOutboxStore(db),
+    outbox: new SqliteOutboxStore(db, options.databaseClock),
     audit: new SqliteAuditLog(db),
     snoozes: new SqliteSnoozeStore(db),
     acknowledgements: new SqliteAcknowledgementStore(db),

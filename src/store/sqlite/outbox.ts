@@ -1,14 +1,25 @@
 import type Database from 'better-sqlite3';
 import { forSqlite } from './sql-params.js';
 import type { OutboxDraft, OutboxFailure, OutboxItem, OutboxSummary } from '../outbox-records.js';
-import { MARK_RETRY, markRetryValues, MARK_SENT, RELEASE, RENEW_LEASE, toOutboxItem, type OutboxRow, type OutboxStore } from '../outbox.js';
+import {
+  MARK_RETRY,
+  markRetryValues,
+  MARK_SENT,
+  MARK_SUSPECTED_DUPLICATE,
+  RELEASE,
+  renewLeaseSql,
+  toOutboxItem,
+  type OutboxRow,
+  type OutboxStore,
+} from '../outbox.js';
 
 /**
- * What may go now: pending and due, or leased by a delivery whose lease ran out (it crashed). An
- * update or a reply is due only once its parent was sent and so has a platform reference.
+ * What may go now: pending and due (by the replica's time), or leased by a delivery whose lease ran
+ * out by the database's time (it crashed or stalled). An update or a reply is due only once its
+ * parent was sent and so has a platform reference.
  */
 const DUE = `FROM outbox o LEFT JOIN outbox p ON p.dedupe_key = o.parent_key
-  WHERE ((o.status = 'pending' AND o.next_attempt_at <= @now) OR (o.status = 'sending' AND o.lease_until <= @now))
+  WHERE ((o.status = 'pending' AND o.next_attempt_at <= @now) OR (o.status = 'sending' AND o.lease_until <= @dbNow))
     AND (o.parent_key IS NULL OR p.status = 'sent')`;
 
 /** Only items of the platforms a delivery runs (a JSON array); the others wait for a process that runs them. */
@@ -19,22 +30,30 @@ const ON_PLATFORMS = `substr(o.target, 1, instr(o.target, ':') - 1) IN (SELECT v
  * preceded by a lease (claimNext), so two deliveries (two jobs of one process, or two processes on
  * one database file) never post the same item; an immediate transaction makes the lease atomic
  * across processes too.
+ *
+ * Leases are judged on the database's clock. SQLite is a file on one machine, so every process
+ * that opens it reads the same clock, the machine's: `databaseClock` is that clock (the real one,
+ * never the replica's injected time such as BURNRATE_NOW); a simulation passes its own.
  */
 export class SqliteOutboxStore implements OutboxStore {
-  private readonly claim: (owner: string, now: Date, leaseUntil: Date, platforms: readonly string[]) => OutboxRow | undefined;
+  private readonly claim: (owner: string, now: Date, leaseMs: number, platforms: readonly string[]) => OutboxRow | undefined;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly databaseClock: () => Date = () => new Date(),
+  ) {
     const next = db.prepare(`SELECT o.*, p.ref AS parent_ref ${DUE} AND ${ON_PLATFORMS} ORDER BY o.id LIMIT 1`);
     const lease = db.prepare(
       `UPDATE outbox SET status = 'sending', lease_owner = @owner, lease_until = @until, first_attempt_at = coalesce(first_attempt_at, @now),
          in_doubt = CASE WHEN status = 'sending' THEN 1 ELSE in_doubt END
        WHERE id = @id`,
     );
-    const claim = db.transaction((owner: string, now: Date, leaseUntil: Date, platforms: readonly string[]) => {
+    const claim = db.transaction((owner: string, now: Date, leaseMs: number, platforms: readonly string[]) => {
       const at = now.toISOString();
-      const row = next.get({ now: at, platforms: JSON.stringify(platforms) }) as OutboxRow | undefined;
+      const dbNow = this.databaseClock();
+      const row = next.get({ now: at, dbNow: dbNow.toISOString(), platforms: JSON.stringify(platforms) }) as OutboxRow | undefined;
       if (!row) return undefined;
-      lease.run({ id: row.id, owner, until: leaseUntil.toISOString(), now: at });
+      lease.run({ id: row.id, owner, until: new Date(dbNow.getTime() + leaseMs).toISOString(), now: at });
       // A lease taken over from a delivery that died mid-post: that post may have gone out.
       return {
         ...row,
@@ -43,7 +62,7 @@ export class SqliteOutboxStore implements OutboxStore {
         first_attempt_at: row.first_attempt_at ?? at,
       };
     });
-    this.claim = (owner, now, leaseUntil, platforms) => claim.immediate(owner, now, leaseUntil, platforms);
+    this.claim = (owner, now, leaseMs, platforms) => claim.immediate(owner, now, leaseMs, platforms);
   }
 
   async enqueue(items: OutboxDraft[], now: Date): Promise<number> {
@@ -53,12 +72,12 @@ export class SqliteOutboxStore implements OutboxStore {
   async due(now: Date, limit = 100): Promise<OutboxItem[]> {
     const rows = this.db
       .prepare(`SELECT o.*, p.ref AS parent_ref ${DUE} ORDER BY o.id LIMIT @limit`)
-      .all({ now: now.toISOString(), limit }) as OutboxRow[];
+      .all({ now: now.toISOString(), dbNow: this.databaseClock().toISOString(), limit }) as OutboxRow[];
     return rows.map(toOutboxItem);
   }
 
-  async claimNext(owner: string, now: Date, leaseUntil: Date, platforms: readonly string[]): Promise<OutboxItem | null> {
-    const row = this.claim(owner, now, leaseUntil, platforms);
+  async claimNext(owner: string, now: Date, leaseMs: number, platforms: readonly string[]): Promise<OutboxItem | null> {
+    const row = this.claim(owner, now, leaseMs, platforms);
     return row ? toOutboxItem(row) : null;
   }
 
@@ -81,9 +100,14 @@ export class SqliteOutboxStore implements OutboxStore {
     this.db.prepare(forSqlite(RELEASE)).run(nextAttemptAt.toISOString(), id, owner);
   }
 
-  async renewLease(id: number, owner: string, leaseUntil: Date): Promise<boolean> {
-    const { changes } = this.db.prepare(forSqlite(RENEW_LEASE)).run(leaseUntil.toISOString(), id, owner);
+  async renewLease(id: number, owner: string, leaseMs: number): Promise<boolean> {
+    const until = new Date(this.databaseClock().getTime() + leaseMs).toISOString();
+    const { changes } = this.db.prepare(forSqlite(renewLeaseSql('$1'))).run(until, id, owner);
     return changes === 1;
+  }
+
+  async markSuspectedDuplicate(id: number): Promise<void> {
+    this.db.prepare(forSqlite(MARK_SUSPECTED_DUPLICATE)).run(id);
   }
 
   async nextAttemptAt(platforms: readonly string[]): Promise<Date | null> {

@@ -12,6 +12,7 @@ import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
 import { buildRuntime, type Runtime } from '../../../src/runtime.js';
 import type { Message } from '../../../templates/message.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
+import { expireLeases } from '../../support/expire-leases.js';
 import { slackChat, TEST_BOT_TOKEN } from './slack-harness.js';
 
 const config = configSchema.parse({ teams: [{ id: 'ml', slack: { channel: 'C0ML' } }] });
@@ -158,6 +159,7 @@ describe('SlackChat through the outbox (real WebClient, fake Web API)', () => {
     fake.expect('conversations.history');
     expect(await deliverOutbox(runtime.deps)).toEqual({ sent: 2, retried: 0, failed: 0 });
     at('2026-11-21T09:02:01Z');
+    expect(expireLeases(dbPath)).toBe(1);
     expect(await deliverOutbox(runtime.deps)).toEqual({ sent: 1, retried: 0, failed: 0 });
     expect(await deliverOutbox(runtime.deps)).toEqual({ sent: 0, retried: 0, failed: 0 });
     expect(fake.callsOf('conversations.history')).toHaveLength(1);

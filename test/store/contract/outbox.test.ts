@@ -22,42 +22,60 @@ describeStores('outbox', (store) => {
 
   it('leases each item to one delivery, only for the platforms it runs', async () => {
     await store().outbox.enqueue([draft('s1'), draft('t1', { target: 'teams:conv' }), draft('s2')], now);
-    const claims = await Promise.all(['a', 'b', 'c', 'd'].map((owner) => store().outbox.claimNext(owner, now, later(60_000), ['slack'])));
+    const claims = await Promise.all(['a', 'b', 'c', 'd'].map((owner) => store().outbox.claimNext(owner, now, 60_000, ['slack'])));
     const keys = claims.filter((c) => c !== null).map((c) => c!.dedupeKey);
     expect(keys.sort()).toEqual(['s1', 's2']);
-    expect(await store().outbox.claimNext('e', now, later(60_000), ['slack'])).toBeNull();
-    expect((await store().outbox.claimNext('e', now, later(60_000), ['teams']))?.dedupeKey).toBe('t1');
+    expect(await store().outbox.claimNext('e', now, 60_000, ['slack'])).toBeNull();
+    expect((await store().outbox.claimNext('e', now, 60_000, ['teams']))?.dedupeKey).toBe('t1');
   });
 
   it('takes over an expired lease in doubt, and the first delivery can no longer mark it', async () => {
     await store().outbox.enqueue([draft('k1')], now);
-    const first = await store().outbox.claimNext('a', now, later(1000), ['slack']);
+    const first = await store().outbox.claimNext('a', now, 200, ['slack']);
     expect(first).toMatchObject({ inDoubt: false, status: 'sending', firstAttemptAt: now.toISOString() });
-    expect(await store().outbox.claimNext('b', later(500), later(60_000), ['slack'])).toBeNull();
-    const second = await store().outbox.claimNext('b', later(2000), later(60_000), ['slack']);
+    expect(await store().outbox.claimNext('b', now, 60_000, ['slack'])).toBeNull();
+    await new Promise((r) => setTimeout(r, 300));
+    const second = await store().outbox.claimNext('b', now, 60_000, ['slack']);
     expect(second).toMatchObject({ id: first!.id, inDoubt: true, firstAttemptAt: now.toISOString() });
-    expect(await store().outbox.renewLease(first!.id, 'a', later(90_000))).toBe(false);
+    expect(await store().outbox.renewLease(first!.id, 'a', 90_000)).toBe(false);
     expect(await store().outbox.markSent(first!.id, 'a', 'ts-a', later(2000))).toBe(false);
     expect(await store().outbox.markSent(first!.id, 'b', 'ts-b', later(2000), { suspectedDuplicate: true })).toBe(true);
     expect(await store().outbox.summary()).toMatchObject({ sent: 1, suspectedDuplicates: 1, pending: 0, sending: 0 });
+  });
+
+  it("judges leases on the database's clock: a replica whose clock runs ahead takes over nothing", async () => {
+    await store().outbox.enqueue([draft('k1'), draft('k2')], now);
+    const held = await store().outbox.claimNext('a', new Date(), 60_000, ['slack']);
+    // 150 s ahead of the others, and even a year ahead: the lease of 'a' still runs on the database's clock.
+    for (const ahead of [150_000, 365 * 86_400_000]) {
+      const taken = await store().outbox.claimNext('b', new Date(Date.now() + ahead), 60_000, ['slack']);
+      expect(taken?.dedupeKey).not.toBe(held!.dedupeKey);
+    }
+    expect(await store().outbox.renewLease(held!.id, 'a', 60_000)).toBe(true);
+    expect(await store().outbox.renewLease(held!.id, 'b', 60_000)).toBe(false);
+    // A sent item found unverifiable later is counted, whoever holds it.
+    await store().outbox.markSuspectedDuplicate(held!.id);
+    expect((await store().outbox.summary()).suspectedDuplicates).toBe(1);
   });
 
   it('holds a reply until its parent is sent, then carries the parent reference', async () => {
     await store().outbox.enqueue([draft('root', { threadOf: 'group-1' }), draft('reply', { op: 'reply', parentKey: 'root' })], now);
     expect(await store().outbox.threadRoot('group-1', 'slack')).toBe('root');
     expect(await store().outbox.threadRoot('group-1', 'teams')).toBeNull();
-    const root = await store().outbox.claimNext('a', now, later(60_000), ['slack']);
+    const root = await store().outbox.claimNext('a', now, 60_000, ['slack']);
     expect(root?.dedupeKey).toBe('root');
-    expect(await store().outbox.claimNext('a', now, later(60_000), ['slack'])).toBeNull();
-    expect(await store().outbox.nextAttemptAt(['slack'])).toEqual(later(60_000));
+    expect(await store().outbox.claimNext('a', now, 60_000, ['slack'])).toBeNull();
+    // The root's lease ends a minute from the database's now.
+    const leaseEnd = (await store().outbox.nextAttemptAt(['slack']))!.getTime();
+    expect(Math.abs(leaseEnd - (Date.now() + 60_000))).toBeLessThan(5_000);
     await store().outbox.markSent(root!.id, 'a', '1700000000.000100', now);
-    const reply = await store().outbox.claimNext('a', now, later(60_000), ['slack']);
+    const reply = await store().outbox.claimNext('a', now, 60_000, ['slack']);
     expect(reply).toMatchObject({ dedupeKey: 'reply', op: 'reply', parentRef: '1700000000.000100' });
   });
 
   it('retries, gives up, and queues failed items again on request', async () => {
     await store().outbox.enqueue([draft('k1'), draft('k2')], now);
-    const one = await store().outbox.claimNext('a', now, later(60_000), ['slack']);
+    const one = await store().outbox.claimNext('a', now, 60_000, ['slack']);
     await store().outbox.markRetry(one!.id, 'a', {
       error: 'rate limited',
       nextAttemptAt: later(30_000),
@@ -66,7 +84,7 @@ describeStores('outbox', (store) => {
       now,
     });
     expect(await store().outbox.nextAttemptAt(['slack'])).toEqual(now);
-    const two = await store().outbox.claimNext('a', now, later(60_000), ['slack']);
+    const two = await store().outbox.claimNext('a', now, 60_000, ['slack']);
     expect(two?.dedupeKey).toBe('k2');
     await store().outbox.markRetry(two!.id, 'a', { error: 'channel_not_found', nextAttemptAt: now, giveUp: true, inDoubt: false, now });
     expect(await store().outbox.summary()).toMatchObject({ pending: 1, failing: 1, failed: 1, oldestPendingAt: now.toISOString() });
@@ -74,7 +92,7 @@ describeStores('outbox', (store) => {
     expect(await store().outbox.retryFailed(later(1000), [999])).toBe(0);
     expect(await store().outbox.retryFailed(later(1000), [two!.id])).toBe(1);
     expect((await store().outbox.due(later(1000))).map((i) => [i.dedupeKey, i.attempts])).toEqual([['k2', 0]]);
-    const again = await store().outbox.claimNext('a', later(30_000), later(90_000), ['slack']);
+    const again = await store().outbox.claimNext('a', later(30_000), 90_000, ['slack']);
     await store().outbox.release(again!.id, 'a', later(120_000));
     expect((await store().outbox.due(later(30_000))).map((i) => i.dedupeKey)).toEqual(['k2']);
   });
@@ -90,9 +108,9 @@ describeStores('outbox', (store) => {
       const taken: string[] = [];
       const drain = async (s: typeof other, owner: string) => {
         for (
-          let item = await s.outbox.claimNext(owner, now, later(60_000), ['slack']);
+          let item = await s.outbox.claimNext(owner, now, 60_000, ['slack']);
           item;
-          item = await s.outbox.claimNext(owner, now, later(60_000), ['slack'])
+          item = await s.outbox.claimNext(owner, now, 60_000, ['slack'])
         ) {
           taken.push(item.dedupeKey);
           expect(await s.outbox.markSent(item.id, owner, `ts-${item.id}`, now)).toBe(true);
