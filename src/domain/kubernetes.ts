@@ -93,7 +93,9 @@ export const ANNOTATIONS = {
   keptBy: 'burnrate.io/kept-by',
   /** What Stop found, so Resume (from any replica) restores it: replicas, or KServe's minReplicas. */
   previousReplicas: 'burnrate.io/previous-replicas',
+  /** Who stopped it and when (ISO): a stop whose answer was lost is still recognised as burnrate's, with both. */
   stoppedBy: 'burnrate.io/stopped-by',
+  stoppedAt: 'burnrate.io/stopped-at',
 } as const;
 
 /** A workload or namespace annotated protected. */

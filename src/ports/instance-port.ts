@@ -23,6 +23,14 @@ export interface StopResult {
   outcome: 'stopped' | 'already-stopped' | 'would-stop' | 'refused';
   previousState: InstanceLifecycle;
   detail: string;
+  /** With `stopped`: burnrate had stopped it before this call (an earlier click whose answer was lost), by whom and when. */
+  earlier?: StoppedEarlier;
+}
+
+/** Who stopped a target and when, as the target itself records it; `at` null when the record predates the time stamp. */
+export interface StoppedEarlier {
+  by: string;
+  at: Date | null;
 }
 
 /**

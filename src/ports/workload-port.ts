@@ -1,15 +1,19 @@
+import type { StoppedEarlier } from './instance-port.js';
 import type { WorkloadRef } from '../domain/kubernetes.js';
 
 /**
- * stopped: scaled to zero or suspended now; would-stop: a dry run the API server accepted;
- * already-stopped: at zero or suspended before this call; refused: not touched on purpose
- * (protected, a bare pod, a KServe mode that cannot scale to zero), the reason in `detail`.
+ * stopped: scaled to zero or suspended by burnrate, now or by an earlier call whose answer was lost
+ * (then `earlier` says by whom and when: the workload carries burnrate's annotations); would-stop:
+ * a dry run the API server accepted; already-stopped: at zero or suspended by someone else before
+ * this call; refused: not touched on purpose (protected, a bare pod, a KServe mode that cannot
+ * scale to zero), the reason in `detail`.
  */
 export interface WorkloadStopResult {
   outcome: 'stopped' | 'would-stop' | 'already-stopped' | 'refused';
   detail: string;
   /** What Stop found (replicas, or KServe's minReplicas), for Resume; null for suspend and notebooks. */
   previousReplicas: number | null;
+  earlier?: StoppedEarlier;
 }
 
 /** resumed: restored now; would-resume: a dry run; not-stopped: nothing burnrate stopped is there to restore; refused: protected. */

@@ -51,8 +51,12 @@ describe('KubeWorkloadPort', () => {
       'PATCH /apis/apps/v1/namespaces/vision/deployments/llm-serve/scale application/merge-patch+json',
     ]);
 
-    // A second Stop changes nothing.
-    expect((await workloads.stop(serve, live)).outcome).toBe('already-stopped');
+    // A second Stop changes nothing, and knows the stop as burnrate's from the annotations.
+    expect(await workloads.stop(serve, live)).toMatchObject({
+      outcome: 'stopped',
+      previousReplicas: 2,
+      earlier: { by: 'U0ALICE', at: NOW },
+    });
     expect(api!.writes()).toHaveLength(2);
 
     expect(await workloads.resume(serve, live)).toEqual({
@@ -70,7 +74,7 @@ describe('KubeWorkloadPort', () => {
     const notebook = ref('Notebook', 'ml-research', 'dana-nb');
     expect((await workloads.stop(notebook, live)).outcome).toBe('stopped');
     expect(annotations('Notebook', 'ml-research', 'dana-nb')).toMatchObject({ 'kubeflow-resource-stopped': NOW.toISOString() });
-    expect((await workloads.stop(notebook, live)).outcome).toBe('already-stopped');
+    expect(await workloads.stop(notebook, live)).toMatchObject({ outcome: 'stopped', earlier: { by: 'U0ALICE', at: NOW } });
     expect((await workloads.resume(notebook, live)).outcome).toBe('resumed');
     expect(annotations('Notebook', 'ml-research', 'dana-nb')).toEqual({});
   });
@@ -139,6 +143,58 @@ describe('KubeWorkloadPort', () => {
       'burnrate.io/keep-until': '2026-11-18T10:00:00.000Z',
       'burnrate.io/kept-by': 'U0BOB',
     });
+  });
+
+  it("a workload at zero that someone else scaled down is already stopped, not burnrate's to resume", async () => {
+    const workloads = await port([workload('Deployment', 'vision', 'idle-by-hand', { spec: { replicas: 0 } })]);
+    const handScaled = ref('Deployment', 'vision', 'idle-by-hand');
+    expect(await workloads.stop(handScaled, live)).toEqual({
+      outcome: 'already-stopped',
+      detail: 'Deployment vision/idle-by-hand was at 0 replicas already',
+      previousReplicas: null,
+    });
+    expect((await workloads.resume(handScaled, live)).outcome).toBe('not-stopped');
+    expect(api!.writes()).toEqual([]);
+  });
+
+  it('a scale the API server applied but answered 500: read back, the stop is reported as in place', async () => {
+    const workloads = await port();
+    const serve = ref('Deployment', 'vision', 'llm-serve');
+    api!.failNext({ method: 'PATCH', path: '/deployments/llm-serve/scale', status: 500, afterApply: true });
+    expect(await workloads.stop(serve, live)).toEqual({
+      outcome: 'stopped',
+      detail: 'Deployment vision/llm-serve is at 0 replicas (the cluster answered an error, but the stop is in place)',
+      previousReplicas: 2,
+    });
+    expect(api!.get('Deployment', 'vision', 'llm-serve')!.spec.replicas).toBe(0);
+  });
+
+  it('a 500 that did not apply is still an error, and the next Stop does the whole stop', async () => {
+    const workloads = await port();
+    const serve = ref('Deployment', 'vision', 'llm-serve');
+    api!.failNext({ method: 'PATCH', path: '/deployments/llm-serve/scale', status: 500 });
+    const failed = await workloads.stop(serve, live).catch((e: unknown) => e);
+    expect((failed as BurnrateError).code).toBe('burnrate_kube_failed');
+    expect(api!.get('Deployment', 'vision', 'llm-serve')!.spec.replicas).toBe(2);
+    expect((await workloads.stop(serve, live)).detail).toBe('Deployment vision/llm-serve scaled from 2 to 0 replicas');
+    expect(api!.get('Deployment', 'vision', 'llm-serve')!.spec.replicas).toBe(0);
+  });
+
+  it('a suspend whose answer was lost and could not be read back: the next Stop finds it stopped by burnrate, Resume undoes it', async () => {
+    const workloads = await port();
+    const job = ref('Job', 'ml-research', 'train-42');
+    api!.failNext({ method: 'PATCH', path: '/jobs/train-42', status: 500, afterApply: true });
+    api!.failNext({ method: 'GET', path: '/jobs/train-42', status: 500, skip: 1 });
+    expect(((await workloads.stop(job, live).catch((e: unknown) => e)) as BurnrateError).code).toBe('burnrate_kube_failed');
+    expect(api!.get('Job', 'ml-research', 'train-42')!.spec.suspend).toBe(true);
+    expect(await workloads.stop(job, { dryRun: false, by: 'U0BOB' })).toEqual({
+      outcome: 'stopped',
+      detail: `Job ml-research/train-42 is suspended: burnrate stopped it for U0ALICE at ${NOW.toISOString()}`,
+      previousReplicas: null,
+      earlier: { by: 'U0ALICE', at: NOW },
+    });
+    expect((await workloads.resume(job, live)).outcome).toBe('resumed');
+    expect(api!.get('Job', 'ml-research', 'train-42')!.spec.suspend).toBe(false);
   });
 
   it('explains a missing RBAC verb, and a change by someone else between read and write', async () => {

@@ -28,6 +28,8 @@ export interface KubeRequest {
   contentType: string | undefined;
   body: unknown;
   status: number;
+  /** Carried out although answered with a failure (`afterApply`). */
+  applied?: boolean;
 }
 
 /** A failure the next matching request gets, as the API server words it. */
@@ -37,6 +39,10 @@ export interface KubeFailure {
   path: string;
   status: 403 | 404 | 409 | 500;
   times?: number;
+  /** Let this many matching requests through first. */
+  skip?: number;
+  /** The request is carried out (stored), and then answered with the failure: an answer lost after etcd wrote it. */
+  afterApply?: boolean;
 }
 
 /** Kinds the fake serves: URL segment → group/version and kind, namespaced or not. */
@@ -103,13 +109,21 @@ export class FakeKubeApi {
     return found && structuredClone(found);
   }
 
-  /** The requests that changed something (PATCH/PUT without dryRun). */
+  /** The requests that changed something (PATCH/PUT without dryRun), answered with success or not. */
   writes(): KubeRequest[] {
-    return this.requests.filter((r) => (r.method === 'PATCH' || r.method === 'PUT') && r.query.dryRun !== 'All' && r.status < 300);
+    return this.requests.filter(
+      (r) => (r.method === 'PATCH' || r.method === 'PUT') && r.query.dryRun !== 'All' && (r.status < 300 || r.applied === true),
+    );
   }
 
   failNext(failure: KubeFailure): void {
-    this.failures.push({ method: failure.method ?? '', times: failure.times ?? 1, ...failure } as Required<KubeFailure>);
+    this.failures.push({
+      method: failure.method ?? '',
+      times: failure.times ?? 1,
+      skip: failure.skip ?? 0,
+      afterApply: failure.afterApply ?? false,
+      ...failure,
+    } as Required<KubeFailure>);
   }
 
   assertNoUnexpectedRequests(): void {
@@ -133,16 +147,24 @@ export class FakeKubeApi {
       status: 0,
     };
     this.requests.push(request);
-    const reply = (status: number, body: unknown) => {
-      request.status = status;
-      res.writeHead(status, { 'content-type': 'application/json' });
+    let lostAnswer: KubeFailure | undefined;
+    const reply = (code: number, body: unknown) => {
+      // A failure after the fact: whatever the request did stays done, the client hears the failure.
+      if (lostAnswer && code < 300) {
+        request.applied = true;
+        [code, body] = [lostAnswer.status, failureStatus(lostAnswer.status, request)];
+      }
+      request.status = code;
+      res.writeHead(code, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
     if (req.headers.authorization !== `Bearer ${this.token}`) return reply(401, status(401, 'Unauthorized', 'Unauthorized'));
     const failure = this.failures.find((f) => request.path.includes(f.path) && (!f.method || f.method === request.method));
-    if (failure) {
+    if (failure && failure.skip > 0) failure.skip -= 1;
+    else if (failure) {
       if (--failure.times <= 0) this.failures.splice(this.failures.indexOf(failure), 1);
-      return reply(failure.status, failureStatus(failure.status, request));
+      if (!failure.afterApply) return reply(failure.status, failureStatus(failure.status, request));
+      lostAnswer = failure;
     }
     const route = parsePath(url.pathname);
     if (!route) {

@@ -17,8 +17,10 @@ const KSERVE_MODE = 'serving.kserve.io/deploymentMode';
  *   InferenceService (KServe, Serverless mode only): `spec.predictor.minReplicas: 0`, the minimum before kept;
  *   Job, RayCluster, RayJob: `spec.suspend: true`;
  *   a bare Pod: refused (deleting it would lose it, not pause it).
- * `burnrate.io/protect: "true"` on the workload or its namespace refuses every change. Resume
- * restores only what burnrate stopped (`burnrate.io/stopped-by`). A dry run sends the same
+ * `burnrate.io/protect: "true"` on the workload or its namespace refuses every change. Stop writes
+ * who and when (`burnrate.io/stopped-by`, `stopped-at`) before it changes anything, so a workload
+ * found stopped with them is burnrate's stop whatever answer that call got; Resume restores only
+ * what carries them, from the annotations, whichever replica or database made the stop. A dry run sends the same
  * patches with `dryRun=All`: the API server checks permissions and admission, and stores nothing.
  * The annotation patch carries the object's resourceVersion, so a concurrent change answers 409.
  */
@@ -31,52 +33,83 @@ export class KubeWorkloadPort implements WorkloadPort {
   async stop(ref: WorkloadRef, { dryRun, by }: { dryRun: boolean; by: string }): Promise<WorkloadStopResult> {
     const refused = (detail: string): WorkloadStopResult => ({ outcome: 'refused', detail, previousReplicas: null });
     return this.guard(ref, 'stop', refused, async (handle, object) => {
-      const done = (previousReplicas: number | null, what: string): WorkloadStopResult => ({
-        outcome: dryRun ? 'would-stop' : 'stopped',
-        detail: dryRun ? `dry run: ${label(ref)} would be ${what}` : `${label(ref)} ${what}`,
-        previousReplicas,
-      });
-      const already = (what: string): WorkloadStopResult => ({
-        outcome: 'already-stopped',
-        detail: `${label(ref)} was ${what} already`,
-        previousReplicas: null,
-      });
-      const stamp = (extra: Record<string, string> = {}) => ({
-        metadata: { resourceVersion: object.resourceVersion, annotations: { [ANNOTATIONS.stoppedBy]: by, ...extra } },
-      });
-
-      if (handle.scale) {
-        const replicas = await handle.scale.read();
-        if (replicas === 0) return already('at 0 replicas');
-        await handle.patch(stamp({ [ANNOTATIONS.previousReplicas]: String(replicas) }), dryRun);
-        await handle.scale.patch(0, dryRun);
-        return done(replicas, `scaled from ${replicas} to 0 replicas`);
-      }
-      switch (ref.kind) {
-        case 'Notebook':
-          if (object.annotations[NOTEBOOK_STOPPED]) return already('stopped');
-          await handle.patch(stamp({ [NOTEBOOK_STOPPED]: this.clock().toISOString() }), dryRun);
-          return done(null, 'stopped (its pod ends; its volume stays)');
-        case 'InferenceService': {
-          const mode = object.annotations[KSERVE_MODE] ?? 'Serverless';
-          if (mode !== 'Serverless')
-            return refused(
-              `${label(ref)} runs in KServe ${mode} mode, which cannot scale to zero: lower its minReplicas by hand, or move it to Serverless`,
-            );
-          const min = Number(object.spec?.predictor?.minReplicas ?? 1);
-          if (min === 0) return already('allowed to scale to zero');
-          await handle.patch(
-            { ...stamp({ [ANNOTATIONS.previousReplicas]: String(min) }), spec: { predictor: { minReplicas: 0 } } },
-            dryRun,
-          );
-          return done(min, `set to scale to zero when idle (minReplicas ${min} → 0)`);
-        }
-        default:
-          if (object.spec?.suspend === true) return already('suspended');
-          await handle.patch({ ...stamp(), spec: { suspend: true } }, dryRun);
-          return done(null, 'suspended');
+      const mode = object.annotations[KSERVE_MODE] ?? 'Serverless';
+      if (ref.kind === 'InferenceService' && mode !== 'Serverless')
+        return refused(
+          `${label(ref)} runs in KServe ${mode} mode, which cannot scale to zero: lower its minReplicas by hand, or move it to Serverless`,
+        );
+      const state = await stateOf(handle, ref, object);
+      if (state.stopped)
+        return object.annotations[ANNOTATIONS.stoppedBy]
+          ? stoppedEarlier(ref, object, state.stopped)
+          : { outcome: 'already-stopped', detail: `${label(ref)} was ${state.stopped} already`, previousReplicas: null };
+      try {
+        return await this.apply(handle, ref, object, state.amount, { dryRun, by });
+      } catch (error) {
+        if (dryRun) throw error;
+        // The API server can apply a change and still answer an error (a 500 or a timeout after
+        // etcd wrote it): read the workload back, and if burnrate's stop is in place, say so.
+        const after = await this.readBack(handle, ref);
+        if (after?.state.stopped && after.object.annotations[ANNOTATIONS.stoppedBy] === by)
+          return {
+            outcome: 'stopped',
+            detail: `${label(ref)} is ${after.state.stopped} (the cluster answered an error, but the stop is in place)`,
+            previousReplicas: previousOf(after.object),
+          };
+        throw error;
       }
     });
+  }
+
+  /** The stop itself: burnrate's annotations (who, when, what to restore) first, then the change. */
+  private async apply(
+    handle: WorkloadHandle,
+    ref: WorkloadRef,
+    object: WorkloadObject,
+    amount: number | null,
+    { dryRun, by }: { dryRun: boolean; by: string },
+  ): Promise<WorkloadStopResult> {
+    const done = (previousReplicas: number | null, what: string): WorkloadStopResult => ({
+      outcome: dryRun ? 'would-stop' : 'stopped',
+      detail: dryRun ? `dry run: ${label(ref)} would be ${what}` : `${label(ref)} ${what}`,
+      previousReplicas,
+    });
+    const now = this.clock().toISOString();
+    const stamp = (extra: Record<string, string> = {}) => ({
+      metadata: {
+        resourceVersion: object.resourceVersion,
+        annotations: { [ANNOTATIONS.stoppedBy]: by, [ANNOTATIONS.stoppedAt]: now, ...extra },
+      },
+    });
+    if (handle.scale) {
+      await handle.patch(stamp({ [ANNOTATIONS.previousReplicas]: String(amount) }), dryRun);
+      await handle.scale.patch(0, dryRun);
+      return done(amount, `scaled from ${amount} to 0 replicas`);
+    }
+    switch (ref.kind) {
+      case 'Notebook':
+        await handle.patch(stamp({ [NOTEBOOK_STOPPED]: now }), dryRun);
+        return done(null, 'stopped (its pod ends; its volume stays)');
+      case 'InferenceService':
+        await handle.patch(
+          { ...stamp({ [ANNOTATIONS.previousReplicas]: String(amount) }), spec: { predictor: { minReplicas: 0 } } },
+          dryRun,
+        );
+        return done(amount, `set to scale to zero when idle (minReplicas ${amount} → 0)`);
+      default:
+        await handle.patch({ ...stamp(), spec: { suspend: true } }, dryRun);
+        return done(null, 'suspended');
+    }
+  }
+
+  /** The workload read afresh after a failed write; null when it cannot be read either. */
+  private async readBack(handle: WorkloadHandle, ref: WorkloadRef): Promise<{ object: WorkloadObject; state: StopState } | null> {
+    try {
+      const object = await handle.read();
+      return { object, state: await stateOf(handle, ref, object) };
+    } catch {
+      return null; // the first error is the one to report
+    }
   }
 
   async resume(ref: WorkloadRef, { dryRun }: { dryRun: boolean; by: string }): Promise<WorkloadResumeResult> {
@@ -84,8 +117,10 @@ export class KubeWorkloadPort implements WorkloadPort {
     return this.guard(ref, 'resume', refused, async (handle, object) => {
       if (!object.annotations[ANNOTATIONS.stoppedBy])
         return { outcome: 'not-stopped', detail: `${label(ref)} was not stopped by burnrate: nothing to resume`, restoredReplicas: null };
-      const previous = Number(object.annotations[ANNOTATIONS.previousReplicas] ?? 1);
-      const unstamp = { metadata: { annotations: { [ANNOTATIONS.stoppedBy]: null, [ANNOTATIONS.previousReplicas]: null } } };
+      const previous = previousOf(object) ?? 1;
+      const unstamp = {
+        metadata: { annotations: { [ANNOTATIONS.stoppedBy]: null, [ANNOTATIONS.stoppedAt]: null, [ANNOTATIONS.previousReplicas]: null } },
+      };
       const done = (restoredReplicas: number | null, what: string): WorkloadResumeResult => ({
         outcome: dryRun ? 'would-resume' : 'resumed',
         detail: dryRun ? `dry run: ${label(ref)} would be ${what}` : `${label(ref)} ${what}`,
@@ -155,3 +190,49 @@ export class KubeWorkloadPort implements WorkloadPort {
 }
 
 const label = (ref: WorkloadRef) => `${ref.kind} ${ref.namespace}/${ref.name}`;
+
+/** Whether the workload is stopped now (and how, in words), and the replicas or minimum it runs with. */
+interface StopState {
+  stopped: string | null;
+  amount: number | null;
+}
+
+async function stateOf(handle: WorkloadHandle, ref: WorkloadRef, object: WorkloadObject): Promise<StopState> {
+  if (handle.scale) {
+    const replicas = await handle.scale.read();
+    return { stopped: replicas === 0 ? 'at 0 replicas' : null, amount: replicas };
+  }
+  switch (ref.kind) {
+    case 'Notebook':
+      return { stopped: object.annotations[NOTEBOOK_STOPPED] ? 'stopped' : null, amount: null };
+    case 'InferenceService': {
+      const min = Number(object.spec?.predictor?.minReplicas ?? 1);
+      return { stopped: min === 0 ? 'allowed to scale to zero' : null, amount: min };
+    }
+    default:
+      return { stopped: object.spec?.suspend === true ? 'suspended' : null, amount: null };
+  }
+}
+
+/** What Stop recorded for Resume: a whole number of replicas, else null. */
+function previousOf(object: WorkloadObject): number | null {
+  const text = object.annotations[ANNOTATIONS.previousReplicas];
+  return text !== undefined && /^\d{1,6}$/.test(text) ? Number(text) : null;
+}
+
+/**
+ * A workload found stopped that carries burnrate's own annotations: burnrate stopped it, whatever
+ * answer that call got (a click whose answer was lost, another replica's click). It is `stopped`,
+ * with who and when from the annotations, so the click records it and Resume can bring it back.
+ */
+function stoppedEarlier(ref: WorkloadRef, object: WorkloadObject, what: string): WorkloadStopResult {
+  const by = object.annotations[ANNOTATIONS.stoppedBy]!;
+  const stamped = Date.parse(object.annotations[ANNOTATIONS.stoppedAt] ?? '');
+  const at = Number.isNaN(stamped) ? null : new Date(stamped);
+  return {
+    outcome: 'stopped',
+    detail: `${label(ref)} is ${what}: burnrate stopped it for ${by}${at ? ` at ${at.toISOString()}` : ''}`,
+    previousReplicas: previousOf(object),
+    earlier: { by, at },
+  };
+}

@@ -26,6 +26,12 @@ export class WorkloadInstancePort implements InstanceActionPort {
         'Run `/burnrate idle` for a fresh view.',
       );
     const result = await this.workloads.stop(ref, { dryRun, by: by ?? 'burnrate' });
-    return { id, outcome: result.outcome, previousState: 'running', detail: result.detail };
+    return {
+      id,
+      outcome: result.outcome,
+      previousState: 'running',
+      detail: result.detail,
+      ...(result.earlier ? { earlier: result.earlier } : {}),
+    };
   }
 }
