@@ -1,3 +1,4 @@
+import { fxRatesSetting } from '../src/domain/check-hold.js';
 import type { Message } from './message.js';
 
 /**
@@ -11,7 +12,6 @@ export function currencyHoldNotice(data: {
   base: string;
 }): Message {
   const list = data.currencies.join(', ');
-  const example = data.currencies.map((c) => `${c}: <${data.base} per ${c}>`).join(', ');
   return {
     summary: `${data.teamName}: budget alerts on hold, no exchange rate for ${list}`,
     blocks: [
@@ -22,7 +22,7 @@ export function currencyHoldNotice(data: {
       },
       {
         type: 'context',
-        text: `Add the rate${data.currencies.length > 1 ? 's' : ''} to burnrate.yml: \`fx: { base: ${data.base}, asOf: YYYY-MM-DD, rates: { ${example} } }\`. Checks resume at the next run.`,
+        text: `Add the rate${data.currencies.length > 1 ? 's' : ''} to burnrate.yml: \`${fxRatesSetting(data.base, data.currencies)}\`. Checks resume at the next run.`,
       },
     ],
   };

@@ -1,8 +1,9 @@
-import { staleLine } from '../../templates/stale-data-notice.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { budgetAlert } from '../../templates/budget-alert.js';
 import { runBudgetCheck } from '../jobs/budget-check.js';
 import { runtimeOf } from './runtime-of.js';
+import { describeHold } from '../domain/check-hold.js';
+import { jsonText } from '../domain/json-text.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 import { resolveTeamId } from '../../commands/team-arg.js';
@@ -25,15 +26,17 @@ export const checkVerb: Verb = async (args, io) => {
       const held = {
         teams: result.heldTeams,
         sources: result.held.map((s) => ({ source: s.source, ageHours: s.ageHours, error: s.error })),
+        // Per team: why it is held and what to write or fix.
+        why: result.holds,
       };
       io.out.write(
-        `${JSON.stringify({ dryRun: values['dry-run'] ?? false, findings: result.findings, ...(held.teams.length > 0 ? { held } : {}) }, null, 2)}\n`,
+        `${jsonText({ dryRun: values['dry-run'] ?? false, findings: result.findings, ...(held.teams.length > 0 ? { held } : {}) })}\n`,
       );
       return 0;
     }
-    if (result.held.length > 0) {
-      io.out.write(`Budget checks held for ${result.heldTeams.join(', ')}: ${staleLine(result.held)}\n`);
-      for (const s of result.held) io.out.write(`  ${s.label}: ${s.error}\n`);
+    if (result.holds.length > 0) {
+      io.out.write(`Budget checks held for ${result.heldTeams.join(', ')}:\n`);
+      for (const line of result.holds.flatMap(describeHold)) io.out.write(`  ${line}\n`);
     }
     if (result.alerts.length === 0) io.out.write(`No new budget alerts (${result.findings.length} open findings).\n`);
     for (const alert of result.alerts) {

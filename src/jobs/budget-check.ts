@@ -15,6 +15,7 @@ import type { ChatPort } from '../ports/chat-port.js';
 import { mentionOf } from '../ports/people-directory.js';
 import type { Mention } from '../../templates/message.js';
 import type { StaleSource } from '../domain/staleness.js';
+import { rateHold, staleHold, type CheckHold } from '../domain/check-hold.js';
 import { currencyHoldNotice } from '../../templates/currency-hold-notice.js';
 import { staleDataNotice } from '../../templates/stale-data-notice.js';
 import { runCheck, type CheckDefinition } from './run-check.js';
@@ -37,8 +38,10 @@ export interface BudgetCheckResult {
   queued: OutboxDraft[];
   /** Spend sources whose last refresh failed, behind the teams held. */
   held: StaleSource[];
-  /** Teams whose check was held (nothing opened or resolved) because a source of their spend failed. */
+  /** Teams whose check was held (nothing opened or resolved): a source of their spend failed, or a rate is missing. */
   heldTeams: string[];
+  /** Each held team with why, and what to do about it. */
+  holds: CheckHold[];
 }
 
 interface BudgetInput {
@@ -114,7 +117,15 @@ export function budgetCheck(options: BudgetCheckOptions = {}): CheckDefinition<'
       ];
       const { held, snapshot } = input;
       const heldSources = [...new Map(held.flatMap((t) => snapshot.staleTeams.get(t.id) ?? []).map((s) => [s.source, s])).values()];
-      return { findings, alerts, queued, held: heldSources, heldTeams: held.map((t) => t.id) };
+      const base = snapshot.baseCurrency;
+      const holds = held.map((t) => ({
+        team: t.id,
+        reasons: [
+          ...(snapshot.staleTeams.get(t.id) ?? []).map(staleHold),
+          ...(snapshot.unconvertible.has(t.id) ? [rateHold(snapshot.unconvertible.get(t.id)!, t.budget?.currency ?? base, base)] : []),
+        ],
+      }));
+      return { findings, alerts, queued, held: heldSources, heldTeams: held.map((t) => t.id), holds };
     },
   };
 }

@@ -1,0 +1,75 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, workDir } from '../support/run-cli.js';
+import { focusCsv } from '../sources/focus/helpers.js';
+
+// A team whose spend comes partly in yen, with a budget in dollars and no rate in burnrate.yml:
+// its budget check is held, and `burnrate check` (plain, --dry-run and --json) names the team, the
+// currency and the setting to write.
+
+const CONFIG = `ownership: { tagKeys: [team] }
+teams:
+  - { id: ml-research, budget: { monthly: 1000, currency: USD, thresholds: [50], forecast: false } }
+  - { id: vision, budget: { monthly: 1000, currency: USD, thresholds: [50], forecast: false } }
+sources: []
+`;
+
+const line = (cost: string, currency: string, team: string) => ({
+  BilledCost: cost,
+  EffectiveCost: cost,
+  BillingCurrency: currency,
+  BillingPeriodStart: '2026-11-01T00:00:00Z',
+  ChargePeriodStart: '2026-11-02T00:00:00Z',
+  ChargePeriodEnd: '2026-11-03T00:00:00Z',
+  Tags: `{"team":"${team}"}`,
+});
+
+async function project(): Promise<string> {
+  const dir = workDir();
+  writeFileSync(join(dir, 'burnrate.yml'), CONFIG);
+  writeFileSync(
+    join(dir, 'nov.csv'),
+    focusCsv([line('400.00', 'USD', 'ml-research'), line('30000', 'JPY', 'ml-research'), line('600.00', 'USD', 'vision')]),
+  );
+  expect((await cli(['import', 'focus', 'nov.csv'], { cwd: dir })).code).toBe(0);
+  return dir;
+}
+
+const SETTING = 'fx: { base: USD, asOf: YYYY-MM-DD, rates: { JPY: <USD per JPY> } }';
+const NOW = '2026-11-05T09:00:00Z';
+
+describe('burnrate check says which team is held and why', () => {
+  it('names the team, the currency without a rate and the setting to add, on a run and a dry run', async () => {
+    const dir = await project();
+    for (const args of [['check', '--dry-run'], ['check']]) {
+      const run = await cli(args, { cwd: dir, now: NOW });
+      expect(run.code).toBe(0);
+      expect(run.out).toContain('Budget checks held for ml-research:');
+      expect(run.out).toContain(`ml-research: held, spend in JPY has no exchange rate to USD; add to burnrate.yml: ${SETTING}`);
+      // The team with a rate for everything it spends is checked as usual (600 of 1,000 crosses 50%).
+      expect(run.out).not.toContain('vision: held');
+    }
+  });
+
+  it('gives the reason as data in --json', async () => {
+    const dir = await project();
+    const check = JSON.parse((await cli(['check', '--json', '--dry-run'], { cwd: dir, now: NOW })).out);
+    expect(check.held.teams).toEqual(['ml-research']);
+    expect(check.held.why).toEqual([
+      {
+        team: 'ml-research',
+        reasons: [
+          {
+            kind: 'missing-rate',
+            currencies: ['JPY'],
+            budgetCurrency: 'USD',
+            problem: 'spend in JPY has no exchange rate to USD',
+            fix: `add to burnrate.yml: ${SETTING}`,
+          },
+        ],
+      },
+    ]);
+    expect(check.findings.map((f: { id: string }) => f.id)).toEqual(['budget.actual:vision:2026-11:50']);
+  });
+});
