@@ -10,13 +10,14 @@ import { createSlackApp } from '../chat/slack/slack-app.js';
 import { readSlackSettings } from '../chat/slack/slack-settings.js';
 import { createTeamsApp } from '../chat/teams/teams-app.js';
 import { checkTeamsCanServe, INSECURE_WARNING, readTeamsSettings } from '../chat/teams/teams-settings.js';
-import { startHttpServer, type Route } from '../http/server.js';
+import { startHttpServer, type HealthProbe, type Route } from '../http/server.js';
 import { installProcessGuard } from '../process-guard.js';
 import { DeliveryLoop } from '../jobs/delivery-loop.js';
 import { jobTable } from '../jobs/job-table.js';
 import { buildRuntime } from '../runtime.js';
 import { startScheduler, type Scheduler } from '../scheduler.js';
 import { createServeMetrics } from '../http/metrics.js';
+import { DEFAULT_METRICS_PORT, startMetricsListener, type MetricsSettings } from '../http/metrics-listener.js';
 import { runFirstChecks } from './serve-first-run.js';
 import { listenForStop } from './stop-signal.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
@@ -45,8 +46,9 @@ const USAGE = 'burnrate serve [--config FILE] [--db FILE] [--port N] [--host ADD
  *      Teams when MICROSOFT_APP_ID is set (or BURNRATE_INSECURE_DEV=1, unauthenticated, loopback only),
  *      else (no chat platform configured) messages print to this terminal; the local web console
  *      is one more chat platform, on by default when there is no other (CONSOLE, CONSOLE_TOKEN)
- *   2. answer /healthz, /readyz, /metrics, Slack's events, Teams' activities and the console on one
- *      HTTP server, and start the one outbox delivery of this process
+ *   2. answer /healthz, /readyz, Slack's events, Teams' activities and the console on one HTTP
+ *      server, /metrics on a listener of its own (METRICS_HOST, loopback by default; METRICS_PORT;
+ *      METRICS_TOKEN), and start the one outbox delivery of this process
  *   3. fill an empty store from the configured sources (the demo organisation by default), run the
  *      budget check once, then the idle-GPU check (when GPU metrics are configured) and the monthly
  *      reviews due today (the embedded demo without Slack or Teams: last month's, whatever the day);
@@ -61,6 +63,7 @@ export const serveVerb: Verb = async (args, io) => {
   const teams = readTeamsSettings(io.env);
   const port = portOf(values.port ?? io.env.PORT ?? '3000', values.port === undefined ? 'PORT' : '--port');
   const host = values.host ?? io.env.HOST ?? '127.0.0.1';
+  const metricsSettings = readMetricsSettings(io.env);
   // Also read first: a console that would be exposed without a token stops serve here.
   const consoleSettings = readConsoleSettings(io.env, { chatConfigured: slack !== null || teams !== null, host });
   const runtime = buildRuntime({
@@ -109,6 +112,7 @@ export const serveVerb: Verb = async (args, io) => {
     const metrics = createServeMetrics(deps, delivery);
     let scheduler: Scheduler | null = null;
     let firstChecksAt: Date | null = null;
+    let health: HealthProbe;
     const server = await startHttpServer({
       host,
       port,
@@ -117,37 +121,25 @@ export const serveVerb: Verb = async (args, io) => {
         ...(slackApp?.routes ?? []),
         ...(teamsApp?.routes ?? []),
         ...(consoleChat ? createConsoleRoutes(deps, { chat: consoleChat, settings: consoleSettings, dispatch }) : []),
-        ['GET /metrics', metrics.route],
       ]),
-      health: {
+      health: (health = {
         alive: () => true,
-        // Ready once the first checks have run (alerts of the start are queued), the schedule is on
-        // and delivery makes progress (it need not have drained a backlog); `reasons` say why not.
+        // Ready once the first checks have run (alerts of the start are queued) and the schedule is on.
         ready: async () => {
           const outbox = await deps.store.outbox.summary().catch(() => null);
           const running = scheduler?.running ?? false;
-          const progress = await delivery
-            .health()
-            .catch((error: Error) => ({ ok: false, reason: `cannot read the outbox: ${error.message}`, failedPassesInRow: 0 }));
-          const reasons = [
-            ...(outbox === null ? ['the database does not answer'] : []),
-            ...(firstChecksAt === null ? ['the first checks are still running'] : []),
-            ...(running ? [] : ['the scheduler is not running']),
-            ...(progress.reason ? [`delivery: ${progress.reason}`] : []),
-          ];
           return {
-            ok: reasons.length === 0,
-            checks: { database: outbox !== null, firstChecks: firstChecksAt !== null, scheduler: running, delivery: progress.ok },
-            ...(reasons.length > 0 ? { reasons } : {}),
-            delivery: progress,
+            ok: outbox !== null && firstChecksAt !== null && running,
+            checks: { database: outbox !== null, firstChecks: firstChecksAt !== null, scheduler: running },
             ...(firstChecksAt ? { firstChecksAt: firstChecksAt.toISOString() } : {}),
             // Which replica runs the shared jobs: one at a time on Postgres, always this one on SQLite.
             ...(scheduler ? { leader: scheduler.leading } : {}),
             ...(outbox ? { outbox } : {}),
           };
         },
-      },
+      }),
     });
+    const metricsServer = await startMetricsListener(metricsSettings, metrics.route, health, deps.log);
     delivery.start();
     // The embedded demo on its own (the console, the terminal) opens with last month's review in every
     // channel, something to answer at once; a real Slack or Teams is not sent threads for made-up teams.
@@ -162,6 +154,7 @@ export const serveVerb: Verb = async (args, io) => {
     scheduler.describe().forEach((line) => say(`scheduled: ${line}`));
     const base = baseUrl(host, (server.address() as AddressInfo).port);
     if (consoleChat) say(describeConsole(base, consoleSettings));
+    say(describeMetrics(metricsServer, metricsSettings));
     say(`health: ${base}healthz — press Ctrl-C to stop`);
     started = true;
 
@@ -169,8 +162,10 @@ export const serveVerb: Verb = async (args, io) => {
     await scheduler.stop();
     await delivery.stop();
     await slackApp?.stop();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const listener of [server, metricsServer]) {
+      listener?.closeAllConnections();
+      await new Promise<void>((resolve) => (listener ? listener.close(() => resolve()) : resolve()));
+    }
     // No new commands arrive now; the answers already acknowledged are finished and delivered.
     await answerer?.close();
     answerer = null;
@@ -188,6 +183,25 @@ function portOf(text: string, name: string): number {
   const port = /^\d{1,5}$/.test(text.trim()) ? Number(text) : NaN;
   if (!(port >= 0 && port <= 65535)) throw usageError(`${name} must be a port number from 0 to 65535, got "${text}"`, USAGE);
   return port;
+}
+
+/** METRICS_HOST (loopback), METRICS_PORT (9464) and METRICS_TOKEN, checked before anything is opened. */
+function readMetricsSettings(env: NodeJS.ProcessEnv): MetricsSettings {
+  const chosen = env.METRICS_PORT !== undefined && env.METRICS_PORT.trim() !== '';
+  const token = env.METRICS_TOKEN?.trim() || null;
+  return {
+    host: env.METRICS_HOST?.trim() || '127.0.0.1',
+    port: chosen ? portOf(env.METRICS_PORT!, 'METRICS_PORT') : DEFAULT_METRICS_PORT,
+    portChosen: chosen,
+    token,
+  };
+}
+
+/** Where Prometheus scrapes, and whether it needs the token (never the token). */
+function describeMetrics(server: import('node:http').Server | null, settings: MetricsSettings): string {
+  if (!server) return `metrics: off (port ${settings.port} on ${settings.host} is in use; set METRICS_PORT to serve them)`;
+  const url = `${baseUrl(settings.host, (server.address() as AddressInfo).port)}metrics`;
+  return `metrics: ${url}${settings.token ? ' — METRICS_TOKEN required as a bearer token' : ''}`;
 }
 
 function baseUrl(host: string, port: number): string {

@@ -222,6 +222,11 @@ export const configSchema = z
         budgetCheck: hourMinute.default('08:00'),
       })
       .default({ budgetCheck: '08:00' }),
+    /**
+     * What serve's /metrics shows beyond burnrate's own health: each team's spend, forecast, idle
+     * cost and waste only when asked (they name teams and money, and a scrape is not a chat channel).
+     */
+    metrics: z.strictObject({ teamCosts: z.boolean({ error: 'expected true or false' }).default(false) }).prefault({}),
     /** When digests go out (in each team's time zone), and the organisation's digest for admins. */
     digest: z
       .strictObject({

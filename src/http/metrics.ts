@@ -15,11 +15,13 @@ export interface ServeMetrics {
 /**
  * burnrate's own health for Prometheus, so operators alert on the alerting: the outbox by status
  * (read from the store at each scrape, so every replica reports the shared outbox), sends of this
- * process, source ages and failures, job durations and errors. One registry per serve: nothing global.
+ * process, source ages and failures, job durations and errors; each team's cost gauges when
+ * metrics.teamCosts is on. One registry per serve: nothing global.
  */
 export function createServeMetrics(deps: Deps, delivery: { totals: DeliveryReport }): ServeMetrics {
   const registry = new Registry();
-  const teams = registerTeamMetrics(registry, deps);
+  // Team names and money only when burnrate.yml asks for them (metrics.teamCosts).
+  const teams = deps.config.metrics.teamCosts ? registerTeamMetrics(registry, deps) : null;
   // Read once per scrape, before the registry collects: the outbox gauges share it.
   let outbox: OutboxSummary | null = null;
   new Gauge({
@@ -102,7 +104,7 @@ export function createServeMetrics(deps: Deps, delivery: { totals: DeliveryRepor
   return {
     route: async (_req, res) => {
       try {
-        [outbox] = await Promise.all([deps.store.outbox.summary(), teams.refresh()]);
+        [outbox] = await Promise.all([deps.store.outbox.summary(), teams?.refresh()]);
         const text = await registry.metrics();
         res.writeHead(200, { 'content-type': registry.contentType });
         res.end(text);
