@@ -23,12 +23,20 @@ export function reviewLine(data: ReviewLineData): Message {
   const what = [line.instanceType, line.workload, line.service].filter(Boolean).join(' · ');
   const blocks: Block[] = [{ type: 'text', text: `**#${line.rank} ${line.label}**: ${money(line.cost)} last month\n${what}` }];
   for (const r of line.recommendations) {
-    const change = r.kind === 'spot' ? `Spot (${r.current.instanceType} on spot)` : `Right-size to ${r.proposed.instanceType}`;
-    blocks.push({ type: 'context', text: `${change}: ${r.evidence.join(' ')} Saves about ${money(r.monthlySaving)} a month.` });
+    if (r.kind === 'spot' && line.spotSaving !== null) {
+      // One spot figure per instance: the month's, as the waste report has it, not a second estimate.
+      blocks.push({
+        type: 'context',
+        text: `Spot (${r.current.instanceType} on spot): ${r.evidence[0] ?? ''} ${spotText(line.spotSaving, money)}`,
+      });
+    } else {
+      const change = r.kind === 'spot' ? `Spot (${r.current.instanceType} on spot)` : `Right-size to ${r.proposed.instanceType}`;
+      blocks.push({ type: 'context', text: `${change}: ${r.evidence.join(' ')} Saves about ${money(r.monthlySaving)} a month.` });
+    }
     if (r.blocker) blocks.push({ type: 'context', text: `Not ready for spot yet: ${r.blocker}` });
   }
   if (line.spotSaving !== null && !line.recommendations.some((r) => r.kind === 'spot'))
-    blocks.push({ type: 'context', text: `On spot this line would have cost about ${money(line.spotSaving)} less (catalog spot price).` });
+    blocks.push({ type: 'context', text: spotText(line.spotSaving, money) });
   if (line.answer)
     blocks.push({
       type: 'context',
@@ -55,6 +63,11 @@ export function reviewLine(data: ReviewLineData): Message {
   if (spot && !spot.blocker) blocks.push({ type: 'actions', buttons: [spotApproveButton(spot, data.spot)] });
   const status = line.answer ? ` (${ANSWER_LABELS[line.answer]})` : '';
   return { summary: `#${line.rank} ${line.label}: ${money(line.cost)}${status}`, blocks };
+}
+
+/** The month's spot figure of a line, with its basis. */
+function spotText(saving: number, money: (n: number) => string): string {
+  return `On spot this line would have cost about ${money(saving)} less this month (the waste diagnosis's spot figure: the catalog's spot discount, net of work redone after reclaims, on the bill's charge left after idle and right-size).`;
 }
 
 function stamp(at: Date | null): string {

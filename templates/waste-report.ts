@@ -1,5 +1,6 @@
 import { formatMoney, formatPercent } from '../src/domain/money.js';
 import { BENCHMARK_SHARES, type CommitmentReport, type TeamWaste, type WasteDiagnosis } from '../src/domain/waste.js';
+import { wasteHeadline } from '../src/domain/waste-headline.js';
 import type { Block, Button, Message } from './message.js';
 import type { StaticPool } from '../src/domain/kube-usage.js';
 
@@ -31,8 +32,7 @@ export function wasteReport(data: WasteReportData): Message {
   const { diagnosis } = data;
   const money = (n: number) => formatMoney(n, diagnosis.currency);
   const scope = data.rows.length === 1 ? data.rows[0]!.teamName : 'your teams';
-  const waste = data.rows.reduce((s, r) => s + r.afterFixes, 0);
-  const spend = data.rows.reduce((s, r) => s + r.gpuSpend, 0);
+  const { waste, spend } = wasteHeadline(data.rows);
   const headline =
     spend > 0
       ? `GPU waste, ${scope}: ${money(waste)} of ${money(spend)} a month (${formatPercent(waste / spend)})`
@@ -68,7 +68,10 @@ function teamBlocks(row: TeamWaste, money: (n: number) => string, dryRun: boolea
   const [fixLo, fixHi] = BENCHMARK_SHARES.afterFixes;
   const blocks: Block[] = [
     { type: 'divider' },
-    { type: 'text', text: `**${row.teamName}**: GPU spend ${money(row.gpuSpend)} a month` },
+    {
+      type: 'text',
+      text: `**${row.teamName}**: GPU spend ${money(row.gpuSpend)} a month${row.unmeasured > 0 ? `, of which ${money(row.unmeasured)} no GPU metrics saw (in the spend, in no cause)` : ''}`,
+    },
     {
       type: 'facts',
       facts: [

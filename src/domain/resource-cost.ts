@@ -12,6 +12,9 @@ export interface ResourceCost {
   hours: number | null;
   /** When the commitment ends, where the bill says; else null. */
   commitmentEnd: string | null;
+  /** The bill's ProviderName and ResourceName: what names an instance the inventory no longer lists. */
+  provider?: string | null;
+  resourceName?: string | null;
 }
 
 /** A commitment's unused part over a period (FOCUS CommitmentDiscountStatus 'Unused'). */

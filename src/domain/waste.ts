@@ -69,6 +69,13 @@ export interface TeamWaste {
   immediate: number;
   /** Every category's sum: never more than gpuSpend. */
   afterFixes: number;
+  /**
+   * The part of gpuSpend no GPU metrics saw (instances without metrics over the period): kept in
+   * the spend, in no cause, never dropped.
+   */
+  unmeasured: number;
+  /** Physical GPU-hours idle or stalled over the period (not scaled): the hours behind the idle and stalled causes. */
+  idleGpuHours: number;
 }
 
 export interface OrganisationWaste extends TeamWaste {
@@ -142,4 +149,21 @@ export interface WasteDiagnosis {
   staticCapacity: StaticPool[];
   /** What the diagnosis could not see (instances without metrics or without a bill), for every reader. */
   notes: string[];
+  /**
+   * Each GPU instance's own figures for each team the bill charged it to, a month: the one idle and
+   * the one spot figure the review's lines and the waste report read (its causes add these up).
+   */
+  instances: InstanceWaste[];
+}
+
+/** One instance's waste figures for one team, a month, in the diagnosis's currency. */
+export interface InstanceWaste {
+  instanceId: string;
+  team: string;
+  /** Its GPU spend: the bill's charge (list price where the bill does not show it yet). */
+  cost: number;
+  /** Idle and stalled. */
+  idle: number;
+  /** On-demand → spot, ready now or after a checkpoint fix; null when spot is not advised for it. */
+  spot: number | null;
 }

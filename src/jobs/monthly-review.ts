@@ -67,7 +67,7 @@ export async function runMonthlyReview(deps: Deps, options: ReviewOptions = {}):
     if (!gpuByMonth.has(month)) gpuByMonth.set(month, await loadMonthGpuFigures(deps, month));
     const gpu = gpuByMonth.get(month)!;
     const figures = await loadReviewFigures(deps, team, month, gpu.idle, gpu.waste, fx);
-    const lines = await loadReviewLines(deps, team.id, month, fx);
+    const lines = await loadReviewLines(deps, team.id, month, fx, gpu.waste);
     const days = await loadCategoryDays(deps, monthOf(`${month}-01`), team.id, { currency: figures.currency, fx });
     const chartInput: DailySpendChartInput = {
       title: reviewChart({ teamName: figures.teamName, month, png: '', team: team.id }).summary,

@@ -1,6 +1,6 @@
 import type { Deps, GpuDeps } from '../deps.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
-import type { MetricsRange } from '../domain/gpu-metrics.js';
+import type { GpuSeries, MetricsRange } from '../domain/gpu-metrics.js';
 import { BurnrateError } from '../domain/errors.js';
 import { attributeSeries, type AttributedGpu } from './gpu-attribution.js';
 import { namespaceTeamsOf } from '../domain/kubernetes.js';
@@ -52,6 +52,11 @@ export interface GpuSnapshot {
   series: AttributedGpu[];
   /** Instance id → the configured team someone handed it to ("Not ours"); always empty with 'tags'. */
   handedTo: ReadonlyMap<string, string>;
+  /**
+   * Series of no instance in the inventory: a machine terminated since (its metrics outlive it),
+   * or one the inventory never listed. The waste diagnosis finds gone instances on the bill by them.
+   */
+  unattributed: GpuSeries[];
 }
 
 /**
@@ -75,5 +80,8 @@ export async function loadGpuSnapshot(deps: Deps, { window, scope = {}, ownershi
   const instances = [...new Map(inScope.map((i) => [i.instanceId, withBilledRate(i, rates)])).values()];
   const namespaces = ownership === 'owners' ? namespaceTeamsOf(deps.config.teams) : new Map<string, string>();
   const handedTo = new Map(owners.filter((o) => deps.config.teams.some((t) => t.id === o.team)).map((o) => [o.instanceId, o.team]));
-  return { window, instances, series: attributeSeries(instances, fetched.flat(), namespaces), handedTo };
+  const all = fetched.flat();
+  const series = attributeSeries(instances, all, namespaces);
+  const matched = new Set(series.map((s) => s.series));
+  return { window, instances, series, handedTo, unattributed: all.filter((s) => !matched.has(s)) };
 }

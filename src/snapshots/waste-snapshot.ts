@@ -15,6 +15,7 @@ import { loadFxRates } from './fx-rates.js';
 import { loadGpuSnapshot, type GpuSnapshot } from './gpu-snapshot.js';
 import { periodWindow } from './gpu-windows.js';
 import { loadHostPeaks } from './host-peaks.js';
+import { goneHosts, goneInstance } from './retired-instances.js';
 import { staticCapacity } from '../checks/kubernetes/static-capacity.js';
 import type { TeamSchedule } from '../checks/idle/team-schedule.js';
 
@@ -34,22 +35,38 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
   const currency = fx.base;
   // Kubernetes workloads are priced at their share of their nodes' bill (src/store/kube-attribution.ts);
   // host peaks are machines'.
-  const machines = snapshot.instances;
-  const ids = machines.map((i) => i.instanceId);
+  const listed = snapshot.instances;
+  // The period's bill, not only today's inventory: a machine terminated since is asked about by
+  // the id its metrics name it by (src/snapshots/retired-instances.ts).
+  const gone = goneHosts((snapshot.unattributed ?? []).filter((s) => !listed.some((i) => i.instanceId === s.ref.host)));
+  const ids = [...listed.map((i) => i.instanceId), ...gone.keys()];
   const [costs, unused, hosts, pools] = await Promise.all([
     deps.store.spend.resourceCosts(period, ids),
     deps.store.spend.unusedCommitments(period),
     loadHostPeaks(
       deps,
       window,
-      machines.filter((i) => !i.kubernetes),
+      listed.filter((i) => !i.kubernetes),
     ),
     deps.store.kubeUsage.poolSamples(period),
   ]);
+  const goneBilled = [...gone].flatMap(([id, series]) => {
+    const bill = costs.find((c) => c.resourceId === id);
+    return bill
+      ? [
+          {
+            instance: goneInstance(id, series, { team: bill.team, provider: bill.provider ?? null, name: bill.resourceName ?? null }),
+            series,
+          },
+        ]
+      : [];
+  });
+  const machines = [...listed, ...goneBilled.map((g) => g.instance)];
 
   const seriesOf = new Map<string, GpuSeries[]>();
   for (const { series, instance } of snapshot.series)
     seriesOf.set(instance.instanceId, [...(seriesOf.get(instance.instanceId) ?? []), series]);
+  for (const { instance, series } of goneBilled) seriesOf.set(instance.instanceId, series);
   const all = [...seriesOf.values()].flat();
   const indexOf = new Map(all.map((s, i) => [s, i]));
   const detected = detectIdleIntervalsMany(all, deps.config.gpu.idle, window);

@@ -160,7 +160,9 @@ describe('review messages', () => {
     expect(text).toContain(
       'Spot (p4d.24xlarge on spot): research-train-fra runs training on on-demand p4d.24xlarge and declares checkpointing',
     );
-    expect(text).toContain('Saves about $5,545.39 a month.');
+    // One spot figure: the line's (the month's, as the waste report has it), not the recommendation's own estimate.
+    expect(text).toContain('On spot this line would have cost about $22,606.79 less this month');
+    expect(text).not.toContain('$5,545.39');
     // The recommendation's saving replaces the catalog estimate on last month's cost.
     expect(text).not.toContain('catalog spot price');
     const [answers, approve] = message.blocks.filter((b) => b.type === 'actions');

@@ -1,8 +1,5 @@
-import type { GpuSeries, MetricsRange } from '../../domain/gpu-metrics.js';
-import { detectIdleIntervalsMany } from '../idle/detect-idle.js';
-import type { IdleInstance } from '../idle/idle-findings.js';
-import type { IdlePolicy } from '../idle/idle-policy.js';
-import { gpuShareOf } from '../../domain/physical-gpus.js';
+import type { WasteDiagnosis } from '../../domain/waste.js';
+import { cents } from './allocate.js';
 
 export interface IdleCost {
   cost: number;
@@ -10,50 +7,22 @@ export interface IdleCost {
 }
 
 /**
- * What a team's GPUs cost while idle or stalled over a range: each GPU's idle seconds at its share
- * of the instance's hourly price (a MIG slice at its share of its GPU's). Per GPU, not per instance, so one idle GPU of eight counts an
- * eighth of the price: the review asks what was paid for and unused, not which instance to stop.
+ * What each team's GPUs cost while idle or stalled over the diagnosed period: the waste
+ * diagnosis's idle and stalled causes, read back, so the review and the waste report show one
+ * figure. Both are the bill's charge for each instance over the period times the share of its
+ * observed GPU time that was idle or stalled (physical GPU-seconds, a MIG slice at its share).
+ * A diagnosis scaled to a month is scaled back to its own days: the review speaks of the period.
  */
-export function idleCostByTeam(
-  gpus: readonly { series: GpuSeries; instance: IdleInstance }[],
-  policy: IdlePolicy,
-  range: MetricsRange,
-): Map<string, IdleCost> {
-  const intervals = detectIdleIntervalsMany(
-    gpus.map((g) => g.series),
-    policy,
-    range,
-  );
+export function idleCostByTeam(diagnosis: Pick<WasteDiagnosis, 'teams' | 'period'>): Map<string, IdleCost> {
+  const unscale = diagnosis.period.scaledToMonth ? diagnosis.period.days / DAYS_PER_MONTH : 1;
   const costs = new Map<string, IdleCost>();
-  gpus.forEach(({ instance }, index) => {
-    if (instance.team === null) return;
-    // A stall usually lies inside an idle interval (both are reported): count each second once.
-    const seconds = idleSeconds(intervals[index]!.filter((i) => i.kind !== 'unknown'));
-    if (seconds === 0) return;
-    const entry = costs.get(instance.team) ?? { cost: 0, gpuHours: 0 };
-    // In physical GPU-hours: a MIG slice is its share of a GPU, whose price is the instance's over
-    // its GPUs (a workload's gpuCount is the GPUs it holds, 1/7 for a 1g slice: its whole price).
-    const gpuHours = (seconds / 3600) * gpuShareOf(gpus[index]!.series.ref);
-    entry.gpuHours += gpuHours;
-    entry.cost += gpuHours * (instance.hourlyPrice / (instance.gpuCount > 0 ? instance.gpuCount : 1));
-    costs.set(instance.team, entry);
-  });
-  for (const entry of costs.values()) {
-    entry.cost = Math.round(entry.cost * 100) / 100;
-    entry.gpuHours = Math.round(entry.gpuHours * 10) / 10;
+  for (const row of diagnosis.teams) {
+    const monthly = row.categories.filter((c) => c.id === 'idle' || c.id === 'stalled').reduce((s, c) => s + c.monthly, 0);
+    if (monthly <= 0 && row.idleGpuHours <= 0) continue;
+    costs.set(row.team, { cost: cents(monthly * unscale), gpuHours: row.idleGpuHours });
   }
   return costs;
 }
 
-/** Seconds covered by the union of intervals. */
-function idleSeconds(intervals: readonly { start: number; end: number }[]): number {
-  const sorted = [...intervals].sort((a, b) => a.start - b.start);
-  let total = 0;
-  let reach = -Infinity;
-  for (const { start, end } of sorted) {
-    if (end <= reach) continue;
-    total += end - Math.max(start, reach);
-    reach = end;
-  }
-  return total;
-}
+/** Days in an average month: what the diagnosis scales a shorter period to. */
+const DAYS_PER_MONTH = 365.25 / 12;

@@ -1,27 +1,25 @@
-import type { CloudProvider, PriceCatalog } from '../../domain/price-catalog.js';
+import type { WasteDiagnosis } from '../../domain/waste.js';
+import { cents } from './allocate.js';
 
-/** Where and what an instance is, as the inventory knows it. */
-export interface PricedInstance {
-  provider: CloudProvider;
-  instanceType: string;
-  region: string;
-  lifecycle: 'on-demand' | 'spot';
-}
+/** Days in an average month: what the diagnosis scales a shorter period to. */
+const DAYS_PER_MONTH = 365.25 / 12;
 
 /**
- * The monthly saving of running a line's on-demand instance on spot instead: the line's cost times
- * the catalog's spot discount for its type and region. null when there is nothing to say (not an
- * instance, already spot or committed, or no spot price in the catalog).
+ * What running a line's instance on spot would have saved over the diagnosed period: the waste
+ * diagnosis's own spot figure for that instance and team (the catalog's spot discount net of work
+ * redone after reclaims, on the bill's charge left after idle and right-size), so a review line and
+ * the waste report never show two. Null when the diagnosis advises no spot for it (already spot,
+ * committed, one node of a multi-node run, no checkpointing, not in the catalog) or has no diagnosis.
  */
 export function spotSaving(
-  cost: number,
-  pricing: string | null,
-  instance: PricedInstance | undefined,
-  catalog: PriceCatalog,
+  diagnosis: Pick<WasteDiagnosis, 'instances' | 'period'> | null,
+  resourceId: string | null,
+  team: string,
 ): number | null {
-  if (!instance || instance.lifecycle !== 'on-demand' || pricing === 'Committed' || pricing === 'Dynamic') return null;
-  const price = catalog.priceOf(instance.provider, instance.instanceType, instance.region);
-  if (!price || price.spotHourly === null || price.onDemandHourly <= 0) return null;
-  const discount = 1 - price.spotHourly / price.onDemandHourly;
-  return discount > 0 ? Math.round(cost * discount * 100) / 100 : null;
+  if (!diagnosis || !resourceId) return null;
+  const figures = diagnosis.instances.filter((i) => i.instanceId === resourceId && i.team === team && i.spot !== null);
+  if (figures.length === 0) return null;
+  const unscale = diagnosis.period.scaledToMonth ? diagnosis.period.days / DAYS_PER_MONTH : 1;
+  const saving = cents(figures.reduce((s, i) => s + i.spot!, 0) * unscale);
+  return saving > 0 ? saving : null;
 }

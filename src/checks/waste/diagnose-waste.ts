@@ -117,11 +117,14 @@ export function diagnoseWaste(input: WasteInput): WasteDiagnosis {
   const teams = input.teams.map(teamWaste);
   const known = new Set(input.teams.map((t) => t.id));
   const orphan = units.filter((u) => !known.has(u.team));
+  // Unowned: the orphan instances and any unused commitment that covered them.
+  const orphanCommitment = [...commitments.byTeam].filter(([team]) => !known.has(team)).reduce((s, [, amount]) => s + amount, 0);
+  const unallocated = scale(orphan.reduce((s, u) => s + u.cost, 0) + orphanCommitment, input);
   const all = summarise('organisation', 'Organisation', units, commitments.total, commitments, input);
-  const unallocated = scale(
-    orphan.reduce((s, u) => s + u.cost, 0),
-    input,
-  );
+  // The organisation's GPU spend is its rows added up, to the cent: each team once, plus what nobody
+  // owns. A headline over the organisation never adds the teams to it again (see waste-headline.ts).
+  all.gpuSpend = cents(teams.reduce((s, t) => s + t.gpuSpend, 0) + unallocated);
+  for (const c of all.categories) c.share = all.gpuSpend > 0 ? c.monthly / all.gpuSpend : 0;
   const organisation: OrganisationWaste = {
     ...all,
     unallocated: {
@@ -145,9 +148,20 @@ export function diagnoseWaste(input: WasteInput): WasteDiagnosis {
       catalog: input.catalog,
       recommendations: input.recommendations,
       spot: input.spot,
+      multiNode,
     }),
     staticCapacity: [...(input.staticCapacity ?? [])],
     notes,
+    instances: units.map((u) => ({
+      instanceId: u.instance.instanceId,
+      team: u.team,
+      cost: scale(u.cost, input),
+      idle: scale((u.parts.idle ?? 0) + (u.parts.stalled ?? 0), input),
+      spot:
+        u.parts['spot-ready'] !== undefined || u.parts['spot-after-fix'] !== undefined
+          ? scale((u.parts['spot-ready'] ?? 0) + (u.parts['spot-after-fix'] ?? 0), input)
+          : null,
+    })),
   };
 }
 
@@ -301,6 +315,11 @@ function summarise(
     categories,
     immediate: sumOf((c) => IMMEDIATE_CATEGORIES.has(c.id)),
     afterFixes: sumOf(() => true),
+    unmeasured: scale(
+      units.filter((u) => !u.time || u.time.observed <= 0).reduce((s, u) => s + u.cost, 0),
+      input,
+    ),
+    idleGpuHours: Math.round(units.reduce((s, u) => s + (u.time ? (u.time.idle + u.time.stalled) / HOURS : 0), 0) * 10) / 10,
   };
 }
 

@@ -4,7 +4,7 @@ import { showback } from '../../checks/review/showback.js';
 import { costPerThousandPredictions, unitCost } from '../../checks/review/unit-costs.js';
 import type { TeamConfig } from '../../config/schema.js';
 import type { Deps } from '../../deps.js';
-import { inCurrency, type FxRates } from '../../domain/fx.js';
+import { convert, inCurrency, type FxRates } from '../../domain/fx.js';
 import { loadFxRates, teamCurrency } from '../../snapshots/fx-rates.js';
 import { loadSpendTotals } from '../../snapshots/spend-totals.js';
 import { loadUnitTotals } from '../../snapshots/team-breakdowns.js';
@@ -17,7 +17,6 @@ import { periodWindow } from '../../snapshots/gpu-windows.js';
 import { loadSavingsLedger } from '../../snapshots/savings-ledger.js';
 import { UNMAPPED, UNTAGGED } from '../../domain/spend.js';
 import { loadBudgetSnapshot } from '../../snapshots/budget-snapshot.js';
-import { gpuIdleInstances } from './review-gpus.js';
 import { nextMonth, previousMonth } from './review-calendar.js';
 
 /** Everything a month's review of one team says, read from the store (and GPU metrics when configured). */
@@ -52,7 +51,10 @@ export async function loadReviewFigures(
   const orgTotal = byTeam.reduce((sum, t) => sum + t.effective, 0);
   const untagged = byTeam.filter((t) => t.key === UNTAGGED || t.key === UNMAPPED).reduce((sum, t) => sum + t.effective, 0);
   const budgeted = snapshot.teams[0] ?? team;
-  const teamIdle = idle?.get(team.id) ?? (idle ? { cost: 0, gpuHours: 0 } : null);
+  // The diagnosis is in the fx base currency; the review speaks the team's, at the month's rate.
+  const idleFound = idle?.get(team.id) ?? (idle ? { cost: 0, gpuHours: 0 } : null);
+  const idleCost = idleFound && waste ? convert(idleFound.cost, waste.currency, currency, fx, month) : (idleFound?.cost ?? null);
+  const teamIdle = idleFound && idleCost !== null ? { ...idleFound, cost: round(idleCost) } : null;
   const predictions = deps.config.unitCosts.predictions.find((p) => p.team === team.id)?.perMonth;
   return {
     team: team.id,
@@ -69,7 +71,8 @@ export async function loadReviewFigures(
       ? {
           ...teamIdle,
           share: spend > 0 ? teamIdle.cost / spend : 0,
-          basis: 'idle: GPUs under the idle policy, each at its share of the instance price',
+          basis:
+            "idle: the bill's charge for each GPU instance times the share of its GPU time that was idle or stalled, as in the waste diagnosis",
         }
       : null,
     untagged: { amount: round(untagged), share: orgTotal > 0 ? untagged / orgTotal : 0 },
@@ -105,26 +108,22 @@ export interface MonthGpuFigures {
 }
 
 /**
- * The month's idle GPU cost of every team and its waste diagnosis, from one read of the month's
- * GPU metrics. A waste diagnosis that cannot be made leaves the review without its waste section
- * (the log says why); the idle cost fails the review as it always has.
+ * The month's waste diagnosis and, read from it, every team's idle GPU cost: one read of the
+ * month's GPU metrics, one figure. A diagnosis that cannot be made leaves the review without its
+ * waste section and its idle figure (the log says why); unreadable metrics fail the review.
  */
 export async function loadMonthGpuFigures(deps: Deps, month: string): Promise<MonthGpuFigures> {
   if (!deps.gpu) return { idle: null, waste: null };
   const period = monthOf(`${month}-01`);
   const range = periodWindow(period, deps.clock());
   if (range.end <= range.start) return { idle: new Map(), waste: null };
-  const [snapshot, owners] = await Promise.all([
-    loadGpuSnapshot(deps, { window: range, ownership: 'tags' }),
-    deps.store.instanceOwners.list(),
-  ]);
-  const handedTo = new Map(owners.filter((o) => deps.config.teams.some((t) => t.id === o.team)).map((o) => [o.instanceId, o.team]));
-  const idle = idleCostByTeam(gpuIdleInstances(snapshot, handedTo), deps.config.gpu.idle, range);
+  const snapshot = await loadGpuSnapshot(deps, { window: range, ownership: 'tags' });
   const waste = await loadWasteDiagnosis(deps, period, snapshot).catch((error: unknown) => {
     deps.log.warn({ month, err: (error as Error).message }, 'waste diagnosis failed; the review goes out without it');
     return null;
   });
-  return { idle, waste };
+  // One idle figure: the waste diagnosis's idle and stalled causes, never a second computation.
+  return { idle: waste ? idleCostByTeam(waste) : null, waste };
 }
 
 /** This month's forecast as the budget check makes it (weekday averages of the lookback window). */

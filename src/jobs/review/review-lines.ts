@@ -1,4 +1,3 @@
-import { loadPriceCatalog } from '../../catalog/price-catalog.js';
 import { spotSaving } from '../../checks/review/spot-saving.js';
 import type { Deps } from '../../deps.js';
 import type { GpuInstance } from '../../domain/gpu-inventory.js';
@@ -7,22 +6,35 @@ import type { Recommendation } from '../../domain/recommendation.js';
 import type { ReviewLine } from '../../domain/review.js';
 import { recommendationsFor, type CostLineRef } from '../../snapshots/recommendations-for.js';
 import { loadCostLines } from '../../snapshots/team-breakdowns.js';
-import { teamCurrency } from '../../snapshots/fx-rates.js';
-import type { FxRates } from '../../domain/fx.js';
+import { loadFxRates, teamCurrency } from '../../snapshots/fx-rates.js';
+import { convert, type FxRates } from '../../domain/fx.js';
+import type { WasteDiagnosis } from '../../domain/waste.js';
 
 /**
  * A team's top cost lines of a month, with what the inventory knows of each instance (its name,
- * type and workload), for on-demand GPU instances the catalog's saving on spot, and the right-size
- * and spot recommendations for the instance each line bills.
+ * type and workload), the month's spot saving as the waste diagnosis puts it (one figure for both),
+ * and the right-size and spot recommendations for the instance each line bills.
  */
-export async function loadReviewLines(deps: Deps, team: string, month: string, fx?: FxRates): Promise<ReviewLine[]> {
+export async function loadReviewLines(
+  deps: Deps,
+  team: string,
+  month: string,
+  fx?: FxRates,
+  waste: WasteDiagnosis | null = null,
+): Promise<ReviewLine[]> {
   const [lines, inventory] = await Promise.all([
     loadCostLines(deps, monthOf(`${month}-01`), team, { currency: teamCurrency(deps.config, team), fx }, deps.config.review.lines),
     deps.gpu ? deps.gpu.inventory() : Promise.resolve([]),
   ]);
   const instances = new Map<string, GpuInstance>(inventory.map((i) => [i.instanceId, i]));
-  const catalog = loadPriceCatalog();
   const recommended = await linesRecommendations(deps, team, lines);
+  // The diagnosis is in the fx base currency; the lines in the team's, at the month's rate.
+  const rates = fx ?? (await loadFxRates(deps));
+  const inTeamCurrency = (amount: number | null) => {
+    if (amount === null || !waste) return null;
+    const converted = convert(amount, waste.currency, teamCurrency(deps.config, team), rates, month);
+    return converted === null ? null : Math.round(converted * 100) / 100;
+  };
   return lines.map((line, index) => {
     const instance = line.resourceId ? instances.get(line.resourceId) : undefined;
     const cost = Math.round(line.effective * 100) / 100;
@@ -37,7 +49,7 @@ export async function loadReviewLines(deps: Deps, team: string, month: string, f
       cost,
       instanceType: instance?.instanceType ?? null,
       workload: instance?.workload ?? null,
-      spotSaving: spotSaving(cost, line.pricing, instance, catalog),
+      spotSaving: spotSavesOn(line.pricing) ? inTeamCurrency(spotSaving(waste, line.resourceId, team)) : null,
       recommendations: recommended[index]!.filter((r) => r.kind !== 'spot' || spotSavesOn(line.pricing)),
     };
   });

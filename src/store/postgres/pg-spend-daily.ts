@@ -67,7 +67,8 @@ export class PgSpendStore implements SpendStore {
     return this.db.rows<ResourceCost>(
       `SELECT resource_id AS "resourceId", team, currency, commitment_discount_id AS "commitmentId",
          sum(effective) AS effective, count(DISTINCT CASE WHEN effective <> 0 THEN day END) AS days,
-         sum(usage_hours) AS hours, max(commitment_end) AS "commitmentEnd"
+         sum(usage_hours) AS hours, max(commitment_end) AS "commitmentEnd",
+         max(provider) AS provider, max(resource_name) AS "resourceName"
        FROM spend_daily
        WHERE day >= $1 AND day < $2 AND resource_id = ANY($3::text[])
          AND (source <> '${KUBE_ATTRIBUTION_SOURCE}' OR resource_id ILIKE '${WORKLOAD_ID_PREFIX}%')

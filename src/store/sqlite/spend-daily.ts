@@ -71,7 +71,8 @@ export class SqliteSpendStore implements SpendStore {
       .prepare<[string, string, string], ResourceCost>(
         `SELECT resource_id AS resourceId, team, currency, commitment_discount_id AS commitmentId,
            sum(effective) AS effective, count(DISTINCT CASE WHEN effective <> 0 THEN day END) AS days,
-           sum(usage_hours) AS hours, max(commitment_end) AS commitmentEnd
+           sum(usage_hours) AS hours, max(commitment_end) AS commitmentEnd,
+           max(provider) AS provider, max(resource_name) AS resourceName
          FROM spend_daily
          WHERE day >= ? AND day < ? AND resource_id IN (SELECT value FROM json_each(?))
            AND (source <> '${KUBE_ATTRIBUTION_SOURCE}' OR resource_id LIKE '${WORKLOAD_ID_PREFIX}%')

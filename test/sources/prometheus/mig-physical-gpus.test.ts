@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { idleFindings, toCents, type IdleInstance } from '../../../src/checks/idle/idle-findings.js';
 import { idlePolicy } from '../../../src/checks/idle/idle-policy.js';
-import { idleCostByTeam } from '../../../src/checks/review/idle-cost.js';
+import { detectIdleIntervalsMany } from '../../../src/checks/idle/detect-idle.js';
+import { addGpuTime, emptyGpuTime } from '../../../src/checks/waste/gpu-time.js';
 import type { GpuSeries, MetricsRange } from '../../../src/domain/gpu-metrics.js';
 import { countPhysicalGpus, gpuShareOf } from '../../../src/domain/physical-gpus.js';
 import { migShare } from '../../../src/domain/kubernetes.js';
@@ -59,13 +60,12 @@ describe('MIG slices from dcgm-exporter are slices of physical GPUs', () => {
     expect(rest).toEqual([]);
     expect(finding).toMatchObject({ kind: 'gpu.idle', gpus: 1, stalledGpus: 0, burned: toCents(6.88 * HOURS), perDay: toCents(6.88 * 24) });
 
-    // The review's idle cost: each slice's idle hours at its share of the GPU's price, summing to the machine's.
-    const cost = idleCostByTeam(
-      series.map((s) => ({ series: s, instance: box('i-0h100', 1, 6.88) })),
-      idlePolicy(),
-      RANGE,
-    ).get('ml-platform');
-    expect(cost).toEqual({ cost: toCents(6.88 * HOURS), gpuHours: HOURS });
+    // The idle GPU time the waste diagnosis (and the review, which reads it) prices: each slice's
+    // idle hours at its share of the GPU, summing to the machine's one GPU, never three.
+    const intervals = detectIdleIntervalsMany(series, idlePolicy(), RANGE);
+    const time = series.reduce((t, s, i) => addGpuTime(t, s, intervals[i]!, RANGE, null), emptyGpuTime());
+    expect((time.idle + time.stalled) / 3600).toBeCloseTo(HOURS, 6);
+    expect(time.observed / 3600).toBeCloseTo(HOURS, 6);
   });
 
   it('A30 pair with three slices: two GPUs; a GPU the machine has beyond them is padded as one GPU', async () => {
