@@ -124,13 +124,25 @@ export const serveVerb: Verb = async (args, io) => {
       ]),
       health: (health = {
         alive: () => true,
-        // Ready once the first checks have run (alerts of the start are queued) and the schedule is on.
+        // Ready once the first checks have run (alerts of the start are queued), the schedule is on
+        // and delivery makes progress (it need not have drained a backlog); `reasons` say why not.
         ready: async () => {
           const outbox = await deps.store.outbox.summary().catch(() => null);
           const running = scheduler?.running ?? false;
+          const progress = await delivery
+            .health()
+            .catch((error: Error) => ({ ok: false, reason: `cannot read the outbox: ${error.message}`, failedPassesInRow: 0 }));
+          const reasons = [
+            ...(outbox === null ? ['the database does not answer'] : []),
+            ...(firstChecksAt === null ? ['the first checks are still running'] : []),
+            ...(running ? [] : ['the scheduler is not running']),
+            ...(progress.reason ? [`delivery: ${progress.reason}`] : []),
+          ];
           return {
-            ok: outbox !== null && firstChecksAt !== null && running,
-            checks: { database: outbox !== null, firstChecks: firstChecksAt !== null, scheduler: running },
+            ok: reasons.length === 0,
+            checks: { database: outbox !== null, firstChecks: firstChecksAt !== null, scheduler: running, delivery: progress.ok },
+            ...(reasons.length > 0 ? { reasons } : {}),
+            delivery: progress,
             ...(firstChecksAt ? { firstChecksAt: firstChecksAt.toISOString() } : {}),
             // Which replica runs the shared jobs: one at a time on Postgres, always this one on SQLite.
             ...(scheduler ? { leader: scheduler.leading } : {}),
