@@ -6,6 +6,7 @@ import { listBudgets } from '../snapshots/budget-listing.js';
 import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, oneOf, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
+import { jsonText } from '../domain/json-text.js';
 
 const USAGE = 'burnrate budgets [--source aws|gcp|config] [--team T] [--json]';
 const ORIGINS: BudgetOrigin[] = ['aws', 'gcp', 'config'];
@@ -25,7 +26,7 @@ export const budgetsVerb: Verb = async (args, io) => {
     const listing = await listBudgets(deps, deps.clock(), { ...(teams ? { teams } : {}), ...(origin ? { origins: [origin] } : {}) });
     if (values.json) {
       const stale = listing.stale.map((s) => ({ source: s.source, ageHours: s.ageHours, error: s.error }));
-      io.out.write(`${JSON.stringify({ budgets: listing.budgets, dataThrough: listing.dataThrough, stale }, null, 2)}\n`);
+      io.out.write(`${jsonText({ budgets: listing.budgets, dataThrough: listing.dataThrough, stale })}\n`);
     } else io.out.write(`${renderPlainText(budgetListMessage(listing))}\n`);
     return 0;
   } finally {

@@ -5,6 +5,7 @@ import { runGpuCheck } from '../jobs/gpu-check.js';
 import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
+import { jsonText } from '../domain/json-text.js';
 
 const USAGE = 'burnrate idle [--team T] [--json]';
 
@@ -18,7 +19,7 @@ export const idleVerb: Verb = async (args, io) => {
     const result = await runGpuCheck(runtime.deps, { dryRun: true, ...(teams ? { teams } : {}) });
     const idle = result.findings.filter((f) => f.state !== 'resolved').map(({ state: _s, ...f }) => f);
     if (values.json) {
-      io.out.write(`${JSON.stringify({ idle, kept: result.kept, noMetrics: result.noMetrics }, null, 2)}\n`);
+      io.out.write(`${jsonText({ idle, kept: result.kept, noMetrics: result.noMetrics })}\n`);
       return 0;
     }
     io.out.write(`${renderPlainText(idleStatus(idle, teams ? teams[0]! : 'all teams', result.noMetrics))}\n`);

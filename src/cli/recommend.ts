@@ -5,6 +5,7 @@ import { runtimeOf } from './runtime-of.js';
 import { currentRecommendations } from '../snapshots/current-recommendations.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
+import { jsonText } from '../domain/json-text.js';
 
 const USAGE = 'burnrate recommend [--team T] [--json]';
 
@@ -16,7 +17,7 @@ export const recommendVerb: Verb = async (args, io) => {
     const team = values.team ? resolveTeamId(runtime.deps.config, values.team) : undefined;
     const recommendations = await currentRecommendations(runtime.deps, team ? { team } : {});
     if (values.json) {
-      io.out.write(`${JSON.stringify({ recommendations }, null, 2)}\n`);
+      io.out.write(`${jsonText({ recommendations })}\n`);
       return 0;
     }
     io.out.write(`${renderPlainText(recommendationList(recommendations, team ?? 'all teams'))}\n`);

@@ -15,6 +15,7 @@ import { spotButtonOptions } from '../snapshots/recommendations-for.js';
 import type { Config } from '../config/schema.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
+import { jsonText } from '../domain/json-text.js';
 
 const USAGE = 'burnrate review [--team T] [--month YYYY-MM] [--json] [--chart-dir DIR] [--dry-run]';
 
@@ -61,7 +62,7 @@ export const reviewVerb: Verb = async (args, io) => {
     });
     if (values.json) {
       io.out.write(
-        `${JSON.stringify({ dryRun: values['dry-run'] ?? false, reviews: reviews.map((r, i) => ({ team: r.team, month: r.month, created: r.created, queued: r.queued, figures: r.figures, lines: r.lines, chart: charts[i] })) }, null, 2)}\n`,
+        `${jsonText({ dryRun: values['dry-run'] ?? false, reviews: reviews.map((r, i) => ({ team: r.team, month: r.month, created: r.created, queued: r.queued, figures: r.figures, lines: r.lines, chart: charts[i] })) })}\n`,
       );
       return 0;
     }

@@ -5,6 +5,7 @@ import { loadSavingsLedger } from '../snapshots/savings-ledger.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 import { runtimeOf } from './runtime-of.js';
+import { jsonText } from '../domain/json-text.js';
 
 const USAGE = 'burnrate savings [--month YYYY-MM] [--json]';
 
@@ -18,7 +19,7 @@ export const savingsVerb: Verb = async (args, io) => {
     const month = monthOf(typed ? `${typed}-01` : toDay(deps.clock()));
     const ledger = await loadSavingsLedger(deps, month);
     if (values.json) {
-      io.out.write(`${JSON.stringify(ledger, null, 2)}\n`);
+      io.out.write(`${jsonText(ledger)}\n`);
       return 0;
     }
     const money = (n: number) => formatMoney(n, ledger.currency);

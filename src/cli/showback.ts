@@ -7,6 +7,7 @@ import { refreshSources } from '../jobs/refresh-sources.js';
 import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, oneOf, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
+import { jsonText } from '../domain/json-text.js';
 
 const USAGE = 'burnrate showback [--month YYYY-MM] [--format csv|json]';
 const FORMATS = ['csv', 'json'] as const;
@@ -28,7 +29,7 @@ export const showbackVerb: Verb = async (args, io) => {
     if (await deps.store.isEmpty()) await refreshSources(deps);
     const { result, currency } = await monthShowback(deps, month);
     if (format === 'json') {
-      io.out.write(`${JSON.stringify({ month, currency, ...result, teams: result.lines, lines: undefined }, null, 2)}\n`);
+      io.out.write(`${jsonText({ month, currency, ...result, teams: result.lines, lines: undefined })}\n`);
       return 0;
     }
     io.out.write(`${showbackCsv(month, result).join('\n')}\n`);

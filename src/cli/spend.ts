@@ -9,6 +9,7 @@ import { spendByDayChart } from '../../commands/spend-chart.js';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Verb } from './io.js';
+import { jsonText } from '../domain/json-text.js';
 
 const USAGE =
   'burnrate spend [--team T] [--period this-month|last-month|YYYY-MM|YYYY-MM-DD..YYYY-MM-DD] [--by team|service|resource|day|provider|namespace|workload|x_<column>] [--basis charge|invoice] [--json] [--chart FILE.png]';
@@ -40,7 +41,7 @@ export const spendVerb: Verb = async (args, io) => {
   const runtime = runtimeOf(values, io);
   try {
     const report = await spendReport(runtime.deps, { period, by, basis, ...(values.team ? { team: values.team } : {}) });
-    if (values.json) io.out.write(`${JSON.stringify(report, null, 2)}\n`);
+    if (values.json) io.out.write(`${jsonText(report)}\n`);
     else io.out.write(`${renderPlainText(spendSummary(report, report.teams?.join(', ') ?? 'all teams'))}\n`);
     if (values.chart) {
       const chart = await spendByDayChart(runtime.deps, report, now);

@@ -7,6 +7,7 @@ import { commitmentsOf, loadWasteDiagnosis, wastePeriod, wasteRows } from '../sn
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
 import { runtimeOf } from './runtime-of.js';
+import { jsonText } from '../domain/json-text.js';
 
 const USAGE = 'burnrate waste [--team T] [--month YYYY-MM | --days N] [--json]';
 
@@ -30,7 +31,7 @@ export const wasteVerb: Verb = async (args, io) => {
     const diagnosis = await loadWasteDiagnosis(deps, period);
     if (values.json) {
       const shown = team ? { ...diagnosis, teams: diagnosis.teams.filter((t) => t.team === team) } : diagnosis;
-      io.out.write(`${JSON.stringify(shown, null, 2)}\n`);
+      io.out.write(`${jsonText(shown)}\n`);
       return 0;
     }
     const rows = wasteRows(diagnosis, team ? [team] : null);

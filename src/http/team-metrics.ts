@@ -1,6 +1,9 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { Deps } from '../deps.js';
 import { loadTeamGauges, type TeamGauges } from '../snapshots/team-gauges.js';
+import { roundMicros } from '../domain/money.js';
+
+// Money gauges are set in micro-units (roundMicros): a scrape never shows 2175.5258999999996.
 
 /** Scrapes come every few seconds; the team figures move with imports and checks, so a minute old is fresh. */
 const REFRESH_MS = 60_000;
@@ -28,7 +31,7 @@ export function registerTeamMetrics(registry: Registry, deps: Deps): { refresh()
     'burnrate_team_spend_month_to_date',
     "Team's effective spend this calendar month (UTC), as billed so far",
     ['team', 'currency'],
-    (g, t) => g.set({ team: t.team, currency: t.currency }, t.spendMonthToDate),
+    (g, t) => g.set({ team: t.team, currency: t.currency }, roundMicros(t.spendMonthToDate)),
   );
   gauge('burnrate_team_forecast_budget_ratio', "This month's forecast spend over the monthly budget (1 = on budget)", ['team'], (g, t) => {
     if (t.forecastBudgetRatio !== null) g.set({ team: t.team }, t.forecastBudgetRatio);
@@ -37,14 +40,15 @@ export function registerTeamMetrics(registry: Registry, deps: Deps): { refresh()
     'burnrate_team_idle_gpu_cost_per_day',
     'What the GPUs idle or stalled right now cost a day (open idle alerts)',
     ['team', 'currency'],
-    (g, t) => g.set({ team: t.team, currency: 'USD' }, t.idleGpuCostPerDay),
+    (g, t) => g.set({ team: t.team, currency: 'USD' }, roundMicros(t.idleGpuCostPerDay)),
   );
   gauge(
     'burnrate_team_waste_monthly',
     'GPU waste a month by cause over the last 30 days (burnrate waste): causes do not overlap and add up',
     ['team', 'category', 'currency'],
     (g, t) => {
-      for (const [category, monthly] of Object.entries(t.waste ?? {})) g.set({ team: t.team, category, currency: t.currency }, monthly);
+      for (const [category, monthly] of Object.entries(t.waste ?? {}))
+        g.set({ team: t.team, category, currency: t.currency }, roundMicros(monthly));
     },
   );
   gauge(
@@ -54,7 +58,7 @@ export function registerTeamMetrics(registry: Registry, deps: Deps): { refresh()
     (g, t) => {
       for (const [unit, cost] of Object.entries(t.unitCosts))
         if (cost !== null)
-          g.set({ team: t.team, unit: unit === 'predictions1000' ? 'predictions_1000' : unit, currency: t.currency }, cost);
+          g.set({ team: t.team, unit: unit === 'predictions1000' ? 'predictions_1000' : unit, currency: t.currency }, roundMicros(cost));
     },
   );
   return {
