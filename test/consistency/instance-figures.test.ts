@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ReviewFigures, ReviewLine } from '../../src/domain/review.js';
+import type { WasteDiagnosis } from '../../src/domain/waste.js';
+import { cli, workDir } from '../support/run-cli.js';
+
+// One idle figure and one spot figure per instance: on the demo's last month, the monthly review's
+// idle cost and each cost line's spot saving are the waste diagnosis's own, and the waste report's
+// causes add its instances' figures up. A surface that computed its own (a catalog discount on the
+// line's cost, idle GPU-hours at a recent billed rate) differs from these by dollars, and fails here.
+// The amounts themselves are checked against plain sums of a hand-written bill in
+// test/snapshots/waste-headline.test.ts.
+
+const NOW = '2026-12-03T06:00:00Z';
+const MONTH = '2026-11';
+
+interface ReviewJson {
+  reviews: { team: string; figures: ReviewFigures; lines: ReviewLine[] }[];
+}
+
+describe('the demo month: one idle and one spot figure per instance on the review and the waste report', () => {
+  it('review idle = waste idle + stalled; review line spot = waste instance spot; causes = sum of instances', async () => {
+    const cwd = workDir();
+    const db = join(cwd, 'burnrate.db');
+    const waste = await cli(['waste', '--month', MONTH, '--json', '--db', db], { cwd, now: NOW });
+    expect(waste.code, waste.err).toBe(0);
+    const diagnosis = JSON.parse(waste.out) as WasteDiagnosis;
+    const review = await cli(['review', '--month', MONTH, '--json', '--dry-run', '--db', db], { cwd, now: NOW });
+    expect(review.code, review.err).toBe(0);
+    const { reviews } = JSON.parse(review.out) as ReviewJson;
+    expect(diagnosis.period.scaledToMonth).toBe(false);
+    expect(reviews.length).toBe(diagnosis.teams.length);
+
+    const cents = (n: number) => Math.round(n * 100);
+    let spotLines = 0;
+    for (const { team, figures, lines } of reviews) {
+      const row = diagnosis.teams.find((t) => t.team === team)!;
+      const monthly = (id: string) => row.categories.find((c) => c.id === id)!.monthly;
+      // The review's idle cost is the waste report's idle and stalled causes (all in USD here).
+      expect(figures.currency).toBe(diagnosis.currency);
+      expect(cents(figures.idle!.cost), team).toBe(cents(monthly('idle') + monthly('stalled')));
+      expect(figures.idle!.gpuHours).toBe(row.idleGpuHours);
+      // Each cause is its instances' figures added up (to a cent per instance of rounding).
+      const mine = diagnosis.instances.filter((i) => i.team === team);
+      expect(Math.abs(cents(mine.reduce((s, i) => s + i.idle, 0)) - cents(monthly('idle') + monthly('stalled')))).toBeLessThanOrEqual(
+        mine.length,
+      );
+      const spot = mine.reduce((s, i) => s + (i.spot ?? 0), 0);
+      expect(Math.abs(cents(spot) - cents(monthly('spot-ready') + monthly('spot-after-fix')))).toBeLessThanOrEqual(mine.length);
+      // A line's spot saving is its instance's spot figure, nothing else.
+      for (const line of lines) {
+        const figure = diagnosis.instances.find((i) => i.instanceId === line.resourceId && i.team === team)?.spot ?? null;
+        const expected = line.pricing === 'Committed' || line.pricing === 'Dynamic' || !figure ? null : figure;
+        expect(line.spotSaving, `${team} ${line.label}`).toBe(expected);
+        if (expected !== null) spotLines++;
+      }
+    }
+    expect(spotLines).toBeGreaterThan(0);
+  }, 120_000);
+});
