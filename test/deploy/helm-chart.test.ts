@@ -87,6 +87,50 @@ describe('the Helm chart', () => {
     expect(container.volumeMounts.map((m: { mountPath: string }) => m.mountPath)).toEqual(['/etc/burnrate', '/tmp']);
   });
 
+  it('serves /metrics on a port of its own, behind a Service of its own, scraped by a ServiceMonitor when enabled', () => {
+    const off = renderChart(CHART);
+    const [container] = byKind(off, 'Deployment')[0]!.spec.template.spec.containers;
+    expect(container.env).toEqual(
+      expect.arrayContaining([
+        { name: 'METRICS_HOST', value: '0.0.0.0' },
+        { name: 'METRICS_PORT', value: '9464' },
+      ]),
+    );
+    expect(container.ports).toEqual([
+      { name: 'http', containerPort: 3000 },
+      { name: 'metrics', containerPort: 9464 },
+    ]);
+    // The Service that Slack's events reach has no metrics port; the metrics Service has nothing else.
+    const services = byKind(off, 'Service');
+    expect(services.map((s) => [s.metadata.name, s.spec.ports.map((p: { name: string }) => p.name)]).sort()).toEqual([
+      ['burnrate', ['http']],
+      ['burnrate-metrics', ['metrics']],
+    ]);
+    expect(byKind(off, 'ServiceMonitor')).toEqual([]);
+
+    const on = renderChart(CHART, { metrics: { tokenSecretKey: 'METRICS_TOKEN', serviceMonitor: { enabled: true } } });
+    for (const doc of on.filter((d) => d.kind !== 'ServiceMonitor')) expect(schemaErrors(doc)).toEqual([]);
+    const [monitor] = byKind(on, 'ServiceMonitor');
+    expect(monitor).toMatchObject({
+      apiVersion: 'monitoring.coreos.com/v1',
+      spec: {
+        endpoints: [
+          { port: 'metrics', path: '/metrics', interval: '60s', bearerTokenSecret: { name: 'burnrate-secrets', key: 'METRICS_TOKEN' } },
+        ],
+      },
+    });
+    // It selects the metrics Service, not the one Slack's events reach.
+    const selected = (name: string) => {
+      const labels = byKind(on, 'Service').find((s) => s.metadata.name === name)!.metadata.labels as Record<string, string>;
+      return Object.entries(monitor!.spec.selector.matchLabels as Record<string, string>).every(([k, v]) => labels[k] === v);
+    };
+    expect([selected('burnrate-metrics'), selected('burnrate')]).toEqual([true, false]);
+    expect(byKind(on, 'Deployment')[0]!.spec.template.spec.containers[0].env).toContainEqual({
+      name: 'METRICS_TOKEN',
+      valueFrom: { secretKeyRef: { name: 'burnrate-secrets', key: 'METRICS_TOKEN' } },
+    });
+  });
+
   it('binds the read role always and the acting role only with actions enabled', () => {
     const off = renderChart(CHART);
     expect(byKind(off, 'ClusterRole').map((r) => r.metadata.name)).toEqual(['burnrate-read']);
