@@ -46,9 +46,20 @@ export const instanceStopAction = defineAction({
   async answer({ deps, interaction }, finding, attempt) {
     const name = instanceLabel(finding);
     switch (attempt.kind) {
-      case 'stopped':
+      case 'stopped': {
         await interaction.reply.update(await currentIdleAlertMessage(deps, finding));
+        // An earlier Stop (whose answer was lost, or made from another replica) is what holds it:
+        // say so, with who and when as the workload records them.
+        const earlier = attempt.result.earlier;
+        if (earlier)
+          await interaction.reply.private(
+            privateReply(
+              `Already stopped by ${earlier.by}${earlier.at ? ` at ${timeOf(earlier.at)}` : ''}: ${name} is still stopped.`,
+              'Resume on the alert brings it back as it was.',
+            ),
+          );
         return;
+      }
       case 'busy':
         await interaction.reply.private(
           privateReply(`Not stopped: ${name} is busy again.`, 'Its GPUs are working according to the latest metrics; nothing was done.'),

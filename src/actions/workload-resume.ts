@@ -9,15 +9,15 @@ import { privateReply } from '../../templates/private-reply.js';
 import { defineAction, DRY_RUN_HINT, type ActionContext } from './action.js';
 import { claimInstanceAction } from './claim-once.js';
 import { authorizeInstanceAction, currentIdleAlertMessage, readInstancePayload, stopperRoles } from './instance-alert.js';
-import { STOP_ACTION } from './stop-idle-instance.js';
 
 export const RESUME_ACTION = ACTION_IDS.workloadResume;
 
 type ResumeAttempt = { kind: 'done'; result: WorkloadResumeResult } | { kind: 'duplicate'; byUser: string; at: Date };
 
 /**
- * Resume on a Kubernetes workload burnrate stopped: its replicas (or KServe minimum) back as Stop
- * found them, a suspended job running again, a notebook started. Who may stop it may resume it.
+ * Resume on a Kubernetes workload burnrate stopped (as the workload's annotations say, whatever
+ * this database recorded of the Stop): its replicas (or KServe minimum) back as Stop found them, a
+ * suspended job running again, a notebook started. Who may stop it may resume it.
  * Claimed once per stop, like the stop itself: concurrent clicks on any replica restore it once.
  */
 async function resume(
@@ -66,12 +66,9 @@ export const workloadResumeAction = defineAction({
         `${instanceLabel(finding)} is not a Kubernetes workload: there is nothing to resume.`,
         'Start the instance from its cloud console.',
       );
-    const stopped = await deps.store.instanceActions.get(finding.id, STOP_ACTION);
-    if (stopped?.outcome !== 'stopped')
-      throw new BurnrateError(
-        'burnrate_not_stopped',
-        `burnrate did not stop ${instanceLabel(finding)} from this alert: there is nothing to resume.`,
-      );
+    // Whether burnrate stopped it is the workload's own record (its stopped-by annotation), which
+    // the port reads: a Stop whose answer was lost, or made on a replica with another database,
+    // is resumed all the same; a workload burnrate did not stop is refused there.
     return finding;
   },
   subject: (finding) => ({ subject: finding.id, detail: finding.instanceId }),
