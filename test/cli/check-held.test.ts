@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, workDir } from '../support/run-cli.js';
 import { focusCsv } from '../sources/focus/helpers.js';
+import { daysOf } from '../../src/domain/period.js';
+import { openStore } from '../../src/store/sqlite/open-sqlite-store.js';
+import { spendRow } from '../support/deps.js';
 
 // A team whose spend comes partly in yen, with a budget in dollars and no rate in burnrate.yml:
 // its budget check is held, and `burnrate check` (plain, --dry-run and --json) names the team, the
@@ -71,5 +74,41 @@ describe('burnrate check says which team is held and why', () => {
       },
     ]);
     expect(check.findings.map((f: { id: string }) => f.id)).toEqual(['budget.actual:vision:2026-11:50']);
+  });
+
+  it('names the team fed by a failing source, the source, its error and what to do', async () => {
+    const cwd = workDir();
+    writeFileSync(
+      join(cwd, 'burnrate.yml'),
+      `teams:
+  - { id: ml-research, budget: { monthly: 1000, thresholds: [50], forecast: false } }
+sources:
+  - { type: aws }
+`,
+    );
+    const db = join(cwd, 'burnrate.db');
+    const store = openStore(db);
+    await store.importBatches(
+      [
+        {
+          scope: { source: 'aws', billingPeriods: ['2026-11'] },
+          rows: daysOf({ start: '2026-11-01', end: '2026-11-05' }).map((d) => spendRow('ml-research', d, 100)),
+          dataThrough: '2026-11-05T00:00:00Z',
+        },
+      ],
+      new Date('2026-11-05T07:00:00Z'),
+    );
+    const error = "Cost Explorer denied ce:GetCostAndUsage to burnrate's AWS credentials";
+    await store.freshness.recordFailure('aws', error, new Date('2026-11-05T08:00:00Z'));
+    await store.close();
+
+    const run = await cli(['check', '--dry-run', '--db', db], { cwd, now: NOW });
+    expect(run.out).toContain(
+      `ml-research: held, AWS data 2 h old (refresh failing: ${error}); fix the error of AWS; checks resume at the first refresh that works`,
+    );
+    const json = JSON.parse((await cli(['check', '--json', '--dry-run', '--db', db], { cwd, now: NOW })).out);
+    expect(json.held.why).toEqual([
+      { team: 'ml-research', reasons: [expect.objectContaining({ kind: 'stale-source', source: 'aws', ageHours: 2, error })] },
+    ]);
   });
 });

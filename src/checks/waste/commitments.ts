@@ -23,6 +23,8 @@ export interface CommitmentInput {
   catalog: PriceCatalog;
   recommendations: RecommendationsPolicy;
   spot: SpotPolicy;
+  /** Nodes of a multi-node run (recommend.ts's multiNodeInstances): never spot advice, as everywhere else. */
+  multiNode?: ReadonlySet<string>;
 }
 
 /**
@@ -100,7 +102,10 @@ function alwaysOn(input: CommitmentInput): CommitmentReport['alwaysOn'] {
             runningShare,
             input.recommendations.hoursPerMonth,
           );
-    const spot = usage ? spotRecommendation(instance, usage, input.catalog, input.recommendations, input.spot) : null;
+    // One node of a multi-node run gets no spot figure here either: a reclaim stops the whole run.
+    const multiNode = input.multiNode?.has(instance.instanceId) ?? false;
+    const spot = usage && !multiNode ? spotRecommendation(instance, usage, input.catalog, input.recommendations, input.spot) : null;
+    const noSpot = multiNode ? 'spot does not suit one node of a multi-node run' : 'spot does not suit capacity that must stay up';
     const spotSaving = spot && !spot.blocker ? spot.monthlySaving : null;
     const commitmentWins = paid !== null && paid.saving > 0 && (spotSaving === null || paid.saving >= spotSaving);
     const arithmetic =
@@ -108,12 +113,12 @@ function alwaysOn(input: CommitmentInput): CommitmentReport['alwaysOn'] {
         ? ''
         : ` (${Math.round(paid.coveredHours)} h on demand at ${money(price.onDemandHourly)}/h, ${money(paid.onDemandCost)}, against the commitment paid for all ${paid.termHours} h at ${money(price.committedHourly)}/h, ${money(paid.commitmentCost)})`;
     const advice = commitmentWins
-      ? `A 1-year commitment saves ${money(paid.saving)} a month${arithmetic}${spotSaving !== null ? `, more than spot's ${money(spotSaving)}` : '; spot does not suit capacity that must stay up'}.`
+      ? `A 1-year commitment saves ${money(paid.saving)} a month${arithmetic}${spotSaving !== null ? `, more than spot's ${money(spotSaving)}` : `; ${noSpot}`}.`
       : spotSaving !== null
         ? `Spot saves more (${money(spotSaving)} a month): it is checkpointed training, ready for spot${paid === null ? '' : `; a 1-year commitment would save ${money(paid.saving)}${arithmetic}`}.`
         : paid !== null
           ? `A 1-year commitment would cost more than it saves (${money(paid.saving)} a month${arithmetic}): it runs too few hours for one.`
-          : `No committed rate in the catalog for ${instance.instanceType} in ${instance.region}: ask the provider for a quote.`;
+          : `No committed rate in the catalog for ${instance.instanceType} in ${instance.region}: ask the provider for a quote${multiNode ? ` (${noSpot})` : ''}.`;
     out.push({
       instanceId: instance.instanceId,
       name: instance.name,

@@ -4,6 +4,7 @@ import type { Activity, DemoInstance, DemoPricing, Lifecycle, RunPattern, Worklo
 import { randomFor, type Random } from './random.js';
 import { round4 } from './demo-schedule.js';
 import { LAUNCH_TEMPLATE_TAG } from '../../ports/spot-port.js';
+import { DEMO_RUN_TAG } from './demo-unit-tags.js';
 
 /**
  * The demo organisation's GPU fleet: who runs what, where, at which catalog price, and when it runs.
@@ -30,6 +31,11 @@ interface Template {
   extraTags?: Record<string, string>;
   /** Share of GPU memory its sessions hold, when not the usual for its activity (a small model on a big GPU). */
   memoryShare?: readonly [number, number];
+  /**
+   * The multi-node run this node belongs to (its run tag): the nodes of one run start, stop and idle
+   * together, in one placement zone, so their schedule, zone and pattern come from the run, not the node.
+   */
+  run?: string;
   pattern: (r: Random) => RunPattern;
 }
 
@@ -89,6 +95,9 @@ const businessHours = (startHourUtc: number, hours: number) => (): RunPattern =>
 const ckpt = (interval: string) => ({ checkpoint: 'true', 'checkpoint-interval': interval });
 const tag = (value: string, key = 'team') => ({ key, value });
 
+/** The run tag of the pre-training cluster's nodes: one run, resumed from its checkpoints after every stop. */
+export const PRETRAIN_RUN = 'llm-pretrain-70b';
+
 const LLM = 'U0DEMOCAROL';
 const LLM2 = 'U0DEMODAN';
 const RES = 'U0DEMOALICE';
@@ -100,7 +109,8 @@ const CV2 = 'U0DEMOHEIDI';
 
 /** The fleet's composition is fixed; the seed picks ids, zones, cycle lengths and phases. */
 const TEMPLATES: readonly Template[] = [
-  // llm-training: an 8xH100 pre-training cluster (two nodes on a Savings Plan), fine-tuning on spot, sweeps.
+  // llm-training: a three-node 8xH100 pre-training run (two nodes' worth on a Savings Plan), fine-tuning on spot, sweeps.
+  // The nodes carry one run tag: spot is never advised for one node of a multi-node run (a reclaim stops all three).
   ...[0, 1, 2].map(
     (i): Template => ({
       key: `llm-pretrain-${i}`,
@@ -114,6 +124,7 @@ const TEMPLATES: readonly Template[] = [
       team: tag(i === 2 ? 'LLM' : 'llm-training'),
       owner: LLM,
       extraTags: ckpt('30m'),
+      run: PRETRAIN_RUN,
       pattern: runs([7, 11], [4, 20], 0),
     }),
   ),
@@ -495,15 +506,21 @@ function subAccountOf(t: Template): string {
 export function demoFleet(seed: number, catalog: PriceCatalog = loadPriceCatalog()): DemoInstance[] {
   return TEMPLATES.map((t) => {
     const r = randomFor(seed, 'fleet', t.key);
+    // A run's nodes draw zone, pattern and schedule from the run's stream (same draws, same order).
+    const shared = t.run ? randomFor(seed, 'fleet-run', t.run) : r;
     const price = catalog.priceOf(t.provider, t.instanceType, t.region);
     if (!price) throw new Error(`demo fleet: ${t.provider} ${t.instanceType} in ${t.region} is not in the price catalog`);
     const hourly = t.lifecycle === 'spot' ? price.spotHourly : price.onDemandHourly;
     if (hourly === null) throw new Error(`demo fleet: no spot price for ${t.instanceType} in ${t.region}`);
     const pricing: DemoPricing = t.lifecycle === 'spot' ? 'Dynamic' : t.committed ? 'Committed' : 'Standard';
-    const zone = t.provider === 'aws' ? `${t.region}${r.pick(['a', 'b', 'c'])}` : `${t.region}-${r.pick(['a', 'b', 'c'])}`;
+    const zones = ['a', 'b', 'c'];
+    const nodeZone = r.pick(zones);
+    const zoneLetter = t.run ? shared.pick(zones) : nodeZone;
+    const zone = t.provider === 'aws' ? `${t.region}${zoneLetter}` : `${t.region}-${zoneLetter}`;
     const instanceId = t.provider === 'aws' ? `i-0${r.hex(16)}` : numericId(r);
     const tags: Record<string, string> = { Name: t.name, workload: t.workload, ...(t.extraTags ?? {}) };
     if (t.team) tags[t.team.key] = t.team.value;
+    if (t.run) tags[DEMO_RUN_TAG] = t.run;
     return {
       instanceId,
       name: t.name,
@@ -524,9 +541,9 @@ export function demoFleet(seed: number, catalog: PriceCatalog = loadPriceCatalog
       workload: t.workload,
       owner: t.owner,
       protected: t.workload === 'inference',
-      pattern: t.pattern(r),
+      pattern: t.pattern(shared),
       memoryShare: t.memoryShare ?? null,
-      scheduleSeed: r.int(0, 0x7fffffff),
+      scheduleSeed: shared.int(0, 0x7fffffff),
     };
   });
 }

@@ -10,6 +10,13 @@ import { demoUnitTags } from './demo-unit-tags.js';
 /**
  * The demo organisation's daily bill: GPU instances (hours running x catalog price) plus each team's
  * storage, network, monitoring and managed-ML lines, a Savings Plan, taxes and a monthly credit.
+ *
+ * The Savings Plan is applied as AWS applies one, hour by hour: an EC2 Instance Savings Plan for the
+ * p5 family in us-east-1, which only the pre-training run's three nodes use. Its commitment is two
+ * nodes' hours at the committed rate: while the run is up (the nodes start and stop together) it
+ * covers two nodes in full and the third runs on demand, so nothing is unused; while the run is
+ * stopped nothing eligible runs, and those hours are the plan's unused commitment. So the bill never
+ * shows unused commitment beside on-demand usage the plan could have covered.
  * Sized against the demo budgets: llm-training heads ~15-20% over its month, ml-research sits near
  * 80%, vision well under, and inference passes half its weekly budget by Wednesday.
  */
@@ -173,7 +180,7 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
     };
   };
   const commitmentPerDay = fleet.filter((i) => i.pricing === 'Committed').reduce((sum, i) => sum + i.effectiveHourly * 24, 0);
-  const savingsPlan = `arn:aws:savingsplans::${A.payer}:savingsplan/demo-compute-1y`;
+  const savingsPlan = `arn:aws:savingsplans::${A.payer}:savingsplan/${DEMO_SAVINGS_PLAN}`;
   // The plan's year ends 45 days after this month began: always inside the 60 days expiring commitments are told in.
   const monthStart = yesterday + 1 - (Number(dayOf(yesterday + 1).slice(8, 10)) - 1);
   const planEnds = `${dayOf(monthStart + 45)}T00:00:00Z`;
@@ -203,7 +210,7 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
         ...(instance.pricing === 'Committed'
           ? {
               commitmentDiscountId: savingsPlan,
-              commitmentDiscountType: 'Compute Savings Plan',
+              commitmentDiscountType: SAVINGS_PLAN_TYPE,
               commitmentDiscountStatus: 'Used',
               commitmentDiscountEnd: planEnds,
             }
@@ -231,12 +238,12 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
     });
 
     if (commitmentPerDay > 0) {
-      // The Savings Plan's recurring fee is billed for every committed hour, used or not (the plan
-      // was bought a little above what the committed nodes use); the used part is amortised into
-      // the covered hours above, the rest is unused commitment (FOCUS: a Usage row with
-      // CommitmentDiscountStatus Unused, billed 0, at its amortised cost).
-      const plan = { commitmentDiscountId: savingsPlan, commitmentDiscountType: 'Compute Savings Plan', commitmentDiscountEnd: planEnds };
-      const fee = money(commitmentPerDay * (1 + UNUSED_COMMITMENT_SHARE));
+      // The plan's recurring fee is billed for every hour of its term, used or not: the used part is
+      // amortised into the covered hours above, the hours the run was stopped are unused commitment
+      // (FOCUS: a Usage row with CommitmentDiscountStatus Unused, billed 0, at its amortised cost),
+      // present only on a day with such hours, as on a real bill.
+      const plan = { commitmentDiscountId: savingsPlan, commitmentDiscountType: SAVINGS_PLAN_TYPE, commitmentDiscountEnd: planEnds };
+      const fee = money(commitmentPerDay);
       const unused = money(fee - covered);
       rows.push({
         ...base(day, 'aws', A.payer, null),
@@ -250,19 +257,20 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
         billed: fee,
         effective: 0,
       });
-      rows.push({
-        ...base(day, 'aws', A.payer, null),
-        ...plan,
-        commitmentDiscountStatus: 'Unused',
-        service: 'Savings Plans for AWS Compute usage',
-        serviceCategory: 'Compute',
-        resourceId: savingsPlan,
-        chargeCategory: 'Usage',
-        chargeFrequency: 'Usage-Based',
-        pricingCategory: 'Committed',
-        billed: 0,
-        effective: unused,
-      });
+      if (unused > 0)
+        rows.push({
+          ...base(day, 'aws', A.payer, null),
+          ...plan,
+          commitmentDiscountStatus: 'Unused',
+          service: 'Savings Plans for AWS Compute usage',
+          serviceCategory: 'Compute',
+          resourceId: savingsPlan,
+          chargeCategory: 'Usage',
+          chargeFrequency: 'Usage-Based',
+          pricingCategory: 'Committed',
+          billed: 0,
+          effective: unused,
+        });
     }
 
     if (day.endsWith('-01')) {
@@ -334,8 +342,10 @@ function supportFeeRows(firstDay: number, today: string, base: (day: string) => 
 }
 
 const DAY_MS = 86_400_000;
-/** How much more the Savings Plan commits to than the committed nodes use running all day. */
-const UNUSED_COMMITMENT_SHARE = 0.06;
+
+/** The Savings Plan's name in its ARN, and its type as FOCUS's CommitmentDiscountType gives it. */
+export const DEMO_SAVINGS_PLAN = 'demo-ec2-p5-1y';
+const SAVINGS_PLAN_TYPE = 'EC2 Instance Savings Plan';
 
 function unitTagsOf(tags: Record<string, string>, keys: UnitTagKeys | undefined): Pick<SpendRow, 'experiment' | 'run' | 'sweep'> {
   if (!keys) return {};

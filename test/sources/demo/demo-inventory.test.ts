@@ -6,6 +6,7 @@ import { UNMAPPED, UNTAGGED } from '../../../src/domain/spend.js';
 import { demoConfig } from '../../../src/sources/demo/demo-config.js';
 import { demoFleet } from '../../../src/sources/demo/demo-fleet.js';
 import { demoInventory } from '../../../src/sources/demo/demo-inventory.js';
+import { multiNodeInstances } from '../../../src/checks/recommend/recommend.js';
 
 const resolveTeam = teamResolver(demoConfig().teams);
 const inventory = demoInventory(42, resolveTeam);
@@ -95,5 +96,15 @@ describe('demoInventory', () => {
     expect(byName('alice-notebook')).toMatchObject({ workload: 'notebook', protected: false, owner: 'U0DEMOALICE' });
     expect(byName('llm-sweep-0').workload).toBe('sweep');
     expect(new Set(inventory.map((i) => i.workload))).toEqual(new Set(['training', 'inference', 'notebook', 'sweep']));
+  });
+
+  it('tags the pre-training cluster as one multi-node run under the configured run tag', () => {
+    // The multi-node guard reads the run tag of burnrate.yml (unitCosts.tagKeys.run): the demo's three
+    // p5 nodes share one, and no other instance shares its run with another.
+    const runTag = demoConfig().unitCosts.tagKeys.run;
+    const nodes = ['llm-pretrain-node-0', 'llm-pretrain-node-1', 'llm-pretrain-node-2'].map(byName);
+    expect(new Set(nodes.map((n) => n.tags[runTag]))).toEqual(new Set(['llm-pretrain-70b']));
+    expect(new Set(nodes.map((n) => n.region))).toEqual(new Set(['us-east-1']));
+    expect(multiNodeInstances(inventory, runTag)).toEqual(new Set(nodes.map((n) => n.instanceId)));
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { teamResolver } from '../../../src/domain/ownership.js';
 import { UNMAPPED, UNTAGGED, type SpendRow } from '../../../src/domain/spend.js';
 import { demoConfig } from '../../../src/sources/demo/demo-config.js';
-import { demoFleet, hoursOn } from '../../../src/sources/demo/demo-fleet.js';
+import { dayIntervals, demoFleet, hoursOn } from '../../../src/sources/demo/demo-fleet.js';
 import { demoSpendRows } from '../../../src/sources/demo/demo-spend.js';
 
 const config = demoConfig();
@@ -107,20 +107,22 @@ describe('demoSpendRows', () => {
     for (const p of ['Standard', 'Dynamic', 'Committed']) expect(pricing).toContain(p);
     const committed = rows.filter((r) => r.pricingCategory === 'Committed' && r.chargeCategory === 'Usage');
     expect(committed.every((r) => r.billed === 0 && r.effective > 0)).toBe(true);
-    // The plan's fee is billed for every committed hour: what the covered hours used at their
+    // The plan's fee is billed for every hour of its term: what the covered hours used at their
     // amortised cost plus what went unused, day by day (sums over the rows, to the cent).
-    const day = '2026-02-10';
-    const onDay = rows.filter((r) => r.day === day && r.commitmentDiscountId?.startsWith('arn:aws:savingsplans'));
+    const planRows = rows.filter((r) => r.commitmentDiscountId?.startsWith('arn:aws:savingsplans'));
     const sum = (xs: readonly { billed?: number; effective?: number }[], k: 'billed' | 'effective') => xs.reduce((s, r) => s + r[k]!, 0);
-    const used = onDay.filter((r) => r.commitmentDiscountStatus === 'Used');
-    const unused = onDay.filter((r) => r.commitmentDiscountStatus === 'Unused');
-    const fee = onDay.filter((r) => r.chargeCategory === 'Purchase');
-    expect(unused).toHaveLength(1);
-    expect(fee.map((r) => r.chargeFrequency)).toEqual(['Recurring']);
-    expect(Math.round(sum(fee, 'billed') * 100)).toBe(Math.round((sum(used, 'effective') + sum(unused, 'effective')) * 100));
-    expect(onDay.every((r) => r.commitmentDiscountId === onDay[0]!.commitmentDiscountId)).toBe(true);
-    expect(onDay[0]!.commitmentDiscountId).toMatch(/savingsplan\/demo-compute-1y$/);
-    expect(sum(unused, 'effective')).toBeGreaterThan(0);
+    for (const day of new Set(planRows.map((r) => r.day))) {
+      const onDay = planRows.filter((r) => r.day === day);
+      const used = onDay.filter((r) => r.commitmentDiscountStatus === 'Used');
+      const unused = onDay.filter((r) => r.commitmentDiscountStatus === 'Unused');
+      const fee = onDay.filter((r) => r.chargeCategory === 'Purchase');
+      expect(unused.length, day).toBeLessThanOrEqual(1);
+      expect(fee.map((r) => r.chargeFrequency)).toEqual(['Recurring']);
+      expect(Math.round(sum(fee, 'billed') * 100), day).toBe(Math.round((sum(used, 'effective') + sum(unused, 'effective')) * 100));
+    }
+    expect(planRows.every((r) => r.commitmentDiscountId === planRows[0]!.commitmentDiscountId)).toBe(true);
+    expect(planRows[0]!.commitmentDiscountId).toMatch(/savingsplan\/demo-ec2-p5-1y$/);
+    expect(planRows.filter((r) => r.commitmentDiscountStatus === 'Unused').length).toBeGreaterThan(0);
     const purchase = rows.filter((r) => r.chargeCategory === 'Purchase' && !isSupportFee(r));
     expect(purchase.length).toBe(90);
     expect(purchase.every((r) => r.billed > 0 && r.effective === 0)).toBe(true);
@@ -131,6 +133,38 @@ describe('demoSpendRows', () => {
     expect(credits.every((r) => r.billed < 0 && r.effective < 0 && r.team === 'ml-research')).toBe(true);
     const categories = new Set(rows.map((r) => r.serviceCategory));
     for (const c of ['Compute', 'Storage', 'Networking', 'AI and Machine Learning']) expect(categories).toContain(c);
+  });
+
+  it('applies the Savings Plan as AWS does: unused commitment only in hours when nothing it could cover ran', () => {
+    // The plan (an EC2 Instance Savings Plan, p5 in us-east-1) can cover only the pre-training run's
+    // p5 nodes, the demo's only p5 machines in us-east-1. Independently of the plan rows: the nodes run the same hours, two nodes' worth is
+    // committed, and the unused part of a day is the commitment's hourly rate × the hours they were off.
+    const fleet = demoFleet(42);
+    const eligible = fleet.filter((i) => i.provider === 'aws' && i.region === 'us-east-1' && i.instanceType.startsWith('p5.'));
+    expect(eligible.map((i) => i.name)).toEqual(['llm-pretrain-node-0', 'llm-pretrain-node-1', 'llm-pretrain-node-2']);
+    const committed = eligible.filter((i) => i.pricing === 'Committed');
+    expect(committed).toHaveLength(2);
+    const hourlyCommitment = committed.reduce((s, i) => s + i.effectiveHourly, 0);
+    const days = [...new Set(rows.filter((r) => r.chargeCategory === 'Purchase' && !isSupportFee(r)).map((r) => r.day))];
+    let stoppedDays = 0;
+    for (const day of days) {
+      const [first, ...others] = eligible.map((i) => dayIntervals(i, day));
+      for (const other of others) expect(other, day).toEqual(first); // one run: the nodes start and stop together
+      const hours = hoursOn(eligible[0]!, day);
+      const unused = rows.filter((r) => r.day === day && r.commitmentDiscountStatus === 'Unused');
+      if (hours === 24) expect(unused, day).toEqual([]);
+      else {
+        stoppedDays++;
+        expect(
+          unused.reduce((s, r) => s + r.effective, 0),
+          day,
+        ).toBeCloseTo(hourlyCommitment * (24 - hours), 2);
+      }
+      // Whatever ran was covered up to the commitment: the on-demand node never beside an unused hour.
+      const onDemand = rows.filter((r) => r.day === day && r.resourceId === eligible[0]!.instanceId);
+      expect(onDemand.every((r) => r.pricingCategory === 'Standard' && r.usageHours === hours)).toBe(true);
+    }
+    expect(stoppedDays).toBeGreaterThan(0);
   });
 
   it('spends less at weekends', () => {
