@@ -18,6 +18,8 @@ export interface DeliveryOptions {
   leaseMs?: number;
   /** Retry-After per platform and method, shared by the passes of one delivery loop. */
   gates?: ThrottleGates;
+  /** Asked before each claim: true ends the pass there (serve is stopping; the rest waits in the outbox). */
+  stopping?(): boolean;
   /** Told of each item that failed for good, with why (the loop tells burnrate's admins). */
   onFailed?(item: OutboxItem, error: string): Promise<void>;
 }
@@ -57,7 +59,7 @@ export async function deliverOutbox(deps: DeliveryDeps, options: DeliveryOptions
   const report: DeliveryReport = { sent: 0, retried: 0, failed: 0 };
   // Items of a platform that is not running here wait in the outbox for a process that runs it.
   const platforms = [...ports.keys()];
-  for (;;) {
+  while (!options.stopping?.()) {
     const now = deps.clock();
     const item = await deps.store.outbox.claimNext(owner, now, settings.leaseMs, platforms);
     if (!item) break;

@@ -136,7 +136,7 @@ export class DeliveryLoop {
     return this.running;
   }
 
-  /** Waits for the pass in flight, and runs no more. */
+  /** Waits for the item in flight (not the whole pass: a backlog waits in the outbox), and runs no more. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.timer?.cancel();
@@ -149,7 +149,12 @@ export class DeliveryLoop {
       this.again = false;
       try {
         const { onPass, ...options } = this.options;
-        const report = await deliverOutbox(this.deps, { ...deliverySettings(this.deps), ...options, gates: this.gates });
+        const report = await deliverOutbox(this.deps, {
+          ...deliverySettings(this.deps),
+          ...options,
+          gates: this.gates,
+          stopping: () => this.stopped,
+        });
         onPass?.(report);
         this.totals.sent += report.sent;
         this.totals.retried += report.retried;
