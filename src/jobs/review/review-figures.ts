@@ -1,12 +1,12 @@
 import { forecastPeriodEnd } from '../../checks/forecast.js';
 import { idleCostByTeam, type IdleCost } from '../../checks/review/idle-cost.js';
-import { showback } from '../../checks/review/showback.js';
 import { costPerThousandPredictions, unitCost } from '../../checks/review/unit-costs.js';
 import type { TeamConfig } from '../../config/schema.js';
 import type { Deps } from '../../deps.js';
-import { convert, inCurrency, type FxRates } from '../../domain/fx.js';
+import { convert, type FxRates } from '../../domain/fx.js';
 import { loadFxRates, teamCurrency } from '../../snapshots/fx-rates.js';
 import { loadSpendTotals } from '../../snapshots/spend-totals.js';
+import { loadMonthShowback } from '../../snapshots/month-showback.js';
 import { loadUnitTotals } from '../../snapshots/team-breakdowns.js';
 import { monthOf } from '../../domain/period.js';
 import type { ReviewFigures, ReviewWaste } from '../../domain/review.js';
@@ -82,7 +82,7 @@ export async function loadReviewFigures(
       sweep: unitCost(sweeps),
       perThousandPredictions: costPerThousandPredictions(spend, predictions),
     },
-    showback: (await teamShowback(deps, month, fx)).find((l) => l.team === team.id) ?? null,
+    showback: await teamShowback(deps, team.id, month, fx),
     dataThrough: snapshot.dataThrough,
     waste: reviewWaste(waste, team.id),
     savings: { currency: ledger.currency, realised: ledger.realised, expected: ledger.expected, actions: ledger.lines.length },
@@ -92,13 +92,6 @@ export async function loadReviewFigures(
 function reviewWaste(diagnosis: WasteDiagnosis | null, team: string): ReviewWaste | null {
   const row = diagnosis?.teams.find((t) => t.team === team);
   return diagnosis && row ? { period: diagnosis.period, currency: diagnosis.currency, notes: diagnosis.notes, row } : null;
-}
-
-/** The month's showback lines (in the fx base currency); none when a currency has no rate. */
-async function teamShowback(deps: Deps, month: string, fx: FxRates) {
-  const { lines, missing } = inCurrency(await deps.store.spend.invoiceLines(month), fx.base, fx, month);
-  if (missing.length > 0) return [];
-  return showback(lines, deps.config.teams, { commitmentOwner: deps.config.showback.commitmentOwner }).lines;
 }
 
 /** A month's GPU figures: idle cost by team and the waste diagnosis; null each without GPU metrics. */
@@ -143,4 +136,10 @@ function forecastOf(
 
 function round(n: number): number {
   return Math.round(n * 100) / 100;
+}
+
+/** The team's line of the month's showback (in the fx base currency); none when a currency of the month has no rate. */
+async function teamShowback(deps: Deps, team: string, month: string, fx: FxRates) {
+  const { result, missing } = await loadMonthShowback(deps, month, fx);
+  return missing.length > 0 ? null : (result.lines.find((l) => l.team === team) ?? null);
 }
