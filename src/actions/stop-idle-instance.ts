@@ -61,7 +61,8 @@ export async function stopIdleAttempt(
       value: dryRun ? { kind: 'dry-run', result } : { kind: 'refused', detail: result.detail },
     };
   }
-  // An instance that was already stopped saves nothing by this click.
+  // An instance that was already stopped saves nothing by this click. A stop burnrate made earlier
+  // (its answer lost) saves from when it was made, credited to who made it.
   const savings: SavingEntry[] =
     result.outcome === 'stopped'
       ? [
@@ -71,8 +72,8 @@ export async function stopIdleAttempt(
             resourceId: finding.instanceId,
             name: finding.name,
             team: finding.team,
-            at: deps.clock(),
-            byUser,
+            at: result.earlier?.at ?? deps.clock(),
+            byUser: result.earlier?.by ?? byUser,
             expectedDaily: finding.perDay,
             currency: 'USD',
           },

@@ -116,6 +116,9 @@ describe('a Stop the cluster applied but answered 500', () => {
     expect(alert.blocks.flatMap((b) => (b.type === 'actions' ? b.buttons : [])).map((b) => b.action)).toContain('workload.resume');
     // Nothing was sent again: one scale to zero in all.
     expect(scaleWrites()).toHaveLength(1);
+    // One saving, from when the stop was made and credited to who made it.
+    const savings = await deps.store.savings.since('2000-01-01T00:00:00Z');
+    expect(savings.map((e) => [e.byUser, e.at.toISOString()])).toEqual([[VICTOR, stoppedAt.toISOString()]]);
 
     const resumed = await press(deps, VERA, 'workload.resume');
     expect(deployment().spec.replicas).toBe(2); // the replicas before the stop, as written in the annotation
