@@ -70,7 +70,8 @@ describe('commands through the dispatcher', () => {
     const answer = await ask(CAROL, 'budget');
     expect(answer).toContain('LLM Training');
     expect(answer).toMatch(/\$150,000\.00 monthly/);
-    expect(answer).toContain('forecast: weekday averages');
+    // Which forecast method the backtest picks depends on the demo's month: the answer names it either way.
+    expect(answer).toMatch(/forecast: (weekday averages|linear trend)/);
   });
 
   it('budget set is for approvers, is audited either way, and is used by the next check', async () => {
