@@ -1,8 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeSlackApi } from '../fakes/fake-slack-api.js';
 import { closeServer } from '../fakes/http-body.js';
+import { expireLeases } from '../support/expire-leases.js';
 import { workDir } from '../support/run-cli.js';
 import { postSigned, slashCommandBody } from '../support/slack-request.js';
 import { waitFor } from '../support/wait-for.js';
@@ -100,8 +102,9 @@ describe('burnrate serve under faults (real process, fake Slack Web API)', () =>
     first.child.kill('SIGKILL');
     expect(await first.exited).toBe('SIGKILL');
     await waitFor(() => fake.messages.length === 1, 'Slack to take the post of the killed process', 10_000);
-    // Restarted after the dead process's lease ran out (2 minutes on its clock).
-    const second = await spawnServe(cwd, { BURNRATE_NOW: new Date(Date.now() + 3 * 60_000).toISOString() });
+    // Restarted after the dead process's lease ran out (2 minutes on the database's clock).
+    expect(expireLeases(join(cwd, 'data', 'burnrate.db'))).toBe(1);
+    const second = await spawnServe(cwd);
     await started(second);
     await waitFor(() => fake.messages.length >= 3, 'the other alerts', 20_000);
     let ready = await readyz(second);
@@ -122,7 +125,10 @@ describe('burnrate serve under faults (real process, fake Slack Web API)', () =>
     for (let i = 0; i < 20; i++) fake.failNext('chat.postMessage', { delayMs: 150 });
     const [a, b] = [await spawnServe(cwd), await spawnServe(cwd)];
     await Promise.all([started(a), started(b)]);
-    const ready = await readyz(a);
+    // Started means ready, not delivered: the backlog drains behind it.
+    let ready = await readyz(a);
+    for (const deadline = Date.now() + 20_000; (ready.outbox.pending ?? 0) + (ready.outbox.sending ?? 0) !== 0 && Date.now() < deadline; )
+      ready = await new Promise((r) => setTimeout(r, 100)).then(() => readyz(a));
     expect(ready.outbox.sent).toBeGreaterThanOrEqual(3);
     await waitFor(() => fake.messages.length + charts(fake) >= ready.outbox.sent!, 'every alert delivered', 20_000);
     expect(fake.messages.length + charts(fake)).toBe(ready.outbox.sent!);
