@@ -30,8 +30,9 @@ export interface SchedulerOptions {
  * schedule goes on.
  *
  * Several replicas on one database all schedule, but only the leader (store.competeForLeadership)
- * runs the shared jobs, confirming its lease with the database before each, and each occurrence (the job, its zone and the minute it was due) is
- * claimed as a row first, so an occurrence runs once even while the lead changes hands. Jobs
+ * runs the shared jobs, confirming its lease with the database before each, and each occurrence
+ * (the job, its zone and the minute it was due) is claimed as a row first, so an occurrence runs
+ * once even while the lead changes hands. Jobs
  * marked everyReplica (its own people directory, its own delivery) run everywhere.
  */
 export function startScheduler(
