@@ -46,7 +46,9 @@ describe('burnrate serve (npm start)', () => {
     const readiness = await ready.json();
     expect(readiness).toEqual({
       ok: true,
-      checks: { database: true, firstChecks: true, scheduler: true },
+      checks: { database: true, firstChecks: true, scheduler: true, delivery: true },
+      // Delivery makes progress: no pass failing in a row, nothing overdue.
+      delivery: expect.objectContaining({ ok: true, failedPassesInRow: 0 }),
       // When the first checks were done: until then /readyz answers 503.
       firstChecksAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       outbox: expect.objectContaining({ pending: 0, sending: 0, failed: 0, failing: 0 }),
