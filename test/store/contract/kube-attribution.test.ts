@@ -107,6 +107,8 @@ describeStores('Kubernetes cost attribution', (store) => {
         days: 3,
         hours: 72,
         commitmentEnd: null,
+        provider: 'AWS',
+        resourceName: null,
       },
       {
         resourceId: `k8s:${SERVE}`,
@@ -117,6 +119,9 @@ describeStores('Kubernetes cost attribution', (store) => {
         days: 3,
         hours: 24 * (12 / 24) + 24 * (10 / 24) + 24 * (20 / 30),
         commitmentEnd: null,
+        provider: 'AWS',
+        // The attribution line names the workload without its cluster.
+        resourceName: 'vision/Deployment/serve',
       },
     ]);
     // Rates and daily charges of machines read the bill as it is.

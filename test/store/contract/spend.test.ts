@@ -183,6 +183,8 @@ describeStores('spend by resource', (store) => {
         days: 1,
         hours: null,
         commitmentEnd: null,
+        provider: 'AWS',
+        resourceName: null,
       },
       {
         resourceId: 'i-1',
@@ -193,6 +195,8 @@ describeStores('spend by resource', (store) => {
         days: 0,
         hours: 1,
         commitmentEnd: null,
+        provider: 'AWS',
+        resourceName: null,
       },
       {
         resourceId: 'i-1',
@@ -203,6 +207,8 @@ describeStores('spend by resource', (store) => {
         days: 2,
         hours: 24,
         commitmentEnd: '2027-03-01T00:00:00Z',
+        provider: 'AWS',
+        resourceName: null,
       },
       {
         resourceId: 'i-2',
@@ -213,6 +219,8 @@ describeStores('spend by resource', (store) => {
         days: 1,
         hours: null,
         commitmentEnd: null,
+        provider: 'AWS',
+        resourceName: null,
       },
     ]);
     expect(await store().spend.resourceCosts(NOVEMBER, [])).toEqual([]);
