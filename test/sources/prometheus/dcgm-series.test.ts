@@ -38,10 +38,13 @@ describe('step grid and query windows', () => {
     expect(planWindows(createStepGrid({ start: T0, end: T0 + 11_000 * step, stepSeconds: step }))).toEqual([
       { start: T0, end: T0 + 10_999 * step, step },
     ]);
-    const windows = planWindows(createStepGrid({ start: T0, end: T0 + 30 * 86_400, stepSeconds: 60 }));
-    expect(windows).toHaveLength(4); // 43,200 points
+    // The idle check's longest window: 14 days of minutes, 20,160 points.
+    const windows = planWindows(createStepGrid({ start: T0, end: T0 + 14 * 86_400, stepSeconds: 60 }));
+    expect(windows).toHaveLength(2);
     for (const w of windows) expect((w.end - w.start) / w.step).toBeLessThan(11_000);
-    expect(windows[3]!.end).toBe(T0 + 43_199 * 60);
+    expect(windows[1]!.end).toBe(T0 + 20_159 * 60);
+    // 30 days of minutes (43,200 points) is past the per-series cap: refused before any query.
+    expect(() => createStepGrid({ start: T0, end: T0 + 30 * 86_400, stepSeconds: 60 })).toThrow(/at most 30,000/);
   });
 
   it('aggregates by the GPU labels so that info labels and duplicate scrapes fold away', () => {
