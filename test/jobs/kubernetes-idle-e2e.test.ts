@@ -393,9 +393,10 @@ describe('Static GPU capacity', () => {
     const vision = (2 * (100 * (0.25 * (1 / 8)))) / 24;
     const day = { start: '2026-11-18', end: '2026-11-19' };
     const byTeam = new Map((await spendReport(deps, { period: day, by: 'team' })).rows.map((r) => [r.key, r.effective]));
-    expect(byTeam.get('vision')).toBeCloseTo(vision, 9);
-    expect(byTeam.get('research')).toBeCloseTo(100 - vision, 9);
-    expect([...byTeam.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(100, 9);
+    // Spend answers are exact to the micro-unit (a millionth of a dollar).
+    expect(byTeam.get('vision')).toBeCloseTo(vision, 6);
+    expect(byTeam.get('research')).toBeCloseTo(100 - vision, 6);
+    expect([...byTeam.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(100, 6);
     // As cost lines, the workloads beside the node's remainder (what reviews list).
     const lines = (await spendReport(deps, { period: day, by: 'resource', team: 'vision' })).rows.map((r) => r.key).sort();
     expect(lines).toEqual([
