@@ -1,8 +1,10 @@
-/** What the bill charged one resource over a period, per team, currency and covering commitment. */
+/** What the bill charged one resource over a period, per team, currency, billing period and covering commitment. */
 export interface ResourceCost {
   resourceId: string;
   team: string;
   currency: string;
+  /** Billing period (YYYY-MM) of these charges: what their currency is converted at. */
+  period: string;
   /** The commitment (Savings Plan, reservation, CUD) that covered these charges, else null. */
   commitmentId: string | null;
   effective: number;
@@ -17,29 +19,35 @@ export interface ResourceCost {
   resourceName?: string | null;
 }
 
-/** A commitment's unused part over a period (FOCUS CommitmentDiscountStatus 'Unused'). */
+/** A commitment's unused part over a period (FOCUS CommitmentDiscountStatus 'Unused'), per currency and billing period. */
 export interface UnusedCommitment {
   commitmentId: string;
   currency: string;
+  /** Billing period (YYYY-MM) of this part. */
+  period: string;
   effective: number;
   /** When the commitment ends, where the bill says; else null. */
   commitmentEnd: string | null;
 }
 
-/** What the bill charged one resource on one day, in one currency. */
+/** What the bill charged one resource on one day, in one currency and billing period. */
 export interface ResourceDay {
   resourceId: string;
   day: string;
   currency: string;
+  /** Billing period (YYYY-MM) the day's charges were invoiced in. */
+  period: string;
   effective: number;
   /** Hours of use the bill counted that day; null where it counts use otherwise. */
   hours: number | null;
 }
 
-/** A resource's effective cost and hours of use over some days, in one currency: its billed rate is effective / hours. */
+/** A resource's effective cost and hours of use over some days, in one currency and billing period: its billed rate is effective / hours. */
 export interface ResourceHours {
   resourceId: string;
   currency: string;
+  /** Billing period (YYYY-MM) of this part. */
+  period: string;
   effective: number;
   hours: number;
 }

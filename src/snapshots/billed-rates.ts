@@ -1,10 +1,9 @@
 import type { Deps } from '../deps.js';
-import { convert } from '../domain/fx.js';
 import type { GpuInstance, KubernetesPlacement } from '../domain/gpu-inventory.js';
 import { formatMoney } from '../domain/money.js';
 import { addDays, toDay } from '../domain/period.js';
 import type { Store } from '../store/store.js';
-import { loadFxRates } from './fx-rates.js';
+import { loadResourceHours } from './resource-lines.js';
 
 /** Days of bill an instance's rate is averaged over: long enough to hold a whole week, short enough to follow a new discount. */
 const RATE_DAYS = 14;
@@ -31,17 +30,9 @@ export async function loadBilledRates(deps: Pick<Deps, 'config' | 'store' | 'clo
 }
 
 async function readRates(deps: Pick<Deps, 'config' | 'store'>, since: string): Promise<BilledRates> {
-  const [rows, fx] = await Promise.all([deps.store.spend.resourceHours(since), loadFxRates(deps)]);
-  const totals = new Map<string, { usd: number; hours: number }>();
-  for (const row of rows) {
-    const usd = convert(row.effective, row.currency, 'USD', fx);
-    if (usd === null) continue;
-    const total = totals.get(row.resourceId) ?? { usd: 0, hours: 0 };
-    total.usd += usd;
-    total.hours += row.hours;
-    totals.set(row.resourceId, total);
-  }
-  return new Map([...totals].filter(([, t]) => t.hours > 0 && t.usd > 0).map(([id, t]) => [id, t.usd / t.hours]));
+  // Each billing period's part at its own rate; a currency without a rate leaves its hours out too.
+  const { lines } = await loadResourceHours(deps, since, { currency: 'USD' });
+  return new Map(lines.filter((t) => t.hours > 0 && t.cost > 0).map((t) => [t.resourceId, t.cost / t.hours]));
 }
 
 /**

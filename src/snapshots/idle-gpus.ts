@@ -8,10 +8,9 @@ import type { GpuInstance } from '../domain/gpu-inventory.js';
 import { loadGpuSnapshot } from './gpu-snapshot.js';
 import { metricsWindow } from './gpu-windows.js';
 import { billedRunBefore } from '../checks/idle/billed-run.js';
-import { convert } from '../domain/fx.js';
 import { formatMoney } from '../domain/money.js';
 import { addDays, toDay } from '../domain/period.js';
-import { loadFxRates } from './fx-rates.js';
+import { loadResourceDays } from './resource-lines.js';
 
 /**
  * Idle and stalled instances right now, over fresh metrics, before Keep exceptions; only
@@ -84,21 +83,17 @@ async function withBilledRuns(deps: Deps, findings: GpuFinding[], windowStart: n
   const capped = new Set(findings.filter((f) => Date.parse(f.since) / 1000 <= windowStart));
   if (capped.size === 0) return findings;
   const before = toDay(new Date(windowStart * 1000));
-  const [rows, fx] = await Promise.all([
-    deps.store.spend.resourceDays(
-      { start: addDays(before, -BILL_LOOKBACK_DAYS), end: before },
-      [...capped].map((f) => f.instanceId),
-    ),
-    loadFxRates(deps),
-  ]);
+  const { lines } = await loadResourceDays(
+    deps,
+    { start: addDays(before, -BILL_LOOKBACK_DAYS), end: before },
+    [...capped].map((f) => f.instanceId),
+    { currency: 'USD' },
+  );
   const days = new Map<string, Map<string, { hours: number; billed: number }>>();
-  for (const row of rows) {
-    const usd = convert(row.effective, row.currency, 'USD', fx, row.day.slice(0, 7));
-    if (usd === null) continue;
-    const of = days.get(row.resourceId) ?? new Map<string, { hours: number; billed: number }>();
-    const day = of.get(row.day) ?? { hours: 0, billed: 0 };
-    of.set(row.day, { hours: day.hours + (row.hours ?? 0), billed: day.billed + usd });
-    days.set(row.resourceId, of);
+  for (const line of lines) {
+    const of = days.get(line.resourceId) ?? new Map<string, { hours: number; billed: number }>();
+    of.set(line.day, { hours: line.hours ?? 0, billed: line.cost });
+    days.set(line.resourceId, of);
   }
   return findings.map((f) => {
     const run = capped.has(f) ? billedRunBefore(days.get(f.instanceId) ?? new Map(), before) : null;

@@ -1,9 +1,8 @@
 import { splitNodeCosts, type BilledNodeDay } from '../checks/kubernetes/split-node-cost.js';
 import type { Deps } from '../deps.js';
-import { convert } from '../domain/fx.js';
 import type { KubeCostLine } from '../domain/kube-usage.js';
 import type { Period } from '../domain/period.js';
-import { loadFxRates } from './fx-rates.js';
+import { loadResourceDays } from './resource-lines.js';
 
 export interface KubeCost {
   period: Period;
@@ -24,17 +23,10 @@ export interface KubeCost {
 export async function loadKubeCost(deps: Pick<Deps, 'store' | 'config' | 'clock'>, period: Period): Promise<KubeCost> {
   const usage = await deps.store.kubeUsage.rows(period);
   const ids = [...new Set(usage.flatMap((r) => (r.nodeInstanceId ? [r.nodeInstanceId] : [])))];
-  const [days, fx] = await Promise.all([deps.store.spend.resourceDays(period, ids), loadFxRates(deps)]);
-  const billed = new Map<string, BilledNodeDay>();
-  for (const row of days) {
-    const usd = convert(row.effective, row.currency, 'USD', fx, row.day.slice(0, 7));
-    if (usd === null) continue;
-    const key = `${row.resourceId}|${row.day}`;
-    const day = billed.get(key) ?? { nodeInstanceId: row.resourceId, day: row.day, cost: 0, hours: null };
-    day.cost += usd;
-    if (row.hours !== null) day.hours = (day.hours ?? 0) + row.hours;
-    billed.set(key, day);
-  }
+  const { lines: days } = await loadResourceDays(deps, period, ids, { currency: 'USD' });
+  const billed = new Map<string, BilledNodeDay>(
+    days.map((d) => [`${d.resourceId}|${d.day}`, { nodeInstanceId: d.resourceId, day: d.day, cost: d.cost, hours: d.hours }]),
+  );
   const { lines, total } = splitNodeCosts(usage, [...billed.values()]);
   const nodeDays = new Map<string, boolean>();
   for (const r of usage)

@@ -2,10 +2,9 @@ import { savingsLedger } from '../checks/savings/savings-ledger.js';
 import { PROFILE_DAYS } from '../checks/savings/weekday-profile.js';
 import type { Deps } from '../deps.js';
 import { combinedDataThrough } from '../domain/data-through.js';
-import { convert } from '../domain/fx.js';
 import { addDays, toDay, type Period } from '../domain/period.js';
 import { SAVING_WINDOW_DAYS, type SavingsLedger } from '../domain/saving.js';
-import { loadFxRates } from './fx-rates.js';
+import { loadResourceDays } from './resource-lines.js';
 import { seenRunning } from './seen-running.js';
 
 /** The ledger's currency: what actions price their savings in (the catalog's and the fleet's USD). */
@@ -20,26 +19,20 @@ const STOPS = new Set(['instance.stop', 'sweep.stop']);
  */
 export async function loadSavingsLedger(deps: Deps, period: Period, teams: readonly string[] | null = null): Promise<SavingsLedger> {
   const firstAction = addDays(period.start, -(SAVING_WINDOW_DAYS + 1));
-  const [all, fx, freshness] = await Promise.all([
-    deps.store.savings.since(`${firstAction}T00:00:00.000Z`),
-    loadFxRates(deps),
-    deps.store.freshness.list(),
-  ]);
+  const [all, freshness] = await Promise.all([deps.store.savings.since(`${firstAction}T00:00:00.000Z`), deps.store.freshness.list()]);
   // Every team's entries: a later action on a resource ends the one before, whoever took it.
   const entries = all.filter((e) => toDay(e.at) < period.end);
   const resources = [...new Set(entries.map((e) => e.resourceId))];
   const stops = entries.filter((e) => STOPS.has(e.action));
   const end = new Date(Math.min(deps.clock().getTime(), Date.parse(`${period.end}T00:00:00Z`)));
   const [charges, running] = await Promise.all([
-    deps.store.spend.resourceDays({ start: addDays(firstAction, -PROFILE_DAYS), end: period.end }, resources),
+    loadResourceDays(deps, { start: addDays(firstAction, -PROFILE_DAYS), end: period.end }, resources, { currency: LEDGER_CURRENCY }),
     stops.length === 0 ? new Map<string, Date[]>() : seenRunning(deps, [...new Set(stops.map((e) => e.resourceId))], stops[0]!.at, end),
   ]);
   const daily = new Map<string, Map<string, number>>();
-  for (const c of charges) {
-    const amount = convert(c.effective, c.currency, LEDGER_CURRENCY, fx, c.day.slice(0, 7));
-    if (amount === null) continue;
+  for (const c of charges.lines) {
     const days = daily.get(c.resourceId) ?? new Map<string, number>();
-    days.set(c.day, (days.get(c.day) ?? 0) + amount);
+    days.set(c.day, c.cost);
     daily.set(c.resourceId, days);
   }
   const through = combinedDataThrough(freshness);

@@ -5,7 +5,6 @@ import { gpuUsageOf } from '../checks/recommend/gpu-usage.js';
 import { diagnoseWaste, type BilledResource } from '../checks/waste/diagnose-waste.js';
 import { addGpuTime, emptyGpuTime, type GpuTime } from '../checks/waste/gpu-time.js';
 import type { Deps } from '../deps.js';
-import { convert } from '../domain/fx.js';
 import type { GpuSeries } from '../domain/gpu-metrics.js';
 import { addDays, daysBetween, monthOf, toDay, type Period } from '../domain/period.js';
 import { BurnrateError } from '../domain/errors.js';
@@ -13,6 +12,7 @@ import { parseMonth } from '../domain/calendar-range.js';
 import type { CommitmentReport, TeamWaste, WasteDiagnosis } from '../domain/waste.js';
 import { loadFxRates } from './fx-rates.js';
 import { loadGpuSnapshot, type GpuSnapshot } from './gpu-snapshot.js';
+import { loadResourceCosts, loadUnusedCommitments } from './resource-lines.js';
 import { periodWindow } from './gpu-windows.js';
 import { loadHostPeaks } from './host-peaks.js';
 import { goneHosts, goneInstance } from './retired-instances.js';
@@ -40,9 +40,11 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
   // the id its metrics name it by (src/snapshots/retired-instances.ts).
   const gone = goneHosts((snapshot.unattributed ?? []).filter((s) => !listed.some((i) => i.instanceId === s.ref.host)));
   const ids = [...listed.map((i) => i.instanceId), ...gone.keys()];
+  // Each billing period's charges at that period's rate: a 30-day window across two months is two rates.
+  const inBase = { currency, fx };
   const [costs, unused, hosts, pools] = await Promise.all([
-    deps.store.spend.resourceCosts(period, ids),
-    deps.store.spend.unusedCommitments(period),
+    loadResourceCosts(deps, period, ids, inBase),
+    loadUnusedCommitments(deps, period, inBase),
     loadHostPeaks(
       deps,
       window,
@@ -51,11 +53,11 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
     deps.store.kubeUsage.poolSamples(period),
   ]);
   const goneBilled = [...gone].flatMap(([id, series]) => {
-    const bill = costs.find((c) => c.resourceId === id);
+    const bill = costs.lines.find((c) => c.resourceId === id);
     return bill
       ? [
           {
-            instance: goneInstance(id, series, { team: bill.team, provider: bill.provider ?? null, name: bill.resourceName ?? null }),
+            instance: goneInstance(id, series, { team: bill.team, provider: bill.provider, name: bill.resourceName }),
             series,
           },
         ]
@@ -81,20 +83,8 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
     return { instance, time, usage: { ...gpuUsageOf(series, window), host: hosts.get(instance.instanceId) ?? null } };
   });
 
-  const unconverted = new Set<string>();
-  const inBase = (amount: number, from: string) => {
-    const value = convert(amount, from, currency, fx, period.start.slice(0, 7));
-    if (value === null) unconverted.add(from);
-    return value;
-  };
-  const billed: BilledResource[] = costs.flatMap(({ effective, currency: from, ...row }) => {
-    const cost = inBase(effective, from);
-    return cost === null ? [] : [{ ...row, cost }];
-  });
-  const unusedCommitments = unused.flatMap((u) => {
-    const amount = inBase(u.effective, u.currency);
-    return amount === null ? [] : [{ commitmentId: u.commitmentId, amount, commitmentEnd: u.commitmentEnd }];
-  });
+  const unconverted = new Set([...costs.missing, ...unused.missing]);
+  const billed: BilledResource[] = costs.lines;
   const days = daysBetween(period.start, period.end);
   const catalog = loadPriceCatalog();
   const diagnosis = diagnoseWaste({
@@ -104,7 +94,7 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
     teams: deps.config.teams.map((t) => ({ id: t.id, name: t.name ?? t.id })),
     instances,
     billed,
-    unusedCommitments,
+    unusedCommitments: unused.lines,
     periodSeconds: window.end - window.start,
     today: toDay(deps.clock()),
     commitmentOwner: deps.config.showback.commitmentOwner,

@@ -65,24 +65,24 @@ export class PgSpendStore implements SpendStore {
     if (resourceIds.length === 0) return [];
     // ILIKE: SQLite's LIKE ignores the case of ASCII letters.
     return this.db.rows<ResourceCost>(
-      `SELECT resource_id AS "resourceId", team, currency, commitment_discount_id AS "commitmentId",
+      `SELECT resource_id AS "resourceId", team, currency, billing_period AS period, commitment_discount_id AS "commitmentId",
          sum(effective) AS effective, count(DISTINCT CASE WHEN effective <> 0 THEN day END) AS days,
          sum(usage_hours) AS hours, max(commitment_end) AS "commitmentEnd",
          max(provider) AS provider, max(resource_name) AS "resourceName"
        FROM spend_daily
        WHERE day >= $1 AND day < $2 AND resource_id = ANY($3::text[])
          AND (source <> '${KUBE_ATTRIBUTION_SOURCE}' OR resource_id ILIKE '${WORKLOAD_ID_PREFIX}%')
-       GROUP BY resource_id, team, currency, commitment_discount_id
-       ORDER BY ${sqliteOrder('resource_id', 'team', 'currency', 'commitment_discount_id')}`,
+       GROUP BY resource_id, team, currency, billing_period, commitment_discount_id
+       ORDER BY ${sqliteOrder('resource_id', 'team', 'currency')}, billing_period, ${sqliteOrder('commitment_discount_id')}`,
       [period.start, period.end, resourceIds],
     );
   }
 
   async resourceHours(since: string): Promise<ResourceHours[]> {
     return this.db.rows<ResourceHours>(
-      `SELECT resource_id AS "resourceId", currency, sum(effective) AS effective, sum(usage_hours) AS hours
+      `SELECT resource_id AS "resourceId", currency, billing_period AS period, sum(effective) AS effective, sum(usage_hours) AS hours
        FROM spend_daily WHERE day >= $1 AND usage_hours > 0 AND resource_id IS NOT NULL AND source <> '${KUBE_ATTRIBUTION_SOURCE}'
-       GROUP BY resource_id, currency ORDER BY ${sqliteOrder('resource_id', 'currency')}`,
+       GROUP BY resource_id, currency, billing_period ORDER BY ${sqliteOrder('resource_id', 'currency')}, billing_period`,
       [since],
     );
   }
@@ -90,20 +90,23 @@ export class PgSpendStore implements SpendStore {
   async resourceDays(period: Period, resourceIds: readonly string[]): Promise<ResourceDay[]> {
     if (resourceIds.length === 0) return [];
     return this.db.rows<ResourceDay>(
-      `SELECT resource_id AS "resourceId", day, currency, sum(effective) AS effective, sum(usage_hours) AS hours
+      `SELECT resource_id AS "resourceId", day, currency, billing_period AS period, sum(effective) AS effective, sum(usage_hours) AS hours
        FROM spend_daily
        WHERE day >= $1 AND day < $2 AND resource_id = ANY($3::text[]) AND source <> '${KUBE_ATTRIBUTION_SOURCE}'
-       GROUP BY resource_id, day, currency ORDER BY ${sqliteOrder('resource_id')}, day, ${sqliteOrder('currency')}`,
+       GROUP BY resource_id, day, currency, billing_period
+       ORDER BY ${sqliteOrder('resource_id')}, day, ${sqliteOrder('currency')}, billing_period`,
       [period.start, period.end, resourceIds],
     );
   }
 
   async unusedCommitments(period: Period): Promise<UnusedCommitment[]> {
     return this.db.rows<UnusedCommitment>(
-      `SELECT commitment_discount_id AS "commitmentId", currency, sum(effective) AS effective, max(commitment_end) AS "commitmentEnd"
+      `SELECT commitment_discount_id AS "commitmentId", currency, billing_period AS period, sum(effective) AS effective,
+         max(commitment_end) AS "commitmentEnd"
        FROM spend_daily
        WHERE day >= $1 AND day < $2 AND lower(commitment_discount_status) = 'unused' AND commitment_discount_id IS NOT NULL
-       GROUP BY commitment_discount_id, currency ORDER BY ${sqliteOrder('commitment_discount_id', 'currency')}`,
+       GROUP BY commitment_discount_id, currency, billing_period
+       ORDER BY ${sqliteOrder('commitment_discount_id', 'currency')}, billing_period`,
       [period.start, period.end],
     );
   }

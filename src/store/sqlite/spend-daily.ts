@@ -69,14 +69,14 @@ export class SqliteSpendStore implements SpendStore {
     // The ids travel as one JSON array: a fleet of thousands would pass SQLite's variable limit.
     return this.db
       .prepare<[string, string, string], ResourceCost>(
-        `SELECT resource_id AS resourceId, team, currency, commitment_discount_id AS commitmentId,
+        `SELECT resource_id AS resourceId, team, currency, billing_period AS period, commitment_discount_id AS commitmentId,
            sum(effective) AS effective, count(DISTINCT CASE WHEN effective <> 0 THEN day END) AS days,
            sum(usage_hours) AS hours, max(commitment_end) AS commitmentEnd,
            max(provider) AS provider, max(resource_name) AS resourceName
          FROM spend_daily
          WHERE day >= ? AND day < ? AND resource_id IN (SELECT value FROM json_each(?))
            AND (source <> '${KUBE_ATTRIBUTION_SOURCE}' OR resource_id LIKE '${WORKLOAD_ID_PREFIX}%')
-         GROUP BY resource_id, team, currency, commitment_discount_id`,
+         GROUP BY resource_id, team, currency, billing_period, commitment_discount_id`,
       )
       .all(period.start, period.end, JSON.stringify(resourceIds));
   }
@@ -84,9 +84,9 @@ export class SqliteSpendStore implements SpendStore {
   async resourceHours(since: string): Promise<ResourceHours[]> {
     return this.db
       .prepare<[string], ResourceHours>(
-        `SELECT resource_id AS resourceId, currency, sum(effective) AS effective, sum(usage_hours) AS hours
+        `SELECT resource_id AS resourceId, currency, billing_period AS period, sum(effective) AS effective, sum(usage_hours) AS hours
          FROM spend_daily WHERE day >= ? AND usage_hours > 0 AND resource_id IS NOT NULL AND source <> '${KUBE_ATTRIBUTION_SOURCE}'
-         GROUP BY resource_id, currency`,
+         GROUP BY resource_id, currency, billing_period`,
       )
       .all(since);
   }
@@ -95,10 +95,10 @@ export class SqliteSpendStore implements SpendStore {
     if (resourceIds.length === 0) return [];
     return this.db
       .prepare<[string, string, string], ResourceDay>(
-        `SELECT resource_id AS resourceId, day, currency, sum(effective) AS effective, sum(usage_hours) AS hours
+        `SELECT resource_id AS resourceId, day, currency, billing_period AS period, sum(effective) AS effective, sum(usage_hours) AS hours
          FROM spend_daily
          WHERE day >= ? AND day < ? AND resource_id IN (SELECT value FROM json_each(?)) AND source <> '${KUBE_ATTRIBUTION_SOURCE}'
-         GROUP BY resource_id, day, currency`,
+         GROUP BY resource_id, day, currency, billing_period`,
       )
       .all(period.start, period.end, JSON.stringify(resourceIds));
   }
@@ -106,10 +106,11 @@ export class SqliteSpendStore implements SpendStore {
   async unusedCommitments(period: Period): Promise<UnusedCommitment[]> {
     return this.db
       .prepare<[string, string], UnusedCommitment>(
-        `SELECT commitment_discount_id AS commitmentId, currency, sum(effective) AS effective, max(commitment_end) AS commitmentEnd
+        `SELECT commitment_discount_id AS commitmentId, currency, billing_period AS period, sum(effective) AS effective,
+           max(commitment_end) AS commitmentEnd
          FROM spend_daily
          WHERE day >= ? AND day < ? AND lower(commitment_discount_status) = 'unused' AND commitment_discount_id IS NOT NULL
-         GROUP BY commitment_discount_id, currency`,
+         GROUP BY commitment_discount_id, currency, billing_period`,
       )
       .all(period.start, period.end);
   }

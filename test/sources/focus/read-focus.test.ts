@@ -546,7 +546,7 @@ describe('readFocusFiles: FOCUS 1.2 specification examples', () => {
     const hours = await store.spend.resourceHours('2000-01-01');
     await store.close();
     // Two rows of 1 Hour each: 0.50 covered by the commitment and 2.25 on demand.
-    expect(hours).toEqual([{ resourceId: '<my-large-vm-id>', currency: 'USD', effective: 2.75, hours: 2 }]);
+    expect(hours).toEqual([{ resourceId: '<my-large-vm-id>', currency: 'USD', period: '2023-01', effective: 2.75, hours: 2 }]);
   });
 
   it('rejects the M/D/YY dates of a SaaS example (with a byte order mark) instead of misreading them', async () => {

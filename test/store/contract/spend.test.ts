@@ -178,6 +178,7 @@ describeStores('spend by resource', (store) => {
         resourceId: 'i-1',
         team: 'cv',
         currency: 'USD',
+        period: '2026-11',
         commitmentId: null,
         effective: d.effective,
         days: 1,
@@ -190,6 +191,7 @@ describeStores('spend by resource', (store) => {
         resourceId: 'i-1',
         team: 'ml',
         currency: 'USD',
+        period: '2026-11',
         commitmentId: null,
         effective: c.effective,
         days: 0,
@@ -202,6 +204,7 @@ describeStores('spend by resource', (store) => {
         resourceId: 'i-1',
         team: 'ml',
         currency: 'USD',
+        period: '2026-11',
         commitmentId: 'sp-1',
         effective: a.effective + b.effective,
         days: 2,
@@ -214,6 +217,7 @@ describeStores('spend by resource', (store) => {
         resourceId: 'i-2',
         team: 'ml',
         currency: 'USD',
+        period: '2026-11',
         commitmentId: null,
         effective: e.effective,
         days: 1,
@@ -238,13 +242,13 @@ describeStores('spend by resource', (store) => {
     await store().importBatches([batchOf(rows)]);
     const [b1, b2, b3, a1] = rows as [SpendRow, SpendRow, SpendRow, SpendRow];
     expectClose(await store().spend.resourceHours('2026-11-03'), [
-      { resourceId: 'i-a', currency: 'EUR', effective: a1.effective, hours: 2 },
-      { resourceId: 'i-b', currency: 'USD', effective: b1.effective + b2.effective, hours: 24 },
+      { resourceId: 'i-a', currency: 'EUR', period: '2026-11', effective: a1.effective, hours: 2 },
+      { resourceId: 'i-b', currency: 'USD', period: '2026-11', effective: b1.effective + b2.effective, hours: 24 },
     ]);
     expectClose(await store().spend.resourceDays({ start: '2026-11-03', end: '2026-11-05' }, ['i-b', 'i-a']), [
-      { resourceId: 'i-a', day: '2026-11-04', currency: 'EUR', effective: a1.effective, hours: 2 },
-      { resourceId: 'i-b', day: '2026-11-03', currency: 'USD', effective: b1.effective, hours: 20 },
-      { resourceId: 'i-b', day: '2026-11-04', currency: 'USD', effective: b2.effective + b3.effective, hours: 4 },
+      { resourceId: 'i-a', day: '2026-11-04', currency: 'EUR', period: '2026-11', effective: a1.effective, hours: 2 },
+      { resourceId: 'i-b', day: '2026-11-03', currency: 'USD', period: '2026-11', effective: b1.effective, hours: 20 },
+      { resourceId: 'i-b', day: '2026-11-04', currency: 'USD', period: '2026-11', effective: b2.effective + b3.effective, hours: 4 },
     ]);
     expect(await store().spend.resourceDays(NOVEMBER, [])).toEqual([]);
   });
@@ -257,8 +261,39 @@ describeStores('spend by resource', (store) => {
     ];
     await store().importBatches([importBill(unused)]);
     expectClose(await store().spend.unusedCommitments(NOVEMBER), [
-      { commitmentId: 'ri-9', currency: 'EUR', effective: 2.2, commitmentEnd: null },
-      { commitmentId: 'sp-1', currency: 'USD', effective: 4 + 1.1, commitmentEnd: '2027-03-01T00:00:00Z' },
+      { commitmentId: 'ri-9', currency: 'EUR', period: '2026-11', effective: 2.2, commitmentEnd: null },
+      { commitmentId: 'sp-1', currency: 'USD', period: '2026-11', effective: 4 + 1.1, commitmentEnd: '2027-03-01T00:00:00Z' },
+    ]);
+  });
+
+  it("keeps each billing period's part of a resource apart: each is converted at its own period's rate", async () => {
+    const oct = (over: Partial<SpendRow>) => line({ day: '2026-10-31', billingPeriod: '2026-10', ...over });
+    const rows = [
+      oct({ currency: 'JPY', effective: 7000, usageHours: 24 }),
+      line({ currency: 'JPY', effective: 6000, usageHours: 24 }),
+      oct({ resourceId: null, commitmentDiscountId: 'sp-1', commitmentDiscountStatus: 'Unused', effective: 3 }),
+      line({ resourceId: null, commitmentDiscountId: 'sp-1', commitmentDiscountStatus: 'Unused', effective: 2 }),
+    ];
+    await store().importBatches([batchOf(rows, { billingPeriods: ['2026-10', '2026-11'] })]);
+    const [o, n] = rows as [SpendRow, SpendRow];
+    const both = { start: '2026-10-01', end: '2026-12-01' };
+    const cost = { resourceId: 'i-1', team: 'ml', currency: 'JPY', commitmentId: null, days: 1, hours: 24, commitmentEnd: null };
+    const named = { provider: 'AWS', resourceName: null };
+    expectClose(await store().spend.resourceCosts(both, ['i-1']), [
+      { ...cost, ...named, period: '2026-10', effective: o.effective },
+      { ...cost, ...named, period: '2026-11', effective: n.effective },
+    ]);
+    expectClose(await store().spend.resourceDays(both, ['i-1']), [
+      { resourceId: 'i-1', day: o.day, currency: 'JPY', period: '2026-10', effective: o.effective, hours: 24 },
+      { resourceId: 'i-1', day: n.day, currency: 'JPY', period: '2026-11', effective: n.effective, hours: 24 },
+    ]);
+    expectClose(await store().spend.resourceHours('2026-10-01'), [
+      { resourceId: 'i-1', currency: 'JPY', period: '2026-10', effective: o.effective, hours: 24 },
+      { resourceId: 'i-1', currency: 'JPY', period: '2026-11', effective: n.effective, hours: 24 },
+    ]);
+    expectClose(await store().spend.unusedCommitments(both), [
+      { commitmentId: 'sp-1', currency: 'USD', period: '2026-10', effective: 3, commitmentEnd: null },
+      { commitmentId: 'sp-1', currency: 'USD', period: '2026-11', effective: 2, commitmentEnd: null },
     ]);
   });
 });
