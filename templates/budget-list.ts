@@ -1,4 +1,4 @@
-import type { BudgetLine, BudgetListing, TeamCurrencies } from '../src/snapshots/budget-listing.js';
+import type { BudgetLine, BudgetListing, TeamCurrencies } from '../src/domain/budget-listing.js';
 import { convertedNote } from '../src/domain/fx.js';
 import { formatMoney, formatPercent } from '../src/domain/money.js';
 import { freshnessLine } from './freshness.js';

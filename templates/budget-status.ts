@@ -6,7 +6,7 @@ import type { Message } from './message.js';
 import type { StaleSource } from '../src/domain/staleness.js';
 import { staleLine } from './stale-data-notice.js';
 import { budgetTableBlocks } from './budget-list.js';
-import type { BudgetLine } from '../src/snapshots/budget-listing.js';
+import type { BudgetLine } from '../src/domain/budget-listing.js';
 
 /** Each team's spend against its budgets, with the forecast and how many alerts are open. */
 export function budgetStatusMessage(

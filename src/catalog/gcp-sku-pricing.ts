@@ -1,6 +1,17 @@
-import type { ComputeSku } from '../sources/gcp/cloud-catalog.js';
 import type { DroppedPrice, GpuPrice } from '../domain/price-catalog.js';
 import { dropOutOfOrder } from './price-order.js';
+
+/** One hourly Compute Engine SKU price, as much of it as pricing GPU machines needs. */
+export interface ComputeSku {
+  skuId: string;
+  description: string;
+  /** OnDemand or Preemptible (spot); commitments are skipped. */
+  usageType: 'OnDemand' | 'Preemptible';
+  regions: string[];
+  /** Price of one unit (an hour of a GPU or core, a GiB-hour of memory). */
+  unitPrice: number;
+  currency: string;
+}
 
 /**
  * How Google prices a GPU machine: its family's core-hour and GiB-hour SKUs plus the GPU's SKU per

@@ -10,9 +10,9 @@ import { workingHoursSchema } from '../checks/idle/team-schedule.js';
 import { gpuInventorySourceSchema, gpuMetricsSourceSchema, metricsSourceId, namespaceName } from './gpu-sources-schema.js';
 import { recommendationsSchema, spotPolicySchema } from '../checks/recommend/recommend-policy.js';
 import { sweepCapsSchema, sweepsSchema } from '../checks/sweeps/sweep-policy.js';
-import { athenaSourceSchema } from '../sources/athena/athena-config.js';
-import { awsSourceSchema } from '../sources/aws/aws-config.js';
-import { gcpSourceSchema } from '../sources/gcp/gcp-config.js';
+import { athenaSourceSchema } from './athena-config.js';
+import { awsSourceSchema } from './aws-config.js';
+import { gcpSourceSchema } from './gcp-config.js';
 
 // Every object is strict: a misspelt key is reported, never silently ignored.
 // Secrets have no place here; they come from the environment only.

@@ -1,42 +1,9 @@
 import { budgetStatus, type BudgetStatus } from '../checks/budget-status.js';
 import type { Deps } from '../deps.js';
+import type { BudgetLine, BudgetListing, TeamCurrencies } from '../domain/budget-listing.js';
 import type { BudgetOrigin } from '../domain/cloud-budget.js';
 import { cloudBudgetsInForce } from '../domain/cloud-team-budgets.js';
-import type { StaleSource } from '../domain/staleness.js';
-import { loadBudgetSnapshot, type ConvertedCurrency, type LoadedBudgetSnapshot } from './budget-snapshot.js';
-
-/** One budget, wherever it is defined, with spend beside it. */
-export interface BudgetLine {
-  origin: BudgetOrigin;
-  /** The cloud budget's name, or `monthly` / `weekly` for burnrate's own. */
-  name: string;
-  team: string | null;
-  period: string;
-  amount: number;
-  currency: string;
-  /** Spend so far this period: the cloud's own figure (AWS), else burnrate's from its spend data. */
-  actual: number | null;
-  actualFrom: 'cloud' | 'burnrate' | null;
-  forecast: number | null;
-  thresholds: number[];
-  /** Whether burnrate's budget checks use this budget for the team. */
-  drivesAlerts: boolean;
-}
-
-export interface BudgetListing {
-  budgets: BudgetLine[];
-  dataThrough: string | null;
-  stale: StaleSource[];
-  /** Teams whose spend is in other currencies: those converted (and at what rate) and those without a rate. */
-  currencies?: TeamCurrencies[];
-}
-
-export interface TeamCurrencies {
-  team: string;
-  budgetCurrency: string;
-  converted: ConvertedCurrency[];
-  missing: string[];
-}
+import { loadBudgetSnapshot, type LoadedBudgetSnapshot } from './budget-snapshot.js';
 
 /**
  * burnrate's budgets (burnrate.yml and chat) and the clouds' (as last listed) side by side, for

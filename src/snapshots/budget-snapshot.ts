@@ -10,6 +10,7 @@ import { applyCloudBudgets } from '../domain/cloud-team-budgets.js';
 import { workingDataThrough } from '../domain/data-through.js';
 import { applyBudgetOverrides } from '../domain/effective-budgets.js';
 import { addDays, dayInZone } from '../domain/period.js';
+import type { ConvertedCurrency } from '../domain/budget-listing.js';
 import { staleSources, type StaleSource } from '../domain/staleness.js';
 
 export interface LoadedBudgetSnapshot extends BudgetSnapshot<TeamConfig> {
@@ -36,12 +37,6 @@ export interface LoadedBudgetSnapshot extends BudgetSnapshot<TeamConfig> {
 }
 
 /** A currency converted into a team's budget currency: `rate` units of the budget currency per unit. */
-export interface ConvertedCurrency {
-  currency: string;
-  rate: number;
-  asOf: string | null;
-}
-
 /**
  * Daily spend per team with the budgets in force (burnrate.yml, then those set from chat, then the
  * clouds' own budgets for teams with none): what budget checks and budget status run on.

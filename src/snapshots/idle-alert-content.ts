@@ -1,6 +1,5 @@
 import { ACTION_IDS } from '../domain/action-ids.js';
 import { workloadRefOf } from '../domain/kubernetes.js';
-import { STOP_ACTION } from '../actions/stop-idle-instance.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import type { GpuFinding } from '../domain/gpu-finding.js';
@@ -34,7 +33,7 @@ export async function idleAlertFor(deps: Deps, team: string | null, findings: re
   const owners = new Map((await deps.store.instanceOwners.list()).map((o) => [o.instanceId, o]));
   const items: IdleAlertItem[] = [];
   for (const f of findings) {
-    const stop = await deps.store.instanceActions.get(f.id, STOP_ACTION);
+    const stop = await deps.store.instanceActions.get(f.id, ACTION_IDS.instanceStop);
     const keep = keeps.get(f.instanceId);
     const handed = f.team !== team ? owners.get(f.instanceId) : undefined;
     if (stop?.outcome) {

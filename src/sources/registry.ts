@@ -1,9 +1,9 @@
 import type { Config, SourceConfig } from '../config/schema.js';
-import type { AthenaSourceConfig } from './athena/athena-config.js';
-import type { AwsSourceConfig } from './aws/aws-config.js';
+import type { AthenaSourceConfig } from '../config/athena-config.js';
+import type { AwsSourceConfig } from '../config/aws-config.js';
 import { DemoSource } from './demo/demo-source.js';
 import { FocusSource } from './focus/focus-source.js';
-import type { GcpSourceConfig } from './gcp/gcp-config.js';
+import type { GcpSourceConfig } from '../config/gcp-config.js';
 import { googleEndpoint, type GoogleEndpoint } from './gcp/google-endpoint.js';
 import { lazyBudgetSource, lazySpendSource } from './lazy-source.js';
 import type { BudgetSource } from '../ports/budget-source.js';

@@ -9,7 +9,7 @@ import { describeRenderings } from '../support/renderings.js';
 import { budgetListMessage } from '../../templates/budget-list.js';
 import { staleDataNotice } from '../../templates/stale-data-notice.js';
 import type { StaleSource } from '../../src/domain/staleness.js';
-import type { BudgetLine } from '../../src/snapshots/budget-listing.js';
+import type { BudgetLine } from '../../src/domain/budget-listing.js';
 
 const actual: Finding = {
   id: findingId('budget.actual', 'ml-research', '2026-11', 80),

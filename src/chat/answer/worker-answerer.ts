@@ -11,7 +11,7 @@ import { settleWithin } from './settle-within.js';
 import type { AnswerWorkerData, FromWorker, ToWorker } from './worker-protocol.js';
 
 /** The compiled worker entry next to this file. */
-export const ANSWER_WORKER_SCRIPT = new URL('./answer-worker.js', import.meta.url);
+export const ANSWER_WORKER_SCRIPT = new URL('../../answer-worker.js', import.meta.url);
 
 /** A worker that dies this many times in a row before it is ready is not coming back: answer in process. */
 const MAX_START_FAILURES = 3;

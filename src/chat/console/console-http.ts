@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isLoopback, tokenMatches, type ConsoleSettings } from './console-settings.js';
+import { isLoopback } from '../../http/loopback.js';
+import { tokenMatches, type ConsoleSettings } from './console-settings.js';
 
 /** Commands and clicks are a few hundred bytes; anything much larger is not from the console page. */
 export const MAX_BODY_BYTES = 16 * 1024;

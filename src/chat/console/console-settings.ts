@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { isIP } from 'node:net';
+import { isLoopback } from '../../http/loopback.js';
 import { BurnrateError } from '../../domain/errors.js';
 
 /** Shorter tokens can be guessed by anyone who can reach the port; 16 characters of hex is 64 bits. */
@@ -51,18 +51,6 @@ export function readConsoleSettings(env: NodeJS.ProcessEnv, options: { chatConfi
     );
   }
   return { enabled, token, loopback };
-}
-
-/** 127.0.0.0/8, ::1 and localhost. 0.0.0.0 and :: mean every interface, the opposite of loopback. */
-export function isLoopback(host: string): boolean {
-  const name = host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[(.*)\]$/, '$1');
-  if (name === 'localhost' || name.endsWith('.localhost')) return true;
-  if (isIP(name) === 4) return name.startsWith('127.');
-  if (isIP(name) === 6) return name === '::1' || name === '0:0:0:0:0:0:0:1' || name.startsWith('::ffff:127.');
-  return false;
 }
 
 /** Compares in constant time; hashing first gives both sides the same length whatever was sent. */

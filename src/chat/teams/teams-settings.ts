@@ -1,6 +1,6 @@
 import type { Config } from '../../config/schema.js';
 import { BurnrateError } from '../../domain/errors.js';
-import { isLoopback } from '../console/console-settings.js';
+import { isLoopback } from '../../http/loopback.js';
 
 /** How the bot's Microsoft Entra app signs in (the Azure Bot resource's "Type of App"). */
 export const APP_TYPES = ['MultiTenant', 'SingleTenant', 'UserAssignedMSI'] as const;

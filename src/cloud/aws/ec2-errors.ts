@@ -1,5 +1,5 @@
 import { BurnrateError } from '../../domain/errors.js';
-import { redactAwsSecrets } from '../../sources/aws/redact-aws-secrets.js';
+import { redactAwsSecrets } from './redact-aws-secrets.js';
 import { STOP_PERMISSIONS, type StopPermission } from '../../ports/instance-port.js';
 import { SPOT_PERMISSIONS, type SpotPermission } from '../../ports/spot-port.js';
 

@@ -2,7 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { BurnrateError } from '../../domain/errors.js';
 import { ANNOTATIONS, isProtected, type WorkloadRef } from '../../domain/kubernetes.js';
 import type { WorkloadPort, WorkloadResumeResult, WorkloadStopResult } from '../../ports/workload-port.js';
-import { explainKubeError } from '../../sources/kubernetes/kube-errors.js';
+import { explainKubeError } from './kube-errors.js';
 import { handleOf, type WorkloadHandle, type WorkloadObject } from './workload-handle.js';
 import { KSERVE_MODE, label, NOTEBOOK_STOPPED, previousOf, stateOf, stoppedEarlier, type StopState } from './workload-stop-state.js';
 

@@ -1,5 +1,5 @@
 import { BurnrateError } from '../../domain/errors.js';
-import { redactAwsSecrets } from '../aws/redact-aws-secrets.js';
+import { redactAwsSecrets } from '../../cloud/aws/redact-aws-secrets.js';
 
 /** Where the query ran and what it read, for the messages. */
 export interface QueryPlace {

@@ -9,7 +9,7 @@ import type { CloudBudget } from '../../domain/cloud-budget.js';
 import { normaliseTag } from '../../domain/ownership.js';
 import { BurnrateError } from '../../domain/errors.js';
 import { budgetTeam } from '../budget-team.js';
-import type { CloudBudgetsConfig } from '../cloud-budget-config.js';
+import type { CloudBudgetsConfig } from '../../config/cloud-budget-config.js';
 import type { BudgetSource } from '../../ports/budget-source.js';
 import type { PullContext } from '../../ports/pull-context.js';
 import { awsAccounts, type AwsAccount } from './aws-accounts.js';

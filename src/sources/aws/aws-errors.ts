@@ -1,5 +1,5 @@
 import { BurnrateError } from '../../domain/errors.js';
-import { redactAwsSecrets } from './redact-aws-secrets.js';
+import { redactAwsSecrets } from '../../cloud/aws/redact-aws-secrets.js';
 
 const THROTTLING = new Set([
   'Throttling',

@@ -1,5 +1,5 @@
 import { BurnrateError } from '../../domain/errors.js';
-import { redactAwsSecrets } from '../aws/redact-aws-secrets.js';
+import { redactAwsSecrets } from '../../cloud/aws/redact-aws-secrets.js';
 import { CLOUDWATCH_GPU_PERMISSIONS, type CloudWatchGpuPermission } from './nvidia-smi-metrics.js';
 
 const THROTTLING = new Set([

@@ -1,22 +1,11 @@
 import { CloudCatalogClient } from '@google-cloud/billing';
+import type { ComputeSku } from '../../catalog/gcp-sku-pricing.js';
 import { withRetries, type RetryPolicy } from '../retry.js';
 import { explainGoogleError, isRetryableGoogleError } from './gcp-errors.js';
 import { gaxClientOptions, type GoogleEndpoint } from './google-endpoint.js';
 
 /** Compute Engine's service id in the Cloud Catalog. */
 export const COMPUTE_ENGINE_SERVICE = 'services/6F81-5844-456A';
-
-/** One hourly Compute Engine SKU price, as much of it as pricing GPU machines needs. */
-export interface ComputeSku {
-  skuId: string;
-  description: string;
-  /** OnDemand or Preemptible (spot); commitments are skipped. */
-  usageType: 'OnDemand' | 'Preemptible';
-  regions: string[];
-  /** Price of one unit (an hour of a GPU or core, a GiB-hour of memory). */
-  unitPrice: number;
-  currency: string;
-}
 
 /**
  * Reads Compute Engine's public SKU list (tens of thousands of SKUs, 5,000 a page) and keeps the

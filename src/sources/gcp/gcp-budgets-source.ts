@@ -2,7 +2,7 @@ import { BudgetServiceClient, protos } from '@google-cloud/billing-budgets';
 import type { CloudBudget } from '../../domain/cloud-budget.js';
 import { normaliseTag } from '../../domain/ownership.js';
 import { budgetTeam } from '../budget-team.js';
-import type { CloudBudgetsConfig } from '../cloud-budget-config.js';
+import type { CloudBudgetsConfig } from '../../config/cloud-budget-config.js';
 import type { BudgetSource } from '../../ports/budget-source.js';
 import type { PullContext } from '../../ports/pull-context.js';
 import { withRetries, type RetryPolicy } from '../retry.js';

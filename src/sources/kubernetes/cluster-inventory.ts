@@ -7,7 +7,7 @@ import {
   type GpuPod,
   type NamespaceInfo,
 } from '../../domain/kubernetes.js';
-import { explainKubeError } from './kube-errors.js';
+import { explainKubeError } from '../../cloud/kubernetes/kube-errors.js';
 import { gpuNodeOf, singleStrategyProfile } from './node-facts.js';
 import { workloadOf, type OwnedMetadata } from './workload-owner.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopback, readConsoleSettings, tokenMatches } from '../../../src/chat/console/console-settings.js';
+import { readConsoleSettings, tokenMatches } from '../../../src/chat/console/console-settings.js';
+import { isLoopback } from '../../../src/http/loopback.js';
 import { BurnrateError } from '../../../src/domain/errors.js';
 
 const TOKEN = 'c0ns0le-t0ken-4f9a8b7c6d5e';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { backfillDays, cloudBudgetsSchema } from '../cloud-budget-config.js';
+import { backfillDays, cloudBudgetsSchema } from './cloud-budget-config.js';
 
 const billingAccount = z
   .string({ error: 'expected a billing account id such as 012345-6789AB-CDEF01' })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { backfillDays, cloudBudgetsSchema } from '../cloud-budget-config.js';
+import { backfillDays, cloudBudgetsSchema } from './cloud-budget-config.js';
 
 /** An IAM role to assume, as its ARN. */
 export const roleArn = z.string({ error: 'expected an IAM role ARN' }).regex(/^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { roleArn } from '../aws/aws-config.js';
-import { backfillDays } from '../cloud-budget-config.js';
+import { roleArn } from './aws-config.js';
+import { backfillDays } from './cloud-budget-config.js';
 
 /**
  * Glue database and table names as Athena stores them: lower-case letters, digits and underscores.

@@ -1,19 +1,20 @@
 // An answer worker: its own event loop, its own connection to the same SQLite file (WAL lets
 // readers and one writer share it), the same dispatcher and command files as the main thread.
-// Started by worker-answerer.ts; never imported by anything else.
+// Started by chat/answer/worker-answerer.ts; never imported by anything else. A composition root of
+// its own (it builds a runtime), so it sits beside runtime.ts, above chat/.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Message } from '../../../templates/message.js';
-import { buildRuntime } from '../../runtime.js';
-import { KnownGroups } from '../../ports/named-people.js';
-import type { Actor } from '../../ports/interaction.js';
-import type { AppliedBudgetChange } from '../../domain/budget-change.js';
-import { dispatch } from '../dispatcher.js';
-import type { Reply } from '../../ports/interaction.js';
-import { responseUrlReply } from '../slack/response-url-reply.js';
-import { commandInteraction, type CommandRequest } from './answerer.js';
-import { lowerThreadPriority } from './lower-thread-priority.js';
-import type { AnswerWorkerData, FromWorker, ToWorker } from './worker-protocol.js';
+import type { Message } from '../templates/message.js';
+import { buildRuntime } from './runtime.js';
+import { KnownGroups } from './ports/named-people.js';
+import type { Actor } from './ports/interaction.js';
+import type { AppliedBudgetChange } from './domain/budget-change.js';
+import { dispatch } from './chat/dispatcher.js';
+import type { Reply } from './ports/interaction.js';
+import { responseUrlReply } from './chat/slack/response-url-reply.js';
+import { commandInteraction, type CommandRequest } from './chat/answer/answerer.js';
+import { lowerThreadPriority } from './chat/answer/lower-thread-priority.js';
+import type { AnswerWorkerData, FromWorker, ToWorker } from './chat/answer/worker-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('answer-worker runs as a worker thread only');
