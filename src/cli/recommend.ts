@@ -6,6 +6,7 @@ import { currentRecommendations } from '../snapshots/current-recommendations.js'
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 import { jsonText } from '../domain/json-text.js';
+import { refreshSources } from '../jobs/refresh-sources.js';
 
 const USAGE = 'burnrate recommend [--team T] [--json]';
 
@@ -14,6 +15,8 @@ export const recommendVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, team: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
   const runtime = runtimeOf(values, io, { chatPlatforms: false });
   try {
+    // A spot saving is priced on the bill (the waste diagnosis's figure): read it first into an empty store, as waste does.
+    if (await runtime.deps.store.isEmpty()) await refreshSources(runtime.deps);
     const team = values.team ? resolveTeamId(runtime.deps.config, values.team) : undefined;
     const recommendations = await currentRecommendations(runtime.deps, team ? { team } : {});
     if (values.json) {

@@ -7,11 +7,15 @@ import type { GpuInstance } from '../domain/gpu-inventory.js';
 import type { GpuSeries, MetricsRange } from '../domain/gpu-metrics.js';
 import type { Recommendation } from '../domain/recommendation.js';
 import { addDays, toDay } from '../domain/period.js';
+import { convert } from '../domain/fx.js';
+import { spotFiguresOf } from '../checks/recommend/spot-figures.js';
 import type { AttributedGpu } from './gpu-attribution.js';
 import { gpuDepsOf, loadGpuSnapshot, type GpuSnapshotScope } from './gpu-snapshot.js';
-import { recommendationWindow } from './gpu-windows.js';
+import { periodWindow } from './gpu-windows.js';
 import { loadHostPeaks } from './host-peaks.js';
 import type { HostPeak } from '../domain/host-peaks.js';
+import { loadFxRates } from './fx-rates.js';
+import { loadWasteDiagnosis, wastePeriod } from './waste-snapshot.js';
 
 /** Days of billing data that say whether an instance runs under a commitment (the bill lags a day or two). */
 const COMMITMENT_LOOKBACK_DAYS = 7;
@@ -20,30 +24,40 @@ const COMMITMENT_LOOKBACK_DAYS = 7;
 export type RecommendationScope = GpuSnapshotScope;
 
 /**
- * Recommendations now, from the inventory and fresh metrics over `recommendations.lookbackDays`,
- * for some instances, one team or everything. Throws burnrate_gpu_unconfigured without GPU sources.
+ * Recommendations now, from the inventory, the bill and the metrics of the last
+ * `recommendations.lookbackDays` whole days, for some instances, one team or everything. A spot
+ * recommendation saves the instance's one spot figure, the waste diagnosis's for the same days
+ * (`burnrate waste --days N` shows it too): the fleet is read whole, so the nodes of a multi-node run
+ * are known as such whatever the scope. Throws burnrate_gpu_unconfigured without GPU sources.
  */
 export async function currentRecommendations(
   deps: Deps,
   scope: RecommendationScope = {},
   catalog: PriceCatalog = loadPriceCatalog(),
 ): Promise<Recommendation[]> {
+  const today = toDay(deps.clock());
+  const period = wastePeriod({ days: deps.config.recommendations.lookbackDays }, today);
   // Teams as tagged ('tags'): unlike the idle check, no namespace teams and no hand-overs ("Not
   // ours") here, as it always was; loadGpuSnapshot's GpuOwnership says what 'owners' would change.
-  const { instances, series, window } = await loadGpuSnapshot(deps, {
-    window: recommendationWindow(deps, deps.clock()),
-    scope,
-    ownership: 'tags',
-  });
-  const hosts = await loadHostPeaks(deps, window, instances);
+  const snapshot = await loadGpuSnapshot(deps, { window: periodWindow(period, deps.clock()), ownership: 'tags' });
+  const { instances, series, window } = snapshot;
+  const [hosts, diagnosis, fx, committed] = await Promise.all([
+    loadHostPeaks(deps, window, instances),
+    loadWasteDiagnosis(deps, period, snapshot),
+    loadFxRates(deps),
+    deps.store.spend.committedResources(addDays(today, -COMMITMENT_LOOKBACK_DAYS)),
+  ]);
   return recommend({
-    instances,
+    instances: instances.filter(
+      (i) => (!scope.instanceIds || scope.instanceIds.includes(i.instanceId)) && (!scope.team || i.team === scope.team),
+    ),
     usage: usageByInstance(series, window, hosts),
     catalog,
     policy: deps.config.recommendations,
     spot: deps.config.spot,
-    committed: new Set(await deps.store.spend.committedResources(addDays(toDay(deps.clock()), -COMMITMENT_LOOKBACK_DAYS))),
+    committed: new Set(committed),
     runTagKey: deps.config.unitCosts.tagKeys.run,
+    spotFigures: spotFiguresOf(diagnosis, (amount) => convert(amount, diagnosis.currency, 'USD', fx)),
   });
 }
 

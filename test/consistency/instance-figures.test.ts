@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Recommendation } from '../../src/domain/recommendation.js';
 import type { ReviewFigures, ReviewLine } from '../../src/domain/review.js';
 import type { WasteDiagnosis } from '../../src/domain/waste.js';
 import { cli, workDir } from '../support/run-cli.js';
@@ -56,5 +57,53 @@ describe('the demo month: one idle and one spot figure per instance on the revie
       }
     }
     expect(spotLines).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('the demo now: recommend shows the same spot figure as the waste report and the review for the same days', () => {
+  it("each spot recommendation's monthly saving is its instance's spot figure in `waste --days 7`; the review's lines carry the same", async () => {
+    const cwd = workDir();
+    const db = join(cwd, 'burnrate.db');
+    // recommendations.lookbackDays is 7 by default: the last 7 whole days before today, as `waste --days 7` reads them.
+    const waste = await cli(['waste', '--days', '7', '--json', '--db', db], { cwd, now: NOW });
+    expect(waste.code, waste.err).toBe(0);
+    const diagnosis = JSON.parse(waste.out) as WasteDiagnosis;
+    const recommend = await cli(['recommend', '--json', '--db', db], { cwd, now: NOW });
+    expect(recommend.code, recommend.err).toBe(0);
+    const { recommendations } = JSON.parse(recommend.out) as { recommendations: Recommendation[] };
+    expect(diagnosis.currency).toBe('USD');
+
+    const cents = (n: number) => Math.round(n * 100);
+    // The waste report's figure of an instance: its teams' figures added up.
+    const figures = new Map<string, number>();
+    for (const i of diagnosis.instances) if (i.spot !== null) figures.set(i.instanceId, (figures.get(i.instanceId) ?? 0) + i.spot);
+    expect(figures.size).toBeGreaterThan(0);
+    const spot = recommendations.filter((r) => r.kind === 'spot');
+    expect(spot.length).toBeGreaterThan(0);
+    for (const r of spot) {
+      expect(figures.has(r.instanceId), r.name ?? r.instanceId).toBe(true);
+      expect(cents(r.monthlySaving), r.name ?? r.instanceId).toBe(cents(figures.get(r.instanceId)!));
+      expect(r.evidence.join(' ')).toContain('over the 7 days from 2026-11-26 to 2026-12-02');
+    }
+    // Every instance the waste report would move to spot is advised so, or right-sized first where that saves more.
+    for (const [id, figure] of figures) {
+      const r = recommendations.find((x) => x.instanceId === id);
+      expect(r, id).toBeDefined();
+      if (r!.kind !== 'spot') expect(r!.monthlySaving).toBeGreaterThanOrEqual(figure);
+    }
+    // And no spot recommendation where the waste report has no spot figure (committed, multi-node, not checkpointed).
+    expect(spot.every((r) => figures.has(r.instanceId))).toBe(true);
+
+    // The review, asked at the same moment, attaches the same recommendations to its lines.
+    const review = await cli(['review', '--month', MONTH, '--json', '--dry-run', '--db', db], { cwd, now: NOW });
+    expect(review.code, review.err).toBe(0);
+    const { reviews } = JSON.parse(review.out) as ReviewJson;
+    let attached = 0;
+    for (const line of reviews.flatMap((r) => r.lines))
+      for (const r of line.recommendations.filter((x) => x.kind === 'spot')) {
+        expect(r.monthlySaving, line.label).toBe(spot.find((x) => x.instanceId === r.instanceId)!.monthlySaving);
+        attached++;
+      }
+    expect(attached).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -7,6 +7,7 @@ import type { GpuUsage } from './gpu-usage.js';
 import type { RecommendationsPolicy, SpotPolicy } from './recommend-policy.js';
 import { rightSizeRecommendation } from './right-size.js';
 import { spotRecommendation } from './spot.js';
+import type { SpotFigure } from './spot-figures.js';
 
 export interface RecommendInput {
   instances: readonly GpuInstance[];
@@ -19,6 +20,12 @@ export interface RecommendInput {
   committed?: ReadonlySet<string>;
   /** The tag naming a training run (unitCosts.tagKeys.run): instances sharing one are the nodes of one multi-node job. */
   runTagKey?: string;
+  /**
+   * Each instance's one spot figure (src/checks/recommend/spot-figures.ts): a spot recommendation
+   * saves that and nothing else, and an instance without one gets no spot recommendation. Every
+   * caller that reads the bill passes it; without it the catalog's terms price spot.
+   */
+  spotFigures?: ReadonlyMap<string, SpotFigure>;
 }
 
 /**
@@ -36,15 +43,19 @@ export function recommend(input: RecommendInput): Recommendation[] {
     if (!usage || instance.kubernetes) continue;
     const candidates = [
       rightSizeRecommendation(instance, usage, input.catalog, input.policy),
-      input.committed?.has(instance.instanceId) || multiNode.has(instance.instanceId)
-        ? null
-        : spotRecommendation(instance, usage, input.catalog, input.policy, input.spot),
+      input.committed?.has(instance.instanceId) || multiNode.has(instance.instanceId) ? null : spotOf(instance, usage, input),
     ].filter((r): r is Recommendation => r !== null);
     const [best, other] = candidates.sort((a, b) => b.monthlySaving - a.monthlySaving);
     if (!best) continue;
     out.push(other ? { ...best, evidence: [...best.evidence, alsoPossible(other)] } : best);
   }
   return out.sort((a, b) => b.monthlySaving - a.monthlySaving || a.id.localeCompare(b.id));
+}
+
+function spotOf(instance: GpuInstance, usage: GpuUsage, input: RecommendInput): Recommendation | null {
+  if (!input.spotFigures) return spotRecommendation(instance, usage, input.catalog, input.policy, input.spot);
+  const figure = input.spotFigures.get(instance.instanceId);
+  return figure ? spotRecommendation(instance, usage, input.catalog, input.policy, input.spot, figure) : null;
 }
 
 function alsoPossible(other: Recommendation): string {

@@ -7,6 +7,7 @@ import type { GpuUsage } from './gpu-usage.js';
 import type { RecommendationsPolicy, SpotPolicy } from './recommend-policy.js';
 import { hoursText } from './right-size.js';
 import { monthlyHours, round2 } from './saving.js';
+import type { SpotFigure } from './spot-figures.js';
 
 /**
  * Spot: a training or sweep workload on on-demand capacity that declares checkpointing
@@ -14,6 +15,11 @@ import { monthlyHours, round2 } from './saving.js';
  * region is what it could pay. Null for anything else, or where the catalog has no spot price.
  * Whether the declared interval is short enough is the approval's readiness check; the evidence
  * says so up front when it is not.
+ *
+ * `billed`: the instance's one spot figure (src/checks/recommend/spot-figures.ts), which the waste
+ * report and the review show too; the saving is that figure. Without it (the waste diagnosis asks
+ * for the catalog's terms, from which it makes that figure) the saving is the catalog's discount
+ * over the hours it runs a month, net of rework.
  */
 export function spotRecommendation(
   instance: GpuInstance,
@@ -21,6 +27,7 @@ export function spotRecommendation(
   catalog: PriceCatalog,
   policy: RecommendationsPolicy,
   spot: SpotPolicy,
+  billed?: SpotFigure,
 ): Recommendation | null {
   if (instance.lifecycle !== 'on-demand') return null;
   if (instance.workload !== 'training' && instance.workload !== 'sweep') return null;
@@ -37,7 +44,7 @@ export function spotRecommendation(
   const reclaims = spot.interruptionsPerMonth * (hours / policy.hoursPerMonth);
   const reworkHours = (reclaims * ((interval ?? spot.maxCheckpointMinutes) / 2 + spot.restartMinutes)) / 60;
   const rework = reworkHours * price.spotHourly;
-  const saving = round2(Math.max(0, (price.onDemandHourly - price.spotHourly) * hours - rework));
+  const saving = billed ? billed.monthly : round2(Math.max(0, (price.onDemandHourly - price.spotHourly) * hours - rework));
   if (saving <= 0) return null;
   const label = instance.name ?? instance.instanceId;
   const money = (n: number) => formatMoney(n, 'USD');
@@ -45,7 +52,9 @@ export function spotRecommendation(
   const evidence = [
     `${label} runs ${instance.workload === 'sweep' ? 'a sweep' : 'training'} on on-demand ${instance.instanceType} in ${instance.region} and declares checkpointing (checkpoint=true${checkpointing.intervalText ? `, every ${checkpointing.intervalText}` : ''}), so a spot reclaim costs a restart from the last checkpoint, not the run.`,
     `Spot ${instance.instanceType} in ${instance.region}: ${money(price.spotHourly)}/h against ${money(price.onDemandHourly)}/h on demand (${discount}% less; the median of the region's zone prices).`,
-    `It ran ${hoursText(usage.runningHours)} of the last ${hoursText(usage.windowHours)}: about ${Math.round(hours)} hours a month, so spot saves ${money(saving)} a month, net of ${money(round2(rework))} of work redone after about ${Math.round(reclaims * 10) / 10} reclaims a month (half a checkpoint interval and a ${formatMinutes(spot.restartMinutes)} restart each; spot.interruptionsPerMonth).`,
+    billed
+      ? `It ran ${hoursText(usage.runningHours)} of ${hoursText(usage.windowHours)} over ${billed.window}. On what the bill charged it for the hours it worked (idle hours, which stopping saves, and any right-size are counted apart), that discount net of work redone after about ${Math.round(reclaims * 10) / 10} reclaims a month (half a checkpoint interval and a ${formatMinutes(spot.restartMinutes)} restart each; spot.interruptionsPerMonth) saves ${money(saving)} a month: the same figure the waste report gives for those days.`
+      : `It ran ${hoursText(usage.runningHours)} of the last ${hoursText(usage.windowHours)}: about ${Math.round(hours)} hours a month, so spot saves ${money(saving)} a month, net of ${money(round2(rework))} of work redone after about ${Math.round(reclaims * 10) / 10} reclaims a month (half a checkpoint interval and a ${formatMinutes(spot.restartMinutes)} restart each; spot.interruptionsPerMonth).`,
   ];
   if (interval === null)
     evidence.push(`Approval needs a checkpoint-interval tag (e.g. 15m) of at most ${formatMinutes(spot.maxCheckpointMinutes)}.`);
