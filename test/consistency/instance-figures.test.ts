@@ -57,6 +57,15 @@ describe('the demo month: one idle and one spot figure per instance on the revie
       }
     }
     expect(spotLines).toBeGreaterThan(0);
+    // The always-on table's spot column beside the commitment: the same figure again.
+    let alwaysOnSpot = 0;
+    for (const row of diagnosis.commitments.alwaysOn) {
+      const figure = diagnosis.instances.filter((i) => i.instanceId === row.instanceId && i.spot !== null);
+      if (row.spotSaving === null || figure.length === 0) continue;
+      expect(row.spotSaving, row.instanceId).toBe(figure.reduce((s, i) => s + i.spot!, 0));
+      alwaysOnSpot++;
+    }
+    expect(alwaysOnSpot).toBeGreaterThan(0);
   }, 120_000);
 });
 

@@ -25,6 +25,8 @@ export interface CommitmentInput {
   spot: SpotPolicy;
   /** Nodes of a multi-node run (recommend.ts's multiNodeInstances): never spot advice, as everywhere else. */
   multiNode?: ReadonlySet<string>;
+  /** Each instance's spot saving a month as the waste diagnosis counts it: the one spot figure every surface shows. */
+  spotFigures?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -104,9 +106,12 @@ function alwaysOn(input: CommitmentInput): CommitmentReport['alwaysOn'] {
           );
     // One node of a multi-node run gets no spot figure here either: a reclaim stops the whole run.
     const multiNode = input.multiNode?.has(instance.instanceId) ?? false;
-    const spot = usage && !multiNode ? spotRecommendation(instance, usage, input.catalog, input.recommendations, input.spot) : null;
     const noSpot = multiNode ? 'spot does not suit one node of a multi-node run' : 'spot does not suit capacity that must stay up';
-    const spotSaving = spot && !spot.blocker ? spot.monthlySaving : null;
+    // The instance's one spot figure (the diagnosis's); without one, what the catalog says of spot here.
+    const spot = usage && !multiNode ? spotRecommendation(instance, usage, input.catalog, input.recommendations, input.spot) : null;
+    const spotSaving = multiNode
+      ? null
+      : (input.spotFigures?.get(instance.instanceId) ?? (spot && !spot.blocker ? spot.monthlySaving : null));
     const commitmentWins = paid !== null && paid.saving > 0 && (spotSaving === null || paid.saving >= spotSaving);
     const arithmetic =
       paid === null || price?.committedHourly === undefined

@@ -133,12 +133,25 @@ export function diagnoseWaste(input: WasteInput): WasteDiagnosis {
       evidence: [unallocatedEvidence(orphan)],
     },
   };
+  // Each instance's idle and spot figure, the one every surface reads (the review, recommend, and
+  // the always-on table below).
+  const instances = units.map((u) => ({
+    instanceId: u.instance.instanceId,
+    team: u.team,
+    cost: scale(u.cost, input),
+    idle: scale((u.parts.idle ?? 0) + (u.parts.stalled ?? 0), input),
+    spot:
+      u.parts['spot-ready'] !== undefined || u.parts['spot-after-fix'] !== undefined
+        ? scale((u.parts['spot-ready'] ?? 0) + (u.parts['spot-after-fix'] ?? 0), input)
+        : null,
+  }));
   return {
     period: { ...input.period, scaledToMonth: input.monthFactor !== 1 },
     currency: input.currency,
     teams,
     organisation,
     commitments: commitmentReport({
+      spotFigures: new Map(instances.filter((i) => i.spot !== null).map((i) => [i.instanceId, i.spot!])),
       billed: input.billed,
       unused: input.unusedCommitments,
       instances: input.instances,
@@ -152,16 +165,7 @@ export function diagnoseWaste(input: WasteInput): WasteDiagnosis {
     }),
     staticCapacity: [...(input.staticCapacity ?? [])],
     notes,
-    instances: units.map((u) => ({
-      instanceId: u.instance.instanceId,
-      team: u.team,
-      cost: scale(u.cost, input),
-      idle: scale((u.parts.idle ?? 0) + (u.parts.stalled ?? 0), input),
-      spot:
-        u.parts['spot-ready'] !== undefined || u.parts['spot-after-fix'] !== undefined
-          ? scale((u.parts['spot-ready'] ?? 0) + (u.parts['spot-after-fix'] ?? 0), input)
-          : null,
-    })),
+    instances,
   };
 }
 
