@@ -111,6 +111,6 @@ export class SoakChatPort implements ChatPort {
 
 function downError(refused: boolean): DeliveryError {
   return refused
-    ? new DeliveryError('network error (connect ECONNREFUSED)')
-    : new DeliveryError('HTTP 503 Service Unavailable', false, undefined, true);
+    ? new DeliveryError('network error (connect ECONNREFUSED)', false, undefined, false, true)
+    : new DeliveryError('HTTP 503 Service Unavailable', false, undefined, true, true);
 }

@@ -74,8 +74,11 @@ export async function deliverOutbox(deps: DeliveryDeps, options: DeliveryOptions
     try {
       // Whatever came between the claim and the post (a look-up, a slow database, a paused process),
       // the lease must still be ours, by the database's clock, right before anything is posted.
-      const holdLease = () => deps.store.outbox.renewLease(item.id, owner, settings.leaseMs);
-      const result = await attempt(port, address, item, now, holdLease);
+      const lease = {
+        hold: () => deps.store.outbox.renewLease(item.id, owner, settings.leaseMs),
+        countSuspected: () => deps.store.outbox.markSuspectedDuplicate(item.id),
+      };
+      const result = await attempt(port, address, item, now, lease);
       if (!result) {
         deps.log.warn(
           { target: item.target, key: item.dedupeKey },
@@ -148,11 +151,11 @@ async function attempt(
   address: string,
   item: OutboxItem,
   now: Date,
-  holdLease: () => Promise<boolean>,
+  lease: { hold(): Promise<boolean>; countSuspected(): Promise<void> },
 ): Promise<{ ref: string | null; suspectedDuplicate: boolean } | null> {
   if (item.op === 'update' && item.parentRef) {
     // Replacing a message with the same content twice changes nothing: no need to look first.
-    if (!(await holdLease())) return null;
+    if (!(await lease.hold())) return null;
     await port.update(address, item.parentRef, item.message);
     return { ref: item.parentRef, suspectedDuplicate: false };
   }
@@ -162,18 +165,25 @@ async function attempt(
     if (found.ref) return { ref: found.ref, suspectedDuplicate: false };
     suspectedDuplicate = !found.looked;
   }
-  if (!(await holdLease())) return null;
+  if (!(await lease.hold())) return null;
   const options = { key: item.dedupeKey };
-  const posted =
-    item.op === 'reply' && item.parentRef
-      ? await port.reply(address, item.parentRef, item.message, options)
-      : await port.post(address, item.message, options);
-  return { ref: posted.ref, suspectedDuplicate };
+  try {
+    const posted =
+      item.op === 'reply' && item.parentRef
+        ? await port.reply(address, item.parentRef, item.message, options)
+        : await port.post(address, item.message, options);
+    return { ref: posted.ref, suspectedDuplicate };
+  } catch (error) {
+    // A post made unchecked that may have reached the platform (a 503, a lost answer) may be a second
+    // copy: counted now, since a later attempt that finds the first copy cannot see this one.
+    if (suspectedDuplicate && (!(error instanceof DeliveryError) || error.maybeDelivered)) await lease.countSuspected();
+    throw error;
+  }
 }
 
 /**
- * An item in doubt whose look-up keeps failing for now (an error not known to be permanent, a rate
- * limit) is posted unchecked on this attempt, counted as a suspected duplicate, instead of waiting
+ * An item in doubt whose look-up keeps failing for now (the platform answers an error not known to
+ * be permanent, a rate limit; not an outage) is posted unchecked from this attempt on, counted as a suspected duplicate, instead of waiting
  * out the whole retry budget (24 h) for a look-up that may never work.
  */
 export const LOOKUP_ATTEMPTS = 3;
@@ -194,7 +204,9 @@ async function lookFor(port: ChatPort, address: string, item: OutboxItem, now: D
     };
   } catch (error) {
     if (error instanceof DeliveryError && error.permanent) return { ref: null, looked: false };
-    if (item.attempts + 1 >= LOOKUP_ATTEMPTS) return { ref: null, looked: false };
+    // Only an answer gives up the look: during an outage the post could be taken and answered 503.
+    const answered = !(error instanceof DeliveryError && error.unreachable);
+    if (answered && item.attempts + 1 >= LOOKUP_ATTEMPTS) return { ref: null, looked: false };
     throw error;
   }
 }

@@ -62,6 +62,12 @@ export class DeliveryError extends Error {
     readonly retryAfterMs?: number,
     /** The request may have been carried out although no answer came (a timeout, a reset connection, a 5xx). */
     readonly maybeDelivered = false,
+    /**
+     * The platform did not answer (refused, timed out, reset, a 5xx): an outage, not an answer. A
+     * look-up in doubt failing so is retried, never given up for an unchecked post, which an outage
+     * could take and still answer 503.
+     */
+    readonly unreachable = false,
   ) {
     super(message);
     this.name = 'DeliveryError';

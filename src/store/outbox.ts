@@ -64,9 +64,10 @@ export interface OutboxRow {
 }
 
 // The steps of a delivery after its claim, the same on both stores: each names the lease's owner,
-// so a delivery that lost its lease changes nothing.
+// so a delivery that lost its lease changes nothing. A suspected duplicate stays counted once
+// counted: the copy an earlier attempt (or a stalled delivery) may have posted is still there.
 export const MARK_SENT = `UPDATE outbox SET status = 'sent', ref = $1, sent_at = $2, attempts = attempts + 1, last_error = NULL,
-    lease_owner = NULL, lease_until = NULL, in_doubt = 0, suspected_duplicate = $3
+    lease_owner = NULL, lease_until = NULL, in_doubt = 0, suspected_duplicate = CASE WHEN $3 = 1 THEN 1 ELSE suspected_duplicate END
   WHERE id = $4 AND status = 'sending' AND lease_owner = $5`;
 export const MARK_RETRY = `UPDATE outbox SET status = $1, attempts = attempts + 1, last_error = $2, next_attempt_at = $3, lease_owner = NULL,
     lease_until = NULL, in_doubt = $4, first_failure_at = coalesce(first_failure_at, $5)

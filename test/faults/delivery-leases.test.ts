@@ -122,6 +122,25 @@ describe('delivery leases under faults (two deliveries, one database)', () => {
     expect((await shared.store.outbox.summary()).suspectedDuplicates).toBe(1);
   });
 
+  it('an alert in doubt whose look-up meets an outage (503) is never posted unchecked: it waits for a look that works', async () => {
+    const shared = await start(['conversations.history']);
+    let now = new Date();
+    const deps = replica(shared, () => now);
+    await shared.store.outbox.enqueue([{ dedupeKey: 'a1', target: 'slack:C0ML', message: text(1) }], now);
+    fake.failNext('chat.postMessage', { lostAnswer: true }); // taken by Slack, the answer lost: in doubt
+    fake.failNext('conversations.history', { status: 503 }, 4);
+    const pass = () => deliverOutbox(deps, { baseDelayMs: 1_000 });
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      expect(await pass()).toEqual({ sent: 0, retried: 1, failed: 0 });
+      now = new Date(now.getTime() + 60_000);
+    }
+    // The outage is over: the look finds the first post, and nothing is posted again.
+    expect(await pass()).toEqual({ sent: 1, retried: 0, failed: 0 });
+    expect(fake.callsOf('conversations.history')).toHaveLength(5);
+    expect(fake.messages.map((m) => m.text)).toEqual(['alert 1']);
+    expect(await shared.store.outbox.summary()).toMatchObject({ sent: 1, suspectedDuplicates: 0 });
+  });
+
   for (const failure of [{ error: 'unknown_method' }, { error: 'access_denied' }, { error: 'ratelimited' }]) {
     it(`an alert in doubt whose look-up answers ${failure.error} (not known to be permanent) is posted on its third attempt, counted`, async () => {
       const shared = await start(['conversations.history']);

@@ -104,7 +104,9 @@ describe('outbox delivery under faults', () => {
   });
 
   it('takes over an item whose delivery died mid-post and finds the post instead of posting again (Slack)', async () => {
-    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'conversations.history'], now: () => clock });
+    // Slack stamps messages on the real clock, as the database times first attempts: the look for a
+    // post in doubt compares the two. The delivery's own clock is moved to pass backoffs.
+    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'conversations.history'], now: () => new Date() });
     let clock = at('2026-11-21T09:00:00Z');
     const { deps } = testDeps({});
     deps.clock = () => clock;
@@ -125,7 +127,11 @@ describe('outbox delivery under faults', () => {
 
   it('a lost answer (Slack posted, the reply never came) is found in the channel, not posted twice', async () => {
     let clock = at('2026-11-21T09:00:00Z');
-    fake = await FakeSlackApi.start({ expect: ['chat.postMessage', 'conversations.history', 'conversations.replies'], now: () => clock });
+    // Slack's clock is the real one, as the database's is (see above).
+    fake = await FakeSlackApi.start({
+      expect: ['chat.postMessage', 'conversations.history', 'conversations.replies'],
+      now: () => new Date(),
+    });
     const { deps } = testDeps({});
     deps.clock = () => clock;
     deps.chat = [new SlackChat(createSlackClient({ botToken: 'xoxb-test', apiUrl: fake.apiUrl } as never, deps.log))];

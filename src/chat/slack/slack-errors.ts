@@ -58,6 +58,7 @@ export function toDeliveryError(method: string, error: unknown): DeliveryError {
       false,
       undefined,
       error.statusCode >= 500,
+      error.statusCode >= 500,
     );
   }
   if (error instanceof WebAPIRequestError) {
@@ -70,6 +71,7 @@ export function toDeliveryError(method: string, error: unknown): DeliveryError {
       false,
       undefined,
       !refused,
+      true,
     );
   }
   return new DeliveryError(`Slack ${method}: ${redactTokens(error instanceof Error ? error.message : String(error))}`);

@@ -48,13 +48,14 @@ export class PgOutboxStore implements OutboxStore {
   async claimNext(owner: string, now: Date, leaseMs: number, platforms: readonly string[]): Promise<OutboxItem | null> {
     const at = now.toISOString();
     // The row is locked by the inner SELECT until the UPDATE commits; another replica's claim skips
-    // it and takes the next. A lease taken over from a delivery that died mid-post is in doubt.
+    // it and takes the next. A lease taken over from a delivery that died mid-post is in doubt. The
+    // first attempt's time is the database's too: a look for a post in doubt starts from it.
     const row = await this.db.one<OutboxRow>(
       `WITH next AS (
          SELECT o.id, p.ref AS parent_ref ${DUE} AND ${ON_PLATFORMS('$2')}
          ORDER BY o.id LIMIT 1 FOR UPDATE OF o SKIP LOCKED
        )
-       UPDATE outbox SET status = 'sending', lease_owner = $3, lease_until = ${dbTimePlus('$4')}, first_attempt_at = coalesce(first_attempt_at, $1),
+       UPDATE outbox SET status = 'sending', lease_owner = $3, lease_until = ${dbTimePlus('$4')}, first_attempt_at = coalesce(first_attempt_at, ${DB_NOW}),
          in_doubt = CASE WHEN status = 'sending' THEN 1 ELSE in_doubt END
        FROM next WHERE outbox.id = next.id
        RETURNING outbox.*, next.parent_ref`,

@@ -44,7 +44,7 @@ export class SqliteOutboxStore implements OutboxStore {
   ) {
     const next = db.prepare(`SELECT o.*, p.ref AS parent_ref ${DUE} AND ${ON_PLATFORMS} ORDER BY o.id LIMIT 1`);
     const lease = db.prepare(
-      `UPDATE outbox SET status = 'sending', lease_owner = @owner, lease_until = @until, first_attempt_at = coalesce(first_attempt_at, @now),
+      `UPDATE outbox SET status = 'sending', lease_owner = @owner, lease_until = @until, first_attempt_at = coalesce(first_attempt_at, @firstAttempt),
          in_doubt = CASE WHEN status = 'sending' THEN 1 ELSE in_doubt END
        WHERE id = @id`,
     );
@@ -53,13 +53,16 @@ export class SqliteOutboxStore implements OutboxStore {
       const dbNow = this.databaseClock();
       const row = next.get({ now: at, dbNow: dbNow.toISOString(), platforms: JSON.stringify(platforms) }) as OutboxRow | undefined;
       if (!row) return undefined;
-      lease.run({ id: row.id, owner, until: new Date(dbNow.getTime() + leaseMs).toISOString(), now: at });
+      // The first attempt's time is the database's too: a look for a post in doubt starts from it,
+      // and a replica whose clock runs ahead would start that look after the post it is looking for.
+      const firstAttempt = dbNow.toISOString();
+      lease.run({ id: row.id, owner, until: new Date(dbNow.getTime() + leaseMs).toISOString(), firstAttempt });
       // A lease taken over from a delivery that died mid-post: that post may have gone out.
       return {
         ...row,
         status: 'sending' as const,
         in_doubt: row.status === 'sending' ? 1 : row.in_doubt,
-        first_attempt_at: row.first_attempt_at ?? at,
+        first_attempt_at: row.first_attempt_at ?? firstAttempt,
       };
     });
     this.claim = (owner, now, leaseMs, platforms) => claim.immediate(owner, now, leaseMs, platforms);
