@@ -41,19 +41,26 @@ describe('burnrate serve restarted with a backlog (real process, slow fake Slack
     procs.push(serve);
     type Ready = { ok: boolean; checks: Record<string, boolean> };
     let ready: Ready | null = null;
-    for (const deadline = started + 15_000; ready === null && serve.child.exitCode === null && Date.now() < deadline; ) {
+    // When the process first answers at all (/healthz): Node started, modules loaded, store opened.
+    let listening: number | null = null;
+    for (const deadline = started + 30_000; ready === null && serve.child.exitCode === null && Date.now() < deadline; ) {
       await new Promise((r) => setTimeout(r, 100));
-      ready = await fetch(`http://127.0.0.1:${serve.port}/readyz`)
-        .then((res) => (res.status === 200 ? (res.json() as Promise<Ready>) : null))
-        .catch(() => null);
+      const res = await fetch(`http://127.0.0.1:${serve.port}/readyz`).catch(() => null);
+      if (res) listening ??= Date.now();
+      ready = res?.status === 200 ? ((await res.json()) as Ready) : null;
     }
     const seconds = (Date.now() - started) / 1000;
-    console.log(`ready after ${seconds.toFixed(1)} s; posts made: ${fake.messages.length}`);
+    const fromListening = listening === null ? NaN : (Date.now() - listening) / 1000;
+    console.log(
+      `ready ${seconds.toFixed(1)} s after spawn, ${fromListening.toFixed(1)} s after the first answer (start-up ${(seconds - fromListening).toFixed(1)} s); posts made: ${fake.messages.length}`,
+    );
     expect(serve.child.exitCode, serve.err()).toBeNull();
-    // Ready within seconds of the process listening, whatever the backlog: the start no longer waits
-    // for it (it took 223 s for this backlog). The wall time includes starting Node and the first
-    // checks, so it is bounded loosely here (a loaded CI machine); the posts made say the rest.
     expect(ready, serve.err()).not.toBeNull();
+    // The target: ready in under 10 s, whatever the backlog (the start used to wait for it: 223 s for
+    // this one). It is measured from the process's first answer; before that is Node's start-up and
+    // module loading, which grows with the machine's load (about 2 s idle; 11–13 s from spawn were
+    // seen at a load average of 12 on 2 cores), so from spawn only a loose bound holds.
+    expect(fromListening).toBeLessThan(10);
     expect(seconds).toBeLessThan(30);
     expect(ready!.checks).toMatchObject({ scheduler: true, firstChecks: true, delivery: true });
     expect(serve.out()).toContain('scheduled: ');
