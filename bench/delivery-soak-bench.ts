@@ -1,5 +1,7 @@
 // `BENCH_ONLY=soak npm run bench`: the delivery soak (bench/delivery-soak.ts), Slack-like and
-// Teams-like, one seed per run; figures are medians of the runs, and every run must keep the promises.
+// Teams-like, one seed per run; then the same with the second process's clock ahead of the
+// database's and stalls longer than the lease between claim and post. Figures are medians of the
+// runs, and every run must keep the promises.
 import { runSoak, soakFailures, type SoakResult } from './delivery-soak.js';
 import { median } from './stats.js';
 
@@ -10,6 +12,9 @@ export interface SoakBenchOptions {
   /** The first run's seed; run i uses seed + i. */
   seed: number;
   slowAnswerMaxMs?: number;
+  /** The skewed scenario: the second process's clock ahead by this much, and stalls this often on average. */
+  clockSkewMs: number;
+  stallMeanGapMs: number;
 }
 
 export interface SoakBench {
@@ -20,6 +25,9 @@ export interface SoakBench {
   /** Per mode, every run's result. */
   slackLike: SoakResult[];
   teamsLike: SoakResult[];
+  /** The same with clock skew and stalls longer than the lease. */
+  slackLikeSkewed: SoakResult[];
+  teamsLikeSkewed: SoakResult[];
   failures: string[];
 }
 
@@ -27,11 +35,16 @@ export async function benchDeliverySoak(options: SoakBenchOptions): Promise<Soak
   const seeds = Array.from({ length: options.runs }, (_, i) => options.seed + i);
   const slackLike: SoakResult[] = [];
   const teamsLike: SoakResult[] = [];
+  const slackLikeSkewed: SoakResult[] = [];
+  const teamsLikeSkewed: SoakResult[] = [];
   const failures: string[] = [];
+  const skewed = { clockSkewMs: options.clockSkewMs, stallMeanGapMs: options.stallMeanGapMs };
   for (const seed of seeds) {
-    for (const [findPosted, results] of [
-      [true, slackLike],
-      [false, teamsLike],
+    for (const [findPosted, results, extra] of [
+      [true, slackLike, {}],
+      [false, teamsLike, {}],
+      [true, slackLikeSkewed, skewed],
+      [false, teamsLikeSkewed, skewed],
     ] as const) {
       const result = await runSoak({
         days: options.days,
@@ -39,12 +52,24 @@ export async function benchDeliverySoak(options: SoakBenchOptions): Promise<Soak
         seed,
         findPosted,
         slowAnswerMaxMs: options.slowAnswerMaxMs,
+        ...extra,
       });
       results.push(result);
-      failures.push(...soakFailures(result).map((f) => `seed ${seed}, ${f}`));
+      const scenario = 'clockSkewMs' in extra ? ', skewed and stalled' : '';
+      failures.push(...soakFailures(result).map((f) => `seed ${seed}${scenario}, ${f}`));
     }
   }
-  return { days: options.days, teams: options.teams, runs: options.runs, seeds, slackLike, teamsLike, failures };
+  return {
+    days: options.days,
+    teams: options.teams,
+    runs: options.runs,
+    seeds,
+    slackLike,
+    teamsLike,
+    slackLikeSkewed,
+    teamsLikeSkewed,
+    failures,
+  };
 }
 
 export function printDeliverySoak(b: SoakBench): void {
@@ -63,10 +88,15 @@ export function printDeliverySoak(b: SoakBench): void {
   console.log(
     `                          due   posted  doubled  extra  suspected  lost  failed  delay p50  delay p99  delay max  crashes  short idle wakes  wall`,
   );
+  const skew = b.slackLikeSkewed[0];
+  const skewLabel = skew ? `+${skew.clockSkewMs / 1000} s, stalls` : 'skewed';
   for (const [name, rs] of [
     ['with findPosted', b.slackLike],
     ['without findPosted', b.teamsLike],
+    [`with, ${skewLabel}`, b.slackLikeSkewed],
+    [`without, ${skewLabel}`, b.teamsLikeSkewed],
   ] as const) {
+    if (rs.length === 0) continue;
     const cells = [
       String(med(rs, (r) => r.due)).padStart(7),
       String(med(rs, (r) => r.posted)).padStart(8),
@@ -83,8 +113,12 @@ export function printDeliverySoak(b: SoakBench): void {
       `${(med(rs, (r) => r.wallMs) / 1000).toFixed(1)} s`.padStart(7),
     ];
     console.log(`  ${name.padEnd(20)}${cells.join(' ')}`);
+    const stalls =
+      rs[0]!.clockSkewMs > 0
+        ? `, stalls after claim / after lease check ${rs.map((r) => `${r.stalls['after-claim']}+${r.stalls['after-lease-check']}`).join('/')}`
+        : '';
     console.log(
-      `    per run: doubled ${rs.map((r) => r.doubled).join('/')}, suspected ${rs.map((r) => r.suspectedDuplicates).join('/')}, lost ${rs.map((r) => r.lost).join('/')}`,
+      `    per run: doubled ${rs.map((r) => r.doubled).join('/')}, suspected ${rs.map((r) => r.suspectedDuplicates).join('/')}, lost ${rs.map((r) => r.lost).join('/')}${stalls}`,
     );
   }
   console.log(

@@ -7,6 +7,13 @@
 // It counts on the platform's side what went out twice, and checks the outbox's promises: nothing
 // due is lost, and every double is one the outbox counted as a suspected duplicate (none at all
 // where the platform lets the outbox look before posting again).
+//
+// Optionally (`clockSkewMs`, `stallMeanGapMs`) the second process reads a clock that runs ahead of the
+// database's, and processes stall between claim and post for longer than their lease: leases are
+// judged on the database's clock and checked right before each post, so neither may double a post
+// uncounted.
+import { configSchema } from '../src/config/schema.js';
+import { deliveryTimings } from '../src/config/delivery-schema.js';
 import { createRandom, seedOf } from '../src/sources/demo/random.js';
 import { openStore } from '../src/store/sqlite/open-sqlite-store.js';
 import { planAlerts } from './soak-alerts.js';
@@ -14,6 +21,7 @@ import { SoakChatPort, SoakPlatform } from './soak-chat.js';
 import { SimClock } from './soak-clock.js';
 import { FaultPlayer, planFaults, type FaultKind } from './soak-faults.js';
 import { SoakDeliveryProcess, type ProcessCounters } from './soak-process.js';
+import { planStalls, stallingOutbox, StallPlayer, type StallPoint } from './soak-stalls.js';
 
 export interface SoakOptions {
   days: number;
@@ -30,6 +38,10 @@ export interface SoakOptions {
    * the outbox's 2-minute lease). Beyond the lease, another delivery takes the item over mid-call.
    */
   slowAnswerMaxMs?: number;
+  /** How far ahead of the database's clock the second process's clock runs (0 by default). */
+  clockSkewMs?: number;
+  /** Mean time between two stalls longer than the lease (none by default). */
+  stallMeanGapMs?: number;
 }
 
 export interface SoakResult {
@@ -53,6 +65,10 @@ export interface SoakResult {
   /** Calls each kind of fault changed. */
   hits: Record<FaultKind, number>;
   crashes: number;
+  /** The second process's clock, ahead of the database's by this much. */
+  clockSkewMs: number;
+  /** Stalls longer than the lease that held a process, by where. */
+  stalls: Record<StallPoint, number>;
   counters: ProcessCounters;
   /** Simulated time the drain after the month took, ms. */
   drainMs: number;
@@ -91,6 +107,18 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   });
   const platform = new SoakPlatform(sim);
   const downtime = createRandom(seedOf(options.seed, 'restarts'));
+  const stalls = new StallPlayer(
+    options.stallMeanGapMs
+      ? planStalls(createRandom(seedOf(options.seed, 'stalls')), {
+          start: START,
+          end,
+          meanGapMs: options.stallMeanGapMs,
+          leaseMs: deliveryTimings(configSchema.parse({}).delivery).leaseMs,
+        })
+      : [],
+  );
+  const outbox = stallingOutbox(store.outbox, sim, stalls);
+  const clockSkewMs = options.clockSkewMs ?? 0;
   const counters: ProcessCounters = { passes: 0, idleShortWakes: 0 };
   const queuedAt = new Map<string, number>();
   let crashes = 0;
@@ -100,10 +128,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const launch = (slot: number) => {
     const delivery = new SoakDeliveryProcess(
       sim,
-      store.outbox,
+      outbox,
       (p) => new SoakChatPort(sim, platform, faults, () => crashed(slot, p), options.findPosted),
       {},
       counters,
+      slot === 1 ? clockSkewMs : 0,
     );
     processes[slot] = delivery;
     delivery.start();
@@ -175,6 +204,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     faults: faultCounts,
     hits: faults.hits,
     crashes,
+    clockSkewMs,
+    stalls: stalls.hits,
     counters,
     drainMs,
     events: sim.events,

@@ -111,7 +111,8 @@ if (selected('gpufetch')) {
 }
 
 // BENCH_SOAK_DAYS, BENCH_SOAK_TEAMS, BENCH_SOAK_SEED and BENCH_SOAK_SLOW_MAX_S change the soak (30 days, 40 teams,
-// seed 1, slow answers up to 90 s); it runs BENCH_RUNS seeds. A broken promise prints FAIL and fails the run.
+// seed 1, slow answers up to 90 s); BENCH_SOAK_SKEW_S and BENCH_SOAK_STALL_GAP_H the skewed scenario (the second
+// process 150 s ahead, a stall longer than the lease every 4 h on average); it runs BENCH_RUNS seeds. A broken promise prints FAIL and fails the run.
 let soak: SoakBench | undefined;
 if (selected('soak')) {
   soak = await benchDeliverySoak({
@@ -120,6 +121,8 @@ if (selected('soak')) {
     seed: Number(process.env.BENCH_SOAK_SEED ?? 1),
     runs,
     slowAnswerMaxMs: Number(process.env.BENCH_SOAK_SLOW_MAX_S ?? 90) * 1000,
+    clockSkewMs: Number(process.env.BENCH_SOAK_SKEW_S ?? 150) * 1000,
+    stallMeanGapMs: Number(process.env.BENCH_SOAK_STALL_GAP_H ?? 4) * 3_600_000,
   });
   printDeliverySoak(soak);
   if (soak.failures.length > 0) process.exitCode = 1;

@@ -1,6 +1,7 @@
 // One burnrate process's delivery in the soak: the real DeliveryLoop, sleeping on the simulated
 // clock's timers instead of real ones, with its Retry-After gates shared by its passes. A crash
-// stops it for good, mid-call: the pass in flight never settles and its lease runs out.
+// stops it for good, mid-call: the pass in flight never settles and its lease runs out. A process
+// may read a clock that runs ahead of the others' (`clockSkewMs`); the store's clock stays the shared one.
 import pino from 'pino';
 import type { ChatPort } from '../src/ports/chat-port.js';
 import { configSchema } from '../src/config/schema.js';
@@ -28,11 +29,13 @@ export class SoakDeliveryProcess {
     private readonly port: (process: SoakDeliveryProcess) => ChatPort,
     private readonly options: DeliveryOptions,
     private readonly counters: ProcessCounters,
+    private readonly clockSkewMs = 0,
   ) {}
 
   start(): void {
     let idle = false;
-    const deps = { store: { outbox: this.outbox }, chat: [this.port(this)], clock: this.sim.clock, log: silent, config };
+    const clock = () => new Date(this.sim.now + this.clockSkewMs);
+    const deps = { store: { outbox: this.outbox }, chat: [this.port(this)], clock, log: silent, config };
     const onPass = (report: { sent: number; retried: number; failed: number }) => {
       this.counters.passes += 1;
       idle = report.sent + report.retried + report.failed === 0;
