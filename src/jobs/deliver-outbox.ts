@@ -112,13 +112,23 @@ export async function deliverOutbox(deps: DeliveryDeps, options: DeliveryOptions
       const backoff = Math.min(settings.baseDelayMs * 2 ** Math.min(attempts - 1, 30), settings.maxDelayMs);
       const delay = failure.retryAfterMs ?? backoff;
       if (failure.retryAfterMs !== undefined) gates.set(gateOf(item), failedAt.getTime() + failure.retryAfterMs);
-      await deps.store.outbox.markRetry(item.id, owner, {
+      const held = await deps.store.outbox.markRetry(item.id, owner, {
         error: failure.message,
         nextAttemptAt: new Date(failedAt.getTime() + delay),
         giveUp,
         inDoubt: item.inDoubt || failure.maybeDelivered,
         now: failedAt,
       });
+      if (!held) {
+        // Taken over while this attempt was under way (a stall past the lease): the delivery that
+        // took over settles the item. A post of this attempt that may have arrived is unverifiable.
+        if (failure.maybeDelivered) await deps.store.outbox.markSuspectedDuplicate(item.id);
+        deps.log.warn(
+          { target: item.target, key: item.dedupeKey, err: failure.message },
+          `outbox item was taken over by another delivery while it was sent${failure.maybeDelivered ? '; counted as a suspected duplicate' : ''}`,
+        );
+        continue;
+      }
       if (giveUp) {
         report.failed += 1;
         const why = failure.permanent

@@ -106,7 +106,10 @@ export class DeliveryLoop {
     if (this.failedPassesInRow >= FAILED_PASSES_NOT_READY)
       return { ok: false, reason: `the last ${this.failedPassesInRow} delivery passes failed: ${this.lastPassError}`, ...passes };
     const now = this.deps.clock().getTime();
-    const next = await this.deps.store.outbox.nextAttemptAt(this.deps.chat.map((p) => p.platform));
+    const next = await this.deps.store.outbox.nextAttemptAt(
+      this.deps.chat.map((p) => p.platform),
+      new Date(now),
+    );
     const progress = this.lastProgressAt?.getTime() ?? now;
     if (next && now - next.getTime() > STALLED_AFTER_MS && now - progress > STALLED_AFTER_MS)
       return {
@@ -190,7 +193,10 @@ export class DeliveryLoop {
       return;
     }
     void this.deps.store.outbox
-      .nextAttemptAt(this.deps.chat.map((p) => p.platform))
+      .nextAttemptAt(
+        this.deps.chat.map((p) => p.platform),
+        this.deps.clock(),
+      )
       .catch(() => null)
       .then((next) => {
         if (this.stopped || this.running || this.timer) return;

@@ -17,7 +17,8 @@ export interface OutboxStore {
   claimNext(owner: string, now: Date, leaseMs: number, platforms: readonly string[]): Promise<OutboxItem | null>;
   /** Marks a leased item sent; false when the lease was lost to another delivery meanwhile. */
   markSent(id: number, owner: string, ref: string | null, now: Date, options?: { suspectedDuplicate?: boolean }): Promise<boolean>;
-  markRetry(id: number, owner: string, failure: OutboxFailure): Promise<void>;
+  /** Records a failed attempt of a leased item; false when the lease was lost to another delivery meanwhile. */
+  markRetry(id: number, owner: string, failure: OutboxFailure): Promise<boolean>;
   /** Gives a leased item back unattempted, due again at `nextAttemptAt` (its method is throttled). */
   release(id: number, owner: string, nextAttemptAt: Date): Promise<void>;
   /**
@@ -34,8 +35,11 @@ export interface OutboxStore {
   /**
    * When the next item `claimNext` could return falls due (for `platforms`, parent sent), or null
    * when none waits: an item waiting for its parent is due when the parent is sent, not before.
+   * With `now` (the caller's clock), a lease's end, kept on the database's clock, is given on the
+   * caller's: a replica whose clock runs ahead would otherwise find it already past and wake in a
+   * loop until the lease really ends.
    */
-  nextAttemptAt(platforms: readonly string[]): Promise<Date | null>;
+  nextAttemptAt(platforms: readonly string[], now?: Date): Promise<Date | null>;
   summary(): Promise<OutboxSummary>;
   /** Failed items, newest first. */
   failed(limit?: number): Promise<OutboxItem[]>;
@@ -108,4 +112,11 @@ export function toOutboxItem(row: OutboxRow): OutboxItem {
     firstAttemptAt: row.first_attempt_at,
     firstFailureAt: row.first_failure_at,
   };
+}
+
+/** The earlier of a pending item's due time and a lease's end moved from the database's clock to `now`'s. */
+export function nextDue(pending: string | null, leaseEnd: string | null, dbNow: Date, now: Date | undefined): Date | null {
+  const lease = leaseEnd === null ? null : Date.parse(leaseEnd) + (now ? now.getTime() - dbNow.getTime() : 0);
+  const times = [pending === null ? null : Date.parse(pending), lease].filter((t): t is number => t !== null);
+  return times.length === 0 ? null : new Date(Math.min(...times));
 }

@@ -3,6 +3,7 @@ import {
   markRetryValues,
   MARK_SENT,
   MARK_SUSPECTED_DUPLICATE,
+  nextDue,
   RELEASE,
   renewLeaseSql,
   toOutboxItem,
@@ -75,8 +76,8 @@ export class PgOutboxStore implements OutboxStore {
     return changed === 1;
   }
 
-  async markRetry(id: number, owner: string, failure: OutboxFailure): Promise<void> {
-    await this.db.run(MARK_RETRY, markRetryValues(id, owner, failure));
+  async markRetry(id: number, owner: string, failure: OutboxFailure): Promise<boolean> {
+    return (await this.db.run(MARK_RETRY, markRetryValues(id, owner, failure))) === 1;
   }
 
   async release(id: number, owner: string, nextAttemptAt: Date): Promise<void> {
@@ -92,14 +93,15 @@ export class PgOutboxStore implements OutboxStore {
     await this.db.run(MARK_SUSPECTED_DUPLICATE, [id]);
   }
 
-  async nextAttemptAt(platforms: readonly string[]): Promise<Date | null> {
-    const row = await this.db.one<{ at: string | null }>(
-      `SELECT min(CASE o.status WHEN 'pending' THEN o.next_attempt_at ELSE o.lease_until END) AS at
+  async nextAttemptAt(platforms: readonly string[], now?: Date): Promise<Date | null> {
+    const row = await this.db.one<{ pending: string | null; lease: string | null; db_now: string }>(
+      `SELECT min(CASE o.status WHEN 'pending' THEN o.next_attempt_at END) AS pending,
+              min(CASE o.status WHEN 'sending' THEN o.lease_until END) AS lease, ${DB_NOW} AS db_now
        FROM outbox o LEFT JOIN outbox p ON p.dedupe_key = o.parent_key
        WHERE o.status IN ('pending', 'sending') AND (o.parent_key IS NULL OR p.status = 'sent') AND ${ON_PLATFORMS('$1')}`,
       [platforms],
     );
-    return row?.at ? new Date(row.at) : null;
+    return row ? nextDue(row.pending, row.lease, new Date(row.db_now), now) : null;
   }
 
   async summary(): Promise<OutboxSummary> {

@@ -6,6 +6,7 @@ import {
   markRetryValues,
   MARK_SENT,
   MARK_SUSPECTED_DUPLICATE,
+  nextDue,
   RELEASE,
   renewLeaseSql,
   toOutboxItem,
@@ -95,8 +96,8 @@ export class SqliteOutboxStore implements OutboxStore {
     return changes === 1;
   }
 
-  async markRetry(id: number, owner: string, failure: OutboxFailure): Promise<void> {
-    this.db.prepare(forSqlite(MARK_RETRY)).run(...markRetryValues(id, owner, failure));
+  async markRetry(id: number, owner: string, failure: OutboxFailure): Promise<boolean> {
+    return this.db.prepare(forSqlite(MARK_RETRY)).run(...markRetryValues(id, owner, failure)).changes === 1;
   }
 
   async release(id: number, owner: string, nextAttemptAt: Date): Promise<void> {
@@ -113,15 +114,16 @@ export class SqliteOutboxStore implements OutboxStore {
     this.db.prepare(forSqlite(MARK_SUSPECTED_DUPLICATE)).run(id);
   }
 
-  async nextAttemptAt(platforms: readonly string[]): Promise<Date | null> {
+  async nextAttemptAt(platforms: readonly string[], now?: Date): Promise<Date | null> {
     const row = this.db
       .prepare(
-        `SELECT min(CASE o.status WHEN 'pending' THEN o.next_attempt_at ELSE o.lease_until END) AS at
+        `SELECT min(CASE o.status WHEN 'pending' THEN o.next_attempt_at END) AS pending,
+                min(CASE o.status WHEN 'sending' THEN o.lease_until END) AS lease
          FROM outbox o LEFT JOIN outbox p ON p.dedupe_key = o.parent_key
          WHERE o.status IN ('pending', 'sending') AND (o.parent_key IS NULL OR p.status = 'sent') AND ${ON_PLATFORMS}`,
       )
-      .get({ platforms: JSON.stringify(platforms) }) as { at: string | null };
-    return row.at ? new Date(row.at) : null;
+      .get({ platforms: JSON.stringify(platforms) }) as { pending: string | null; lease: string | null };
+    return nextDue(row.pending, row.lease, this.databaseClock(), now);
   }
 
   async summary(): Promise<OutboxSummary> {

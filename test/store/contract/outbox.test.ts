@@ -54,6 +54,11 @@ describeStores('outbox', (store) => {
       const taken = await store().outbox.claimNext('b', new Date(Date.now() + ahead), 60_000, ['slack']);
       expect(taken?.dedupeKey).not.toBe(held!.dedupeKey);
     }
+    // Asked on its own clock, the replica ahead is told the leases end a minute from its now, not
+    // that they are already over (it would wake in a loop until they are).
+    const ahead = new Date(Date.now() + 150_000);
+    const leaseEnd = (await store().outbox.nextAttemptAt(['slack'], ahead))!.getTime();
+    expect(Math.abs(leaseEnd - (ahead.getTime() + 60_000))).toBeLessThan(5_000);
     expect(await store().outbox.renewLease(held!.id, 'a', 60_000)).toBe(true);
     expect(await store().outbox.renewLease(held!.id, 'b', 60_000)).toBe(false);
     // A sent item found unverifiable later is counted, whoever holds it.
