@@ -57,12 +57,14 @@ beforeEach(async () => {
       { id: US_LT, versions: [{ instanceType: 'g4dn.xlarge', spot: false }], defaultVersion: 1 },
     ],
   });
-  // Both GPUs busy all week: the spot saving counts every hour of the month.
-  const busy = (host: string) => ({
-    labels: { Hostname: host, gpu: '0', UUID: `GPU-${host}`, modelName: 'NVIDIA A100-SXM4-40GB' },
-    metrics: { DCGM_FI_DEV_GPU_UTIL: constant(95), DCGM_FI_DEV_FB_USED: constant(30_000) },
-  });
-  prom = await FakePrometheus.start({ gpus: [busy('ip-10-1-0-5'), busy('ip-10-2-0-7'), busy('ip-10-3-0-9')] });
+  // Every GPU of each machine busy all week: the spot saving counts every hour of the month.
+  const busy = (host: string, gpus: number) =>
+    Array.from({ length: gpus }, (_, gpu) => ({
+      labels: { Hostname: host, gpu: String(gpu), UUID: `GPU-${host}-${gpu}`, modelName: 'NVIDIA A100-SXM4-40GB' },
+      metrics: { DCGM_FI_DEV_GPU_UTIL: constant(95), DCGM_FI_DEV_FB_USED: constant(30_000) },
+    }));
+  // A p4d.24xlarge has 8 GPUs, a g4dn.xlarge one.
+  prom = await FakePrometheus.start({ gpus: [...busy('ip-10-1-0-5', 8), ...busy('ip-10-2-0-7', 1), ...busy('ip-10-3-0-9', 1)] });
   // The SDK's own settings, as an operator points burnrate at an endpoint.
   vi.stubEnv('AWS_ENDPOINT_URL_EC2', ec2.endpoint);
   vi.stubEnv('AWS_ACCESS_KEY_ID', TEST_AWS_CREDENTIALS.accessKeyId);
