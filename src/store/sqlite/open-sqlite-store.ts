@@ -50,7 +50,7 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     db = new Database(path);
     // The first statements read the file: one that is not a SQLite database fails here, not later.
-    db.pragma('journal_mode = WAL');
+    useWriteAheadLog(db);
   } catch (error) {
     const notADatabase = /not a database/i.test((error as Error).message);
     throw new BurnrateError(
@@ -186,4 +186,22 @@ function checkedVersion(current: number): number {
     );
   }
   return current;
+}
+
+/**
+ * Switches a database to write-ahead logging. Processes opening a new file together (replicas,
+ * answer workers) race for the lock the switch takes, and SQLite answers "database is locked"
+ * without waiting for it: try again for a few seconds, as the busy timeout would.
+ */
+function useWriteAheadLog(db: Database.Database): void {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if (!/locked|busy/i.test((error as Error).message) || Date.now() > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
 }
