@@ -66,8 +66,12 @@ describe('burnrate serve with Slack', () => {
       // Then the runaway-sweep check (the demo's lr-warmup sweep runs over llm-training's cap): its alert goes out too.
       const sweepAlerts = Number(/sweep caps: \d+ sweep\(s\) over a cap, (\d+) alert\(s\) queued/.exec(out)?.[1]);
       expect(sweepAlerts).toBeGreaterThanOrEqual(0);
+      // Alerts leave through the outbox, which may still be sending when the start line prints.
+      const queued = alerts + idleAlerts + sweepAlerts;
+      await waitFor(() => fake.callsOf('chat.postMessage').length >= queued, 'the queued alerts to be posted');
+      await new Promise((resolve) => setTimeout(resolve, 500)); // and nothing more after them
       const posts = fake.callsOf('chat.postMessage');
-      expect(posts).toHaveLength(alerts + idleAlerts + sweepAlerts);
+      expect(posts).toHaveLength(queued);
       // Team channels, and direct messages to the people idle instances' burnrate:owner tags name.
       expect(posts.every((p) => p.authorized && (DEMO_CHANNELS.includes(p.args.channel) || /^U0DEMO/.test(p.args.channel)))).toBe(true);
       expect(out).toContain('slack people and user groups: read');
