@@ -8,7 +8,7 @@ import { timeOf } from '../../templates/message.js';
 import { BurnrateError } from '../domain/errors.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
 import { alertTeam, idleAlertFor, idleThread } from '../snapshots/idle-alert-content.js';
-import { fanOut } from '../snapshots/fan-out.js';
+import { fanOut } from '../outbox/fan-out.js';
 import { Refused, type Audited } from '../domain/audit-outcome.js';
 import type { InstanceOwner } from '../domain/instance-owner.js';
 import type { OutboxDraft } from '../store/outbox-records.js';

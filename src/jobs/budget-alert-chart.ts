@@ -3,7 +3,7 @@ import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import type { Finding } from '../domain/finding.js';
 import { lastDataDay } from '../domain/data-through.js';
-import type { TeamChannel } from '../snapshots/fan-out.js';
+import type { TeamChannel } from '../outbox/fan-out.js';
 import { budgetChart, budgetChartTitle } from '../../templates/budget-chart.js';
 import type { Message } from '../../templates/message.js';
 import { chartFor, compactPngs, type ChartPngs } from './chart-delivery.js';

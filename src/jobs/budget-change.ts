@@ -5,7 +5,7 @@ import type { TrackedFinding } from '../domain/finding.js';
 import type { Actor } from '../ports/interaction.js';
 import type { AppliedBudgetChange } from '../domain/budget-change.js';
 import { mentionOf } from '../ports/people-directory.js';
-import { channelsOf, inThreadOn, postOn } from '../snapshots/fan-out.js';
+import { channelsOf, inThreadOn, postOn } from '../outbox/fan-out.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
 import { budgetChanged } from '../../templates/budget-changed.js';
 import { runBudgetCheck } from './budget-check.js';

@@ -4,7 +4,7 @@ import { budgetStatus, type BudgetStatus } from '../checks/budget-status.js';
 import { loadBudgetSnapshot, type LoadedBudgetSnapshot } from '../snapshots/budget-snapshot.js';
 import type { BudgetSnapshot } from '../checks/budget.js';
 import { alertGroup, reconcileFindings, type Alert, type Reconciliation } from '../checks/reconcile.js';
-import { channelsOf, fanOut, inThreadOn, postOn } from '../snapshots/fan-out.js';
+import { channelsOf, fanOut, inThreadOn, postOn } from '../outbox/fan-out.js';
 import type { Deps } from '../deps.js';
 import type { Finding, FindingState, TrackedFinding } from '../domain/finding.js';
 import { dayInZone, isoWeekLabel } from '../domain/period.js';

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import type { ClusterRead } from '../ports/cluster-read.js';
-import { fanOut } from '../snapshots/fan-out.js';
+import { fanOut } from '../outbox/fan-out.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
 import { staleClusterNotice } from '../../templates/stale-cluster-notice.js';
 

@@ -2,7 +2,7 @@ import { digestPeriod } from '../checks/digest/digest-period.js';
 import type { Deps } from '../deps.js';
 import { wallClock } from '../domain/wall-clock.js';
 import { groupsOf } from '../ports/people-directory.js';
-import { fanOut, toPerson } from '../snapshots/fan-out.js';
+import { fanOut, toPerson } from '../outbox/fan-out.js';
 import { loadDigestContext, loadTeamDigest, type DigestContext } from '../snapshots/team-digest.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
 import { organisationDigest, teamDigest } from '../../templates/digest.js';

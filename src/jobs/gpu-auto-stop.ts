@@ -1,7 +1,7 @@
 import { automaticStop } from '../actions/stop-idle-instance.js';
 import { runOperationAs } from '../actions/operation.js';
 import { DRY_RUN_HINT } from '../actions/action.js';
-import { fanOutInThread } from '../snapshots/fan-out.js';
+import { fanOutInThread } from '../outbox/fan-out.js';
 import type { Deps } from '../deps.js';
 import { instanceLabel } from '../domain/gpu-finding.js';
 import { formatMoney } from '../domain/money.js';

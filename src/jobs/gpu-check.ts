@@ -3,7 +3,7 @@ import { reconcileById } from '../checks/reconcile-by-id.js';
 import { describeIdleSince } from '../checks/idle/describe-idle.js';
 import { toCents } from '../checks/idle/idle-findings.js';
 import { DEFAULT_SCHEDULE } from '../checks/idle/team-schedule.js';
-import { fanOut, toPerson } from '../snapshots/fan-out.js';
+import { fanOut, toPerson } from '../outbox/fan-out.js';
 import { ownerIdleAlert } from '../../templates/idle-alert.js';
 import { inTimeZone } from '../../templates/message.js';
 import type { ClusterRead } from '../ports/cluster-read.js';
@@ -71,7 +71,7 @@ interface GpuRun {
  * The window: each run evaluates the whole lookback window, so "idle since" is exact for periods
  * shorter than it; an instance idle for longer reads "idle since" the window's start (carryOver
  * keeps the first start). The configured metrics sources keep the window in memory and ask the
- * backend only for the samples since their last run (src/sources/rolling-window-metrics.ts); the
+ * backend only for the samples since their last run (src/providers/rolling-window-metrics.ts); the
  * first run after a start reads the whole window.
  */
 export function gpuCheck(options: GpuCheckOptions = {}): CheckDefinition<'gpuFindings', GpuInput, GpuRun, GpuCheckResult> {

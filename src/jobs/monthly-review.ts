@@ -12,7 +12,7 @@ import type { ReviewFigures, ReviewRecord, ReviewWaste, TrackedReviewLine } from
 import { renderCompactWasteChart } from '../charts/waste-chart.js';
 import { wasteReport } from '../../templates/waste-report.js';
 import { spotButtonOptions } from '../snapshots/recommendations-for.js';
-import { channelsOf, inThreadOn, postOn } from '../snapshots/fan-out.js';
+import { channelsOf, inThreadOn, postOn } from '../outbox/fan-out.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
 import { reviewChart } from '../../templates/review-chart.js';
 import { reviewLine } from '../../templates/review-line.js';

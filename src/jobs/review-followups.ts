@@ -1,5 +1,5 @@
 import { decisionSaving } from '../checks/review/decision-savings.js';
-import { fanOutInThread } from '../snapshots/fan-out.js';
+import { fanOutInThread } from '../outbox/fan-out.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import type { Message } from '../../templates/message.js';

@@ -2,7 +2,7 @@ import { reconcileById } from '../checks/reconcile-by-id.js';
 import { sweepCapFindings } from '../checks/sweeps/sweep-caps.js';
 import type { SweepCaps } from '../checks/sweeps/sweep-policy.js';
 import { sweepUsage } from '../checks/sweeps/sweep-usage.js';
-import { fanOut } from '../snapshots/fan-out.js';
+import { fanOut } from '../outbox/fan-out.js';
 import type { Deps } from '../deps.js';
 import type { FindingChange } from '../domain/finding-change.js';
 import type { SweepFinding } from '../domain/sweep-finding.js';

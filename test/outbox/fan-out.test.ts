@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TeamConfig } from '../../src/config/schema.js';
 import type { ChatPort } from '../../src/ports/chat-port.js';
-import { channelsOf, fanOut, fanOutInThread } from '../../src/snapshots/fan-out.js';
+import { channelsOf, fanOut, fanOutInThread } from '../../src/outbox/fan-out.js';
 import { testDeps } from '../support/deps.js';
 
 /** A second platform where only some teams have a channel. */
