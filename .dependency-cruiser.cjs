@@ -7,10 +7,9 @@ const CLOUD_SDKS = '(@aws-sdk|@google-cloud|@kubernetes|@azure)/';
 const PRODUCT = '^(src|templates|commands)/';
 
 /**
- * The layer order, top to bottom, as ARCHITECTURE.md draws it. `inbound/`, `outbox/` and `providers/`
- * are the homes the layout plans for the dispatcher, delivery and the provider plugins: they take the
- * row of what they replace, so a move into them needs no new rule. bench/ and scripts/ drive the
- * product from outside and sit above every row.
+ * The layer order, top to bottom, as ARCHITECTURE.md draws it. `inbound/` and `outbox/` are the homes
+ * the layout plans for the dispatcher and delivery: they take the row of what they replace, so a move
+ * into them needs no new rule. bench/ and scripts/ drive the product from outside and sit above every row.
  */
 const LAYERS = [
   {
@@ -25,8 +24,7 @@ const LAYERS = [
   // first; no-cycles still holds between their files.
   { name: 'commands, actions and jobs', path: '^(commands|src/actions|src/jobs)/' },
   { name: 'snapshots', path: '^src/(snapshots|outbox)/' },
-  { name: 'sources', path: '^src/(sources|providers)/' },
-  { name: 'cloud', path: '^src/cloud/' },
+  { name: 'providers', path: '^src/providers/' },
   { name: 'ports and store', path: '^src/((ports|store|catalog)/|deps\\.ts$)' },
   { name: 'templates', path: '^(templates|src/charts)/' },
   { name: 'config', path: '^src/config/' },
@@ -41,7 +39,7 @@ const UP_IMPORTS_ALLOWED = [
   {
     row: 'config',
     from: '^src/config/load-config\\.ts$',
-    to: '^src/sources/demo/demo-config\\.ts$',
+    to: '^src/providers/demo/demo-config\\.ts$',
     why: 'with no burnrate.yml the embedded demo organisation is the configuration, so a first run needs no setup',
   },
 ];
@@ -63,12 +61,10 @@ const layerOrder = LAYERS.slice(1).flatMap((layer, index) => {
 });
 
 /**
- * A provider's folders under sources/, cloud/ (and later providers/). AWS is spread over several
- * service folders today (aws, athena, cloudwatch, ec2): they are one provider and may share code.
- * Helpers for every provider sit at the folder's root (sources/retry.ts), outside any provider.
+ * One folder per provider under providers/ (AWS's services, athena/, cloudwatch/, ec2/, sit inside
+ * providers/aws/). Helpers for every provider sit at the folder's root (providers/retry.ts), outside any provider.
  */
-const PROVIDER_ROOTS = '^src/(sources|cloud|providers)/';
-const AWS = '(?:aws|athena|cloudwatch|ec2)';
+const PROVIDER_ROOTS = '^src/providers/';
 /**
  * FOCUS is the bill format every spend source is turned into, not a cloud: the Athena export
  * converts CUR with the same SQL a FOCUS file import runs. Any provider may import focus/; focus/
@@ -85,15 +81,8 @@ module.exports = {
       name: 'provider-imports-no-other-provider',
       severity: 'error',
       comment: 'A provider never imports another provider: share through a helper at the folder root or a port.',
-      from: { path: `${PROVIDER_ROOTS}(?!${AWS}/)([^/]+)/` },
-      to: { path: `${PROVIDER_ROOTS}[^/]+/`, pathNot: `${PROVIDER_ROOTS}(?:${SHARED_FORMAT}|$2)/` },
-    },
-    {
-      name: 'aws-imports-no-other-provider',
-      severity: 'error',
-      comment: "AWS's service folders share code with each other, never with another provider.",
-      from: { path: `${PROVIDER_ROOTS}${AWS}/` },
-      to: { path: `${PROVIDER_ROOTS}[^/]+/`, pathNot: `${PROVIDER_ROOTS}(?:${AWS}|${SHARED_FORMAT})/` },
+      from: { path: `${PROVIDER_ROOTS}([^/]+)/` },
+      to: { path: `${PROVIDER_ROOTS}[^/]+/`, pathNot: `${PROVIDER_ROOTS}(?:${SHARED_FORMAT}|$1)/` },
     },
     {
       name: 'chat-platform-imports-no-other-platform',
@@ -128,13 +117,13 @@ module.exports = {
       severity: 'error',
       comment: 'Templates render data; they never reach chat platforms, the store or cloud adapters.',
       from: { path: '^templates/' },
-      to: { path: '^src/(chat|store|cloud)/' },
+      to: { path: '^src/(chat|store|providers)/' },
     },
     {
-      name: 'cloud-sdks-only-in-sources-and-cloud',
+      name: 'cloud-sdks-only-in-providers',
       severity: 'error',
-      comment: 'Only sources/ (to read) and cloud/ (to act) talk to cloud SDKs.',
-      from: { path: PRODUCT, pathNot: '^src/(sources|cloud)/' },
+      comment: 'Only providers/ (to read and to act) talk to cloud SDKs.',
+      from: { path: PRODUCT, pathNot: '^src/providers/' },
       to: { path: `node_modules/${CLOUD_SDKS}` },
     },
     {

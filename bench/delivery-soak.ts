@@ -14,7 +14,7 @@
 // uncounted.
 import { configSchema } from '../src/config/schema.js';
 import { deliveryTimings } from '../src/config/delivery-schema.js';
-import { createRandom, seedOf } from '../src/sources/demo/random.js';
+import { createRandom, seedOf } from '../src/providers/demo/random.js';
 import { openStore } from '../src/store/sqlite/open-sqlite-store.js';
 import { planAlerts } from './soak-alerts.js';
 import { SoakChatPort, SoakPlatform } from './soak-chat.js';

@@ -6,8 +6,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { teamResolver } from '../src/domain/ownership.js';
-import { demoConfig } from '../src/sources/demo/demo-config.js';
-import { readFocusFiles } from '../src/sources/focus/read-focus.js';
+import { demoConfig } from '../src/providers/demo/demo-config.js';
+import { readFocusFiles } from '../src/providers/focus/read-focus.js';
 import { openStore } from '../src/store/sqlite/open-sqlite-store.js';
 
 export interface ChildResult {

@@ -9,9 +9,9 @@ import { forecastPeriodEnd } from '../src/checks/forecast.js';
 import { costKindOf, type CalendarDay } from '../src/domain/cost-kind.js';
 import { teamResolver } from '../src/domain/ownership.js';
 import { addDays, daysBetween, daysOf, monthOf, weekdayOf } from '../src/domain/period.js';
-import { demoConfig } from '../src/sources/demo/demo-config.js';
-import { demoSpendRows } from '../src/sources/demo/demo-spend.js';
-import { mulberry32 } from '../src/sources/demo/random.js';
+import { demoConfig } from '../src/providers/demo/demo-config.js';
+import { demoSpendRows } from '../src/providers/demo/demo-spend.js';
+import { mulberry32 } from '../src/providers/demo/random.js';
 import { straightLine, weekdayAverages, weekdayTrendRegression } from './forecast-baselines.js';
 
 const MONTH = monthOf('2026-11-01');

@@ -7,9 +7,9 @@
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import type { GpuMetricsSource } from '../src/ports/gpu-metrics-source.js';
 import type { MetricsRange } from '../src/domain/gpu-metrics.js';
-import { CloudWatchGpuSource } from '../src/sources/cloudwatch/cloudwatch-source.js';
-import { PrometheusGpuSource } from '../src/sources/prometheus/prometheus-source.js';
-import { RollingWindowMetrics } from '../src/sources/rolling-window-metrics.js';
+import { CloudWatchGpuSource } from '../src/providers/aws/cloudwatch/cloudwatch-source.js';
+import { PrometheusGpuSource } from '../src/providers/prometheus/prometheus-source.js';
+import { RollingWindowMetrics } from '../src/providers/rolling-window-metrics.js';
 import { benchFleet, startBenchCloudWatch, startBenchPrometheus, type CloudWatchCounts, type WireCounts } from './gpu-metrics-servers.js';
 
 /** AWS's published CloudWatch price for GetMetricData (us-east-1, at the time of writing): $0.01 per 1,000 metrics requested. */

@@ -16,7 +16,7 @@ import { createSlackApp, SLACK_COMMAND, SLACK_EVENTS_PATH } from '../src/chat/sl
 import { startHttpServer } from '../src/http/server.js';
 import { refreshSources } from '../src/jobs/refresh-sources.js';
 import { buildRuntime } from '../src/runtime.js';
-import { demoConfig } from '../src/sources/demo/demo-config.js';
+import { demoConfig } from '../src/providers/demo/demo-config.js';
 import { BENCH_BOT_TOKEN, BENCH_SIGNING_SECRET, DEMO_DAYS, type ReadyLine } from './slack-ack.js';
 
 /** Nothing listens there: the bench's commands answer through response_url, never the Web API. */

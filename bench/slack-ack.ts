@@ -22,7 +22,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { SinkReport } from './slack-ack-sink.js';
 import { median } from './stats.js';
-import { mulberry32 } from '../src/sources/demo/random.js';
+import { mulberry32 } from '../src/providers/demo/random.js';
 
 export const BENCH_SIGNING_SECRET = 'bench-signing-secret-4a8a08f09d37b737';
 export const BENCH_BOT_TOKEN = 'xoxb-bench';

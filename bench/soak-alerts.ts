@@ -1,7 +1,7 @@
 // The alerts of the soak: each team gets budget and idle-GPU alerts at random times, each with its
 // own dedupe key, and some of them a thread reply later (a finding that changed). Seeded.
 import type { OutboxDraft } from '../src/store/outbox-records.js';
-import type { Random } from '../src/sources/demo/random.js';
+import type { Random } from '../src/providers/demo/random.js';
 import { SOAK_PLATFORM } from './soak-chat.js';
 
 export interface PlannedAlert {

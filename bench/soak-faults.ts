@@ -1,6 +1,6 @@
 // What goes wrong on the simulated chat platform, and when: one fault every few hours on average,
 // drawn from a seeded generator so that every run of a seed sees the same month.
-import type { Random } from '../src/sources/demo/random.js';
+import type { Random } from '../src/providers/demo/random.js';
 
 export type FaultKind = 'outage' | 'throttle' | 'lost' | 'slow' | 'crash';
 export const FAULT_KINDS: readonly FaultKind[] = ['outage', 'throttle', 'lost', 'slow', 'crash'];

@@ -5,7 +5,7 @@
 //   - after the last lease check, while the post is on its way: nothing can stop that post, so the
 //     double it makes must be counted as a suspected duplicate.
 // Seeded like the platform's faults, so every run of a seed sees the same stalls.
-import type { Random } from '../src/sources/demo/random.js';
+import type { Random } from '../src/providers/demo/random.js';
 import type { OutboxStore } from '../src/store/outbox.js';
 import type { SimClock } from './soak-clock.js';
 

@@ -8,7 +8,7 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { mulberry32 } from '../src/sources/demo/random.js';
+import { mulberry32 } from '../src/providers/demo/random.js';
 
 /** FOCUS 1.2 columns written, in file order: every mandatory column and the common conditional ones. */
 export const FOCUS_CSV_COLUMNS = [

@@ -1,17 +1,13 @@
 import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import { createSlackChat } from './chat/slack/slack-chat.js';
-import { readSlackSettings } from './chat/slack/slack-settings.js';
-import { createTeamsChat } from './chat/teams/teams-chat.js';
-import { readTeamsSettings } from './chat/teams/teams-settings.js';
-import { TerminalChat } from './chat/terminal-chat.js';
+import { readChatSettings } from './chat/platforms.js';
 import type { ChatPort } from './ports/chat-port.js';
 import { loadConfig } from './config/load-config.js';
 import type { Config } from './config/schema.js';
 import type { Deps } from './deps.js';
 import { createLogger } from './log.js';
-import { buildGpuDeps } from './sources/gpu-registry.js';
-import { buildSources } from './sources/registry.js';
+import { buildGpuDeps } from './providers/gpu-registry.js';
+import { buildSources } from './providers/registry.js';
 import { databaseUrl } from './config/database-url.js';
 import { DEFAULT_DB_PATH, openStore } from './store/sqlite/open-sqlite-store.js';
 import { openPostgresStore } from './store/postgres/open-postgres-store.js';
@@ -23,7 +19,7 @@ export interface BuildOptions {
   dbPath?: string;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
-  /** Where the terminal "chat" prints; only `serve` uses it, when no chat platform is configured. */
+  /** Where the terminal "chat" prints when no remote chat platform is configured; only `serve` gives it. */
   terminal?: Writable;
   /**
    * Add the chat platforms configured in the environment (Slack, Teams), so alerts found by any command
@@ -42,11 +38,6 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** Every burnrate.yml entry that holds a role: the ones a chat platform may have to read as groups. */
-function roleEntries(config: Config): string[] {
-  return [...config.admins, ...config.teams.flatMap((t) => [...t.owners, ...t.approvers])];
-}
-
 /** The composition root: config, store, sources, chat, clock, logger. Wires; decides nothing. */
 export function buildRuntime(options: BuildOptions = {}): Runtime {
   const env = options.env ?? process.env;
@@ -54,16 +45,17 @@ export function buildRuntime(options: BuildOptions = {}): Runtime {
   const given = options.dbPath ?? env.BURNRATE_DB ?? DEFAULT_DB_PATH;
   const dbPath = given === ':memory:' ? given : resolve(options.cwd ?? process.cwd(), given);
   // Read before opening anything: a half-configured Slack is an error that names what is missing.
-  const slack = options.chatPlatforms === false ? null : readSlackSettings(env);
-  const teams = options.chatPlatforms === false ? null : readTeamsSettings(env);
+  const chats = readChatSettings(env, {
+    host: null,
+    remote: options.chatPlatforms !== false,
+    ...(options.terminal ? { terminal: options.terminal } : {}),
+  });
   const postgresUrl = databaseUrl(config, env, options.dbPath !== undefined);
   const store = postgresUrl ? openPostgresStore(postgresUrl) : openStore(dbPath);
   const log = createLogger(env);
-  const chat: ChatPort[] = [
-    ...(slack ? [createSlackChat(slack, log)] : []),
-    ...(teams ? [createTeamsChat(teams, store.conversations, log, undefined, { roleEntries: () => roleEntries(config) })] : []),
-    ...(options.terminal ? [new TerminalChat(options.terminal)] : []),
-  ];
+  const chat: ChatPort[] = chats.flatMap(({ platform, settings }) =>
+    platform.createPort ? [platform.createPort(settings, { config, store, log })] : [],
+  );
   const sources = buildSources(config, env);
   const deps: Deps = {
     config,

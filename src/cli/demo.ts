@@ -3,7 +3,7 @@ import { budgetAlert } from '../../templates/budget-alert.js';
 import { runBudgetCheck } from '../jobs/budget-check.js';
 import { refreshSources } from '../jobs/refresh-sources.js';
 import { buildRuntime } from '../runtime.js';
-import { demoConfig } from '../sources/demo/demo-config.js';
+import { demoConfig } from '../providers/demo/demo-config.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 

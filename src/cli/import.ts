@@ -2,13 +2,14 @@ import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { teamResolver } from '../domain/ownership.js';
 import { buildRuntime } from '../runtime.js';
-import { readFocusFiles } from '../sources/focus/read-focus.js';
+import { readFocusFiles } from '../providers/focus/read-focus.js';
 import type { ImportSummary } from '../domain/spend-import.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
 import { progressBar } from './progress.js';
+import { HELP_PAGES } from './help-pages.js';
 
-const USAGE = 'burnrate import focus <file...|*-Manifest.json> [--replace-period] [--source ID] [--json]   (CSV, CSV.gz or Parquet)';
+const USAGE = HELP_PAGES.import.usage;
 
 /**
  * Imports FOCUS exports, all files or none. Files are parts of an export: importing a file again

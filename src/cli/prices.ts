@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
-import { googleEndpoint } from '../sources/gcp/google-endpoint.js';
-import { DEFAULT_RETRY } from '../sources/retry.js';
+import { googleEndpoint } from '../providers/gcp/google-endpoint.js';
+import { DEFAULT_RETRY } from '../providers/retry.js';
 import { COMMON_OPTIONS, oneOf, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
 

@@ -1,15 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { ConsoleChat } from '../chat/console/console-chat.js';
-import { createConsoleRoutes } from '../chat/console/console-server.js';
-import { readConsoleSettings, type ConsoleSettings } from '../chat/console/console-settings.js';
-import { dispatch } from '../chat/dispatcher.js';
-import type { Answerer } from '../chat/answer/answerer.js';
-import { createAnswerer } from '../chat/answer/create-answerer.js';
-import { settleWithin } from '../chat/answer/settle-within.js';
-import { createSlackApp } from '../chat/slack/slack-app.js';
-import { readSlackSettings } from '../chat/slack/slack-settings.js';
-import { createTeamsApp } from '../chat/teams/teams-app.js';
-import { checkTeamsCanServe, INSECURE_WARNING, readTeamsSettings } from '../chat/teams/teams-settings.js';
+import type { ServedChat } from '../chat/chat-platform.js';
+import { checkChatCanServe, noRemoteChatLine, readChatSettings } from '../chat/platforms.js';
+import { dispatch } from '../inbound/dispatcher.js';
 import { startHttpServer, type HealthProbe, type Route } from '../http/server.js';
 import { installProcessGuard } from '../process-guard.js';
 import { DeliveryLoop } from '../jobs/delivery-loop.js';
@@ -21,21 +13,7 @@ import { DEFAULT_METRICS_PORT, startMetricsListener, type MetricsSettings } from
 import { runFirstChecks } from './serve-first-run.js';
 import { listenForStop } from './stop-signal.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
-import type { Deps } from '../deps.js';
-import { NamedPeople } from '../ports/named-people.js';
-import type { PeopleDirectory } from '../ports/people-directory.js';
-import { DEMO_PEOPLE } from '../sources/demo/demo-people.js';
 import type { Verb } from './io.js';
-
-/** The console names people as the chat platform beside it does, or as the demo organisation does. */
-function consolePeople(deps: Deps): PeopleDirectory | undefined {
-  const platform = deps.chat.find((port) => port.people)?.people;
-  if (platform) return platform;
-  return deps.config.sources.some((source) => source.type === 'demo') ? new NamedPeople(DEMO_PEOPLE) : undefined;
-}
-
-/** How long serve waits for its answer workers to start before it listens anyway. */
-const ANSWER_WORKERS_START_MS = 30_000;
 
 const USAGE = 'burnrate serve [--config FILE] [--db FILE] [--port N] [--host ADDRESS]';
 
@@ -58,20 +36,18 @@ const USAGE = 'burnrate serve [--config FILE] [--db FILE] [--port N] [--host ADD
  */
 export const serveVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, port: { type: 'string' }, host: { type: 'string' } }, USAGE);
-  // Read first: a half-configured Slack fails here, before anything is opened.
-  const slack = readSlackSettings(io.env);
-  const teams = readTeamsSettings(io.env);
   const port = portOf(values.port ?? io.env.PORT ?? '3000', values.port === undefined ? 'PORT' : '--port');
   const host = values.host ?? io.env.HOST ?? '127.0.0.1';
   const metricsSettings = readMetricsSettings(io.env);
-  // Also read first: a console that would be exposed without a token stops serve here.
-  const consoleSettings = readConsoleSettings(io.env, { chatConfigured: slack !== null || teams !== null, host });
+  // Read first: a half-configured Slack, or a console that would be exposed without a token, stops serve here.
+  const chats = readChatSettings(io.env, { host, terminal: io.out });
+  const remoteConfigured = chats.some((chat) => chat.platform.remote);
   const runtime = buildRuntime({
     configPath: values.config,
     dbPath: values.db,
     env: io.env,
     cwd: io.cwd,
-    terminal: slack || teams ? undefined : io.out,
+    terminal: io.out,
     ...(io.clock ? { clock: io.clock } : {}),
   });
   const { deps } = runtime;
@@ -82,30 +58,24 @@ export const serveVerb: Verb = async (args, io) => {
   });
   // From here on, a bug in one request (or in a library's callback) is logged and serve goes on.
   const releaseGuard = installProcessGuard(deps.log);
-  let answerer: Answerer | null = null;
+  const served: ServedChat[] = [];
+  let closing: Promise<unknown> | null = null;
+  // Once: answers in flight finish and are delivered before the platforms let go.
+  const closeChats = () => (closing ??= Promise.all(served.map((chat) => chat.close?.())));
   try {
     say(`burnrate: ${runtime.configPath ?? 'embedded demo organisation (no burnrate.yml)'}, database ${deps.store.location}`);
     // A Postgres database that cannot be reached, or is newer than this burnrate, stops serve here.
     await deps.store.ready();
-    checkTeamsCanServe(teams, deps.config, host);
-    // Slash-command answers run on worker threads (unless the database is in memory), off the thread that acks.
-    answerer = slack ? createAnswerer(deps, { dbPath: runtime.dbPath, env: io.env, dispatch }) : null;
-    const slackApp = slack && answerer ? createSlackApp(deps, { env: io.env, dispatch, answerer }) : null;
-    await slackApp?.start();
-    const teamsApp = teams ? createTeamsApp(deps, { dispatch, authenticated: !teams.insecure }) : null;
-    if (teams?.insecure) {
-      say(INSECURE_WARNING);
-      deps.log.warn('teams authentication is off (BURNRATE_INSECURE_DEV=1)');
+    checkChatCanServe(chats, deps.config, host);
+    const context = { deps, env: io.env, dbPath: runtime.dbPath, dispatch, say };
+    for (const { platform, settings } of chats) {
+      if (!platform.serve) continue;
+      const chat = await platform.serve(settings, context);
+      served.push(chat);
+      chat.lines.forEach(say);
     }
-    const platforms = [slackApp?.describe(), teamsApp?.describe()].filter((line) => line !== undefined);
-    platforms.forEach(say);
-    if (answerer) say(answerer.describe());
-    if (platforms.length === 0)
-      say(
-        `chat: none configured (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN for Slack in Socket Mode, or SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for HTTP mode; MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD for Teams), messages print here${consoleSettings.enabled ? ' and in the console' : ''}`,
-      );
-    const consoleChat = consoleSettings.enabled ? new ConsoleChat(deps.store.console, deps.clock, consolePeople(deps)) : null;
-    if (consoleChat) deps.chat.push(consoleChat);
+    const none = noRemoteChatLine(chats);
+    if (none) say(none);
     // Endpoints first: Slack, Teams and the probes answer while the first checks run.
     const delivery = new DeliveryLoop(deps);
     deps.delivery = delivery;
@@ -117,11 +87,7 @@ export const serveVerb: Verb = async (args, io) => {
       host,
       port,
       log: deps.log,
-      routes: new Map<string, Route>([
-        ...(slackApp?.routes ?? []),
-        ...(teamsApp?.routes ?? []),
-        ...(consoleChat ? createConsoleRoutes(deps, { chat: consoleChat, settings: consoleSettings, dispatch }) : []),
-      ]),
+      routes: new Map<string, Route>(served.flatMap((chat) => [...chat.routes])),
       health: (health = {
         alive: () => true,
         // Ready once the first checks have run (alerts of the start are queued), the schedule is on
@@ -155,17 +121,16 @@ export const serveVerb: Verb = async (args, io) => {
     delivery.start();
     // The embedded demo on its own (the console, the terminal) opens with last month's review in every
     // channel, something to answer at once; a real Slack or Teams is not sent threads for made-up teams.
-    const jobs = jobTable(deps, { reviewAtStart: runtime.configPath === null && !slack && !teams });
+    const jobs = jobTable(deps, { reviewAtStart: runtime.configPath === null && !remoteConfigured });
     await runFirstChecks(deps, jobs, say, metrics.observeJob);
     firstChecksAt = deps.clock();
-    // Started alongside the checks above; until they are up, answers are computed in process, where
-    // a slow one delays acks. Waiting is bounded: a worker that never starts does not stop serve.
-    if (answerer) await settleWithin([answerer.ready()], ANSWER_WORKERS_START_MS);
+    // Started alongside the checks above (Slack's answer workers); each platform bounds its own wait.
+    await Promise.all(served.map((chat) => chat.ready?.()));
 
     scheduler = startScheduler(deps, jobs, { observe: metrics.observeJob });
     scheduler.describe().forEach((line) => say(`scheduled: ${line}`));
     const base = baseUrl(host, (server.address() as AddressInfo).port);
-    if (consoleChat) say(describeConsole(base, consoleSettings));
+    served.flatMap((chat) => chat.listening?.(base) ?? []).forEach(say);
     say(describeMetrics(metricsServer, metricsSettings));
     say(`health: ${base}healthz — press Ctrl-C to stop`);
     started = true;
@@ -173,17 +138,16 @@ export const serveVerb: Verb = async (args, io) => {
     say(`\nstopping (${await stop.received})`);
     await scheduler.stop();
     await delivery.stop();
-    await slackApp?.stop();
+    for (const chat of served) await chat.stop?.();
     for (const listener of [server, metricsServer]) {
       listener?.closeAllConnections();
       await new Promise<void>((resolve) => (listener ? listener.close(() => resolve()) : resolve()));
     }
     // No new commands arrive now; the answers already acknowledged are finished and delivered.
-    await answerer?.close();
-    answerer = null;
+    await closeChats();
     return 0;
   } finally {
-    await answerer?.close();
+    await closeChats();
     await runtime.close();
     releaseGuard();
     stop.release();
@@ -218,11 +182,4 @@ function describeMetrics(server: import('node:http').Server | null, settings: Me
 
 function baseUrl(host: string, port: number): string {
   return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}/`;
-}
-
-/** The console's line at start: where to open it, and whether it needs the token (never the token). */
-function describeConsole(base: string, settings: ConsoleSettings): string {
-  if (settings.token === null) return `console: ${base} — open it in a browser`;
-  const reach = settings.loopback ? '' : ', reachable from other machines';
-  return `console: ${base} — CONSOLE_TOKEN required${reach}: open it once as ${base}?token=<CONSOLE_TOKEN>`;
 }

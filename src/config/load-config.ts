@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { BurnrateError } from '../domain/errors.js';
-import { demoConfig } from '../sources/demo/demo-config.js';
+import { demoConfig } from '../providers/demo/demo-config.js';
 import { formatIssues } from './format-issues.js';
 import { checkConfigSize, readConfigYaml } from './read-yaml.js';
 import { configSchema, type Config } from './schema.js';

@@ -199,7 +199,7 @@ const demoSource = z.strictObject({
   id: nonEmpty('a source id').optional(),
   seed: z.number().int({ error: 'expected an integer seed' }).default(42),
   days: z.number().int().min(7, { error: 'expected at least 7 days' }).max(730).default(90),
-  /** A small Kubernetes cluster beside the demo fleet (src/sources/demo/demo-cluster.ts). */
+  /** A small Kubernetes cluster beside the demo fleet (src/providers/demo/demo-cluster.ts). */
   cluster: z.boolean({ error: 'expected true or false' }).default(false),
 });
 

@@ -3,10 +3,10 @@ import { formatCatalog } from '../catalog/format-catalog.js';
 import { repriceGcp, type RepriceResult } from '../catalog/gcp-sku-pricing.js';
 import type { GpuPrice } from '../domain/price-catalog.js';
 import { BurnrateError } from '../domain/errors.js';
-import { listComputeSkus } from '../sources/gcp/cloud-catalog.js';
-import type { GoogleEndpoint } from '../sources/gcp/google-endpoint.js';
-import { projectBilling, type ProjectBilling } from '../sources/gcp/project-billing.js';
-import type { RetryPolicy } from '../sources/retry.js';
+import { listComputeSkus } from '../providers/gcp/cloud-catalog.js';
+import type { GoogleEndpoint } from '../providers/gcp/google-endpoint.js';
+import { projectBilling, type ProjectBilling } from '../providers/gcp/project-billing.js';
+import type { RetryPolicy } from '../providers/retry.js';
 
 export interface GcpPriceRefresh extends RepriceResult {
   skusRead: number;

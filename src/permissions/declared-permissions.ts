@@ -1,8 +1,8 @@
 import { ACTIONS } from '../actions/index.js';
-import { ATHENA_SOURCE_PERMISSIONS } from '../sources/athena/athena-permissions.js';
-import { AWS_SOURCE_PERMISSIONS } from '../sources/aws/aws-permissions.js';
-import { CLOUDWATCH_GPU_PERMISSIONS } from '../sources/cloudwatch/nvidia-smi-metrics.js';
-import { GCP_SOURCE_PERMISSIONS } from '../sources/gcp/gcp-permissions.js';
+import { ATHENA_SOURCE_PERMISSIONS } from '../providers/aws/athena/athena-permissions.js';
+import { AWS_SOURCE_PERMISSIONS } from '../providers/aws/aws-permissions.js';
+import { CLOUDWATCH_GPU_PERMISSIONS } from '../providers/aws/cloudwatch/nvidia-smi-metrics.js';
+import { GCP_SOURCE_PERMISSIONS } from '../providers/gcp/gcp-permissions.js';
 import type { PermissionNeed } from '../ports/permission-need.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../src/chat/dispatcher.js';
-import { demoConfig } from '../../src/sources/demo/demo-config.js';
+import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { testDeps } from '../support/deps.js';
 import { click } from '../support/recording-reply.js';
 

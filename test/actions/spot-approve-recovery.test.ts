@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { DemoSpotPort } from '../../src/cloud/demo/demo-spot-port.js';
+import type { DemoSpotPort } from '../../src/providers/demo/demo-spot-port.js';
 import { dispatch } from '../../src/chat/dispatcher.js';
-import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
-import { demoConfig } from '../../src/sources/demo/demo-config.js';
+import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
+import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { testDeps } from '../support/deps.js';
 import { click } from '../support/recording-reply.js';

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DemoSpotPort } from '../../src/cloud/demo/demo-spot-port.js';
+import type { DemoSpotPort } from '../../src/providers/demo/demo-spot-port.js';
 import { dispatch } from '../../src/chat/dispatcher.js';
 import type { Deps } from '../../src/deps.js';
-import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
-import { demoConfig } from '../../src/sources/demo/demo-config.js';
+import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
+import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { FakeEc2, type FakeEc2Instance } from '../fakes/fake-ec2.js';
 import { constant, FakePrometheus } from '../fakes/fake-prometheus.js';

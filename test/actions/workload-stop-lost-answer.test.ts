@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../src/chat/dispatcher.js';
 import type { Deps } from '../../src/deps.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
-import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
+import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { FakeKubeApi } from '../fakes/fake-kube-api.js';
 import { NODE_A, sharedCluster } from '../fakes/kube-cluster.js';

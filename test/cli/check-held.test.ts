@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, workDir } from '../support/run-cli.js';
-import { focusCsv } from '../sources/focus/helpers.js';
+import { focusCsv } from '../providers/focus/helpers.js';
 import { daysOf } from '../../src/domain/period.js';
 import { openStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { spendRow } from '../support/deps.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { runFirstChecks } from '../../src/cli/serve-first-run.js';
 import { jobTable } from '../../src/jobs/job-table.js';
-import { demoConfig } from '../../src/sources/demo/demo-config.js';
-import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
-import { buildSources } from '../../src/sources/registry.js';
+import { demoConfig } from '../../src/providers/demo/demo-config.js';
+import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
+import { buildSources } from '../../src/providers/registry.js';
 import { stripMarkup } from '../../templates/message.js';
 import { testDeps } from '../support/deps.js';
 

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, workDir } from '../support/run-cli.js';
-import { focusCsv, type FixtureRow } from '../sources/focus/helpers.js';
+import { focusCsv, type FixtureRow } from '../providers/focus/helpers.js';
 
 // Bills carry exact decimals; a sum of them as binary doubles does not (0.1 + 0.2 is
 // 0.30000000000000004). A FOCUS file of amounts with four decimals over many days and resources is

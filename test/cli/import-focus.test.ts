@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, workDir } from '../support/run-cli.js';
-import { focusCsv } from '../sources/focus/helpers.js';
+import { focusCsv } from '../providers/focus/helpers.js';
 
 const CONFIG = `ownership: { tagKeys: [team, user:team] }
 teams:

@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { focusCsv, type FixtureRow } from '../sources/focus/helpers.js';
+import { focusCsv, type FixtureRow } from '../providers/focus/helpers.js';
 import { cli, workDir } from '../support/run-cli.js';
 
 // `burnrate import focus` with split exports and suspicious lines, end to end. Figures are checked

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoConfig } from '../../src/sources/demo/demo-config.js';
+import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { startServe, type ServeProcess } from '../support/serve-process.js';
 
 /**

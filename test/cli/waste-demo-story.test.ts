@@ -2,10 +2,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { WasteDiagnosis } from '../../src/domain/waste.js';
 import { teamResolver } from '../../src/domain/ownership.js';
-import { demoConfig } from '../../src/sources/demo/demo-config.js';
-import { dayIntervals, demoFleet } from '../../src/sources/demo/demo-fleet.js';
-import { demoInventory } from '../../src/sources/demo/demo-inventory.js';
-import type { DemoInstance } from '../../src/sources/demo/demo-instance.js';
+import { demoConfig } from '../../src/providers/demo/demo-config.js';
+import { dayIntervals, demoFleet } from '../../src/providers/demo/demo-fleet.js';
+import { demoInventory } from '../../src/providers/demo/demo-inventory.js';
+import type { DemoInstance } from '../../src/providers/demo/demo-instance.js';
 import { cli, workDir } from '../support/run-cli.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readChatArgs } from '../../commands/chat-args.js';
 import { configSchema } from '../../src/config/schema.js';
-import { demoConfig } from '../../src/sources/demo/demo-config.js';
+import { demoConfig } from '../../src/providers/demo/demo-config.js';
 
 const config = configSchema.parse(demoConfig());
 const problems = (words: string, visible?: string[]) => readChatArgs(config, words.split(' '), '2026-12-04', visible).problems;

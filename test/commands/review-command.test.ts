@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../src/chat/dispatcher.js';
 import { refreshSources } from '../../src/jobs/refresh-sources.js';
-import { buildSources } from '../../src/sources/registry.js';
-import { demoConfig } from '../../src/sources/demo/demo-config.js';
+import { buildSources } from '../../src/providers/registry.js';
+import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { testDeps } from '../support/deps.js';
 import { command } from '../support/recording-reply.js';
 

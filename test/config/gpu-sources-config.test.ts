@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../src/config/load-config.js';
 import { errorOf } from '../support/error-of.js';
-import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
+import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 
 const base = (gpu: string, teams = '- { id: llm }') => `
 teams:

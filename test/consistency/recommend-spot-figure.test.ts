@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadPriceCatalog } from '../../src/catalog/price-catalog.js';
-import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
+import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { currentRecommendations } from '../../src/snapshots/current-recommendations.js';
 import { loadWasteDiagnosis, wastePeriod } from '../../src/snapshots/waste-snapshot.js';
 import { FakeEc2, type FakeEc2Instance } from '../fakes/fake-ec2.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { addDays, daysOf } from '../../src/domain/period.js';
 import type { SpendRow } from '../../src/domain/spend.js';
-import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
+import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { loadBilledRates } from '../../src/snapshots/billed-rates.js';
 import { loadKubeCost } from '../../src/snapshots/kube-cost.js';
 import { loadSavingsLedger } from '../../src/snapshots/savings-ledger.js';

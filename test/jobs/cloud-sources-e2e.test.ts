@@ -6,8 +6,8 @@ import type { FakeExportRow } from '../fakes/fake-bigquery-export.js';
 import { FakeGoogleCloud } from '../fakes/fake-google-cloud.js';
 import { testDeps } from '../support/deps.js';
 import { fakeLifecycle } from '../support/fake-lifecycle.js';
-import { stubAwsEnv } from '../sources/aws/aws-env.js';
-import { GCP_TABLE, useGoogleFake } from '../sources/gcp/gcp-test-sources.js';
+import { stubAwsEnv } from '../providers/aws/aws-env.js';
+import { GCP_TABLE, useGoogleFake } from '../providers/gcp/gcp-test-sources.js';
 
 const ACCOUNT = '123456789012';
 const BILLING_ACCOUNT = '012345-6789AB-CDEF01';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../src/chat/dispatcher.js';
 import { nextWorkingDayStart } from '../../src/checks/idle/next-working-day.js';
 import { DEFAULT_WORKING_HOURS } from '../../src/checks/idle/team-schedule.js';
-import { DemoInstancePort } from '../../src/cloud/demo/demo-instance-port.js';
+import { DemoInstancePort } from '../../src/providers/demo/demo-instance-port.js';
 import type { Deps } from '../../src/deps.js';
 import type { GpuSeries, MetricsRange } from '../../src/domain/gpu-metrics.js';
 import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';

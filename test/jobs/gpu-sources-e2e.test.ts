@@ -7,7 +7,7 @@ import { dispatch } from '../../src/chat/dispatcher.js';
 import type { Deps } from '../../src/deps.js';
 import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
-import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
+import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { FakeCloudWatch, nvidiaSmiMetrics, readNvidiaSmiCapture } from '../fakes/fake-cloudwatch.js';
 import { FakeEc2, type FakeEc2Instance } from '../fakes/fake-ec2.js';

@@ -3,7 +3,7 @@ import { runFirstChecks } from '../../src/cli/serve-first-run.js';
 import type { Job, JobStep } from '../../src/jobs/job-table.js';
 import { jobTable, runJob } from '../../src/jobs/job-table.js';
 import { startScheduler } from '../../src/scheduler.js';
-import { demoConfig } from '../../src/sources/demo/demo-config.js';
+import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { testDeps } from '../support/deps.js';
 
 describe('the job table', () => {

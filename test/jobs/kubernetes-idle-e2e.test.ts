@@ -12,7 +12,7 @@ import { spendReport } from '../../commands/spend.js';
 import { loadWasteDiagnosis } from '../../src/snapshots/waste-snapshot.js';
 import { wasteReport } from '../../templates/waste-report.js';
 import { spendRow } from '../support/deps.js';
-import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
+import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { FakeEc2 } from '../fakes/fake-ec2.js';
 import { FakeKubeApi } from '../fakes/fake-kube-api.js';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { GpuPrice } from '../../src/domain/price-catalog.js';
 import { refreshGcpPrices } from '../../src/jobs/refresh-gcp-prices.js';
-import { googleEndpoint } from '../../src/sources/gcp/google-endpoint.js';
+import { googleEndpoint } from '../../src/providers/gcp/google-endpoint.js';
 import { FakeGoogleCloud, fakeGoogleAuth } from '../fakes/fake-google-cloud.js';
 import { fakeLifecycle } from '../support/fake-lifecycle.js';
 import { cli, workDir } from '../support/run-cli.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, monthOf } from '../../src/domain/period.js';
-import { demoConfig } from '../../src/sources/demo/demo-config.js';
+import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { loadSavingsLedger } from '../../src/snapshots/savings-ledger.js';
 import { spendRow, testDeps } from '../support/deps.js';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DemoInstancePort } from '../../src/cloud/demo/demo-instance-port.js';
+import { DemoInstancePort } from '../../src/providers/demo/demo-instance-port.js';
 import { dispatch } from '../../src/chat/dispatcher.js';
 import type { Deps } from '../../src/deps.js';
 import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
 import { runSweepCheck } from '../../src/jobs/sweep-check.js';
-import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
-import { demoConfig } from '../../src/sources/demo/demo-config.js';
+import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
+import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import type { ActionsBlock } from '../../templates/message.js';
 import { testDeps } from '../support/deps.js';

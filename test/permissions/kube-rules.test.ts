@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KubeWorkloadPort } from '../../src/cloud/kubernetes/kube-workload-port.js';
+import { KubeWorkloadPort } from '../../src/providers/kubernetes/kube-workload-port.js';
 import type { WorkloadKind } from '../../src/domain/kubernetes.js';
 import { declaredKubeRules } from '../../src/permissions/declared-kube-rules.js';
-import { ClusterInventoryReader } from '../../src/sources/kubernetes/cluster-inventory.js';
-import { kubeConfigOf } from '../../src/sources/kubernetes/kube-config.js';
+import { ClusterInventoryReader } from '../../src/providers/kubernetes/cluster-inventory.js';
+import { kubeConfigOf } from '../../src/providers/kubernetes/kube-config.js';
 import { FakeKubeApi, type KubeRequest } from '../fakes/fake-kube-api.js';
 import { sharedCluster } from '../fakes/kube-cluster.js';
 import { kubeconfigFor, workload } from '../fakes/kube-objects.js';

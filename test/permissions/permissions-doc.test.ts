@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { ACTIONS } from '../../src/actions/index.js';
 import { STOP_PERMISSIONS } from '../../src/ports/instance-port.js';
 import { SPOT_PERMISSIONS } from '../../src/ports/spot-port.js';
-import { Ec2GpuInventory } from '../../src/sources/ec2/ec2-gpu-inventory.js';
+import { Ec2GpuInventory } from '../../src/providers/aws/ec2/ec2-gpu-inventory.js';
 import { declaredKubeRules } from '../../src/permissions/declared-kube-rules.js';
 import { declaredPermissions } from '../../src/permissions/declared-permissions.js';
 import { renderPermissionsDoc } from '../../src/permissions/permissions-doc.js';
-import { ATHENA_QUERY_PERMISSIONS } from '../../src/sources/athena/athena-permissions.js';
-import { BUDGETS_PERMISSION, COST_EXPLORER_PERMISSION } from '../../src/sources/aws/aws-permissions.js';
-import { CLOUDWATCH_GPU_PERMISSIONS } from '../../src/sources/cloudwatch/nvidia-smi-metrics.js';
-import { BIGQUERY_JOBS, BIGQUERY_READ, BUDGETS_LIST } from '../../src/sources/gcp/gcp-permissions.js';
+import { ATHENA_QUERY_PERMISSIONS } from '../../src/providers/aws/athena/athena-permissions.js';
+import { BUDGETS_PERMISSION, COST_EXPLORER_PERMISSION } from '../../src/providers/aws/aws-permissions.js';
+import { CLOUDWATCH_GPU_PERMISSIONS } from '../../src/providers/aws/cloudwatch/nvidia-smi-metrics.js';
+import { BIGQUERY_JOBS, BIGQUERY_READ, BUDGETS_LIST } from '../../src/providers/gcp/gcp-permissions.js';
 
 const committed = readFileSync(new URL('../../docs/permissions.md', import.meta.url), 'utf8');
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { demoConfig } from '../../src/sources/demo/demo-config.js';
+import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { describePostgres, freshDatabase } from '../support/postgres.js';
 import { workDir } from '../support/run-cli.js';
 import { startServe, type ServeProcess } from '../support/serve-process.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { demoConfig } from '../../src/sources/demo/demo-config.js';
+import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { FakeSlackApi } from '../fakes/fake-slack-api.js';
 import { describePostgres, freshDatabase } from '../support/postgres.js';
 import { RoundRobinProxy } from '../../bench/round-robin-proxy.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadPriceCatalog } from '../../src/catalog/price-catalog.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
 import { refreshSources } from '../../src/jobs/refresh-sources.js';
-import { buildSources } from '../../src/sources/registry.js';
+import { buildSources } from '../../src/providers/registry.js';
 import { gpuDemo, T } from '../support/gpu-demo.js';
 import { loadGpuSnapshot } from '../../src/snapshots/gpu-snapshot.js';
 import { recommendationWindow } from '../../src/snapshots/gpu-windows.js';

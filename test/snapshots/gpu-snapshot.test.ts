@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DemoInstancePort } from '../../src/cloud/demo/demo-instance-port.js';
+import { DemoInstancePort } from '../../src/providers/demo/demo-instance-port.js';
 import type { GpuInstance } from '../../src/domain/gpu-inventory.js';
 import type { GpuRef, GpuSeries, MetricsRange } from '../../src/domain/gpu-metrics.js';
 import { UNTAGGED } from '../../src/domain/spend.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
+import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { currentRecommendations } from '../../src/snapshots/current-recommendations.js';
 import { FakeEc2 } from '../fakes/fake-ec2.js';
 import { constant, FakePrometheus, type FakeNodeHost } from '../fakes/fake-prometheus.js';

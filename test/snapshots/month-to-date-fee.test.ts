@@ -3,9 +3,9 @@ import { spendReport } from '../../commands/spend.js';
 import { monthOf } from '../../src/domain/period.js';
 import { listBudgets } from '../../src/snapshots/budget-listing.js';
 import { loadTeamGauges } from '../../src/snapshots/team-gauges.js';
-import { readFocusFiles } from '../../src/sources/focus/read-focus.js';
+import { readFocusFiles } from '../../src/providers/focus/read-focus.js';
 import { testDeps } from '../support/deps.js';
-import { HEADER, pullContext, tempDir, writeFocusCsv, type FixtureRow } from '../sources/focus/helpers.js';
+import { HEADER, pullContext, tempDir, writeFocusCsv, type FixtureRow } from '../providers/focus/helpers.js';
 
 // The audit's case: a team with a $5,000 monthly fee billed for the whole month on the 1st, and
 // usage through the 5th. On the 6th, month-to-date spend is the usage of the five days plus the

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../src/chat/dispatcher.js';
 import { recommendationsFor } from '../../src/snapshots/recommendations-for.js';
-import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
-import { demoConfig } from '../../src/sources/demo/demo-config.js';
+import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
+import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { cli } from '../support/run-cli.js';
 import { testDeps } from '../support/deps.js';

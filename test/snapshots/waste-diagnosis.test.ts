@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadPriceCatalog } from '../../src/catalog/price-catalog.js';
 import type { SpendRow } from '../../src/domain/spend.js';
 import type { TeamWaste, WasteCategoryId } from '../../src/domain/waste.js';
-import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
+import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { loadWasteDiagnosis, wastePeriod } from '../../src/snapshots/waste-snapshot.js';
 import { FakeEc2, type FakeEc2Instance } from '../fakes/fake-ec2.js';
 import { dcgmGpuLabelSets, FakePrometheus, readDcgmExposition, type FakeDcgmGpu, type SampleFn } from '../fakes/fake-prometheus.js';

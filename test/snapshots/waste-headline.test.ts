@@ -4,7 +4,7 @@ import { idleCostByTeam } from '../../src/checks/review/idle-cost.js';
 import { spotSaving } from '../../src/checks/review/spot-saving.js';
 import { formatMoney } from '../../src/domain/money.js';
 import type { SpendRow } from '../../src/domain/spend.js';
-import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
+import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { loadWasteDiagnosis, wastePeriod, wasteRows } from '../../src/snapshots/waste-snapshot.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { wasteReport } from '../../templates/waste-report.js';

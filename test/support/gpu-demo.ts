@@ -1,9 +1,9 @@
 import { dispatch } from '../../src/chat/dispatcher.js';
-import type { DemoInstancePort } from '../../src/cloud/demo/demo-instance-port.js';
+import type { DemoInstancePort } from '../../src/providers/demo/demo-instance-port.js';
 import type { Config } from '../../src/config/schema.js';
 import type { Deps } from '../../src/deps.js';
-import { buildGpuDeps } from '../../src/sources/gpu-registry.js';
-import { demoConfig } from '../../src/sources/demo/demo-config.js';
+import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
+import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { testDeps } from './deps.js';
 import { click } from './recording-reply.js';
 

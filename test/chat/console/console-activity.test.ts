@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { busiestChannel, latestIds } from '../../../src/chat/console/console-activity.js';
 import { consoleChannels } from '../../../src/chat/console/console-directory.js';
-import { demoConfig } from '../../../src/sources/demo/demo-config.js';
+import { demoConfig } from '../../../src/providers/demo/demo-config.js';
 
 // The demo's channels: ml-research, llm-training, inference, vision, _unowned, @home, @dm.
 const channels = consoleChannels(demoConfig());

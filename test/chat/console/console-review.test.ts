@@ -9,8 +9,8 @@ import type { Deps } from '../../../src/deps.js';
 import { startHttpServer } from '../../../src/http/server.js';
 import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
 import { refreshSources } from '../../../src/jobs/refresh-sources.js';
-import { buildSources } from '../../../src/sources/registry.js';
-import { demoConfig } from '../../../src/sources/demo/demo-config.js';
+import { buildSources } from '../../../src/providers/registry.js';
+import { demoConfig } from '../../../src/providers/demo/demo-config.js';
 import { testDeps } from '../../support/deps.js';
 
 const CAROL = 'U0DEMOCAROL';

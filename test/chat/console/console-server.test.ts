@@ -10,8 +10,8 @@ import { startHttpServer } from '../../../src/http/server.js';
 import { runBudgetCheck } from '../../../src/jobs/budget-check.js';
 import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
 import { refreshSources } from '../../../src/jobs/refresh-sources.js';
-import { demoConfig } from '../../../src/sources/demo/demo-config.js';
-import { DemoSource } from '../../../src/sources/demo/demo-source.js';
+import { demoConfig } from '../../../src/providers/demo/demo-config.js';
+import { DemoSource } from '../../../src/providers/demo/demo-source.js';
 import { testDeps } from '../../support/deps.js';
 
 const ALICE = 'U0DEMOALICE'; // owner of ml-research, nothing in llm-training

@@ -13,7 +13,7 @@ import { ANSWER_THREAD_NICE } from '../../../src/chat/answer/lower-thread-priori
 import { ANSWER_LIMITS, WorkerAnswerer } from '../../../src/chat/answer/worker-answerer.js';
 import { dispatch } from '../../../src/chat/dispatcher.js';
 import type { Deps } from '../../../src/deps.js';
-import { demoConfig } from '../../../src/sources/demo/demo-config.js';
+import { demoConfig } from '../../../src/providers/demo/demo-config.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { spendRow, testDeps } from '../../support/deps.js';
 import { postSigned, slashCommandBody } from '../../support/slack-request.js';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../../src/chat/dispatcher.js';
 import type { ActionInteraction, Interaction } from '../../../src/ports/interaction.js';
-import { demoConfig } from '../../../src/sources/demo/demo-config.js';
+import { demoConfig } from '../../../src/providers/demo/demo-config.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { testDeps, spendRow } from '../../support/deps.js';
 import { checkSlackLimits, type SlackBlock } from '../../support/platform-limits.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { demoConfig } from '../../../src/sources/demo/demo-config.js';
-import { buildGpuDeps } from '../../../src/sources/gpu-registry.js';
+import { demoConfig } from '../../../src/providers/demo/demo-config.js';
+import { buildGpuDeps } from '../../../src/providers/gpu-registry.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { spendRow, testDeps } from '../../support/deps.js';
 import { checkSlackLimits, type SlackBlock } from '../../support/platform-limits.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { demoConfig } from '../../../src/sources/demo/demo-config.js';
+import { demoConfig } from '../../../src/providers/demo/demo-config.js';
 import { MAX_SLACK_BODY_BYTES } from '../../../src/chat/slack/slack-http.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { testDeps } from '../../support/deps.js';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../../src/chat/dispatcher.js';
 import { createSlackApp } from '../../../src/chat/slack/slack-app.js';
 import { startHttpServer } from '../../../src/http/server.js';
-import { demoConfig } from '../../../src/sources/demo/demo-config.js';
+import { demoConfig } from '../../../src/providers/demo/demo-config.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { testDeps } from '../../support/deps.js';
 import { blockActionsBody, postSigned, slashCommandBody } from '../../support/slack-request.js';

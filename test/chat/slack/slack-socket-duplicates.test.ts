@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { demoConfig } from '../../../src/sources/demo/demo-config.js';
+import { demoConfig } from '../../../src/providers/demo/demo-config.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { FakeSlackSocket, type Envelope } from '../../fakes/fake-slack-socket.js';
 import { testDeps } from '../../support/deps.js';

@@ -4,7 +4,7 @@ import { createSlackApp } from '../../../src/chat/slack/slack-app.js';
 import { daysOf } from '../../../src/domain/period.js';
 import { runBudgetCheck } from '../../../src/jobs/budget-check.js';
 import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
-import { demoConfig } from '../../../src/sources/demo/demo-config.js';
+import { demoConfig } from '../../../src/providers/demo/demo-config.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { FakeSlackSocket } from '../../fakes/fake-slack-socket.js';
 import { spendRow, testDeps } from '../../support/deps.js';

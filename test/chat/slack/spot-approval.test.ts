@@ -1,11 +1,11 @@
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Ec2SpotPort } from '../../../src/cloud/aws/ec2-spot-port.js';
+import { Ec2SpotPort } from '../../../src/providers/aws/ec2/ec2-spot-port.js';
 import type { Config } from '../../../src/config/schema.js';
 import type { Deps } from '../../../src/deps.js';
 import { recommendationsFor } from '../../../src/snapshots/recommendations-for.js';
-import { buildGpuDeps } from '../../../src/sources/gpu-registry.js';
-import { demoConfig } from '../../../src/sources/demo/demo-config.js';
+import { buildGpuDeps } from '../../../src/providers/gpu-registry.js';
+import { demoConfig } from '../../../src/providers/demo/demo-config.js';
 import { FakeEc2 } from '../../fakes/fake-ec2.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../../support/aws-test-env.js';

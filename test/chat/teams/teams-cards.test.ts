@@ -3,7 +3,7 @@ import { daysOf } from '../../../src/domain/period.js';
 import { runBudgetCheck } from '../../../src/jobs/budget-check.js';
 import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
 import { runGpuCheck } from '../../../src/jobs/gpu-check.js';
-import { buildGpuDeps } from '../../../src/sources/gpu-registry.js';
+import { buildGpuDeps } from '../../../src/providers/gpu-registry.js';
 import { FakeBotConnector } from '../../fakes/fake-bot-connector.js';
 import { spendRow, testDeps } from '../../support/deps.js';
 import { adaptiveCardProblems } from '../../support/platform-limits.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { DemoInstancePort } from '../../../src/cloud/demo/demo-instance-port.js';
+import type { DemoInstancePort } from '../../../src/providers/demo/demo-instance-port.js';
 import type { Config } from '../../../src/config/schema.js';
 import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
 import { runGpuCheck } from '../../../src/jobs/gpu-check.js';
-import { buildGpuDeps } from '../../../src/sources/gpu-registry.js';
+import { buildGpuDeps } from '../../../src/providers/gpu-registry.js';
 import { FakeBotConnector } from '../../fakes/fake-bot-connector.js';
 import { testDeps } from '../../support/deps.js';
 import { adaptiveCardProblems } from '../../support/platform-limits.js';

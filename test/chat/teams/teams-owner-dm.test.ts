@@ -8,7 +8,7 @@ import type { Config } from '../../../src/config/schema.js';
 import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
 import { runGpuCheck } from '../../../src/jobs/gpu-check.js';
 import { jobTable, runJob } from '../../../src/jobs/job-table.js';
-import { buildGpuDeps } from '../../../src/sources/gpu-registry.js';
+import { buildGpuDeps } from '../../../src/providers/gpu-registry.js';
 import { FakeBotConnector } from '../../fakes/fake-bot-connector.js';
 import { testDeps } from '../../support/deps.js';
 import { adaptiveCardProblems } from '../../support/platform-limits.js';

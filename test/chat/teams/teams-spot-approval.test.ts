@@ -1,9 +1,9 @@
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Ec2SpotPort } from '../../../src/cloud/aws/ec2-spot-port.js';
+import { Ec2SpotPort } from '../../../src/providers/aws/ec2/ec2-spot-port.js';
 import type { Config } from '../../../src/config/schema.js';
 import { recommendationsFor } from '../../../src/snapshots/recommendations-for.js';
-import { buildGpuDeps } from '../../../src/sources/gpu-registry.js';
+import { buildGpuDeps } from '../../../src/providers/gpu-registry.js';
 import { FakeBotConnector, type ConnectorCall } from '../../fakes/fake-bot-connector.js';
 import { FakeEc2 } from '../../fakes/fake-ec2.js';
 import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../../support/aws-test-env.js';

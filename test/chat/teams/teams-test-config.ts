@@ -1,4 +1,4 @@
-import { demoConfig } from '../../../src/sources/demo/demo-config.js';
+import { demoConfig } from '../../../src/providers/demo/demo-config.js';
 import type { Config } from '../../../src/config/schema.js';
 import { CONVERSATIONS, type Person } from '../../support/teams-activity.js';
 

@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { showback } from '../../../src/checks/review/showback.js';
-import { costAndUsageRows } from '../../../src/sources/aws/cost-and-usage-rows.js';
-import { chargeOfRecordType } from '../../../src/sources/aws/record-types.js';
-import { readFocusFiles } from '../../../src/sources/focus/read-focus.js';
+import { costAndUsageRows } from '../../../src/providers/aws/cost-and-usage-rows.js';
+import { chargeOfRecordType } from '../../../src/providers/aws/record-types.js';
+import { readFocusFiles } from '../../../src/providers/focus/read-focus.js';
 import { openStore } from '../../../src/store/sqlite/open-sqlite-store.js';
-import { pullContext, tempDir, TEAMS } from '../../sources/focus/helpers.js';
+import { pullContext, tempDir, TEAMS } from '../../providers/focus/helpers.js';
 
 // A month of a CUR 2.0 export written here line by line: on-demand usage, Savings Plan covered
 // usage with its negations, the plan's recurring fee (partly unused) and upfront fee, a reserved

@@ -1,0 +1,151 @@
+import { DemoInstancePort } from './demo/demo-instance-port.js';
+import type { InstanceActionPort } from '../ports/instance-port.js';
+import { RoutedInstancePort } from './routed-instance-port.js';
+import { DemoSpotPort } from './demo/demo-spot-port.js';
+import { launchTemplateOf, type SpotMigrationPort, type SpotPorts } from '../ports/spot-port.js';
+import type { Config } from '../config/schema.js';
+import type { GpuDeps } from '../deps.js';
+import type { GpuInstance } from '../domain/gpu-inventory.js';
+import { teamResolver } from '../domain/ownership.js';
+import { metricsSourceId } from '../config/gpu-sources-schema.js';
+import type { GpuMetricsSource } from '../ports/gpu-metrics-source.js';
+import { readBearerTokens } from './bearer-tokens.js';
+import type { ConfiguredGpu } from './configured-gpu.js';
+import { demoFleet } from './demo/demo-fleet.js';
+import { DemoGpuMetrics } from './demo/demo-gpu-metrics.js';
+import { demoInventory } from './demo/demo-inventory.js';
+import { DemoCluster } from './demo/demo-cluster.js';
+import { WorkloadInstancePort } from './kubernetes/workload-instance-port.js';
+import { loadPriceCatalog } from '../catalog/price-catalog.js';
+import { namespaceTeamsOf, workloadRefOf } from '../domain/kubernetes.js';
+import { clusterReadOf, workloadInstances } from './kubernetes/workload-instances.js';
+
+/**
+ * GPU metrics, inventory and the instance action port from the configuration: the demo source's
+ * fleet (its metrics, inventory, an in-memory port, every instance running, and in-memory launch
+ * templates for spot migrations), and the sources
+ * of `gpu.metrics` and `gpu.inventory`. With both, the inventories are joined and each stop and
+ * each spot migration goes to the port of the instance's source and region: the demo's for a demo
+ * instance, EC2 in the instance's region for one of `gpu.inventory`. Undefined when no GPU source
+ * is configured.
+ */
+export function buildGpuDeps(config: Config, env: NodeJS.ProcessEnv = process.env): GpuDeps | undefined {
+  const demo = buildDemoGpu(config);
+  if (config.gpu.metrics.length === 0 && config.gpu.inventory.length === 0) return demo;
+  const tokens = readBearerTokens(config.gpu.metrics, env);
+  // The AWS SDK clients take seconds to load: only when a GPU source is first used, not at every start of the CLI.
+  let loading: Promise<ConfiguredGpu> | undefined;
+  const configured = () => (loading ??= import('./configured-gpu.js').then((m) => m.buildConfiguredGpu(config, tokens)));
+
+  // Where each instance of the latest inventory is stopped; refreshed on every inventory read.
+  let ports = new Map<string, InstanceActionPort>();
+  const inventory = async (): Promise<GpuInstance[]> => {
+    const gpu = await configured();
+    const [demoList, configuredList] = await Promise.all([demo?.inventory() ?? [], gpu.inventory()]);
+    const next = new Map<string, InstanceActionPort>();
+    for (const instance of demoList) next.set(instance.instanceId, demo!.instances);
+    for (const instance of configuredList) {
+      const port = gpu.portOf(instance);
+      if (port) next.set(instance.instanceId, port);
+    }
+    ports = next;
+    return [...demoList, ...configuredList];
+  };
+  const locate = async (id: string) => {
+    if (!ports.has(id)) await inventory(); // not seen yet (a Stop right after a restart): read it again
+    return ports.get(id);
+  };
+  const metrics = config.gpu.metrics.map(
+    (source, index): GpuMetricsSource => ({
+      id: metricsSourceId(source),
+      type: source.type,
+      fetch: async (range) => (await configured()).metrics[index]!.fetch(range),
+      hostPeaks: async (range, instanceIds) => (await configured()).metrics[index]!.hostPeaks?.(range, instanceIds) ?? [],
+    }),
+  );
+  const demoSpot = demo ? { port: demo.spotPort, instanceIds: new Set(demo.list.map((i) => i.instanceId)) } : undefined;
+  return {
+    metrics: [...(demo?.metrics ?? []), ...metrics],
+    inventory,
+    instances: new RoutedInstancePort(locate),
+    spot: routedSpotPorts(demoSpot, configured),
+    ...(config.gpu.inventory.some((source) => source.type === 'kubernetes')
+      ? {
+          workloads: {
+            stop: async (ref, options) => (await configured()).workloads.stop(ref, options),
+            resume: async (ref, options) => (await configured()).workloads.resume(ref, options),
+            keep: async (ref, until, by) => (await configured()).workloads.keep(ref, until, by),
+          },
+          clusters: async () => (await configured()).clusters(),
+        }
+      : {}),
+  };
+}
+
+type DemoGpu = GpuDeps & { list: readonly GpuInstance[]; spotPort: DemoSpotPort };
+
+function buildDemoGpu(config: Config): DemoGpu | undefined {
+  const demo = config.sources.find((s) => s.type === 'demo');
+  if (!demo) return undefined;
+  const fleet = demoFleet(demo.seed);
+  const inventory = demoInventory(demo.seed, teamResolver(config.teams), { fleet, tagKeys: config.ownership.tagKeys });
+  const spotPort = new DemoSpotPort([...new Set(inventory.map((i) => launchTemplateOf(i.tags)).filter((t): t is string => t !== null))]);
+  const machines = new DemoInstancePort(inventory.map((i) => ({ id: i.instanceId, state: 'running', tags: { ...i.tags } })));
+  const gpu: DemoGpu = {
+    metrics: [new DemoGpuMetrics({ seed: demo.seed, fleet, ...(demo.id ? { id: demo.id } : {}) })],
+    inventory: async () => inventory,
+    instances: machines,
+    spot: routedSpotPorts({ port: spotPort, instanceIds: new Set(inventory.map((i) => i.instanceId)) }),
+    list: inventory,
+    spotPort,
+  };
+  return demo.cluster ? withDemoCluster(gpu, new DemoCluster(demo.seed), config, demo.days) : gpu;
+}
+
+/**
+ * The demo fleet and the demo's Kubernetes cluster together: its workloads are GPU instances too
+ * (priced at their share of their nodes), Stop on one scales it in the cluster, and its usage
+ * history reaches back over the demo's days.
+ */
+function withDemoCluster(gpu: DemoGpu, cluster: DemoCluster, config: Config, days: number): DemoGpu {
+  const context = {
+    catalog: loadPriceCatalog(),
+    resolveTeam: teamResolver(config.teams),
+    namespaceTeams: namespaceTeamsOf(config.teams),
+    teamLabel: 'team',
+    ownerKey: 'owner',
+  };
+  const workloadPort = new WorkloadInstancePort(cluster.workloads);
+  const machines = gpu.instances;
+  const list = async () => [...gpu.list, ...workloadInstances(cluster.inventory(), context)];
+  return {
+    ...gpu,
+    metrics: [...gpu.metrics, cluster.metrics],
+    inventory: list,
+    instances: new RoutedInstancePort(async (id) => (workloadRefOf(id) ? workloadPort : machines)),
+    workloads: cluster.workloads,
+    clusters: async () => [
+      clusterReadOf(cluster.inventory(), { fresh: true, context, teamIds: config.teams.map((t) => t.id), historyDays: days }),
+    ],
+  };
+}
+
+/**
+ * Spot ports by source: a demo instance's launch template is the demo's, any other instance's is
+ * its cloud's (EC2 in its region), so an EC2 instance never hears of the demo's templates.
+ */
+function routedSpotPorts(
+  demo: { port: SpotMigrationPort; instanceIds: ReadonlySet<string> } | undefined,
+  configured?: () => Promise<ConfiguredGpu>,
+): SpotPorts {
+  return {
+    forInstance: async (instance) => {
+      if (demo?.instanceIds.has(instance.instanceId)) return demo.port;
+      return configured ? (await configured()).spotPortOf(instance) : undefined;
+    },
+    at: async (place) => {
+      if (demo && place === demo.port.place) return demo.port;
+      return configured ? (await configured()).spotPortAt(place) : undefined;
+    },
+  };
+}

@@ -1,0 +1,169 @@
+import { AppsV1Api, BatchV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import {
+  CUSTOM_WORKLOADS,
+  migShare,
+  workloadKey,
+  type ClusterInventory,
+  type GpuPod,
+  type NamespaceInfo,
+} from '../../domain/kubernetes.js';
+import { explainKubeError } from './kube-errors.js';
+import { gpuNodeOf, singleStrategyProfile } from './node-facts.js';
+import { workloadOf, type OwnedMetadata } from './workload-owner.js';
+
+/** Items per list call by default: the API server hands out `continue` tokens beyond it. */
+const PAGE_SIZE = 500;
+
+interface Page<T> {
+  items: T[];
+  metadata?: { _continue?: string; continue?: string };
+}
+
+interface AnyObject {
+  metadata?: OwnedMetadata & { annotations?: Record<string, string> };
+}
+
+/**
+ * Reads one cluster: its GPU nodes, the running pods holding GPUs with the workload each belongs
+ * to, the namespaces, and the annotations of the workloads. Every list is paged. A custom kind
+ * whose CRD is not installed (no Kubeflow, no KServe, no KubeRay) lists as empty.
+ */
+export class ClusterInventoryReader {
+  private readonly core: CoreV1Api;
+  private readonly apps: AppsV1Api;
+  private readonly batch: BatchV1Api;
+  private readonly custom: CustomObjectsApi;
+
+  constructor(
+    readonly cluster: string,
+    config: KubeConfig,
+    private readonly pageSize = PAGE_SIZE,
+  ) {
+    this.core = config.makeApiClient(CoreV1Api);
+    this.apps = config.makeApiClient(AppsV1Api);
+    this.batch = config.makeApiClient(BatchV1Api);
+    this.custom = config.makeApiClient(CustomObjectsApi);
+  }
+
+  async read(): Promise<ClusterInventory> {
+    const list = <T>(what: string, call: (cont: string | undefined) => Promise<Page<T>>) => this.listAll(what, call);
+    const page = { limit: this.pageSize };
+    const [nodes, namespaces, pods, replicaSets, statefulSets, deployments, jobs, ...custom] = await Promise.all([
+      list('list nodes', (c) => this.core.listNode({ ...page, _continue: c })),
+      list('list namespaces', (c) => this.core.listNamespace({ ...page, _continue: c })),
+      list('list pods', (c) => this.core.listPodForAllNamespaces({ ...page, _continue: c })),
+      list('list replicasets', (c) => this.apps.listReplicaSetForAllNamespaces({ ...page, _continue: c })),
+      list('list statefulsets', (c) => this.apps.listStatefulSetForAllNamespaces({ ...page, _continue: c })),
+      list('list deployments', (c) => this.apps.listDeploymentForAllNamespaces({ ...page, _continue: c })),
+      list('list jobs', (c) => this.batch.listJobForAllNamespaces({ ...page, _continue: c })),
+      ...CUSTOM_WORKLOADS.map((kind) => this.listCustom(kind)),
+    ]);
+    const byKey = (objects: AnyObject[]) => new Map(objects.map((o) => [`${o.metadata?.namespace}/${o.metadata?.name}`, o.metadata ?? {}]));
+    const customOf = (kind: string) => custom[CUSTOM_WORKLOADS.findIndex((k) => k.kind === kind)]!;
+    const owners = { replicaSets: byKey(replicaSets), statefulSets: byKey(statefulSets), rayClusters: byKey(customOf('RayCluster')) };
+
+    // On a node under the single MIG strategy, a pod's `nvidia.com/gpu` is a slice of the node's profile.
+    const sliceOf = new Map(
+      nodes.flatMap((n) => {
+        const profile = singleStrategyProfile(n.metadata?.labels);
+        return profile && n.metadata?.name ? [[n.metadata.name, migShare(`nvidia.com/mig-${profile}`)!] as const] : [];
+      }),
+    );
+    const gpuPods: GpuPod[] = [];
+    for (const pod of pods) {
+      if (pod.status?.phase !== 'Running') continue;
+      const gpus = gpusHeld(pod.spec?.containers ?? [], sliceOf.get(pod.spec?.nodeName ?? '') ?? 1);
+      if (gpus === 0) continue;
+      const metadata = pod.metadata ?? {};
+      gpuPods.push({
+        cluster: this.cluster,
+        namespace: metadata.namespace ?? '',
+        name: metadata.name ?? '',
+        node: pod.spec?.nodeName ?? null,
+        gpus,
+        workload: workloadOf(this.cluster, metadata as OwnedMetadata, owners),
+        labels: metadata.labels ?? {},
+        annotations: metadata.annotations ?? {},
+        startedAt: pod.status?.startTime ? new Date(pod.status.startTime) : null,
+      });
+    }
+
+    const workloadAnnotations = new Map<string, Record<string, string>>();
+    const annotate = (kind: string, objects: AnyObject[]) => {
+      for (const { metadata } of objects)
+        if (metadata?.annotations)
+          workloadAnnotations.set(
+            workloadKey({ cluster: this.cluster, kind: kind as never, namespace: metadata.namespace ?? '', name: metadata.name ?? '' }),
+            metadata.annotations,
+          );
+    };
+    annotate('Deployment', deployments);
+    annotate('StatefulSet', statefulSets);
+    annotate('Job', jobs);
+    CUSTOM_WORKLOADS.forEach((kind, i) => annotate(kind.kind, custom[i]!));
+
+    return {
+      cluster: this.cluster,
+      nodes: nodes.flatMap((n) => gpuNodeOf(this.cluster, n) ?? []),
+      pods: gpuPods,
+      namespaces: namespaces.map(
+        (n): NamespaceInfo => ({
+          name: n.metadata?.name ?? '',
+          labels: n.metadata?.labels ?? {},
+          annotations: n.metadata?.annotations ?? {},
+        }),
+      ),
+      workloadAnnotations,
+    };
+  }
+
+  private async listAll<T>(what: string, call: (cont: string | undefined) => Promise<Page<T>>): Promise<T[]> {
+    const items: T[] = [];
+    let cont: string | undefined;
+    do {
+      const page = await call(cont).catch((error: unknown) => {
+        throw explainKubeError(error, what, this.cluster);
+      });
+      items.push(...page.items);
+      cont = page.metadata?._continue || page.metadata?.continue || undefined;
+    } while (cont);
+    return items;
+  }
+
+  private async listCustom({ group, version, plural }: (typeof CUSTOM_WORKLOADS)[number]): Promise<AnyObject[]> {
+    try {
+      return await this.listAll(
+        `list ${plural}.${group}`,
+        (c) =>
+          this.custom.listClusterCustomObject({ group, version, plural, limit: this.pageSize, _continue: c }) as Promise<Page<AnyObject>>,
+      );
+    } catch (error) {
+      // No such CRD in this cluster: nothing of that kind runs here.
+      if ((error as { code?: string }).code === 'burnrate_kube_not_found') return [];
+      throw error;
+    }
+  }
+}
+
+interface Container {
+  resources?: { limits?: Record<string, string>; requests?: Record<string, string> };
+}
+
+/**
+ * Whole GPUs plus MIG slices at their share; extended resources are set in limits (requests, if
+ * given, equal them). `gpuUnit`: what one `nvidia.com/gpu` is on the pod's node (a slice's share
+ * under the single MIG strategy, else 1).
+ */
+function gpusHeld(containers: readonly Container[], gpuUnit: number): number {
+  let total = 0;
+  for (const container of containers) {
+    const resources = { ...container.resources?.requests, ...container.resources?.limits };
+    for (const [resource, quantity] of Object.entries(resources)) {
+      const count = Number(quantity);
+      if (!(count > 0)) continue;
+      if (resource === 'nvidia.com/gpu') total += count * gpuUnit;
+      else total += (migShare(resource) ?? 0) * count;
+    }
+  }
+  return total;
+}
