@@ -2,8 +2,9 @@ import { FIRST_YEAR, isInstantWithinYears, LAST_YEAR } from '../domain/calendar-
 import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
+import { HELP_PAGES } from './help-pages.js';
 
-const USAGE = 'burnrate audit [--since ISO] [--json]';
+const USAGE = HELP_PAGES.audit.usage;
 const LIMIT = 10_000;
 
 /** The audit log (every action taken from chat), oldest first. */

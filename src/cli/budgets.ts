@@ -7,8 +7,9 @@ import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, oneOf, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 import { jsonText } from '../domain/json-text.js';
+import { HELP_PAGES } from './help-pages.js';
 
-const USAGE = 'burnrate budgets [--source aws|gcp|config] [--team T] [--json]';
+const USAGE = HELP_PAGES.budgets.usage;
 const ORIGINS: BudgetOrigin[] = ['aws', 'gcp', 'config'];
 
 /** Lists burnrate's budgets and those read from AWS Budgets and Google Cloud, as last refreshed (no API call). */

@@ -7,8 +7,9 @@ import { jsonText } from '../domain/json-text.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 import { resolveTeamId } from '../../commands/team-arg.js';
+import { HELP_PAGES } from './help-pages.js';
 
-const USAGE = 'burnrate check [--team T] [--dry-run] [--json]';
+const USAGE = HELP_PAGES.check.usage;
 
 /** Runs the budget checks now; prints findings (or JSON) and records them unless --dry-run. */
 export const checkVerb: Verb = async (args, io) => {

@@ -1,8 +1,9 @@
 import { configJsonSchema, loadConfig } from '../config/load-config.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
+import { HELP_PAGES } from './help-pages.js';
 
-const USAGE = 'burnrate config validate [--config FILE] | burnrate config schema';
+const USAGE = HELP_PAGES.config.usage;
 
 export const configVerb: Verb = async (args, io) => {
   const { values, positionals } = parseVerbArgs(args, { config: COMMON_OPTIONS.config }, USAGE, true);

@@ -6,8 +6,9 @@ import { buildRuntime } from '../runtime.js';
 import { demoConfig } from '../providers/demo/demo-config.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
+import { HELP_PAGES } from './help-pages.js';
 
-const USAGE = 'burnrate demo [--db FILE]';
+const USAGE = HELP_PAGES.demo.usage;
 
 /** Loads the demo organisation into the database, runs the checks and prints what it would post. */
 export const demoVerb: Verb = async (args, io) => {

@@ -6,8 +6,9 @@ import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 import { jsonText } from '../domain/json-text.js';
+import { HELP_PAGES } from './help-pages.js';
 
-const USAGE = 'burnrate idle [--team T] [--json]';
+const USAGE = HELP_PAGES.idle.usage;
 
 /** Idle GPU instances right now, with idle time and cost; records nothing and alerts nobody. */
 export const idleVerb: Verb = async (args, io) => {

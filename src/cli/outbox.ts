@@ -1,8 +1,9 @@
 import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
+import { HELP_PAGES } from './help-pages.js';
 
-const USAGE = 'burnrate outbox retry [--id N ...] [--json]';
+const USAGE = HELP_PAGES.outbox.usage;
 
 /** `burnrate outbox retry`: queues failed alerts again once their cause is fixed. */
 export const outboxVerb: Verb = async (args, io) => {

@@ -4,8 +4,9 @@ import { googleEndpoint } from '../providers/gcp/google-endpoint.js';
 import { DEFAULT_RETRY } from '../providers/retry.js';
 import { COMMON_OPTIONS, oneOf, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
+import { HELP_PAGES } from './help-pages.js';
 
-const USAGE = 'burnrate prices refresh --provider gcp [--catalog FILE] [--dry-run] [--json]';
+const USAGE = HELP_PAGES.prices.usage;
 const DEFAULT_CATALOG = 'src/catalog/gpu-prices.json';
 
 /**

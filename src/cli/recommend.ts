@@ -7,8 +7,9 @@ import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 import { jsonText } from '../domain/json-text.js';
 import { refreshSources } from '../jobs/refresh-sources.js';
+import { HELP_PAGES } from './help-pages.js';
 
-const USAGE = 'burnrate recommend [--team T] [--json]';
+const USAGE = HELP_PAGES.recommend.usage;
 
 /** Right-size and spot recommendations now, with their evidence (--json); changes nothing. */
 export const recommendVerb: Verb = async (args, io) => {

@@ -16,8 +16,9 @@ import type { Config } from '../config/schema.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 import { jsonText } from '../domain/json-text.js';
+import { HELP_PAGES } from './help-pages.js';
 
-const USAGE = 'burnrate review [--team T] [--month YYYY-MM] [--json] [--chart-dir DIR] [--dry-run]';
+const USAGE = HELP_PAGES.review.usage;
 
 /**
  * The monthly cost review now: records each team's review of the month (once) and queues its

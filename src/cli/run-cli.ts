@@ -8,6 +8,7 @@ import { importVerb } from './import.js';
 import { outboxVerb } from './outbox.js';
 import { recommendVerb } from './recommend.js';
 import type { CliIo, Verb } from './io.js';
+import { formatHelpPage, HELP_PAGES, type VerbName } from './help-pages.js';
 import { pricesVerb } from './prices.js';
 import { reviewVerb } from './review.js';
 import { serveVerb } from './serve.js';
@@ -22,7 +23,8 @@ import { closest } from '../domain/closest.js';
 import { BurnrateError, isBurnrateError } from '../domain/errors.js';
 import { FIRST_YEAR, isInstantWithinYears, LAST_YEAR } from '../domain/calendar-range.js';
 
-const VERBS: Record<string, Verb> = {
+/** Every verb; typed by the help pages, so a verb without a --help page does not compile. */
+const VERBS: Record<VerbName, Verb> = {
   serve: serveVerb,
   check: checkVerb,
   spend: spendVerb,
@@ -45,6 +47,7 @@ const VERBS: Record<string, Verb> = {
 const HELP = `burnrate — cloud and GPU spend alerts for ML teams, in Slack and Teams
 
 Usage: burnrate <command> [options]    (burnrate --version: the version)
+       burnrate <command> --help         (or burnrate help <command>: its options and an example)
 
   serve                      run the bot: checks on a schedule, alerts, health endpoints
   check [--dry-run] [--json] run the budget checks now
@@ -92,6 +95,7 @@ function version(): string {
 /** Runs one CLI invocation and returns its exit code; never exits the process itself. */
 export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<number> {
   const [name, ...args] = argv;
+  if (name === 'help' && args[0] !== undefined) return helpOf(args[0], io);
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     io.out.write(HELP);
     return name ? 0 : 2;
@@ -100,12 +104,9 @@ export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<n
     io.out.write(`burnrate ${version()}\n`);
     return 0;
   }
+  if (!isVerb(name)) return unknownCommand(name, io);
+  if (asksForHelp(args)) return helpOf(name, io);
   const verb = VERBS[name];
-  if (!verb) {
-    const suggestion = closest(name, Object.keys(VERBS));
-    io.err.write(`burnrate: unknown command "${name}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}\n\n${HELP}`);
-    return 2;
-  }
   try {
     return await verb(args, withPinnedClock(io));
   } catch (error) {
@@ -117,6 +118,29 @@ export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<n
     if (io.env.LOG_LEVEL === 'debug') io.err.write(`${(error as Error).stack}\n`);
     return 1;
   }
+}
+
+function isVerb(name: string): name is VerbName {
+  return Object.hasOwn(VERBS, name);
+}
+
+function unknownCommand(name: string, io: CliIo): number {
+  const suggestion = closest(name, Object.keys(VERBS));
+  io.err.write(`burnrate: unknown command "${name}"${suggestion ? ` (did you mean "${suggestion}"?)` : ''}\n\n${HELP}`);
+  return 2;
+}
+
+/** -h or --help anywhere before a `--` (after it, arguments are taken as they are, as file names say). */
+function asksForHelp(args: string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
+
+/** The verb's help page on stdout, exit 0: help asked for is not an error. */
+function helpOf(name: string, io: CliIo): number {
+  if (!isVerb(name)) return unknownCommand(name, io);
+  io.out.write(formatHelpPage(HELP_PAGES[name]));
+  return 0;
 }
 
 /**

@@ -6,8 +6,9 @@ import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 import { runtimeOf } from './runtime-of.js';
 import { jsonText } from '../domain/json-text.js';
+import { HELP_PAGES } from './help-pages.js';
 
-const USAGE = 'burnrate savings [--month YYYY-MM] [--json]';
+const USAGE = HELP_PAGES.savings.usage;
 
 /** The savings ledger: each action taken through burnrate, what it was expected to save, and what the bill confirms. */
 export const savingsVerb: Verb = async (args, io) => {

@@ -8,8 +8,9 @@ import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, oneOf, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 import { jsonText } from '../domain/json-text.js';
+import { HELP_PAGES } from './help-pages.js';
 
-const USAGE = 'burnrate showback [--month YYYY-MM] [--format csv|json]';
+const USAGE = HELP_PAGES.showback.usage;
 const FORMATS = ['csv', 'json'] as const;
 
 /**

@@ -10,9 +10,9 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Verb } from './io.js';
 import { jsonText } from '../domain/json-text.js';
+import { HELP_PAGES } from './help-pages.js';
 
-const USAGE =
-  'burnrate spend [--team T] [--period this-month|last-month|YYYY-MM|YYYY-MM-DD..YYYY-MM-DD] [--by team|service|resource|day|provider|namespace|workload|x_<column>] [--basis charge|invoice] [--json] [--chart FILE.png]';
+const USAGE = HELP_PAGES.spend.usage;
 const DIMENSIONS: (SpendDimension | KubeDimension)[] = ['team', 'service', 'resource', 'day', 'provider', ...KUBE_DIMENSIONS];
 const BASES = ['charge', 'invoice'] as const;
 

@@ -3,8 +3,9 @@ import type { OutboxItem, OutboxSummary } from '../store/outbox-records.js';
 import type { Store } from '../store/store.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
+import { HELP_PAGES } from './help-pages.js';
 
-const USAGE = 'burnrate status [--json]';
+const USAGE = HELP_PAGES.status.usage;
 /** Enough failed items to act on; the count of the rest tells whether there is more. */
 const FAILED_SHOWN = 20;
 

@@ -8,8 +8,9 @@ import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
 import { runtimeOf } from './runtime-of.js';
 import { jsonText } from '../domain/json-text.js';
+import { HELP_PAGES } from './help-pages.js';
 
-const USAGE = 'burnrate waste [--team T] [--month YYYY-MM | --days N] [--json]';
+const USAGE = HELP_PAGES.waste.usage;
 
 /** The read-only waste diagnosis: how much of each team's GPU spend is waste, by cause, and what to do first. */
 export const wasteVerb: Verb = async (args, io) => {
