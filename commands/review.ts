@@ -1,4 +1,4 @@
-import { runOperationAs, type Operation } from '../src/actions/operation.js';
+import { runOperationAs, type Operation } from '../src/operations/operation.js';
 import { runMonthlyReview, type TeamReview } from '../src/jobs/monthly-review.js';
 import { lastMonth, parseReviewMonth } from '../src/jobs/review/review-calendar.js';
 import { monthName } from '../templates/freshness.js';

@@ -1,9 +1,9 @@
 import type { ActionInteraction } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
 import type { ActionId } from '../domain/action-ids.js';
-import type { Operation, OperationContext } from './operation.js';
+import type { Operation, OperationContext } from '../operations/operation.js';
 
-export type { AuditSubject } from './operation.js';
+export type { AuditSubject } from '../operations/operation.js';
 
 /** What every step of a click sees: the operation's context and the click itself. */
 export interface ActionContext extends OperationContext {
@@ -34,6 +34,3 @@ export type AnyActionSpec = ActionSpec<any, any>;
 export function defineAction<P, O>(spec: ActionSpec<P, O>): ActionSpec<P, O> {
   return spec;
 }
-
-/** The answer of a dry run: nothing changed, and how to turn cloud actions on. */
-export const DRY_RUN_HINT = 'Cloud actions are dry runs until `actions: { enabled: true }` is set in burnrate.yml.';

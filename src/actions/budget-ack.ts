@@ -3,7 +3,7 @@ import type { Acknowledgement } from '../domain/acknowledgement.js';
 import { privateReply } from '../../templates/private-reply.js';
 import { defineAction } from './action.js';
 import { requireOwnerOrApprover } from './team-role.js';
-import { currentAlertMessage } from './alert-notes.js';
+import { currentAlertMessage } from '../checks/budget/definition/current-alert.js';
 import { readFindingPayload } from './finding-payload.js';
 
 /** "I have seen this": owners, approvers and admins; the first click counts, a second says who was first. */

@@ -3,7 +3,7 @@ import { BurnrateError } from '../domain/errors.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
 import { privateReply } from '../../templates/private-reply.js';
 import { defineAction } from './action.js';
-import { currentAlertMessage } from './alert-notes.js';
+import { currentAlertMessage } from '../checks/budget/definition/current-alert.js';
 import { readFindingPayload } from './finding-payload.js';
 import { snoozeFinding } from './snooze-finding.js';
 

@@ -6,9 +6,10 @@ import { Refused } from '../domain/audit-outcome.js';
 import { timeOf } from '../../templates/message.js';
 import { privateReply } from '../../templates/private-reply.js';
 import { protectionOf } from '../../templates/idle-alert.js';
-import { defineAction, DRY_RUN_HINT, type ActionContext } from './action.js';
+import { defineAction, type ActionContext } from './action.js';
+import { DRY_RUN_HINT } from '../operations/operation.js';
 import { authorizeInstanceAction, currentIdleAlertMessage, readInstancePayload, stopperRoles } from './instance-alert.js';
-import { STOP_ACTION, stopIdleAttempt } from './stop-idle-instance.js';
+import { STOP_ACTION, stopIdleAttempt } from '../operations/stop-idle-instance.js';
 import type { TrackedGpuFinding } from '../domain/gpu-finding.js';
 
 /** Stop for real, or its dry run: the dispatcher decides which. */

@@ -5,7 +5,7 @@ import type { Cadence } from '../domain/finding.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { BurnrateError } from '../domain/errors.js';
 import { Refused } from '../domain/audit-outcome.js';
-import { runOperationAs, type Operation } from './operation.js';
+import { runOperationAs, type Operation } from '../operations/operation.js';
 import { applyBudgetOverrides } from '../domain/effective-budgets.js';
 import { announceBudgetChange } from '../jobs/budget-change.js';
 

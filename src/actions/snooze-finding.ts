@@ -3,7 +3,7 @@ import type { Actor } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
 import type { TrackedFinding } from '../domain/finding.js';
 import { BurnrateError } from '../domain/errors.js';
-import { runOperationAs, type Operation } from './operation.js';
+import { runOperationAs, type Operation } from '../operations/operation.js';
 import { requireOwnerOrApprover } from './team-role.js';
 import type { Snooze, SnoozeOutcome } from '../domain/snooze.js';
 

@@ -1,8 +1,9 @@
 import { groupsOf } from '../ports/people-directory.js';
 import { z } from 'zod';
 import { parseButtonValue } from './button-value.js';
-import { defineAction, DRY_RUN_HINT, type ActionContext } from './action.js';
-import { claimOnce } from './claim-once.js';
+import { defineAction, type ActionContext } from './action.js';
+import { DRY_RUN_HINT } from '../operations/operation.js';
+import { claimOnce } from '../operations/claim-once.js';
 import { SPOT_PERMISSIONS, launchTemplateOf, type SpotChange } from '../ports/spot-port.js';
 import { spotPortOfInstance } from './spot-port-of.js';
 import { spotReadiness } from '../checks/recommend/checkpointing.js';

@@ -1,8 +1,9 @@
 import { groupsOf, mentionOf } from '../ports/people-directory.js';
 import { z } from 'zod';
 import { parseButtonValue } from './button-value.js';
-import { defineAction, DRY_RUN_HINT, type ActionContext } from './action.js';
-import { STALE_CLAIM_MS } from './claim-once.js';
+import { defineAction, type ActionContext } from './action.js';
+import { DRY_RUN_HINT } from '../operations/operation.js';
+import { STALE_CLAIM_MS } from '../operations/claim-once.js';
 import { spotPortOfMigration } from './spot-port-of.js';
 import { SPOT_PERMISSIONS, type SpotChange } from '../ports/spot-port.js';
 import { hasRole, rolesOf } from '../domain/roles.js';

@@ -1,8 +1,9 @@
 import { groupsOf, mentionOf } from '../ports/people-directory.js';
 import { z } from 'zod';
 import { parseButtonValue, unknownFinding } from './button-value.js';
-import { defineAction, DRY_RUN_HINT, type ActionContext } from './action.js';
-import { claimOnce } from './claim-once.js';
+import { defineAction, type ActionContext } from './action.js';
+import { DRY_RUN_HINT } from '../operations/operation.js';
+import { claimOnce } from '../operations/claim-once.js';
 import { STOP_PERMISSIONS, type StopResult } from '../ports/instance-port.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { timeOf } from '../../templates/message.js';

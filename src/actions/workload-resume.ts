@@ -6,8 +6,9 @@ import { workloadRefOf } from '../domain/kubernetes.js';
 import { timeOf } from '../../templates/message.js';
 import type { WorkloadResumeResult } from '../ports/workload-port.js';
 import { privateReply } from '../../templates/private-reply.js';
-import { defineAction, DRY_RUN_HINT, type ActionContext } from './action.js';
-import { claimInstanceAction } from './claim-once.js';
+import { defineAction, type ActionContext } from './action.js';
+import { DRY_RUN_HINT } from '../operations/operation.js';
+import { claimInstanceAction } from '../operations/claim-once.js';
 import { authorizeInstanceAction, currentIdleAlertMessage, readInstancePayload, stopperRoles } from './instance-alert.js';
 
 export const RESUME_ACTION = ACTION_IDS.workloadResume;

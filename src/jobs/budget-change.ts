@@ -1,4 +1,4 @@
-import { currentAlertMessage } from '../actions/alert-notes.js';
+import { currentAlertMessage } from '../checks/budget/definition/current-alert.js';
 import { alertGroup } from '../checks/reconcile.js';
 import type { Deps } from '../deps.js';
 import type { TrackedFinding } from '../domain/finding.js';

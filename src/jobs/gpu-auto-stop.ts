@@ -1,6 +1,5 @@
-import { automaticStop } from '../actions/stop-idle-instance.js';
-import { runOperationAs } from '../actions/operation.js';
-import { DRY_RUN_HINT } from '../actions/action.js';
+import { automaticStop } from '../operations/stop-idle-instance.js';
+import { DRY_RUN_HINT, runOperationAs } from '../operations/operation.js';
 import { fanOutInThread } from '../outbox/fan-out.js';
 import type { Deps } from '../deps.js';
 import { instanceLabel } from '../domain/gpu-finding.js';

@@ -1,9 +1,9 @@
-import { alertGroup } from '../checks/reconcile.js';
-import type { Deps } from '../deps.js';
-import type { TrackedFinding } from '../domain/finding.js';
-import { mentionOf } from '../ports/people-directory.js';
-import { budgetAlert } from '../../templates/budget-alert.js';
-import type { Mention, Message } from '../../templates/message.js';
+import { alertGroup } from '../../reconcile.js';
+import type { Deps } from '../../../deps.js';
+import type { TrackedFinding } from '../../../domain/finding.js';
+import { mentionOf } from '../../../ports/people-directory.js';
+import { budgetAlert } from '../../../../templates/budget-alert.js';
+import type { Mention, Message } from '../../../../templates/message.js';
 
 /**
  * The alert as it should look on `platform` now: the finding's latest figures, who acknowledged or

@@ -88,6 +88,9 @@ export async function runOperation<P, O, C extends OperationContext>(ctx: C, ope
   return outcome.value;
 }
 
+/** The answer of a dry run: nothing changed, and how to turn cloud actions on. */
+export const DRY_RUN_HINT = 'Cloud actions are dry runs until `actions: { enabled: true }` is set in burnrate.yml.';
+
 /** Runs an operation on behalf of `actor` (a typed command, or burnrate itself). */
 export function runOperationAs<P, O>(deps: Deps, actor: Actor, operation: Operation<P, O>, payload: P): Promise<O> {
   return runOperation(operationContext(deps, actor, operation, payload), operation, payload);
