@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import type { DeliveryReport } from '../jobs/deliver-outbox.js';
 import type { OutboxSummary } from '../store/outbox-records.js';
 import type { Route } from './server.js';
+import { registerProcessMetrics } from './process-metrics.js';
 import { registerTeamMetrics } from './team-metrics.js';
 
 export interface ServeMetrics {
@@ -10,6 +11,21 @@ export interface ServeMetrics {
   route: Route;
   /** Records one run of a job (scheduled or at start): its duration and whether it failed. */
   observeJob(job: string, seconds: number, ok: boolean): void;
+}
+
+/** The job whose first success makes the idle-GPU cost gauges a figure rather than a guess. */
+const IDLE_CHECK_TASK = 'gpu_check';
+
+/**
+ * A job's id as a label value: stable snake_case ("budget check" -> budget_check), the shape
+ * Prometheus label values usually take, so queries need no quoting of spaces or apostrophes.
+ */
+export function taskLabel(jobId: string): string {
+  return jobId
+    .toLowerCase()
+    .replace(/['’]/g, '')
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
 }
 
 /**
@@ -20,8 +36,14 @@ export interface ServeMetrics {
  */
 export function createServeMetrics(deps: Deps, delivery: { totals: DeliveryReport }): ServeMetrics {
   const registry = new Registry();
+  registerProcessMetrics(registry);
+  // Tasks that have succeeded at least once in this process: a gauge whose figure a task computes
+  // stays absent until then, rather than reading 0 (which would say "nothing idle").
+  const succeeded = new Set<string>();
   // Team names and money only when burnrate.yml asks for them (metrics.teamCosts).
-  const teams = deps.config.metrics.teamCosts ? registerTeamMetrics(registry, deps) : null;
+  const teams = deps.config.metrics.teamCosts
+    ? registerTeamMetrics(registry, deps, { idleChecked: () => succeeded.has(IDLE_CHECK_TASK) })
+    : null;
   // Read once per scrape, before the registry collects: the outbox gauges share it.
   let outbox: OutboxSummary | null = null;
   new Gauge({
@@ -87,17 +109,19 @@ export function createServeMetrics(deps: Deps, delivery: { totals: DeliveryRepor
       for (const source of failing) this.set({ source }, 1);
     },
   });
+  // The label is `task`, not `job`: Prometheus gives every series the scrape's own `job` (and
+  // `instance`) target labels and would rename an exposed one to `exported_job`.
   const durations = new Histogram({
     name: 'burnrate_job_duration_seconds',
-    help: 'Duration of each job run',
-    labelNames: ['job'],
+    help: 'Duration of each job run, by task (the job, in snake_case)',
+    labelNames: ['task'],
     buckets: [0.1, 0.5, 1, 5, 15, 60, 300],
     registers: [registry],
   });
   const errors = new Counter({
     name: 'burnrate_job_errors_total',
-    help: 'Job runs that failed',
-    labelNames: ['job'],
+    help: 'Job runs that failed, by task (the job, in snake_case)',
+    labelNames: ['task'],
     registers: [registry],
   });
 
@@ -114,8 +138,10 @@ export function createServeMetrics(deps: Deps, delivery: { totals: DeliveryRepor
       }
     },
     observeJob(job, seconds, ok) {
-      durations.observe({ job }, seconds);
-      if (!ok) errors.inc({ job });
+      const task = taskLabel(job);
+      durations.observe({ task }, seconds);
+      if (ok) succeeded.add(task);
+      else errors.inc({ task });
     },
   };
 }

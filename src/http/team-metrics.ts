@@ -8,12 +8,17 @@ import { roundMicros } from '../domain/money.js';
 /** Scrapes come every few seconds; the team figures move with imports and checks, so a minute old is fresh. */
 const REFRESH_MS = 60_000;
 
+export interface TeamMetricsOptions {
+  /** Whether the idle-GPU check has run: until then no team's idle cost is known, so it is absent, not 0. */
+  idleChecked(): boolean;
+}
+
 /**
  * Per-team cost gauges for the dashboards teams already keep beside latency and accuracy (names and
  * labels are stable; docs/grafana-panel.json is a sample panel). `refresh` reads them before a
  * scrape, at most once a minute; a failed read keeps the last figures rather than failing the scrape.
  */
-export function registerTeamMetrics(registry: Registry, deps: Deps): { refresh(): Promise<void> } {
+export function registerTeamMetrics(registry: Registry, deps: Deps, options: TeamMetricsOptions): { refresh(): Promise<void> } {
   let figures: TeamGauges[] = [];
   let readAt = -Infinity;
   const gauge = (name: string, help: string, labelNames: string[], set: (g: Gauge, t: TeamGauges) => void) =>
@@ -40,7 +45,9 @@ export function registerTeamMetrics(registry: Registry, deps: Deps): { refresh()
     'burnrate_team_idle_gpu_cost_per_day',
     'What the GPUs idle or stalled right now cost a day (open idle alerts)',
     ['team', 'currency'],
-    (g, t) => g.set({ team: t.team, currency: 'USD' }, roundMicros(t.idleGpuCostPerDay)),
+    (g, t) => {
+      if (options.idleChecked()) g.set({ team: t.team, currency: 'USD' }, roundMicros(t.idleGpuCostPerDay));
+    },
   );
   gauge(
     'burnrate_team_waste_monthly',

@@ -66,7 +66,7 @@ describe('burnrate serve (npm start)', () => {
     expect(text).toContain(`burnrate_outbox_items{status="sent"} ${readiness.outbox.sent}`);
     expect(text).toContain('burnrate_outbox_items{status="failed"} 0');
     expect(text).toMatch(/burnrate_source_age_seconds\{source="demo"\} \d/);
-    expect(text).toMatch(/burnrate_job_duration_seconds_count\{job="budget check"\} 1/);
+    expect(text).toMatch(/burnrate_job_duration_seconds_count\{task="budget_check"\} 1/);
     expect((await fetch(`http://127.0.0.1:${port}/nope`)).status).toBe(404);
 
     // Each team's cost gauges name teams and money: only when burnrate.yml turns metrics.teamCosts on

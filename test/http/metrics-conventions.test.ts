@@ -1,0 +1,84 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createServeMetrics } from '../../src/http/metrics.js';
+import { testDeps } from '../support/deps.js';
+import { scrape } from './scrape-metrics.js';
+
+// /metrics as operators' tools expect it: no label a scrape target already carries, the usual
+// process and Node.js metrics, a build info series, and no 0 standing in for a figure not yet known.
+
+const NO_DELIVERIES = { totals: { sent: 0, retried: 0, failed: 0 } } as Parameters<typeof createServeMetrics>[1];
+const PROMTOOL = '/usr/bin/promtool';
+
+function serveMetrics(teamCosts = false) {
+  const { deps } = testDeps({ teams: [{ id: 'vision' }], sources: [], metrics: { teamCosts } });
+  return createServeMetrics(deps, NO_DELIVERIES);
+}
+
+/** Every label name of every sample line of an exposition. */
+function labelNames(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const line of text.split('\n').filter((l) => l && !l.startsWith('#')))
+    for (const [, name] of (/\{(.*)\}/.exec(line)?.[1] ?? '').matchAll(/(\w+)="/g)) names.add(name!);
+  return names;
+}
+
+describe('/metrics by the conventions', () => {
+  it('names the job of a run in a `task` label with a snake_case value, never `job` or `instance`', async () => {
+    const metrics = serveMetrics();
+    metrics.observeJob('budget check', 0.2, true);
+    metrics.observeJob('budget check', 0.3, false);
+    metrics.observeJob('organisation digest', 1.5, true);
+    const text = await scrape(metrics.route);
+    expect(text).toMatch(/^burnrate_job_duration_seconds_count\{task="budget_check"\} 2$/m);
+    expect(text).toMatch(/^burnrate_job_duration_seconds_count\{task="organisation_digest"\} 1$/m);
+    expect(text).toMatch(/^burnrate_job_errors_total\{task="budget_check"\} 1$/m);
+    const labels = labelNames(text);
+    expect(labels.has('task')).toBe(true);
+    expect(labels.has('job')).toBe(false);
+    expect(labels.has('instance')).toBe(false);
+  });
+
+  it("exposes the process's and Node.js's default metrics and burnrate's version", async () => {
+    const text = await scrape(serveMetrics().route);
+    for (const name of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'process_start_time_seconds',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_seconds',
+    ])
+      expect(text).toMatch(new RegExp(`^${name} \\S+$`, 'm'));
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(text).toContain(`burnrate_build_info{version="${version}",node_version="${process.versions.node}"} 1`);
+  });
+
+  it("leaves each team's idle-GPU cost out until the idle-GPU check has succeeded, then shows it (0 with nothing idle)", async () => {
+    const metrics = serveMetrics(true);
+    const before = await scrape(metrics.route);
+    expect(before).toContain('burnrate_team_spend_month_to_date{team="vision"');
+    expect(before).not.toMatch(/^burnrate_team_idle_gpu_cost_per_day\{/m);
+    metrics.observeJob('gpu check', 2, false);
+    expect(await scrape(metrics.route)).not.toMatch(/^burnrate_team_idle_gpu_cost_per_day\{/m);
+    metrics.observeJob('gpu check', 2, true);
+    expect(await scrape(metrics.route)).toMatch(/^burnrate_team_idle_gpu_cost_per_day\{team="vision",currency="USD"\} 0$/m);
+  });
+
+  it.skipIf(!existsSync(PROMTOOL))(
+    'passes `promtool check metrics`, but for three names of prom-client that dashboards query',
+    async () => {
+      const metrics = serveMetrics(true);
+      metrics.observeJob('gpu check', 2, true);
+      const result = spawnSync(PROMTOOL, ['check', 'metrics'], { input: await scrape(metrics.route), encoding: 'utf8' });
+      // prom-client's default gauges of live handles, requests and resources end in _total; the
+      // common Node.js dashboards query them by these names, so they stay as the library names them.
+      const findings = (result.stdout + result.stderr).split('\n').filter(Boolean);
+      expect(findings).toEqual(
+        ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'].map(
+          (name) => `${name} non-counter metrics should not have "_total" suffix`,
+        ),
+      );
+    },
+  );
+});
