@@ -1,6 +1,6 @@
 // An answer worker: its own event loop, its own connection to the same SQLite file (WAL lets
 // readers and one writer share it), the same dispatcher and command files as the main thread.
-// Started by chat/answer/worker-answerer.ts; never imported by anything else. A composition root of
+// Started by chat/slack/answer/worker-answerer.ts; never imported by anything else. A composition root of
 // its own (it builds a runtime), so it sits beside runtime.ts, above chat/.
 
 import { parentPort, workerData } from 'node:worker_threads';
@@ -9,12 +9,12 @@ import { buildRuntime } from './runtime.js';
 import { KnownGroups } from './ports/named-people.js';
 import type { Actor } from './ports/interaction.js';
 import type { AppliedBudgetChange } from './domain/budget-change.js';
-import { dispatch } from './chat/dispatcher.js';
+import { dispatch } from './inbound/dispatcher.js';
 import type { Reply } from './ports/interaction.js';
 import { responseUrlReply } from './chat/slack/response-url-reply.js';
-import { commandInteraction, type CommandRequest } from './chat/answer/answerer.js';
-import { lowerThreadPriority } from './chat/answer/lower-thread-priority.js';
-import type { AnswerWorkerData, FromWorker, ToWorker } from './chat/answer/worker-protocol.js';
+import { commandInteraction, type CommandRequest } from './chat/slack/answer/answerer.js';
+import { lowerThreadPriority } from './chat/slack/answer/lower-thread-priority.js';
+import type { AnswerWorkerData, FromWorker, ToWorker } from './chat/slack/answer/worker-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('answer-worker runs as a worker thread only');

@@ -13,16 +13,13 @@ import { sweepCapsSchema, sweepsSchema } from '../checks/sweeps/sweep-policy.js'
 import { athenaSourceSchema } from './athena-config.js';
 import { awsSourceSchema } from './aws-config.js';
 import { gcpSourceSchema } from './gcp-config.js';
+import { chatChannelFields } from './chat-channels.js';
+import { nonEmpty } from './non-empty.js';
 
 // Every object is strict: a misspelt key is reported, never silently ignored.
 // Secrets have no place here; they come from the environment only.
 
 const positiveAmount = z.number({ error: 'expected a positive number' }).positive({ error: 'expected a positive number' });
-const nonEmpty = (what: string) =>
-  z
-    .string({ error: `expected ${what}` })
-    .trim()
-    .min(1, { error: `expected ${what}` });
 
 /**
  * Who holds a role: a chat user id (Slack U…/W…, a Teams 29: id or an Entra object id), a chat
@@ -96,9 +93,6 @@ const cronExpression = z
   .trim()
   .refine((expression) => cron.validate(expression), { error: 'expected a cron expression of 5 (or 6) fields, e.g. */15 * * * *' });
 
-const slackChannel = z.strictObject({ channel: nonEmpty('a Slack channel id such as C0123ABCD') });
-const teamsChannel = z.strictObject({ channel: nonEmpty('a Teams channel or conversation id') });
-
 export const gpuSchema = z.strictObject({
   /** When the idle-GPU check runs. */
   check: cronExpression.default('*/15 * * * *'),
@@ -111,7 +105,7 @@ export const gpuSchema = z.strictObject({
     .default(24),
   workingHours: workingHoursSchema.prefault({}),
   /** Where idle GPUs of no team (untagged, or a tag no team matches) are reported; admins act on them. */
-  unowned: z.strictObject({ slack: slackChannel.optional(), msteams: teamsChannel.optional() }).optional(),
+  unowned: z.strictObject(chatChannelFields).optional(),
   /** Where GPU metrics come from (Prometheus with the DCGM exporter, CloudWatch agent); the demo brings its own. */
   metrics: z.array(gpuMetricsSourceSchema, { error: 'expected a list of GPU metrics sources' }).default([]),
   /** Where the GPU instances are listed, with type, price, region and tags. */
@@ -126,8 +120,8 @@ export const teamSchema = z.strictObject({
   name: nonEmpty('a display name').optional(),
   match: z.array(nonEmpty('a tag value'), { error: 'expected a list of tag values' }).default([]),
   timezone: timezone.default('UTC'),
-  slack: slackChannel.optional(),
-  msteams: teamsChannel.optional(),
+  /** The team's channel on each chat platform (`slack`, `msteams`). */
+  ...chatChannelFields,
   owners: people,
   approvers: people,
   budget: budgetSchema.optional(),

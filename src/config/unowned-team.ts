@@ -1,4 +1,5 @@
 import { UNOWNED_ID, UNOWNED_NAME } from '../domain/unowned.js';
+import { CHAT_CHANNEL_KEYS } from './chat-channels.js';
 import type { Config, TeamConfig } from './schema.js';
 
 // The unowned instances' stand-in team is built from burnrate.yml (its `gpu.unowned` channels), so it
@@ -16,7 +17,7 @@ export function unownedTeam(config: Config): TeamConfig {
     approvers: [],
     gpu: { mode: 'notify', autoStopAfterMinutes: 60, namespaces: [] },
     digest: 'off',
-    ...(unowned?.slack ? { slack: unowned.slack } : {}),
-    ...(unowned?.msteams ? { msteams: unowned.msteams } : {}),
+    // Only the platforms it names: a key present but undefined would read as a channel there.
+    ...Object.fromEntries(CHAT_CHANNEL_KEYS.flatMap((key) => (unowned?.[key] ? [[key, unowned[key]]] : []))),
   };
 }

@@ -7,7 +7,7 @@ import type { Block, Message } from '../../../templates/message.js';
 import { escapeHtml } from '../../../templates/render/html.js';
 import type { Interaction } from '../../ports/interaction.js';
 import { HOME_CHANNEL, type ConsoleChat } from './console-chat.js';
-import { homeView } from '../home-view.js';
+import { homeView } from '../../inbound/home-view.js';
 import { baseActionId, SURFACE_ACTION_IDS } from '../../domain/action-ids.js';
 import type { ConsoleMessage } from '../../store/console-messages.js';
 import { busiestChannel, latestIds } from './console-activity.js';

@@ -7,8 +7,8 @@ import { applyBudgetOverrides } from '../../domain/effective-budgets.js';
 import { hasRole, rolesOf } from '../../domain/roles.js';
 import type { Message } from '../../../templates/message.js';
 import { renderBlockKit } from '../../../templates/render/block-kit.js';
-import type { Dispatch } from '../guarded-dispatch.js';
-import { homeView } from '../home-view.js';
+import type { Dispatch } from '../../inbound/guarded-dispatch.js';
+import { homeView } from '../../inbound/home-view.js';
 import { BUDGET_MODAL_ID, budgetModalInput, budgetModalView } from './budget-modal.js';
 
 /** Action ids handled here rather than by the dispatcher: they open Slack-only surfaces. */

@@ -1,5 +1,5 @@
 import type { BlockAction, SlashCommand } from '@slack/bolt';
-import type { CommandRequest } from '../answer/answerer.js';
+import type { CommandRequest } from './answer/answerer.js';
 import type { Actor, ActionInteraction, MessageReply } from '../../ports/interaction.js';
 
 /**

@@ -2,7 +2,7 @@ import { ActivityTypes, type TurnContext } from 'botbuilder';
 import type { Deps } from '../../deps.js';
 import { BurnrateError } from '../../domain/errors.js';
 import type { Route } from '../../http/server.js';
-import { dispatchGuarded, type Dispatch } from '../guarded-dispatch.js';
+import { dispatchGuarded, type Dispatch } from '../../inbound/guarded-dispatch.js';
 import { cardActivity } from './teams-card.js';
 import { CardActionReply, commandReply } from './teams-reply.js';
 import { TeamsChat } from './teams-chat.js';

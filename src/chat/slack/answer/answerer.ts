@@ -1,6 +1,6 @@
-import type { Actor, CommandInteraction, Reply } from '../../ports/interaction.js';
+import type { Actor, CommandInteraction, Reply } from '../../../ports/interaction.js';
 
-export type { Dispatch } from '../guarded-dispatch.js';
+export type { Dispatch } from '../../../inbound/guarded-dispatch.js';
 
 /**
  * A command to answer, as plain data: it crosses a thread boundary today and could cross a queue

@@ -1,8 +1,8 @@
 import type { Writable } from 'node:stream';
-import type { TeamConfig } from '../config/schema.js';
-import type { Message } from '../../templates/message.js';
-import { renderPlainText } from '../../templates/render/plain-text.js';
-import type { ChatPort } from '../ports/chat-port.js';
+import type { TeamConfig } from '../../config/schema.js';
+import type { Message } from '../../../templates/message.js';
+import { renderPlainText } from '../../../templates/render/plain-text.js';
+import type { ChatPort } from '../../ports/chat-port.js';
 
 /**
  * Prints messages as readable text: what `npm start` shows when no chat platform is configured,

@@ -1,5 +1,5 @@
 import type { AnyActionSpec, ActionContext } from '../actions/action.js';
-import { operationContext, runOperation } from '../actions/operation.js';
+import { operationContext, runOperation } from '../operations/operation.js';
 import type { Deps } from '../deps.js';
 import type { ActionInteraction } from '../ports/interaction.js';
 

@@ -1,6 +1,6 @@
-import { announceBudgetChange } from '../../jobs/budget-change.js';
-import { roleGroups } from '../../ports/people-directory.js';
-import type { Deps } from '../../deps.js';
+import { announceBudgetChange } from '../../../jobs/budget-change.js';
+import { roleGroups } from '../../../ports/people-directory.js';
+import type { Deps } from '../../../deps.js';
 import type { Answerer, Dispatch } from './answerer.js';
 import { answerWorkerCount } from './answer-workers-setting.js';
 import { inProcessAnswerer } from './in-process-answerer.js';

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { MAX_ANSWER_WORKERS, type Config } from '../../config/schema.js';
-import { BurnrateError } from '../../domain/errors.js';
+import { MAX_ANSWER_WORKERS, type Config } from '../../../config/schema.js';
+import { BurnrateError } from '../../../domain/errors.js';
 
 /**
  * How many answer worker threads to run: BURNRATE_ANSWER_WORKERS, else `answers.workers` in

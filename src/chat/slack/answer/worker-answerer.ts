@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { internalErrorMessage } from '../../../templates/private-reply.js';
-import type { Config } from '../../config/schema.js';
-import type { Reply } from '../../ports/interaction.js';
+import { internalErrorMessage } from '../../../../templates/private-reply.js';
+import type { Config } from '../../../config/schema.js';
+import type { Reply } from '../../../ports/interaction.js';
 import { DRAIN_TIMEOUT_MS, type Answerer, type CommandRequest } from './answerer.js';
-import type { Actor } from '../../ports/interaction.js';
-import type { AppliedBudgetChange } from '../../domain/budget-change.js';
+import type { Actor } from '../../../ports/interaction.js';
+import type { AppliedBudgetChange } from '../../../domain/budget-change.js';
 import { settleWithin } from './settle-within.js';
 import type { AnswerWorkerData, FromWorker, ToWorker } from './worker-protocol.js';
 
 /** The compiled worker entry next to this file. */
-export const ANSWER_WORKER_SCRIPT = new URL('../../answer-worker.js', import.meta.url);
+export const ANSWER_WORKER_SCRIPT = new URL('../../../answer-worker.js', import.meta.url);
 
 /** A worker that dies this many times in a row before it is ready is not coming back: answer in process. */
 const MAX_START_FAILURES = 3;

@@ -1,8 +1,8 @@
-import type { Config } from '../../config/schema.js';
-import type { Message } from '../../../templates/message.js';
+import type { Config } from '../../../config/schema.js';
+import type { Message } from '../../../../templates/message.js';
 import type { CommandRequest } from './answerer.js';
-import type { Actor } from '../../ports/interaction.js';
-import type { AppliedBudgetChange } from '../../domain/budget-change.js';
+import type { Actor } from '../../../ports/interaction.js';
+import type { AppliedBudgetChange } from '../../../domain/budget-change.js';
 
 /**
  * What an answer worker starts from: the same configuration and database as the main thread (the

@@ -1,4 +1,4 @@
-import type { Deps } from '../../deps.js';
+import type { Deps } from '../../../deps.js';
 import { commandInteraction, DRAIN_TIMEOUT_MS, type Answerer, type Dispatch } from './answerer.js';
 import { settleWithin } from './settle-within.js';
 

@@ -1,13 +1,13 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { answerWorkerCount } from '../../../src/chat/answer/answer-workers-setting.js';
-import { createAnswerer } from '../../../src/chat/answer/create-answerer.js';
-import { WorkerAnswerer } from '../../../src/chat/answer/worker-answerer.js';
-import { dispatch } from '../../../src/chat/dispatcher.js';
-import { parseConfigText } from '../../../src/config/load-config.js';
-import { BurnrateError } from '../../../src/domain/errors.js';
-import { testDeps } from '../../support/deps.js';
+import { answerWorkerCount } from '../../../../src/chat/slack/answer/answer-workers-setting.js';
+import { createAnswerer } from '../../../../src/chat/slack/answer/create-answerer.js';
+import { WorkerAnswerer } from '../../../../src/chat/slack/answer/worker-answerer.js';
+import { dispatch } from '../../../../src/inbound/dispatcher.js';
+import { parseConfigText } from '../../../../src/config/load-config.js';
+import { BurnrateError } from '../../../../src/domain/errors.js';
+import { testDeps } from '../../../support/deps.js';
 
 describe('how many answer workers', () => {
   const config = (yaml = '') => parseConfigText(yaml);

@@ -1,0 +1,34 @@
+import { renderAdaptiveCard } from '../../../templates/render/adaptive-card.js';
+import type { Config } from '../../config/schema.js';
+import type { ChatPlatform } from '../chat-platform.js';
+import { createTeamsChat } from './teams-chat.js';
+import { TEAMS_PLATFORM } from './teams-conversations.js';
+import { checkTeamsCanServe, INSECURE_WARNING, readTeamsSettings, type TeamsSettings } from './teams-settings.js';
+
+/** Every burnrate.yml entry that holds a role: the ones Teams may have to read as Entra groups. */
+function roleEntries(config: Config): string[] {
+  return [...config.admins, ...config.teams.flatMap((t) => [...t.owners, ...t.approvers])];
+}
+
+/** Microsoft Teams: Adaptive Cards through the Bot Framework; activities arrive at /api/messages. */
+export const teamsPlatform: ChatPlatform<TeamsSettings> = {
+  id: TEAMS_PLATFORM,
+  channelKey: 'msteams',
+  remote: true,
+  hint: 'MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD for Teams',
+  render: renderAdaptiveCard,
+  readSettings: (env) => readTeamsSettings(env),
+  createPort: (settings, { config, store, log }) =>
+    createTeamsChat(settings, store.conversations, log, undefined, { roleEntries: () => roleEntries(config) }),
+  checkServe: checkTeamsCanServe,
+  async serve(settings, { deps, dispatch, say }) {
+    if (settings.insecure) {
+      say(INSECURE_WARNING);
+      deps.log.warn('teams authentication is off (BURNRATE_INSECURE_DEV=1)');
+    }
+    // Loaded here: the bot's turn handling is serve's alone, not every command's.
+    const { createTeamsApp } = await import('./teams-app.js');
+    const app = createTeamsApp(deps, { dispatch, authenticated: !settings.insecure });
+    return { routes: app.routes, lines: [app.describe()] };
+  },
+};
