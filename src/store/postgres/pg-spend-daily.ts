@@ -1,3 +1,4 @@
+import { postgresMoneySum } from '../dialect/money-sum.js';
 import { WORKLOAD_ID_PREFIX } from '../../domain/kubernetes.js';
 import type { Period } from '../../domain/period.js';
 import type { ResourceCost, ResourceDay, ResourceHours, UnusedCommitment } from '../../domain/resource-cost.js';
@@ -34,7 +35,7 @@ export class PgSpendStore implements SpendStore {
     const byPeriod = filter.byPeriod === true;
     const order = `${by === 'day' ? 'key, currency' : 'effective DESC, key, currency'}${byPeriod ? ', period' : ''}`;
     return this.db.rows<CurrencyTotal>(
-      `SELECT ${bytes(`(${key})`)} AS key, ${bytes('currency')} AS currency, ${byPeriod ? 'billing_period AS period, ' : ''}sum(billed) AS billed, sum(effective) AS effective
+      `SELECT ${bytes(`(${key})`)} AS key, ${bytes('currency')} AS currency, ${byPeriod ? 'billing_period AS period, ' : ''}${postgresMoneySum('billed')} AS billed, ${postgresMoneySum('effective')} AS effective
        FROM spend_daily WHERE ${invoice ? 'billing_period >= $1 AND billing_period <= $2' : 'day >= $1 AND day < $2'}
          ${teams ? 'AND team = ANY($3::text[])' : ''}
        GROUP BY key, currency${byPeriod ? ', period' : ''} ORDER BY ${order}`,
@@ -66,7 +67,7 @@ export class PgSpendStore implements SpendStore {
     // ILIKE: SQLite's LIKE ignores the case of ASCII letters.
     return this.db.rows<ResourceCost>(
       `SELECT resource_id AS "resourceId", team, currency, billing_period AS period, commitment_discount_id AS "commitmentId",
-         sum(effective) AS effective, count(DISTINCT CASE WHEN effective <> 0 THEN day END) AS days,
+         ${postgresMoneySum('effective')} AS effective, count(DISTINCT CASE WHEN effective <> 0 THEN day END) AS days,
          sum(usage_hours) AS hours, max(commitment_end) AS "commitmentEnd",
          max(provider) AS provider, max(resource_name) AS "resourceName"
        FROM spend_daily
@@ -80,7 +81,7 @@ export class PgSpendStore implements SpendStore {
 
   async resourceHours(since: string): Promise<ResourceHours[]> {
     return this.db.rows<ResourceHours>(
-      `SELECT resource_id AS "resourceId", currency, billing_period AS period, sum(effective) AS effective, sum(usage_hours) AS hours
+      `SELECT resource_id AS "resourceId", currency, billing_period AS period, ${postgresMoneySum('effective')} AS effective, sum(usage_hours) AS hours
        FROM spend_daily WHERE day >= $1 AND usage_hours > 0 AND resource_id IS NOT NULL AND source <> '${KUBE_ATTRIBUTION_SOURCE}'
        GROUP BY resource_id, currency, billing_period ORDER BY ${sqliteOrder('resource_id', 'currency')}, billing_period`,
       [since],
@@ -90,7 +91,7 @@ export class PgSpendStore implements SpendStore {
   async resourceDays(period: Period, resourceIds: readonly string[]): Promise<ResourceDay[]> {
     if (resourceIds.length === 0) return [];
     return this.db.rows<ResourceDay>(
-      `SELECT resource_id AS "resourceId", day, currency, billing_period AS period, sum(effective) AS effective, sum(usage_hours) AS hours
+      `SELECT resource_id AS "resourceId", day, currency, billing_period AS period, ${postgresMoneySum('effective')} AS effective, sum(usage_hours) AS hours
        FROM spend_daily
        WHERE day >= $1 AND day < $2 AND resource_id = ANY($3::text[]) AND source <> '${KUBE_ATTRIBUTION_SOURCE}'
        GROUP BY resource_id, day, currency, billing_period
@@ -101,7 +102,7 @@ export class PgSpendStore implements SpendStore {
 
   async unusedCommitments(period: Period): Promise<UnusedCommitment[]> {
     return this.db.rows<UnusedCommitment>(
-      `SELECT commitment_discount_id AS "commitmentId", currency, billing_period AS period, sum(effective) AS effective,
+      `SELECT commitment_discount_id AS "commitmentId", currency, billing_period AS period, ${postgresMoneySum('effective')} AS effective,
          max(commitment_end) AS "commitmentEnd"
        FROM spend_daily
        WHERE day >= $1 AND day < $2 AND lower(commitment_discount_status) = 'unused' AND commitment_discount_id IS NOT NULL
@@ -114,7 +115,7 @@ export class PgSpendStore implements SpendStore {
   async billRates(): Promise<BillRate[]> {
     return this.db.rows<BillRate>(
       `SELECT billing_period AS "billingPeriod", currency, pricing_currency AS "pricingCurrency",
-         sum(effective) AS effective, sum(pricing_currency_effective_cost) AS "pricingEffective"
+         ${postgresMoneySum('effective')} AS effective, ${postgresMoneySum('pricing_currency_effective_cost')} AS "pricingEffective"
        FROM spend_daily
        WHERE pricing_currency IS NOT NULL AND pricing_currency <> currency AND pricing_currency_effective_cost IS NOT NULL
        GROUP BY billing_period, currency, pricing_currency ORDER BY billing_period, ${sqliteOrder('currency', 'pricing_currency')}`,
@@ -125,7 +126,7 @@ export class PgSpendStore implements SpendStore {
     return this.db.rows<InvoiceLine>(
       `SELECT team, owner_tag AS "ownerTag", provider, charge_category AS "chargeCategory", cost_kind AS kind,
          resource_id IS NOT NULL AND resource_id <> '' AS "hasResource", commitment_discount_id AS "commitmentId",
-         commitment_discount_status AS "commitmentStatus", currency, sum(billed) AS billed, sum(effective) AS effective
+         commitment_discount_status AS "commitmentStatus", currency, ${postgresMoneySum('billed')} AS billed, ${postgresMoneySum('effective')} AS effective
        FROM spend_daily WHERE billing_period = $1
        GROUP BY team, owner_tag, provider, charge_category, cost_kind, "hasResource", commitment_discount_id, commitment_discount_status, currency
        ORDER BY ${sqliteOrder('team', 'owner_tag', 'provider', 'charge_category', 'cost_kind')}, "hasResource",
@@ -137,7 +138,7 @@ export class PgSpendStore implements SpendStore {
   async corrections(team: string, month: string): Promise<Correction[]> {
     return this.db.rows<Correction>(
       `SELECT billing_period AS "billingPeriod", service, resource_id AS "resourceId", max(${bytes('resource_name')}) AS "resourceName",
-         currency, sum(billed) AS billed, sum(effective) AS effective
+         currency, ${postgresMoneySum('billed')} AS billed, ${postgresMoneySum('effective')} AS effective
        FROM spend_daily WHERE team = $1 AND charge_class = 'Correction' AND day >= $2 AND day < $3
        GROUP BY billing_period, service, resource_id, currency
        ORDER BY billing_period, ${sqliteOrder('service', 'resource_id', 'currency')}`,

@@ -1,3 +1,4 @@
+import { postgresMoneySum } from '../dialect/money-sum.js';
 // spend_team_days, as in spend-team-days.ts: rebuilt from spend_daily over the days an import (or a
 // Kubernetes sample) touched, in its transaction. The pure span helpers are shared from there.
 
@@ -25,7 +26,7 @@ export async function rebuildTeamDays(tx: PgSession, span: DaySpan): Promise<voi
   await tx.run('DELETE FROM spend_team_days WHERE day >= $1 AND day <= $2', [span.first, span.last]);
   await tx.run(
     `INSERT INTO spend_team_days (day, team, currency, kind, billed, effective)
-     SELECT day, team, currency, cost_kind, sum(billed), sum(effective) FROM spend_daily
+     SELECT day, team, currency, cost_kind, ${postgresMoneySum('billed')}, ${postgresMoneySum('effective')} FROM spend_daily
      WHERE day >= $1 AND day <= $2 GROUP BY day, team, currency, cost_kind`,
     [span.first, span.last],
   );

@@ -1,3 +1,4 @@
+import { sqliteMoneySum } from '../dialect/money-sum.js';
 import { KUBE_ATTRIBUTION_SOURCE } from '../kube-attribution.js';
 import { WORKLOAD_ID_PREFIX } from '../../domain/kubernetes.js';
 import type Database from 'better-sqlite3';
@@ -70,7 +71,7 @@ export class SqliteSpendStore implements SpendStore {
     return this.db
       .prepare<[string, string, string], ResourceCost>(
         `SELECT resource_id AS resourceId, team, currency, billing_period AS period, commitment_discount_id AS commitmentId,
-           sum(effective) AS effective, count(DISTINCT CASE WHEN effective <> 0 THEN day END) AS days,
+           ${sqliteMoneySum('effective')} AS effective, count(DISTINCT CASE WHEN effective <> 0 THEN day END) AS days,
            sum(usage_hours) AS hours, max(commitment_end) AS commitmentEnd,
            max(provider) AS provider, max(resource_name) AS resourceName
          FROM spend_daily
@@ -84,7 +85,7 @@ export class SqliteSpendStore implements SpendStore {
   async resourceHours(since: string): Promise<ResourceHours[]> {
     return this.db
       .prepare<[string], ResourceHours>(
-        `SELECT resource_id AS resourceId, currency, billing_period AS period, sum(effective) AS effective, sum(usage_hours) AS hours
+        `SELECT resource_id AS resourceId, currency, billing_period AS period, ${sqliteMoneySum('effective')} AS effective, sum(usage_hours) AS hours
          FROM spend_daily WHERE day >= ? AND usage_hours > 0 AND resource_id IS NOT NULL AND source <> '${KUBE_ATTRIBUTION_SOURCE}'
          GROUP BY resource_id, currency, billing_period`,
       )
@@ -95,7 +96,7 @@ export class SqliteSpendStore implements SpendStore {
     if (resourceIds.length === 0) return [];
     return this.db
       .prepare<[string, string, string], ResourceDay>(
-        `SELECT resource_id AS resourceId, day, currency, billing_period AS period, sum(effective) AS effective, sum(usage_hours) AS hours
+        `SELECT resource_id AS resourceId, day, currency, billing_period AS period, ${sqliteMoneySum('effective')} AS effective, sum(usage_hours) AS hours
          FROM spend_daily
          WHERE day >= ? AND day < ? AND resource_id IN (SELECT value FROM json_each(?)) AND source <> '${KUBE_ATTRIBUTION_SOURCE}'
          GROUP BY resource_id, day, currency, billing_period`,
@@ -106,7 +107,7 @@ export class SqliteSpendStore implements SpendStore {
   async unusedCommitments(period: Period): Promise<UnusedCommitment[]> {
     return this.db
       .prepare<[string, string], UnusedCommitment>(
-        `SELECT commitment_discount_id AS commitmentId, currency, billing_period AS period, sum(effective) AS effective,
+        `SELECT commitment_discount_id AS commitmentId, currency, billing_period AS period, ${sqliteMoneySum('effective')} AS effective,
            max(commitment_end) AS commitmentEnd
          FROM spend_daily
          WHERE day >= ? AND day < ? AND lower(commitment_discount_status) = 'unused' AND commitment_discount_id IS NOT NULL
@@ -119,7 +120,7 @@ export class SqliteSpendStore implements SpendStore {
     return this.db
       .prepare<[], BillRate>(
         `SELECT billing_period AS billingPeriod, currency, pricing_currency AS pricingCurrency,
-           sum(effective) AS effective, sum(pricing_currency_effective_cost) AS pricingEffective
+           ${sqliteMoneySum('effective')} AS effective, ${sqliteMoneySum('pricing_currency_effective_cost')} AS pricingEffective
          FROM spend_daily
          WHERE pricing_currency IS NOT NULL AND pricing_currency <> currency AND pricing_currency_effective_cost IS NOT NULL
          GROUP BY billing_period, currency, pricing_currency`,
@@ -132,7 +133,7 @@ export class SqliteSpendStore implements SpendStore {
       .prepare<[string], Omit<InvoiceLine, 'hasResource'> & { hasResource: number }>(
         `SELECT team, owner_tag AS ownerTag, provider, charge_category AS chargeCategory, cost_kind AS kind,
            resource_id IS NOT NULL AND resource_id <> '' AS hasResource, commitment_discount_id AS commitmentId,
-           commitment_discount_status AS commitmentStatus, currency, sum(billed) AS billed, sum(effective) AS effective
+           commitment_discount_status AS commitmentStatus, currency, ${sqliteMoneySum('billed')} AS billed, ${sqliteMoneySum('effective')} AS effective
          FROM spend_daily WHERE billing_period = ?
          GROUP BY team, owner_tag, provider, charge_category, cost_kind, hasResource, commitment_discount_id, commitment_discount_status, currency`,
       )
@@ -144,7 +145,7 @@ export class SqliteSpendStore implements SpendStore {
     return this.db
       .prepare<[string, string, string], Correction>(
         `SELECT billing_period AS billingPeriod, service, resource_id AS resourceId, max(resource_name) AS resourceName, currency,
-           sum(billed) AS billed, sum(effective) AS effective
+           ${sqliteMoneySum('billed')} AS billed, ${sqliteMoneySum('effective')} AS effective
          FROM spend_daily WHERE team = ? AND charge_class = 'Correction' AND day >= ? AND day < ?
          GROUP BY billing_period, service, resource_id, currency ORDER BY billing_period, service, resource_id`,
       )
@@ -172,7 +173,7 @@ export class SqliteSpendStore implements SpendStore {
     const key = isExtensionDimension(by) ? extensionColumn(by) : DIMENSION_COLUMN[by];
     const order = by === 'day' ? 'key' : 'effective DESC, key';
     const statement = this.db.prepare(
-      `SELECT ${key} AS key, currency, ${byPeriod ? 'billing_period AS period, ' : ''}sum(billed) AS billed, sum(effective) AS effective
+      `SELECT ${key} AS key, currency, ${byPeriod ? 'billing_period AS period, ' : ''}${sqliteMoneySum('billed')} AS billed, ${sqliteMoneySum('effective')} AS effective
        FROM spend_daily WHERE ${invoice ? 'billing_period >= ? AND billing_period <= ?' : 'day >= ? AND day < ?'} ${teamClause(arity)}
        GROUP BY key, currency${byPeriod ? ', period' : ''} ORDER BY ${order}${byPeriod ? ', period' : ''}`,
     );

@@ -1,3 +1,4 @@
+import { sqliteMoneySum } from '../dialect/money-sum.js';
 import type Database from 'better-sqlite3';
 import { addDays } from '../../domain/period.js';
 import type { SpendScope } from '../../domain/spend.js';
@@ -21,7 +22,7 @@ export function rebuildTeamDays(db: Database.Database, span: DaySpan): void {
   db.prepare('DELETE FROM spend_team_days WHERE day >= ? AND day <= ?').run(span.first, span.last);
   db.prepare(
     `INSERT INTO spend_team_days (day, team, currency, kind, billed, effective)
-     SELECT day, team, currency, cost_kind, sum(billed), sum(effective) FROM spend_daily
+     SELECT day, team, currency, cost_kind, ${sqliteMoneySum('billed')}, ${sqliteMoneySum('effective')} FROM spend_daily
      WHERE day >= ? AND day <= ? GROUP BY day, team, currency, cost_kind`,
   ).run(span.first, span.last);
 }
