@@ -4,6 +4,7 @@ import { loadSpendTotals } from '../src/snapshots/spend-totals.js';
 import type { Period } from '../src/domain/period.js';
 import { KUBE_DIMENSIONS, type KubeDimension, type SpendDimension } from '../src/domain/spend.js';
 import { loadKubeCost } from '../src/snapshots/kube-cost.js';
+import { leftOutNote } from '../src/domain/left-out-currencies.js';
 import { cents } from '../src/checks/review/allocate.js';
 
 const isKubeDimension = (by: string): by is KubeDimension => (KUBE_DIMENSIONS as readonly string[]).includes(by);
@@ -89,8 +90,10 @@ async function kubeSpendReport(
     .map(([key, amount]) => ({ key, billed: cents(amount), effective: cents(amount) }))
     .sort((a, b) => b.effective - a.effective || a.key.localeCompare(b.key));
   const total = cents(rows.reduce((sum, r) => sum + r.effective, 0));
+  const leftOut = leftOutNote(cost.missing, cost.currency);
   const warnings = [
     `Kubernetes GPU nodes only: ${cost.billedNodeDays} node-day(s) at the bill's cost, ${cost.listNodeDays} at list price (not on the bill yet).`,
+    ...(leftOut ? [leftOut] : []),
   ];
   return {
     period,

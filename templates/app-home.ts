@@ -7,6 +7,8 @@ import { budgetStatusMessage } from './budget-status.js';
 import type { Block, Message } from './message.js';
 import { SURFACE_ACTION_IDS } from '../src/domain/action-ids.js';
 import type { TeamWaste, WasteDiagnosis } from '../src/domain/waste.js';
+import type { SavingsSummary } from '../src/domain/saving.js';
+import { leftOutSuffix } from './savings-left-out.js';
 
 export interface HomeData {
   userName: string;
@@ -19,7 +21,7 @@ export interface HomeData {
   /** Teams whose budget this user may edit (approvers, admins). */
   editableTeams: string[];
   /** This month's savings ledger of the user's teams. */
-  savings?: { currency: string; realised: number; expected: number; actions: number };
+  savings?: SavingsSummary;
   /** The last 30 days' waste of the user's teams; null without GPU metrics. */
   waste?: (Pick<WasteDiagnosis, 'period' | 'currency' | 'notes'> & { rows: TeamWaste[] }) | null;
 }
@@ -47,7 +49,7 @@ export function appHome(data: HomeData): Message {
     const saved = (n: number) => formatMoney(n, data.savings!.currency);
     blocks.push({
       type: 'text',
-      text: `**Saved by burnrate actions this month**: ${saved(data.savings.realised)} confirmed by the bill, ${saved(data.savings.expected)} expected (${data.savings.actions} action${data.savings.actions === 1 ? '' : 's'}).`,
+      text: `**Saved by burnrate actions this month**: ${saved(data.savings.realised)} confirmed by the bill, ${saved(data.savings.expected)} expected (${data.savings.actions} action${data.savings.actions === 1 ? '' : 's'}).${leftOutSuffix(data.savings)}`,
     });
   }
   blocks.push({ type: 'divider' }, { type: 'header', text: 'Open alerts' });

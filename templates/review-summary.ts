@@ -2,6 +2,7 @@ import type { ReviewFigures, UnitCost } from '../src/domain/review.js';
 import { formatMoney, formatPercent } from '../src/domain/money.js';
 import { freshnessLine, monthName } from './freshness.js';
 import type { Block, Message } from './message.js';
+import { leftOutSuffix } from './savings-left-out.js';
 
 /** The parent message of a team's monthly cost review: the month in figures. */
 export function reviewSummary(f: ReviewFigures, lineCount: number): Message {
@@ -46,7 +47,7 @@ export function reviewSummary(f: ReviewFigures, lineCount: number): Message {
       value:
         f.savings.actions === 0
           ? `none taken in ${month}`
-          : `saved ${saved(f.savings.realised)} in ${month} (confirmed by the bill), ${saved(f.savings.expected)} expected, from ${f.savings.actions} action${f.savings.actions === 1 ? '' : 's'}`,
+          : `saved ${saved(f.savings.realised)} in ${month} (confirmed by the bill), ${saved(f.savings.expected)} expected, from ${f.savings.actions} action${f.savings.actions === 1 ? '' : 's'}${leftOutSuffix(f.savings, '. ')}`,
     });
   }
   facts.push({ label: 'Untagged spend (organisation)', value: `${money(f.untagged.amount)} (${formatPercent(f.untagged.share)})` });

@@ -1,3 +1,4 @@
+import { leftOutNote } from '../domain/left-out-currencies.js';
 import { formatMoney } from '../domain/money.js';
 import { monthOf, toDay } from '../domain/period.js';
 import { parseMonth } from '../domain/calendar-range.js';
@@ -46,6 +47,8 @@ export const savingsVerb: Verb = async (args, io) => {
     ]);
     io.out.write(`\n${table(['when', 'action', 'resource', 'team', 'by', 'days', 'expected', 'confirmed', 'note'], rows)}`);
     io.out.write(`\nExpected: ${ledger.basis.expected}.\nConfirmed: ${ledger.basis.realised}.\n`);
+    const leftOut = leftOutNote(ledger.missing ?? [], ledger.currency);
+    if (leftOut) io.out.write(`${leftOut}\n`);
     return 0;
   } finally {
     await runtime.close();

@@ -1,5 +1,6 @@
 import type { Recommendation } from './recommendation.js';
 import type { TeamWaste, WasteDiagnosis } from './waste.js';
+import type { SavingsSummary } from './saving.js';
 
 /** The monthly cost review: what a team's review thread says, and what the team answered. */
 
@@ -95,7 +96,7 @@ export interface ReviewFigures {
   /** The month's waste diagnosis of the team; null without GPU metrics; absent in reviews posted before it existed. */
   waste?: ReviewWaste | null;
   /** What actions taken through burnrate saved the team in the month (the savings ledger); absent in older reviews. */
-  savings?: { currency: string; realised: number; expected: number; actions: number };
+  savings?: SavingsSummary;
 }
 
 /** A team's row of the month's waste diagnosis, with what the report around it says. */

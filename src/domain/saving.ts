@@ -55,4 +55,16 @@ export interface SavingsLedger {
   billedThrough: string | null;
   /** How expected and realised are computed, in words, for whoever reads the figures. */
   basis: { expected: string; realised: string };
+  /** Currencies of the resources' charges with no rate to `currency`: not in any baseline, named to the reader. */
+  missing?: string[];
+}
+
+/** The ledger in one line, as the review and App Home show it. */
+export interface SavingsSummary {
+  currency: string;
+  realised: number;
+  expected: number;
+  actions: number;
+  /** As the ledger's `missing`; absent in reviews stored before it was kept. */
+  missing?: string[];
 }

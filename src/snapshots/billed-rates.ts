@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { GpuInstance, KubernetesPlacement } from '../domain/gpu-inventory.js';
 import { formatMoney } from '../domain/money.js';
+import { leftOutNote } from '../domain/left-out-currencies.js';
 import { addDays, toDay } from '../domain/period.js';
 import type { Store } from '../store/store.js';
 import { loadResourceHours } from './resource-lines.js';
@@ -8,8 +9,15 @@ import { loadResourceHours } from './resource-lines.js';
 /** Days of bill an instance's rate is averaged over: long enough to hold a whole week, short enough to follow a new discount. */
 const RATE_DAYS = 14;
 
-/** An instance's billed rate: its effective cost per hour of use on the bill, in USD (the catalog's currency). */
-export type BilledRates = ReadonlyMap<string, number>;
+/** The catalog's currency, which billed rates are said in. */
+const RATE_CURRENCY = 'USD';
+
+/**
+ * An instance's billed rate: its effective cost per hour of use on the bill, in USD (the catalog's
+ * currency); `leftOut`, per instance, the currencies of its charges that had no rate to USD (their
+ * cost and hours are not in the rate, and its price note names them).
+ */
+export type BilledRates = ReadonlyMap<string, number> & { readonly leftOut: ReadonlyMap<string, readonly string[]> };
 
 const cache = new WeakMap<Store, { key: string; rates: Promise<BilledRates> }>();
 
@@ -31,8 +39,9 @@ export async function loadBilledRates(deps: Pick<Deps, 'config' | 'store' | 'clo
 
 async function readRates(deps: Pick<Deps, 'config' | 'store'>, since: string): Promise<BilledRates> {
   // Each billing period's part at its own rate; a currency without a rate leaves its hours out too.
-  const { lines } = await loadResourceHours(deps, since, { currency: 'USD' });
-  return new Map(lines.filter((t) => t.hours > 0 && t.cost > 0).map((t) => [t.resourceId, t.cost / t.hours]));
+  const { lines, missingOf } = await loadResourceHours(deps, since, { currency: RATE_CURRENCY });
+  const rates = new Map(lines.filter((t) => t.hours > 0 && t.cost > 0).map((t) => [t.resourceId, t.cost / t.hours]));
+  return Object.assign(rates, { leftOut: missingOf });
 }
 
 /**
@@ -41,18 +50,29 @@ async function readRates(deps: Pick<Deps, 'config' | 'store'>, since: string): P
  */
 export function withBilledRate(instance: GpuInstance, rates: BilledRates): GpuInstance {
   const rate = instance.kubernetes ? workloadRate(instance.kubernetes, rates) : rates.get(instance.instanceId);
+  // Charges in a currency without a rate are in neither the rate nor the hours: named, never guessed.
+  const leftOut = leftOutNote(leftOutOf(instance, rates), RATE_CURRENCY);
+  const also = leftOut ? ` ${leftOut}` : '';
   if (rate === undefined)
     return {
       ...instance,
       priceBasis: 'list',
-      priceNote: `at list price, ${formatMoney(instance.hourlyPrice, 'USD')}/h${instance.priceNote ? `, ${instance.priceNote}` : ': not on the bill yet'}`,
+      priceNote: `at list price, ${formatMoney(instance.hourlyPrice, RATE_CURRENCY)}/h${instance.priceNote ? `, ${instance.priceNote}` : leftOut ? ':' : ': not on the bill yet'}${also}`,
     };
   return {
     ...instance,
     hourlyPrice: rate,
     priceBasis: 'billed',
-    priceNote: `at its billed rate, ${formatMoney(rate, 'USD')}/h: the bill's effective cost per hour over the last ${RATE_DAYS} days`,
+    priceNote: `at its billed rate, ${formatMoney(rate, RATE_CURRENCY)}/h: the bill's effective cost per hour over the last ${RATE_DAYS} days${leftOut ? '.' : ''}${also}`,
   };
+}
+
+/** The currencies without a rate among the charges of the instance (or of the nodes a workload runs on). */
+function leftOutOf(instance: GpuInstance, rates: BilledRates): string[] {
+  const ids = instance.kubernetes
+    ? instance.kubernetes.nodes.flatMap((n) => (n.instanceId === null ? [] : [n.instanceId]))
+    : [instance.instanceId];
+  return ids.flatMap((id) => rates.leftOut.get(id) ?? []);
 }
 
 /**

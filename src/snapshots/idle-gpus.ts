@@ -8,6 +8,7 @@ import type { GpuInstance } from '../domain/gpu-inventory.js';
 import { loadGpuSnapshot } from './gpu-snapshot.js';
 import { metricsWindow } from './gpu-windows.js';
 import { billedRunBefore } from '../checks/idle/billed-run.js';
+import { leftOutNote } from '../domain/left-out-currencies.js';
 import { formatMoney } from '../domain/money.js';
 import { addDays, toDay } from '../domain/period.js';
 import { loadResourceDays } from './resource-lines.js';
@@ -70,6 +71,9 @@ export async function detectGpus(
   return { findings: await withBilledRuns(deps, findings, snapshot.window.start), unmetered };
 }
 
+/** The currency of the bill note: the idle alert's, whose prices are the catalog's USD. */
+const BILL_CURRENCY = 'USD';
+
 /** Days of bill read back for an instance idle through the whole metrics window. */
 const BILL_LOOKBACK_DAYS = 120;
 
@@ -83,11 +87,11 @@ async function withBilledRuns(deps: Deps, findings: GpuFinding[], windowStart: n
   const capped = new Set(findings.filter((f) => Date.parse(f.since) / 1000 <= windowStart));
   if (capped.size === 0) return findings;
   const before = toDay(new Date(windowStart * 1000));
-  const { lines } = await loadResourceDays(
+  const { lines, missingOf } = await loadResourceDays(
     deps,
     { start: addDays(before, -BILL_LOOKBACK_DAYS), end: before },
     [...capped].map((f) => f.instanceId),
-    { currency: 'USD' },
+    { currency: BILL_CURRENCY },
   );
   const days = new Map<string, Map<string, { hours: number; billed: number }>>();
   for (const line of lines) {
@@ -96,10 +100,17 @@ async function withBilledRuns(deps: Deps, findings: GpuFinding[], windowStart: n
     days.set(line.resourceId, of);
   }
   return findings.map((f) => {
-    const run = capped.has(f) ? billedRunBefore(days.get(f.instanceId) ?? new Map(), before) : null;
-    if (!run) return f;
-    const note = `the bill shows it running every hour of the ${run.days} day${run.days === 1 ? '' : 's'} before, since ${run.since}: ${formatMoney(run.billed, 'USD')} billed`;
-    return { ...f, description: `${f.description} (${note})` };
+    if (!capped.has(f)) return f;
+    const run = billedRunBefore(days.get(f.instanceId) ?? new Map(), before);
+    // Charges without a rate are in neither the hours nor the amount read: the line names them,
+    // once (the billed rate's price note may have already).
+    const note = leftOutNote(missingOf.get(f.instanceId) ?? [], BILL_CURRENCY);
+    const leftOut = note && !f.description.includes(note) ? note : null;
+    if (!run && !leftOut) return f;
+    const said = run
+      ? `the bill shows it running every hour of the ${run.days} day${run.days === 1 ? '' : 's'} before, since ${run.since}: ${formatMoney(run.billed, BILL_CURRENCY)} billed${leftOut ? `. ${leftOut}` : ''}`
+      : leftOut!;
+    return { ...f, description: `${f.description} (${said})` };
   });
 }
 

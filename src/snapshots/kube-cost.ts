@@ -13,6 +13,8 @@ export interface KubeCost {
   /** Node-days the bill priced, and those at list price (not on the bill yet). */
   billedNodeDays: number;
   listNodeDays: number;
+  /** Currencies of the nodes' charges with no rate to USD: not in the lines, for the reader to be told. */
+  missing: string[];
 }
 
 /**
@@ -23,7 +25,7 @@ export interface KubeCost {
 export async function loadKubeCost(deps: Pick<Deps, 'store' | 'config' | 'clock'>, period: Period): Promise<KubeCost> {
   const usage = await deps.store.kubeUsage.rows(period);
   const ids = [...new Set(usage.flatMap((r) => (r.nodeInstanceId ? [r.nodeInstanceId] : [])))];
-  const { lines: days } = await loadResourceDays(deps, period, ids, { currency: 'USD' });
+  const { lines: days, missing } = await loadResourceDays(deps, period, ids, { currency: 'USD' });
   const billed = new Map<string, BilledNodeDay>(
     days.map((d) => [`${d.resourceId}|${d.day}`, { nodeInstanceId: d.resourceId, day: d.day, cost: d.cost, hours: d.hours }]),
   );
@@ -32,5 +34,5 @@ export async function loadKubeCost(deps: Pick<Deps, 'store' | 'config' | 'clock'
   for (const r of usage)
     nodeDays.set(`${r.cluster}|${r.node}|${r.day}`, r.nodeInstanceId !== null && billed.has(`${r.nodeInstanceId}|${r.day}`));
   const billedNodeDays = [...nodeDays.values()].filter(Boolean).length;
-  return { period, currency: 'USD', lines, total, billedNodeDays, listNodeDays: nodeDays.size - billedNodeDays };
+  return { period, currency: 'USD', lines, total, billedNodeDays, listNodeDays: nodeDays.size - billedNodeDays, missing };
 }

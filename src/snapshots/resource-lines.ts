@@ -16,6 +16,8 @@ import type { InCurrency } from './team-breakdowns.js';
 export interface ResourceLines<T> {
   lines: T[];
   missing: string[];
+  /** The same per resource (or commitment) id: what a surface about one resource names. */
+  missingOf: ReadonlyMap<string, string[]>;
 }
 
 /** What the bill charged a resource over a period, per team and covering commitment: BilledResource of the waste diagnosis. */
@@ -73,6 +75,7 @@ export async function loadResourceCosts(
     parts,
     to.currency,
     fx,
+    (p) => p.resourceId,
     (p) => `${p.resourceId}\u0000${p.team}\u0000${p.commitmentId ?? ''}`,
     (p, cost, sum, key) => {
       const periods = daysOf.get(key) ?? new Map<string, number>();
@@ -105,6 +108,7 @@ export async function loadResourceDays(
     parts,
     to.currency,
     fx,
+    (p) => p.resourceId,
     (p) => `${p.resourceId}\u0000${p.day}`,
     (p, cost, sum) => ({
       resourceId: p.resourceId,
@@ -123,6 +127,7 @@ export async function loadResourceHours(deps: ReadDeps, since: string, to: InCur
     to.currency,
     fx,
     (p) => p.resourceId,
+    (p) => p.resourceId,
     (p, cost, sum) => ({
       resourceId: p.resourceId,
       cost: (sum?.cost ?? 0) + cost,
@@ -139,6 +144,7 @@ export async function loadUnusedCommitments(deps: ReadDeps, period: Period, to: 
     to.currency,
     fx,
     (p) => p.commitmentId,
+    (p) => p.commitmentId,
     (p, amount, sum) => ({
       commitmentId: p.commitmentId,
       amount: (sum?.amount ?? 0) + amount,
@@ -154,27 +160,36 @@ function ratesFor(deps: ReadDeps, to: InCurrency): Promise<FxRates> {
 /**
  * Parts in several currencies and billing periods, each converted at its period's rate and merged
  * into the line of its key (in the order keys first appear). A part without a rate is left out
- * whole (its hours too: a rate over half the cost would be wrong) and its currency reported.
+ * whole (its hours too: a rate over half the cost would be wrong) and its currency reported, in
+ * all and per resource (`idOf`).
  */
 function mergeConverted<P extends { currency: string; period: string; effective: number }, L>(
   parts: readonly P[],
   to: string,
   fx: FxRates,
+  idOf: (part: P) => string,
   keyOf: (part: P) => string,
   add: (part: P, converted: number, sum: L | undefined, key: string) => L,
 ): ResourceLines<L> {
   const lines = new Map<string, L>();
   const missing = new Set<string>();
+  const missingOf = new Map<string, Set<string>>();
   for (const part of parts) {
     const amount = convert(part.effective, part.currency, to, fx, part.period);
     if (amount === null) {
       missing.add(part.currency);
+      const id = idOf(part);
+      missingOf.set(id, (missingOf.get(id) ?? new Set<string>()).add(part.currency));
       continue;
     }
     const key = keyOf(part);
     lines.set(key, add(part, amount, lines.get(key), key));
   }
-  return { lines: [...lines.values()], missing: [...missing].sort() };
+  return {
+    lines: [...lines.values()],
+    missing: [...missing].sort(),
+    missingOf: new Map([...missingOf].map(([id, currencies]) => [id, [...currencies].sort()])),
+  };
 }
 
 function addHours(a: number | null, b: number | null): number | null {

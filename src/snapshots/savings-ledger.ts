@@ -3,7 +3,7 @@ import { PROFILE_DAYS } from '../checks/savings/weekday-profile.js';
 import type { Deps } from '../deps.js';
 import { combinedDataThrough } from '../domain/data-through.js';
 import { addDays, toDay, type Period } from '../domain/period.js';
-import { SAVING_WINDOW_DAYS, type SavingsLedger } from '../domain/saving.js';
+import { SAVING_WINDOW_DAYS, type SavingsLedger, type SavingsSummary } from '../domain/saving.js';
 import { loadResourceDays } from './resource-lines.js';
 import { seenRunning } from './seen-running.js';
 
@@ -36,7 +36,7 @@ export async function loadSavingsLedger(deps: Deps, period: Period, teams: reado
     daily.set(c.resourceId, days);
   }
   const through = combinedDataThrough(freshness);
-  return savingsLedger({
+  const ledger = savingsLedger({
     entries,
     teams,
     period,
@@ -46,4 +46,18 @@ export async function loadSavingsLedger(deps: Deps, period: Period, teams: reado
     seenRunning: running,
     currency: LEDGER_CURRENCY,
   });
+  // A day's charge in a currency without a rate is in no baseline: the reader of these lines is told which.
+  const missing = new Set(ledger.lines.flatMap((l) => charges.missingOf.get(l.resourceId) ?? []));
+  return { ...ledger, missing: [...missing].sort() };
+}
+
+/** The ledger in one line: what the monthly review and App Home show of it. */
+export function savingsSummary(ledger: SavingsLedger): SavingsSummary {
+  return {
+    currency: ledger.currency,
+    realised: ledger.realised,
+    expected: ledger.expected,
+    actions: ledger.lines.length,
+    missing: ledger.missing ?? [],
+  };
 }

@@ -10,6 +10,7 @@ import { addDays, daysBetween, monthOf, toDay, type Period } from '../domain/per
 import { BurnrateError } from '../domain/errors.js';
 import { parseMonth } from '../domain/calendar-range.js';
 import type { CommitmentReport, TeamWaste, WasteDiagnosis } from '../domain/waste.js';
+import { leftOutNote } from '../domain/left-out-currencies.js';
 import { loadFxRates } from './fx-rates.js';
 import { loadGpuSnapshot, type GpuSnapshot } from './gpu-snapshot.js';
 import { loadResourceCosts, loadUnusedCommitments } from './resource-lines.js';
@@ -83,7 +84,6 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
     return { instance, time, usage: { ...gpuUsageOf(series, window), host: hosts.get(instance.instanceId) ?? null } };
   });
 
-  const unconverted = new Set([...costs.missing, ...unused.missing]);
   const billed: BilledResource[] = costs.lines;
   const days = daysBetween(period.start, period.end);
   const catalog = loadPriceCatalog();
@@ -107,10 +107,8 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
   });
   // A catalog row left out for contradicting its family's order prices no saving here: say so where the fleet runs.
   diagnosis.notes.push(...droppedNotesFor(catalog, machines));
-  if (unconverted.size > 0)
-    diagnosis.notes.push(
-      `Charges in ${[...unconverted].sort().join(', ')} are left out: no rate to ${currency}. Add it under fx in burnrate.yml.`,
-    );
+  const leftOut = leftOutNote([...costs.missing, ...unused.missing], currency);
+  if (leftOut) diagnosis.notes.push(leftOut);
   return diagnosis;
 }
 

@@ -14,7 +14,7 @@ import type { WasteDiagnosis } from '../../domain/waste.js';
 import { loadWasteDiagnosis } from '../../snapshots/waste-snapshot.js';
 import { loadGpuSnapshot } from '../../snapshots/gpu-snapshot.js';
 import { periodWindow } from '../../snapshots/gpu-windows.js';
-import { loadSavingsLedger } from '../../snapshots/savings-ledger.js';
+import { loadSavingsLedger, savingsSummary } from '../../snapshots/savings-ledger.js';
 import { UNMAPPED, UNTAGGED } from '../../domain/spend.js';
 import { loadBudgetSnapshot } from '../../snapshots/budget-snapshot.js';
 import { nextMonth, previousMonth } from './review-calendar.js';
@@ -85,7 +85,7 @@ export async function loadReviewFigures(
     showback: await teamShowback(deps, team.id, month, fx),
     dataThrough: snapshot.dataThrough,
     waste: reviewWaste(waste, team.id),
-    savings: { currency: ledger.currency, realised: ledger.realised, expected: ledger.expected, actions: ledger.lines.length },
+    savings: savingsSummary(ledger),
   };
 }
 
