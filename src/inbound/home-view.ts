@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import { hasRole, rolesOf, visibleTeams } from '../domain/roles.js';
 import { loadBudgetSnapshot } from '../snapshots/budget-snapshot.js';
 import { recentWaste, wasteRows } from '../snapshots/waste-snapshot.js';
-import { loadSavingsLedger } from '../snapshots/savings-ledger.js';
+import { loadSavingsLedger, savingsSummary } from '../snapshots/savings-ledger.js';
 import { monthOf, toDay } from '../domain/period.js';
 import { appHome } from '../../templates/app-home.js';
 import type { Message } from '../../templates/message.js';
@@ -35,7 +35,7 @@ export async function homeView(deps: Deps, actor: Actor): Promise<Message> {
     dataThrough: snapshot.dataThrough,
     stale: snapshot.stale,
     editableTeams: teamIds.filter((t) => hasRole(roles, t, ['approver'])),
-    savings: { currency: savings.currency, realised: savings.realised, expected: savings.expected, actions: savings.lines.length },
+    savings: savingsSummary(savings),
     waste: waste ? { period: waste.period, currency: waste.currency, notes: waste.notes, rows: wasteRows(waste, teamIds) } : null,
   });
 }
