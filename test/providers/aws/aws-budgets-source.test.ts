@@ -5,6 +5,7 @@ import { FakeAwsBilling, type FakeBudget } from '../../fakes/fake-aws-billing.js
 import { testDeps } from '../../support/deps.js';
 import { fakeLifecycle } from '../../support/fake-lifecycle.js';
 import { stubAwsEnv } from './aws-env.js';
+import { demoTeams } from '../../support/demo-org.js';
 
 const ACCOUNT = '123456789012';
 
@@ -47,10 +48,7 @@ const BUDGETS: FakeBudget[] = [
 ];
 
 const CONFIG = {
-  teams: [
-    { id: 'ml-research', match: ['research'] },
-    { id: 'llm-training', match: ['llm'] },
-  ],
+  teams: demoTeams(),
   sources: [{ type: 'aws', budgets: { accountId: ACCOUNT, teamPattern: '^(?<team>[a-z0-9-]+)-monthly$' } }],
 };
 

@@ -6,6 +6,7 @@ import { FakeGoogleCloud } from '../../fakes/fake-google-cloud.js';
 import { testDeps } from '../../support/deps.js';
 import { fakeLifecycle } from '../../support/fake-lifecycle.js';
 import { GCP_TABLE, useGoogleFake } from './gcp-test-sources.js';
+import { demoTeams } from '../../support/demo-org.js';
 
 const NOW = '2026-11-21T09:00:00Z';
 
@@ -32,10 +33,7 @@ function exportRows(from: string, to: string): FakeExportRow[] {
 
 const CONFIG = (extra: Record<string, unknown> = {}) => ({
   ownership: { tagKeys: ['team'] },
-  teams: [
-    { id: 'ml-research', match: ['research'] },
-    { id: 'llm-training', match: ['llm'] },
-  ],
+  teams: demoTeams(),
   sources: [{ type: 'gcp', project: 'acme-billing', table: GCP_TABLE, location: 'EU', ...extra }],
 });
 

@@ -4,6 +4,7 @@ import { FakeGoogleCloud } from '../../fakes/fake-google-cloud.js';
 import { testDeps } from '../../support/deps.js';
 import { fakeLifecycle } from '../../support/fake-lifecycle.js';
 import { GCP_TABLE, useGoogleFake } from './gcp-test-sources.js';
+import { demoTeams } from '../../support/demo-org.js';
 
 const ACCOUNT = '012345-6789AB-CDEF01';
 
@@ -42,10 +43,7 @@ const BUDGETS = [
 ];
 
 const CONFIG = {
-  teams: [
-    { id: 'ml-research', match: ['research'] },
-    { id: 'llm-training', match: ['llm'] },
-  ],
+  teams: demoTeams(),
   sources: [
     {
       type: 'gcp',

@@ -15,6 +15,7 @@ import {
   toTenThousandths,
   type LineItem,
 } from './export-tables.js';
+import { demoTeams } from '../../../support/demo-org.js';
 
 const NOW = '2026-11-21T09:00:00Z';
 
@@ -83,10 +84,7 @@ const fakes = fakeLifecycle<FakeAthena>();
 function config(source: Record<string, unknown> = {}, tagKeys = ['user:team', 'team']) {
   return {
     ownership: { tagKeys },
-    teams: [
-      { id: 'ml-research', match: ['research'] },
-      { id: 'llm-training', match: ['llm'] },
-    ],
+    teams: demoTeams(),
     sources: [
       {
         type: 'athena',
