@@ -4,8 +4,8 @@ import { parse } from 'yaml';
 import { configSchema } from '../../src/config/schema.js';
 import { declaredKubeRules } from '../../src/permissions/declared-kube-rules.js';
 import { helmClusterRoleTemplate } from '../../src/permissions/kube-roles.js';
-import { renderChart } from '../support/helm-render.js';
 import { schemaErrors } from '../support/kube-schema.js';
+import { helmTemplate as renderChart } from './helm.js';
 
 const CHART = new URL('../../deploy/helm/burnrate', import.meta.url).pathname;
 const byKind = (docs: Record<string, any>[], kind: string) => docs.filter((d) => d.kind === kind);

@@ -20,6 +20,8 @@ const MODELS: Record<string, string> = {
   'v1/Service': 'V1Service',
   'v1/PersistentVolumeClaim': 'V1PersistentVolumeClaim',
   'apps/v1/Deployment': 'V1Deployment',
+  'networking.k8s.io/v1/Ingress': 'V1Ingress',
+  'policy/v1/PodDisruptionBudget': 'V1PodDisruptionBudget',
   'rbac.authorization.k8s.io/v1/ClusterRole': 'V1ClusterRole',
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'V1ClusterRoleBinding',
 };
