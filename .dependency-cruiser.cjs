@@ -85,6 +85,14 @@ module.exports = {
       to: { path: `${PROVIDER_ROOTS}[^/]+/`, pathNot: `${PROVIDER_ROOTS}(?:${SHARED_FORMAT}|$1)/` },
     },
     {
+      name: 'only-the-registry-imports-a-provider',
+      severity: 'error',
+      comment:
+        "A provider's face (providers/<name>/index.ts) is composed in providers/registry.ts alone: reach a provider through the registry's functions, or a port.",
+      from: { path: PRODUCT, pathNot: '^src/providers/registry\\.ts$' },
+      to: { path: `${PROVIDER_ROOTS}[^/]+/index\\.ts$` },
+    },
+    {
       name: 'chat-platform-imports-no-other-platform',
       severity: 'error',
       comment: 'A chat platform never imports another: what two platforms share belongs in chat/ itself or a port.',

@@ -19,6 +19,7 @@ import { WorkloadInstancePort } from './kubernetes/workload-instance-port.js';
 import { loadPriceCatalog } from '../catalog/price-catalog.js';
 import { namespaceTeamsOf, workloadRefOf } from '../domain/kubernetes.js';
 import { clusterReadOf, workloadInstances } from './kubernetes/workload-instances.js';
+import { PROVIDERS } from './registry.js';
 
 /**
  * GPU metrics, inventory and the instance action port from the configuration: the demo source's
@@ -35,7 +36,7 @@ export function buildGpuDeps(config: Config, env: NodeJS.ProcessEnv = process.en
   const tokens = readBearerTokens(config.gpu.metrics, env);
   // The AWS SDK clients take seconds to load: only when a GPU source is first used, not at every start of the CLI.
   let loading: Promise<ConfiguredGpu> | undefined;
-  const configured = () => (loading ??= import('./configured-gpu.js').then((m) => m.buildConfiguredGpu(config, tokens)));
+  const configured = () => (loading ??= import('./configured-gpu.js').then((m) => m.buildConfiguredGpu(config, tokens, PROVIDERS)));
 
   // Where each instance of the latest inventory is stopped; refreshed on every inventory read.
   let ports = new Map<string, InstanceActionPort>();
@@ -69,12 +70,12 @@ export function buildGpuDeps(config: Config, env: NodeJS.ProcessEnv = process.en
     inventory,
     instances: new RoutedInstancePort(locate),
     spot: routedSpotPorts(demoSpot, configured),
-    ...(config.gpu.inventory.some((source) => source.type === 'kubernetes')
+    ...(config.gpu.inventory.some((source) => PROVIDERS.some((p) => p.workloads && p.configTypes.inventory?.includes(source.type)))
       ? {
           workloads: {
-            stop: async (ref, options) => (await configured()).workloads.stop(ref, options),
-            resume: async (ref, options) => (await configured()).workloads.resume(ref, options),
-            keep: async (ref, until, by) => (await configured()).workloads.keep(ref, until, by),
+            stop: async (ref, options) => (await configured()).workloads!.stop(ref, options),
+            resume: async (ref, options) => (await configured()).workloads!.resume(ref, options),
+            keep: async (ref, until, by) => (await configured()).workloads!.keep(ref, until, by),
           },
           clusters: async () => (await configured()).clusters(),
         }

@@ -1,24 +1,25 @@
 import type { Config, SourceConfig } from '../config/schema.js';
-import type { AthenaSourceConfig } from '../config/athena-config.js';
-import type { AwsSourceConfig } from '../config/aws-config.js';
-import { DemoSource } from './demo/demo-source.js';
-import { FocusSource } from './focus/focus-source.js';
-import type { GcpSourceConfig } from '../config/gcp-config.js';
-import { googleEndpoint, type GoogleEndpoint } from './gcp/google-endpoint.js';
-import { lazyBudgetSource, lazySpendSource } from './lazy-source.js';
-import type { BudgetSource } from '../ports/budget-source.js';
-import type { SpendSource } from '../ports/spend-source.js';
-import { DEFAULT_RETRY } from './retry.js';
+import type { KubeRule } from '../domain/kubernetes.js';
+import type { PermissionNeed } from '../ports/permission-need.js';
+import { aws } from './aws/index.js';
+import { demo } from './demo/index.js';
+import { focus } from './focus/index.js';
+import { gcp } from './gcp/index.js';
+import type { GoogleEndpoint } from './gcp/google-endpoint.js';
+import { kubernetes } from './kubernetes/index.js';
+import { prometheus } from './prometheus/index.js';
+import type { BuiltSources, Provider } from './provider.js';
 
-export interface BuiltSources {
-  spend: SpendSource[];
-  budgets: BudgetSource[];
-}
+export type { BuiltSources } from './provider.js';
 
-interface FactoryContext {
-  config: Config;
-  env: NodeJS.ProcessEnv;
-  google?: GoogleEndpoint['authClient'];
+/** Every provider burnrate knows. A new provider is its folder, its config schema entry and one line here. */
+export const PROVIDERS: readonly Provider[] = [focus, demo, aws, gcp, kubernetes, prometheus];
+
+/** The provider that reads a `sources` entry of this type. */
+function providerOfSource(type: SourceConfig['type']): Provider {
+  const provider = PROVIDERS.find((p) => p.configTypes.sources?.includes(type) && p.sources);
+  if (!provider) throw new Error(`no provider reads sources of type ${type}`);
+  return provider;
 }
 
 /** Ready clients' settings instead of the environment's (tests, embedding). */
@@ -27,107 +28,44 @@ export interface SourceOverrides {
   googleAuth?: GoogleEndpoint['authClient'];
 }
 
-type Factory<T extends SourceConfig['type']> = (config: Extract<SourceConfig, { type: T }>, ctx: FactoryContext) => BuiltSources;
-
-/** Source type -> constructor. A new source is one entry here and one folder beside this file. */
-const FACTORIES: { [T in SourceConfig['type']]: Factory<T> } = {
-  focus: (c) => ({
-    spend: [new FocusSource({ id: c.id ?? 'focus', paths: c.paths, lineCostCeiling: c.lineCostCeiling, dimensions: c.dimensions })],
-    budgets: [],
-  }),
-  demo: (c) => ({ spend: [new DemoSource({ seed: c.seed, days: c.days, ...(c.id ? { id: c.id } : {}) })], budgets: [] }),
-  aws: (c, ctx) => buildAws(c, ctx),
-  gcp: (c, ctx) => buildGcp(c, ctx),
-  athena: (c) => buildAthena(c),
-};
-
 /** Spend and budget sources from burnrate.yml; `env` only says where Google's endpoints are (never secrets). */
 export function buildSources(config: Config, env: NodeJS.ProcessEnv = process.env, overrides: SourceOverrides = {}): BuiltSources {
   const built: BuiltSources = { spend: [], budgets: [] };
   for (const source of config.sources) {
-    const one = (FACTORIES[source.type] as Factory<typeof source.type>)(source as never, { config, env, google: overrides.googleAuth });
+    const one = providerOfSource(source.type).sources!(source, { config, env, google: overrides.googleAuth });
     built.spend.push(...one.spend);
     built.budgets.push(...one.budgets);
   }
   return built;
 }
 
-function buildAws(c: AwsSourceConfig, { config }: FactoryContext): BuiltSources {
-  const id = c.id ?? 'aws';
-  // Cost Explorer names cost allocation tags without the "user:" prefix CUR and FOCUS give them.
-  const tagKey = c.tagKey ?? config.ownership.tagKeys[0]!.replace(/^user:/i, '');
-  const spend = lazySpendSource(
-    id,
-    'aws',
-    async () =>
-      new (await import('./aws/cost-explorer-source.js')).CostExplorerSource({
-        id,
-        tagKey,
-        backfillDays: c.backfillDays,
-        roleArns: c.roleArns,
-        maxAttempts: c.maxAttempts,
-      }),
-  );
-  const settings = c.budgets;
-  const budgets = settings
-    ? [
-        lazyBudgetSource(
-          `${id}:budgets`,
-          'aws',
-          async () =>
-            new (await import('./aws/aws-budgets-source.js')).AwsBudgetsSource({
-              ...settings,
-              sourceId: id,
-              tagKey,
-              roleArns: c.roleArns,
-              maxAttempts: c.maxAttempts,
-            }),
+/**
+ * Every cloud permission the providers' sources and inventories use, then, per provider, the
+ * permissions its action ports call with for the chat buttons that use them: `buttons` maps each
+ * such permission to the buttons that need it (from the actions' declarations).
+ */
+export function providerPermissions(buttons: ReadonlyMap<string, readonly string[]>): PermissionNeed[] {
+  return PROVIDERS.flatMap((provider) => {
+    const ports = new Set([...(provider.portPermissions?.instances ?? []), ...(provider.portPermissions?.spot ?? [])]);
+    const cloud = provider.id as PermissionNeed['cloud'];
+    return [
+      ...(provider.permissions ?? []),
+      ...[...buttons]
+        .filter(([permission]) => ports.has(permission))
+        .map(
+          ([permission, ids]): PermissionNeed => ({
+            cloud,
+            permission,
+            resource: '*',
+            usedBy: `chat button${ids.length > 1 ? 's' : ''} ${ids.join(', ')}`,
+            when: 'to act from chat (actions.enabled: true)',
+          }),
         ),
-      ]
-    : [];
-  return { spend: [spend], budgets };
+    ];
+  });
 }
 
-function buildGcp(c: GcpSourceConfig, { env, google }: FactoryContext): BuiltSources {
-  const id = c.id ?? 'gcp';
-  const endpoint = googleEndpoint(env, google);
-  const retry = { ...DEFAULT_RETRY, attempts: c.maxAttempts };
-  const options = {
-    id,
-    project: c.project,
-    table: c.table,
-    detailed: c.export === 'detailed',
-    location: c.location,
-    backfillDays: c.backfillDays,
-    maxGigabytesBilled: c.maxGigabytesBilled,
-    retry,
-    endpoint,
-  };
-  const spend = lazySpendSource(id, 'gcp', async () => new (await import('./gcp/bigquery-source.js')).BigQueryBillingSource(options));
-  const { budgets: settings, billingAccount } = c;
-  const budgets =
-    settings && billingAccount
-      ? [
-          lazyBudgetSource(
-            `${id}:budgets`,
-            'gcp',
-            async () =>
-              new (await import('./gcp/gcp-budgets-source.js')).GcpBudgetsSource({
-                ...settings,
-                sourceId: id,
-                billingAccount,
-                retry,
-                endpoint,
-              }),
-          ),
-        ]
-      : [];
-  return { spend: [spend], budgets };
-}
-
-function buildAthena(c: AthenaSourceConfig): BuiltSources {
-  const id = c.id ?? 'athena';
-  const options = { ...c, id };
-  const spend = lazySpendSource(id, 'athena', async () => new (await import('./aws/athena/athena-source.js')).AthenaSpendSource(options));
-  return { spend: [spend], budgets: [] };
+/** Every Kubernetes RBAC rule the providers declare. */
+export function providerKubeRules(): KubeRule[] {
+  return PROVIDERS.flatMap((provider) => provider.kubeRules ?? []);
 }

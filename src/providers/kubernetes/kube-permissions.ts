@@ -13,3 +13,22 @@ export const KUBE_READ_RULES: readonly KubeRule[] = [
     (k): KubeRule => ({ apiGroup: k.group, resource: k.plural, verbs: ['list'], usedBy: `${k.kind} workloads`, role: 'read' }),
   ),
 ];
+
+/** The verbs the actions need (with actions enabled), for the generated ClusterRole. */
+export const KUBE_ACTION_RULES: readonly KubeRule[] = [
+  { apiGroup: '', resource: 'namespaces', verbs: ['get'], usedBy: 'protection (namespace annotation)', role: 'act' },
+  { apiGroup: 'apps', resource: 'deployments', verbs: ['get', 'patch'], usedBy: 'Stop, Resume, Keep (annotations)', role: 'act' },
+  { apiGroup: 'apps', resource: 'deployments/scale', verbs: ['get', 'patch'], usedBy: 'Stop, Resume (replicas)', role: 'act' },
+  { apiGroup: 'apps', resource: 'statefulsets', verbs: ['get', 'patch'], usedBy: 'Stop, Resume, Keep (annotations)', role: 'act' },
+  { apiGroup: 'apps', resource: 'statefulsets/scale', verbs: ['get', 'patch'], usedBy: 'Stop, Resume (replicas)', role: 'act' },
+  { apiGroup: 'batch', resource: 'jobs', verbs: ['get', 'patch'], usedBy: 'Stop, Resume (suspend), Keep', role: 'act' },
+  ...CUSTOM_WORKLOADS.map(
+    (k): KubeRule => ({
+      apiGroup: k.group,
+      resource: k.plural,
+      verbs: ['get', 'patch'],
+      usedBy: `Stop, Resume, Keep of ${k.kind} workloads`,
+      role: 'act',
+    }),
+  ),
+];

@@ -7,7 +7,7 @@ import {
   setHeaderOptions,
   type KubeConfig,
 } from '@kubernetes/client-node';
-import { CUSTOM_WORKLOADS, type KubeRule, type WorkloadRef } from '../../domain/kubernetes.js';
+import { CUSTOM_WORKLOADS, type WorkloadRef } from '../../domain/kubernetes.js';
 
 /** A workload object as read: what the actions look at. */
 export interface WorkloadObject {
@@ -94,22 +94,3 @@ export function handleOf(config: KubeConfig, ref: WorkloadRef): WorkloadHandle |
       return null;
   }
 }
-
-/** The verbs the actions need (with actions enabled), for the generated ClusterRole. */
-export const KUBE_ACTION_RULES: readonly KubeRule[] = [
-  { apiGroup: '', resource: 'namespaces', verbs: ['get'], usedBy: 'protection (namespace annotation)', role: 'act' },
-  { apiGroup: 'apps', resource: 'deployments', verbs: ['get', 'patch'], usedBy: 'Stop, Resume, Keep (annotations)', role: 'act' },
-  { apiGroup: 'apps', resource: 'deployments/scale', verbs: ['get', 'patch'], usedBy: 'Stop, Resume (replicas)', role: 'act' },
-  { apiGroup: 'apps', resource: 'statefulsets', verbs: ['get', 'patch'], usedBy: 'Stop, Resume, Keep (annotations)', role: 'act' },
-  { apiGroup: 'apps', resource: 'statefulsets/scale', verbs: ['get', 'patch'], usedBy: 'Stop, Resume (replicas)', role: 'act' },
-  { apiGroup: 'batch', resource: 'jobs', verbs: ['get', 'patch'], usedBy: 'Stop, Resume (suspend), Keep', role: 'act' },
-  ...CUSTOM_WORKLOADS.map(
-    (k): KubeRule => ({
-      apiGroup: k.group,
-      resource: k.plural,
-      verbs: ['get', 'patch'],
-      usedBy: `Stop, Resume, Keep of ${k.kind} workloads`,
-      role: 'act',
-    }),
-  ),
-];

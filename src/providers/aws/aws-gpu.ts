@@ -1,0 +1,63 @@
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { EC2Client } from '@aws-sdk/client-ec2';
+import type { Config } from '../../config/schema.js';
+import { teamResolver } from '../../domain/ownership.js';
+import { metricsSourceId } from '../../config/gpu-sources-schema.js';
+import type { ProviderGpu } from '../provider.js';
+import { RollingWindowMetrics } from '../rolling-window-metrics.js';
+import { CloudWatchGpuSource } from './cloudwatch/cloudwatch-source.js';
+import { Ec2GpuInventory } from './ec2/ec2-gpu-inventory.js';
+import { Ec2InstancePort } from './ec2/ec2-instance-port.js';
+import { Ec2SpotPort, regionOfEc2SpotPlace } from './ec2/ec2-spot-port.js';
+
+/** Attempts per AWS call, throttling retries included. */
+const AWS_MAX_ATTEMPTS = 3;
+
+/** CloudWatch agent datapoints land a minute or two after their period: read the last 3 minutes again. */
+const CLOUDWATCH_OVERLAP_SECONDS = 180;
+
+/** One AWS SDK client per region and service, shared by inventory, metrics, stops and spot migrations. */
+function perRegion<T>(make: (region: string) => T): (region: string) => T {
+  const made = new Map<string, T>();
+  return (region) => {
+    let client = made.get(region);
+    if (!client) made.set(region, (client = make(region)));
+    return client;
+  };
+}
+
+/**
+ * CloudWatch metrics, the EC2 inventory, and EC2 stops and spot migrations in each instance's
+ * region. The clients use the SDK's own credential chain and endpoint settings (AWS_PROFILE,
+ * roles, AWS_ENDPOINT_URL_*). This module loads the AWS SDK clients: the face imports it only
+ * when a GPU source is first used.
+ */
+export function awsGpu(config: Config): ProviderGpu {
+  const ec2 = perRegion((region) => new EC2Client({ region, maxAttempts: AWS_MAX_ATTEMPTS }));
+  const cloudwatch = perRegion((region) => new CloudWatchClient({ region, maxAttempts: AWS_MAX_ATTEMPTS }));
+  const stopPorts = perRegion((region) => new Ec2InstancePort({ region, client: ec2(region) }));
+  const spotPorts = perRegion((region) => new Ec2SpotPort({ region, client: ec2(region) }));
+  const resolveTeam = teamResolver(config.teams);
+  const inventories = config.gpu.inventory.flatMap((source) =>
+    source.type === 'ec2'
+      ? [new Ec2GpuInventory({ regions: source.regions, tagKeys: config.ownership.tagKeys, resolveTeam, clientFor: ec2 })]
+      : [],
+  );
+  return {
+    metrics: (source) => {
+      if (source.type !== 'cloudwatch') throw new Error(`not a CloudWatch source: ${source.type}`);
+      const id = metricsSourceId(source);
+      return new RollingWindowMetrics(
+        new CloudWatchGpuSource({ id, region: source.region, namespace: source.namespace, client: cloudwatch(source.region) }),
+        { overlapSeconds: CLOUDWATCH_OVERLAP_SECONDS },
+      );
+    },
+    machines: async () => (await Promise.all(inventories.map((i) => i.list()))).flat(),
+    portOf: (instance) => (instance.provider === 'aws' && !instance.kubernetes ? stopPorts(instance.region) : undefined),
+    spotPortOf: (instance) => (instance.provider === 'aws' ? spotPorts(instance.region) : undefined),
+    spotPortAt: (place) => {
+      const region = regionOfEc2SpotPlace(place);
+      return region ? spotPorts(region) : undefined;
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import type { PermissionNeed } from '../../ports/permission-need.js';
+import { STOP_PERMISSIONS } from '../../ports/instance-port.js';
+import { SPOT_PERMISSIONS } from '../../ports/spot-port.js';
+import type { Provider } from '../provider.js';
+import { ATHENA_SOURCE_PERMISSIONS } from './athena/athena-permissions.js';
+import { AWS_SOURCE_PERMISSIONS } from './aws-permissions.js';
+import { athenaSources, awsSources } from './aws-sources.js';
+import { CLOUDWATCH_GPU_PERMISSIONS } from './cloudwatch/nvidia-smi-metrics.js';
+
+/** AWS: Cost Explorer, Budgets and Athena exports; CloudWatch GPU metrics; the EC2 inventory, stops and spot migrations. */
+export const aws: Provider = {
+  id: 'aws',
+  configTypes: { sources: ['aws', 'athena'], metrics: ['cloudwatch'], inventory: ['ec2'] },
+  permissions: [
+    ...AWS_SOURCE_PERMISSIONS,
+    ...ATHENA_SOURCE_PERMISSIONS,
+    ...CLOUDWATCH_GPU_PERMISSIONS.map(
+      (permission): PermissionNeed => ({
+        cloud: 'aws',
+        permission,
+        resource: '*',
+        usedBy: 'GPU metrics (CloudWatch agent)',
+        when: 'with CloudWatch GPU metrics',
+      }),
+    ),
+    // What Ec2GpuInventory declares (an instance field: the test checks the two agree).
+    { cloud: 'aws', permission: 'ec2:DescribeInstances', resource: '*', usedBy: 'GPU inventory (EC2)', when: 'with an ec2 GPU inventory' },
+  ],
+  portPermissions: { instances: STOP_PERMISSIONS, spot: SPOT_PERMISSIONS },
+  sources: (entry, { config }) => {
+    if (entry.type === 'aws') return awsSources(entry, config);
+    if (entry.type === 'athena') return athenaSources(entry);
+    throw new Error(`not an AWS source: ${entry.type}`);
+  },
+  gpu: async (config) => (await import('./aws-gpu.js')).awsGpu(config),
+};
