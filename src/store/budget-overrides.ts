@@ -1,11 +1,12 @@
 import type { BudgetOverride } from '../domain/budget-override.js';
+import type { Session } from './session.js';
 
 export interface BudgetOverrideStore {
   set(override: BudgetOverride): Promise<void>;
   list(): Promise<BudgetOverride[]>;
 }
 
-export interface OverrideRow {
+interface OverrideRow {
   team: string;
   cadence: BudgetOverride['cadence'];
   amount: number;
@@ -14,15 +15,28 @@ export interface OverrideRow {
   at: string;
 }
 
-/** Sets (or replaces) a team's budget of one cadence; the same statement on both stores. */
-export const SET_OVERRIDE = `INSERT INTO budget_overrides (team, cadence, amount, thresholds, by_user, at) VALUES ($1, $2, $3, $4, $5, $6)
-  ON CONFLICT (team, cadence) DO UPDATE SET amount = excluded.amount, thresholds = excluded.thresholds,
-    by_user = excluded.by_user, at = excluded.at`;
+/** Budgets set from chat (`/burnrate budget set`); they win over burnrate.yml. */
+export class SqlBudgetOverrideStore implements BudgetOverrideStore {
+  constructor(private readonly db: Session) {}
 
-export function overrideValues(o: BudgetOverride): [string, string, number, string | null, string, string] {
-  return [o.team, o.cadence, o.amount, o.thresholds ? JSON.stringify(o.thresholds) : null, o.byUser, o.at.toISOString()];
-}
+  /** Sets (or replaces) a team's budget of one cadence. */
+  async set(o: BudgetOverride): Promise<void> {
+    await this.db.run(
+      `INSERT INTO budget_overrides (team, cadence, amount, thresholds, by_user, at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (team, cadence) DO UPDATE SET amount = excluded.amount, thresholds = excluded.thresholds,
+         by_user = excluded.by_user, at = excluded.at`,
+      [o.team, o.cadence, o.amount, o.thresholds ? JSON.stringify(o.thresholds) : null, o.byUser, o.at.toISOString()],
+    );
+  }
 
-export function overrideFromRow(row: OverrideRow): BudgetOverride {
-  return { ...row, thresholds: row.thresholds ? (JSON.parse(row.thresholds) as number[]) : null, at: new Date(row.at) };
+  async list(): Promise<BudgetOverride[]> {
+    const rows = await this.db.rows<OverrideRow>(
+      `SELECT team, cadence, amount, thresholds, by_user AS "byUser", at FROM budget_overrides ORDER BY ${this.db.dialect.order('team', 'cadence')}`,
+    );
+    return rows.map((row) => ({
+      ...row,
+      thresholds: row.thresholds ? (JSON.parse(row.thresholds) as number[]) : null,
+      at: new Date(row.at),
+    }));
+  }
 }

@@ -1,6 +1,8 @@
+import type { Session } from './session.js';
+
 /**
- * Rows that make several processes on one database act once. Each claim is a single upsert, the
- * same statement on SQLite and Postgres: whoever inserts (or renews an expired) row first has it.
+ * Rows that make several processes on one database act once. Each claim is a single upsert:
+ * whoever inserts (or renews an expired) row first has it.
  */
 export interface ClaimStore {
   /**
@@ -13,9 +15,38 @@ export interface ClaimStore {
   jobOccurrence(job: string, occurrence: Date, owner: string, now: Date): Promise<boolean>;
 }
 
-/** Claims the keys not claimed or expired; the delivery is new when it got every one of them. */
-export const CLAIM_DELIVERY = `INSERT INTO inbound_claims (key, expires_at) VALUES ($1, $2)
-  ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE inbound_claims.expires_at <= $3
-  RETURNING key`;
-export const FORGET_EXPIRED_DELIVERIES = 'DELETE FROM inbound_claims WHERE expires_at <= $1';
-export const CLAIM_JOB = `INSERT INTO job_runs (job, occurrence, owner, at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`;
+export class SqlClaimStore implements ClaimStore {
+  constructor(private readonly db: Session) {}
+
+  /**
+   * Every key in one statement: a replica claims a Slack delivery before it acknowledges it, so this
+   * is one round trip. Keys go in sorted, so two replicas claiming the same keys lock them in the same order.
+   */
+  async firstDelivery(keys: readonly string[], now: Date, ttlMs: number): Promise<boolean> {
+    const distinct = [...new Set(keys)].sort();
+    if (distinct.length === 0) return true;
+    const until = new Date(now.getTime() + ttlMs).toISOString();
+    const d = this.db.dialect;
+    // WHERE true: SQLite needs it to tell an upsert's ON CONFLICT from a join's ON.
+    const claimed = await this.db.run(
+      `INSERT INTO inbound_claims (key, expires_at) SELECT value, ? FROM ${d.listTable} WHERE true
+       ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE inbound_claims.expires_at <= ?
+       RETURNING key`,
+      [until, d.list(distinct), now.toISOString()],
+    );
+    return claimed === distinct.length;
+  }
+
+  /** Also forgets expired delivery claims: off the acknowledgement's path, on the leader's schedule. */
+  async jobOccurrence(job: string, occurrence: Date, owner: string, now: Date): Promise<boolean> {
+    const first =
+      (await this.db.run('INSERT INTO job_runs (job, occurrence, owner, at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', [
+        job,
+        occurrence.toISOString(),
+        owner,
+        now.toISOString(),
+      ])) === 1;
+    if (first) await this.db.run('DELETE FROM inbound_claims WHERE expires_at <= ?', [now.toISOString()]);
+    return first;
+  }
+}

@@ -1,23 +1,24 @@
+import { postgresSession } from './pg-dialect.js';
 import { BurnrateError } from '../../domain/errors.js';
 import type { Store } from '../store.js';
-import { PgAcknowledgementStore } from './pg-acknowledgements.js';
-import { PgAuditLog } from './pg-audit-log.js';
-import { PgBudgetOverrideStore } from './pg-budget-overrides.js';
+import { SqlAcknowledgementStore } from '../acknowledgements.js';
+import { SqlAuditLog } from '../audit-log.js';
+import { SqlBudgetOverrideStore } from '../budget-overrides.js';
 import { PgFindingStore } from './pg-findings.js';
 import { PgGpuFindingStore } from './pg-gpu-findings.js';
-import { PgKeepExceptionStore } from './pg-keep-exceptions.js';
+import { SqlKeepExceptionStore } from '../keep-exceptions.js';
 import { recordRun } from './pg-record-run.js';
 import { PgReviewStore } from './pg-reviews.js';
-import { PgSnoozeStore } from './pg-snoozes.js';
+import { SqlSnoozeStore } from '../snoozes.js';
 import { PgSweepFindingStore } from './pg-sweep-findings.js';
-import { PgChatConversationStore } from './pg-chat-conversations.js';
+import { SqlChatConversationStore } from '../chat-conversations.js';
 import { PgConsoleMessageStore } from './pg-console-messages.js';
 import { PgInstanceActionStore } from './pg-instance-actions.js';
 import { PgInstanceOwnerStore } from './pg-instance-owners.js';
 import { PgKubeUsageStore } from './pg-kube-usage.js';
 import { PgSavingsLedgerStore } from './pg-savings-ledger.js';
 import { PgSpotMigrationStore } from './pg-spot-migrations.js';
-import { PgClaimStore } from './pg-claims.js';
+import { SqlClaimStore } from '../claims.js';
 import { PgCloudBudgetStore } from './pg-cloud-budgets.js';
 import { PgDb, redactUrl } from './pg-db.js';
 import { importBatches } from './pg-import-batches.js';
@@ -37,6 +38,7 @@ export function openPostgresStore(url: string, options: { poolSize?: number } = 
   const location = redactUrl(url);
   const db = PgDb.connect(url, { max: options.poolSize });
   const ready = db.openWith((ungated) => migratePostgres(ungated).catch((error: unknown) => Promise.reject(unavailable(location, error))));
+  const session = postgresSession(db);
   return {
     spend: new PgSpendStore(db),
     breakdowns: new PgSpendBreakdownStore(db),
@@ -45,23 +47,23 @@ export function openPostgresStore(url: string, options: { poolSize?: number } = 
     cloudBudgets: new PgCloudBudgetStore(db),
     findings: new PgFindingStore(db),
     outbox: new PgOutboxStore(db),
-    audit: new PgAuditLog(db),
-    snoozes: new PgSnoozeStore(db),
-    budgets: new PgBudgetOverrideStore(db),
+    audit: new SqlAuditLog(session),
+    snoozes: new SqlSnoozeStore(session),
+    budgets: new SqlBudgetOverrideStore(session),
     console: new PgConsoleMessageStore(db),
     gpuFindings: new PgGpuFindingStore(db),
-    keeps: new PgKeepExceptionStore(db),
+    keeps: new SqlKeepExceptionStore(session),
     instanceActions: new PgInstanceActionStore(db),
     savings: new PgSavingsLedgerStore(db),
     kubeUsage: new PgKubeUsageStore(db),
     instanceOwners: new PgInstanceOwnerStore(db),
-    conversations: new PgChatConversationStore(db),
+    conversations: new SqlChatConversationStore(session),
     spotMigrations: new PgSpotMigrationStore(db),
     sweepFindings: new PgSweepFindingStore(db),
     importBatches: (batches, now, options) => importBatches(db, batches, now, options),
     recordRun: (table, change, alerts, now) => recordRun(db, table, change, alerts, now),
-    acknowledgements: new PgAcknowledgementStore(db),
-    claims: new PgClaimStore(db),
+    acknowledgements: new SqlAcknowledgementStore(session),
+    claims: new SqlClaimStore(session),
     location,
     shared: true,
     ready: () => ready,

@@ -44,6 +44,11 @@ export class PgDb extends PgSession {
     return super.rows<R>(text, values);
   }
 
+  override async tuples<T extends unknown[]>(text: string, values: readonly unknown[] = []): Promise<T[]> {
+    await this.opened;
+    return super.tuples<T>(text, values);
+  }
+
   override async run(text: string, values: readonly unknown[] = []): Promise<number> {
     await this.opened;
     return super.run(text, values);

@@ -16,6 +16,11 @@ export class PgSession {
     return (await this.rows<R>(text, values))[0];
   }
 
+  /** Rows as arrays of their columns. */
+  async tuples<T extends unknown[]>(text: string, values: readonly unknown[] = []): Promise<T[]> {
+    return (await this.client.query<T>({ text, values: values as unknown[], rowMode: 'array' })).rows;
+  }
+
   /** Runs a statement; how many rows it changed. */
   async run(text: string, values: readonly unknown[] = []): Promise<number> {
     return (await this.client.query(text, values as unknown[])).rowCount ?? 0;

@@ -2,12 +2,13 @@ import { attributeKubeCost } from './kube-attribution.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { sqliteSession } from './sqlite-dialect.js';
 import { BurnrateError } from '../../domain/errors.js';
-import { SqliteAcknowledgementStore } from './acknowledgements.js';
-import { SqliteAuditLog } from './audit-log.js';
-import { SqliteBudgetOverrideStore } from './budget-overrides.js';
-import { SqliteChatConversationStore } from './chat-conversations.js';
-import { SqliteClaimStore } from './claims.js';
+import { SqlAcknowledgementStore } from '../acknowledgements.js';
+import { SqlAuditLog } from '../audit-log.js';
+import { SqlBudgetOverrideStore } from '../budget-overrides.js';
+import { SqlChatConversationStore } from '../chat-conversations.js';
+import { SqlClaimStore } from '../claims.js';
 import { SqliteCloudBudgetStore } from './cloud-budgets.js';
 import { soleLeadership } from '../leadership.js';
 import { SqliteConsoleMessageStore } from './console-messages.js';
@@ -17,8 +18,8 @@ import { SqliteInstanceOwnerStore } from './instance-owners.js';
 import { SqliteInstanceActionStore } from './instance-actions.js';
 import { SqliteSavingsLedgerStore } from './savings-ledger.js';
 import { SqliteKubeUsageStore } from './kube-usage.js';
-import { SqliteKeepExceptionStore } from './keep-exceptions.js';
-import { SqliteSnoozeStore } from './snoozes.js';
+import { SqlKeepExceptionStore } from '../keep-exceptions.js';
+import { SqlSnoozeStore } from '../snoozes.js';
 import { SqliteSpotMigrationStore } from './spot-migrations.js';
 import { applySweepFindingChange, SqliteSweepFindingStore } from './sweep-findings.js';
 import { SqliteReviewStore } from './reviews.js';
@@ -66,6 +67,7 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);
+  const session = sqliteSession(db);
 
   const spend = new SqliteSpendStore(db);
   const importBatches = db.transaction((batches: Parameters<Store['importBatches']>[0], now?: Date, options?: ImportOptions) => {
@@ -117,21 +119,21 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
     cloudBudgets: new SqliteCloudBudgetStore(db),
     findings: new SqliteFindingStore(db),
     outbox: new SqliteOutboxStore(db, options.databaseClock),
-    audit: new SqliteAuditLog(db),
-    snoozes: new SqliteSnoozeStore(db),
-    acknowledgements: new SqliteAcknowledgementStore(db),
-    budgets: new SqliteBudgetOverrideStore(db),
+    audit: new SqlAuditLog(session),
+    snoozes: new SqlSnoozeStore(session),
+    acknowledgements: new SqlAcknowledgementStore(session),
+    budgets: new SqlBudgetOverrideStore(session),
     console: new SqliteConsoleMessageStore(db),
     gpuFindings: new SqliteGpuFindingStore(db),
-    keeps: new SqliteKeepExceptionStore(db),
+    keeps: new SqlKeepExceptionStore(session),
     instanceActions: new SqliteInstanceActionStore(db),
     savings: new SqliteSavingsLedgerStore(db),
     kubeUsage: new SqliteKubeUsageStore(db),
     instanceOwners: new SqliteInstanceOwnerStore(db),
-    conversations: new SqliteChatConversationStore(db),
+    conversations: new SqlChatConversationStore(session),
     spotMigrations: new SqliteSpotMigrationStore(db),
     sweepFindings: new SqliteSweepFindingStore(db),
-    claims: new SqliteClaimStore(db),
+    claims: new SqlClaimStore(session),
     location: path,
     shared: false,
     ready: async () => {},

@@ -1,0 +1,163 @@
+import type Database from 'better-sqlite3';
+import type { Dialect, InsertColumn, Session } from '../session.js';
+import { sqliteMoneySum } from '../dialect/money-sum.js';
+
+// Everything SQLite spells its own way, and the session over one better-sqlite3 connection.
+
+export const SQLITE: Dialect = {
+  name: 'sqlite',
+  money: sqliteMoneySum,
+  inList: (column) => `${column} IN (SELECT value FROM json_each(?))`,
+  listTable: 'json_each(?)',
+  list: (values) => JSON.stringify(values),
+  bytes: (expression) => expression,
+  order: (...columns) => columns.join(', '),
+  jsonText: (column, field) => `json_extract(${column}, '$.${field}')`,
+  greatest: 'max',
+  rowId: 'rowid',
+  skipLocked: '',
+};
+
+/** better-sqlite3 binds numbers, text, blobs and null: booleans become 0/1, undefined null. */
+const bindable = (value: unknown): unknown => (value === undefined ? null : typeof value === 'boolean' ? (value ? 1 : 0) : value);
+
+/** Statements kept prepared, by their text: the sub-stores' statements are few and run often (chat commands, the budget check). */
+class StatementCache {
+  private readonly statements = new Map<string, Database.Statement>();
+  constructor(private readonly db: Database.Database) {}
+
+  get(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+/** Inserts of up to this many rows share one statement of as many VALUES tuples; more go in such chunks. */
+const INSERT_CHUNK = 50;
+
+/**
+ * The session over one SQLite connection: statements run synchronously behind the async interface.
+ * A transaction is the process's only writer while it lasts: statements from outside it wait until
+ * it ends, so work of another caller never joins it by accident.
+ */
+class SqliteSession implements Session {
+  readonly dialect = SQLITE;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly statements: StatementCache,
+    private readonly turn: Turn,
+    private readonly inTransaction: boolean,
+  ) {}
+
+  async rows<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    await this.wait();
+    return this.statements.get(sql).all(...params.map(bindable)) as R[];
+  }
+
+  async one<R>(sql: string, params: readonly unknown[] = []): Promise<R | undefined> {
+    await this.wait();
+    return this.statements.get(sql).get(...params.map(bindable)) as R | undefined;
+  }
+
+  async tuples<T extends unknown[]>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    await this.wait();
+    const statement = this.statements.get(sql);
+    try {
+      return statement.raw(true).all(...params.map(bindable)) as T[];
+    } finally {
+      statement.raw(false);
+    }
+  }
+
+  async run(sql: string, params: readonly unknown[] = []): Promise<number> {
+    await this.wait();
+    const statement = this.statements.get(sql);
+    const bound = params.map(bindable);
+    // A statement that returns rows (… RETURNING) runs through all(): run() refuses it.
+    return statement.reader ? statement.all(...bound).length : statement.run(...bound).changes;
+  }
+
+  async insertRows(table: string, columns: readonly InsertColumn[], rows: readonly (readonly unknown[])[]): Promise<number> {
+    await this.wait();
+    const names = columns.map((c) => c.name).join(', ');
+    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    const chunkOf = (size: number) =>
+      this.statements.get(`INSERT INTO ${table} (${names}) VALUES ${Array.from({ length: size }, () => tuple).join(', ')}`);
+    const full = chunkOf(INSERT_CHUNK);
+    const insert = () => {
+      let start = 0;
+      for (; start + INSERT_CHUNK <= rows.length; start += INSERT_CHUNK)
+        full.run(
+          ...rows
+            .slice(start, start + INSERT_CHUNK)
+            .flat()
+            .map(bindable),
+        );
+      if (start < rows.length) chunkOf(rows.length - start).run(...rows.slice(start).flat().map(bindable));
+    };
+    if (this.inTransaction) insert();
+    else this.db.transaction(insert)();
+    return rows.length;
+  }
+
+  async transaction<T>(work: (tx: Session) => Promise<T>): Promise<T> {
+    if (this.inTransaction) return work(this);
+    const release = await this.turn.take();
+    try {
+      this.statements.get('BEGIN IMMEDIATE').run();
+      const tx = new SqliteSession(this.db, this.statements, this.turn, true);
+      try {
+        const result = await work(tx);
+        this.statements.get('COMMIT').run();
+        return result;
+      } catch (error) {
+        if (this.db.inTransaction) this.statements.get('ROLLBACK').run();
+        throw error;
+      }
+    } finally {
+      release();
+    }
+  }
+
+  async lock(): Promise<void> {
+    // BEGIN IMMEDIATE took the database's write lock: every other writer, in any process, waits.
+  }
+
+  /** Outside a transaction, waits while another caller's transaction is open. */
+  private async wait(): Promise<void> {
+    if (!this.inTransaction && this.turn.held) await this.turn.idle();
+  }
+}
+
+/** Whose turn it is to hold the connection's one transaction; callers queue in order. */
+class Turn {
+  private tail: Promise<void> = Promise.resolve();
+  held = false;
+
+  async take(): Promise<() => void> {
+    const before = this.tail;
+    let release!: () => void;
+    this.tail = new Promise<void>((resolve) => (release = resolve));
+    await before;
+    this.held = true;
+    return () => {
+      this.held = false;
+      release();
+    };
+  }
+
+  /** Resolves once no transaction is open or queued. */
+  async idle(): Promise<void> {
+    while (this.held) await this.tail;
+  }
+}
+
+/** The session over an open SQLite connection. */
+export function sqliteSession(db: Database.Database): Session {
+  return new SqliteSession(db, new StatementCache(db), new Turn(), false);
+}
