@@ -1,110 +1,23 @@
 import type { Deps } from '../src/deps.js';
-import { combinedDataThrough } from '../src/domain/data-through.js';
-import { loadSpendTotals } from '../src/snapshots/spend-totals.js';
-import type { Period } from '../src/domain/period.js';
-import { KUBE_DIMENSIONS, type KubeDimension, type SpendDimension } from '../src/domain/spend.js';
-import { loadKubeCost } from '../src/snapshots/kube-cost.js';
-import { leftOutNote } from '../src/domain/left-out-currencies.js';
-import { cents } from '../src/checks/review/allocate.js';
-
-const isKubeDimension = (by: string): by is KubeDimension => (KUBE_DIMENSIONS as readonly string[]).includes(by);
+import { loadSpendReport, type SpendReportQuery } from '../src/snapshots/spend-report.js';
 import type { SpendReport } from '../src/domain/spend-report.js';
-import type { SpendBasis } from '../src/domain/spend-totals.js';
 import { monthOf, toDay } from '../src/domain/period.js';
 import { spendSummary } from '../templates/spend-summary.js';
 import { spendByDayChart } from './spend-chart.js';
-import { staleLine } from '../templates/stale-data-notice.js';
-import { staleSources } from '../src/domain/staleness.js';
 import { readChatArgs } from './chat-args.js';
 import type { CommandSpec } from './command.js';
 import { notInAnyTeam, resolveTeamId } from './team-arg.js';
 import { badArguments } from './usage.js';
 
-export interface SpendQuery {
-  period: Period;
-  by: SpendDimension | KubeDimension;
+export interface SpendQuery extends Omit<SpendReportQuery, 'team'> {
   /** A team id or one of its match values; undefined for the teams the caller may see. */
   team?: string;
-  /** Teams the caller may see; undefined means all (admins, the CLI). */
-  visibleTeams?: readonly string[];
-  /** Charge days (default) or the invoices' billing periods. */
-  basis?: SpendBasis;
 }
 
-/** "What did we spend, on what": totals for a period grouped by one dimension. */
-export async function spendReport(deps: Pick<Deps, 'config' | 'store' | 'clock'>, query: SpendQuery): Promise<SpendReport> {
+/** The spend report for what a user typed: the team resolved (and checked against what they may see) first. */
+export function spendReport(deps: Pick<Deps, 'config' | 'store' | 'clock'>, query: SpendQuery): Promise<SpendReport> {
   const team = query.team === undefined ? undefined : resolveTeamId(deps.config, query.team, query.visibleTeams);
-  const teams = team ? [team] : query.visibleTeams ? [...query.visibleTeams] : undefined;
-  if (isKubeDimension(query.by)) return kubeSpendReport(deps, query.period, query.by, teams);
-  const by = query.by;
-  // One currency per answer: a team's budget currency, else the data's own when it has one, else
-  // the fx base; other currencies are converted at each billing period's rate, never added as they are.
-  const budgetCurrency = team ? deps.config.teams.find((t) => t.id === team)?.budget?.currency : undefined;
-  const [totals, freshness, failures] = await Promise.all([
-    loadSpendTotals(
-      deps,
-      { period: query.period, teams, ...(query.basis ? { basis: query.basis } : {}) },
-      by,
-      (held, fx) => budgetCurrency ?? (held.length === 1 ? held[0]! : fx.base),
-    ),
-    deps.store.freshness.list(),
-    deps.store.freshness.failures(),
-  ]);
-  const { currency, rows, total } = totals;
-  const warnings = [...totals.notes];
-  // A failing source leaves its numbers short: say so next to them ("AWS data 26 h old (refresh failing)").
-  const stale = staleSources(deps.config, freshness, failures, deps.clock()).filter((s) => s.kind === 'spend');
-  if (stale.length > 0) warnings.push(staleLine(stale));
-  return {
-    period: query.period,
-    currency,
-    by: query.by,
-    ...(query.basis === 'invoice' ? { basis: 'invoice' as const } : {}),
-    ...(teams ? { teams } : {}),
-    rows,
-    total,
-    dataThrough: combinedDataThrough(freshness),
-    warnings,
-  };
-}
-
-/**
- * The Kubernetes GPU nodes' cost by namespace or workload: each node's cost (the bill's, else its
- * list price over the hours seen) split over the workloads that held its GPUs, adding up to it to
- * the cent; the GPUs no pod requested and the node time no sample saw are lines of their own.
- */
-async function kubeSpendReport(
-  deps: Pick<Deps, 'config' | 'store' | 'clock'>,
-  period: Period,
-  by: KubeDimension,
-  teams: readonly string[] | undefined,
-): Promise<SpendReport> {
-  const [cost, freshness] = await Promise.all([loadKubeCost(deps, period), deps.store.freshness.list()]);
-  const lines = cost.lines.filter((l) => !teams || (l.team !== null && teams.includes(l.team)));
-  const sums = new Map<string, number>();
-  for (const line of lines) {
-    const key = by === 'namespace' || line.namespace === line.workload ? line.namespace : `${line.workload.replace(/^[^/]+\//, '')}`;
-    sums.set(key, cents(sums.get(key) ?? 0) + line.cost);
-  }
-  const rows = [...sums]
-    .map(([key, amount]) => ({ key, billed: cents(amount), effective: cents(amount) }))
-    .sort((a, b) => b.effective - a.effective || a.key.localeCompare(b.key));
-  const total = cents(rows.reduce((sum, r) => sum + r.effective, 0));
-  const leftOut = leftOutNote(cost.missing, cost.currency);
-  const warnings = [
-    `Kubernetes GPU nodes only: ${cost.billedNodeDays} node-day(s) at the bill's cost, ${cost.listNodeDays} at list price (not on the bill yet).`,
-    ...(leftOut ? [leftOut] : []),
-  ];
-  return {
-    period,
-    currency: cost.currency,
-    by,
-    ...(teams ? { teams: [...teams] } : {}),
-    rows,
-    total: { billed: total, effective: total },
-    dataThrough: combinedDataThrough(freshness),
-    warnings,
-  };
+  return loadSpendReport(deps, { ...query, team });
 }
 
 export const spendCommand: CommandSpec = {

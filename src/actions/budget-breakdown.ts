@@ -1,5 +1,5 @@
 import { groupsOf } from '../ports/people-directory.js';
-import { spendReport } from '../../commands/spend.js';
+import { loadSpendReport } from '../snapshots/spend-report.js';
 import { rolesOf, visibleTeams } from '../domain/roles.js';
 import { BurnrateError } from '../domain/errors.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
@@ -28,8 +28,8 @@ export const budgetBreakdownAction = defineAction({
   async run({ deps, interaction }, { finding }) {
     const visible = visibleTeams(deps.config, rolesOf(deps.config, interaction.actor.userId, groupsOf(deps)));
     const query = { period: finding.range, team: finding.team, visibleTeams: visible };
-    const byService = await spendReport(deps, { ...query, by: 'service' });
-    const byResource = await spendReport(deps, { ...query, by: 'resource' });
+    const byService = await loadSpendReport(deps, { ...query, by: 'service' });
+    const byResource = await loadSpendReport(deps, { ...query, by: 'resource' });
     return { audit: null, value: { byService, byResource } };
   },
   async answer({ interaction }, { finding }, { byService, byResource }) {
