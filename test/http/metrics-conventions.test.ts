@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createServeMetrics } from '../../src/http/metrics.js';
 import { testDeps } from '../support/deps.js';
+import { grafanaPanelQueries } from './grafana-panels.js';
 import { scrape } from './scrape-metrics.js';
 
 // /metrics as operators' tools expect it: no label a scrape target already carries, the usual
@@ -63,6 +64,13 @@ describe('/metrics by the conventions', () => {
     expect(await scrape(metrics.route)).not.toMatch(/^burnrate_team_idle_gpu_cost_per_day\{/m);
     metrics.observeJob('gpu check', 2, true);
     expect(await scrape(metrics.route)).toMatch(/^burnrate_team_idle_gpu_cost_per_day\{team="vision",currency="USD"\} 0$/m);
+  });
+
+  it('exposes every metric the sample Grafana panels query', async () => {
+    const metrics = serveMetrics(true);
+    const declared = new Set([...(await scrape(metrics.route)).matchAll(/^# TYPE (\w+) /gm)].map((m) => m[1]));
+    for (const expr of grafanaPanelQueries())
+      for (const [name] of expr.matchAll(/\bburnrate_\w+/g)) expect(declared).toContain(name.replace(/_(bucket|count|sum)$/, ''));
   });
 
   it.skipIf(!existsSync(PROMTOOL))(

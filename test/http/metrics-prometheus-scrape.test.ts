@@ -9,6 +9,7 @@ import { createServeMetrics } from '../../src/http/metrics.js';
 import { startMetricsListener } from '../../src/http/metrics-listener.js';
 import type { HealthProbe } from '../../src/http/server.js';
 import { testDeps } from '../support/deps.js';
+import { grafanaPanelQueries } from './grafana-panels.js';
 import { freePort } from '../support/free-port.js';
 
 // A real Prometheus (Debian's `prometheus` package) scrapes /metrics: what it stores must carry
@@ -81,6 +82,11 @@ describe('/metrics scraped by a real Prometheus', () => {
           .map((s) => s.task)
           .sort(),
       ).toEqual(['budget_check', 'gpu_check']);
+      // The sample panels' queries are PromQL this Prometheus runs (the team is the panel's variable).
+      for (const expr of grafanaPanelQueries()) {
+        const res = await fetch(`${base}/api/v1/query?query=${encodeURIComponent(expr.replaceAll('$team', 'vision'))}`);
+        expect(`${expr}: ${((await res.json()) as { status: string }).status}`).toBe(`${expr}: success`);
+      }
     },
     60_000,
   );
