@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.js';
-import { runBudgetCheck, type BudgetCheckResult } from './budget-check.js';
+import type { BudgetCheckResult } from '../checks/budget/definition.js';
+import { runBudgetCheck } from './budget-check.js';
 import { handOverAlerts } from './delivery-loop.js';
 import { refreshSources, type RefreshResult } from './refresh-sources.js';
 

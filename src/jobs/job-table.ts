@@ -1,14 +1,16 @@
 import type { Deps } from '../deps.js';
 import type { PeopleDirectory } from '../ports/people-directory.js';
-import { runBudgetCheck } from './budget-check.js';
+import { CHECKS } from '../checks/index.js';
+import type { AnyCheckPlugin, CheckSchedule, JobCron } from '../checks/definition.js';
 import { handOverAlerts } from './delivery-loop.js';
-import { runGpuCheck } from './gpu-check.js';
 import { runOrganisationDigest, runTeamDigests } from './digest.js';
 import { refreshSources } from './refresh-sources.js';
 import { runMonthlyReview } from './monthly-review.js';
 import { runScheduledReview } from './scheduled-review.js';
-import { runSweepCheck } from './sweep-check.js';
 import { sampleKubeUsage } from './kube-usage.js';
+import { runCheck } from './run-check.js';
+
+export type { JobCron };
 
 /** One run of a job: the teams it is for, and where a step tells what it did (serve's first run prints it). */
 export interface JobRun {
@@ -37,12 +39,6 @@ export interface JobTableOptions {
   reviewAtStart?: boolean;
 }
 
-/**
- * When a job runs: daily at a time of day in each team's own time zone (one cron task per zone, so a
- * Berlin team hears at 08:00 Berlin time), or on a cron expression in UTC, or every minute.
- */
-export type JobCron = { daily: string } | { expression: string; utc: boolean };
-
 export interface Job {
   /** The name it is logged and timed under. */
   id: string;
@@ -59,8 +55,9 @@ export interface Job {
 
 /**
  * What burnrate runs on its own, in the order serve's first run goes through the steps:
- *   1. budget check: refresh the sources, check budgets, hand alerts to delivery
- *   2. idle-GPU check (when GPU metrics are configured): idle instances, sweep caps, hand over
+ *   1. the registered checks (checks/index.ts), job by job: the budget check (refresh the sources,
+ *      check budgets, hand alerts to delivery), then, when GPU metrics are configured, the idle-GPU
+ *      check and the sweep caps, Kubernetes usage sampled after them, and hand over
  *   3. monthly review: refresh, reviews due today with reminders and summaries (and, when asked,
  *      last month's review at start whatever the day), hand over
  *   4. outbox delivery, every minute
@@ -80,7 +77,6 @@ export function jobTable(deps: Deps, options: JobTableOptions = {}): Job[] {
       }
     },
   };
-  const { budgetCheck } = deps.config.schedule;
   const reviewAt = deps.config.review.at;
   // Each directory once (the console may share Slack's), and only those that read something.
   const seen = new Set<PeopleDirectory>();
@@ -93,23 +89,7 @@ export function jobTable(deps: Deps, options: JobTableOptions = {}): Job[] {
   const jobs: Job[] = [];
   // First, so the first checks already name and ping people and groups hold their roles.
   if (directories.length > 0) jobs.push(peopleJob(directories));
-  jobs.push({
-    id: 'budget check',
-    cron: { daily: budgetCheck },
-    describe: (timezone, teams) => `budget check daily at ${budgetCheck} ${timezone} for ${teams.join(', ')}`,
-    steps: [
-      refresh,
-      {
-        name: 'budget check',
-        run: async ({ teams, say }) => {
-          const check = await runBudgetCheck(deps, { teams });
-          say(`budget check: ${check.findings.length} open finding(s), ${check.alerts.length} new alert(s)`);
-        },
-      },
-      handOver,
-    ],
-  });
-  if (deps.gpu) jobs.push(gpuCheckJob(deps, handOver));
+  jobs.push(...checkJobs(deps, refresh, handOver));
   jobs.push({
     // Daily: the job itself knows which day is a team's first working day of the month.
     id: 'monthly review',
@@ -223,40 +203,65 @@ function digestJobs(deps: Deps, handOver: JobStep): Job[] {
   return jobs;
 }
 
-/** The idle-GPU check and the sweep caps, on the `gpu.check` cron (UTC). */
-function gpuCheckJob(deps: Deps, handOver: JobStep): Job {
-  const expression = deps.config.gpu.check;
+/**
+ * Steps a job runs after its checks that are no check themselves: Kubernetes usage is sampled on the
+ * GPU metrics' cron, where the clusters are read anyway.
+ */
+function samplersOf(deps: Deps): Record<string, JobStep[]> {
+  const kubeUsage: JobStep = {
+    name: 'Kubernetes usage',
+    run: async ({ say }) => {
+      if (!deps.gpu?.clusters) return;
+      say(`Kubernetes usage: ${await sampleKubeUsage(deps)} workload-node row(s) recorded`);
+    },
+  };
+  return { 'gpu check': [kubeUsage] };
+}
+
+/**
+ * The checks' jobs, built from the registry: each job named by a check (in registry order) runs a
+ * refresh first when its first check asks, then its checks one after another, then the hand-over.
+ */
+function checkJobs(deps: Deps, refresh: JobStep, handOver: JobStep): Job[] {
+  const jobs = new Map<string, { schedule: CheckSchedule; checks: AnyCheckPlugin[] }>();
+  for (const check of CHECKS) {
+    if (check.enabled && !check.enabled(deps)) continue;
+    const job = jobs.get(check.schedule.job) ?? { schedule: check.schedule, checks: [] };
+    job.checks.push(check);
+    jobs.set(check.schedule.job, job);
+  }
+  const samplers = samplersOf(deps);
+  return [...jobs].map(([id, { schedule, checks }]) => {
+    if (!schedule.cron) throw new Error(`The first check of the job "${id}" (${checks[0]!.name}) must say when it runs.`);
+    const cron = schedule.cron(deps);
+    const describe = schedule.describe;
+    return {
+      id,
+      cron,
+      ...(describe ? { describe: (timezone: string, teams: readonly string[]) => describe(deps, timezone, teams) } : {}),
+      steps: [
+        ...(schedule.refreshFirst ? [refresh] : []),
+        ...checks.map((check) => checkStep(deps, check, 'daily' in cron)),
+        ...(samplers[id] ?? []),
+        handOver,
+      ],
+    };
+  });
+}
+
+/**
+ * One registered check as a step. A daily job runs each time zone's teams at their hour; a cron job
+ * checks every team and what belongs to none (instances of no team cost the same).
+ */
+function checkStep(deps: Deps, check: AnyCheckPlugin, daily: boolean): JobStep {
   return {
-    id: 'gpu check',
-    cron: { expression, utc: true },
-    describe: () => `idle-GPU check on "${expression}" (UTC)`,
-    steps: [
-      {
-        name: 'idle-GPU check',
-        run: async ({ say }) => {
-          const gpu = await runGpuCheck(deps);
-          say(
-            `idle-GPU check: ${gpu.findings.filter((f) => f.state !== 'resolved').length} idle instance(s), ${gpu.queued.length} alert(s) queued${deps.config.actions.enabled ? '' : ' (actions are dry runs)'}`,
-          );
-        },
-      },
-      {
-        name: 'Kubernetes usage',
-        run: async ({ say }) => {
-          if (!deps.gpu?.clusters) return;
-          say(`Kubernetes usage: ${await sampleKubeUsage(deps)} workload-node row(s) recorded`);
-        },
-      },
-      {
-        name: 'sweep check',
-        run: async ({ say }) => {
-          const sweeps = await runSweepCheck(deps);
-          if (deps.config.teams.some((t) => t.sweepCaps))
-            say(`sweep caps: ${sweeps.findings.length} sweep(s) over a cap, ${sweeps.queued.length} alert(s) queued`);
-        },
-      },
-      handOver,
-    ],
+    name: check.name,
+    run: async ({ teams, say }) => {
+      const definition = check.definition(deps, daily ? teams : undefined);
+      if (!definition) return;
+      const line = check.summary(deps, await runCheck(deps, definition));
+      if (line) say(line);
+    },
   };
 }
 

@@ -4,7 +4,7 @@ import {
   type DailySpendChartInput,
   type RenderedChart,
 } from '../charts/daily-spend-chart.js';
-import { chartFor, compactPngs, type ChartPngs } from './chart-delivery.js';
+import { chartFor, compactPngs, type ChartPngs } from '../outbox/chart-delivery.js';
 import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import { monthOf } from '../domain/period.js';

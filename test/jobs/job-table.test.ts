@@ -5,6 +5,8 @@ import { jobTable, runJob } from '../../src/jobs/job-table.js';
 import { startScheduler } from '../../src/scheduler.js';
 import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { testDeps } from '../support/deps.js';
+import { gpuDemo } from '../support/gpu-demo.js';
+import { CHECKS } from '../../src/checks/index.js';
 
 describe('the job table', () => {
   it('is what the scheduler runs: daily jobs per team time zone, then the cron jobs', async () => {
@@ -86,5 +88,19 @@ describe('the job table', () => {
     const step = (name: string, atStartOnly = false): JobStep => ({ name, atStartOnly, run: async () => void ran.push(name) });
     await runJob({ id: 'a', cron: { daily: '09:00' }, steps: [step('review'), step('at start', true), step('hand over')] }, []);
     expect(ran).toEqual(['review', 'hand over']);
+  });
+});
+
+describe('the checks in the job table', () => {
+  it('are the registered checks: each job runs its checks in registry order, refreshed first where asked, handed over last', () => {
+    const { deps } = gpuDemo();
+    const jobs = jobTable(deps);
+    const steps = (id: string) => jobs.find((j) => j.id === id)?.steps.map((s) => s.name);
+    expect(steps('budget check')).toEqual(['source refresh', 'budget check', 'hand over to delivery']);
+    expect(steps('gpu check')).toEqual(['idle-GPU check', 'sweep check', 'Kubernetes usage', 'hand over to delivery']);
+    expect(jobs.find((j) => j.id === 'gpu check')?.cron).toEqual({ expression: deps.config.gpu.check, utc: true });
+    // Every registered check runs somewhere.
+    const named = new Set(jobs.flatMap((j) => j.steps.map((s) => s.name)));
+    expect(CHECKS.filter((c) => !named.has(c.name))).toEqual([]);
   });
 });

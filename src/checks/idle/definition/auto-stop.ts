@@ -1,13 +1,13 @@
-import { automaticStop } from '../operations/stop-idle-instance.js';
-import { DRY_RUN_HINT, runOperationAs } from '../operations/operation.js';
-import { fanOutInThread } from '../outbox/fan-out.js';
-import type { Deps } from '../deps.js';
-import { instanceLabel } from '../domain/gpu-finding.js';
-import { formatMoney } from '../domain/money.js';
-import type { OutboxDraft } from '../store/outbox-records.js';
-import { privateReply } from '../../templates/private-reply.js';
-import type { Message } from '../../templates/message.js';
-import { alertTeam, autoStopAt, idleAlertFor, idleThread, type AlertedFinding } from '../snapshots/idle-alert-content.js';
+import { automaticStop } from '../../../operations/stop-idle-instance.js';
+import { DRY_RUN_HINT, runOperationAs } from '../../../operations/operation.js';
+import { fanOutInThread } from '../../../outbox/fan-out.js';
+import type { Deps } from '../../../deps.js';
+import { instanceLabel } from '../../../domain/gpu-finding.js';
+import { formatMoney } from '../../../domain/money.js';
+import type { OutboxDraft } from '../../../store/outbox-records.js';
+import { privateReply } from '../../../../templates/private-reply.js';
+import type { Message } from '../../../../templates/message.js';
+import { alertTeam, autoStopAt, idleAlertFor, idleThread, type AlertedFinding } from '../../../snapshots/idle-alert-content.js';
 
 /** Who the audit log and the alert name for a stop nobody clicked. */
 export const AUTO_STOP_USER = 'burnrate (automatic stop)';

@@ -1,12 +1,12 @@
-import { renderBudgetBurnChart } from '../charts/budget-burn-chart.js';
-import type { TeamConfig } from '../config/schema.js';
-import type { Deps } from '../deps.js';
-import type { Finding } from '../domain/finding.js';
-import { lastDataDay } from '../domain/data-through.js';
-import type { TeamChannel } from '../outbox/fan-out.js';
-import { budgetChart, budgetChartTitle } from '../../templates/budget-chart.js';
-import type { Message } from '../../templates/message.js';
-import { chartFor, compactPngs, type ChartPngs } from './chart-delivery.js';
+import { renderBudgetBurnChart } from '../../../charts/budget-burn-chart.js';
+import type { TeamConfig } from '../../../config/schema.js';
+import type { Deps } from '../../../deps.js';
+import type { Finding } from '../../../domain/finding.js';
+import { lastDataDay } from '../../../domain/data-through.js';
+import type { TeamChannel } from '../../../outbox/fan-out.js';
+import { budgetChart, budgetChartTitle } from '../../../../templates/budget-chart.js';
+import type { Message } from '../../../../templates/message.js';
+import { chartFor, compactPngs, type ChartPngs } from '../../../outbox/chart-delivery.js';
 
 /**
  * The chart of a budget alert (src/charts/budget-burn-chart.ts), rendered once for every platform.

@@ -1,8 +1,8 @@
-import type { Deps } from '../deps.js';
-import type { ClusterRead } from '../ports/cluster-read.js';
-import { fanOut } from '../outbox/fan-out.js';
-import type { OutboxDraft } from '../store/outbox-records.js';
-import { staleClusterNotice } from '../../templates/stale-cluster-notice.js';
+import type { Deps } from '../../../deps.js';
+import type { ClusterRead } from '../../../ports/cluster-read.js';
+import { fanOut } from '../../../outbox/fan-out.js';
+import type { OutboxDraft } from '../../../store/outbox-records.js';
+import { staleClusterNotice } from '../../../../templates/stale-cluster-notice.js';
 
 /**
  * Each team with workloads on a cluster that does not answer hears it once a day (the key names

@@ -1,0 +1,236 @@
+import { createHash } from 'node:crypto';
+import { reconcileById } from '../reconcile-by-id.js';
+import { describeIdleSince } from './describe-idle.js';
+import { toCents } from './idle-findings.js';
+import { DEFAULT_SCHEDULE } from './team-schedule.js';
+import { fanOut, toPerson } from '../../outbox/fan-out.js';
+import { ownerIdleAlert } from '../../../templates/idle-alert.js';
+import { inTimeZone } from '../../../templates/message.js';
+import type { ClusterRead } from '../../ports/cluster-read.js';
+import { unansweredClusterNotices } from './definition/cluster-notices.js';
+import type { Deps } from '../../deps.js';
+import type { GpuFinding, TrackedGpuFinding, UnmeteredGpu } from '../../domain/gpu-finding.js';
+import { UNOWNED_ID } from '../../domain/unowned.js';
+import { autoStopIdle } from './definition/auto-stop.js';
+import { alertTeam, idleAlertFor, idleThread, type AlertedFinding } from '../../snapshots/idle-alert-content.js';
+import { detectGpus, schedulesOf } from '../../snapshots/idle-gpus.js';
+import { metricsCoverageNotice } from '../../../templates/idle-status.js';
+import type { FindingChange } from '../../domain/finding-change.js';
+import type { OutboxDraft } from '../../store/outbox-records.js';
+import type { CheckDefinition } from '../definition.js';
+
+export interface GpuCheckOptions {
+  /** Evaluate and report, but record nothing and queue no alert. */
+  dryRun?: boolean;
+  /** Only these teams. */
+  teams?: readonly string[];
+}
+
+export type GpuFindingState = 'new' | 'open' | 'resolved';
+
+export interface GpuCheckResult {
+  /** Idle instances now (minus those kept running), with their state against earlier runs. */
+  findings: (GpuFinding & { state: GpuFindingState })[];
+  /** Findings idle now but under an active Keep exception: not alerted. */
+  kept: GpuFinding[];
+  /** GPU instances of the inventory that sent no metrics at all over the window. */
+  noMetrics: UnmeteredGpu[];
+  queued: OutboxDraft[];
+}
+
+interface GpuInput {
+  /** Idle instances now, in scope, before Keep exceptions. */
+  all: GpuFinding[];
+  keeps: Set<string>;
+  tracked: TrackedGpuFinding[];
+  unmetered: UnmeteredGpu[];
+  /** Clusters whose API server did not answer this run's read. */
+  unanswered: ClusterRead[];
+}
+
+interface GpuRun {
+  change: FindingChange<GpuFinding>;
+  /** Open after this run, with the start of their alerts' idle periods. */
+  open: AlertedFinding[];
+  kept: GpuFinding[];
+  tracked: TrackedGpuFinding[];
+  unmetered: UnmeteredGpu[];
+  unanswered: ClusterRead[];
+}
+
+/**
+ * The idle-GPU check (run by runCheck):
+ *   1. collect: every GPU's metrics for the last `gpu.lookbackHours` (default 24 h) and the inventory,
+ *      through the idle detection (idleFindings) with each team's time zone and working hours
+ *   2. evaluate: drop instances someone chose to keep running (an active Keep exception)
+ *   3. reconcile with what earlier runs found (new, still open, resolved)
+ *   4. alerts: ONE message per team that has a new idle instance, listing all its idle instances
+ *   5. record findings and queue the messages in one transaction, then the automatic stops
+ *      (both skipped on a dry run)
+ *
+ * The window: each run evaluates the whole lookback window, so "idle since" is exact for periods
+ * shorter than it; an instance idle for longer reads "idle since" the window's start (carryOver
+ * keeps the first start). The configured metrics sources keep the window in memory and ask the
+ * backend only for the samples since their last run (src/providers/rolling-window-metrics.ts); the
+ * first run after a start reads the whole window.
+ */
+export function gpuCheck(options: GpuCheckOptions = {}): CheckDefinition<'gpuFindings', GpuInput, GpuRun, GpuCheckResult> {
+  return {
+    table: 'gpuFindings',
+    async collect(deps, now) {
+      const teamIds = new Set(deps.config.teams.map((t) => t.id).filter((id) => !options.teams || options.teams.includes(id)));
+      // Instances of no team count too (they cost the same); a run for named teams leaves them out.
+      const inScope = (f: { team: string | null }) => (f.team === null ? !options.teams : teamIds.has(f.team));
+      const detected = await detectGpus(deps, now);
+      const all = detected.findings.filter(inScope);
+      const keeps = new Set([
+        ...(await deps.store.keeps.active(now)).map((k) => k.instanceId),
+        ...all.filter((f) => f.keptOnResource).map((f) => f.instanceId),
+      ]);
+      const tracked = (await deps.store.gpuFindings.listOpen()).filter(inScope);
+      const unanswered = ((await deps.gpu?.clusters?.()) ?? []).filter((c) => c.unanswered);
+      return { all, keeps, tracked, unmetered: detected.unmetered.filter(inScope), unanswered };
+    },
+    evaluate: ({ all, keeps }) => all.filter((f) => !keeps.has(f.instanceId)),
+    reconcile(deps, { all, keeps, tracked, unmetered, unanswered }, current, now) {
+      const change = reconcileGpuFindings(carryOver(deps, current, tracked, now), tracked);
+      const firstSeen = new Map(tracked.map((f) => [f.id, f.firstSeen]));
+      const open = [...change.opened, ...change.stillOpen].map((f) => ({ ...f, firstSeen: firstSeen.get(f.id) ?? now }));
+      return { change, open, kept: all.filter((f) => keeps.has(f.instanceId)), tracked, unmetered, unanswered };
+    },
+    alerts: async (deps, { open, change, unmetered, unanswered }, now) => [
+      ...(await addressIdleAlerts(deps, open, change, now)),
+      ...coverageNotices(deps, unmetered, now),
+      ...unansweredClusterNotices(deps, unanswered, now, options.teams),
+    ],
+    afterRecord: (deps, { open }, now) => autoStopIdle(deps, open, now),
+    report({ change, open, kept, tracked, unmetered }, queued) {
+      const opened = new Set(change.opened.map((f) => f.id));
+      const findings = [
+        ...open.map(({ firstSeen: _f, ...f }) => ({ ...f, state: opened.has(f.id) ? ('new' as const) : ('open' as const) })),
+        ...tracked
+          .filter((t) => change.resolved.includes(t.id))
+          .map(({ state: _s, firstSeen: _f, lastSeen: _l, resolvedAt: _r, ...f }) => ({ ...f, state: 'resolved' as const })),
+      ];
+      return { findings, kept, noMetrics: unmetered, queued };
+    },
+  };
+}
+
+/**
+ * An instance idle for longer than the lookback window reads "idle since" the window's start, which
+ * moves with every run. An open finding of the same kind and instance that started earlier is the
+ * same idle period: it keeps its id and start (and burned counts from there), so it is not alerted
+ * again. (Should the instance have worked between two runs without a run seeing it, the periods merge.)
+ */
+function carryOver(deps: Deps, current: readonly GpuFinding[], tracked: readonly TrackedGpuFinding[], now: Date): GpuFinding[] {
+  const open = new Map(tracked.map((f) => [`${f.kind}:${f.instanceId}`, f]));
+  const schedules = schedulesOf(deps);
+  return current.map((f) => {
+    const earlier = open.get(`${f.kind}:${f.instanceId}`);
+    if (!earlier || earlier.id === f.id || earlier.since >= f.since) return f;
+    const since = new Date(earlier.since);
+    const idleMs = Math.max(0, now.getTime() - since.getTime());
+    const schedule = (f.team !== null ? schedules.get(f.team) : undefined) ?? DEFAULT_SCHEDULE;
+    return {
+      ...f,
+      id: earlier.id,
+      since: earlier.since,
+      idleMinutes: Math.floor(idleMs / 60_000),
+      burned: toCents((f.hourlyPrice * idleMs) / 3_600_000),
+      description: describeIdleSince(since, now, schedule.timezone, schedule.workingHours),
+    };
+  });
+}
+
+/** New, still open and resolved, by finding id (kind, instance and start of the idle period). */
+export function reconcileGpuFindings(current: readonly GpuFinding[], openTracked: readonly TrackedGpuFinding[]): FindingChange<GpuFinding> {
+  return reconcileById(current, openTracked);
+}
+
+/**
+ * Each team whose GPU instances send no metrics hears it once a day (the key names the UTC day):
+ * often enough that a broken exporter is fixed, rarely enough not to be muted.
+ */
+function coverageNotices(deps: Deps, unmetered: readonly UnmeteredGpu[], now: Date): OutboxDraft[] {
+  if (deps.chat.length === 0) return [];
+  return deps.config.teams.flatMap((team) => {
+    const silent = unmetered.filter((u) => u.team === team.id);
+    return silent.length === 0
+      ? []
+      : fanOut(
+          deps.chat,
+          team,
+          `gpu.coverage:${team.id}:${now.toISOString().slice(0, 10)}`,
+          metricsCoverageNotice(team.name ?? team.id, silent),
+        );
+  });
+}
+
+/**
+ * One message per team and platform, only when the team has a newly idle instance; it lists all
+ * the team's idle instances. Instances of no team get theirs too, in the channels `gpu.unowned`
+ * names (and the console). An instance already alerted is not alerted again while it stays idle
+ * (it is open, not new); the key (team, run time, new findings) makes a retry of the same run queue nothing
+ * twice, while a finding that reopens later (a Keep ran out) is alerted again.
+ */
+async function addressIdleAlerts(
+  deps: Deps,
+  current: readonly AlertedFinding[],
+  change: FindingChange<GpuFinding>,
+  now: Date,
+): Promise<OutboxDraft[]> {
+  if (deps.chat.length === 0) return [];
+  const drafts: OutboxDraft[] = [];
+  for (const team of [...deps.config.teams.map((t) => t.id), null]) {
+    const opened = change.opened.filter((f) => f.team === team);
+    if (opened.length === 0) continue;
+    const items = current.filter((f) => f.team === team).sort((a, b) => b.burned - a.burned || a.instanceId.localeCompare(b.instanceId));
+    const message = await idleAlertFor(deps, team, items);
+    const key = createHash('sha256')
+      .update(
+        opened
+          .map((f) => f.id)
+          .sort()
+          .join('\n'),
+      )
+      .digest('hex')
+      .slice(0, 16);
+    const threads = opened.map((f) => idleThread(team, f.id));
+    const keyBase = `gpu.idle:${team ?? UNOWNED_ID}:${now.toISOString()}:${key}`;
+    drafts.push(...fanOut(deps.chat, alertTeam(deps, team)!, keyBase, message, threads));
+    drafts.push(...(await toOwners(deps, team, opened, items, keyBase)));
+  }
+  return drafts;
+}
+
+/**
+ * Each person a newly idle instance's `burnrate:owner` tag names (a user id, or an email the chat
+ * platform knows) gets their instances' alert by direct message too, on every platform that can
+ * start one; an owner no platform can reach is only in the channel.
+ */
+async function toOwners(
+  deps: Deps,
+  team: string | null,
+  opened: readonly GpuFinding[],
+  items: readonly AlertedFinding[],
+  keyBase: string,
+): Promise<OutboxDraft[]> {
+  const drafts: OutboxDraft[] = [];
+  const teamConfig = alertTeam(deps, team);
+  const teamName = teamConfig?.name ?? team ?? 'Unowned GPUs';
+  for (const owner of new Set(opened.flatMap((f) => (f.owner ? [f.owner] : [])))) {
+    const alert = ownerIdleAlert(
+      await idleAlertFor(
+        deps,
+        team,
+        items.filter((f) => f.owner === owner),
+      ),
+      teamName,
+    );
+    // A direct message has no channel to take the zone from: the owner's team's clock.
+    const message = inTimeZone(alert, teamConfig?.timezone);
+    drafts.push(...toPerson(deps.chat, owner, `${keyBase}:owner:${owner}`, message));
+  }
+  return drafts;
+}
