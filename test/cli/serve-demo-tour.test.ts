@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { startServe, type ServeProcess } from '../support/serve-process.js';
+import { ALICE } from '../support/demo-org.js';
 
 /**
  * What a first visit to `npm start` finds, through the real binary, its HTTP server and its
@@ -11,7 +12,6 @@ import { startServe, type ServeProcess } from '../support/serve-process.js';
  * Serve starts on Wednesday 18 Nov 2026, a day no team's review is due.
  */
 const TEAMS = demoConfig().teams.map((t) => ({ id: t.id, name: t.name ?? t.id, owner: t.owners[0]! }));
-const ALICE = 'U0DEMOALICE'; // whom the console acts as when the address names nobody
 const REVIEW = 'cost review of October 2026';
 
 interface Row {

@@ -15,11 +15,9 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchBrowser } from '../support/browser.js';
 import { startServe, type ServeProcess } from '../support/serve-process.js';
+import { ALICE, CAROL, DAN } from '../support/demo-org.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const ALICE = 'U0DEMOALICE'; // owner of ml-research: not a member of llm-training
-const CAROL = 'U0DEMOCAROL'; // owner of llm-training
-const DAN = 'U0DEMODAN'; // approver of llm-training
 const WAIT = { timeout: 15_000 };
 
 describe.skipIf(!hasChromium)('the console in a real browser', () => {

@@ -8,13 +8,9 @@ import { DemoSource } from '../../src/providers/demo/demo-source.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { testDeps } from '../support/deps.js';
 import { click, command } from '../support/recording-reply.js';
+import { ADMIN, ALICE, BOB, CAROL, STRANGER } from '../support/demo-org.js';
 
 // Demo users: ALICE owns ml-research, BOB approves it, CAROL owns llm-training, DAN approves it.
-const ALICE = 'U0DEMOALICE';
-const BOB = 'U0DEMOBOB';
-const CAROL = 'U0DEMOCAROL';
-const ADMIN = 'U0DEMOADMIN';
-const STRANGER = 'U0STRANGER';
 const FORECAST = 'budget.forecast:llm-training:2026-11:100';
 
 let deps: Deps;

@@ -15,13 +15,10 @@ import { FakeSlackApi, type SlackApiCall } from '../fakes/fake-slack-api.js';
 import { checkSlackLimits, type SlackBlock } from '../support/platform-limits.js';
 import { blockActionsBody, postSigned } from '../support/slack-request.js';
 import { startSlackServer, waitFor } from '../chat/slack/slack-harness.js';
+import { ADMIN, ALICE, BOB, CAROL, DAN, LLM_CHANNEL as CHANNEL, RESEARCH_CHANNEL as RESEARCH } from '../support/demo-org.js';
 
 // The demo organisation's LLM Training team (owner CAROL, approver DAN; Los Angeles) on Tuesday
 // 1 Dec 2026, 09:00 in Los Angeles: its first working day of December, review of November.
-const CAROL = 'U0DEMOCAROL';
-const DAN = 'U0DEMODAN';
-const ALICE = 'U0DEMOALICE'; // owner of ml-research, not of llm-training
-const CHANNEL = 'C0DEMOLLMTR';
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const usd = (n: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(n);
 
@@ -279,10 +276,6 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
 
 describe('Approve spot migration from a line of the review thread (demo organisation, real Bolt, fake Web API)', () => {
   // ML Research: owner ALICE, approver BOB; ADMIN holds every role. Cloud actions on (the demo's launch templates).
-  const ALICE = 'U0DEMOALICE';
-  const BOB = 'U0DEMOBOB';
-  const ADMIN = 'U0DEMOADMIN';
-  const RESEARCH = 'C0DEMORSRCH';
   const LT = 'lt-0a3f9c1e7d2b4a6c8'; // research-train-fra's launch template in the demo
   let fake: FakeSlackApi;
   let harness: Awaited<ReturnType<typeof startSlackServer>>;

@@ -12,15 +12,13 @@ import { startServe, type ServeProcess } from '../support/serve-process.js';
 import { blockActionsBody, postSigned, slashCommandBody, TEST_SIGNING_SECRET } from '../support/slack-request.js';
 import { waitFor } from '../support/wait-for.js';
 import { TEST_BOT_TOKEN } from '../chat/slack/slack-harness.js';
+import { ADMIN, BOB } from '../support/demo-org.js';
 
 // Three real `serve` processes on one Postgres behind a round-robin proxy, as a Kubernetes
 // Deployment with three replicas behind its Service. They start together on a new database, run
 // their first checks at once, take commands and clicks in turn, run the schedule on one leader,
 // and lose that leader to SIGKILL while it is delivering. What must hold: every message posted
 // once, every scheduled occurrence run once, every click acted on once, a new leader within 30 s.
-
-const BOB = 'U0DEMOBOB'; // approver of ml-research in the demo organisation
-const ADMIN = 'U0DEMOADMIN'; // may acknowledge any team's alert
 const LEASE_S = 30; // the shortest lease burnrate.yml allows
 
 describePostgres('three replicas on one Postgres', () => {

@@ -9,6 +9,8 @@ export const ALICE = 'U0DEMOALICE';
 export const BOB = 'U0DEMOBOB';
 /** Owns llm-training. */
 export const CAROL = 'U0DEMOCAROL';
+/** Approves llm-training. */
+export const DAN = 'U0DEMODAN';
 /** In no team and no role. */
 export const STRANGER = 'U0STRANGER';
 
@@ -17,7 +19,7 @@ export const RESEARCH_CHANNEL = 'C0DEMORSRCH';
 /** llm-training's Slack channel. */
 export const LLM_CHANNEL = 'C0DEMOLLMTR';
 /** Every team's Slack channel, in the order of the demo's teams. */
-export const DEMO_CHANNELS = [RESEARCH_CHANNEL, LLM_CHANNEL, 'C0DEMOINFER', 'C0DEMOVISON'] as const;
+export const DEMO_CHANNELS: readonly string[] = [RESEARCH_CHANNEL, LLM_CHANNEL, 'C0DEMOINFER', 'C0DEMOVISON'];
 
 /**
  * The demo's two training teams as the cloud sources' tests configure them: no budget, no

@@ -7,9 +7,7 @@ import { checkSlackLimits, type SlackBlock } from '../../support/platform-limits
 import { appHomeOpenedPayload, budgetSubmissionPayload } from '../../support/slack-payloads.js';
 import { blockActionsBody, formPayload, postSigned } from '../../support/slack-request.js';
 import { startSlackServer, waitFor } from './slack-harness.js';
-
-const BOB = 'U0DEMOBOB'; // approver of ml-research
-const ALICE = 'U0DEMOALICE'; // owner of ml-research, not an approver
+import { ALICE, BOB } from '../../support/demo-org.js';
 
 const homeOpenedBody = (user: string) => JSON.stringify(appHomeOpenedPayload(user));
 const submitBody = (...args: Parameters<typeof budgetSubmissionPayload>) => formPayload(budgetSubmissionPayload(...args));

@@ -5,9 +5,7 @@ import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { ALICE, CAROL, gpuDemo } from '../../support/gpu-demo.js';
 import { blockActionsBody, postSigned } from '../../support/slack-request.js';
 import { startSlackServer } from './slack-harness.js';
-
-const RESEARCH = 'C0DEMORSRCH';
-const LLM = 'C0DEMOLLMTR';
+import { LLM_CHANNEL as LLM, RESEARCH_CHANNEL as RESEARCH } from '../../support/demo-org.js';
 
 interface SlackButton {
   action_id: string;

@@ -6,8 +6,7 @@ import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { startServe, type ServeProcess } from '../../support/serve-process.js';
 import { postSigned, slashCommandBody, TEST_SIGNING_SECRET } from '../../support/slack-request.js';
 import { TEST_BOT_TOKEN, waitFor } from './slack-harness.js';
-
-const BOB = 'U0DEMOBOB'; // approver of ml-research in the demo configuration
+import { BOB } from '../../support/demo-org.js';
 
 describe('burnrate serve with answer workers', () => {
   let fake: FakeSlackApi;

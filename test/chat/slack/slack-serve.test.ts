@@ -6,9 +6,9 @@ import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { cli, workDir } from '../../support/run-cli.js';
 import { postSigned, slashCommandBody, TEST_SIGNING_SECRET } from '../../support/slack-request.js';
 import { TEST_BOT_TOKEN, waitFor } from './slack-harness.js';
+import { DEMO_CHANNELS } from '../../support/demo-org.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/burnrate.js', import.meta.url));
-const DEMO_CHANNELS = ['C0DEMORSRCH', 'C0DEMOLLMTR', 'C0DEMOINFER', 'C0DEMOVISON'];
 
 /**
  * Only what the process needs, nothing inherited: no cloud credentials or proxies from the

@@ -13,13 +13,9 @@ import { testDeps } from '../../support/deps.js';
 import { everyInstanceTo } from '../../support/spot-ports.js';
 import { blockActionsBody, postSigned } from '../../support/slack-request.js';
 import { startSlackServer } from './slack-harness.js';
+import { ADMIN, ALICE, BOB, RESEARCH_CHANNEL as CHANNEL, STRANGER } from '../../support/demo-org.js';
 
 // Demo users: ALICE owns ml-research, BOB approves it, ADMIN holds every role; STRANGER is nobody.
-const ALICE = 'U0DEMOALICE';
-const BOB = 'U0DEMOBOB';
-const ADMIN = 'U0DEMOADMIN';
-const STRANGER = 'U0STRANGER';
-const CHANNEL = 'C0DEMORSRCH';
 /** The launch template research-train-fra is tagged with (burnrate:launch-template). */
 const LT = 'lt-0a3f9c1e7d2b4a6c8';
 const T = '2026-11-18T06:00:00Z';
