@@ -15,16 +15,17 @@ const PRODUCT = '^(src|templates|commands)/';
 const CHECK_IO = '^src/checks/((index|definition)\\.ts$|[^/]+/(index\\.ts$|definition(\\.ts$|/)))';
 
 /**
- * The layer order, top to bottom, as ARCHITECTURE.md draws it. `inbound/` and `outbox/` are the homes
- * the layout plans for the dispatcher and delivery: they take the row of what they replace, so a move
- * into them needs no new rule. bench/ and scripts/ drive the product from outside and sit above every row.
+ * The layer order, top to bottom, as ARCHITECTURE.md draws it. bench/ and scripts/ drive the product
+ * from outside and sit above every row.
  */
 const LAYERS = [
   {
     name: 'entry points',
     path: '^src/((main|runtime|answer-worker|scheduler|process-guard|log)\\.ts$|cli/|permissions/)',
   },
-  { name: 'chat', path: '^src/(chat|inbound)/' },
+  { name: 'chat platforms', path: '^src/chat/' },
+  // Below the platforms: they hand what they receive to the one dispatcher, which knows none of them.
+  { name: 'inbound', path: '^src/inbound/' },
   { name: 'http', path: '^src/http/' },
   // Commands, buttons and jobs, one row each: a command may run a button's operation or a job, a
   // button a job (a budget change re-runs the budget check); what both need sits below them.
@@ -87,8 +88,6 @@ const PROVIDER_ROOTS = '^src/providers/';
  * itself imports no provider.
  */
 const SHARED_FORMAT = '(?:focus)';
-/** The chat folders that are not a platform: the answer pool the platforms share. */
-const CHAT_SHARED = '(?:answer)';
 
 module.exports = {
   forbidden: [
@@ -111,9 +110,17 @@ module.exports = {
     {
       name: 'chat-platform-imports-no-other-platform',
       severity: 'error',
-      comment: 'A chat platform never imports another: what two platforms share belongs in chat/ itself or a port.',
-      from: { path: `^src/chat/(?!${CHAT_SHARED}/)([^/]+)/` },
-      to: { path: '^src/chat/[^/]+/', pathNot: `^src/chat/(?:${CHAT_SHARED}/|$1/)` },
+      comment: 'A chat platform never imports another: what two platforms share belongs in chat/ itself, inbound/ or a port.',
+      from: { path: '^src/chat/([^/]+)/' },
+      to: { path: '^src/chat/[^/]+/', pathNot: '^src/chat/$1/' },
+    },
+    {
+      name: 'only-the-registry-imports-a-chat-platform',
+      severity: 'error',
+      comment:
+        "A chat platform's face (chat/<platform>/index.ts) is listed in chat/platforms.ts alone: runtime and serve read the registry.",
+      from: { path: PRODUCT, pathNot: '^src/chat/platforms\\.ts$' },
+      to: { path: '^src/chat/[^/]+/index\\.ts$' },
     },
     {
       name: 'no-cycles',
