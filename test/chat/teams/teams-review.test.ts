@@ -14,10 +14,10 @@ import { cardActionActivity, CONVERSATIONS, installActivity, type Person } from 
 import { cardButtons, cardText } from './card-buttons.js';
 import { useTeamsTestbed } from './teams-harness.js';
 import { ALICE, CAROL, teamsDemoConfig } from './teams-test-config.js';
+import { DAN } from '../../support/demo-org.js';
 
 // LLM Training (owner CAROL, approver DAN; Los Angeles) on Tuesday 1 Dec 2026, 09:00 in Los
 // Angeles: its first working day of December, the review of November. Its channel is CONVERSATIONS.channel.
-const DAN = 'U0DEMODAN';
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** What Teams takes in one card message, about 28 KB. */
 const TEAMS_CARD_LIMIT = 28 * 1024;

@@ -9,8 +9,7 @@ import { buildGpuDeps } from '../../../src/providers/gpu-registry.js';
 import { renderPlainText } from '../../../templates/render/plain-text.js';
 import { testDeps } from '../../support/deps.js';
 import { findingOf, press, T } from '../../support/gpu-demo.js';
-
-const DAN = 'U0DEMODAN'; // approves llm-training, owns eval-server
+import { DAN } from '../../support/demo-org.js';
 const EVAL = 'llm/eval-server';
 
 function clusterDemo() {
