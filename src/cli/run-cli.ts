@@ -17,8 +17,7 @@ import { spendVerb } from './spend.js';
 import { statusVerb } from './status.js';
 import { wasteVerb } from './waste.js';
 import { savingsVerb } from './savings.js';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packageVersion } from '../config/package-version.js';
 import { closest } from '../domain/closest.js';
 import { BurnrateError, isBurnrateError } from '../domain/errors.js';
 import { FIRST_YEAR, isInstantWithinYears, LAST_YEAR } from '../domain/calendar-range.js';
@@ -78,20 +77,6 @@ Options for all data commands: --config FILE (or BURNRATE_CONFIG), --db FILE (or
 Exit codes: 0 ok, 1 runtime failure, 2 usage or input error.
 `;
 
-/** burnrate's version, from its package.json: two folders above src/cli/, three above dist/src/cli/. */
-function version(): string {
-  for (const up of ['../../package.json', '../../../package.json']) {
-    try {
-      const text = readFileSync(fileURLToPath(new URL(up, import.meta.url)), 'utf8');
-      const parsed = JSON.parse(text) as { name?: string; version?: string };
-      if (parsed.name === 'burnrate' && parsed.version) return parsed.version;
-    } catch {
-      // not this folder: try the next one up
-    }
-  }
-  return 'unknown';
-}
-
 /** Runs one CLI invocation and returns its exit code; never exits the process itself. */
 export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<number> {
   const [name, ...args] = argv;
@@ -101,7 +86,7 @@ export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<n
     return name ? 0 : 2;
   }
   if (name === '--version' || name === '-V' || name === 'version') {
-    io.out.write(`burnrate ${version()}\n`);
+    io.out.write(`burnrate ${packageVersion()}\n`);
     return 0;
   }
   if (!isVerb(name)) return unknownCommand(name, io);
