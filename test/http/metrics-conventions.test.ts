@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createServeMetrics } from '../../src/http/metrics.js';
+import { createServeMetrics, taskLabel } from '../../src/http/metrics.js';
 import { testDeps } from '../support/deps.js';
 import { grafanaPanelQueries } from './grafana-panels.js';
 import { scrape } from './scrape-metrics.js';
@@ -39,6 +39,12 @@ describe('/metrics by the conventions', () => {
     expect(labels.has('task')).toBe(true);
     expect(labels.has('job')).toBe(false);
     expect(labels.has('instance')).toBe(false);
+  });
+
+  it('turns any job name into a stable snake_case task', () => {
+    expect(
+      ['budget check', 'gpu check', "last month's review", 'idle-GPU check', ' Kubernetes usage ', 'outbox delivery'].map(taskLabel),
+    ).toEqual(['budget_check', 'gpu_check', 'last_months_review', 'idle_gpu_check', 'kubernetes_usage', 'outbox_delivery']);
   });
 
   it("exposes the process's and Node.js's default metrics and burnrate's version", async () => {
