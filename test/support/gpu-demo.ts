@@ -1,4 +1,4 @@
-import { dispatch } from '../../src/chat/dispatcher.js';
+import { dispatch } from '../../src/inbound/dispatcher.js';
 import type { DemoInstancePort } from '../../src/providers/demo/demo-instance-port.js';
 import type { Config } from '../../src/config/schema.js';
 import type { Deps } from '../../src/deps.js';
@@ -7,11 +7,8 @@ import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { testDeps } from './deps.js';
 import { click } from './recording-reply.js';
 
-// Demo users: ALICE owns ml-research, BOB approves it, CAROL owns llm-training.
-export const ALICE = 'U0DEMOALICE';
-export const BOB = 'U0DEMOBOB';
-export const CAROL = 'U0DEMOCAROL';
-export const STRANGER = 'U0STRANGER';
+// Demo users (test/support/demo-org.ts): ALICE owns ml-research, BOB approves it, CAROL owns llm-training.
+export { ALICE, BOB, CAROL, STRANGER } from './demo-org.js';
 /** Wednesday 18 Nov 2026 06:00Z (07:00 in Berlin): ml-research has two idle notebooks, llm-training a stalled pre-training node. */
 export const T = '2026-11-18T06:00:00Z';
 
