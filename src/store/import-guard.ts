@@ -3,12 +3,13 @@
 // currency of the import's source, before and after, inside the import's transaction.
 
 import { BurnrateError } from '../domain/errors.js';
+import type { Session } from './session.js';
 
 /** An import may not take away more than this share of a billing period's spend without --replace-period. */
 const MAX_SHRINK = 0.5;
 
-/** The key periodSpend gives a billing period's spend in an account and currency (SQLite builds the same in its query). */
-export function periodSpendKey(period: string, account: string, currency: string): string {
+/** The key periodSpend gives a billing period's spend in an account and currency. */
+function periodSpendKey(period: string, account: string, currency: string): string {
   return `${period}\u0000${account}\u0000${currency}`;
 }
 
@@ -35,4 +36,16 @@ export function refuseShrinking(source: string, before: ReadonlyMap<string, numb
 
 function money(amount: number): string {
   return amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+/** Effective spend per billing period, account and currency of a source, keyed by periodSpendKey. */
+export async function periodSpend(tx: Session, source: string, periods: readonly string[]): Promise<Map<string, number>> {
+  // The key is built here, not in SQL: Postgres text cannot hold the NUL that separates its parts.
+  const rows = await tx.rows<{ period: string; account: string; currency: string; effective: number }>(
+    `SELECT billing_period AS period, billing_account AS account, currency, ${tx.dialect.money('effective')} AS effective
+     FROM spend_daily WHERE source = ? AND ${tx.dialect.inList('billing_period')}
+     GROUP BY billing_period, billing_account, currency`,
+    [source, tx.dialect.list(periods)],
+  );
+  return new Map(rows.map((r) => [periodSpendKey(r.period, r.account, r.currency), r.effective]));
 }

@@ -13,6 +13,9 @@
 // The rows are rebuilt over a span of days, in the caller's transaction, whenever the bill (an
 // import) or the usage (a sample) of those days changes.
 
+import type { Dialect, Session } from './session.js';
+import { SPEND_LOCK, type DaySpan } from './spend-team-days.js';
+
 /** The source of the moves in spend_daily: never imported, never a source of freshness. */
 export const KUBE_ATTRIBUTION_SOURCE = 'kubernetes';
 
@@ -55,19 +58,11 @@ const copied = COPIED.map((c) => `r.${c}`).join(', ');
 const scaled = (factor: string) => SCALED.map((c) => `r.${c} * ${factor}`).join(', ');
 
 /**
- * How a dialect spells the little the moves' statement needs besides standard SQL: its two
- * parameters (the span's first and last day), the larger of two numbers, and the identity of a
- * spend_daily row (the table has no key; SQLite's rowid, Postgres's ctid, both stable within the statement).
+ * The moves of the node costs of a span, in one INSERT … SELECT; its parameters are the span's
+ * first and last day, three times. A spend_daily row is named by the dialect's row identity (the
+ * table has no key; stable within the statement).
  */
-export interface MovesDialect {
-  first: string;
-  last: string;
-  greater: string;
-  lineId: string;
-}
-
-/** The moves of the node costs of a span, in one INSERT … SELECT: the same statement for both stores. */
-export const movesSql = ({ first, last, greater, lineId }: MovesDialect): string => `
+const movesSql = ({ greatest: greater, rowId: lineId }: Dialect, first = '?', last = '?'): string => `
 WITH seen AS (
   SELECT day, node_instance_id, sum(node_hours) AS hours FROM kube_gpu_usage
   WHERE node_instance_id IS NOT NULL AND day >= ${first} AND day <= ${last}
@@ -98,3 +93,15 @@ FROM moves m JOIN spend_daily r ON r.${lineId} = m.line
 UNION ALL
 SELECT '${KUBE_ATTRIBUTION_SOURCE}', r.team, r.owner_tag, r.resource_id, r.resource_name, ${copied}, ${scaled('-t.share')}
 FROM (SELECT line, sum(share) AS share FROM moves GROUP BY line) t JOIN spend_daily r ON r.${lineId} = t.line`;
+
+/** Rebuilds the moves of Kubernetes node cost to workloads' teams over a span. Runs inside the caller's transaction. */
+export async function attributeKubeCost(tx: Session, span: DaySpan): Promise<void> {
+  await tx.lock(SPEND_LOCK);
+  await tx.run(`DELETE FROM spend_daily WHERE source = '${KUBE_ATTRIBUTION_SOURCE}' AND day >= ? AND day <= ?`, [span.first, span.last]);
+  // Most imports have no cluster behind them: one look at the usage table's key, not a pass over the bill.
+  const sampled = await tx.one('SELECT 1 FROM kube_gpu_usage WHERE day >= ? AND day <= ? AND node_instance_id IS NOT NULL LIMIT 1', [
+    span.first,
+    span.last,
+  ]);
+  if (sampled) await tx.run(movesSql(tx.dialect), [span.first, span.last, span.first, span.last, span.first, span.last]);
+}

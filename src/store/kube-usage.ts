@@ -1,5 +1,8 @@
 import type { KubeUsageRow, PoolSample } from '../domain/kube-usage.js';
 import type { Period } from '../domain/period.js';
+import { attributeKubeCost } from './kube-attribution.js';
+import type { Session } from './session.js';
+import { rebuildTeamDays, spanOfDays } from './spend-team-days.js';
 
 export interface KubeUsageStore {
   /** When the cluster was last sampled; null before the first sample. */
@@ -10,4 +13,64 @@ export interface KubeUsageStore {
   rows(period: Period): Promise<KubeUsageRow[]>;
   /** Every pool sample taken in the period. */
   poolSamples(period: Period): Promise<PoolSample[]>;
+}
+
+export class SqlKubeUsageStore implements KubeUsageStore {
+  constructor(private readonly db: Session) {}
+
+  async lastSample(cluster: string): Promise<Date | null> {
+    const row = await this.db.one<{ at: string }>('SELECT at FROM kube_usage_samples WHERE cluster = ?', [cluster]);
+    return row ? new Date(row.at) : null;
+  }
+
+  async record(cluster: string, at: Date, rows: readonly KubeUsageRow[], pools: readonly PoolSample[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      // Hours of a workload seen again add up; the rest is the latest.
+      for (const r of rows)
+        await tx.run(
+          `INSERT INTO kube_gpu_usage (day, cluster, node, node_instance_id, node_hourly, namespace, workload, team, node_hours)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (day, cluster, node, namespace, workload) DO UPDATE SET
+             node_hours = kube_gpu_usage.node_hours + excluded.node_hours, node_hourly = excluded.node_hourly,
+             node_instance_id = excluded.node_instance_id, team = excluded.team`,
+          [r.day, r.cluster, r.node, r.nodeInstanceId, r.nodeHourly, r.namespace, r.workload, r.team, r.nodeHours],
+        );
+      // A pool sampled again at the same time is replaced.
+      for (const p of pools)
+        await tx.run(
+          `INSERT INTO kube_pool_samples (cluster, pool, manager, at, hours, nodes, gpus, requested, hourly) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (cluster, pool, at) DO UPDATE SET manager = excluded.manager, hours = excluded.hours, nodes = excluded.nodes,
+             gpus = excluded.gpus, requested = excluded.requested, hourly = excluded.hourly`,
+          [p.cluster, p.pool, p.manager, p.at.toISOString(), p.hours, p.nodes, p.gpus, p.requested, p.hourly],
+        );
+      await tx.run('INSERT INTO kube_usage_samples (cluster, at) VALUES (?, ?) ON CONFLICT (cluster) DO UPDATE SET at = excluded.at', [
+        cluster,
+        at.toISOString(),
+      ]);
+      // New shares of the days sampled: their bill lines move to the workloads' teams anew.
+      const span = spanOfDays(rows.map((r) => r.day));
+      if (span) {
+        await attributeKubeCost(tx, span);
+        await rebuildTeamDays(tx, span);
+      }
+    });
+  }
+
+  async rows(period: Period): Promise<KubeUsageRow[]> {
+    return this.db.rows<KubeUsageRow>(
+      `SELECT day, cluster, node, node_instance_id AS "nodeInstanceId", node_hourly AS "nodeHourly", namespace, workload, team,
+              node_hours AS "nodeHours"
+       FROM kube_gpu_usage WHERE day >= ? AND day < ? ORDER BY day, ${this.db.dialect.order('cluster', 'node', 'namespace', 'workload')}`,
+      [period.start, period.end],
+    );
+  }
+
+  async poolSamples(period: Period): Promise<PoolSample[]> {
+    const rows = await this.db.rows<Omit<PoolSample, 'at'> & { at: string }>(
+      `SELECT cluster, pool, manager, at, hours, nodes, gpus, requested, hourly FROM kube_pool_samples
+       WHERE at >= ? AND at < ? ORDER BY ${this.db.dialect.order('cluster', 'pool')}, at`,
+      [`${period.start}T00:00:00.000Z`, `${period.end}T00:00:00.000Z`],
+    );
+    return rows.map((p) => ({ ...p, at: new Date(p.at) }));
+  }
 }

@@ -3,7 +3,9 @@
 // months. Every import rebuilds it over the days it touched, in the import's own transaction, so
 // it never disagrees with spend_daily.
 
-import type { SpendRow } from '../domain/spend.js';
+import { addDays } from '../domain/period.js';
+import type { SpendRow, SpendScope } from '../domain/spend.js';
+import type { Session } from './session.js';
 
 /** A span of days, both ends included (YYYY-MM-DD). */
 export interface DaySpan {
@@ -27,3 +29,36 @@ export function widen(a: DaySpan | null, b: DaySpan | null): DaySpan | null {
   if (!a || !b) return a ?? b;
   return { first: a.first < b.first ? a.first : b.first, last: a.last > b.last ? a.last : b.last };
 }
+
+/** The days the rows a scope replaces cover, read before they are deleted; null when there are none. */
+export async function spanOfScope(tx: Session, scope: SpendScope): Promise<DaySpan | null> {
+  if (scope.days) return scope.days.start < scope.days.end ? { first: scope.days.start, last: addDays(scope.days.end, -1) } : null;
+  const d = tx.dialect;
+  const accounts = scope.billingAccounts;
+  const found = await tx.one<{ first: string | null; last: string | null }>(
+    `SELECT min(day) AS first, max(day) AS last FROM spend_daily
+     WHERE source = ? AND ${d.inList('billing_period')} ${accounts ? `AND ${d.inList('billing_account')}` : ''}`,
+    [scope.source, d.list(scope.billingPeriods), ...(accounts ? [d.list(accounts)] : [])],
+  );
+  return found?.first && found.last ? { first: found.first, last: found.last } : null;
+}
+
+/** Sums spend_daily into spend_team_days again over a span. Runs inside the caller's transaction, under the spend lock. */
+export async function rebuildTeamDays(tx: Session, span: DaySpan): Promise<void> {
+  await tx.lock(SPEND_LOCK);
+  await tx.run('DELETE FROM spend_team_days WHERE day >= ? AND day <= ?', [span.first, span.last]);
+  await tx.run(
+    `INSERT INTO spend_team_days (day, team, currency, kind, billed, effective)
+     SELECT day, team, currency, cost_kind, ${tx.dialect.money('billed')}, ${tx.dialect.money('effective')} FROM spend_daily
+     WHERE day >= ? AND day <= ? GROUP BY day, team, currency, cost_kind`,
+    [span.first, span.last],
+  );
+}
+
+/**
+ * One writer at a time of spend_daily and the rows derived from it (team days, Kubernetes moves):
+ * an import reads the spend it replaces, deletes, inserts and rebuilds over the days it touched,
+ * and a second replica's import (or a Kubernetes sample) doing the same at once would interleave
+ * with it. Held until the transaction ends; taking it again in the same transaction is free.
+ */
+export const SPEND_LOCK = 'burnrate import';

@@ -15,17 +15,17 @@ import { SqlChatConversationStore } from '../chat-conversations.js';
 import { PgConsoleMessageStore } from './pg-console-messages.js';
 import { PgInstanceActionStore } from './pg-instance-actions.js';
 import { PgInstanceOwnerStore } from './pg-instance-owners.js';
-import { PgKubeUsageStore } from './pg-kube-usage.js';
+import { SqlKubeUsageStore } from '../kube-usage.js';
 import { PgSavingsLedgerStore } from './pg-savings-ledger.js';
 import { PgSpotMigrationStore } from './pg-spot-migrations.js';
 import { SqlClaimStore } from '../claims.js';
-import { PgCloudBudgetStore } from './pg-cloud-budgets.js';
+import { SqlCloudBudgetStore } from '../cloud-budgets.js';
 import { PgDb, redactUrl } from './pg-db.js';
-import { importBatches } from './pg-import-batches.js';
+import { importBatches } from '../import-batches.js';
 import { competeForLeadership } from './pg-leadership.js';
 import { PgOutboxStore } from './pg-outbox.js';
 import { migratePostgres, UnknownMigrationError } from './pg-migrations.js';
-import { PgFreshnessStore } from './pg-source-freshness.js';
+import { SqlFreshnessStore } from '../source-freshness.js';
 import { PgSpendBreakdownStore } from './pg-spend-breakdowns.js';
 import { PgSpendStore } from './pg-spend-daily.js';
 
@@ -43,8 +43,8 @@ export function openPostgresStore(url: string, options: { poolSize?: number } = 
     spend: new PgSpendStore(db),
     breakdowns: new PgSpendBreakdownStore(db),
     reviews: new PgReviewStore(db),
-    freshness: new PgFreshnessStore(db),
-    cloudBudgets: new PgCloudBudgetStore(db),
+    freshness: new SqlFreshnessStore(session),
+    cloudBudgets: new SqlCloudBudgetStore(session),
     findings: new PgFindingStore(db),
     outbox: new PgOutboxStore(db),
     audit: new SqlAuditLog(session),
@@ -55,12 +55,12 @@ export function openPostgresStore(url: string, options: { poolSize?: number } = 
     keeps: new SqlKeepExceptionStore(session),
     instanceActions: new PgInstanceActionStore(db),
     savings: new PgSavingsLedgerStore(db),
-    kubeUsage: new PgKubeUsageStore(db),
+    kubeUsage: new SqlKubeUsageStore(session),
     instanceOwners: new PgInstanceOwnerStore(db),
     conversations: new SqlChatConversationStore(session),
     spotMigrations: new PgSpotMigrationStore(db),
     sweepFindings: new PgSweepFindingStore(db),
-    importBatches: (batches, now, options) => importBatches(db, batches, now, options),
+    importBatches: (batches, now, options) => importBatches(session, batches, now, options),
     recordRun: (table, change, alerts, now) => recordRun(db, table, change, alerts, now),
     acknowledgements: new SqlAcknowledgementStore(session),
     claims: new SqlClaimStore(session),

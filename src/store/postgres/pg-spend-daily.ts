@@ -3,16 +3,7 @@ import { WORKLOAD_ID_PREFIX } from '../../domain/kubernetes.js';
 import type { Period } from '../../domain/period.js';
 import type { ResourceCost, ResourceDay, ResourceHours, UnusedCommitment } from '../../domain/resource-cost.js';
 import type { BillRate } from '../../domain/fx.js';
-import { costKindOf } from '../../domain/cost-kind.js';
-import {
-  isExtensionDimension,
-  type ExportPart,
-  type ExtensionDimension,
-  type SpendBatch,
-  type SpendDimension,
-  type SpendRow,
-  type SpendScope,
-} from '../../domain/spend.js';
+import { isExtensionDimension, type ExtensionDimension, type SpendDimension } from '../../domain/spend.js';
 import type { CurrencyTotal, SpendFilter, TeamDay } from '../../domain/spend-totals.js';
 import type { InvoiceLine } from '../../domain/invoice-line.js';
 import type { Correction } from '../../domain/correction.js';
@@ -20,7 +11,6 @@ import { KUBE_ATTRIBUTION_SOURCE } from '../kube-attribution.js';
 import { DIMENSION_COLUMN, nextMonthOf, totalsRange, type SpendStore } from '../spend-daily.js';
 import { bytes, sqliteOrder } from './pg-collation.js';
 import type { PgDb } from './pg-db.js';
-import type { PgSession } from './pg-session.js';
 
 // The contract is SpendStore (spend-daily.ts). Grouped answers come in the order SQLite's GROUP BY
 // gives them (sorted by the grouping columns), so both stores hand callers the same lists.
@@ -160,82 +150,4 @@ function extensionColumn(by: ExtensionDimension): string {
   // The name is checked (x_ then letters, digits, underscores): safe to put in the SQL as it is.
   if (!isExtensionDimension(by)) throw new Error(`not a provider column: ${by}`);
   return `coalesce(extensions::jsonb ->> '${by}', '(none)')`;
-}
-
-/** Deletes the whole billing periods (or days) a batch covers, in its source and accounts. Runs inside the caller's transaction. */
-export async function deleteSpendScope(tx: PgSession, scope: SpendScope): Promise<number> {
-  if (scope.days) {
-    return tx.run('DELETE FROM spend_daily WHERE source = $1 AND day >= $2 AND day < $3', [scope.source, scope.days.start, scope.days.end]);
-  }
-  const accounts = scope.billingAccounts;
-  return tx.run(
-    `DELETE FROM spend_daily WHERE source = $1 AND billing_period = ANY($2::text[]) ${accounts ? 'AND billing_account = ANY($3::text[])' : ''}`,
-    [scope.source, scope.billingPeriods, ...(accounts ? [accounts] : [])],
-  );
-}
-
-/** A spend_daily column a batch fills: its name, its type, and its value for a row (and the row's export part). */
-type SpendColumn = readonly [name: string, type: 'text' | 'float8', value: (row: SpendRow, part: ExportPart | undefined) => unknown];
-
-const SPEND_COLUMNS: readonly SpendColumn[] = [
-  ['billing_period', 'text', (r) => r.billingPeriod],
-  ['billing_account', 'text', (r) => r.billingAccount ?? ''],
-  ['day', 'text', (r) => r.day],
-  ['team', 'text', (r) => r.team],
-  ['owner_tag', 'text', (r) => r.ownerTag],
-  ['provider', 'text', (r) => r.provider],
-  ['sub_account', 'text', (r) => r.subAccount],
-  ['service', 'text', (r) => r.service],
-  ['service_category', 'text', (r) => r.serviceCategory],
-  ['resource_id', 'text', (r) => r.resourceId],
-  ['charge_category', 'text', (r) => r.chargeCategory],
-  ['pricing_category', 'text', (r) => r.pricingCategory],
-  ['currency', 'text', (r) => r.currency],
-  ['billed', 'float8', (r) => r.billed],
-  ['effective', 'float8', (r) => r.effective],
-  ['experiment', 'text', (r) => r.experiment],
-  ['run_id', 'text', (r) => r.run],
-  ['sweep', 'text', (r) => r.sweep],
-  ['export_id', 'text', (_, p) => p?.exportId],
-  ['part', 'text', (_, p) => p?.name],
-  ['content_hash', 'text', (_, p) => p?.contentHash],
-  ['charge_frequency', 'text', (r) => r.chargeFrequency],
-  ['charge_class', 'text', (r) => r.chargeClass],
-  ['commitment_discount_id', 'text', (r) => r.commitmentDiscountId],
-  ['commitment_discount_type', 'text', (r) => r.commitmentDiscountType],
-  ['commitment_discount_category', 'text', (r) => r.commitmentDiscountCategory],
-  ['commitment_discount_status', 'text', (r) => r.commitmentDiscountStatus],
-  ['list_cost', 'float8', (r) => r.listCost],
-  ['contracted_cost', 'float8', (r) => r.contractedCost],
-  ['publisher', 'text', (r) => r.publisher],
-  ['invoice_issuer', 'text', (r) => r.invoiceIssuer],
-  ['resource_name', 'text', (r) => r.resourceName],
-  ['region', 'text', (r) => r.region],
-  ['cost_kind', 'text', (r) => costKindOf(r.chargeCategory, r.chargeFrequency)],
-  ['pricing_currency', 'text', (r) => r.pricingCurrency],
-  ['pricing_currency_effective_cost', 'float8', (r) => r.pricingCurrencyEffectiveCost],
-  ['host_provider', 'text', (r) => r.hostProvider],
-  ['extensions', 'text', (r) => r.extensions],
-  ['usage_hours', 'float8', (r) => r.usageHours],
-  ['commitment_end', 'text', (r) => r.commitmentDiscountEnd],
-];
-
-/** Rows sent per statement: a month of a large bill is a few hundred thousand. */
-const INSERT_CHUNK = 5000;
-
-// One array per column, unnested into rows: a chunk is one statement of a fixed number of parameters.
-const INSERT_SPEND = `INSERT INTO spend_daily (source, ${SPEND_COLUMNS.map(([name]) => name).join(', ')})
-  SELECT $1, * FROM unnest(${SPEND_COLUMNS.map(([, type], i) => `$${i + 2}::${type}[]`).join(', ')})`;
-
-/** Inserts a batch's rows, each with the export part it came from (if any). Runs inside the caller's transaction. */
-export async function insertSpendRows(tx: PgSession, batch: SpendBatch): Promise<number> {
-  const parts = batch.scope.parts ?? [];
-  for (let start = 0; start < batch.rows.length; start += INSERT_CHUNK) {
-    const chunk = batch.rows.slice(start, start + INSERT_CHUNK);
-    const columns = SPEND_COLUMNS.map(([, , value]) =>
-      chunk.map((row) => value(row, row.part === undefined ? undefined : parts[row.part]) ?? null),
-    );
-    await tx.run(INSERT_SPEND, [batch.scope.source, ...columns]);
-  }
-  return batch.rows.length;
 }

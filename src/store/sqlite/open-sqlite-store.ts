@@ -1,4 +1,3 @@
-import { attributeKubeCost } from './kube-attribution.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,7 +8,7 @@ import { SqlAuditLog } from '../audit-log.js';
 import { SqlBudgetOverrideStore } from '../budget-overrides.js';
 import { SqlChatConversationStore } from '../chat-conversations.js';
 import { SqlClaimStore } from '../claims.js';
-import { SqliteCloudBudgetStore } from './cloud-budgets.js';
+import { SqlCloudBudgetStore } from '../cloud-budgets.js';
 import { soleLeadership } from '../leadership.js';
 import { SqliteConsoleMessageStore } from './console-messages.js';
 import { applyFindingChange, SqliteFindingStore } from './findings.js';
@@ -17,7 +16,7 @@ import { applyGpuFindingChange, SqliteGpuFindingStore } from './gpu-findings.js'
 import { SqliteInstanceOwnerStore } from './instance-owners.js';
 import { SqliteInstanceActionStore } from './instance-actions.js';
 import { SqliteSavingsLedgerStore } from './savings-ledger.js';
-import { SqliteKubeUsageStore } from './kube-usage.js';
+import { SqlKubeUsageStore } from '../kube-usage.js';
 import { SqlKeepExceptionStore } from '../keep-exceptions.js';
 import { SqlSnoozeStore } from '../snoozes.js';
 import { SqliteSpotMigrationStore } from './spot-migrations.js';
@@ -26,14 +25,9 @@ import { SqliteReviewStore } from './reviews.js';
 import { SqliteSpendBreakdownStore } from './spend-breakdowns.js';
 import { MIGRATIONS } from './sqlite-migrations.js';
 import { enqueueOutbox, SqliteOutboxStore } from './outbox.js';
-import { SqliteFreshnessStore, writeFreshness } from './source-freshness.js';
-import { deleteSpendScope, insertSpendRows, SqliteSpendStore } from './spend-daily.js';
-import { rebuildTeamDays, spanOfScope } from './spend-team-days.js';
-import { ImportTally } from '../import-tally.js';
-import { refuseShrinking } from '../import-guard.js';
-import { periodSpend } from './import-guard.js';
-import { deleteExportParts } from './spend-export-parts.js';
-import type { ImportOptions } from '../../domain/spend-import.js';
+import { SqlFreshnessStore } from '../source-freshness.js';
+import { SqliteSpendStore } from './spend-daily.js';
+import { importBatches } from '../import-batches.js';
 import type { OutboxDraft } from '../outbox-records.js';
 import type { FindingChange } from '../../domain/finding-change.js';
 import { FINDING_TABLES, type FindingTable, type FindingTables, type Store } from '../store.js';
@@ -70,31 +64,6 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
   const session = sqliteSession(db);
 
   const spend = new SqliteSpendStore(db);
-  const importBatches = db.transaction((batches: Parameters<Store['importBatches']>[0], now?: Date, options?: ImportOptions) => {
-    const tally = new ImportTally();
-    for (const batch of batches) {
-      const { scope } = batch;
-      // File exports replace only their own parts, unless the whole period is to be replaced.
-      const partsOnly = scope.parts !== undefined && !options?.replacePeriod;
-      const before = partsOnly ? periodSpend(db, scope.source, scope.billingPeriods) : null;
-      if (partsOnly) {
-        const span = spanOfScope(db, { source: scope.source, billingPeriods: scope.billingPeriods });
-        tally.deletedParts(span, deleteExportParts(db, scope));
-      } else {
-        const span = spanOfScope(db, scope);
-        tally.deletedScope(span, deleteSpendScope(db, scope));
-      }
-      tally.inserted(batch, insertSpendRows(db, batch));
-      if (before) refuseShrinking(scope.source, before, periodSpend(db, scope.source, scope.billingPeriods));
-      writeFreshness(db, scope.source, batch.dataThrough, now ?? new Date());
-    }
-    if (tally.touched) {
-      attributeKubeCost(db, tally.touched);
-      rebuildTeamDays(db, tally.touched);
-    }
-    return tally.summary();
-  });
-
   // A check run's findings and its alerts commit together, whichever table the findings live in.
   // When every finding the run opens is already open, another process (a second replica, or the
   // check run twice at once) recorded the same run between this one's read and its write, and has
@@ -115,8 +84,8 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
     spend,
     breakdowns: new SqliteSpendBreakdownStore(db),
     reviews: new SqliteReviewStore(db),
-    freshness: new SqliteFreshnessStore(db),
-    cloudBudgets: new SqliteCloudBudgetStore(db),
+    freshness: new SqlFreshnessStore(session),
+    cloudBudgets: new SqlCloudBudgetStore(session),
     findings: new SqliteFindingStore(db),
     outbox: new SqliteOutboxStore(db, options.databaseClock),
     audit: new SqlAuditLog(session),
@@ -128,7 +97,7 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
     keeps: new SqlKeepExceptionStore(session),
     instanceActions: new SqliteInstanceActionStore(db),
     savings: new SqliteSavingsLedgerStore(db),
-    kubeUsage: new SqliteKubeUsageStore(db),
+    kubeUsage: new SqlKubeUsageStore(session),
     instanceOwners: new SqliteInstanceOwnerStore(db),
     conversations: new SqlChatConversationStore(session),
     spotMigrations: new SqliteSpotMigrationStore(db),
@@ -138,7 +107,7 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
     shared: false,
     ready: async () => {},
     competeForLeadership: (options) => soleLeadership(options?.onChange),
-    importBatches: async (batches, now, options) => importBatches(batches, now, options),
+    importBatches: (batches, now, options) => importBatches(session, batches, now, options),
     recordRun: async (table, change, alerts, now) =>
       recordRun(
         table,

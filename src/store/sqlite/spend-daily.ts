@@ -5,15 +5,9 @@ import type Database from 'better-sqlite3';
 import type { Period } from '../../domain/period.js';
 import type { ResourceCost, ResourceDay, ResourceHours, UnusedCommitment } from '../../domain/resource-cost.js';
 import type { BillRate } from '../../domain/fx.js';
-import {
-  isExtensionDimension,
-  type ExtensionDimension,
-  type SpendBatch,
-  type SpendDimension,
-  type SpendScope,
-} from '../../domain/spend.js';
+import { isExtensionDimension, type ExtensionDimension, type SpendDimension } from '../../domain/spend.js';
 import type { CurrencyTotal, SpendFilter, TeamDay } from '../../domain/spend-totals.js';
-import { costKindOf, type CostKind } from '../../domain/cost-kind.js';
+import type { CostKind } from '../../domain/cost-kind.js';
 import type { InvoiceLine } from '../../domain/invoice-line.js';
 import type { Correction } from '../../domain/correction.js';
 import { DIMENSION_COLUMN, nextMonthOf, totalsRange, type SpendStore } from '../spend-daily.js';
@@ -194,83 +188,4 @@ function teamClause(arity: number): string {
   if (arity < 0) return '';
   if (arity === 0) return 'AND 0';
   return `AND team IN (${Array.from({ length: arity }, () => '?').join(',')})`;
-}
-
-/** Deletes the whole billing periods (or days) a batch covers, in its source and accounts. Runs inside the caller's transaction. */
-export function deleteSpendScope(db: Database.Database, scope: SpendScope): number {
-  let deleted = 0;
-  if (scope.days) {
-    return db
-      .prepare('DELETE FROM spend_daily WHERE source = ? AND day >= ? AND day < ?')
-      .run(scope.source, scope.days.start, scope.days.end).changes;
-  }
-  const accounts = scope.billingAccounts;
-  const byPeriod = db.prepare('DELETE FROM spend_daily WHERE source = ? AND billing_period = ?');
-  const byAccount = db.prepare('DELETE FROM spend_daily WHERE source = ? AND billing_period = ? AND billing_account = ?');
-  for (const period of scope.billingPeriods) {
-    if (!accounts) deleted += byPeriod.run(scope.source, period).changes;
-    else for (const account of accounts) deleted += byAccount.run(scope.source, period, account).changes;
-  }
-  return deleted;
-}
-
-/** Inserts a batch's rows, each with the export part it came from (if any). Runs inside the caller's transaction. */
-export function insertSpendRows(db: Database.Database, batch: SpendBatch): number {
-  const insert = db.prepare(
-    `INSERT INTO spend_daily (source, billing_period, billing_account, day, team, owner_tag, provider, sub_account,
-       service, service_category, resource_id, charge_category, pricing_category, currency, billed, effective, experiment, run_id, sweep,
-       export_id, part, content_hash, charge_frequency, charge_class, commitment_discount_id, commitment_discount_type,
-       commitment_discount_category, commitment_discount_status, list_cost, contracted_cost, publisher, invoice_issuer,
-       resource_name, region, cost_kind, pricing_currency, pricing_currency_effective_cost,
-       host_provider, extensions, usage_hours, commitment_end)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const parts = batch.scope.parts ?? [];
-  for (const row of batch.rows) {
-    const part = row.part === undefined ? undefined : parts[row.part];
-    insert.run(
-      batch.scope.source,
-      row.billingPeriod,
-      row.billingAccount ?? '',
-      row.day,
-      row.team,
-      row.ownerTag,
-      row.provider,
-      row.subAccount,
-      row.service,
-      row.serviceCategory,
-      row.resourceId,
-      row.chargeCategory,
-      row.pricingCategory,
-      row.currency,
-      row.billed,
-      row.effective,
-      row.experiment ?? null,
-      row.run ?? null,
-      row.sweep ?? null,
-      part?.exportId ?? null,
-      part?.name ?? null,
-      part?.contentHash ?? null,
-      row.chargeFrequency ?? null,
-      row.chargeClass ?? null,
-      row.commitmentDiscountId ?? null,
-      row.commitmentDiscountType ?? null,
-      row.commitmentDiscountCategory ?? null,
-      row.commitmentDiscountStatus ?? null,
-      row.listCost ?? null,
-      row.contractedCost ?? null,
-      row.publisher ?? null,
-      row.invoiceIssuer ?? null,
-      row.resourceName ?? null,
-      row.region ?? null,
-      costKindOf(row.chargeCategory, row.chargeFrequency),
-      row.pricingCurrency ?? null,
-      row.pricingCurrencyEffectiveCost ?? null,
-      row.hostProvider ?? null,
-      row.extensions ?? null,
-      row.usageHours ?? null,
-      row.commitmentDiscountEnd ?? null,
-    );
-  }
-  return batch.rows.length;
 }
