@@ -6,7 +6,7 @@ import { ActionFailed, type Audited } from '../domain/audit-outcome.js';
 import type { InstanceActionRecord } from '../domain/instance-action.js';
 import type { SavingEntry } from '../domain/saving.js';
 import { gpuDepsOf } from '../snapshots/gpu-snapshot.js';
-import { detectIdleGpus } from '../snapshots/idle-gpus.js';
+import { stillIdle } from '../snapshots/idle-gpus.js';
 import { claimInstanceAction } from './claim-once.js';
 import type { Operation } from './operation.js';
 
@@ -25,7 +25,8 @@ export type StopAttempt =
  * decided who may stop and refused protected instances. Step by step:
  *   1. claimOnce: a stop already claimed for this finding is a duplicate (a claim left unfinished
  *      for over 10 minutes died with its process and no longer blocks: stopping is idempotent)
- *   2. re-check idleness over fresh metrics unless the caller has just seen it idle
+ *   2. re-check idleness over the instance's fresh metrics (its series only, no bill) unless the
+ *      caller has just seen it idle
  *   3. the instance_actions row is claimed BEFORE acting; of concurrent attempts only one acts
  *   4. stop it, or a dry run (which releases the claim)
  * It returns the outcome with its audit row; the caller's pipeline records it.
@@ -38,9 +39,7 @@ export async function stopIdleAttempt(
 ): Promise<Audited<StopAttempt>> {
   const actions = deps.store.instanceActions;
   const claimed = await claimInstanceAction(deps, finding, STOP_ACTION, byUser, async () =>
-    options.recheck && (await detectIdleGpus(deps, deps.clock(), { instanceId: finding.instanceId })).length === 0
-      ? ('busy' as const)
-      : null,
+    options.recheck && !(await stillIdle(deps, finding.instanceId)) ? ('busy' as const) : null,
   );
   if (claimed.kind === 'duplicate') return { audit: { result: 'duplicate' }, value: { kind: 'duplicate', record: claimed.record } };
   if (claimed.kind === 'ended')

@@ -61,6 +61,10 @@ export function buildGpuDeps(config: Config, env: NodeJS.ProcessEnv = process.en
       id: metricsSourceId(source),
       type: source.type,
       fetch: async (range) => (await configured()).metrics[index]!.fetch(range),
+      fetchInstances: async (range, instances) => {
+        const source = (await configured()).metrics[index]!;
+        return source.fetchInstances ? source.fetchInstances(range, instances) : source.fetch(range);
+      },
       hostPeaks: async (range, instanceIds) => (await configured()).metrics[index]!.hostPeaks?.(range, instanceIds) ?? [],
     }),
   );

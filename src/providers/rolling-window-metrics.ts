@@ -1,5 +1,6 @@
 import { compareRefs, type GpuRef, type GpuSeries, type MetricsRange } from '../domain/gpu-metrics.js';
 import { seriesKey } from '../domain/physical-gpus.js';
+import type { GpuInstance } from '../domain/gpu-inventory.js';
 import type { HostPeak } from '../domain/host-peaks.js';
 import type { GpuMetricsSource } from '../ports/gpu-metrics-source.js';
 import { createStepGrid, type StepGrid } from '../domain/gpu-step-grid.js';
@@ -46,6 +47,15 @@ export class RollingWindowMetrics implements GpuMetricsSource {
     const run = this.queue.then(() => this.fetchNow(range));
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * A few machines' samples straight from the source, not kept: one click's re-check reads one
+   * instance, and the fleet's window stays as the check left it. A source that cannot be asked for
+   * some machines answers from the kept window, as a fetch does.
+   */
+  fetchInstances(range: MetricsRange, instances: readonly GpuInstance[]): Promise<GpuSeries[]> {
+    return this.source.fetchInstances ? this.source.fetchInstances(range, instances) : this.fetch(range);
   }
 
   /** Host peaks are read rarely (recommendations, the waste diagnosis) and are not kept. */

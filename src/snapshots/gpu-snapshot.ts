@@ -41,6 +41,11 @@ export interface GpuSnapshotOptions {
   scope?: GpuSnapshotScope;
   /** 'owners' unless said otherwise. */
   ownership?: GpuOwnership;
+  /**
+   * Price each instance at the bill's rate (the default). Whether a GPU is idle does not depend on
+   * its price: a re-check that only asks that reads no bill.
+   */
+  priced?: boolean;
 }
 
 /** The GPU fleet over a window: what runs, what its GPUs did, and who owns it. */
@@ -65,19 +70,26 @@ export interface GpuSnapshot {
  * metrics source are read at once; each instance is priced at its billed rate where the bill has
  * one (src/snapshots/billed-rates.ts). Throws burnrate_gpu_unconfigured without GPU sources.
  */
-export async function loadGpuSnapshot(deps: Deps, { window, scope = {}, ownership = 'owners' }: GpuSnapshotOptions): Promise<GpuSnapshot> {
+export async function loadGpuSnapshot(
+  deps: Deps,
+  { window, scope = {}, ownership = 'owners', priced = true }: GpuSnapshotOptions,
+): Promise<GpuSnapshot> {
   const gpu = gpuDepsOf(deps);
-  const [inventory, owners, rates, ...fetched] = await Promise.all([
+  // The fleet's metrics are read beside the inventory; named instances' after it (their names ask the source).
+  const [inventory, owners, rates, fleet] = await Promise.all([
     gpu.inventory(),
     ownership === 'owners' ? deps.store.instanceOwners.list() : [],
-    loadBilledRates(deps),
-    ...gpu.metrics.map((m) => m.fetch(window)),
+    priced ? loadBilledRates(deps) : null,
+    scope.instanceIds ? null : Promise.all(gpu.metrics.map((m) => m.fetch(window))),
   ]);
   const inScope = inventory.filter(
     (i) => (!scope.instanceIds || scope.instanceIds.includes(i.instanceId)) && (!scope.team || i.team === scope.team),
   );
   // An instance listed twice counts once, the later record winning.
-  const instances = [...new Map(inScope.map((i) => [i.instanceId, withBilledRate(i, rates)])).values()];
+  const instances = [...new Map(inScope.map((i) => [i.instanceId, rates ? withBilledRate(i, rates) : i])).values()];
+  // Named instances: only their machines' series, where a source can be asked for some machines.
+  const fetched =
+    fleet ?? (await Promise.all(gpu.metrics.map((m) => (m.fetchInstances ? m.fetchInstances(window, instances) : m.fetch(window)))));
   const namespaces = ownership === 'owners' ? namespaceTeamsOf(deps.config.teams) : new Map<string, string>();
   const handedTo = new Map(owners.filter((o) => deps.config.teams.some((t) => t.id === o.team)).map((o) => [o.instanceId, o.team]));
   const all = fetched.flat();

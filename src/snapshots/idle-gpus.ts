@@ -5,7 +5,7 @@ import type { TeamSchedule } from '../checks/idle/team-schedule.js';
 import type { Deps } from '../deps.js';
 import type { GpuFinding, UnmeteredGpu } from '../domain/gpu-finding.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
-import { loadGpuSnapshot } from './gpu-snapshot.js';
+import { loadGpuSnapshot, type GpuSnapshot } from './gpu-snapshot.js';
 import { metricsWindow } from './gpu-windows.js';
 import { billedRunBefore } from '../checks/idle/billed-run.js';
 import { leftOutNote } from '../domain/left-out-currencies.js';
@@ -13,12 +13,20 @@ import { formatMoney } from '../domain/money.js';
 import { addDays, toDay } from '../domain/period.js';
 import { loadResourceDays } from './resource-lines.js';
 
+/** Idle and stalled instances right now, over fresh metrics, before Keep exceptions. */
+export async function detectIdleGpus(deps: Deps, now: Date): Promise<GpuFinding[]> {
+  return (await detectGpus(deps, now)).findings;
+}
+
 /**
- * Idle and stalled instances right now, over fresh metrics, before Keep exceptions; only
- * `instanceId` when given (the re-check of a Stop click).
+ * Whether one instance is idle now: the re-check of a Stop click. It reads that instance's series
+ * only (where its metrics source can be asked for one machine) and no bill: the rules that decide
+ * idleness need neither the fleet nor prices, and the click should not wait on them.
  */
-export async function detectIdleGpus(deps: Deps, now: Date, only?: { instanceId: string }): Promise<GpuFinding[]> {
-  return (await detectGpus(deps, now, only)).findings;
+export async function stillIdle(deps: Deps, instanceId: string): Promise<boolean> {
+  const now = deps.clock();
+  const snapshot = await loadGpuSnapshot(deps, { window: metricsWindow(deps, now), scope: { instanceIds: [instanceId] }, priced: false });
+  return idleIn(deps, snapshot, now).findings.some((f) => f.instanceId === instanceId);
 }
 
 /**
@@ -26,12 +34,14 @@ export async function detectIdleGpus(deps: Deps, now: Date, only?: { instanceId:
  * window (an exporter not running, a node the scrape misses): reported, and idle findings too
  * where `gpu.idle.missing` counts missing data as idle.
  */
-export async function detectGpus(
-  deps: Deps,
-  now: Date,
-  only?: { instanceId: string },
-): Promise<{ findings: GpuFinding[]; unmetered: UnmeteredGpu[] }> {
-  const snapshot = await loadGpuSnapshot(deps, { window: metricsWindow(deps, now), scope: only ? { instanceIds: [only.instanceId] } : {} });
+export async function detectGpus(deps: Deps, now: Date): Promise<{ findings: GpuFinding[]; unmetered: UnmeteredGpu[] }> {
+  const snapshot = await loadGpuSnapshot(deps, { window: metricsWindow(deps, now) });
+  const { findings, unmetered } = idleIn(deps, snapshot, now);
+  return { findings: await withBilledRuns(deps, findings, snapshot.window.start), unmetered };
+}
+
+/** The idle rules over a snapshot, each finding named as its instance is. */
+function idleIn(deps: Deps, snapshot: GpuSnapshot, now: Date): { findings: GpuFinding[]; unmetered: UnmeteredGpu[] } {
   const byId = new Map(snapshot.instances.map((i) => [i.instanceId, i]));
   // A team someone handed the instance to (Not ours) wins; else its tag's team, else its pods' namespace's (attributeSeries).
   const idleOf = (instance: GpuInstance) => idleInstanceOf(instance, snapshot.handedTo.get(instance.instanceId));
@@ -68,7 +78,7 @@ export async function detectGpus(
       hourlyPrice: i.hourlyPrice,
     }),
   );
-  return { findings: await withBilledRuns(deps, findings, snapshot.window.start), unmetered };
+  return { findings, unmetered };
 }
 
 /** The currency of the bill note: the idle alert's, whose prices are the catalog's USD. */

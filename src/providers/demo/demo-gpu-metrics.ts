@@ -3,6 +3,7 @@ import { sampleCountOf } from '../../domain/gpu-step-grid.js';
 import type { GpuMetricsSource } from '../../ports/gpu-metrics-source.js';
 import { dayIntervals, demoFleet } from './demo-fleet.js';
 import type { Activity, DemoInstance, WorkloadKind } from './demo-instance.js';
+import type { GpuInstance } from '../../domain/gpu-inventory.js';
 import type { HostPeak } from '../../domain/host-peaks.js';
 import { randomFor, type Random } from './random.js';
 
@@ -75,6 +76,16 @@ export class DemoGpuMetrics implements GpuMetricsSource {
 
   async fetch(range: MetricsRange): Promise<GpuSeries[]> {
     return demoGpuSeries(this.seed, this.fleet, range);
+  }
+
+  /** The named machines' series only (each machine's samples depend on its id alone, not on the others). */
+  async fetchInstances(range: MetricsRange, instances: readonly GpuInstance[]): Promise<GpuSeries[]> {
+    const ids = new Set(instances.map((i) => i.instanceId));
+    return demoGpuSeries(
+      this.seed,
+      this.fleet.filter((i) => ids.has(i.instanceId)),
+      range,
+    );
   }
 
   /**
