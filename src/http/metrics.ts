@@ -13,8 +13,11 @@ export interface ServeMetrics {
   observeJob(job: string, seconds: number, ok: boolean): void;
 }
 
-/** The job whose first success makes the idle-GPU cost gauges a figure rather than a guess. */
-const IDLE_CHECK_TASK = 'gpu_check';
+/**
+ * The tasks whose first success makes the idle-GPU cost gauges a figure rather than a guess: the
+ * scheduled job, and its step as serve's first run names it (steps there, since jobs share them).
+ */
+export const IDLE_CHECK_TASKS: ReadonlySet<string> = new Set(['gpu_check', 'idle_gpu_check']);
 
 /**
  * A job's id as a label value: stable snake_case ("budget check" -> budget_check), the shape
@@ -42,7 +45,7 @@ export function createServeMetrics(deps: Deps, delivery: { totals: DeliveryRepor
   const succeeded = new Set<string>();
   // Team names and money only when burnrate.yml asks for them (metrics.teamCosts).
   const teams = deps.config.metrics.teamCosts
-    ? registerTeamMetrics(registry, deps, { idleChecked: () => succeeded.has(IDLE_CHECK_TASK) })
+    ? registerTeamMetrics(registry, deps, { idleChecked: () => [...IDLE_CHECK_TASKS].some((task) => succeeded.has(task)) })
     : null;
   // Read once per scrape, before the registry collects: the outbox gauges share it.
   let outbox: OutboxSummary | null = null;

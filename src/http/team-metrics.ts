@@ -21,6 +21,9 @@ export interface TeamMetricsOptions {
 export function registerTeamMetrics(registry: Registry, deps: Deps, options: TeamMetricsOptions): { refresh(): Promise<void> } {
   let figures: TeamGauges[] = [];
   let readAt = -Infinity;
+  // Whether the figures were read after the idle-GPU check had run: until then the idle cost is
+  // unknown (absent), and the first check's success calls for a fresh read, not a minute's wait.
+  let readAfterIdleCheck = false;
   const gauge = (name: string, help: string, labelNames: string[], set: (g: Gauge, t: TeamGauges) => void) =>
     new Gauge({
       name,
@@ -46,7 +49,7 @@ export function registerTeamMetrics(registry: Registry, deps: Deps, options: Tea
     'What the GPUs idle or stalled right now cost a day (open idle alerts)',
     ['team', 'currency'],
     (g, t) => {
-      if (options.idleChecked()) g.set({ team: t.team, currency: 'USD' }, roundMicros(t.idleGpuCostPerDay));
+      if (readAfterIdleCheck) g.set({ team: t.team, currency: 'USD' }, roundMicros(t.idleGpuCostPerDay));
     },
   );
   gauge(
@@ -71,10 +74,12 @@ export function registerTeamMetrics(registry: Registry, deps: Deps, options: Tea
   return {
     async refresh() {
       const now = deps.clock().getTime();
-      if (now - readAt < REFRESH_MS) return;
+      const idleChecked = options.idleChecked();
+      if (now - readAt < REFRESH_MS && idleChecked === readAfterIdleCheck) return;
       try {
         figures = await loadTeamGauges(deps);
         readAt = now;
+        readAfterIdleCheck = idleChecked;
       } catch (error) {
         deps.log.warn({ err: (error as Error).message }, 'team cost gauges could not be read; the last figures stay');
       }
