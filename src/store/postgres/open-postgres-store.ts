@@ -26,8 +26,8 @@ import { competeForLeadership } from './pg-leadership.js';
 import { PgOutboxStore } from './pg-outbox.js';
 import { migratePostgres, UnknownMigrationError } from './pg-migrations.js';
 import { SqlFreshnessStore } from '../source-freshness.js';
-import { PgSpendBreakdownStore } from './pg-spend-breakdowns.js';
-import { PgSpendStore } from './pg-spend-daily.js';
+import { SqlSpendBreakdownStore } from '../spend-breakdowns.js';
+import { SqlSpendStore } from '../spend-daily.js';
 
 /**
  * Opens the shared Postgres store at `url`. It is handed out at once; its migrations run in the
@@ -40,8 +40,8 @@ export function openPostgresStore(url: string, options: { poolSize?: number } = 
   const ready = db.openWith((ungated) => migratePostgres(ungated).catch((error: unknown) => Promise.reject(unavailable(location, error))));
   const session = postgresSession(db);
   return {
-    spend: new PgSpendStore(db),
-    breakdowns: new PgSpendBreakdownStore(db),
+    spend: new SqlSpendStore(session),
+    breakdowns: new SqlSpendBreakdownStore(session),
     reviews: new PgReviewStore(db),
     freshness: new SqlFreshnessStore(session),
     cloudBudgets: new SqlCloudBudgetStore(session),

@@ -22,11 +22,11 @@ import { SqlSnoozeStore } from '../snoozes.js';
 import { SqliteSpotMigrationStore } from './spot-migrations.js';
 import { applySweepFindingChange, SqliteSweepFindingStore } from './sweep-findings.js';
 import { SqliteReviewStore } from './reviews.js';
-import { SqliteSpendBreakdownStore } from './spend-breakdowns.js';
+import { SqlSpendBreakdownStore } from '../spend-breakdowns.js';
 import { MIGRATIONS } from './sqlite-migrations.js';
 import { enqueueOutbox, SqliteOutboxStore } from './outbox.js';
 import { SqlFreshnessStore } from '../source-freshness.js';
-import { SqliteSpendStore } from './spend-daily.js';
+import { SqlSpendStore } from '../spend-daily.js';
 import { importBatches } from '../import-batches.js';
 import type { OutboxDraft } from '../outbox-records.js';
 import type { FindingChange } from '../../domain/finding-change.js';
@@ -63,7 +63,7 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
   migrate(db);
   const session = sqliteSession(db);
 
-  const spend = new SqliteSpendStore(db);
+  const spend = new SqlSpendStore(session);
   // A check run's findings and its alerts commit together, whichever table the findings live in.
   // When every finding the run opens is already open, another process (a second replica, or the
   // check run twice at once) recorded the same run between this one's read and its write, and has
@@ -82,7 +82,7 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
 
   return {
     spend,
-    breakdowns: new SqliteSpendBreakdownStore(db),
+    breakdowns: new SqlSpendBreakdownStore(session),
     reviews: new SqliteReviewStore(db),
     freshness: new SqlFreshnessStore(session),
     cloudBudgets: new SqlCloudBudgetStore(session),
