@@ -14,6 +14,7 @@ import { loadSavingsLedger, savingsSummary } from '../../src/snapshots/savings-l
 import { loadWasteDiagnosis, wastePeriod } from '../../src/snapshots/waste-snapshot.js';
 import { savingInsert } from '../../src/store/sqlite/savings-ledger.js';
 import { appHome } from '../../templates/app-home.js';
+import { idleAlert } from '../../templates/idle-alert.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { FakeEc2 } from '../fakes/fake-ec2.js';
 import { dcgmGpuLabelSets, FakePrometheus, readDcgmExposition } from '../fakes/fake-prometheus.js';
@@ -198,6 +199,10 @@ describe('a currency without a rate is left out of every resource figure, and ev
     expect(finding!.description).toContain(`since ${BILL_DAYS[0]}: ${money(billed)} billed`);
     // Named once, though both the price and the bill note left the reais out.
     expect(finding!.description.split(NOTE)).toHaveLength(2);
+
+    // The alert the team's channel gets says it as well.
+    const alert = idleAlert({ teamName: 'vision', items: [{ finding: finding! }], dryRun: false, mode: 'approve' });
+    expect(renderPlainText(alert)).toContain(NOTE);
 
     const idle = await cli(['idle', '--json', '--db', db, '--config', join(dir, 'gpus.yml')], { cwd: dir, now: NOW });
     expect(idle.code, idle.err).toBe(0);
