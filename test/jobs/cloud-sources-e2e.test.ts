@@ -6,7 +6,7 @@ import type { FakeExportRow } from '../fakes/fake-bigquery-export.js';
 import { FakeGoogleCloud } from '../fakes/fake-google-cloud.js';
 import { testDeps } from '../support/deps.js';
 import { fakeLifecycle } from '../support/fake-lifecycle.js';
-import { stubAwsEnv } from '../providers/aws/aws-env.js';
+import { stubAwsEnv } from '../support/aws-test-env.js';
 import { GCP_TABLE, useGoogleFake } from '../providers/gcp/gcp-test-sources.js';
 
 const ACCOUNT = '123456789012';

@@ -1,11 +1,11 @@
 import { EC2Client } from '@aws-sdk/client-ec2';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DemoInstancePort } from '../../src/providers/demo/demo-instance-port.js';
 import { Ec2InstancePort } from '../../src/providers/aws/ec2/ec2-instance-port.js';
 import type { InstanceActionPort, InstanceState, StopPermission } from '../../src/ports/instance-port.js';
 import { BurnrateError } from '../../src/domain/errors.js';
 import { FakeEc2 } from '../fakes/fake-ec2.js';
-import { oneAwsFakePerTest, TEST_AWS_CREDENTIALS } from '../support/aws-test-env.js';
+import { oneAwsFakePerTest, TEST_AWS_CREDENTIALS, useEc2Endpoint } from '../support/aws-test-env.js';
 
 const REGION = 'eu-west-1';
 const CREDENTIALS = TEST_AWS_CREDENTIALS;
@@ -192,10 +192,7 @@ describe('Ec2InstancePort on the wire', () => {
   describe('with the default client (AWS_ENDPOINT_URL_EC2, credentials from the environment)', () => {
     async function defaultPort(): Promise<{ ec2: FakeEc2; port: Ec2InstancePort }> {
       const ec2 = await startFake();
-      vi.stubEnv('AWS_ENDPOINT_URL_EC2', ec2.endpoint);
-      vi.stubEnv('AWS_ACCESS_KEY_ID', CREDENTIALS.accessKeyId);
-      vi.stubEnv('AWS_SECRET_ACCESS_KEY', CREDENTIALS.secretAccessKey);
-      vi.stubEnv('AWS_SESSION_TOKEN', undefined);
+      useEc2Endpoint(ec2.endpoint);
       return { ec2, port: new Ec2InstancePort({ region: REGION }) };
     }
 

@@ -15,8 +15,25 @@ export function isolateAwsEnv(): void {
 /** Points the AWS SDK's EC2 client at a local fake, as an operator points burnrate at an endpoint (the SDK's own settings). */
 export function useEc2Endpoint(endpoint: string): void {
   vi.stubEnv('AWS_ENDPOINT_URL_EC2', endpoint);
+  useTestCredentials();
+}
+
+/**
+ * Points every AWS SDK client (Cost Explorer, Budgets, STS, Athena) at one local fake with the
+ * test keys in eu-west-1, and keeps a developer's ~/.aws and any instance metadata out.
+ */
+export function stubAwsEnv(endpoint: string): void {
+  isolateAwsEnv();
+  vi.stubEnv('AWS_ENDPOINT_URL', endpoint);
+  vi.stubEnv('AWS_REGION', 'eu-west-1');
+  useTestCredentials();
+}
+
+/** The test keys, and no session token a developer's shell may hold. */
+function useTestCredentials(): void {
   vi.stubEnv('AWS_ACCESS_KEY_ID', TEST_AWS_CREDENTIALS.accessKeyId);
   vi.stubEnv('AWS_SECRET_ACCESS_KEY', TEST_AWS_CREDENTIALS.secretAccessKey);
+  vi.stubEnv('AWS_SESSION_TOKEN', undefined);
 }
 
 /** What the local AWS fakes (EC2, CloudWatch, ...) have in common. */

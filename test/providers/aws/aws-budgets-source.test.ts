@@ -4,7 +4,7 @@ import { buildSources } from '../../../src/providers/registry.js';
 import { FakeAwsBilling, type FakeBudget } from '../../fakes/fake-aws-billing.js';
 import { testDeps } from '../../support/deps.js';
 import { fakeLifecycle } from '../../support/fake-lifecycle.js';
-import { stubAwsEnv } from './aws-env.js';
+import { stubAwsEnv } from '../../support/aws-test-env.js';
 import { demoTeams } from '../../support/demo-org.js';
 
 const ACCOUNT = '123456789012';

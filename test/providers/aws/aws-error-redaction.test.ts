@@ -14,7 +14,7 @@ import { queryFailedError } from '../../../src/providers/aws/athena/athena-error
 import { FakeAwsBilling } from '../../fakes/fake-aws-billing.js';
 import { testDeps } from '../../support/deps.js';
 import { fakeLifecycle } from '../../support/fake-lifecycle.js';
-import { stubAwsEnv } from './aws-env.js';
+import { stubAwsEnv } from '../../support/aws-test-env.js';
 
 // AWS's documented example key id and a session token's shape: what must never be quoted.
 const KEY_ID = 'AKIAIOSFODNN7EXAMPLE';

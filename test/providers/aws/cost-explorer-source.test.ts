@@ -5,7 +5,7 @@ import { buildSources } from '../../../src/providers/registry.js';
 import { FakeAwsBilling, type FakeAwsBillingOptions, type FakeCostLine } from '../../fakes/fake-aws-billing.js';
 import { testDeps } from '../../support/deps.js';
 import { fakeLifecycle } from '../../support/fake-lifecycle.js';
-import { stubAwsEnv } from './aws-env.js';
+import { stubAwsEnv } from '../../support/aws-test-env.js';
 
 const NOW = '2026-11-21T09:00:00Z';
 const SERVICES = [

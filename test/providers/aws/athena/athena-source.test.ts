@@ -5,7 +5,7 @@ import { buildSources } from '../../../../src/providers/registry.js';
 import { FakeAthena, type FakeAthenaOptions } from '../../../fakes/fake-athena.js';
 import { testDeps } from '../../../support/deps.js';
 import { fakeLifecycle } from '../../../support/fake-lifecycle.js';
-import { stubAwsEnv } from '../aws-env.js';
+import { stubAwsEnv } from '../../../support/aws-test-env.js';
 import {
   CUR2_TABLE_COLUMNS,
   cur2Row,
