@@ -1,8 +1,6 @@
-import { DemoInstancePort } from './demo/demo-instance-port.js';
 import type { InstanceActionPort } from '../ports/instance-port.js';
 import { RoutedInstancePort } from './routed-instance-port.js';
-import { DemoSpotPort } from './demo/demo-spot-port.js';
-import { launchTemplateOf, type SpotMigrationPort, type SpotPorts } from '../ports/spot-port.js';
+import type { SpotMigrationPort, SpotPorts } from '../ports/spot-port.js';
 import type { Config } from '../config/schema.js';
 import type { GpuDeps } from '../deps.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
@@ -11,15 +9,12 @@ import { metricsSourceId } from '../config/gpu-sources-schema.js';
 import type { GpuMetricsSource } from '../ports/gpu-metrics-source.js';
 import { readBearerTokens } from './bearer-tokens.js';
 import type { ConfiguredGpu } from './configured-gpu.js';
-import { demoFleet } from './demo/demo-fleet.js';
-import { DemoGpuMetrics } from './demo/demo-gpu-metrics.js';
-import { demoInventory } from './demo/demo-inventory.js';
-import { DemoCluster } from './demo/demo-cluster.js';
 import { WorkloadInstancePort } from './kubernetes/workload-instance-port.js';
 import { loadPriceCatalog } from '../catalog/price-catalog.js';
 import { namespaceTeamsOf, workloadRefOf } from '../domain/kubernetes.js';
 import { clusterReadOf, workloadInstances } from './kubernetes/workload-instances.js';
-import { PROVIDERS } from './registry.js';
+import { PROVIDERS, sourceFleet } from './registry.js';
+import type { FleetCluster } from './provider.js';
 
 /**
  * GPU metrics, inventory and the instance action port from the configuration: the demo source's
@@ -87,24 +82,21 @@ export function buildGpuDeps(config: Config, env: NodeJS.ProcessEnv = process.en
   };
 }
 
-type DemoGpu = GpuDeps & { list: readonly GpuInstance[]; spotPort: DemoSpotPort };
+type FleetGpu = GpuDeps & { list: readonly GpuInstance[]; spotPort: SpotMigrationPort };
 
-function buildDemoGpu(config: Config): DemoGpu | undefined {
-  const demo = config.sources.find((s) => s.type === 'demo');
-  if (!demo) return undefined;
-  const fleet = demoFleet(demo.seed);
-  const inventory = demoInventory(demo.seed, teamResolver(config.teams), { fleet, tagKeys: config.ownership.tagKeys });
-  const spotPort = new DemoSpotPort([...new Set(inventory.map((i) => launchTemplateOf(i.tags)).filter((t): t is string => t !== null))]);
-  const machines = new DemoInstancePort(inventory.map((i) => ({ id: i.instanceId, state: 'running', tags: { ...i.tags } })));
-  const gpu: DemoGpu = {
-    metrics: [new DemoGpuMetrics({ seed: demo.seed, fleet, ...(demo.id ? { id: demo.id } : {}) })],
-    inventory: async () => inventory,
-    instances: machines,
-    spot: routedSpotPorts({ port: spotPort, instanceIds: new Set(inventory.map((i) => i.instanceId)) }),
-    list: inventory,
-    spotPort,
+/** The fleet a `sources` entry brings (the demo organisation's), as GPU parts. */
+function buildDemoGpu(config: Config): FleetGpu | undefined {
+  const fleet = sourceFleet(config);
+  if (!fleet) return undefined;
+  const gpu: FleetGpu = {
+    metrics: fleet.metrics,
+    inventory: async () => fleet.list,
+    instances: fleet.instances,
+    spot: routedSpotPorts({ port: fleet.spot, instanceIds: new Set(fleet.list.map((i) => i.instanceId)) }),
+    list: fleet.list,
+    spotPort: fleet.spot,
   };
-  return demo.cluster ? withDemoCluster(gpu, new DemoCluster(demo.seed), config, demo.days) : gpu;
+  return fleet.cluster ? withDemoCluster(gpu, fleet.cluster, config, fleet.historyDays) : gpu;
 }
 
 /**
@@ -112,7 +104,7 @@ function buildDemoGpu(config: Config): DemoGpu | undefined {
  * (priced at their share of their nodes), Stop on one scales it in the cluster, and its usage
  * history reaches back over the demo's days.
  */
-function withDemoCluster(gpu: DemoGpu, cluster: DemoCluster, config: Config, days: number): DemoGpu {
+function withDemoCluster(gpu: FleetGpu, cluster: FleetCluster, config: Config, days: number): FleetGpu {
   const context = {
     catalog: loadPriceCatalog(),
     resolveTeam: teamResolver(config.teams),

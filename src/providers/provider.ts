@@ -1,7 +1,7 @@
 import type { GpuInventorySourceConfig, GpuMetricsSourceConfig } from '../config/gpu-sources-schema.js';
 import type { Config, SourceConfig } from '../config/schema.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
-import type { KubeRule } from '../domain/kubernetes.js';
+import type { ClusterInventory, KubeRule } from '../domain/kubernetes.js';
 import type { BudgetSource } from '../ports/budget-source.js';
 import type { ClusterRead } from '../ports/cluster-read.js';
 import type { GpuMetricsSource } from '../ports/gpu-metrics-source.js';
@@ -53,6 +53,27 @@ export interface ProviderGpu {
   clusters?(): Promise<ClusterRead[]>;
 }
 
+/** A simulated cluster a fleet brings: read at once, its workloads acted on in memory. */
+export interface FleetCluster {
+  inventory(): ClusterInventory;
+  metrics: GpuMetricsSource;
+  workloads: WorkloadPort;
+}
+
+/**
+ * The GPU fleet a `sources` entry brings with it, built at once (the demo organisation's machines,
+ * and its cluster when the entry asks for one): no `gpu` section needed.
+ */
+export interface ProviderFleet {
+  metrics: GpuMetricsSource[];
+  list: GpuInstance[];
+  instances: InstanceActionPort;
+  spot: SpotMigrationPort;
+  cluster?: FleetCluster;
+  /** How far back the cluster's usage history reaches. */
+  historyDays: number;
+}
+
 /**
  * One provider's face: what it offers, declared in one place. The registry (registry.ts) composes
  * the faces; nothing else imports them, and a provider never imports another.
@@ -78,6 +99,8 @@ export interface Provider {
   readonly kubeRules?: readonly KubeRule[];
   /** Spend and budget sources of one `sources` entry of its types. */
   sources?(entry: SourceConfig, context: SourceContext): BuiltSources;
+  /** The GPU fleet one `sources` entry of its types brings with it. */
+  fleet?(entry: SourceConfig, config: Config): ProviderFleet;
   /** Its GPU parts (metrics, machines, action ports, workloads), loaded when first used. */
   gpu?(config: Config, tokens: ReadonlyMap<string, string>): Promise<ProviderGpu>;
 }

@@ -8,7 +8,7 @@ import { gcp } from './gcp/index.js';
 import type { GoogleEndpoint } from './gcp/google-endpoint.js';
 import { kubernetes } from './kubernetes/index.js';
 import { prometheus } from './prometheus/index.js';
-import type { BuiltSources, Provider } from './provider.js';
+import type { BuiltSources, Provider, ProviderFleet } from './provider.js';
 
 export type { BuiltSources } from './provider.js';
 
@@ -37,6 +37,15 @@ export function buildSources(config: Config, env: NodeJS.ProcessEnv = process.en
     built.budgets.push(...one.budgets);
   }
   return built;
+}
+
+/** The GPU fleet the first `sources` entry that brings one builds (the demo organisation's); undefined when none does. */
+export function sourceFleet(config: Config): ProviderFleet | undefined {
+  for (const source of config.sources) {
+    const provider = PROVIDERS.find((p) => p.fleet && p.configTypes.sources?.includes(source.type));
+    if (provider) return provider.fleet!(source, config);
+  }
+  return undefined;
 }
 
 /**
