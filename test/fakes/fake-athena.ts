@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { closeServer, readBody, sigV4Scope } from './http-body.js';
 import { ARRAY_MIN_MACRO, trinoToDuckDb } from './trino-to-duckdb.js';
+import { sendAwsJson, sendAwsJsonError } from './aws-json-protocol.js';
 
 /** A value of one export line item: text, a number, a tag map, or null. */
 export type ExportValue = string | number | Record<string, string> | null;
@@ -300,11 +301,9 @@ function quote(text: string): string {
 }
 
 function sendJson(res: ServerResponse, body: unknown): void {
-  res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': randomUUID() });
-  res.end(JSON.stringify(body));
+  sendAwsJson(res, '1.1', body);
 }
 
 function sendError(res: ServerResponse, type: string, message: string): void {
-  res.writeHead(400, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': randomUUID() });
-  res.end(JSON.stringify({ __type: type, Message: message }));
+  sendAwsJsonError(res, '1.1', { status: 400, type, message, messageKey: 'Message' });
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody, sigV4Scope } from './http-body.js';
+import { sendAwsJson, sendAwsJsonError } from './aws-json-protocol.js';
 
 /** One day's cost of one tag value and service in one account, as Cost Explorer would sum it. */
 export interface FakeCostLine {
@@ -308,13 +309,11 @@ function nextDay(day: string): string {
 }
 
 function sendJson(res: ServerResponse, body: unknown): void {
-  res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': randomUUID() });
-  res.end(JSON.stringify(body));
+  sendAwsJson(res, '1.1', body);
 }
 
 function sendJsonError(res: ServerResponse, status: number, type: string, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': randomUUID() });
-  res.end(JSON.stringify({ __type: type, message }));
+  sendAwsJsonError(res, '1.1', { status, type, message });
 }
 
 function sendXmlError(res: ServerResponse, status: number, code: string, message: string): void {

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody, sigV4Scope } from './http-body.js';
+import { sendAwsJson, sendAwsJsonError } from './aws-json-protocol.js';
 
 /** Value of one metric of one GPU at a period start; null means no datapoint (a gap). */
 export type SampleFn = (time: number) => number | null;
@@ -265,17 +265,11 @@ function decodeToken(token: string): unknown {
 }
 
 function sendJson(res: ServerResponse, body: unknown): void {
-  res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': randomUUID() });
-  res.end(JSON.stringify(body));
+  sendAwsJson(res, '1.0', body);
 }
 
 function sendError(res: ServerResponse, status: number, queryCode: string, type: string, message: string): void {
-  res.writeHead(status, {
-    'content-type': 'application/x-amz-json-1.0',
-    'x-amzn-requestid': randomUUID(),
-    'x-amzn-query-error': `${queryCode};Sender`,
-  });
-  res.end(JSON.stringify({ __type: type, message }));
+  sendAwsJsonError(res, '1.0', { status, type, message, queryCode });
 }
 
 // ---- Data: GPUs from the real nvidia-smi captures ----
