@@ -77,7 +77,8 @@ export function registerTeamMetrics(registry: Registry, deps: Deps, options: Tea
       const idleChecked = options.idleChecked();
       if (now - readAt < REFRESH_MS && idleChecked === readAfterIdleCheck) return;
       try {
-        figures = await loadTeamGauges(deps);
+        // Before the first import no team's spend is known: every team gauge stays absent, not 0.
+        figures = (await deps.store.isEmpty()) ? [] : await loadTeamGauges(deps);
         readAt = now;
         readAfterIdleCheck = idleChecked;
       } catch (error) {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createServeMetrics, taskLabel } from '../../src/http/metrics.js';
-import { testDeps } from '../support/deps.js';
+import { spendRow, testDeps } from '../support/deps.js';
 import { grafanaPanelQueries } from './grafana-panels.js';
 import { scrape } from './scrape-metrics.js';
 
@@ -12,9 +12,12 @@ import { scrape } from './scrape-metrics.js';
 const NO_DELIVERIES = { totals: { sent: 0, retried: 0, failed: 0 } } as Parameters<typeof createServeMetrics>[1];
 const PROMTOOL = '/usr/bin/promtool';
 
-function serveMetrics(teamCosts = false) {
-  const { deps } = testDeps({ teams: [{ id: 'vision' }], sources: [], metrics: { teamCosts } });
-  return createServeMetrics(deps, NO_DELIVERIES);
+/** serve's metrics over a store holding `spend` (a day of the vision team's, by default), at the test clock's hour. */
+async function serveMetrics(teamCosts = false, spend = [spendRow('vision', '2026-11-20', 42.5)]) {
+  const { deps, setNow } = testDeps({ teams: [{ id: 'vision' }], sources: [], metrics: { teamCosts } });
+  if (spend.length > 0)
+    await deps.store.importBatches([{ scope: { source: 'test', billingPeriods: ['2026-11'] }, rows: spend, dataThrough: null }]);
+  return { ...createServeMetrics(deps, NO_DELIVERIES), deps, setNow };
 }
 
 /** Every label name of every sample line of an exposition. */
@@ -27,7 +30,7 @@ function labelNames(text: string): Set<string> {
 
 describe('/metrics by the conventions', () => {
   it('names the job of a run in a `task` label with a snake_case value, never `job` or `instance`', async () => {
-    const metrics = serveMetrics();
+    const metrics = await serveMetrics();
     metrics.observeJob('budget check', 0.2, true);
     metrics.observeJob('budget check', 0.3, false);
     metrics.observeJob('organisation digest', 1.5, true);
@@ -48,7 +51,7 @@ describe('/metrics by the conventions', () => {
   });
 
   it("exposes the process's and Node.js's default metrics and burnrate's version", async () => {
-    const text = await scrape(serveMetrics().route);
+    const text = await scrape((await serveMetrics()).route);
     for (const name of [
       'process_cpu_seconds_total',
       'process_resident_memory_bytes',
@@ -61,8 +64,19 @@ describe('/metrics by the conventions', () => {
     expect(text).toContain(`burnrate_build_info{version="${version}",node_version="${process.versions.node}"} 1`);
   });
 
+  it('shows no team gauge before the first import: no spend known is not a spend of 0', async () => {
+    const metrics = await serveMetrics(true, []);
+    expect(await scrape(metrics.route)).not.toMatch(/^burnrate_team_/m);
+    await metrics.deps.store.importBatches([
+      { scope: { source: 'test', billingPeriods: ['2026-11'] }, rows: [spendRow('vision', '2026-11-20', 42.5)], dataThrough: null },
+    ]);
+    // The team figures are read at most once a minute.
+    metrics.setNow('2026-11-21T09:01:01Z');
+    expect(await scrape(metrics.route)).toMatch(/^burnrate_team_spend_month_to_date\{team="vision",currency="USD"\} 42.5$/m);
+  });
+
   it("leaves each team's idle-GPU cost out until the idle-GPU check has succeeded, then shows it (0 with nothing idle)", async () => {
-    const metrics = serveMetrics(true);
+    const metrics = await serveMetrics(true);
     const before = await scrape(metrics.route);
     expect(before).toContain('burnrate_team_spend_month_to_date{team="vision"');
     expect(before).not.toMatch(/^burnrate_team_idle_gpu_cost_per_day\{/m);
@@ -73,7 +87,7 @@ describe('/metrics by the conventions', () => {
   });
 
   it('exposes every metric the sample Grafana panels query', async () => {
-    const metrics = serveMetrics(true);
+    const metrics = await serveMetrics(true);
     const declared = new Set([...(await scrape(metrics.route)).matchAll(/^# TYPE (\w+) /gm)].map((m) => m[1]));
     for (const expr of grafanaPanelQueries())
       for (const [name] of expr.matchAll(/\bburnrate_\w+/g)) expect(declared).toContain(name.replace(/_(bucket|count|sum)$/, ''));
@@ -82,7 +96,7 @@ describe('/metrics by the conventions', () => {
   it.skipIf(!existsSync(PROMTOOL))(
     'passes `promtool check metrics`, but for three names of prom-client that dashboards query',
     async () => {
-      const metrics = serveMetrics(true);
+      const metrics = await serveMetrics(true);
       metrics.observeJob('gpu check', 2, true);
       const result = spawnSync(PROMTOOL, ['check', 'metrics'], { input: await scrape(metrics.route), encoding: 'utf8' });
       // prom-client's default gauges of live handles, requests and resources end in _total; the
