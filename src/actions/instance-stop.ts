@@ -1,4 +1,3 @@
-import { STOP_PERMISSIONS } from '../ports/instance-port.js';
 import { instanceLabel } from '../domain/gpu-finding.js';
 import { formatMoney } from '../domain/money.js';
 import { BurnrateError } from '../domain/errors.js';
@@ -26,7 +25,8 @@ const stop = (dryRun: boolean) => (ctx: ActionContext, finding: TrackedGpuFindin
  */
 export const instanceStopAction = defineAction({
   id: STOP_ACTION,
-  permissions: STOP_PERMISSIONS,
+  permissions: [],
+  ports: ['instances'],
   sideEffects: 'cloud',
   parse: async (deps, interaction) => (await readInstancePayload(deps, interaction.value)).finding,
   subject: (finding) => ({ subject: finding.id, detail: finding.instanceId }),

@@ -4,7 +4,7 @@ import { parseButtonValue } from './button-value.js';
 import { defineAction, type ActionContext } from './action.js';
 import { DRY_RUN_HINT } from '../operations/operation.js';
 import { claimOnce } from '../operations/claim-once.js';
-import { SPOT_PERMISSIONS, launchTemplateOf, type SpotChange } from '../ports/spot-port.js';
+import { launchTemplateOf, type SpotChange } from '../ports/spot-port.js';
 import { spotPortOfInstance } from './spot-port-of.js';
 import { spotReadiness } from '../checks/recommend/checkpointing.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
@@ -44,7 +44,8 @@ type Approval =
  */
 export const spotApproveAction = defineAction({
   id: ACTION,
-  permissions: SPOT_PERMISSIONS,
+  permissions: [],
+  ports: ['spot'],
   sideEffects: 'cloud',
   parse: async (_deps, interaction) => parseButtonValue(payloadSchema, interaction.value, '/burnrate recommend').i,
   subject: (instanceId) => ({ subject: instanceId }),

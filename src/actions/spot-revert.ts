@@ -5,7 +5,7 @@ import { defineAction, type ActionContext } from './action.js';
 import { DRY_RUN_HINT } from '../operations/operation.js';
 import { STALE_CLAIM_MS } from '../operations/claim-once.js';
 import { spotPortOfMigration } from './spot-port-of.js';
-import { SPOT_PERMISSIONS, type SpotChange } from '../ports/spot-port.js';
+import type { SpotChange } from '../ports/spot-port.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { timeOf } from '../../templates/message.js';
 import { BurnrateError } from '../domain/errors.js';
@@ -30,7 +30,8 @@ type Target = { migration: SpotMigration; label: string };
  */
 export const spotRevertAction = defineAction({
   id: ACTION,
-  permissions: SPOT_PERMISSIONS,
+  permissions: [],
+  ports: ['spot'],
   sideEffects: 'cloud',
   async parse(deps, interaction): Promise<Target> {
     const { m: id } = parseButtonValue(payloadSchema, interaction.value, '/burnrate recommend');

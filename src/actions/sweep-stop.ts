@@ -4,7 +4,7 @@ import { parseButtonValue, unknownFinding } from './button-value.js';
 import { defineAction, type ActionContext } from './action.js';
 import { DRY_RUN_HINT } from '../operations/operation.js';
 import { claimOnce } from '../operations/claim-once.js';
-import { STOP_PERMISSIONS, type StopResult } from '../ports/instance-port.js';
+import type { StopResult } from '../ports/instance-port.js';
 import { hasRole, rolesOf } from '../domain/roles.js';
 import { timeOf } from '../../templates/message.js';
 import { formatMoney } from '../domain/money.js';
@@ -36,7 +36,8 @@ type SweepStop =
  */
 export const sweepStopAction = defineAction({
   id: ACTION,
-  permissions: STOP_PERMISSIONS,
+  permissions: [],
+  ports: ['instances'],
   sideEffects: 'cloud',
   async parse(deps, interaction) {
     const { f: id } = parseButtonValue(payloadSchema, interaction.value, '/burnrate idle');

@@ -1,3 +1,9 @@
+/**
+ * A provider port a chat button acts through: `instances` (stop) or `spot` (launch template changes).
+ * The cloud permissions are the port's, declared by each provider that implements it.
+ */
+export type ActionPortName = 'instances' | 'spot';
+
 /** One cloud permission burnrate uses, declared by the source or action that uses it. */
 export interface PermissionNeed {
   cloud: 'aws' | 'gcp';

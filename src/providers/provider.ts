@@ -6,7 +6,7 @@ import type { BudgetSource } from '../ports/budget-source.js';
 import type { ClusterRead } from '../ports/cluster-read.js';
 import type { GpuMetricsSource } from '../ports/gpu-metrics-source.js';
 import type { InstanceActionPort } from '../ports/instance-port.js';
-import type { PermissionNeed } from '../ports/permission-need.js';
+import type { ActionPortName, PermissionNeed } from '../ports/permission-need.js';
 import type { SpendSource } from '../ports/spend-source.js';
 import type { SpotMigrationPort } from '../ports/spot-port.js';
 import type { WorkloadPort } from '../ports/workload-port.js';
@@ -92,7 +92,7 @@ export interface Provider {
    * The cloud permissions its action ports call with: a chat button that stops an instance or
    * moves it to spot needs these from the provider the instance belongs to.
    */
-  readonly portPermissions?: { readonly instances?: readonly string[]; readonly spot?: readonly string[] };
+  readonly portPermissions?: { readonly [port in ActionPortName]?: readonly string[] };
   /** Its GPU parts include workloads (Stop, Resume, Keep) and cluster reads. */
   readonly workloads?: boolean;
   /** The Kubernetes RBAC rules it reads and acts with (the Helm chart's ClusterRoles). */

@@ -1,6 +1,6 @@
 import type { Config, SourceConfig } from '../config/schema.js';
 import type { KubeRule } from '../domain/kubernetes.js';
-import type { PermissionNeed } from '../ports/permission-need.js';
+import type { ActionPortName, PermissionNeed } from '../ports/permission-need.js';
 import { aws } from './aws/index.js';
 import { demo } from './demo/index.js';
 import { focus } from './focus/index.js';
@@ -48,28 +48,35 @@ export function sourceFleet(config: Config): ProviderFleet | undefined {
   return undefined;
 }
 
+/** A chat button that acts through provider ports. */
+export interface PortButton {
+  id: string;
+  ports?: readonly ActionPortName[];
+}
+
 /**
  * Every cloud permission the providers' sources and inventories use, then, per provider, the
- * permissions its action ports call with for the chat buttons that use them: `buttons` maps each
- * such permission to the buttons that need it (from the actions' declarations).
+ * permissions its action ports call with, one line per permission naming every button that uses it.
  */
-export function providerPermissions(buttons: ReadonlyMap<string, readonly string[]>): PermissionNeed[] {
+export function providerPermissions(buttons: readonly PortButton[]): PermissionNeed[] {
   return PROVIDERS.flatMap((provider) => {
-    const ports = new Set([...(provider.portPermissions?.instances ?? []), ...(provider.portPermissions?.spot ?? [])]);
+    const users = new Map<string, string[]>();
+    for (const button of buttons)
+      for (const port of button.ports ?? [])
+        for (const permission of provider.portPermissions?.[port] ?? [])
+          users.set(permission, [...(users.get(permission) ?? []), button.id]);
     const cloud = provider.id as PermissionNeed['cloud'];
     return [
       ...(provider.permissions ?? []),
-      ...[...buttons]
-        .filter(([permission]) => ports.has(permission))
-        .map(
-          ([permission, ids]): PermissionNeed => ({
-            cloud,
-            permission,
-            resource: '*',
-            usedBy: `chat button${ids.length > 1 ? 's' : ''} ${ids.join(', ')}`,
-            when: 'to act from chat (actions.enabled: true)',
-          }),
-        ),
+      ...[...users].map(
+        ([permission, ids]): PermissionNeed => ({
+          cloud,
+          permission,
+          resource: '*',
+          usedBy: `chat button${ids.length > 1 ? 's' : ''} ${ids.join(', ')}`,
+          when: 'to act from chat (actions.enabled: true)',
+        }),
+      ),
     ];
   });
 }
