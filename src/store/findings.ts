@@ -1,4 +1,6 @@
 import type { Finding, TrackedFinding } from '../domain/finding.js';
+import type { FindingChange } from '../domain/finding-change.js';
+import type { Session } from './session.js';
 
 export interface FindingStore {
   /** Tracked findings of the given periods (open and resolved), to reconcile a new run against. */
@@ -7,7 +9,7 @@ export interface FindingStore {
   get(id: string): Promise<TrackedFinding | null>;
 }
 
-export interface FindingRow {
+interface FindingRow {
   body: string;
   state: TrackedFinding['state'];
   first_seen: string;
@@ -15,7 +17,7 @@ export interface FindingRow {
   resolved_at: string | null;
 }
 
-export function toTrackedFinding(row: FindingRow): TrackedFinding {
+function toTrackedFinding(row: FindingRow): TrackedFinding {
   return {
     ...(JSON.parse(row.body) as Finding),
     state: row.state,
@@ -23,4 +25,46 @@ export function toTrackedFinding(row: FindingRow): TrackedFinding {
     lastSeen: row.last_seen,
     resolvedAt: row.resolved_at,
   };
+}
+
+/** Budget findings; ids compare byte by byte, as SQLite's do. */
+export class SqlFindingStore implements FindingStore {
+  constructor(private readonly db: Session) {}
+
+  async listForPeriods(periods: readonly string[]): Promise<TrackedFinding[]> {
+    if (periods.length === 0) return [];
+    const d = this.db.dialect;
+    const rows = await this.db.rows<FindingRow>(`SELECT * FROM findings WHERE ${d.inList('period')} ORDER BY ${d.bytes('id')}`, [
+      d.list(periods),
+    ]);
+    return rows.map(toTrackedFinding);
+  }
+
+  async get(id: string): Promise<TrackedFinding | null> {
+    const row = await this.db.one<FindingRow>('SELECT * FROM findings WHERE id = ?', [id]);
+    return row ? toTrackedFinding(row) : null;
+  }
+
+  async listOpen(): Promise<TrackedFinding[]> {
+    const rows = await this.db.rows<FindingRow>(`SELECT * FROM findings WHERE state != 'resolved' ORDER BY ${this.db.dialect.bytes('id')}`);
+    return rows.map(toTrackedFinding);
+  }
+}
+
+/** Applies a budget check's changes inside the caller's (recordRun's) transaction. */
+export async function applyFindingChange(tx: Session, change: FindingChange<Finding>, now: Date): Promise<void> {
+  const at = now.toISOString();
+  const write = (f: Finding, state: 'new' | 'open') =>
+    tx.run(
+      `INSERT INTO findings (id, kind, team, period, threshold, state, body, first_seen, last_seen, resolved_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+       ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body, last_seen = excluded.last_seen,
+         resolved_at = NULL,
+         first_seen = CASE WHEN findings.state = 'resolved' THEN excluded.first_seen ELSE findings.first_seen END`,
+      [f.id, f.kind, f.team, f.period, f.threshold, state, JSON.stringify(f), at, at],
+    );
+  for (const f of change.opened) await write(f, 'new');
+  for (const f of change.stillOpen) await write(f, 'open');
+  for (const id of change.resolved)
+    await tx.run("UPDATE findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state != 'resolved'", [at, id]);
 }

@@ -1,6 +1,30 @@
-import type { TrackedGpuFinding } from '../domain/gpu-finding.js';
+import type { FindingChange } from '../domain/finding-change.js';
+import type { GpuFinding, TrackedGpuFinding } from '../domain/gpu-finding.js';
+import type { Session } from './session.js';
+import { SqlTrackedFindings } from './tracked-findings.js';
 
 export interface GpuFindingStore {
   listOpen(): Promise<TrackedGpuFinding[]>;
   get(id: string): Promise<TrackedGpuFinding | null>;
+}
+
+/** Idle-GPU findings, read back from their JSON bodies. */
+export class SqlGpuFindingStore extends SqlTrackedFindings<TrackedGpuFinding> implements GpuFindingStore {
+  constructor(db: Session) {
+    super(db, 'gpu_findings');
+  }
+}
+
+/** Applies an idle-GPU check's changes inside the caller's (recordRun's) transaction. */
+export async function applyGpuFindingChange(tx: Session, change: FindingChange<GpuFinding>, now: Date): Promise<void> {
+  const at = now.toISOString();
+  for (const f of [...change.opened, ...change.stillOpen])
+    await tx.run(
+      `INSERT INTO gpu_findings (id, kind, team, instance_id, body, state, first_seen, last_seen, resolved_at)
+       VALUES (?, ?, ?, ?, ?, 'open', ?, ?, NULL)
+       ON CONFLICT (id) DO UPDATE SET body = excluded.body, state = 'open', last_seen = excluded.last_seen, resolved_at = NULL`,
+      [f.id, f.kind, f.team, f.instanceId, JSON.stringify(f), at, at],
+    );
+  for (const id of change.resolved)
+    await tx.run("UPDATE gpu_findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state = 'open'", [at, id]);
 }

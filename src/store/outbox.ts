@@ -67,15 +67,15 @@ export interface OutboxRow {
   first_failure_at: string | null;
 }
 
-// The steps of a delivery after its claim, the same on both stores: each names the lease's owner,
+// The steps of a delivery after its claim, written once: each names the lease's owner,
 // so a delivery that lost its lease changes nothing. A suspected duplicate stays counted once
 // counted: the copy an earlier attempt (or a stalled delivery) may have posted is still there.
-export const MARK_SENT = `UPDATE outbox SET status = 'sent', ref = $1, sent_at = $2, attempts = attempts + 1, last_error = NULL,
-    lease_owner = NULL, lease_until = NULL, in_doubt = 0, suspected_duplicate = CASE WHEN $3 = 1 THEN 1 ELSE suspected_duplicate END
-  WHERE id = $4 AND status = 'sending' AND lease_owner = $5`;
-export const MARK_RETRY = `UPDATE outbox SET status = $1, attempts = attempts + 1, last_error = $2, next_attempt_at = $3, lease_owner = NULL,
-    lease_until = NULL, in_doubt = $4, first_failure_at = coalesce(first_failure_at, $5)
-  WHERE id = $6 AND status = 'sending' AND lease_owner = $7`;
+export const MARK_SENT = `UPDATE outbox SET status = 'sent', ref = ?, sent_at = ?, attempts = attempts + 1, last_error = NULL,
+    lease_owner = NULL, lease_until = NULL, in_doubt = 0, suspected_duplicate = CASE WHEN ? = 1 THEN 1 ELSE suspected_duplicate END
+  WHERE id = ? AND status = 'sending' AND lease_owner = ?`;
+export const MARK_RETRY = `UPDATE outbox SET status = ?, attempts = attempts + 1, last_error = ?, next_attempt_at = ?, lease_owner = NULL,
+    lease_until = NULL, in_doubt = ?, first_failure_at = coalesce(first_failure_at, ?)
+  WHERE id = ? AND status = 'sending' AND lease_owner = ?`;
 /** MARK_RETRY's parameters for a failed attempt; the error kept to 500 characters. */
 export function markRetryValues(id: number, owner: string, failure: OutboxFailure): unknown[] {
   return [
@@ -88,12 +88,10 @@ export function markRetryValues(id: number, owner: string, failure: OutboxFailur
     owner,
   ];
 }
-export const RELEASE = `UPDATE outbox SET status = 'pending', next_attempt_at = $1, lease_owner = NULL, lease_until = NULL
-  WHERE id = $2 AND status = 'sending' AND lease_owner = $3`;
-/** `until` is the dialect's expression of the database's now plus the lease, with $1 the lease in ms. */
-export const renewLeaseSql = (until: string) =>
-  `UPDATE outbox SET lease_until = ${until} WHERE id = $2 AND status = 'sending' AND lease_owner = $3`;
-export const MARK_SUSPECTED_DUPLICATE = `UPDATE outbox SET suspected_duplicate = 1 WHERE id = $1`;
+export const RELEASE = `UPDATE outbox SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL
+  WHERE id = ? AND status = 'sending' AND lease_owner = ?`;
+/** `until` is the dialect's expression of the database's now plus the lease, with ? the lease in ms. */
+export const MARK_SUSPECTED_DUPLICATE = `UPDATE outbox SET suspected_duplicate = 1 WHERE id = ?`;
 
 export function toOutboxItem(row: OutboxRow): OutboxItem {
   return {

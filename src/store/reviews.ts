@@ -1,5 +1,7 @@
 import type { ReviewAnswer, ReviewFigures, ReviewLine, ReviewRecord, TrackedReviewLine } from '../domain/review.js';
 import type { OutboxDraft } from './outbox-records.js';
+import { enqueueOutbox } from './outbox-table.js';
+import type { Session } from './session.js';
 
 export interface ReviewStore {
   /**
@@ -26,7 +28,7 @@ export interface ReviewStore {
   close(team: string, month: string, drafts: OutboxDraft[], now: Date): Promise<boolean>;
 }
 
-export interface ReviewRow {
+interface ReviewRow {
   team: string;
   month: string;
   body: string;
@@ -36,7 +38,7 @@ export interface ReviewRow {
   closed_at: string | null;
 }
 
-export interface LineRow {
+interface LineRow {
   id: number;
   team: string;
   month: string;
@@ -53,7 +55,7 @@ export interface LineRow {
 
 const date = (iso: string | null) => (iso ? new Date(iso) : null);
 
-export function toReview(row: ReviewRow): ReviewRecord {
+function toReview(row: ReviewRow): ReviewRecord {
   return {
     team: row.team,
     month: row.month,
@@ -65,7 +67,7 @@ export function toReview(row: ReviewRow): ReviewRecord {
   };
 }
 
-export function toLine(row: LineRow): TrackedReviewLine {
+function toLine(row: LineRow): TrackedReviewLine {
   const body = JSON.parse(row.body) as Partial<ReviewLine> & Omit<ReviewLine, 'recommendations'>;
   return {
     ...body,
@@ -83,4 +85,125 @@ export function toLine(row: LineRow): TrackedReviewLine {
     ownerAt: date(row.owner_at),
     remindedAt: date(row.reminded_at),
   };
+}
+
+/**
+ * Reviews and their lines (reviews.ts). Two replicas opening the same review meet on its key: the
+ * second waits for the first to commit and finds the review there; reminders and summaries are
+ * marked by one conditional UPDATE, so exactly one replica queues them.
+ */
+export class SqlReviewStore implements ReviewStore {
+  constructor(private readonly db: Session) {}
+
+  async open(
+    review: Omit<ReviewRecord, 'remindedAt' | 'closedAt'>,
+    lines: readonly ReviewLine[],
+    draftsFor: (lines: TrackedReviewLine[], record: ReviewRecord) => OutboxDraft[],
+    now: Date,
+  ) {
+    return this.db.transaction(async (tx) => {
+      const created =
+        (await tx.run('INSERT INTO reviews (team, month, body, created_at, closes_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING', [
+          review.team,
+          review.month,
+          JSON.stringify(review.figures),
+          review.createdAt.toISOString(),
+          review.closesAt.toISOString(),
+        ])) === 1;
+      if (created) {
+        for (const [index, line] of lines.entries())
+          await tx.run('INSERT INTO review_lines (team, month, rank, body) VALUES (?, ?, ?, ?)', [
+            review.team,
+            review.month,
+            index + 1,
+            JSON.stringify(line),
+          ]);
+      }
+      // A review posted before keeps its figures and lines: posting again only re-queues what is missing.
+      const stored = await linesOf(tx, review.team, review.month);
+      const record = (await recordOf(tx, review.team, review.month))!;
+      const queued = await enqueueOutbox(tx, draftsFor(stored, record), now);
+      return { created, record, lines: stored, queued };
+    });
+  }
+
+  get(team: string, month: string): Promise<ReviewRecord | null> {
+    return recordOf(this.db, team, month);
+  }
+
+  async line(id: number): Promise<TrackedReviewLine | null> {
+    const row = await this.db.one<LineRow>('SELECT * FROM review_lines WHERE id = ?', [id]);
+    return row ? toLine(row) : null;
+  }
+
+  lines(team: string, month: string): Promise<TrackedReviewLine[]> {
+    return linesOf(this.db, team, month);
+  }
+
+  async listOpen(): Promise<ReviewRecord[]> {
+    return (
+      await this.db.rows<ReviewRow>(`SELECT * FROM reviews WHERE closed_at IS NULL ORDER BY ${this.db.dialect.bytes('team')}, month`)
+    ).map(toReview);
+  }
+
+  async answer(id: number, answer: ReviewAnswer, byUser: string, at: Date) {
+    const changed =
+      (await this.db.run(
+        'UPDATE review_lines SET answer = ?, answered_by = ?, answered_at = ? WHERE id = ? AND answer IS DISTINCT FROM ?',
+        [answer, byUser, at.toISOString(), id, answer],
+      )) === 1;
+    return { changed, line: (await this.line(id))! };
+  }
+
+  async setOwner(id: number, owner: string, byUser: string, at: Date) {
+    const changed =
+      (await this.db.run('UPDATE review_lines SET owner = ?, owner_by = ?, owner_at = ? WHERE id = ? AND owner IS DISTINCT FROM ?', [
+        owner,
+        byUser,
+        at.toISOString(),
+        id,
+        owner,
+      ])) === 1;
+    return { changed, line: (await this.line(id))! };
+  }
+
+  async remind(team: string, month: string, lineIds: readonly number[], drafts: OutboxDraft[], now: Date): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const first =
+        (await tx.run('UPDATE reviews SET reminded_at = ? WHERE team = ? AND month = ? AND reminded_at IS NULL', [
+          now.toISOString(),
+          team,
+          month,
+        ])) === 1;
+      if (!first) return false;
+      await tx.run(`UPDATE review_lines SET reminded_at = ? WHERE ${tx.dialect.inList('id')}`, [
+        now.toISOString(),
+        tx.dialect.list(lineIds),
+      ]);
+      await enqueueOutbox(tx, drafts, now);
+      return true;
+    });
+  }
+
+  async close(team: string, month: string, drafts: OutboxDraft[], now: Date): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const first =
+        (await tx.run('UPDATE reviews SET closed_at = ? WHERE team = ? AND month = ? AND closed_at IS NULL', [
+          now.toISOString(),
+          team,
+          month,
+        ])) === 1;
+      if (first) await enqueueOutbox(tx, drafts, now);
+      return first;
+    });
+  }
+}
+
+async function recordOf(session: Session, team: string, month: string): Promise<ReviewRecord | null> {
+  const row = await session.one<ReviewRow>('SELECT * FROM reviews WHERE team = ? AND month = ?', [team, month]);
+  return row ? toReview(row) : null;
+}
+
+async function linesOf(session: Session, team: string, month: string): Promise<TrackedReviewLine[]> {
+  return (await session.rows<LineRow>('SELECT * FROM review_lines WHERE team = ? AND month = ? ORDER BY rank', [team, month])).map(toLine);
 }

@@ -1,4 +1,5 @@
 import type { SavingAction, SavingEntry } from '../domain/saving.js';
+import type { Session } from './session.js';
 
 export interface SavingsLedgerStore {
   /**
@@ -56,4 +57,13 @@ export function entryFromRow(r: LedgerRow): SavingEntry {
     currency: r.currency,
     ...(r.endedAt ? { endedAt: new Date(r.endedAt) } : {}),
   };
+}
+
+/** The ledger entry a completing action writes inside its own transaction; a second completion adds nothing. */
+export async function insertSaving(tx: Session, e: SavingEntry): Promise<void> {
+  await tx.run(
+    `INSERT INTO savings_ledger (action, ref, resource_id, name, team, at, by_user, expected_daily, currency)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (action, ref, resource_id) DO NOTHING`,
+    [e.action, e.ref, e.resourceId, e.name, e.team, e.at.toISOString(), e.byUser, e.expectedDaily, e.currency],
+  );
 }

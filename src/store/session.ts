@@ -30,8 +30,12 @@ export interface Dialect {
   readonly greatest: string;
   /** The identity of a row of a table without a key, stable within one statement. */
   readonly rowId: string;
-  /** Appended to a SELECT that claims rows several replicas may claim at once (nothing on SQLite, whose writers take turns). */
-  readonly skipLocked: string;
+  /** Appended to a SELECT that claims rows of `alias` several replicas may claim at once (nothing on SQLite, whose writers take turns). */
+  skipLocked(alias: string): string;
+  /** Appended to a SELECT inside a transaction whose rows it will change (nothing on SQLite: its transaction holds the write lock). */
+  readonly forUpdate: string;
+  /** Where `needle` first occurs in `text` (1-based; 0 when it does not). */
+  position(text: string, needle: string): string;
 }
 
 export interface Session {

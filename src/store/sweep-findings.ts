@@ -1,6 +1,31 @@
-import type { TrackedSweepFinding } from '../domain/sweep-finding.js';
+import type { FindingChange } from '../domain/finding-change.js';
+import type { SweepFinding, TrackedSweepFinding } from '../domain/sweep-finding.js';
+import type { Session } from './session.js';
+import { SqlTrackedFindings } from './tracked-findings.js';
 
 export interface SweepFindingStore {
   listOpen(): Promise<TrackedSweepFinding[]>;
   get(id: string): Promise<TrackedSweepFinding | null>;
+}
+
+/** Runaway-sweep findings, read back from their JSON bodies. */
+export class SqlSweepFindingStore extends SqlTrackedFindings<TrackedSweepFinding> implements SweepFindingStore {
+  constructor(db: Session) {
+    super(db, 'sweep_findings');
+  }
+}
+
+/** Applies a sweep check's changes inside the caller's (recordRun's) transaction. */
+export async function applySweepFindingChange(tx: Session, change: FindingChange<SweepFinding>, now: Date): Promise<void> {
+  const at = now.toISOString();
+  for (const f of [...change.opened, ...change.stillOpen])
+    await tx.run(
+      `INSERT INTO sweep_findings (id, team, sweep, body, state, first_seen, last_seen, resolved_at)
+       VALUES (?, ?, ?, ?, 'open', ?, ?, NULL)
+       ON CONFLICT (id) DO UPDATE SET body = excluded.body, state = 'open', last_seen = excluded.last_seen,
+         first_seen = CASE WHEN sweep_findings.state = 'open' THEN sweep_findings.first_seen ELSE excluded.first_seen END, resolved_at = NULL`,
+      [f.id, f.team, f.sweep, JSON.stringify(f), at, at],
+    );
+  for (const id of change.resolved)
+    await tx.run("UPDATE sweep_findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state = 'open'", [at, id]);
 }

@@ -1,5 +1,7 @@
+import type { Session } from './session.js';
+
 /** The columns every table of JSON findings shares: gpu_findings and sweep_findings. */
-export interface TrackedRow {
+interface TrackedRow {
   body: string;
   state: 'open' | 'resolved';
   first_seen: string;
@@ -14,7 +16,7 @@ export interface Tracked {
   resolvedAt: Date | null;
 }
 
-export function toTracked<T extends Tracked>(row: TrackedRow): T {
+function toTracked<T extends Tracked>(row: TrackedRow): T {
   return {
     ...(JSON.parse(row.body) as Omit<T, keyof Tracked>),
     state: row.state,
@@ -22,4 +24,22 @@ export function toTracked<T extends Tracked>(row: TrackedRow): T {
     lastSeen: new Date(row.last_seen),
     resolvedAt: row.resolved_at ? new Date(row.resolved_at) : null,
   } as T;
+}
+
+/** Reads findings stored as JSON bodies with their open/resolved state; `table` is one of ours, never user input. */
+export class SqlTrackedFindings<T extends Tracked> {
+  constructor(
+    private readonly db: Session,
+    private readonly table: 'gpu_findings' | 'sweep_findings',
+  ) {}
+
+  async listOpen(): Promise<T[]> {
+    const rows = await this.db.rows<TrackedRow>(`SELECT * FROM ${this.table} WHERE state = 'open' ORDER BY ${this.db.dialect.bytes('id')}`);
+    return rows.map((r) => toTracked<T>(r));
+  }
+
+  async get(id: string): Promise<T | null> {
+    const row = await this.db.one<TrackedRow>(`SELECT * FROM ${this.table} WHERE id = ?`, [id]);
+    return row ? toTracked<T>(row) : null;
+  }
 }

@@ -12,7 +12,8 @@ import { detectIdleGpus } from '../../src/snapshots/idle-gpus.js';
 import { loadKubeCost } from '../../src/snapshots/kube-cost.js';
 import { loadSavingsLedger, savingsSummary } from '../../src/snapshots/savings-ledger.js';
 import { loadWasteDiagnosis, wastePeriod } from '../../src/snapshots/waste-snapshot.js';
-import { savingInsert } from '../../src/store/sqlite/savings-ledger.js';
+import { insertSaving } from '../../src/store/savings-ledger.js';
+import { sqliteSession } from '../../src/store/sqlite/sqlite-dialect.js';
 import { appHome } from '../../templates/app-home.js';
 import { idleAlert } from '../../templates/idle-alert.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
@@ -119,7 +120,7 @@ describe('a currency without a rate is left out of every resource figure, and ev
       [],
     );
     const sql = new Database(db);
-    savingInsert(sql)({
+    await insertSaving(sqliteSession(sql), {
       action: 'instance.stop',
       ref: 'finding-1',
       resourceId: INSTANCE,

@@ -9,7 +9,8 @@ import { loadBilledRates } from '../../src/snapshots/billed-rates.js';
 import { loadKubeCost } from '../../src/snapshots/kube-cost.js';
 import { loadSavingsLedger } from '../../src/snapshots/savings-ledger.js';
 import { loadWasteDiagnosis, wastePeriod } from '../../src/snapshots/waste-snapshot.js';
-import { savingInsert } from '../../src/store/sqlite/savings-ledger.js';
+import { insertSaving } from '../../src/store/savings-ledger.js';
+import { sqliteSession } from '../../src/store/sqlite/sqlite-dialect.js';
 import { FakeEc2 } from '../fakes/fake-ec2.js';
 import { dcgmGpuLabelSets, FakePrometheus, readDcgmExposition } from '../fakes/fake-prometheus.js';
 import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
@@ -114,7 +115,7 @@ describe("a resource's money is one figure on every surface, each billing period
     );
     // A Stop of the instance, as the action records it.
     const sql = new Database(db);
-    savingInsert(sql)({
+    await insertSaving(sqliteSession(sql), {
       action: 'instance.stop',
       ref: 'finding-1',
       resourceId: INSTANCE,

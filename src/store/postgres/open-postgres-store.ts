@@ -1,20 +1,20 @@
-import { postgresSession } from './pg-dialect.js';
+import { POSTGRES_LEASE_CLOCK, postgresSession } from './pg-dialect.js';
 import { BurnrateError } from '../../domain/errors.js';
 import type { Store } from '../store.js';
 import { SqlAcknowledgementStore } from '../acknowledgements.js';
 import { SqlAuditLog } from '../audit-log.js';
 import { SqlBudgetOverrideStore } from '../budget-overrides.js';
-import { PgFindingStore } from './pg-findings.js';
-import { PgGpuFindingStore } from './pg-gpu-findings.js';
+import { SqlFindingStore } from '../findings.js';
+import { SqlGpuFindingStore } from '../gpu-findings.js';
 import { SqlKeepExceptionStore } from '../keep-exceptions.js';
-import { recordRun } from './pg-record-run.js';
-import { PgReviewStore } from './pg-reviews.js';
+import { recordRun } from '../record-run.js';
+import { SqlReviewStore } from '../reviews.js';
 import { SqlSnoozeStore } from '../snoozes.js';
-import { PgSweepFindingStore } from './pg-sweep-findings.js';
+import { SqlSweepFindingStore } from '../sweep-findings.js';
 import { SqlChatConversationStore } from '../chat-conversations.js';
 import { PgConsoleMessageStore } from './pg-console-messages.js';
-import { PgInstanceActionStore } from './pg-instance-actions.js';
-import { PgInstanceOwnerStore } from './pg-instance-owners.js';
+import { SqlInstanceActionStore } from '../instance-actions.js';
+import { SqlInstanceOwnerStore } from '../instance-owners.js';
 import { SqlKubeUsageStore } from '../kube-usage.js';
 import { PgSavingsLedgerStore } from './pg-savings-ledger.js';
 import { PgSpotMigrationStore } from './pg-spot-migrations.js';
@@ -23,7 +23,7 @@ import { SqlCloudBudgetStore } from '../cloud-budgets.js';
 import { PgDb, redactUrl } from './pg-db.js';
 import { importBatches } from '../import-batches.js';
 import { competeForLeadership } from './pg-leadership.js';
-import { PgOutboxStore } from './pg-outbox.js';
+import { SqlOutboxStore } from '../outbox-table.js';
 import { migratePostgres, UnknownMigrationError } from './pg-migrations.js';
 import { SqlFreshnessStore } from '../source-freshness.js';
 import { SqlSpendBreakdownStore } from '../spend-breakdowns.js';
@@ -42,26 +42,26 @@ export function openPostgresStore(url: string, options: { poolSize?: number } = 
   return {
     spend: new SqlSpendStore(session),
     breakdowns: new SqlSpendBreakdownStore(session),
-    reviews: new PgReviewStore(db),
+    reviews: new SqlReviewStore(session),
     freshness: new SqlFreshnessStore(session),
     cloudBudgets: new SqlCloudBudgetStore(session),
-    findings: new PgFindingStore(db),
-    outbox: new PgOutboxStore(db),
+    findings: new SqlFindingStore(session),
+    outbox: new SqlOutboxStore(session, POSTGRES_LEASE_CLOCK),
     audit: new SqlAuditLog(session),
     snoozes: new SqlSnoozeStore(session),
     budgets: new SqlBudgetOverrideStore(session),
     console: new PgConsoleMessageStore(db),
-    gpuFindings: new PgGpuFindingStore(db),
+    gpuFindings: new SqlGpuFindingStore(session),
     keeps: new SqlKeepExceptionStore(session),
-    instanceActions: new PgInstanceActionStore(db),
+    instanceActions: new SqlInstanceActionStore(session),
     savings: new PgSavingsLedgerStore(db),
     kubeUsage: new SqlKubeUsageStore(session),
-    instanceOwners: new PgInstanceOwnerStore(db),
+    instanceOwners: new SqlInstanceOwnerStore(session),
     conversations: new SqlChatConversationStore(session),
     spotMigrations: new PgSpotMigrationStore(db),
-    sweepFindings: new PgSweepFindingStore(db),
+    sweepFindings: new SqlSweepFindingStore(session),
     importBatches: (batches, now, options) => importBatches(session, batches, now, options),
-    recordRun: (table, change, alerts, now) => recordRun(db, table, change, alerts, now),
+    recordRun: (table, change, alerts, now) => recordRun(session, table, change, alerts, now),
     acknowledgements: new SqlAcknowledgementStore(session),
     claims: new SqlClaimStore(session),
     location,

@@ -1,5 +1,6 @@
 import type { PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';
+import type { LeaseClock } from '../outbox-table.js';
 import type { Dialect, InsertColumn, Session } from '../session.js';
 import { postgresMoneySum } from '../dialect/money-sum.js';
 
@@ -20,7 +21,9 @@ export const POSTGRES: Dialect = {
   jsonText: (column, field) => `(${column}::jsonb ->> '${field}')`,
   greatest: 'greatest',
   rowId: 'ctid',
-  skipLocked: 'FOR UPDATE SKIP LOCKED',
+  forUpdate: 'FOR UPDATE',
+  skipLocked: (alias) => `FOR UPDATE OF ${alias} SKIP LOCKED`,
+  position: (text, needle) => `strpos(${text}, ${needle})`,
 };
 
 const numbered = new Map<string, string>();
@@ -92,3 +95,15 @@ class PostgresSession implements Session {
 export function postgresSession(db: PgDb): Session {
   return new PostgresSession(db, db, false);
 }
+
+/**
+ * Leases are judged on the database's time, as the ISO text the outbox's time columns hold.
+ * clock_timestamp(), not now(): a lease must not start at a transaction's beginning. Every
+ * replica reads this one clock, so one whose own clock runs ahead cannot take over a lease.
+ */
+export const POSTGRES_LEASE_CLOCK: LeaseClock = {
+  plus: (ms) => ({
+    sql: `to_char((clock_timestamp() + (?)::double precision * interval '1 millisecond') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+    params: [ms],
+  }),
+};

@@ -1,16 +1,6 @@
 import type { SavingEntry } from '../../domain/saving.js';
 import { DAYS_PER_MONTH, entryFromRow, RESUMED_AT, SAVINGS_ORDER, type LedgerRow, type SavingsLedgerStore } from '../savings-ledger.js';
 import type { PgDb } from './pg-db.js';
-import type { PgSession } from './pg-session.js';
-
-/** The ledger entry a completing action writes inside its own transaction; a second completion adds nothing. */
-export async function insertSaving(tx: PgSession, e: SavingEntry): Promise<void> {
-  await tx.run(
-    `INSERT INTO savings_ledger (action, ref, resource_id, name, team, at, by_user, expected_daily, currency)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (action, ref, resource_id) DO NOTHING`,
-    [e.action, e.ref, e.resourceId, e.name, e.team, e.at.toISOString(), e.byUser, e.expectedDaily, e.currency],
-  );
-}
 
 /**
  * The same three kinds of entry as SqliteSavingsLedgerStore, in the same order. A review line's

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { sqliteSession } from './sqlite-dialect.js';
+import { sqliteLeaseClock, sqliteSession } from './sqlite-dialect.js';
 import { BurnrateError } from '../../domain/errors.js';
 import { SqlAcknowledgementStore } from '../acknowledgements.js';
 import { SqlAuditLog } from '../audit-log.js';
@@ -11,26 +11,25 @@ import { SqlClaimStore } from '../claims.js';
 import { SqlCloudBudgetStore } from '../cloud-budgets.js';
 import { soleLeadership } from '../leadership.js';
 import { SqliteConsoleMessageStore } from './console-messages.js';
-import { applyFindingChange, SqliteFindingStore } from './findings.js';
-import { applyGpuFindingChange, SqliteGpuFindingStore } from './gpu-findings.js';
-import { SqliteInstanceOwnerStore } from './instance-owners.js';
-import { SqliteInstanceActionStore } from './instance-actions.js';
+import { SqlFindingStore } from '../findings.js';
+import { SqlGpuFindingStore } from '../gpu-findings.js';
+import { SqlInstanceOwnerStore } from '../instance-owners.js';
+import { SqlInstanceActionStore } from '../instance-actions.js';
 import { SqliteSavingsLedgerStore } from './savings-ledger.js';
 import { SqlKubeUsageStore } from '../kube-usage.js';
 import { SqlKeepExceptionStore } from '../keep-exceptions.js';
 import { SqlSnoozeStore } from '../snoozes.js';
 import { SqliteSpotMigrationStore } from './spot-migrations.js';
-import { applySweepFindingChange, SqliteSweepFindingStore } from './sweep-findings.js';
-import { SqliteReviewStore } from './reviews.js';
+import { SqlSweepFindingStore } from '../sweep-findings.js';
+import { SqlReviewStore } from '../reviews.js';
 import { SqlSpendBreakdownStore } from '../spend-breakdowns.js';
 import { MIGRATIONS } from './sqlite-migrations.js';
-import { enqueueOutbox, SqliteOutboxStore } from './outbox.js';
+import { SqlOutboxStore } from '../outbox-table.js';
+import { recordRun } from '../record-run.js';
 import { SqlFreshnessStore } from '../source-freshness.js';
 import { SqlSpendStore } from '../spend-daily.js';
 import { importBatches } from '../import-batches.js';
-import type { OutboxDraft } from '../outbox-records.js';
-import type { FindingChange } from '../../domain/finding-change.js';
-import { FINDING_TABLES, type FindingTable, type FindingTables, type Store } from '../store.js';
+import type { Store } from '../store.js';
 
 export const DEFAULT_DB_PATH = './data/burnrate.db';
 
@@ -64,71 +63,41 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
   const session = sqliteSession(db);
 
   const spend = new SqlSpendStore(session);
-  // A check run's findings and its alerts commit together, whichever table the findings live in.
-  // When every finding the run opens is already open, another process (a second replica, or the
-  // check run twice at once) recorded the same run between this one's read and its write, and has
-  // queued its alerts: they are not queued again.
-  const isOpen = Object.fromEntries(
-    Object.entries(FINDING_TABLES).map(([table, sql]) => [
-      table,
-      db.prepare<[string], number>(`SELECT 1 FROM ${sql} WHERE id = ? AND state != 'resolved'`).pluck(),
-    ]),
-  ) as Record<FindingTable, Database.Statement<[string], number>>;
-  const recordRun = db.transaction((table: FindingTable, applyChange: () => void, opened: string[], alerts: OutboxDraft[], now: Date) => {
-    const recordedElsewhere = opened.length > 0 && opened.every((id) => isOpen[table].get(id) !== undefined);
-    applyChange();
-    if (!recordedElsewhere) enqueueOutbox(db, alerts, now);
-  });
-
   return {
     spend,
     breakdowns: new SqlSpendBreakdownStore(session),
-    reviews: new SqliteReviewStore(db),
+    reviews: new SqlReviewStore(session),
     freshness: new SqlFreshnessStore(session),
     cloudBudgets: new SqlCloudBudgetStore(session),
-    findings: new SqliteFindingStore(db),
-    outbox: new SqliteOutboxStore(db, options.databaseClock),
+    findings: new SqlFindingStore(session),
+    outbox: new SqlOutboxStore(session, sqliteLeaseClock(options.databaseClock)),
     audit: new SqlAuditLog(session),
     snoozes: new SqlSnoozeStore(session),
     acknowledgements: new SqlAcknowledgementStore(session),
     budgets: new SqlBudgetOverrideStore(session),
     console: new SqliteConsoleMessageStore(db),
-    gpuFindings: new SqliteGpuFindingStore(db),
+    gpuFindings: new SqlGpuFindingStore(session),
     keeps: new SqlKeepExceptionStore(session),
-    instanceActions: new SqliteInstanceActionStore(db),
+    instanceActions: new SqlInstanceActionStore(session),
     savings: new SqliteSavingsLedgerStore(db),
     kubeUsage: new SqlKubeUsageStore(session),
-    instanceOwners: new SqliteInstanceOwnerStore(db),
+    instanceOwners: new SqlInstanceOwnerStore(session),
     conversations: new SqlChatConversationStore(session),
     spotMigrations: new SqliteSpotMigrationStore(db),
-    sweepFindings: new SqliteSweepFindingStore(db),
+    sweepFindings: new SqlSweepFindingStore(session),
     claims: new SqlClaimStore(session),
     location: path,
     shared: false,
     ready: async () => {},
     competeForLeadership: (options) => soleLeadership(options?.onChange),
     importBatches: (batches, now, options) => importBatches(session, batches, now, options),
-    recordRun: async (table, change, alerts, now) =>
-      recordRun(
-        table,
-        () => APPLY_CHANGE[table](db, change, now),
-        change.opened.map((f) => f.id),
-        alerts,
-        now,
-      ),
+    recordRun: (table, change, alerts, now) => recordRun(session, table, change, alerts, now),
     isEmpty: async () => (db.prepare('SELECT count(*) AS n FROM spend_daily').get() as { n: number }).n === 0,
     close: async () => {
       if (db.open) db.close();
     },
   };
 }
-
-/** How each table of findings takes a run's changes. */
-const APPLY_CHANGE: { [T in FindingTable]: (db: Database.Database, change: FindingChange<FindingTables[T]>, now: Date) => void } = {
-  findings: applyFindingChange,
-  gpuFindings: applyGpuFindingChange,
-  sweepFindings: applySweepFindingChange,
-};
 
 /**
  * Brings the schema up to date. Several processes may open a fresh file at the same moment (serve

@@ -2,17 +2,6 @@ import type Database from 'better-sqlite3';
 import type { SavingEntry } from '../../domain/saving.js';
 import { DAYS_PER_MONTH, RESUMED_AT, SAVINGS_ORDER, entryFromRow, type SavingsLedgerStore, type LedgerRow } from '../savings-ledger.js';
 
-/** The insert a completing action runs inside its own transaction; a second completion adds nothing. */
-export function savingInsert(db: Database.Database): (entry: SavingEntry) => void {
-  const statement = db.prepare<[string, string, string, string | null, string | null, string, string, number, string]>(
-    `INSERT INTO savings_ledger (action, ref, resource_id, name, team, at, by_user, expected_daily, currency)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (action, ref, resource_id) DO NOTHING`,
-  );
-  return (e) => {
-    statement.run(e.action, e.ref, e.resourceId, e.name, e.team, e.at.toISOString(), e.byUser, e.expectedDaily, e.currency);
-  };
-}
-
 export class SqliteSavingsLedgerStore implements SavingsLedgerStore {
   private readonly sinceStatement: Database.Statement<[string, string, string], LedgerRow>;
 

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { LeaseClock } from '../outbox-table.js';
 import type { Dialect, InsertColumn, Session } from '../session.js';
 import { sqliteMoneySum } from '../dialect/money-sum.js';
 
@@ -15,7 +16,9 @@ export const SQLITE: Dialect = {
   jsonText: (column, field) => `json_extract(${column}, '$.${field}')`,
   greatest: 'max',
   rowId: 'rowid',
-  skipLocked: '',
+  skipLocked: () => '',
+  forUpdate: '',
+  position: (text, needle) => `instr(${text}, ${needle})`,
 };
 
 /** better-sqlite3 binds numbers, text, blobs and null: booleans become 0/1, undefined null. */
@@ -161,3 +164,12 @@ class Turn {
 export function sqliteSession(db: Database.Database): Session {
   return new SqliteSession(db, new StatementCache(db), new Turn(), false);
 }
+
+/**
+ * Leases are judged on the clock of the one machine a SQLite file lives on: every process that
+ * opens it reads that clock (the real one, never a replica's injected time such as BURNRATE_NOW);
+ * a simulation passes its own.
+ */
+export const sqliteLeaseClock = (clock: () => Date = () => new Date()): LeaseClock => ({
+  plus: (ms) => ({ sql: '?', params: [new Date(clock().getTime() + ms).toISOString()] }),
+});

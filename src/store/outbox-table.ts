@@ -1,0 +1,191 @@
+import type { Dialect, Session } from './session.js';
+import {
+  MARK_RETRY,
+  markRetryValues,
+  MARK_SENT,
+  MARK_SUSPECTED_DUPLICATE,
+  nextDue,
+  RELEASE,
+  toOutboxItem,
+  type OutboxRow,
+  type OutboxStore,
+} from './outbox.js';
+import type { OutboxDraft, OutboxFailure, OutboxItem, OutboxSummary } from './outbox-records.js';
+
+/**
+ * The clock outbox leases are judged by, as SQL: Postgres's own (every replica reads the one
+ * database clock, so one whose clock runs ahead cannot take over a lease), or on SQLite the clock
+ * of the one machine the file lives on (a simulation passes its own).
+ */
+export interface LeaseClock {
+  /** That time plus `ms`, as the ISO text the outbox's time columns hold: an expression and its parameters. */
+  plus(ms: number): { sql: string; params: unknown[] };
+}
+
+/**
+ * What may go now: pending and due (by the replica's time), or leased by a delivery whose lease ran
+ * out by the database's time (it crashed or stalled). An update or a reply is due only once its
+ * parent was sent and so has a platform reference. Parameters: the replica's time, the database's.
+ */
+const due = (dbNow: string) => `FROM outbox o LEFT JOIN outbox p ON p.dedupe_key = o.parent_key
+  WHERE ((o.status = 'pending' AND o.next_attempt_at <= ?) OR (o.status = 'sending' AND o.lease_until <= ${dbNow}))
+    AND (o.parent_key IS NULL OR p.status = 'sent')`;
+
+/**
+ * Alerts leave through this table, so a crash or a chat outage loses nothing. Every send is
+ * preceded by a lease (claimNext), so two deliveries (two jobs of one process, two replicas) never
+ * post the same item: on Postgres the claim skips rows another claim holds (SKIP LOCKED), on SQLite
+ * it runs under the file's write lock. Every later step names the lease's owner, so a delivery that
+ * lost its lease (it was slow, another took the item over) changes nothing.
+ */
+export class SqlOutboxStore implements OutboxStore {
+  constructor(
+    private readonly db: Session,
+    private readonly clock: LeaseClock,
+  ) {}
+
+  async enqueue(items: OutboxDraft[], now: Date): Promise<number> {
+    return this.db.transaction((tx) => enqueueOutbox(tx, items, now));
+  }
+
+  async due(now: Date, limit = 100): Promise<OutboxItem[]> {
+    const dbNow = this.clock.plus(0);
+    const rows = await this.db.rows<OutboxRow>(`SELECT o.*, p.ref AS parent_ref ${due(dbNow.sql)} ORDER BY o.id LIMIT ?`, [
+      now.toISOString(),
+      ...dbNow.params,
+      limit,
+    ]);
+    return rows.map(toOutboxItem);
+  }
+
+  async claimNext(owner: string, now: Date, leaseMs: number, platforms: readonly string[]): Promise<OutboxItem | null> {
+    const d = this.db.dialect;
+    return this.db.transaction(async (tx) => {
+      const dbNow = this.clock.plus(0);
+      const next = await tx.one<{ id: number; parent_ref: string | null }>(
+        `SELECT o.id, p.ref AS parent_ref ${due(dbNow.sql)} AND ${onPlatforms(d)} ORDER BY o.id LIMIT 1 ${d.skipLocked('o')}`,
+        [now.toISOString(), ...dbNow.params, d.list(platforms)],
+      );
+      if (!next) return null;
+      // A lease taken over from a delivery that died mid-post is in doubt: that post may have gone
+      // out. The first attempt's time is the database's too: a look for a post in doubt starts from it.
+      const until = this.clock.plus(leaseMs);
+      const started = this.clock.plus(0);
+      const row = await tx.one<OutboxRow>(
+        `UPDATE outbox SET status = 'sending', lease_owner = ?, lease_until = ${until.sql},
+           first_attempt_at = coalesce(first_attempt_at, ${started.sql}), in_doubt = CASE WHEN status = 'sending' THEN 1 ELSE in_doubt END
+         WHERE id = ? RETURNING *`,
+        [owner, ...until.params, ...started.params, next.id],
+      );
+      return row ? toOutboxItem({ ...row, parent_ref: next.parent_ref }) : null;
+    });
+  }
+
+  async markSent(
+    id: number,
+    owner: string,
+    ref: string | null,
+    now: Date,
+    options: { suspectedDuplicate?: boolean } = {},
+  ): Promise<boolean> {
+    return (await this.db.run(MARK_SENT, [ref, now.toISOString(), options.suspectedDuplicate ? 1 : 0, id, owner])) === 1;
+  }
+
+  async markRetry(id: number, owner: string, failure: OutboxFailure): Promise<boolean> {
+    return (await this.db.run(MARK_RETRY, markRetryValues(id, owner, failure))) === 1;
+  }
+
+  async release(id: number, owner: string, nextAttemptAt: Date): Promise<void> {
+    await this.db.run(RELEASE, [nextAttemptAt.toISOString(), id, owner]);
+  }
+
+  async renewLease(id: number, owner: string, leaseMs: number): Promise<boolean> {
+    const until = this.clock.plus(leaseMs);
+    const changed = await this.db.run(
+      `UPDATE outbox SET lease_until = ${until.sql} WHERE id = ? AND status = 'sending' AND lease_owner = ?`,
+      [...until.params, id, owner],
+    );
+    return changed === 1;
+  }
+
+  async markSuspectedDuplicate(id: number): Promise<void> {
+    await this.db.run(MARK_SUSPECTED_DUPLICATE, [id]);
+  }
+
+  async nextAttemptAt(platforms: readonly string[], now?: Date): Promise<Date | null> {
+    const d = this.db.dialect;
+    const dbNow = this.clock.plus(0);
+    const row = await this.db.one<{ pending: string | null; lease: string | null; db_now: string }>(
+      `SELECT min(CASE o.status WHEN 'pending' THEN o.next_attempt_at END) AS pending,
+              min(CASE o.status WHEN 'sending' THEN o.lease_until END) AS lease, ${dbNow.sql} AS db_now
+       FROM outbox o LEFT JOIN outbox p ON p.dedupe_key = o.parent_key
+       WHERE o.status IN ('pending', 'sending') AND (o.parent_key IS NULL OR p.status = 'sent') AND ${onPlatforms(d)}`,
+      [...dbNow.params, d.list(platforms)],
+    );
+    return row ? nextDue(row.pending, row.lease, new Date(row.db_now), now) : null;
+  }
+
+  async summary(): Promise<OutboxSummary> {
+    const row = await this.db.one<OutboxSummary>(
+      `SELECT
+         count(*) FILTER (WHERE status = 'pending') AS pending,
+         count(*) FILTER (WHERE status = 'pending' AND attempts > 0) AS failing,
+         count(*) FILTER (WHERE status = 'sending') AS sending,
+         count(*) FILTER (WHERE status = 'sent') AS sent,
+         count(*) FILTER (WHERE status = 'failed') AS failed,
+         coalesce(sum(suspected_duplicate), 0) AS "suspectedDuplicates",
+         min(created_at) FILTER (WHERE status IN ('pending', 'sending')) AS "oldestPendingAt"
+       FROM outbox`,
+    );
+    return { ...row! };
+  }
+
+  async failed(limit = 50): Promise<OutboxItem[]> {
+    const rows = await this.db.rows<OutboxRow>(
+      `SELECT o.*, NULL AS parent_ref FROM outbox o WHERE status = 'failed' ORDER BY id DESC LIMIT ?`,
+      [limit],
+    );
+    return rows.map(toOutboxItem);
+  }
+
+  async retryFailed(now: Date, ids?: readonly number[]): Promise<number> {
+    const d = this.db.dialect;
+    return this.db.run(
+      `UPDATE outbox SET status = 'pending', next_attempt_at = ?, first_failure_at = NULL, attempts = 0, last_error = NULL
+       WHERE status = 'failed' ${ids ? `AND ${d.inList('id')}` : ''}`,
+      [now.toISOString(), ...(ids ? [d.list(ids)] : [])],
+    );
+  }
+
+  async threadRoot(groupKey: string, platform: string): Promise<string | null> {
+    const row = await this.db.one<{ rootKey: string }>(
+      'SELECT root_key AS "rootKey" FROM alert_threads WHERE group_key = ? AND platform = ?',
+      [groupKey, platform],
+    );
+    return row?.rootKey ?? null;
+  }
+}
+
+/** Only items of the platforms a delivery runs (a list parameter); the others wait for a process that runs them. */
+const onPlatforms = (d: Dialect) => d.inList(`substr(o.target, 1, ${d.position('o.target', "':'")} - 1)`);
+
+/** Inserts drafts, skipping dedupe keys already queued. Runs inside the caller's transaction. */
+export async function enqueueOutbox(tx: Session, items: OutboxDraft[], now: Date): Promise<number> {
+  const at = now.toISOString();
+  let added = 0;
+  for (const item of items) {
+    added += await tx.run(
+      `INSERT INTO outbox (dedupe_key, target, message, op, parent_key, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (dedupe_key) DO NOTHING`,
+      [item.dedupeKey, item.target, JSON.stringify(item.message), item.op ?? 'post', item.parentKey ?? null, at, at],
+    );
+    const platform = item.target.slice(0, item.target.indexOf(':'));
+    for (const group of typeof item.threadOf === 'string' ? [item.threadOf] : (item.threadOf ?? []))
+      await tx.run('INSERT INTO alert_threads (group_key, platform, root_key) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [
+        group,
+        platform,
+        item.dedupeKey,
+      ]);
+  }
+  return added;
+}

@@ -1,0 +1,44 @@
+import type { FindingChange } from '../domain/finding-change.js';
+import { applyFindingChange } from './findings.js';
+import { applyGpuFindingChange } from './gpu-findings.js';
+import { enqueueOutbox } from './outbox-table.js';
+import type { OutboxDraft } from './outbox-records.js';
+import type { Session } from './session.js';
+import { FINDING_TABLES, type FindingTable, type FindingTables } from './store.js';
+import { applySweepFindingChange } from './sweep-findings.js';
+
+/** How each table of findings takes a run's changes. */
+const APPLY_CHANGE: { [T in FindingTable]: (tx: Session, change: FindingChange<FindingTables[T]>, now: Date) => Promise<void> } = {
+  findings: applyFindingChange,
+  gpuFindings: applyGpuFindingChange,
+  sweepFindings: applySweepFindingChange,
+};
+
+/**
+ * Store.recordRun: the findings and their alerts in one transaction, so a crash can never leave a
+ * finding marked as alerted without its alert queued. Runs of one table take turns under a lock:
+ * when every finding the run opens is already open, another process (a second replica, or the
+ * check run twice at once) recorded the same run between this one's read and its write, and has
+ * queued its alerts; they are not queued again.
+ */
+export async function recordRun<T extends FindingTable>(
+  db: Session,
+  table: T,
+  change: FindingChange<FindingTables[T]>,
+  alerts: OutboxDraft[],
+  now: Date,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.lock(`burnrate record ${table}`);
+    // Distinct ids: a finding named twice is one row to find open.
+    const opened = [...new Set(change.opened.map((f) => f.id))];
+    const d = tx.dialect;
+    const alreadyOpen =
+      opened.length === 0
+        ? []
+        : await tx.rows(`SELECT 1 FROM ${FINDING_TABLES[table]} WHERE ${d.inList('id')} AND state != 'resolved'`, [d.list(opened)]);
+    const recordedElsewhere = opened.length > 0 && alreadyOpen.length === opened.length;
+    await APPLY_CHANGE[table](tx, change, now);
+    if (!recordedElsewhere) await enqueueOutbox(tx, alerts, now);
+  });
+}
