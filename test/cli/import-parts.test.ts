@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { focusCsv, type FixtureRow } from '../providers/focus/helpers.js';
+import { fixtureCents as cents, focusCsv, type FixtureRow } from '../providers/focus/helpers.js';
 import { cli, workDir } from '../support/run-cli.js';
 
 // `burnrate import focus` with split exports and suspicious lines, end to end. Figures are checked
@@ -25,10 +25,6 @@ const nov = (d: number, billed: string, extra: FixtureRow = {}): FixtureRow => (
 // The operator's month: 1,000 USD in two parts; importing part 2 alone used to drop part 1's 400.
 const PART_1 = [nov(2, '300.00'), nov(3, '100.00', { Tags: '{"team":"vision"}' })];
 const PART_2 = [nov(2, '450.00'), nov(4, '150.00', { Tags: '{"team":"vision"}' })];
-
-function cents(rows: readonly FixtureRow[]): number {
-  return rows.reduce((sum, row) => sum + Math.round(Number(row.BilledCost) * 100), 0);
-}
 
 function project(config = CONFIG): string {
   const dir = workDir();

@@ -5,7 +5,7 @@ import { BurnrateError } from '../../../src/domain/errors.js';
 import { readFocusFiles } from '../../../src/providers/focus/read-focus.js';
 import { openStore } from '../../../src/store/sqlite/open-sqlite-store.js';
 import type { Store } from '../../../src/store/store.js';
-import { pullContext, tempDir, writeFocusCsv, type FixtureRow } from './helpers.js';
+import { fixtureCents as cents, pullContext, tempDir, writeFocusCsv, type FixtureRow } from './helpers.js';
 
 // Split exports: a month arrives as several part files. Every figure is checked against a plain
 // sum, in cents, over the rows the test wrote.
@@ -13,10 +13,6 @@ import { pullContext, tempDir, writeFocusCsv, type FixtureRow } from './helpers.
 const OCTOBER = { start: '2026-10-01', end: '2026-11-01' };
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
-
-function cents(rows: readonly FixtureRow[], column: 'BilledCost' | 'EffectiveCost'): number {
-  return rows.reduce((sum, row) => sum + Math.round(Number(row[column] ?? '1.00') * 100), 0);
-}
 
 async function storedCents(store: Store): Promise<{ billed: number; effective: number; teamDays: number }> {
   const totals = await store.spend.totals({ period: OCTOBER }, 'team');

@@ -7,7 +7,7 @@ import { openStore } from '../../../src/store/sqlite/open-sqlite-store.js';
 import { refreshSources } from '../../../src/jobs/refresh-sources.js';
 import { testDeps } from '../../support/deps.js';
 import pino from 'pino';
-import { pullContext, tempDir, writeFocusCsv, type FixtureRow } from './helpers.js';
+import { fixtureCents as cents, pullContext, tempDir, writeFocusCsv, type FixtureRow } from './helpers.js';
 
 // A configured focus source reads its folder whole on every pull: files that change, appear or are
 // read again are never counted twice. Figures are checked against a plain sum over the rows written.
@@ -15,10 +15,6 @@ import { pullContext, tempDir, writeFocusCsv, type FixtureRow } from './helpers.
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 const OCTOBER = { start: '2026-10-01', end: '2026-11-01' };
-
-function cents(rows: readonly FixtureRow[]): number {
-  return rows.reduce((sum, row) => sum + Math.round(Number(row.BilledCost) * 100), 0);
-}
 
 describe('a configured focus source, pulled on a schedule', () => {
   const config = configSchema.parse({

@@ -75,6 +75,14 @@ export function focusCsv(rows: FixtureRow[], header: readonly string[] = HEADER)
   return lines.join('\n') + '\n';
 }
 
+/**
+ * The cents of a cost column over fixture rows, each as the CSV writes it (the default where a row
+ * leaves it out): the plain sum a test compares burnrate's stored figures with.
+ */
+export function fixtureCents(rows: readonly FixtureRow[], column: 'BilledCost' | 'EffectiveCost' = 'BilledCost'): number {
+  return rows.reduce((sum, row) => sum + Math.round(Number(row[column] ?? DEFAULTS[column]) * 100), 0);
+}
+
 export function writeFocusCsv(path: string, rows: FixtureRow[], header?: readonly string[]): string {
   writeFileSync(path, focusCsv(rows, header));
   return path;
