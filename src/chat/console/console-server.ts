@@ -5,8 +5,8 @@ import type { Deps } from '../../deps.js';
 import type { Route } from '../../http/server.js';
 import type { Block, Message } from '../../../templates/message.js';
 import { escapeHtml } from '../../../templates/render/html.js';
-import type { Interaction } from '../../ports/interaction.js';
 import { HOME_CHANNEL, type ConsoleChat } from './console-chat.js';
+import type { Dispatch } from '../../inbound/guarded-dispatch.js';
 import { homeView } from '../../inbound/home-view.js';
 import { baseActionId, SURFACE_ACTION_IDS } from '../../domain/action-ids.js';
 import type { ConsoleMessage } from '../../store/console-messages.js';
@@ -18,8 +18,6 @@ import { actionInteraction, commandInteraction } from './console-interaction.js'
 import { consoleCsp, renderConsolePage, renderTokenPage } from './console-page.js';
 import { tokenMatches, type ConsoleSettings } from './console-settings.js';
 import { renderStream } from './console-stream.js';
-
-export type Dispatch = (deps: Deps, interaction: Interaction) => Promise<void>;
 
 const commandSchema = z.strictObject({
   as: z.string().min(1).max(200),
