@@ -1,23 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { daysOf } from '../../src/domain/period.js';
 import { runBudgetCheck } from '../../src/jobs/budget-check.js';
 import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
-import { spendRow, testDeps } from '../support/deps.js';
+import { importSpend, testDeps } from '../support/deps.js';
 
 const config = {
   teams: [{ id: 'ml', name: 'ML', budget: { monthly: 1000, thresholds: [50, 80, 100], forecast: false } }],
 };
-
-/** Imports `perDay` of spend for every day in [from, to) as one FOCUS-like batch. */
-async function importSpend(deps: ReturnType<typeof testDeps>['deps'], from: string, to: string, perDay: number) {
-  await deps.store.importBatches([
-    {
-      scope: { source: 'test', billingPeriods: ['2026-11'] },
-      rows: daysOf({ start: from, end: to }).map((d) => spendRow('ml', d, perDay)),
-      dataThrough: `${to}T00:00:00Z`,
-    },
-  ]);
-}
 
 describe('the budget check job', () => {
   it('alerts once per crossing, escalates, and resolves, across runs', async () => {

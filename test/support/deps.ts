@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { configSchema } from '../../src/config/schema.js';
 import type { Deps } from '../../src/deps.js';
+import { daysOf } from '../../src/domain/period.js';
 import type { SpendRow } from '../../src/domain/spend.js';
 import { openStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { RecordingChat } from '../fakes/recording-chat.js';
@@ -39,4 +40,19 @@ export function spendRow(team: string, day: string, amount: number): SpendRow {
     billed: amount,
     effective: amount,
   };
+}
+
+/**
+ * `perDay` of spend for `team` on every day in [from, to), imported as one batch whose data
+ * reaches `to`: the simplest bill a budget test starts from.
+ */
+export async function importSpend(deps: Deps, from: string, to: string, perDay: number, team = 'ml'): Promise<void> {
+  const days = daysOf({ start: from, end: to });
+  await deps.store.importBatches([
+    {
+      scope: { source: 'test', billingPeriods: [...new Set(days.map((d) => d.slice(0, 7)))] },
+      rows: days.map((d) => spendRow(team, d, perDay)),
+      dataThrough: `${to}T00:00:00Z`,
+    },
+  ]);
 }

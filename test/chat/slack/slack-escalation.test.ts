@@ -4,7 +4,7 @@ import { setBudget } from '../../../src/actions/set-budget.js';
 import { runBudgetCheck } from '../../../src/jobs/budget-check.js';
 import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
-import { spendRow, testDeps } from '../../support/deps.js';
+import { importSpend, spendRow, testDeps } from '../../support/deps.js';
 import { blockActionsBody, postSigned } from '../../support/slack-request.js';
 import { slackChat, startSlackServer, waitFor } from './slack-harness.js';
 
@@ -19,18 +19,6 @@ const config = {
     },
   ],
 };
-
-type Deps = ReturnType<typeof testDeps>['deps'];
-
-async function importSpend(deps: Deps, from: string, to: string, perDay: number) {
-  await deps.store.importBatches([
-    {
-      scope: { source: 'test', billingPeriods: ['2026-11'] },
-      rows: daysOf({ start: from, end: to }).map((d) => spendRow('ml', d, perDay)),
-      dataThrough: `${to}T00:00:00Z`,
-    },
-  ]);
-}
 
 /** A budget alert's chart goes into its thread as a file: Slack's two-step upload. */
 const CHART_UPLOAD = ['files.getUploadURLExternal', 'files.completeUploadExternal'];

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { daysOf } from '../../../src/domain/period.js';
 import { runBudgetCheck } from '../../../src/jobs/budget-check.js';
 import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
 import { FakeBotConnector } from '../../fakes/fake-bot-connector.js';
-import { spendRow, testDeps } from '../../support/deps.js';
+import { importSpend, testDeps } from '../../support/deps.js';
 import { adaptiveCardProblems } from '../../support/platform-limits.js';
 import { cardActionActivity, CONVERSATIONS, installActivity, type Person } from '../../support/teams-activity.js';
 import { buttonOf, cardButtons, cardText } from './card-buttons.js';
@@ -24,18 +23,6 @@ const config = {
     },
   ],
 };
-type Deps = ReturnType<typeof testDeps>['deps'];
-
-async function importSpend(deps: Deps, from: string, to: string, perDay: number) {
-  await deps.store.importBatches([
-    {
-      scope: { source: 'test', billingPeriods: ['2026-11'] },
-      rows: daysOf({ start: from, end: to }).map((d) => spendRow('ml', d, perDay)),
-      dataThrough: `${to}T00:00:00Z`,
-    },
-  ]);
-}
-
 describe('a budget alert in Teams: proactive card, Action.Execute buttons, thread replies', () => {
   const bed = useTeamsTestbed();
 
