@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { runBudgetCheck } from '../../src/jobs/budget-check.js';
 import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
 import { importSpend, testDeps } from '../support/deps.js';
+import { mlTeam } from '../support/ml-team.js';
 
 const config = {
-  teams: [{ id: 'ml', name: 'ML', budget: { monthly: 1000, thresholds: [50, 80, 100], forecast: false } }],
+  teams: [mlTeam()],
 };
 
 describe('the budget check job', () => {

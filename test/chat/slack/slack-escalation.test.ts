@@ -7,17 +7,10 @@ import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { importSpend, spendRow, testDeps } from '../../support/deps.js';
 import { blockActionsBody, postSigned } from '../../support/slack-request.js';
 import { slackChat, startSlackServer, waitFor } from './slack-harness.js';
+import { mlTeam } from '../../support/ml-team.js';
 
 const config = {
-  teams: [
-    {
-      id: 'ml',
-      name: 'ML',
-      slack: { channel: 'C0ML' },
-      owners: ['U0OWNER'],
-      budget: { monthly: 1000, thresholds: [50, 80, 100], forecast: false },
-    },
-  ],
+  teams: [mlTeam({ slack: { channel: 'C0ML' }, owners: ['U0OWNER'] })],
 };
 
 /** A budget alert's chart goes into its thread as a file: Slack's two-step upload. */

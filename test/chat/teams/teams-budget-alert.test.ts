@@ -7,21 +7,13 @@ import { adaptiveCardProblems } from '../../support/platform-limits.js';
 import { cardActionActivity, CONVERSATIONS, installActivity, type Person } from '../../support/teams-activity.js';
 import { buttonOf, cardButtons, cardText } from './card-buttons.js';
 import { useTeamsTestbed } from './teams-harness.js';
+import { mlTeam } from '../../support/ml-team.js';
 
 const OWNER: Person = { aadObjectId: '5b8a0c1e-0000-4000-8000-00000000a11c', name: 'Olive Owner' };
 const APPROVER: Person = { aadObjectId: '5b8a0c1e-0000-4000-8000-0000000000ad', name: 'Ada Approver' };
 const OUTSIDER: Person = { aadObjectId: '5b8a0c1e-0000-4000-8000-0000000000ff', name: 'Otto Outsider' };
 const config = {
-  teams: [
-    {
-      id: 'ml',
-      name: 'ML',
-      msteams: { channel: CONVERSATIONS.channel },
-      owners: [OWNER.aadObjectId],
-      approvers: [APPROVER.aadObjectId],
-      budget: { monthly: 1000, thresholds: [50, 80, 100], forecast: false },
-    },
-  ],
+  teams: [mlTeam({ msteams: { channel: CONVERSATIONS.channel }, owners: [OWNER.aadObjectId], approvers: [APPROVER.aadObjectId] })],
 };
 describe('a budget alert in Teams: proactive card, Action.Execute buttons, thread replies', () => {
   const bed = useTeamsTestbed();

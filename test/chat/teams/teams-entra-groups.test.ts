@@ -17,6 +17,7 @@ import { spendRow, testDeps } from '../../support/deps.js';
 import { cardActionActivity, CONVERSATIONS, installActivity, messageActivity, type Person } from '../../support/teams-activity.js';
 import { buttonOf, cardText } from './card-buttons.js';
 import { useTeamsTestbed } from './teams-harness.js';
+import { mlTeam } from '../../support/ml-team.js';
 
 const person = (n: string, name: string): Person => ({ aadObjectId: `5b8a0c1e-0000-4000-8000-0000000${n}`, name });
 const OWNER = person('00001', 'Olive Owner');
@@ -32,16 +33,7 @@ const ONCALL_ID = '9a0f0000-0000-4000-8000-00000000a002';
 const ADMINS_ID = '9a0f0000-0000-4000-8000-00000000a003';
 
 const config = {
-  teams: [
-    {
-      id: 'ml',
-      name: 'ML',
-      msteams: { channel: CONVERSATIONS.channel },
-      owners: [OWNER.aadObjectId],
-      approvers: ['@ml-leads'],
-      budget: { monthly: 1000, thresholds: [50, 80, 100], forecast: false },
-    },
-  ],
+  teams: [mlTeam({ msteams: { channel: CONVERSATIONS.channel }, owners: [OWNER.aadObjectId], approvers: ['@ml-leads'] })],
   admins: [ADMINS_ID],
 };
 
