@@ -1,4 +1,5 @@
 import type { Message } from '../../templates/message.js';
+import type { Session } from './session.js';
 
 /** A message of the local web console: posted by burnrate, or a command a user typed. */
 export interface ConsoleMessage {
@@ -47,7 +48,7 @@ export interface ConsoleMessageStore {
 }
 
 /** A console_messages row, as both stores read it (`SELECT *`). */
-export interface ConsoleRow {
+interface ConsoleRow {
   id: number;
   channel: string;
   parent_id: number | null;
@@ -59,22 +60,22 @@ export interface ConsoleRow {
 }
 
 /** How many top-level messages a channel shows by default: a working day's worth, not a history. */
-export const DEFAULT_CONSOLE_LIMIT = 200;
+const DEFAULT_CONSOLE_LIMIT = 200;
 
 /**
- * What viewer $2 sees of channel $1: its latest $3 top-level messages visible to them and the
- * visible replies in their threads, oldest first. Both stores run it (SQLite binds $n by name).
+ * What a viewer sees of a channel: its latest top-level messages visible to them and the visible
+ * replies in their threads, oldest first. Parameters: channel, viewer, limit, viewer.
  */
-export const VISIBLE_THREADS = `WITH roots AS (
+const VISIBLE_THREADS = `WITH roots AS (
     SELECT id FROM console_messages
-    WHERE channel = $1 AND parent_id IS NULL AND (private_to IS NULL OR private_to = $2)
-    ORDER BY id DESC LIMIT $3
+    WHERE channel = ? AND parent_id IS NULL AND (private_to IS NULL OR private_to = ?)
+    ORDER BY id DESC LIMIT ?
   )
   SELECT * FROM console_messages
-  WHERE (id IN (SELECT id FROM roots) OR parent_id IN (SELECT id FROM roots)) AND (private_to IS NULL OR private_to = $2)
+  WHERE (id IN (SELECT id FROM roots) OR parent_id IN (SELECT id FROM roots)) AND (private_to IS NULL OR private_to = ?)
   ORDER BY id`;
 
-export function consoleMessageFromRow(row: ConsoleRow): ConsoleMessage {
+function consoleMessageFromRow(row: ConsoleRow): ConsoleMessage {
   return {
     id: row.id,
     channel: row.channel,
@@ -85,4 +86,46 @@ export function consoleMessageFromRow(row: ConsoleRow): ConsoleMessage {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+export class SqlConsoleMessageStore implements ConsoleMessageStore {
+  constructor(private readonly db: Session) {}
+
+  async add(draft: ConsoleMessageDraft, now: Date): Promise<ConsoleMessage> {
+    const at = now.toISOString();
+    const row = await this.db.one<ConsoleRow>(
+      `INSERT INTO console_messages (channel, parent_id, private_to, author, message, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      [draft.channel, draft.parentId ?? null, draft.privateTo ?? null, draft.author ?? null, JSON.stringify(draft.message), at, at],
+    );
+    return consoleMessageFromRow(row!);
+  }
+
+  async update(id: number, message: Message, now: Date): Promise<ConsoleMessage | null> {
+    const row = await this.db.one<ConsoleRow>('UPDATE console_messages SET message = ?, updated_at = ? WHERE id = ? RETURNING *', [
+      JSON.stringify(message),
+      now.toISOString(),
+      id,
+    ]);
+    return row ? consoleMessageFromRow(row) : null;
+  }
+
+  async get(id: number): Promise<ConsoleMessage | null> {
+    const row = await this.db.one<ConsoleRow>('SELECT * FROM console_messages WHERE id = ?', [id]);
+    return row ? consoleMessageFromRow(row) : null;
+  }
+
+  async list(channel: string, viewer: string, limit = DEFAULT_CONSOLE_LIMIT): Promise<ConsoleMessage[]> {
+    const rows = await this.db.rows<ConsoleRow>(VISIBLE_THREADS, [channel, viewer, limit, viewer]);
+    return rows.map(consoleMessageFromRow);
+  }
+
+  async activity(viewer: string): Promise<Map<string, ConsoleChannelActivity>> {
+    const rows = await this.db.rows<{ channel: string; messages: number; latestId: number }>(
+      `SELECT channel, count(*) AS messages, max(id) AS "latestId" FROM console_messages
+       WHERE private_to IS NULL OR private_to = ? GROUP BY channel`,
+      [viewer],
+    );
+    return new Map(rows.map((row) => [row.channel, { messages: row.messages, latestId: row.latestId }]));
+  }
 }

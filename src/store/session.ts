@@ -28,6 +28,8 @@ export interface Dialect {
   jsonText(column: string, field: string): string;
   /** The larger of two numbers (SQLite's two-argument max, Postgres's greatest). */
   readonly greatest: string;
+  /** A column that orders a table's rows as they were inserted (SQLite's rowid; a Postgres identity column named seq). */
+  readonly insertionOrder: string;
   /** The identity of a row of a table without a key, stable within one statement. */
   readonly rowId: string;
   /** Appended to a SELECT that claims rows of `alias` several replicas may claim at once (nothing on SQLite, whose writers take turns). */

@@ -1,4 +1,5 @@
 import type { SpotApprovalDraft, SpotApprovalResult, SpotMigration, SpotMigrationState } from '../domain/spot-migration.js';
+import type { Session } from './session.js';
 
 export interface SpotMigrationStore {
   /** Records an approval on the instance's active migration, starting one if there is none: one transaction. */
@@ -18,7 +19,7 @@ export interface SpotMigrationStore {
 }
 
 /** A spot_migrations row, as both stores read it (`SELECT *`). */
-export interface MigrationRow {
+interface MigrationRow {
   id: number;
   instance_id: string;
   team: string;
@@ -38,7 +39,7 @@ export interface MigrationRow {
 }
 
 /** A migration and its approvals, first first, as read from the database. */
-export function migrationFromRow(row: MigrationRow, approvals: readonly { approver: string; at: string }[]): SpotMigration {
+function migrationFromRow(row: MigrationRow, approvals: readonly { approver: string; at: string }[]): SpotMigration {
   return {
     id: row.id,
     instanceId: row.instance_id,
@@ -58,4 +59,103 @@ export function migrationFromRow(row: MigrationRow, approvals: readonly { approv
     changedAt: new Date(row.changed_at),
     approvals: approvals.map((a) => ({ approver: a.approver, at: new Date(a.at) })),
   };
+}
+
+const ACTIVE = "SELECT * FROM spot_migrations WHERE instance_id = ? AND state <> 'reverted'";
+
+/**
+ * Spot migrations and their approvals, for several replicas on one database. Every state change
+ * is one conditional UPDATE (from the state it expects), so of concurrent clicks on any replicas
+ * exactly one moves a migration on; an approval holds the instance's lock and its migration's row.
+ */
+export class SqlSpotMigrationStore implements SpotMigrationStore {
+  constructor(private readonly db: Session) {}
+
+  async approve(draft: SpotApprovalDraft): Promise<SpotApprovalResult> {
+    return this.db.transaction(async (tx) => {
+      // Only approvals start migrations: under the instance's lock no other replica starts a second one.
+      await tx.lock(`spot migration of ${draft.instanceId}`);
+      // The row lock keeps it approving (a transition waits) until the approval is recorded.
+      const row =
+        (await tx.one<MigrationRow>(`${ACTIVE} ${tx.dialect.forUpdate}`, [draft.instanceId])) ??
+        (await tx.one<MigrationRow>(
+          `INSERT INTO spot_migrations (instance_id, team, launch_template, place, monthly_saving, approvals_needed, state, created_at, changed_at)
+           VALUES (?, ?, ?, ?, ?, ?, 'approving', ?, ?) RETURNING *`,
+          [
+            draft.instanceId,
+            draft.team,
+            draft.launchTemplate,
+            draft.place,
+            draft.monthlySaving,
+            draft.approvalsNeeded,
+            draft.at.toISOString(),
+            draft.at.toISOString(),
+          ],
+        ))!;
+      if (row.state !== 'approving') return { outcome: 'not-approving', migration: await withApprovals(tx, row) };
+      const added =
+        (await tx.run('INSERT INTO spot_approvals (migration_id, approver, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [
+          row.id,
+          draft.approver,
+          draft.at.toISOString(),
+        ])) === 1;
+      return { outcome: added ? 'recorded' : 'same-approver', migration: await withApprovals(tx, row) };
+    });
+  }
+
+  async get(id: number): Promise<SpotMigration | null> {
+    const row = await this.db.one<MigrationRow>('SELECT * FROM spot_migrations WHERE id = ?', [id]);
+    return row ? withApprovals(this.db, row) : null;
+  }
+
+  async active(instanceId: string): Promise<SpotMigration | null> {
+    const row = await this.db.one<MigrationRow>(ACTIVE, [instanceId]);
+    return row ? withApprovals(this.db, row) : null;
+  }
+
+  async transition(id: number, from: SpotMigrationState, to: SpotMigrationState, at: Date): Promise<boolean> {
+    return (
+      (await this.db.run('UPDATE spot_migrations SET state = ?, changed_at = ? WHERE id = ? AND state = ?', [
+        to,
+        at.toISOString(),
+        id,
+        from,
+      ])) === 1
+    );
+  }
+
+  async reclaimStale(id: number, state: 'migrating' | 'reverting', changedBefore: Date, at: Date): Promise<boolean> {
+    const changed = await this.db.run('UPDATE spot_migrations SET changed_at = ? WHERE id = ? AND state = ? AND changed_at < ?', [
+      at.toISOString(),
+      id,
+      state,
+      changedBefore.toISOString(),
+    ]);
+    return changed === 1;
+  }
+
+  async completeMigration(
+    id: number,
+    change: { previousVersion: string | null; spotVersion: string | null; at: Date; detail: string },
+  ): Promise<void> {
+    await this.db.run(
+      "UPDATE spot_migrations SET state = 'migrated', previous_version = ?, spot_version = ?, migrated_at = ?, detail = ? WHERE id = ? AND state = 'migrating'",
+      [change.previousVersion, change.spotVersion, change.at.toISOString(), change.detail, id],
+    );
+  }
+
+  async completeRevert(id: number, change: { byUser: string; at: Date; detail: string }): Promise<void> {
+    await this.db.run(
+      "UPDATE spot_migrations SET state = 'reverted', reverted_by = ?, reverted_at = ?, detail = ? WHERE id = ? AND state = 'reverting'",
+      [change.byUser, change.at.toISOString(), change.detail, id],
+    );
+  }
+}
+
+async function withApprovals(session: Session, row: MigrationRow): Promise<SpotMigration> {
+  const approvals = await session.rows<{ approver: string; at: string }>(
+    `SELECT approver, at FROM spot_approvals WHERE migration_id = ? ORDER BY ${session.dialect.insertionOrder}`,
+    [row.id],
+  );
+  return migrationFromRow(row, approvals);
 }

@@ -12,12 +12,12 @@ import { SqlReviewStore } from '../reviews.js';
 import { SqlSnoozeStore } from '../snoozes.js';
 import { SqlSweepFindingStore } from '../sweep-findings.js';
 import { SqlChatConversationStore } from '../chat-conversations.js';
-import { PgConsoleMessageStore } from './pg-console-messages.js';
+import { SqlConsoleMessageStore } from '../console-messages.js';
 import { SqlInstanceActionStore } from '../instance-actions.js';
 import { SqlInstanceOwnerStore } from '../instance-owners.js';
 import { SqlKubeUsageStore } from '../kube-usage.js';
-import { PgSavingsLedgerStore } from './pg-savings-ledger.js';
-import { PgSpotMigrationStore } from './pg-spot-migrations.js';
+import { SqlSavingsLedgerStore } from '../savings-ledger.js';
+import { SqlSpotMigrationStore } from '../spot-migrations.js';
 import { SqlClaimStore } from '../claims.js';
 import { SqlCloudBudgetStore } from '../cloud-budgets.js';
 import { PgDb, redactUrl } from './pg-db.js';
@@ -50,15 +50,15 @@ export function openPostgresStore(url: string, options: { poolSize?: number } = 
     audit: new SqlAuditLog(session),
     snoozes: new SqlSnoozeStore(session),
     budgets: new SqlBudgetOverrideStore(session),
-    console: new PgConsoleMessageStore(db),
+    console: new SqlConsoleMessageStore(session),
     gpuFindings: new SqlGpuFindingStore(session),
     keeps: new SqlKeepExceptionStore(session),
     instanceActions: new SqlInstanceActionStore(session),
-    savings: new PgSavingsLedgerStore(db),
+    savings: new SqlSavingsLedgerStore(session),
     kubeUsage: new SqlKubeUsageStore(session),
     instanceOwners: new SqlInstanceOwnerStore(session),
     conversations: new SqlChatConversationStore(session),
-    spotMigrations: new PgSpotMigrationStore(db),
+    spotMigrations: new SqlSpotMigrationStore(session),
     sweepFindings: new SqlSweepFindingStore(session),
     importBatches: (batches, now, options) => importBatches(session, batches, now, options),
     recordRun: (table, change, alerts, now) => recordRun(session, table, change, alerts, now),

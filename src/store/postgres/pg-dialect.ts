@@ -21,6 +21,7 @@ export const POSTGRES: Dialect = {
   jsonText: (column, field) => `(${column}::jsonb ->> '${field}')`,
   greatest: 'greatest',
   rowId: 'ctid',
+  insertionOrder: 'seq',
   forUpdate: 'FOR UPDATE',
   skipLocked: (alias) => `FOR UPDATE OF ${alias} SKIP LOCKED`,
   position: (text, needle) => `strpos(${text}, ${needle})`,

@@ -10,16 +10,16 @@ import { SqlChatConversationStore } from '../chat-conversations.js';
 import { SqlClaimStore } from '../claims.js';
 import { SqlCloudBudgetStore } from '../cloud-budgets.js';
 import { soleLeadership } from '../leadership.js';
-import { SqliteConsoleMessageStore } from './console-messages.js';
+import { SqlConsoleMessageStore } from '../console-messages.js';
 import { SqlFindingStore } from '../findings.js';
 import { SqlGpuFindingStore } from '../gpu-findings.js';
 import { SqlInstanceOwnerStore } from '../instance-owners.js';
 import { SqlInstanceActionStore } from '../instance-actions.js';
-import { SqliteSavingsLedgerStore } from './savings-ledger.js';
+import { SqlSavingsLedgerStore } from '../savings-ledger.js';
 import { SqlKubeUsageStore } from '../kube-usage.js';
 import { SqlKeepExceptionStore } from '../keep-exceptions.js';
 import { SqlSnoozeStore } from '../snoozes.js';
-import { SqliteSpotMigrationStore } from './spot-migrations.js';
+import { SqlSpotMigrationStore } from '../spot-migrations.js';
 import { SqlSweepFindingStore } from '../sweep-findings.js';
 import { SqlReviewStore } from '../reviews.js';
 import { SqlSpendBreakdownStore } from '../spend-breakdowns.js';
@@ -75,15 +75,15 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
     snoozes: new SqlSnoozeStore(session),
     acknowledgements: new SqlAcknowledgementStore(session),
     budgets: new SqlBudgetOverrideStore(session),
-    console: new SqliteConsoleMessageStore(db),
+    console: new SqlConsoleMessageStore(session),
     gpuFindings: new SqlGpuFindingStore(session),
     keeps: new SqlKeepExceptionStore(session),
     instanceActions: new SqlInstanceActionStore(session),
-    savings: new SqliteSavingsLedgerStore(db),
+    savings: new SqlSavingsLedgerStore(session),
     kubeUsage: new SqlKubeUsageStore(session),
     instanceOwners: new SqlInstanceOwnerStore(session),
     conversations: new SqlChatConversationStore(session),
-    spotMigrations: new SqliteSpotMigrationStore(db),
+    spotMigrations: new SqlSpotMigrationStore(session),
     sweepFindings: new SqlSweepFindingStore(session),
     claims: new SqlClaimStore(session),
     location: path,

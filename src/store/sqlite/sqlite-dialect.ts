@@ -16,6 +16,7 @@ export const SQLITE: Dialect = {
   jsonText: (column, field) => `json_extract(${column}, '$.${field}')`,
   greatest: 'max',
   rowId: 'rowid',
+  insertionOrder: 'rowid',
   skipLocked: () => '',
   forUpdate: '',
   position: (text, needle) => `instr(${text}, ${needle})`,
