@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse as parseForm } from 'node:querystring';
+import { blockKitProblems, viewProblems } from './fake-slack-api-block-kit.js';
 import { closeServer, readBody, readBytes } from './http-body.js';
+
+export { blockKitProblems } from './fake-slack-api-block-kit.js';
 
 /** One Web API call as the fake saw it. The token itself is never recorded, only whether one came. */
 export interface SlackApiCall {
@@ -225,12 +228,8 @@ export class FakeSlackApi {
     if (!responder && !(KNOWN as readonly string[]).includes(method)) return send(res, 200, { ok: false, error: 'unknown_method' });
     if (!authorized) return send(res, 200, { ok: false, error: 'not_authed' });
     if (responder) return send(res, 200, responder(body, token));
-    const problems = Array.isArray(body.blocks)
-      ? blockKitProblems(body.blocks)
-      : body.blocks === undefined
-        ? []
-        : ['blocks is not an array'];
-    if (problems.length > 0) return send(res, 200, { ok: false, error: 'invalid_blocks', errors: problems });
+    const refusal = blockKitRefusal(method, body);
+    if (refusal) return send(res, 200, refusal);
     call.answer = this.answer(method, body);
     if (failure && 'lostAnswer' in failure) return void req.socket.destroy();
     return send(res, 200, call.answer);
@@ -415,64 +414,28 @@ export class FakeSlackApi {
 }
 
 /**
- * Slack's Block Kit limits as a list of problems, never a throw, so the fake can answer
- * `invalid_blocks` the way Slack does and a test can read why.
+ * What Slack answers a call whose blocks or view break Block Kit: `invalid_blocks` for a message's
+ * blocks, `invalid_arguments` for a view, each with the problems in `errors` and, as Slack adds
+ * them, in `response_metadata.messages`.
  */
-export function blockKitProblems(blocks: unknown[]): string[] {
-  const problems: string[] = [];
-  const len = (v: unknown) => (typeof v === 'string' ? v.length : -1);
-  if (blocks.length > 50) problems.push(`${blocks.length} blocks, max 50`);
-  if (blocks.filter((b) => (b as { type?: string } | null)?.type === 'table').length > 1) problems.push('only one table block per message');
-  const blockIds = new Set<string>();
-  blocks.forEach((raw, i) => {
-    const block = (raw ?? {}) as Record<string, any>;
-    const at = `blocks[${i}] (${block.type})`;
-    if (typeof block.block_id === 'string') {
-      if (blockIds.has(block.block_id)) problems.push(`${at}: duplicate block_id ${block.block_id}`);
-      blockIds.add(block.block_id);
-    }
-    if (block.type === 'context' && !(Array.isArray(block.elements) && block.elements.length >= 1 && block.elements.length <= 10))
-      problems.push(`${at}: context needs 1-10 elements`);
-    if (block.type === 'header' && !(len(block.text?.text) >= 1 && len(block.text?.text) <= 150))
-      problems.push(`${at}: header text must be 1-150 characters`);
-    if (block.type === 'section') {
-      if (block.text !== undefined && !(len(block.text?.text) >= 1 && len(block.text?.text) <= 3000))
-        problems.push(`${at}: section text must be 1-3000 characters`);
-      if (block.text === undefined && !Array.isArray(block.fields)) problems.push(`${at}: section needs text or fields`);
-      if (Array.isArray(block.fields) && block.fields.length > 10) problems.push(`${at}: more than 10 fields`);
-      for (const field of block.fields ?? [])
-        if (!(len(field?.text) >= 1 && len(field?.text) <= 2000)) problems.push(`${at}: field text must be 1-2000 characters`);
-    }
-    if (block.type === 'table') {
-      const rows: unknown[] = Array.isArray(block.rows) ? block.rows : [];
-      if (rows.length === 0 || rows.length > 100) problems.push(`${at}: table needs 1-100 rows`);
-      for (const row of rows) {
-        if (!Array.isArray(row) || row.length === 0 || row.length > 20) problems.push(`${at}: a table row needs 1-20 cells`);
-        for (const cell of Array.isArray(row) ? (row as Record<string, any>[]) : [])
-          if (
-            !['raw_text', 'rich_text'].includes(cell?.type) ||
-            (cell.type === 'raw_text' && !(len(cell.text) >= 1 && len(cell.text) <= 2000))
-          )
-            problems.push(`${at}: a table cell must be raw_text of 1-2000 characters or rich_text`);
-      }
-      if (Array.isArray(block.column_settings) && block.column_settings.length > 20) problems.push(`${at}: more than 20 column settings`);
-    }
-    if (block.type === 'actions') {
-      const elements: Record<string, any>[] = Array.isArray(block.elements) ? block.elements : [];
-      if (elements.length === 0 || elements.length > 25) problems.push(`${at}: actions need 1-25 elements`);
-      const ids = new Set<string>();
-      for (const element of elements) {
-        if (element.type === 'button' && !(len(element.text?.text) >= 1 && len(element.text?.text) <= 75))
-          problems.push(`${at}: button text must be 1-75 characters`);
-        if (element.action_id !== undefined && !(len(element.action_id) >= 1 && len(element.action_id) <= 255))
-          problems.push(`${at}: action_id must be 1-255 characters`);
-        if (element.value !== undefined && len(element.value) > 2000) problems.push(`${at}: value over 2000 characters`);
-        if (element.action_id !== undefined && ids.has(element.action_id)) problems.push(`${at}: duplicate action_id ${element.action_id}`);
-        ids.add(element.action_id);
-      }
-    }
-  });
-  return problems;
+function blockKitRefusal(method: string, body: Record<string, any>): Record<string, unknown> | null {
+  const isView = method === 'views.publish' || method === 'views.open';
+  const problems = isView
+    ? body.view === undefined
+      ? []
+      : viewProblems(body.view)
+    : Array.isArray(body.blocks)
+      ? blockKitProblems(body.blocks)
+      : body.blocks === undefined
+        ? []
+        : ['blocks is not an array'];
+  if (problems.length === 0) return null;
+  return {
+    ok: false,
+    error: isView ? 'invalid_arguments' : 'invalid_blocks',
+    errors: problems,
+    response_metadata: { messages: problems.map((problem) => `[ERROR] ${problem}`) },
+  };
 }
 
 /** The file of an upload: the WebClient sends it as the one file part of a multipart form; raw bytes are taken as they are. */
