@@ -58,8 +58,8 @@ export interface PortButton {
  * Every cloud permission the providers' sources and inventories use, then, per provider, the
  * permissions its action ports call with, one line per permission naming every button that uses it.
  */
-export function providerPermissions(buttons: readonly PortButton[]): PermissionNeed[] {
-  return PROVIDERS.flatMap((provider) => {
+export function providerPermissions(buttons: readonly PortButton[], providers: readonly Provider[] = PROVIDERS): PermissionNeed[] {
+  return providers.flatMap((provider) => {
     const users = new Map<string, string[]>();
     for (const button of buttons)
       for (const port of button.ports ?? [])
