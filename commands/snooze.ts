@@ -11,7 +11,7 @@ export const snoozeCommand: CommandSpec = {
     const [findingId, duration, ...rest] = args;
     if (!findingId || !duration || rest.length > 0) throw badArguments(this, 'expected a finding id and a duration');
     const { finding, until } = await snoozeFinding(ctx.deps, ctx.actor, findingId, duration);
-    const text = `Alerts of **${finding.team}** for ${finding.kind === 'budget.forecast' ? 'the forecast' : 'spend'} in ${finding.period} are snoozed until ${until.toISOString().slice(0, 16).replace('T', ' ')} UTC.`;
+    const text = `Alerts of **${finding.team ?? 'no team'}** for ${finding.label} are snoozed until ${until.toISOString().slice(0, 16).replace('T', ' ')} UTC.`;
     return { summary: text.replace(/\*\*/g, ''), blocks: [{ type: 'text', text }] };
   },
 };

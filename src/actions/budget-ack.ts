@@ -3,10 +3,12 @@ import type { Acknowledgement } from '../domain/acknowledgement.js';
 import { privateReply } from '../../templates/private-reply.js';
 import { defineAction } from './action.js';
 import { requireOwnerOrApprover } from './team-role.js';
-import { currentAlertMessage } from '../checks/budget/definition/current-alert.js';
-import { readFindingPayload } from './finding-payload.js';
+import { findingAlertNow, readFindingPayload } from './finding-payload.js';
 
-/** "I have seen this": owners, approvers and admins; the first click counts, a second says who was first. */
+/**
+ * "I have seen this", on a finding of any check: owners, approvers and admins; the first click
+ * counts, a second says who was first.
+ */
 export const budgetAckAction = defineAction({
   id: ACTION_IDS.budgetAck,
   permissions: [],
@@ -29,6 +31,8 @@ export const budgetAckAction = defineAction({
       await interaction.reply.private(privateReply(`Already acknowledged by ${ack.byUser} at ${ack.at.toISOString().slice(11, 16)} UTC.`));
       return;
     }
-    await interaction.reply.update(await currentAlertMessage(deps, finding, interaction.actor.platform));
+    const alert = await findingAlertNow(deps, finding, interaction.actor.platform);
+    if (alert) await interaction.reply.update(alert);
+    else await interaction.reply.private(privateReply(`Acknowledged: ${finding.label}.`));
   },
 });

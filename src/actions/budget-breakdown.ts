@@ -6,6 +6,10 @@ import { ACTION_IDS } from '../domain/action-ids.js';
 import { spendSummary } from '../../templates/spend-summary.js';
 import { defineAction } from './action.js';
 import { readFindingPayload } from './finding-payload.js';
+import { unknownFinding } from './button-value.js';
+import type { TrackedFinding } from '../domain/finding.js';
+import type { Deps } from '../deps.js';
+import type { ActionInteraction } from '../ports/interaction.js';
 
 const TOP_RESOURCES = 10;
 
@@ -14,7 +18,7 @@ export const budgetBreakdownAction = defineAction({
   id: ACTION_IDS.budgetBreakdown,
   permissions: [],
   sideEffects: 'none',
-  parse: (deps, interaction) => readFindingPayload(deps, interaction.value),
+  parse: readBudgetFinding,
   subject: () => null,
   async authorize({ deps, interaction }, { finding }) {
     if (!visibleTeams(deps.config, rolesOf(deps.config, interaction.actor.userId, groupsOf(deps))).includes(finding.team)) {
@@ -39,3 +43,10 @@ export const budgetBreakdownAction = defineAction({
     );
   },
 });
+
+/** The budget finding a Breakdown button names: only budget alerts carry one (their spend has services). */
+async function readBudgetFinding(deps: Deps, interaction: ActionInteraction): Promise<{ finding: TrackedFinding }> {
+  const { finding } = await readFindingPayload(deps, interaction.value);
+  if (finding.kind !== 'findings') throw unknownFinding('/burnrate budget');
+  return { finding: finding.finding as TrackedFinding };
+}

@@ -3,12 +3,11 @@ import { BurnrateError } from '../domain/errors.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
 import { privateReply } from '../../templates/private-reply.js';
 import { defineAction } from './action.js';
-import { currentAlertMessage } from '../checks/budget/definition/current-alert.js';
-import { readFindingPayload } from './finding-payload.js';
+import { findingAlertNow, readFindingPayload } from './finding-payload.js';
 import { snoozeFinding } from './snooze-finding.js';
 
 /**
- * Snooze 24 h / 7 days / to the period's end, from the alert's buttons: once per click. A repeated
+ * Snooze 24 h / 7 days / to the period's end, from an alert's buttons (a finding of any check): once per click. A repeated
  * click, or a shorter snooze while a longer one runs, changes nothing and tells only the clicker
  * who snoozed until when (the rules are in snoozeFinding, which audits the button and the typed
  * command alike as `snooze`).
@@ -48,6 +47,8 @@ export const budgetSnoozeAction = defineAction({
       );
       return;
     }
-    await interaction.reply.update(await currentAlertMessage(deps, finding, interaction.actor.platform));
+    const alert = await findingAlertNow(deps, finding, interaction.actor.platform);
+    if (alert) await interaction.reply.update(alert);
+    else await interaction.reply.private(privateReply(`Alerts of ${finding.label} are snoozed until ${timeOf(snooze.until)}.`));
   },
 });

@@ -1,13 +1,11 @@
-import { alertGroup } from '../checks/reconcile.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
 import { privateReply } from '../../templates/private-reply.js';
 import { defineAction } from './action.js';
 import { requireOwnerOrApprover } from './team-role.js';
-import { currentAlertMessage } from '../checks/budget/definition/current-alert.js';
-import { readFindingPayload } from './finding-payload.js';
+import { findingAlertNow, readFindingPayload } from './finding-payload.js';
 
 /**
- * Unsnooze: ends the alert group's snooze now, so the next check posts again; owners, approvers
+ * Unsnooze, on a finding of any check: ends its alert group's snooze now, so the next check posts again; owners, approvers
  * and admins. A second click finds nothing running and says so, privately.
  */
 export const budgetUnsnoozeAction = defineAction({
@@ -20,7 +18,7 @@ export const budgetUnsnoozeAction = defineAction({
     requireOwnerOrApprover(deps, interaction.actor.userId, finding.team, 'unsnooze its alerts');
   },
   async run({ deps }, { finding }) {
-    const ended = await deps.store.snoozes.end(alertGroup(finding), deps.clock());
+    const ended = await deps.store.snoozes.end(finding.group, deps.clock());
     return {
       audit: ended
         ? { result: 'ok', detail: `snooze by ${ended.byUser} until ${ended.until.toISOString()} ended` }
@@ -33,6 +31,8 @@ export const budgetUnsnoozeAction = defineAction({
       await interaction.reply.private(privateReply('This alert is not snoozed any more.'));
       return;
     }
-    await interaction.reply.update(await currentAlertMessage(deps, finding, interaction.actor.platform));
+    const alert = await findingAlertNow(deps, finding, interaction.actor.platform);
+    if (alert) await interaction.reply.update(alert);
+    else await interaction.reply.private(privateReply(`Alerts of ${finding.label} are no longer snoozed.`));
   },
 });

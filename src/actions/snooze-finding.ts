@@ -1,7 +1,7 @@
-import { alertGroup } from '../checks/reconcile.js';
 import type { Actor } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
-import type { TrackedFinding } from '../domain/finding.js';
+import type { FindingHandle } from '../checks/definition.js';
+import { findingById } from './finding-payload.js';
 import { BurnrateError } from '../domain/errors.js';
 import { runOperationAs, type Operation } from '../operations/operation.js';
 import { requireOwnerOrApprover } from './team-role.js';
@@ -10,10 +10,10 @@ import type { Snooze, SnoozeOutcome } from '../domain/snooze.js';
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const MAX_MS = 31 * 86_400_000;
 
-/** `24h`, `7d`, `2w`, `90m`, or `period` (until the finding's period ends). */
-export function parseSnoozeDuration(text: string, finding: Pick<TrackedFinding, 'range'>, now: Date): Date | null {
+/** `24h`, `7d`, `2w`, `90m`, or `period` (until the finding's period ends; none for a finding without one). */
+export function parseSnoozeDuration(text: string, finding: { range: { end: string | null } }, now: Date): Date | null {
   const value = text.trim().toLowerCase();
-  if (value === 'period') return new Date(`${finding.range.end}T00:00:00Z`);
+  if (value === 'period') return finding.range.end === null ? null : new Date(`${finding.range.end}T00:00:00Z`);
   const match = /^(\d+)\s*([mhdw])$/.exec(value);
   if (!match) return null;
   const ms = Number(match[1]) * UNITS[match[2]!]!;
@@ -21,7 +21,7 @@ export function parseSnoozeDuration(text: string, finding: Pick<TrackedFinding, 
 }
 
 export interface SnoozeResult {
-  finding: TrackedFinding;
+  finding: FindingHandle;
   /** The end of the snooze in force after the request (the earlier one's when nothing changed). */
   until: Date;
   /** set: applied; same: that duration already runs (a repeated click); longer: a later-ending snooze was kept. */
@@ -31,7 +31,7 @@ export interface SnoozeResult {
 }
 
 interface SnoozeRequest {
-  finding: TrackedFinding;
+  finding: FindingHandle;
   duration: string;
   explicit: boolean;
 }
@@ -45,12 +45,18 @@ const snoozeOperation: Operation<SnoozeRequest, SnoozeResult> = {
     requireOwnerOrApprover(deps, actor.userId, finding.team, 'snooze its alerts');
   },
   async run({ actor, now, deps }, { finding, duration, explicit }) {
-    const until = parseSnoozeDuration(duration, finding, now);
+    const until = parseSnoozeDuration(duration, { range: { end: finding.periodEnd } }, now);
     if (!until)
-      throw new BurnrateError('burnrate_usage', `"${duration}" is not a snooze duration.`, 'Use 24h, 7d, 2w (at most 31 days) or period.');
+      throw new BurnrateError(
+        'burnrate_usage',
+        `"${duration}" is not a snooze duration.`,
+        finding.periodEnd === null
+          ? 'Use 24h, 7d or 2w (at most 31 days): this finding has no period.'
+          : 'Use 24h, 7d, 2w (at most 31 days) or period.',
+      );
     const asked = duration.trim().toLowerCase();
     const outcome = await deps.store.snoozes.request(
-      { groupKey: alertGroup(finding), until, byUser: actor.userId, at: now, duration: asked },
+      { groupKey: finding.group, until, byUser: actor.userId, at: now, duration: asked },
       { explicit },
     );
     const kept = outcome.snooze;
@@ -64,7 +70,8 @@ const snoozeOperation: Operation<SnoozeRequest, SnoozeResult> = {
 };
 
 /**
- * Silences a finding's alert group (its team, kind and period) until a time: owners, approvers
+ * Silences a finding's alert group (for a budget finding its team, kind and period; each check
+ * says what its group is) until a time: owners, approvers
  * and admins only; audited either way (as `snooze`, from the command and the buttons alike).
  *
  * Buttons (`explicit: false`) act once per click. While a snooze runs, a click of the button for
@@ -81,7 +88,7 @@ export async function snoozeFinding(
   duration: string,
   options: { explicit: boolean } = { explicit: true },
 ): Promise<SnoozeResult> {
-  const finding = await deps.store.findings.get(findingId);
+  const finding = await findingById(deps, findingId);
   if (!finding)
     throw new BurnrateError(
       'burnrate_finding_unknown',

@@ -5,9 +5,14 @@ import { hasRole, rolesOf } from '../domain/roles.js';
 import { groupsOf } from '../ports/people-directory.js';
 
 /** Refuses (audited by the pipeline) anyone but the team's owners, approvers and admins: "Only owners and approvers of ml can <what>." */
-export function requireOwnerOrApprover(deps: Pick<Deps, 'config' | 'chat'>, userId: string, team: string, what: string): void {
-  if (hasRole(rolesOf(deps.config, userId, groupsOf(deps)), team, ['owner', 'approver'])) return;
+export function requireOwnerOrApprover(deps: Pick<Deps, 'config' | 'chat'>, userId: string, team: string | null, what: string): void {
+  const roles = rolesOf(deps.config, userId, groupsOf(deps));
+  if (team === null ? roles.admin : hasRole(roles, team, ['owner', 'approver'])) return;
   throw new Refused(
-    new BurnrateError('burnrate_forbidden', `Only owners and approvers of ${team} can ${what}.`, 'Ask one of them, or an admin.'),
+    new BurnrateError(
+      'burnrate_forbidden',
+      team === null ? `Only admins can ${what}: it belongs to no team.` : `Only owners and approvers of ${team} can ${what}.`,
+      team === null ? 'Ask an admin.' : 'Ask one of them, or an admin.',
+    ),
   );
 }

@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import type { FindingChange } from '../domain/finding-change.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
 import type { FindingTable, FindingTables } from '../store/store.js';
+import type { Message } from '../../templates/message.js';
 
 // What a check plugin is: its definition (the stages runCheck in jobs/ runs) and its entry in the
 // registry (checks/index.ts), from which the job table is built. A check lives in checks/<name>/:
@@ -53,6 +54,33 @@ export interface CheckSchedule {
   refreshFirst?: boolean;
 }
 
+/**
+ * One finding as the generic finding buttons and commands (Acknowledge, Snooze, Unsnooze) see it,
+ * whatever check found it.
+ */
+export interface FindingHandle {
+  id: string;
+  kind: FindingTable;
+  /** Whose finding it is: its owners and approvers may act on it; null (no team's) leaves it to admins. */
+  team: string | null;
+  /** The alerts one snooze silences together (a budget's team, kind and period; one sweep cap). */
+  group: string;
+  /** The last day of the finding's period, for a snooze "until the period ends"; null where it has none. */
+  periodEnd: string | null;
+  /** How a confirmation names what was silenced: "spend in 2026-11". */
+  label: string;
+  /** The check's own record of it. */
+  finding: unknown;
+}
+
+/** How the generic finding buttons reach a check's findings. */
+export interface FindingFace {
+  /** The finding by id, open or resolved; null where this check has none of that id. */
+  get(deps: Deps, id: string): Promise<FindingHandle | null>;
+  /** The alert as it should look on `platform` now (who acknowledged or snoozed it); none: the clicker is answered privately. */
+  alertNow?(deps: Deps, handle: FindingHandle, platform: string): Promise<Message>;
+}
+
 /** One check as the registry lists it: the job table runs `definition` through runCheck. */
 export interface CheckPlugin<T extends FindingTable = FindingTable, Result = unknown> {
   /** Its step's name: logs, /metrics and serve's first run. */
@@ -69,6 +97,8 @@ export interface CheckPlugin<T extends FindingTable = FindingTable, Result = unk
   definition(deps: Deps, teams?: readonly string[]): CheckDefinition<T, any, any, Result> | null; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** The line serve's first run prints about a run; null says nothing. */
   summary(deps: Deps, result: Result): string | null;
+  /** Its findings for Acknowledge and Snooze; a check whose alerts honour snoozes says so here. */
+  findings?: FindingFace;
 }
 
 /** A check of any kind and result, as the registry holds them. */

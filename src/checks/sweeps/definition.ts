@@ -73,11 +73,20 @@ export function sweepCheckOf(deps: Pick<Deps, 'config'>): ReturnType<typeof swee
   return caps.size === 0 ? null : sweepCheck(caps);
 }
 
-/** One alert per crossing and platform; the key holds the run time, so a retry of the run queues nothing twice. */
-function addressSweepAlerts(deps: Deps, opened: readonly SweepFinding[], now: Date): OutboxDraft[] {
+/** The alerts a snooze of a sweep finding silences: that cap of that sweep. */
+export function sweepGroup(finding: Pick<SweepFinding, 'id'>): string {
+  return finding.id;
+}
+
+/**
+ * One alert per crossing and platform; the key holds the run time, so a retry of the run queues
+ * nothing twice. A snoozed sweep cap is recorded as usual but says nothing.
+ */
+async function addressSweepAlerts(deps: Deps, opened: readonly SweepFinding[], now: Date): Promise<OutboxDraft[]> {
+  const snoozed = opened.length === 0 ? new Set<string>() : new Set((await deps.store.snoozes.active(now)).map((s) => s.groupKey));
   return opened.flatMap((finding) => {
     const team = deps.config.teams.find((t) => t.id === finding.team);
-    if (!team) return [];
+    if (!team || snoozed.has(sweepGroup(finding))) return [];
     const message = sweepAlert({ teamName: team.name ?? team.id, finding, dryRun: !deps.config.actions.enabled });
     return fanOut(deps.chat, team, `sweep.cap:${finding.id}:${now.toISOString()}`, message);
   });
