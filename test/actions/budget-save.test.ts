@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../../src/chat/dispatcher.js';
+import { dispatch } from '../../src/inbound/dispatcher.js';
 import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { testDeps } from '../support/deps.js';
 import { click } from '../support/recording-reply.js';

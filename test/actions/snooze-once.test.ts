@@ -3,7 +3,7 @@
  * snoozed until when; a shorter snooze never replaces a longer one unless it is typed.
  */
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../../src/chat/dispatcher.js';
+import { dispatch } from '../../src/inbound/dispatcher.js';
 import type { Deps } from '../../src/deps.js';
 import { runBudgetCheck } from '../../src/jobs/budget-check.js';
 import { refreshSources } from '../../src/jobs/refresh-sources.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DemoSpotPort } from '../../src/providers/demo/demo-spot-port.js';
-import { dispatch } from '../../src/chat/dispatcher.js';
+import { dispatch } from '../../src/inbound/dispatcher.js';
 import type { Deps } from '../../src/deps.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { demoConfig } from '../../src/providers/demo/demo-config.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
 import { loadPriceCatalog } from '../../src/catalog/price-catalog.js';
-import { dispatch } from '../../src/chat/dispatcher.js';
+import { dispatch } from '../../src/inbound/dispatcher.js';
 import type { Deps } from '../../src/deps.js';
 import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
@@ -23,6 +23,7 @@ import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
 import { testDeps } from '../support/deps.js';
 import { click } from '../support/recording-reply.js';
 import { cli, workDir } from '../support/run-cli.js';
+import { STRANGER } from '../support/demo-org.js';
 
 // Wednesday 18 Nov 2026, 06:00 UTC. Idle GPUs went idle at 01:00; a "waking" one starts working at 06:05.
 const NOW = '2026-11-18T06:00:00Z';
@@ -32,7 +33,6 @@ const WAKES_AT = T + 5 * 60;
 const ALICE = 'U0ALICE'; // owns vision
 const BOB = 'U0BOB'; // owns nlp
 const CAROL = 'U0CAROL'; // owns llm, whose pods run in namespace ray-llm
-const STRANGER = 'U0STRANGER';
 const TOKEN = 'prom-e2e-token-5d1c';
 
 const VISION_IDLE = 'i-0a00000000000000a';

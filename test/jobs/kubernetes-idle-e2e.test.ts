@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadPriceCatalog } from '../../src/catalog/price-catalog.js';
-import { dispatch } from '../../src/chat/dispatcher.js';
+import { dispatch } from '../../src/inbound/dispatcher.js';
 import type { Deps } from '../../src/deps.js';
 import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
@@ -23,6 +23,7 @@ import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
 import { testDeps } from '../support/deps.js';
 import { click, command } from '../support/recording-reply.js';
 import { workDir } from '../support/run-cli.js';
+import { STRANGER } from '../support/demo-org.js';
 
 // Wednesday 18 Nov 2026, 06:00 UTC. The idle GPUs went idle at 01:00.
 const NOW = '2026-11-18T06:00:00Z';
@@ -30,7 +31,6 @@ const T = Date.parse(NOW) / 1000;
 const IDLE_FROM = T - 5 * 3600;
 const DANA = 'U0DANA'; // owns research
 const VICTOR = 'U0VICTOR'; // owns vision
-const STRANGER = 'U0STRANGER';
 
 const NOTEBOOK = 'k8s:gpu-prod/ml-research/Notebook/dana-nb';
 const SERVE = 'k8s:gpu-prod/vision/Deployment/llm-serve';

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DemoInstancePort } from '../../src/providers/demo/demo-instance-port.js';
-import { dispatch } from '../../src/chat/dispatcher.js';
+import { dispatch } from '../../src/inbound/dispatcher.js';
 import { runSweepCheck } from '../../src/jobs/sweep-check.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { testDeps } from '../support/deps.js';
 import { click } from '../support/recording-reply.js';
-
-const CAROL = 'U0DEMOCAROL'; // owns llm-training, whose lr-warmup sweep runs over its cap
+import { CAROL } from '../support/demo-org.js';
 
 /** The demo at `now`, its cloud listing every instance as running (as EC2 does for a machine whose job ended). */
 async function stopSweepAt(now: string) {

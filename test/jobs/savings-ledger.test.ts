@@ -10,11 +10,10 @@ import type { SpendRow } from '../../src/domain/spend.js';
 import { loadSavingsLedger } from '../../src/snapshots/savings-ledger.js';
 import { spendRow } from '../support/deps.js';
 import { ALICE, BOB, findingOf, gpuDemo, press, T } from '../support/gpu-demo.js';
-import { dispatch } from '../../src/chat/dispatcher.js';
+import { dispatch } from '../../src/inbound/dispatcher.js';
 import { click } from '../support/recording-reply.js';
-
-const DAN = 'U0DEMODAN'; // an approver of llm-training
 import { cli, workDir } from '../support/run-cli.js';
+import { DAN } from '../support/demo-org.js';
 
 // The stop is clicked on 18 Nov (gpuDemo's clock); its saving counts from the 19th.
 const BEFORE_PER_DAY = 30;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DemoInstancePort } from '../../src/providers/demo/demo-instance-port.js';
-import { dispatch } from '../../src/chat/dispatcher.js';
+import { dispatch } from '../../src/inbound/dispatcher.js';
 import type { Deps } from '../../src/deps.js';
 import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
 import { runSweepCheck } from '../../src/jobs/sweep-check.js';
@@ -10,11 +10,9 @@ import { renderPlainText } from '../../templates/render/plain-text.js';
 import type { ActionsBlock } from '../../templates/message.js';
 import { testDeps } from '../support/deps.js';
 import { click } from '../support/recording-reply.js';
+import { ALICE, CAROL, DAN } from '../support/demo-org.js';
 
 // Demo users: CAROL owns llm-training, DAN approves it; ALICE is of another team.
-const CAROL = 'U0DEMOCAROL';
-const DAN = 'U0DEMODAN';
-const ALICE = 'U0DEMOALICE';
 /** The lr-warmup sweep (4× g5.12xlarge spot, llm-training) has spent about $354 in the week to now: over the demo's $80 cap. */
 const T = '2026-11-18T06:00:00Z';
 const SWEEP_INSTANCES = ['llm-sweep-0', 'llm-sweep-1', 'llm-sweep-2', 'llm-sweep-3'];

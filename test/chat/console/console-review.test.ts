@@ -4,7 +4,7 @@ import { expectedAnswerLabels } from '../../support/review-answers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleChat } from '../../../src/chat/console/console-chat.js';
 import { createConsoleRoutes } from '../../../src/chat/console/console-server.js';
-import { dispatch } from '../../../src/chat/dispatcher.js';
+import { dispatch } from '../../../src/inbound/dispatcher.js';
 import type { Deps } from '../../../src/deps.js';
 import { startHttpServer } from '../../../src/http/server.js';
 import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';

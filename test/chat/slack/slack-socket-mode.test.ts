@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../../src/chat/dispatcher.js';
+import { dispatch } from '../../../src/inbound/dispatcher.js';
 import { createSlackApp } from '../../../src/chat/slack/slack-app.js';
 import { daysOf } from '../../../src/domain/period.js';
 import { runBudgetCheck } from '../../../src/jobs/budget-check.js';
@@ -11,9 +11,10 @@ import { spendRow, testDeps } from '../../support/deps.js';
 import { checkSlackLimits, type SlackBlock } from '../../support/platform-limits.js';
 import { appHomeOpenedPayload, blockActionsPayload, budgetSubmissionPayload, slashCommandPayload } from '../../support/slack-payloads.js';
 import { slackEnv, startSlackSocket, waitFor } from './slack-harness.js';
+import { BOB } from '../../support/demo-org.js';
+import { mlTeam } from '../../support/ml-team.js';
 
 const APP_TOKEN = 'xapp-1-A0BURNRATE-0000-socket-secret';
-const BOB = 'U0DEMOBOB'; // approver of ml-research
 type Deps = ReturnType<typeof testDeps>['deps'];
 type Harness = Awaited<ReturnType<typeof startSlackSocket>>;
 
@@ -102,15 +103,7 @@ describe('Socket Mode (real Bolt and @slack/socket-mode, fake Slack on 127.0.0.1
 
   it('acks a budget alert button in its envelope, edits the alert through the Web API, and tells a second clicker who was first', async () => {
     const { deps } = testDeps({
-      teams: [
-        {
-          id: 'ml',
-          name: 'ML',
-          slack: { channel: 'C0ML' },
-          owners: ['U0OWNER'],
-          budget: { monthly: 1000, thresholds: [50, 80, 100], forecast: false },
-        },
-      ],
+      teams: [mlTeam({ slack: { channel: 'C0ML' }, owners: ['U0OWNER'] })],
     });
     await deps.store.importBatches([
       {
