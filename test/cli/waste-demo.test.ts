@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../../src/chat/dispatcher.js';
+import { dispatch } from '../../src/inbound/dispatcher.js';
 import { refreshSources } from '../../src/jobs/refresh-sources.js';
 import type { WasteDiagnosis } from '../../src/domain/waste.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';

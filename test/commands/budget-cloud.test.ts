@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../../src/chat/dispatcher.js';
+import { dispatch } from '../../src/inbound/dispatcher.js';
 import { daysOf } from '../../src/domain/period.js';
 import { spendRow, testDeps } from '../support/deps.js';
 import { command } from '../support/recording-reply.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../../src/chat/dispatcher.js';
+import { dispatch } from '../../src/inbound/dispatcher.js';
 import { refreshSources } from '../../src/jobs/refresh-sources.js';
 import { buildSources } from '../../src/providers/registry.js';
 import { demoConfig } from '../../src/providers/demo/demo-config.js';

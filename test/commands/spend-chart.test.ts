@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../../src/chat/dispatcher.js';
+import { dispatch } from '../../src/inbound/dispatcher.js';
 import { daysOf } from '../../src/domain/period.js';
 import type { ImageBlock } from '../../templates/message.js';
 import { renderHtml } from '../../templates/render/html.js';

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spendReport } from '../../commands/spend.js';
-import { homeView } from '../../src/chat/home-view.js';
+import { homeView } from '../../src/inbound/home-view.js';
 import { digestPeriod } from '../../src/checks/digest/digest-period.js';
 import { daysOf, monthOf } from '../../src/domain/period.js';
 import type { SpendRow } from '../../src/domain/spend.js';

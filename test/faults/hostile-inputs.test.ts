@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseSnoozeDuration } from '../../src/actions/snooze-finding.js';
-import { dispatch } from '../../src/chat/dispatcher.js';
+import { dispatch } from '../../src/inbound/dispatcher.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { BurnrateError } from '../../src/domain/errors.js';

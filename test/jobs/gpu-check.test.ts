@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../../src/chat/dispatcher.js';
+import { dispatch } from '../../src/inbound/dispatcher.js';
 import { nextWorkingDayStart } from '../../src/checks/idle/next-working-day.js';
 import { DEFAULT_WORKING_HOURS } from '../../src/checks/idle/team-schedule.js';
 import { DemoInstancePort } from '../../src/providers/demo/demo-instance-port.js';

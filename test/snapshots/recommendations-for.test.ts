@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../../src/chat/dispatcher.js';
+import { dispatch } from '../../src/inbound/dispatcher.js';
 import { recommendationsFor } from '../../src/snapshots/recommendations-for.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { demoConfig } from '../../src/providers/demo/demo-config.js';

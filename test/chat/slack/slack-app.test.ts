@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../../src/chat/dispatcher.js';
+import { dispatch } from '../../../src/inbound/dispatcher.js';
 import type { ActionInteraction, Interaction } from '../../../src/ports/interaction.js';
 import { demoConfig } from '../../../src/providers/demo/demo-config.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Answerer } from '../../../src/chat/answer/answerer.js';
-import { dispatch as realDispatch } from '../../../src/chat/dispatcher.js';
+import type { Answerer } from '../../../src/chat/slack/answer/answerer.js';
+import { dispatch as realDispatch } from '../../../src/inbound/dispatcher.js';
 import type { Interaction } from '../../../src/ports/interaction.js';
 import { createSlackApp, type Dispatch, type SlackApp } from '../../../src/chat/slack/slack-app.js';
 import { SlackChat } from '../../../src/chat/slack/slack-chat.js';

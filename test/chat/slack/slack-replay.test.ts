@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../../src/chat/dispatcher.js';
+import { dispatch } from '../../../src/inbound/dispatcher.js';
 import { createSlackApp } from '../../../src/chat/slack/slack-app.js';
 import { startHttpServer } from '../../../src/http/server.js';
 import { demoConfig } from '../../../src/providers/demo/demo-config.js';

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { afterEach, beforeEach } from 'vitest';
 import type { AddressInfo } from 'node:net';
-import { dispatch as realDispatch } from '../../../src/chat/dispatcher.js';
+import { dispatch as realDispatch } from '../../../src/inbound/dispatcher.js';
 import { createTeamsApp, type Dispatch, type TeamsApp } from '../../../src/chat/teams/teams-app.js';
 import type { TeamsAuthEndpoints } from '../../../src/chat/teams/teams-adapter.js';
 import { createTeamsChat, type TeamsChat, type TeamsPeopleOptions } from '../../../src/chat/teams/teams-chat.js';

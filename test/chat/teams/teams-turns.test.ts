@@ -1,6 +1,6 @@
 import { TestAdapter, type Activity } from 'botbuilder';
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../../../src/chat/dispatcher.js';
+import { dispatch } from '../../../src/inbound/dispatcher.js';
 import { createTeamsApp } from '../../../src/chat/teams/teams-app.js';
 import { createTeamsChat } from '../../../src/chat/teams/teams-chat.js';
 import { commandText } from '../../../src/chat/teams/teams-interaction.js';
