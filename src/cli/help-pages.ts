@@ -190,3 +190,21 @@ export function formatHelpPage(page: HelpPage): string {
     '',
   ].join('\n');
 }
+
+/** `burnrate --help`: every verb with its one line, read from the same pages as `<verb> --help`. */
+export function formatOverview(): string {
+  const verbs = Object.entries(HELP_PAGES) as [VerbName, HelpPage][];
+  const width = Math.max(...verbs.map(([verb]) => verb.length));
+  return [
+    'burnrate — cloud and GPU spend alerts for ML teams, in Slack and Teams',
+    '',
+    'Usage: burnrate <command> [options]    (burnrate --version: the version)',
+    '       burnrate <command> --help         (or burnrate help <command>: its options and an example)',
+    '',
+    ...verbs.map(([verb, page]) => `  ${verb.padEnd(width)}  ${page.summary}`),
+    '',
+    'Options for all data commands: --config FILE (or BURNRATE_CONFIG), --db FILE (or BURNRATE_DB)',
+    'Exit codes: 0 ok, 1 runtime failure, 2 usage or input error.',
+    '',
+  ].join('\n');
+}

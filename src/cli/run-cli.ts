@@ -8,7 +8,7 @@ import { importVerb } from './import.js';
 import { outboxVerb } from './outbox.js';
 import { recommendVerb } from './recommend.js';
 import type { CliIo, Verb } from './io.js';
-import { formatHelpPage, HELP_PAGES, type VerbName } from './help-pages.js';
+import { formatHelpPage, formatOverview, HELP_PAGES, type VerbName } from './help-pages.js';
 import { pricesVerb } from './prices.js';
 import { reviewVerb } from './review.js';
 import { serveVerb } from './serve.js';
@@ -43,39 +43,7 @@ const VERBS: Record<VerbName, Verb> = {
   demo: demoVerb,
 };
 
-const HELP = `burnrate — cloud and GPU spend alerts for ML teams, in Slack and Teams
-
-Usage: burnrate <command> [options]    (burnrate --version: the version)
-       burnrate <command> --help         (or burnrate help <command>: its options and an example)
-
-  serve                      run the bot: checks on a schedule, alerts, health endpoints
-  check [--dry-run] [--json] run the budget checks now
-  spend [--team T] [--period P] [--by team|service|resource|day|provider|namespace|workload] [--json]
-  budgets [--source aws|gcp|config] [--team T] [--json]
-                             budgets of burnrate.yml, AWS Budgets and Google Cloud, with spend
-  idle [--team T] [--json]   idle GPU instances now, with idle time and cost
-  recommend [--team T] [--json] right-size and spot recommendations, with evidence and savings
-  waste [--team T] [--month YYYY-MM | --days N] [--json]
-                             how much of each team's GPU spend is waste, by cause, and what to do first
-  savings [--month YYYY-MM] [--json]
-                             what actions taken through burnrate saved, as the bill confirms
-  review [--team T] [--month YYYY-MM] [--json] [--chart-dir DIR]
-                             the monthly cost review: summary, chart and top cost lines per team
-  showback [--month YYYY-MM] [--format csv|json]
-                             each team's spend with its share of untagged spend
-  audit [--since ISO] [--json] the audit log of actions taken from chat
-  status [--json]            alert delivery (queued, failing, failed) and each source's freshness
-  outbox retry [--id N ...] [--json]
-                             queue failed alerts again once their cause is fixed
-  import focus <file...>     import FOCUS billing exports (CSV, CSV.gz, Parquet)
-  config validate|schema     check burnrate.yml, or print its JSON Schema
-  prices refresh --provider gcp [--catalog FILE] [--dry-run]
-                             reprice Google Cloud GPU machines from the Cloud Catalog
-  demo                       load the demo organisation and show its alerts
-
-Options for all data commands: --config FILE (or BURNRATE_CONFIG), --db FILE (or BURNRATE_DB)
-Exit codes: 0 ok, 1 runtime failure, 2 usage or input error.
-`;
+const HELP = formatOverview();
 
 /** Runs one CLI invocation and returns its exit code; never exits the process itself. */
 export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<number> {
@@ -148,5 +116,17 @@ function withPinnedClock(io: CliIo): CliIo {
 }
 
 function defaultIo(): CliIo {
-  return { out: process.stdout, err: process.stderr, env: process.env, cwd: process.cwd() };
+  return { out: endQuietlyOnClosedPipe(process.stdout), err: process.stderr, env: process.env, cwd: process.cwd() };
+}
+
+/**
+ * A reader that stops early (`burnrate spend | head -3`) closes the pipe: the command ends there,
+ * quietly and with exit 0, as other command-line tools do, instead of a stack trace for EPIPE.
+ */
+function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (stream.listenerCount('error') > 0) return stream;
+  return stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(0);
+  });
 }

@@ -64,7 +64,12 @@ describe('burnrate <verb> --help', () => {
     expect(result.err).toContain('unknown command "spnd" (did you mean "spend"?)');
   });
 
-  it('names --help in the overview', async () => {
-    expect((await cli(['--help'])).out).toContain('burnrate <command> --help');
+  it('names --help and every verb, with its one line, in the overview', async () => {
+    const overview = (await cli(['--help'])).out;
+    expect(overview).toContain('burnrate <command> --help');
+    for (const verb of VERBS) {
+      const summary = (await cli([verb, '--help'])).out.split('\n')[0]!;
+      expect(overview).toMatch(new RegExp(`^  ${verb} +${summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+    }
   });
 });
