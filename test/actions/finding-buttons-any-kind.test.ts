@@ -6,12 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../src/inbound/dispatcher.js';
 import type { Deps } from '../../src/deps.js';
+import { runGpuCheck } from '../../src/jobs/gpu-check.js';
 import { runSweepCheck } from '../../src/jobs/sweep-check.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { testDeps } from '../support/deps.js';
 import { click, command } from '../support/recording-reply.js';
+import { gpuDemo } from '../support/gpu-demo.js';
 
 // Demo users: CAROL owns llm-training; ALICE is of another team.
 const CAROL = 'U0DEMOCAROL';
@@ -92,5 +94,27 @@ describe('finding buttons on a finding of any check', () => {
     const period = command(CAROL, `snooze ${SWEEP} period`);
     await dispatch(deps, period);
     expect(JSON.stringify(period.reply.privates.map(renderPlainText))).toContain('this finding has no period');
+  });
+
+  it('a snoozed idle instance that idles again after a Keep ran out is recorded but not alerted', async () => {
+    const { deps, setNow } = gpuDemo();
+    await runGpuCheck(deps);
+    const alice = (await deps.store.gpuFindings.listOpen()).find((f) => f.name === 'alice-notebook')!;
+    const snoozed = await press(deps, 'U0DEMOALICE', 'budget.snooze:7d', { f: alice.id, for: '7d' });
+    expect(renderPlainText(snoozed.privates[0]!)).toContain('Alerts of alice-notebook idle are snoozed until 2026-11-25 06:00 UTC.');
+
+    // Kept for a minute (resolved), then idle again: a new idle period, recorded, and said to nobody.
+    await deps.store.keeps.set({
+      instanceId: alice.instanceId,
+      until: new Date('2026-11-18T06:01:00Z'),
+      byUser: 'U0DEMOALICE',
+      at: new Date(T),
+    });
+    setNow('2026-11-18T06:00:30Z');
+    await runGpuCheck(deps);
+    setNow('2026-11-18T06:02:00Z');
+    const after = await runGpuCheck(deps);
+    expect(after.findings.filter((f) => f.name === 'alice-notebook').map((f) => f.state)).toEqual(['new']);
+    expect(after.queued).toEqual([]);
   });
 });

@@ -143,6 +143,11 @@ function carryOver(deps: Deps, current: readonly GpuFinding[], tracked: readonly
   });
 }
 
+/** The alerts a snooze of an idle finding silences: that instance's, of that kind (idle or stalled). */
+export function idleGroup(finding: Pick<GpuFinding, 'kind' | 'instanceId'>): string {
+  return `${finding.kind}:${finding.instanceId}`;
+}
+
 /** New, still open and resolved, by finding id (kind, instance and start of the idle period). */
 export function reconcileGpuFindings(current: readonly GpuFinding[], openTracked: readonly TrackedGpuFinding[]): FindingChange<GpuFinding> {
   return reconcileById(current, openTracked);
@@ -181,9 +186,11 @@ async function addressIdleAlerts(
   now: Date,
 ): Promise<OutboxDraft[]> {
   if (deps.chat.length === 0) return [];
+  // A snoozed instance's new idle period is recorded as usual but alerts nobody.
+  const snoozed = change.opened.length === 0 ? new Set<string>() : new Set((await deps.store.snoozes.active(now)).map((s) => s.groupKey));
   const drafts: OutboxDraft[] = [];
   for (const team of [...deps.config.teams.map((t) => t.id), null]) {
-    const opened = change.opened.filter((f) => f.team === team);
+    const opened = change.opened.filter((f) => f.team === team && !snoozed.has(idleGroup(f)));
     if (opened.length === 0) continue;
     const items = current.filter((f) => f.team === team).sort((a, b) => b.burned - a.burned || a.instanceId.localeCompare(b.instanceId));
     const message = await idleAlertFor(deps, team, items);
