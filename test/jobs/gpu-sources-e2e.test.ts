@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
 import { loadPriceCatalog } from '../../src/catalog/price-catalog.js';
-import { dispatch } from '../../src/inbound/dispatcher.js';
 import type { Deps } from '../../src/deps.js';
 import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
@@ -21,7 +20,7 @@ import {
 } from '../fakes/fake-prometheus.js';
 import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
 import { testDeps } from '../support/deps.js';
-import { click } from '../support/recording-reply.js';
+import { findingOfInstance, press } from '../support/gpu-demo.js';
 import { cli, workDir } from '../support/run-cli.js';
 import { STRANGER } from '../support/demo-org.js';
 
@@ -164,16 +163,8 @@ function setup(metrics: object[]) {
   return t;
 }
 
-async function findingOf(deps: Deps, instanceId: string): Promise<string> {
-  const found = (await deps.store.gpuFindings.listOpen()).find((f) => f.instanceId === instanceId);
-  if (!found) throw new Error(`no open finding for ${instanceId}`);
-  return found.id;
-}
-
 async function stop(deps: Deps, userId: string, instanceId: string) {
-  const interaction = click(userId, 'instance.stop', JSON.stringify({ f: await findingOf(deps, instanceId) }));
-  await dispatch(deps, interaction);
-  return interaction.reply;
+  return press(deps, userId, 'instance.stop', await findingOfInstance(deps, instanceId));
 }
 
 const stopsSent = () => ec2!.callsOf('StopInstances', { dryRun: false }).map((c) => `${c.region} ${c.instanceIds.join(',')}`);

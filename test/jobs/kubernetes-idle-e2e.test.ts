@@ -21,7 +21,8 @@ import { kubeconfigFor } from '../fakes/kube-objects.js';
 import { constant, FakePrometheus, type FakeDcgmGpu, type SampleFn } from '../fakes/fake-prometheus.js';
 import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
 import { testDeps } from '../support/deps.js';
-import { click, command } from '../support/recording-reply.js';
+import { findingOfInstance, press as pressFinding } from '../support/gpu-demo.js';
+import { command } from '../support/recording-reply.js';
 import { workDir } from '../support/run-cli.js';
 import { STRANGER } from '../support/demo-org.js';
 
@@ -129,16 +130,8 @@ function setup(actionsEnabled = true) {
   return t;
 }
 
-async function findingOf(deps: Deps, instanceId: string): Promise<string> {
-  const found = (await deps.store.gpuFindings.listOpen()).find((f) => f.instanceId === instanceId);
-  if (!found) throw new Error(`no open finding for ${instanceId}`);
-  return found.id;
-}
-
 async function press(deps: Deps, userId: string, action: string, instanceId: string, extra: object = {}) {
-  const interaction = click(userId, action, JSON.stringify({ f: await findingOf(deps, instanceId), ...extra }));
-  await dispatch(deps, interaction);
-  return interaction.reply;
+  return pressFinding(deps, userId, action, await findingOfInstance(deps, instanceId), extra);
 }
 
 const g5 = () => loadPriceCatalog().priceOf('aws', 'g5.12xlarge', 'us-east-1')!;

@@ -21,9 +21,19 @@ export function gpuDemo(change: (config: Config) => void = () => {}, dbPath?: st
   return { ...t, port: t.deps.gpu.instances as DemoInstancePort };
 }
 
-export async function findingOf(deps: Deps, name: string): Promise<string> {
-  const found = (await deps.store.gpuFindings.listOpen()).find((f) => f.name === name);
-  if (!found) throw new Error(`no open finding for ${name}`);
+/** The id of the open idle finding of the instance with this Name tag. */
+export function findingOf(deps: Deps, name: string): Promise<string> {
+  return openFinding(deps, (f) => f.name === name, name);
+}
+
+/** The id of the open idle finding of this instance (or workload) id. */
+export function findingOfInstance(deps: Deps, instanceId: string): Promise<string> {
+  return openFinding(deps, (f) => f.instanceId === instanceId, instanceId);
+}
+
+async function openFinding(deps: Deps, match: (f: { name: string | null; instanceId: string }) => boolean, what: string): Promise<string> {
+  const found = (await deps.store.gpuFindings.listOpen()).find(match);
+  if (!found) throw new Error(`no open finding for ${what}`);
   return found.id;
 }
 
