@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/open-postgres-store.js';
-import { PG_MIGRATIONS } from '../../src/store/postgres/pg-migrations.js';
+import { MIGRATIONS as PG_MIGRATIONS } from '../../src/store/migrations.js';
 import { BurnrateError } from '../../src/domain/errors.js';
 import { describePostgres, freshDatabase } from '../support/postgres.js';
 

@@ -23,7 +23,7 @@ import { SqlSpotMigrationStore } from '../spot-migrations.js';
 import { SqlSweepFindingStore } from '../sweep-findings.js';
 import { SqlReviewStore } from '../reviews.js';
 import { SqlSpendBreakdownStore } from '../spend-breakdowns.js';
-import { MIGRATIONS } from './sqlite-migrations.js';
+import { CREATE_MIGRATIONS_TABLE, MIGRATIONS, refuseUnknown, stepsOf, UnknownMigrationError } from '../migrations.js';
 import { SqlOutboxStore } from '../outbox-table.js';
 import { recordRun } from '../record-run.js';
 import { SqlFreshnessStore } from '../source-freshness.js';
@@ -59,7 +59,17 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  migrate(db);
+  try {
+    migrate(db);
+  } catch (error) {
+    if (!(error instanceof UnknownMigrationError)) throw error;
+    throw new BurnrateError(
+      'burnrate_db_too_new',
+      `database ${path} was migrated by a newer burnrate (${error.keys.join(', ')})`,
+      'Upgrade burnrate, or point BURNRATE_DB at another file.',
+      1,
+    );
+  }
   const session = sqliteSession(db);
 
   const spend = new SqlSpendStore(session);
@@ -100,27 +110,45 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
 }
 
 /**
- * Brings the schema up to date. Several processes may open a fresh file at the same moment (serve
- * and its answer workers, two replicas starting): the pending migrations run under SQLite's write
- * lock (BEGIN IMMEDIATE), and the version is read again once it is held, so the second process
- * finds the work done instead of creating the same tables again. An up-to-date file takes no lock.
+ * Brings the schema up to date with the one migration list (migrations.ts), recorded by key in
+ * burnrate_migrations as on Postgres. The baseline's steps are counted by PRAGMA user_version, as
+ * before the list was one, so a file that applied some of them goes on from there. Several
+ * processes may open a fresh file at the same moment (serve and its answer workers, two replicas
+ * starting): the pending migrations run under SQLite's write lock (BEGIN IMMEDIATE), and what is
+ * applied is read again once it is held, so the second process finds the work done. An
+ * up-to-date file takes no lock.
  */
 function migrate(db: Database.Database): void {
-  const version = () => db.pragma('user_version', { simple: true }) as number;
-  if (checkedVersion(version()) === MIGRATIONS.length) return;
+  const baselineSteps = stepsOf(MIGRATIONS[0]!, 'sqlite').length;
+  const version = () => checkedVersion(db.pragma('user_version', { simple: true }) as number, baselineSteps);
+  const applied = () => {
+    const recorded = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'burnrate_migrations'").get()
+      ? db.prepare<[], string>('SELECT key FROM burnrate_migrations').pluck().all()
+      : [];
+    refuseUnknown(recorded);
+    return new Set(recorded);
+  };
+  const pending = () => MIGRATIONS.filter((m) => !applied().has(m.key));
+  if (pending().length === 0 && version() === baselineSteps) return;
   db.transaction(() => {
-    for (let next = checkedVersion(version()); next < MIGRATIONS.length; next++) {
-      db.exec(MIGRATIONS[next]!);
-      db.pragma(`user_version = ${next + 1}`);
+    db.exec(CREATE_MIGRATIONS_TABLE);
+    for (const migration of pending()) {
+      const steps = stepsOf(migration, 'sqlite');
+      const first = migration === MIGRATIONS[0] ? version() : 0;
+      steps.slice(first).forEach((step, i) => {
+        db.exec(step);
+        if (migration === MIGRATIONS[0]) db.pragma(`user_version = ${first + i + 1}`);
+      });
+      db.prepare('INSERT INTO burnrate_migrations (key, applied_at) VALUES (?, ?)').run(migration.key, new Date().toISOString());
     }
   }).immediate();
 }
 
-function checkedVersion(current: number): number {
-  if (current > MIGRATIONS.length) {
+function checkedVersion(current: number, baselineSteps: number): number {
+  if (current > baselineSteps) {
     throw new BurnrateError(
       'burnrate_db_too_new',
-      `database schema version ${current} is newer than this burnrate (${MIGRATIONS.length})`,
+      `database schema version ${current} is newer than this burnrate (${baselineSteps})`,
       'Upgrade burnrate, or point BURNRATE_DB at another file.',
       1,
     );

@@ -1,6 +1,6 @@
 /**
- * Schema migrations, applied in order; PRAGMA user_version records how many have run.
- * Never edit a released migration: append a new one.
+ * The steps of the SQLite baseline (migrations.ts), applied in order; PRAGMA user_version records
+ * how many have run. Never edit them: append a migration to migrations.ts.
  */
 export const MIGRATIONS: readonly string[] = [
   `

@@ -1,0 +1,58 @@
+import { POSTGRES_BASELINE } from './postgres/pg-baseline.js';
+import { MIGRATIONS as SQLITE_BASELINE_STEPS } from './sqlite/sqlite-migrations.js';
+
+/**
+ * One schema change: its SQL written once (`sql`), or per dialect where the two must differ. A
+ * dialect given '' has nothing to do (the change concerns only the other database).
+ */
+export interface Migration {
+  key: string;
+  sql?: string;
+  sqlite?: string | readonly string[];
+  postgres?: string;
+}
+
+/**
+ * The one list of schema changes, applied in order and recorded by key in burnrate_migrations on
+ * both databases. Never edit a released one: append a new one, written once where the SQL is the same.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    // The schema both databases had before the list was one: SQLite's twenty-one steps (a file that
+    // applied some of them, counted by its user_version, goes on from there), Postgres's baseline.
+    key: '0001-baseline',
+    sqlite: SQLITE_BASELINE_STEPS,
+    postgres: POSTGRES_BASELINE,
+  },
+  {
+    // Which replica runs the schedule, until when: a lease on the database's clock, renewed every
+    // few seconds by its holder and taken over by another replica once it has run out. An embedded
+    // SQLite store has one process, which always leads.
+    key: '0002-scheduler-leader',
+    sqlite: '',
+    postgres: `CREATE TABLE scheduler_leader (name text PRIMARY KEY, owner text NOT NULL, expires_at timestamptz NOT NULL);`,
+  },
+];
+
+/** The table both databases record applied migrations in. */
+export const CREATE_MIGRATIONS_TABLE = 'CREATE TABLE IF NOT EXISTS burnrate_migrations (key text PRIMARY KEY, applied_at text NOT NULL)';
+
+/** A migration's SQL for a dialect: its statements in order (none when it has nothing to do there). */
+export function stepsOf(migration: Migration, dialect: 'sqlite' | 'postgres'): readonly string[] {
+  const own = migration[dialect] ?? migration.sql ?? '';
+  return (typeof own === 'string' ? [own] : own).filter((step) => step.trim() !== '');
+}
+
+/** Refuses a database migrated by a newer burnrate: one that has applied migrations this list does not know. */
+export function refuseUnknown(applied: Iterable<string>, migrations: readonly Migration[] = MIGRATIONS): void {
+  const known = new Set(migrations.map((m) => m.key));
+  const unknown = [...applied].filter((key) => !known.has(key));
+  if (unknown.length > 0) throw new UnknownMigrationError(unknown);
+}
+
+/** The database was migrated by a newer burnrate: this one does not know its schema. */
+export class UnknownMigrationError extends Error {
+  constructor(readonly keys: string[]) {
+    super(`database has migrations this burnrate does not know: ${keys.join(', ')}`);
+  }
+}
