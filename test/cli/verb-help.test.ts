@@ -52,6 +52,13 @@ describe('burnrate <verb> --help', () => {
     expect(wrong.err).toContain(`Usage: ${usage}`);
   });
 
+  it.each(VERBS)('%s refuses an unknown option with the usage line its --help prints', async (verb) => {
+    const usage = /^Usage: (.*)$/m.exec((await cli([verb, '--help'])).out)![1]!;
+    const wrong = await cli([verb, '--no-such-option']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toContain(`Usage: ${usage}`);
+  });
+
   it('takes -h after -- as an argument, not as a request for help', async () => {
     const result = await cli(['config', 'validate', '--', '-h']);
     expect(result.code).toBe(2);
