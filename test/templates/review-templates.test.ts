@@ -198,6 +198,21 @@ describe('review messages', () => {
     expect(JSON.stringify(renderAdaptiveCard(forged))).not.toContain('script');
   });
 
+  it("names the currencies the savings ledger's bill left out for want of a rate, in every dialect", () => {
+    const message = reviewSummary(
+      { ...figures, savings: { currency: 'USD', realised: 30, expected: 40, actions: 1, missing: ['BRL'] } },
+      10,
+    );
+    const note = 'Charges in BRL are left out: no rate to USD. Add it under fx in burnrate.yml.';
+    expect(renderPlainText(message)).toContain(`from 1 action. ${note}`);
+    expect(JSON.stringify(renderBlockKit(message).blocks)).toContain(note);
+    expect(JSON.stringify(renderAdaptiveCard(message))).toContain(note);
+    // A ledger in one currency reads as it did.
+    expect(
+      renderPlainText(reviewSummary({ ...figures, savings: { currency: 'USD', realised: 30, expected: 40, actions: 1, missing: [] } }, 10)),
+    ).not.toContain('left out');
+  });
+
   it('an owner option value over Slack’s 150 characters is a template bug and throws', () => {
     const message = reviewLine({ line: line(1), currency: 'USD', people: ['U'.repeat(140)], spot: spotOptions });
     expect(() => renderBlockKit(message)).toThrow(/option value/);
