@@ -97,7 +97,7 @@ export const gpuSchema = z.strictObject({
   /** When the idle-GPU check runs. */
   check: cronExpression.default('*/15 * * * *'),
   idle: idlePolicySchema.prefault({}),
-  /** Hours of metrics each run reads (see src/jobs/gpu-check.ts); at least the longest minimum duration. */
+  /** Hours of metrics each run reads (see src/checks/idle/definition.ts); at least the longest minimum duration. */
   lookbackHours: z
     .number()
     .positive({ error: 'expected hours above 0' })
