@@ -7,7 +7,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../src/inbound/dispatcher.js';
 import type { Deps } from '../../src/deps.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
@@ -17,7 +16,7 @@ import { NODE_A, sharedCluster } from '../fakes/kube-cluster.js';
 import { kubeconfigFor } from '../fakes/kube-objects.js';
 import { constant, FakePrometheus, type FakeDcgmGpu } from '../fakes/fake-prometheus.js';
 import { testDeps } from '../support/deps.js';
-import { click } from '../support/recording-reply.js';
+import { findingOfInstance, press as pressFinding } from '../support/gpu-demo.js';
 import { workDir } from '../support/run-cli.js';
 
 const NOW = '2026-11-18T06:00:00Z';
@@ -81,11 +80,7 @@ function replica(): Deps {
 }
 
 async function press(deps: Deps, userId: string, action: string) {
-  const found = (await deps.store.gpuFindings.listOpen()).find((f) => f.instanceId === SERVE);
-  if (!found) throw new Error(`no open finding for ${SERVE}`);
-  const interaction = click(userId, action, JSON.stringify({ f: found.id }));
-  await dispatch(deps, interaction);
-  return interaction.reply;
+  return pressFinding(deps, userId, action, await findingOfInstance(deps, SERVE));
 }
 
 const deployment = () => api!.get('Deployment', 'vision', 'llm-serve')!;
