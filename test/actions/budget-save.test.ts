@@ -3,10 +3,9 @@ import { dispatch } from '../../src/inbound/dispatcher.js';
 import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { testDeps } from '../support/deps.js';
 import { click } from '../support/recording-reply.js';
+import { ALICE, BOB } from '../support/demo-org.js';
 
 // Demo users: ALICE owns ml-research, BOB approves it.
-const ALICE = 'U0DEMOALICE';
-const BOB = 'U0DEMOBOB';
 
 describe('budget.save through the dispatcher', () => {
   it("saves an approver's budgets with their thresholds, audited, and answers by replacing the form", async () => {

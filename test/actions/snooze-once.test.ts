@@ -12,10 +12,9 @@ import { DemoSource } from '../../src/providers/demo/demo-source.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { testDeps } from '../support/deps.js';
 import { click, command } from '../support/recording-reply.js';
+import { CAROL, DAN } from '../support/demo-org.js';
 
 // Demo users: CAROL owns llm-training, DAN approves it.
-const CAROL = 'U0DEMOCAROL';
-const DAN = 'U0DEMODAN';
 const FORECAST = 'budget.forecast:llm-training:2026-11:100';
 const GROUP = 'budget.forecast:llm-training:2026-11';
 const T = '2026-11-20T09:00:00Z';

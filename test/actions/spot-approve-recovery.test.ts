@@ -6,9 +6,7 @@ import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { testDeps } from '../support/deps.js';
 import { click } from '../support/recording-reply.js';
-
-const BOB = 'U0DEMOBOB';
-const ADMIN = 'U0DEMOADMIN';
+import { ADMIN, BOB } from '../support/demo-org.js';
 const LT = 'lt-0a3f9c1e7d2b4a6c8';
 
 /** The demo with actions on: research-train-fra's launch template lives in the demo spot port. */

@@ -7,15 +7,13 @@ import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { FakeEc2, type FakeEc2Instance } from '../fakes/fake-ec2.js';
 import { constant, FakePrometheus } from '../fakes/fake-prometheus.js';
-import { isolateAwsEnv, TEST_AWS_CREDENTIALS } from '../support/aws-test-env.js';
+import { isolateAwsEnv, TEST_AWS_CREDENTIALS, useEc2Endpoint } from '../support/aws-test-env.js';
 import { testDeps } from '../support/deps.js';
 import { click } from '../support/recording-reply.js';
+import { ADMIN, ALICE, BOB } from '../support/demo-org.js';
 
 // The demo organisation (ML Research: owner ALICE, approver BOB; ADMIN holds every role) with two
 // EC2 trainers of its own from gpu.inventory, in two regions, each launched from a launch template.
-const ALICE = 'U0DEMOALICE';
-const BOB = 'U0DEMOBOB';
-const ADMIN = 'U0DEMOADMIN';
 const NOW = '2026-11-18T06:00:00Z';
 const EU_TRAINER = 'i-0e1000000000000e1'; // p4d.24xlarge in eu-west-1: spot saves more than $5,000 a month
 const US_TRAINER = 'i-0a2000000000000a2'; // g4dn.xlarge in us-east-1: a small saving, one approver
@@ -66,9 +64,7 @@ beforeEach(async () => {
   // A p4d.24xlarge has 8 GPUs, a g4dn.xlarge one.
   prom = await FakePrometheus.start({ gpus: [...busy('ip-10-1-0-5', 8), ...busy('ip-10-2-0-7', 1), ...busy('ip-10-3-0-9', 1)] });
   // The SDK's own settings, as an operator points burnrate at an endpoint.
-  vi.stubEnv('AWS_ENDPOINT_URL_EC2', ec2.endpoint);
-  vi.stubEnv('AWS_ACCESS_KEY_ID', TEST_AWS_CREDENTIALS.accessKeyId);
-  vi.stubEnv('AWS_SECRET_ACCESS_KEY', TEST_AWS_CREDENTIALS.secretAccessKey);
+  useEc2Endpoint(ec2.endpoint);
 });
 
 afterEach(async () => {

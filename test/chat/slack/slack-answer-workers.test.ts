@@ -18,11 +18,10 @@ import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { spendRow, testDeps } from '../../support/deps.js';
 import { postSigned, slashCommandBody } from '../../support/slack-request.js';
 import { startSlackServer, waitFor } from './slack-harness.js';
+import { ADMIN, BOB } from '../../support/demo-org.js';
 
 /** The compiled worker (npm test builds first): worker threads run plain JavaScript, not the test's TypeScript. */
 const WORKER_SCRIPT = new URL('../../../dist/src/answer-worker.js', import.meta.url);
-const ADMIN = 'U0DEMOADMIN';
-const BOB = 'U0DEMOBOB'; // approver of ml-research in the demo configuration
 /** The store's SQLite busy timeout: how long a write waits for a lock another connection holds. */
 const BUSY_TIMEOUT_MS = 5_000;
 
