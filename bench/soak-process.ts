@@ -5,8 +5,8 @@
 import pino from 'pino';
 import type { ChatPort } from '../src/ports/chat-port.js';
 import { configSchema } from '../src/config/schema.js';
-import type { DeliveryOptions } from '../src/jobs/deliver-outbox.js';
-import { DeliveryLoop, MIN_WAIT_MS } from '../src/jobs/delivery-loop.js';
+import type { DeliveryOptions } from '../src/outbox/deliver-outbox.js';
+import { DeliveryLoop, MIN_WAIT_MS } from '../src/outbox/delivery-loop.js';
 import type { OutboxStore } from '../src/store/outbox.js';
 import type { SimClock } from './soak-clock.js';
 

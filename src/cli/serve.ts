@@ -4,7 +4,7 @@ import { checkChatCanServe, noRemoteChatLine, readChatSettings } from '../chat/p
 import { dispatch } from '../inbound/dispatcher.js';
 import { startHttpServer, type HealthProbe, type Route } from '../http/server.js';
 import { installProcessGuard } from '../process-guard.js';
-import { DeliveryLoop } from '../jobs/delivery-loop.js';
+import { DeliveryLoop } from '../outbox/delivery-loop.js';
 import { jobTable } from '../jobs/job-table.js';
 import { buildRuntime } from '../runtime.js';
 import { startScheduler, type Scheduler } from '../scheduler.js';

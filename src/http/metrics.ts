@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Deps } from '../deps.js';
-import type { DeliveryReport } from '../jobs/deliver-outbox.js';
+import type { DeliveryReport } from '../outbox/deliver-outbox.js';
 import type { OutboxSummary } from '../store/outbox-records.js';
 import type { Route } from './server.js';
 import { registerProcessMetrics } from './process-metrics.js';

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { BudgetCheckResult } from '../checks/budget/definition.js';
 import { runBudgetCheck } from './budget-check.js';
-import { handOverAlerts } from './delivery-loop.js';
+import { handOverAlerts } from '../outbox/delivery-loop.js';
 import { refreshSources, type RefreshResult } from './refresh-sources.js';
 
 /**

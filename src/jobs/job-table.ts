@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import type { PeopleDirectory } from '../ports/people-directory.js';
 import { CHECKS } from '../checks/index.js';
 import type { AnyCheckPlugin, CheckSchedule, JobCron } from '../checks/definition.js';
-import { handOverAlerts } from './delivery-loop.js';
+import { handOverAlerts } from '../outbox/delivery-loop.js';
 import { runOrganisationDigest, runTeamDigests } from './digest.js';
 import { refreshSources } from './refresh-sources.js';
 import { runMonthlyReview } from './monthly-review.js';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SlackChat } from '../../src/chat/slack/slack-chat.js';
 import { createSlackClient } from '../../src/chat/slack/slack-client.js';
 import type { Deps } from '../../src/deps.js';
-import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import type { ChatPort } from '../../src/ports/chat-port.js';
 import type { OutboxDraft } from '../../src/store/outbox-records.js';
 import type { OutboxStore } from '../../src/store/outbox.js';

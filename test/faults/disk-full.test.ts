@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FAILED_PASSES_NOT_READY } from '../../src/jobs/delivery-loop.js';
+import { FAILED_PASSES_NOT_READY } from '../../src/outbox/delivery-loop.js';
 import { openStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { FakeSlackApi } from '../fakes/fake-slack-api.js';
 import { workDir } from '../support/run-cli.js';

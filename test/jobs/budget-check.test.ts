@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runBudgetCheck } from '../../src/jobs/budget-check.js';
-import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { importSpend, testDeps } from '../support/deps.js';
 import { mlTeam } from '../support/ml-team.js';
 

@@ -3,7 +3,7 @@ import { configSchema } from '../../src/config/schema.js';
 import { daysOf } from '../../src/domain/period.js';
 import type { SpendRow } from '../../src/domain/spend.js';
 import { runBudgetCheck } from '../../src/jobs/budget-check.js';
-import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { listBudgets } from '../../src/snapshots/budget-listing.js';
 import { budgetListMessage } from '../../templates/budget-list.js';
 import { spendRow, testDeps } from '../support/deps.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SpendRow } from '../../src/domain/spend.js';
 import { daysOf, monthOf, weekdayOf } from '../../src/domain/period.js';
 import { runBudgetCheck } from '../../src/jobs/budget-check.js';
-import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { spendRow, testDeps } from '../support/deps.js';
 
 // From the store to the alert, the audit's cases: a runaway usage day, a daily credit labelled

@@ -4,7 +4,7 @@
  * plain sums over the rows the test wrote.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { runOrganisationDigest, runTeamDigests } from '../../src/jobs/digest.js';
 import { FakeSlackApi } from '../fakes/fake-slack-api.js';
 import { spendRow, testDeps } from '../support/deps.js';

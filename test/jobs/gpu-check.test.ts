@@ -5,7 +5,7 @@ import { DEFAULT_WORKING_HOURS } from '../../src/checks/idle/team-schedule.js';
 import { DemoInstancePort } from '../../src/providers/demo/demo-instance-port.js';
 import type { Deps } from '../../src/deps.js';
 import type { GpuSeries, MetricsRange } from '../../src/domain/gpu-metrics.js';
-import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import type { ActionsBlock } from '../../templates/message.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/schema.js';
-import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { AUTO_STOP_USER } from '../../src/checks/idle/definition/auto-stop.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';

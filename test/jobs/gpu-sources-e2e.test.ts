@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
 import { loadPriceCatalog } from '../../src/catalog/price-catalog.js';
 import type { Deps } from '../../src/deps.js';
-import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';

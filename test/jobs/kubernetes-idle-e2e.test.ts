@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadPriceCatalog } from '../../src/catalog/price-catalog.js';
 import { dispatch } from '../../src/inbound/dispatcher.js';
 import type { Deps } from '../../src/deps.js';
-import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
 import { runBudgetCheck } from '../../src/jobs/budget-check.js';
 import { sampleKubeUsage } from '../../src/jobs/kube-usage.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { runMonthlyReview } from '../../src/jobs/monthly-review.js';
 import { refreshSources } from '../../src/jobs/refresh-sources.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';

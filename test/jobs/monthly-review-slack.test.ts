@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import type { DemoSpotPort } from '../../src/providers/demo/demo-spot-port.js';
 import type { Deps } from '../../src/deps.js';
-import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { runMonthlyReview } from '../../src/jobs/monthly-review.js';
 import { refreshSources } from '../../src/jobs/refresh-sources.js';
 import { runReviewFollowups } from '../../src/jobs/review-followups.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { daysOf } from '../../src/domain/period.js';
-import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { runMonthlyReview } from '../../src/jobs/monthly-review.js';
 import { runReviewFollowups } from '../../src/jobs/review-followups.js';
 import { spendRow, testDeps } from '../support/deps.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DemoInstancePort } from '../../src/providers/demo/demo-instance-port.js';
 import { dispatch } from '../../src/inbound/dispatcher.js';
 import type { Deps } from '../../src/deps.js';
-import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { runSweepCheck } from '../../src/jobs/sweep-check.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { demoConfig } from '../../src/providers/demo/demo-config.js';

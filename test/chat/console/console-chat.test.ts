@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../../src/ports/chat-port.js';
 import { ConsoleChat, type ConsoleChange } from '../../../src/chat/console/console-chat.js';
-import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
 import type { Message } from '../../../templates/message.js';
 import { testDeps } from '../../support/deps.js';
 

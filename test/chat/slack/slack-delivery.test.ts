@@ -8,7 +8,7 @@ import { DeliveryError, type ChatPort } from '../../../src/ports/chat-port.js';
 import { SlackChat } from '../../../src/chat/slack/slack-chat.js';
 import { createSlackClient } from '../../../src/chat/slack/slack-client.js';
 import { configSchema } from '../../../src/config/schema.js';
-import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
 import { buildRuntime, type Runtime } from '../../../src/runtime.js';
 import type { Message } from '../../../templates/message.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';

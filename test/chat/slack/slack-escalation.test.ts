@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { daysOf } from '../../../src/domain/period.js';
 import { setBudget } from '../../../src/actions/set-budget.js';
 import { runBudgetCheck } from '../../../src/jobs/budget-check.js';
-import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { importSpend, spendRow, testDeps } from '../../support/deps.js';
 import { blockActionsBody, postSigned } from '../../support/slack-request.js';

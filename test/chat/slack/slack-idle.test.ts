@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
 import { runGpuCheck } from '../../../src/jobs/gpu-check.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { ALICE, CAROL, gpuDemo } from '../../support/gpu-demo.js';

@@ -3,7 +3,7 @@ import { dispatch } from '../../../src/inbound/dispatcher.js';
 import { createSlackApp } from '../../../src/chat/slack/slack-app.js';
 import { daysOf } from '../../../src/domain/period.js';
 import { runBudgetCheck } from '../../../src/jobs/budget-check.js';
-import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
 import { demoConfig } from '../../../src/providers/demo/demo-config.js';
 import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { FakeSlackSocket } from '../../fakes/fake-slack-socket.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
 import type { Message } from '../../../templates/message.js';
 import { testDeps } from '../../support/deps.js';
 import { CONVERSATIONS, installActivity } from '../../support/teams-activity.js';

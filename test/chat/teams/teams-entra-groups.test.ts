@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { daysOf } from '../../../src/domain/period.js';
 import { jobTable, runJob } from '../../../src/jobs/job-table.js';
 import { runBudgetCheck } from '../../../src/jobs/budget-check.js';
-import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
 import type { Deps } from '../../../src/deps.js';
 import { FakeBotConnector } from '../../fakes/fake-bot-connector.js';
 import { FakeGraph } from '../../fakes/fake-graph.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DemoInstancePort } from '../../../src/providers/demo/demo-instance-port.js';
 import type { Config } from '../../../src/config/schema.js';
-import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
 import { runGpuCheck } from '../../../src/jobs/gpu-check.js';
 import { buildGpuDeps } from '../../../src/providers/gpu-registry.js';
 import { FakeBotConnector } from '../../fakes/fake-bot-connector.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../../src/config/schema.js';
-import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
 import { runGpuCheck } from '../../../src/jobs/gpu-check.js';
 import { jobTable, runJob } from '../../../src/jobs/job-table.js';
 import { buildGpuDeps } from '../../../src/providers/gpu-registry.js';

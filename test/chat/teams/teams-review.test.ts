@@ -1,7 +1,7 @@
 import { expectedAnswerLabels } from '../../support/review-answers.js';
 import { describe, expect, it } from 'vitest';
 import { TEAMS_INLINE_IMAGE_BYTES } from '../../../src/chat/teams/teams-chat.js';
-import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
 import { runMonthlyReview } from '../../../src/jobs/monthly-review.js';
 import { refreshSources } from '../../../src/jobs/refresh-sources.js';
 import { runReviewFollowups } from '../../../src/jobs/review-followups.js';

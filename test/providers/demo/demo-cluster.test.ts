@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spendReport } from '../../../commands/spend.js';
-import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
 import { runGpuCheck } from '../../../src/jobs/gpu-check.js';
 import { sampleKubeUsage } from '../../../src/jobs/kube-usage.js';
 import { loadWasteDiagnosis } from '../../../src/snapshots/waste-snapshot.js';

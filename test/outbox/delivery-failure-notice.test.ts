@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SlackChat } from '../../src/chat/slack/slack-chat.js';
 import { createSlackClient } from '../../src/chat/slack/slack-client.js';
-import { DeliveryLoop } from '../../src/jobs/delivery-loop.js';
+import { DeliveryLoop } from '../../src/outbox/delivery-loop.js';
 import { FakeSlackApi } from '../fakes/fake-slack-api.js';
 import { testDeps } from '../support/deps.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/ports/chat-port.js';
-import { deliverOutbox } from '../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { testDeps } from '../support/deps.js';
 
 const message = { summary: 'hello', blocks: [] };
