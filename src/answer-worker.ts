@@ -1,12 +1,12 @@
 // An answer worker: its own event loop, its own connection to the same SQLite file (WAL lets
 // readers and one writer share it), the same dispatcher and command files as the main thread.
 // Started by chat/slack/answer/worker-answerer.ts; never imported by anything else. A composition root of
-// its own: it builds the core (store, sources, logger) and no chat port, since its answers go to
-// Slack's response_url or back to the main thread; so it sits beside runtime.ts, above chat/.
+// its own: it builds a runtime without chat platforms (its answers go to Slack's response_url, or back
+// to the main thread), so it sits beside runtime.ts, above chat/.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Message } from '../templates/message.js';
-import { buildCore } from './runtime-core.js';
+import { buildRuntime } from './runtime.js';
 import { KnownGroups } from './ports/named-people.js';
 import type { Actor } from './ports/interaction.js';
 import type { AppliedBudgetChange } from './domain/budget-change.js';
@@ -22,7 +22,7 @@ if (!port) throw new Error('answer-worker runs as a worker thread only');
 
 const { config, dbPath } = workerData as AnswerWorkerData;
 // The environment is the one the main thread was given (Worker `env`): log level, Slack settings.
-const runtime = buildCore({ config, configPath: null, ...(dbPath === null ? {} : { dbPath }), env: process.env });
+const runtime = buildRuntime({ config, ...(dbPath === null ? {} : { dbPath }), env: process.env, chatPlatforms: false });
 const inFlight = new Set<Promise<void>>();
 const send = (message: FromWorker) => port.postMessage(message);
 

@@ -1,10 +1,16 @@
+import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { readChatSettings } from './chat/platforms.js';
+import type { ChatPort } from './ports/chat-port.js';
 import { loadConfig } from './config/load-config.js';
 import type { Config } from './config/schema.js';
-import { buildCore, type Runtime } from './runtime-core.js';
-
-export type { Runtime };
+import type { Deps } from './deps.js';
+import { createLogger } from './log.js';
+import { buildGpuDeps } from './providers/gpu-registry.js';
+import { buildSources } from './providers/registry.js';
+import { databaseUrl } from './config/database-url.js';
+import { DEFAULT_DB_PATH, openStore } from './store/sqlite/open-sqlite-store.js';
+import { openPostgresStore } from './store/postgres/open-postgres-store.js';
 
 export interface BuildOptions {
   configPath?: string;
@@ -23,26 +29,44 @@ export interface BuildOptions {
   clock?: () => Date;
 }
 
+export interface Runtime {
+  deps: Deps;
+  /** The file the configuration came from, or null for the embedded demo organisation. */
+  configPath: string | null;
+  /** The SQLite file; null when the store is a shared Postgres database. */
+  dbPath: string | null;
+  close(): Promise<void>;
+}
+
 /** The composition root: config, store, sources, chat, clock, logger. Wires; decides nothing. */
 export function buildRuntime(options: BuildOptions = {}): Runtime {
   const env = options.env ?? process.env;
   const { config, path } = options.config ? { config: options.config, path: null } : loadConfig(options.configPath, env, options.cwd);
+  const given = options.dbPath ?? env.BURNRATE_DB ?? DEFAULT_DB_PATH;
+  const dbPath = given === ':memory:' ? given : resolve(options.cwd ?? process.cwd(), given);
   // Read before opening anything: a half-configured Slack is an error that names what is missing.
   const chats = readChatSettings(env, {
     host: null,
     remote: options.chatPlatforms !== false,
     ...(options.terminal ? { terminal: options.terminal } : {}),
   });
-  const runtime = buildCore({
+  const postgresUrl = databaseUrl(config, env, options.dbPath !== undefined);
+  const store = postgresUrl ? openPostgresStore(postgresUrl) : openStore(dbPath);
+  const log = createLogger(env);
+  const chat: ChatPort[] = chats.flatMap(({ platform, settings }) =>
+    platform.createPort ? [platform.createPort(settings, { config, store, log })] : [],
+  );
+  const sources = buildSources(config, env);
+  const deps: Deps = {
     config,
-    configPath: path,
-    env,
-    ...(options.dbPath !== undefined ? { dbPath: options.dbPath } : {}),
-    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
-    ...(options.clock ? { clock: options.clock } : {}),
-  });
-  const { store, log } = runtime.deps;
-  for (const { platform, settings } of chats)
-    if (platform.createPort) runtime.deps.chat.push(platform.createPort(settings, { config, store, log }));
-  return runtime;
+    store,
+    sources: sources.spend,
+    budgetSources: sources.budgets,
+    chat,
+    clock: options.clock ?? (() => new Date()),
+    log,
+  };
+  const gpu = buildGpuDeps(config, env);
+  if (gpu) deps.gpu = gpu;
+  return { deps, configPath: path, dbPath: postgresUrl ? null : dbPath, close: () => store.close() };
 }
