@@ -12,12 +12,12 @@ import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { testDeps } from '../support/deps.js';
-import { click, command } from '../support/recording-reply.js';
+import { command } from '../support/recording-reply.js';
 import { gpuDemo } from '../support/gpu-demo.js';
+import { dispatchClick as press } from '../support/dispatch-click.js';
+// CAROL owns llm-training; ALICE is of another team.
+import { ALICE, CAROL } from '../support/demo-org.js';
 
-// Demo users: CAROL owns llm-training; ALICE is of another team.
-const CAROL = 'U0DEMOCAROL';
-const ALICE = 'U0DEMOALICE';
 /** The lr-warmup sweep (llm-training) is over the demo's $80 spend cap at T. */
 const T = '2026-11-18T06:00:00Z';
 const SWEEP = 'sweep.spend:llm-training:lr-warmup';
@@ -26,12 +26,6 @@ function setup() {
   const t = testDeps(demoConfig(), T);
   t.deps.gpu = buildGpuDeps(t.deps.config)!;
   return t;
-}
-
-async function press(deps: Deps, userId: string, action: string, value: object) {
-  const interaction = click(userId, action, JSON.stringify(value));
-  await dispatch(deps, interaction);
-  return interaction.reply;
 }
 
 /** The cap of llm-training's sweeps, as burnrate.yml would set it. */

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { DemoSpotPort } from '../../src/providers/demo/demo-spot-port.js';
-import { dispatch } from '../../src/inbound/dispatcher.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { testDeps } from '../support/deps.js';
-import { click } from '../support/recording-reply.js';
 import { ADMIN, BOB } from '../support/demo-org.js';
+import { dispatchClick as press } from '../support/dispatch-click.js';
 const LT = 'lt-0a3f9c1e7d2b4a6c8';
 
 /** The demo with actions on: research-train-fra's launch template lives in the demo spot port. */
@@ -17,12 +16,6 @@ async function setup() {
   t.deps.gpu = buildGpuDeps(t.deps.config)!;
   const fra = (await t.deps.gpu.inventory()).find((i) => i.name === 'research-train-fra')!.instanceId;
   return { ...t, fra, port: (await t.deps.gpu.spot!.at('demo')) as DemoSpotPort };
-}
-
-async function press(deps: Parameters<typeof dispatch>[0], user: string, action: string, value: object) {
-  const interaction = click(user, action, JSON.stringify(value));
-  await dispatch(deps, interaction);
-  return interaction.reply;
 }
 
 describe('a spot migration whose process died half-way', () => {

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DemoSpotPort } from '../../src/providers/demo/demo-spot-port.js';
-import { dispatch } from '../../src/inbound/dispatcher.js';
 import type { Deps } from '../../src/deps.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { demoConfig } from '../../src/providers/demo/demo-config.js';
@@ -9,8 +8,8 @@ import { FakeEc2, type FakeEc2Instance } from '../fakes/fake-ec2.js';
 import { constant, FakePrometheus } from '../fakes/fake-prometheus.js';
 import { isolateAwsEnv, TEST_AWS_CREDENTIALS, useEc2Endpoint } from '../support/aws-test-env.js';
 import { testDeps } from '../support/deps.js';
-import { click } from '../support/recording-reply.js';
 import { ADMIN, ALICE, BOB } from '../support/demo-org.js';
+import { dispatchClick as press } from '../support/dispatch-click.js';
 
 // The demo organisation (ML Research: owner ALICE, approver BOB; ADMIN holds every role) with two
 // EC2 trainers of its own from gpu.inventory, in two regions, each launched from a launch template.
@@ -91,12 +90,6 @@ function setup(): Deps {
   );
   deps.gpu = buildGpuDeps(deps.config, {})!;
   return deps;
-}
-
-async function press(deps: Deps, user: string, action: string, value: object) {
-  const interaction = click(user, action, JSON.stringify(value));
-  await dispatch(deps, interaction);
-  return interaction.reply;
 }
 
 const writes = () => ec2.calls.filter((c) => c.action !== 'DescribeLaunchTemplateVersions' && c.action !== 'DescribeInstances');

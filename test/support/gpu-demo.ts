@@ -1,11 +1,10 @@
-import { dispatch } from '../../src/inbound/dispatcher.js';
 import type { DemoInstancePort } from '../../src/providers/demo/demo-instance-port.js';
 import type { Config } from '../../src/config/schema.js';
 import type { Deps } from '../../src/deps.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { testDeps } from './deps.js';
-import { click } from './recording-reply.js';
+import { dispatchClick } from './dispatch-click.js';
 
 // Demo users (test/support/demo-org.ts): ALICE owns ml-research, BOB approves it, CAROL owns llm-training.
 export { ALICE, BOB, CAROL, STRANGER } from './demo-org.js';
@@ -38,8 +37,6 @@ async function openFinding(deps: Deps, match: (f: { name: string | null; instanc
 }
 
 /** A click on an idle alert's button, through the dispatcher; returns what was answered. */
-export async function press(deps: Deps, userId: string, action: string, findingId: string, extra: object = {}) {
-  const interaction = click(userId, action, JSON.stringify({ f: findingId, ...extra }));
-  await dispatch(deps, interaction);
-  return interaction.reply;
+export function press(deps: Deps, userId: string, action: string, findingId: string, extra: object = {}) {
+  return dispatchClick(deps, userId, action, { f: findingId, ...extra });
 }
