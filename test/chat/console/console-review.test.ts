@@ -7,14 +7,12 @@ import { createConsoleRoutes } from '../../../src/chat/console/console-server.js
 import { dispatch } from '../../../src/inbound/dispatcher.js';
 import type { Deps } from '../../../src/deps.js';
 import { startHttpServer } from '../../../src/http/server.js';
-import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
 import { refreshSources } from '../../../src/jobs/refresh-sources.js';
 import { buildSources } from '../../../src/providers/registry.js';
 import { demoConfig } from '../../../src/providers/demo/demo-config.js';
 import { testDeps } from '../../support/deps.js';
-
-const CAROL = 'U0DEMOCAROL';
-const DAN = 'U0DEMODAN';
+import { CAROL, DAN } from '../../support/demo-org.js';
 
 describe('the monthly review in the console', () => {
   let deps: Deps;

@@ -8,14 +8,12 @@ import { dispatch } from '../../../src/inbound/dispatcher.js';
 import type { Deps } from '../../../src/deps.js';
 import { startHttpServer } from '../../../src/http/server.js';
 import { runBudgetCheck } from '../../../src/jobs/budget-check.js';
-import { deliverOutbox } from '../../../src/jobs/deliver-outbox.js';
+import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
 import { refreshSources } from '../../../src/jobs/refresh-sources.js';
 import { demoConfig } from '../../../src/providers/demo/demo-config.js';
 import { DemoSource } from '../../../src/providers/demo/demo-source.js';
 import { testDeps } from '../../support/deps.js';
-
-const ALICE = 'U0DEMOALICE'; // owner of ml-research, nothing in llm-training
-const CAROL = 'U0DEMOCAROL'; // owner of llm-training
+import { ALICE, CAROL } from '../../support/demo-org.js';
 const TOKEN = 'test-console-token-0123456789abcdef';
 
 interface Answer {
