@@ -48,8 +48,12 @@ export interface Session {
   tuples<T extends unknown[]>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   /** Runs a statement; how many rows it changed. */
   run(sql: string, params?: readonly unknown[]): Promise<number>;
-  /** Inserts many rows into `table` (SQLite: one prepared statement per row; Postgres: unnested arrays, a chunk per statement). */
-  insertRows(table: string, columns: readonly InsertColumn[], rows: readonly (readonly unknown[])[]): Promise<number>;
+  /**
+   * Inserts many rows into `table` (SQLite: one prepared statement per row; Postgres: unnested
+   * arrays, a chunk per statement). Each row is read as it comes, so a producer may hand the same
+   * array back refilled: an import of a month writes tens of thousands without one array each.
+   */
+  insertRows(table: string, columns: readonly InsertColumn[], rows: Iterable<readonly unknown[]>): Promise<number>;
   /**
    * Runs `work` in one transaction: committed when it resolves, rolled back when it throws. On
    * SQLite the transaction holds the database's write lock from its start (BEGIN IMMEDIATE) and the

@@ -68,18 +68,21 @@ class PostgresSession implements Session {
     return this.client.run(numberPlaceholders(sql), params);
   }
 
-  async insertRows(table: string, columns: readonly InsertColumn[], rows: readonly (readonly unknown[])[]): Promise<number> {
+  async insertRows(table: string, columns: readonly InsertColumn[], rows: Iterable<readonly unknown[]>): Promise<number> {
     // One array per column, unnested into rows: a chunk is one statement of a fixed number of parameters.
     const sql = `INSERT INTO ${table} (${columns.map((c) => c.name).join(', ')})
       SELECT * FROM unnest(${columns.map((c, i) => `$${i + 1}::${c.type}[]`).join(', ')})`;
-    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-      const chunk = rows.slice(start, start + INSERT_CHUNK);
-      await this.client.run(
-        sql,
-        columns.map((_, i) => chunk.map((row) => row[i] ?? null)),
-      );
+    let chunk: unknown[][] = columns.map(() => []);
+    let count = 0;
+    for (const row of rows) {
+      columns.forEach((_, i) => chunk[i]!.push(row[i] ?? null));
+      if (++count % INSERT_CHUNK === 0) {
+        await this.client.run(sql, chunk);
+        chunk = columns.map(() => []);
+      }
     }
-    return rows.length;
+    if (count % INSERT_CHUNK !== 0) await this.client.run(sql, chunk);
+    return count;
   }
 
   transaction<T>(work: (tx: Session) => Promise<T>): Promise<T> {
