@@ -52,6 +52,7 @@ export interface Session {
    * Inserts many rows into `table` (SQLite: one prepared statement per row; Postgres: unnested
    * arrays, a chunk per statement). Each row is read as it comes, so a producer may hand the same
    * array back refilled: an import of a month writes tens of thousands without one array each.
+   * Values are bound as they are (text, numbers, null): the hot loop converts nothing.
    */
   insertRows(table: string, columns: readonly InsertColumn[], rows: Iterable<readonly unknown[]>): Promise<number>;
   /**

@@ -23,7 +23,6 @@ export const SQLITE: Dialect = {
 };
 
 /** better-sqlite3 binds numbers, text, blobs and null: booleans become 0/1, undefined null. */
-const needsBinding = (value: unknown): boolean => value === undefined || typeof value === 'boolean';
 const bindable = (value: unknown): unknown => (value === undefined ? null : typeof value === 'boolean' ? (value ? 1 : 0) : value);
 
 /** Statements kept prepared, by their text: the sub-stores' statements are few and run often (chat commands, the budget check). */
@@ -93,7 +92,7 @@ class SqliteSession implements Session {
     let count = 0;
     const all = () => {
       for (const row of rows) {
-        insert.run(row.some(needsBinding) ? row.map(bindable) : row);
+        insert.run(...row);
         count++;
       }
     };
