@@ -34,19 +34,22 @@ export class SqlFindingStore implements FindingStore {
   async listForPeriods(periods: readonly string[]): Promise<TrackedFinding[]> {
     if (periods.length === 0) return [];
     const d = this.db.dialect;
-    const rows = await this.db.rows<FindingRow>(`SELECT * FROM findings WHERE ${d.inList('period')} ORDER BY ${d.bytes('id')}`, [
-      d.list(periods),
-    ]);
+    const rows = await this.db.rows<FindingRow>(
+      `SELECT * FROM check_findings WHERE family = 'budget' AND ${d.inList('subject')} ORDER BY ${d.bytes('id')}`,
+      [d.list(periods)],
+    );
     return rows.map(toTrackedFinding);
   }
 
   async get(id: string): Promise<TrackedFinding | null> {
-    const row = await this.db.one<FindingRow>('SELECT * FROM findings WHERE id = ?', [id]);
+    const row = await this.db.one<FindingRow>("SELECT * FROM check_findings WHERE family = 'budget' AND id = ?", [id]);
     return row ? toTrackedFinding(row) : null;
   }
 
   async listOpen(): Promise<TrackedFinding[]> {
-    const rows = await this.db.rows<FindingRow>(`SELECT * FROM findings WHERE state != 'resolved' ORDER BY ${this.db.dialect.bytes('id')}`);
+    const rows = await this.db.rows<FindingRow>(
+      `SELECT * FROM check_findings WHERE family = 'budget' AND state != 'resolved' ORDER BY ${this.db.dialect.bytes('id')}`,
+    );
     return rows.map(toTrackedFinding);
   }
 }
@@ -56,15 +59,18 @@ export async function applyFindingChange(tx: Session, change: FindingChange<Find
   const at = now.toISOString();
   const write = (f: Finding, state: 'new' | 'open') =>
     tx.run(
-      `INSERT INTO findings (id, kind, team, period, threshold, state, body, first_seen, last_seen, resolved_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
-       ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body, last_seen = excluded.last_seen,
+      `INSERT INTO check_findings (family, id, kind, team, subject, state, body, first_seen, last_seen, resolved_at)
+       VALUES ('budget', ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+       ON CONFLICT (family, id) DO UPDATE SET state = excluded.state, body = excluded.body, last_seen = excluded.last_seen,
          resolved_at = NULL,
-         first_seen = CASE WHEN findings.state = 'resolved' THEN excluded.first_seen ELSE findings.first_seen END`,
-      [f.id, f.kind, f.team, f.period, f.threshold, state, JSON.stringify(f), at, at],
+         first_seen = CASE WHEN check_findings.state = 'resolved' THEN excluded.first_seen ELSE check_findings.first_seen END`,
+      [f.id, f.kind, f.team, f.period, state, JSON.stringify(f), at, at],
     );
   for (const f of change.opened) await write(f, 'new');
   for (const f of change.stillOpen) await write(f, 'open');
   for (const id of change.resolved)
-    await tx.run("UPDATE findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state != 'resolved'", [at, id]);
+    await tx.run(
+      "UPDATE check_findings SET state = 'resolved', resolved_at = ? WHERE family = 'budget' AND id = ? AND state != 'resolved'",
+      [at, id],
+    );
 }

@@ -11,7 +11,7 @@ export interface GpuFindingStore {
 /** Idle-GPU findings, read back from their JSON bodies. */
 export class SqlGpuFindingStore extends SqlTrackedFindings<TrackedGpuFinding> implements GpuFindingStore {
   constructor(db: Session) {
-    super(db, 'gpu_findings');
+    super(db, 'gpu');
   }
 }
 
@@ -20,11 +20,14 @@ export async function applyGpuFindingChange(tx: Session, change: FindingChange<G
   const at = now.toISOString();
   for (const f of [...change.opened, ...change.stillOpen])
     await tx.run(
-      `INSERT INTO gpu_findings (id, kind, team, instance_id, body, state, first_seen, last_seen, resolved_at)
-       VALUES (?, ?, ?, ?, ?, 'open', ?, ?, NULL)
-       ON CONFLICT (id) DO UPDATE SET body = excluded.body, state = 'open', last_seen = excluded.last_seen, resolved_at = NULL`,
+      `INSERT INTO check_findings (family, id, kind, team, subject, body, state, first_seen, last_seen, resolved_at)
+       VALUES ('gpu', ?, ?, ?, ?, ?, 'open', ?, ?, NULL)
+       ON CONFLICT (family, id) DO UPDATE SET body = excluded.body, state = 'open', last_seen = excluded.last_seen, resolved_at = NULL`,
       [f.id, f.kind, f.team, f.instanceId, JSON.stringify(f), at, at],
     );
   for (const id of change.resolved)
-    await tx.run("UPDATE gpu_findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state = 'open'", [at, id]);
+    await tx.run("UPDATE check_findings SET state = 'resolved', resolved_at = ? WHERE family = 'gpu' AND id = ? AND state = 'open'", [
+      at,
+      id,
+    ]);
 }

@@ -29,12 +29,12 @@ export class SqlInstanceOwnerStore implements InstanceOwnerStore {
       // The open findings move with the instance (the body carries the team too). The body is
       // rewritten here, keeping its keys in their order, rather than by each database's JSON functions.
       const open = await tx.rows<{ id: string; body: string }>(
-        `SELECT id, body FROM gpu_findings WHERE instance_id = ? AND state = 'open' ${tx.dialect.forUpdate}`,
+        `SELECT id, body FROM check_findings WHERE family = 'gpu' AND subject = ? AND state = 'open' ${tx.dialect.forUpdate}`,
         [owner.instanceId],
       );
       for (const finding of open) {
         const body = JSON.stringify({ ...(JSON.parse(finding.body) as Record<string, unknown>), team: owner.team });
-        await tx.run('UPDATE gpu_findings SET team = ?, body = ? WHERE id = ?', [owner.team, body, finding.id]);
+        await tx.run("UPDATE check_findings SET team = ?, body = ? WHERE family = 'gpu' AND id = ?", [owner.team, body, finding.id]);
       }
       await enqueueOutbox(tx, alerts, owner.at);
     });

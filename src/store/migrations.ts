@@ -32,7 +32,45 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: '',
     postgres: `CREATE TABLE scheduler_leader (name text PRIMARY KEY, owner text NOT NULL, expires_at timestamptz NOT NULL);`,
   },
+  {
+    // One table for the findings of every check, each row its check's family (budget, gpu, sweep)
+    // and its subject (a budget's period, an idle GPU's instance, a sweep); the three tables of the
+    // same shape it replaces are moved into it, every row kept.
+    key: '0003-one-findings-table',
+    sqlite: oneFindingsTable("json_extract(body, '$.kind')"),
+    postgres: oneFindingsTable("body::jsonb ->> 'kind'"),
+  },
 ];
+
+/** The one findings table, the same on both but for how a sweep finding's kind is read from its JSON body. */
+function oneFindingsTable(kindOfBody: string): string {
+  return `
+  CREATE TABLE check_findings (
+    family text NOT NULL CHECK (family IN ('budget', 'gpu', 'sweep')),
+    id text NOT NULL,
+    kind text NOT NULL,
+    team text,
+    subject text NOT NULL,
+    state text NOT NULL CHECK (state IN ('new', 'open', 'resolved')),
+    body text NOT NULL,
+    first_seen text NOT NULL,
+    last_seen text NOT NULL,
+    resolved_at text,
+    PRIMARY KEY (family, id)
+  );
+  CREATE INDEX check_findings_open ON check_findings (family, state, team);
+  CREATE INDEX check_findings_subject ON check_findings (family, subject);
+  INSERT INTO check_findings (family, id, kind, team, subject, state, body, first_seen, last_seen, resolved_at)
+    SELECT 'budget', id, kind, team, period, state, body, first_seen, last_seen, resolved_at FROM findings;
+  INSERT INTO check_findings (family, id, kind, team, subject, state, body, first_seen, last_seen, resolved_at)
+    SELECT 'gpu', id, kind, team, instance_id, state, body, first_seen, last_seen, resolved_at FROM gpu_findings;
+  INSERT INTO check_findings (family, id, kind, team, subject, state, body, first_seen, last_seen, resolved_at)
+    SELECT 'sweep', id, ${kindOfBody}, team, sweep, state, body, first_seen, last_seen, resolved_at FROM sweep_findings;
+  DROP TABLE findings;
+  DROP TABLE gpu_findings;
+  DROP TABLE sweep_findings;
+  `;
+}
 
 /** The table both databases record applied migrations in. */
 export const CREATE_MIGRATIONS_TABLE = 'CREATE TABLE IF NOT EXISTS burnrate_migrations (key text PRIMARY KEY, applied_at text NOT NULL)';

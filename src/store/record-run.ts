@@ -4,7 +4,7 @@ import { applyGpuFindingChange } from './gpu-findings.js';
 import { enqueueOutbox } from './outbox-table.js';
 import type { OutboxDraft } from './outbox-records.js';
 import type { Session } from './session.js';
-import { FINDING_TABLES, type FindingTable, type FindingTables } from './store.js';
+import { FINDING_FAMILIES, type FindingTable, type FindingTables } from './store.js';
 import { applySweepFindingChange } from './sweep-findings.js';
 
 /** How each table of findings takes a run's changes. */
@@ -36,7 +36,10 @@ export async function recordRun<T extends FindingTable>(
     const alreadyOpen =
       opened.length === 0
         ? []
-        : await tx.rows(`SELECT 1 FROM ${FINDING_TABLES[table]} WHERE ${d.inList('id')} AND state != 'resolved'`, [d.list(opened)]);
+        : await tx.rows(`SELECT 1 FROM check_findings WHERE family = ? AND ${d.inList('id')} AND state != 'resolved'`, [
+            FINDING_FAMILIES[table],
+            d.list(opened),
+          ]);
     const recordedElsewhere = opened.length > 0 && alreadyOpen.length === opened.length;
     await APPLY_CHANGE[table](tx, change, now);
     if (!recordedElsewhere) await enqueueOutbox(tx, alerts, now);

@@ -44,12 +44,14 @@ export interface FindingTables {
 
 export type FindingTable = keyof FindingTables;
 
-/** The SQL table of each table of findings. */
-export const FINDING_TABLES: Record<FindingTable, string> = {
-  findings: 'findings',
-  gpuFindings: 'gpu_findings',
-  sweepFindings: 'sweep_findings',
+/** Each check's family of rows in the one findings table (check_findings). */
+export const FINDING_FAMILIES: Record<FindingTable, FindingFamily> = {
+  findings: 'budget',
+  gpuFindings: 'gpu',
+  sweepFindings: 'sweep',
 };
+
+export type FindingFamily = 'budget' | 'gpu' | 'sweep';
 
 export interface Store {
   spend: SpendStore;

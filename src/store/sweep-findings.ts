@@ -11,7 +11,7 @@ export interface SweepFindingStore {
 /** Runaway-sweep findings, read back from their JSON bodies. */
 export class SqlSweepFindingStore extends SqlTrackedFindings<TrackedSweepFinding> implements SweepFindingStore {
   constructor(db: Session) {
-    super(db, 'sweep_findings');
+    super(db, 'sweep');
   }
 }
 
@@ -20,12 +20,15 @@ export async function applySweepFindingChange(tx: Session, change: FindingChange
   const at = now.toISOString();
   for (const f of [...change.opened, ...change.stillOpen])
     await tx.run(
-      `INSERT INTO sweep_findings (id, team, sweep, body, state, first_seen, last_seen, resolved_at)
-       VALUES (?, ?, ?, ?, 'open', ?, ?, NULL)
-       ON CONFLICT (id) DO UPDATE SET body = excluded.body, state = 'open', last_seen = excluded.last_seen,
-         first_seen = CASE WHEN sweep_findings.state = 'open' THEN sweep_findings.first_seen ELSE excluded.first_seen END, resolved_at = NULL`,
-      [f.id, f.team, f.sweep, JSON.stringify(f), at, at],
+      `INSERT INTO check_findings (family, id, kind, team, subject, body, state, first_seen, last_seen, resolved_at)
+       VALUES ('sweep', ?, ?, ?, ?, ?, 'open', ?, ?, NULL)
+       ON CONFLICT (family, id) DO UPDATE SET body = excluded.body, state = 'open', last_seen = excluded.last_seen,
+         first_seen = CASE WHEN check_findings.state = 'open' THEN check_findings.first_seen ELSE excluded.first_seen END, resolved_at = NULL`,
+      [f.id, f.kind, f.team, f.sweep, JSON.stringify(f), at, at],
     );
   for (const id of change.resolved)
-    await tx.run("UPDATE sweep_findings SET state = 'resolved', resolved_at = ? WHERE id = ? AND state = 'open'", [at, id]);
+    await tx.run("UPDATE check_findings SET state = 'resolved', resolved_at = ? WHERE family = 'sweep' AND id = ? AND state = 'open'", [
+      at,
+      id,
+    ]);
 }

@@ -1,6 +1,6 @@
 import type { Session } from './session.js';
 
-/** The columns every table of JSON findings shares: gpu_findings and sweep_findings. */
+/** The columns of the one findings table (check_findings) a check's findings are read back from. */
 interface TrackedRow {
   body: string;
   state: 'open' | 'resolved';
@@ -26,20 +26,23 @@ function toTracked<T extends Tracked>(row: TrackedRow): T {
   } as T;
 }
 
-/** Reads findings stored as JSON bodies with their open/resolved state; `table` is one of ours, never user input. */
+/** Reads one check's findings (JSON bodies with their open/resolved state) from the one findings table. */
 export class SqlTrackedFindings<T extends Tracked> {
   constructor(
     private readonly db: Session,
-    private readonly table: 'gpu_findings' | 'sweep_findings',
+    private readonly family: 'gpu' | 'sweep',
   ) {}
 
   async listOpen(): Promise<T[]> {
-    const rows = await this.db.rows<TrackedRow>(`SELECT * FROM ${this.table} WHERE state = 'open' ORDER BY ${this.db.dialect.bytes('id')}`);
+    const rows = await this.db.rows<TrackedRow>(
+      `SELECT * FROM check_findings WHERE family = ? AND state = 'open' ORDER BY ${this.db.dialect.bytes('id')}`,
+      [this.family],
+    );
     return rows.map((r) => toTracked<T>(r));
   }
 
   async get(id: string): Promise<T | null> {
-    const row = await this.db.one<TrackedRow>(`SELECT * FROM ${this.table} WHERE id = ?`, [id]);
+    const row = await this.db.one<TrackedRow>('SELECT * FROM check_findings WHERE family = ? AND id = ?', [this.family, id]);
     return row ? toTracked<T>(row) : null;
   }
 }

@@ -11,8 +11,19 @@ import type { Store } from '../../src/store/store.js';
 import { describePostgres, freshDatabase } from '../support/postgres.js';
 
 // Databases written by the code before the store was written once (the fixtures are dumps of
-// them, with a few rows): opened by today's store, they keep every row, record the one migration
-// list, and answer with what was written.
+// them, with a few rows): opened by today's store, they keep every row (the three findings tables'
+// rows all in the one findings table), record the one migration list, and answer with what was written.
+
+/** The tables of findings the one findings table replaced. */
+const MERGED = ['findings', 'gpu_findings', 'sweep_findings'];
+
+/** Row counts per table, the merged tables' rows counted as the one findings table's. */
+function asMerged(counts: [string, number][]): [string, number][] {
+  const merged = counts.filter(([t]) => MERGED.includes(t)).reduce((sum, [, n]) => sum + n, 0);
+  const rest = counts.filter(([t]) => !MERGED.includes(t) && t !== 'check_findings');
+  const findings = counts.find(([t]) => t === 'check_findings')?.[1] ?? merged;
+  return [...rest, ['check_findings', findings] as [string, number]].sort(([a], [b]) => (a < b ? -1 : 1));
+}
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../fixtures/store', name), 'utf8');
 
@@ -35,12 +46,18 @@ describe('a SQLite file at the last user_version before the one migration list',
     const path = join(mkdtempSync(join(tmpdir(), 'burnrate-upgrade-')), 'burnrate.db');
     const raw = new Database(path);
     raw.exec(fixture('sqlite-user-version-21.sql'));
-    const tables = raw
-      .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-      .pluck()
-      .all();
-    const count = (db: Database.Database) => tables.map((t) => (db.prepare(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n);
+    const count = (db: Database.Database) =>
+      asMerged(
+        db
+          .prepare<[], string>(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'burnrate_migrations'",
+          )
+          .pluck()
+          .all()
+          .map((t): [string, number] => [t, (db.prepare(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n]),
+      );
     const before = count(raw);
+    expect(before.find(([t]) => t === 'check_findings')?.[1]).toBeGreaterThan(0);
     raw.close();
 
     const store = openStore(path);
@@ -65,10 +82,17 @@ describePostgres('a Postgres database at the baseline before the one migration l
     await client.connect();
     const counts = async () => {
       const { rows } = await client.query<{ name: string }>(
-        "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1",
+        "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'burnrate_migrations' ORDER BY 1",
       );
-      return Promise.all(
-        rows.map(async (r) => [r.name, (await client.query(`SELECT count(*)::int AS n FROM public."${r.name}"`)).rows[0].n]),
+      return asMerged(
+        await Promise.all(
+          rows.map(
+            async (r): Promise<[string, number]> => [
+              r.name,
+              (await client.query(`SELECT count(*)::int AS n FROM public."${r.name}"`)).rows[0].n,
+            ],
+          ),
+        ),
       );
     };
     try {
