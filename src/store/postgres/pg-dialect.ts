@@ -2,7 +2,6 @@ import type { PgDb } from './pg-db.js';
 import type { PgSession } from './pg-session.js';
 import type { LeaseClock } from '../outbox-table.js';
 import type { Dialect, InsertColumn, Session } from '../session.js';
-import { postgresMoneySum } from '../dialect/money-sum.js';
 
 // Everything Postgres spells its own way, and the session over a pool (or one transaction's client).
 
@@ -11,7 +10,8 @@ const bytes = (expression: string): string => `${expression} COLLATE "C"`;
 
 export const POSTGRES: Dialect = {
   name: 'postgres',
-  money: postgresMoneySum,
+  // Money added exactly: each amount as NUMERIC (the double's 15 significant digits), summed as such.
+  money: (column) => `sum(${column}::numeric)`,
   inList: (column) => `${column} = ANY(?)`,
   listTable: 'unnest(?::text[]) AS list(value)',
   list: (values) => values,

@@ -1,9 +1,18 @@
 import type Database from 'better-sqlite3';
 import type { LeaseClock } from '../outbox-table.js';
 import type { Dialect, InsertColumn, Session } from '../session.js';
-import { sqliteMoneySum } from '../dialect/money-sum.js';
 
 // Everything SQLite spells its own way, and the session over one better-sqlite3 connection.
+
+/**
+ * Money is added exactly, never as a running double (0.1 + 0.2 = 0.30000000000000004; a large
+ * amount swallows tiny ones). SQLite has no decimal type: each row's amount is taken in integer
+ * micro-units (64-bit, added exactly) and divided once; what a row holds below a micro-unit (nothing
+ * for a bill's decimal amounts; a third of a cent for a Kubernetes node's cost split three ways) is
+ * added beside it, so a split bill still adds up to its node's line.
+ */
+const sqliteMoneySum = (column: string): string =>
+  `(sum(CAST(round(${column} * 1000000) AS INTEGER)) / 1000000.0 + round(sum(${column} - round(${column} * 1000000) / 1000000.0), 12))`;
 
 export const SQLITE: Dialect = {
   name: 'sqlite',
