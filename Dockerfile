@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # burnrate: build once, run as an unprivileged user with the database on a volume.
 
-FROM node:24-bookworm-slim AS build
+FROM node:26-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 compiles from source; the official image keeps Node's headers under /usr/local.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
@@ -16,7 +16,7 @@ COPY bench ./bench
 COPY scripts ./scripts
 RUN npm run build && npm prune --omit=dev
 
-FROM node:24-bookworm-slim AS runtime
+FROM node:26-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     BURNRATE_DB=/var/lib/burnrate/burnrate.db \
     HOST=0.0.0.0 \
