@@ -201,7 +201,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    tsPreCompilationDeps: true,
+    // swc reads TypeScript here: dependency-cruiser cannot use TypeScript 7.0's compiler, and swc
+    // sees type-only imports and re-exports (`export type … from`) as dependencies too.
+    parser: 'swc',
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
   },
