@@ -3,10 +3,8 @@
 
 FROM node:26-bookworm-slim AS build
 WORKDIR /app
-# better-sqlite3 compiles from source; the official image keeps Node's headers under /usr/local.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
-ENV npm_config_nodedir=/usr/local
-COPY package.json package-lock.json .npmrc ./
+# No compiler needed: every native module (better-sqlite3, DuckDB, resvg, swc) ships a prebuilt binary.
+COPY package.json package-lock.json ./
 RUN npm ci
 COPY tsconfig.json ./
 COPY src ./src
