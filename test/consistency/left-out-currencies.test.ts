@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -12,8 +11,6 @@ import { detectIdleGpus } from '../../src/snapshots/idle-gpus.js';
 import { loadKubeCost } from '../../src/snapshots/kube-cost.js';
 import { loadSavingsLedger, savingsSummary } from '../../src/snapshots/savings-ledger.js';
 import { loadWasteDiagnosis, wastePeriod } from '../../src/snapshots/waste-snapshot.js';
-import { insertSaving } from '../../src/store/savings-ledger.js';
-import { sqliteSession } from '../../src/store/sqlite/sqlite-dialect.js';
 import { appHome } from '../../templates/app-home.js';
 import { idleAlert } from '../../templates/idle-alert.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
@@ -22,6 +19,7 @@ import { dcgmGpuLabelSets, FakePrometheus, readDcgmExposition } from '../fakes/f
 import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
 import { spendRow, testDeps } from '../support/deps.js';
 import { cli, workDir } from '../support/run-cli.js';
+import { recordOneMachine } from './one-machine.js';
 
 // A GPU machine billed every day in dollars and in reais, and burnrate.yml has no rate from reais
 // to dollars. Every surface that reads the machine's bill (its billed rate in the idle alert, the
@@ -99,39 +97,19 @@ describe('a currency without a rate is left out of every resource figure, and ev
     };
     writeFileSync(join(dir, 'burnrate.yml'), JSON.stringify({ teams: TEAMS, sources: [] }));
     writeFileSync(join(dir, 'gpus.yml'), JSON.stringify(withGpus));
-    await deps.store.importBatches([
-      { scope: { source: 'test', billingPeriods: ['2026-10', '2026-11'] }, rows: bill(), dataThrough: `${TODAY}T00:00:00Z` },
-    ]);
-    // The machine is also a Kubernetes node, one workload holding its GPU every hour.
-    await deps.store.kubeUsage.record(
-      'prod',
-      new Date(NOW),
-      BILL_DAYS.map((day) => ({
-        day,
-        cluster: 'prod',
-        node: HOST,
-        nodeInstanceId: INSTANCE,
-        nodeHourly: 1,
-        namespace: 'vision',
-        workload: 'vision/Deployment/notebook',
-        team: 'vision',
-        nodeHours: 24,
-      })),
-      [],
-    );
-    const sql = new Database(db);
-    await insertSaving(sqliteSession(sql), {
-      action: 'instance.stop',
-      ref: 'finding-1',
-      resourceId: INSTANCE,
+    // The machine is also a Kubernetes node, one workload holding its GPU every hour, and stopped once.
+    await recordOneMachine(deps, {
+      db,
+      now: NOW,
+      today: TODAY,
+      instance: INSTANCE,
+      host: HOST,
       name: 'cv-notebook',
-      team: 'vision',
-      at: new Date(STOP_AT),
-      byUser: 'U0ALICE',
-      expectedDaily: 40,
-      currency: 'USD',
+      workload: 'vision/Deployment/notebook',
+      days: BILL_DAYS,
+      rows: bill(),
+      stopAt: STOP_AT,
     });
-    sql.close();
   });
 
   afterAll(async () => {

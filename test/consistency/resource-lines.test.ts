@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
@@ -9,13 +8,12 @@ import { loadBilledRates } from '../../src/snapshots/billed-rates.js';
 import { loadKubeCost } from '../../src/snapshots/kube-cost.js';
 import { loadSavingsLedger } from '../../src/snapshots/savings-ledger.js';
 import { loadWasteDiagnosis, wastePeriod } from '../../src/snapshots/waste-snapshot.js';
-import { insertSaving } from '../../src/store/savings-ledger.js';
-import { sqliteSession } from '../../src/store/sqlite/sqlite-dialect.js';
 import { FakeEc2 } from '../fakes/fake-ec2.js';
 import { dcgmGpuLabelSets, FakePrometheus, readDcgmExposition } from '../fakes/fake-prometheus.js';
 import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
 import { spendRow, testDeps } from '../support/deps.js';
 import { workDir } from '../support/run-cli.js';
+import { recordOneMachine } from './one-machine.js';
 
 // One resource, one figure per fact, whatever surface reads it. A GPU instance is billed every day
 // in dollars (its compute) and in yen (a Japanese account's share of it) over the end of October and
@@ -93,40 +91,19 @@ describe("a resource's money is one figure on every surface, each billing period
       ],
     });
     useEc2Endpoint(ec2.endpoint);
-    await deps.store.importBatches([
-      { scope: { source: 'test', billingPeriods: ['2026-10', '2026-11'] }, rows: bill(), dataThrough: `${TODAY}T00:00:00Z` },
-    ]);
-    // The same machine is a Kubernetes node: one workload held its GPU every hour of every day.
-    await deps.store.kubeUsage.record(
-      'prod',
-      new Date(NOW),
-      BILL_DAYS.map((day) => ({
-        day,
-        cluster: 'prod',
-        node: HOST,
-        nodeInstanceId: INSTANCE,
-        nodeHourly: 1,
-        namespace: 'vision',
-        workload: 'vision/Deployment/train',
-        team: 'vision',
-        nodeHours: 24,
-      })),
-      [],
-    );
-    // A Stop of the instance, as the action records it.
-    const sql = new Database(db);
-    await insertSaving(sqliteSession(sql), {
-      action: 'instance.stop',
-      ref: 'finding-1',
-      resourceId: INSTANCE,
+    // The machine is also a Kubernetes node, one workload holding its GPU every hour, and stopped once.
+    await recordOneMachine(deps, {
+      db,
+      now: NOW,
+      today: TODAY,
+      instance: INSTANCE,
+      host: HOST,
       name: 'cv-node',
-      team: 'vision',
-      at: new Date(STOP_AT),
-      byUser: 'U0ALICE',
-      expectedDaily: 40,
-      currency: 'USD',
+      workload: 'vision/Deployment/train',
+      days: BILL_DAYS,
+      rows: bill(),
+      stopAt: STOP_AT,
     });
-    sql.close();
   });
 
   afterAll(async () => {
