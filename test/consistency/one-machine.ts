@@ -14,7 +14,7 @@ export interface OneMachine {
   host: string;
   name: string;
   workload: string;
-  days: string[];
+  days: readonly string[];
   rows: SpendRow[];
   stopAt: string;
 }
