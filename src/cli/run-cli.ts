@@ -1,46 +1,34 @@
-import { auditVerb } from './audit.js';
-import { budgetsVerb } from './budgets.js';
-import { checkVerb } from './check.js';
-import { configVerb } from './config.js';
-import { demoVerb } from './demo.js';
-import { idleVerb } from './idle.js';
-import { importVerb } from './import.js';
-import { outboxVerb } from './outbox.js';
-import { recommendVerb } from './recommend.js';
 import type { CliIo, Verb } from './io.js';
 import { formatHelpPage, formatOverview, HELP_PAGES, type VerbName } from './help-pages.js';
-import { pricesVerb } from './prices.js';
-import { reviewVerb } from './review.js';
-import { serveVerb } from './serve.js';
-import { showbackVerb } from './showback.js';
-import { spendVerb } from './spend.js';
-import { statusVerb } from './status.js';
-import { wasteVerb } from './waste.js';
-import { savingsVerb } from './savings.js';
 import { packageVersion } from '../config/package-version.js';
 import { closest } from '../domain/closest.js';
 import { BurnrateError, isBurnrateError } from '../domain/errors.js';
 import { FIRST_YEAR, isInstantWithinYears, LAST_YEAR } from '../domain/calendar-range.js';
 
-/** Every verb; typed by the help pages, so a verb without a --help page does not compile. */
-const VERBS: Record<VerbName, Verb> = {
-  serve: serveVerb,
-  check: checkVerb,
-  spend: spendVerb,
-  budgets: budgetsVerb,
-  idle: idleVerb,
-  recommend: recommendVerb,
-  waste: wasteVerb,
-  savings: savingsVerb,
-  review: reviewVerb,
-  showback: showbackVerb,
-  audit: auditVerb,
-  status: statusVerb,
-  outbox: outboxVerb,
-  import: importVerb,
-  config: configVerb,
-  prices: pricesVerb,
-  demo: demoVerb,
+/**
+ * Every verb, loaded only when it runs: a verb's module pulls in what it uses (serve: both chat
+ * platforms and the metrics server; import: DuckDB), so `--version`, `--help` and `help <verb>`
+ * load none of them and one verb loads no other verb's. Typed by the help pages, so a verb without
+ * a --help page does not compile.
+ */
+const VERBS: Record<VerbName, () => Promise<Verb>> = {
+  serve: async () => (await import('./serve.js')).serveVerb,
+  check: async () => (await import('./check.js')).checkVerb,
+  spend: async () => (await import('./spend.js')).spendVerb,
+  budgets: async () => (await import('./budgets.js')).budgetsVerb,
+  idle: async () => (await import('./idle.js')).idleVerb,
+  recommend: async () => (await import('./recommend.js')).recommendVerb,
+  waste: async () => (await import('./waste.js')).wasteVerb,
+  savings: async () => (await import('./savings.js')).savingsVerb,
+  review: async () => (await import('./review.js')).reviewVerb,
+  showback: async () => (await import('./showback.js')).showbackVerb,
+  audit: async () => (await import('./audit.js')).auditVerb,
+  status: async () => (await import('./status.js')).statusVerb,
+  outbox: async () => (await import('./outbox.js')).outboxVerb,
+  import: async () => (await import('./import.js')).importVerb,
+  config: async () => (await import('./config.js')).configVerb,
+  prices: async () => (await import('./prices.js')).pricesVerb,
+  demo: async () => (await import('./demo.js')).demoVerb,
 };
 
 const HELP = formatOverview();
@@ -59,8 +47,8 @@ export async function runCli(argv: string[], io: CliIo = defaultIo()): Promise<n
   }
   if (!isVerb(name)) return unknownCommand(name, io);
   if (asksForHelp(args)) return helpOf(name, io);
-  const verb = VERBS[name];
   try {
+    const verb = await VERBS[name]();
     return await verb(args, withPinnedClock(io));
   } catch (error) {
     if (isBurnrateError(error)) {
