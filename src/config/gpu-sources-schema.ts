@@ -31,23 +31,34 @@ const httpUrl = text('a URL such as http://prometheus.monitoring:9090').refine(
       return false;
     }
   },
-  { error: 'expected an http(s) URL without credentials, e.g. http://prometheus.monitoring:9090 (a token goes in bearerTokenEnv)' },
+  {
+    error:
+      'expected an http(s) URL without credentials, e.g. http://prometheus.monitoring:9090 (a token goes in bearerTokenEnv or bearerTokenFile)',
+  },
 );
 
-export const prometheusMetricsSchema = z.strictObject({
-  type: z.literal('prometheus'),
-  id: text('a source id').optional(),
-  /** Base URL of Prometheus (or Thanos, Mimir, VictoriaMetrics): the part before /api/v1. */
-  url: httpUrl,
-  /** Name of the environment variable holding a bearer token; the token itself never goes in the file. */
-  bearerTokenEnv: environmentName.optional(),
-  /** Per HTTP request. */
-  timeoutSeconds: z
-    .number({ error: 'expected seconds' })
-    .positive({ error: 'expected seconds above 0' })
-    .max(600, { error: 'expected at most 600 seconds' })
-    .default(60),
-});
+export const prometheusMetricsSchema = z
+  .strictObject({
+    type: z.literal('prometheus'),
+    id: text('a source id').optional(),
+    /** Base URL of Prometheus (or Thanos, Mimir, VictoriaMetrics): the part before /api/v1. */
+    url: httpUrl,
+    /** Name of the environment variable holding a bearer token; the token itself never goes in the file. */
+    bearerTokenEnv: environmentName.optional(),
+    /** A file holding a bearer token, read again whenever it changes (a projected service-account token rotates). */
+    bearerTokenFile: text('the path of a file holding the bearer token').optional(),
+    /** Amazon Managed Service for Prometheus: requests signed with SigV4 (service aps) by the default AWS credentials. */
+    sigv4: z.strictObject({ region: awsRegion }, { error: 'expected sigv4: { region: <the workspace region> }' }).optional(),
+    /** Per HTTP request. */
+    timeoutSeconds: z
+      .number({ error: 'expected seconds' })
+      .positive({ error: 'expected seconds above 0' })
+      .max(600, { error: 'expected at most 600 seconds' })
+      .default(60),
+  })
+  .refine((source) => [source.bearerTokenEnv, source.bearerTokenFile, source.sigv4].filter(Boolean).length <= 1, {
+    error: 'expected one way to authenticate: bearerTokenEnv, bearerTokenFile or sigv4, not several',
+  });
 
 export const cloudwatchMetricsSchema = z.strictObject({
   type: z.literal('cloudwatch'),

@@ -2,15 +2,26 @@ import { metricsSourceId } from '../../config/gpu-sources-schema.js';
 import type { ProviderGpu } from '../provider.js';
 import { RollingWindowMetrics } from '../rolling-window-metrics.js';
 import { PrometheusGpuSource } from './prometheus-source.js';
+import { bearerTokenFile } from './bearer-token-file.js';
+import { sigv4Auth } from './sigv4-auth.js';
 
-/** DCGM and node_exporter metrics from Prometheus; each source's bearer token comes read from the environment already (bearer-tokens.ts). */
+/**
+ * DCGM and node_exporter metrics from Prometheus. A token from the environment comes read already
+ * (bearer-tokens.ts); a token file is read per request as it rotates; sigv4 signs for Amazon
+ * Managed Service for Prometheus.
+ */
 export function prometheusGpu(tokens: ReadonlyMap<string, string>): ProviderGpu {
   return {
     metrics: (source) => {
       if (source.type !== 'prometheus') throw new Error(`not a Prometheus source: ${source.type}`);
       const id = metricsSourceId(source);
+      const auth = source.bearerTokenFile
+        ? bearerTokenFile(source.bearerTokenFile)
+        : source.sigv4
+          ? sigv4Auth({ region: source.sigv4.region })
+          : undefined;
       return new RollingWindowMetrics(
-        new PrometheusGpuSource({ id, url: source.url, bearerToken: tokens.get(id), timeoutMs: source.timeoutSeconds * 1000 }),
+        new PrometheusGpuSource({ id, url: source.url, bearerToken: tokens.get(id), auth, timeoutMs: source.timeoutSeconds * 1000 }),
       );
     },
   };

@@ -1,6 +1,7 @@
 import { BurnrateError } from '../../domain/errors.js';
 import type { QueryWindow } from './dcgm-queries.js';
 import { parseQueryRangeAnswer, type MatrixSink } from './matrix-parser.js';
+import { staticBearerToken, type PrometheusAuth } from './prometheus-auth.js';
 
 export type FetchFn = typeof globalThis.fetch;
 
@@ -8,6 +9,8 @@ export interface PrometheusHttpOptions {
   url: string;
   /** Sent as `Authorization: Bearer …`; kept in a private field and never put in an error or log. */
   bearerToken?: string | undefined;
+  /** Any other way to authorise a request (a token file, SigV4); wins over bearerToken. */
+  auth?: PrometheusAuth | undefined;
   fetch?: FetchFn | undefined;
   timeoutMs?: number | undefined;
 }
@@ -17,14 +20,14 @@ export class PrometheusHttpClient {
   /** The URL as it may appear in messages (the constructor refuses credentials and drops the query string). */
   readonly displayUrl: string;
   readonly #base: URL;
-  readonly #token: string | undefined;
+  readonly #auth: PrometheusAuth | undefined;
   readonly #fetch: FetchFn;
   readonly #timeoutMs: number;
 
   constructor(options: PrometheusHttpOptions) {
     this.#base = parseBaseUrl(options.url);
     this.displayUrl = redactUrl(this.#base);
-    this.#token = options.bearerToken || undefined;
+    this.#auth = options.auth ?? (options.bearerToken ? staticBearerToken(options.bearerToken) : undefined);
     this.#fetch = options.fetch ?? globalThis.fetch;
     this.#timeoutMs = options.timeoutMs ?? 60_000;
   }
@@ -33,8 +36,7 @@ export class PrometheusHttpClient {
   async queryRange(query: string, window: QueryWindow, sink: MatrixSink): Promise<void> {
     const url = new URL('api/v1/query_range', this.#base);
     url.search = new URLSearchParams({ query, start: String(window.start), end: String(window.end), step: String(window.step) }).toString();
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (this.#token) headers.authorization = `Bearer ${this.#token}`;
+    const headers: Record<string, string> = { accept: 'application/json', ...(await this.#auth?.headers(url)) };
 
     let response: Response;
     let body: Uint8Array;
@@ -75,9 +77,9 @@ export class PrometheusHttpClient {
   }
 
   private refused(status: number): BurnrateError {
-    const hint = this.#token
-      ? 'Check that the bearer token is current and allowed to query this Prometheus, and that any proxy in front of it passes the Authorization header on.'
-      : 'This Prometheus wants credentials: give the source a bearer token (read from the environment), or point it at an endpoint that needs none.';
+    const hint =
+      this.#auth?.refusedHint ??
+      'This Prometheus wants credentials: give the source a bearer token (bearerTokenEnv or bearerTokenFile) or sigv4, or point it at an endpoint that needs none.';
     return new BurnrateError(
       'burnrate_prometheus_unauthorized',
       `Prometheus at ${this.displayUrl} refused the request (HTTP ${status}).`,
