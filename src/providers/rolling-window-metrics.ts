@@ -50,12 +50,26 @@ export class RollingWindowMetrics implements GpuMetricsSource {
   }
 
   /**
-   * A few machines' samples straight from the source, not kept: one click's re-check reads one
-   * instance, and the fleet's window stays as the check left it. A source that cannot be asked for
-   * some machines answers from the kept window, as a fetch does.
+   * A few machines' samples, not kept: one click's re-check reads one instance, and the fleet's
+   * window stays as the check left it. Where the kept window serves the range, only the new samples
+   * of these machines are asked for and joined to the kept series of their hosts; else the whole
+   * range of these machines. A source that cannot be asked for some machines, or whose machines
+   * sent nothing new (kept samples alone would hide that), answers as a fetch does.
    */
-  fetchInstances(range: MetricsRange, instances: readonly GpuInstance[]): Promise<GpuSeries[]> {
-    return this.source.fetchInstances ? this.source.fetchInstances(range, instances) : this.fetch(range);
+  async fetchInstances(range: MetricsRange, instances: readonly GpuInstance[]): Promise<GpuSeries[]> {
+    if (!this.source.fetchInstances) return this.fetch(range);
+    const kept = this.kept;
+    if (!kept || !this.reusable(kept.range, range)) return this.source.fetchInstances(range, instances);
+    const deltaStart = Math.max(range.start, kept.range.end - this.alignedOverlap(range));
+    const fresh =
+      deltaStart < range.end
+        ? await this.source.fetchInstances({ start: deltaStart, end: range.end, stepSeconds: range.stepSeconds }, instances)
+        : [];
+    if (fresh.length === 0) return this.fetch(range);
+    // The kept series of the machines that answered: attribution keeps the clicked instance's among them.
+    const hosts = new Set(fresh.map((s) => s.ref.host));
+    const theirs = new Map([...kept.series].filter(([, s]) => hosts.has(s.ref.host)));
+    return merge({ range: kept.range, series: theirs }, fresh, range);
   }
 
   /** Host peaks are read rarely (recommendations, the waste diagnosis) and are not kept. */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody } from './http-body.js';
 
@@ -32,10 +32,6 @@ export interface PrometheusRequest {
   step: number;
   /** The Authorization header as sent (the fake's token is a test value). */
   authorization: string | undefined;
-  /** Every header as sent, for checking a SigV4 signature. */
-  headers: IncomingHttpHeaders;
-  /** The query string exactly as sent (a signature covers it). */
-  rawQuery: string;
 }
 
 export type PrometheusFailure =
@@ -67,7 +63,7 @@ export class FakePrometheus {
     private readonly server: Server,
     readonly url: string,
     private gpus: readonly FakeDcgmGpu[],
-    private token: string | undefined,
+    private readonly token: string | undefined,
     private readonly hosts: readonly FakeNodeHost[],
   ) {}
 
@@ -80,11 +76,6 @@ export class FakePrometheus {
     const { port } = server.address() as AddressInfo;
     fake = new FakePrometheus(server, `http://127.0.0.1:${port}`, options.gpus ?? [], options.token, options.hosts ?? []);
     return fake;
-  }
-
-  /** The token accepted from now on, as a server does once a rotated token replaces the old one. */
-  setToken(token: string): void {
-    this.token = token;
   }
 
   setGpus(gpus: readonly FakeDcgmGpu[]): void {
@@ -122,8 +113,6 @@ export class FakePrometheus {
       end: Number(params.get('end')),
       step: Number(params.get('step')),
       authorization: req.headers.authorization,
-      headers: req.headers,
-      rawQuery: url.search.slice(1),
     };
     this.requests.push(request);
 
@@ -176,10 +165,11 @@ export class FakePrometheus {
     this.answer(
       res,
       request,
-      this.gpus.map((gpu) => ({
-        labels: project(gpu.labels, parsed),
-        fn: gpu.metrics[parsed.metric] ?? (parsed.orMetric ? gpu.metrics[parsed.orMetric] : undefined),
-      })),
+      this.gpus.map((gpu) => {
+        // `a or b`: the first selector that selects this GPU's series answers for it.
+        const chosen = parsed.selectors.find((s) => gpu.metrics[s.metric] && s.matchers.every((m) => m.test(gpu.labels[m.label] ?? '')));
+        return { labels: project(gpu.labels, parsed), fn: chosen ? gpu.metrics[chosen.metric] : undefined };
+      }),
     );
   }
 
@@ -214,27 +204,74 @@ function parseNodeQuery(query: string): 'cpuBusyCores' | 'memUsedBytes' | null {
   return null;
 }
 
+/** A label matcher as PromQL has it: `=` compares, `=~` is an RE2 regex anchored at both ends. */
+interface LabelTest {
+  label: string;
+  test: (value: string) => boolean;
+}
+
+interface Selector {
+  metric: string;
+  matchers: LabelTest[];
+}
+
 interface ParsedQuery {
   metric: string;
-  /** `a or b`: series of either name (a GPU reports one of them). */
-  orMetric?: string;
+  /** `a or b{...} or ...`: series of any of them (a GPU reports one of the names). */
+  selectors: Selector[];
   by: string[] | null;
 }
 
-/** The shapes burnrate sends: a bare metric name, `max by (labels) (metric)`, or `max by (labels) (metric or other)`. */
+const SELECTOR = /^\s*([a-zA-Z_:][a-zA-Z0-9_:]*)\s*(?:\{((?:[^}"]|"(?:[^"\\]|\\.)*")*)\})?\s*/;
+const MATCHER = /^\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*(=~|=)\s*("(?:[^"\\]|\\.)*")\s*(?:,|$)/;
+
+/** The shapes burnrate sends: a bare metric name, or `max by (labels) (selector or selector ...)`, a selector `name` or `name{label=~"re"}`. */
 function parseQuery(query: string): ParsedQuery | null {
   const bare = /^\s*([a-zA-Z_:][a-zA-Z0-9_:]*)\s*$/.exec(query);
-  if (bare) return { metric: bare[1]!, by: null };
-  const agg = /^\s*max\s+by\s*\(([^)]*)\)\s*\(\s*([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\s+or\s+([a-zA-Z_:][a-zA-Z0-9_:]*))?\s*\)\s*$/.exec(query);
+  if (bare) return { metric: bare[1]!, selectors: [{ metric: bare[1]!, matchers: [] }], by: null };
+  const agg = /^\s*max\s+by\s*\(([^)]*)\)\s*\((.*)\)\s*$/s.exec(query);
   if (!agg) return null;
+  const selectors: Selector[] = [];
+  let rest = agg[2]!;
+  for (;;) {
+    const sel = SELECTOR.exec(rest);
+    if (!sel) return null;
+    const matchers = parseMatchers(sel[2] ?? '');
+    if (!matchers) return null;
+    selectors.push({ metric: sel[1]!, matchers });
+    rest = rest.slice(sel[0].length);
+    if (rest === '') break;
+    const or = /^or\s+/.exec(rest);
+    if (!or) return null;
+    rest = rest.slice(or[0].length);
+  }
   return {
-    metric: agg[2]!,
-    ...(agg[3] ? { orMetric: agg[3] } : {}),
+    metric: selectors[0]!.metric,
+    selectors,
     by: agg[1]!
       .split(',')
       .map((l) => l.trim())
       .filter(Boolean),
   };
+}
+
+function parseMatchers(text: string): LabelTest[] | null {
+  const out: LabelTest[] = [];
+  let rest = text.trim();
+  while (rest !== '') {
+    const m = MATCHER.exec(rest);
+    if (!m) return null;
+    const value = JSON.parse(m[3]!) as string;
+    if (m[2] === '=') out.push({ label: m[1]!, test: (v) => v === value });
+    else {
+      // RE2's (?i) flag as JavaScript's; JavaScript's regex syntax covers the rest burnrate sends.
+      const insensitive = value.startsWith('(?i)');
+      const re = new RegExp(`^(?:${insensitive ? value.slice(4) : value})$`, insensitive ? 'i' : '');
+      out.push({ label: m[1]!, test: (v) => re.test(v) });
+    }
+    rest = rest.slice(m[0].length).trim();
+  }
+  return out;
 }
 
 function project(labels: Record<string, string>, query: ParsedQuery): Record<string, string> {

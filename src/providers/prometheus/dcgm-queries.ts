@@ -1,4 +1,5 @@
 import type { StepGrid } from '../../domain/gpu-step-grid.js';
+import { selector, type LabelMatcher } from './machine-matchers.js';
 
 /** Where a DCGM metric's samples go in a GpuSeries. */
 export type DcgmSlot = 'engineActive' | 'gpuUtil' | 'power' | 'memUsed';
@@ -53,9 +54,14 @@ export const DCGM_GROUP_LABELS = [
   'container_name',
 ] as const;
 
-/** One query per metric for both exporter generations: `or` takes whichever the cluster has. */
-export function buildGpuQuery(metric: Pick<DcgmMetric, 'name' | 'legacyName'>): string {
-  return `max by (${DCGM_GROUP_LABELS.join(', ')}) (${metric.name} or ${metric.legacyName})`;
+/**
+ * One query per metric for both exporter generations: `or` takes whichever the cluster has. With
+ * matchers, only the series some matcher selects (a few machines' GPUs, machine-matchers.ts).
+ */
+export function buildGpuQuery(metric: Pick<DcgmMetric, 'name' | 'legacyName'>, matchers: readonly LabelMatcher[] = []): string {
+  const names = [metric.name, metric.legacyName];
+  const selectors = matchers.length === 0 ? names : names.flatMap((name) => matchers.map((m) => selector(name, m)));
+  return `max by (${DCGM_GROUP_LABELS.join(', ')}) (${selectors.join(' or ')})`;
 }
 
 /** Prometheus refuses a query_range whose (end - start) / step exceeds this. */

@@ -1,9 +1,10 @@
 import type { GpuMetricsSource } from '../../ports/gpu-metrics-source.js';
 import type { GpuSeries, MetricsRange } from '../../domain/gpu-metrics.js';
+import type { GpuInstance } from '../../domain/gpu-inventory.js';
+import { machineMatchers, type LabelMatcher } from './machine-matchers.js';
 import { buildGpuQuery, DCGM_METRICS, planWindows } from './dcgm-queries.js';
 import { GpuSeriesAssembler } from './gpu-series-assembler.js';
 import { PrometheusHttpClient, type FetchFn } from './prometheus-http.js';
-import type { PrometheusAuth } from './prometheus-auth.js';
 import { createStepGrid } from '../../domain/gpu-step-grid.js';
 import { percentile95, type HostPeak } from '../../domain/host-peaks.js';
 import { NODE_MEMORY_USED_QUERY, nodeCpuBusyQuery } from './node-queries.js';
@@ -14,8 +15,6 @@ export interface PrometheusGpuSourceOptions {
   url: string;
   /** The token's value, read from the environment by the caller; never logged or shown. */
   bearerToken?: string | undefined;
-  /** A token file that rotates, or SigV4 (prometheus-auth.ts); wins over bearerToken. */
-  auth?: PrometheusAuth | undefined;
   /** Injected transport (tests, proxies); defaults to the global fetch. */
   fetch?: FetchFn | undefined;
   /** Per request; default 60 s. */
@@ -42,7 +41,17 @@ export class PrometheusGpuSource implements GpuMetricsSource {
     return this.#http.displayUrl;
   }
 
-  async fetch(range: MetricsRange): Promise<GpuSeries[]> {
+  fetch(range: MetricsRange): Promise<GpuSeries[]> {
+    return this.fetchMatching(range, []);
+  }
+
+  /** The same queries, restricted to these machines' series by their host names and pods (a Stop click's re-check). */
+  fetchInstances(range: MetricsRange, instances: readonly GpuInstance[]): Promise<GpuSeries[]> {
+    const matchers = machineMatchers(instances);
+    return matchers.length === 0 ? Promise.resolve([]) : this.fetchMatching(range, matchers);
+  }
+
+  private async fetchMatching(range: MetricsRange, matchers: readonly LabelMatcher[]): Promise<GpuSeries[]> {
     const grid = createStepGrid(range);
     if (grid.length === 0) return [];
     const windows = planWindows(grid);
@@ -51,7 +60,7 @@ export class PrometheusGpuSource implements GpuMetricsSource {
     await Promise.all(
       DCGM_METRICS.map(async (metric) => {
         for (const window of windows) {
-          await this.#http.queryRange(buildGpuQuery(metric), window, (labels, times, values, count) =>
+          await this.#http.queryRange(buildGpuQuery(metric, matchers), window, (labels, times, values, count) =>
             assembler.add(metric.slot, labels, times, values, count),
           );
         }
