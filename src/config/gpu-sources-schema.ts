@@ -49,6 +49,11 @@ export const prometheusMetricsSchema = z
     bearerTokenFile: text('the path of a file holding the bearer token').optional(),
     /** Amazon Managed Service for Prometheus: requests signed with SigV4 (service aps) by the default AWS credentials. */
     sigv4: z.strictObject({ region: awsRegion }, { error: 'expected sigv4: { region: <the workspace region> }' }).optional(),
+    /** A private CA for an https url, trusted beside the system's: PEM text, or a file holding it. */
+    ca: text('PEM text beginning -----BEGIN CERTIFICATE-----')
+      .refine((pem) => pem.includes('-----BEGIN CERTIFICATE-----'), { error: 'expected PEM text beginning -----BEGIN CERTIFICATE-----' })
+      .optional(),
+    caFile: text('the path of a PEM file of CA certificates').optional(),
     /** Per HTTP request. */
     timeoutSeconds: z
       .number({ error: 'expected seconds' })
@@ -58,6 +63,10 @@ export const prometheusMetricsSchema = z
   })
   .refine((source) => [source.bearerTokenEnv, source.bearerTokenFile, source.sigv4].filter(Boolean).length <= 1, {
     error: 'expected one way to authenticate: bearerTokenEnv, bearerTokenFile or sigv4, not several',
+  })
+  .refine((source) => !(source.ca && source.caFile), { error: 'expected ca or caFile, not both' })
+  .refine((source) => !(source.ca || source.caFile) || source.url.startsWith('https:'), {
+    error: 'expected an https url with ca or caFile (a CA only checks TLS)',
   });
 
 export const cloudwatchMetricsSchema = z.strictObject({

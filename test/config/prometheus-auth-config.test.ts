@@ -36,6 +36,16 @@ describe('how burnrate authenticates to a Prometheus source', () => {
       '{ type: prometheus, url: "http://p:9090", sigv4: { region: eu-middle-9 } }',
       'gpu.metrics[0].sigv4.region: expected an AWS region',
     ],
+    [
+      'ca and caFile together',
+      '{ type: prometheus, url: "https://p:9090", caFile: /ca.pem, ca: "-----BEGIN CERTIFICATE-----" }',
+      'expected ca or caFile, not both',
+    ],
+    [
+      'a CA for plain http',
+      '{ type: prometheus, url: "http://p:9090", caFile: /etc/ssl/private-ca.pem }',
+      'expected an https url with ca or caFile',
+    ],
   ])('refuses %s', (_what, source, message) => {
     expect(errorOf(() => parseConfigText(withMetrics(source))).message).toContain(message);
   });

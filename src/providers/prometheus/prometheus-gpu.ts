@@ -4,6 +4,8 @@ import { RollingWindowMetrics } from '../rolling-window-metrics.js';
 import { PrometheusGpuSource } from './prometheus-source.js';
 import { bearerTokenFile } from './bearer-token-file.js';
 import { sigv4Auth } from './sigv4-auth.js';
+import { readCaFile } from './read-ca-file.js';
+import { fetchTrustingCa } from './fetch-trusting-ca.js';
 
 /**
  * DCGM and node_exporter metrics from Prometheus. A token from the environment comes read already
@@ -20,8 +22,16 @@ export function prometheusGpu(tokens: ReadonlyMap<string, string>): ProviderGpu 
         : source.sigv4
           ? sigv4Auth({ region: source.sigv4.region })
           : undefined;
+      const ca = source.ca ?? (source.caFile ? readCaFile(source.caFile) : undefined);
       return new RollingWindowMetrics(
-        new PrometheusGpuSource({ id, url: source.url, bearerToken: tokens.get(id), auth, timeoutMs: source.timeoutSeconds * 1000 }),
+        new PrometheusGpuSource({
+          id,
+          url: source.url,
+          bearerToken: tokens.get(id),
+          auth,
+          fetch: ca ? fetchTrustingCa(ca) : undefined,
+          timeoutMs: source.timeoutSeconds * 1000,
+        }),
       );
     },
   };

@@ -93,7 +93,9 @@ export class PrometheusHttpClient {
     return new BurnrateError(
       'burnrate_prometheus_unreachable',
       `Prometheus at ${this.displayUrl} is unreachable (${reason}).`,
-      'Check the url in the source config, that Prometheus is running, and that this machine can reach it (DNS, firewall, proxy).',
+      /CERT|UNABLE_TO_VERIFY|SELF_SIGNED/.test(reason)
+        ? "Prometheus' certificate is not signed by a CA this machine trusts: give the source its CA (ca or caFile), or check the url's host name."
+        : 'Check the url in the source config, that Prometheus is running, and that this machine can reach it (DNS, firewall, proxy).',
       1,
     );
   }
