@@ -1,4 +1,11 @@
-import { CloudWatchClient, GetMetricDataCommand, type MetricDataQuery, type MetricDataResult } from '@aws-sdk/client-cloudwatch';
+import {
+  CloudWatchClient,
+  GetMetricDataCommand,
+  type Dimension,
+  type MetricDataQuery,
+  type MetricDataResult,
+} from '@aws-sdk/client-cloudwatch';
+import type { GpuInstance } from '../../../domain/gpu-inventory.js';
 import type { GpuMetricsSource } from '../../../ports/gpu-metrics-source.js';
 import type { GpuSeries, MetricsRange } from '../../../domain/gpu-metrics.js';
 import { BurnrateError } from '../../../domain/errors.js';
@@ -43,13 +50,31 @@ export class CloudWatchGpuSource implements GpuMetricsSource {
     this.client = options.client ?? new CloudWatchClient({ region: options.region, maxAttempts: options.maxAttempts ?? 3 });
   }
 
-  async fetch(range: MetricsRange): Promise<GpuSeries[]> {
+  fetch(range: MetricsRange): Promise<GpuSeries[]> {
+    return this.fetchListed(range, [[]]);
+  }
+
+  /**
+   * These machines' GPUs only, listed by the agent's InstanceId and host dimensions (a Stop click's
+   * re-check). CloudWatch compares dimension values exactly, where attribution ignores case: a
+   * machine listed under no spelling tried is read as a fetch reads it.
+   */
+  async fetchInstances(range: MetricsRange, instances: readonly GpuInstance[]): Promise<GpuSeries[]> {
+    const filters = instances.flatMap((instance) => [
+      [{ Name: 'InstanceId', Value: instance.instanceId }],
+      ...hostSpellings(instance).map((host) => [{ Name: 'host', Value: host }]),
+    ]);
+    const series = await this.fetchListed(range, filters);
+    return series.length > 0 ? series : this.fetch(range);
+  }
+
+  private async fetchListed(range: MetricsRange, filters: readonly Dimension[][]): Promise<GpuSeries[]> {
     const grid = createStepGrid(range);
     checkPeriod(grid.step);
     if (grid.length === 0) return [];
 
     // 1. Which GPUs exist
-    const gpus = await discoverGpus(this.client, this.namespace).catch((error: unknown) => {
+    const gpus = await discoverGpus(this.client, this.namespace, filters).catch((error: unknown) => {
       throw explainCloudWatchError(error, 'cloudwatch:ListMetrics', this.region);
     });
     if (gpus.length === 0) return [];
@@ -114,6 +139,12 @@ export class CloudWatchGpuSource implements GpuMetricsSource {
       nextToken = page.NextToken || undefined;
     } while (nextToken);
   }
+}
+
+/** The agent's `host` dimension is the machine's host name: its DNS names as listed, and their first labels. */
+function hostSpellings(instance: GpuInstance): string[] {
+  const names = (instance.hostNames ?? []).filter((name) => !/^\d+\.\d+\.\d+\.\d+$/.test(name));
+  return [...new Set(names.flatMap((name) => [name, name.split('.')[0]!]))];
 }
 
 /** CloudWatch periods: 1, 5, 10 or 30 s (high-resolution metrics) or a multiple of 60 s. */

@@ -11,12 +11,29 @@ export interface DiscoveredGpu {
 /**
  * Lists the GPUs that published utilisation in the namespace: ListMetrics filtered to one metric
  * name, 500 per page, so a thousand GPUs take two calls. The other metrics share the dimensions.
+ * With `filters`, one listing per filter (a machine's InstanceId or host dimension), joined.
  */
-export async function discoverGpus(client: CloudWatchClient, namespace: string): Promise<DiscoveredGpu[]> {
+export async function discoverGpus(
+  client: CloudWatchClient,
+  namespace: string,
+  filters: readonly Dimension[][] = [[]],
+): Promise<DiscoveredGpu[]> {
   const gpus = new Map<string, DiscoveredGpu>();
+  for (const filter of filters) await listInto(gpus, client, namespace, filter);
+  return [...gpus.values()];
+}
+
+async function listInto(gpus: Map<string, DiscoveredGpu>, client: CloudWatchClient, namespace: string, filter: Dimension[]): Promise<void> {
   let nextToken: string | undefined;
   do {
-    const page = await client.send(new ListMetricsCommand({ Namespace: namespace, MetricName: DISCOVERY_METRIC, NextToken: nextToken }));
+    const page = await client.send(
+      new ListMetricsCommand({
+        Namespace: namespace,
+        MetricName: DISCOVERY_METRIC,
+        ...(filter.length > 0 ? { Dimensions: filter } : {}),
+        NextToken: nextToken,
+      }),
+    );
     for (const metric of page.Metrics ?? []) {
       const dimensions = metric.Dimensions ?? [];
       const ref = refFromDimensions(dimensions);
@@ -32,5 +49,4 @@ export async function discoverGpus(client: CloudWatchClient, namespace: string):
     }
     nextToken = page.NextToken || undefined;
   } while (nextToken);
-  return [...gpus.values()];
 }
