@@ -4,5 +4,14 @@ import type { Provider } from '../provider.js';
 export const prometheus: Provider = {
   id: 'prometheus',
   configTypes: { metrics: ['prometheus'] },
+  permissions: [
+    {
+      cloud: 'aws',
+      permission: 'aps:QueryMetrics',
+      resource: '*',
+      usedBy: 'GPU metrics (Amazon Managed Service for Prometheus)',
+      when: 'with a prometheus source signed with sigv4',
+    },
+  ],
   gpu: async (_config, tokens) => (await import('./prometheus-gpu.js')).prometheusGpu(tokens),
 };
