@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody } from './http-body.js';
 
@@ -32,6 +32,10 @@ export interface PrometheusRequest {
   step: number;
   /** The Authorization header as sent (the fake's token is a test value). */
   authorization: string | undefined;
+  /** Every header as sent, for checking a SigV4 signature. */
+  headers: IncomingHttpHeaders;
+  /** The query string exactly as sent (a signature covers it). */
+  rawQuery: string;
 }
 
 export type PrometheusFailure =
@@ -63,7 +67,7 @@ export class FakePrometheus {
     private readonly server: Server,
     readonly url: string,
     private gpus: readonly FakeDcgmGpu[],
-    private readonly token: string | undefined,
+    private token: string | undefined,
     private readonly hosts: readonly FakeNodeHost[],
   ) {}
 
@@ -76,6 +80,11 @@ export class FakePrometheus {
     const { port } = server.address() as AddressInfo;
     fake = new FakePrometheus(server, `http://127.0.0.1:${port}`, options.gpus ?? [], options.token, options.hosts ?? []);
     return fake;
+  }
+
+  /** The token accepted from now on, as a server does once a rotated token replaces the old one. */
+  setToken(token: string): void {
+    this.token = token;
   }
 
   setGpus(gpus: readonly FakeDcgmGpu[]): void {
@@ -113,6 +122,8 @@ export class FakePrometheus {
       end: Number(params.get('end')),
       step: Number(params.get('step')),
       authorization: req.headers.authorization,
+      headers: req.headers,
+      rawQuery: url.search.slice(1),
     };
     this.requests.push(request);
 

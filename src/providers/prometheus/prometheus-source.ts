@@ -5,6 +5,7 @@ import { machineMatchers, type LabelMatcher } from './machine-matchers.js';
 import { buildGpuQuery, DCGM_METRICS, planWindows } from './dcgm-queries.js';
 import { GpuSeriesAssembler } from './gpu-series-assembler.js';
 import { PrometheusHttpClient, type FetchFn } from './prometheus-http.js';
+import type { PrometheusAuth } from './prometheus-auth.js';
 import { createStepGrid } from '../../domain/gpu-step-grid.js';
 import { percentile95, type HostPeak } from '../../domain/host-peaks.js';
 import { NODE_MEMORY_USED_QUERY, nodeCpuBusyQuery } from './node-queries.js';
@@ -15,6 +16,8 @@ export interface PrometheusGpuSourceOptions {
   url: string;
   /** The token's value, read from the environment by the caller; never logged or shown. */
   bearerToken?: string | undefined;
+  /** A token file that rotates, or SigV4 (prometheus-auth.ts); wins over bearerToken. */
+  auth?: PrometheusAuth | undefined;
   /** Injected transport (tests, proxies); defaults to the global fetch. */
   fetch?: FetchFn | undefined;
   /** Per request; default 60 s. */
