@@ -2,17 +2,15 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../../src/config/load-config.js';
 
-/** The README's Teams section, from its heading to the next top-level one. */
+/** The Teams page of the docs, docs/teams.md. */
 function teamsSection(): string {
-  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-  const start = readme.indexOf('## Microsoft Teams');
-  return readme.slice(start, readme.indexOf('\n## ', start + 1));
+  return readFileSync(new URL('../../../docs/teams.md', import.meta.url), 'utf8');
 }
 
-describe('the README on Teams', () => {
+describe('the docs on Teams', () => {
   it('shows a burnrate.yml that the configuration accepts, with a Teams channel and Entra ids', () => {
     const yaml = /```yaml\n([\s\S]*?)```/.exec(teamsSection())?.[1]?.replace(/^ {3}/gm, '');
-    if (!yaml) throw new Error('the README lost its Teams burnrate.yml');
+    if (!yaml) throw new Error('docs/teams.md lost its Teams burnrate.yml');
     const config = parseConfigText(yaml);
     expect(config.teams[0]?.msteams?.channel).toMatch(/^19:.+@thread\.tacv2$/);
     expect(config.admins).toHaveLength(1);
