@@ -25,6 +25,7 @@ export type Block =
   | TableBlock
   | ChartBlock
   | ImageBlock
+  | PlotBlock
   | DividerBlock
   | ActionsBlock
   | ContextBlock
@@ -74,6 +75,36 @@ export interface ImageBlock {
   png: string;
 }
 
+/**
+ * A chart the platform draws itself from its numbers (Slack's data_visualization block, a Teams
+ * card's Chart.* element): readable on any screen, themed, and read aloud. Built from the same
+ * series the PNG is drawn from (src/charts/), so the two never disagree.
+ */
+export interface PlotBlock {
+  type: 'plot';
+  plot: Plot;
+  /** The numbers in words: for screen readers and every surface that cannot draw the chart. */
+  alt: string;
+  /** The same chart as a PNG (base64), where the dialect has a fallback slot (a card's `fallback`). */
+  png?: string;
+}
+
+/**
+ * A chart as data. `line` values are levels (a running total): thinning the points keeps the
+ * ones shown exact. `bar` values are amounts over their label's span: merging bars sums them.
+ * `donut` is parts of a whole; `gauge` one value against its maximum.
+ */
+export type Plot =
+  | { kind: 'line' | 'bar'; title: string; xLabel: string; yLabel: string; categories: string[]; series: PlotSeries[] }
+  | { kind: 'donut'; title: string; segments: { label: string; value: number }[] }
+  | { kind: 'gauge'; title: string; value: number; max: number; label: string };
+
+/** One series: a value for every category, in the categories' order. */
+export interface PlotSeries {
+  name: string;
+  values: number[];
+}
+
 export interface DividerBlock {
   type: 'divider';
 }
@@ -111,6 +142,11 @@ export interface Mention {
   id: string | null;
   name: string;
   group: boolean;
+  /**
+   * The chat platform the id belongs to (`slack`, `teams`): a copy of the message for another
+   * platform names them without a ping. Absent: the id is the platform's the message goes to.
+   */
+  platform?: string;
 }
 
 export interface ContextBlock {
@@ -174,4 +210,54 @@ export function mapTimes(text: string, rest: (s: string) => string, show: (date:
 /** The message for a team in `timeZone`, unless it already names one (a message is for one team); UTC is the default. */
 export function inTimeZone(message: Message, timeZone: string | undefined): Message {
   return message.timeZone || !timeZone || timeZone === 'UTC' ? message : { ...message, timeZone };
+}
+
+/**
+ * A person inside text: `⟦p:<group>:<platform>:<id>:<name>⟧`, each part URI-encoded so no name can
+ * end the token early. Each renderer draws it as its platform names people (Slack `<@U…>`, a Teams
+ * `<at>` mention, a name on the console and the terminal); see mapPeople.
+ */
+const PERSON_TOKEN = /⟦p:([01]):([^:⟧]*):([^:⟧]*):([^:⟧]*)⟧/g;
+
+/** Names longer than this are cut: a person is a name, not a paragraph. */
+const MAX_PERSON_NAME = 80;
+
+/** A person or group in text: pinged where the platform can, named everywhere else. */
+export function personIn(person: Mention): string {
+  const name = person.name.replace(/\s+/g, ' ').trim().slice(0, MAX_PERSON_NAME) || person.id || 'someone';
+  // `*` too: a name must not open or close a **bold** span around it.
+  const part = (s: string | null | undefined) => encodeURIComponent(s ?? '').replace(/\*/g, '%2A');
+  return `⟦p:${person.group ? 1 : 0}:${part(person.platform)}:${part(person.id)}:${part(name)}⟧`;
+}
+
+/** Text with each person drawn by `show` and the rest passed through `rest` (a dialect's escape). */
+export function mapPeople(text: string, rest: (s: string) => string, show: (person: Mention) => string): string {
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(PERSON_TOKEN)) {
+    out += rest(text.slice(last, match.index)) + show(personOfToken(match));
+    last = match.index + match[0].length;
+  }
+  return out + rest(text.slice(last));
+}
+
+/** The people named in text, in order (a Teams card lists each mention among its entities). */
+export function peopleIn(text: string): Mention[] {
+  return [...text.matchAll(PERSON_TOKEN)].map(personOfToken);
+}
+
+function personOfToken(match: RegExpMatchArray): Mention {
+  const part = (i: number) => {
+    try {
+      return decodeURIComponent(match[i] ?? '');
+    } catch {
+      return '';
+    }
+  };
+  return { group: match[1] === '1', ...(part(2) ? { platform: part(2) } : {}), id: part(3) || null, name: part(4) };
+}
+
+/** Whether a person can be pinged on `platform`: an id of that platform (or of no platform named). */
+export function pingableOn(person: Mention, platform: string): person is Mention & { id: string } {
+  return person.id !== null && (person.platform === undefined || person.platform === platform);
 }

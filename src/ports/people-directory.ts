@@ -45,6 +45,31 @@ export function mentionOf(directory: PeopleDirectory | undefined, ref: string): 
   return { id, name: directory.nameOf(id) ?? id, group: false };
 }
 
+/** The chat ports (and their people) a message names people through. */
+export interface PeopleSources {
+  chat: readonly { platform: string; people?: PeopleDirectory | undefined }[];
+}
+
+/** The people directory of one platform's chat port (the one a click came from, say). */
+export function peopleOn(deps: PeopleSources, platform: string): PeopleDirectory | undefined {
+  return deps.chat.find((port) => port.platform === platform)?.people;
+}
+
+/**
+ * A person by user id as a message names them: pingable on the platform whose directory takes the
+ * id for one of its people (the `platform` given, when known: where they clicked), and marked with
+ * it, so a copy for another platform names them without a ping. A name the directory knows is
+ * preferred over the bare id. An id no directory takes is pinged on the platform given (Slack
+ * draws a mention as the name) and named as it is elsewhere.
+ */
+export function personOf(deps: PeopleSources, userId: string, platform?: string): Mention {
+  const ports = deps.chat.filter((port) => port.people && (platform === undefined || port.platform === platform));
+  const known = ports.find((port) => port.people!.nameOf(userId) !== undefined) ?? ports.find((port) => port.people!.isUserId(userId));
+  if (!known)
+    return platform === undefined ? { id: null, name: userId, group: false } : { id: userId, name: userId, group: false, platform };
+  return { ...mentionOf(known.people, userId), platform: known.platform };
+}
+
 /**
  * Group members as the first directory that knows the group says (a role given to a group holds on
  * every platform); an email address is the one person it belongs to there. The directories are the

@@ -10,18 +10,23 @@
 import {
   isLinkUrl,
   mapBold,
+  mapPeople,
+  peopleIn,
+  pingableOn,
   stripMarkup,
   type ActionsBlock,
   type Block,
   type Button,
   type ChartBlock,
   type ImageBlock,
+  type Mention,
   type MentionsBlock,
   type Message,
   type TableBlock,
 } from '../message.js';
 import { BAR_WIDTH, oneLine, scaleBars, textWidth } from './plain-text.js';
 import { escapeCardMarkdown, neutraliseLinks, sanitiseMessage } from './sanitise.js';
+import { cardPlot } from './card-plot.js';
 
 type Element = Record<string, unknown>;
 
@@ -38,9 +43,25 @@ const MAX_TABLE_ROWS = 50;
 /** Relative column widths stop growing here, so one long cell cannot squeeze the other columns. */
 const MAX_COLUMN_WEIGHT = 30;
 
-/** Neutral markup to TextBlock markdown: **bold** stays bold, everything else is literal. */
+/** Neutral markup to TextBlock markdown: **bold** stays bold, a person a mention, everything else is literal. */
 function cardText(text: string): string {
-  return mapBold(text, escapeCardMarkdown, (bold) => `**${bold}**`);
+  return mapBold(
+    text,
+    (part) => mapPeople(part, escapeCardMarkdown, (person) => teamsPerson(person).text),
+    (bold) => `**${bold}**`,
+  );
+}
+
+/**
+ * Teams pings a person named as `<at>Name</at>` in the text when the card lists the same text
+ * with their id among `msteams.entities`; a group, or a person without a Teams id, is named only.
+ */
+function teamsPerson(person: Mention): { text: string; entity?: Element } {
+  const name = escapeCardMarkdown(oneLine(person.name));
+  // Teams ids are 29:… or Entra object ids: anything else is named, never sent as an entity.
+  if (!pingableOn(person, 'teams') || person.group || !/^[\w:.@-]{1,200}$/.test(person.id)) return { text: name };
+  const text = `<at>${name}</at>`;
+  return { text, entity: { type: 'mention', text, mentioned: { id: person.id, name: oneLine(person.name) } } };
 }
 
 /** A TextBlock of neutral text, escaped here. */
@@ -205,34 +226,37 @@ function renderBlock(block: Exclude<Block, { type: 'divider' }>): Element[] {
       return block.bars.length > 0 || block.title ? [chartElement(block)] : [];
     case 'image':
       return imageElement(block);
+    case 'plot':
+      // The chart, then its numbers in words (charts have no alt text of their own).
+      return [cardPlot(block, cardText), textBlock(block.alt, { size: 'Small', isSubtle: true })];
     case 'actions':
       return actionSets(block);
     case 'context':
       return block.text ? [textBlock(block.text, { size: 'Small', isSubtle: true })] : [];
     case 'mentions':
-      return block.people.length > 0 ? [{ type: 'TextBlock', wrap: true, text: mentionsText(block).text }] : [];
+      return block.people.length > 0 ? [{ type: 'TextBlock', wrap: true, text: mentionsText(block) }] : [];
   }
 }
 
-/**
- * Teams pings a person named as `<at>Name</at>` in the text when the card lists the same text
- * with their id among `msteams.entities`; a group, or a person without an id, is named only.
- */
-function mentionsText(block: MentionsBlock): { text: string; entities: Element[] } {
-  const entities: Element[] = [];
-  const names = block.people.map((p) => {
-    const name = escapeCardMarkdown(oneLine(p.name));
-    // Teams ids are 29:… or Entra object ids: anything else is named, never sent as an entity.
-    if (p.id === null || p.group || !/^[\w:.@-]{1,200}$/.test(p.id)) return name;
-    entities.push({ type: 'mention', text: `<at>${name}</at>`, mentioned: { id: p.id, name: oneLine(p.name) } });
-    return `<at>${name}</at>`;
-  });
-  return { text: `${cardText(block.lead)} ${names.join(', ')}`.trim(), entities };
+/** The lead, then each person named or mentioned. */
+function mentionsText(block: MentionsBlock): string {
+  return `${cardText(block.lead)} ${block.people.map((p) => teamsPerson(p).text).join(', ')}`.trim();
+}
+
+/** Every mention the card's text makes, once each: Teams pings only those listed here. */
+function entitiesOf(blocks: readonly Block[]): Element[] {
+  const people = blocks.flatMap((block) => (block.type === 'mentions' ? block.people : peopleIn(JSON.stringify(block))));
+  const entities = new Map<string, Element>();
+  for (const person of people) {
+    const { text, entity } = teamsPerson(person);
+    if (entity) entities.set(`${text}\u0000${person.id}`, entity);
+  }
+  return [...entities.values()];
 }
 
 /** Renders a message as an Adaptive Card 1.5 object, ready to JSON-serialize into a Teams attachment. */
 export function renderAdaptiveCard(message: Message): object {
-  const msg = sanitiseMessage(message);
+  const msg = sanitiseMessage(message, { keepPeople: true });
   const body: Element[] = [];
   // Adaptive Cards have no divider element: a divider becomes the separator line of what follows.
   let separateNext = false;
@@ -251,7 +275,7 @@ export function renderAdaptiveCard(message: Message): object {
   }
   // Plain text, but hosts that format it would make a link of the data's `[label](url)`.
   const summary = neutraliseLinks(stripMarkup(msg.summary));
-  const entities = msg.blocks.flatMap((block) => (block.type === 'mentions' ? mentionsText(block).entities : []));
+  const entities = entitiesOf(msg.blocks);
   return {
     $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
     type: 'AdaptiveCard',

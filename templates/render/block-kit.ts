@@ -5,11 +5,12 @@
  * user-visible string is cut to fit here rather than trusting templates. Identifiers (action ids,
  * button values) are never cut: a cut id would dispatch the wrong action, so they throw instead.
  */
-import { isLinkUrl, mapBold, mapTimes, stripMarkup } from '../message.js';
+import { isLinkUrl, mapBold, mapPeople, mapTimes, pingableOn, stripMarkup, type Mention } from '../message.js';
 import { utcMinute } from '../../src/domain/utc-minute.js';
 import type { ActionsBlock, Button, ChartBlock, FactsBlock, MentionsBlock, Message, Select, TableBlock } from '../message.js';
 import { layoutBars, layoutTable, oneLine, truncate } from './plain-text.js';
 import { escapeMrkdwn, sanitiseMessage } from './sanitise.js';
+import { SLACK_PLOT, slackPlot } from './slack-plot.js';
 
 export { escapeMrkdwn };
 
@@ -48,13 +49,23 @@ const MAX_TITLE = 200;
 
 type SlackBlock = Record<string, unknown>;
 
-/** Neutral markup to mrkdwn: **bold** becomes *bold*, a moment a date token, everything else is escaped. */
+/** Neutral markup to mrkdwn: **bold** becomes *bold*, everything else as inlineMrkdwn draws it. */
 function mrkdwn(text: string): string {
-  return mapBold(
-    text,
-    (part) => mapTimes(part, escapeMrkdwn, slackDate),
-    (bold) => `*${bold}*`,
-  );
+  return mapBold(text, inlineMrkdwn, (bold) => `*${bold}*`);
+}
+
+/** Text without bold markup to mrkdwn: a moment a date token, a person a mention, everything else escaped. */
+function inlineMrkdwn(text: string): string {
+  return mapPeople(text, (rest) => mapTimes(rest, escapeMrkdwn, slackDate), slackPerson);
+}
+
+/**
+ * Slack's mention (`<@U…>`, a group `<!subteam^S…>`), which Slack shows as their name and pings.
+ * Only a Slack id of Slack's shape becomes a mention; anyone else is an escaped name.
+ */
+function slackPerson(person: Mention): string {
+  if (!pingableOn(person, 'slack') || !/^[A-Z0-9]{2,40}$/.test(person.id)) return escapeMrkdwn(oneLine(person.name));
+  return person.group ? `<!subteam^${person.id}>` : `<@${person.id}>`;
 }
 
 /**
@@ -128,7 +139,7 @@ function mrkdwnUnits(source: string, max: number): string[] {
   for (const part of source.split(/(\*\*[^*]+\*\*)/g)) {
     const isBold = /^\*\*[^*]+\*\*$/.test(part);
     const inner = isBold ? part.slice(2, -2) : part;
-    const render = isBold ? (text: string) => `*${escapeMrkdwn(text)}*` : escapeMrkdwn;
+    const render = isBold ? (text: string) => `*${inlineMrkdwn(text)}*` : inlineMrkdwn;
     if (isBold && render(inner).length <= max) {
       units.push(render(inner));
       continue;
@@ -221,10 +232,7 @@ function codeSections(lead: string, head: string[], body: string[]): SlackBlock[
  * an escaped name. Capped far inside a section: a mention list is never long.
  */
 function mentionsMrkdwn(block: MentionsBlock): string {
-  const slackId = (id: string | null): id is string => id !== null && /^[A-Z0-9]{2,40}$/.test(id);
-  const people = block.people
-    .slice(0, 50)
-    .map((p) => (slackId(p.id) ? (p.group ? `<!subteam^${p.id}>` : `<@${p.id}>`) : escapeMrkdwn(oneLine(p.name))));
+  const people = block.people.slice(0, 50).map(slackPerson);
   return `${fit(block.lead, mrkdwn, MAX_TITLE)} ${people.join(' ')}`.trim();
 }
 
@@ -358,9 +366,16 @@ function actionsBlocks(block: ActionsBlock, index: number): SlackBlock[] {
  * Hostile code points go first (plain_text has no escaping), then mrkdwn is escaped block by block.
  */
 export function renderBlockKit(message: Message): { text: string; blocks: object[] } {
-  const msg = sanitiseMessage(message, { keepTimes: true });
+  const msg = sanitiseMessage(message, { keepTimes: true, keepPeople: true });
   // Slack takes one table block per message: the first table that fits is native, others stay text.
   const nativeIndex = msg.blocks.findIndex((block) => block.type === 'table' && fitsNativeTable(block));
+  // Slack draws at most two charts a message: later ones keep their numbers, as text.
+  const drawn = new Set(
+    msg.blocks
+      .map((block, index) => (block.type === 'plot' && slackPlot(block.plot) ? index : -1))
+      .filter((index) => index >= 0)
+      .slice(0, SLACK_PLOT.perMessage),
+  );
   const blocks: SlackBlock[] = msg.blocks.flatMap((block, index): SlackBlock[] => {
     switch (block.type) {
       case 'header': {
@@ -380,6 +395,12 @@ export function renderBlockKit(message: Message): { text: string; blocks: object
         // rendered elsewhere (a response_url answer) names the picture instead.
         const text = fit(`Chart: ${oneLine(block.title)}`, mrkdwn, LIMIT.contextText);
         return [{ type: 'context', elements: [{ type: 'mrkdwn', text }] }];
+      }
+      case 'plot': {
+        // The chart, then its numbers in words: what screen readers and clients without charts show.
+        const chart = drawn.has(index) ? slackPlot(block.plot) : null;
+        const alt = fit(block.alt, mrkdwn, LIMIT.contextText);
+        return [...(chart ? [chart] : []), ...(alt ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: alt }] }] : [])];
       }
       case 'divider':
         return [{ type: 'divider' }];

@@ -4,7 +4,7 @@
  * chat), so every renderer first passes the whole message through `sanitiseMessage`, then escapes
  * what its dialect would otherwise read as markup with the matching escape below.
  */
-import { mapTimes, type Block, type Button, type Message, type Select } from '../message.js';
+import { mapPeople, mapTimes, personIn, type Block, type Button, type Message, type Plot, type Select } from '../message.js';
 import { zonedMinute } from '../../src/domain/zoned-minute.js';
 
 /**
@@ -62,6 +62,8 @@ function sanitiseBlock(block: Block, plain: Clean, rich: Clean): Block {
       };
     case 'image':
       return { ...block, title: plain(block.title), alt: plain(block.alt), filename: plain(block.filename) };
+    case 'plot':
+      return { ...block, plot: sanitisePlot(block.plot, plain), alt: plain(block.alt) };
     case 'actions':
       return {
         ...block,
@@ -77,21 +79,58 @@ function sanitiseBlock(block: Block, plain: Clean, rich: Clean): Block {
 
 type Clean = (text: string) => string;
 
+/** A plot's words are data (team names, categories) like any text; a value that is no number draws as 0. */
+function sanitisePlot(plot: Plot, plain: Clean): Plot {
+  const n = (value: number) => (Number.isFinite(value) ? value : 0);
+  switch (plot.kind) {
+    case 'line':
+    case 'bar':
+      return {
+        ...plot,
+        title: plain(plot.title),
+        xLabel: plain(plot.xLabel),
+        yLabel: plain(plot.yLabel),
+        categories: plot.categories.map(plain),
+        series: plot.series.map((s) => ({ name: plain(s.name), values: s.values.map(n) })),
+      };
+    case 'donut':
+      return { ...plot, title: plain(plot.title), segments: plot.segments.map((s) => ({ label: plain(s.label), value: n(s.value) })) };
+    case 'gauge':
+      return { ...plot, title: plain(plot.title), label: plain(plot.label), value: n(plot.value), max: n(plot.max) };
+  }
+}
+
 /**
- * Every text of a message a person will see, with hostile code points removed, and its moments
- * (timeOf) written on the clock of the message's zone ("2026-11-20 10:00 CET", UTC without one); with `keepTimes` (Slack, which draws them in each
- * reader's time zone) they are kept in the text it reads as mrkdwn: text, context, fact values, leads.
+ * Every text of a message a person will see, with hostile code points removed, its moments
+ * (timeOf) written on the clock of the message's zone ("2026-11-20 10:00 CET", UTC without one) and
+ * its people (personIn) by name. With `keepTimes` (Slack, which draws them in each reader's time
+ * zone) moments are kept in the text it reads as mrkdwn: text, context, fact values, leads; with
+ * `keepPeople` (Slack and Teams, which ping) so are people, their names cleaned the same way.
  */
-export function sanitiseMessage(msg: Message, options: { keepTimes?: boolean } = {}): Message {
+export function sanitiseMessage(msg: Message, options: { keepTimes?: boolean; keepPeople?: boolean } = {}): Message {
+  const name = (text: string) => stripHostile(text).replace(/\s+/g, ' ').trim();
+  const times = (text: string) =>
+    mapTimes(
+      text,
+      (s) => s,
+      (date) => zonedMinute(date, msg.timeZone),
+    );
   const plain: Clean = (text) =>
     stripHostile(
-      mapTimes(
-        text,
+      mapPeople(
+        times(text),
         (s) => s,
-        (date) => zonedMinute(date, msg.timeZone),
+        (person) => name(person.name),
       ),
     );
-  const rich: Clean = options.keepTimes ? stripHostile : plain;
+  const rich: Clean = (text) =>
+    stripHostile(
+      mapPeople(
+        options.keepTimes ? text : times(text),
+        (s) => s,
+        (person) => (options.keepPeople ? personIn({ ...person, name: name(person.name) }) : name(person.name)),
+      ),
+    );
   return { ...msg, summary: plain(msg.summary), blocks: msg.blocks.map((block) => sanitiseBlock(block, plain, rich)) };
 }
 
