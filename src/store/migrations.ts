@@ -1,14 +1,15 @@
-import { POSTGRES_BASELINE } from './postgres/pg-baseline.js';
-import { MIGRATIONS as SQLITE_BASELINE_STEPS } from './sqlite/sqlite-migrations.js';
+import { baselineSchema } from './schema.js';
+import type { Dialect } from './session.js';
 
 /**
- * One schema change: its SQL written once (`sql`), or per dialect where the two must differ. A
- * dialect given '' has nothing to do (the change concerns only the other database).
+ * One schema change: its SQL written once (`sql`, spelled by the dialect where the two differ), or
+ * per database where they must differ. A database given '' has nothing to do (the change concerns
+ * only the other one).
  */
 export interface Migration {
   key: string;
-  sql?: string;
-  sqlite?: string | readonly string[];
+  sql?: string | ((d: Dialect) => string);
+  sqlite?: string;
   postgres?: string;
 }
 
@@ -18,11 +19,10 @@ export interface Migration {
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
-    // The schema both databases had before the list was one: SQLite's twenty-one steps (a file that
-    // applied some of them, counted by its user_version, goes on from there), Postgres's baseline.
+    // The schema both databases had before the list was one (schema.ts). A SQLite file from before
+    // it is brought to it by sqlite/sqlite-upgrade.ts.
     key: '0001-baseline',
-    sqlite: SQLITE_BASELINE_STEPS,
-    postgres: POSTGRES_BASELINE,
+    sql: baselineSchema,
   },
   {
     // Which replica runs the schedule, until when: a lease on the database's clock, renewed every
@@ -37,14 +37,13 @@ export const MIGRATIONS: readonly Migration[] = [
     // and its subject (a budget's period, an idle GPU's instance, a sweep); the three tables of the
     // same shape it replaces are moved into it, every row kept.
     key: '0003-one-findings-table',
-    sqlite: oneFindingsTable("json_extract(body, '$.kind')"),
-    postgres: oneFindingsTable("body::jsonb ->> 'kind'"),
+    sql: (d) => oneFindingsTable(d.jsonText('body', 'kind')),
   },
 ];
 
 /**
  * The one findings table, the same on both but for how a sweep finding's kind is read from its JSON
- * body. A family is any check's name (no list to extend): a new check's findings need no migration.
+ * body (`kindOfBody`). A family is any check's name (no list to extend): a new check's findings need no migration.
  */
 function oneFindingsTable(kindOfBody: string): string {
   return `
@@ -78,10 +77,10 @@ function oneFindingsTable(kindOfBody: string): string {
 /** The table both databases record applied migrations in. */
 export const CREATE_MIGRATIONS_TABLE = 'CREATE TABLE IF NOT EXISTS burnrate_migrations (key text PRIMARY KEY, applied_at text NOT NULL)';
 
-/** A migration's SQL for a dialect: its statements in order (none when it has nothing to do there). */
-export function stepsOf(migration: Migration, dialect: 'sqlite' | 'postgres'): readonly string[] {
-  const own = migration[dialect] ?? migration.sql ?? '';
-  return (typeof own === 'string' ? [own] : own).filter((step) => step.trim() !== '');
+/** A migration's SQL on a database ('' when it has nothing to do there). */
+export function sqlOf(migration: Migration, d: Dialect): string {
+  const sql = migration[d.name] ?? migration.sql ?? '';
+  return typeof sql === 'string' ? sql : sql(d);
 }
 
 /** Refuses a database migrated by a newer burnrate: one that has applied migrations this list does not know. */

@@ -38,6 +38,15 @@ export interface Dialect {
   readonly forUpdate: string;
   /** Where `needle` first occurs in `text` (1-based; 0 when it does not). */
   position(text: string, needle: string): string;
+  /** How a schema spells what the two differ on (schema.ts). */
+  readonly ddl: {
+    /** A table's own numeric key, counting up. */
+    readonly identity: string;
+    /** The column `insertionOrder` names, with its comma ('' where the database keeps a rowid). */
+    readonly insertionOrderColumn: string;
+    /** After a table with a primary key that needs no rowid ('' where there is none to leave out). */
+    readonly withoutRowid: string;
+  };
 }
 
 export interface Session {

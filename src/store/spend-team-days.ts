@@ -5,7 +5,7 @@
 
 import { addDays } from '../domain/period.js';
 import type { SpendRow, SpendScope } from '../domain/spend.js';
-import type { Session } from './session.js';
+import type { Dialect, Session } from './session.js';
 
 /** A span of days, both ends included (YYYY-MM-DD). */
 export interface DaySpan {
@@ -47,13 +47,14 @@ export async function spanOfScope(tx: Session, scope: SpendScope): Promise<DaySp
 export async function rebuildTeamDays(tx: Session, span: DaySpan): Promise<void> {
   await tx.lock(SPEND_LOCK);
   await tx.run('DELETE FROM spend_team_days WHERE day >= ? AND day <= ?', [span.first, span.last]);
-  await tx.run(
-    `INSERT INTO spend_team_days (day, team, currency, kind, billed, effective)
-     SELECT day, team, currency, cost_kind, ${tx.dialect.money('billed')}, ${tx.dialect.money('effective')} FROM spend_daily
-     WHERE day >= ? AND day <= ? GROUP BY day, team, currency, cost_kind`,
-    [span.first, span.last],
-  );
+  await tx.run(sumTeamDays(tx.dialect, 'WHERE day >= ? AND day <= ?'), [span.first, span.last]);
 }
+
+/** Sums the days of spend_daily `where` picks into spend_team_days (an upgraded file's: all of them). */
+export const sumTeamDays = (d: Dialect, where = ''): string =>
+  `INSERT INTO spend_team_days (day, team, currency, kind, billed, effective)
+   SELECT day, team, currency, cost_kind, ${d.money('billed')}, ${d.money('effective')} FROM spend_daily
+   ${where} GROUP BY day, team, currency, cost_kind`;
 
 /**
  * One writer at a time of spend_daily and the rows derived from it (team days, Kubernetes moves):

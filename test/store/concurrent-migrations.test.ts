@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../src/store/sqlite/sqlite-migrations.js';
+import { MIGRATIONS } from '../fixtures/store/sqlite-steps.js';
 
 // The built store: a real second process, as a replica or an answer worker is (npm test builds first).
 const STORE = pathToFileURL(join(process.cwd(), 'dist/src/store/sqlite/open-sqlite-store.js')).href;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../src/store/sqlite/sqlite-migrations.js';
+import { MIGRATIONS } from '../fixtures/store/sqlite-steps.js';
 import { openStore } from '../../src/store/sqlite/open-sqlite-store.js';
 
 describe('SQLite store', () => {

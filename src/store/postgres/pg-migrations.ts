@@ -1,4 +1,5 @@
-import { CREATE_MIGRATIONS_TABLE, MIGRATIONS, refuseUnknown, stepsOf, type Migration } from '../migrations.js';
+import { CREATE_MIGRATIONS_TABLE, MIGRATIONS, refuseUnknown, sqlOf, type Migration } from '../migrations.js';
+import { POSTGRES } from './pg-dialect.js';
 import { lockFor, type PgDb } from './pg-db.js';
 
 /**
@@ -13,7 +14,8 @@ export async function migratePostgres(db: PgDb, migrations: readonly Migration[]
     refuseUnknown(applied, migrations);
     for (const migration of migrations) {
       if (applied.has(migration.key)) continue;
-      for (const step of stepsOf(migration, 'postgres')) await tx.run(step);
+      const sql = sqlOf(migration, POSTGRES);
+      if (sql.trim() !== '') await tx.run(sql);
       await tx.run('INSERT INTO burnrate_migrations (key, applied_at) VALUES ($1, $2)', [migration.key, new Date().toISOString()]);
     }
   });

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { sqliteLeaseClock, sqliteSession } from './sqlite-dialect.js';
+import { SQLITE, sqliteLeaseClock, sqliteSession } from './sqlite-dialect.js';
+import { BASELINE_USER_VERSION, bringToBaseline } from './sqlite-upgrade.js';
 import { BurnrateError } from '../../domain/errors.js';
 import { SqlAcknowledgementStore } from '../acknowledgements.js';
 import { SqlAuditLog } from '../audit-log.js';
@@ -21,9 +22,10 @@ import { SqlKeepExceptionStore } from '../keep-exceptions.js';
 import { SqlSnoozeStore } from '../snoozes.js';
 import { SqlSpotMigrationStore } from '../spot-migrations.js';
 import { SqlSweepFindingStore } from '../sweep-findings.js';
+import { SqlAnomalyFindingStore } from '../anomaly-findings.js';
 import { SqlReviewStore } from '../reviews.js';
 import { SqlSpendBreakdownStore } from '../spend-breakdowns.js';
-import { CREATE_MIGRATIONS_TABLE, MIGRATIONS, refuseUnknown, stepsOf, UnknownMigrationError } from '../migrations.js';
+import { CREATE_MIGRATIONS_TABLE, MIGRATIONS, refuseUnknown, sqlOf, UnknownMigrationError } from '../migrations.js';
 import { SqlOutboxStore } from '../outbox-table.js';
 import { recordRun } from '../record-run.js';
 import { SqlFreshnessStore } from '../source-freshness.js';
@@ -95,6 +97,7 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
     conversations: new SqlChatConversationStore(session),
     spotMigrations: new SqlSpotMigrationStore(session),
     sweepFindings: new SqlSweepFindingStore(session),
+    anomalyFindings: new SqlAnomalyFindingStore(session),
     claims: new SqlClaimStore(session),
     location: path,
     shared: false,
@@ -111,16 +114,14 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
 
 /**
  * Brings the schema up to date with the one migration list (migrations.ts), recorded by key in
- * burnrate_migrations as on Postgres. The baseline's steps are counted by PRAGMA user_version, as
- * before the list was one, so a file that applied some of them goes on from there. Several
- * processes may open a fresh file at the same moment (serve and its answer workers, two replicas
- * starting): the pending migrations run under SQLite's write lock (BEGIN IMMEDIATE), and what is
- * applied is read again once it is held, so the second process finds the work done. An
- * up-to-date file takes no lock.
+ * burnrate_migrations as on Postgres; a file from before the list (its PRAGMA user_version below
+ * the baseline's) is brought to the baseline first (sqlite-upgrade.ts). Several processes may
+ * open a fresh file at the same moment (serve and its answer workers, two replicas starting): the
+ * pending migrations run under SQLite's write lock (BEGIN IMMEDIATE), and what is applied is read
+ * again once it is held, so the second process finds the work done. An up-to-date file takes no lock.
  */
 function migrate(db: Database.Database): void {
-  const baselineSteps = stepsOf(MIGRATIONS[0]!, 'sqlite').length;
-  const version = () => checkedVersion(db.pragma('user_version', { simple: true }) as number, baselineSteps);
+  const version = () => checkedVersion(db.pragma('user_version', { simple: true }) as number);
   const applied = () => {
     const recorded = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'burnrate_migrations'").get()
       ? db.prepare<[], string>('SELECT key FROM burnrate_migrations').pluck().all()
@@ -129,26 +130,25 @@ function migrate(db: Database.Database): void {
     return new Set(recorded);
   };
   const pending = () => MIGRATIONS.filter((m) => !applied().has(m.key));
-  if (pending().length === 0 && version() === baselineSteps) return;
+  if (pending().length === 0 && version() === BASELINE_USER_VERSION) return;
   db.transaction(() => {
     db.exec(CREATE_MIGRATIONS_TABLE);
     for (const migration of pending()) {
-      const steps = stepsOf(migration, 'sqlite');
-      const first = migration === MIGRATIONS[0] ? version() : 0;
-      steps.slice(first).forEach((step, i) => {
-        db.exec(step);
-        if (migration === MIGRATIONS[0]) db.pragma(`user_version = ${first + i + 1}`);
-      });
+      if (migration !== MIGRATIONS[0]) db.exec(sqlOf(migration, SQLITE));
+      else if (version() < BASELINE_USER_VERSION) {
+        bringToBaseline(db, sqlOf(migration, SQLITE));
+        db.pragma(`user_version = ${BASELINE_USER_VERSION}`);
+      }
       db.prepare('INSERT INTO burnrate_migrations (key, applied_at) VALUES (?, ?)').run(migration.key, new Date().toISOString());
     }
   }).immediate();
 }
 
-function checkedVersion(current: number, baselineSteps: number): number {
-  if (current > baselineSteps) {
+function checkedVersion(current: number): number {
+  if (current > BASELINE_USER_VERSION) {
     throw new BurnrateError(
       'burnrate_db_too_new',
-      `database schema version ${current} is newer than this burnrate (${baselineSteps})`,
+      `database schema version ${current} is newer than this burnrate (${BASELINE_USER_VERSION})`,
       'Upgrade burnrate, or point BURNRATE_DB at another file.',
       1,
     );

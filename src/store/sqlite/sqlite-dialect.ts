@@ -29,6 +29,7 @@ export const SQLITE: Dialect = {
   skipLocked: () => '',
   forUpdate: '',
   position: (text, needle) => `instr(${text}, ${needle})`,
+  ddl: { identity: 'INTEGER PRIMARY KEY AUTOINCREMENT', insertionOrderColumn: '', withoutRowid: ' WITHOUT ROWID' },
 };
 
 /** better-sqlite3 binds numbers, text, blobs and null: booleans become 0/1, undefined null. */
