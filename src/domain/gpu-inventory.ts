@@ -63,6 +63,8 @@ export interface KubernetesPlacement {
   ref: WorkloadRef;
   /** "namespace/pod" of each running pod. */
   pods: readonly string[];
+  /** "namespace/claim" of the ResourceClaims its pods hold GPUs through: DCGM names a GPU so allocated by its claim. */
+  claims?: readonly string[];
   /** Each node it holds GPUs on: the node's cloud id (null on-prem), its list price an hour, and the workload's share of its GPUs. */
   nodes: readonly { name: string; instanceId: string | null; hourly: number; share: number }[];
   /** Its `burnrate.io/keep-until` annotation: the idle check leaves it alone until then. */

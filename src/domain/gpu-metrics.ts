@@ -21,6 +21,11 @@ export interface GpuRef {
   namespace?: string;
   pod?: string;
   container?: string;
+  /**
+   * The ResourceClaim the GPU is allocated through (Dynamic Resource Allocation): it names the pods
+   * using the GPU where the exporter gives no pod, and several pods where they share it.
+   */
+  claim?: { namespace: string; name: string };
 }
 
 export interface GpuSeries {

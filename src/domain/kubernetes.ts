@@ -60,8 +60,14 @@ export interface GpuPod {
   name: string;
   /** The node it runs on; null while pending. */
   node: string | null;
-  /** GPUs held, in whole GPUs: `nvidia.com/gpu` requests plus MIG slices at their share of a GPU (a 3g slice is 3/7). */
+  /**
+   * GPUs held, in whole GPUs: `nvidia.com/gpu` requests plus MIG slices at their share of a GPU (a
+   * 3g slice is 3/7), the devices of its ResourceClaims (a claim shared by n pods, 1/n each), and
+   * a fractional share where the scheduler says so (KAI's `gpu-fraction`, time-slicing replicas).
+   */
   gpus: number;
+  /** "namespace/claim" of each ResourceClaim holding GPUs for it (Dynamic Resource Allocation). */
+  claims?: readonly string[];
   workload: WorkloadRef;
   labels: Readonly<Record<string, string>>;
   annotations: Readonly<Record<string, string>>;

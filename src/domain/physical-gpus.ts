@@ -44,7 +44,7 @@ export function migProfileShare(profile: string, slicesPerGpu: number | null = n
 }
 
 /** Compute slices of a MIG-capable model: A30 and RTX PRO 6000 Blackwell have 4; A100, H100, H200, B200 7; null when unknown. */
-function slicesPerGpu(model: string | undefined): number | null {
+export function slicesPerGpu(model: string | undefined): number | null {
   if (!model) return null;
   if (/\bA30\b|RTX PRO 6000/i.test(model)) return 4;
   if (/\b(A100|H100|H200|H20|GH200|B200|GB200|B300)\b/i.test(model)) return 7;

@@ -37,12 +37,20 @@ export function attributeSeries(
 
 /**
  * The Kubernetes workload whose pod holds the GPU, by the exporter's pod labels: on a node shared by
- * several teams' pods, each GPU is its pod's workload's, not the node's.
+ * several teams' pods, each GPU is its pod's workload's, not the node's. A GPU allocated through a
+ * ResourceClaim is its claim's workload's where no pod label names one (a series of a GPU is one
+ * GPU: a claim shared by two workloads' pods goes to the first listed, each priced at its share).
  */
 function podMatcher(inventory: readonly GpuInstance[]): (ref: GpuSeries['ref']) => GpuInstance | undefined {
   const byPod = new Map<string, GpuInstance>();
-  for (const instance of inventory) for (const pod of instance.kubernetes?.pods ?? []) byPod.set(pod, instance);
-  return (ref) => (ref.namespace && ref.pod ? byPod.get(`${ref.namespace}/${ref.pod}`) : undefined);
+  const byClaim = new Map<string, GpuInstance>();
+  for (const instance of inventory) {
+    for (const pod of instance.kubernetes?.pods ?? []) byPod.set(pod, instance);
+    for (const claim of instance.kubernetes?.claims ?? []) if (!byClaim.has(claim)) byClaim.set(claim, instance);
+  }
+  return (ref) =>
+    (ref.namespace && ref.pod ? byPod.get(`${ref.namespace}/${ref.pod}`) : undefined) ??
+    (ref.claim ? byClaim.get(`${ref.claim.namespace}/${ref.claim.name}`) : undefined);
 }
 
 /** The instance a source's machine name means (id, DNS name, its first label, IP with or without port), as above. */

@@ -58,6 +58,9 @@ const RESOURCES: Record<string, { group: string; kind: string; namespaced: boole
   inferenceservices: { group: 'serving.kserve.io/v1beta1', kind: 'InferenceService', namespaced: true },
   rayclusters: { group: 'ray.io/v1', kind: 'RayCluster', namespaced: true },
   rayjobs: { group: 'ray.io/v1', kind: 'RayJob', namespaced: true },
+  resourceclaims: { group: 'resource.k8s.io/v1', kind: 'ResourceClaim', namespaced: true },
+  resourceslices: { group: 'resource.k8s.io/v1', kind: 'ResourceSlice', namespaced: false },
+  deviceclasses: { group: 'resource.k8s.io/v1', kind: 'DeviceClass', namespaced: false },
 };
 
 /**
@@ -67,7 +70,9 @@ const RESOURCES: Record<string, { group: string; kind: string; namespaced: boole
  * RFC 6902 operations, merge and strategic merge apply RFC 7386 here), the `/scale` subresource of
  * Deployments and StatefulSets, `dryRun=All` (validated, not stored), bearer-token
  * authentication, and the API's `Status` bodies for 401, 403, 404, 409 and 415. Failures can be
- * injected per path. A kind listed in `crdsMissing` answers 404 as a cluster without that CRD does.
+ * injected per path. A kind listed in `crdsMissing` answers 404 as a cluster without that CRD (or,
+ * for `resourceclaims`, `resourceslices` and `deviceclasses`, before Kubernetes 1.34 without
+ * `resource.k8s.io/v1`) does.
  */
 export class FakeKubeApi {
   readonly requests: KubeRequest[] = [];

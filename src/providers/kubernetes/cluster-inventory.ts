@@ -1,4 +1,4 @@
-import { AppsV1Api, BatchV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { AppsV1Api, BatchV1Api, CoreV1Api, CustomObjectsApi, ResourceV1Api, type KubeConfig } from '@kubernetes/client-node';
 import {
   CUSTOM_WORKLOADS,
   migShare,
@@ -7,6 +7,8 @@ import {
   type GpuPod,
   type NamespaceInfo,
 } from '../../domain/kubernetes.js';
+import { claimGpusByPod, DraGpus, type DeviceClassObject, type ResourceClaimObject, type ResourceSliceObject } from './dra-devices.js';
+import { KAI_RESERVATION_NAMESPACE, kaiFraction, replicasOf, SHARED_GPU_RESOURCE } from './gpu-sharing.js';
 import { explainKubeError } from './kube-errors.js';
 import { gpuNodeOf, singleStrategyProfile } from './node-facts.js';
 import { workloadOf, type OwnedMetadata } from './workload-owner.js';
@@ -26,13 +28,18 @@ interface AnyObject {
 /**
  * Reads one cluster: its GPU nodes, the running pods holding GPUs with the workload each belongs
  * to, the namespaces, and the annotations of the workloads. Every list is paged. A custom kind
- * whose CRD is not installed (no Kubeflow, no KServe, no KubeRay) lists as empty.
+ * whose CRD is not installed (no Kubeflow, no KServe, no KubeRay) lists as empty, and so do the
+ * ResourceClaims, ResourceSlices and DeviceClasses of a cluster without `resource.k8s.io/v1`
+ * (before Kubernetes 1.34). A pod holds the GPUs it requests (`nvidia.com/gpu`, MIG slices), those
+ * of its ResourceClaims (dra-devices.ts) and its fraction of a shared GPU (gpu-sharing.ts); the
+ * KAI scheduler's reservation pods hold none of their own.
  */
 export class ClusterInventoryReader {
   private readonly core: CoreV1Api;
   private readonly apps: AppsV1Api;
   private readonly batch: BatchV1Api;
   private readonly custom: CustomObjectsApi;
+  private readonly resource: ResourceV1Api;
 
   constructor(
     readonly cluster: string,
@@ -43,12 +50,13 @@ export class ClusterInventoryReader {
     this.apps = config.makeApiClient(AppsV1Api);
     this.batch = config.makeApiClient(BatchV1Api);
     this.custom = config.makeApiClient(CustomObjectsApi);
+    this.resource = config.makeApiClient(ResourceV1Api);
   }
 
   async read(): Promise<ClusterInventory> {
     const list = <T>(what: string, call: (cont: string | undefined) => Promise<Page<T>>) => this.listAll(what, call);
     const page = { limit: this.pageSize };
-    const [nodes, namespaces, pods, replicaSets, statefulSets, deployments, jobs, ...custom] = await Promise.all([
+    const [nodes, namespaces, pods, replicaSets, statefulSets, deployments, jobs, slices, claims, classes, ...custom] = await Promise.all([
       list('list nodes', (c) => this.core.listNode({ ...page, _continue: c })),
       list('list namespaces', (c) => this.core.listNamespace({ ...page, _continue: c })),
       list('list pods', (c) => this.core.listPodForAllNamespaces({ ...page, _continue: c })),
@@ -56,23 +64,29 @@ export class ClusterInventoryReader {
       list('list statefulsets', (c) => this.apps.listStatefulSetForAllNamespaces({ ...page, _continue: c })),
       list('list deployments', (c) => this.apps.listDeploymentForAllNamespaces({ ...page, _continue: c })),
       list('list jobs', (c) => this.batch.listJobForAllNamespaces({ ...page, _continue: c })),
+      this.optional(list('list resourceslices.resource.k8s.io', (c) => this.resource.listResourceSlice({ ...page, _continue: c }))),
+      this.optional(
+        list('list resourceclaims.resource.k8s.io', (c) => this.resource.listResourceClaimForAllNamespaces({ ...page, _continue: c })),
+      ),
+      this.optional(list('list deviceclasses.resource.k8s.io', (c) => this.resource.listDeviceClass({ ...page, _continue: c }))),
       ...CUSTOM_WORKLOADS.map((kind) => this.listCustom(kind)),
     ]);
     const byKey = (objects: AnyObject[]) => new Map(objects.map((o) => [`${o.metadata?.namespace}/${o.metadata?.name}`, o.metadata ?? {}]));
     const customOf = (kind: string) => custom[CUSTOM_WORKLOADS.findIndex((k) => k.kind === kind)]!;
     const owners = { replicaSets: byKey(replicaSets), statefulSets: byKey(statefulSets), rayClusters: byKey(customOf('RayCluster')) };
 
-    // On a node under the single MIG strategy, a pod's `nvidia.com/gpu` is a slice of the node's profile.
-    const sliceOf = new Map(
-      nodes.flatMap((n) => {
-        const profile = singleStrategyProfile(n.metadata?.labels);
-        return profile && n.metadata?.name ? [[n.metadata.name, migShare(`nvidia.com/mig-${profile}`)!] as const] : [];
-      }),
-    );
+    const draGpus = new DraGpus(slices as ResourceSliceObject[], claims as ResourceClaimObject[], classes as DeviceClassObject[]);
+    const nodeLabels = new Map(nodes.map((n) => [n.metadata?.name ?? '', n.metadata?.labels ?? {}]));
+    const running = pods.filter((p) => p.status?.phase === 'Running' && p.metadata?.namespace !== KAI_RESERVATION_NAMESPACE);
+    const byPod = claimGpusByPod(running, draGpus);
     const gpuPods: GpuPod[] = [];
-    for (const pod of pods) {
-      if (pod.status?.phase !== 'Running') continue;
-      const gpus = gpusHeld(pod.spec?.containers ?? [], sliceOf.get(pod.spec?.nodeName ?? '') ?? 1);
+    for (const pod of running) {
+      const labels = nodeLabels.get(pod.spec?.nodeName ?? '');
+      const viaClaims = byPod.get(pod);
+      const gpus =
+        gpusHeld(pod.spec?.containers ?? [], gpuUnitOf(labels)) +
+        kaiFraction(pod.metadata?.annotations ?? {}, labels) +
+        (viaClaims?.gpus ?? 0);
       if (gpus === 0) continue;
       const metadata = pod.metadata ?? {};
       gpuPods.push({
@@ -81,6 +95,7 @@ export class ClusterInventoryReader {
         name: metadata.name ?? '',
         node: pod.spec?.nodeName ?? null,
         gpus,
+        ...(viaClaims ? { claims: viaClaims.claims } : {}),
         workload: workloadOf(this.cluster, metadata as OwnedMetadata, owners),
         labels: metadata.labels ?? {},
         annotations: metadata.annotations ?? {},
@@ -104,7 +119,7 @@ export class ClusterInventoryReader {
 
     return {
       cluster: this.cluster,
-      nodes: nodes.flatMap((n) => gpuNodeOf(this.cluster, n) ?? []),
+      nodes: nodes.flatMap((n) => gpuNodeOf(this.cluster, n, draGpus.physicalGpusOn(n.metadata?.name ?? '')) ?? []),
       pods: gpuPods,
       namespaces: namespaces.map(
         (n): NamespaceInfo => ({
@@ -130,6 +145,16 @@ export class ClusterInventoryReader {
     return items;
   }
 
+  /** A list of an API the cluster may not serve (`resource.k8s.io/v1` before Kubernetes 1.34): empty there. */
+  private async optional<T>(listed: Promise<T[]>): Promise<T[]> {
+    try {
+      return await listed;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'burnrate_kube_not_found') return [];
+      throw error;
+    }
+  }
+
   private async listCustom({ group, version, plural }: (typeof CUSTOM_WORKLOADS)[number]): Promise<AnyObject[]> {
     try {
       return await this.listAll(
@@ -150,9 +175,17 @@ interface Container {
 }
 
 /**
+ * What one `nvidia.com/gpu` is on a node: a slice's share under the single MIG strategy, 1/replicas
+ * of a time-sliced GPU, else 1.
+ */
+function gpuUnitOf(labels: Readonly<Record<string, string>> | undefined): number {
+  const profile = singleStrategyProfile(labels);
+  return profile ? migShare(`nvidia.com/mig-${profile}`)! : 1 / replicasOf(labels);
+}
+
+/**
  * Whole GPUs plus MIG slices at their share; extended resources are set in limits (requests, if
- * given, equal them). `gpuUnit`: what one `nvidia.com/gpu` is on the pod's node (a slice's share
- * under the single MIG strategy, else 1).
+ * given, equal them). `gpuUnit`: what one `nvidia.com/gpu` is on the pod's node (gpuUnitOf).
  */
 function gpusHeld(containers: readonly Container[], gpuUnit: number): number {
   let total = 0;
@@ -161,7 +194,7 @@ function gpusHeld(containers: readonly Container[], gpuUnit: number): number {
     for (const [resource, quantity] of Object.entries(resources)) {
       const count = Number(quantity);
       if (!(count > 0)) continue;
-      if (resource === 'nvidia.com/gpu') total += count * gpuUnit;
+      if (resource === 'nvidia.com/gpu' || resource === SHARED_GPU_RESOURCE) total += count * gpuUnit;
       else total += (migShare(resource) ?? 0) * count;
     }
   }

@@ -9,6 +9,9 @@ export const KUBE_READ_RULES: readonly KubeRule[] = [
   { apiGroup: 'apps', resource: 'statefulsets', verbs: ['list'], usedBy: 'owner chain (Notebook), workload annotations', role: 'read' },
   { apiGroup: 'apps', resource: 'deployments', verbs: ['list'], usedBy: 'workload annotations', role: 'read' },
   { apiGroup: 'batch', resource: 'jobs', verbs: ['list'], usedBy: 'workload annotations', role: 'read' },
+  { apiGroup: 'resource.k8s.io', resource: 'resourceclaims', verbs: ['list'], usedBy: 'GPUs pods hold through claims (DRA)', role: 'read' },
+  { apiGroup: 'resource.k8s.io', resource: 'resourceslices', verbs: ['list'], usedBy: "nodes' GPUs and MIG devices (DRA)", role: 'read' },
+  { apiGroup: 'resource.k8s.io', resource: 'deviceclasses', verbs: ['list'], usedBy: 'which drivers offer GPUs (DRA)', role: 'read' },
   ...CUSTOM_WORKLOADS.map(
     (k): KubeRule => ({ apiGroup: k.group, resource: k.plural, verbs: ['list'], usedBy: `${k.kind} workloads`, role: 'read' }),
   ),

@@ -1,4 +1,5 @@
 import { migShare, type GpuNode } from '../../domain/kubernetes.js';
+import { replicasOf, SHARED_GPU_RESOURCE } from './gpu-sharing.js';
 
 /** A node as the API gives it, only the fields read here. */
 export interface NodeObject {
@@ -21,16 +22,23 @@ export function singleStrategyProfile(labels: Readonly<Record<string, string>> |
   return profile && migShare(`${MIG_PREFIX}${profile}`) !== null ? profile : null;
 }
 
-/** The node's GPU facts; null for a node without GPUs (or MIG slices). */
-export function gpuNodeOf(cluster: string, node: NodeObject): GpuNode | null {
+/**
+ * The node's GPU facts; null for a node without GPUs (or MIG slices). `draGpus`: the physical GPUs
+ * its ResourceSlices offer (Dynamic Resource Allocation: no `nvidia.com/gpu` capacity then).
+ * Time-sliced GPUs offered `replicas` times each are counted once.
+ */
+export function gpuNodeOf(cluster: string, node: NodeObject, draGpus = 0): GpuNode | null {
   const capacity = { ...node.status?.capacity };
+  const replicas = replicasOf(node.metadata?.labels);
+  const offered = Number(capacity[GPU_RESOURCE] ?? 0) + Number(capacity[SHARED_GPU_RESOURCE] ?? 0);
+  if (offered > 0) capacity[GPU_RESOURCE] = String(offered / replicas);
   // Single strategy: its `nvidia.com/gpu` are slices of one profile, counted as such (a 1g slice is 1/7 of a GPU).
   const single = singleStrategyProfile(node.metadata?.labels);
   if (single && capacity[GPU_RESOURCE]) {
     capacity[`${MIG_PREFIX}${single}`] = capacity[GPU_RESOURCE];
     delete capacity[GPU_RESOURCE];
   }
-  const gpus = Number(capacity[GPU_RESOURCE] ?? 0);
+  const gpus = Math.max(Number(capacity[GPU_RESOURCE] ?? 0), draGpus);
   const migSlices = Object.fromEntries(
     Object.entries(capacity)
       .filter(([resource, count]) => migShare(resource) !== null && Number(count) > 0)

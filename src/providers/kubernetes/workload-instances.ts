@@ -90,6 +90,7 @@ export function workloadInstances(
       kubernetes: {
         ref,
         pods: pods.map((p) => `${p.namespace}/${p.name}`),
+        ...(pods.some((p) => p.claims?.length) ? { claims: [...new Set(pods.flatMap((p) => p.claims ?? []))] } : {}),
         nodes: placed.map((p) => ({
           name: p.node.name,
           instanceId: p.node.instanceId,

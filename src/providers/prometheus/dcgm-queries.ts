@@ -30,7 +30,9 @@ export const DCGM_METRICS: readonly DcgmMetric[] = [
  * `pod` is the exporter's own pod and the workload's is `exported_pod`. `GPU_I_ID` is the MIG
  * instance: with MIG, each slice of a GPU is its own series with its own pod, under its parent's
  * `gpu` and `UUID`; `GPU_I_PROFILE` (`3g.40gb`) says how much of the GPU it is. Exporters since
- * May 2026 spell the host label `hostname`.
+ * May 2026 (4.6 and later) spell the host label `hostname`. A GPU allocated by Dynamic Resource
+ * Allocation carries its ResourceClaim (`dra_claim_namespace`, `dra_claim_name`), which names the
+ * pods sharing it, and a MIG device so allocated its profile (`dra_mig_profile`).
  */
 export const DCGM_GROUP_LABELS = [
   'Hostname',
@@ -47,6 +49,9 @@ export const DCGM_GROUP_LABELS = [
   'exported_pod',
   'exported_container',
   'instance',
+  'dra_claim_namespace',
+  'dra_claim_name',
+  'dra_mig_profile',
   // dcgm-exporter 1.x
   'uuid',
   'pod_name',

@@ -87,7 +87,10 @@ export function refFromLabels(labels: Readonly<Record<string, string>>): GpuRef 
   if (namespace) ref.namespace = namespace;
   if (pod) ref.pod = pod;
   if (container) ref.container = container;
+  if (labels.dra_claim_name && labels.dra_claim_namespace)
+    ref.claim = { namespace: labels.dra_claim_namespace, name: labels.dra_claim_name };
   // A MIG slice is its own series under its parent GPU's index and UUID: each slice may serve another pod.
-  if (labels.GPU_I_ID) ref.mig = { instance: labels.GPU_I_ID, ...(labels.GPU_I_PROFILE ? { profile: labels.GPU_I_PROFILE } : {}) };
+  const profile = labels.GPU_I_PROFILE || labels.dra_mig_profile;
+  if (labels.GPU_I_ID) ref.mig = { instance: labels.GPU_I_ID, ...(profile ? { profile } : {}) };
   return ref;
 }

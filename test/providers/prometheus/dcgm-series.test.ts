@@ -49,7 +49,7 @@ describe('step grid and query windows', () => {
 
   it('aggregates by the GPU labels so that info labels and duplicate scrapes fold away', () => {
     expect(buildGpuQuery({ name: 'DCGM_FI_DEV_GPU_UTIL', legacyName: 'dcgm_gpu_utilization' })).toBe(
-      'max by (Hostname, hostname, gpu, GPU_I_ID, GPU_I_PROFILE, UUID, modelName, namespace, pod, container, exported_namespace, exported_pod, exported_container, instance, uuid, pod_name, pod_namespace, container_name) (DCGM_FI_DEV_GPU_UTIL or dcgm_gpu_utilization)',
+      'max by (Hostname, hostname, gpu, GPU_I_ID, GPU_I_PROFILE, UUID, modelName, namespace, pod, container, exported_namespace, exported_pod, exported_container, instance, dra_claim_namespace, dra_claim_name, dra_mig_profile, uuid, pod_name, pod_namespace, container_name) (DCGM_FI_DEV_GPU_UTIL or dcgm_gpu_utilization)',
     );
   });
 });
