@@ -1,4 +1,6 @@
 import type { AnyActionSpec } from './action.js';
+import { anomalyExpectedAction } from './anomaly-expected.js';
+import { anomalyNotExpectedAction } from './anomaly-not-expected.js';
 import { baseActionId } from '../domain/action-ids.js';
 import { budgetAckAction } from './budget-ack.js';
 import { budgetBreakdownAction } from './budget-breakdown.js';
@@ -30,6 +32,8 @@ export const ACTIONS: readonly AnyActionSpec[] = [
   sweepStopAction,
   reviewAnswerAction,
   reviewOwnerAction,
+  anomalyExpectedAction,
+  anomalyNotExpectedAction,
 ];
 
 /**

@@ -10,6 +10,7 @@ import { workingHoursSchema } from '../checks/idle/team-schedule.js';
 import { gpuInventorySourceSchema, gpuMetricsSourceSchema, metricsSourceId, namespaceName } from './gpu-sources-schema.js';
 import { recommendationsSchema, spotPolicySchema } from '../checks/recommend/recommend-policy.js';
 import { sweepCapsSchema, sweepsSchema } from '../checks/sweeps/sweep-policy.js';
+import { anomaliesSchema } from './anomalies-schema.js';
 import { athenaSourceSchema } from './athena-config.js';
 import { awsSourceSchema } from './aws-config.js';
 import { gcpSourceSchema } from './gcp-config.js';
@@ -128,6 +129,8 @@ export const teamSchema = z.strictObject({
   gpu: teamGpuSchema.prefault({}),
   /** Caps on one sweep's spend or GPU-hours within `sweeps.windowHours`; no caps, no sweep alerts. */
   sweepCaps: sweepCapsSchema.optional(),
+  /** Spend anomalies: a day above its expected value by the floor and the deviations (on by default). */
+  anomalies: anomaliesSchema.prefault({}),
   /** A summary in the team's channel: yesterday's spend (daily) or last week's (weekly, on Mondays); off by default. */
   digest: z.enum(['daily', 'weekly', 'off'], { error: 'expected daily, weekly or off' }).default('off'),
 });

@@ -1,4 +1,5 @@
 import { UNOWNED_ID, UNOWNED_NAME } from '../domain/unowned.js';
+import { anomaliesSchema } from './anomalies-schema.js';
 import { CHAT_CHANNEL_KEYS } from './chat-channels.js';
 import type { Config, TeamConfig } from './schema.js';
 
@@ -17,6 +18,8 @@ export function unownedTeam(config: Config): TeamConfig {
     approvers: [],
     gpu: { mode: 'notify', autoStopAfterMinutes: 60, namespaces: [] },
     digest: 'off',
+    // Spend of no team is no team's anomaly to answer.
+    anomalies: { ...anomaliesSchema.parse({}), enabled: false },
     // Only the platforms it names: a key present but undefined would read as a channel there.
     ...Object.fromEntries(CHAT_CHANNEL_KEYS.flatMap((key) => (unowned?.[key] ? [[key, unowned[key]]] : []))),
   };

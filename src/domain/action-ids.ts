@@ -18,6 +18,8 @@ export const ACTION_IDS = {
   sweepStop: 'sweep.stop',
   reviewAnswer: 'review.answer',
   reviewOwner: 'review.owner',
+  anomalyExpected: 'anomaly.expected',
+  anomalyNotExpected: 'anomaly.not-expected',
 } as const;
 
 export type ActionId = (typeof ACTION_IDS)[keyof typeof ACTION_IDS];

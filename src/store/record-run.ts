@@ -1,4 +1,5 @@
 import type { FindingChange } from '../domain/finding-change.js';
+import { applyAnomalyFindingChange } from './anomaly-findings.js';
 import { applyFindingChange } from './findings.js';
 import { applyGpuFindingChange } from './gpu-findings.js';
 import { enqueueOutbox } from './outbox-table.js';
@@ -12,6 +13,7 @@ const APPLY_CHANGE: { [T in FindingTable]: (tx: Session, change: FindingChange<F
   findings: applyFindingChange,
   gpuFindings: applyGpuFindingChange,
   sweepFindings: applySweepFindingChange,
+  anomalyFindings: applyAnomalyFindingChange,
 };
 
 /**

@@ -1,3 +1,4 @@
+import type { AnomalyFinding } from '../domain/anomaly-finding.js';
 import type { Finding } from '../domain/finding.js';
 import type { FindingChange } from '../domain/finding-change.js';
 import type { GpuFinding } from '../domain/gpu-finding.js';
@@ -5,6 +6,7 @@ import type { SpendBatch } from '../domain/spend.js';
 import type { ImportOptions, ImportSummary } from '../domain/spend-import.js';
 import type { SweepFinding } from '../domain/sweep-finding.js';
 import type { AcknowledgementStore } from './acknowledgements.js';
+import type { AnomalyFindingStore } from './anomaly-findings.js';
 import type { AuditLog } from './audit-log.js';
 import type { BudgetOverrideStore } from './budget-overrides.js';
 import type { ChatConversationStore } from './chat-conversations.js';
@@ -40,6 +42,7 @@ export interface FindingTables {
   findings: Finding;
   gpuFindings: GpuFinding;
   sweepFindings: SweepFinding;
+  anomalyFindings: AnomalyFinding;
 }
 
 export type FindingTable = keyof FindingTables;
@@ -49,9 +52,10 @@ export const FINDING_FAMILIES: Record<FindingTable, FindingFamily> = {
   findings: 'budget',
   gpuFindings: 'gpu',
   sweepFindings: 'sweep',
+  anomalyFindings: 'anomaly',
 };
 
-export type FindingFamily = 'budget' | 'gpu' | 'sweep';
+export type FindingFamily = 'budget' | 'gpu' | 'sweep' | 'anomaly';
 
 export interface Store {
   spend: SpendStore;
@@ -75,6 +79,7 @@ export interface Store {
   conversations: ChatConversationStore;
   spotMigrations: SpotMigrationStore;
   sweepFindings: SweepFindingStore;
+  anomalyFindings: AnomalyFindingStore;
   claims: ClaimStore;
   /** Which store this is, for logs: a file path, or a Postgres URL without its password. */
   readonly location: string;

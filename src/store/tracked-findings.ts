@@ -30,8 +30,17 @@ function toTracked<T extends Tracked>(row: TrackedRow): T {
 export class SqlTrackedFindings<T extends Tracked> {
   constructor(
     private readonly db: Session,
-    private readonly family: 'gpu' | 'sweep',
+    private readonly family: 'gpu' | 'sweep' | 'anomaly',
   ) {}
+
+  /** This family's rows matching `condition` (SQL over check_findings' columns), by id. */
+  protected async list(condition: string, params: readonly unknown[]): Promise<T[]> {
+    const rows = await this.db.rows<TrackedRow>(
+      `SELECT * FROM check_findings WHERE family = ? AND ${condition} ORDER BY ${this.db.dialect.bytes('id')}`,
+      [this.family, ...params],
+    );
+    return rows.map((r) => toTracked<T>(r));
+  }
 
   async listOpen(): Promise<T[]> {
     const rows = await this.db.rows<TrackedRow>(

@@ -6,6 +6,8 @@ import type { Message } from '../../templates/message.js';
 import { sweepAlert } from '../../templates/sweep-alert.js';
 import type { SweepFinding } from '../../src/domain/sweep-finding.js';
 import { HOSTILE_MESSAGES } from '../templates/hostile-messages.js';
+import { anomalyAlert } from '../../templates/anomaly-alert.js';
+import { SAMPLE_ANOMALY } from '../support/anomaly-finding.js';
 
 /** Every action id a message carries: its buttons and its menus. */
 function emittedIds(message: Message): string[] {
@@ -44,6 +46,7 @@ const sweep: SweepFinding = {
 const MESSAGES: Record<string, Message> = {
   ...HOSTILE_MESSAGES,
   'sweep alert': sweepAlert({ teamName: 'Team', finding: sweep, dryRun: false }),
+  'anomaly alert': anomalyAlert({ teamName: 'Team', finding: SAMPLE_ANOMALY, resolved: false }),
 };
 
 const emitted = Object.entries(MESSAGES).flatMap(([kind, message]) => emittedIds(message).map((id) => ({ kind, id })));

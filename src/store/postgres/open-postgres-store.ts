@@ -11,6 +11,7 @@ import { recordRun } from '../record-run.js';
 import { SqlReviewStore } from '../reviews.js';
 import { SqlSnoozeStore } from '../snoozes.js';
 import { SqlSweepFindingStore } from '../sweep-findings.js';
+import { SqlAnomalyFindingStore } from '../anomaly-findings.js';
 import { SqlChatConversationStore } from '../chat-conversations.js';
 import { SqlConsoleMessageStore } from '../console-messages.js';
 import { SqlInstanceActionStore } from '../instance-actions.js';
@@ -61,6 +62,7 @@ export function openPostgresStore(url: string, options: { poolSize?: number } = 
     conversations: new SqlChatConversationStore(session),
     spotMigrations: new SqlSpotMigrationStore(session),
     sweepFindings: new SqlSweepFindingStore(session),
+    anomalyFindings: new SqlAnomalyFindingStore(session),
     importBatches: (batches, now, options) => importBatches(session, batches, now, options),
     recordRun: (table, change, alerts, now) => recordRun(session, table, change, alerts, now),
     acknowledgements: new SqlAcknowledgementStore(session),

@@ -23,6 +23,7 @@ import { SqlSnoozeStore } from '../snoozes.js';
 import { SqlSpotMigrationStore } from '../spot-migrations.js';
 import { SqlSweepFindingStore } from '../sweep-findings.js';
 import { SqlAnomalyFindingStore } from '../anomaly-findings.js';
+import { SqlAnomalyFindingStore } from '../anomaly-findings.js';
 import { SqlReviewStore } from '../reviews.js';
 import { SqlSpendBreakdownStore } from '../spend-breakdowns.js';
 import { CREATE_MIGRATIONS_TABLE, MIGRATIONS, refuseUnknown, sqlOf, UnknownMigrationError } from '../migrations.js';
@@ -97,6 +98,7 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
     conversations: new SqlChatConversationStore(session),
     spotMigrations: new SqlSpotMigrationStore(session),
     sweepFindings: new SqlSweepFindingStore(session),
+    anomalyFindings: new SqlAnomalyFindingStore(session),
     anomalyFindings: new SqlAnomalyFindingStore(session),
     claims: new SqlClaimStore(session),
     location: path,

@@ -1,0 +1,59 @@
+import type { AnomalyDriver, AnomalyFinding } from '../../domain/anomaly-finding.js';
+import { addDays } from '../../domain/period.js';
+import { unexplainedExcess, type Acceptance } from './acceptances.js';
+import { FULL_HISTORY_DAYS, type AnomalyPolicy } from './anomaly-policy.js';
+import { isBeyond, type JudgedDay } from './judge-days.js';
+
+export interface TeamAnomalyInput {
+  team: string;
+  currency: string;
+  policy: AnomalyPolicy;
+  judged: readonly JudgedDay[];
+  /** day -> what moved that day (loaded for the days beyond the bars only). */
+  drivers: ReadonlyMap<string, readonly AnomalyDriver[]>;
+  acceptances: readonly Acceptance[];
+  /** The data's last day, still filling in. */
+  provisional: string;
+}
+
+/**
+ * The team's anomaly going on now, or null: a run of days beyond both bars (after what Expected
+ * answers accept) that reaches the last complete day or the provisional one. The provisional day
+ * counts only once it is beyond the bars already (its amount can only grow); not beyond yet, it
+ * neither starts nor ends a run. Pure.
+ */
+export function teamAnomaly(input: TeamAnomalyInput): AnomalyFinding | null {
+  const byDay = new Map(input.judged.map((j) => [j.day, j]));
+  const anomalous = (day: string) => {
+    const judged = byDay.get(day);
+    if (!judged?.beyond) return false;
+    const left = unexplainedExcess(judged.excess, input.drivers.get(day) ?? [], input.acceptances);
+    return isBeyond(left, judged.spread, input.policy);
+  };
+  const latest = anomalous(input.provisional) ? input.provisional : addDays(input.provisional, -1);
+  if (!anomalous(latest)) return null;
+  let started = latest;
+  while (anomalous(addDays(started, -1))) started = addDays(started, -1);
+  const last = byDay.get(latest)!;
+  const days = input.judged.filter((j) => j.day >= started && j.day <= latest);
+  return {
+    id: `anomaly:${input.team}:${started}`,
+    kind: 'anomaly.spend',
+    team: input.team,
+    currency: input.currency,
+    started,
+    day: latest,
+    actual: cents(last.actual),
+    expected: cents(last.expected),
+    excess: cents(last.excess),
+    deviations: Math.round((last.excess / Math.max(last.spread, 1e-9)) * 10) / 10,
+    provisional: latest === input.provisional,
+    historyDays: last.historyDays,
+    shortHistory: last.historyDays < FULL_HISTORY_DAYS,
+    newCharges: cents(last.newCharges),
+    days: days.map((d) => ({ day: d.day, actual: cents(d.actual), expected: cents(d.expected) })),
+    drivers: [...(input.drivers.get(latest) ?? [])],
+  };
+}
+
+const cents = (n: number) => Math.round(n * 100) / 100;

@@ -1,0 +1,72 @@
+/** What a day's spend is broken down by to say why it moved (the bill's own columns). */
+export type AnomalyDimension = 'service' | 'resource' | 'team';
+
+/** One thing that moved: its spend on the anomalous day beside its usual day, in the team's currency. */
+export interface AnomalyDriver {
+  dimension: AnomalyDimension;
+  key: string;
+  amount: number;
+  /** Its average day over the days before the anomaly. */
+  usual: number;
+  /** amount − usual. */
+  delta: number;
+  /** delta as a share of the team's excess (0..1, may pass 1 when other lines fell). */
+  share: number;
+}
+
+/** How the team answered an anomaly in chat: Expected teaches the check to accept that level for its driver. */
+export interface AnomalyAnswer {
+  verdict: 'expected' | 'not-expected';
+  by: string;
+  at: string;
+  reason?: string;
+  /** What Expected accepts: the driver's rise (or the team's excess where nothing named one), per day. */
+  accepted?: { dimension: AnomalyDimension; key: string; delta: number };
+}
+
+/** One day of an anomaly: what was spent and what was expected of that day. */
+export interface AnomalyDay {
+  day: string;
+  actual: number;
+  expected: number;
+}
+
+/**
+ * A run of days whose spend is beyond both the amount floor and the robust deviation of its
+ * team's anomaly policy. One finding per run: the id names the run's first day, so a rising run
+ * is the same finding (its message updated), and a day back to usual resolves it.
+ */
+export interface AnomalyFinding {
+  /** `anomaly:<team>:<first day>`. */
+  id: string;
+  kind: 'anomaly.spend';
+  team: string;
+  currency: string;
+  /** The run's first day, and the day it is judged on now (its latest). */
+  started: string;
+  day: string;
+  actual: number;
+  expected: number;
+  /** actual − expected on `day`, new one-off charges included. */
+  excess: number;
+  /** How many robust deviations (1.4826 × MAD of past days) the excess is. */
+  deviations: number;
+  /** `day` is the data's last, still filling in: its amount can only grow. */
+  provisional: boolean;
+  /** Days of history the expected value was drawn from; under the policy's full history the message says so. */
+  historyDays: number;
+  shortHistory: boolean;
+  /** One-off or monthly charges on `day` with no like charge in the month before (counted in the excess). */
+  newCharges: number;
+  days: AnomalyDay[];
+  /** The largest rises, by dimension, largest first. */
+  drivers: AnomalyDriver[];
+  answer?: AnomalyAnswer;
+}
+
+export interface TrackedAnomalyFinding extends AnomalyFinding {
+  state: 'open' | 'resolved';
+  firstSeen: Date;
+  lastSeen: Date;
+  resolvedAt: Date | null;
+}

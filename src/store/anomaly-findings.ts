@@ -1,0 +1,65 @@
+import type { AnomalyAnswer, AnomalyFinding, TrackedAnomalyFinding } from '../domain/anomaly-finding.js';
+import type { FindingChange } from '../domain/finding-change.js';
+import type { Session } from './session.js';
+import { SqlTrackedFindings } from './tracked-findings.js';
+
+export interface AnomalyFindingStore {
+  listOpen(): Promise<TrackedAnomalyFinding[]>;
+  get(id: string): Promise<TrackedAnomalyFinding | null>;
+  /** Every anomaly (open or resolved) seen on or after `since` (ISO time): answers to learn from, a month to review. */
+  seenSince(since: Date): Promise<TrackedAnomalyFinding[]>;
+  /** Records the team's answer once: the first wins, a second returns it with first false. Null: no such anomaly. */
+  answer(id: string, answer: AnomalyAnswer): Promise<{ answer: AnomalyAnswer; first: boolean } | null>;
+}
+
+interface BodyRow {
+  body: string;
+}
+
+/** Spend anomalies, read back from their JSON bodies; the team's answer is kept in the body across runs. */
+export class SqlAnomalyFindingStore extends SqlTrackedFindings<TrackedAnomalyFinding> implements AnomalyFindingStore {
+  constructor(private readonly session: Session) {
+    super(session, 'anomaly');
+  }
+
+  async seenSince(since: Date): Promise<TrackedAnomalyFinding[]> {
+    return this.list('last_seen >= ?', [since.toISOString()]);
+  }
+
+  async answer(id: string, answer: AnomalyAnswer): Promise<{ answer: AnomalyAnswer; first: boolean } | null> {
+    return this.session.transaction(async (tx) => {
+      await tx.lock('burnrate record anomalyFindings');
+      const row = await tx.one<BodyRow>(`SELECT body FROM check_findings WHERE family = 'anomaly' AND id = ?${tx.dialect.forUpdate}`, [id]);
+      if (!row) return null;
+      const body = JSON.parse(row.body) as AnomalyFinding;
+      if (body.answer) return { answer: body.answer, first: false };
+      await tx.run("UPDATE check_findings SET body = ? WHERE family = 'anomaly' AND id = ?", [JSON.stringify({ ...body, answer }), id]);
+      return { answer, first: true };
+    });
+  }
+}
+
+/**
+ * Applies an anomaly check's changes inside the caller's (recordRun's) transaction. A run's finding
+ * carries no answer: the one recorded (by a click between runs) stays with it.
+ */
+export async function applyAnomalyFindingChange(tx: Session, change: FindingChange<AnomalyFinding>, now: Date): Promise<void> {
+  const at = now.toISOString();
+  for (const f of [...change.opened, ...change.stillOpen]) {
+    const before = await tx.one<BodyRow>("SELECT body FROM check_findings WHERE family = 'anomaly' AND id = ?", [f.id]);
+    const answer = before ? (JSON.parse(before.body) as AnomalyFinding).answer : undefined;
+    const body = JSON.stringify(answer ? { ...f, answer } : f);
+    await tx.run(
+      `INSERT INTO check_findings (family, id, kind, team, subject, body, state, first_seen, last_seen, resolved_at)
+       VALUES ('anomaly', ?, ?, ?, ?, ?, 'open', ?, ?, NULL)
+       ON CONFLICT (family, id) DO UPDATE SET body = excluded.body, state = 'open', last_seen = excluded.last_seen,
+         first_seen = CASE WHEN check_findings.state = 'open' THEN check_findings.first_seen ELSE excluded.first_seen END, resolved_at = NULL`,
+      [f.id, f.kind, f.team, f.started, body, at, at],
+    );
+  }
+  for (const id of change.resolved)
+    await tx.run(
+      "UPDATE check_findings SET state = 'resolved', resolved_at = ?, last_seen = ? WHERE family = 'anomaly' AND id = ? AND state = 'open'",
+      [at, at, id],
+    );
+}

@@ -1,0 +1,108 @@
+import type { AnomalyDriver, AnomalyFinding } from '../src/domain/anomaly-finding.js';
+import { ACTION_IDS } from '../src/domain/action-ids.js';
+import { formatMoney } from '../src/domain/money.js';
+import { shortDate } from './freshness.js';
+import { timeOf, type Block, type Mention, type Message } from './message.js';
+
+/** Action ids of the buttons on an anomaly alert; the handlers live in src/actions/. */
+export const ANOMALY_ACTIONS = {
+  expected: ACTION_IDS.anomalyExpected,
+  notExpected: ACTION_IDS.anomalyNotExpected,
+  snooze: ACTION_IDS.budgetSnooze,
+} as const;
+
+export interface AnomalyAlertData {
+  teamName: string;
+  finding: AnomalyFinding;
+  /** Back within its expected range (or accepted as Expected) on the latest run. */
+  resolved: boolean;
+  /** Who answered, as a mention (the finding keeps their id). */
+  answeredBy?: Mention | null;
+}
+
+const DIMENSION_NAMES: Record<AnomalyDriver['dimension'], string> = { service: 'service', resource: 'resource', team: 'team' };
+
+/** One line of why: "+$4,210 vs usual: 78% from resource llm-sweep-17, 95% from service Amazon EC2". */
+export function anomalyWhy(f: Pick<AnomalyFinding, 'excess' | 'currency' | 'drivers'>): string {
+  const money = (n: number) => formatMoney(n, f.currency);
+  const tops = (['resource', 'service'] as const).flatMap((dimension) => {
+    const top = f.drivers.find((d) => d.dimension === dimension);
+    return top ? [`${Math.round(top.share * 100)}% from ${DIMENSION_NAMES[dimension]} ${top.key}`] : [];
+  });
+  return `+${money(f.excess)} vs usual${tops.length ? `: ${tops.join(', ')}` : ''}`;
+}
+
+/** A spend anomaly: what was spent against what was expected, what moved, and the team's answer. */
+export function anomalyAlert(data: AnomalyAlertData): Message {
+  const f = data.finding;
+  const money = (n: number) => formatMoney(n, f.currency);
+  const when = shortDate(f.day);
+  const headline = data.resolved
+    ? `✅ ${data.teamName}: spend anomaly of ${shortDate(f.started)} resolved`
+    : `🔺 ${data.teamName}: spend anomaly, +${money(f.excess)} vs usual on ${when}`;
+  const spent = f.provisional ? `${money(f.actual)} so far` : money(f.actual);
+  const blocks: Block[] = [
+    { type: 'header', text: headline },
+    {
+      type: 'text',
+      text: `**${spent}** spent on ${when} against **${money(f.expected)}** expected (${f.deviations} robust deviations above). ${anomalyWhy(f)}. Started ${shortDate(f.started)}.`,
+    },
+  ];
+  if (f.drivers.length > 0)
+    blocks.push({
+      type: 'table',
+      columns: [
+        { label: 'What moved' },
+        { label: when, align: 'right' },
+        { label: 'Usual day', align: 'right' },
+        { label: 'Rise', align: 'right' },
+      ],
+      rows: f.drivers.map((d) => [
+        `${DIMENSION_NAMES[d.dimension]} ${d.key}`,
+        money(d.amount),
+        money(d.usual),
+        `+${money(d.delta)} (${Math.round(d.share * 100)}%)`,
+      ]),
+    });
+  const notes = [
+    f.newCharges > 0 ? `${money(f.newCharges)} of it is a one-off or monthly charge with none like it in the month before.` : null,
+    f.provisional ? `${when} is the data's last day and still filling in: its amount can only grow.` : null,
+    f.shortHistory ? `Judged on ${f.historyDays} days of history only (under 14: no weekday profile or trend yet).` : null,
+  ].filter((n): n is string => n !== null);
+  if (notes.length > 0) blocks.push({ type: 'context', text: notes.join(' ') });
+  if (f.answer && data.answeredBy) {
+    const verdict = f.answer.verdict === 'expected' ? 'Expected' : 'Not expected';
+    blocks.push({ type: 'mentions', lead: `Answered ${verdict} ${timeOf(new Date(f.answer.at))} by`, people: [data.answeredBy] });
+    if (f.answer.accepted)
+      blocks.push({
+        type: 'context',
+        text: `From now on a rise of up to ${money(f.answer.accepted.delta)} a day in ${DIMENSION_NAMES[f.answer.accepted.dimension]} ${f.answer.accepted.key} is taken as expected.${f.answer.reason ? ` Reason: ${f.answer.reason}` : ''}`,
+      });
+  }
+  if (data.resolved)
+    blocks.push({
+      type: 'context',
+      text: f.answer?.verdict === 'expected' ? 'Accepted as expected.' : 'Spend is back within its expected range.',
+    });
+  else if (!f.answer) blocks.push(buttonsOf(f));
+  return { summary: headline, blocks };
+}
+
+function buttonsOf(f: AnomalyFinding): Block {
+  const value = (extra: object = {}) => JSON.stringify({ f: f.id, ...extra });
+  return {
+    type: 'actions',
+    buttons: [
+      { action: ANOMALY_ACTIONS.expected, label: 'Expected', value: value(), style: 'primary' },
+      { action: ANOMALY_ACTIONS.notExpected, label: 'Not expected', value: value(), style: 'danger' },
+    ],
+    select: {
+      action: ANOMALY_ACTIONS.snooze,
+      placeholder: 'Snooze…',
+      options: [
+        { label: 'Snooze 24 h', value: value({ for: '24h' }) },
+        { label: 'Snooze 7 days', value: value({ for: '7d' }) },
+      ],
+    },
+  };
+}
