@@ -1,4 +1,4 @@
-import { renderCompactWasteChart } from '../src/charts/waste-chart.js';
+import { renderCompactWasteChart, wastePlot } from '../src/charts/waste-chart.js';
 import { toDay } from '../src/domain/period.js';
 import { commitmentsOf, loadWasteDiagnosis, recentWaste, wastePeriod, wasteRows } from '../src/snapshots/waste-snapshot.js';
 import { wasteReport } from '../templates/waste-report.js';
@@ -24,11 +24,14 @@ export const wasteCommand: CommandSpec = {
     const diagnosis =
       (month ? null : await recentWaste(ctx.deps)) ?? (await loadWasteDiagnosis(ctx.deps, wastePeriod({ month }, toDay(ctx.deps.clock()))));
     const rows = wasteRows(diagnosis, teams);
-    const chart = await renderCompactWasteChart({ title: 'GPU spend and waste a month', currency: diagnosis.currency, rows });
+    const chartInput = { title: 'GPU spend and waste a month', currency: diagnosis.currency, rows };
+    const chart = await renderCompactWasteChart(chartInput);
     return wasteReport({
       diagnosis,
       rows,
       commitments: commitmentsOf(diagnosis.commitments, teams),
+      // Drawn by the platform where it can, the PNG its fallback (and the picture everywhere else).
+      chartPlot: wastePlot({ ...chartInput, title: 'GPU waste a month' }),
       chartPng: chart.png.toString('base64'),
       dryRun: !ctx.deps.config.actions.enabled,
     });

@@ -1,7 +1,8 @@
 import { formatMoney, formatPercent } from '../src/domain/money.js';
 import { BENCHMARK_SHARES, type CommitmentReport, type TeamWaste, type WasteDiagnosis } from '../src/domain/waste.js';
 import { wasteHeadline } from '../src/domain/waste-headline.js';
-import type { Block, Button, Message } from './message.js';
+import { chartBlocks } from './chart-blocks.js';
+import type { Block, Button, Message, PlotBlock } from './message.js';
 import type { StaticPool } from '../src/domain/kube-usage.js';
 
 export interface WasteReportData {
@@ -11,6 +12,8 @@ export interface WasteReportData {
   rows: readonly TeamWaste[];
   /** The stacked-bar chart (base64 PNG), when one was drawn. */
   chartPng?: string;
+  /** The same chart as numbers, for a platform that draws its own (the PNG, if any, then its fallback). */
+  chartPlot?: PlotBlock;
   /** Cloud actions are dry runs: the spot button says so in its confirm dialog. */
   dryRun: boolean;
   /** The commitments section (the organisation's coverage, what ends soon, always-on capacity of the rows' teams); none in a review. */
@@ -44,14 +47,16 @@ export function wasteReport(data: WasteReportData): Message {
   for (const row of data.rows) blocks.push(...teamBlocks(row, money, data.dryRun));
   if (data.commitments) blocks.push(...commitmentBlocks(data.commitments, money));
   blocks.push(...staticCapacityBlocks(diagnosis.staticCapacity ?? []));
-  if (data.chartPng)
-    blocks.push({
-      type: 'image',
-      title: `GPU spend and waste a month, ${scope}`,
-      alt: `Stacked bars of each team's GPU spend a month, split by waste cause, the rest in grey`,
-      filename: 'burnrate-waste.png',
-      png: data.chartPng,
-    });
+  blocks.push(
+    ...chartBlocks(
+      {
+        title: `GPU spend and waste a month, ${scope}`,
+        alt: `Stacked bars of each team's GPU spend a month, split by waste cause, the rest in grey`,
+        filename: 'burnrate-waste.png',
+      },
+      { png: data.chartPng ?? null, plot: data.chartPlot ?? null },
+    ),
+  );
   blocks.push({
     type: 'context',
     text: [

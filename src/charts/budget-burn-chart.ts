@@ -1,5 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
+import { formatMoney } from '../domain/money.js';
 import { daysOf, type Period } from '../domain/period.js';
+import type { PlotBlock } from '../../templates/message.js';
 import { CHART_FONT as FONT, chartFrame, renderCompactPng, type RenderedChart } from './render-png.js';
 
 export interface BudgetBurnChartInput {
@@ -54,6 +56,37 @@ export function burnSeries(input: BudgetBurnChartInput) {
     ahead.forEach((day, i) => path.push({ day, amount: at(amount, i), low: at(low, i), high: at(high, i) }));
   }
   return { days, spent, forecast: path };
+}
+
+/**
+ * The same chart for platforms that draw their own (Slack, Teams), from the same running totals:
+ * one line that is the spend to the last day of data and the forecast path after it, and the
+ * budget across. The forecast's range is in the words, which carry every figure the chart shows.
+ */
+export function budgetBurnPlot(input: BudgetBurnChartInput): PlotBlock {
+  const { spent, forecast } = burnSeries(input);
+  const path = [...spent, ...forecast.filter((point) => point.day > (spent.at(-1)?.day ?? ''))];
+  const series = [{ name: forecast.length > 0 ? 'Spent, then forecast' : 'Spent', values: path.map((point) => point.amount) }];
+  if (input.budget !== null) series.push({ name: 'Budget', values: path.map(() => input.budget!) });
+  const money = (n: number) => formatMoney(n, input.currency);
+  const last = spent.at(-1);
+  const words = [
+    last ? `Spent ${money(last.amount)} by day ${Number(last.day.slice(8, 10))} of ${daysOf(input.period).length}` : 'Nothing spent yet',
+    input.forecast
+      ? `forecast ${money(input.forecast.amount)}${input.forecast.low !== undefined && input.forecast.high !== undefined ? ` (80% range ${money(input.forecast.low)} to ${money(input.forecast.high)})` : ''}`
+      : null,
+    input.budget !== null ? `budget ${money(input.budget)}` : null,
+  ];
+  return {
+    type: 'plot',
+    plot: { kind: 'line', title: input.title, xLabel: 'Day', yLabel: `${input.currency} spent`, categories: path.map(dayLabel), series },
+    alt: `${words.filter((w) => w !== null).join('; ')}.`,
+  };
+}
+
+/** Days on the axis as the PNG labels them: the day of the month. */
+function dayLabel(point: { day: string }): string {
+  return point.day.slice(8, 10);
 }
 
 export function budgetBurnSpec(input: BudgetBurnChartInput): TopLevelSpec {

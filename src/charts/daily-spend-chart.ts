@@ -1,5 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
+import { formatMoney } from '../domain/money.js';
 import { daysOf, type Period } from '../domain/period.js';
+import type { PlotBlock } from '../../templates/message.js';
 import { CHART_FONT as FONT, chartFrame, renderCompactPng, renderPng, type RenderedChart } from './render-png.js';
 
 export type { RenderedChart };
@@ -36,13 +38,47 @@ export async function renderCompactDailySpendChart(input: DailySpendChartInput):
   return renderCompactPng(chartSpec(input));
 }
 
-export function chartSpec(input: DailySpendChartInput): TopLevelSpec {
+/** The bars' data: each day's spend per category, rounded to cents, as both charts draw it. */
+export function dailySpendValues(input: DailySpendChartInput): { day: string; category: string; amount: number }[] {
   const known = new Set(CATEGORY_COLOURS.map(([name]) => name));
-  const values = input.days.map((d) => ({
+  return input.days.map((d) => ({
     day: d.day.slice(8, 10),
     category: known.has(d.category) ? d.category : 'Other',
     amount: Math.round(d.effective * 100) / 100,
   }));
+}
+
+/**
+ * The same month for platforms that draw their own chart: one bar a day, the day's total over the
+ * PNG's categories (a phone cannot read six stacked colours a day; the categories stay in the PNG).
+ */
+export function dailySpendPlot(input: DailySpendChartInput): PlotBlock {
+  const days = daysOf(input.period).map((d) => d.slice(8, 10));
+  const totals = new Map<string, number>();
+  for (const v of dailySpendValues(input)) totals.set(v.day, (totals.get(v.day) ?? 0) + v.amount);
+  const values = days.map((day) => Math.round((totals.get(day) ?? 0) * 100) / 100);
+  const total = values.reduce((sum, v) => sum + v, 0);
+  const peak = values.reduce((best, v, i) => (v > (values[best] ?? 0) ? i : best), 0);
+  const money = (n: number) => formatMoney(n, input.currency);
+  return {
+    type: 'plot',
+    plot: {
+      kind: 'bar',
+      title: input.title,
+      xLabel: 'Day',
+      yLabel: `${input.currency} per day`,
+      categories: days,
+      series: [{ name: 'Spend', values }],
+    },
+    alt:
+      total > 0
+        ? `Spent ${money(Math.round(total * 100) / 100)} over ${days.length} days; the most on day ${Number(days[peak])}, ${money(values[peak] ?? 0)}.`
+        : `Nothing spent over ${days.length} days.`,
+  };
+}
+
+export function chartSpec(input: DailySpendChartInput): TopLevelSpec {
+  const values = dailySpendValues(input);
   const present = new Set(values.map((v) => v.category));
   const categories = CATEGORY_COLOURS.filter(([name]) => present.has(name));
   return {

@@ -1,4 +1,5 @@
 import {
+  dailySpendPlot,
   renderCompactDailySpendChart,
   renderDailySpendChart,
   type DailySpendChartInput,
@@ -9,12 +10,13 @@ import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import { monthOf } from '../domain/period.js';
 import type { ReviewFigures, ReviewRecord, ReviewWaste, TrackedReviewLine } from '../domain/review.js';
-import { renderCompactWasteChart } from '../charts/waste-chart.js';
+import { renderCompactWasteChart, wastePlot } from '../charts/waste-chart.js';
 import { wasteReport } from '../../templates/waste-report.js';
 import { spotButtonOptions } from '../snapshots/recommendations-for.js';
 import { channelsOf, inThreadOn, postOn } from '../outbox/fan-out.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
 import { reviewChart } from '../../templates/review-chart.js';
+import { monthName } from '../../templates/freshness.js';
 import { reviewLine } from '../../templates/review-line.js';
 import { reviewSummary } from '../../templates/review-summary.js';
 import { lastMonth, nextMonth, zonedMidnight } from './review/review-calendar.js';
@@ -101,7 +103,12 @@ export async function runMonthlyReview(deps: Deps, options: ReviewOptions = {}):
       createdAt: now,
       closesAt: zonedMidnight(`${nextMonth(nextMonth(month))}-01`, team.timezone),
     };
-    const pngs = { file: chart.png.toString('base64'), inline: await inlineChart(deps, team, chartInput) };
+    const pngs = {
+      file: chart.png.toString('base64'),
+      inline: await inlineChart(deps, team, chartInput),
+      // The same days' numbers for platforms that draw their own chart (a shorter title fits their limits).
+      plot: dailySpendPlot({ ...chartInput, title: `${figures.teamName}: daily spend, ${monthName(month)}` }),
+    };
     const wastePngs = figures.waste ? await wasteChart(figures.waste) : null;
     const opened = await deps.store.reviews.open(
       record,
@@ -130,12 +137,9 @@ async function inlineChart(deps: Deps, team: TeamConfig, input: DailySpendChartI
 
 /** The waste chart of one team: small enough for every platform, so one rendering serves files and cards alike. */
 async function wasteChart(waste: ReviewWaste): Promise<ChartPngs> {
-  const { png } = await renderCompactWasteChart({
-    title: `${waste.row.teamName}: GPU spend and waste a month`,
-    currency: waste.currency,
-    rows: [waste.row],
-  });
-  return compactPngs(png);
+  const input = { title: `${waste.row.teamName}: GPU spend and waste a month`, currency: waste.currency, rows: [waste.row] };
+  const { png } = await renderCompactWasteChart(input);
+  return compactPngs(png, wastePlot({ ...input, title: `${waste.row.teamName}: GPU waste a month` }));
 }
 
 /**
@@ -156,21 +160,22 @@ function reviewDrafts(
   for (const channel of channelsOf(deps.chat, team)) {
     const root = postOn(channel, `${group}:root`, reviewSummary(record.figures, lines.length), group);
     drafts.push(root);
-    const png = chartFor(deps, channel.port, team, pngs);
-    if (png) {
+    const chart = chartFor(deps, channel.port, team, pngs);
+    if (chart) {
       drafts.push(
         ...inThreadOn(channel, root.dedupeKey, `${group}:chart`, [
-          { op: 'reply', message: reviewChart({ teamName: record.figures.teamName, month: record.month, png, team: team.id }) },
+          { op: 'reply', message: reviewChart({ teamName: record.figures.teamName, month: record.month, team: team.id, ...chart }) },
         ]),
       );
     }
     const waste = record.figures.waste;
     if (waste) {
-      const chartPng = wastePngs ? chartFor(deps, channel.port, team, wastePngs) : null;
+      const chart = wastePngs ? chartFor(deps, channel.port, team, wastePngs) : null;
       const message = wasteReport({
         diagnosis: waste,
         rows: [waste.row],
-        ...(chartPng ? { chartPng } : {}),
+        ...(chart?.png ? { chartPng: chart.png } : {}),
+        ...(chart?.plot ? { chartPlot: chart.plot } : {}),
         dryRun: !deps.config.actions.enabled,
       });
       drafts.push(...inThreadOn(channel, root.dedupeKey, `${group}:waste`, [{ op: 'reply', message }]));

@@ -13,6 +13,12 @@ export interface ChatCapabilities {
    * travels in the message itself (a data URI in a Teams card); null when it shows none.
    */
   inlineImageBytes: number | null;
+  /**
+   * The platform draws charts from their numbers (Slack's data_visualization block, Teams' Chart.*
+   * card elements): a chart goes as numbers, with the PNG only where it travels inside the message
+   * as the fallback. Absent: charts go as pictures.
+   */
+  nativeCharts?: boolean;
 }
 
 /** The one way messages leave burnrate, whatever the platform. */

@@ -125,6 +125,9 @@ function blockHtml(block: Block): string | null {
       return block.bars.length > 0 || block.title ? chartHtml(block) : null;
     case 'image':
       return imageHtml(block);
+    case 'plot':
+      // The console draws the PNG when the message carries one; the numbers in words always.
+      return `${block.png ? (imageHtml({ type: 'image', title: block.plot.title, alt: block.alt, filename: '', png: block.png }) ?? '') : ''}<p class="b-context">${plain(block.alt)}</p>`;
     case 'divider':
       return '<hr class="b-divider">';
     case 'actions':

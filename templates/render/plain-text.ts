@@ -127,6 +127,8 @@ function renderBlock(block: Block): string | undefined {
       return '─'.repeat(RULE_WIDTH);
     case 'image':
       return `[chart: ${oneLine(block.title)} (${oneLine(block.filename)})]`;
+    case 'plot':
+      return `${oneLine(block.plot.title)}: ${oneLine(block.alt)}`;
     case 'actions': {
       const buttons = block.buttons.filter((button) => !button.url);
       const links = block.buttons.filter((button) => button.url && isLinkUrl(button.url));

@@ -22,7 +22,17 @@ export type FieldRule =
   | { kind: 'json' };
 
 /** Composition objects have no type field: a field's rule names which one it holds. */
-export type CompositionName = 'confirm' | 'option' | 'option_group' | 'dispatch_action_config' | 'conversation_filter' | 'column_setting';
+export type CompositionName =
+  | 'confirm'
+  | 'option'
+  | 'option_group'
+  | 'dispatch_action_config'
+  | 'conversation_filter'
+  | 'column_setting'
+  | 'segment'
+  | 'data_series'
+  | 'data_point'
+  | 'axis_config';
 
 export interface ObjectSpec {
   fields: Readonly<Record<string, FieldRule>>;
@@ -73,6 +83,11 @@ export const COMPOSITION = {
   column_setting: {
     fields: { align: { kind: 'string', oneOf: ['left', 'center', 'right'] }, is_wrapped: bool },
   },
+  // The data visualization block's parts (https://docs.slack.dev/reference/block-kit/blocks/data-visualization-block).
+  segment: { fields: { label: str(20, 1), value: num }, required: ['label', 'value'] },
+  data_series: { fields: { name: str(20, 1), data: arrayOf(object('data_point'), 20) }, required: ['name', 'data'] },
+  data_point: { fields: { label: str(20, 1), value: num }, required: ['label', 'value'] },
+  axis_config: { fields: { categories: arrayOf(str(20, 1)), x_label: str(50), y_label: str(50) }, required: ['categories'] },
 } satisfies Record<CompositionName, ObjectSpec>;
 
 /** Text objects, the leaves of most blocks. */
@@ -248,6 +263,10 @@ export const BLOCKS: Record<string, ObjectSpec> = {
     },
     required: ['rows'],
   },
+  data_visualization: {
+    fields: { ...blockId, title: str(50, 1), chart: typed('pie', 'bar', 'area', 'line') },
+    required: ['title', 'chart'],
+  },
   video: {
     fields: {
       ...blockId,
@@ -265,10 +284,25 @@ export const BLOCKS: Record<string, ObjectSpec> = {
   },
 };
 
+/** The charts a data visualization block draws: a pie of segments, or series over the axis's categories. */
+const seriesChart: ObjectSpec = {
+  fields: { series: arrayOf(object('data_series'), 6), axis_config: object('axis_config') },
+  required: ['series', 'axis_config'],
+};
+export const CHARTS: Record<string, ObjectSpec> = {
+  pie: { fields: { segments: arrayOf(object('segment'), 6) }, required: ['segments'] },
+  bar: seriesChart,
+  area: seriesChart,
+  line: seriesChart,
+};
+
 /** Table cells: raw text (rich text cells are rich_text blocks). */
 export const TABLE_CELLS: Record<string, ObjectSpec> = {
   raw_text: { fields: { text: str(2000, 1) }, required: ['text'] },
 };
+
+/** At most this many data visualization blocks in one message. */
+export const MAX_CHARTS = 2;
 
 /** The surfaces blocks appear on, and how many blocks each takes. */
 export const MAX_BLOCKS = { message: 50, modal: 100, home: 100 } as const;

@@ -1,9 +1,11 @@
 import { closest } from '../../src/domain/closest.js';
 import {
   BLOCKS,
+  CHARTS,
   COMPOSITION,
   ELEMENTS,
   MAX_BLOCKS,
+  MAX_CHARTS,
   TABLE_CELLS,
   TEXT_OBJECTS,
   VIEWS,
@@ -21,6 +23,8 @@ export function blockKitProblems(blocks: unknown[], surface: keyof typeof MAX_BL
   const problems: string[] = [];
   if (blocks.length > MAX_BLOCKS[surface]) problems.push(`${blocks.length} blocks, max ${MAX_BLOCKS[surface]}`);
   if (blocks.filter((b) => isObject(b) && b.type === 'table').length > 1) problems.push('only one table block per message');
+  const charts = blocks.filter((b) => isObject(b) && b.type === 'data_visualization').length;
+  if (charts > MAX_CHARTS) problems.push(`${charts} data_visualization blocks, max ${MAX_CHARTS} per message`);
   const blockIds = new Set<string>();
   blocks.forEach((block, i) => {
     const type = isObject(block) ? block.type : undefined;
@@ -54,7 +58,7 @@ export function viewProblems(view: unknown): string[] {
 }
 
 /** Objects that carry a `type`, as a field that holds "one of these types" finds them. */
-const TYPED: Record<string, ObjectSpec> = { ...ELEMENTS, ...TEXT_OBJECTS, ...TABLE_CELLS, rich_text: BLOCKS.rich_text! };
+const TYPED: Record<string, ObjectSpec> = { ...ELEMENTS, ...TEXT_OBJECTS, ...TABLE_CELLS, ...CHARTS, rich_text: BLOCKS.rich_text! };
 
 /** Rules across fields, which a field list cannot say. */
 function blockRules(block: Record<string, unknown>): string[] {
@@ -63,6 +67,30 @@ function blockRules(block: Record<string, unknown>): string[] {
   if (block.type === 'actions' && Array.isArray(block.elements)) {
     const ids = block.elements.map((e) => (isObject(e) ? e.action_id : undefined)).filter((id) => id !== undefined);
     for (const id of new Set(ids)) if (ids.filter((other) => other === id).length > 1) problems.push(`duplicate action_id ${String(id)}`);
+  }
+  if (block.type === 'data_visualization' && isObject(block.chart)) problems.push(...chartRules(block.chart));
+  return problems;
+}
+
+/**
+ * A chart's rules across its parts: a pie's slices are positive; every series has a point for
+ * each category of the axis and none other, and series names differ.
+ */
+function chartRules(chart: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  for (const [i, segment] of asArray(chart.segments).entries())
+    if (isObject(segment) && typeof segment.value === 'number' && !(segment.value > 0))
+      problems.push(`chart segments[${i}] value must be greater than 0`);
+  if (chart.type === 'pie') return problems;
+  const categories = isObject(chart.axis_config) ? asArray(chart.axis_config.categories) : [];
+  const names = asArray(chart.series).map((series) => (isObject(series) ? series.name : undefined));
+  for (const name of new Set(names))
+    if (names.filter((other) => other === name).length > 1) problems.push(`chart series name "${String(name)}" repeats`);
+  for (const [i, series] of asArray(chart.series).entries()) {
+    const labels = isObject(series) ? asArray(series.data).map((point) => (isObject(point) ? point.label : undefined)) : [];
+    const same =
+      labels.length === categories.length && categories.every((c) => labels.includes(c)) && labels.every((l) => categories.includes(l));
+    if (!same) problems.push(`chart series[${i}] labels must match axis_config categories`);
   }
   return problems;
 }

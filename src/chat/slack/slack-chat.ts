@@ -30,7 +30,7 @@ export function createSlackChat(settings: SlackSettings, log: Logger): SlackChat
  */
 export class SlackChat implements ChatPort {
   readonly platform = 'slack';
-  readonly capabilities = { threads: true, ephemeral: true, modals: true, files: true, inlineImageBytes: null };
+  readonly capabilities = { threads: true, ephemeral: true, modals: true, files: true, inlineImageBytes: null, nativeCharts: true };
 
   constructor(
     private readonly client: WebClient,

@@ -40,7 +40,7 @@ const PERSON = 'person:';
  */
 export class TeamsChat implements ChatPort {
   readonly platform = TEAMS_PLATFORM;
-  readonly capabilities = { threads: true, ephemeral: false, modals: false, files: false, inlineImageBytes: TEAMS_INLINE_IMAGE_BYTES };
+  readonly capabilities = { threads: true, ephemeral: false, modals: false, files: false, inlineImageBytes: TEAMS_INLINE_IMAGE_BYTES, nativeCharts: true };
 
   constructor(
     /** The adapter of this bot: inbound requests and proactive turns share its credentials. */

@@ -1,4 +1,4 @@
-import { renderBudgetBurnChart } from '../../../charts/budget-burn-chart.js';
+import { budgetBurnPlot, renderBudgetBurnChart, type BudgetBurnChartInput } from '../../../charts/budget-burn-chart.js';
 import type { TeamConfig } from '../../../config/schema.js';
 import type { Deps } from '../../../deps.js';
 import type { Finding } from '../../../domain/finding.js';
@@ -20,7 +20,7 @@ export async function budgetAlertChart(
 ): Promise<ChartPngs | null> {
   if (!finding.dataThrough) return null;
   try {
-    const { png } = await renderBudgetBurnChart({
+    const input: BudgetBurnChartInput = {
       title: budgetChartTitle(team.name ?? team.id, finding),
       period: finding.range,
       currency: finding.currency,
@@ -30,8 +30,10 @@ export async function budgetAlertChart(
       lastDay: lastDataDay(finding.dataThrough),
       budget: finding.budget,
       forecast: finding.forecast,
-    });
-    return compactPngs(png);
+    };
+    const { png } = await renderBudgetBurnChart(input);
+    // The numbers platforms draw themselves come from the same input: the same running totals.
+    return compactPngs(png, budgetBurnPlot({ ...input, title: `${team.name ?? team.id}: spend against budget` }));
   } catch (error) {
     deps.log.warn(
       { team: team.id, finding: finding.id, err: (error as Error).message },
@@ -49,6 +51,6 @@ export function budgetChartOn(
   finding: Finding,
   pngs: ChartPngs | null,
 ): Message | null {
-  const png = pngs && chartFor(deps, channel.port, team, pngs);
-  return png ? budgetChart({ teamName: team.name ?? team.id, finding, png }) : null;
+  const chart = pngs && chartFor(deps, channel.port, team, pngs);
+  return chart ? budgetChart({ teamName: team.name ?? team.id, finding, ...chart }) : null;
 }
