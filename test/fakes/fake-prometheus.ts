@@ -51,6 +51,9 @@ export const MIG_H100_EXPOSITION = new URL('../fixtures/dcgm/dcgm_exposition_mig
 /** MIG: two A30s, GPU 0 in two 2g slices (one holding 9 GiB and computing nothing), GPU 1 one 4g slice. */
 export const MIG_A30_EXPOSITION = new URL('../fixtures/dcgm/dcgm_exposition_mig_a30_3_slices_2_gpus.prom', import.meta.url);
 
+/** dcgm-exporter 4.x on a node whose GPUs are allocated by DRA: `hostname`, `dra_*` labels, a shared claim, a MIG device; every GPU idle. */
+export const DCGM_4X_DRA_EXPOSITION = new URL('../fixtures/dcgm/dcgm_exposition_4x_dra_h100.prom', import.meta.url);
+
 /**
  * A Prometheus HTTP API on 127.0.0.1 for tests. It answers GET/POST /api/v1/query_range like
  * Prometheus does (matrix answers, `max by (...)` projection, the 11,000-points limit, its error
@@ -349,15 +352,15 @@ export function dcgmGpuLabelSets(samples: readonly ExpositionSample[] = readDcgm
 
 /**
  * Every series of an exposition as the fake serves it, each value held for all time: one GPU per
- * host, GPU index and MIG slice (GPU_I_ID), so a GPU split in slices is several series, as the
- * exporter writes it.
+ * host, GPU index, MIG slice (GPU_I_ID) and pod, so a GPU split in slices, or shared by the pods of
+ * one ResourceClaim, is several series, as the exporter writes it.
  */
 export function exposedGpus(path: URL): FakeDcgmGpu[] {
   const byKey = new Map<string, FakeDcgmGpu>();
   for (const { name, labels, value } of readDcgmExposition(path)) {
     const host = labels.Hostname ?? labels.hostname;
     if (!host || labels.gpu === undefined) continue;
-    const key = `${host}/${labels.gpu}/${labels.GPU_I_ID ?? ''}`;
+    const key = `${host}/${labels.gpu}/${labels.GPU_I_ID ?? ''}/${labels.pod ?? ''}`;
     const gpu = byKey.get(key) ?? { labels: {}, metrics: {} };
     gpu.labels = { ...gpu.labels, ...labels };
     gpu.metrics[name] = constant(value);
