@@ -29,7 +29,9 @@ export class SqlAnomalyFindingStore extends SqlTrackedFindings<TrackedAnomalyFin
   async answer(id: string, answer: AnomalyAnswer): Promise<{ answer: AnomalyAnswer; first: boolean } | null> {
     return this.session.transaction(async (tx) => {
       await tx.lock('burnrate record anomalyFindings');
-      const row = await tx.one<BodyRow>(`SELECT body FROM check_findings WHERE family = 'anomaly' AND id = ?${tx.dialect.forUpdate}`, [id]);
+      const row = await tx.one<BodyRow>(`SELECT body FROM check_findings WHERE family = 'anomaly' AND id = ? ${tx.dialect.forUpdate}`, [
+        id,
+      ]);
       if (!row) return null;
       const body = JSON.parse(row.body) as AnomalyFinding;
       if (body.answer) return { answer: body.answer, first: false };

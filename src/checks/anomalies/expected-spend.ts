@@ -32,15 +32,22 @@ export function expectDay(history: readonly DayAmount[], day: string, windowDays
   const past = history.filter((h) => h.day < day).slice(-windowDays);
   if (past.length < Math.max(minDays, 3)) return null;
   const level = median(past.map((p) => p.amount));
-  const full = past.length >= FULL_HISTORY_DAYS;
-  const factor = weekdayFactors(past, level, full);
   const first = past[0]!.day;
-  const points = past
-    .filter((p) => factor[weekdayOf(p.day)]! >= OFF_DAY)
-    .map((p) => ({ x: daysBetween(first, p.day), y: p.amount / factor[weekdayOf(p.day)]! }));
-  const line = full ? theilSen(points) : { slope: 0, intercept: median(points.map((p) => p.y)) };
-  const baseAt = (d: string) => Math.max(0, line.intercept + line.slope * daysBetween(first, d));
-  const fitted = (d: string) => baseAt(d) * factor[weekdayOf(d)]!;
+  const x = (d: string) => daysBetween(first, d);
+  let line = { slope: 0, intercept: level };
+  let factor = [1, 1, 1, 1, 1, 1, 1];
+  if (past.length >= FULL_HISTORY_DAYS && level > 0) {
+    // The profile and the line each need the other: the profile read against a flat level, the line
+    // fitted through the days with the profile taken out, then the profile read again against the
+    // line (a growing team's later weekdays are not a weekday effect).
+    for (let pass = 0; pass < 2; pass++) {
+      factor = weekdayFactors(past, (d) => Math.max(line.intercept + line.slope * x(d), 0));
+      line = theilSen(
+        past.filter((p) => factor[weekdayOf(p.day)]! >= OFF_DAY).map((p) => ({ x: x(p.day), y: p.amount / factor[weekdayOf(p.day)]! })),
+      );
+    }
+  }
+  const fitted = (d: string) => Math.max(0, line.intercept + line.slope * x(d)) * factor[weekdayOf(d)]!;
   // Spend strays in proportion to its level: a weekend of 300 moves less than a weekday of 1,000.
   const floorLevel = Math.max(0.1 * level, 1e-9);
   const relative = past.map((p) => (p.amount - fitted(p.day)) / Math.max(fitted(p.day), floorLevel));
@@ -49,11 +56,10 @@ export function expectDay(history: readonly DayAmount[], day: string, windowDays
   return { expected, spread: share * Math.max(expected, floorLevel), historyDays: past.length };
 }
 
-/** Each weekday's median against the window's: 1 for every weekday until each has two samples. */
-function weekdayFactors(past: readonly DayAmount[], level: number, full: boolean): number[] {
-  if (!full || level <= 0) return [1, 1, 1, 1, 1, 1, 1];
+/** Each weekday's median ratio to the level line; 1 for a weekday with fewer than two days. */
+function weekdayFactors(past: readonly DayAmount[], base: (day: string) => number): number[] {
   return [0, 1, 2, 3, 4, 5, 6].map((w) => {
-    const same = past.filter((p) => weekdayOf(p.day) === w).map((p) => p.amount);
-    return same.length >= 2 ? median(same) / level : 1;
+    const ratios = past.filter((p) => weekdayOf(p.day) === w && base(p.day) > 0).map((p) => p.amount / base(p.day));
+    return ratios.length >= 2 ? median(ratios) : 1;
   });
 }
