@@ -1,9 +1,7 @@
-import type { PgDb } from './pg-db.js';
-import type { PgSession } from './pg-session.js';
 import type { LeaseClock } from '../outbox-table.js';
-import type { Dialect, InsertColumn, Session } from '../session.js';
+import type { Dialect } from '../session.js';
 
-// Everything Postgres spells its own way, and the session over a pool (or one transaction's client).
+// Everything Postgres spells its own way (its session: pg-session.ts).
 
 /** A text expression compared byte by byte, as SQLite compares it: a database may sort linguistically. */
 const bytes = (expression: string): string => `${expression} COLLATE "C"`;
@@ -44,66 +42,6 @@ export function numberPlaceholders(sql: string): string {
     numbered.set(sql, text);
   }
   return text;
-}
-
-/** Rows sent per bulk insert statement: a month of a large bill is a few hundred thousand. */
-const INSERT_CHUNK = 5000;
-
-class PostgresSession implements Session {
-  readonly dialect = POSTGRES;
-
-  constructor(
-    private readonly db: PgDb,
-    private readonly client: PgSession,
-    private readonly inTransaction: boolean,
-  ) {}
-
-  rows<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
-    return this.client.rows<R>(numberPlaceholders(sql), params);
-  }
-
-  one<R>(sql: string, params: readonly unknown[] = []): Promise<R | undefined> {
-    return this.client.one<R>(numberPlaceholders(sql), params);
-  }
-
-  tuples<T extends unknown[]>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    return this.client.tuples<T>(numberPlaceholders(sql), params);
-  }
-
-  run(sql: string, params: readonly unknown[] = []): Promise<number> {
-    return this.client.run(numberPlaceholders(sql), params);
-  }
-
-  async insertRows(table: string, columns: readonly InsertColumn[], rows: Iterable<readonly unknown[]>): Promise<number> {
-    // One array per column, unnested into rows: a chunk is one statement of a fixed number of parameters.
-    const sql = `INSERT INTO ${table} (${columns.map((c) => c.name).join(', ')})
-      SELECT * FROM unnest(${columns.map((c, i) => `$${i + 1}::${c.type}[]`).join(', ')})`;
-    let chunk: unknown[][] = columns.map(() => []);
-    let count = 0;
-    for (const row of rows) {
-      columns.forEach((_, i) => chunk[i]!.push(row[i] ?? null));
-      if (++count % INSERT_CHUNK === 0) {
-        await this.client.run(sql, chunk);
-        chunk = columns.map(() => []);
-      }
-    }
-    if (count % INSERT_CHUNK !== 0) await this.client.run(sql, chunk);
-    return count;
-  }
-
-  transaction<T>(work: (tx: Session) => Promise<T>): Promise<T> {
-    if (this.inTransaction) return work(this);
-    return this.db.transaction((client) => work(new PostgresSession(this.db, client, true)));
-  }
-
-  async lock(name: string): Promise<void> {
-    await this.client.run('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
-  }
-}
-
-/** The session over a Postgres pool (its queries wait for the migrations, as PgDb's do). */
-export function postgresSession(db: PgDb): Session {
-  return new PostgresSession(db, db, false);
 }
 
 /**

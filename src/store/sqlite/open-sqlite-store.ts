@@ -4,34 +4,9 @@ import Database from 'better-sqlite3';
 import { SQLITE, sqliteLeaseClock, sqliteSession } from './sqlite-dialect.js';
 import { BASELINE_USER_VERSION, bringToBaseline } from './sqlite-upgrade.js';
 import { BurnrateError } from '../../domain/errors.js';
-import { SqlAcknowledgementStore } from '../acknowledgements.js';
-import { SqlAuditLog } from '../audit-log.js';
-import { SqlBudgetOverrideStore } from '../budget-overrides.js';
-import { SqlChatConversationStore } from '../chat-conversations.js';
-import { SqlClaimStore } from '../claims.js';
-import { SqlCloudBudgetStore } from '../cloud-budgets.js';
+import { assembleStore } from '../assemble-store.js';
 import { soleLeadership } from '../leadership.js';
-import { SqlConsoleMessageStore } from '../console-messages.js';
-import { SqlFindingStore } from '../findings.js';
-import { SqlGpuFindingStore } from '../gpu-findings.js';
-import { SqlInstanceOwnerStore } from '../instance-owners.js';
-import { SqlInstanceActionStore } from '../instance-actions.js';
-import { SqlSavingsLedgerStore } from '../savings-ledger.js';
-import { SqlKubeUsageStore } from '../kube-usage.js';
-import { SqlKeepExceptionStore } from '../keep-exceptions.js';
-import { SqlSnoozeStore } from '../snoozes.js';
-import { SqlSpotMigrationStore } from '../spot-migrations.js';
-import { SqlSweepFindingStore } from '../sweep-findings.js';
-import { SqlAnomalyFindingStore } from '../anomaly-findings.js';
-import { SqlAnomalyFindingStore } from '../anomaly-findings.js';
-import { SqlReviewStore } from '../reviews.js';
-import { SqlSpendBreakdownStore } from '../spend-breakdowns.js';
 import { CREATE_MIGRATIONS_TABLE, MIGRATIONS, refuseUnknown, sqlOf, UnknownMigrationError } from '../migrations.js';
-import { SqlOutboxStore } from '../outbox-table.js';
-import { recordRun } from '../record-run.js';
-import { SqlFreshnessStore } from '../source-freshness.js';
-import { SqlSpendStore } from '../spend-daily.js';
-import { importBatches } from '../import-batches.js';
 import type { Store } from '../store.js';
 
 export const DEFAULT_DB_PATH = './data/burnrate.db';
@@ -73,45 +48,15 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
       1,
     );
   }
-  const session = sqliteSession(db);
-
-  const spend = new SqlSpendStore(session);
-  return {
-    spend,
-    breakdowns: new SqlSpendBreakdownStore(session),
-    reviews: new SqlReviewStore(session),
-    freshness: new SqlFreshnessStore(session),
-    cloudBudgets: new SqlCloudBudgetStore(session),
-    findings: new SqlFindingStore(session),
-    outbox: new SqlOutboxStore(session, sqliteLeaseClock(options.databaseClock)),
-    audit: new SqlAuditLog(session),
-    snoozes: new SqlSnoozeStore(session),
-    acknowledgements: new SqlAcknowledgementStore(session),
-    budgets: new SqlBudgetOverrideStore(session),
-    console: new SqlConsoleMessageStore(session),
-    gpuFindings: new SqlGpuFindingStore(session),
-    keeps: new SqlKeepExceptionStore(session),
-    instanceActions: new SqlInstanceActionStore(session),
-    savings: new SqlSavingsLedgerStore(session),
-    kubeUsage: new SqlKubeUsageStore(session),
-    instanceOwners: new SqlInstanceOwnerStore(session),
-    conversations: new SqlChatConversationStore(session),
-    spotMigrations: new SqlSpotMigrationStore(session),
-    sweepFindings: new SqlSweepFindingStore(session),
-    anomalyFindings: new SqlAnomalyFindingStore(session),
-    anomalyFindings: new SqlAnomalyFindingStore(session),
-    claims: new SqlClaimStore(session),
+  return assembleStore(sqliteSession(db), sqliteLeaseClock(options.databaseClock), {
     location: path,
     shared: false,
     ready: async () => {},
     competeForLeadership: (options) => soleLeadership(options?.onChange),
-    importBatches: (batches, now, options) => importBatches(session, batches, now, options),
-    recordRun: (table, change, alerts, now) => recordRun(session, table, change, alerts, now),
-    isEmpty: async () => (db.prepare('SELECT count(*) AS n FROM spend_daily').get() as { n: number }).n === 0,
     close: async () => {
       if (db.open) db.close();
     },
-  };
+  });
 }
 
 /**
