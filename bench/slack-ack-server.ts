@@ -33,7 +33,7 @@ async function startBurnrate(): Promise<{ server: Server; rows: number; answers:
   };
   const base = demoConfig();
   const config = { ...base, sources: base.sources.map((s) => (s.type === 'demo' ? { ...s, days: DEMO_DAYS } : s)) };
-  const runtime = buildRuntime({ config, dbPath: join(dir, 'bench.db'), env });
+  const runtime = await buildRuntime({ config, dbPath: join(dir, 'bench.db'), env });
   const { deps } = runtime;
   // No outbox posting during the bench: slash commands answer through response_url only.
   deps.chat = [];

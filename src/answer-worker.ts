@@ -22,7 +22,7 @@ if (!port) throw new Error('answer-worker runs as a worker thread only');
 
 const { config, dbPath } = workerData as AnswerWorkerData;
 // The environment is the one the main thread was given (Worker `env`): log level, Slack settings.
-const runtime = buildRuntime({ config, ...(dbPath === null ? {} : { dbPath }), env: process.env, chatPlatforms: false });
+const runtime = await buildRuntime({ config, ...(dbPath === null ? {} : { dbPath }), env: process.env, chatPlatforms: false });
 const inFlight = new Set<Promise<void>>();
 const send = (message: FromWorker) => port.postMessage(message);
 

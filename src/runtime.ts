@@ -10,7 +10,6 @@ import { buildGpuDeps } from './providers/gpu-registry.js';
 import { buildSources } from './providers/registry.js';
 import { databaseUrl } from './config/database-url.js';
 import { DEFAULT_DB_PATH, openStore } from './store/sqlite/open-sqlite-store.js';
-import { openPostgresStore } from './store/postgres/open-postgres-store.js';
 
 export interface BuildOptions {
   configPath?: string;
@@ -38,8 +37,13 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** The composition root: config, store, sources, chat, clock, logger. Wires; decides nothing. */
-export function buildRuntime(options: BuildOptions = {}): Runtime {
+/**
+ * The composition root: config, store, sources, chat, clock, logger. Wires; decides nothing. Loads
+ * only what the configuration asks for: `pg` for a Postgres store, a chat platform's SDK for its
+ * port, and (through the lazy sources) DuckDB or a cloud SDK on a source's first pull, so that a
+ * command reading the local store starts at once.
+ */
+export async function buildRuntime(options: BuildOptions = {}): Promise<Runtime> {
   const env = options.env ?? process.env;
   const { config, path } = options.config ? { config: options.config, path: null } : loadConfig(options.configPath, env, options.cwd);
   const given = options.dbPath ?? env.BURNRATE_DB ?? DEFAULT_DB_PATH;
@@ -51,10 +55,10 @@ export function buildRuntime(options: BuildOptions = {}): Runtime {
     ...(options.terminal ? { terminal: options.terminal } : {}),
   });
   const postgresUrl = databaseUrl(config, env, options.dbPath !== undefined);
-  const store = postgresUrl ? openPostgresStore(postgresUrl) : openStore(dbPath);
+  const store = postgresUrl ? (await import('./store/postgres/open-postgres-store.js')).openPostgresStore(postgresUrl) : openStore(dbPath);
   const log = createLogger(env);
-  const chat: ChatPort[] = chats.flatMap(({ platform, settings }) =>
-    platform.createPort ? [platform.createPort(settings, { config, store, log })] : [],
+  const chat: ChatPort[] = await Promise.all(
+    chats.flatMap(({ platform, settings }) => (platform.createPort ? [platform.createPort(settings, { config, store, log })] : [])),
   );
   const sources = buildSources(config, env);
   const deps: Deps = {

@@ -73,8 +73,12 @@ export interface ChatPlatform<S> {
   readonly render: (message: Message) => unknown;
   /** Its settings, from the environment: null when it is off; a half configuration throws, naming what is missing. */
   readSettings(env: NodeJS.ProcessEnv, around: ChatSurroundings): S | null;
-  /** The port alerts leave through, for every command; absent where the platform exists only under serve. */
-  createPort?(settings: S, ctx: PortContext): ChatPort;
+  /**
+   * The port alerts leave through, for every command that sends; absent where the platform exists
+   * only under serve. Async so that the face loads its SDK here, never at its top: a command that
+   * sends nothing loads no chat SDK.
+   */
+  createPort?(settings: S, ctx: PortContext): Promise<ChatPort>;
   /** What serve refuses before it starts (settings null: the platform is off). */
   checkServe?(settings: S | null, config: Config, host: string): void;
   /** Its inbound side under serve. */

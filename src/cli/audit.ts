@@ -14,7 +14,7 @@ export const auditVerb: Verb = async (args, io) => {
   if (since && Number.isNaN(since.getTime())) throw usageError(`--since must be an ISO date or time, got "${values.since}"`, USAGE);
   if (since && !isInstantWithinYears(since))
     throw usageError(`--since must fall in the years ${FIRST_YEAR} to ${LAST_YEAR}, got "${values.since}"`, USAGE);
-  const runtime = runtimeOf(values, io, { chatPlatforms: false });
+  const runtime = await runtimeOf(values, io, { chatPlatforms: false });
   try {
     const entries = (await runtime.deps.store.audit.list(LIMIT)).filter((e) => !since || e.at >= since).reverse();
     if (values.json) {

@@ -20,7 +20,7 @@ export const budgetsVerb: Verb = async (args, io) => {
     USAGE,
   );
   const origin = oneOf(values.source, ORIGINS, 'source', USAGE);
-  const runtime = runtimeOf(values, io);
+  const runtime = await runtimeOf(values, io, { chatPlatforms: false });
   try {
     const { deps } = runtime;
     const teams = values.team ? [resolveTeamId(deps.config, values.team)] : undefined;

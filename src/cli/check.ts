@@ -18,7 +18,7 @@ export const checkVerb: Verb = async (args, io) => {
     { ...COMMON_OPTIONS, team: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } },
     USAGE,
   );
-  const runtime = runtimeOf(values, io);
+  const runtime = await runtimeOf(values, io);
   try {
     const { config } = runtime.deps;
     const teams = values.team ? [resolveTeamId(config, values.team)] : undefined;

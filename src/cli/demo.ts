@@ -14,7 +14,7 @@ const USAGE = HELP_PAGES.demo.usage;
 export const demoVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { db: COMMON_OPTIONS.db }, USAGE);
   // The demo ignores any burnrate.yml: it is always the embedded organisation.
-  const runtime = buildRuntime({
+  const runtime = await buildRuntime({
     config: demoConfig({ cluster: true }),
     chatPlatforms: false,
     dbPath: values.db,

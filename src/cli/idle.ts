@@ -13,7 +13,7 @@ const USAGE = HELP_PAGES.idle.usage;
 /** Idle GPU instances right now, with idle time and cost; records nothing and alerts nobody. */
 export const idleVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, team: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-  const runtime = runtimeOf(values, io, { chatPlatforms: false });
+  const runtime = await runtimeOf(values, io, { chatPlatforms: false });
   try {
     const { config } = runtime.deps;
     const teams = values.team ? [resolveTeamId(config, values.team)] : undefined;

@@ -50,7 +50,7 @@ export const importVerb: Verb = async (args, io) => {
   bar.finish();
   for (const warning of batch.warnings) io.err.write(`warning: ${warning}\n`);
 
-  const runtime = buildRuntime({ config, dbPath: values.db, env: io.env, cwd: io.cwd });
+  const runtime = await buildRuntime({ config, dbPath: values.db, env: io.env, cwd: io.cwd });
   try {
     const { store } = runtime.deps;
     const summary = await store.importBatches([batch], undefined, { replacePeriod });

@@ -12,7 +12,7 @@ export const outboxVerb: Verb = async (args, io) => {
     throw usageError(action && !action.startsWith('-') ? `unknown outbox action "${action}"` : 'missing outbox action', USAGE);
   const { values } = parseVerbArgs(rest, { ...COMMON_OPTIONS, id: { type: 'string', multiple: true }, json: { type: 'boolean' } }, USAGE);
   const ids = values.id ? [...new Set(values.id.map(parseId))] : undefined;
-  const runtime = runtimeOf(values, io, { chatPlatforms: false });
+  const runtime = await runtimeOf(values, io, { chatPlatforms: false });
   try {
     const outbox = runtime.deps.store.outbox;
     const failedIds = (await outbox.failed((await outbox.summary()).failed)).map((item) => item.id).sort((a, b) => a - b);

@@ -14,7 +14,7 @@ const USAGE = HELP_PAGES.recommend.usage;
 /** Right-size and spot recommendations now, with their evidence (--json); changes nothing. */
 export const recommendVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, team: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
-  const runtime = runtimeOf(values, io, { chatPlatforms: false });
+  const runtime = await runtimeOf(values, io, { chatPlatforms: false });
   try {
     // A spot saving is priced on the bill (the waste diagnosis's figure): read it first into an empty store, as waste does.
     if (await runtime.deps.store.isEmpty()) await refreshSources(runtime.deps);

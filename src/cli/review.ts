@@ -37,7 +37,7 @@ export const reviewVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, options, USAGE);
   const now = (io.clock ?? (() => new Date()))();
   const month = values.month === undefined ? undefined : parseReviewMonth(values.month, now);
-  const runtime = runtimeOf(values, io);
+  const runtime = await runtimeOf(values, io);
   try {
     const { deps } = runtime;
     const teams = values.team ? [resolveTeamId(deps.config, values.team)] : undefined;

@@ -9,7 +9,7 @@ export function runtimeOf(
   values: { config?: string | undefined; db?: string | undefined },
   io: CliIo,
   options: { chatPlatforms?: boolean } = {},
-): Runtime {
+): Promise<Runtime> {
   return buildRuntime({
     configPath: values.config,
     dbPath: values.db,

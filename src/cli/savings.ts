@@ -15,7 +15,7 @@ const USAGE = HELP_PAGES.savings.usage;
 export const savingsVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, month: { type: 'string' }, json: { type: 'boolean' } }, USAGE);
   const typed = values.month === undefined ? undefined : parseMonth(values.month);
-  const runtime = runtimeOf(values, io, { chatPlatforms: false });
+  const runtime = await runtimeOf(values, io, { chatPlatforms: false });
   try {
     const { deps } = runtime;
     const month = monthOf(typed ? `${typed}-01` : toDay(deps.clock()));

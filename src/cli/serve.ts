@@ -42,7 +42,7 @@ export const serveVerb: Verb = async (args, io) => {
   // Read first: a half-configured Slack, or a console that would be exposed without a token, stops serve here.
   const chats = readChatSettings(io.env, { host, terminal: io.out });
   const remoteConfigured = chats.some((chat) => chat.platform.remote);
-  const runtime = buildRuntime({
+  const runtime = await buildRuntime({
     configPath: values.config,
     dbPath: values.db,
     env: io.env,

@@ -24,7 +24,7 @@ export const showbackVerb: Verb = async (args, io) => {
   const format = oneOf(values.format, FORMATS, 'format', USAGE) ?? 'csv';
   const now = (io.clock ?? (() => new Date()))();
   const month = values.month === undefined ? lastMonth(now, 'UTC') : parseReviewMonth(values.month, now);
-  const runtime = runtimeOf(values, io, { chatPlatforms: false });
+  const runtime = await runtimeOf(values, io, { chatPlatforms: false });
   try {
     const { deps } = runtime;
     if (await deps.store.isEmpty()) await refreshSources(deps);

@@ -38,7 +38,7 @@ export const spendVerb: Verb = async (args, io) => {
     throw usageError(`--chart draws spend by day: add --by day${basis !== 'charge' ? ' and leave out --basis invoice' : ''}`, USAGE);
   const now = (io.clock ?? (() => new Date()))();
   const period = parsePeriod(values.period ?? 'this-month', toDay(now));
-  const runtime = runtimeOf(values, io);
+  const runtime = await runtimeOf(values, io, { chatPlatforms: false });
   try {
     const report = await spendReport(runtime.deps, { period, by, basis, ...(values.team ? { team: values.team } : {}) });
     if (values.json) io.out.write(`${jsonText(report)}\n`);

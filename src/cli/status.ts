@@ -37,7 +37,7 @@ export interface StatusReport {
 /** What an operator checks first: is delivery flowing, what gave up, and how fresh each source is. */
 export const statusVerb: Verb = async (args, io) => {
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, json: { type: 'boolean' } }, USAGE);
-  const runtime = runtimeOf(values, io, { chatPlatforms: false });
+  const runtime = await runtimeOf(values, io, { chatPlatforms: false });
   try {
     const report = await readStatus(runtime.deps.store, runtime.deps.clock());
     io.out.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report));

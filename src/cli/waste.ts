@@ -24,7 +24,7 @@ export const wasteVerb: Verb = async (args, io) => {
   // The period is checked before anything is opened: a bad one is refused at once, as for the other verbs.
   const now = (io.clock ?? (() => new Date()))();
   const period = wastePeriod({ month: values.month, days }, toDay(now));
-  const runtime = runtimeOf(values, io, { chatPlatforms: false });
+  const runtime = await runtimeOf(values, io, { chatPlatforms: false });
   try {
     const { deps } = runtime;
     if (await deps.store.isEmpty()) await refreshSources(deps);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,16 +13,61 @@ const RECORDER = fileURLToPath(new URL('../support/record-loaded-modules.mjs', i
 /** The packages a verb pulls in and `--version` must not: both chat SDKs and DuckDB. */
 const HEAVY = ['/node_modules/@slack/bolt/', '/node_modules/botbuilder/', '/node_modules/@duckdb/'];
 
+/**
+ * Every package a verb that reads the local store must leave unloaded: the chat platforms' SDKs,
+ * DuckDB, Postgres' driver, the clouds' and Kubernetes' clients, the chart renderer and /metrics.
+ */
+const SDKS = [
+  ...HEAVY,
+  '/node_modules/@slack/',
+  '/node_modules/@microsoft/',
+  '/node_modules/botframework-',
+  '/node_modules/pg/',
+  '/node_modules/@aws-sdk/',
+  '/node_modules/@google-cloud/',
+  '/node_modules/@azure/',
+  '/node_modules/@kubernetes/',
+  '/node_modules/vega/',
+  '/node_modules/vega-lite/',
+  '/node_modules/@resvg/',
+  '/node_modules/prom-client/',
+];
+
+/**
+ * A project whose burnrate.yml reads a FOCUS export and AWS (DuckDB and the AWS SDK on a pull) beside
+ * the demo organisation (its GPU fleet for idle), in an environment that configures Slack and Teams:
+ * everything a read verb could load and must not.
+ */
+const CONFIGURED_PROJECT = {
+  config: `teams:
+  - { id: ml-research, slack: { channel: C0123ABCD } }
+sources:
+  - { type: demo }
+  - { type: focus, paths: [exports/*.csv] }
+  - { type: aws }
+`,
+  env: {
+    SLACK_BOT_TOKEN: 'xoxb-0000-0000-lazy',
+    SLACK_SIGNING_SECRET: 'lazy-verbs-test-signing-secret',
+    MICROSOFT_APP_ID: '00000000-0000-0000-0000-000000000000',
+    MICROSOFT_APP_PASSWORD: 'lazy-verbs-test-password',
+  },
+};
+
 /** Runs the built CLI as a user does, and returns what it printed and every module file it loaded. */
-function runRecorded(args: string[]): { out: string; loaded: string[] } {
+function runRecorded(args: string[], project?: { config: string; env: Record<string, string> }): { out: string; loaded: string[] } {
   const record = join(mkdtempSync(join(tmpdir(), 'burnrate-modules-')), 'loaded.txt');
+  const cwd = mkdtempSync(join(tmpdir(), 'burnrate-cli-'));
+  if (project) writeFileSync(join(cwd, 'burnrate.yml'), project.config);
   const out = execFileSync(process.execPath, ['--import', RECORDER, BIN, ...args], {
-    cwd: mkdtempSync(join(tmpdir(), 'burnrate-cli-')),
-    env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', RECORD_LOADED_MODULES: record },
+    cwd,
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', RECORD_LOADED_MODULES: record, ...project?.env },
     encoding: 'utf8',
   });
   return { out, loaded: [...new Set(readFileSync(record, 'utf8').split('\n').filter(Boolean))] };
 }
+
+const BUILT = fileURLToPath(new URL('../../dist/src/main.js', import.meta.url));
 
 describe('a verb loads only what it uses', () => {
   it.each([
@@ -33,7 +78,7 @@ describe('a verb loads only what it uses', () => {
   ])(
     'burnrate %j answers and loads no chat SDK, no DuckDB and no verb module',
     (args, answer) => {
-      expect(existsSync(fileURLToPath(new URL('../../dist/src/main.js', import.meta.url))), 'npm run build first').toBe(true);
+      expect(existsSync(BUILT), 'npm run build first').toBe(true);
       const { out, loaded } = runRecorded(args);
       expect(out).toContain(answer);
       // The recorder sees the CLI's own files, so an empty list cannot pass for a lazy one.
@@ -41,6 +86,25 @@ describe('a verb loads only what it uses', () => {
       expect(loaded.filter((path) => HEAVY.some((dir) => path.includes(dir)))).toEqual([]);
       expect(loaded.filter((path) => path.includes('/node_modules/'))).toEqual([]);
       expect(loaded.filter((path) => /\/dist\/src\/cli\/(serve|spend|import|check)\.js$/.test(path))).toEqual([]);
+    },
+    30_000,
+  );
+
+  it.each([
+    [['spend', '--by', 'team'], 'Spend of all teams'],
+    [['budgets'], 'No budgets'],
+    [['idle'], 'Idle GPUs of all teams'],
+    [['spend', '--json'], '"total"'],
+  ])(
+    'burnrate %j reads the local store and loads no chat SDK, DuckDB, Postgres driver, cloud SDK or chart renderer',
+    (args, answer) => {
+      expect(existsSync(BUILT), 'npm run build first').toBe(true);
+      const { out, loaded } = runRecorded(args, CONFIGURED_PROJECT);
+      expect(out).toContain(answer);
+      // The verb itself and the store ran: the list is the real one.
+      expect(loaded.some((path) => path.endsWith(`/dist/src/cli/${args[0]}.js`))).toBe(true);
+      expect(loaded.some((path) => path.includes('/node_modules/better-sqlite3/'))).toBe(true);
+      expect(loaded.filter((path) => SDKS.some((dir) => path.includes(dir)))).toEqual([]);
     },
     30_000,
   );

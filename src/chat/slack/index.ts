@@ -1,6 +1,5 @@
 import { renderBlockKit } from '../../../templates/render/block-kit.js';
 import type { ChatPlatform } from '../chat-platform.js';
-import { createSlackChat } from './slack-chat.js';
 import { readSlackSettings, type SlackSettings } from './slack-settings.js';
 
 /** How long serve waits for the answer workers to start before it answers in process meanwhile. */
@@ -14,7 +13,11 @@ export const slackPlatform: ChatPlatform<SlackSettings> = {
   hint: 'SLACK_BOT_TOKEN and SLACK_APP_TOKEN for Slack in Socket Mode, or SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for HTTP mode',
   render: renderBlockKit,
   readSettings: (env) => readSlackSettings(env),
-  createPort: (settings, { log }) => createSlackChat(settings, log),
+  async createPort(settings, { log }) {
+    // Loaded here: the Web API client is for commands that send, not every command's.
+    const { createSlackChat } = await import('./slack-chat.js');
+    return createSlackChat(settings, log);
+  },
   async serve(_settings, { deps, env, dbPath, dispatch }) {
     // Loaded here: Bolt's app and the answer pool are serve's alone, not every command's.
     const [{ createAnswerer }, { settleWithin }, { createSlackApp }] = await Promise.all([

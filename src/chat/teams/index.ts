@@ -1,8 +1,7 @@
 import { renderAdaptiveCard } from '../../../templates/render/adaptive-card.js';
 import type { Config } from '../../config/schema.js';
 import type { ChatPlatform } from '../chat-platform.js';
-import { createTeamsChat } from './teams-chat.js';
-import { TEAMS_PLATFORM } from './teams-conversations.js';
+import { TEAMS_PLATFORM } from './teams-platform-id.js';
 import { checkTeamsCanServe, INSECURE_WARNING, readTeamsSettings, type TeamsSettings } from './teams-settings.js';
 
 /** Every burnrate.yml entry that holds a role: the ones Teams may have to read as Entra groups. */
@@ -18,8 +17,11 @@ export const teamsPlatform: ChatPlatform<TeamsSettings> = {
   hint: 'MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD for Teams',
   render: renderAdaptiveCard,
   readSettings: (env) => readTeamsSettings(env),
-  createPort: (settings, { config, store, log }) =>
-    createTeamsChat(settings, store.conversations, log, undefined, { roleEntries: () => roleEntries(config) }),
+  async createPort(settings, { config, store, log }) {
+    // Loaded here: the Bot Framework client is for commands that send, not every command's.
+    const { createTeamsChat } = await import('./teams-chat.js');
+    return createTeamsChat(settings, store.conversations, log, undefined, { roleEntries: () => roleEntries(config) });
+  },
   checkServe: checkTeamsCanServe,
   async serve(settings, { deps, dispatch, say }) {
     if (settings.insecure) {

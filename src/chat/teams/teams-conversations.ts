@@ -1,8 +1,8 @@
 import { TurnContext, type Activity, type ConversationReference } from 'botbuilder';
 import type { ChatConversationStore } from '../../store/chat-conversations.js';
+import { TEAMS_PLATFORM } from './teams-platform-id.js';
 
-/** Outbox prefix and Interaction platform of Teams: the Bot Framework's own channel id for it. */
-export const TEAMS_PLATFORM = 'msteams';
+export { TEAMS_PLATFORM };
 
 /**
  * The conversation a team's config names. A channel message arrives in `<channel id>;messageid=<root>`

@@ -10,5 +10,5 @@ export const terminalPlatform: ChatPlatform<{ out: Writable }> = {
   hint: 'here',
   render: renderPlainText,
   readSettings: (_env, { terminal, remoteConfigured }) => (terminal && !remoteConfigured ? { out: terminal } : null),
-  createPort: ({ out }) => new TerminalChat(out),
+  createPort: async ({ out }) => new TerminalChat(out),
 };

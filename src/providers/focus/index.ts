@@ -1,5 +1,5 @@
 import type { Provider } from '../provider.js';
-import { FocusSource } from './focus-source.js';
+import { lazySpendSource } from '../lazy-source.js';
 
 /** FOCUS (and CUR) files: any cloud's bill, imported from disk. */
 export const focus: Provider = {
@@ -7,9 +7,12 @@ export const focus: Provider = {
   configTypes: { sources: ['focus'] },
   sources: (c) => {
     if (c.type !== 'focus') throw new Error(`not a FOCUS source: ${c.type}`);
-    return {
-      spend: [new FocusSource({ id: c.id ?? 'focus', paths: c.paths, lineCostCeiling: c.lineCostCeiling, dimensions: c.dimensions })],
-      budgets: [],
-    };
+    const id = c.id ?? 'focus';
+    // DuckDB is loaded on the first pull: a command that only reads the store never loads it.
+    const source = lazySpendSource(id, 'focus', async () => {
+      const { FocusSource } = await import('./focus-source.js');
+      return new FocusSource({ id, paths: c.paths, lineCostCeiling: c.lineCostCeiling, dimensions: c.dimensions });
+    });
+    return { spend: [source], budgets: [] };
   },
 };

@@ -26,8 +26,8 @@ const alert = (n: number): Message => ({
 });
 
 /** A runtime on a SQLite file with only the Slack port, on a clock the test moves. */
-function openRuntime(dbPath: string, fake: FakeSlackApi, clock: { now: Date }): Runtime {
-  const runtime = buildRuntime({ config, dbPath, env: { LOG_LEVEL: 'silent' }, clock: () => clock.now });
+async function openRuntime(dbPath: string, fake: FakeSlackApi, clock: { now: Date }): Promise<Runtime> {
+  const runtime = await buildRuntime({ config, dbPath, env: { LOG_LEVEL: 'silent' }, clock: () => clock.now });
   runtime.deps.chat.push(slackChat(fake, runtime.deps));
   return runtime;
 }
@@ -68,7 +68,7 @@ describe('SlackChat through the outbox (real WebClient, fake Web API)', () => {
   });
 
   it('waits out a 429 as long as Retry-After says, then posts exactly once and stores the ts', async () => {
-    runtime = openRuntime(dbPath, fake, clock);
+    runtime = await openRuntime(dbPath, fake, clock);
     const { deps } = runtime;
     await deps.store.outbox.enqueue([{ dedupeKey: 'a', target: 'slack:C0ML', message: alert(1) }], deps.clock());
     fake.failNext('chat.postMessage', { status: 429, retryAfter: 30 });
@@ -88,7 +88,7 @@ describe('SlackChat through the outbox (real WebClient, fake Web API)', () => {
   });
 
   it('retries server errors with exponential backoff', async () => {
-    runtime = openRuntime(dbPath, fake, clock);
+    runtime = await openRuntime(dbPath, fake, clock);
     const { deps } = runtime;
     await deps.store.outbox.enqueue([{ dedupeKey: 'a', target: 'slack:C0ML', message: alert(1) }], deps.clock());
     fake.failNext('chat.postMessage', { status: 500 });
@@ -109,7 +109,7 @@ describe('SlackChat through the outbox (real WebClient, fake Web API)', () => {
   });
 
   it('gives up at once on channel_not_found and says why, without the token', async () => {
-    runtime = openRuntime(dbPath, fake, clock);
+    runtime = await openRuntime(dbPath, fake, clock);
     const { deps } = runtime;
     await deps.store.outbox.enqueue([{ dedupeKey: 'a', target: 'slack:C0GONE', message: alert(1) }], deps.clock());
     fake.failNext('chat.postMessage', { error: 'channel_not_found' });
@@ -123,7 +123,7 @@ describe('SlackChat through the outbox (real WebClient, fake Web API)', () => {
   });
 
   it('posts every item exactly once across a crash in the middle of a delivery run', async () => {
-    runtime = openRuntime(dbPath, fake, clock);
+    runtime = await openRuntime(dbPath, fake, clock);
     await runtime.deps.store.outbox.enqueue(
       [1, 2, 3, 4].map((n) => ({ dedupeKey: `k${n}`, target: 'slack:C0ML', message: alert(n) })),
       clock.now,
@@ -155,7 +155,7 @@ describe('SlackChat through the outbox (real WebClient, fake Web API)', () => {
 
     // A new process on the same database file finishes the job: items 3 and 4 at once; item 2,
     // leased by the dead process, once that lease ran out, after looking that it was not posted.
-    runtime = openRuntime(dbPath, fake, clock);
+    runtime = await openRuntime(dbPath, fake, clock);
     fake.expect('conversations.history');
     expect(await deliverOutbox(runtime.deps)).toEqual({ sent: 2, retried: 0, failed: 0 });
     at('2026-11-21T09:02:01Z');
