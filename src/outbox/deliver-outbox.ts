@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import { DeliveryError, splitTarget, type ChatPort } from '../ports/chat-port.js';
+import { DeliveryError, LookupUnfinished, splitTarget, type ChatPort } from '../ports/chat-port.js';
 import type { OutboxItem } from '../store/outbox-records.js';
 import type { Store } from '../store/store.js';
 
@@ -110,7 +110,8 @@ export async function deliverOutbox(deps: DeliveryDeps, options: DeliveryOptions
       const budgetSpent = failedAt.getTime() - firstFailure.getTime() >= settings.retryForMs;
       const giveUp = failure.permanent || budgetSpent || (settings.maxAttempts !== undefined && attempts >= settings.maxAttempts);
       const backoff = Math.min(settings.baseDelayMs * 2 ** Math.min(attempts - 1, 30), settings.maxDelayMs);
-      const delay = failure.retryAfterMs ?? backoff;
+      // A look for a post in doubt that is not finished goes on when the platform lets it read again.
+      const delay = failure.retryAfterMs ?? (failure instanceof LookupUnfinished ? failure.waitMs : undefined) ?? backoff;
       if (failure.retryAfterMs !== undefined) gates.set(gateOf(item), failedAt.getTime() + failure.retryAfterMs);
       const held = await deps.store.outbox.markRetry(item.id, owner, {
         error: failure.message,
@@ -202,7 +203,10 @@ export const LOOKUP_ATTEMPTS = 3;
  * Looks for the message of an item in doubt. A platform with no way to look, or a lookup refused
  * for good (a Slack app installed before it asked for channels:history), means posting again
  * unchecked; a lookup that fails for now is retried later like a failed post, until the item's
- * LOOKUP_ATTEMPTS-th attempt, which posts unchecked.
+ * LOOKUP_ATTEMPTS-th attempt, which posts unchecked. A lookup that answers but is not finished
+ * (LookupUnfinished: a page Slack may have cut short, one history call a minute) leaves the item in
+ * doubt for its next attempt however many it takes, within the retry budget: it is neither posted
+ * again nor dropped on a partial read.
  */
 async function lookFor(port: ChatPort, address: string, item: OutboxItem, now: Date): Promise<{ ref: string | null; looked: boolean }> {
   if (!port.findPosted) return { ref: null, looked: false };
@@ -213,6 +217,8 @@ async function lookFor(port: ChatPort, address: string, item: OutboxItem, now: D
       looked: true,
     };
   } catch (error) {
+    // Not finished (a page that may be cut short, the platform's read limit) is not failed: still in doubt.
+    if (error instanceof LookupUnfinished) throw error;
     if (error instanceof DeliveryError && error.permanent) return { ref: null, looked: false };
     // Only an answer gives up the look: during an outage the post could be taken and answered 503.
     const answered = !(error instanceof DeliveryError && error.unreachable);

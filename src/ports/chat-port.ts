@@ -80,6 +80,22 @@ export class DeliveryError extends Error {
   }
 }
 
+/**
+ * A look for a post in doubt that could not finish yet: a page that may have been cut short, or the
+ * platform's read limit (one call a minute) not yet renewed. Neither says the post is missing, so
+ * the item stays in doubt and is looked for again after `waitMs` (the usual backoff when absent):
+ * never posted on this answer, and never counted among the look-ups that failed.
+ */
+export class LookupUnfinished extends DeliveryError {
+  constructor(
+    message: string,
+    readonly waitMs?: number,
+  ) {
+    super(message);
+    this.name = 'LookupUnfinished';
+  }
+}
+
 export function targetOf(port: ChatPort, address: string): string {
   return `${port.platform}:${address}`;
 }
@@ -87,4 +103,9 @@ export function targetOf(port: ChatPort, address: string): string {
 export function splitTarget(target: string): { platform: string; address: string } {
   const at = target.indexOf(':');
   return { platform: target.slice(0, at), address: target.slice(at + 1) };
+}
+
+/** The chat port of one platform (where a click came from, where a message went), if it runs here. */
+export function chatPortOn<P extends { platform: string }>(ports: readonly P[], platform: string): P | undefined {
+  return ports.find((port) => port.platform === platform);
 }

@@ -14,6 +14,8 @@ export interface SlackApiCall {
   authorized: boolean;
   /** When the call arrived (epoch ms). */
   at: number;
+  /** When the call arrived by the fake's clock (`now`, on which Slack stamps messages and counts its minute). */
+  slackAt: number;
   /** What the fake answered, when it answered ok (the ts of a posted message, say). */
   answer?: Record<string, unknown>;
 }
@@ -134,20 +136,26 @@ export class FakeSlackApi {
     readonly origin: string,
     expected: readonly string[],
     private readonly now: (() => Date) | undefined,
+    private readonly history: 'tier3' | 'tier1',
   ) {
     this.expected = new Set(expected);
   }
 
+  /** When each history method was last answered under `tier1` (epoch ms on the fake's clock). */
+  private readonly lastRead = new Map<string, number>();
+
   /**
    * Starts on a random port. `expect` lists the methods this test may call (default: none). With
    * `now`, message timestamps follow that clock, as Slack's follow real time (history reads by time).
+   * `history: 'tier1'` plays Slack's limits for distributed apps outside the Marketplace: 15
+   * messages a page, cut silently, and one call a minute per method (HTTP 429 with Retry-After).
    */
-  static async start(options: { expect?: readonly string[]; now?: () => Date } = {}): Promise<FakeSlackApi> {
+  static async start(options: { expect?: readonly string[]; now?: () => Date; history?: 'tier3' | 'tier1' } = {}): Promise<FakeSlackApi> {
     let fake: FakeSlackApi | undefined;
     const server = createServer((req, res) => void fake?.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    fake = new FakeSlackApi(server, `http://127.0.0.1:${port}`, options.expect ?? [], options.now);
+    fake = new FakeSlackApi(server, `http://127.0.0.1:${port}`, options.expect ?? [], options.now, options.history ?? 'tier3');
     return fake;
   }
 
@@ -208,7 +216,7 @@ export class FakeSlackApi {
     const method = path.slice('/api/'.length);
     const token = /^Bearer (\S+)$/.exec(String(req.headers.authorization ?? ''))?.[1] ?? '';
     const authorized = token !== '';
-    const call: SlackApiCall = { method, args: body, authorized, at: Date.now() };
+    const call: SlackApiCall = { method, args: body, authorized, at: Date.now(), slackAt: (this.now?.() ?? new Date()).getTime() };
     this.calls.push(call);
     if (!this.expected.has(method)) this.unexpected.push(method);
 
@@ -224,6 +232,8 @@ export class FakeSlackApi {
       );
     }
     if (failure && 'error' in failure) return send(res, 200, { ok: false, error: failure.error });
+    const throttled = this.tier1Wait(method);
+    if (throttled > 0) return send(res, 429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(throttled) });
     const responder = this.responders.get(method);
     if (!responder && !(KNOWN as readonly string[]).includes(method)) return send(res, 200, { ok: false, error: 'unknown_method' });
     if (!authorized) return send(res, 200, { ok: false, error: 'not_authed' });
@@ -233,6 +243,16 @@ export class FakeSlackApi {
     call.answer = this.answer(method, body);
     if (failure && 'lostAnswer' in failure) return void req.socket.destroy();
     return send(res, 200, call.answer);
+  }
+
+  /** Seconds a history call must still wait under `tier1` (0: it may go, and the minute starts now). */
+  private tier1Wait(method: string): number {
+    if (this.history !== 'tier1' || (method !== 'conversations.history' && method !== 'conversations.replies')) return 0;
+    const now = (this.now?.() ?? new Date()).getTime();
+    const last = this.lastRead.get(method);
+    if (last !== undefined && now - last < 60_000) return Math.ceil((60_000 - (now - last)) / 1000);
+    this.lastRead.set(method, now);
+    return 0;
   }
 
   /** How many messages carry this text in a channel: more than one is a duplicate. */
@@ -308,26 +328,37 @@ export class FakeSlackApi {
   }
 
   /**
-   * conversations.history (top-level messages) and .replies (a thread, its parent first), newest
-   * first as Slack answers, from `oldest` on, 2 per page so that tests cross pages; metadata only
-   * with include_all_metadata, as at Slack.
+   * conversations.history (top-level messages, newest first) and .replies (a thread, its parent first
+   * and the replies oldest first), as Slack answers: between `oldest` and `latest` (each excluded
+   * unless `inclusive`), `limit` a page (100 when not given),
+   * metadata only with include_all_metadata. Under `tier1` (a distributed app outside the Marketplace)
+   * a page holds at most 15 and is cut there silently (no has_more, no cursor), and a second call of
+   * the method within a minute of the last is refused with HTTP 429 and Retry-After (see handle).
    */
   private readBack(method: string, args: Record<string, any>): Record<string, unknown> {
-    const oldest = Number(args.oldest ?? 0);
+    const inclusive = args.inclusive === true || args.inclusive === 'true';
+    const oldest = args.oldest === undefined ? -Infinity : Number(args.oldest);
+    const latest = args.latest === undefined ? Infinity : Number(args.latest);
+    const inWindow = (ts: number) => (inclusive ? ts >= oldest && ts <= latest : ts > oldest && ts < latest);
     const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
+    const replies = method === 'conversations.replies';
     const inScope = (m: SlackStoredMessage) =>
       m.channel === String(args.channel) &&
-      Number(m.ts) >= oldest &&
-      (method === 'conversations.history'
-        ? m.threadTs === undefined || m.broadcast === true
-        : m.ts === String(args.ts) || m.threadTs === String(args.ts));
-    const all = [...this.messages, ...this.fileShares]
-      .filter(inScope)
-      .sort((a, b) => Number(a.ts) - Number(b.ts))
-      .reverse();
+      (replies
+        ? m.threadTs === String(args.ts) && inWindow(Number(m.ts))
+        : (m.threadTs === undefined || m.broadcast === true) && inWindow(Number(m.ts)));
+    const found = [...this.messages, ...this.fileShares].filter(inScope).sort((a, b) => Number(a.ts) - Number(b.ts));
+    // Slack always returns a thread's parent first, whatever the window.
+    const parent = replies
+      ? [...this.messages, ...this.fileShares].filter((m) => m.channel === String(args.channel) && m.ts === String(args.ts))
+      : [];
+    const all = replies ? [...parent, ...found] : found.reverse();
+    const asked = Number(args.limit ?? 100);
+    const size = this.history === 'tier1' ? Math.min(asked, 15) : asked;
     const start = Number(args.cursor ?? 0);
-    const page = all.slice(start, start + 2);
-    const next = start + 2 < all.length ? String(start + 2) : '';
+    const page = all.slice(start, start + size);
+    const cutSilently = this.history === 'tier1';
+    const next = !cutSilently && start + size < all.length ? String(start + size) : '';
     return {
       ok: true,
       messages: page.map((m) => ({

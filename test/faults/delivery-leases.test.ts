@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { HistoryReader } from '../../src/chat/slack/history-reader.js';
 import { SlackChat } from '../../src/chat/slack/slack-chat.js';
 import { createSlackClient } from '../../src/chat/slack/slack-client.js';
 import type { Deps } from '../../src/deps.js';
@@ -42,10 +43,17 @@ describe('delivery leases under faults (two deliveries, one database)', () => {
     await fake?.close();
   });
 
+  // Each replica reads Slack's history one call a minute (the default), on its own clock.
   const replica = (deps: Deps, clock: () => Date): Deps => ({
     ...deps,
     clock,
-    chat: [new SlackChat(createSlackClient({ botToken: 'xoxb-test', apiUrl: fake.apiUrl } as never, deps.log))],
+    chat: [
+      new SlackChat(
+        createSlackClient({ botToken: 'xoxb-test', apiUrl: fake.apiUrl } as never, deps.log),
+        undefined,
+        new HistoryReader('limited', () => clock().getTime()),
+      ),
+    ],
   });
   const start = async (methods: string[] = []) => {
     fake = await FakeSlackApi.start({
@@ -151,9 +159,10 @@ describe('delivery leases under faults (two deliveries, one database)', () => {
       fake.failNext('conversations.history', failure, 10);
       const pass = () => deliverOutbox(deps, { baseDelayMs: 1_000 });
       expect(await pass()).toEqual({ sent: 0, retried: 1, failed: 0 });
-      now = new Date(now.getTime() + 5_000);
+      // A minute apart: one history call a minute is what the replica spends on the workspace.
+      now = new Date(now.getTime() + 60_000);
       expect(await pass()).toEqual({ sent: 0, retried: 1, failed: 0 }); // looked, failed: retried later
-      now = new Date(now.getTime() + 5_000);
+      now = new Date(now.getTime() + 60_000);
       expect(await pass()).toEqual({ sent: 1, retried: 0, failed: 0 }); // posted unchecked
       // Looked for twice (the second and the third attempt), then posted instead of waiting 24 h.
       expect(fake.callsOf('conversations.history')).toHaveLength(2);

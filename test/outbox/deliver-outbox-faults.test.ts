@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/ports/chat-port.js';
+import { HistoryReader } from '../../src/chat/slack/history-reader.js';
 import { SlackChat } from '../../src/chat/slack/slack-chat.js';
 import { createSlackClient } from '../../src/chat/slack/slack-client.js';
 import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
@@ -134,7 +135,14 @@ describe('outbox delivery under faults', () => {
     });
     const { deps } = testDeps({});
     deps.clock = () => clock;
-    deps.chat = [new SlackChat(createSlackClient({ botToken: 'xoxb-test', apiUrl: fake.apiUrl } as never, deps.log))];
+    // Two posts in doubt looked for in one pass: history read as a Marketplace app's, at once.
+    deps.chat = [
+      new SlackChat(
+        createSlackClient({ botToken: 'xoxb-test', apiUrl: fake.apiUrl } as never, deps.log),
+        undefined,
+        new HistoryReader('marketplace'),
+      ),
+    ];
     await deps.store.outbox.enqueue(
       [
         ...drafts(4, 'slack:C0ML'),

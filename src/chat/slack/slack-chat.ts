@@ -3,6 +3,7 @@ import type { types } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { TeamConfig } from '../../config/schema.js';
+import type { SlackConfig } from '../../config/slack-schema.js';
 import type { ImageBlock, Message } from '../../../templates/message.js';
 import { renderBlockKit } from '../../../templates/render/block-kit.js';
 import { DeliveryError, type ChatPort, type PostOptions } from '../../ports/chat-port.js';
@@ -10,17 +11,16 @@ import type { PeopleDirectory } from '../../ports/people-directory.js';
 import { toDeliveryError } from './slack-errors.js';
 import { createSlackClient } from './slack-client.js';
 import { SlackDirectory } from './slack-directory.js';
+import { HistoryReader } from './history-reader.js';
 import type { SlackSettings } from './slack-settings.js';
 
 /** The metadata event type of burnrate's posts; its payload holds the outbox item's key. */
 const METADATA_EVENT = 'burnrate_outbox_item';
-/** A post in doubt is looked for in at most this many pages of 200 messages. */
-const MAX_HISTORY_PAGES = 5;
 
 /** Slack's chat port, with its people and user groups read through the same client. */
-export function createSlackChat(settings: SlackSettings, log: Logger): SlackChat {
+export function createSlackChat(settings: SlackSettings, log: Logger, config: SlackConfig = { historyLimit: 'limited' }): SlackChat {
   const client = createSlackClient(settings, log);
-  return new SlackChat(client, new SlackDirectory(client, log));
+  return new SlackChat(client, new SlackDirectory(client, log), new HistoryReader(config.historyLimit));
 }
 
 /**
@@ -35,6 +35,8 @@ export class SlackChat implements ChatPort {
   constructor(
     private readonly client: WebClient,
     readonly people?: PeopleDirectory,
+    /** How this workspace's history may be read; the cautious Tier-1 pacing unless told otherwise. */
+    private readonly history: HistoryReader = new HistoryReader('limited'),
   ) {}
 
   /** Slack user ids (U…, W… in Enterprise Grid): chat.postMessage to one lands in the bot's DM with that person. */
@@ -59,31 +61,34 @@ export class SlackChat implements ChatPort {
   }
 
   /**
-   * Reads the channel (or the thread) back from `since` for a message carrying the key in its
-   * metadata: conversations.history and conversations.replies need channels:history (groups:history
-   * for a private channel). Without them the item is posted again, as a suspected duplicate.
+   * Reads the channel (or the thread) back, from `since` to a minute from now, for a message carrying
+   * the key in its metadata (include_all_metadata; chat.postMessage attached it), or a file share whose
+   * name carries the key. conversations.history and .replies need channels:history (groups:history
+   * for a private channel); without them the item is posted again, as a suspected duplicate. Slack's
+   * limits are the HistoryReader's: a page that may be cut short is never taken for "not posted".
    */
   async findPosted(address: string, key: string, where: { since: Date; parentRef: string | null }): Promise<string | null> {
-    const oldest = (where.since.getTime() / 1000).toFixed(6);
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_HISTORY_PAGES; page++) {
-      const args = { channel: address, oldest, include_all_metadata: true, limit: 200, ...(cursor ? { cursor } : {}) };
-      const result = where.parentRef
-        ? await this.call('conversations.replies', () => this.client.conversations.replies({ ...args, ts: where.parentRef! }))
-        : await this.call('conversations.history', () => this.client.conversations.history(args));
-      const found = result.messages?.find(
-        (m) => m.metadata?.event_type === METADATA_EVENT && (m.metadata.event_payload as Record<string, unknown> | undefined)?.key === key,
-      );
-      if (found?.ts) return found.ts;
-      // A post that is only a picture is a file share, without metadata: its file's name carries the key.
-      const tag = fileTagOf(key);
-      const shared = result.messages?.find((m) => m.files?.some((f) => f.name?.includes(tag)));
-      // Its reference is what the post returned: the thread it went into, else the share itself.
-      if (shared?.ts) return where.parentRef ?? shared.ts;
-      cursor = result.response_metadata?.next_cursor || undefined;
-      if (!cursor) return null;
-    }
-    return null;
+    const tag = fileTagOf(key);
+    return this.history.find({
+      key,
+      since: where.since.getTime(),
+      order: where.parentRef ? 'oldest-first' : 'newest-first',
+      read: async (window, limit) => {
+        const args = { channel: address, ...window, inclusive: true, include_all_metadata: true, limit };
+        const result = where.parentRef
+          ? await this.call('conversations.replies', () => this.client.conversations.replies({ ...args, ts: where.parentRef! }))
+          : await this.call('conversations.history', () => this.client.conversations.history(args));
+        return { messages: result.messages ?? [], hasMore: result.has_more === true || Boolean(result.response_metadata?.next_cursor) };
+      },
+      match: (m) => {
+        if (m.metadata?.event_type === METADATA_EVENT && (m.metadata.event_payload as Record<string, unknown> | undefined)?.key === key)
+          return m.ts ?? null;
+        // A post that is only a picture is a file share, without metadata: its file's name carries the key.
+        // Its reference is what the post returned: the thread it went into, else the share itself.
+        if (m.files?.some((f) => f.name?.includes(tag))) return where.parentRef ?? m.ts ?? null;
+        return null;
+      },
+    });
   }
 
   /**

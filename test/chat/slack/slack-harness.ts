@@ -4,6 +4,7 @@ import type { Answerer } from '../../../src/chat/slack/answer/answerer.js';
 import { dispatch as realDispatch } from '../../../src/inbound/dispatcher.js';
 import type { Interaction } from '../../../src/ports/interaction.js';
 import { createSlackApp, type Dispatch, type SlackApp } from '../../../src/chat/slack/slack-app.js';
+import { HistoryReader } from '../../../src/chat/slack/history-reader.js';
 import { SlackChat } from '../../../src/chat/slack/slack-chat.js';
 import { createSlackClient } from '../../../src/chat/slack/slack-client.js';
 import { SlackDirectory } from '../../../src/chat/slack/slack-directory.js';
@@ -20,10 +21,13 @@ export function slackEnv(fake: FakeSlackApi, extra: NodeJS.ProcessEnv = {}): Nod
   return { SLACK_BOT_TOKEN: TEST_BOT_TOKEN, SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET, SLACK_API_URL: fake.apiUrl, ...extra };
 }
 
-/** A SlackChat on a real WebClient, configured as serve configures it, talking to the fake. */
-export function slackChat(fake: FakeSlackApi, deps: Pick<Deps, 'log'>): SlackChat {
+/**
+ * A SlackChat on a real WebClient, configured as serve configures it, talking to the fake; its
+ * history read as `history` says (by default as serve's default, one call a minute on the real clock).
+ */
+export function slackChat(fake: FakeSlackApi, deps: Pick<Deps, 'log'>, history = new HistoryReader('limited')): SlackChat {
   const client = createSlackClient(readSlackSettings(slackEnv(fake))!, deps.log);
-  return new SlackChat(client, new SlackDirectory(client, deps.log));
+  return new SlackChat(client, new SlackDirectory(client, deps.log), history);
 }
 
 /**
