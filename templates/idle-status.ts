@@ -58,6 +58,15 @@ function noMetricsBlocks(noMetrics: readonly UnmeteredGpu[]): Block[] {
         .join(', ')}.`,
     },
     { type: 'context', text: 'Is the DCGM exporter (or the CloudWatch agent) running on them, and does the metrics source scrape it?' },
+    ...[...new Set(noMetrics.flatMap((u) => (u.hint ? [u.hint] : [])))].map(
+      (hint): Block => ({
+        type: 'context',
+        text: `${noMetrics
+          .filter((u) => u.hint === hint)
+          .map((u) => instanceLabel(u))
+          .join(', ')}: ${hint}.`,
+      }),
+    ),
   ];
 }
 

@@ -61,6 +61,8 @@ export interface UnmeteredGpu {
   instanceType: string;
   gpus: number;
   hourlyPrice: number;
+  /** Why it has none where burnrate can tell (its node's exporter names no pods), and what to change. */
+  hint?: string;
 }
 
 export interface TrackedGpuFinding extends GpuFinding {

@@ -12,6 +12,7 @@ import { leftOutNote } from '../domain/left-out-currencies.js';
 import { formatMoney } from '../domain/money.js';
 import { addDays, toDay } from '../domain/period.js';
 import { loadResourceDays } from './resource-lines.js';
+import { NO_POD_LABELS_HINT, workloadsWithoutPodLabels } from './pod-labels-hint.js';
 
 /** Idle and stalled instances right now, over fresh metrics, before Keep exceptions. */
 export async function detectIdleGpus(deps: Deps, now: Date): Promise<GpuFinding[]> {
@@ -68,8 +69,13 @@ function idleIn(deps: Deps, snapshot: GpuSnapshot, now: Date): { findings: GpuFi
       ...(keep && keep.until > now ? { keptOnResource: keep } : {}),
     };
   });
+  const withoutPods = workloadsWithoutPodLabels(
+    silent.map((i) => byId.get(i.id)!),
+    [...snapshot.unattributed, ...snapshot.series.map((s) => s.series)],
+  );
   const unmetered = silent.map(
     (i): UnmeteredGpu => ({
+      ...(withoutPods.has(i.id) ? { hint: NO_POD_LABELS_HINT } : {}),
       instanceId: i.id,
       name: byId.get(i.id)!.name,
       team: i.team,

@@ -88,6 +88,34 @@ describe('GPUs allocated by DRA, read from dcgm-exporter 4.x', () => {
     expect(sum).toBeCloseTo((p5 * (2 + 1 + 1 + 3 / 7)) / 8 + (g5 * (0.5 + 0.25 + 2)) / 4 + (g5 * 0.5) / 4, 4);
   });
 
+  it('says why a node’s workloads have no metrics when its exporter names no pods, and what to set', async () => {
+    // The same GPUs from an exporter run without Kubernetes attribution: no pod, namespace or claim labels.
+    const bare = exposedGpus(DCGM_4X_DRA_EXPOSITION).map((gpu) => ({
+      ...gpu,
+      labels: Object.fromEntries(Object.entries(gpu.labels).filter(([k]) => !/^(pod|namespace|container|dra_.*)$/.test(k))),
+    }));
+    await prom!.close();
+    prom = await FakePrometheus.start({ gpus: bare });
+    const cwd = workDir();
+    writeFileSync(join(cwd, 'burnrate.yml'), stringify(configIn(cwd)));
+    const result = await cli(['idle', '--json'], { cwd, now: NOW });
+    const { idle, noMetrics } = JSON.parse(result.out) as { idle: unknown[]; noMetrics: { instanceId: string; hint?: string }[] };
+    expect(idle).toEqual([]);
+    const hinted = noMetrics.filter((u) => u.hint?.includes('DCGM_EXPORTER_KUBERNETES=true')).map((u) => u.instanceId);
+    // The DRA node's five workloads; the KAI and time-sliced nodes' exporters are not scraped at all: no hint there.
+    expect(hinted.sort()).toEqual(
+      [
+        'k8s:lab/inference/Deployment/embed',
+        'k8s:lab/ml-research/Job/trainer',
+        'k8s:lab/vision/Deployment/infer',
+        'k8s:lab/vision/Pod/eval-a',
+        'k8s:lab/vision/Pod/eval-b',
+      ].sort(),
+    );
+    const plain = await cli(['idle'], { cwd, now: NOW });
+    expect(plain.out).toContain('DCGM_EXPORTER_KUBERNETES=true');
+  });
+
   it('spend --by workload splits each node over the workloads holding its GPUs, the rest unrequested, to the cent', async () => {
     const t = testDeps(configIn(workDir()), NOW);
     t.deps.gpu = buildGpuDeps(t.deps.config, {})!;
