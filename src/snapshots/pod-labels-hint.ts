@@ -3,7 +3,7 @@ import type { GpuSeries } from '../domain/gpu-metrics.js';
 
 /** Why a workload on a node whose GPUs do report has no metrics of its own, and what to change. */
 export const NO_POD_LABELS_HINT =
-  'the DCGM exporter on its node reports GPUs without pods: run it with Kubernetes attribution (`DCGM_EXPORTER_KUBERNETES=true`, its `--kubernetes` flag; the GPU operator sets it unless turned off) so each GPU names the pod holding it';
+  'the DCGM exporter on its node reports GPUs without pods: run it with Kubernetes attribution (`DCGM_EXPORTER_KUBERNETES=true`, or its `--kubernetes` flag) so each GPU names the pod holding it';
 
 /**
  * The workloads whose nodes' GPUs report, every series without a pod or claim label: the exporter
