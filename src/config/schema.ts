@@ -2,6 +2,7 @@ import { EXTENSION_DIMENSION } from '../domain/spend.js';
 import { ENTRA_OBJECT_ID } from '../domain/entra-object-id.js';
 import cron from 'node-cron';
 import { deliverySchema } from './delivery-schema.js';
+import { slackSchema } from './slack-schema.js';
 import { z } from 'zod';
 import { currencyCode } from './currency-schema.js';
 import { fxSchema } from './fx-schema.js';
@@ -252,6 +253,8 @@ export const configSchema = z
       .prefault({}),
     /** How alerts are retried while a chat platform is throttling or down. */
     delivery: deliverySchema.prefault({}),
+    /** How Slack lets burnrate read history (the look for a post whose answer was lost). */
+    slack: slackSchema.prefault({}),
     /** Cloud actions (stopping instances) are dry runs until this is true. */
     actions: z.strictObject({ enabled: z.boolean({ error: 'expected true or false' }).default(false) }).prefault({}),
     /** Right-size and spot recommendations: what counts as oversized, how savings are counted. */

@@ -13,10 +13,10 @@ export const slackPlatform: ChatPlatform<SlackSettings> = {
   hint: 'SLACK_BOT_TOKEN and SLACK_APP_TOKEN for Slack in Socket Mode, or SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for HTTP mode',
   render: renderBlockKit,
   readSettings: (env) => readSlackSettings(env),
-  async createPort(settings, { log }) {
+  async createPort(settings, { log, config }) {
     // Loaded here: the Web API client is for commands that send, not every command's.
     const { createSlackChat } = await import('./slack-chat.js');
-    return createSlackChat(settings, log);
+    return createSlackChat(settings, log, config.slack);
   },
   async serve(_settings, { deps, env, dbPath, dispatch }) {
     // Loaded here: Bolt's app and the answer pool are serve's alone, not every command's.

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DeliveryError, type ChatPort } from '../../../src/ports/chat-port.js';
+import { HistoryReader } from '../../../src/chat/slack/history-reader.js';
 import { SlackChat } from '../../../src/chat/slack/slack-chat.js';
 import { createSlackClient } from '../../../src/chat/slack/slack-client.js';
 import { configSchema } from '../../../src/config/schema.js';
@@ -25,10 +26,13 @@ const alert = (n: number): Message => ({
   ],
 });
 
-/** A runtime on a SQLite file with only the Slack port, on a clock the test moves. */
+/**
+ * A runtime on a SQLite file with only the Slack port, on a clock the test moves. Its history is read
+ * as a Marketplace app's, at once: these tests time retries; the one-call-a-minute pacing has its own.
+ */
 async function openRuntime(dbPath: string, fake: FakeSlackApi, clock: { now: Date }): Promise<Runtime> {
   const runtime = await buildRuntime({ config, dbPath, env: { LOG_LEVEL: 'silent' }, clock: () => clock.now });
-  runtime.deps.chat.push(slackChat(fake, runtime.deps));
+  runtime.deps.chat.push(slackChat(fake, runtime.deps, new HistoryReader('marketplace')));
   return runtime;
 }
 
