@@ -1,15 +1,6 @@
 import type { Dialect, Session } from './session.js';
-import {
-  MARK_RETRY,
-  markRetryValues,
-  MARK_SENT,
-  MARK_SUSPECTED_DUPLICATE,
-  nextDue,
-  RELEASE,
-  toOutboxItem,
-  type OutboxRow,
-  type OutboxStore,
-} from './outbox.js';
+import type { Message } from '../../templates/message.js';
+import type { OutboxStore } from './outbox.js';
 import type { OutboxDraft, OutboxFailure, OutboxItem, OutboxSummary } from './outbox-records.js';
 
 /**
@@ -88,15 +79,40 @@ export class SqlOutboxStore implements OutboxStore {
     now: Date,
     options: { suspectedDuplicate?: boolean } = {},
   ): Promise<boolean> {
-    return (await this.db.run(MARK_SENT, [ref, now.toISOString(), options.suspectedDuplicate ? 1 : 0, id, owner])) === 1;
+    // A suspected duplicate stays counted once counted: the copy an earlier attempt may have posted is still there.
+    const changed = await this.db.run(
+      `UPDATE outbox SET status = 'sent', ref = ?, sent_at = ?, attempts = attempts + 1, last_error = NULL, lease_owner = NULL,
+         lease_until = NULL, in_doubt = 0, suspected_duplicate = CASE WHEN ? = 1 THEN 1 ELSE suspected_duplicate END
+       WHERE id = ? AND status = 'sending' AND lease_owner = ?`,
+      [ref, now.toISOString(), options.suspectedDuplicate ? 1 : 0, id, owner],
+    );
+    return changed === 1;
   }
 
   async markRetry(id: number, owner: string, failure: OutboxFailure): Promise<boolean> {
-    return (await this.db.run(MARK_RETRY, markRetryValues(id, owner, failure))) === 1;
+    const changed = await this.db.run(
+      `UPDATE outbox SET status = ?, attempts = attempts + 1, last_error = ?, next_attempt_at = ?, lease_owner = NULL,
+         lease_until = NULL, in_doubt = ?, first_failure_at = coalesce(first_failure_at, ?)
+       WHERE id = ? AND status = 'sending' AND lease_owner = ?`,
+      [
+        failure.giveUp ? 'failed' : 'pending',
+        failure.error.slice(0, 500),
+        failure.nextAttemptAt.toISOString(),
+        failure.inDoubt ? 1 : 0,
+        failure.now.toISOString(),
+        id,
+        owner,
+      ],
+    );
+    return changed === 1;
   }
 
   async release(id: number, owner: string, nextAttemptAt: Date): Promise<void> {
-    await this.db.run(RELEASE, [nextAttemptAt.toISOString(), id, owner]);
+    await this.db.run(
+      `UPDATE outbox SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL
+       WHERE id = ? AND status = 'sending' AND lease_owner = ?`,
+      [nextAttemptAt.toISOString(), id, owner],
+    );
   }
 
   async renewLease(id: number, owner: string, leaseMs: number): Promise<boolean> {
@@ -109,7 +125,7 @@ export class SqlOutboxStore implements OutboxStore {
   }
 
   async markSuspectedDuplicate(id: number): Promise<void> {
-    await this.db.run(MARK_SUSPECTED_DUPLICATE, [id]);
+    await this.db.run('UPDATE outbox SET suspected_duplicate = 1 WHERE id = ?', [id]);
   }
 
   async nextAttemptAt(platforms: readonly string[], now?: Date): Promise<Date | null> {
@@ -188,4 +204,48 @@ export async function enqueueOutbox(tx: Session, items: OutboxDraft[], now: Date
       ]);
   }
   return added;
+}
+
+/** An outbox row as read back (times ISO text, flags 0/1), with its parent's ref. */
+interface OutboxRow {
+  id: number;
+  dedupe_key: string;
+  target: string;
+  message: string;
+  status: OutboxItem['status'];
+  attempts: number;
+  next_attempt_at: string;
+  ref: string | null;
+  last_error: string | null;
+  op: OutboxItem['op'];
+  parent_ref: string | null;
+  in_doubt: number;
+  first_attempt_at: string | null;
+  first_failure_at: string | null;
+}
+
+function toOutboxItem(row: OutboxRow): OutboxItem {
+  return {
+    id: row.id,
+    dedupeKey: row.dedupe_key,
+    target: row.target,
+    message: JSON.parse(row.message) as Message,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    ref: row.ref,
+    lastError: row.last_error,
+    op: row.op,
+    parentRef: row.parent_ref,
+    inDoubt: row.in_doubt === 1,
+    firstAttemptAt: row.first_attempt_at,
+    firstFailureAt: row.first_failure_at,
+  };
+}
+
+/** The earlier of a pending item's due time and a lease's end moved from the database's clock to `now`'s. */
+function nextDue(pending: string | null, leaseEnd: string | null, dbNow: Date, now: Date | undefined): Date | null {
+  const lease = leaseEnd === null ? null : Date.parse(leaseEnd) + (now ? now.getTime() - dbNow.getTime() : 0);
+  const times = [pending === null ? null : Date.parse(pending), lease].filter((t): t is number => t !== null);
+  return times.length === 0 ? null : new Date(Math.min(...times));
 }

@@ -1,4 +1,3 @@
-import type { Message } from '../../templates/message.js';
 import type { OutboxDraft, OutboxFailure, OutboxItem, OutboxSummary } from './outbox-records.js';
 
 export interface OutboxStore {
@@ -47,74 +46,4 @@ export interface OutboxStore {
   retryFailed(now: Date, ids?: readonly number[]): Promise<number>;
   /** Key of the first message of an alert group on a platform, if one was queued. */
   threadRoot(groupKey: string, platform: string): Promise<string | null>;
-}
-
-/** An outbox row as both stores return it (times ISO text, flags 0/1), with its parent's ref. */
-export interface OutboxRow {
-  id: number;
-  dedupe_key: string;
-  target: string;
-  message: string;
-  status: OutboxItem['status'];
-  attempts: number;
-  next_attempt_at: string;
-  ref: string | null;
-  last_error: string | null;
-  op: OutboxItem['op'];
-  parent_ref: string | null;
-  in_doubt: number;
-  first_attempt_at: string | null;
-  first_failure_at: string | null;
-}
-
-// The steps of a delivery after its claim, written once: each names the lease's owner,
-// so a delivery that lost its lease changes nothing. A suspected duplicate stays counted once
-// counted: the copy an earlier attempt (or a stalled delivery) may have posted is still there.
-export const MARK_SENT = `UPDATE outbox SET status = 'sent', ref = ?, sent_at = ?, attempts = attempts + 1, last_error = NULL,
-    lease_owner = NULL, lease_until = NULL, in_doubt = 0, suspected_duplicate = CASE WHEN ? = 1 THEN 1 ELSE suspected_duplicate END
-  WHERE id = ? AND status = 'sending' AND lease_owner = ?`;
-export const MARK_RETRY = `UPDATE outbox SET status = ?, attempts = attempts + 1, last_error = ?, next_attempt_at = ?, lease_owner = NULL,
-    lease_until = NULL, in_doubt = ?, first_failure_at = coalesce(first_failure_at, ?)
-  WHERE id = ? AND status = 'sending' AND lease_owner = ?`;
-/** MARK_RETRY's parameters for a failed attempt; the error kept to 500 characters. */
-export function markRetryValues(id: number, owner: string, failure: OutboxFailure): unknown[] {
-  return [
-    failure.giveUp ? 'failed' : 'pending',
-    failure.error.slice(0, 500),
-    failure.nextAttemptAt.toISOString(),
-    failure.inDoubt ? 1 : 0,
-    failure.now.toISOString(),
-    id,
-    owner,
-  ];
-}
-export const RELEASE = `UPDATE outbox SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL
-  WHERE id = ? AND status = 'sending' AND lease_owner = ?`;
-/** `until` is the dialect's expression of the database's now plus the lease, with ? the lease in ms. */
-export const MARK_SUSPECTED_DUPLICATE = `UPDATE outbox SET suspected_duplicate = 1 WHERE id = ?`;
-
-export function toOutboxItem(row: OutboxRow): OutboxItem {
-  return {
-    id: row.id,
-    dedupeKey: row.dedupe_key,
-    target: row.target,
-    message: JSON.parse(row.message) as Message,
-    status: row.status,
-    attempts: row.attempts,
-    nextAttemptAt: row.next_attempt_at,
-    ref: row.ref,
-    lastError: row.last_error,
-    op: row.op,
-    parentRef: row.parent_ref,
-    inDoubt: row.in_doubt === 1,
-    firstAttemptAt: row.first_attempt_at,
-    firstFailureAt: row.first_failure_at,
-  };
-}
-
-/** The earlier of a pending item's due time and a lease's end moved from the database's clock to `now`'s. */
-export function nextDue(pending: string | null, leaseEnd: string | null, dbNow: Date, now: Date | undefined): Date | null {
-  const lease = leaseEnd === null ? null : Date.parse(leaseEnd) + (now ? now.getTime() - dbNow.getTime() : 0);
-  const times = [pending === null ? null : Date.parse(pending), lease].filter((t): t is number => t !== null);
-  return times.length === 0 ? null : new Date(Math.min(...times));
 }

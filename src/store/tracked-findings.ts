@@ -1,3 +1,4 @@
+import type { FindingChange } from '../domain/finding-change.js';
 import type { Session } from './session.js';
 
 /** The columns of the one findings table (check_findings) a check's findings are read back from. */
@@ -42,16 +43,45 @@ export class SqlTrackedFindings<T extends Tracked> {
     return rows.map((r) => toTracked<T>(r));
   }
 
-  async listOpen(): Promise<T[]> {
-    const rows = await this.db.rows<TrackedRow>(
-      `SELECT * FROM check_findings WHERE family = ? AND state = 'open' ORDER BY ${this.db.dialect.bytes('id')}`,
-      [this.family],
-    );
-    return rows.map((r) => toTracked<T>(r));
+  listOpen(): Promise<T[]> {
+    return this.list("state = 'open'", []);
   }
 
   async get(id: string): Promise<T | null> {
     const row = await this.db.one<TrackedRow>('SELECT * FROM check_findings WHERE family = ? AND id = ?', [this.family, id]);
     return row ? toTracked<T>(row) : null;
   }
+}
+
+/**
+ * Applies an open/resolved check's changes inside the caller's (recordRun's) transaction: a finding
+ * seen again is open with its new body. `firstSeen` says whether one that had been resolved starts
+ * again from now ('restarts') or keeps when it was first seen ('kept').
+ */
+export async function applyTrackedChange<F extends { id: string; kind: string; team: string | null }>(
+  tx: Session,
+  family: string,
+  subjectOf: (finding: F) => string,
+  firstSeen: 'kept' | 'restarts',
+  change: FindingChange<F>,
+  now: Date,
+): Promise<void> {
+  const at = now.toISOString();
+  const restart =
+    firstSeen === 'restarts'
+      ? ", first_seen = CASE WHEN check_findings.state = 'open' THEN check_findings.first_seen ELSE excluded.first_seen END"
+      : '';
+  for (const f of [...change.opened, ...change.stillOpen])
+    await tx.run(
+      `INSERT INTO check_findings (family, id, kind, team, subject, body, state, first_seen, last_seen, resolved_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?, NULL)
+       ON CONFLICT (family, id) DO UPDATE SET body = excluded.body, state = 'open', last_seen = excluded.last_seen, resolved_at = NULL${restart}`,
+      [family, f.id, f.kind, f.team, subjectOf(f), JSON.stringify(f), at, at],
+    );
+  for (const id of change.resolved)
+    await tx.run("UPDATE check_findings SET state = 'resolved', resolved_at = ? WHERE family = ? AND id = ? AND state = 'open'", [
+      at,
+      family,
+      id,
+    ]);
 }
