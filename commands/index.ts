@@ -1,5 +1,6 @@
 import type { Message } from '../templates/message.js';
 import { closest } from '../src/domain/closest.js';
+import { anomaliesCommand } from './anomalies.js';
 import { budgetCommand } from './budget.js';
 import { budgetSetCommand } from './budget-set.js';
 import type { CommandSpec } from './command.js';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   idleCommand,
   recommendCommand,
   wasteCommand,
+  anomaliesCommand,
   reviewCommand,
   snoozeCommand,
   whoamiCommand,

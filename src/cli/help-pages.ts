@@ -82,6 +82,12 @@ export const HELP_PAGES = {
     options: [TEAM, MONTH, ['--days N', 'the last N whole days instead of a month'], JSON_OUT, CONFIG, DB],
     examples: [['burnrate waste --days 30', 'waste over the last 30 days']],
   },
+  anomalies: {
+    summary: 'Spend anomalies of the last days: what was spent against what was expected, why it moved, how it was answered.',
+    usage: 'burnrate anomalies [--team T] [--days N] [--json]',
+    options: [TEAM, ['--days N', 'the last N days (default 30)'], JSON_OUT, CONFIG, DB],
+    examples: [['burnrate anomalies --team llm-training --days 14', "one team's anomalies of the last two weeks"]],
+  },
   savings: {
     summary: 'What actions taken through burnrate saved, as the bill confirms.',
     usage: 'burnrate savings [--month YYYY-MM] [--json]',

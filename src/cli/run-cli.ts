@@ -19,6 +19,7 @@ const VERBS: Record<VerbName, () => Promise<Verb>> = {
   idle: async () => (await import('./idle.js')).idleVerb,
   recommend: async () => (await import('./recommend.js')).recommendVerb,
   waste: async () => (await import('./waste.js')).wasteVerb,
+  anomalies: async () => (await import('./anomalies.js')).anomaliesVerb,
   savings: async () => (await import('./savings.js')).savingsVerb,
   review: async () => (await import('./review.js')).reviewVerb,
   showback: async () => (await import('./showback.js')).showbackVerb,

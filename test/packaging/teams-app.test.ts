@@ -41,9 +41,10 @@ describe('the Teams app package', () => {
     expect(bot.scopes.sort()).toEqual(['groupChat', 'personal', 'team']);
     const [list] = bot.commandLists;
     expect(list.scopes.sort()).toEqual(['groupChat', 'personal', 'team']);
-    // Teams shows at most 10 commands a list (the schema's maxItems): whoami is left out of the
-    // menu; typed, it answers like every other verb.
-    const listed = COMMANDS.filter((c) => c.verb !== 'whoami');
+    // Teams shows at most 10 commands a list (the schema's maxItems): whoami, and snooze (which
+    // takes an alert's id, while every alert has its own Snooze menu), are left out of the menu;
+    // typed, they answer like every other verb.
+    const listed = COMMANDS.filter((c) => c.verb !== 'whoami' && c.verb !== 'snooze');
     expect(list.commands.map((c: { title: string }) => c.title)).toEqual(listed.map((c) => c.verb));
     for (const command of listed) {
       const listed = list.commands.find((c: { title: string }) => c.title === command.verb);
