@@ -9,7 +9,7 @@ import { inTimeZone } from '../../../templates/message.js';
 import type { ClusterRead } from '../../ports/cluster-read.js';
 import { unansweredClusterNotices } from './definition/cluster-notices.js';
 import type { Deps } from '../../deps.js';
-import type { GpuFinding, TrackedGpuFinding, UnmeteredGpu } from '../../domain/gpu-finding.js';
+import { instanceLabel, type GpuFinding, type TrackedGpuFinding, type UnmeteredGpu } from '../../domain/gpu-finding.js';
 import { UNOWNED_ID } from '../../domain/unowned.js';
 import { autoStopIdle } from './definition/auto-stop.js';
 import { alertTeam, idleAlertFor, idleThread, type AlertedFinding } from '../../snapshots/idle-alert-content.js';
@@ -17,7 +17,7 @@ import { detectGpus, schedulesOf } from '../../snapshots/idle-gpus.js';
 import { metricsCoverageNotice } from '../../../templates/idle-status.js';
 import type { FindingChange } from '../../domain/finding-change.js';
 import type { OutboxDraft } from '../../store/outbox-records.js';
-import type { CheckDefinition } from '../definition.js';
+import type { CheckDefinition, FindingFace } from '../definition.js';
 
 export interface GpuCheckOptions {
   /** Evaluate and report, but record nothing and queue no alert. */
@@ -241,3 +241,13 @@ async function toOwners(
   }
   return drafts;
 }
+
+/** Idle-GPU findings as the generic finding buttons (Acknowledge, Snooze) see them. */
+export const idleFindings: FindingFace = {
+  async get(deps, id) {
+    const finding = await deps.store.gpuFindings.get(id);
+    if (!finding) return null;
+    const label = `${instanceLabel(finding)} ${finding.kind === 'gpu.stalled' ? 'stalled' : 'idle'}`;
+    return { id, kind: 'gpuFindings', team: finding.team, group: idleGroup(finding), periodEnd: null, label, finding };
+  },
+};

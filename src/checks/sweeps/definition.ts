@@ -10,7 +10,7 @@ import type { OutboxDraft } from '../../store/outbox-records.js';
 import { sweepAlert } from '../../../templates/sweep-alert.js';
 import { loadGpuSnapshot, type GpuSnapshot } from '../../snapshots/gpu-snapshot.js';
 import { sweepWindow } from '../../snapshots/gpu-windows.js';
-import type { CheckDefinition } from '../definition.js';
+import type { CheckDefinition, FindingFace } from '../definition.js';
 
 export interface SweepCheckResult {
   findings: (SweepFinding & { state: 'new' | 'open' })[];
@@ -91,3 +91,21 @@ async function addressSweepAlerts(deps: Deps, opened: readonly SweepFinding[], n
     return fanOut(deps.chat, team, `sweep.cap:${finding.id}:${now.toISOString()}`, message);
   });
 }
+
+/** Sweep findings as the generic finding buttons (Acknowledge, Snooze) see them. */
+export const sweepFindings: FindingFace = {
+  async get(deps, id) {
+    const finding = await deps.store.sweepFindings.get(id);
+    if (!finding) return null;
+    const cap = finding.kind === 'sweep.spend' ? 'spend cap' : 'GPU-hour cap';
+    return {
+      id,
+      kind: 'sweepFindings',
+      team: finding.team,
+      group: sweepGroup(finding),
+      periodEnd: null,
+      label: `sweep ${finding.sweep} over its ${cap}`,
+      finding,
+    };
+  },
+};

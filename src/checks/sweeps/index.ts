@@ -1,5 +1,5 @@
 import { defineCheck } from '../definition.js';
-import { sweepCheckOf, sweepGroup } from './definition.js';
+import { sweepCheckOf, sweepFindings } from './definition.js';
 
 /** The sweep caps in the registry: in the idle-GPU check's job, after it (same metrics, same cron). */
 export const sweepCheckPlugin = defineCheck({
@@ -8,22 +8,7 @@ export const sweepCheckPlugin = defineCheck({
   schedule: { job: 'gpu check' },
   enabled: (deps) => Boolean(deps.gpu),
   definition: (deps) => sweepCheckOf(deps),
-  findings: {
-    async get(deps, id) {
-      const finding = await deps.store.sweepFindings.get(id);
-      if (!finding) return null;
-      const cap = finding.kind === 'sweep.spend' ? 'spend cap' : 'GPU-hour cap';
-      return {
-        id,
-        kind: 'sweepFindings',
-        team: finding.team,
-        group: sweepGroup(finding),
-        periodEnd: null,
-        label: `sweep ${finding.sweep} over its ${cap}`,
-        finding,
-      };
-    },
-  },
+  findings: sweepFindings,
   // It runs only where a team has caps (sweepCheckOf), so a deployment without any hears nothing.
   summary: (_deps, sweeps) => `sweep caps: ${sweeps.findings.length} sweep(s) over a cap, ${sweeps.queued.length} alert(s) queued`,
 });
