@@ -1,11 +1,12 @@
 // `npm run bench`: every benchmark, medians of several runs, printed with the machine they ran on.
 // Results also land in bench/out/results.json; BENCHMARKS.md records the figures.
-// BENCH_ONLY=focus,budget,forecast,slack,idle,gpufetch,soak,replicas runs only those (results then go to bench/out/results.<names>.json).
+// BENCH_ONLY=cli,focus,budget,forecast,slack,idle,gpufetch,soak,replicas runs only those (results then go to bench/out/results.<names>.json).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchBudgetCheck, type BudgetBenchResult } from './budget-check.js';
+import { benchCliStart, printCliStart, type CliStartBench } from './cli-start.js';
 import { benchDeliverySoak, printDeliverySoak, type SoakBench } from './delivery-soak-bench.js';
 import { benchFocusImport } from './focus-import.js';
 import { printForecastBacktest, runForecastBacktest, type BacktestRow } from './forecast-backtest.js';
@@ -17,7 +18,7 @@ import { benchSlackAck, type SlackAckBench } from './slack-ack.js';
 const OUT = fileURLToPath(new URL('../../bench/out/', import.meta.url));
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
-const BENCHES = ['focus', 'budget', 'forecast', 'slack', 'idle', 'gpufetch', 'soak', 'replicas'] as const;
+const BENCHES = ['cli', 'focus', 'budget', 'forecast', 'slack', 'idle', 'gpufetch', 'soak', 'replicas'] as const;
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
@@ -36,6 +37,13 @@ const numbers = (value: string | undefined, fallback: number[]) =>
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 console.log(`machine: ${machine}`);
+
+// BENCH_CLI_ROUNDS changes the rounds of the CLI cold start (7 by default).
+let cli: CliStartBench | undefined;
+if (selected('cli')) {
+  cli = await benchCliStart({ rounds: Number(process.env.BENCH_CLI_ROUNDS ?? 7) });
+  printCliStart(cli);
+}
 
 let focus: Awaited<ReturnType<typeof benchFocusImport>> | undefined;
 if (selected('focus')) {
@@ -143,7 +151,7 @@ if (selected('replicas')) {
 const file = only.length === 0 ? 'results.json' : `results.${only.join('.')}.json`;
 writeFileSync(
   join(OUT, file),
-  `${JSON.stringify({ machine, at: new Date().toISOString(), focus: focus && { ...focus, samples: undefined }, budget, forecast, slack, idle, gpuFetch, soak, replicas }, null, 2)}\n`,
+  `${JSON.stringify({ machine, at: new Date().toISOString(), cli, focus: focus && { ...focus, samples: undefined }, budget, forecast, slack, idle, gpuFetch, soak, replicas }, null, 2)}\n`,
 );
 
 function printSlack(slack: SlackAckBench): void {
