@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { checkBudgets } from '../src/checks/budget.js';
+import { checkBudgets } from '../src/checks/budget/check-budgets.js';
 import { configSchema, type TeamConfig } from '../src/config/schema.js';
 import type { Deps } from '../src/deps.js';
 import { addDays } from '../src/domain/period.js';

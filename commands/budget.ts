@@ -1,4 +1,4 @@
-import { budgetStatus } from '../src/checks/budget-status.js';
+import { budgetStatus } from '../src/checks/budget/budget-status.js';
 import { loadBudgetSnapshot } from '../src/snapshots/budget-snapshot.js';
 import { budgetListing } from '../src/snapshots/budget-listing.js';
 import { budgetStatusMessage, withCloudBudgets } from '../templates/budget-status.js';

@@ -1,5 +1,5 @@
 import { renderBudgetBurnChart } from '../src/charts/budget-burn-chart.js';
-import { budgetStatus } from '../src/checks/budget-status.js';
+import { budgetStatus } from '../src/checks/budget/budget-status.js';
 import type { Deps } from '../src/deps.js';
 import { addDays } from '../src/domain/period.js';
 import { lastDataDay } from '../src/domain/data-through.js';

@@ -1,4 +1,4 @@
-import type { BudgetStatus } from '../src/checks/budget-status.js';
+import type { BudgetStatus } from '../src/checks/budget/budget-status.js';
 import type { TrackedFinding } from '../src/domain/finding.js';
 import { formatMoney, formatPercent } from '../src/domain/money.js';
 import type { SourceFreshness } from '../src/domain/source-freshness.js';

@@ -1,5 +1,5 @@
 import { rangeOf } from './budget-alert.js';
-import type { BudgetStatus } from '../src/checks/budget-status.js';
+import type { BudgetStatus } from '../src/checks/budget/budget-status.js';
 import { formatMoney, formatPercent } from '../src/domain/money.js';
 import { freshnessLine } from './freshness.js';
 import type { Message } from './message.js';

@@ -1,5 +1,5 @@
 import { groupsOf } from '../ports/people-directory.js';
-import { budgetStatus } from '../checks/budget-status.js';
+import { budgetStatus } from '../checks/budget/budget-status.js';
 import type { Deps } from '../deps.js';
 import { hasRole, rolesOf, visibleTeams } from '../domain/roles.js';
 import { loadBudgetSnapshot } from '../snapshots/budget-snapshot.js';

@@ -1,4 +1,4 @@
-import { budgetStatus, type BudgetStatus } from '../checks/budget-status.js';
+import { budgetStatus, type BudgetStatus } from '../checks/budget/budget-status.js';
 import type { Deps } from '../deps.js';
 import type { BudgetLine, BudgetListing, TeamCurrencies } from '../domain/budget-listing.js';
 import type { BudgetOrigin } from '../domain/cloud-budget.js';

@@ -1,4 +1,4 @@
-import type { BudgetSnapshot } from '../checks/budget.js';
+import type { BudgetSnapshot } from '../checks/budget/check-budgets.js';
 import type { CalendarDay } from '../domain/cost-kind.js';
 import { convert, rateSource, type FxRates } from '../domain/fx.js';
 import { loadFxRates } from './fx-rates.js';

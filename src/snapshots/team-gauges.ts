@@ -1,4 +1,4 @@
-import { budgetStatus } from '../checks/budget-status.js';
+import { budgetStatus } from '../checks/budget/budget-status.js';
 import { unitCost } from '../checks/review/unit-costs.js';
 import type { Deps } from '../deps.js';
 import { convert } from '../domain/fx.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkBudgets, type BudgetSnapshot } from '../../src/checks/budget.js';
+import { checkBudgets, type BudgetSnapshot } from '../../src/checks/budget/check-budgets.js';
 import { teamSchema } from '../../src/config/schema.js';
 import { daysOf } from '../../src/domain/period.js';
 

@@ -1,8 +1,8 @@
-import { checkBudgets } from '../budget.js';
+import { checkBudgets } from './check-budgets.js';
 import { resolutionCause } from '../resolution-cause.js';
-import { budgetStatus, type BudgetStatus } from '../budget-status.js';
+import { budgetStatus, type BudgetStatus } from './budget-status.js';
 import { loadBudgetSnapshot, type LoadedBudgetSnapshot } from '../../snapshots/budget-snapshot.js';
-import type { BudgetSnapshot } from '../budget.js';
+import type { BudgetSnapshot } from './check-budgets.js';
 import { alertGroup, reconcileFindings, type Alert, type Reconciliation } from '../reconcile.js';
 import { channelsOf, fanOut, inThreadOn, postOn } from '../../outbox/fan-out.js';
 import type { Deps } from '../../deps.js';

@@ -1,8 +1,8 @@
-import type { Period } from '../domain/period.js';
-import type { Cadence } from '../domain/finding.js';
-import { dayInZone, isoWeekOf, monthOf } from '../domain/period.js';
-import type { BudgetSnapshot, BudgetPolicy } from './budget.js';
-import { forecastPeriodEnd } from './forecast.js';
+import type { Period } from '../../domain/period.js';
+import type { Cadence } from '../../domain/finding.js';
+import { dayInZone, isoWeekOf, monthOf } from '../../domain/period.js';
+import type { BudgetSnapshot, BudgetPolicy } from './check-budgets.js';
+import { forecastPeriodEnd } from '../forecast.js';
 
 export interface BudgetStatus {
   team: string;

@@ -1,10 +1,10 @@
-import { findingId, type Cadence, type Finding, type FindingKind } from '../domain/finding.js';
-import type { Team } from '../domain/team.js';
-import { dayInZone, isoWeekLabel, isoWeekOf, monthOf, type Period } from '../domain/period.js';
-import { dataEndDay } from '../domain/data-through.js';
-import { compare } from './compare.js';
-import { forecastPeriodEnd } from './forecast.js';
-import type { CalendarDay } from '../domain/cost-kind.js';
+import { findingId, type Cadence, type Finding, type FindingKind } from '../../domain/finding.js';
+import type { Team } from '../../domain/team.js';
+import { dayInZone, isoWeekLabel, isoWeekOf, monthOf, type Period } from '../../domain/period.js';
+import { dataEndDay } from '../../domain/data-through.js';
+import { compare } from '../compare.js';
+import { forecastPeriodEnd } from '../forecast.js';
+import type { CalendarDay } from '../../domain/cost-kind.js';
 
 /**
  * Everything a budget check looks at; built from the store, so the check itself does no I/O. Teams
