@@ -34,6 +34,8 @@ describe('the npm package', () => {
         'dist/src/catalog/gpu-prices.json',
         'dist/templates/message.js',
         'README.md',
+        // The README's links are relative: its docs travel with it.
+        'docs/production.md',
         'burnrate.example.yml',
         'teams/manifest.json',
       ]),

@@ -11,18 +11,18 @@ import { TEST_BOT_TOKEN, waitFor } from './slack-harness.js';
 
 const APP_TOKEN = 'xapp-1-A0BURNRATE-1111-serve-secret';
 
-/** The README's Socket Mode walkthrough: its burnrate.yml and the variables of its run line. */
+/** The Socket Mode walkthrough of docs/slack.md: its burnrate.yml and the variables of its run line. */
 function readmeWalkthrough(): { config: string; variables: string[] } {
-  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('### Socket Mode, step by step'), readme.indexOf('### HTTP mode'));
+  const page = readFileSync(new URL('../../../docs/slack.md', import.meta.url), 'utf8');
+  const section = page.slice(page.indexOf('## Socket Mode, step by step'), page.indexOf('## HTTP mode'));
   const config = /```yaml\n([\s\S]*?)```/.exec(section)?.[1]?.replace(/^ {3}/gm, '');
   const run = /^\s*((?:SLACK_\w+=\S+ )+)npm start$/m.exec(section)?.[1];
-  if (!config || !run) throw new Error('the README lost its Socket Mode burnrate.yml or run line');
+  if (!config || !run) throw new Error('docs/slack.md lost its Socket Mode burnrate.yml or run line');
   return { config, variables: [...run.matchAll(/(SLACK_\w+)=/g)].map((m) => m[1]!) };
 }
 
 /**
- * What the README asks of a new user for Socket Mode, and nothing more: its burnrate.yml, the
+ * What docs/slack.md asks of a new user for Socket Mode, and nothing more: its burnrate.yml, the
  * variables of its run line, then `burnrate serve` (what `npm start` runs). SLACK_API_URL points
  * Slack's Web API, and so apps.connections.open, at the fake: no internet needed.
  */
@@ -48,7 +48,7 @@ describe('burnrate serve in Socket Mode', () => {
     await fake.close();
   });
 
-  it('following the README: connects out, posts the alert, answers /burnrate and a button over the socket, survives a reconnect and stops cleanly', async () => {
+  it('following docs/slack.md: connects out, posts the alert, answers /burnrate and a button over the socket, survives a reconnect and stops cleanly', async () => {
     const { config, variables } = readmeWalkthrough();
     expect(variables).toEqual(['SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN']);
     const configPath = join(mkdtempSync(join(tmpdir(), 'burnrate-readme-')), 'burnrate.yml');
