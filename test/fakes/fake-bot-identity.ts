@@ -5,8 +5,9 @@ import { closeServer } from './http-body.js';
 
 /**
  * The Bot Framework's token issuer on 127.0.0.1: an OpenID metadata document whose `jwks_uri`
- * lists one RSA signing key, and a signer for channel tokens. botframework-connector fetches the
- * metadata and keys from here when its "ToBotFromChannelOpenIdMetadataUrl" points here, then
+ * lists one RSA signing key, the same keys where the Agents SDK looks for an issuer's keys under
+ * its configured authority (`/{tenant}/discovery/v2.0/keys`), and a signer for channel tokens.
+ * The SDK's JWT middleware fetches the keys from here when the bot's authority points here, then
  * verifies the test's tokens exactly as it verifies the connector's.
  */
 export class FakeBotIdentity {
@@ -24,7 +25,8 @@ export class FakeBotIdentity {
     let identity: FakeBotIdentity | undefined;
     const server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0];
-      const body = path === '/v1/.well-known/openidconfiguration' ? identity!.metadata() : path === '/v1/keys' ? identity!.jwks() : null;
+      const keys = path === '/v1/keys' || /^\/[^/]+\/discovery\/v2\.0\/keys$/.test(path ?? '');
+      const body = path === '/v1/.well-known/openidconfiguration' ? identity!.metadata() : keys ? identity!.jwks() : null;
       res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body ?? { error: 'not found' }));
     });

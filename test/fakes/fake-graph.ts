@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { EntraOptions } from '../../src/chat/teams/bot-credential.js';
 import { closeServer, readBody } from './http-body.js';
+import { plainHttpTransport } from '../support/plain-http-transport.js';
 
 export interface FakeGraphUser {
   id: string;
@@ -32,7 +34,8 @@ export interface GraphRequest {
  * Microsoft Graph v1.0 (the few group reads burnrate makes) and the Entra token endpoint on
  * 127.0.0.1, answering in their JSON shapes: collections as `value` arrays paged by `@odata.nextLink`
  * (`pageSize` items a page, so tests cross pages), OData error bodies (`{ error: { code, message,
- * innerError } }`) for 404, 401, 403 and 429 with Retry-After. The token endpoint issues a token
+ * innerError } }`) for 404, 401, 403 and 429 with Retry-After. Entra's side is what @azure/identity
+ * (MSAL) asks: the tenant's OpenID configuration, then the token endpoint, which issues a token
  * only for the app's id and secret with the client-credentials grant and a `/.default` scope.
  */
 export class FakeGraph {
@@ -80,6 +83,8 @@ export class FakeGraph {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
     const raw = await readBody(req);
     const url = new URL(req.url ?? '/', this.origin);
+    const openid = /^\/([^/]+)\/v2\.0\/\.well-known\/openid-configuration$/.exec(url.pathname);
+    if (openid && req.method === 'GET') return this.openIdConfiguration(decodeURIComponent(openid[1]!), res);
     const token = /^\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(url.pathname);
     if (token && req.method === 'POST') return this.issueToken(decodeURIComponent(token[1]!), new URLSearchParams(raw), res);
 
@@ -156,6 +161,35 @@ export class FakeGraph {
       if (nested && !seen.has(nested.id)) for (const u of this.transitiveUsers(nested, seen)) if (!out.includes(u)) out.push(u);
     }
     return out.map((u) => ({ id: u.id, displayName: u.displayName, mail: u.mail ?? null, userPrincipalName: u.userPrincipalName }));
+  }
+
+  /**
+   * How @azure/identity reaches this fake's Entra side: MSAL insists on an https authority, so the
+   * credential is told https://127.0.0.1:port and the test's transport carries its requests over
+   * plain http to this server; instance discovery is off (Entra does not list this host).
+   */
+  entraOptions(): EntraOptions {
+    return { authorityHost: this.authorityHost, disableInstanceDiscovery: true, httpClient: plainHttpTransport };
+  }
+
+  private get authorityHost(): string {
+    return this.origin.replace(/^http:/, 'https:');
+  }
+
+  /** The tenant's OpenID configuration, with the fields MSAL reads; a tenant other than the app's is unknown, as in Entra. */
+  private openIdConfiguration(tenant: string, res: ServerResponse): void {
+    if (tenant !== this.app.tenantId)
+      return void json(res, 400, { error: 'invalid_tenant', error_description: `AADSTS90002: Tenant '${tenant}' not found.` });
+    const base = `${this.authorityHost}/${tenant}`;
+    json(res, 200, {
+      issuer: `${base}/v2.0`,
+      authorization_endpoint: `${base}/oauth2/v2.0/authorize`,
+      token_endpoint: `${base}/oauth2/v2.0/token`,
+      jwks_uri: `${base}/discovery/v2.0/keys`,
+      end_session_endpoint: `${base}/oauth2/v2.0/logout`,
+      response_types_supported: ['code', 'id_token', 'token'],
+      token_endpoint_auth_methods_supported: ['client_secret_post', 'private_key_jwt', 'client_secret_basic'],
+    });
   }
 
   private issueToken(tenant: string, form: URLSearchParams, res: ServerResponse): void {

@@ -1,4 +1,4 @@
-import type { Activity } from 'botbuilder';
+import { Activity } from '@microsoft/agents-activity';
 
 type Fields = Record<string, unknown>;
 
@@ -11,13 +11,13 @@ export class ActivityError extends Error {
 }
 
 /**
- * The posted body as an activity, checked before authentication and before botbuilder sees it.
- * A token proves who sent an activity, not that it is well formed; botbuilder and our turn logic
- * dereference these fields (`conversation.id`, `serviceUrl`, each of `membersAdded`), so a body
- * without them is answered 400 with the reason instead of failing deep inside a turn as a 500.
- * Times become Dates, as botbuilder expects (what CloudAdapter.process does too).
+ * The posted body as an activity, checked before authentication and before the SDK sees it. A
+ * token proves who sent an activity, not that it is well formed; our turn logic dereferences these
+ * fields (`conversation.id`, `serviceUrl`, each of `membersAdded`), so a body without them is
+ * answered 400 with the reason instead of failing deep inside a turn as a 500. Last, the SDK's own
+ * activity schema reads it, as its CloudAdapter will: what it refuses is a 400 here too.
  */
-export function readActivity(text: string): Activity {
+export function readActivity(text: string): Fields {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -48,9 +48,15 @@ export function readActivity(text: string): Activity {
     if (activity[key] === undefined) continue;
     const time = typeof activity[key] === 'string' ? new Date(activity[key]) : null;
     if (!time || Number.isNaN(time.getTime())) throw new ActivityError(`activity ${key} is not a time`);
-    activity[key] = time;
   }
-  return activity as unknown as Activity;
+  try {
+    Activity.fromObject(structuredClone(activity));
+  } catch (error) {
+    // A zod error: its first issue's path names the field; its wording stays out (it can be long).
+    const path = (error as { issues?: { path?: unknown[] }[] }).issues?.[0]?.path?.join('.');
+    throw new ActivityError(path ? `activity ${path.slice(0, 40)} is not valid` : 'activity is not valid');
+  }
+  return activity;
 }
 
 function isServiceUrl(value: unknown): boolean {

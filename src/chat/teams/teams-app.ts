@@ -1,4 +1,5 @@
-import { ActivityTypes, type TurnContext } from 'botbuilder';
+import { Activity, ActivityTypes } from '@microsoft/agents-activity';
+import type { TurnContext } from '@microsoft/agents-hosting';
 import type { Deps } from '../../deps.js';
 import { BurnrateError } from '../../domain/errors.js';
 import type { Route } from '../../http/server.js';
@@ -17,7 +18,7 @@ const TEAMS = { name: 'Teams' };
 export interface TeamsApp {
   /** `POST /api/messages`, to mount on burnrate's own HTTP server. */
   readonly routes: Map<string, Route>;
-  /** The bot's logic for one turn; also what TestAdapter tests drive. */
+  /** The bot's logic for one turn. */
   readonly onTurn: (context: TurnContext) => Promise<void>;
   /** One line for the operator: where Teams calls in and whether requests are authenticated. */
   describe(): string;
@@ -35,7 +36,7 @@ export function createTeamsApp(deps: Deps, options: { dispatch: Dispatch; authen
     throw new BurnrateError(
       'burnrate_teams_not_configured',
       'Teams is not configured',
-      'Set MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD.',
+      'Set MICROSOFT_APP_ID, MICROSOFT_APP_TENANT_ID and a credential (docs/teams.md).',
       2,
     );
 
@@ -49,23 +50,24 @@ export function createTeamsApp(deps: Deps, options: { dispatch: Dispatch; authen
     }
     if ((activity.type === ActivityTypes.Message || activity.type === ActivityTypes.Invoke) && !(await firstDelivery(deps, activity.id))) {
       deps.log.info({ type: activity.type }, 'teams duplicate delivery dropped');
-      if (activity.type === ActivityTypes.Invoke)
-        await context.sendActivity({ type: ActivityTypes.InvokeResponse, value: { status: 200 } });
+      if (activity.type === ActivityTypes.Invoke) await context.sendActivity(invokeResponse({ status: 200 }));
       return;
     }
     if (activity.type === ActivityTypes.Message) {
       const reply = commandReply(context);
       await dispatchGuarded(deps, options.dispatch, reply, () => commandInteraction(activity, reply), TEAMS);
     } else if (activity.type === ActivityTypes.Invoke && activity.name === CARD_ACTION_INVOKE) {
-      const conversation = conversationKey(activity.conversation.id);
+      // readActivity refused any activity without a conversation id before the turn.
+      const conversationId = activity.conversation?.id ?? '';
+      const conversation = conversationKey(conversationId);
       // In a reply chain (a review's lines) thread posts join the chain; on a top-level card, its own.
-      const parent = threadRoot(activity.conversation.id) ?? activity.replyToId;
+      const parent = threadRoot(conversationId) ?? activity.replyToId;
       const reply = new CardActionReply(async (message) => {
         if (parent) await chat.reply(conversation, parent, message);
         else await context.sendActivity(cardActivity(message));
       });
       await dispatchGuarded(deps, options.dispatch, reply, () => actionInteraction(activity, reply), TEAMS);
-      await context.sendActivity({ type: ActivityTypes.InvokeResponse, value: { status: 200, body: reply.invokeResponse() } });
+      await context.sendActivity(invokeResponse({ status: 200, body: reply.invokeResponse() }));
     }
   };
 
@@ -77,6 +79,11 @@ export function createTeamsApp(deps: Deps, options: { dispatch: Dispatch; authen
         ? `teams: Bot Framework activities arrive at POST ${TEAMS_MESSAGES_PATH} on this server (authenticated)`
         : `teams: POST ${TEAMS_MESSAGES_PATH} WITHOUT authentication (BURNRATE_INSECURE_DEV=1)`,
   };
+}
+
+/** What the SDK answers an invoke with: the turn hands it over as an `invokeResponse` activity. */
+function invokeResponse(value: { status: number; body?: unknown }): Activity {
+  return Activity.fromObject({ type: ActivityTypes.InvokeResponse, value });
 }
 
 /** How long an activity id is remembered: the connector retries within seconds, never after. */

@@ -1,11 +1,11 @@
-import type { ConversationReference } from 'botbuilder';
+import type { ChannelAccount, ConversationParameters } from '@microsoft/agents-activity';
 import type { Logger } from 'pino';
 import type { TeamConfig } from '../../config/schema.js';
 import type { ChatConversationStore } from '../../store/chat-conversations.js';
 import type { Message } from '../../../templates/message.js';
 import { DeliveryError, type ChatPort } from '../../ports/chat-port.js';
 import { cardActivity } from './teams-card.js';
-import { connectorWithoutRetries, type ConnectorConversations } from './connector-client.js';
+import { turnConnector, type ConnectorConversations } from './connector-client.js';
 import { asReference, TEAMS_PLATFORM, threadId } from './teams-conversations.js';
 import { createTeamsAdapter, type TeamsAdapter, type TeamsAuthEndpoints } from './teams-adapter.js';
 import { toDeliveryError } from './teams-errors.js';
@@ -33,20 +33,27 @@ const NOT_INSTALLED_RETRY_MS = 10 * 60_000;
 const PERSON = 'person:';
 
 /**
- * The Teams side of the chat port: proactive messages through CloudAdapter, addressed by the
+ * The Teams side of the chat port: proactive messages through the Agents SDK's CloudAdapter, addressed by the
  * conversation references captured when the app was installed or first spoken to. A message's
  * reference is its activity id; a reply goes to the thread under it (`;messageid=`) in a channel,
  * and is a plain post in chats, which have no threads.
  */
 export class TeamsChat implements ChatPort {
   readonly platform = TEAMS_PLATFORM;
-  readonly capabilities = { threads: true, ephemeral: false, modals: false, files: false, inlineImageBytes: TEAMS_INLINE_IMAGE_BYTES, nativeCharts: true };
+  readonly capabilities = {
+    threads: true,
+    ephemeral: false,
+    modals: false,
+    files: false,
+    inlineImageBytes: TEAMS_INLINE_IMAGE_BYTES,
+    nativeCharts: true,
+  };
 
   constructor(
     /** The adapter of this bot: inbound requests and proactive turns share its credentials. */
     readonly adapter: TeamsAdapter,
-    /** The bot's app id ('' without authentication): proactive turns are made in its name. */
-    private readonly appId: string,
+    /** The bot's app id (none without authentication): proactive turns are made in its name. */
+    private readonly appId: string | null,
     private readonly conversations: ChatConversationStore,
     log: Logger,
     groups?: EntraGroups,
@@ -84,13 +91,19 @@ export class TeamsChat implements ChatPort {
     await this.inConversation(address, null, async (connector, conversationId) => {
       let continuationToken: string | undefined;
       do {
-        const page = await connector.getConversationPagedMembers(conversationId, {
+        const page = await connector.pagedMembers(conversationId, {
           pageSize: 500,
           ...(continuationToken ? { continuationToken } : {}),
         });
         // Teams adds email and userPrincipalName to each member (TeamsChannelAccount).
-        for (const m of (page.members ?? []) as (RosterMember & Record<string, unknown>)[])
-          members.push({ id: m.id, name: m.name, aadObjectId: m.aadObjectId, email: m.email, userPrincipalName: m.userPrincipalName });
+        for (const m of page.members ?? [])
+          members.push({
+            id: String(m.id ?? ''),
+            name: String(m.name ?? ''),
+            aadObjectId: m.aadObjectId,
+            email: typeof m.email === 'string' ? m.email : undefined,
+            userPrincipalName: typeof m.userPrincipalName === 'string' ? m.userPrincipalName : undefined,
+          });
         continuationToken = page.continuationToken || undefined;
       } while (continuationToken);
       return {};
@@ -100,20 +113,20 @@ export class TeamsChat implements ChatPort {
 
   async post(address: string, message: Message): Promise<{ ref: string | null }> {
     const sent = await this.inConversation(address, null, (connector, conversationId, from) =>
-      connector.sendToConversation(conversationId, { ...render(message), from }),
+      connector.sendToConversation(conversationId, render(message, { from })),
     );
     return { ref: sent.id ?? null };
   }
 
   async update(address: string, ref: string, message: Message): Promise<void> {
     await this.inConversation(address, null, (connector, conversationId, from) =>
-      connector.updateActivity(conversationId, ref, { ...render(message), id: ref, from }),
+      connector.updateActivity(conversationId, ref, render(message, { id: ref, from })),
     );
   }
 
   async reply(address: string, parentRef: string, message: Message): Promise<{ ref: string | null }> {
     const sent = await this.inConversation(address, parentRef, (connector, conversationId, from) =>
-      connector.sendToConversation(conversationId, { ...render(message), from }),
+      connector.sendToConversation(conversationId, render(message, { from })),
     );
     return { ref: sent.id ?? null };
   }
@@ -126,7 +139,7 @@ export class TeamsChat implements ChatPort {
   private async inConversation(
     address: string,
     parentRef: string | null,
-    act: (connector: ConnectorConversations, conversationId: string, from: ConversationReference['bot']) => Promise<{ id?: string }>,
+    act: (connector: ConnectorConversations, conversationId: string, from: ChannelAccount) => Promise<{ id?: string }>,
   ): Promise<{ id?: string }> {
     const stored = address.startsWith(PERSON)
       ? await this.personalChat(address.slice(PERSON.length))
@@ -141,12 +154,12 @@ export class TeamsChat implements ChatPort {
       );
     }
     const reference = asReference(stored.reference);
-    const conversation = reference.conversation?.id ?? address;
+    const conversation = reference.conversation.id;
     const conversationId = parentRef && stored.kind === 'channel' ? threadId(conversation, parentRef) : conversation;
     let result: { id?: string } = {};
     try {
-      await this.adapter.continueConversationAsync(this.appId, reference, async (context) => {
-        result = await act(connectorWithoutRetries(context), conversationId, reference.bot!);
+      await this.adapter.continueConversation(this.proactiveIdentity(), reference, async (context) => {
+        result = await act(turnConnector(context), conversationId, reference.agent ?? {});
       });
     } catch (error) {
       throw toDeliveryError(error);
@@ -171,13 +184,14 @@ export class TeamsChat implements ChatPort {
     const tenantId = (reference.conversation as { tenantId?: string } | undefined)?.tenantId;
     let created: { id?: string; serviceUrl?: string } = {};
     try {
-      await this.adapter.continueConversationAsync(this.appId, reference, async (context) => {
-        created = await connectorWithoutRetries(context).createConversation({
+      await this.adapter.continueConversation(this.proactiveIdentity(), reference, async (context) => {
+        // `bot` is the REST API's name for the sender (the SDK's type calls it `agent`).
+        created = await turnConnector(context).createConversation({
           isGroup: false,
-          bot: reference.bot!,
+          bot: reference.agent,
           members: [entry ? { id: entry.id, name: entry.name } : { id: userId }],
           ...(tenantId ? { tenantId, channelData: { tenant: { id: tenantId } } } : {}),
-        } as Parameters<ConnectorConversations['createConversation']>[0]);
+        } as unknown as ConversationParameters);
       });
     } catch (error) {
       throw toDeliveryError(error);
@@ -198,6 +212,14 @@ export class TeamsChat implements ChatPort {
     return chat;
   }
 
+  /**
+   * Who a proactive turn is made as: the bot's app id, whose token the SDK asks the credential for;
+   * without authentication an identity with no audience, which the SDK calls the connector with no token for.
+   */
+  private proactiveIdentity(): string | Record<string, never> {
+    return this.appId ?? {};
+  }
+
   /** A team's channel first (its service URL serves the whole tenant), else any conversation. */
   private async anyInstalled(): Promise<ChatConversation | null> {
     const all = await this.installed();
@@ -210,9 +232,9 @@ export class TeamsChat implements ChatPort {
   }
 }
 
-function render(message: Message): ReturnType<typeof cardActivity> {
+function render(message: Message, fields: Record<string, unknown>): ReturnType<typeof cardActivity> {
   try {
-    return cardActivity(message);
+    return cardActivity(message, fields);
   } catch (error) {
     // Only a template bug makes rendering throw; no retry can fix it.
     throw new DeliveryError(`cannot render message for Teams: ${(error as Error).message}`, true);
@@ -236,5 +258,5 @@ export function createTeamsChat(
 ): TeamsChat {
   const graph = people ? graphAccess(settings, conversations, people.graph) : null;
   const groups = people && graph && !graph.unavailable ? new EntraGroups(graph.client, people.roleEntries, log) : undefined;
-  return new TeamsChat(createTeamsAdapter(settings, log, endpoints), settings.insecure ? '' : settings.appId, conversations, log, groups);
+  return new TeamsChat(createTeamsAdapter(settings, log, endpoints), settings.insecure ? null : settings.appId, conversations, log, groups);
 }

@@ -1,4 +1,4 @@
-import { TurnContext, type Activity, type ConversationReference } from 'botbuilder';
+import type { Activity, ConversationReference } from '@microsoft/agents-activity';
 import type { ChatConversationStore } from '../../store/chat-conversations.js';
 import { TEAMS_PLATFORM } from './teams-platform-id.js';
 
@@ -37,19 +37,22 @@ export function threadId(channelId: string, rootActivityId: string): string {
 export async function rememberConversation(store: ChatConversationStore, activity: Activity, now: Date): Promise<void> {
   const id = activity.conversation?.id;
   if (!id || !activity.serviceUrl) return;
-  const { activityId: _activity, user: _user, ...reference } = TurnContext.getConversationReference(activity);
+  // Kept in the Bot Framework's wire names (the bot is `bot`, as botbuilder stored it too), so
+  // references stored before and after the Agents SDK read the same.
+  const { activityId: _activity, user: _user, agent: bot, ...reference } = activity.getConversationReference();
   const key = conversationKey(id);
-  const kind = activity.conversation.conversationType ?? 'personal';
+  const kind = activity.conversation?.conversationType ?? 'personal';
   await store.save({
     platform: TEAMS_PLATFORM,
     conversationId: key,
     kind,
-    reference: { ...reference, conversation: { ...activity.conversation, id: key } } as unknown as Record<string, unknown>,
+    reference: { ...reference, bot, conversation: { ...activity.conversation, id: key } } as unknown as Record<string, unknown>,
     updatedAt: now,
   });
 }
 
-/** A stored reference, ready for continueConversationAsync. */
-export function asReference(stored: Record<string, unknown>): Partial<ConversationReference> {
-  return stored as Partial<ConversationReference>;
+/** A stored reference, ready for continueConversation: the wire's `bot` is the SDK's `agent`. */
+export function asReference(stored: Record<string, unknown>): ConversationReference {
+  const { bot, ...reference } = stored as Partial<ConversationReference> & { bot?: ConversationReference['agent'] };
+  return { ...reference, agent: reference.agent ?? bot, channelId: reference.channelId ?? TEAMS_PLATFORM } as ConversationReference;
 }

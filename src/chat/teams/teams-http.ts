@@ -1,16 +1,15 @@
-import type { Activity, TurnContext } from 'botbuilder';
+import type { TurnContext } from '@microsoft/agents-hosting';
 import type { Logger } from 'pino';
 import { BodyError, readBody } from '../../http/read-body.js';
 import { json, type Route } from '../../http/server.js';
 import { ActivityError, readActivity } from './teams-activity-check.js';
 import type { TeamsAdapter } from './teams-adapter.js';
+import { ChannelTokenError } from './channel-token.js';
 
 /** Where the Bot Connector posts activities (the Azure Bot's "Messaging endpoint"). */
 export const TEAMS_MESSAGES_PATH = '/api/messages';
 /** Teams activities are a few KB; a card invoke stays well under this. Anything larger is refused unread. */
 const MAX_BODY_BYTES = 1024 * 1024;
-/** What botframework-connector and jsonwebtoken throw when a request's token does not hold. */
-const AUTH_FAILURES = new Set(['AuthenticationError', 'JsonWebTokenError', 'NotBeforeError', 'TokenExpiredError']);
 
 /**
  * `POST /api/messages` on burnrate's own HTTP server: reads the activity (413 when too large, 400
@@ -20,7 +19,7 @@ const AUTH_FAILURES = new Set(['AuthenticationError', 'JsonWebTokenError', 'NotB
  */
 export function teamsMessagesRoute(adapter: TeamsAdapter, logic: (context: TurnContext) => Promise<void>, log: Logger): Route {
   return async (req, res) => {
-    let activity: Activity;
+    let activity: Record<string, unknown>;
     try {
       activity = readActivity((await readBody(req, MAX_BODY_BYTES)).toString('utf8'));
     } catch (error) {
@@ -34,9 +33,9 @@ export function teamsMessagesRoute(adapter: TeamsAdapter, logic: (context: TurnC
     const authHeader = String(req.headers.authorization ?? '');
     try {
       const answer = await adapter.run(authHeader, activity, logic);
-      json(res, answer?.status ?? 200, answer?.body ?? {});
+      json(res, answer.status, answer.body);
     } catch (error) {
-      if (AUTH_FAILURES.has((error as Error).constructor?.name) || AUTH_FAILURES.has((error as Error).name)) {
+      if (error instanceof ChannelTokenError) {
         log.warn({ err: (error as Error).message, type: activity.type }, 'teams request not authenticated');
         json(res, 401, { error: 'unauthorized' });
         return;

@@ -1,4 +1,4 @@
-import type { Activity } from 'botbuilder';
+import type { Activity } from '@microsoft/agents-activity';
 import type { Actor, ActionInteraction, CommandInteraction, MessageReply, Reply } from '../../ports/interaction.js';
 import { conversationKey, TEAMS_PLATFORM } from './teams-conversations.js';
 

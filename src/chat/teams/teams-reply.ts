@@ -1,4 +1,4 @@
-import type { AdaptiveCardInvokeResponse, TurnContext } from 'botbuilder';
+import type { AdaptiveCardInvokeResponse, TurnContext } from '@microsoft/agents-hosting';
 import { stripMarkup, type Message } from '../../../templates/message.js';
 import { renderAdaptiveCard } from '../../../templates/render/adaptive-card.js';
 import { renderPlainText } from '../../../templates/render/plain-text.js';

@@ -1,7 +1,8 @@
 /**
  * How the bot signs in to Microsoft Graph with the Teams settings it already has: its app id and
- * client secret, in its own tenant (single-tenant) or in the tenant it was installed in
- * (multi-tenant); and what it says where it cannot. Tokens come from the fake Entra endpoint.
+ * credential through @azure/identity, in its own tenant (single-tenant) or in the tenant it was
+ * installed in (multi-tenant); and what it says where it cannot. Tokens come from the fake Entra
+ * endpoint, asked for by the real credential.
  */
 import { Writable } from 'node:stream';
 import pino from 'pino';
@@ -37,17 +38,17 @@ describe('signing in to Microsoft Graph as the bot', () => {
     await graph.close();
   });
 
-  const endpoints = () => ({ graphUrl: graph.origin, loginUrl: graph.origin });
+  const endpoints = () => ({ graphUrl: graph.origin, entra: graph.entraOptions() });
 
   it('a single-tenant bot uses its app id, client secret and tenant from the Teams settings', async () => {
     const settings: TeamsSettings = {
       insecure: false,
       appId: graph.app.clientId,
       appType: 'SingleTenant',
-      password: graph.app.clientSecret,
+      credential: { kind: 'secret', secret: graph.app.clientSecret },
       tenantId: graph.app.tenantId,
     };
-    const access = graphAccess(settings, openStore(':memory:').conversations, { endpoints: endpoints() });
+    const access = graphAccess(settings, openStore(':memory:').conversations, endpoints());
     expect(access.unavailable).toBeNull();
     const groups = new EntraGroups(access.client, () => ['@ml-leads'], log());
     expect(await groups.refresh()).toBe(true);
@@ -61,14 +62,10 @@ describe('signing in to Microsoft Graph as the bot', () => {
       insecure: false,
       appId: graph.app.clientId,
       appType: 'MultiTenant',
-      password: graph.app.clientSecret,
+      credential: { kind: 'secret', secret: graph.app.clientSecret },
       tenantId: null,
     };
-    const groups = new EntraGroups(
-      graphAccess(settings, store.conversations, { endpoints: endpoints() }).client,
-      () => ['@ml-leads'],
-      log(),
-    );
+    const groups = new EntraGroups(graphAccess(settings, store.conversations, endpoints()).client, () => ['@ml-leads'], log());
     expect(await groups.refresh()).toBe(false);
     expect(graph.tokenRequests).toEqual([]);
     expect(logged.join('')).toContain('the tenant is not known until burnrate is installed in a team');
@@ -83,10 +80,16 @@ describe('signing in to Microsoft Graph as the bot', () => {
     expect(graph.tokenRequests.map((r) => r.tenant)).toEqual([graph.app.tenantId]);
   });
 
-  it('says why there is no Graph for a managed identity or without authentication', () => {
+  it('reads Graph with a managed identity too, and says why there is no Graph without authentication', () => {
     const store = openStore(':memory:');
-    const msi: TeamsSettings = { insecure: false, appId: 'app', appType: 'UserAssignedMSI', password: null, tenantId: 'tenant' };
-    expect(graphAccess(msi, store.conversations).unavailable).toContain('UserAssignedMSI');
+    const msi: TeamsSettings = {
+      insecure: false,
+      appId: 'app',
+      appType: 'UserAssignedMSI',
+      credential: { kind: 'managedIdentity' },
+      tenantId: 'tenant',
+    };
+    expect(graphAccess(msi, store.conversations).unavailable).toBeNull();
     expect(graphAccess({ insecure: true }, store.conversations).unavailable).toContain('without an app id');
   });
 
@@ -95,11 +98,11 @@ describe('signing in to Microsoft Graph as the bot', () => {
       insecure: false,
       appId: graph.app.clientId,
       appType: 'SingleTenant',
-      password: 'a-wrong-secret-value',
+      credential: { kind: 'secret', secret: 'a-wrong-secret-value' },
       tenantId: graph.app.tenantId,
     };
     const groups = new EntraGroups(
-      graphAccess(settings, openStore(':memory:').conversations, { endpoints: endpoints() }).client,
+      graphAccess(settings, openStore(':memory:').conversations, endpoints()).client,
       () => ['@ml-leads'],
       log(),
     );

@@ -2,42 +2,43 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TeamsAuthEndpoints } from '../../../src/chat/teams/teams-adapter.js';
 import type { TeamsSettings } from '../../../src/chat/teams/teams-settings.js';
 import { FakeBotIdentity } from '../../fakes/fake-bot-identity.js';
+import { FakeGraph } from '../../fakes/fake-graph.js';
 import { testDeps } from '../../support/deps.js';
 import { CONVERSATIONS, installActivity } from '../../support/teams-activity.js';
 import { useTeamsTestbed } from './teams-harness.js';
 import { ALICE, teamsDemoConfig } from './teams-test-config.js';
 
 const APP_ID = '00000000-0000-4000-8000-0000000b0700';
+const TENANT_ID = '72f988bf-0000-4000-8000-0000000b0701';
+const SECRET = 'test-secret-not-a-real-one';
 const settings: TeamsSettings = {
   insecure: false,
   appId: APP_ID,
-  appType: 'MultiTenant',
-  password: 'test-secret-not-a-real-one',
-  tenantId: null,
+  appType: 'SingleTenant',
+  credential: { kind: 'secret', secret: SECRET },
+  tenantId: TENANT_ID,
 };
 
 describe('Teams requests with an app id set: only tokens the Bot Framework signed get in', () => {
   const bed = useTeamsTestbed();
   let identity: FakeBotIdentity;
+  let entra: FakeGraph;
   beforeEach(async () => {
     identity = await FakeBotIdentity.start();
+    entra = await FakeGraph.start({ clientId: APP_ID, clientSecret: SECRET, tenantId: TENANT_ID });
   });
   afterEach(async () => {
     await identity.close();
+    await entra.close();
   });
 
-  /** botframework-connector's settings that move the channel's OpenID metadata (and token service) to 127.0.0.1. */
+  /**
+   * The Agents SDK's settings that move the channel's signing keys to 127.0.0.1 (its authority,
+   * under which it reads `/{tenant}/discovery/v2.0/keys` for an issuer other than the Bot
+   * Framework's), the issuer accepted, and the fake Entra the bot's own credential signs in at.
+   */
   function endpoints(): TeamsAuthEndpoints {
-    return {
-      ToBotFromChannelOpenIdMetadataUrl: identity.metadataUrl,
-      ToBotFromChannelTokenIssuer: identity.issuer,
-      ToBotFromEmulatorOpenIdMetadataUrl: identity.metadataUrl,
-      ToChannelFromBotLoginUrl: `${identity.origin}/botframework.test`,
-      ToChannelFromBotOAuthScope: identity.issuer,
-      OAuthUrl: identity.origin,
-      CallerId: 'urn:botframework:test',
-      ValidateAuthority: false,
-    };
+    return { authority: identity.origin, issuers: [identity.issuer], entra: entra.entraOptions() };
   }
 
   async function start() {
@@ -48,12 +49,26 @@ describe('Teams requests with an app id set: only tokens the Bot Framework signe
     return { h, activity, remembered };
   }
 
-  it('accepts a valid channel token: the turn runs and the install is remembered', async () => {
+  it('accepts a valid channel token: the turn runs, the install is remembered, and the bot signs in to Entra as itself', async () => {
     const { h, activity, remembered } = await start();
     const token = identity.token({ aud: APP_ID, serviceUrl: activity.serviceUrl });
     const res = await h.send(activity, { authorization: `Bearer ${token}` });
     expect(res.status).toBe(200);
     expect(await remembered()).toBe(true);
+    // The SDK signs in for the connector: client credentials for the Bot Framework's scope, in the bot's tenant.
+    expect(entra.tokenRequests).toContainEqual({
+      tenant: TENANT_ID,
+      clientId: APP_ID,
+      scope: 'https://api.botframework.com/.default',
+      ok: true,
+    });
+  });
+
+  it('posts proactively with a token Entra issued to the bot', async () => {
+    const { h, activity } = await start();
+    await h.send(activity, { authorization: `Bearer ${identity.token({ aud: APP_ID, serviceUrl: activity.serviceUrl })}` });
+    await h.chat.post(CONVERSATIONS.channel, { summary: 'hello', blocks: [{ type: 'text', text: 'hello' }] });
+    expect(bed.fake.calls.map((c) => [c.op, c.authorized])).toEqual([['send', true]]);
   });
 
   it.each([

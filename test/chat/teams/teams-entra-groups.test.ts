@@ -82,7 +82,14 @@ describe('Entra groups as role holders in Teams, read through Microsoft Graph', 
     );
     const entries = () => [...t.deps.config.admins, ...t.deps.config.teams.flatMap((team) => [...team.owners, ...team.approvers])];
     const h = await bed.start(t.deps, {
-      people: { roleEntries: entries, graph: { endpoints: { graphUrl: graph.origin, loginUrl: graph.origin }, credentials: graph.app } },
+      people: {
+        roleEntries: entries,
+        graph: {
+          graphUrl: graph.origin,
+          entra: graph.entraOptions(),
+          app: { appId: graph.app.clientId, tenantId: graph.app.tenantId, credential: { kind: 'secret', secret: graph.app.clientSecret } },
+        },
+      },
     });
     expect((await h.send(installActivity(bed.fake.serviceUrl, OWNER))).status).toBe(200);
     await refreshPeople(t.deps);

@@ -19,7 +19,7 @@ describe('Teams settings from the environment', () => {
       insecure: false,
       appId: APP,
       appType: 'MultiTenant',
-      password: 's3cret',
+      credential: { kind: 'secret', secret: 's3cret' },
       tenantId: null,
     });
     expect(readTeamsSettings({ MICROSOFT_APP_ID: APP, MICROSOFT_APP_PASSWORD: 's3cret', MICROSOFT_APP_TENANT_ID: TENANT })).toMatchObject({
@@ -28,7 +28,34 @@ describe('Teams settings from the environment', () => {
     });
     expect(
       readTeamsSettings({ MICROSOFT_APP_ID: APP, MICROSOFT_APP_TYPE: 'userassignedmsi', MICROSOFT_APP_TENANT_ID: TENANT }),
-    ).toMatchObject({ appType: 'UserAssignedMSI', password: null });
+    ).toMatchObject({ appType: 'UserAssignedMSI', credential: { kind: 'managedIdentity' } });
+  });
+
+  it("reads the Agents SDK's own names too (clientId, tenantId, clientSecret; certificate files; a federated credential)", () => {
+    expect(readTeamsSettings({ clientId: APP, tenantId: TENANT, clientSecret: 's3cret' })).toEqual({
+      insecure: false,
+      appId: APP,
+      appType: 'SingleTenant',
+      credential: { kind: 'secret', secret: 's3cret' },
+      tenantId: TENANT,
+    });
+    expect(readTeamsSettings({ CLIENTID: APP, TENANTID: TENANT, certPemFile: '/run/cert.pem', certKeyFile: '/run/key.pem' })).toMatchObject(
+      {
+        credential: { kind: 'certificate', certPemFile: '/run/cert.pem', certKeyFile: '/run/key.pem' },
+      },
+    );
+    expect(readTeamsSettings({ MICROSOFT_APP_ID: APP, MICROSOFT_APP_TENANT_ID: TENANT, FICClientId: 'mi-client' })).toMatchObject({
+      credential: { kind: 'federated', managedIdentityClientId: 'mi-client' },
+    });
+    expect(readTeamsSettings({ clientId: APP, tenantId: TENANT, authType: 'UserManagedIdentity' })).toMatchObject({
+      appType: 'UserAssignedMSI',
+      credential: { kind: 'managedIdentity' },
+    });
+    // AKS's workload identity webhook sets the token file; it counts only when no other credential is set.
+    const aks = { MICROSOFT_APP_ID: APP, MICROSOFT_APP_TENANT_ID: TENANT, AZURE_FEDERATED_TOKEN_FILE: '/var/run/token' };
+    expect(readTeamsSettings(aks)).toMatchObject({ credential: { kind: 'workloadIdentity', tokenFile: '/var/run/token' } });
+    expect(readTeamsSettings({ ...aks, MICROSOFT_APP_PASSWORD: 's3cret' })).toMatchObject({ credential: { kind: 'secret' } });
+    expect(readTeamsSettings({ AZURE_FEDERATED_TOKEN_FILE: '/var/run/token' })).toBeNull();
   });
 
   it.each([
@@ -39,6 +66,13 @@ describe('Teams settings from the environment', () => {
       'MICROSOFT_APP_TYPE is SingleTenant but MICROSOFT_APP_TENANT_ID is not set',
     ],
     [{ MICROSOFT_APP_ID: APP, MICROSOFT_APP_PASSWORD: 's', MICROSOFT_APP_TYPE: 'Multi' }, 'MICROSOFT_APP_TYPE is "Multi"'],
+    [{ MICROSOFT_APP_ID: APP, clientId: 'another-app', MICROSOFT_APP_PASSWORD: 's3cret' }, 'MICROSOFT_APP_ID and clientId are both set'],
+    [{ clientSecret: 's3cret' }, 'clientSecret is set but MICROSOFT_APP_ID is not'],
+    [
+      { MICROSOFT_APP_ID: APP, MICROSOFT_APP_PASSWORD: 's3cret', FICClientId: 'mi' },
+      'more than one credential is set for the bot (secret, federated)',
+    ],
+    [{ MICROSOFT_APP_ID: APP, certPemFile: '/run/cert.pem' }, 'certPemFile is set but certKeyFile is not'],
   ])('says what is wrong with %j, never the secret', (env, message) => {
     let caught: Error | undefined;
     try {
