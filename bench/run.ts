@@ -12,6 +12,7 @@ import { benchFocusImport } from './focus-import.js';
 import { printForecastBacktest, runForecastBacktest, type BacktestRow } from './forecast-backtest.js';
 import { benchGpuFetch, type GpuFetchBench } from './gpu-fetch.js';
 import { benchIdleDetection, type IdleDetectionBench } from './idle-detection.js';
+import { benchKubeInventory, printKubeInventory, type KubeInventoryBench } from './kube-inventory.js';
 import { benchReplicas, printReplicas, type ReplicaBench } from './replicas.js';
 import { benchSlackAck, type SlackAckBench } from './slack-ack.js';
 
@@ -118,6 +119,17 @@ if (selected('gpufetch')) {
   printGpuFetch(gpuFetch);
 }
 
+// BENCH_KUBE_NODES and BENCH_KUBE_PODS change the cluster (1,000 GPU nodes, 10,000 GPU pods by default).
+let kube: KubeInventoryBench | undefined;
+if (selected('kube')) {
+  kube = await benchKubeInventory({
+    nodes: Number(process.env.BENCH_KUBE_NODES ?? 1000),
+    pods: Number(process.env.BENCH_KUBE_PODS ?? 10_000),
+    runs,
+  });
+  printKubeInventory(kube);
+}
+
 // BENCH_SOAK_DAYS, BENCH_SOAK_TEAMS, BENCH_SOAK_SEED and BENCH_SOAK_SLOW_MAX_S change the soak (30 days, 40 teams,
 // seed 1, slow answers up to 90 s); BENCH_SOAK_SKEW_S and BENCH_SOAK_STALL_GAP_H the skewed scenario (the second
 // process 150 s ahead, a stall longer than the lease every 4 h on average); it runs BENCH_RUNS seeds. A broken promise prints FAIL and fails the run.
@@ -151,7 +163,7 @@ if (selected('replicas')) {
 const file = only.length === 0 ? 'results.json' : `results.${only.join('.')}.json`;
 writeFileSync(
   join(OUT, file),
-  `${JSON.stringify({ machine, at: new Date().toISOString(), cli, focus: focus && { ...focus, samples: undefined }, budget, forecast, slack, idle, gpuFetch, soak, replicas }, null, 2)}\n`,
+  `${JSON.stringify({ machine, at: new Date().toISOString(), cli, focus: focus && { ...focus, samples: undefined }, budget, forecast, slack, idle, gpuFetch, kube, soak, replicas }, null, 2)}\n`,
 );
 
 function printSlack(slack: SlackAckBench): void {
