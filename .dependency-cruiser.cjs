@@ -170,7 +170,14 @@ module.exports = {
       severity: 'error',
       comment: 'Only providers/ (to read and to act) talk to cloud SDKs.',
       from: { path: PRODUCT, pathNot: '^src/providers/' },
-      to: { path: `node_modules/${CLOUD_SDKS}` },
+      to: { path: `node_modules/${CLOUD_SDKS}`, pathNot: 'node_modules/@azure/identity/' },
+    },
+    {
+      name: 'azure-identity-only-in-providers-and-chat-teams',
+      severity: 'error',
+      comment: "Entra sign-in: the providers' Azure clients, and the Teams bot (Bot Connector and Microsoft Graph tokens).",
+      from: { path: PRODUCT, pathNot: '^src/(providers|chat/teams)/' },
+      to: { path: 'node_modules/@azure/identity/' },
     },
     {
       name: 'sqlite-driver-only-in-store-sqlite',
@@ -196,7 +203,7 @@ module.exports = {
       name: 'teams-sdk-only-in-chat-teams',
       severity: 'error',
       from: { path: PRODUCT, pathNot: '^src/chat/teams/' },
-      to: { path: 'node_modules/(botbuilder|botframework-)' },
+      to: { path: 'node_modules/@microsoft/agents-' },
     },
   ],
   options: {

@@ -11,7 +11,7 @@ const BIN = fileURLToPath(new URL('../../bin/burnrate.js', import.meta.url));
 const RECORDER = fileURLToPath(new URL('../support/record-loaded-modules.mjs', import.meta.url));
 
 /** The packages a verb pulls in and `--version` must not: both chat SDKs and DuckDB. */
-const HEAVY = ['/node_modules/@slack/bolt/', '/node_modules/botbuilder/', '/node_modules/@duckdb/'];
+const HEAVY = ['/node_modules/@slack/bolt/', '/node_modules/@microsoft/agents-hosting/', '/node_modules/@duckdb/'];
 
 /**
  * Every package a verb that reads the local store must leave unloaded: the chat platforms' SDKs,
@@ -21,7 +21,6 @@ const SDKS = [
   ...HEAVY,
   '/node_modules/@slack/',
   '/node_modules/@microsoft/',
-  '/node_modules/botframework-',
   '/node_modules/pg/',
   '/node_modules/@aws-sdk/',
   '/node_modules/@google-cloud/',
