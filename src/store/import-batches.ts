@@ -60,50 +60,17 @@ async function deleteSpendScope(tx: Session, scope: SpendScope): Promise<number>
   );
 }
 
+/** The amounts among the spend_daily columns; the others are text. */
+const AMOUNTS = new Set(['billed', 'effective', 'list_cost', 'contracted_cost', 'pricing_currency_effective_cost', 'usage_hours']);
+
 /** The spend_daily columns a batch fills, in the order fillSpendValues writes them. */
-const SPEND_COLUMNS: readonly InsertColumn[] = [
-  { name: 'source', type: 'text' },
-  { name: 'billing_period', type: 'text' },
-  { name: 'billing_account', type: 'text' },
-  { name: 'day', type: 'text' },
-  { name: 'team', type: 'text' },
-  { name: 'owner_tag', type: 'text' },
-  { name: 'provider', type: 'text' },
-  { name: 'sub_account', type: 'text' },
-  { name: 'service', type: 'text' },
-  { name: 'service_category', type: 'text' },
-  { name: 'resource_id', type: 'text' },
-  { name: 'charge_category', type: 'text' },
-  { name: 'pricing_category', type: 'text' },
-  { name: 'currency', type: 'text' },
-  { name: 'billed', type: 'float8' },
-  { name: 'effective', type: 'float8' },
-  { name: 'experiment', type: 'text' },
-  { name: 'run_id', type: 'text' },
-  { name: 'sweep', type: 'text' },
-  { name: 'export_id', type: 'text' },
-  { name: 'part', type: 'text' },
-  { name: 'content_hash', type: 'text' },
-  { name: 'charge_frequency', type: 'text' },
-  { name: 'charge_class', type: 'text' },
-  { name: 'commitment_discount_id', type: 'text' },
-  { name: 'commitment_discount_type', type: 'text' },
-  { name: 'commitment_discount_category', type: 'text' },
-  { name: 'commitment_discount_status', type: 'text' },
-  { name: 'list_cost', type: 'float8' },
-  { name: 'contracted_cost', type: 'float8' },
-  { name: 'publisher', type: 'text' },
-  { name: 'invoice_issuer', type: 'text' },
-  { name: 'resource_name', type: 'text' },
-  { name: 'region', type: 'text' },
-  { name: 'cost_kind', type: 'text' },
-  { name: 'pricing_currency', type: 'text' },
-  { name: 'pricing_currency_effective_cost', type: 'float8' },
-  { name: 'host_provider', type: 'text' },
-  { name: 'extensions', type: 'text' },
-  { name: 'usage_hours', type: 'float8' },
-  { name: 'commitment_end', type: 'text' },
-];
+const SPEND_COLUMNS: readonly InsertColumn[] = `source billing_period billing_account day team owner_tag provider sub_account service
+  service_category resource_id charge_category pricing_category currency billed effective experiment run_id sweep export_id part
+  content_hash charge_frequency charge_class commitment_discount_id commitment_discount_type commitment_discount_category
+  commitment_discount_status list_cost contracted_cost publisher invoice_issuer resource_name region cost_kind pricing_currency
+  pricing_currency_effective_cost host_provider extensions usage_hours commitment_end`
+  .split(/\s+/)
+  .map((name) => ({ name, type: AMOUNTS.has(name) ? 'float8' : 'text' }));
 
 /** A row's values in SPEND_COLUMNS order, written into `out`: one plain function, no call per column (the import's hot loop). */
 function fillSpendValues(out: unknown[], source: string, r: SpendRow, p: ExportPart | undefined): void {

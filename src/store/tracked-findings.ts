@@ -2,9 +2,9 @@ import type { FindingChange } from '../domain/finding-change.js';
 import type { Session } from './session.js';
 
 /** The columns of the one findings table (check_findings) a check's findings are read back from. */
-interface TrackedRow {
+export interface TrackedRow {
   body: string;
-  state: 'open' | 'resolved';
+  state: 'new' | 'open' | 'resolved';
   first_seen: string;
   last_seen: string;
   resolved_at: string | null;
@@ -17,9 +17,10 @@ export interface Tracked {
   resolvedAt: Date | null;
 }
 
-function toTracked<T extends Tracked>(row: TrackedRow): T {
+/** A finding as its body and its state with Dates (the budget check's keep ISO text: findings.ts). */
+function toTracked<T>(row: TrackedRow): T {
   return {
-    ...(JSON.parse(row.body) as Omit<T, keyof Tracked>),
+    ...(JSON.parse(row.body) as object),
     state: row.state,
     firstSeen: new Date(row.first_seen),
     lastSeen: new Date(row.last_seen),
@@ -27,11 +28,12 @@ function toTracked<T extends Tracked>(row: TrackedRow): T {
   } as T;
 }
 
-/** Reads one check's findings (JSON bodies with their open/resolved state) from the one findings table. */
-export class SqlTrackedFindings<T extends Tracked> {
+/** Reads one check's findings (JSON bodies with their state) from the one findings table, ids in byte order. */
+export class SqlTrackedFindings<T> {
   constructor(
-    private readonly db: Session,
-    private readonly family: 'gpu' | 'sweep' | 'anomaly',
+    protected readonly db: Session,
+    private readonly family: string,
+    private readonly fromRow: (row: TrackedRow) => T = toTracked,
   ) {}
 
   /** This family's rows matching `condition` (SQL over check_findings' columns), by id. */
@@ -40,23 +42,23 @@ export class SqlTrackedFindings<T extends Tracked> {
       `SELECT * FROM check_findings WHERE family = ? AND ${condition} ORDER BY ${this.db.dialect.bytes('id')}`,
       [this.family, ...params],
     );
-    return rows.map((r) => toTracked<T>(r));
+    return rows.map(this.fromRow);
   }
 
   listOpen(): Promise<T[]> {
-    return this.list("state = 'open'", []);
+    return this.list("state != 'resolved'", []);
   }
 
   async get(id: string): Promise<T | null> {
     const row = await this.db.one<TrackedRow>('SELECT * FROM check_findings WHERE family = ? AND id = ?', [this.family, id]);
-    return row ? toTracked<T>(row) : null;
+    return row ? this.fromRow(row) : null;
   }
 }
 
 /**
- * Applies an open/resolved check's changes inside the caller's (recordRun's) transaction: a finding
- * seen again is open with its new body. `firstSeen` says whether one that had been resolved starts
- * again from now ('restarts') or keeps when it was first seen ('kept').
+ * Applies a check's changes inside the caller's (recordRun's) transaction: a finding seen again is
+ * open with its new body (`openedAs`: the state of one opened by this run). `firstSeen` says whether
+ * one that had been resolved starts again from now ('restarts') or keeps when it was first seen ('kept').
  */
 export async function applyTrackedChange<F extends { id: string; kind: string; team: string | null }>(
   tx: Session,
@@ -65,21 +67,25 @@ export async function applyTrackedChange<F extends { id: string; kind: string; t
   firstSeen: 'kept' | 'restarts',
   change: FindingChange<F>,
   now: Date,
+  openedAs: 'new' | 'open' = 'open',
 ): Promise<void> {
   const at = now.toISOString();
   const restart =
     firstSeen === 'restarts'
-      ? ", first_seen = CASE WHEN check_findings.state = 'open' THEN check_findings.first_seen ELSE excluded.first_seen END"
+      ? ", first_seen = CASE WHEN check_findings.state = 'resolved' THEN excluded.first_seen ELSE check_findings.first_seen END"
       : '';
-  for (const f of [...change.opened, ...change.stillOpen])
-    await tx.run(
+  const write = (f: F, state: 'new' | 'open') =>
+    tx.run(
       `INSERT INTO check_findings (family, id, kind, team, subject, body, state, first_seen, last_seen, resolved_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?, NULL)
-       ON CONFLICT (family, id) DO UPDATE SET body = excluded.body, state = 'open', last_seen = excluded.last_seen, resolved_at = NULL${restart}`,
-      [family, f.id, f.kind, f.team, subjectOf(f), JSON.stringify(f), at, at],
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+       ON CONFLICT (family, id) DO UPDATE SET body = excluded.body, state = excluded.state, last_seen = excluded.last_seen,
+         resolved_at = NULL${restart}`,
+      [family, f.id, f.kind, f.team, subjectOf(f), JSON.stringify(f), state, at, at],
     );
+  for (const f of change.opened) await write(f, openedAs);
+  for (const f of change.stillOpen) await write(f, 'open');
   for (const id of change.resolved)
-    await tx.run("UPDATE check_findings SET state = 'resolved', resolved_at = ? WHERE family = ? AND id = ? AND state = 'open'", [
+    await tx.run("UPDATE check_findings SET state = 'resolved', resolved_at = ? WHERE family = ? AND id = ? AND state != 'resolved'", [
       at,
       family,
       id,
