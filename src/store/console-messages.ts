@@ -47,17 +47,11 @@ export interface ConsoleMessageStore {
   activity(viewer: string): Promise<Map<string, ConsoleChannelActivity>>;
 }
 
-/** A console_messages row, as both stores read it (`SELECT *`). */
-interface ConsoleRow {
-  id: number;
-  channel: string;
-  parent_id: number | null;
-  private_to: string | null;
-  author: string | null;
-  message: string;
-  created_at: string;
-  updated_at: string;
-}
+/** A console_messages row under its record's names, the message still JSON. */
+const COLUMNS = `id, channel, parent_id AS "parentId", private_to AS "privateTo", author, message, created_at AS "createdAt",
+  updated_at AS "updatedAt"`;
+type ConsoleRow = Omit<ConsoleMessage, 'message'> & { message: string };
+const fromRow = (row: ConsoleRow): ConsoleMessage => ({ ...row, message: JSON.parse(row.message) as Message });
 
 /** How many top-level messages a channel shows by default: a working day's worth, not a history. */
 const DEFAULT_CONSOLE_LIMIT = 200;
@@ -71,22 +65,9 @@ const VISIBLE_THREADS = `WITH roots AS (
     WHERE channel = ? AND parent_id IS NULL AND (private_to IS NULL OR private_to = ?)
     ORDER BY id DESC LIMIT ?
   )
-  SELECT * FROM console_messages
+  SELECT ${COLUMNS} FROM console_messages
   WHERE (id IN (SELECT id FROM roots) OR parent_id IN (SELECT id FROM roots)) AND (private_to IS NULL OR private_to = ?)
   ORDER BY id`;
-
-function consoleMessageFromRow(row: ConsoleRow): ConsoleMessage {
-  return {
-    id: row.id,
-    channel: row.channel,
-    parentId: row.parent_id,
-    privateTo: row.private_to,
-    author: row.author,
-    message: JSON.parse(row.message) as Message,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
 
 export class SqlConsoleMessageStore implements ConsoleMessageStore {
   constructor(private readonly db: Session) {}
@@ -95,29 +76,29 @@ export class SqlConsoleMessageStore implements ConsoleMessageStore {
     const at = now.toISOString();
     const row = await this.db.one<ConsoleRow>(
       `INSERT INTO console_messages (channel, parent_id, private_to, author, message, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
       [draft.channel, draft.parentId ?? null, draft.privateTo ?? null, draft.author ?? null, JSON.stringify(draft.message), at, at],
     );
-    return consoleMessageFromRow(row!);
+    return fromRow(row!);
   }
 
   async update(id: number, message: Message, now: Date): Promise<ConsoleMessage | null> {
-    const row = await this.db.one<ConsoleRow>('UPDATE console_messages SET message = ?, updated_at = ? WHERE id = ? RETURNING *', [
+    const row = await this.db.one<ConsoleRow>(`UPDATE console_messages SET message = ?, updated_at = ? WHERE id = ? RETURNING ${COLUMNS}`, [
       JSON.stringify(message),
       now.toISOString(),
       id,
     ]);
-    return row ? consoleMessageFromRow(row) : null;
+    return row ? fromRow(row) : null;
   }
 
   async get(id: number): Promise<ConsoleMessage | null> {
-    const row = await this.db.one<ConsoleRow>('SELECT * FROM console_messages WHERE id = ?', [id]);
-    return row ? consoleMessageFromRow(row) : null;
+    const row = await this.db.one<ConsoleRow>(`SELECT ${COLUMNS} FROM console_messages WHERE id = ?`, [id]);
+    return row ? fromRow(row) : null;
   }
 
   async list(channel: string, viewer: string, limit = DEFAULT_CONSOLE_LIMIT): Promise<ConsoleMessage[]> {
     const rows = await this.db.rows<ConsoleRow>(VISIBLE_THREADS, [channel, viewer, limit, viewer]);
-    return rows.map(consoleMessageFromRow);
+    return rows.map(fromRow);
   }
 
   async activity(viewer: string): Promise<Map<string, ConsoleChannelActivity>> {
