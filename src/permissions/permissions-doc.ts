@@ -82,9 +82,11 @@ export function renderPermissionsDoc(needs: readonly PermissionNeed[], kubeRules
     '',
     "Add them to the bot's app registration (Entra admin center → App registrations → the bot's app →",
     'API permissions → Add a permission → Microsoft Graph → Application permissions), then **Grant admin',
-    "consent**. burnrate signs in to Graph with the bot's own app id and client secret",
-    '(`MICROSOFT_APP_ID`, `MICROSOFT_APP_PASSWORD`); a `UserAssignedMSI` bot reads no groups. Members',
-    'of groups with hidden membership need `Member.Read.Hidden` as well.',
+    "consent**. burnrate signs in to Graph as the bot, with the bot's own credential (a secret, a",
+    'certificate, its managed identity, a federated credential or workload identity: [teams.md](teams.md));',
+    "a managed identity's service principal gets the permission through Microsoft Graph PowerShell or the",
+    'Azure CLI, since the portal offers no consent for it. Members of groups with hidden membership need',
+    '`Member.Read.Hidden` as well.',
     '',
   ];
   return lines.join('\n');

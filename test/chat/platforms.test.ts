@@ -34,7 +34,7 @@ describe('the chat platforms registry', () => {
   it('says how to connect each remote platform, and where messages show meanwhile', () => {
     const none = readChatSettings({}, { host: '127.0.0.1', terminal: new PassThrough() });
     expect(noRemoteChatLine(none)).toBe(
-      'chat: none configured (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN for Slack in Socket Mode, or SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for HTTP mode; MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD for Teams), messages print here and in the console',
+      'chat: none configured (set SLACK_BOT_TOKEN and SLACK_APP_TOKEN for Slack in Socket Mode, or SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for HTTP mode; MICROSOFT_APP_ID, MICROSOFT_APP_TENANT_ID and a credential for Teams), messages print here and in the console',
     );
     expect(noRemoteChatLine(readChatSettings(SLACK_HTTP, { host: '127.0.0.1' }))).toBeNull();
   });

@@ -9,12 +9,12 @@ function roleEntries(config: Config): string[] {
   return [...config.admins, ...config.teams.flatMap((t) => [...t.owners, ...t.approvers])];
 }
 
-/** Microsoft Teams: Adaptive Cards through the Bot Framework; activities arrive at /api/messages. */
+/** Microsoft Teams on the Microsoft 365 Agents SDK: Adaptive Cards through the Bot Connector; activities arrive at /api/messages. */
 export const teamsPlatform: ChatPlatform<TeamsSettings> = {
   id: TEAMS_PLATFORM,
   channelKey: 'msteams',
   remote: true,
-  hint: 'MICROSOFT_APP_ID and MICROSOFT_APP_PASSWORD for Teams',
+  hint: 'MICROSOFT_APP_ID, MICROSOFT_APP_TENANT_ID and a credential for Teams',
   render: renderAdaptiveCard,
   readSettings: (env) => readTeamsSettings(env),
   async createPort(settings, { config, store, log }) {

@@ -24,6 +24,14 @@ describe('the docs on Teams', () => {
       'MICROSOFT_APP_TENANT_ID',
       'MICROSOFT_APP_TYPE',
       'BURNRATE_INSECURE_DEV',
+      // The credentials besides a secret, and the Agents SDK's own names.
+      'certPemFile',
+      'certKeyFile',
+      'FICClientId',
+      'AZURE_FEDERATED_TOKEN_FILE',
+      'clientId',
+      'tenantId',
+      'clientSecret',
     ])
       expect(section).toContain(`\`${variable}\``);
     const scripts = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).scripts;
