@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { constants, createHash, randomUUID, verify, X509Certificate } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EntraOptions } from '../../src/chat/teams/bot-credential.js';
@@ -43,6 +43,10 @@ export class FakeGraph {
   readonly groups: FakeGraphGroup[] = [];
   readonly requests: GraphRequest[] = [];
   readonly tokenRequests: { tenant: string; clientId: string; scope: string; ok: boolean }[] = [];
+  /** Certificates uploaded to the app registration (PEM): a client assertion signed by one of their keys signs the app in. */
+  readonly certificates: string[] = [];
+  /** Tokens of identity providers the app trusts (federated credentials, workload identity), taken as client assertions. */
+  readonly federatedTokens = new Set<string>();
   /** Members per page of transitiveMembers. */
   pageSize = 2;
   /** Without GroupMember.Read.All (or Group.Read.All) consented, every group read is refused. */
@@ -199,7 +203,7 @@ export class FakeGraph {
       tenant === this.app.tenantId &&
       form.get('grant_type') === 'client_credentials' &&
       clientId === this.app.clientId &&
-      form.get('client_secret') === this.app.clientSecret &&
+      this.proves(tenant, form) &&
       scope.endsWith('/.default');
     this.tokenRequests.push({ tenant, clientId, scope, ok });
     if (!ok)
@@ -211,6 +215,40 @@ export class FakeGraph {
     const token = randomUUID();
     this.tokens.add(token);
     json(res, 200, { token_type: 'Bearer', expires_in: 3599, ext_expires_in: 3599, access_token: token });
+  }
+
+  /**
+   * The app proves who it is as Entra accepts: its secret, or a client assertion (a JWT) that is a
+   * trusted federated token or is signed by an uploaded certificate's key, names the app as issuer
+   * and subject and this token endpoint as audience, and has not expired.
+   */
+  private proves(tenant: string, form: URLSearchParams): boolean {
+    if (form.has('client_secret')) return form.get('client_secret') === this.app.clientSecret;
+    const assertion = form.get('client_assertion') ?? '';
+    if (form.get('client_assertion_type') !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer') return false;
+    if (this.federatedTokens.has(assertion)) return true;
+    const [head, body, signature] = assertion.split('.');
+    if (!head || !body || !signature) return false;
+    const header = JSON.parse(Buffer.from(head, 'base64url').toString()) as Record<string, string>;
+    const claims = JSON.parse(Buffer.from(body, 'base64url').toString()) as Record<string, unknown>;
+    const audience = `${this.authorityHost}/${tenant}/oauth2/v2.0/token`;
+    if (claims.iss !== this.app.clientId || claims.sub !== this.app.clientId || claims.aud !== audience) return false;
+    if (typeof claims.exp !== 'number' || claims.exp * 1000 < Date.now()) return false;
+    return this.certificates.some((pem) => {
+      const cert = new X509Certificate(pem);
+      // The header names the certificate by its thumbprint: SHA-256 (x5t#S256) or SHA-1 (x5t).
+      const sha256 = createHash('sha256').update(cert.raw).digest('base64url');
+      const sha1 = createHash('sha1').update(cert.raw).digest('base64url');
+      if (header['x5t#S256'] !== sha256 && header.x5t !== sha1) return false;
+      const pss = header.alg === 'PS256';
+      if (!pss && header.alg !== 'RS256') return false;
+      return verify(
+        'sha256',
+        Buffer.from(`${head}.${body}`),
+        { key: cert.publicKey, ...(pss ? { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST } : {}) },
+        Buffer.from(signature, 'base64url'),
+      );
+    });
   }
 }
 

@@ -4,7 +4,11 @@
  * installed in (multi-tenant); and what it says where it cannot. Tokens come from the fake Entra
  * endpoint, asked for by the real credential.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EntraGroups } from '../../../src/chat/teams/entra-groups.js';
@@ -111,5 +115,46 @@ describe('signing in to Microsoft Graph as the bot', () => {
     const text = logged.join('');
     expect(text).toContain('invalid_client');
     expect(text).not.toContain('a-wrong-secret-value');
+  });
+});
+
+describe('signing in to Microsoft Graph with the credentials besides a secret', () => {
+  let graph: FakeGraph;
+  const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/teams/${name}`, import.meta.url));
+  beforeEach(async () => {
+    graph = await FakeGraph.start();
+    graph.users.push({ id: 'u1', displayName: 'Una', userPrincipalName: 'una@example.onmicrosoft.com' });
+    graph.groups.push(GROUP);
+  });
+  afterEach(async () => {
+    await graph.close();
+  });
+
+  async function readsGroups(credential: Extract<TeamsSettings, { insecure: false }>['credential']): Promise<boolean> {
+    const settings: TeamsSettings = {
+      insecure: false,
+      appId: graph.app.clientId,
+      appType: 'SingleTenant',
+      credential,
+      tenantId: graph.app.tenantId,
+    };
+    const access = graphAccess(settings, openStore(':memory:').conversations, { graphUrl: graph.origin, entra: graph.entraOptions() });
+    const groups = new EntraGroups(access.client, () => ['@ml-leads'], pino({ level: 'silent' }));
+    return (await groups.refresh()) && groups.group('@ml-leads')?.members.join() === 'u1';
+  }
+
+  it('a certificate: the assertion is signed with its key and names it by thumbprint; an unknown certificate is refused', async () => {
+    const certificate = { kind: 'certificate' as const, certPemFile: fixture('bot-app-cert.pem'), certKeyFile: fixture('bot-app-key.pem') };
+    expect(await readsGroups(certificate)).toBe(false);
+    graph.certificates.push(readFileSync(certificate.certPemFile, 'utf8'));
+    expect(await readsGroups(certificate)).toBe(true);
+  });
+
+  it('workload identity: the projected token file is the assertion, read from the file', async () => {
+    const tokenFile = join(mkdtempSync(join(tmpdir(), 'burnrate-wi-')), 'token');
+    writeFileSync(tokenFile, 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6YnVybnJhdGUifQ.c2lnbmF0dXJl');
+    expect(await readsGroups({ kind: 'workloadIdentity', tokenFile })).toBe(false);
+    graph.federatedTokens.add(readFileSync(tokenFile, 'utf8'));
+    expect(await readsGroups({ kind: 'workloadIdentity', tokenFile })).toBe(true);
   });
 });
