@@ -144,7 +144,13 @@ export async function deliverOutbox(deps: DeliveryDeps, options: DeliveryOptions
           .catch((error: Error) => deps.log.error({ err: error.message }, 'could not queue the notice of a failed delivery'));
       } else {
         report.retried += 1;
-        deps.log.warn({ target: item.target, attempts, err: failure.message, retryInMs: delay }, 'outbox delivery failed, will retry');
+        // An unfinished look is the platform's pace, not a failure: said once a look, quietly.
+        if (failure instanceof LookupUnfinished)
+          deps.log.info(
+            { target: item.target, key: item.dedupeKey, why: failure.message, retryInMs: delay },
+            'post in doubt: looking on later',
+          );
+        else deps.log.warn({ target: item.target, attempts, err: failure.message, retryInMs: delay }, 'outbox delivery failed, will retry');
       }
     }
   }
