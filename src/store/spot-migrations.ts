@@ -18,50 +18,21 @@ export interface SpotMigrationStore {
   completeRevert(id: number, change: { byUser: string; at: Date; detail: string }): Promise<void>;
 }
 
-/** A spot_migrations row, as both stores read it (`SELECT *`). */
-interface MigrationRow {
-  id: number;
-  instance_id: string;
-  team: string;
-  launch_template: string;
-  place: string | null;
-  monthly_saving: number;
-  approvals_needed: number;
-  state: SpotMigrationState;
-  previous_version: string | null;
-  spot_version: string | null;
-  created_at: string;
-  migrated_at: string | null;
-  reverted_by: string | null;
-  reverted_at: string | null;
-  detail: string | null;
-  changed_at: string;
-}
+/** A spot_migrations row under its record's names, its times still ISO text. */
+const COLUMNS = `id, instance_id AS "instanceId", team, launch_template AS "launchTemplate", place, monthly_saving AS "monthlySaving",
+  approvals_needed AS "approvalsNeeded", state, previous_version AS "previousVersion", spot_version AS "spotVersion",
+  created_at AS "createdAt", migrated_at AS "migratedAt", reverted_by AS "revertedBy", reverted_at AS "revertedAt", detail,
+  changed_at AS "changedAt"`;
+type MigrationRow = Omit<SpotMigration, 'createdAt' | 'migratedAt' | 'revertedAt' | 'changedAt' | 'approvals'> & {
+  createdAt: string;
+  migratedAt: string | null;
+  revertedAt: string | null;
+  changedAt: string;
+};
 
-/** A migration and its approvals, first first, as read from the database. */
-function migrationFromRow(row: MigrationRow, approvals: readonly { approver: string; at: string }[]): SpotMigration {
-  return {
-    id: row.id,
-    instanceId: row.instance_id,
-    team: row.team,
-    launchTemplate: row.launch_template,
-    place: row.place,
-    monthlySaving: row.monthly_saving,
-    approvalsNeeded: row.approvals_needed,
-    state: row.state,
-    previousVersion: row.previous_version,
-    spotVersion: row.spot_version,
-    createdAt: new Date(row.created_at),
-    migratedAt: row.migrated_at ? new Date(row.migrated_at) : null,
-    revertedBy: row.reverted_by,
-    revertedAt: row.reverted_at ? new Date(row.reverted_at) : null,
-    detail: row.detail,
-    changedAt: new Date(row.changed_at),
-    approvals: approvals.map((a) => ({ approver: a.approver, at: new Date(a.at) })),
-  };
-}
+const date = (iso: string | null) => (iso ? new Date(iso) : null);
 
-const ACTIVE = "SELECT * FROM spot_migrations WHERE instance_id = ? AND state <> 'reverted'";
+const ACTIVE = `SELECT ${COLUMNS} FROM spot_migrations WHERE instance_id = ? AND state <> 'reverted'`;
 
 /**
  * Spot migrations and their approvals, for several replicas on one database. Every state change
@@ -80,7 +51,7 @@ export class SqlSpotMigrationStore implements SpotMigrationStore {
         (await tx.one<MigrationRow>(`${ACTIVE} ${tx.dialect.forUpdate}`, [draft.instanceId])) ??
         (await tx.one<MigrationRow>(
           `INSERT INTO spot_migrations (instance_id, team, launch_template, place, monthly_saving, approvals_needed, state, created_at, changed_at)
-           VALUES (?, ?, ?, ?, ?, ?, 'approving', ?, ?) RETURNING *`,
+           VALUES (?, ?, ?, ?, ?, ?, 'approving', ?, ?) RETURNING ${COLUMNS}`,
           [
             draft.instanceId,
             draft.team,
@@ -104,7 +75,7 @@ export class SqlSpotMigrationStore implements SpotMigrationStore {
   }
 
   async get(id: number): Promise<SpotMigration | null> {
-    const row = await this.db.one<MigrationRow>('SELECT * FROM spot_migrations WHERE id = ?', [id]);
+    const row = await this.db.one<MigrationRow>(`SELECT ${COLUMNS} FROM spot_migrations WHERE id = ?`, [id]);
     return row ? withApprovals(this.db, row) : null;
   }
 
@@ -152,10 +123,18 @@ export class SqlSpotMigrationStore implements SpotMigrationStore {
   }
 }
 
+/** A migration and its approvals, first first, as read from the database. */
 async function withApprovals(session: Session, row: MigrationRow): Promise<SpotMigration> {
   const approvals = await session.rows<{ approver: string; at: string }>(
     `SELECT approver, at FROM spot_approvals WHERE migration_id = ? ORDER BY ${session.dialect.insertionOrder}`,
     [row.id],
   );
-  return migrationFromRow(row, approvals);
+  return {
+    ...row,
+    createdAt: new Date(row.createdAt),
+    migratedAt: date(row.migratedAt),
+    revertedAt: date(row.revertedAt),
+    changedAt: new Date(row.changedAt),
+    approvals: approvals.map((a) => ({ approver: a.approver, at: new Date(a.at) })),
+  };
 }
