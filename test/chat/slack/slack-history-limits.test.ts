@@ -118,4 +118,51 @@ describe('the look for a post in doubt under Slack Tier-1 history limits', () =>
         .every((c) => c.args.limit === '15'),
     ).toBe(true);
   });
+  it('a thread reply in doubt behind 20 replies of people: read oldest first, 15 at a time, found or posted once', async () => {
+    const start = Date.now();
+    let now = new Date(start - 50_000); // the alert went out 50 s before the replies below
+    fake = await FakeSlackApi.start({
+      expect: ['chat.postMessage', 'conversations.replies'],
+      now: () => now,
+      history: 'tier1',
+    });
+    const dbPath = join(mkdtempSync(join(tmpdir(), 'burnrate-history-')), 'burnrate.db');
+    const { deps } = testDeps({}, now.toISOString(), dbPath);
+    deps.clock = () => now;
+    deps.chat = [
+      new SlackChat(
+        createSlackClient({ botToken: 'xoxb-test', apiUrl: fake.apiUrl } as never, deps.log),
+        undefined,
+        new HistoryReader('limited', () => now.getTime()),
+      ),
+    ];
+    await deps.store.outbox.enqueue([{ dedupeKey: 'a1', target: 'slack:C0ML', message: alert(1) }], now);
+    expect(await deliverOutbox(deps)).toEqual({ sent: 1, retried: 0, failed: 0 });
+    const parent = fake.messages[0]!;
+    // People answer in the alert's thread, within the minute before burnrate's replies go out.
+    for (let i = 0; i < 20; i++)
+      fake.messages.push({ channel: 'C0ML', ts: `${Math.floor(start / 1000) - 45 + i}.500000`, threadTs: parent.ts, text: `reply ${i}` });
+    now = new Date(start);
+    const reply = (n: number) => ({ summary: `note ${n}`, blocks: [{ type: 'text' as const, text: `note ${n}` }] });
+    await deps.store.outbox.enqueue(
+      [1, 2].map((n) => ({ dedupeKey: `r${n}`, target: 'slack:C0ML', op: 'reply' as const, parentKey: 'a1', message: reply(n) })),
+      now,
+    );
+    fake.failNext('chat.postMessage', { lostAnswer: true }); // note 1 reached the thread, its answer lost
+    fake.failNext('chat.postMessage', { reset: true }); // note 2 did not
+    expect(await deliverOutbox(deps)).toEqual({ sent: 0, retried: 2, failed: 0 });
+    for (let step = 1; step <= 60 && (await deps.store.outbox.summary()).pending > 0; step++) {
+      now = new Date(now.getTime() + 20_000);
+      await deliverOutbox(deps);
+    }
+
+    for (const n of [1, 2]) expect(fake.countPosted((m) => m.text === `note ${n}` && m.threadTs === parent.ts)).toBe(1);
+    expect(await deps.store.outbox.summary()).toMatchObject({ pending: 0, sent: 3, failed: 0, suspectedDuplicates: 0 });
+    const reads = fake.callsOf('conversations.replies');
+    expect(reads.every((c) => c.answer !== undefined && c.args.ts === parent.ts && c.args.limit === '15')).toBe(true);
+    reads.slice(1).forEach((read, i) => expect(read.slackAt - reads[i]!.slackAt).toBeGreaterThanOrEqual(60_000));
+    // Not one page sufficed: the window moved on past what each page covered.
+    expect(new Set(reads.map((c) => c.args.oldest)).size).toBeGreaterThan(1);
+    await deps.store.close();
+  });
 });
