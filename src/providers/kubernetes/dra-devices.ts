@@ -35,10 +35,8 @@ export interface PodClaimRefs {
 /** NVIDIA's, AMD's and Intel's GPU drivers name themselves `gpu.<vendor>`; NVIDIA's compute-domain driver holds no GPU. */
 const isGpuDriverName = (driver: string) => driver.startsWith('gpu.');
 
-/** One device a driver offers: which physical GPU it is on and the share of that GPU it is. */
+/** One device a driver offers: the share of its physical GPU it is. */
 interface GpuDevice {
-  node: string | null;
-  physical: string;
   share: number;
 }
 
@@ -54,6 +52,7 @@ interface GpuDevice {
 export class DraGpus {
   private readonly devices = new Map<string, GpuDevice>();
   private readonly claims = new Map<string, number>();
+  private readonly physicalByNode = new Map<string, Set<string>>();
 
   constructor(slices: readonly ResourceSliceObject[], claims: readonly ResourceClaimObject[], classes: readonly DeviceClassObject[]) {
     const drivers = gpuDriversOf(classes);
@@ -66,7 +65,11 @@ export class DraGpus {
         const mig = text('type') === 'mig' || text('profile') !== undefined;
         const share = mig ? (migProfileShare(text('profile') ?? '', slicesPerGpu(text('productName'))) ?? 1 / 7) : 1;
         const physical = text('parentUUID') ?? text('uuid') ?? `${spec?.nodeName}/${device.name}`;
-        this.devices.set(deviceKey(driver, spec?.pool?.name, device.name), { node: spec?.nodeName ?? null, physical, share });
+        this.devices.set(deviceKey(driver, spec?.pool?.name, device.name), { share });
+        if (spec?.nodeName) {
+          const onNode = this.physicalByNode.get(spec.nodeName) ?? new Set<string>();
+          this.physicalByNode.set(spec.nodeName, onNode.add(physical));
+        }
       }
     }
     for (const claim of claims) {
@@ -82,9 +85,7 @@ export class DraGpus {
 
   /** Physical GPUs the node's slices offer: 0 where the node has no DRA GPU driver. */
   physicalGpusOn(node: string): number {
-    const gpus = new Set<string>();
-    for (const device of this.devices.values()) if (device.node === node) gpus.add(device.physical);
-    return gpus.size;
+    return this.physicalByNode.get(node)?.size ?? 0;
   }
 
   /** Whole GPUs allocated to the claim ("namespace/name"); 0 for a claim holding none. */
