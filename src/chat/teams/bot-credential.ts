@@ -8,6 +8,7 @@ import {
   type TokenCredential,
   type TokenCredentialOptions,
 } from '@azure/identity';
+import { BurnrateError } from '../../domain/errors.js';
 import type { BotCredential } from './teams-settings.js';
 
 /**
@@ -46,7 +47,7 @@ export function botCredential(appId: string, tenantId: string, credential: BotCr
         tenantId,
         appId,
         // @azure/identity takes one PEM holding the private key and the certificate.
-        { certificate: `${readFileSync(credential.certKeyFile, 'utf8')}\n${readFileSync(credential.certPemFile, 'utf8')}` },
+        { certificate: `${readPem(credential.certKeyFile, 'certKeyFile')}\n${readPem(credential.certPemFile, 'certPemFile')}` },
         common,
       );
     case 'managedIdentity':
@@ -66,6 +67,19 @@ export function botCredential(appId: string, tenantId: string, credential: BotCr
     }
     case 'workloadIdentity':
       return new WorkloadIdentityCredential({ tenantId, clientId: appId, tokenFilePath: credential.tokenFile, ...common });
+  }
+}
+
+/** A PEM file of the certificate credential; one that cannot be read stops the start with its name, not a stack. */
+function readPem(path: string, variable: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new BurnrateError(
+      'burnrate_teams_certificate_unreadable',
+      `${variable} ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`,
+      "Point certPemFile at the certificate uploaded to the bot's app registration and certKeyFile at its private key, PEM files both.",
+    );
   }
 }
 

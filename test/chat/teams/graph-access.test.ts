@@ -11,6 +11,7 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { botCredential } from '../../../src/chat/teams/bot-credential.js';
 import { EntraGroups } from '../../../src/chat/teams/entra-groups.js';
 import { graphAccess } from '../../../src/chat/teams/graph-access.js';
 import type { TeamsSettings } from '../../../src/chat/teams/teams-settings.js';
@@ -156,5 +157,12 @@ describe('signing in to Microsoft Graph with the credentials besides a secret', 
     expect(await readsGroups({ kind: 'workloadIdentity', tokenFile })).toBe(false);
     graph.federatedTokens.add(readFileSync(tokenFile, 'utf8'));
     expect(await readsGroups({ kind: 'workloadIdentity', tokenFile })).toBe(true);
+  });
+});
+
+describe('a certificate file that cannot be read', () => {
+  it('stops with the variable and the path, not a stack', () => {
+    const missing = { kind: 'certificate' as const, certPemFile: '/nonexistent/bot.crt', certKeyFile: '/nonexistent/bot.key' };
+    expect(() => botCredential('app', 'tenant', missing)).toThrow(/certKeyFile \/nonexistent\/bot\.key cannot be read \(ENOENT\)/);
   });
 });
