@@ -13,6 +13,7 @@
 // The rows are rebuilt over a span of days, in the caller's transaction, whenever the bill (an
 // import) or the usage (a sample) of those days changes.
 
+import { SPEND_AMOUNTS } from './schema.js';
 import type { Dialect, Session } from './session.js';
 import { SPEND_LOCK, type DaySpan } from './spend-team-days.js';
 
@@ -20,42 +21,14 @@ import { SPEND_LOCK, type DaySpan } from './spend-team-days.js';
 export const KUBE_ATTRIBUTION_SOURCE = 'kubernetes';
 
 /** Every spend_daily column a move copies from the node's bill line as it is. */
-const COPIED = [
-  'billing_period',
-  'billing_account',
-  'day',
-  'provider',
-  'sub_account',
-  'service',
-  'service_category',
-  'charge_category',
-  'pricing_category',
-  'currency',
-  'experiment',
-  'run_id',
-  'sweep',
-  'charge_frequency',
-  'charge_class',
-  'commitment_discount_id',
-  'commitment_discount_type',
-  'commitment_discount_category',
-  'commitment_discount_status',
-  'publisher',
-  'invoice_issuer',
-  'region',
-  'cost_kind',
-  'pricing_currency',
-  'host_provider',
-  'extensions',
-  'commitment_end',
-] as const;
+const COPIED = `billing_period billing_account day provider sub_account service service_category charge_category pricing_category
+  currency experiment run_id sweep charge_frequency charge_class commitment_discount_id commitment_discount_type
+  commitment_discount_category commitment_discount_status publisher invoice_issuer region cost_kind pricing_currency host_provider
+  extensions commitment_end`.split(/\s+/);
 
-/** The amounts a move scales by its share. */
-const SCALED = ['billed', 'effective', 'list_cost', 'contracted_cost', 'pricing_currency_effective_cost', 'usage_hours'] as const;
-
-const columns = ['source', 'team', 'owner_tag', 'resource_id', 'resource_name', ...COPIED, ...SCALED].join(', ');
+const columns = ['source', 'team', 'owner_tag', 'resource_id', 'resource_name', ...COPIED, ...SPEND_AMOUNTS].join(', ');
 const copied = COPIED.map((c) => `r.${c}`).join(', ');
-const scaled = (factor: string) => SCALED.map((c) => `r.${c} * ${factor}`).join(', ');
+const scaled = (factor: string) => SPEND_AMOUNTS.map((c) => `r.${c} * ${factor}`).join(', ');
 
 /**
  * The moves of the node costs of a span, in one INSERT … SELECT; its parameters are the span's

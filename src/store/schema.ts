@@ -7,6 +7,16 @@ import type { Dialect } from './session.js';
  * older SQLite file gains the tables and columns it lacks from here (sqlite/sqlite-upgrade.ts).
  * Never edit it: append a migration to migrations.ts.
  */
+/** spend_daily's amounts (double precision; its other columns are text): an import binds them as numbers, a Kubernetes move scales them. */
+export const SPEND_AMOUNTS: readonly string[] = [
+  'billed',
+  'effective',
+  'list_cost',
+  'contracted_cost',
+  'pricing_currency_effective_cost',
+  'usage_hours',
+];
+
 export function baselineSchema(d: Dialect): string {
   const { identity, insertionOrderColumn, withoutRowid } = d.ddl;
   return `
