@@ -1,5 +1,5 @@
 import type { CommandSpec } from './command.js';
-import type { PeopleDirectory } from '../src/ports/people-directory.js';
+import { peopleOn, type PeopleDirectory } from '../src/ports/people-directory.js';
 
 export const whoamiCommand: CommandSpec = {
   verb: 'whoami',
@@ -9,7 +9,7 @@ export const whoamiCommand: CommandSpec = {
   async run(ctx) {
     const { roles } = ctx;
     // Where each role comes from in burnrate.yml: the user's own id, or the groups (or email) naming them.
-    const people = ctx.deps.chat.find((port) => port.platform === ctx.actor.platform)?.people;
+    const people = peopleOn(ctx.deps, ctx.actor.platform);
     const from = (entries: readonly string[]) =>
       entries.map((e) => (e === roles.userId ? 'your user id' : throughGroup(people, e))).join(', ');
     const lines = roles.teams.map((t) => [t.id, t.roles.join(', '), from(t.from)]);

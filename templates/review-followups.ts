@@ -1,14 +1,15 @@
 import { ANSWER_LABELS, type TrackedReviewLine } from '../src/domain/review.js';
 import { formatMoney } from '../src/domain/money.js';
 import { monthName } from './freshness.js';
-import type { Message } from './message.js';
+import { personIn, type Mention, type Message } from './message.js';
 
 /** The one reminder in a review thread: which lines nobody answered yet. */
 export function reviewReminder(data: {
   teamName: string;
   month: string;
   unanswered: readonly TrackedReviewLine[];
-  people: readonly string[];
+  /** The team's owners and approvers, pinged. */
+  people: readonly Mention[];
 }): Message {
   const text = `${data.unanswered.length} cost line${data.unanswered.length === 1 ? '' : 's'} of the ${monthName(data.month)} review still need an answer: ${data.unanswered.map((l) => `#${l.rank} ${l.label}`).join(', ')}.`;
   return {
@@ -17,7 +18,7 @@ export function reviewReminder(data: {
       { type: 'text', text: `**Reminder**: ${text}` },
       {
         type: 'context',
-        text: `${data.people.length > 0 ? `${data.people.join(', ')}: ` : ''}answer with the buttons on each line above. This is the only reminder.`,
+        text: `${data.people.length > 0 ? `${data.people.map(personIn).join(', ')}: ` : ''}answer with the buttons on each line above. This is the only reminder.`,
       },
     ],
   };
@@ -30,7 +31,16 @@ export interface ReviewDecision {
 }
 
 /** Posted in the thread when the review's month closes: the decisions and what they save. */
-export function reviewClose(data: { teamName: string; month: string; currency: string; decisions: readonly ReviewDecision[] }): Message {
+export function reviewClose(data: {
+  teamName: string;
+  month: string;
+  currency: string;
+  decisions: readonly ReviewDecision[];
+  /** A user id as the message names them (see personOf); by id without. */
+  person?: (userId: string) => Mention;
+}): Message {
+  const named = (userId: string | null) =>
+    userId === null ? '—' : personIn(data.person?.(userId) ?? { id: null, name: userId, group: false });
   const money = (n: number) => formatMoney(n, data.currency);
   const answered = data.decisions.filter((d) => d.line.answer !== null);
   const saving = data.decisions.reduce((sum, d) => sum + (d.saving ?? 0), 0);
@@ -53,8 +63,8 @@ export function reviewClose(data: { teamName: string; month: string; currency: s
           String(line.rank),
           line.label,
           money(line.cost),
-          line.answer ? `${ANSWER_LABELS[line.answer]} (${line.answeredBy})` : 'no answer',
-          line.owner ?? '—',
+          line.answer ? `${ANSWER_LABELS[line.answer]} (${named(line.answeredBy)})` : 'no answer',
+          named(line.owner),
           line.answer === null ? '—' : saving === null ? 'not estimated' : money(saving),
         ]),
       },

@@ -1,6 +1,6 @@
 import { ANSWER_LABELS, answersFor, type TrackedReviewLine } from '../src/domain/review.js';
 import { formatMoney } from '../src/domain/money.js';
-import type { Block, Message } from './message.js';
+import { personIn, type Block, type Mention, type Message } from './message.js';
 import { spotApproveButton, type SpotButtonOptions } from './recommendation.js';
 import { ACTION_IDS } from '../src/domain/action-ids.js';
 
@@ -10,8 +10,10 @@ export const REVIEW_ACTIONS = { answer: ACTION_IDS.reviewAnswer, owner: ACTION_I
 export interface ReviewLineData {
   line: TrackedReviewLine;
   currency: string;
-  /** The team's people, for the owner picker. */
+  /** The team's people (user ids), for the owner picker. */
   people: readonly string[];
+  /** A user id as the message names them (see personOf): the picker, the owner and who answered; by id without. */
+  person?: (userId: string) => Mention;
   /** For the Approve spot migration button of a line with a spot recommendation. */
   spot: SpotButtonOptions;
 }
@@ -20,6 +22,8 @@ export interface ReviewLineData {
 export function reviewLine(data: ReviewLineData): Message {
   const { line } = data;
   const money = (n: number) => formatMoney(n, data.currency);
+  const person = data.person ?? ((userId: string): Mention => ({ id: null, name: userId, group: false }));
+  const named = (userId: string | null) => personIn(userId ? person(userId) : { id: null, name: 'someone', group: false });
   const what = [line.instanceType, line.workload, line.service].filter(Boolean).join(' · ');
   const blocks: Block[] = [{ type: 'text', text: `**#${line.rank} ${line.label}**: ${money(line.cost)} last month\n${what}` }];
   for (const r of line.recommendations) {
@@ -40,9 +44,10 @@ export function reviewLine(data: ReviewLineData): Message {
   if (line.answer)
     blocks.push({
       type: 'context',
-      text: `**${ANSWER_LABELS[line.answer]}**: answered by ${line.answeredBy} at ${stamp(line.answeredAt)}`,
+      text: `**${ANSWER_LABELS[line.answer]}**: answered by ${named(line.answeredBy)} at ${stamp(line.answeredAt)}`,
     });
-  if (line.owner) blocks.push({ type: 'context', text: `Owner: **${line.owner}** (set by ${line.ownerBy} at ${stamp(line.ownerAt)})` });
+  if (line.owner)
+    blocks.push({ type: 'context', text: `Owner: ${named(line.owner)} (set by ${named(line.ownerBy)} at ${stamp(line.ownerAt)})` });
   blocks.push({
     type: 'actions',
     buttons: answersFor(line).map((answer) => ({
@@ -54,7 +59,7 @@ export function reviewLine(data: ReviewLineData): Message {
     select: {
       action: REVIEW_ACTIONS.owner,
       placeholder: 'Owner',
-      options: data.people.map((person) => ({ label: person, value: JSON.stringify({ line: line.id, owner: person }) })),
+      options: data.people.map((id) => ({ label: person(id).name, value: JSON.stringify({ line: line.id, owner: id }) })),
       ...(line.owner ? { initial: JSON.stringify({ line: line.id, owner: line.owner }) } : {}),
     },
   });

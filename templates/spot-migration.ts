@@ -1,6 +1,6 @@
 import { formatMoney } from '../src/domain/money.js';
 import type { SpotMigration } from '../src/domain/spot-migration.js';
-import { timeOf, type Mention, type Message } from './message.js';
+import { personIn, timeOf, type Mention, type Message } from './message.js';
 import { SPOT_ACTIONS } from './recommendation.js';
 
 const money = (n: number) => formatMoney(n, 'USD');
@@ -53,11 +53,11 @@ export function spotMigrated(label: string, migration: SpotMigration, detail: st
 }
 
 /** The launch template is back on demand. */
-export function spotReverted(label: string, migration: SpotMigration, byUser: string, detail: string): Message {
+export function spotReverted(label: string, migration: SpotMigration, by: Mention, detail: string): Message {
   return {
     summary: `${label} is back on on-demand capacity`,
     blocks: [
-      { type: 'text', text: `**${label}** is back on on-demand capacity, reverted by ${byUser}. Its next launch runs on demand.` },
+      { type: 'text', text: `**${label}** is back on on-demand capacity, reverted by ${personIn(by)}. Its next launch runs on demand.` },
       { type: 'context', text: `${detail} · ${timeOf(migration.revertedAt ?? new Date(0))}` },
     ],
   };

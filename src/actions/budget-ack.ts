@@ -1,6 +1,8 @@
 import { ACTION_IDS } from '../domain/action-ids.js';
 import type { Acknowledgement } from '../domain/acknowledgement.js';
 import { privateReply } from '../../templates/private-reply.js';
+import { personText } from '../ports/people-directory.js';
+import { timeOf } from '../../templates/message.js';
 import { defineAction } from './action.js';
 import { requireOwnerOrApprover } from './team-role.js';
 import { findingAlertNow, readFindingPayload } from './finding-payload.js';
@@ -28,7 +30,7 @@ export const budgetAckAction = defineAction({
   },
   async answer({ deps, interaction }, { finding }, { ack, first }) {
     if (!first) {
-      await interaction.reply.private(privateReply(`Already acknowledged by ${ack.byUser} at ${ack.at.toISOString().slice(11, 16)} UTC.`));
+      await interaction.reply.private(privateReply(`Already acknowledged by ${personText(deps, ack.byUser)} at ${timeOf(ack.at)}.`));
       return;
     }
     const alert = await findingAlertNow(deps, finding, interaction.actor.platform);

@@ -1,3 +1,4 @@
+import { personText } from '../ports/people-directory.js';
 import { timeOf } from '../../templates/message.js';
 import { BurnrateError } from '../domain/errors.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
@@ -34,14 +35,14 @@ export const budgetSnoozeAction = defineAction({
   async answer({ deps, interaction }, { finding, duration }, { outcome, snooze }) {
     if (outcome === 'same') {
       await interaction.reply.private(
-        privateReply(`Already snoozed by ${snooze.byUser} at ${timeOf(snooze.at)} until ${timeOf(snooze.until)}.`),
+        privateReply(`Already snoozed by ${personText(deps, snooze.byUser)} at ${timeOf(snooze.at)} until ${timeOf(snooze.until)}.`),
       );
       return;
     }
     if (outcome === 'longer') {
       await interaction.reply.private(
         privateReply(
-          `A longer snooze by ${snooze.byUser} until ${timeOf(snooze.until)} is active; it was left as it is.`,
+          `A longer snooze by ${personText(deps, snooze.byUser)} until ${timeOf(snooze.until)} is active; it was left as it is.`,
           `To end it sooner, type \`/burnrate snooze ${finding.id} ${duration}\`: a typed snooze sets exactly the end you ask for.`,
         ),
       );

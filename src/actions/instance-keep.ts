@@ -1,3 +1,4 @@
+import { personText } from '../ports/people-directory.js';
 import { nextWorkingDayStart } from '../checks/idle/next-working-day.js';
 import { DEFAULT_SCHEDULE } from '../checks/idle/team-schedule.js';
 import { timeOf } from '../../templates/message.js';
@@ -60,7 +61,9 @@ export const instanceKeepAction = defineAction({
   async answer({ deps, interaction }, { finding }, earlier) {
     if (earlier) {
       await interaction.reply.private(
-        privateReply(`Already kept running by ${earlier.byUser} at ${timeOf(earlier.at)} until ${timeOf(earlier.until)}.`),
+        privateReply(
+          `Already kept running by ${personText(deps, earlier.byUser)} at ${timeOf(earlier.at)} until ${timeOf(earlier.until)}.`,
+        ),
       );
       return;
     }

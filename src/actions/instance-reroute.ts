@@ -1,5 +1,5 @@
-import { groupsOf } from '../ports/people-directory.js';
-import { splitTarget } from '../ports/chat-port.js';
+import { groupsOf, personText } from '../ports/people-directory.js';
+import { chatPortOn, splitTarget } from '../ports/chat-port.js';
 import type { Actor } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
 import { instanceLabel, type TrackedGpuFinding } from '../domain/gpu-finding.js';
@@ -97,7 +97,7 @@ export const instanceRerouteAction = defineAction({
       await interaction.reply.update(
         privateReply(
           owner
-            ? `${name} was already handed to ${toName} by ${owner.byUser} at ${timeOf(owner.at)}.`
+            ? `${name} was already handed to ${toName} by ${personText(deps, owner.byUser)} at ${timeOf(owner.at)}.`
             : `${name} already belongs to ${toName}.`,
         ),
       );
@@ -156,7 +156,7 @@ async function updateOrigin(
   from: string | null,
 ): Promise<void> {
   const { platform, address } = splitTarget(origin.target);
-  const port = deps.chat.find((p) => p.platform === platform);
+  const port = chatPortOn(deps.chat, platform);
   const team = alertTeam(deps, from);
   if (!port || !team || port.addressOf(team) !== address) return;
   try {

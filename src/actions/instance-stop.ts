@@ -1,3 +1,4 @@
+import { personText } from '../ports/people-directory.js';
 import { instanceLabel } from '../domain/gpu-finding.js';
 import { formatMoney } from '../domain/money.js';
 import { BurnrateError } from '../domain/errors.js';
@@ -79,8 +80,8 @@ export const instanceStopAction = defineAction({
       case 'duplicate': {
         const { record } = attempt;
         const what = record.outcome
-          ? `Already stopped by ${record.byUser} at ${timeOf(record.at)}.`
-          : `${record.byUser} is stopping ${name} since ${timeOf(record.at)}.`;
+          ? `Already stopped by ${personText(deps, record.byUser)} at ${timeOf(record.at)}.`
+          : `${personText(deps, record.byUser)} is stopping ${name} since ${timeOf(record.at)}.`;
         await interaction.reply.private(privateReply(what));
       }
     }

@@ -1,3 +1,4 @@
+import { personText } from '../ports/people-directory.js';
 import { BurnrateError } from '../domain/errors.js';
 import { Refused } from '../domain/audit-outcome.js';
 import { ANSWER_LABELS, answersFor, type TrackedReviewLine } from '../domain/review.js';
@@ -47,7 +48,9 @@ export const reviewAnswerAction = defineAction({
   },
   async answer({ deps, interaction }, { payload }, { changed, updated }) {
     if (!changed) {
-      await interaction.reply.private(privateReply(`Already answered "${ANSWER_LABELS[payload.answer!]}" by ${updated.answeredBy}.`));
+      await interaction.reply.private(
+        privateReply(`Already answered "${ANSWER_LABELS[payload.answer!]}" by ${personText(deps, updated.answeredBy ?? '')}.`),
+      );
       return;
     }
     await interaction.reply.update(await currentLineMessage(deps, updated));

@@ -1,4 +1,4 @@
-import { groupsOf } from '../ports/people-directory.js';
+import { groupsOf, personOf } from '../ports/people-directory.js';
 import { z } from 'zod';
 import type { ActionInteraction, Actor } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
@@ -59,6 +59,7 @@ export async function currentLineMessage(deps: Deps, line: TrackedReviewLine) {
     line,
     currency: review?.figures.currency ?? 'USD',
     people: team ? teamPeople(team) : [],
+    person: (userId) => personOf(deps, userId),
     spot: spotButtonOptions(deps.config),
   });
 }

@@ -1,4 +1,4 @@
-import { groupsOf, mentionOf } from '../ports/people-directory.js';
+import { groupsOf, personOf, personText } from '../ports/people-directory.js';
 import { z } from 'zod';
 import { parseButtonValue } from './button-value.js';
 import { defineAction, type ActionContext } from './action.js';
@@ -100,11 +100,11 @@ export const spotRevertAction = defineAction({
     }
     // The message clicked loses its Revert button and says who reverted; the thread says what changed.
     const { label, migration } = outcome;
-    const by = mentionOf(deps.chat.find((port) => port.platform === interaction.actor.platform)?.people, interaction.actor.userId);
+    const by = personOf(deps, interaction.actor.userId, interaction.actor.platform);
     await interaction.reply.update(
       spotMigrated(label, migration, `launch template ${migration.launchTemplate}`, { by, at: migration.revertedAt ?? deps.clock() }),
     );
-    await interaction.reply.thread(spotReverted(label, migration, interaction.actor.userId, outcome.detail));
+    await interaction.reply.thread(spotReverted(label, migration, by, outcome.detail));
   },
 });
 
@@ -126,7 +126,7 @@ async function prepare({ deps }: ActionContext, { migration, label }: Target) {
     const when = migration.revertedAt ? ` at ${timeOf(migration.revertedAt)}` : '';
     const text =
       migration.state === 'reverted'
-        ? `Already reverted to on-demand by ${migration.revertedBy}${when}.`
+        ? `Already reverted to on-demand by ${personText(deps, migration.revertedBy ?? '')}${when}.`
         : `${label} is being reverted already.`;
     return { kind: 'done' as const, outcome: { audit: { result: 'duplicate' as const }, value: { kind: 'private' as const, text } } };
   }

@@ -1,4 +1,4 @@
-import { groupsOf, mentionOf } from '../ports/people-directory.js';
+import { groupsOf, personOf, personText } from '../ports/people-directory.js';
 import { z } from 'zod';
 import { parseButtonValue, unknownFinding } from './button-value.js';
 import { defineAction, type ActionContext } from './action.js';
@@ -67,8 +67,8 @@ export const sweepStopAction = defineAction({
       await interaction.reply.private(
         privateReply(
           row.outcome
-            ? `Sweep ${finding.sweep} was already stopped by ${row.byUser} at ${timeOf(row.at)} (${row.detail}).`
-            : `${row.byUser} is stopping sweep ${finding.sweep} since ${timeOf(row.at)}.`,
+            ? `Sweep ${finding.sweep} was already stopped by ${personText(deps, row.byUser)} at ${timeOf(row.at)} (${row.detail}).`
+            : `${personText(deps, row.byUser)} is stopping sweep ${finding.sweep} since ${timeOf(row.at)}.`,
         ),
       );
       return;
@@ -87,7 +87,7 @@ export const sweepStopAction = defineAction({
       return;
     }
     const team = deps.config.teams.find((t) => t.id === finding.team);
-    const by = mentionOf(deps.chat.find((port) => port.platform === interaction.actor.platform)?.people, interaction.actor.userId);
+    const by = personOf(deps, interaction.actor.userId, interaction.actor.platform);
     const stopped = {
       by,
       at: deps.clock(),

@@ -1,3 +1,4 @@
+import { personText } from '../ports/people-directory.js';
 import { instanceLabel, type TrackedGpuFinding } from '../domain/gpu-finding.js';
 import { BurnrateError } from '../domain/errors.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
@@ -80,7 +81,7 @@ export const workloadResumeAction = defineAction({
   dryRun: (ctx, finding) => resume(ctx, finding, true),
   async answer({ deps, interaction }, finding, attempt) {
     if (attempt.kind === 'duplicate') {
-      await interaction.reply.private(privateReply(`Already resumed by ${attempt.byUser} at ${timeOf(attempt.at)}.`));
+      await interaction.reply.private(privateReply(`Already resumed by ${personText(deps, attempt.byUser)} at ${timeOf(attempt.at)}.`));
       return;
     }
     const { result } = attempt;

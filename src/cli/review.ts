@@ -12,7 +12,8 @@ import { parseReviewMonth } from '../jobs/review/review-calendar.js';
 import { teamPeople } from '../jobs/review/review-people.js';
 import { runtimeOf } from './runtime-of.js';
 import { spotButtonOptions } from '../snapshots/recommendations-for.js';
-import type { Config } from '../config/schema.js';
+import type { Deps } from '../deps.js';
+import { personOf } from '../ports/people-directory.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 import { jsonText } from '../domain/json-text.js';
@@ -67,7 +68,7 @@ export const reviewVerb: Verb = async (args, io) => {
       );
       return 0;
     }
-    reviews.forEach((r, i) => io.out.write(`${threadText(deps.config, r, charts[i]!.file)}\n`));
+    reviews.forEach((r, i) => io.out.write(`${threadText(deps, r, charts[i]!.file)}\n`));
     if (values['dry-run']) io.out.write('(dry run: nothing recorded, nothing queued)\n');
     return 0;
   } finally {
@@ -76,14 +77,23 @@ export const reviewVerb: Verb = async (args, io) => {
 };
 
 /** The whole thread as the channel would read it: summary, chart, then each line. */
-function threadText(config: Config, review: TeamReview, chartFile: string | null): string {
+function threadText(deps: Deps, review: TeamReview, chartFile: string | null): string {
+  const { config } = deps;
   const team = config.teams.find((t) => t.id === review.team)!;
   const rule = '─'.repeat(66);
   const parts = [
     renderPlainText(reviewSummary(review.figures, review.lines.length)),
     `${renderPlainText(reviewChart({ teamName: review.figures.teamName, month: review.month, png: '', team: review.team }))}${chartFile ? ` written to ${chartFile}` : ''}`,
     ...review.lines.map((line) =>
-      renderPlainText(reviewLine({ line, currency: review.figures.currency, people: teamPeople(team), spot: spotButtonOptions(config) })),
+      renderPlainText(
+        reviewLine({
+          line,
+          currency: review.figures.currency,
+          people: teamPeople(team),
+          person: (userId) => personOf(deps, userId),
+          spot: spotButtonOptions(config),
+        }),
+      ),
     ),
   ];
   const status = review.created ? '' : ' (posted before: nothing queued twice)';

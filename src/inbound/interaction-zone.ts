@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { splitTarget } from '../ports/chat-port.js';
+import { chatPortOn, splitTarget } from '../ports/chat-port.js';
 import type { Interaction, MessageReply, Reply } from '../ports/interaction.js';
 import { inTimeZone } from '../../templates/message.js';
 
@@ -14,7 +14,7 @@ export function zoneOfInteraction(deps: Pick<Deps, 'chat' | 'config'>, interacti
       ? interaction.message && splitTarget(interaction.message.target)
       : interaction.channel && { platform: interaction.actor.platform, address: interaction.channel };
   if (!where) return undefined;
-  const port = deps.chat.find((p) => p.platform === where.platform);
+  const port = chatPortOn(deps.chat, where.platform);
   if (!port) return undefined;
   // A channel several teams share is on one clock only when they all are; else UTC, labelled.
   const zones = new Set(deps.config.teams.filter((team) => port.addressOf(team) === where.address).map((team) => team.timezone));

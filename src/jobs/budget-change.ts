@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import type { TrackedFinding } from '../domain/finding.js';
 import type { Actor } from '../ports/interaction.js';
 import type { AppliedBudgetChange } from '../domain/budget-change.js';
-import { mentionOf } from '../ports/people-directory.js';
+import { personOf } from '../ports/people-directory.js';
 import { channelsOf, inThreadOn, postOn } from '../outbox/fan-out.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
 import { budgetChanged } from '../../templates/budget-changed.js';
@@ -24,14 +24,15 @@ export async function announceBudgetChange(deps: Deps, actor: Actor, change: App
   const keyBase = `budget-change:${team.id}:${change.cadence}:${now.toISOString()}`;
   const open = topPerGroup((await deps.store.findings.listOpen()).filter((f) => f.team === team.id));
   const drafts: OutboxDraft[] = [];
+  // Pinged on the platform they changed it on, named on the others.
+  const by = personOf(deps, actor.userId, actor.platform);
   for (const channel of channelsOf(deps.chat, team)) {
-    const by = mentionOf(channel.port.people, actor.userId);
     const currency = team.budget?.currency ?? deps.config.fx.base;
     drafts.push(postOn(channel, keyBase, budgetChanged({ teamName: team.name ?? team.id, ...change, currency, by })));
     for (const finding of open) {
       const root = await deps.store.outbox.threadRoot(alertGroup(finding), channel.platform);
       if (!root) continue;
-      const message = await currentAlertMessage(deps, finding, channel.platform);
+      const message = await currentAlertMessage(deps, finding);
       drafts.push(...inThreadOn(channel, root, `${keyBase}:${alertGroup(finding)}`, [{ op: 'update', message }]));
     }
   }

@@ -1,3 +1,4 @@
+import { personOf } from '../ports/people-directory.js';
 import {
   dailySpendPlot,
   renderCompactDailySpendChart,
@@ -181,7 +182,13 @@ function reviewDrafts(
       drafts.push(...inThreadOn(channel, root.dedupeKey, `${group}:waste`, [{ op: 'reply', message }]));
     }
     for (const line of lines) {
-      const message = reviewLine({ line, currency: record.figures.currency, people, spot: spotButtonOptions(deps.config) });
+      const message = reviewLine({
+        line,
+        currency: record.figures.currency,
+        people,
+        person: (userId) => personOf(deps, userId),
+        spot: spotButtonOptions(deps.config),
+      });
       drafts.push(...inThreadOn(channel, root.dedupeKey, `${group}:line:${line.rank}`, [{ op: 'reply', message }]));
     }
   }

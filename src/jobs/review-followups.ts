@@ -1,3 +1,4 @@
+import { personOf } from '../ports/people-directory.js';
 import { decisionSaving } from '../checks/review/decision-savings.js';
 import { fanOutInThread } from '../outbox/fan-out.js';
 import type { TeamConfig } from '../config/schema.js';
@@ -34,7 +35,13 @@ export async function runReviewFollowups(deps: Deps, options: { teams?: readonly
     if (await flagCorrections(deps, team, review.month, group, now)) corrected.push(group);
     if (now >= review.closesAt) {
       const decisions = lines.map((line) => ({ line, saving: decisionSaving(line) }));
-      const message = reviewClose({ teamName: review.figures.teamName, month: review.month, currency: review.figures.currency, decisions });
+      const message = reviewClose({
+        teamName: review.figures.teamName,
+        month: review.month,
+        currency: review.figures.currency,
+        decisions,
+        person: (userId) => personOf(deps, userId),
+      });
       if (await deps.store.reviews.close(review.team, review.month, await threadReplies(deps, team, group, 'close', message), now))
         report.closed.push(group);
       continue;
@@ -54,7 +61,12 @@ export async function runReviewFollowups(deps: Deps, options: { teams?: readonly
             team,
             group,
             'reminder',
-            reviewReminder({ teamName: review.figures.teamName, month: review.month, unanswered, people: teamPeople(team) }),
+            reviewReminder({
+              teamName: review.figures.teamName,
+              month: review.month,
+              unanswered,
+              people: teamPeople(team).map((ref) => personOf(deps, ref)),
+            }),
           );
     if (
       (await deps.store.reviews.remind(

@@ -1,5 +1,5 @@
 import type { GroupMembers, Membership } from '../domain/roles.js';
-import type { Mention } from '../../templates/message.js';
+import { personIn, type Mention } from '../../templates/message.js';
 
 /**
  * Who the people and groups named in burnrate.yml are on one chat platform: their names (shown
@@ -56,18 +56,30 @@ export function peopleOn(deps: PeopleSources, platform: string): PeopleDirectory
 }
 
 /**
- * A person by user id as a message names them: pingable on the platform whose directory takes the
- * id for one of its people (the `platform` given, when known: where they clicked), and marked with
- * it, so a copy for another platform names them without a ping. A name the directory knows is
- * preferred over the bare id. An id no directory takes is pinged on the platform given (Slack
- * draws a mention as the name) and named as it is elsewhere.
+ * A person (a user id, an email, a group handle or id, as burnrate.yml and the records have them)
+ * as a message names them: pingable on the platform whose directory knows them (the `platform`
+ * given, when known: where they clicked), and marked with it, so a copy for another platform names
+ * them without a ping. A name the directory knows is preferred over the bare id. An id no
+ * directory takes is pinged on the platform given (Slack draws a mention as the name) and named as
+ * it is elsewhere.
  */
 export function personOf(deps: PeopleSources, userId: string, platform?: string): Mention {
-  const ports = deps.chat.filter((port) => port.people && (platform === undefined || port.platform === platform));
-  const known = ports.find((port) => port.people!.nameOf(userId) !== undefined) ?? ports.find((port) => port.people!.isUserId(userId));
-  if (!known)
-    return platform === undefined ? { id: null, name: userId, group: false } : { id: userId, name: userId, group: false, platform };
-  return { ...mentionOf(known.people, userId), platform: known.platform };
+  const mentions = deps.chat.flatMap((port) =>
+    port.people && (platform === undefined || port.platform === platform)
+      ? [{ ...mentionOf(port.people, userId), platform: port.platform }]
+      : [],
+  );
+  const known = mentions.filter((mention) => mention.id !== null);
+  const named = known.find((mention) => mention.name !== userId) ?? known[0];
+  if (named) return named;
+  return platform === undefined || userId.startsWith('@') || isEmail(userId)
+    ? { id: null, name: userId, group: userId.startsWith('@') }
+    : { id: userId, name: userId, group: false, platform };
+}
+
+/** A person by user id inside message text ("Kept running by …"): see personOf. */
+export function personText(deps: PeopleSources, userId: string, platform?: string): string {
+  return personIn(personOf(deps, userId, platform));
 }
 
 /**

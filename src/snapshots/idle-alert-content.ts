@@ -4,6 +4,7 @@ import type { TeamConfig } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import type { GpuFinding } from '../domain/gpu-finding.js';
 import { unownedTeam } from '../config/unowned-team.js';
+import { personText } from '../ports/people-directory.js';
 import { UNOWNED_ID } from '../domain/unowned.js';
 import { idleAlert, type IdleAlertItem } from '../../templates/idle-alert.js';
 import { timeOf, type Message } from '../../templates/message.js';
@@ -32,26 +33,27 @@ export async function idleAlertFor(deps: Deps, team: string | null, findings: re
   const keeps = new Map((await deps.store.keeps.active(now)).map((k) => [k.instanceId, k]));
   const owners = new Map((await deps.store.instanceOwners.list()).map((o) => [o.instanceId, o]));
   const items: IdleAlertItem[] = [];
+  const person = (userId: string) => personText(deps, userId);
   for (const f of findings) {
     const stop = await deps.store.instanceActions.get(f.id, ACTION_IDS.instanceStop);
     const keep = keeps.get(f.instanceId);
     const handed = f.team !== team ? owners.get(f.instanceId) : undefined;
     if (stop?.outcome) {
       const resumed = await deps.store.instanceActions.get(f.id, ACTION_IDS.workloadResume);
-      const stopped = `Stopped by ${stop.byUser} at ${timeOf(stop.at)}${stop.outcome === 'already-stopped' ? ' (it was already stopped)' : ''}`;
+      const stopped = `Stopped by ${person(stop.byUser)} at ${timeOf(stop.at)}${stop.outcome === 'already-stopped' ? ' (it was already stopped)' : ''}`;
       items.push({
         finding: f,
         settled: true,
-        note: resumed?.outcome ? `${stopped}; resumed by ${resumed.byUser} at ${timeOf(resumed.at)}` : stopped,
+        note: resumed?.outcome ? `${stopped}; resumed by ${person(resumed.byUser)} at ${timeOf(resumed.at)}` : stopped,
         // A workload burnrate scaled to zero can be brought back as it was.
         resumable: !resumed?.outcome && stop.outcome === 'stopped' && workloadRefOf(f.instanceId) !== null,
       });
-    } else if (keep) items.push({ finding: f, settled: true, note: `Kept running by ${keep.byUser} until ${timeOf(keep.until)}` });
+    } else if (keep) items.push({ finding: f, settled: true, note: `Kept running by ${person(keep.byUser)} until ${timeOf(keep.until)}` });
     else if (handed)
       items.push({
         finding: f,
         settled: true,
-        note: `Handed to ${alertTeam(deps, handed.team)?.name ?? handed.team} by ${handed.byUser} at ${timeOf(handed.at)}`,
+        note: `Handed to ${alertTeam(deps, handed.team)?.name ?? handed.team} by ${person(handed.byUser)} at ${timeOf(handed.at)}`,
       });
     else items.push({ finding: f, autoStopAt: config ? autoStopAt(config, f, now) : null });
   }

@@ -58,8 +58,8 @@ function cardText(text: string): string {
  */
 function teamsPerson(person: Mention): { text: string; entity?: Element } {
   const name = escapeCardMarkdown(oneLine(person.name));
-  // Teams ids are 29:… or Entra object ids: anything else is named, never sent as an entity.
-  if (!pingableOn(person, 'teams') || person.group || !/^[\w:.@-]{1,200}$/.test(person.id)) return { text: name };
+  // Teams ids (its chat port's platform is `msteams`) are 29:… or Entra object ids: anything else is named, never sent as an entity.
+  if (!pingableOn(person, 'msteams') || person.group || !/^[\w:.@-]{1,200}$/.test(person.id)) return { text: name };
   const text = `<at>${name}</at>`;
   return { text, entity: { type: 'mention', text, mentioned: { id: person.id, name: oneLine(person.name) } } };
 }

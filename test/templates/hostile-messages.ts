@@ -283,7 +283,12 @@ export const HOSTILE_MESSAGES: Record<string, Message> = {
   'review summary': reviewSummary(figures, 10),
   'review chart': reviewChart({ teamName: h('Team'), month: '2026-11', png: PIXEL, team: 't' }),
   'review line': reviewLine({ line, currency: 'USD', people, spot: { dryRun: false, secondApproverAbove: 1000 } }),
-  'review reminder': reviewReminder({ teamName: h('Team'), month: '2026-11', unanswered: [line], people }),
+  'review reminder': reviewReminder({
+    teamName: h('Team'),
+    month: '2026-11',
+    unanswered: [line],
+    people: people.map((id) => ({ id, name: h(id), group: false })),
+  }),
   'review close': reviewClose({ teamName: h('Team'), month: '2026-11', currency: 'USD', decisions: [{ line, saving: 1 }] }),
   'spend summary': spendSummary(
     {
@@ -299,7 +304,12 @@ export const HOSTILE_MESSAGES: Record<string, Message> = {
   ),
   'spot approval pending': spotApprovalPending(h('train-fra'), { ...migration, state: 'approving' }),
   'spot migrated': spotMigrated(h('train-fra'), migration, h('detail')),
-  'spot reverted': spotReverted(h('train-fra'), { ...migration, state: 'reverted' }, USER, h('detail')),
+  'spot reverted': spotReverted(
+    h('train-fra'),
+    { ...migration, state: 'reverted' },
+    { id: USER, name: h('Eve'), group: false },
+    h('detail'),
+  ),
   'stale data notice': staleDataNotice({ teamName: h('Team'), stale: [stale] }),
   'sweep alert': sweepAlert({
     teamName: h('Team'),

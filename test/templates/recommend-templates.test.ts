@@ -94,7 +94,7 @@ const messages: Record<string, Message> = {
   'spot reverted': spotReverted(
     'research-train-fra',
     { ...migration, state: 'reverted', revertedBy: 'U0DEMOALICE', revertedAt: new Date('2026-11-19T10:00:00Z') },
-    'U0DEMOALICE',
+    { id: 'U0DEMOALICE', name: 'Alice Martin', group: false },
     'version 1 is the default again',
   ),
   'sweep alert': sweepAlert({ teamName: 'LLM Training', finding: sweep, dryRun: true }),

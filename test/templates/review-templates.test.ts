@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReviewFigures, TrackedReviewLine } from '../../src/domain/review.js';
-import type { Message } from '../../templates/message.js';
+import type { Mention, Message } from '../../templates/message.js';
+import { DEMO_PEOPLE } from '../../src/providers/demo/demo-people.js';
 import { renderAdaptiveCard } from '../../templates/render/adaptive-card.js';
 import { renderBlockKit } from '../../templates/render/block-kit.js';
 import { renderHtml } from '../../templates/render/html.js';
@@ -82,6 +83,8 @@ const answered = line(1, {
   ownerAt: new Date('2026-12-01T17:05:00Z'),
 });
 const people = ['U0DEMOCAROL', 'U0DEMODAN'];
+/** The demo's people by name, as the chat platform's directory would say. */
+const person = (id: string): Mention => ({ id, name: DEMO_PEOPLE[id] ?? id, group: false });
 
 const messages: Record<string, Message> = {
   'review summary': reviewSummary(figures, 10),
@@ -106,8 +109,13 @@ const messages: Record<string, Message> = {
     people,
     spot: spotOptions,
   }),
-  'review line answered with owner': reviewLine({ line: answered, currency: 'USD', people, spot: spotOptions }),
-  'review reminder': reviewReminder({ teamName: figures.teamName, month: '2026-11', unanswered: [line(2), line(3)], people }),
+  'review line answered with owner': reviewLine({ line: answered, currency: 'USD', people, person, spot: spotOptions }),
+  'review reminder': reviewReminder({
+    teamName: figures.teamName,
+    month: '2026-11',
+    unanswered: [line(2), line(3)],
+    people: people.map(person),
+  }),
   'review close': reviewClose({
     teamName: figures.teamName,
     month: '2026-11',
@@ -117,6 +125,7 @@ const messages: Record<string, Message> = {
       { line: line(2, { answer: 'right-size', answeredBy: 'U0DEMODAN' }), saving: null },
       { line: line(3), saving: 0 },
     ],
+    person,
   }),
 };
 
@@ -147,7 +156,8 @@ describe('review messages', () => {
       select: { action: 'review.owner', initial: '{"line":101,"owner":"U0DEMODAN"}' },
     });
     const text = renderPlainText(messages['review line answered with owner']!);
-    expect(text).toContain('Move to spot: answered by U0DEMOCAROL at 2026-12-01 17:00 UTC');
+    expect(text).toContain('Move to spot: answered by Carol Chen at 2026-12-01 17:00 UTC');
+    expect(text).toContain('Owner: [Carol Chen] [Dan Novak]');
     expect(text).toContain(
       'Right-size to g4dn.xlarge: dan-notebook used at most 12.5 GiB of its 48 GiB GPU memory (26%) and 8% GPU utilisation on average. Saves about $826.46 a month.',
     );

@@ -22,7 +22,7 @@ export const budgetCheckPlugin = defineCheck({
       const label = `${finding.kind === 'budget.forecast' ? 'the forecast' : 'spend'} in ${finding.period}`;
       return { id, kind: 'findings', team: finding.team, group: alertGroup(finding), periodEnd: finding.range.end, label, finding };
     },
-    alertNow: (deps, handle, platform) => currentAlertMessage(deps, handle.finding as TrackedFinding, platform),
+    alertNow: (deps, handle) => currentAlertMessage(deps, handle.finding as TrackedFinding),
   },
   summary: (_deps, check) => `budget check: ${check.findings.length} open finding(s), ${check.alerts.length} new alert(s)`,
 });

@@ -83,7 +83,7 @@ describe('the idle-GPU alert in Slack (real Bolt over HTTP, fake Web API)', () =
     });
     const update = fake.callsOf('chat.update').at(-1)!;
     expect(update.args).toMatchObject({ channel: RESEARCH, ts: alertTs });
-    expect(JSON.stringify(update.args.blocks)).toContain(`Handed to LLM Training by ${ALICE}`);
+    expect(JSON.stringify(update.args.blocks)).toContain(`Handed to LLM Training by <@${ALICE}>`);
 
     // 3. The receiving team's alert goes out through the outbox.
     await deliverOutbox(deps);

@@ -68,10 +68,14 @@ describe('the monthly review thread in Teams: a reply chain under the parent car
     ])
       expect(parentText).toContain(fact);
 
-    // The chart: an Image whose data URI is an indexed-colour PNG under the limit, in a card Teams takes.
+    // The chart: drawn by Teams (Chart.VerticalBar, a bar a day adding up to the month's spend), with
+    // an Image as its fallback whose data URI is an indexed-colour PNG under the limit, in a card Teams takes.
     const card = FakeBotConnector.cardOf(chart);
     expect(adaptiveCardProblems(card)).toEqual([]);
-    const image = card.body.find((e: { type: string }) => e.type === 'Image');
+    const drawn = card.body.find((e: { type: string }) => e.type === 'Chart.VerticalBar');
+    expect(drawn.data).toHaveLength(30);
+    expect(drawn.data.reduce((sum: number, p: { y: number }) => sum + p.y, 0)).toBeCloseTo(review.figures.spend, 0);
+    const image = drawn.fallback;
     expect(image.url).toMatch(/^data:image\/png;base64,/);
     const png = Buffer.from(image.url.slice('data:image/png;base64,'.length), 'base64');
     expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
@@ -79,7 +83,7 @@ describe('the monthly review thread in Teams: a reply chain under the parent car
     expect(png.length).toBeLessThanOrEqual(TEAMS_INLINE_IMAGE_BYTES);
     expect(png.length).toBeLessThan(review.chart.png.length / 2);
     expect(JSON.stringify(chart.activity).length).toBeLessThan(TEAMS_CARD_LIMIT);
-    expect(image.altText).toContain("Stacked bar chart of LLM Training's effective spend per day of November 2026");
+    expect(image.altText).toMatch(/^Spent \$[\d,.]+ over 30 days; the most on day \d+, \$[\d,.]+\.$/);
 
     // The waste diagnosis, its chart inside the card, in a card Teams takes.
     const wasteCard = FakeBotConnector.cardOf(waste);
@@ -143,7 +147,7 @@ describe('the monthly review thread in Teams: a reply chain under the parent car
     const dan = cardButtons(FakeBotConnector.cardOf(second)).find((b) => b.verb === 'review.owner' && b.title === DAN)!;
     const picked = await click(CAROL, second, dan.verb, dan.value);
     expect(picked.type).toBe('application/vnd.microsoft.card.adaptive');
-    expect(cardText(picked.value)).toContain(`Owner: **${DAN}** (set by ${CAROL.aadObjectId} at 2026-12-01 17:00 UTC)`);
+    expect(cardText(picked.value)).toContain(`Owner: ${DAN} (set by ${CAROL.aadObjectId} at 2026-12-01 17:00 UTC)`);
     expect(cardButtons(picked.value).find((b) => b.verb === 'review.owner' && b.value === dan.value)!.title).toBe(`✓ ${DAN}`);
     expect((await deps.store.reviews.lines('llm-training', '2026-11'))[1]).toMatchObject({ owner: DAN, ownerBy: CAROL.aadObjectId });
 

@@ -6,7 +6,7 @@ import { renderHtml } from '../../../templates/render/html.js';
 import { renderPlainText } from '../../../templates/render/plain-text.js';
 
 const carol: Mention = { id: 'U0CAROL', name: 'Carol <Ops> *lead*', group: false, platform: 'slack' };
-const dana: Mention = { id: '29:1dana', name: 'Dana Ng', group: false, platform: 'teams' };
+const dana: Mention = { id: '29:1dana', name: 'Dana Ng', group: false, platform: 'msteams' };
 const leads: Mention = { id: 'S0LEADS', name: '@ml-leads', group: true, platform: 'slack' };
 
 const message: Message = {

@@ -1,20 +1,19 @@
 import { alertGroup } from '../../reconcile.js';
 import type { Deps } from '../../../deps.js';
 import type { TrackedFinding } from '../../../domain/finding.js';
-import { mentionOf } from '../../../ports/people-directory.js';
+import { personOf } from '../../../ports/people-directory.js';
 import { budgetAlert } from '../../../../templates/budget-alert.js';
 import type { Mention, Message } from '../../../../templates/message.js';
 
 /**
- * The alert as it should look on `platform` now: the finding's latest figures, who acknowledged or
- * snoozed it (named as that platform names people), and the buttons that state leaves.
+ * The alert as it should look now: the finding's latest figures, who acknowledged or snoozed it
+ * (pinged on the platform they clicked on, named on the others), and the buttons that state leaves.
  */
-export async function currentAlertMessage(deps: Deps, finding: TrackedFinding, platform: string): Promise<Message> {
+export async function currentAlertMessage(deps: Deps, finding: TrackedFinding): Promise<Message> {
   const now = deps.clock();
   const [ack, snoozes] = await Promise.all([deps.store.acknowledgements.get(finding.id), deps.store.snoozes.active(now)]);
   const snooze = snoozes.find((s) => s.groupKey === alertGroup(finding));
-  const people = deps.chat.find((port) => port.platform === platform)?.people;
-  const person = (userId: string): Mention => mentionOf(people, userId);
+  const person = (userId: string): Mention => personOf(deps, userId);
   const team = deps.config.teams.find((t) => t.id === finding.team);
   return budgetAlert({
     finding,
