@@ -47,6 +47,13 @@ export class FakeGraph {
   readonly certificates: string[] = [];
   /** Tokens of identity providers the app trusts (federated credentials, workload identity), taken as client assertions. */
   readonly federatedTokens = new Set<string>();
+  /**
+   * The managed identities of the host, by client id, as App Service's identity endpoint serves
+   * them (IDENTITY_ENDPOINT, with IDENTITY_HEADER as the shared secret): `managedIdentityEnv()`.
+   */
+  readonly managedIdentities = new Set<string>();
+  readonly identityHeader = randomUUID();
+  readonly managedIdentityRequests: { clientId: string; resource: string; ok: boolean }[] = [];
   /** Members per page of transitiveMembers. */
   pageSize = 2;
   /** Without GroupMember.Read.All (or Group.Read.All) consented, every group read is refused. */
@@ -87,6 +94,7 @@ export class FakeGraph {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
     const raw = await readBody(req);
     const url = new URL(req.url ?? '/', this.origin);
+    if (url.pathname === '/msi/token' && req.method === 'GET') return this.managedIdentityToken(req, url.searchParams, res);
     const openid = /^\/([^/]+)\/v2\.0\/\.well-known\/openid-configuration$/.exec(url.pathname);
     if (openid && req.method === 'GET') return this.openIdConfiguration(decodeURIComponent(openid[1]!), res);
     const token = /^\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(url.pathname);
@@ -178,6 +186,38 @@ export class FakeGraph {
 
   private get authorityHost(): string {
     return this.origin.replace(/^http:/, 'https:');
+  }
+
+  /** The environment App Service gives a process with managed identities, pointing at this fake. */
+  managedIdentityEnv(): Record<string, string> {
+    return { IDENTITY_ENDPOINT: `${this.origin}/msi/token`, IDENTITY_HEADER: this.identityHeader };
+  }
+
+  /**
+   * A token for a managed identity of the host: for Graph (usable here) or for Entra's token
+   * exchange (`api://AzureADTokenExchange`, which an app trusting that identity takes as its
+   * assertion: a federated credential).
+   */
+  private managedIdentityToken(req: IncomingMessage, query: URLSearchParams, res: ServerResponse): void {
+    const clientId = query.get('client_id') ?? '';
+    const resource = query.get('resource') ?? '';
+    const ok =
+      req.headers['x-identity-header'] === this.identityHeader &&
+      query.get('api-version') === '2019-08-01' &&
+      this.managedIdentities.has(clientId);
+    this.managedIdentityRequests.push({ clientId, resource, ok });
+    if (!ok)
+      return void json(res, 400, { statusCode: 400, message: 'No managed identity found for specified ClientId/ResourceId/PrincipalId.' });
+    const token = randomUUID();
+    if (resource === 'api://AzureADTokenExchange') this.federatedTokens.add(token);
+    else this.tokens.add(token);
+    json(res, 200, {
+      access_token: token,
+      expires_on: String(Math.floor(Date.now() / 1000) + 3600),
+      resource,
+      token_type: 'Bearer',
+      client_id: clientId,
+    });
   }
 
   /** The tenant's OpenID configuration, with the fields MSAL reads; a tenant other than the app's is unknown, as in Entra. */
