@@ -28,63 +28,29 @@ export interface ReviewStore {
   close(team: string, month: string, drafts: OutboxDraft[], now: Date): Promise<boolean>;
 }
 
-interface ReviewRow {
-  team: string;
-  month: string;
-  body: string;
-  created_at: string;
-  closes_at: string;
-  reminded_at: string | null;
-  closed_at: string | null;
-}
+/** A review's columns under its record's names: its figures and times still text. */
+const REVIEW = `team, month, body, created_at AS "createdAt", closes_at AS "closesAt", reminded_at AS "remindedAt", closed_at AS "closedAt"`;
+type ReviewRow = Record<'team' | 'month' | 'body' | 'createdAt' | 'closesAt', string> & Record<'remindedAt' | 'closedAt', string | null>;
 
-interface LineRow {
-  id: number;
-  team: string;
-  month: string;
-  rank: number;
+/** A review line's columns under its record's names: its body and times still text. */
+const LINE = `id, team, month, rank, body, answer, answered_by AS "answeredBy", answered_at AS "answeredAt", owner, owner_by AS "ownerBy",
+  owner_at AS "ownerAt", reminded_at AS "remindedAt"`;
+type LineRow = Pick<TrackedReviewLine, 'id' | 'team' | 'month' | 'rank' | 'answer' | 'answeredBy' | 'owner' | 'ownerBy'> & {
   body: string;
-  answer: ReviewAnswer | null;
-  answered_by: string | null;
-  answered_at: string | null;
-  owner: string | null;
-  owner_by: string | null;
-  owner_at: string | null;
-  reminded_at: string | null;
-}
+} & Record<'answeredAt' | 'ownerAt' | 'remindedAt', string | null>;
 
 const date = (iso: string | null) => (iso ? new Date(iso) : null);
 
-function toReview(row: ReviewRow): ReviewRecord {
-  return {
-    team: row.team,
-    month: row.month,
-    figures: JSON.parse(row.body) as ReviewFigures,
-    createdAt: new Date(row.created_at),
-    closesAt: new Date(row.closes_at),
-    remindedAt: date(row.reminded_at),
-    closedAt: date(row.closed_at),
-  };
+function toReview({ body, ...row }: ReviewRow): ReviewRecord {
+  const times = { createdAt: new Date(row.createdAt), closesAt: new Date(row.closesAt) };
+  return { ...row, ...times, figures: JSON.parse(body) as ReviewFigures, remindedAt: date(row.remindedAt), closedAt: date(row.closedAt) };
 }
 
-function toLine(row: LineRow): TrackedReviewLine {
-  const body = JSON.parse(row.body) as Partial<ReviewLine> & Omit<ReviewLine, 'recommendations'>;
-  return {
-    ...body,
-    // Lines recorded before recommendations were stored with them have none.
-    recommendations: body.recommendations ?? [],
-    id: row.id,
-    team: row.team,
-    month: row.month,
-    rank: row.rank,
-    answer: row.answer,
-    answeredBy: row.answered_by,
-    answeredAt: date(row.answered_at),
-    owner: row.owner,
-    ownerBy: row.owner_by,
-    ownerAt: date(row.owner_at),
-    remindedAt: date(row.reminded_at),
-  };
+function toLine({ body, ...row }: LineRow): TrackedReviewLine {
+  const line = JSON.parse(body) as Partial<ReviewLine> & Omit<ReviewLine, 'recommendations'>;
+  // Lines recorded before recommendations were stored with them have none.
+  const times = { answeredAt: date(row.answeredAt), ownerAt: date(row.ownerAt), remindedAt: date(row.remindedAt) };
+  return { ...line, recommendations: line.recommendations ?? [], ...row, ...times };
 }
 
 /**
@@ -132,7 +98,7 @@ export class SqlReviewStore implements ReviewStore {
   }
 
   async line(id: number): Promise<TrackedReviewLine | null> {
-    const row = await this.db.one<LineRow>('SELECT * FROM review_lines WHERE id = ?', [id]);
+    const row = await this.db.one<LineRow>(`SELECT ${LINE} FROM review_lines WHERE id = ?`, [id]);
     return row ? toLine(row) : null;
   }
 
@@ -142,7 +108,9 @@ export class SqlReviewStore implements ReviewStore {
 
   async listOpen(): Promise<ReviewRecord[]> {
     return (
-      await this.db.rows<ReviewRow>(`SELECT * FROM reviews WHERE closed_at IS NULL ORDER BY ${this.db.dialect.bytes('team')}, month`)
+      await this.db.rows<ReviewRow>(
+        `SELECT ${REVIEW} FROM reviews WHERE closed_at IS NULL ORDER BY ${this.db.dialect.bytes('team')}, month`,
+      )
     ).map(toReview);
   }
 
@@ -200,10 +168,12 @@ export class SqlReviewStore implements ReviewStore {
 }
 
 async function recordOf(session: Session, team: string, month: string): Promise<ReviewRecord | null> {
-  const row = await session.one<ReviewRow>('SELECT * FROM reviews WHERE team = ? AND month = ?', [team, month]);
+  const row = await session.one<ReviewRow>(`SELECT ${REVIEW} FROM reviews WHERE team = ? AND month = ?`, [team, month]);
   return row ? toReview(row) : null;
 }
 
 async function linesOf(session: Session, team: string, month: string): Promise<TrackedReviewLine[]> {
-  return (await session.rows<LineRow>('SELECT * FROM review_lines WHERE team = ? AND month = ? ORDER BY rank', [team, month])).map(toLine);
+  return (await session.rows<LineRow>(`SELECT ${LINE} FROM review_lines WHERE team = ? AND month = ? ORDER BY rank`, [team, month])).map(
+    toLine,
+  );
 }
