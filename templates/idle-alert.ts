@@ -59,7 +59,9 @@ export function ownerIdleAlert(alert: Message, teamName: string): Message {
 export function idleAlert(data: IdleAlertData): Message {
   const open = data.items.filter((i) => !i.settled);
   const burned = open.reduce((sum, i) => sum + i.finding.burned, 0);
-  const perDay = open.reduce((sum, i) => sum + i.finding.perDay, 0);
+  // What stopping them would save: prepaid capacity costs the same running or not.
+  const perDay = open.reduce((sum, i) => sum + (i.finding.prepaid ? 0 : i.finding.perDay), 0);
+  const savable = open.length === 0 || open.some((i) => !i.finding.prepaid);
   const count = data.items.length;
   const headline = `${data.teamName}: ${count} idle GPU instance${count === 1 ? '' : 's'}`;
   const blocks: Block[] = [
@@ -69,7 +71,7 @@ export function idleAlert(data: IdleAlertData): Message {
       text:
         open.length === 0
           ? 'Every instance of this alert has been stopped or kept running.'
-          : `**${money(burned)}** burned while idle so far; **${money(perDay)} per day** while they keep running.`,
+          : `**${money(burned)}** burned while idle so far${savable ? `; **${money(perDay)} per day** while they keep running` : ''}.`,
     },
   ];
   for (const item of data.items) {
@@ -93,7 +95,7 @@ export function idleAlert(data: IdleAlertData): Message {
       ? 'Dry run: Stop now says what it would do and stops nothing until actions.enabled is true in burnrate.yml.'
       : 'Stop now stops the instance (its disks and data stay); Keep leaves it running and silences it until then.',
   });
-  return { summary: `${headline} (${money(perDay)} per day)`, blocks };
+  return { summary: savable ? `${headline} (${money(perDay)} per day)` : headline, blocks };
 }
 
 /** "**train-a100-3** (p4d.24xlarge): idle since 19:40 yesterday · $412.00 burned · $786.48 per day" */
@@ -104,7 +106,11 @@ export function lineOf(f: GpuFinding): string {
       : f.description;
   const workload = workloadRefOf(f.instanceId);
   const kind = workload ? `${workload.kind}, ${f.gpus === 1 ? '1 GPU' : `${f.gpus} GPUs`} on ${f.instanceType}` : f.instanceType;
-  const parts = [`**${instanceLabel(f)}** (${kind}): ${what}`, `**${money(f.burned)}** burned`, `${money(f.perDay)} per day`];
+  const parts = [
+    `**${instanceLabel(f)}** (${kind}): ${what}`,
+    `**${money(f.burned)}** burned`,
+    f.prepaid ? 'prepaid: stopping saves nothing, put work on it or release it at the end' : `${money(f.perDay)} per day`,
+  ];
   if (f.protected) parts.push(`protected (${protectionOf(f)}): never stopped by burnrate`);
   return parts.join(' · ');
 }
@@ -144,7 +150,7 @@ function buttonsOf(f: GpuFinding, data: IdleAlertData): Block {
           title: `Stop ${name}?`.slice(0, 100),
           text: workload
             ? `This scales ${workload.kind} ${name} to zero (or suspends it), saving ${money(f.perDay)} per day. Resume brings it back as it was; the node and other pods are not touched.`
-            : `This stops ${name} (${f.instanceId}), saving ${money(f.perDay)} per day. Its disks stay; it can be started again.`,
+            : `This stops ${name} (${f.instanceId}), ${f.prepaid ? 'saving nothing: it is prepaid' : `saving ${money(f.perDay)} per day`}. Its disks stay; it can be started again.`,
           confirm: 'Stop it',
           deny: 'Cancel',
         },

@@ -1,3 +1,4 @@
+import type { PrepaidCapacity } from './gpu-inventory.js';
 import type { InstanceLink } from './instance-links.js';
 
 export type IdleFindingKind = 'gpu.idle' | 'gpu.stalled';
@@ -26,6 +27,8 @@ export interface IdleFinding {
   description: string;
   /** What its GPUs did over the idle period (within the metrics read); absent on findings recorded before. */
   evidence?: IdleEvidence;
+  /** Prepaid capacity (a Capacity Block, a reservation): stopping it saves nothing, so no saving is promised. */
+  prepaid?: PrepaidCapacity;
 }
 
 /** An idle instance's GPUs over the idle period: averages per GPU sample, null where the source has none. */

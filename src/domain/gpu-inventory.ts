@@ -34,6 +34,11 @@ export interface GpuInstance {
    */
   priceBasis?: 'billed' | 'list';
   lifecycle: GpuLifecycle;
+  /**
+   * Paid for whether it runs or not: an EC2 Capacity Block for ML (paid up front, not cancellable)
+   * or an instance in a capacity reservation. Stopping it saves nothing; using it does.
+   */
+  prepaid?: PrepaidCapacity;
   /** Team id resolved from the ownership tags: a team id, UNTAGGED or UNMAPPED (as spend rows have it). */
   team: string;
   /** The raw ownership tag value; null when untagged. */
@@ -70,6 +75,8 @@ export interface KubernetesPlacement {
   /** Its `burnrate.io/keep-until` annotation: the idle check leaves it alone until then. */
   keep: { until: Date; byUser: string } | null;
 }
+
+export type PrepaidCapacity = 'capacity-block' | 'reservation';
 
 /** Tag keys naming the workload, first match wins; compared like ownership tag keys. */
 export const WORKLOAD_TAG_KEYS = ['burnrate:workload', 'workload'] as const;

@@ -1,5 +1,6 @@
 import type { GpuSeries, MetricsRange } from '../../domain/gpu-metrics.js';
 import type { IdleFinding, IdleFindingKind } from '../../domain/gpu-finding.js';
+import type { PrepaidCapacity } from '../../domain/gpu-inventory.js';
 import { describeIdleSince } from './describe-idle.js';
 import { idleEvidence } from './idle-evidence.js';
 import { detectIdleIntervalsMany } from './detect-idle.js';
@@ -20,6 +21,8 @@ export interface IdleInstance {
   workload?: string;
   /** Where its price comes from when not its own region's catalog price; said in the finding. */
   priceNote?: string;
+  /** Paid whether it runs or not: its finding says so, and no stop saving is promised. */
+  prepaid?: PrepaidCapacity;
 }
 
 export interface IdleFindingsInput {
@@ -96,6 +99,7 @@ export function idleFindings(input: IdleFindingsInput): IdleFinding[] {
         (series.length === 0 ? ' (no GPU metrics at all: missing data counts as idle, gpu.idle.missing)' : '') +
         (instance.priceNote ? ` (${instance.priceNote})` : ''),
       evidence: idleEvidence(series, Math.max(idle.since, range.start), range.end),
+      ...(instance.prepaid ? { prepaid: instance.prepaid } : {}),
     });
   }
   return findings.sort((a, b) => b.burned - a.burned || a.instanceId.localeCompare(b.instanceId));

@@ -12,5 +12,6 @@ export function idleInstanceOf(i: GpuInstance, handedTo: string | undefined): Id
     protected: i.protected,
     workload: i.workload,
     ...(i.priceNote ? { priceNote: i.priceNote } : {}),
+    ...(i.prepaid ? { prepaid: i.prepaid } : {}),
   };
 }

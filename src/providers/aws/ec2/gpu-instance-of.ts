@@ -29,6 +29,10 @@ export function gpuInstanceOf(instance: Instance, context: InventoryContext): Gp
   const tags: Record<string, string> = {};
   for (const tag of instance.Tags ?? []) if (tag.Key !== undefined) tags[tag.Key] = tag.Value ?? '';
   const lifecycle = instance.InstanceLifecycle === 'spot' ? 'spot' : 'on-demand';
+  // A Capacity Block is paid up front for its whole term; an instance in a capacity reservation is
+  // paid for by the reservation whether it runs or not.
+  const prepaid =
+    instance.InstanceLifecycle === 'capacity-block' ? 'capacity-block' : instance.CapacityReservationId ? 'reservation' : undefined;
   const ownerTag = ownerTagOf(tags, context.tagKeys);
   const hostNames = [instance.PrivateDnsName, instance.PrivateIpAddress].filter((name): name is string => Boolean(name));
   return {
@@ -55,6 +59,7 @@ export function gpuInstanceOf(instance: Instance, context: InventoryContext): Gp
           priceNote: `no price: the price catalog has no ${instance.InstanceType}; priced by the bill once it shows the instance (or add the type to the catalog)`,
         }),
     lifecycle,
+    ...(prepaid ? { prepaid } : {}),
     team: context.resolveTeam(ownerTag),
     ownerTag,
     workload: workloadOf(tags),
