@@ -19,6 +19,11 @@ export function credentialConnections(credential: TokenCredential, settings: Aut
   };
 }
 
+/** The bot could not get its token: nothing reached the Bot Connector. Entra's words (error codes, never the secret) stay in the message. */
+export class BotSignInError extends Error {
+  override readonly name = 'BotSignInError';
+}
+
 function credentialAuthProvider(credential: TokenCredential, settings: AuthConfiguration): AuthProvider {
   const unsupported = (what: string) => () => Promise.reject(new Error(`burnrate's Teams bot does not use ${what}`));
   return {
@@ -26,8 +31,13 @@ function credentialAuthProvider(credential: TokenCredential, settings: AuthConfi
     async getAccessToken(authConfigOrScope: AuthConfiguration | string, scope?: string): Promise<string> {
       const resource = typeof authConfigOrScope === 'string' ? authConfigOrScope : scope;
       if (!resource) throw new Error('no scope asked for the Bot Connector token');
-      const token = await credential.getToken(resource.endsWith('/.default') ? resource : `${resource}/.default`);
-      if (!token) throw new Error('Entra gave no token for the Bot Connector');
+      let token: { token: string } | null;
+      try {
+        token = await credential.getToken(resource.endsWith('/.default') ? resource : `${resource}/.default`);
+      } catch (error) {
+        throw new BotSignInError(`the bot could not sign in to Entra for the Bot Connector: ${(error as Error).message}`);
+      }
+      if (!token) throw new BotSignInError('Entra gave the bot no token for the Bot Connector');
       return token.token;
     },
     getAgenticApplicationToken: unsupported('agentic identities'),

@@ -1,4 +1,5 @@
 import { DeliveryError } from '../../ports/chat-port.js';
+import { BotSignInError } from './connector-auth.js';
 
 /** Connector answers no retry can fix: the bot was removed, the conversation is gone, the card is invalid, credentials are wrong. */
 const PERMANENT_STATUS = new Set([400, 401, 403, 404, 413]);
@@ -10,6 +11,8 @@ const PERMANENT_STATUS = new Set([400, 401, 403, 404, 413]);
  */
 export function toDeliveryError(error: unknown): DeliveryError {
   if (error instanceof DeliveryError) return error;
+  // No token, no request: nothing can have been posted. Retried, since Entra or the host's identity endpoint may come back.
+  if (error instanceof BotSignInError) return new DeliveryError(`Teams: ${oneLine(error.message)}`);
   const e = error as {
     status?: unknown;
     message?: unknown;

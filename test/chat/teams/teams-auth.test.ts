@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TeamsAuthEndpoints } from '../../../src/chat/teams/teams-adapter.js';
 import type { TeamsSettings } from '../../../src/chat/teams/teams-settings.js';
+import { DeliveryError } from '../../../src/ports/chat-port.js';
 import { FakeBotIdentity } from '../../fakes/fake-bot-identity.js';
 import { FakeGraph } from '../../fakes/fake-graph.js';
 import { testDeps } from '../../support/deps.js';
@@ -69,6 +70,32 @@ describe('Teams requests with an app id set: only tokens the Bot Framework signe
     await h.send(activity, { authorization: `Bearer ${identity.token({ aud: APP_ID, serviceUrl: activity.serviceUrl })}` });
     await h.chat.post(CONVERSATIONS.channel, { summary: 'hello', blocks: [{ type: 'text', text: 'hello' }] });
     expect(bed.fake.calls.map((c) => [c.op, c.authorized])).toEqual([['send', true]]);
+  });
+
+  it('says the bot could not sign in, and that nothing was posted, when Entra refuses its credential', async () => {
+    const t = testDeps(teamsDemoConfig());
+    const wrong: TeamsSettings = { ...settings, credential: { kind: 'secret', secret: 'not-the-secret-entra-knows' } };
+    const h = await bed.start(t.deps, { settings: wrong, endpoints: endpoints() });
+    await t.deps.store.conversations.save({
+      platform: 'msteams',
+      conversationId: CONVERSATIONS.channel,
+      kind: 'channel',
+      reference: {
+        serviceUrl: bed.fake.serviceUrl,
+        channelId: 'msteams',
+        conversation: { id: CONVERSATIONS.channel },
+        bot: { id: '28:bot' },
+      },
+      updatedAt: new Date(),
+    });
+    const failed = await h.chat
+      .post(CONVERSATIONS.channel, { summary: 'hello', blocks: [{ type: 'text', text: 'hello' }] })
+      .catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(DeliveryError);
+    expect(failed).toMatchObject({ permanent: false, maybeDelivered: false });
+    expect((failed as Error).message).toContain('could not sign in to Entra');
+    expect((failed as Error).message).not.toContain('not-the-secret-entra-knows');
+    expect(bed.fake.calls).toEqual([]);
   });
 
   it.each([
