@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, medians of several runs, printed with the machine they ran on.
 // Results also land in bench/out/results.json; BENCHMARKS.md records the figures.
-// BENCH_ONLY=cli,focus,budget,forecast,slack,idle,gpufetch,soak,replicas runs only those (results then go to bench/out/results.<names>.json).
+// BENCH_ONLY=cli,focus,budget,forecast,anomalies,slack,idle,gpufetch,soak,replicas runs only those (results then go to bench/out/results.<names>.json).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { benchBudgetCheck, type BudgetBenchResult } from './budget-check.js';
 import { benchCliStart, printCliStart, type CliStartBench } from './cli-start.js';
 import { benchDeliverySoak, printDeliverySoak, type SoakBench } from './delivery-soak-bench.js';
 import { benchFocusImport } from './focus-import.js';
+import { printAnomalyBacktest, runAnomalyBacktest, type AnomalyBacktestRow } from './anomaly-backtest.js';
 import { printForecastBacktest, runForecastBacktest, type BacktestRow } from './forecast-backtest.js';
 import { benchGpuFetch, type GpuFetchBench } from './gpu-fetch.js';
 import { benchIdleDetection, type IdleDetectionBench } from './idle-detection.js';
@@ -19,7 +20,7 @@ import { benchSlackAck, type SlackAckBench } from './slack-ack.js';
 const OUT = fileURLToPath(new URL('../../bench/out/', import.meta.url));
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
-const BENCHES = ['cli', 'focus', 'budget', 'forecast', 'slack', 'idle', 'gpufetch', 'soak', 'replicas'] as const;
+const BENCHES = ['cli', 'focus', 'budget', 'forecast', 'anomalies', 'slack', 'idle', 'gpufetch', 'soak', 'replicas'] as const;
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
@@ -69,6 +70,12 @@ let forecast: BacktestRow[] | undefined;
 if (selected('forecast')) {
   forecast = runForecastBacktest();
   printForecastBacktest(forecast);
+}
+
+let anomalies: AnomalyBacktestRow[] | undefined;
+if (selected('anomalies')) {
+  anomalies = runAnomalyBacktest();
+  printAnomalyBacktest(anomalies);
 }
 
 let slack: SlackAckBench | undefined;
@@ -163,7 +170,7 @@ if (selected('replicas')) {
 const file = only.length === 0 ? 'results.json' : `results.${only.join('.')}.json`;
 writeFileSync(
   join(OUT, file),
-  `${JSON.stringify({ machine, at: new Date().toISOString(), cli, focus: focus && { ...focus, samples: undefined }, budget, forecast, slack, idle, gpuFetch, kube, soak, replicas }, null, 2)}\n`,
+  `${JSON.stringify({ machine, at: new Date().toISOString(), cli, focus: focus && { ...focus, samples: undefined }, budget, forecast, anomalies, slack, idle, gpuFetch, kube, soak, replicas }, null, 2)}\n`,
 );
 
 function printSlack(slack: SlackAckBench): void {

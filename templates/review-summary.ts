@@ -1,6 +1,7 @@
-import type { ReviewFigures, UnitCost } from '../src/domain/review.js';
+import type { ReviewAnomaly, ReviewFigures, UnitCost } from '../src/domain/review.js';
 import { formatMoney, formatPercent } from '../src/domain/money.js';
-import { freshnessLine, monthName } from './freshness.js';
+import { anomalyWhy } from './anomaly-alert.js';
+import { freshnessLine, monthName, shortDate } from './freshness.js';
 import type { Block, Message } from './message.js';
 import { leftOutSuffix } from './savings-left-out.js';
 
@@ -50,6 +51,7 @@ export function reviewSummary(f: ReviewFigures, lineCount: number): Message {
           : `saved ${saved(f.savings.realised)} in ${month} (confirmed by the bill), ${saved(f.savings.expected)} expected, from ${f.savings.actions} action${f.savings.actions === 1 ? '' : 's'}${leftOutSuffix(f.savings, '. ')}`,
     });
   }
+  if (f.anomalies) facts.push({ label: 'Anomalies this month', value: anomaliesLine(f.anomalies) });
   facts.push({ label: 'Untagged spend (organisation)', value: `${money(f.untagged.amount)} (${formatPercent(f.untagged.share)})` });
   if (f.showback)
     facts.push({
@@ -93,4 +95,12 @@ function unitTable(f: ReviewFigures, money: (n: number) => string): Block {
 function signed(change: number): string {
   const percent = Math.round(change * 1000) / 10;
   return `${percent > 0 ? '+' : ''}${percent}%`;
+}
+
+/** "2: from 8 Nov, +$4,210.00 vs usual: 78% from resource llm-sweep-17 (answered Expected); …". */
+function anomaliesLine(anomalies: readonly ReviewAnomaly[]): string {
+  if (anomalies.length === 0) return 'none';
+  const answered = (a: ReviewAnomaly) =>
+    a.answer ? (a.answer.verdict === 'expected' ? 'answered Expected' : 'answered Not expected') : 'unanswered';
+  return `${anomalies.length}: ${anomalies.map((a) => `from ${shortDate(a.started)}, ${anomalyWhy(a)} (${answered(a)})`).join('; ')}`;
 }

@@ -1,3 +1,4 @@
+import type { AnomalyFinding } from './anomaly-finding.js';
 import type { Recommendation } from './recommendation.js';
 import type { TeamWaste, WasteDiagnosis } from './waste.js';
 import type { SavingsSummary } from './saving.js';
@@ -97,7 +98,12 @@ export interface ReviewFigures {
   waste?: ReviewWaste | null;
   /** What actions taken through burnrate saved the team in the month (the savings ledger); absent in older reviews. */
   savings?: SavingsSummary;
+  /** The spend anomalies that began in the month, as the anomaly check recorded them; absent in older reviews. */
+  anomalies?: ReviewAnomaly[];
 }
+
+/** A spend anomaly as a review shows it: when it began, how far above usual, what moved, how it was answered. */
+export type ReviewAnomaly = Pick<AnomalyFinding, 'id' | 'started' | 'excess' | 'currency' | 'drivers' | 'answer'>;
 
 /** A team's row of the month's waste diagnosis, with what the report around it says. */
 export interface ReviewWaste extends Pick<WasteDiagnosis, 'period' | 'currency' | 'notes'> {

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { TrackedAnomalyFinding } from '../domain/anomaly-finding.js';
-import { addDays, toDay } from '../domain/period.js';
+import { addDays, toDay, type Period } from '../domain/period.js';
+import type { ReviewAnomaly } from '../domain/review.js';
 
 /** The anomalies of the last days as the check recorded them: what `burnrate anomalies`, `/burnrate anomalies` and the review show. */
 export interface AnomalyListing {
@@ -28,4 +29,20 @@ export async function loadAnomalyListing(
     .filter((f) => !options.teams || options.teams.includes(f.team))
     .sort((a, b) => (a.started < b.started ? 1 : a.started > b.started ? -1 : a.team < b.team ? -1 : a.team > b.team ? 1 : 0));
   return { since, days: options.days, anomalies };
+}
+
+/** A team's anomalies that began within `period` (a review's month), earliest first, with their answers. */
+export async function loadPeriodAnomalies(deps: Pick<Deps, 'store'>, team: string, period: Period): Promise<ReviewAnomaly[]> {
+  const seen = await deps.store.anomalyFindings.seenSince(new Date(`${period.start}T00:00:00Z`));
+  return seen
+    .filter((f) => f.team === team && f.started >= period.start && f.started < period.end)
+    .sort((a, b) => (a.started < b.started ? -1 : a.started > b.started ? 1 : 0))
+    .map(({ id, started, excess, currency, drivers, answer }) => ({
+      id,
+      started,
+      excess,
+      currency,
+      drivers,
+      ...(answer ? { answer } : {}),
+    }));
 }

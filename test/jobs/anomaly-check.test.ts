@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { anomalyCheck } from '../../src/checks/anomalies/definition.js';
 import { runCheck } from '../../src/jobs/run-check.js';
+import { loadReviewFigures } from '../../src/jobs/review/review-figures.js';
+import { reviewSummary } from '../../templates/review-summary.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import type { Message } from '../../templates/message.js';
 import { testDeps } from '../support/deps.js';
@@ -110,5 +112,21 @@ describe('the anomaly check on a bill with a runaway sweep', () => {
     const snoozed = await runCheck(deps, anomalyCheck());
     expect(snoozed.findings.map((f) => f.day)).toEqual(['2026-11-11']);
     expect(snoozed.queued).toEqual([]);
+  });
+
+  it("the month's review lists the anomalies that began in it, with how each was answered", async () => {
+    const { deps, setNow } = testDeps({ teams: [TEAM] }, '2026-11-10T09:00:00Z');
+    await importRunawayBill(deps, '2026-11-10', RUNAWAY);
+    const [finding] = (await runCheck(deps, anomalyCheck())).findings;
+    await dispatchClick(deps, CAROL, 'anomaly.expected', { f: finding!.id });
+    setNow('2026-12-01T09:00:00Z');
+    const figures = await loadReviewFigures(deps, deps.config.teams[0]!, '2026-11', null);
+    expect(figures.anomalies!.map((a) => [a.id, a.excess, a.answer?.verdict])).toEqual([[finding!.id, finding!.excess, 'expected']]);
+    const text = renderPlainText(reviewSummary(figures, 0));
+    expect(text).toContain(`Anomalies this month`);
+    expect(text).toContain(`1: from 8 Nov, +$${finding!.excess.toLocaleString('en-US', { minimumFractionDigits: 2 })} vs usual`);
+    expect(text).toContain('(answered Expected)');
+    // October had none.
+    expect((await loadReviewFigures(deps, deps.config.teams[0]!, '2026-10', null)).anomalies).toEqual([]);
   });
 });

@@ -18,7 +18,8 @@ export interface TeamAnomalyInput {
 
 /**
  * The team's anomaly going on now, or null: a run of days beyond both bars (after what Expected
- * answers accept) that reaches the last complete day or the provisional one. The provisional day
+ * answers accept), one day within range allowed between them, that reaches the provisional day or
+ * one of the two complete days before it. The provisional day
  * counts only once it is beyond the bars already (its amount can only grow); not beyond yet, it
  * neither starts nor ends a run. Pure.
  */
@@ -30,10 +31,16 @@ export function teamAnomaly(input: TeamAnomalyInput): AnomalyFinding | null {
     const left = unexplainedExcess(judged.excess, input.drivers.get(day) ?? [], input.acceptances);
     return isBeyond(left, judged.spread, input.policy);
   };
-  const latest = anomalous(input.provisional) ? input.provisional : addDays(input.provisional, -1);
-  if (!anomalous(latest)) return null;
+  // One day back within range does not end an anomaly: a new level's noisy days dip under the bars
+  // now and then, and each dip would otherwise make the next day a new anomaly, alerted again.
+  const latest = [0, -1, -2].map((back) => addDays(input.provisional, back)).find(anomalous);
+  if (!latest) return null;
   let started = latest;
-  while (anomalous(addDays(started, -1))) started = addDays(started, -1);
+  for (;;) {
+    if (anomalous(addDays(started, -1))) started = addDays(started, -1);
+    else if (anomalous(addDays(started, -2))) started = addDays(started, -2);
+    else break;
+  }
   const last = byDay.get(latest)!;
   const days = input.judged.filter((j) => j.day >= started && j.day <= latest);
   return {

@@ -17,6 +17,7 @@ import { periodWindow } from '../../snapshots/gpu-windows.js';
 import { loadSavingsLedger, savingsSummary } from '../../snapshots/savings-ledger.js';
 import { UNMAPPED, UNTAGGED } from '../../domain/spend.js';
 import { loadBudgetSnapshot } from '../../snapshots/budget-snapshot.js';
+import { loadPeriodAnomalies } from '../../snapshots/anomaly-listing.js';
 import { nextMonth, previousMonth } from './review-calendar.js';
 
 /** Everything a month's review of one team says, read from the store (and GPU metrics when configured). */
@@ -35,7 +36,7 @@ export async function loadReviewFigures(
   const fx = rates ?? (await loadFxRates(deps));
   const currency = teamCurrency(deps.config, team.id);
   const to = { currency, fx };
-  const [byTeamTotals, previousTotals, experiments, runs, sweeps, snapshot, ledger] = await Promise.all([
+  const [byTeamTotals, previousTotals, experiments, runs, sweeps, snapshot, ledger, anomalies] = await Promise.all([
     loadSpendTotals(deps, { period }, 'team', currency, fx),
     loadSpendTotals(deps, { period: monthOf(`${before}-01`), teams: [team.id] }, 'team', currency, fx),
     loadUnitTotals(deps, period, team.id, 'experiment', to),
@@ -43,6 +44,7 @@ export async function loadReviewFigures(
     loadUnitTotals(deps, period, team.id, 'sweep', to),
     loadBudgetSnapshot(deps, [team], deps.clock()),
     loadSavingsLedger(deps, period, [team.id]),
+    loadPeriodAnomalies(deps, team.id, period),
   ]);
   const byTeam = byTeamTotals.rows;
   const previous = previousTotals.rows;
@@ -86,6 +88,7 @@ export async function loadReviewFigures(
     dataThrough: snapshot.dataThrough,
     waste: reviewWaste(waste, team.id),
     savings: savingsSummary(ledger),
+    anomalies,
   };
 }
 
