@@ -41,7 +41,7 @@ export class SqlOutboxStore implements OutboxStore {
 
   async due(now: Date, limit = 100): Promise<OutboxItem[]> {
     const dbNow = this.clock.plus(0);
-    const rows = await this.db.rows<OutboxRow>(`SELECT o.*, p.ref AS parent_ref ${due(dbNow.sql)} ORDER BY o.id LIMIT ?`, [
+    const rows = await this.db.rows<OutboxRow>(`SELECT ${item()}, p.ref AS "parentRef" ${due(dbNow.sql)} ORDER BY o.id LIMIT ?`, [
       now.toISOString(),
       ...dbNow.params,
       limit,
@@ -53,8 +53,8 @@ export class SqlOutboxStore implements OutboxStore {
     const d = this.db.dialect;
     return this.db.transaction(async (tx) => {
       const dbNow = this.clock.plus(0);
-      const next = await tx.one<{ id: number; parent_ref: string | null }>(
-        `SELECT o.id, p.ref AS parent_ref ${due(dbNow.sql)} AND ${onPlatforms(d)} ORDER BY o.id LIMIT 1 ${d.skipLocked('o')}`,
+      const next = await tx.one<{ id: number; parentRef: string | null }>(
+        `SELECT o.id, p.ref AS "parentRef" ${due(dbNow.sql)} AND ${onPlatforms(d)} ORDER BY o.id LIMIT 1 ${d.skipLocked('o')}`,
         [now.toISOString(), ...dbNow.params, d.list(platforms)],
       );
       if (!next) return null;
@@ -65,10 +65,10 @@ export class SqlOutboxStore implements OutboxStore {
       const row = await tx.one<OutboxRow>(
         `UPDATE outbox SET status = 'sending', lease_owner = ?, lease_until = ${until.sql},
            first_attempt_at = coalesce(first_attempt_at, ${started.sql}), in_doubt = CASE WHEN status = 'sending' THEN 1 ELSE in_doubt END
-         WHERE id = ? RETURNING *`,
+         WHERE id = ? RETURNING ${item('')}`,
         [owner, ...until.params, ...started.params, next.id],
       );
-      return row ? toOutboxItem({ ...row, parent_ref: next.parent_ref }) : null;
+      return row ? toOutboxItem({ ...row, parentRef: next.parentRef }) : null;
     });
   }
 
@@ -158,7 +158,7 @@ export class SqlOutboxStore implements OutboxStore {
 
   async failed(limit = 50): Promise<OutboxItem[]> {
     const rows = await this.db.rows<OutboxRow>(
-      `SELECT o.*, NULL AS parent_ref FROM outbox o WHERE status = 'failed' ORDER BY id DESC LIMIT ?`,
+      `SELECT ${item()}, NULL AS "parentRef" FROM outbox o WHERE status = 'failed' ORDER BY id DESC LIMIT ?`,
       [limit],
     );
     return rows.map(toOutboxItem);
@@ -207,41 +207,12 @@ export async function enqueueOutbox(tx: Session, items: OutboxDraft[], now: Date
 }
 
 /** An outbox row as read back (times ISO text, flags 0/1), with its parent's ref. */
-interface OutboxRow {
-  id: number;
-  dedupe_key: string;
-  target: string;
-  message: string;
-  status: OutboxItem['status'];
-  attempts: number;
-  next_attempt_at: string;
-  ref: string | null;
-  last_error: string | null;
-  op: OutboxItem['op'];
-  parent_ref: string | null;
-  in_doubt: number;
-  first_attempt_at: string | null;
-  first_failure_at: string | null;
-}
-
-function toOutboxItem(row: OutboxRow): OutboxItem {
-  return {
-    id: row.id,
-    dedupeKey: row.dedupe_key,
-    target: row.target,
-    message: JSON.parse(row.message) as Message,
-    status: row.status,
-    attempts: row.attempts,
-    nextAttemptAt: row.next_attempt_at,
-    ref: row.ref,
-    lastError: row.last_error,
-    op: row.op,
-    parentRef: row.parent_ref,
-    inDoubt: row.in_doubt === 1,
-    firstAttemptAt: row.first_attempt_at,
-    firstFailureAt: row.first_failure_at,
-  };
-}
+/** An outbox row under its item's names (`o` the table's alias; '' in RETURNING): its message still JSON, in_doubt 0 or 1. */
+const item = (o = 'o.') => `${o}id, ${o}dedupe_key AS "dedupeKey", ${o}target, ${o}message, ${o}status, ${o}attempts,
+  ${o}next_attempt_at AS "nextAttemptAt", ${o}ref, ${o}last_error AS "lastError", ${o}op, ${o}in_doubt AS "inDoubt",
+  ${o}first_attempt_at AS "firstAttemptAt", ${o}first_failure_at AS "firstFailureAt"`;
+type OutboxRow = Omit<OutboxItem, 'message' | 'inDoubt'> & { message: string; inDoubt: number };
+const toOutboxItem = (row: OutboxRow): OutboxItem => ({ ...row, message: JSON.parse(row.message) as Message, inDoubt: row.inDoubt === 1 });
 
 /** The earlier of a pending item's due time and a lease's end moved from the database's clock to `now`'s. */
 function nextDue(pending: string | null, leaseEnd: string | null, dbNow: Date, now: Date | undefined): Date | null {
