@@ -42,6 +42,8 @@ const MAX_ACTIONS_PER_SET = 5;
 const MAX_TABLE_ROWS = 50;
 /** Relative column widths stop growing here, so one long cell cannot squeeze the other columns. */
 const MAX_COLUMN_WEIGHT = 30;
+/** A text column wider than this wraps between its words: the figures beside it keep their room. */
+const TEXT_COLUMN_WEIGHT = 14;
 
 /** Neutral markup to TextBlock markdown: **bold** stays bold, a person a mention, everything else is literal. */
 function cardText(text: string): string {
@@ -77,9 +79,16 @@ function lineBlock(text: string, extra: Element = {}): Element {
 function tableElement(block: TableBlock): Element[] {
   const shown = block.rows.slice(0, MAX_TABLE_ROWS);
   // Column widths are relative weights: proportional to the longest content, within bounds.
+  // On a phone (a 360 px card) a figure must not break inside ("$8,822./15"): a right-aligned
+  // column is as wide as its longest figure, uncapped; a text column wraps between words, so it
+  // weighs its longest word or a short cap, whichever is more. A header wraps between its words too.
   const weight = (i: number) => {
-    const cells = [block.columns[i]?.label ?? '', ...shown.map((row) => row[i] ?? '')];
-    return Math.min(MAX_COLUMN_WEIGHT, Math.max(1, ...cells.map((cell) => textWidth(stripMarkup(cell)))));
+    const right = block.columns[i]?.align === 'right';
+    const cells = shown.map((row) => stripMarkup(row[i] ?? ''));
+    const words = [block.columns[i]?.label ?? '', ...cells].flatMap((cell) => stripMarkup(cell).split(/\s+/));
+    const longestWord = Math.max(1, ...words.map(textWidth));
+    if (right) return Math.max(longestWord, ...cells.map(textWidth));
+    return Math.min(MAX_COLUMN_WEIGHT, Math.max(longestWord, Math.min(TEXT_COLUMN_WEIGHT, Math.max(1, ...cells.map(textWidth)))));
   };
   const row = (cells: string[], header: boolean) => ({
     type: 'TableRow',

@@ -46,7 +46,11 @@ function tableHtml(block: TableBlock): string {
   const cls = (i: number) => (block.columns[i]?.align === 'right' ? ' class="num"' : '');
   const head = block.columns.map((column, i) => `<th scope="col"${cls(i)}>${inline(column.label)}</th>`).join('');
   // Every row gets one cell per column: a short row must not shift its cells left.
-  const rows = block.rows.map((row) => `<tr>${block.columns.map((_, i) => `<td${cls(i)}>${inline(row[i] ?? '')}</td>`).join('')}</tr>`);
+  // Each cell names its column (data-label): on a phone the page lays a row out as label–value pairs.
+  const label = (i: number) => ` data-label="${plain(block.columns[i]?.label ?? '')}"`;
+  const rows = block.rows.map(
+    (row) => `<tr>${block.columns.map((_, i) => `<td${cls(i)}${label(i)}>${inline(row[i] ?? '')}</td>`).join('')}</tr>`,
+  );
   // The wrapper scrolls sideways on a narrow screen instead of squeezing long resource names.
   return `<div class="b-table"><table><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }

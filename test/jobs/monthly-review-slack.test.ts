@@ -19,7 +19,6 @@ import { ADMIN, ALICE, BOB, CAROL, DAN, LLM_CHANNEL as CHANNEL, RESEARCH_CHANNEL
 
 // The demo organisation's LLM Training team (owner CAROL, approver DAN; Los Angeles) on Tuesday
 // 1 Dec 2026, 09:00 in Los Angeles: its first working day of December, review of November.
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const usd = (n: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(n);
 
 describe('the monthly review thread on Slack (demo organisation, real Bolt, fake Web API)', () => {
@@ -35,7 +34,7 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
 
   beforeAll(async () => {
     fake = await FakeSlackApi.start({
-      expect: ['chat.postMessage', 'chat.update', 'files.getUploadURLExternal', 'files.completeUploadExternal'],
+      expect: ['chat.postMessage', 'chat.update'],
     });
     const config = demoConfig();
     deps = {
@@ -77,7 +76,7 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
   };
   const lineTs = (call: SlackApiCall) => call.answer!.ts as string;
 
-  it('posts the parent, uploads the chart into its thread and posts the top 10 lines there, once', async () => {
+  it('posts the parent, the chart Slack draws into its thread and the top 10 lines there, once', async () => {
     // Each metrics window (the month's idle cost, the week behind the recommendations) is read once
     // per source for the whole review, not once per line.
     const windows: string[] = [];
@@ -93,9 +92,9 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
     expect(await deliverOutbox(deps)).toEqual({ sent: 13, retried: 0, failed: 0 });
     expect(await deliverOutbox(deps)).toEqual({ sent: 0, retried: 0, failed: 0 });
 
-    // The parent, the waste diagnosis, the ten lines.
+    // The parent, the chart, the waste diagnosis, the ten lines.
     const posts = fake.callsOf('chat.postMessage');
-    expect(posts).toHaveLength(12);
+    expect(posts).toHaveLength(13);
     const parent = posts[0]!;
     expect(parent.args).toMatchObject({ channel: CHANNEL });
     expect(parent.args.thread_ts).toBeUndefined();
@@ -115,23 +114,23 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
     checkSlackLimits(parent.args.blocks as SlackBlock[]);
     parentTs = parent.answer!.ts as string;
 
-    // The chart: three upload steps, a real PNG, shared into the parent's thread.
-    const uploads = [...fake.uploads.values()];
-    // Each name carries its outbox key's tag, so an upload in doubt can be found in the thread.
-    expect(uploads.map((u) => u.filename.replace(/-k[0-9a-f]{16}\.png$/, '.png'))).toEqual([
-      'burnrate-llm-training-2026-11.png',
-      'burnrate-waste.png',
-    ]);
-    const [upload] = uploads;
-    expect(upload).toMatchObject({ channel: CHANNEL, threadTs: parentTs, completed: true });
-    expect(upload!.bytes!.subarray(0, 8)).toEqual(PNG_SIGNATURE);
-    expect(upload!.bytes!.equals(review!.chart.png)).toBe(true);
+    // The chart: drawn by Slack from its numbers (a data_visualization block), in the parent's thread,
+    // one bar a day of November whose days add up to the month the PNG draws; no file goes.
+    expect(fake.uploads.size).toBe(0);
+    const chart = posts[1]!;
+    expect(chart.args.thread_ts).toBe(parentTs);
+    checkSlackLimits(chart.args.blocks as SlackBlock[]);
+    const [drawn] = (chart.args.blocks as Record<string, any>[]).filter((b) => b.type === 'data_visualization');
+    expect(drawn).toMatchObject({ title: 'LLM Training: daily spend, November 2026', chart: { type: 'bar' } });
+    const bars = drawn!.chart.series[0].data as { label: string; value: number }[];
+    expect(bars.length).toBeLessThanOrEqual(20);
+    expect(bars.reduce((sum, b) => sum + b.value, 0)).toBeCloseTo(review!.figures.spend, 0);
 
-    const waste = posts[1]!;
+    const waste = posts[2]!;
     expect(waste.args.thread_ts).toBe(parentTs);
     expect(waste.args.text).toMatch(/^GPU waste, LLM Training: \$[\d,.]+ of \$[\d,.]+ a month/);
     checkSlackLimits(waste.args.blocks as SlackBlock[]);
-    lineCalls = posts.slice(2);
+    lineCalls = posts.slice(3);
     lineCalls.forEach((call, i) => {
       expect(call.args.thread_ts).toBe(parentTs);
       expect(call.args.text).toMatch(new RegExp(`^#${i + 1} `));
@@ -173,7 +172,7 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
     expect(again).toMatchObject({ created: false, queued: 0 });
     expect(again!.lines.map((l) => l.id)).toEqual(review!.lines.map((l) => l.id));
     expect(await deliverOutbox(deps)).toEqual({ sent: 0, retried: 0, failed: 0 });
-    expect(fake.callsOf('chat.postMessage')).toHaveLength(12);
+    expect(fake.callsOf('chat.postMessage')).toHaveLength(13);
   });
 
   it('records an answer with who and when and updates the line; refuses someone outside the team', async () => {
@@ -283,7 +282,7 @@ describe('Approve spot migration from a line of the review thread (demo organisa
 
   beforeAll(async () => {
     fake = await FakeSlackApi.start({
-      expect: ['chat.postMessage', 'chat.update', 'files.getUploadURLExternal', 'files.completeUploadExternal'],
+      expect: ['chat.postMessage', 'chat.update'],
     });
     const config = demoConfig();
     config.actions.enabled = true;
@@ -311,12 +310,12 @@ describe('Approve spot migration from a line of the review thread (demo organisa
     await deliverOutbox(deps);
     await deliverOutbox(deps);
     const posts = fake.callsOf('chat.postMessage');
-    expect(posts).toHaveLength(12);
+    expect(posts).toHaveLength(13);
     const parentTs = posts[0]!.answer!.ts as string;
-    // The parent, the waste diagnosis, then the lines.
+    // The parent, the chart, the waste diagnosis, then the lines.
     const lineOf = (label: string) => {
       const index = review!.lines.findIndex((l) => l.label === label);
-      return { line: review!.lines[index]!, call: posts[2 + index]! };
+      return { line: review!.lines[index]!, call: posts[3 + index]! };
     };
     const fra = lineOf('research-train-fra');
     const a2 = lineOf('research-a2-8g'); // checkpoints every 2h: recommended, but not ready for spot
@@ -385,7 +384,7 @@ describe('Approve spot migration from a line of the review thread (demo organisa
       thread_ts: parentTs,
       text: 'research-train-fra is back on on-demand capacity',
     });
-    expect(fake.callsOf('chat.postMessage')).toHaveLength(12 + 3);
+    expect(fake.callsOf('chat.postMessage')).toHaveLength(13 + 3);
 
     const audit = (await deps.store.audit.list(20))
       .filter((a) => a.action.startsWith('spot.'))

@@ -14,6 +14,8 @@ export interface ConsolePageData {
   latest: Readonly<Record<string, number>>;
   /** The selected channel's stream, already rendered (see console-stream.ts). */
   streamHtml: string;
+  /** Which look the stream has: the Slack-like HTML, or the cards Teams receives. */
+  view?: 'slack' | 'teams';
 }
 
 /**
@@ -52,6 +54,7 @@ export function renderConsolePage(data: ConsolePageData): string {
     (u) =>
       `<option value="${escapeHtml(u.id)}"${u.id === data.as ? ' selected' : ''}>${escapeHtml(u.name === u.id ? u.id : `${u.name} (${u.id})`)} — ${escapeHtml(u.roles)}</option>`,
   );
+  const view = data.view ?? 'slack';
   const title = current ? (current.id.startsWith('@') ? current.name : `# ${current.id}`) : '';
   const topic = current ? (current.id.startsWith('@') ? current.topic : `${current.name} · ${current.topic}`) : '';
   return `<!doctype html>
@@ -63,7 +66,7 @@ export function renderConsolePage(data: ConsolePageData): string {
 <link rel="icon" href="data:,">
 <style nonce="${data.nonce}">${CONSOLE_CSS}</style>
 </head>
-<body data-channel="${escapeHtml(current?.id ?? '')}">
+<body data-channel="${escapeHtml(current?.id ?? '')}" data-view="${view}">
 <div class="app">
   <header class="topbar">
     <div class="brand"><span class="logo" aria-hidden="true">b</span>burnrate <span class="sub">console · what the bot posts, without Slack or Teams</span></div>
@@ -77,7 +80,8 @@ export function renderConsolePage(data: ConsolePageData): string {
     <p class="sidebar-foot">One channel per team. Pick who you act as at the top: buttons and commands are checked against that user's roles.</p>
   </nav>
   <main class="main">
-    <header class="channel-head"><h1 id="channel-title">${escapeHtml(title)}</h1><p id="channel-topic">${escapeHtml(topic)}</p></header>
+    <header class="channel-head"><div class="channel-name"><h1 id="channel-title">${escapeHtml(title)}</h1><p id="channel-topic">${escapeHtml(topic)}</p></div>
+      <div class="views" role="group" aria-label="Show messages as"><button type="button" data-view="slack" aria-pressed="${view === 'slack'}">Slack</button><button type="button" data-view="teams" aria-pressed="${view === 'teams'}">Teams</button></div></header>
     <section id="stream" class="stream" aria-label="Messages" aria-live="polite">${data.streamHtml}</section>
     <form id="command" class="composer" autocomplete="off">
       <label for="command-text" class="prefix">/burnrate</label>
@@ -94,6 +98,7 @@ export function renderConsolePage(data: ConsolePageData): string {
     <menu><button class="btn" value="deny" id="confirm-deny"></button><button class="btn btn-primary" value="ok" id="confirm-ok"></button></menu>
   </form>
 </dialog>
+<script nonce="${data.nonce}" src="/console/adaptivecards.js"></script>
 <script nonce="${data.nonce}">${CONSOLE_SCRIPT}</script>
 </body>
 </html>

@@ -16,7 +16,7 @@ export const CONSOLE_SCRIPT = `
   'use strict';
   const $ = (id) => document.getElementById(id);
   const stream = $('stream'), picker = $('as'), form = $('command'), input = $('command-text'), status = $('status');
-  const state = { channel: document.body.dataset.channel, as: picker.value };
+  const state = { channel: document.body.dataset.channel, as: picker.value, view: document.body.dataset.view || 'slack' };
   let loading = null, again = false;
 
   function say(text, isError) {
@@ -61,7 +61,39 @@ export const CONSOLE_SCRIPT = `
 
   function pageUrl() {
     const params = new URLSearchParams({ channel: state.channel, as: state.as });
+    if (state.view === 'teams') params.set('view', 'teams');
     return location.pathname + '?' + params.toString();
+  }
+
+  // The Teams view: each message is the card Teams receives, drawn by Microsoft's card SDK. Its
+  // markdown is the little Teams reads in cards (bold, escapes, <at> mentions), written through
+  // an escape first, so a card's text never becomes markup.
+  const AC = window.AdaptiveCards;
+  if (AC) {
+    const escape = (text) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+    AC.AdaptiveCard.onProcessMarkdown = (text, result) => {
+      result.outputHtml = escape(text)
+        .replace(/\\*\\*(.+?)\\*\\*/g, '<strong>$1</strong>')
+        .replace(/&lt;at&gt;(.+?)&lt;\\/at&gt;/g, '<strong class="mention">@$1</strong>')
+        .replace(/\\\\([\\\\\\x60*_{}\\[\\]()#+\\-.!|~>])/g, '$1')
+        .replace(/\\n/g, '<br>');
+      result.didProcess = true;
+    };
+  }
+  const hostConfig = AC ? new AC.HostConfig({ fontFamily: "'Segoe UI', system-ui, -apple-system, sans-serif" }) : null;
+  function drawCards(root) {
+    for (const holder of root.querySelectorAll('.ac-card')) {
+      if (!AC) { holder.textContent = 'The Teams view needs the adaptivecards package: npm install adaptivecards'; continue; }
+      const card = new AC.AdaptiveCard();
+      card.hostConfig = hostConfig;
+      card.onExecuteAction = (action) => {
+        if (action instanceof AC.OpenUrlAction) { window.open(action.url, '_blank', 'noopener'); return; }
+        if (action instanceof AC.ExecuteAction) act(action.verb, action.data && action.data.value, holder.closest('[data-message-id]'), null, action.title);
+      };
+      card.parse(JSON.parse(holder.dataset.card));
+      const drawn = card.render();
+      if (drawn) holder.replaceChildren(drawn);
+    }
   }
 
   async function post(path, body) {
@@ -77,11 +109,12 @@ export const CONSOLE_SCRIPT = `
     loading = (async () => {
       try {
         const viewer = state.as;
-        const res = await fetch('/console/messages?' + new URLSearchParams({ channel: state.channel, as: viewer }), { credentials: 'same-origin' });
+        const res = await fetch('/console/messages?' + new URLSearchParams({ channel: state.channel, as: viewer, view: state.view }), { credentials: 'same-origin' });
         const data = await res.json();
         if (!res.ok) { say(data.error, true); return; }
         const nearBottom = stream.scrollHeight - stream.scrollTop - stream.clientHeight < 80;
         stream.innerHTML = data.html;
+        drawCards(stream);
         if (viewer === state.as) {
           for (const [channel, id] of Object.entries(data.latest || {})) {
             const link = linkOf(channel);
@@ -163,22 +196,36 @@ export const CONSOLE_SCRIPT = `
     }
   });
 
-  stream.addEventListener('click', async (event) => {
-    const button = event.target.closest('button[data-action]');
-    if (!button) return;
-    const message = button.closest('[data-message-id]');
-    if (!(await confirmed(button))) return;
-    button.disabled = true;
-    say(button.textContent + ' …');
+  // A click, from a button of the Slack view or an action of a Teams card: the same request.
+  async function act(action, value, message, button, label) {
+    if (button) button.disabled = true;
+    say(label + ' …');
     try {
-      await post('/console/action', { as: state.as, action: button.dataset.action, value: button.dataset.value, messageId: Number(message.dataset.messageId) });
+      await post('/console/action', { as: state.as, action, value: value || '', messageId: Number(message.dataset.messageId) });
       say('');
       await refresh(false);
     } catch (error) {
-      button.disabled = false;
+      if (button) button.disabled = false;
       say(error.message, true);
     }
+  }
+
+  stream.addEventListener('click', async (event) => {
+    const button = event.target.closest('button[data-action]');
+    if (!button) return;
+    if (!(await confirmed(button))) return;
+    act(button.dataset.action, button.dataset.value, button.closest('[data-message-id]'), button, button.textContent);
   });
+
+  for (const toggle of document.querySelectorAll('.views button')) {
+    toggle.addEventListener('click', () => {
+      state.view = toggle.dataset.view;
+      document.body.dataset.view = state.view;
+      for (const other of document.querySelectorAll('.views button')) other.setAttribute('aria-pressed', String(other === toggle));
+      history.replaceState(null, '', pageUrl());
+      refresh(false);
+    });
+  }
 
   const events = new EventSource('/console/events');
   events.addEventListener('change', (event) => {
@@ -196,6 +243,7 @@ export const CONSOLE_SCRIPT = `
   markSeen(state.channel, Number(linkOf(state.channel)?.dataset.latest || 0));
   showUnread();
   localTimes(stream);
+  drawCards(stream);
   stream.scrollTop = stream.scrollHeight;
 })();
 `;

@@ -18,6 +18,7 @@ import { actionInteraction, commandInteraction } from './console-interaction.js'
 import { consoleCsp, renderConsolePage, renderTokenPage } from './console-page.js';
 import { tokenMatches, type ConsoleSettings } from './console-settings.js';
 import { renderStream } from './console-stream.js';
+import { cardSdk, viewOf, type ConsoleView } from './console-teams-view.js';
 
 const commandSchema = z.strictObject({
   as: z.string().min(1).max(200),
@@ -59,10 +60,11 @@ export function createConsoleRoutes(
       throw new HttpProblem(400, `channel: unknown channel "${channel}"; use one of ${[...channelIds].join(', ')}`);
     return channel;
   };
-  const streamOf = async (channel: string, as: string) =>
+  const streamOf = async (channel: string, as: string, view: ConsoleView = 'slack') =>
     renderStream(
       channel === HOME_CHANNEL ? [await homeMessage(deps, as, nameOf(as))] : await deps.store.console.list(channel, as),
       channels.find((c) => c.id === channel)!,
+      view,
     );
 
   const page: Route = async (req, res) => {
@@ -89,14 +91,16 @@ export function createConsoleRoutes(
       ? url.searchParams.get('channel')!
       : busiestChannel(channels, activity);
     const nonce = randomBytes(16).toString('base64');
+    const view = viewOf(url.searchParams.get('view'));
     const html = renderConsolePage({
       nonce,
+      view,
       users: consoleUsers(deps.config, nameOf),
       channels: consoleChannels(deps.config, nameOf),
       as,
       channel,
       latest: latestIds(channels, activity),
-      streamHtml: await streamOf(channel, as),
+      streamHtml: await streamOf(channel, as, view),
     });
     sendHtml(res, 200, html, { 'content-security-policy': consoleCsp(nonce) });
   };
@@ -120,9 +124,21 @@ export function createConsoleRoutes(
       const url = new URL(req.url ?? '/', 'http://console');
       const channel = knownChannel(url.searchParams.get('channel') ?? '');
       const as = knownUser(url.searchParams.get('as') ?? '');
-      const html = await streamOf(channel, as);
+      const html = await streamOf(channel, as, viewOf(url.searchParams.get('view')));
       // With the stream, what every channel holds for this viewer now: the page's unread markers follow it.
       sendJson(res, 200, { channel, html, latest: latestIds(channels, await deps.store.console.activity(as)) });
+    }),
+  );
+
+  // Microsoft's card SDK, which draws the Teams view in the page (a nonce'd script of the page's own origin).
+  routes.set(
+    'GET /console/adaptivecards.js',
+    guarded(deps, async (req, res) => {
+      checkAccess(req, settings);
+      const script = await cardSdk();
+      if (script === null) throw new HttpProblem(404, 'the Teams view needs the adaptivecards package (npm install adaptivecards)');
+      res.writeHead(200, { ...SAFE_HEADERS, 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'private, max-age=3600' });
+      res.end(script);
     }),
   );
 

@@ -1,23 +1,24 @@
 import type { ConsoleMessage } from '../../store/console-messages.js';
 import { escapeHtml, renderHtml } from '../../../templates/render/html.js';
 import type { ConsoleChannel } from './console-directory.js';
+import { cardHtml, type ConsoleView } from './console-teams-view.js';
 
 /**
  * A channel's messages as HTML: top-level messages in order, each with its thread below it.
  * Message bodies come from the HTML renderer (which escapes everything); this file adds the
  * chat chrome around them: who, when, edited, visible only to you.
  */
-export function renderStream(messages: readonly ConsoleMessage[], channel: ConsoleChannel): string {
+export function renderStream(messages: readonly ConsoleMessage[], channel: ConsoleChannel, view: ConsoleView = 'slack'): string {
   const replies = new Map<number, ConsoleMessage[]>();
   for (const m of messages) if (m.parentId !== null) replies.set(m.parentId, [...(replies.get(m.parentId) ?? []), m]);
   const roots = messages.filter((m) => m.parentId === null);
   if (roots.length === 0) return emptyStream(channel);
   // In the direct-message view everything is private: marking each message would only be noise.
   const marked = !channel.id.startsWith('@');
-  return roots.map((m) => messageHtml(m, replies.get(m.id) ?? [], marked)).join('');
+  return roots.map((m) => messageHtml(m, replies.get(m.id) ?? [], marked, view)).join('');
 }
 
-function messageHtml(m: ConsoleMessage, thread: readonly ConsoleMessage[], marked: boolean): string {
+function messageHtml(m: ConsoleMessage, thread: readonly ConsoleMessage[], marked: boolean, view: ConsoleView): string {
   const isPrivate = marked && m.privateTo !== null;
   const who = m.author ?? 'burnrate';
   const classes = ['msg', ...(m.author ? ['msg-user'] : []), ...(isPrivate ? ['msg-private'] : [])];
@@ -29,12 +30,12 @@ function messageHtml(m: ConsoleMessage, thread: readonly ConsoleMessage[], marke
     ...(isPrivate ? ['<span class="private-note">only visible to you</span>'] : []),
   ];
   const replies = thread.length
-    ? `<div class="thread" aria-label="thread"><p class="thread-count">${thread.length} ${thread.length === 1 ? 'reply' : 'replies'}</p>${thread.map((r) => messageHtml(r, [], marked)).join('')}</div>`
+    ? `<div class="thread" aria-label="thread"><p class="thread-count">${thread.length} ${thread.length === 1 ? 'reply' : 'replies'}</p>${thread.map((r) => messageHtml(r, [], marked, view)).join('')}</div>`
     : '';
   return (
     `<article class="${classes.join(' ')}" id="m-${m.id}" data-message-id="${m.id}">` +
     `<div class="avatar" aria-hidden="true">${escapeHtml(initial(who))}</div>` +
-    `<div class="msg-main"><div class="msg-meta">${meta.join('')}</div>${renderHtml(m.message)}${replies}</div>` +
+    `<div class="msg-main"><div class="msg-meta">${meta.join('')}</div>${view === 'teams' ? cardHtml(m.message) : renderHtml(m.message)}${replies}</div>` +
     '</article>'
   );
 }

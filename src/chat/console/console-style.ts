@@ -31,7 +31,14 @@ body { font: 14px/1.45 var(--font); color: var(--ink); background: var(--bg); }
 .channel .unread { margin-left: auto; width: 8px; height: 8px; border-radius: 50%; background: #ff8787; }
 .sidebar-foot { font-size: 12px; color: #8b93a7; margin: 18px 10px 0; }
 .main { display: flex; flex-direction: column; min-width: 0; min-height: 0; background: var(--panel); }
-.channel-head { padding: 12px 22px; border-bottom: 1px solid var(--line); }
+.channel-head { padding: 12px 22px; border-bottom: 1px solid var(--line); display: flex; align-items: center; justify-content: space-between; gap: 12px; }
+.channel-name { min-width: 0; }
+.views { flex: none; display: inline-flex; border: 1px solid #cfd4dc; border-radius: 7px; overflow: hidden; }
+.views button { font: inherit; font-size: 12px; font-weight: 600; border: 0; padding: 4px 10px; background: #fff; color: var(--muted); cursor: pointer; }
+.views button[aria-pressed="true"] { background: var(--accent); color: #fff; }
+.ac-card { max-width: 560px; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; background: #fff; }
+.ac-card img { max-width: 100%; height: auto; }
+.ac-card .mention { color: var(--accent); }
 .channel-head h1 { font-size: 17px; margin: 0; }
 .channel-head p { margin: 2px 0 0; color: var(--muted); font-size: 13px; }
 .stream { flex: 1; overflow-y: auto; padding: 10px 22px 18px; }
@@ -95,5 +102,36 @@ dialog { border: 0; border-radius: 10px; padding: 20px 22px; max-width: 420px; b
 dialog::backdrop { background: rgba(16, 24, 40, .35); }
 dialog h2 { font-size: 16px; margin: 0 0 8px; }
 dialog menu { display: flex; justify-content: flex-end; gap: 8px; padding: 0; margin: 18px 0 0; }
-@media (max-width: 760px) { .app { grid-template-columns: 1fr; } .sidebar { display: none; } .actas select { min-width: 0; } }
+@media (max-width: 760px) {
+  .app { grid-template-columns: 1fr; grid-template-rows: 48px 1fr; }
+  .sidebar { display: none; }
+  .topbar { padding: 0 10px; gap: 8px; }
+  .brand { flex: none; font-size: 15px; }
+  .brand .sub { display: none; }
+  .actas { min-width: 0; font-size: 0; }
+  .actas select { min-width: 0; max-width: 62vw; font-size: 13px; }
+  .channel-head { padding: 8px 12px; }
+  .channel-head h1 { font-size: 15px; }
+  .channel-head p { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  .stream { padding: 6px 8px 12px; }
+  .msg { gap: 8px; padding: 8px 2px; }
+  .avatar { width: 28px; height: 28px; font-size: 12px; }
+  .thread { padding-left: 8px; }
+  .thread .avatar { display: none; }
+  .b-facts { grid-template-columns: repeat(auto-fill, minmax(140px, 1fr)); gap: 4px 12px; }
+  .bar-row { grid-template-columns: minmax(60px, 110px) 1fr 64px; gap: 6px; }
+  .composer { margin: 0 8px; }
+  .status { margin: 4px 8px 8px; }
+}
+/* A table on a phone: each row a small card of label–value pairs, so nothing runs off the screen. */
+@media (max-width: 480px) {
+  .b-table table, .b-table tbody, .b-table tr, .b-table td { display: block; width: 100%; }
+  .b-table thead { display: none; }
+  .b-table tr { padding: 6px 0; border-bottom: 1px solid var(--line); }
+  .b-table td { display: flex; justify-content: space-between; gap: 12px; border: 0; padding: 1px 0; text-align: right; white-space: normal; }
+  .b-table td::before { content: attr(data-label); flex: none; max-width: 45%; overflow-wrap: normal; color: var(--muted); text-align: left; font-weight: 400; }
+  .b-table td:first-child { font-weight: 600; }
+  .b-table .num { padding-left: 0; white-space: normal; }
+  .b-table td > * , .b-table td { overflow-wrap: anywhere; }
+}
 `;

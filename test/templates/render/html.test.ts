@@ -103,6 +103,7 @@ describe('HTML renderer', () => {
       'type',
       'data-action',
       'data-value',
+      'data-label',
     ];
     expect(attributeNames(html).filter((a) => !allowed.includes(a) && !a.startsWith('data-confirm-'))).toEqual([]);
     // With <, > and " escaped in text and values, every <...> is a real tag and every "..." a
@@ -123,8 +124,8 @@ describe('HTML renderer', () => {
 
   it('right-aligns money columns and gives short rows their blank cells', () => {
     expect(html).toContain('<th scope="col" class="num">Cost</th>');
-    expect(html).toContain('<td class="num">$1,234.50</td>');
-    expect(html).toContain('<tr><td>short row</td><td class="num"></td></tr>');
+    expect(html).toContain('<td class="num" data-label="Cost">$1,234.50</td>');
+    expect(html).toContain('<tr><td data-label="Resource">short row</td><td class="num" data-label="Cost"></td></tr>');
   });
 
   it('draws chart bars as SVG widths relative to the largest value, with no inline style', () => {
