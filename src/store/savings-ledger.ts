@@ -1,4 +1,4 @@
-import type { SavingAction, SavingEntry } from '../domain/saving.js';
+import type { SavingEntry } from '../domain/saving.js';
 import type { Session } from './session.js';
 
 export interface SavingsLedgerStore {
@@ -13,19 +13,8 @@ export interface SavingsLedgerStore {
   since(since: string): Promise<SavingEntry[]>;
 }
 
-/** An entry as the ledger's query returns it. */
-interface LedgerRow {
-  action: SavingAction;
-  ref: string;
-  resourceId: string;
-  name: string | null;
-  team: string | null;
-  at: string;
-  byUser: string;
-  expectedDaily: number;
-  currency: string;
-  endedAt: string | null;
-}
+/** An entry as the ledger's query returns it: its times still text. */
+type LedgerRow = Omit<SavingEntry, 'at' | 'endedAt'> & { at: string; endedAt: string | null };
 
 /**
  * When a stopped workload was resumed from the alert it was stopped from (the Resume's claim, taken
@@ -38,20 +27,11 @@ const RESUMED_AT = `(SELECT r.at FROM instance_actions r
 /** Days in an average month: a migration's monthly saving as a saving a day. */
 const DAYS_PER_MONTH = 365.25 / 12;
 
-function entryFromRow(r: LedgerRow): SavingEntry {
-  return {
-    action: r.action,
-    ref: r.ref,
-    resourceId: r.resourceId,
-    name: r.name,
-    team: r.team,
-    at: new Date(r.at),
-    byUser: r.byUser,
-    expectedDaily: r.expectedDaily,
-    currency: r.currency,
-    ...(r.endedAt ? { endedAt: new Date(r.endedAt) } : {}),
-  };
-}
+const entryFromRow = ({ at, endedAt, ...r }: LedgerRow): SavingEntry => ({
+  ...r,
+  at: new Date(at),
+  ...(endedAt ? { endedAt: new Date(endedAt) } : {}),
+});
 
 /** The ledger entry a completing action writes inside its own transaction; a second completion adds nothing. */
 export async function insertSaving(tx: Session, e: SavingEntry): Promise<void> {
@@ -95,7 +75,7 @@ export class SqlSavingsLedgerStore implements SavingsLedgerStore {
        FROM spot_migrations m WHERE m.migrated_at IS NOT NULL AND m.migrated_at >= ?`,
       [since, since],
     );
-    const ordered: Ordered[] = rows.map((r) => ({ entry: entryFromRow(r), at: r.at, part: r.part, seq: r.seq }));
+    const ordered: Ordered[] = rows.map(({ part, seq, ...r }) => ({ entry: entryFromRow(r), at: r.at, part, seq }));
     // A review line's saving is read from its JSON body here, the same on both databases.
     const lines = await this.db.rows<AnsweredLine>(
       `SELECT id, team, month, rank, body, answered_at AS "answeredAt", answered_by AS "answeredBy"
