@@ -45,14 +45,26 @@ export interface FakeAwsBillingOptions {
   daysPerPage?: number;
   /** Budgets (and notifications) per page, at most the request's MaxResults. */
   budgetsPerPage?: number;
+  /** Cost Anomaly Detection's anomalies, as GetAnomalies returns them (Feedback set by ProvideAnomalyFeedback). */
+  anomalies?: Record<string, unknown>[];
+  /** Anomalies per GetAnomalies page, at most the request's MaxResults. */
+  anomaliesPerPage?: number;
 }
 
 const TARGETS: Record<string, { service: string; operation: string }> = {
   'AWSInsightsIndexService.GetCostAndUsage': { service: 'ce', operation: 'GetCostAndUsage' },
+  'AWSInsightsIndexService.GetAnomalies': { service: 'ce', operation: 'GetAnomalies' },
+  'AWSInsightsIndexService.ProvideAnomalyFeedback': { service: 'ce', operation: 'ProvideAnomalyFeedback' },
   'AWSBudgetServiceGateway.DescribeBudgets': { service: 'budgets', operation: 'DescribeBudgets' },
   'AWSBudgetServiceGateway.DescribeNotificationsForBudget': { service: 'budgets', operation: 'DescribeNotificationsForBudget' },
 };
-type Operation = 'GetCostAndUsage' | 'DescribeBudgets' | 'DescribeNotificationsForBudget' | 'AssumeRole';
+type Operation =
+  | 'GetCostAndUsage'
+  | 'GetAnomalies'
+  | 'ProvideAnomalyFeedback'
+  | 'DescribeBudgets'
+  | 'DescribeNotificationsForBudget'
+  | 'AssumeRole';
 
 /**
  * Cost Explorer, AWS Budgets and STS on 127.0.0.1 for tests, one endpoint for all three (point
@@ -149,7 +161,7 @@ export class FakeAwsBilling {
       return sendJsonError(res, 400, 'UnrecognizedClientException', 'The security token included in the request is invalid.');
     const failure = this.failures.get(operation as Operation)?.shift();
     if (failure === 'AccessDenied') {
-      const action = known!.service === 'ce' ? 'ce:GetCostAndUsage' : 'budgets:ViewBudget';
+      const action = known!.service === 'ce' ? `ce:${operation}` : 'budgets:ViewBudget';
       return sendJsonError(
         res,
         400,
@@ -170,8 +182,55 @@ export class FakeAwsBilling {
       );
     const account = this.sessions.get(scope.accessKeyId ?? '') ?? 'default';
     if (operation === 'GetCostAndUsage') return this.getCostAndUsage(input, account, res);
+    if (operation === 'GetAnomalies') return this.getAnomalies(input, res);
+    if (operation === 'ProvideAnomalyFeedback') return this.provideAnomalyFeedback(input, res);
     if (operation === 'DescribeBudgets') return this.describeBudgets(input, res);
     return this.describeNotifications(input, res);
+  }
+
+  /**
+   * GetAnomalies as Cost Explorer answers it: DateInterval.StartDate required (YYYY-MM-DD), MaxResults
+   * at most 100, anomalies whose start falls in the interval, pages by NextPageToken.
+   */
+  private getAnomalies(input: any, res: ServerResponse): void {
+    const day = /^\d{4}-\d{2}-\d{2}$/;
+    const interval = input.DateInterval;
+    const invalid =
+      !interval || !day.test(interval.StartDate ?? '')
+        ? 'DateInterval.StartDate is required (YYYY-MM-DD)'
+        : interval.EndDate !== undefined && !day.test(interval.EndDate)
+          ? 'DateInterval.EndDate must be YYYY-MM-DD'
+          : input.MaxResults !== undefined && (input.MaxResults < 1 || input.MaxResults > 100)
+            ? 'MaxResults must be between 1 and 100'
+            : undefined;
+    if (invalid) {
+      this.unexpected.push(`GetAnomalies: ${invalid}`);
+      return sendJsonError(res, 400, 'ValidationException', invalid);
+    }
+    const inRange = (this.options.anomalies ?? []).filter((a: any) => {
+      const start = String(a.AnomalyStartDate ?? '').slice(0, 10);
+      return (
+        start >= interval.StartDate &&
+        (!interval.EndDate || start < interval.EndDate) &&
+        (!input.MonitorArn || a.MonitorArn === input.MonitorArn)
+      );
+    });
+    const perPage = Math.min(this.options.anomaliesPerPage ?? 100, input.MaxResults ?? 100);
+    const offset = input.NextPageToken ? Number(Buffer.from(input.NextPageToken, 'base64').toString()) : 0;
+    const next = offset + perPage < inRange.length ? Buffer.from(String(offset + perPage)).toString('base64') : undefined;
+    sendJson(res, { Anomalies: inRange.slice(offset, offset + perPage), ...(next ? { NextPageToken: next } : {}) });
+  }
+
+  /** ProvideAnomalyFeedback: YES, NO or PLANNED_ACTIVITY on a known anomaly; anything else is refused. */
+  private provideAnomalyFeedback(input: any, res: ServerResponse): void {
+    if (!['YES', 'NO', 'PLANNED_ACTIVITY'].includes(input.Feedback)) {
+      this.unexpected.push(`ProvideAnomalyFeedback: Feedback ${input.Feedback}`);
+      return sendJsonError(res, 400, 'ValidationException', `Value '${input.Feedback}' at 'feedback' failed to satisfy constraint`);
+    }
+    const anomaly = (this.options.anomalies ?? []).find((a: any) => a.AnomalyId === input.AnomalyId);
+    if (!anomaly) return sendJsonError(res, 400, 'UnknownMonitorException', `Anomaly ${input.AnomalyId} does not exist`);
+    anomaly.Feedback = input.Feedback;
+    sendJson(res, { AnomalyId: input.AnomalyId });
   }
 
   private getCostAndUsage(input: any, account: string, res: ServerResponse): void {
