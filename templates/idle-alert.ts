@@ -109,7 +109,9 @@ export function lineOf(f: GpuFinding): string {
   const parts = [
     `**${instanceLabel(f)}** (${kind}): ${what}`,
     `**${money(f.burned)}** burned`,
-    f.prepaid ? 'prepaid: stopping saves nothing, put work on it or release it at the end' : `${money(f.perDay)} per day`,
+    f.prepaid
+      ? `prepaid${f.prepaid.until ? ` until ${timeOf(new Date(f.prepaid.until))}` : ''}: stopping saves nothing, put work on it or release it at the end`
+      : `${money(f.perDay)} per day`,
   ];
   if (f.protected) parts.push(`protected (${protectionOf(f)}): never stopped by burnrate`);
   return parts.join(' · ');

@@ -76,7 +76,11 @@ export interface KubernetesPlacement {
   keep: { until: Date; byUser: string } | null;
 }
 
-export type PrepaidCapacity = 'capacity-block' | 'reservation';
+/** Prepaid capacity and, where the cloud says, when its term ends (ISO time): a Capacity Block's end. */
+export interface PrepaidCapacity {
+  kind: 'capacity-block' | 'reservation';
+  until: string | null;
+}
 
 /** Tag keys naming the workload, first match wins; compared like ownership tag keys. */
 export const WORKLOAD_TAG_KEYS = ['burnrate:workload', 'workload'] as const;

@@ -17,6 +17,17 @@ export interface FakeEc2Instance {
   privateIp?: string;
   /** EC2's InstanceLifecycle: `spot` for spot instances, absent for on-demand. */
   lifecycle?: 'spot' | 'scheduled' | 'capacity-block';
+  /** The capacity reservation it runs in (a Capacity Block's instance runs in the block's). */
+  capacityReservationId?: string;
+}
+
+/** A capacity reservation as DescribeCapacityReservations describes it: a Capacity Block (`capacity-block`) or an on-demand one. */
+export interface FakeCapacityReservation {
+  id: string;
+  region: string;
+  instanceType: string;
+  endDate: string;
+  type?: 'default' | 'capacity-block';
 }
 
 /** One call as the fake saw it. */
@@ -42,9 +53,10 @@ export interface FakeEc2Options {
   describePageSize?: number;
   /** Launch templates for spot migrations (see fake-ec2-launch-templates.ts). */
   launchTemplates?: readonly FakeLaunchTemplate[];
+  capacityReservations?: readonly FakeCapacityReservation[];
 }
 
-const ACTIONS = ['DescribeInstances', 'StopInstances', ...LAUNCH_TEMPLATE_ACTIONS] as const;
+const ACTIONS = ['DescribeInstances', 'StopInstances', 'DescribeCapacityReservations', ...LAUNCH_TEMPLATE_ACTIONS] as const;
 type Ec2Action = (typeof ACTIONS)[number];
 const VERSION = '2016-11-15';
 const XMLNS = `http://ec2.amazonaws.com/doc/${VERSION}/`;
@@ -225,6 +237,7 @@ export class FakeEc2 {
       return sendXml(res, probe.xml);
     }
     if (dryRun) return sendError(res, 412, 'DryRunOperation', 'Request would have succeeded, but DryRun flag is set.');
+    if (action === 'DescribeCapacityReservations') return this.describeCapacityReservations(params, scope.region, res);
     if (action === 'DescribeInstances') {
       const candidates =
         instanceIds.length > 0 ? instanceIds.map((id) => this.instances.get(id)!) : [...this.instances.values()].filter(visible);
@@ -250,6 +263,7 @@ export class FakeEc2 {
         (i.privateDnsName ? `<privateDnsName>${i.privateDnsName}</privateDnsName>` : '') +
         (i.privateIp ? `<privateIpAddress>${i.privateIp}</privateIpAddress>` : '') +
         (i.lifecycle ? `<instanceLifecycle>${i.lifecycle}</instanceLifecycle>` : '') +
+        (i.capacityReservationId ? `<capacityReservationId>${i.capacityReservationId}</capacityReservationId>` : '') +
         `<tagSet>${Object.entries(i.tags)
           .map(([k, v]) => `<item><key>${escapeXml(k)}</key><value>${escapeXml(v)}</value></item>`)
           .join('')}</tagSet></item></instancesSet></item>`,
@@ -258,6 +272,30 @@ export class FakeEc2 {
       res,
       `<DescribeInstancesResponse xmlns="${XMLNS}"><requestId>${randomUUID()}</requestId>` +
         `<reservationSet>${reservations.join('')}</reservationSet>${next ? `<nextToken>${next}</nextToken>` : ''}</DescribeInstancesResponse>`,
+    );
+  }
+
+  /** The reservations asked for by id (`CapacityReservationId.N`), of the request's region; an unknown id fails the call, as in EC2. */
+  private describeCapacityReservations(params: Record<string, string>, region: string | undefined, res: ServerResponse): void {
+    const ids = Object.keys(params)
+      .filter((k) => /^CapacityReservationId\.\d+$/.test(k))
+      .map((k) => params[k]!);
+    const known = (this.options.capacityReservations ?? []).filter((r) => r.region === region);
+    const unknown = ids.find((id) => !known.some((r) => r.id === id));
+    if (unknown)
+      return sendError(res, 400, 'InvalidCapacityReservationId.NotFound', `The capacity reservation ID '${unknown}' does not exist`);
+    const items = known
+      .filter((r) => ids.length === 0 || ids.includes(r.id))
+      .map(
+        (r) =>
+          `<item><capacityReservationId>${r.id}</capacityReservationId><instanceType>${r.instanceType}</instanceType>` +
+          `<endDate>${r.endDate}</endDate><endDateType>limited</endDateType><state>active</state>` +
+          `<reservationType>${r.type ?? 'default'}</reservationType></item>`,
+      );
+    sendXml(
+      res,
+      `<DescribeCapacityReservationsResponse xmlns="${XMLNS}"><requestId>${randomUUID()}</requestId>` +
+        `<capacityReservationSet>${items.join('')}</capacityReservationSet></DescribeCapacityReservationsResponse>`,
     );
   }
 

@@ -22,14 +22,14 @@ const block: GpuFinding = {
   stalledGpus: 0,
   missingMinutes: 0,
   description: 'idle since 01:00',
-  prepaid: 'capacity-block',
+  prepaid: { kind: 'capacity-block', until: '2026-11-20T11:30:00.000Z' },
 };
 
 describe('an idle alert on prepaid capacity', () => {
   it('promises no saving from Stop: it says the capacity is prepaid and to use it or release it', () => {
     const message = idleAlert({ teamName: 'Research', items: [{ finding: block }], dryRun: false, mode: 'notify' });
     const text = renderPlainText(message);
-    expect(text).toContain('prepaid: stopping saves nothing, put work on it or release it at the end');
+    expect(text).toMatch(/prepaid until .+: stopping saves nothing, put work on it or release it at the end/);
     expect(text).not.toContain('$1,320.96 per day');
     const stop = message.blocks
       .flatMap((b) => (b.type === 'actions' ? (b as ActionsBlock).buttons : []))

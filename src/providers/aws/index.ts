@@ -25,6 +25,13 @@ export const aws: Provider = {
     ),
     // What Ec2GpuInventory declares (an instance field: the test checks the two agree).
     { cloud: 'aws', permission: 'ec2:DescribeInstances', resource: '*', usedBy: 'GPU inventory (EC2)', when: 'with an ec2 GPU inventory' },
+    {
+      cloud: 'aws',
+      permission: 'ec2:DescribeCapacityReservations',
+      resource: '*',
+      usedBy: 'GPU inventory (EC2): when a Capacity Block or reservation ends',
+      when: 'with an ec2 GPU inventory',
+    },
   ],
   portPermissions: { instances: STOP_PERMISSIONS, spot: SPOT_PERMISSIONS },
   sources: (entry, { config }) => {

@@ -1,4 +1,4 @@
-import { EC2Client, paginateDescribeInstances } from '@aws-sdk/client-ec2';
+import { DescribeCapacityReservationsCommand, EC2Client, paginateDescribeInstances, type Instance } from '@aws-sdk/client-ec2';
 import { explainEc2Error } from './ec2-errors.js';
 import { loadPriceCatalog } from '../../../catalog/price-catalog.js';
 import type { PriceCatalog } from '../../../domain/price-catalog.js';
@@ -30,7 +30,7 @@ const LISTED_STATES = ['pending', 'running', 'stopping', 'stopped'];
  * Regions are read in parallel.
  */
 export class Ec2GpuInventory {
-  readonly permissions = ['ec2:DescribeInstances'] as const;
+  readonly permissions = ['ec2:DescribeInstances', 'ec2:DescribeCapacityReservations'] as const;
   private readonly catalog: PriceCatalog;
 
   constructor(private readonly options: Ec2GpuInventoryOptions) {
@@ -43,23 +43,46 @@ export class Ec2GpuInventory {
   }
 
   private async listRegion(region: string): Promise<GpuInstance[]> {
-    const context = { region, catalog: this.catalog, tagKeys: this.options.tagKeys, resolveTeam: this.options.resolveTeam };
     const client = this.options.clientFor(region);
-    const out: GpuInstance[] = [];
+    const instances: Instance[] = [];
     try {
       const filters = [
         { Name: 'instance-type', Values: GPU_FAMILIES },
         { Name: 'instance-state-name', Values: LISTED_STATES },
       ];
       for await (const page of paginateDescribeInstances({ client, pageSize: 1000 }, { Filters: filters }))
-        for (const reservation of page.Reservations ?? [])
-          for (const instance of reservation.Instances ?? []) {
-            const gpu = gpuInstanceOf(instance, context);
-            if (gpu) out.push(gpu);
-          }
+        for (const reservation of page.Reservations ?? []) instances.push(...(reservation.Instances ?? []));
     } catch (error) {
       throw explainEc2Error(error, 'ec2:DescribeInstances', region);
     }
-    return out;
+    const reservationEnds = await this.reservationEnds(client, instances);
+    const context = {
+      region,
+      catalog: this.catalog,
+      tagKeys: this.options.tagKeys,
+      resolveTeam: this.options.resolveTeam,
+      reservationEnds,
+    };
+    return instances.flatMap((instance) => gpuInstanceOf(instance, context) ?? []);
+  }
+
+  /**
+   * When the capacity reservations the instances run in end (a Capacity Block's end: its instances
+   * are terminated 30 minutes before). Only asked when some instance runs in one. Without the
+   * permission the instances are still prepaid, their end unknown: the end is a detail of the
+   * alert, not a reason to lose the inventory.
+   */
+  private async reservationEnds(client: EC2Client, instances: readonly Instance[]): Promise<Map<string, string>> {
+    const ids = [...new Set(instances.flatMap((i) => (i.CapacityReservationId ? [i.CapacityReservationId] : [])))];
+    const ends = new Map<string, string>();
+    if (ids.length === 0) return ends;
+    try {
+      const answer = await client.send(new DescribeCapacityReservationsCommand({ CapacityReservationIds: ids }));
+      for (const r of answer.CapacityReservations ?? [])
+        if (r.CapacityReservationId && r.EndDate) ends.set(r.CapacityReservationId, r.EndDate.toISOString());
+    } catch {
+      return ends;
+    }
+    return ends;
   }
 }

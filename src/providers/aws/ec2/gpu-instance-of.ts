@@ -1,6 +1,6 @@
 import type { Instance } from '@aws-sdk/client-ec2';
 import type { PriceCatalog } from '../../../domain/price-catalog.js';
-import { isProtected, ownerOf, workloadOf, type GpuInstance } from '../../../domain/gpu-inventory.js';
+import { isProtected, ownerOf, workloadOf, type GpuInstance, type PrepaidCapacity } from '../../../domain/gpu-inventory.js';
 import { ownerTagOf } from '../../../domain/ownership.js';
 
 export interface InventoryContext {
@@ -8,6 +8,8 @@ export interface InventoryContext {
   catalog: PriceCatalog;
   tagKeys: readonly string[];
   resolveTeam: (ownerTag: string | null | undefined) => string;
+  /** When each capacity reservation (a Capacity Block's included) ends, ISO time, by its id. */
+  reservationEnds?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -31,8 +33,9 @@ export function gpuInstanceOf(instance: Instance, context: InventoryContext): Gp
   const lifecycle = instance.InstanceLifecycle === 'spot' ? 'spot' : 'on-demand';
   // A Capacity Block is paid up front for its whole term; an instance in a capacity reservation is
   // paid for by the reservation whether it runs or not.
-  const prepaid =
+  const kind: PrepaidCapacity['kind'] | undefined =
     instance.InstanceLifecycle === 'capacity-block' ? 'capacity-block' : instance.CapacityReservationId ? 'reservation' : undefined;
+  const prepaid = kind ? { kind, until: context.reservationEnds?.get(instance.CapacityReservationId ?? '') ?? null } : undefined;
   const ownerTag = ownerTagOf(tags, context.tagKeys);
   const hostNames = [instance.PrivateDnsName, instance.PrivateIpAddress].filter((name): name is string => Boolean(name));
   return {
