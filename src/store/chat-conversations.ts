@@ -9,13 +9,7 @@ export interface ChatConversationStore {
   list(platform: string): Promise<ChatConversation[]>;
 }
 
-interface ConversationRow {
-  platform: string;
-  conversationId: string;
-  kind: string;
-  reference: string;
-  updatedAt: string;
-}
+type ConversationRow = Omit<ChatConversation, 'reference' | 'updatedAt'> & { reference: string; updatedAt: string };
 
 const SELECT = 'SELECT platform, conversation_id AS "conversationId", kind, reference, updated_at AS "updatedAt" FROM chat_conversations';
 

@@ -1,5 +1,5 @@
-// Each table's SQL is written once, against this small interface; the two files under dialect/
-// hold everything SQLite and Postgres spell differently. Statements use `?` placeholders, bound in
+// Each table's SQL is written once, against this small interface; the two dialect files
+// (sqlite/sqlite-dialect.ts, postgres/pg-dialect.ts) hold everything SQLite and Postgres spell differently. Statements use `?` placeholders, bound in
 // order; the Postgres session numbers them ($1, $2, …). Column aliases in camelCase are quoted
 // ("resourceId"): Postgres folds unquoted names to lower case.
 

@@ -31,11 +31,8 @@ import type { SpendStore } from './spend-daily.js';
 import type { SpotMigrationStore } from './spot-migrations.js';
 import type { SweepFindingStore } from './sweep-findings.js';
 
-// The store is an interface of async methods with two implementations: the embedded SQLite file
-// (sqlite/open-sqlite-store.ts) and a shared Postgres database for several replicas
-// (postgres/open-postgres-store.ts). SQL dialect details stay inside store/. Each sub-store's
-// contract (with the row mappers and SQL both stores share) sits directly in store/, its SQLite
-// class in sqlite/ and its Postgres class in postgres/; the records they hold are in domain/.
+// The store: each table's contract and its one implementation (store/<table>.ts), over the embedded
+// SQLite file or a Postgres database several replicas share (assemble-store.ts); records in domain/.
 
 /** Each table of findings a check run records into, and the findings it holds. */
 export interface FindingTables {

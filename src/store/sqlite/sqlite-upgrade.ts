@@ -25,9 +25,9 @@ export function bringToBaseline(db: Database.Database, baseline: string): void {
         db.exec(sql);
         continue;
       }
-      const columns = new Set(db.prepare<[], string>(`SELECT name FROM pragma_table_info('${table}')`).pluck().all());
+      const columns = columnsOf(db, table);
       for (const [column, definition] of columnDefinitions(sql))
-        if (!columns.has(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${definition}`);
+        if (!columns.includes(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${definition}`);
     }
     // The rollups the reshaping dropped (or a step never made) are summed from the bill already there.
     if (!existing.has('spend_team_days')) db.exec(sumTeamDays(SQLITE));
@@ -41,16 +41,15 @@ export function bringToBaseline(db: Database.Database, baseline: string): void {
 
 /** What the old steps changed beyond adding tables, columns and indexes, done to a file that stopped before them. */
 function reshapeOldTables(db: Database.Database): void {
-  const columns = (table: string) => db.prepare<[], string>(`SELECT name FROM pragma_table_info('${table}')`).pluck().all();
   // Step 14 let a delivery lease an item (status 'sending'), which an older outbox's CHECK refuses
   // and no added column widens: its rows move to the baseline's outbox (moveRows).
-  const outbox = columns('outbox');
+  const outbox = columnsOf(db, 'outbox');
   if (outbox.length > 0 && !outbox.includes('lease_owner')) {
     db.exec('ALTER TABLE outbox RENAME TO outbox_unleased');
     for (const index of ['outbox_due', 'outbox_parent']) db.exec(`DROP INDEX IF EXISTS ${index}`);
   }
   // Step 17 kept currencies and kinds of cost apart in the team days: an older rollup is summed again.
-  const teamDays = columns('spend_team_days');
+  const teamDays = columnsOf(db, 'spend_team_days');
   if (teamDays.length > 0 && !teamDays.includes('currency')) db.exec('DROP TABLE spend_team_days');
   // Step 18 dropped an index that only slowed imports down.
   db.exec('DROP INDEX IF EXISTS spend_daily_currency_day');
@@ -58,10 +57,14 @@ function reshapeOldTables(db: Database.Database): void {
 
 /** Copies the rows of `from` into `to`, the columns they share, and drops `from` (when there is one). */
 function moveRows(db: Database.Database, from: string, to: string): void {
-  const columns = db.prepare<[], string>(`SELECT name FROM pragma_table_info('${from}')`).pluck().all();
+  const columns = columnsOf(db, from);
   if (columns.length === 0) return;
   db.exec(`INSERT INTO ${to} (${columns.join(', ')}) SELECT ${columns.join(', ')} FROM ${from}; DROP TABLE ${from}`);
 }
+
+/** A table's column names (none when there is no such table). */
+const columnsOf = (db: Database.Database, table: string): string[] =>
+  db.prepare<[], string>(`SELECT name FROM pragma_table_info('${table}')`).pluck().all();
 
 /** A schema's tables or indexes (those SQLite makes for keys aside), by name, with their CREATE statements. */
 function schemaOf(db: Database.Database, type: 'table' | 'index'): Map<string, string> {
