@@ -51,9 +51,20 @@ export function expectDay(history: readonly DayAmount[], day: string, windowDays
   // Spend strays in proportion to its level: a weekend of 300 moves less than a weekday of 1,000.
   const floorLevel = Math.max(0.1 * level, 1e-9);
   const relative = past.map((p) => (p.amount - fitted(p.day)) / Math.max(fitted(p.day), floorLevel));
-  const share = Math.max(robustDeviation(relative), SPREAD_FLOOR);
+  const share = Math.max(robustDeviation(relative), tailDeviation(relative), SPREAD_FLOOR);
   const expected = fitted(day);
   return { expected, spread: share * Math.max(expected, floorLevel), historyDays: past.length };
+}
+
+/**
+ * The deviation the 90th percentile of the days' distances implies (1.645 deviations of normal
+ * noise): a fleet that starts and stops strays in a heavy tail the median absolute deviation does
+ * not see, and judged by it every tenth day would look unusual. One or two spikes in a window of
+ * 28 days are under the percentile, so they do not move it.
+ */
+function tailDeviation(relative: readonly number[]): number {
+  const distances = relative.map(Math.abs).sort((a, b) => a - b);
+  return (distances[Math.floor(0.9 * (distances.length - 1))] ?? 0) / 1.645;
 }
 
 /** Each weekday's median ratio to the level line; 1 for a weekday with fewer than two days. */
