@@ -6,14 +6,7 @@ export interface BudgetOverrideStore {
   list(): Promise<BudgetOverride[]>;
 }
 
-interface OverrideRow {
-  team: string;
-  cadence: BudgetOverride['cadence'];
-  amount: number;
-  thresholds: string | null;
-  byUser: string;
-  at: string;
-}
+type OverrideRow = Omit<BudgetOverride, 'thresholds' | 'at'> & { thresholds: string | null; at: string };
 
 /** Budgets set from chat (`/burnrate budget set`); they win over burnrate.yml. */
 export class SqlBudgetOverrideStore implements BudgetOverrideStore {

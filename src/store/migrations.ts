@@ -37,27 +37,20 @@ export const MIGRATIONS: readonly Migration[] = [
     // and its subject (a budget's period, an idle GPU's instance, a sweep); the three tables of the
     // same shape it replaces are moved into it, every row kept.
     key: '0003-one-findings-table',
-    sql: (d) => oneFindingsTable(d.jsonText('body', 'kind')),
+    sql: oneFindingsTable,
   },
 ];
 
 /**
  * The one findings table, the same on both but for how a sweep finding's kind is read from its JSON
- * body (`kindOfBody`). A family is any check's name (no list to extend): a new check's findings need no migration.
+ * body. A family is any check's name (no list to extend): a new check's findings need no migration.
  */
-function oneFindingsTable(kindOfBody: string): string {
+function oneFindingsTable(d: Dialect): string {
   return `
   CREATE TABLE check_findings (
-    family text NOT NULL,
-    id text NOT NULL,
-    kind text NOT NULL,
-    team text,
-    subject text NOT NULL,
-    state text NOT NULL CHECK (state IN ('new', 'open', 'resolved')),
-    body text NOT NULL,
-    first_seen text NOT NULL,
-    last_seen text NOT NULL,
-    resolved_at text,
+    family text NOT NULL, id text NOT NULL, kind text NOT NULL, team text, subject text NOT NULL,
+    state text NOT NULL CHECK (state IN ('new', 'open', 'resolved')), body text NOT NULL,
+    first_seen text NOT NULL, last_seen text NOT NULL, resolved_at text,
     PRIMARY KEY (family, id)
   );
   CREATE INDEX check_findings_open ON check_findings (family, state, team);
@@ -67,7 +60,7 @@ function oneFindingsTable(kindOfBody: string): string {
   INSERT INTO check_findings (family, id, kind, team, subject, state, body, first_seen, last_seen, resolved_at)
     SELECT 'gpu', id, kind, team, instance_id, state, body, first_seen, last_seen, resolved_at FROM gpu_findings;
   INSERT INTO check_findings (family, id, kind, team, subject, state, body, first_seen, last_seen, resolved_at)
-    SELECT 'sweep', id, ${kindOfBody}, team, sweep, state, body, first_seen, last_seen, resolved_at FROM sweep_findings;
+    SELECT 'sweep', id, ${d.jsonText('body', 'kind')}, team, sweep, state, body, first_seen, last_seen, resolved_at FROM sweep_findings;
   DROP TABLE findings;
   DROP TABLE gpu_findings;
   DROP TABLE sweep_findings;
