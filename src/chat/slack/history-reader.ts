@@ -54,6 +54,8 @@ export class HistoryReader {
   private limited: boolean;
   /** Epoch ms before which the workspace's next history call must not be made. */
   private nextCallAt = 0;
+  /** A history read has been answered in this process: the app may read this workspace's history. */
+  private readWorked = false;
   /** What is left to read of each look under way. */
   private readonly left = new Map<string, HistoryWindow>();
 
@@ -98,13 +100,22 @@ export class HistoryReader {
 
   private async read<M extends HistoryMessage>(look: HistoryLook<M>, window: HistoryWindow, limit: number): Promise<HistoryPage<M>> {
     try {
-      return await look.read(window, limit);
+      const page = await look.read(window, limit);
+      this.readWorked = true;
+      return page;
     } catch (error) {
+      if (!(error instanceof DeliveryError)) throw error;
       // A throttle with Retry-After is Slack's Tier-1 answer: from now on one call a minute, and the
-      // item waits in doubt. Other failures go to the outbox as they are (an outage, a refusal).
-      if (!(error instanceof DeliveryError) || error.retryAfterMs === undefined) throw error;
-      this.throttle(Math.max(error.retryAfterMs, TIER1_INTERVAL_MS));
-      throw new LookupUnfinished(`${error.message}; one call a minute from now on`, this.nextCallAt - this.now());
+      // item waits in doubt.
+      if (error.retryAfterMs !== undefined) {
+        this.throttle(Math.max(error.retryAfterMs, TIER1_INTERVAL_MS));
+        throw new LookupUnfinished(`${error.message}; one call a minute from now on`, this.nextCallAt - this.now());
+      }
+      // Once a read has worked, the workspace lets this app read its history: an error that may pass
+      // (not a refusal for good) leaves the item in doubt for the next attempt, rather than counting
+      // towards posting it unchecked. Before that, failures go to the outbox as they are.
+      if (!error.permanent && this.readWorked) throw new LookupUnfinished(`${error.message}; the look goes on later`);
+      throw error;
     }
   }
 
