@@ -35,6 +35,9 @@ type Element = Record<string, unknown>;
  * 6); longer button rows are split into several ActionSets instead of having buttons dropped.
  */
 const MAX_ACTIONS_PER_SET = 5;
+/** Characters of button titles a 360 px card shows in one row, counting each button's padding as BUTTON_PADDING. */
+const ROW_CHARACTERS = 36;
+const BUTTON_PADDING = 5;
 /**
  * Teams rejects messages over about 28 KB and each table cell costs ~80 bytes of JSON, so long
  * tables are cut with a note; the full data belongs in a linked report, not in the card.
@@ -185,28 +188,47 @@ function buttonAction(button: Button): Element {
 function actionSets(block: ActionsBlock): Element[] {
   const sets: Element[] = [];
   const buttons = block.buttons.filter((b) => !b.url || isLinkUrl(b.url));
-  for (let i = 0; i < buttons.length; i += MAX_ACTIONS_PER_SET) {
-    sets.push({ type: 'ActionSet', actions: buttons.slice(i, i + MAX_ACTIONS_PER_SET).map(buttonAction) });
+  for (const row of rowsThatFit(buttons.map((b) => stripMarkup(b.label)))) {
+    sets.push({ type: 'ActionSet', actions: row.map((i) => buttonAction(buttons[i]!)) });
   }
   // A select becomes one Action.Execute per option, under its placeholder: the chosen value
   // arrives with the verb exactly as a button's does.
   const select = block.select;
   if (select && select.options.length > 0) {
     sets.push(textBlock(select.placeholder, { size: 'Small', isSubtle: true }));
-    for (let i = 0; i < select.options.length; i += MAX_ACTIONS_PER_SET) {
-      const options = select.options.slice(i, i + MAX_ACTIONS_PER_SET);
+    const titles = select.options.map((o) => stripMarkup(o.value === select.initial ? `✓ ${o.label}` : o.label));
+    for (const row of rowsThatFit(titles)) {
       sets.push({
         type: 'ActionSet',
-        actions: options.map((o) =>
-          executeAction(
-            { action: select.action, label: o.label, value: o.value },
-            stripMarkup(o.value === select.initial ? `✓ ${o.label}` : o.label),
-          ),
+        actions: row.map((i) =>
+          executeAction({ action: select.action, label: select.options[i]!.label, value: select.options[i]!.value }, titles[i]!),
         ),
       });
     }
   }
   return sets;
+}
+
+/**
+ * Buttons a row, as many as fit a 360 px card (a phone): about ROW_CHARACTERS of titles with each
+ * button's padding, never more than MAX_ACTIONS_PER_SET; returns each row's indexes.
+ */
+function rowsThatFit(titles: string[]): number[][] {
+  const rows: number[][] = [];
+  let row: number[] = [];
+  let width = 0;
+  titles.forEach((title, i) => {
+    const cost = textWidth(title) + BUTTON_PADDING;
+    if (row.length > 0 && (row.length === MAX_ACTIONS_PER_SET || width + cost > ROW_CHARACTERS)) {
+      rows.push(row);
+      row = [];
+      width = 0;
+    }
+    row.push(i);
+    width += cost;
+  });
+  if (row.length > 0) rows.push(row);
+  return rows;
 }
 
 /** Teams shows data URIs in Image elements: the chart travels inside the card. */

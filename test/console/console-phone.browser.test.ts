@@ -143,7 +143,7 @@ describe.skipIf(!hasChromium)('the console on a phone, Slack and Teams views', (
 
     if (process.env.UPDATE_SCREENSHOTS === '1') {
       await open('llm-training', 'slack');
-      await alert.scrollIntoViewIfNeeded();
+      await page.locator('#stream > article', { hasText: 'LLM Training' }).first().scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(ROOT, 'docs', 'console-phone.png') });
       await open('llm-training', 'teams');
       const card = page.locator('#stream > article .ac-card').first();
