@@ -8,7 +8,7 @@ import {
   type InstanceState,
   type StopResult,
 } from '../../../ports/instance-port.js';
-import { KeyedLock } from './keyed-lock.js';
+import { KeyedLock } from '../../keyed-lock.js';
 
 export interface Ec2InstancePortOptions {
   region: string;

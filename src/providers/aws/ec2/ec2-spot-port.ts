@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { BurnrateError } from '../../../domain/errors.js';
 import { explainEc2Error } from './ec2-errors.js';
-import { KeyedLock } from './keyed-lock.js';
+import { KeyedLock } from '../../keyed-lock.js';
 import type { SpotChange, SpotMigrationPort, SpotPermission } from '../../../ports/spot-port.js';
 
 export interface Ec2SpotPortOptions {
