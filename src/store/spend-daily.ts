@@ -1,4 +1,4 @@
-import { addDays, type Period } from '../domain/period.js';
+import { addDays, monthOf, type Period } from '../domain/period.js';
 import type { ResourceCost, ResourceDay, ResourceHours, UnusedCommitment } from '../domain/resource-cost.js';
 import type { BillRate } from '../domain/fx.js';
 import type { ExtensionDimension, SpendDimension } from '../domain/spend.js';
@@ -58,11 +58,6 @@ function totalsRange(filter: SpendFilter): [string, string] {
   return filter.basis === 'invoice'
     ? [filter.period.start.slice(0, 7), addDays(filter.period.end, -1).slice(0, 7)]
     : [filter.period.start, filter.period.end];
-}
-
-export function nextMonthOf(month: string): string {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
 }
 
 /**
@@ -192,13 +187,14 @@ export class SqlSpendStore implements SpendStore {
 
   async corrections(team: string, month: string): Promise<Correction[]> {
     const d = this.db.dialect;
+    const { start, end } = monthOf(`${month}-01`);
     return this.db.rows<Correction>(
       `SELECT billing_period AS "billingPeriod", service, resource_id AS "resourceId", max(${d.bytes('resource_name')}) AS "resourceName",
          currency, ${d.money('billed')} AS billed, ${d.money('effective')} AS effective
        FROM spend_daily WHERE team = ? AND charge_class = 'Correction' AND day >= ? AND day < ?
        GROUP BY billing_period, service, resource_id, currency
        ORDER BY billing_period, ${d.order('service', 'resource_id', 'currency')}`,
-      [team, `${month}-01`, `${nextMonthOf(month)}-01`],
+      [team, start, end],
     );
   }
 
