@@ -16,6 +16,8 @@ export interface SpotButtonOptions {
   dryRun: boolean;
   /** A spot saving above this per month needs two approvers. */
   secondApproverAbove: number;
+  /** Who may approve a team's migrations, named (personIn): the confirmation says whom a second approval needs. */
+  approvers?: (team: string) => readonly string[];
 }
 
 const money = (n: number) => formatMoney(n, 'USD');
@@ -61,21 +63,28 @@ export function recommendationMessage(rec: Recommendation, options: Recommendati
   return { summary: headline, blocks };
 }
 
+/** Above the limit: a second, different approver is needed, and who may give it. */
+function secondApproverText(rec: Recommendation, options: SpotButtonOptions): string {
+  const names = options.approvers?.(rec.team) ?? [];
+  return `A second, different approver is needed before anything changes${names.length > 0 ? ` (approvers: ${names.join(', ')})` : ''}.`;
+}
+
 function needsTwoApprovers(rec: Recommendation, options: SpotButtonOptions): boolean {
   return rec.monthlySaving > options.secondApproverAbove;
 }
 
 /** The Approve spot migration button of a spot recommendation, with its confirm dialog; shared by the recommendation and the review line. */
-export function spotApproveButton(rec: Recommendation, options: SpotButtonOptions): Button {
+export function spotApproveButton(rec: Recommendation, options: SpotButtonOptions, reviewLine?: number): Button {
   const label = rec.name ?? rec.instanceId;
   return {
     action: SPOT_ACTIONS.approve,
     label: 'Approve spot migration',
-    value: JSON.stringify({ i: rec.instanceId }),
+    // A review line's button names its line, so the line loses it once the migration is made.
+    value: JSON.stringify({ i: rec.instanceId, ...(reviewLine !== undefined ? { l: reviewLine } : {}) }),
     style: 'primary',
     confirm: {
       title: `Move ${label} to spot?`.slice(0, 100),
-      text: `Its launch template gets a new default version requesting spot capacity; the next launch runs on spot. ${needsTwoApprovers(rec, options) ? 'A second approver is needed before anything changes.' : 'This takes effect on your approval.'} Revert to on-demand undoes it.`,
+      text: `Its launch template gets a new default version requesting spot capacity; the next launch runs on spot. ${needsTwoApprovers(rec, options) ? secondApproverText(rec, options) : 'This takes effect on your approval.'} Revert to on-demand undoes it.`,
       confirm: 'Approve',
       deny: 'Cancel',
     },

@@ -16,6 +16,8 @@ export interface ReviewLineData {
   person?: (userId: string) => Mention;
   /** For the Approve spot migration button of a line with a spot recommendation. */
   spot: SpotButtonOptions;
+  /** The line's instance is moved to spot (or being moved): the Approve button is gone. */
+  spotMigrated?: boolean;
 }
 
 /** One cost line in the review thread, with its answer buttons and owner picker, and what was answered. */
@@ -65,7 +67,9 @@ export function reviewLine(data: ReviewLineData): Message {
   });
   // The spot recommendation's own button, apart from the answers: it acts on the cloud, they record a decision.
   const spot = line.recommendations.find((r) => r.kind === 'spot');
-  if (spot && !spot.blocker) blocks.push({ type: 'actions', buttons: [spotApproveButton(spot, data.spot)] });
+  if (spot && !spot.blocker && !data.spotMigrated) blocks.push({ type: 'actions', buttons: [spotApproveButton(spot, data.spot, line.id)] });
+  if (spot && data.spotMigrated)
+    blocks.push({ type: 'context', text: 'Moved to spot: see the thread for who approved it and Revert to on-demand.' });
   const status = line.answer ? ` (${ANSWER_LABELS[line.answer]})` : '';
   return { summary: `#${line.rank} ${line.label}: ${money(line.cost)}${status}`, blocks };
 }

@@ -5,10 +5,27 @@ import { SPOT_ACTIONS } from './recommendation.js';
 
 const money = (n: number) => formatMoney(n, 'USD');
 
-/** An approval recorded that is not yet enough: who approved, and that a second, different approver is needed. */
-export function spotApprovalPending(label: string, migration: SpotMigration): Message {
-  const who = migration.approvals.map((a) => a.approver).join(', ');
-  const text = `Spot migration of **${label}** approved by ${who} (${migration.approvals.length} of ${migration.approvalsNeeded}). It saves ${money(migration.monthlySaving)} a month, above the limit one approver may decide alone: a second, different approver is needed.`;
+/** How a spot message names people: who approved (by user id), and who may still approve (named text). */
+export interface SpotPeople {
+  person?: (userId: string) => Mention;
+  /** The team's other approvers (personIn), who a pending migration waits for. */
+  mayApprove?: readonly string[];
+}
+
+function approversOf(migration: SpotMigration, people: SpotPeople): string[] {
+  return migration.approvals.map((a) => personIn(people.person?.(a.approver) ?? { id: null, name: a.approver, group: false }));
+}
+
+/** An approval recorded that is not yet enough: who approved, and who may give the second, different approval. */
+export function spotApprovalPending(label: string, migration: SpotMigration, people: SpotPeople = {}): Message {
+  const who = approversOf(migration, people).join(', ');
+  const next =
+    people.mayApprove === undefined
+      ? ''
+      : people.mayApprove.length > 0
+        ? ` Waiting for ${people.mayApprove.join(', ')}.`
+        : ' Nobody else of the team may approve it: an admin can.';
+  const text = `Spot migration of **${label}** approved by ${who} (${migration.approvals.length} of ${migration.approvalsNeeded}). It saves ${money(migration.monthlySaving)} a month, above the limit one approver may decide alone: a second, different approver is needed.${next}`;
   return {
     summary: `Spot migration of ${label}: ${migration.approvals.length} of ${migration.approvalsNeeded} approvals`,
     blocks: [{ type: 'text', text }],
@@ -19,8 +36,14 @@ export function spotApprovalPending(label: string, migration: SpotMigration): Me
  * The launch template now requests spot: what changed, who approved, and the Revert button; once
  * reverted (`reverted`), a line saying who reverted it when, and no button.
  */
-export function spotMigrated(label: string, migration: SpotMigration, detail: string, reverted?: { by: Mention; at: Date }): Message {
-  const who = migration.approvals.map((a) => a.approver).join(' and ');
+export function spotMigrated(
+  label: string,
+  migration: SpotMigration,
+  detail: string,
+  reverted?: { by: Mention; at: Date },
+  people: SpotPeople = {},
+): Message {
+  const who = approversOf(migration, people).join(' and ');
   return {
     summary: `${label} moves to spot: saves ${money(migration.monthlySaving)} a month`,
     blocks: [

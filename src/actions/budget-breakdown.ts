@@ -1,3 +1,4 @@
+import { askWhom } from './team-role.js';
 import { groupsOf } from '../ports/people-directory.js';
 import { loadSpendReport } from '../snapshots/spend-report.js';
 import { rolesOf, visibleTeams } from '../domain/roles.js';
@@ -25,7 +26,7 @@ export const budgetBreakdownAction = defineAction({
       throw new BurnrateError(
         'burnrate_forbidden',
         `Only members of ${finding.team} can see its breakdown.`,
-        'Ask an owner of the team, or an admin.',
+        askWhom(deps, finding.team, ['owner']),
       );
     }
   },

@@ -1,3 +1,4 @@
+import { askWhom } from './team-role.js';
 import { groupsOf } from '../ports/people-directory.js';
 import { z } from 'zod';
 import { parseButtonValue, unknownFinding } from './button-value.js';
@@ -56,7 +57,9 @@ export function authorizeInstanceAction(
     new BurnrateError(
       'burnrate_forbidden',
       `Only ${who} of ${team} can ${verb} ${instanceLabel(finding)}.`,
-      approversOnly ? `${team} stops idle GPUs on approval: ask an approver or an admin.` : 'Ask one of them, or an admin.',
+      approversOnly
+        ? `${team} stops idle GPUs on approval. ${askWhom(deps, finding.team, ['approver'])}`
+        : askWhom(deps, finding.team, ['owner', 'approver']),
     ),
     `${audit.detail ?? ''} ${approversOnly ? 'not an approver' : 'not an owner or approver'}`.trim(),
   );

@@ -1,3 +1,4 @@
+import { askWhom } from './team-role.js';
 import { groupsOf, personText } from '../ports/people-directory.js';
 import { chatPortOn, splitTarget } from '../ports/chat-port.js';
 import type { Actor } from '../ports/interaction.js';
@@ -126,12 +127,12 @@ function authorize(deps: Deps, actor: Actor, finding: TrackedGpuFinding, to: str
       ? new BurnrateError(
           'burnrate_forbidden',
           `Only owners and approvers of ${finding.team} can hand ${instanceLabel(finding)} to another team.`,
-          'Ask one of them, or an admin.',
+          askWhom(deps, finding.team, ['owner', 'approver']),
         )
       : new BurnrateError(
           'burnrate_forbidden',
           `Only members of ${to ?? 'a team'} can claim ${instanceLabel(finding)} for it.`,
-          'Ask an owner or approver of that team, or an admin.',
+          askWhom(deps, to, ['owner', 'approver']),
         ),
     detail,
   );

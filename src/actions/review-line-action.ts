@@ -1,3 +1,4 @@
+import { askWhom } from './team-role.js';
 import { groupsOf, personOf } from '../ports/people-directory.js';
 import { z } from 'zod';
 import type { ActionInteraction, Actor } from '../ports/interaction.js';
@@ -45,7 +46,7 @@ export function authorizeLineAction(deps: Deps, actor: Actor, line: TrackedRevie
       new BurnrateError(
         'burnrate_forbidden',
         `Only owners and approvers of ${line.team} can answer its cost review.`,
-        'Ask one of them, or an admin.',
+        askWhom(deps, line.team, ['owner', 'approver']),
       ),
       'not an owner or approver',
     );
@@ -55,11 +56,14 @@ export function authorizeLineAction(deps: Deps, actor: Actor, line: TrackedRevie
 export async function currentLineMessage(deps: Deps, line: TrackedReviewLine) {
   const team = deps.config.teams.find((t) => t.id === line.team);
   const review = await deps.store.reviews.get(line.team, line.month);
+  const spot = line.recommendations.find((r) => r.kind === 'spot');
+  const migration = spot ? await deps.store.spotMigrations.active(spot.instanceId) : null;
   return reviewLine({
     line,
     currency: review?.figures.currency ?? 'USD',
     people: team ? teamPeople(team) : [],
     person: (userId) => personOf(deps, userId),
-    spot: spotButtonOptions(deps.config),
+    spot: spotButtonOptions(deps),
+    spotMigrated: migration?.state === 'migrated' || migration?.state === 'migrating',
   });
 }

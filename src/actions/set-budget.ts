@@ -1,3 +1,4 @@
+import { askWhom } from './team-role.js';
 import { groupsOf } from '../ports/people-directory.js';
 import type { Actor } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
@@ -31,7 +32,7 @@ const setBudgetOperation: Operation<BudgetChange, void> = {
         new BurnrateError(
           'burnrate_forbidden',
           `Only approvers of ${change.team} can change its budget.`,
-          'Ask one of its approvers, or an admin.',
+          askWhom(deps, change.team, ['approver']),
         ),
       );
   },

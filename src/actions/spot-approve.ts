@@ -1,4 +1,10 @@
-import { groupsOf } from '../ports/people-directory.js';
+import { groupsOf, personOf, personText } from '../ports/people-directory.js';
+import { spotApproverRoles } from '../checks/recommend/recommend-policy.js';
+import { whoMay } from '../snapshots/who-may.js';
+import { askWhom } from './team-role.js';
+import { currentLineMessage } from './review-line-action.js';
+import type { ActionInteraction } from '../ports/interaction.js';
+import type { Deps } from '../deps.js';
 import { z } from 'zod';
 import { parseButtonValue } from './button-value.js';
 import { defineAction, type ActionContext } from './action.js';
@@ -18,7 +24,8 @@ import { privateReply } from '../../templates/private-reply.js';
 import { spotApprovalPending, spotMigrated } from '../../templates/spot-migration.js';
 
 const ACTION = ACTION_IDS.spotApprove;
-const payloadSchema = z.strictObject({ i: z.string().min(1).max(100) });
+// l: the review line the button is on (absent on a recommendation's own message).
+const payloadSchema = z.strictObject({ i: z.string().min(1).max(100), l: z.number().int().positive().optional() });
 
 type Checked = Awaited<ReturnType<typeof check>>;
 type Approval =
@@ -67,11 +74,18 @@ export const spotApproveAction = defineAction({
   async run(ctx, instanceId): Promise<Audited<Approval>> {
     return approve(ctx, instanceId, await check(ctx, instanceId));
   },
-  async answer({ interaction }, _instanceId, outcome) {
+  async answer({ deps, interaction }, _instanceId, outcome) {
+    const person = (userId: string) => personOf(deps, userId);
     if (outcome.kind === 'dry-run') await interaction.reply.private(privateReply(outcome.text, DRY_RUN_HINT));
     else if (outcome.kind === 'duplicate') await interaction.reply.private(privateReply(outcome.text));
-    else if (outcome.kind === 'pending') await interaction.reply.thread(spotApprovalPending(outcome.label, outcome.migration));
-    else await interaction.reply.thread(spotMigrated(outcome.label, outcome.migration, outcome.detail));
+    else if (outcome.kind === 'pending') {
+      const approved = new Set(outcome.migration.approvals.map((a) => personText(deps, a.approver)));
+      const mayApprove = whoMay(deps, outcome.migration.team, spotApproverRoles(deps.config.spot)).filter((name) => !approved.has(name));
+      await interaction.reply.thread(spotApprovalPending(outcome.label, outcome.migration, { person, mayApprove }));
+    } else {
+      await interaction.reply.thread(spotMigrated(outcome.label, outcome.migration, outcome.detail, undefined, { person }));
+      await dropApproveButton(deps, interaction);
+    }
   },
 });
 
@@ -92,13 +106,14 @@ async function check({ deps, interaction }: ActionContext, instanceId: string) {
     );
   const label = instance.name ?? instance.instanceId;
   const team = deps.config.teams.find((t) => t.id === instance.team);
-  if (!hasRole(rolesOf(deps.config, interaction.actor.userId, groupsOf(deps)), instance.team, ['approver']))
+  const roles = spotApproverRoles(deps.config.spot);
+  if (!hasRole(rolesOf(deps.config, interaction.actor.userId, groupsOf(deps)), instance.team, roles))
     return refuse(
       'not an approver',
       new BurnrateError(
         'burnrate_forbidden',
-        `Only approvers of ${team?.name ?? instance.team} can approve moving ${label} to spot.`,
-        `Ask ${team?.approvers.join(' or ') || 'an admin'}.`,
+        `Only ${roles.includes('owner') ? 'owners and approvers' : 'approvers'} of ${team?.name ?? instance.team} can approve moving ${label} to spot.`,
+        askWhom(deps, instance.team, roles),
       ),
     );
 
@@ -171,7 +186,7 @@ async function approve({ deps, interaction }: ActionContext, instanceId: string,
       new BurnrateError(
         'burnrate_spot_same_approver',
         `You already approved moving ${label} to spot.`,
-        `It saves ${formatMoney(migration.monthlySaving, 'USD')} a month, so a second, different approver of ${team?.name ?? instance.team} must approve it too.`,
+        `It saves ${formatMoney(migration.monthlySaving, 'USD')} a month, so a second, different approver of ${team?.name ?? instance.team} must approve it too. ${askWhom(deps, instance.team, spotApproverRoles(deps.config.spot))}`,
       ),
       'same approver twice',
     );
@@ -198,7 +213,7 @@ async function approve({ deps, interaction }: ActionContext, instanceId: string,
           audit: { result: 'duplicate', detail: migration.state },
           value: {
             kind: 'duplicate',
-            text: `${label} is already ${migration.state === 'migrated' ? 'moved' : 'moving'} to spot (approved by ${migration.approvals.map((a) => a.approver).join(' and ')}).`,
+            text: `${label} is already ${migration.state === 'migrated' ? 'moved' : 'moving'} to spot (approved by ${migration.approvals.map((a) => personText(deps, a.approver)).join(' and ')}).`,
           },
         };
   let change: SpotChange;
@@ -221,4 +236,19 @@ async function approve({ deps, interaction }: ActionContext, instanceId: string,
     audit: { result: 'ok', detail: `${change.outcome}: ${change.detail}` },
     value: { kind: 'migrated', label, migration: (await migrations.get(migration.id))!, detail: change.detail },
   };
+}
+
+/** A review line whose migration is made loses its Approve spot migration button (the thread has Revert). */
+async function dropApproveButton(deps: Deps, interaction: ActionInteraction): Promise<void> {
+  const line = payloadSchema.safeParse(safeJson(interaction.value)).data?.l;
+  const tracked = line === undefined ? null : await deps.store.reviews.line(line);
+  if (tracked) await interaction.reply.update(await currentLineMessage(deps, tracked));
+}
+
+function safeJson(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return null;
+  }
 }

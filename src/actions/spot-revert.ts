@@ -1,3 +1,4 @@
+import { askWhom } from './team-role.js';
 import { groupsOf, personOf, personText } from '../ports/people-directory.js';
 import { z } from 'zod';
 import { parseButtonValue } from './button-value.js';
@@ -53,7 +54,7 @@ export const spotRevertAction = defineAction({
         new BurnrateError(
           'burnrate_forbidden',
           `Only owners and approvers of ${team?.name ?? migration.team} can revert ${label} to on-demand.`,
-          'Ask one of them, or an admin.',
+          askWhom(deps, migration.team, ['owner', 'approver']),
         ),
         'not an owner or approver',
       );

@@ -1,3 +1,4 @@
+import { askWhom } from './team-role.js';
 import { groupsOf, personOf, personText } from '../ports/people-directory.js';
 import { z } from 'zod';
 import { parseButtonValue, unknownFinding } from './button-value.js';
@@ -53,7 +54,7 @@ export const sweepStopAction = defineAction({
         new BurnrateError(
           'burnrate_forbidden',
           `Only owners and approvers of ${team?.name ?? finding.team} can stop sweep ${finding.sweep}.`,
-          'Ask one of them, or an admin.',
+          askWhom(deps, finding.team, ['owner', 'approver']),
         ),
         `${finding.sweep} not an owner or approver`,
       );

@@ -91,7 +91,7 @@ function threadText(deps: Deps, review: TeamReview, chartFile: string | null): s
           currency: review.figures.currency,
           people: teamPeople(team),
           person: (userId) => personOf(deps, userId),
-          spot: spotButtonOptions(config),
+          spot: spotButtonOptions(deps),
         }),
       ),
     ),

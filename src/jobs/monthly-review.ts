@@ -187,7 +187,7 @@ function reviewDrafts(
         currency: record.figures.currency,
         people,
         person: (userId) => personOf(deps, userId),
-        spot: spotButtonOptions(deps.config),
+        spot: spotButtonOptions(deps),
       });
       drafts.push(...inThreadOn(channel, root.dedupeKey, `${group}:line:${line.rank}`, [{ op: 'reply', message }]));
     }

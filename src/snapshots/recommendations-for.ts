@@ -1,4 +1,7 @@
 import type { Config } from '../config/schema.js';
+import type { PeopleSources } from '../ports/people-directory.js';
+import { spotApproverRoles } from '../checks/recommend/recommend-policy.js';
+import { whoMay } from './who-may.js';
 import type { Deps } from '../deps.js';
 import type { Recommendation } from '../domain/recommendation.js';
 import { recommendationMessage, type SpotButtonOptions } from '../../templates/recommendation.js';
@@ -29,13 +32,18 @@ export async function recommendationsFor(deps: Deps, lines: readonly CostLineRef
   const team = (id: string) => deps.config.teams.find((t) => t.id === id)?.name ?? id;
   const byInstance = new Map<string, RecommendationWithMessage[]>();
   for (const recommendation of await currentRecommendations(deps, { instanceIds })) {
-    const message = recommendationMessage(recommendation, { teamName: team(recommendation.team), ...spotButtonOptions(deps.config) });
+    const message = recommendationMessage(recommendation, { teamName: team(recommendation.team), ...spotButtonOptions(deps) });
     byInstance.set(recommendation.instanceId, [...(byInstance.get(recommendation.instanceId) ?? []), { recommendation, message }]);
   }
   return lines.map((line) => (line.resourceId ? (byInstance.get(line.resourceId) ?? []) : []));
 }
 
-/** How the Approve spot migration button reads on this installation (dry run, second approver). */
-export function spotButtonOptions(config: Config): SpotButtonOptions {
-  return { dryRun: !config.actions.enabled, secondApproverAbove: config.spot.secondApproverAbove };
+/** How the Approve spot migration button reads on this installation (dry run, second approver and who may give it). */
+export function spotButtonOptions(deps: PeopleSources & { config: Config }): SpotButtonOptions {
+  const { config } = deps;
+  return {
+    dryRun: !config.actions.enabled,
+    secondApproverAbove: config.spot.secondApproverAbove,
+    approvers: (team) => whoMay(deps, team, spotApproverRoles(config.spot)),
+  };
 }

@@ -141,7 +141,7 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
       // A line whose instance has a spot recommendation ready to pass its checks carries its Approve button, and only such a line.
       const spot = line.recommendations.find((r) => r.kind === 'spot');
       const approve = elements.filter((e) => e.action_id === 'spot.approve');
-      expect(approve.map((e) => e.value)).toEqual(spot && !spot.blocker ? [JSON.stringify({ i: spot.instanceId })] : []);
+      expect(approve.map((e) => e.value)).toEqual(spot && !spot.blocker ? [JSON.stringify({ i: spot.instanceId, l: line.id })] : []);
       // One spot figure per line: the month's, as the waste report has it, where the diagnosis gives one.
       if (spot)
         expect(JSON.stringify(call.args.blocks)).toContain(
@@ -182,7 +182,7 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
     await harness.settled();
     const update = fake.callsOf('chat.update')[0]!;
     expect(update.args).toMatchObject({ channel: CHANNEL, ts: lineTs(first) });
-    expect(JSON.stringify(update.args.blocks)).toContain(`*Move to spot*: answered by ${CAROL} at 2026-12-01 17:00 UTC`);
+    expect(JSON.stringify(update.args.blocks)).toContain(`*Move to spot*: answered by <@${CAROL}> at 2026-12-01 17:00 UTC`);
     const line = (await deps.store.reviews.lines('llm-training', '2026-11'))[spotLine];
     expect(line).toMatchObject({ answer: 'spot', answeredBy: CAROL, answeredAt: new Date('2026-12-01T17:00:00Z') });
 
@@ -219,7 +219,7 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
     expect((await click(CAROL, second, 'review.owner', { selected: danOption })).status).toBe(200);
     await waitFor(() => fake.callsOf('chat.update').length === 2, 'the owner shown');
     await harness.settled();
-    expect(JSON.stringify(fake.callsOf('chat.update')[1]!.args.blocks)).toContain(`Owner: *${DAN}* (set by ${CAROL}`);
+    expect(JSON.stringify(fake.callsOf('chat.update')[1]!.args.blocks)).toContain(`Owner: <@${DAN}> (set by <@${CAROL}>`);
     expect((await deps.store.reviews.lines('llm-training', '2026-11'))[1]).toMatchObject({ owner: DAN, ownerBy: CAROL });
 
     // A forged option naming someone outside the team is refused and changes nothing.
@@ -323,7 +323,7 @@ describe('Approve spot migration from a line of the review thread (demo organisa
       (call.args.blocks as SlackBlock[])
         .flatMap((b) => (b.elements ?? []) as Record<string, any>[])
         .find((e) => e.action_id === 'spot.approve')!;
-    expect(approveOf(fra.call).value).toBe(JSON.stringify({ i: fra.line.resourceId }));
+    expect(approveOf(fra.call).value).toBe(JSON.stringify({ i: fra.line.resourceId, l: fra.line.id }));
 
     let n = 0;
     /** Clicks the line's Approve (or any button) as Slack sends it from a reply in the thread; the private answer, if any. */
@@ -365,6 +365,9 @@ describe('Approve spot migration from a line of the review thread (demo organisa
       thread_ts: parentTs,
       text: 'Spot migration of research-train-fra: 1 of 2 approvals',
     });
+    // ML Research has one approver: the thread says so, and who can give the second approval.
+    expect(JSON.stringify(pending.args.blocks)).toContain(`approved by <@${BOB}> (1 of 2)`);
+    expect(JSON.stringify(pending.args.blocks)).toContain('Nobody else of the team may approve it: an admin can.');
     expect((await deps.store.spotMigrations.active(fra.line.resourceId!))!.approvals.map((a) => a.approver)).toEqual([BOB]);
     expect(await approve(BOB, fra)).toContain('You already approved moving research-train-fra to spot');
     expect(demoSpot.defaultsToSpot(LT)).toBe(false);
@@ -375,6 +378,11 @@ describe('Approve spot migration from a line of the review thread (demo organisa
     const migrated = fake.callsOf('chat.postMessage').at(-1)!;
     expect(migrated.args.thread_ts).toBe(parentTs);
     expect(migrated.args.text).toMatch(/^research-train-fra moves to spot: saves \$[\d,.]+ a month$/);
+    // The line clicked loses its Approve button: the migration is made, Revert is in the thread.
+    const line = fake.callsOf('chat.update').at(-1)!;
+    expect(line.args.ts).toBe(fra.call.answer!.ts);
+    expect(JSON.stringify(line.args.blocks)).not.toContain('spot.approve');
+    expect(JSON.stringify(line.args.blocks)).toContain('Moved to spot');
     const revert = (migrated.args.blocks as SlackBlock[])
       .flatMap((b) => (b.elements ?? []) as Record<string, any>[])
       .find((e) => e.action_id === 'spot.revert')!;

@@ -178,9 +178,9 @@ describe('review messages', () => {
     const [answers, approve] = message.blocks.filter((b) => b.type === 'actions');
     expect(answers!.buttons.map((b) => b.action)).not.toContain('spot.approve');
     expect(approve).toMatchObject({
-      buttons: [{ action: 'spot.approve', label: 'Approve spot migration', value: '{"i":"i-087e2d6c2c7b10912"}' }],
+      buttons: [{ action: 'spot.approve', label: 'Approve spot migration', value: '{"i":"i-087e2d6c2c7b10912","l":101}' }],
     });
-    expect(approve!.buttons[0]!.confirm!.text).toContain('A second approver is needed');
+    expect(approve!.buttons[0]!.confirm!.text).toContain('A second, different approver is needed');
   });
 
   it('escapes what the data says in every dialect', () => {

@@ -1,3 +1,4 @@
+import type { TeamRole } from '../../domain/roles.js';
 import { z } from 'zod';
 
 // Recommendation and spot-migration settings are data, validated with the rest of burnrate.yml.
@@ -67,7 +68,17 @@ export const spotPolicySchema = z.strictObject({
     .number({ error: 'expected an amount per month' })
     .nonnegative({ error: 'expected an amount of 0 or more' })
     .default(5000),
+  /**
+   * Whether a team's owners may approve a spot migration as its approvers do (and so count toward
+   * the two different approvers above the limit): for teams with one approver and a few owners.
+   */
+  ownersApprove: z.boolean({ error: 'expected true or false' }).default(false),
 });
+
+/** Who of a team may approve a spot migration: its approvers, and its owners with spot.ownersApprove. */
+export function spotApproverRoles(spot: Pick<SpotPolicy, 'ownersApprove'>): TeamRole[] {
+  return spot.ownersApprove ? ['approver', 'owner'] : ['approver'];
+}
 
 export type RecommendationsPolicy = z.output<typeof recommendationsSchema>;
 export type RightSizePolicy = z.output<typeof rightSizePolicySchema>;
