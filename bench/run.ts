@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, medians of several runs, printed with the machine they ran on.
 // Results also land in bench/out/results.json; BENCHMARKS.md records the figures.
-// BENCH_ONLY=cli,focus,budget,forecast,anomalies,slack,idle,gpufetch,soak,replicas runs only those (results then go to bench/out/results.<names>.json).
+// BENCH_ONLY=cli,serve,focus,budget,forecast,anomalies,slack,idle,gpufetch,soak,replicas runs only those (results then go to bench/out/results.<names>.json).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -15,12 +15,13 @@ import { benchGpuFetch, type GpuFetchBench } from './gpu-fetch.js';
 import { benchIdleDetection, type IdleDetectionBench } from './idle-detection.js';
 import { benchKubeInventory, printKubeInventory, type KubeInventoryBench } from './kube-inventory.js';
 import { benchReplicas, printReplicas, type ReplicaBench } from './replicas.js';
+import { benchServeStart, printServeStart, type ServeStartBench } from './serve-start.js';
 import { benchSlackAck, type SlackAckBench } from './slack-ack.js';
 
 const OUT = fileURLToPath(new URL('../../bench/out/', import.meta.url));
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
-const BENCHES = ['cli', 'focus', 'budget', 'forecast', 'anomalies', 'slack', 'idle', 'gpufetch', 'soak', 'replicas'] as const;
+const BENCHES = ['cli', 'serve', 'focus', 'budget', 'forecast', 'anomalies', 'slack', 'idle', 'gpufetch', 'soak', 'replicas'] as const;
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
@@ -45,6 +46,12 @@ let cli: CliStartBench | undefined;
 if (selected('cli')) {
   cli = await benchCliStart({ rounds: Number(process.env.BENCH_CLI_ROUNDS ?? 7) });
   printCliStart(cli);
+}
+
+let serve: ServeStartBench | undefined;
+if (selected('serve')) {
+  serve = await benchServeStart({ runs });
+  printServeStart(serve);
 }
 
 let focus: Awaited<ReturnType<typeof benchFocusImport>> | undefined;
@@ -170,7 +177,7 @@ if (selected('replicas')) {
 const file = only.length === 0 ? 'results.json' : `results.${only.join('.')}.json`;
 writeFileSync(
   join(OUT, file),
-  `${JSON.stringify({ machine, at: new Date().toISOString(), cli, focus: focus && { ...focus, samples: undefined }, budget, forecast, anomalies, slack, idle, gpuFetch, kube, soak, replicas }, null, 2)}\n`,
+  `${JSON.stringify({ machine, at: new Date().toISOString(), cli, serve, focus: focus && { ...focus, samples: undefined }, budget, forecast, anomalies, slack, idle, gpuFetch, kube, soak, replicas }, null, 2)}\n`,
 );
 
 function printSlack(slack: SlackAckBench): void {

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { LeaseClock } from '../outbox-table.js';
 import type { Dialect, InsertColumn, Session } from '../session.js';
+import { loopTurnIfDue } from './loop-turns.js';
 
 // Everything SQLite spells its own way, and the session over one better-sqlite3 connection.
 
@@ -66,17 +67,17 @@ class SqliteSession implements Session {
   ) {}
 
   async rows<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
-    await this.wait();
+    await this.waitToRead();
     return this.statements.get(sql).all(...params.map(bindable)) as R[];
   }
 
   async one<R>(sql: string, params: readonly unknown[] = []): Promise<R | undefined> {
-    await this.wait();
+    await this.waitToRead();
     return this.statements.get(sql).get(...params.map(bindable)) as R | undefined;
   }
 
   async tuples<T extends unknown[]>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    await this.wait();
+    await this.waitToRead();
     const statement = this.statements.get(sql);
     try {
       return statement.raw(true).all(...params.map(bindable)) as T[];
@@ -137,6 +138,15 @@ class SqliteSession implements Session {
   /** Outside a transaction, waits while another caller's transaction is open. */
   private async wait(): Promise<void> {
     if (!this.inTransaction && this.turn.held) await this.turn.idle();
+  }
+
+  /**
+   * Before a read outside a transaction: gives the event loop its turn when a long run of calls has
+   * kept it waiting (loop-turns.ts), then waits as any call does.
+   */
+  private async waitToRead(): Promise<void> {
+    if (!this.inTransaction) await loopTurnIfDue();
+    await this.wait();
   }
 }
 
