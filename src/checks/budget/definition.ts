@@ -18,8 +18,9 @@ import type { StaleSource } from '../../domain/staleness.js';
 import { rateHold, staleHold, type CheckHold } from '../../domain/check-hold.js';
 import { currencyHoldNotice } from '../../../templates/currency-hold-notice.js';
 import { staleDataNotice } from '../../../templates/stale-data-notice.js';
-import type { CheckDefinition } from '../definition.js';
+import type { CheckDefinition, FindingFace } from '../definition.js';
 import { budgetAlertChart, budgetChartOn } from './definition/alert-chart.js';
+import { currentAlertMessage } from './definition/current-alert.js';
 
 export interface BudgetCheckOptions {
   /** Evaluate and report, but record nothing and queue no alert. */
@@ -241,3 +242,14 @@ async function addressAlerts(
   }
   return drafts;
 }
+
+/** Budget findings as the generic finding buttons (Acknowledge, Snooze) see them, and their alert as it stands now. */
+export const budgetFindings: FindingFace = {
+  async get(deps, id) {
+    const finding = await deps.store.findings.get(id);
+    if (!finding) return null;
+    const label = `${finding.kind === 'budget.forecast' ? 'the forecast' : 'spend'} in ${finding.period}`;
+    return { id, kind: 'findings', team: finding.team, group: alertGroup(finding), periodEnd: finding.range.end, label, finding };
+  },
+  alertNow: (deps, handle) => currentAlertMessage(deps, handle.finding as TrackedFinding),
+};
