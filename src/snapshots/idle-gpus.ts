@@ -13,6 +13,7 @@ import { formatMoney } from '../domain/money.js';
 import { addDays, toDay } from '../domain/period.js';
 import { loadResourceDays } from './resource-lines.js';
 import { NO_POD_LABELS_HINT, workloadsWithoutPodLabels } from './pod-labels-hint.js';
+import { sharedClaimHints } from './shared-claim-hint.js';
 
 /** Idle and stalled instances right now, over fresh metrics, before Keep exceptions. */
 export async function detectIdleGpus(deps: Deps, now: Date): Promise<GpuFinding[]> {
@@ -73,9 +74,13 @@ function idleIn(deps: Deps, snapshot: GpuSnapshot, now: Date): { findings: GpuFi
     silent.map((i) => byId.get(i.id)!),
     [...snapshot.unattributed, ...snapshot.series.map((s) => s.series)],
   );
+  const shared = sharedClaimHints(
+    silent.map((i) => byId.get(i.id)!),
+    snapshot.series,
+  );
   const unmetered = silent.map(
     (i): UnmeteredGpu => ({
-      ...(withoutPods.has(i.id) ? { hint: NO_POD_LABELS_HINT } : {}),
+      ...(withoutPods.has(i.id) ? { hint: NO_POD_LABELS_HINT } : shared.has(i.id) ? { hint: shared.get(i.id)! } : {}),
       instanceId: i.id,
       name: byId.get(i.id)!.name,
       team: i.team,

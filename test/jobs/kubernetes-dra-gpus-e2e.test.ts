@@ -59,7 +59,7 @@ describe('GPUs allocated by DRA, read from dcgm-exporter 4.x', () => {
     expect(result.code).toBe(0);
     const { idle, noMetrics } = JSON.parse(result.out) as {
       idle: { instanceId: string; hourlyPrice: number; perDay: number; team: string }[];
-      noMetrics: { instanceId: string; hourlyPrice: number; gpus: number }[];
+      noMetrics: { instanceId: string; hourlyPrice: number; gpus: number; hint?: string }[];
     };
     const p5 = hourly('p5.48xlarge');
     const g5 = hourly('g5.12xlarge');
@@ -79,6 +79,9 @@ describe('GPUs allocated by DRA, read from dcgm-exporter 4.x', () => {
     // eval-b's half of GPU 3 is priced, but the GPU's one series is eval-a's; the KAI fractions'
     // GPU is the reservation pod's in DCGM. Every GPU's price appears once over both lists.
     const listed = new Map([...idle, ...noMetrics].map((f) => [f.instanceId, f.hourlyPrice]));
+    expect(noMetrics.find((u) => u.instanceId === 'k8s:lab/vision/Pod/eval-b')!.hint).toBe(
+      'its GPU is shared through ResourceClaim vision/eval-shared-gpu with vision/eval-a, whose metrics it reports under',
+    );
     expect(listed.get('k8s:lab/vision/Pod/eval-b')).toBeCloseTo((p5 * 0.5) / 8, 6);
     expect(listed.get('k8s:lab/vision/Deployment/frac-half')).toBeCloseTo((g5 * 0.5) / 4, 6);
     expect(listed.get('k8s:lab/ml-research/Deployment/frac-mem')).toBeCloseTo((g5 * 0.25) / 4, 6);
