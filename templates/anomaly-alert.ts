@@ -1,4 +1,4 @@
-import type { AnomalyDriver, AnomalyFinding } from '../src/domain/anomaly-finding.js';
+import type { AnomalyDriver, AnomalyFinding, AnomalyMatch } from '../src/domain/anomaly-finding.js';
 import { ACTION_IDS } from '../src/domain/action-ids.js';
 import { formatMoney } from '../src/domain/money.js';
 import { shortDate } from './freshness.js';
@@ -9,6 +9,8 @@ export const ANOMALY_ACTIONS = {
   expected: ACTION_IDS.anomalyExpected,
   notExpected: ACTION_IDS.anomalyNotExpected,
   snooze: ACTION_IDS.budgetSnooze,
+  stop: ACTION_IDS.instanceStop,
+  stopSweep: ACTION_IDS.sweepStop,
 } as const;
 
 export interface AnomalyAlertData {
@@ -70,6 +72,8 @@ export function anomalyAlert(data: AnomalyAlertData): Message {
     f.shortHistory ? `Judged on ${f.historyDays} days of history only (under 14: no weekday profile or trend yet).` : null,
   ].filter((n): n is string => n !== null);
   if (notes.length > 0) blocks.push({ type: 'context', text: notes.join(' ') });
+  if (f.matches?.length)
+    blocks.push({ type: 'context', text: `On the resources that moved: ${f.matches.map((m) => m.label).join(', ')}.` });
   if (f.answer && data.answeredBy) {
     const verdict = f.answer.verdict === 'expected' ? 'Expected' : 'Not expected';
     blocks.push({ type: 'mentions', lead: `Answered ${verdict} ${timeOf(new Date(f.answer.at))} by`, people: [data.answeredBy] });
@@ -84,7 +88,11 @@ export function anomalyAlert(data: AnomalyAlertData): Message {
       type: 'context',
       text: f.answer?.verdict === 'expected' ? 'Accepted as expected.' : 'Spend is back within its expected range.',
     });
-  else if (!f.answer) blocks.push(buttonsOf(f));
+  else {
+    if (!f.answer) blocks.push(buttonsOf(f));
+    // What would end it, where another check found it: a team that did not expect it stops it here.
+    if (f.answer?.verdict !== 'expected' && f.matches?.length) blocks.push(stopButtonsOf(f.matches));
+  }
   return { summary: headline, blocks };
 }
 
@@ -104,5 +112,24 @@ function buttonsOf(f: AnomalyFinding): Block {
         { label: 'Snooze 7 days', value: value({ for: '7d' }) },
       ],
     },
+  };
+}
+
+/** Stop sweep or Stop for each matching finding; the handlers re-check, authorise and audit as from their own alerts. */
+function stopButtonsOf(matches: readonly AnomalyMatch[]): Block {
+  return {
+    type: 'actions',
+    buttons: matches.slice(0, 4).map((m) => ({
+      action: `${m.kind === 'sweep' ? ANOMALY_ACTIONS.stopSweep : ANOMALY_ACTIONS.stop}:${m.findingId}`.slice(0, 250),
+      label: `Stop ${m.label.replace(/^idle instance /, '')}`.slice(0, 75),
+      value: JSON.stringify({ f: m.findingId }),
+      style: 'danger' as const,
+      confirm: {
+        title: `Stop ${m.label}?`.slice(0, 100),
+        text: 'It is on the resources that moved. Protected instances are left alone; disks stay.',
+        confirm: 'Stop',
+        deny: 'Cancel',
+      },
+    })),
   };
 }

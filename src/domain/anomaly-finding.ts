@@ -14,6 +14,14 @@ export interface AnomalyDriver {
   share: number;
 }
 
+/** An open finding of another check on a resource that moved. */
+export interface AnomalyMatch {
+  kind: 'idle' | 'sweep';
+  findingId: string;
+  /** "sweep lr-warmup", "idle instance trainer-1". */
+  label: string;
+}
+
 /** How the team answered an anomaly in chat: Expected teaches the check to accept that level for its driver. */
 export interface AnomalyAnswer {
   verdict: 'expected' | 'not-expected';
@@ -61,6 +69,8 @@ export interface AnomalyFinding {
   days: AnomalyDay[];
   /** The largest rises, by dimension, largest first. */
   drivers: AnomalyDriver[];
+  /** Open idle-GPU and runaway-sweep findings on the resources that moved: what Stop or Stop sweep would end. */
+  matches?: AnomalyMatch[];
   answer?: AnomalyAnswer;
 }
 

@@ -129,4 +129,46 @@ describe('the anomaly check on a bill with a runaway sweep', () => {
     // October had none.
     expect((await loadReviewFigures(deps, deps.config.teams[0]!, '2026-10', null)).anomalies).toEqual([]);
   });
+
+  it('names an open sweep finding on the resource that moved, with its Stop sweep', async () => {
+    const { deps } = testDeps({ teams: [TEAM] }, '2026-11-10T09:00:00Z');
+    await importRunawayBill(deps, '2026-11-10', RUNAWAY);
+    const instance = {
+      instanceId: RUNAWAY_RESOURCE,
+      name: 'llm-sweep-17',
+      instanceType: 'p5.48xlarge',
+      gpuCount: 8,
+      hourlyPrice: 98.32,
+      protected: false,
+      running: true,
+      runningHours: 40,
+      spend: 3932.8,
+      gpuHours: 320,
+    };
+    const sweep = {
+      id: 'sweep.spend:ml:lr-warmup',
+      kind: 'sweep.spend' as const,
+      team: 'ml',
+      sweep: 'lr-warmup',
+      cap: 2000,
+      value: 3932.8,
+      spend: 3932.8,
+      gpuHours: 320,
+      windowHours: 168,
+      perHour: 98.32,
+      instances: [instance],
+    };
+    await deps.store.recordRun('sweepFindings', { opened: [sweep], stillOpen: [], resolved: [] }, [], new Date('2026-11-10T08:00:00Z'));
+    const run = await runCheck(deps, anomalyCheck());
+    const [finding] = run.findings;
+    expect(finding!.matches).toEqual([{ kind: 'sweep', findingId: sweep.id, label: 'sweep lr-warmup' }]);
+    // The message queued for the team's channel.
+    const message = run.queued[0]!.message;
+    expect(text(message)).toContain('On the resources that moved: sweep lr-warmup.');
+    const stop = message.blocks
+      .filter((b) => b.type === 'actions')
+      .flatMap((b) => b.buttons)
+      .find((b) => b.label === 'Stop sweep lr-warmup');
+    expect(stop).toMatchObject({ action: `sweep.stop:${sweep.id}`, value: JSON.stringify({ f: sweep.id }) });
+  });
 });

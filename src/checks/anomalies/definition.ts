@@ -2,6 +2,7 @@ import { acceptancesOf } from './acceptances.js';
 import type { AnomalyPolicy } from './anomaly-policy.js';
 import { rankDrivers } from './drivers.js';
 import { judgeDays, type JudgedDay } from './judge-days.js';
+import { matchingFindings, type IdleOnResource, type SweepOnResources } from './matching-findings.js';
 import { teamAnomaly } from './team-anomaly.js';
 import { teamDays } from './team-days.js';
 import { reconcileById } from '../reconcile-by-id.js';
@@ -44,6 +45,9 @@ interface AnomalyInput {
   tracked: TrackedAnomalyFinding[];
   /** Anomalies of the last ACCEPTANCE_DAYS, answered or not: what the team said was expected. */
   answered: TrackedAnomalyFinding[];
+  /** Open idle-GPU and sweep findings, to name those on the resources that moved. */
+  idle: IdleOnResource[];
+  sweeps: SweepOnResources[];
 }
 
 interface AnomalyRun {
@@ -73,14 +77,16 @@ export function anomalyCheck(only?: readonly string[]): CheckDefinition<'anomaly
     table: 'anomalyFindings',
     async collect(deps, now) {
       const teams = deps.config.teams.filter((t) => t.anomalies.enabled && (!only || only.includes(t.id)));
-      const [snapshot, fx, tracked, answered] = await Promise.all([
+      const [snapshot, fx, tracked, answered, idle, sweeps] = await Promise.all([
         loadBudgetSnapshot(deps, teams, now),
         loadFxRates(deps),
         deps.store.anomalyFindings.listOpen(),
         deps.store.anomalyFindings.seenSince(new Date(now.getTime() - ACCEPTANCE_DAYS * 86_400_000)),
+        deps.store.gpuFindings.listOpen(),
+        deps.store.sweepFindings.listOpen(),
       ]);
       const held = teams.filter((t) => snapshot.staleTeams.has(t.id) || snapshot.unconvertible.has(t.id)).map((t) => t.id);
-      if (!snapshot.dataThrough) return { teams: [], held, tracked, answered };
+      if (!snapshot.dataThrough) return { teams: [], held, tracked, answered, idle, sweeps };
       const provisional = lastDataDay(snapshot.dataThrough);
       const inputs: TeamInput[] = [];
       for (const team of teams) {
@@ -97,9 +103,9 @@ export function anomalyCheck(only?: readonly string[]): CheckDefinition<'anomaly
         }
         inputs.push({ team, currency, provisional, judged, drivers });
       }
-      return { teams: inputs, held, tracked, answered };
+      return { teams: inputs, held, tracked, answered, idle, sweeps };
     },
-    evaluate({ teams, held, tracked, answered }) {
+    evaluate({ teams, held, tracked, answered, idle, sweeps }) {
       const found = teams.flatMap(({ team, currency, provisional, judged, drivers }) => {
         const anomaly = teamAnomaly({
           team: team.id,
@@ -110,7 +116,9 @@ export function anomalyCheck(only?: readonly string[]): CheckDefinition<'anomaly
           acceptances: acceptancesOf(answered.filter((f) => f.team === team.id)),
           provisional,
         });
-        return anomaly ? [anomaly] : [];
+        if (!anomaly) return [];
+        const matches = matchingFindings(team.id, anomaly.drivers, idle, sweeps);
+        return [matches.length > 0 ? { ...anomaly, matches } : anomaly];
       });
       // A held team's open anomaly stays as it was: its numbers stop short of the truth.
       const kept = tracked.filter((f) => held.includes(f.team)).map(untracked);
