@@ -1,4 +1,5 @@
 import { configJsonSchema, loadConfig } from '../config/load-config.js';
+import { configWarnings } from '../config/config-warnings.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
 import { HELP_PAGES } from './help-pages.js';
@@ -17,6 +18,7 @@ export const configVerb: Verb = async (args, io) => {
     const { config, path } = loadConfig(values.config, io.env, io.cwd);
     const where = path ?? 'the embedded demo organisation (no burnrate.yml found)';
     io.out.write(`${where}: valid — ${config.teams.length} teams, ${config.sources.length} sources\n`);
+    for (const warning of configWarnings(config)) io.out.write(`warning: ${warning}\n`);
     return 0;
   }
   throw usageError(action ? `unknown config action "${action}"` : 'missing config action', USAGE);

@@ -40,6 +40,11 @@ function personProblem(ref: string): string | null {
   if (/^[0-9a-f-]+$/i.test(ref) && ref.includes('-') && /[0-9]/.test(ref) && !ENTRA_OBJECT_ID.test(ref))
     return `"${ref}" looks like an Entra object id but is not one: expected 8-4-4-4-12 hex digits (Entra admin center → the user or group → Object ID)`;
   if (/^19:/.test(ref)) return `"${ref}" is a Teams conversation id, not a person: list people by Entra object id, or an Entra group`;
+  if (/^[CGD][A-Z0-9]{8,}$/.test(ref))
+    return `"${ref}" is a Slack channel id, not a person: list people by user id (U0123ABCD: their Slack profile → ⋮ → Copy member ID), a user group (@ml-leads) or an email`;
+  // A bare lower-case word ("alice") names nobody any platform knows: no chat id is spelt so.
+  if (/^[a-z][a-z0-9._-]*$/.test(ref) && !ENTRA_OBJECT_ID.test(ref))
+    return `"${ref}" is neither a chat user id nor a group: write their user id (U0123ABCD, an Entra object id), the group with its @ (@${ref}) or their email (${ref}@example.com)`;
   if (/^@[A-Za-z0-9][A-Za-z0-9._-]*$|^[^\s@]+(@[^\s@]+\.[^\s@]+)?$/.test(ref)) return null;
   return 'expected a chat user id (U0123ABCD, an Entra object id), a user group (@ml-training-leads, S0123ABCD or an Entra group object id) or an email, without spaces';
 }

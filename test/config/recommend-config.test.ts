@@ -26,7 +26,13 @@ describe('recommendation, spot and sweep settings', () => {
       hoursPerMonth: 730,
       rightSize: { maxMeanUtil: 30, maxMemoryShare: 0.5, headroom: 1.2 },
     });
-    expect(config.spot).toEqual({ maxCheckpointMinutes: 30, interruptionsPerMonth: 2, restartMinutes: 10, secondApproverAbove: 5000 });
+    expect(config.spot).toEqual({
+      maxCheckpointMinutes: 30,
+      interruptionsPerMonth: 2,
+      restartMinutes: 10,
+      secondApproverAbove: 5000,
+      ownersApprove: false,
+    });
     expect(config.sweeps).toEqual({ tagKey: 'sweep', windowHours: 168 });
     expect(config.teams[0]!.sweepCaps).toEqual({ spend: 2000, gpuHours: 800 });
   });
