@@ -11,6 +11,8 @@ const FULL_PAGE = 200;
 const PAGES_PER_LOOK = 5;
 /** Looks under way, remembered between attempts; past this many the oldest is forgotten (it starts over). */
 const MAX_LOOKS = 1_000;
+/** burnrate's own messages seen in pages read, kept for the looks of other posts in doubt; at most this many. */
+const MAX_SEEN = 1_000;
 /** How far past now a look reads: the clocks of Slack and here differ. */
 const LOOK_AHEAD_MS = 60_000;
 
@@ -39,6 +41,9 @@ export interface HistoryLook<M extends HistoryMessage> {
   read(window: HistoryWindow, limit: number): Promise<HistoryPage<M>>;
   /** The message's reference when this message is the one looked for. */
   match(message: M): string | null;
+  /** What marks the message looked for (its key in metadata, its file's tag), and what marks a message read. */
+  marks: readonly string[];
+  marksOf(message: M): readonly string[];
 }
 
 /**
@@ -58,6 +63,11 @@ export class HistoryReader {
   private readWorked = false;
   /** What is left to read of each look under way. */
   private readonly left = new Map<string, HistoryWindow>();
+  /**
+   * burnrate's messages that pages read for one look showed, by their marks: another post in doubt
+   * found among them needs no call of its own (after an outage, one page can settle several).
+   */
+  private readonly seen = new Map<string, unknown>();
 
   constructor(
     limit: HistoryLimit,
@@ -69,11 +79,17 @@ export class HistoryReader {
   async find<M extends HistoryMessage>(look: HistoryLook<M>): Promise<string | null> {
     // A look goes on where the last attempt left it; the message, if posted, is older than its first call.
     let rest = this.left.get(look.key) ?? windowOf(look.since, this.now() + LOOK_AHEAD_MS);
+    for (const mark of look.marks) {
+      // Kept by a look of this same reader over the same workspace, so of the look's message type.
+      const ref = this.seen.has(mark) ? look.match(this.seen.get(mark) as M) : null;
+      if (ref) return this.settle(look.key, ref);
+    }
     for (let call = 0; call < (this.limited ? 1 : PAGES_PER_LOOK); call++) {
       this.waitForTurn();
       const limit = this.limited ? TIER1_PAGE : FULL_PAGE;
       if (this.limited) this.nextCallAt = this.now() + TIER1_INTERVAL_MS;
       const page = await this.read(look, rest, limit);
+      this.keep(page.messages, look);
       for (const message of page.messages) {
         const ref = look.match(message);
         if (ref) return this.settle(look.key, ref);
@@ -122,6 +138,18 @@ export class HistoryReader {
   private throttle(forMs: number): void {
     this.limited = true;
     this.nextCallAt = Math.max(this.nextCallAt, this.now() + forMs);
+  }
+
+  private keep<M extends HistoryMessage>(messages: readonly M[], look: HistoryLook<M>): void {
+    for (const message of messages)
+      for (const mark of look.marksOf(message)) {
+        this.seen.delete(mark);
+        this.seen.set(mark, message);
+      }
+    for (const oldest of this.seen.keys()) {
+      if (this.seen.size <= MAX_SEEN) break;
+      this.seen.delete(oldest);
+    }
   }
 
   private settle(key: string, ref: string | null): string | null {

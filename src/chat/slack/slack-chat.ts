@@ -81,13 +81,17 @@ export class SlackChat implements ChatPort {
         return { messages: result.messages ?? [], hasMore: result.has_more === true || Boolean(result.response_metadata?.next_cursor) };
       },
       match: (m) => {
-        if (m.metadata?.event_type === METADATA_EVENT && (m.metadata.event_payload as Record<string, unknown> | undefined)?.key === key)
-          return m.ts ?? null;
+        if (keyOf(m) === key) return m.ts ?? null;
         // A post that is only a picture is a file share, without metadata: its file's name carries the key.
         // Its reference is what the post returned: the thread it went into, else the share itself.
         if (m.files?.some((f) => f.name?.includes(tag))) return where.parentRef ?? m.ts ?? null;
         return null;
       },
+      marks: [key, tag],
+      marksOf: (m) => [
+        ...(keyOf(m) ? [keyOf(m)!] : []),
+        ...(m.files ?? []).flatMap((f) => /-(k[0-9a-f]{16})(\.[^.]*)?$/.exec(f.name ?? '')?.[1] ?? []),
+      ],
     });
   }
 
@@ -158,6 +162,13 @@ function render(message: Message): { text: string; blocks: types.KnownBlock[] } 
   } catch (error) {
     throw new DeliveryError(`cannot render message for Slack: ${(error as Error).message}`, true);
   }
+}
+
+/** The outbox key a message of burnrate carries in its metadata, if any. */
+function keyOf(m: { metadata?: { event_type?: string; event_payload?: unknown } }): string | undefined {
+  if (m.metadata?.event_type !== METADATA_EVENT) return undefined;
+  const key = (m.metadata.event_payload as Record<string, unknown> | undefined)?.key;
+  return typeof key === 'string' ? key : undefined;
 }
 
 /** A short digest of an outbox key, safe in a file name: the same key always gives the same tag. */

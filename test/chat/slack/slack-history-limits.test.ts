@@ -30,7 +30,7 @@ describe('the look for a post in doubt under Slack Tier-1 history limits', () =>
    * 40 messages of people talking in the channel: any single page of 15 misses the alerts. The
    * delivery runs every 20 s of a moved clock, on which Slack stamps messages and counts its minute.
    */
-  async function run(limit: HistoryLimit, options: { refuseAt?: number; failAt?: number[] } = {}) {
+  async function run(limit: HistoryLimit, options: { refuseAt?: number; failAt?: number[]; allReached?: boolean; chatter?: number } = {}) {
     let now = new Date();
     fake = await FakeSlackApi.start({
       expect: ['chat.postMessage', 'conversations.history'],
@@ -52,10 +52,10 @@ describe('the look for a post in doubt under Slack Tier-1 history limits', () =>
       now,
     );
     fake.failNext('chat.postMessage', { lostAnswer: true });
-    fake.failNext('chat.postMessage', { reset: true });
+    fake.failNext('chat.postMessage', options.allReached ? { lostAnswer: true } : { reset: true });
     fake.failNext('chat.postMessage', { lostAnswer: true });
     expect(await deliverOutbox(deps)).toEqual({ sent: 0, retried: 3, failed: 0 });
-    for (let i = 0; i < CHATTER; i++) {
+    for (let i = 0; i < (options.chatter ?? CHATTER); i++) {
       now = new Date(now.getTime() + 1_000);
       fake.messages.push({ channel: 'C0ML', ts: `${Math.floor(now.getTime() / 1000)}.900000`, text: `chatter ${i}` });
     }
@@ -124,6 +124,12 @@ describe('the look for a post in doubt under Slack Tier-1 history limits', () =>
     // Steps 4, 7, 10 and 13 fall on reads a minute apart, after the first reads made progress.
     await expectEachOnceAndNothingLost(await run('limited', { failAt: [4, 7, 10, 13] }));
     expect(fake.callsOf('conversations.history').filter((c) => c.answer === undefined).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('after an outage that Slack took every post of, one read settles all three: the others are among its messages', async () => {
+    await expectEachOnceAndNothingLost(await run('limited', { allReached: true, chatter: 5 }));
+    expect(fake.callsOf('conversations.history')).toHaveLength(1);
+    expect(fake.callsOf('chat.postMessage')).toHaveLength(3);
   });
 
   it('a thread reply in doubt behind 20 replies of people: read oldest first, 15 at a time, found or posted once', async () => {
