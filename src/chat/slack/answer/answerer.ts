@@ -31,8 +31,8 @@ export interface Answerer {
    */
   answer(request: CommandRequest, reply: Reply): Promise<void>;
   /**
-   * Whether a command taken now would be answered in reasonable time. False while answers already
-   * wait too long: the caller turns the command away at once (busyMessage) instead of queueing it.
+   * Whether a command taken now would be answered in reasonable time. False while too many answers
+   * already wait: the caller turns the command away at once (busyMessage) instead of queueing it.
    */
   accepting(): boolean;
   /** Resolves once answers are computed where this answerer computes them (at once in process; workers: when started). */

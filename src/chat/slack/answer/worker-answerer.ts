@@ -30,13 +30,15 @@ const ANSWERS_PER_WORKER = 32;
  * When answers fall this far behind, new commands are turned away. In Slack a person sees nothing
  * until the answer arrives, and after a few seconds of nothing types the command again, which only
  * adds to the pile: past these limits "busy, try again" at once (in the acknowledgement) is the
- * better answer, and what was taken is still answered in time. Two limits: answers taken and not
- * yet delivered, per worker (a flood of quick ones: at 1-3 ms an answer, under a second of work),
- * and how long the oldest answer no worker has taken yet has waited (every worker already has
- * ANSWERS_PER_WORKER going: slow ones, or a worker stuck on a lock). One slow answer on a worker
- * does not count: the worker goes on with the others meanwhile.
+ * better answer, and what was taken is still answered in time. Both limits count answers, never
+ * time waited: on a machine busy with other work every answer takes longer, and a clock-based
+ * rule would turn real commands away there while the pool keeps up. Answers taken and not yet
+ * delivered, per worker (a flood of quick ones: at 1-3 ms an answer, under a second of work), and
+ * answers no worker has taken yet, per worker (every worker already has ANSWERS_PER_WORKER going:
+ * slow ones, or a worker stuck on a lock). One slow answer on a worker does not count: the worker
+ * goes on with the others meanwhile.
  */
-export const ANSWER_LIMITS = { waitingPerWorker: 256, queuedWaitMs: 1_000 };
+export const ANSWER_LIMITS = { waitingPerWorker: 256, queuedPerWorker: ANSWERS_PER_WORKER };
 
 export interface WorkerAnswererOptions {
   size: number;
@@ -58,8 +60,6 @@ export interface WorkerAnswererOptions {
 
 interface Pending {
   id: number;
-  /** When it was queued (performance.now()). */
-  queuedAt: number;
   request: CommandRequest;
   reply: Reply;
   resolve: () => void;
@@ -126,10 +126,9 @@ export class WorkerAnswerer implements Answerer {
   accepting(): boolean {
     // Answered in process (see answer()): nothing queues here.
     if (this.inProcess()) return true;
-    const oldestQueued = this.queue[0];
     const behind =
       this.inFlight >= this.limits.waitingPerWorker * this.slots.length ||
-      (oldestQueued !== undefined && performance.now() - oldestQueued.queuedAt > this.limits.queuedWaitMs);
+      this.queue.length >= this.limits.queuedPerWorker * this.slots.length;
     // One line when answers fall behind and one when they catch up, however many commands come in between.
     if (behind && this.turnedAway === null) {
       this.turnedAway = 0;
@@ -151,7 +150,7 @@ export class WorkerAnswerer implements Answerer {
     // crash), answering in process beats making the person wait for a thread to load.
     if (this.inProcess()) return this.options.fallback.answer(request, reply);
     const done = new Promise<void>((resolve) => {
-      this.queue.push({ id: this.nextId++, queuedAt: performance.now(), request, reply, resolve });
+      this.queue.push({ id: this.nextId++, request, reply, resolve });
       this.pump();
     }).finally(() => this.running.delete(done));
     this.running.add(done);
