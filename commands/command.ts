@@ -20,5 +20,10 @@ export interface CommandSpec {
   usage: string;
   example: string;
   summary: string;
+  /**
+   * false: left out of menus that take only so many verbs (Teams' command menu takes 12); it is
+   * still typed, and listed by help.
+   */
+  menu?: false;
   run(ctx: CommandContext, args: string[]): Promise<Message>;
 }

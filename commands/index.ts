@@ -3,11 +3,13 @@ import { closest } from '../src/domain/closest.js';
 import { anomaliesCommand } from './anomalies.js';
 import { budgetCommand } from './budget.js';
 import { budgetSetCommand } from './budget-set.js';
+import { digestCommand } from './digest.js';
 import type { CommandSpec } from './command.js';
 import { helpCommand, helpText } from './help.js';
 import { idleCommand } from './idle.js';
 import { recommendCommand } from './recommend.js';
 import { reviewCommand } from './review.js';
+import { savingsCommand } from './savings.js';
 import { snoozeCommand } from './snooze.js';
 import { spendCommand } from './spend.js';
 import { topCommand } from './top.js';
@@ -26,6 +28,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   wasteCommand,
   anomaliesCommand,
   reviewCommand,
+  savingsCommand,
+  digestCommand,
   snoozeCommand,
   whoamiCommand,
 ];

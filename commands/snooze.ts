@@ -4,6 +4,8 @@ import { badArguments } from './usage.js';
 
 export const snoozeCommand: CommandSpec = {
   verb: 'snooze',
+  // Every alert has a Snooze menu of its own; the typed verb takes an alert's id.
+  menu: false,
   usage: '/burnrate snooze <finding> <24h|7d|2w|period>',
   example: '/burnrate snooze budget.forecast:ml-research:2026-11:100 7d',
   summary: 'silence an alert for a while (owners, approvers)',

@@ -3,6 +3,8 @@ import { peopleOn, type PeopleDirectory } from '../src/ports/people-directory.js
 
 export const whoamiCommand: CommandSpec = {
   verb: 'whoami',
+  // Help says it; the menu keeps its 12 places for questions about spend.
+  menu: false,
   usage: '/burnrate whoami',
   example: '/burnrate whoami',
   summary: 'your teams and what you may do in them',

@@ -41,8 +41,8 @@ describe('the Teams app package', () => {
     expect(bot.scopes.sort()).toEqual(['groupChat', 'personal', 'team']);
     const [list] = bot.commandLists;
     expect(list.scopes.sort()).toEqual(['groupChat', 'personal', 'team']);
-    // Manifest 1.24 and later take 12 commands a list (the schema's maxItems; 1.23 took 10): every verb is in the menu.
-    const listed = COMMANDS;
+    // Manifest 1.24 and later take 12 commands a list (the schema's maxItems; 1.23 took 10): every verb but those marked menu: false.
+    const listed = COMMANDS.filter((c) => c.menu !== false);
     expect(listed.length).toBeLessThanOrEqual(12);
     expect(list.commands.map((c: { title: string }) => c.title)).toEqual(listed.map((c) => c.verb));
     for (const command of listed) {
