@@ -38,10 +38,16 @@ function alertPosts(fake: FakeSlackApi): number {
   return fake.messages.length - charts(fake);
 }
 
-/** Each posted text with the number of times the channel got it: anything above 1 is a duplicate. */
+/**
+ * Each posted text with the number of times its channel (or thread) got it: anything above 1 is a
+ * duplicate. Two alerts of one budget each carry the same chart title in their own thread.
+ */
 function duplicates(fake: FakeSlackApi): string[] {
   const seen = new Map<string, number>();
-  for (const m of fake.messages) seen.set(`${m.channel} ${m.text}`, (seen.get(`${m.channel} ${m.text}`) ?? 0) + 1);
+  for (const m of fake.messages) {
+    const key = `${m.channel}${m.threadTs ? ` thread ${m.threadTs}` : ''} ${m.text}`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
   return [...seen].filter(([, n]) => n > 1).map(([text, n]) => `${n}x ${text}`);
 }
 
