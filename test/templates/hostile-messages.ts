@@ -323,3 +323,6 @@ export const HOSTILE_MESSAGES: Record<string, Message> = {
     button: (id) => ({ action: `instance.reroute:${id}`, value: JSON.stringify({ to: id }) }),
   }),
 };
+
+/** The records the messages above are made of, for tests that fill them differently. */
+export const MESSAGE_RECORDS = { finding, gpu, sweep, migration, line };
