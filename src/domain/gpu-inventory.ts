@@ -70,6 +70,8 @@ export interface KubernetesPlacement {
   pods: readonly string[];
   /** "namespace/claim" of the ResourceClaims its pods hold GPUs through: DCGM names a GPU so allocated by its claim. */
   claims?: readonly string[];
+  /** Some of its pods hold KAI fractions of shared GPUs, which DCGM reports under the scheduler's reservation pods. */
+  kaiFractions?: boolean;
   /** Each node it holds GPUs on: the node's cloud id (null on-prem), its list price an hour, and the workload's share of its GPUs. */
   nodes: readonly { name: string; instanceId: string | null; hourly: number; share: number }[];
   /** Its `burnrate.io/keep-until` annotation: the idle check leaves it alone until then. */

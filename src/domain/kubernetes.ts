@@ -68,6 +68,8 @@ export interface GpuPod {
   gpus: number;
   /** "namespace/claim" of each ResourceClaim holding GPUs for it (Dynamic Resource Allocation). */
   claims?: readonly string[];
+  /** Holds a KAI fraction of a shared GPU (`gpu-fraction`, `gpu-memory`): DCGM reports that GPU under the reservation pod. */
+  kaiFraction?: boolean;
   workload: WorkloadRef;
   labels: Readonly<Record<string, string>>;
   annotations: Readonly<Record<string, string>>;
@@ -89,6 +91,13 @@ export interface ClusterInventory {
   /** The workloads' own annotations (keep-until, protect, previous replicas), by workloadKey. */
   workloadAnnotations: ReadonlyMap<string, Readonly<Record<string, string>>>;
 }
+
+/**
+ * The KAI scheduler's (Run:ai's) reservation pods hold a shared GPU for the fractional pods placed
+ * on it: they are the scheduler's, never a team's, and the GPU they hold beyond those fractions is
+ * nobody's (the node's unrequested GPUs). DCGM reports such a GPU under its reservation pod.
+ */
+export const KAI_RESERVATION_NAMESPACE = 'kai-resource-reservation';
 
 /** Annotations burnrate reads and writes on workloads and namespaces. */
 export const ANNOTATIONS = {

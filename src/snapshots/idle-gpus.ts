@@ -13,7 +13,7 @@ import { formatMoney } from '../domain/money.js';
 import { addDays, toDay } from '../domain/period.js';
 import { loadResourceDays } from './resource-lines.js';
 import { NO_POD_LABELS_HINT, workloadsWithoutPodLabels } from './pod-labels-hint.js';
-import { sharedClaimHints } from './shared-claim-hint.js';
+import { sharedGpuHints } from './shared-gpu-hints.js';
 
 /** Idle and stalled instances right now, over fresh metrics, before Keep exceptions. */
 export async function detectIdleGpus(deps: Deps, now: Date): Promise<GpuFinding[]> {
@@ -74,9 +74,10 @@ function idleIn(deps: Deps, snapshot: GpuSnapshot, now: Date): { findings: GpuFi
     silent.map((i) => byId.get(i.id)!),
     [...snapshot.unattributed, ...snapshot.series.map((s) => s.series)],
   );
-  const shared = sharedClaimHints(
+  const shared = sharedGpuHints(
     silent.map((i) => byId.get(i.id)!),
     snapshot.series,
+    snapshot.unattributed,
   );
   const unmetered = silent.map(
     (i): UnmeteredGpu => ({

@@ -7,9 +7,9 @@ import { sampleKubeUsage } from '../../src/jobs/kube-usage.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { spendReport } from '../../commands/spend.js';
 import { FakeKubeApi } from '../fakes/fake-kube-api.js';
-import { draCluster } from '../fakes/kube-dra-cluster.js';
+import { draCluster, KAI_NODE } from '../fakes/kube-dra-cluster.js';
 import { kubeconfigFor } from '../fakes/kube-objects.js';
-import { DCGM_4X_DRA_EXPOSITION, exposedGpus, FakePrometheus } from '../fakes/fake-prometheus.js';
+import { constant, DCGM_4X_DRA_EXPOSITION, exposedGpus, FakePrometheus } from '../fakes/fake-prometheus.js';
 import { isolateAwsEnv } from '../support/aws-test-env.js';
 import { testDeps } from '../support/deps.js';
 import { cli, workDir } from '../support/run-cli.js';
@@ -25,7 +25,18 @@ let prom: FakePrometheus | undefined;
 beforeEach(async () => {
   isolateAwsEnv();
   api = await FakeKubeApi.start({ objects: draCluster() });
-  prom = await FakePrometheus.start({ gpus: exposedGpus(DCGM_4X_DRA_EXPOSITION) });
+  // The KAI node's shared GPU 0 as DCGM sees it: under the reservation pod holding the device.
+  const kaiGpu = {
+    labels: {
+      hostname: KAI_NODE,
+      gpu: '0',
+      modelName: 'NVIDIA A10G',
+      namespace: 'kai-resource-reservation',
+      pod: 'gpu-reservation-ip-10-0-6-30-q7x2m',
+    },
+    metrics: { DCGM_FI_DEV_GPU_UTIL: constant(0), DCGM_FI_DEV_FB_USED: constant(900) },
+  };
+  prom = await FakePrometheus.start({ gpus: [...exposedGpus(DCGM_4X_DRA_EXPOSITION), kaiGpu] });
 });
 
 afterEach(async () => {
@@ -78,6 +89,10 @@ describe('GPUs allocated by DRA, read from dcgm-exporter 4.x', () => {
 
     // eval-b's half of GPU 3 is priced, but the GPU's one series is eval-a's; the KAI fractions'
     // GPU is the reservation pod's in DCGM. Every GPU's price appears once over both lists.
+    const hintOf = (id: string) => noMetrics.find((u) => u.instanceId === id)?.hint;
+    expect(hintOf('k8s:lab/vision/Deployment/frac-half')).toContain('KAI fraction');
+    expect(hintOf('k8s:lab/ml-research/Deployment/frac-mem')).toContain('KAI fraction');
+    expect(hintOf('k8s:lab/ml-research/Job/train-2')).toBeUndefined();
     const listed = new Map([...idle, ...noMetrics].map((f) => [f.instanceId, f.hourlyPrice]));
     expect(noMetrics.find((u) => u.instanceId === 'k8s:lab/vision/Pod/eval-b')!.hint).toBe(
       'its GPU is shared through ResourceClaim vision/eval-shared-gpu with vision/eval-a, whose metrics it reports under',

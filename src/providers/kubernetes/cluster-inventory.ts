@@ -83,10 +83,8 @@ export class ClusterInventoryReader {
     for (const pod of running) {
       const labels = nodeLabels.get(pod.spec?.nodeName ?? '');
       const viaClaims = byPod.get(pod);
-      const gpus =
-        gpusHeld(pod.spec?.containers ?? [], gpuUnitOf(labels)) +
-        kaiFraction(pod.metadata?.annotations ?? {}, labels) +
-        (viaClaims?.gpus ?? 0);
+      const fraction = kaiFraction(pod.metadata?.annotations ?? {}, labels);
+      const gpus = gpusHeld(pod.spec?.containers ?? [], gpuUnitOf(labels)) + fraction + (viaClaims?.gpus ?? 0);
       if (gpus === 0) continue;
       const metadata = pod.metadata ?? {};
       gpuPods.push({
@@ -96,6 +94,7 @@ export class ClusterInventoryReader {
         node: pod.spec?.nodeName ?? null,
         gpus,
         ...(viaClaims ? { claims: viaClaims.claims } : {}),
+        ...(fraction > 0 ? { kaiFraction: true } : {}),
         workload: workloadOf(this.cluster, metadata as OwnedMetadata, owners),
         labels: metadata.labels ?? {},
         annotations: metadata.annotations ?? {},

@@ -1,11 +1,6 @@
 // GPUs shared by fractions: the share of a GPU a pod is charged for when several pods run on one.
 
-/**
- * The KAI scheduler's (Run:ai's) reservation pods hold a shared GPU for the fractional pods placed
- * on it: they are the scheduler's, never a team's, and the GPU they hold beyond those fractions is
- * nobody's (the node's unrequested GPUs).
- */
-export const KAI_RESERVATION_NAMESPACE = 'kai-resource-reservation';
+export { KAI_RESERVATION_NAMESPACE } from '../../domain/kubernetes.js';
 
 /** KAI's pod annotations: a fraction of one GPU (`0.5`), on this many GPUs, or GPU memory in MiB. */
 const KAI = { fraction: 'gpu-fraction', devices: 'gpu-fraction-num-devices', memory: 'gpu-memory' } as const;

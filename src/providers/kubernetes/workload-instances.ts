@@ -91,6 +91,7 @@ export function workloadInstances(
         ref,
         pods: pods.map((p) => `${p.namespace}/${p.name}`),
         ...(pods.some((p) => p.claims?.length) ? { claims: [...new Set(pods.flatMap((p) => p.claims ?? []))] } : {}),
+        ...(pods.some((p) => p.kaiFraction) ? { kaiFractions: true } : {}),
         nodes: placed.map((p) => ({
           name: p.node.name,
           instanceId: p.node.instanceId,
