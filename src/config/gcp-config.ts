@@ -5,6 +5,24 @@ const billingAccount = z
   .string({ error: 'expected a billing account id such as 012345-6789AB-CDEF01' })
   .regex(/^[0-9A-F]{6}-[0-9A-F]{6}-[0-9A-F]{6}$/, { error: 'expected a billing account id such as 012345-6789AB-CDEF01' });
 
+const projectId = z.string({ error: 'expected a project id such as ml-training-prod' }).regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, {
+  error: 'expected a project id such as ml-training-prod (6-30 lower-case letters, digits and -)',
+});
+
+/**
+ * The Compute Engine VMs with GPUs of these projects (every zone): burnrate lists them and may stop
+ * them. Credentials: Application Default Credentials.
+ */
+export const gceInventorySchema = z.strictObject({
+  type: z.literal('gce'),
+  projects: z
+    .array(projectId, { error: 'expected a list of project ids, e.g. [ml-training-prod]' })
+    .min(1, { error: 'expected at least one project id, e.g. [ml-training-prod]' })
+    .transform((projects) => [...new Set(projects)]),
+  /** A stop discards a VM's local SSD data: false, such a VM is never stopped by burnrate. */
+  discardLocalSsd: z.boolean({ error: 'expected true or false' }).default(false),
+});
+
 /** Live Google Cloud spend (BigQuery billing export) and budgets. Credentials: Application Default Credentials. */
 export const gcpSourceSchema = z.strictObject({
   type: z.literal('gcp'),

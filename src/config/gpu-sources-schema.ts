@@ -1,4 +1,6 @@
 import { AWS_REGIONS } from './aws-regions.js';
+import { azureInventorySchema } from './azure-config.js';
+import { gceInventorySchema } from './gcp-config.js';
 import { z } from 'zod';
 
 // The `gpu.metrics` and `gpu.inventory` keys of burnrate.yml: where GPU metrics come from and
@@ -116,9 +118,13 @@ export const kubernetesInventorySchema = z.strictObject({
   ownerKey: labelKey.default('owner'),
 });
 
-export const gpuInventorySourceSchema = z.discriminatedUnion('type', [ec2InventorySchema, kubernetesInventorySchema], {
-  error: 'expected a GPU inventory with type ec2 or kubernetes',
-});
+export const gpuInventorySourceSchema = z.discriminatedUnion(
+  'type',
+  [ec2InventorySchema, gceInventorySchema, azureInventorySchema, kubernetesInventorySchema],
+  {
+    error: 'expected a GPU inventory with type ec2, gce, azure or kubernetes',
+  },
+);
 
 /** A Kubernetes namespace name (RFC 1123 label). */
 export const namespaceName = z.string({ error: 'expected a Kubernetes namespace name' }).regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, {

@@ -127,7 +127,7 @@ export class FakeGoogleCloud {
       return sendError(res, 404, 'NOT_FOUND', `No route ${req.method} ${url.pathname}`);
     }
     this.calls.push({ api: route.api, method: req.method ?? '', path: url.pathname, query: url.searchParams, body, token });
-    if (route.api === 'sts.token') return this.exchangeToken(text, res);
+    if (route.api === 'sts.token') return exchangeGoogleToken(text, res, this.unexpected);
     if (token !== FAKE_GOOGLE_TOKEN)
       return sendError(
         res,
@@ -166,39 +166,9 @@ export class FakeGoogleCloud {
     }
   }
 
-  /**
-   * Workload identity federation's token exchange (an `external_account` credential whose token_url
-   * is this fake): a process started with GOOGLE_APPLICATION_CREDENTIALS authenticates the way it
-   * would on a cluster, and gets the fake's token. A subject token of "revoked" is refused.
-   */
-  private exchangeToken(text: string, res: ServerResponse): void {
-    const form = new URLSearchParams(text);
-    if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:token-exchange' || !form.get('subject_token')) {
-      this.unexpected.push(`token exchange: ${text}`);
-      return sendError(res, 400, 'INVALID_ARGUMENT', 'invalid_request');
-    }
-    if (form.get('subject_token')?.trim() === 'revoked') {
-      res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'invalid_grant', error_description: 'The subject token is invalid or expired.' }));
-      return;
-    }
-    sendJson(res, {
-      access_token: FAKE_GOOGLE_TOKEN,
-      issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
-      token_type: 'Bearer',
-      expires_in: 3600,
-    });
-  }
-
   /** An external_account credential file (for GOOGLE_APPLICATION_CREDENTIALS) that exchanges the subject token in `subjectTokenFile` here. */
   externalAccountCredential(subjectTokenFile: string): object {
-    return {
-      type: 'external_account',
-      audience: '//iam.googleapis.com/projects/123456/locations/global/workloadIdentityPools/burnrate/providers/test',
-      subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
-      token_url: `${this.endpoint}/v1/token`,
-      credential_source: { file: subjectTokenFile },
-    };
+    return externalAccountCredentialAt(this.endpoint, subjectTokenFile);
   }
 
   private query(params: string[], body: any, res: ServerResponse): void {
@@ -262,6 +232,41 @@ export class FakeGoogleCloud {
   }
 }
 
+/**
+ * Workload identity federation's token exchange (an `external_account` credential whose token_url
+ * is a fake): a process started with GOOGLE_APPLICATION_CREDENTIALS authenticates the way it
+ * would on a cluster, and gets the fake's token. A subject token of "revoked" is refused.
+ */
+export function exchangeGoogleToken(text: string, res: ServerResponse, unexpected: string[]): void {
+  const form = new URLSearchParams(text);
+  if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:token-exchange' || !form.get('subject_token')) {
+    unexpected.push(`token exchange: ${text}`);
+    return sendError(res, 400, 'INVALID_ARGUMENT', 'invalid_request');
+  }
+  if (form.get('subject_token')?.trim() === 'revoked') {
+    res.writeHead(400, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: 'invalid_grant', error_description: 'The subject token is invalid or expired.' }));
+    return;
+  }
+  sendJson(res, {
+    access_token: FAKE_GOOGLE_TOKEN,
+    issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+    token_type: 'Bearer',
+    expires_in: 3600,
+  });
+}
+
+/** An external_account credential (the file GOOGLE_APPLICATION_CREDENTIALS names) that exchanges the subject token in `subjectTokenFile` at `endpoint`. */
+export function externalAccountCredentialAt(endpoint: string, subjectTokenFile: string): object {
+  return {
+    type: 'external_account',
+    audience: '//iam.googleapis.com/projects/123456/locations/global/workloadIdentityPools/burnrate/providers/test',
+    subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+    token_url: `${endpoint}/v1/token`,
+    credential_source: { file: subjectTokenFile },
+  };
+}
+
 function routeOf(method: string, path: string): { api: GoogleApi; params: string[] } | undefined {
   const table: [string, RegExp, GoogleApi][] = [
     ['POST', /^\/v1\/token$/, 'sts.token'],
@@ -292,12 +297,12 @@ function pageOf(items: readonly unknown[], query: URLSearchParams, max: number, 
   return { [key]: items.slice(offset, offset + size), nextPageToken: next };
 }
 
-function sendJson(res: ServerResponse, body: unknown): void {
+export function sendJson(res: ServerResponse, body: unknown): void {
   res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
   res.end(JSON.stringify(body));
 }
 
-function sendError(res: ServerResponse, code: number, status: string, message: string, reason = status.toLowerCase()): void {
+export function sendError(res: ServerResponse, code: number, status: string, message: string, reason = status.toLowerCase()): void {
   res.writeHead(code, { 'content-type': 'application/json; charset=UTF-8' });
   res.end(JSON.stringify({ error: { code, message, status, errors: [{ message, domain: 'global', reason }] } }));
 }

@@ -1,14 +1,17 @@
 import type { Provider } from '../provider.js';
+import { GCE_OPERATION, GCE_GET, GCE_GPU_PERMISSIONS, GCE_STOP } from './compute/gce-permissions.js';
 import { GCP_SOURCE_PERMISSIONS } from './gcp-permissions.js';
 import { gcpSources } from './gcp-sources.js';
 
-/** Google Cloud: the BigQuery billing export and Cloud Billing budgets. */
+/** Google Cloud: the BigQuery billing export and Cloud Billing budgets; the Compute Engine GPU inventory and its stops. */
 export const gcp: Provider = {
   id: 'gcp',
-  configTypes: { sources: ['gcp'] },
-  permissions: GCP_SOURCE_PERMISSIONS,
+  configTypes: { sources: ['gcp'], inventory: ['gce'] },
+  // A stop's permissions are declared here with the roles that grant them (Google's grant commands need a role).
+  permissions: [...GCP_SOURCE_PERMISSIONS, ...GCE_GPU_PERMISSIONS, GCE_GET, GCE_STOP, GCE_OPERATION],
   sources: (entry, context) => {
     if (entry.type !== 'gcp') throw new Error(`not a Google Cloud source: ${entry.type}`);
     return gcpSources(entry, context);
   },
+  gpu: async (config) => (await import('./gcp-gpu.js')).gcpGpu(config),
 };

@@ -1,0 +1,32 @@
+import { InstancesClient, ZoneOperationsClient } from '@google-cloud/compute';
+import type { Config } from '../../config/schema.js';
+import { teamResolver } from '../../domain/ownership.js';
+import type { ProviderGpu } from '../provider.js';
+import { GceGpuInventory } from './compute/gce-gpu-inventory.js';
+import { isGceInstanceId } from './compute/gce-instance-id.js';
+import { GceInstancePort } from './compute/gce-instance-port.js';
+import { gaxClientOptions, googleEndpoint } from './google-endpoint.js';
+
+/**
+ * The Compute Engine inventory and stops. The clients sign in with Application Default
+ * Credentials (workload identity, GOOGLE_APPLICATION_CREDENTIALS, gcloud's application-default
+ * login) and go to BURNRATE_GCP_ENDPOINT when it is set. This module loads the Compute Engine
+ * client: the face imports it only when a GPU source is first used.
+ */
+export function gcpGpu(config: Config, env: NodeJS.ProcessEnv = process.env): ProviderGpu {
+  const gce = config.gpu.inventory.flatMap((source) => (source.type === 'gce' ? [source] : []));
+  // Every call names its project; a project id given spares the credentials a lookup of their own
+  // (Cloud Resource Manager, for a workload identity federation credential).
+  const options = { ...gaxClientOptions(googleEndpoint(env)), projectId: gce[0]?.projects[0] };
+  const instances = new InstancesClient(options);
+  const operations = new ZoneOperationsClient(options);
+  const resolveTeam = teamResolver(config.teams);
+  const inventories = gce.map(
+    (source) => new GceGpuInventory({ projects: source.projects, tagKeys: config.ownership.tagKeys, resolveTeam, client: instances }),
+  );
+  const port = new GceInstancePort({ instances, operations, discardLocalSsd: gce.some((source) => source.discardLocalSsd) });
+  return {
+    machines: async () => (await Promise.all(inventories.map((i) => i.list()))).flat(),
+    portOf: (instance) => (instance.provider === 'gcp' && isGceInstanceId(instance.instanceId) ? port : undefined),
+  };
+}

@@ -1,0 +1,293 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exchangeGoogleToken, FAKE_GOOGLE_TOKEN, sendError, sendJson } from './fake-google-cloud.js';
+import { readBody } from './http-body.js';
+
+export type ComputeApi = 'sts.token' | 'instances.aggregatedList' | 'instances.get' | 'instances.stop' | 'zoneOperations.get';
+
+/** One VM as the fake holds it; written to the REST API's JSON (int64 as strings, links as URLs). */
+export interface FakeGceVm {
+  project: string;
+  zone: string;
+  name: string;
+  id: string;
+  machineType: string;
+  status: 'PROVISIONING' | 'STAGING' | 'RUNNING' | 'STOPPING' | 'TERMINATED' | 'SUSPENDED';
+  labels?: Record<string, string>;
+  /** Attached GPUs (an N1 with T4s); A2/A3/G2 carry theirs in the machine type. */
+  accelerators?: { type: string; count: number };
+  provisioningModel?: 'STANDARD' | 'SPOT';
+  networkIP?: string;
+  localSsds?: number;
+}
+
+export interface ComputeCall {
+  api: ComputeApi;
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  token: string | null;
+}
+
+interface FakeOperation {
+  project: string;
+  zone: string;
+  name: string;
+  vm: FakeGceVm;
+  status: 'PENDING' | 'RUNNING' | 'DONE';
+}
+
+const BASE = 'https://compute.googleapis.com/compute/v1';
+
+/**
+ * Compute Engine's REST API (v1) on 127.0.0.1, as @google-cloud/compute speaks it:
+ * instances.aggregatedList (keyed by zone, pages of at most maxResults ≤ 500 with nextPageToken),
+ * instances.get and instances.stop by name or numeric id, stop answering a RUNNING zone Operation
+ * that zoneOperations.get reports DONE on its next read (the VM then TERMINATED, as Compute Engine
+ * calls a stopped VM). Like the real service it refuses a stop of a VM with local SSDs that does not
+ * say discardLocalSsd, requests without the fake's bearer token, and answers errors as Google's
+ * JSON error body. Workload identity's token exchange (POST /v1/token) is served too.
+ */
+export class FakeComputeEngine {
+  readonly calls: ComputeCall[] = [];
+  readonly unexpected: string[] = [];
+  private readonly operations = new Map<string, FakeOperation>();
+  private readonly denied = new Set<ComputeApi>();
+
+  private constructor(
+    private readonly server: Server,
+    readonly endpoint: string,
+    private readonly vms: FakeGceVm[],
+  ) {}
+
+  static async start(vms: FakeGceVm[]): Promise<FakeComputeEngine> {
+    let fake: FakeComputeEngine | undefined;
+    const server = createServer((req, res) => void fake?.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    fake = new FakeComputeEngine(
+      server,
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      vms.map((vm) => ({ ...vm })),
+    );
+    return fake;
+  }
+
+  callsOf(api: ComputeApi): ComputeCall[] {
+    return this.calls.filter((c) => c.api === api);
+  }
+
+  statusOf(name: string): string | undefined {
+    return this.vms.find((vm) => vm.name === name)?.status;
+  }
+
+  /** Every later call of `api` is refused with 403, as for a service account without the permission. */
+  deny(api: ComputeApi): void {
+    this.denied.add(api);
+  }
+
+  assertNoUnexpectedCalls(): void {
+    if (this.unexpected.length > 0) throw new Error(`FakeComputeEngine got unexpected calls:\n${this.unexpected.join('\n')}`);
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const text = await readBody(req);
+    const url = new URL(req.url ?? '/', this.endpoint);
+    const route = routeOf(req.method ?? '', url.pathname);
+    const auth = String(req.headers.authorization ?? '');
+    const token = auth.startsWith('Bearer ') ? auth.slice(7) : null;
+    if (!route) {
+      this.unexpected.push(`${req.method} ${url.pathname}`);
+      return sendError(res, 404, 'NOT_FOUND', `The requested URL ${url.pathname} was not found on this server.`, 'notFound');
+    }
+    this.calls.push({ api: route.api, method: req.method ?? '', path: url.pathname, query: url.searchParams, token });
+    if (route.api === 'sts.token') return exchangeGoogleToken(text, res, this.unexpected);
+    if (token !== FAKE_GOOGLE_TOKEN)
+      return sendError(
+        res,
+        401,
+        'UNAUTHENTICATED',
+        'Request had invalid authentication credentials. Expected OAuth 2 access token.',
+        'authError',
+      );
+    const [project, zone, target] = route.params as [string, string | undefined, string | undefined];
+    if (this.denied.has(route.api))
+      return sendError(
+        res,
+        403,
+        'PERMISSION_DENIED',
+        `Required '${permissionOf(route.api)}' permission for 'projects/${project}'`,
+        'forbidden',
+      );
+    switch (route.api) {
+      case 'instances.aggregatedList':
+        return this.aggregatedList(project, url.searchParams, res);
+      case 'instances.get': {
+        const vm = this.find(project, zone!, target!);
+        return vm ? sendJson(res, instanceJson(vm)) : notFound(res, `projects/${project}/zones/${zone}/instances/${target}`);
+      }
+      case 'instances.stop':
+        return this.stop(project, zone!, target!, url.searchParams, res);
+      case 'zoneOperations.get': {
+        const operation = this.operations.get(target!);
+        if (!operation || operation.project !== project || operation.zone !== zone)
+          return notFound(res, `projects/${project}/zones/${zone}/operations/${target}`);
+        if (operation.status !== 'DONE') {
+          operation.status = 'DONE';
+          operation.vm.status = 'TERMINATED';
+        }
+        return sendJson(res, operationJson(operation));
+      }
+    }
+  }
+
+  private find(project: string, zone: string, nameOrId: string): FakeGceVm | undefined {
+    return this.vms.find((vm) => vm.project === project && vm.zone === zone && (vm.name === nameOrId || vm.id === nameOrId));
+  }
+
+  private aggregatedList(project: string, query: URLSearchParams, res: ServerResponse): void {
+    const max = Number(query.get('maxResults') ?? 500);
+    if (!Number.isInteger(max) || max < 0 || max > 500)
+      return sendError(
+        res,
+        400,
+        'INVALID_ARGUMENT',
+        `Invalid value for field 'maxResults': '${query.get('maxResults')}'. Must be less than or equal to 500`,
+        'invalid',
+      );
+    const size = max === 0 ? 500 : max;
+    const offset = query.get('pageToken') ? Number(query.get('pageToken')) : 0;
+    if (!Number.isInteger(offset) || offset < 0) return sendError(res, 400, 'INVALID_ARGUMENT', 'Invalid page token.', 'invalid');
+    const all = this.vms.filter((vm) => vm.project === project);
+    const page = all.slice(offset, offset + size);
+    const items: Record<string, unknown> = {};
+    for (const zone of new Set(this.vms.map((vm) => vm.zone))) {
+      const here = page.filter((vm) => vm.zone === zone);
+      items[`zones/${zone}`] = here.length
+        ? { instances: here.map(instanceJson) }
+        : {
+            warning: {
+              code: 'NO_RESULTS_ON_PAGE',
+              message: "There are no results for scope 'zones/" + zone + "' on this page.",
+              data: [{ key: 'scope', value: `zones/${zone}` }],
+            },
+          };
+    }
+    sendJson(res, {
+      kind: 'compute#instanceAggregatedList',
+      id: `projects/${project}/aggregated/instances`,
+      items,
+      selfLink: `${BASE}/projects/${project}/aggregated/instances`,
+      ...(offset + size < all.length ? { nextPageToken: String(offset + size) } : {}),
+    });
+  }
+
+  private stop(project: string, zone: string, target: string, query: URLSearchParams, res: ServerResponse): void {
+    const vm = this.find(project, zone, target);
+    if (!vm) return notFound(res, `projects/${project}/zones/${zone}/instances/${target}`);
+    if ((vm.localSsds ?? 0) > 0 && !query.has('discardLocalSsd'))
+      return sendError(
+        res,
+        400,
+        'INVALID_ARGUMENT',
+        'VM has a Local SSD attached but an undefined value for `discard-local-ssd`. If using gcloud, please add `--discard-local-ssd=false` or `--discard-local-ssd=true` to your command.',
+        'badRequest',
+      );
+    const operation: FakeOperation = { project, zone, name: `operation-${Date.now()}-${randomUUID().slice(0, 8)}`, vm, status: 'RUNNING' };
+    if (vm.status === 'RUNNING') vm.status = 'STOPPING';
+    else operation.status = 'DONE';
+    this.operations.set(operation.name, operation);
+    sendJson(res, operationJson(operation));
+  }
+}
+
+function instanceJson(vm: FakeGceVm): Record<string, unknown> {
+  const zoneUrl = `${BASE}/projects/${vm.project}/zones/${vm.zone}`;
+  return {
+    kind: 'compute#instance',
+    id: vm.id,
+    name: vm.name,
+    zone: zoneUrl,
+    machineType: `${zoneUrl}/machineTypes/${vm.machineType}`,
+    status: vm.status,
+    labels: vm.labels ?? {},
+    labelFingerprint: '42WmSpB8rSM=',
+    ...(vm.accelerators
+      ? {
+          guestAccelerators: [
+            { acceleratorType: `${zoneUrl}/acceleratorTypes/${vm.accelerators.type}`, acceleratorCount: vm.accelerators.count },
+          ],
+        }
+      : {}),
+    scheduling: {
+      provisioningModel: vm.provisioningModel ?? 'STANDARD',
+      preemptible: vm.provisioningModel === 'SPOT',
+      onHostMaintenance: 'TERMINATE',
+      automaticRestart: vm.provisioningModel !== 'SPOT',
+    },
+    networkInterfaces: [
+      { name: 'nic0', network: `${BASE}/projects/${vm.project}/global/networks/default`, networkIP: vm.networkIP ?? '10.128.0.2' },
+    ],
+    disks: [
+      { kind: 'compute#attachedDisk', type: 'PERSISTENT', boot: true, deviceName: 'persistent-disk-0', index: 0 },
+      ...Array.from({ length: vm.localSsds ?? 0 }, (_, i) => ({
+        kind: 'compute#attachedDisk',
+        type: 'SCRATCH',
+        interface: 'NVME',
+        index: i + 1,
+      })),
+    ],
+    selfLink: `${zoneUrl}/instances/${vm.name}`,
+  };
+}
+
+function operationJson(operation: FakeOperation): Record<string, unknown> {
+  const zoneUrl = `${BASE}/projects/${operation.project}/zones/${operation.zone}`;
+  return {
+    kind: 'compute#operation',
+    id: '7360395918532457041',
+    name: operation.name,
+    zone: zoneUrl,
+    operationType: 'stop',
+    targetLink: `${zoneUrl}/instances/${operation.vm.name}`,
+    targetId: operation.vm.id,
+    status: operation.status,
+    progress: operation.status === 'DONE' ? 100 : 0,
+    insertTime: new Date().toISOString(),
+    selfLink: `${zoneUrl}/operations/${operation.name}`,
+  };
+}
+
+function notFound(res: ServerResponse, resource: string): void {
+  sendError(res, 404, 'NOT_FOUND', `The resource '${resource}' was not found`, 'notFound');
+}
+
+function permissionOf(api: ComputeApi): string {
+  return {
+    'instances.aggregatedList': 'compute.instances.list',
+    'instances.get': 'compute.instances.get',
+    'instances.stop': 'compute.instances.stop',
+    'zoneOperations.get': 'compute.zoneOperations.get',
+    'sts.token': '',
+  }[api];
+}
+
+function routeOf(method: string, path: string): { api: ComputeApi; params: string[] } | undefined {
+  const table: [string, RegExp, ComputeApi][] = [
+    ['POST', /^\/v1\/token$/, 'sts.token'],
+    ['GET', /^\/compute\/v1\/projects\/([^/]+)\/aggregated\/instances$/, 'instances.aggregatedList'],
+    ['GET', /^\/compute\/v1\/projects\/([^/]+)\/zones\/([^/]+)\/instances\/([^/]+)$/, 'instances.get'],
+    ['POST', /^\/compute\/v1\/projects\/([^/]+)\/zones\/([^/]+)\/instances\/([^/]+)\/stop$/, 'instances.stop'],
+    ['GET', /^\/compute\/v1\/projects\/([^/]+)\/zones\/([^/]+)\/operations\/([^/]+)$/, 'zoneOperations.get'],
+  ];
+  for (const [m, pattern, api] of table) {
+    const match = method === m ? pattern.exec(path) : null;
+    if (match) return { api, params: match.slice(1).map(decodeURIComponent) };
+  }
+  return undefined;
+}

@@ -1,0 +1,190 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadPriceCatalog } from '../../../../src/catalog/price-catalog.js';
+import type { Deps } from '../../../../src/deps.js';
+import { runGpuCheck } from '../../../../src/jobs/gpu-check.js';
+import { deliverOutbox } from '../../../../src/outbox/deliver-outbox.js';
+import { buildGpuDeps } from '../../../../src/providers/gpu-registry.js';
+import { renderPlainText } from '../../../../templates/render/plain-text.js';
+import { FakeComputeEngine, type FakeGceVm } from '../../../fakes/fake-compute-engine.js';
+import { externalAccountCredentialAt } from '../../../fakes/fake-google-cloud.js';
+import { constant, dcgmGpuLabelSets, FakePrometheus, readDcgmExposition, type FakeDcgmGpu } from '../../../fakes/fake-prometheus.js';
+import { STRANGER } from '../../../support/demo-org.js';
+import { testDeps } from '../../../support/deps.js';
+import { findingOfInstance, press } from '../../../support/gpu-demo.js';
+
+// Wednesday 18 Nov 2026, 06:00 UTC; the idle GPUs went idle at 01:00.
+const NOW = '2026-11-18T06:00:00Z';
+const T = Date.parse(NOW) / 1000;
+const IDLE_FROM = T - 5 * 3600;
+const ALICE = 'U0ALICE'; // owns vision
+const BOB = 'U0BOB'; // owns nlp
+const TOKEN = 'prom-gce-token-9f2a';
+const PROJECT = 'acme-ml-train';
+
+const gce = (zone: string, id: string) => `//compute.googleapis.com/projects/${PROJECT}/zones/${zone}/instances/${id}`;
+const VISION_IDLE = gce('us-central1-a', '4100000000000000001');
+const NLP_PROTECTED = gce('us-central1-a', '4100000000000000002');
+const NLP_BUSY = gce('us-central1-b', '4100000000000000003');
+
+const VMS: FakeGceVm[] = [
+  {
+    project: PROJECT,
+    zone: 'us-central1-a',
+    name: 'cv-a100-notebook',
+    id: '4100000000000000001',
+    machineType: 'a2-highgpu-1g',
+    status: 'RUNNING',
+    networkIP: '10.128.0.17',
+    labels: { team: 'vision', 'burnrate-workload': 'notebook' },
+  },
+  {
+    project: PROJECT,
+    zone: 'us-central1-a',
+    name: 'nlp-serving',
+    id: '4100000000000000002',
+    machineType: 'g2-standard-8',
+    status: 'RUNNING',
+    labels: { team: 'nlp', 'burnrate-protect': 'true' },
+  },
+  {
+    project: PROJECT,
+    zone: 'us-central1-b',
+    name: 'nlp-train',
+    id: '4100000000000000003',
+    machineType: 'a2-highgpu-1g',
+    status: 'RUNNING',
+    labels: { team: 'nlp' },
+  },
+  // No GPU: never listed, never stopped.
+  {
+    project: PROJECT,
+    zone: 'us-central1-a',
+    name: 'web-1',
+    id: '4100000000000000004',
+    machineType: 'e2-standard-4',
+    status: 'RUNNING',
+    labels: { team: 'vision' },
+  },
+];
+
+/** Idle values from the shared DCGM exposition's idle GPU; DCGM's Hostname is the VM's name, as on Compute Engine. */
+function dcgmFleet(): FakeDcgmGpu[] {
+  const samples = readDcgmExposition();
+  const idleHost = '424773df46e0';
+  const value = (name: string) => samples.find((s) => s.name === name && s.labels.Hostname === idleHost)!.value;
+  const [template] = dcgmGpuLabelSets(samples);
+  const idleSince = (busy: number, idle: number) => (t: number) => (t >= IDLE_FROM ? idle : busy);
+  const idle = (hostname: string): FakeDcgmGpu => ({
+    labels: { ...template, Hostname: hostname, gpu: '0' },
+    metrics: {
+      DCGM_FI_DEV_GPU_UTIL: idleSince(97, value('DCGM_FI_DEV_GPU_UTIL')),
+      DCGM_FI_DEV_FB_USED: idleSince(20_000, value('DCGM_FI_DEV_FB_USED')),
+    },
+  });
+  return [
+    idle('cv-a100-notebook'),
+    idle('nlp-serving.us-central1-a.c.acme-ml-train.internal'),
+    {
+      labels: { ...template, Hostname: 'nlp-train', gpu: '0' },
+      metrics: { DCGM_FI_DEV_GPU_UTIL: constant(97), DCGM_FI_DEV_FB_USED: constant(20_000) },
+    },
+  ];
+}
+
+let compute: FakeComputeEngine | undefined;
+let prom: FakePrometheus | undefined;
+
+beforeEach(async () => {
+  compute = await FakeComputeEngine.start(VMS);
+  prom = await FakePrometheus.start({ gpus: dcgmFleet(), token: TOKEN });
+  // Application Default Credentials as on a cluster with workload identity: an external_account
+  // credential whose token exchange is the fake's; every Google client goes to the fake.
+  const dir = mkdtempSync(join(tmpdir(), 'burnrate-gce-'));
+  writeFileSync(join(dir, 'subject-token'), 'projected-service-account-token');
+  writeFileSync(join(dir, 'credentials.json'), JSON.stringify(externalAccountCredentialAt(compute.endpoint, join(dir, 'subject-token'))));
+  vi.stubEnv('GOOGLE_APPLICATION_CREDENTIALS', join(dir, 'credentials.json'));
+  vi.stubEnv('METADATA_SERVER_DETECTION', 'none');
+  vi.stubEnv('BURNRATE_GCP_ENDPOINT', compute.endpoint);
+});
+
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  compute?.assertNoUnexpectedCalls();
+  prom?.assertNoUnexpectedRequests();
+  await Promise.all([compute?.close(), prom?.close()]);
+  compute = prom = undefined;
+});
+
+function setup(actionsEnabled = true) {
+  const t = testDeps(
+    {
+      teams: [
+        { id: 'vision', owners: [ALICE] },
+        { id: 'nlp', owners: [BOB] },
+      ],
+      sources: [],
+      gpu: {
+        metrics: [{ type: 'prometheus', url: prom!.url, bearerTokenEnv: 'PROM_TOKEN' }],
+        inventory: [{ type: 'gce', projects: [PROJECT] }],
+      },
+      actions: { enabled: actionsEnabled },
+    },
+    NOW,
+  );
+  t.deps.gpu = buildGpuDeps(t.deps.config, { PROM_TOKEN: TOKEN })!;
+  return t;
+}
+
+async function stop(deps: Deps, userId: string, instanceId: string) {
+  return press(deps, userId, 'instance.stop', await findingOfInstance(deps, instanceId));
+}
+
+const stopsSent = () => compute!.callsOf('instances.stop').map((c) => c.path.split('/').slice(-2, -1)[0]);
+const a2Price = () => loadPriceCatalog().priceOf('gcp', 'a2-highgpu-1g', 'us-central1')!.onDemandHourly;
+
+describe('Compute Engine GPU VMs and DCGM metrics from burnrate.yml', () => {
+  it('alerts each team for its idle VMs at the catalog price; Stop stops once, never a protected VM nor for a stranger', async () => {
+    const { deps, chat } = setup();
+    const result = await runGpuCheck(deps);
+    expect(result.findings.map((f) => `${f.state} ${f.team} ${f.instanceId}`).sort()).toEqual(
+      [`new nlp ${NLP_PROTECTED}`, `new vision ${VISION_IDLE}`].sort(),
+    );
+    // The busy VM is listed and not idle; the VM without GPUs is not listed.
+    expect((await deps.gpu!.inventory()).map((i) => i.instanceId).sort()).toEqual([VISION_IDLE, NLP_PROTECTED, NLP_BUSY].sort());
+    const vision = result.findings.find((f) => f.instanceId === VISION_IDLE)!;
+    expect(vision.hourlyPrice).toBe(a2Price());
+    await deliverOutbox(deps);
+    expect(renderPlainText(chat.posted.find((p) => p.address === '#vision')!.message)).toMatch(
+      /cv-a100-notebook \(a2-highgpu-1g\): idle since .+ · \$[\d,.]+ burned/,
+    );
+
+    expect((await stop(deps, STRANGER, VISION_IDLE)).text()).toContain('Only owners and approvers of vision');
+    const [first, second] = await Promise.all([stop(deps, ALICE, VISION_IDLE), stop(deps, ALICE, VISION_IDLE)]);
+    expect([first, second].flatMap((r) => r.updates.map((u) => renderPlainText(u))).join('\n')).toContain(`Stopped by ${ALICE}`);
+    expect(compute!.statusOf('cv-a100-notebook')).toBe('TERMINATED');
+    expect((await stop(deps, ALICE, VISION_IDLE)).text()).toMatch(/^Already stopped by U0ALICE/);
+
+    expect((await stop(deps, BOB, NLP_PROTECTED)).text()).toContain('nlp-serving is protected');
+    expect(compute!.statusOf('nlp-serving')).toBe('RUNNING');
+
+    // One stop, by id, and its zone operation read until DONE.
+    expect(stopsSent()).toEqual(['4100000000000000001']);
+    expect(compute!.callsOf('zoneOperations.get').length).toBeGreaterThan(0);
+    expect(compute!.calls.filter((c) => c.api !== 'sts.token').every((c) => c.token !== null)).toBe(true);
+    const audited = (await deps.store.audit.list()).sort((a, b) => a.id - b.id);
+    expect(audited.filter((a) => a.result === 'ok').map((a) => a.userId)).toEqual([ALICE]);
+    expect(audited.map((a) => a.result)).toContain('refused');
+  });
+
+  it('in dry run (actions not enabled) stops nothing', async () => {
+    const { deps } = setup(false);
+    await runGpuCheck(deps);
+    const answer = await stop(deps, ALICE, VISION_IDLE);
+    expect(answer.text() + answer.updates.map((u) => renderPlainText(u)).join('\n')).toMatch(/dry run|Dry run/);
+    expect(compute!.callsOf('instances.stop')).toHaveLength(0);
+    expect(compute!.statusOf('cv-a100-notebook')).toBe('RUNNING');
+  });
+});
