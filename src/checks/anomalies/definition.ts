@@ -6,7 +6,7 @@ import { matchingFindings, type IdleOnResource, type SweepOnResources } from './
 import { teamAnomaly } from './team-anomaly.js';
 import { teamDays } from './team-days.js';
 import { reconcileById } from '../reconcile-by-id.js';
-import type { CheckDefinition } from '../definition.js';
+import type { CheckDefinition, FindingFace } from '../definition.js';
 import { channelsOf, fanOutInThread, postOn } from '../../outbox/fan-out.js';
 import type { Deps } from '../../deps.js';
 import type { TeamConfig } from '../../config/schema.js';
@@ -206,3 +206,29 @@ function rose(before: AnomalyFinding | undefined, now: AnomalyFinding): boolean 
 function untracked({ state: _s, firstSeen: _f, lastSeen: _l, resolvedAt: _r, ...finding }: TrackedAnomalyFinding): AnomalyFinding {
   return finding;
 }
+
+/** Spend anomalies as the generic finding buttons (Acknowledge, Snooze) see them, and their alert as it stands now. */
+export const anomalyFindings: FindingFace = {
+  async get(deps, id) {
+    const finding = await deps.store.anomalyFindings.get(id);
+    if (!finding) return null;
+    return {
+      id,
+      kind: 'anomalyFindings',
+      team: finding.team,
+      group: anomalyGroup(finding),
+      periodEnd: null,
+      label: `the spend anomaly of ${finding.started}`,
+      finding,
+    };
+  },
+  alertNow: async (deps, handle, platform) => {
+    const finding = (await deps.store.anomalyFindings.get(handle.id)) ?? (handle.finding as TrackedAnomalyFinding);
+    return anomalyMessage(
+      deps,
+      deps.chat.find((p) => p.platform === platform),
+      untracked(finding),
+      finding.state === 'resolved',
+    );
+  },
+};
