@@ -22,14 +22,17 @@ export interface HomeData {
   editableTeams: string[];
   /** This month's savings ledger of the user's teams. */
   savings?: SavingsSummary;
+  /** Open alerts of every kind per team (the budget table's "Alerts"); absent: the budget alerts are counted. */
+  alertCounts?: ReadonlyMap<string, number>;
   /** The last 30 days' waste of the user's teams; null without GPU metrics. */
   waste?: (Pick<WasteDiagnosis, 'period' | 'currency' | 'notes'> & { rows: TeamWaste[] }) | null;
 }
 
 /** A user's dashboard: their teams against budget, what is open, and how fresh the data is. */
 export function appHome(data: HomeData): Message {
-  const open = new Map<string, number>();
-  for (const f of data.openFindings) open.set(f.team, (open.get(f.team) ?? 0) + 1);
+  // Alerts of every kind where the caller counted them (budget, idle GPUs, sweeps, anomalies); else the budget's.
+  const open = new Map<string, number>(data.alertCounts ?? []);
+  if (!data.alertCounts) for (const f of data.openFindings) open.set(f.team, (open.get(f.team) ?? 0) + 1);
   const blocks: Block[] = [
     { type: 'header', text: `burnrate — ${data.userName}` },
     ...budgetStatusMessage(data.statuses, open, data.dataThrough, data.stale ?? []).blocks.filter((b) => b.type !== 'header'),
