@@ -1,7 +1,7 @@
 import type { GpuMode } from '../src/config/schema.js';
 import { instanceLabel, type GpuFinding } from '../src/domain/gpu-finding.js';
 import { formatMoney } from '../src/domain/money.js';
-import { timeOf, type Block, type Message } from './message.js';
+import { personIn, timeOf, type Block, type Mention, type Message } from './message.js';
 import { ACTION_IDS, SURFACE_ACTION_IDS } from '../src/domain/action-ids.js';
 import { workloadRefOf } from '../src/domain/kubernetes.js';
 
@@ -34,6 +34,8 @@ export interface IdleAlertData {
   mode: GpuMode;
   /** Instances of no team: admins act on them and anyone may hand them to their team. */
   unowned?: boolean;
+  /** Sent because someone of another team clicked "Not ours": who, from which team, when. */
+  handedOver?: { instance: string; by: Mention; from: string; at: Date };
 }
 
 const money = (n: number) => formatMoney(n, 'USD');
@@ -74,6 +76,13 @@ export function idleAlert(data: IdleAlertData): Message {
           : `**${money(burned)}** burned while idle so far${savable ? `; **${money(perDay)} per day** while they keep running` : ''}.`,
     },
   ];
+  if (data.handedOver) {
+    const { instance, by, from, at } = data.handedOver;
+    blocks.push({
+      type: 'context',
+      text: `${personIn(by)} of ${from} handed **${instance}** to ${data.teamName} ${timeOf(at)}: it is not theirs, they said. Stop it, keep it, or hand it on.`,
+    });
+  }
   for (const item of data.items) {
     blocks.push({ type: 'divider' }, { type: 'text', text: lineOf(item.finding) });
     const evidence = evidenceLine(item.finding);

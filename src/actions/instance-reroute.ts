@@ -1,5 +1,5 @@
 import { askWhom } from './team-role.js';
-import { groupsOf, personText } from '../ports/people-directory.js';
+import { groupsOf, personText, personOf } from '../ports/people-directory.js';
 import { chatPortOn, splitTarget } from '../ports/chat-port.js';
 import type { Actor } from '../ports/interaction.js';
 import type { Deps } from '../deps.js';
@@ -62,7 +62,13 @@ export const instanceRerouteAction = defineAction({
     }
     const now = deps.clock();
     const moved = { ...finding, team: to.id };
-    const alerts = await alertsFor(deps, moved, now);
+    const from = alertTeam(deps, finding.team);
+    const alerts = await alertsFor(deps, moved, now, {
+      instance: instanceLabel(finding),
+      by: personOf(deps, interaction.actor.userId, interaction.actor.platform),
+      from: from?.name ?? from?.id ?? 'no team',
+      at: now,
+    });
     await deps.store.instanceOwners.reassign(
       { instanceId: finding.instanceId, team: to.id, byUser: interaction.actor.userId, at: now },
       alerts,
@@ -139,10 +145,16 @@ function authorize(deps: Deps, actor: Actor, finding: TrackedGpuFinding, to: str
 }
 
 /** The receiving team's idle alert, on each of its platforms, threaded for later automatic stops. */
-async function alertsFor(deps: Deps, moved: TrackedGpuFinding, now: Date): Promise<OutboxDraft[]> {
+async function alertsFor(
+  deps: Deps,
+  moved: TrackedGpuFinding,
+  now: Date,
+  handedOver: NonNullable<Parameters<typeof idleAlertFor>[3]>,
+): Promise<OutboxDraft[]> {
   const team = alertTeam(deps, moved.team)!;
   const others = (await deps.store.gpuFindings.listOpen()).filter((f) => f.team === moved.team && f.id !== moved.id);
-  const message = await idleAlertFor(deps, moved.team, [moved, ...others]);
+  // Who handed it over and when, on the receiving team's clock where the platform cannot show each reader's own (fanOut stamps its zone).
+  const message = await idleAlertFor(deps, moved.team, [moved, ...others], handedOver);
   return fanOut(deps.chat, team, `gpu.handed:${moved.id}:${team.id}:${now.toISOString()}`, message, idleThread(moved.team, moved.id));
 }
 

@@ -6,7 +6,7 @@ import type { GpuFinding } from '../domain/gpu-finding.js';
 import { unownedTeam } from '../config/unowned-team.js';
 import { personText } from '../ports/people-directory.js';
 import { UNOWNED_ID } from '../domain/unowned.js';
-import { idleAlert, type IdleAlertItem } from '../../templates/idle-alert.js';
+import { idleAlert, type IdleAlertData, type IdleAlertItem } from '../../templates/idle-alert.js';
 import { timeOf, type Message } from '../../templates/message.js';
 
 /** A finding as an alert lists it; `firstSeen` is when it was first alerted (now for a new one). */
@@ -27,7 +27,12 @@ export function idleThread(team: string | null, findingId: string): string {
  * open with its buttons (and its automatic stop in mode auto), or settled with who stopped it,
  * kept it running or handed it to another team.
  */
-export async function idleAlertFor(deps: Deps, team: string | null, findings: readonly AlertedFinding[]): Promise<Message> {
+export async function idleAlertFor(
+  deps: Deps,
+  team: string | null,
+  findings: readonly AlertedFinding[],
+  handedOver?: IdleAlertData['handedOver'],
+): Promise<Message> {
   const now = deps.clock();
   const config = alertTeam(deps, team);
   const keeps = new Map((await deps.store.keeps.active(now)).map((k) => [k.instanceId, k]));
@@ -63,6 +68,7 @@ export async function idleAlertFor(deps: Deps, team: string | null, findings: re
     dryRun: !deps.config.actions.enabled,
     mode: config?.gpu.mode ?? 'notify',
     unowned: team === null,
+    ...(handedOver ? { handedOver } : {}),
   });
 }
 

@@ -136,6 +136,13 @@ describe('Not ours', () => {
     await deliverOutbox(deps);
     const handed = chat.posted.filter((p) => p.op === 'post' && p.address === '#llm-training').at(-1)!;
     expect(renderPlainText(handed.message)).toContain('alice-notebook');
+    // The receiving team is told who handed it over, from which team and why, on its own clock (Los Angeles).
+    expect(handed.message.timeZone).toBe('America/Los_Angeles');
+    expect(renderPlainText(handed.message)).toMatch(
+      new RegExp(
+        `${ALICE} of ML Research handed alice-notebook to LLM Training \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d PST: it is not theirs, they said`,
+      ),
+    );
 
     // The same pick again is a duplicate; people outside the team may not hand it away.
     const again = await press(deps, ALICE, 'instance.reroute:vision', alice, { to: 'llm-training' });
