@@ -1,6 +1,7 @@
 import type { Message } from '../templates/message.js';
 import { closest } from '../src/domain/closest.js';
 import { anomaliesCommand } from './anomalies.js';
+import { anomalyExpectedCommand } from './anomaly-answer.js';
 import { budgetCommand } from './budget.js';
 import { budgetSetCommand } from './budget-set.js';
 import { digestCommand } from './digest.js';
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   recommendCommand,
   wasteCommand,
   anomaliesCommand,
+  anomalyExpectedCommand,
   reviewCommand,
   savingsCommand,
   digestCommand,

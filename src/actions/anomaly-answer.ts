@@ -2,17 +2,19 @@ import { z } from 'zod';
 import { acceptedOf } from '../checks/anomalies/acceptances.js';
 import type { Deps } from '../deps.js';
 import type { AnomalyAnswer, TrackedAnomalyFinding } from '../domain/anomaly-finding.js';
-import type { ActionInteraction } from '../ports/interaction.js';
+import { BurnrateError } from '../domain/errors.js';
+import { runOperationAs, type Operation } from '../operations/operation.js';
+import type { Actor, ActionInteraction } from '../ports/interaction.js';
 import { privateReply } from '../../templates/private-reply.js';
 import { defineAction, type ActionSpec } from './action.js';
 import { parseButtonValue, unknownFinding } from './button-value.js';
 import { findingAlertNow, findingById } from './finding-payload.js';
 import { requireOwnerOrApprover } from './team-role.js';
 
-// Expected and Not expected on an anomaly alert are one operation with two verdicts: the team's
-// answer is recorded once (the first click wins, a second says who answered), audited, and the
-// alert redrawn with it. Expected also accepts the level of what moved (acceptedOf), which the
-// next runs take off that driver's rises.
+// Expected and Not expected on an anomaly are one operation with two verdicts, from a button or
+// typed (`/burnrate anomalies expected <id> <reason>`): the team's answer is recorded once (the
+// first wins, a second says who answered), audited, and the alert redrawn with it. Expected also
+// accepts the level of what moved (acceptedOf), which the next runs take off that driver's rises.
 
 const payloadSchema = z.strictObject({
   f: z.string().min(1).max(200),
@@ -22,34 +24,28 @@ const payloadSchema = z.strictObject({
 
 const REFRESH = '/burnrate anomalies';
 
-interface Payload {
+interface AnswerRequest {
   finding: TrackedAnomalyFinding;
+  verdict: AnomalyAnswer['verdict'];
   reason: string | undefined;
 }
 
-async function parse(deps: Deps, interaction: ActionInteraction): Promise<Payload> {
-  const payload = parseButtonValue(payloadSchema, interaction.value, REFRESH);
-  const finding = await deps.store.anomalyFindings.get(payload.f);
-  if (!finding) throw unknownFinding(REFRESH);
-  return { finding, reason: payload.r || undefined };
-}
+type AnswerOutcome = { answer: AnomalyAnswer; first: boolean };
 
-/** The button of one verdict. */
-export function anomalyAnswerAction(id: ActionSpec['id'], verdict: AnomalyAnswer['verdict']) {
-  return defineAction({
+/** The answer itself, audited under the button's id for the buttons and the typed command alike. */
+function answerOperation(id: string): Operation<AnswerRequest, AnswerOutcome> {
+  return {
     id,
-    permissions: [],
     sideEffects: 'records',
-    parse,
     subject: ({ finding }) => ({ subject: finding.id }),
-    async authorize({ deps, interaction }, { finding }) {
-      requireOwnerOrApprover(deps, interaction.actor.userId, finding.team, 'answer its anomalies');
+    async authorize({ deps, actor }, { finding }) {
+      requireOwnerOrApprover(deps, actor.userId, finding.team, 'answer its anomalies');
     },
-    async run({ deps, interaction }, { finding, reason }) {
+    async run({ deps, actor, now }, { finding, verdict, reason }) {
       const answer: AnomalyAnswer = {
         verdict,
-        by: interaction.actor.userId,
-        at: deps.clock().toISOString(),
+        by: actor.userId,
+        at: now.toISOString(),
         ...(reason ? { reason } : {}),
         ...(verdict === 'expected' ? { accepted: acceptedOf(finding) } : {}),
       };
@@ -57,10 +53,24 @@ export function anomalyAnswerAction(id: ActionSpec['id'], verdict: AnomalyAnswer
       if (!recorded) throw unknownFinding(REFRESH);
       return { audit: { result: recorded.first ? 'ok' : 'duplicate', detail: verdict }, value: recorded };
     },
+  };
+}
+
+/** The button of one verdict. */
+export function anomalyAnswerAction(id: ActionSpec['id'], verdict: AnomalyAnswer['verdict']) {
+  return defineAction({
+    ...answerOperation(id),
+    id,
+    permissions: [],
+    async parse(deps: Deps, interaction: ActionInteraction): Promise<AnswerRequest> {
+      const payload = parseButtonValue(payloadSchema, interaction.value, REFRESH);
+      const finding = await deps.store.anomalyFindings.get(payload.f);
+      if (!finding) throw unknownFinding(REFRESH);
+      return { finding, verdict, reason: payload.r || undefined };
+    },
     async answer({ deps, interaction }, { finding }, { answer, first }) {
       if (!first) {
-        const said = answer.verdict === 'expected' ? 'Expected' : 'Not expected';
-        await interaction.reply.private(privateReply(`Already answered ${said} by ${answer.by} at ${answer.at.slice(11, 16)} UTC.`));
+        await interaction.reply.private(privateReply(alreadyAnswered(answer)));
         return;
       }
       const handle = await findingById(deps, finding.id);
@@ -69,4 +79,26 @@ export function anomalyAnswerAction(id: ActionSpec['id'], verdict: AnomalyAnswer
       else await interaction.reply.private(privateReply(`Answered: the spend anomaly of ${finding.started}.`));
     },
   });
+}
+
+/** A typed answer (`/burnrate anomalies expected <id> <reason>`), audited like the button. */
+export async function answerAnomaly(
+  deps: Deps,
+  actor: Actor,
+  id: ActionSpec['id'],
+  request: { findingId: string; verdict: AnomalyAnswer['verdict']; reason?: string },
+): Promise<AnswerOutcome & { finding: TrackedAnomalyFinding }> {
+  const finding = await deps.store.anomalyFindings.get(request.findingId);
+  if (!finding)
+    throw new BurnrateError(
+      'burnrate_finding_unknown',
+      `There is no anomaly "${request.findingId}".`,
+      'Copy its id from `/burnrate anomalies` (anomaly:<team>:<first day>), or use the buttons on its alert.',
+    );
+  const reason = request.reason?.trim().slice(0, 300) || undefined;
+  return { ...(await runOperationAs(deps, actor, answerOperation(id), { finding, verdict: request.verdict, reason })), finding };
+}
+
+export function alreadyAnswered(answer: AnomalyAnswer): string {
+  return `Already answered ${answer.verdict === 'expected' ? 'Expected' : 'Not expected'} by ${answer.by} at ${answer.at.slice(11, 16)} UTC.`;
 }

@@ -64,4 +64,23 @@ describe('anomalies in chat and on the command line', () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('--days must be a whole number from 1 to 366');
   });
+
+  it('/burnrate anomalies expected takes a reason, records it once and audits it like the button', async () => {
+    const t = testDeps({ teams: [{ id: 'ml', name: 'ML', owners: [CAROL] }] }, NOW);
+    await importRunawayBill(t.deps, '2026-11-10', [sweepRow('2026-11-08', 4200), sweepRow('2026-11-09', 5000)]);
+    const [finding] = (await runCheck(t.deps, anomalyCheck())).findings;
+    const first = (await ask(t.deps, `anomalies expected ${finding!.id} planned launch of the 70B run`)).text();
+    expect(first).toContain('answered Expected (planned launch of the 70B run)');
+    expect(first).toContain(`a rise of up to 5000.00 USD a day in resource ${RUNAWAY_RESOURCE}`);
+    expect((await t.deps.store.anomalyFindings.get(finding!.id))!.answer).toMatchObject({
+      verdict: 'expected',
+      reason: 'planned launch of the 70B run',
+    });
+    expect((await ask(t.deps, `anomalies expected ${finding!.id}`)).text()).toContain(`Already answered Expected by ${CAROL}`);
+    expect((await t.deps.store.audit.list()).map((e) => `${e.action} ${e.result}`)).toEqual([
+      'anomaly.expected duplicate',
+      'anomaly.expected ok',
+    ]);
+    expect((await ask(t.deps, 'anomalies expected 14d')).text()).toContain('expected an anomaly id');
+  });
 });
