@@ -44,8 +44,22 @@ export function setAsideUnusualDays(
   if (history.length < MIN_DAYS) return { days: [...history], unusual: [] };
   // Each day against the median of the other days of its weekday: a median fitted to the day
   // itself sits close to it (two of four days are its middle), which would make noise look small.
-  const usual = history.map((h, i) =>
-    median(history.filter((o, j) => j !== i && weekdayOf(o.day) === weekdayOf(h.day)).map((o) => o.usage)),
+  // Each day's weekday worked out once, and the days grouped by it: with every day compared with
+  // every other, a year of history for a thousand teams would parse hundreds of millions of dates.
+  const weekdays = history.map((h) => weekdayOf(h.day));
+  const sameWeekday = new Map<number, number[]>();
+  weekdays.forEach((weekday, i) => {
+    const days = sameWeekday.get(weekday);
+    if (days) days.push(i);
+    else sameWeekday.set(weekday, [i]);
+  });
+  const usual = history.map((_, i) =>
+    median(
+      sameWeekday
+        .get(weekdays[i]!)!
+        .filter((j) => j !== i)
+        .map((j) => history[j]!.usage),
+    ),
   );
   const residuals = history.map((h, i) => h.usage - usual[i]!);
   // Spend varies in proportion to its level (a weekend of 300 moves less than a weekday of 1,000),
@@ -53,11 +67,12 @@ export function setAsideUnusualDays(
   const typical = median(usual.map(Math.abs));
   const relative = (residual: number, usualAmount: number) => residual / Math.max(Math.abs(usualAmount), 0.1 * typical, 1e-9);
   const ratios = residuals.map((r, i) => relative(r, usual[i]!));
-  const spread = Math.max(1.4826 * median(ratios.map((r) => Math.abs(r - median(ratios)))), SPREAD_FLOOR);
+  const middle = median(ratios);
+  const spread = Math.max(1.4826 * median(ratios.map((r) => Math.abs(r - middle))), SPREAD_FLOOR);
   const side = (r: number, bar: number) => (r > bar * spread ? 1 : r < -bar * spread ? -1 : 0);
   const sides = ratios.map((r) => side(r, K));
   // The day after a run, relative to its usual (the provisional last day after the history's last).
-  const afterUsual = after ? median(history.filter((o) => weekdayOf(o.day) === weekdayOf(after.day)).map((o) => o.usage)) : 0;
+  const afterUsual = after ? median((sameWeekday.get(weekdayOf(after.day)) ?? []).map((j) => history[j]!.usage)) : 0;
   const next = after ? relative(after.usage - afterUsual, afterUsual) : null;
 
   const runs: { start: number; end: number; direction: number }[] = [];
