@@ -180,6 +180,13 @@ module.exports = {
       to: { path: 'node_modules/@azure/identity/' },
     },
     {
+      name: 'azure-resource-sdks-only-in-providers-azure',
+      severity: 'error',
+      comment: 'Azure Resource Manager and Azure Monitor clients: the Azure provider reads and acts with them, nothing else does.',
+      from: { path: PRODUCT, pathNot: '^src/providers/azure/' },
+      to: { path: 'node_modules/@azure/(arm-|monitor-)' },
+    },
+    {
       name: 'sqlite-driver-only-in-store-sqlite',
       severity: 'error',
       comment: 'The SQLite store lives in store/sqlite/; store/ itself holds only the dialect-neutral contracts.',

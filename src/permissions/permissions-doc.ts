@@ -11,10 +11,11 @@ const GRANT: Record<NonNullable<PermissionNeed['scope']>, (role: string) => stri
     `gcloud billing accounts add-iam-policy-binding BILLING_ACCOUNT_ID --member=serviceAccount:SA_EMAIL --role=${role}`,
 };
 
-/** docs/permissions.md: the AWS IAM policy, the Google Cloud roles, the Kubernetes ClusterRoles and the Teams bot's Graph permissions, from what the code declares. */
+/** docs/permissions.md: the AWS IAM policy, the Google Cloud roles, the Azure custom role, the Kubernetes ClusterRoles and the Teams bot's Graph permissions, from what the code declares. */
 export function renderPermissionsDoc(needs: readonly PermissionNeed[], kubeRules: readonly KubeRule[]): string {
   const aws = needs.filter((n) => n.cloud === 'aws');
   const gcp = needs.filter((n) => n.cloud === 'gcp');
+  const azure = needs.filter((n) => n.cloud === 'azure');
   const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
   /** A markdown table: its header, the separator, one row per item. */
   const table = (header: string[], rows: string[][]) => [row(header), row(header.map(() => '---')), ...rows.map(row)];
@@ -57,6 +58,24 @@ export function renderPermissionsDoc(needs: readonly PermissionNeed[], kubeRules
     '',
     'The Cloud Catalog (public SKU prices) needs no role.',
     '',
+    '## Azure',
+    '',
+    ...table(
+      ['RBAC action', 'scope', 'used by', 'needed'],
+      azure.map((n) => [`\`${n.permission}\``, `\`${n.resource}\``, n.usedBy, n.when]),
+    ),
+    '',
+    "As one custom role (fill in the subscriptions burnrate lists; drop the deallocate action if actions stay disabled), then assigned to burnrate's identity on each subscription:",
+    '',
+    '```json',
+    JSON.stringify(azureRole(azure), null, 2),
+    '```',
+    '',
+    '```sh',
+    'az role definition create --role-definition @burnrate-role.json',
+    'az role assignment create --assignee PRINCIPAL_ID --role "burnrate GPU VMs" --scope /subscriptions/SUBSCRIPTION_ID',
+    '```',
+    '',
     '## Kubernetes',
     '',
     ...table(
@@ -90,6 +109,18 @@ export function renderPermissionsDoc(needs: readonly PermissionNeed[], kubeRules
     '',
   ];
   return lines.join('\n');
+}
+
+/** An Azure custom role holding every action declared, assignable on the subscriptions burnrate lists. */
+function azureRole(needs: readonly PermissionNeed[]): object {
+  return {
+    Name: 'burnrate GPU VMs',
+    IsCustom: true,
+    Description: 'Lists N-series VMs and their power state; deallocates idle ones when burnrate actions are enabled.',
+    Actions: [...new Set(needs.map((n) => n.permission))].sort(),
+    NotActions: [],
+    AssignableScopes: ['/subscriptions/SUBSCRIPTION_ID'],
+  };
 }
 
 /** Statements grouped by what they are for, so a reader can drop a feature's statement whole. */

@@ -6,8 +6,8 @@ export type ActionPortName = 'instances' | 'spot';
 
 /** One cloud permission burnrate uses, declared by the source or action that uses it. */
 export interface PermissionNeed {
-  cloud: 'aws' | 'gcp';
-  /** `ce:GetCostAndUsage`, `bigquery.jobs.create`. */
+  cloud: 'aws' | 'gcp' | 'azure';
+  /** `ce:GetCostAndUsage`, `bigquery.jobs.create`, `Microsoft.Compute/virtualMachines/read`. */
   permission: string;
   /** GCP: the predefined role that grants it, for the grant commands. */
   role?: string;

@@ -2,6 +2,7 @@ import type { Config, SourceConfig } from '../config/schema.js';
 import type { KubeRule } from '../domain/kubernetes.js';
 import type { ActionPortName, PermissionNeed } from '../ports/permission-need.js';
 import { aws } from './aws/index.js';
+import { azure } from './azure/index.js';
 import { demo } from './demo/index.js';
 import { focus } from './focus/index.js';
 import { gcp } from './gcp/index.js';
@@ -13,7 +14,7 @@ import type { BuiltSources, Provider, ProviderFleet } from './provider.js';
 export type { BuiltSources } from './provider.js';
 
 /** Every provider burnrate knows. A new provider is its folder, its config schema entry and one line here. */
-export const PROVIDERS: readonly Provider[] = [focus, demo, aws, gcp, kubernetes, prometheus];
+export const PROVIDERS: readonly Provider[] = [focus, demo, aws, gcp, azure, kubernetes, prometheus];
 
 /** The provider that reads a `sources` entry of this type. */
 function providerOfSource(type: SourceConfig['type']): Provider {

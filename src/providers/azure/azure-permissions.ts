@@ -1,0 +1,24 @@
+import type { PermissionNeed } from '../../ports/permission-need.js';
+
+/** Azure RBAC actions: reading VMs (their model and their power state), deallocating one, reading its GPU metrics. */
+export const AZURE_VM_READ = 'Microsoft.Compute/virtualMachines/read';
+export const AZURE_VM_INSTANCE_VIEW = 'Microsoft.Compute/virtualMachines/instanceView/read';
+export const AZURE_VM_DEALLOCATE = 'Microsoft.Compute/virtualMachines/deallocate/action';
+export const AZURE_METRICS_READ = 'Microsoft.Insights/metrics/read';
+
+/** What a Stop calls with: it reads the VM and its power state first, then deallocates it. */
+export const AZURE_STOP_PERMISSIONS = [AZURE_VM_READ, AZURE_VM_INSTANCE_VIEW, AZURE_VM_DEALLOCATE] as const;
+
+const inventory = (permission: string, usedBy: string): PermissionNeed => ({
+  cloud: 'azure',
+  permission,
+  resource: '/subscriptions/SUBSCRIPTION_ID',
+  usedBy,
+  when: 'with an azure GPU inventory',
+});
+
+/** What the inventory reads with, on each subscription it lists. */
+export const AZURE_INVENTORY_PERMISSIONS: readonly PermissionNeed[] = [
+  inventory(AZURE_VM_READ, 'GPU inventory (Azure VMs: size, region, tags, priority)'),
+  inventory(AZURE_VM_INSTANCE_VIEW, 'GPU inventory (Azure VMs: power state)'),
+];

@@ -1,0 +1,11 @@
+import type { Provider } from '../provider.js';
+import { AZURE_INVENTORY_PERMISSIONS, AZURE_STOP_PERMISSIONS } from './azure-permissions.js';
+
+/** Azure: the N-series VM inventory and its stops (deallocation). */
+export const azure: Provider = {
+  id: 'azure',
+  configTypes: { inventory: ['azure'] },
+  permissions: AZURE_INVENTORY_PERMISSIONS,
+  portPermissions: { instances: AZURE_STOP_PERMISSIONS },
+  gpu: async (config) => (await import('./azure-gpu.js')).azureGpu(config),
+};
