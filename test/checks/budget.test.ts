@@ -34,6 +34,27 @@ describe('checkBudgets', () => {
     expect(forecast?.forecast?.method).toContain('weekday averages');
   });
 
+  it('says one fact once: on the last day, with the month spent at 133%, only the spend alerts fire, no forecast of the same crossing', () => {
+    const teams = [team('a', { monthly: 1000, thresholds: [50, 80, 100, 120] })];
+    const end = new Date('2026-11-30T20:00:00Z');
+    // 40 a day over November's 30 days, every one of them in the data: 1,200 spent, nothing left to forecast.
+    const findings = checkBudgets(
+      { teams, daily: new Map([['a', flat('2026-10-01', '2026-12-01', 40)]]), dataThrough: '2026-12-01T00:00:00Z' },
+      { lookbackDays: 28 },
+      end,
+    );
+    expect(findings.map((f) => f.id)).toEqual([
+      'budget.actual:a:2026-11:50',
+      'budget.actual:a:2026-11:80',
+      'budget.actual:a:2026-11:100',
+      'budget.actual:a:2026-11:120',
+    ]);
+    // Mid-month, spend past 100% but the forecast past a line spend has not reached: that forecast still fires.
+    const mid = checkBudgets(snapshot(teams, { a: flat('2026-10-01', '2026-11-21', 55) }), { lookbackDays: 28 }, now);
+    expect(mid.filter((f) => f.kind === 'budget.forecast').map((f) => f.threshold)).toEqual([120]);
+    expect(mid.filter((f) => f.kind === 'budget.actual').map((f) => f.threshold)).toEqual([50, 80, 100]);
+  });
+
   it('checks week-to-date spend against a weekly budget', () => {
     const teams = [team('a', { weekly: 100, thresholds: [50, 80], forecast: false })];
     // ISO week of Sat 21 Nov starts Mon 16 Nov: five days of 10 by the end of the 20th.

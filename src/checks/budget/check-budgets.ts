@@ -30,8 +30,9 @@ export interface BudgetPolicy {
 
 /**
  * Month-to-date and week-to-date spend of each team against each threshold of its budget, and the
- * end-of-period forecast against 100% (and any threshold above it): one Finding per crossing.
- * Forecasts below 100% would fire on every healthy team early in the month, so they are not checked.
+ * end-of-period forecast against 100% (and any threshold above it): one Finding per crossing, and
+ * one per fact: a forecast crossing a line spend has crossed already is left out. Forecasts below
+ * 100% would fire on every healthy team early in the month, so they are not checked.
  */
 export function checkBudgets(snapshot: BudgetSnapshot, policy: BudgetPolicy, now: Date): Finding[] {
   if (!snapshot.dataThrough) return [];
@@ -87,7 +88,11 @@ export function checkBudgets(snapshot: BudgetSnapshot, policy: BudgetPolicy, now
       }
       if (!budget.forecast) continue;
       for (const threshold of forecastThresholds(budget.thresholds)) {
-        if (compare(forecast.amount, 'gte', (amount * threshold) / 100)) findings.push(make('budget.forecast', threshold, forecast.amount));
+        const line = (amount * threshold) / 100;
+        // Spend already past the line says it as a fact: a forecast of the same crossing would be a
+        // second alert for one fact (at period end the two are the same figure).
+        if (compare(forecast.actual, 'gte', line)) continue;
+        if (compare(forecast.amount, 'gte', line)) findings.push(make('budget.forecast', threshold, forecast.amount));
       }
     }
   }
