@@ -14,6 +14,16 @@ import { demoConfig } from '../../../src/providers/demo/demo-config.js';
 import { DemoSource } from '../../../src/providers/demo/demo-source.js';
 import { testDeps } from '../../support/deps.js';
 import { ALICE, CAROL } from '../../support/demo-org.js';
+import { adaptiveCardProblems } from '../../support/platform-limits.js';
+
+/** HTML's five escapes undone (escapeHtml's inverse), for reading an attribute back. */
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 const TOKEN = 'test-console-token-0123456789abcdef';
 
 interface Answer {
@@ -98,7 +108,9 @@ describe('console page', () => {
     expect(nonce).toBeTruthy();
     expect(res.headers['content-security-policy']).toContain("default-src 'none'");
     expect(res.body).toContain(`<script nonce="${nonce}">`);
-    expect(res.body.match(/<script/g)).toHaveLength(1);
+    // The page's own script, and Microsoft's card SDK from the console's origin for the Teams view: both nonce'd.
+    expect(res.body.match(/<script/g)).toHaveLength(2);
+    expect(res.body).toContain(`<script nonce="${nonce}" src="/console/adaptivecards.js"></script>`);
     for (const team of ['ml-research', 'llm-training', 'inference', 'vision', '@dm']) expect(res.body).toContain(`data-channel="${team}"`);
     expect(res.body).toContain(`<option value="${ALICE}" selected>${ALICE} — owner of ml-research</option>`);
     expect(res.body).toContain('<option value="U0DEMOADMIN">U0DEMOADMIN — admin</option>');
@@ -130,6 +142,22 @@ describe('console page', () => {
     expect((await call(open, 'GET', '/console/messages?channel=nope&as=U0DEMOCAROL')).json()).toEqual({
       error: expect.stringContaining('channel: unknown channel "nope"'),
     });
+  });
+
+  it('returns the Teams view as the cards Teams receives, and serves the card SDK that draws them', async () => {
+    const res = await call(open, 'GET', `/console/messages?channel=llm-training&as=${CAROL}&view=teams`);
+    expect(res.status).toBe(200);
+    const html: string = res.json().html;
+    expect(html).toContain(`data-message-id="${alertId}"`);
+    expect(html).not.toContain('class="msg-content"');
+    // Each card is the Adaptive Card renderer's JSON in an escaped attribute, one a message, valid for Teams.
+    const cards = [...html.matchAll(/class="ac-card" data-card="([^"]*)"/g)].map((m) => JSON.parse(unescapeHtml(m[1]!)));
+    expect(cards.length).toBe((html.match(/<article /g) ?? []).length);
+    for (const card of cards) expect(adaptiveCardProblems(card)).toEqual([]);
+    const sdk = await call(open, 'GET', '/console/adaptivecards.js');
+    expect(sdk.status).toBe(200);
+    expect(sdk.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(sdk.body).toContain('AdaptiveCard');
   });
 
   it('refuses a Host that is not loopback: a rebound DNS name must not reach the console', async () => {
