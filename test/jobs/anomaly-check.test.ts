@@ -171,4 +171,19 @@ describe('the anomaly check on a bill with a runaway sweep', () => {
       .find((b) => b.label === 'Stop sweep lr-warmup');
     expect(stop).toMatchObject({ action: `sweep.stop:${sweep.id}`, value: JSON.stringify({ f: sweep.id }) });
   });
+
+  it('holds a team whose bill has a currency without a rate: its open anomaly stays as it was', async () => {
+    const { deps, setNow } = testDeps({ teams: [TEAM] }, '2026-11-10T09:00:00Z');
+    await importRunawayBill(deps, '2026-11-10', RUNAWAY);
+    const [finding] = (await runCheck(deps, anomalyCheck())).findings;
+    // A day in reais, which burnrate.yml gives no rate for: the team's figures cannot be added up.
+    const brl = { ...sweepRow('2026-11-10', 100), currency: 'BRL', resourceId: 'i-brl' };
+    await importRunawayBill(deps, '2026-11-11', [...RUNAWAY, brl]);
+    setNow('2026-11-11T09:00:00Z');
+    const held = await runCheck(deps, anomalyCheck());
+    expect(held.held).toEqual(['ml']);
+    expect(held.findings.map((f) => `${f.state} ${f.id}`)).toEqual([`open ${finding!.id}`]);
+    expect(held.resolved).toEqual([]);
+    expect(held.queued).toEqual([]);
+  });
 });

@@ -54,6 +54,7 @@ interface AnomalyRun {
   change: FindingChange<AnomalyFinding>;
   current: AnomalyFinding[];
   tracked: TrackedAnomalyFinding[];
+  held: string[];
 }
 
 /** How long an Expected answer keeps its level accepted: by then the expected value has taken it in. */
@@ -124,15 +125,15 @@ export function anomalyCheck(only?: readonly string[]): CheckDefinition<'anomaly
       const kept = tracked.filter((f) => held.includes(f.team)).map(untracked);
       return [...found, ...kept];
     },
-    reconcile: (_deps, { tracked }, current) => ({ change: reconcileById(current, tracked), current, tracked }),
+    reconcile: (_deps, { tracked, held }, current) => ({ change: reconcileById(current, tracked), current, tracked, held }),
     alerts: (deps, run, now) => addressAnomalyAlerts(deps, run, now),
-    report({ change, current }, queued) {
+    report({ change, current, held }, queued) {
       const opened = new Set(change.opened.map((f) => f.id));
       return {
         findings: current.map((f) => ({ ...f, state: opened.has(f.id) ? ('new' as const) : ('open' as const) })),
         resolved: change.resolved,
         queued,
-        held: [],
+        held,
       };
     },
   };
