@@ -145,6 +145,14 @@ export function protectionOf(f: Pick<GpuFinding, 'instanceId'>): string {
   return workload.kind === 'Pod' ? 'a pod without a controller, never deleted' : 'burnrate.io/protect: "true" on it or its namespace';
 }
 
+/**
+ * An Azure VM, named by its resource id: Stop deallocates it, and the confirmation says why (only a
+ * deallocated VM stops billing compute).
+ */
+function isAzureVm(instanceId: string): boolean {
+  return /^\/subscriptions\/[^/]+\/resourcegroups\/[^/]+\/providers\/microsoft\.compute\/virtualmachines\//i.test(instanceId);
+}
+
 function buttonsOf(f: GpuFinding, data: IdleAlertData): Block {
   const value = (extra: object = {}) => JSON.stringify({ f: f.id, ...extra });
   const name = instanceLabel(f);
@@ -161,7 +169,9 @@ function buttonsOf(f: GpuFinding, data: IdleAlertData): Block {
           title: `Stop ${name}?`.slice(0, 100),
           text: workload
             ? `This scales ${workload.kind} ${name} to zero (or suspends it), saving ${money(f.perDay)} per day. Resume brings it back as it was; the node and other pods are not touched.`
-            : `This stops ${name} (${f.instanceId}), ${f.prepaid ? 'saving nothing: it is prepaid' : `saving ${money(f.perDay)} per day`}. Its disks stay; it can be started again.`,
+            : isAzureVm(f.instanceId)
+              ? `This deallocates Azure VM ${name}, ${f.prepaid ? 'saving nothing: it is prepaid' : `saving ${money(f.perDay)} per day`}: a VM stopped but still allocated keeps billing compute. Its disks stay; it can be started again.`
+              : `This stops ${name} (${f.instanceId}), ${f.prepaid ? 'saving nothing: it is prepaid' : `saving ${money(f.perDay)} per day`}. Its disks stay; it can be started again.`,
           confirm: 'Stop it',
           deny: 'Cancel',
         },

@@ -1,0 +1,199 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadPriceCatalog } from '../../../src/catalog/price-catalog.js';
+import type { Config } from '../../../src/config/schema.js';
+import type { Deps, GpuDeps } from '../../../src/deps.js';
+import { runGpuCheck } from '../../../src/jobs/gpu-check.js';
+import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
+import { azureGpu } from '../../../src/providers/azure/azure-gpu.js';
+import { azure } from '../../../src/providers/azure/index.js';
+import { buildConfiguredGpu } from '../../../src/providers/configured-gpu.js';
+import { prometheus } from '../../../src/providers/prometheus/index.js';
+import { RoutedInstancePort } from '../../../src/providers/routed-instance-port.js';
+import { renderPlainText } from '../../../templates/render/plain-text.js';
+import { FakeAzureResourceManager, type FakeAzureVm } from '../../fakes/fake-azure-resource-manager.js';
+import { constant, dcgmGpuLabelSets, FakePrometheus, readDcgmExposition, type FakeDcgmGpu } from '../../fakes/fake-prometheus.js';
+import { STRANGER } from '../../support/demo-org.js';
+import { testDeps } from '../../support/deps.js';
+import { findingOfInstance, press } from '../../support/gpu-demo.js';
+import { fakeArmSettings } from './azure-test-clients.js';
+
+// Wednesday 18 Nov 2026, 06:00 UTC; the idle GPUs went idle at 01:00.
+const NOW = '2026-11-18T06:00:00Z';
+const T = Date.parse(NOW) / 1000;
+const IDLE_FROM = T - 5 * 3600;
+const ALICE = 'U0ALICE'; // owns vision
+const BOB = 'U0BOB'; // owns nlp
+const SUB = '0b3c6a1e-5d2f-4e7a-9c81-2f6d4b8e0a17';
+
+/** As burnrate keys an Azure VM: its resource id in lower case. */
+const vmId = (group: string, name: string) =>
+  `/subscriptions/${SUB}/resourcegroups/${group}/providers/microsoft.compute/virtualmachines/${name}`;
+const VISION_IDLE = vmId('cv-train', 'cv-a100-notebook');
+const NLP_PROTECTED = vmId('nlp-serve', 'nlp-serving');
+const NLP_BUSY = vmId('nlp-train', 'nlp-train');
+
+const VMS: FakeAzureVm[] = [
+  {
+    subscriptionId: SUB,
+    resourceGroup: 'CV-Train',
+    name: 'cv-a100-notebook',
+    location: 'eastus',
+    vmSize: 'Standard_NC24ads_A100_v4',
+    power: 'running',
+    tags: { team: 'vision', 'burnrate:workload': 'notebook' },
+  },
+  {
+    subscriptionId: SUB,
+    resourceGroup: 'nlp-serve',
+    name: 'nlp-serving',
+    location: 'eastus',
+    vmSize: 'Standard_NC4as_T4_v3',
+    power: 'running',
+    tags: { team: 'nlp', 'burnrate:protect': 'true' },
+  },
+  {
+    subscriptionId: SUB,
+    resourceGroup: 'nlp-train',
+    name: 'nlp-train',
+    location: 'eastus',
+    vmSize: 'Standard_NC24ads_A100_v4',
+    power: 'running',
+    tags: { team: 'nlp' },
+  },
+  // No GPU: never listed, never deallocated.
+  {
+    subscriptionId: SUB,
+    resourceGroup: 'web',
+    name: 'web-1',
+    location: 'eastus',
+    vmSize: 'Standard_D4s_v5',
+    power: 'running',
+    tags: { team: 'vision' },
+  },
+];
+
+/** Idle values from the shared DCGM exposition's idle GPU; DCGM's Hostname is the VM's computer name. */
+function dcgmFleet(): FakeDcgmGpu[] {
+  const samples = readDcgmExposition();
+  const idleHost = '424773df46e0';
+  const value = (name: string) => samples.find((s) => s.name === name && s.labels.Hostname === idleHost)!.value;
+  const [template] = dcgmGpuLabelSets(samples);
+  const idleSince = (busy: number, idle: number) => (t: number) => (t >= IDLE_FROM ? idle : busy);
+  const idle = (hostname: string): FakeDcgmGpu => ({
+    labels: { ...template, Hostname: hostname, gpu: '0' },
+    metrics: {
+      DCGM_FI_DEV_GPU_UTIL: idleSince(97, value('DCGM_FI_DEV_GPU_UTIL')),
+      DCGM_FI_DEV_FB_USED: idleSince(20_000, value('DCGM_FI_DEV_FB_USED')),
+    },
+  });
+  return [
+    idle('cv-a100-notebook'),
+    idle('nlp-serving'),
+    {
+      labels: { ...template, Hostname: 'nlp-train', gpu: '0' },
+      metrics: { DCGM_FI_DEV_GPU_UTIL: constant(97), DCGM_FI_DEV_FB_USED: constant(20_000) },
+    },
+  ];
+}
+
+let arm: FakeAzureResourceManager | undefined;
+let prom: FakePrometheus | undefined;
+
+beforeEach(async () => {
+  arm = await FakeAzureResourceManager.start({ vms: VMS, pageSize: 2 });
+  prom = await FakePrometheus.start({ gpus: dcgmFleet() });
+});
+
+afterEach(async () => {
+  arm?.assertNoUnexpectedCalls();
+  prom?.assertNoUnexpectedRequests();
+  await Promise.all([arm?.close(), prom?.close()]);
+  arm = prom = undefined;
+});
+
+/**
+ * burnrate.yml's GPU parts composed as serve composes them (buildConfiguredGpu over the providers'
+ * faces), the Azure face's clients pointed at the fake Resource Manager with a static token.
+ */
+async function gpuDepsOf(config: Config): Promise<GpuDeps> {
+  const azureAtFake = { ...azure, gpu: async (c: Config) => azureGpu(c, fakeArmSettings(arm!)) };
+  const gpu = await buildConfiguredGpu(config, new Map(), [prometheus, azureAtFake]);
+  return {
+    metrics: gpu.metrics,
+    inventory: gpu.inventory,
+    instances: new RoutedInstancePort(async (id) => {
+      const instance = (await gpu.inventory()).find((i) => i.instanceId === id);
+      return instance ? gpu.portOf(instance) : undefined;
+    }),
+  };
+}
+
+async function setup(actionsEnabled = true) {
+  const t = testDeps(
+    {
+      teams: [
+        { id: 'vision', owners: [ALICE] },
+        { id: 'nlp', owners: [BOB] },
+      ],
+      sources: [],
+      gpu: { metrics: [{ type: 'prometheus', url: prom!.url }], inventory: [{ type: 'azure', subscriptions: [SUB] }] },
+      actions: { enabled: actionsEnabled },
+    },
+    NOW,
+  );
+  t.deps.gpu = await gpuDepsOf(t.deps.config);
+  return t;
+}
+
+async function stop(deps: Deps, userId: string, instanceId: string) {
+  return press(deps, userId, 'instance.stop', await findingOfInstance(deps, instanceId));
+}
+
+const a100Price = () => loadPriceCatalog().priceOf('azure', 'Standard_NC24ads_A100_v4', 'eastus')!.onDemandHourly;
+
+describe('Azure GPU VMs and DCGM metrics from burnrate.yml', () => {
+  it('alerts each team for its idle VMs at the catalog price; Stop deallocates once, never a protected VM nor for a stranger', async () => {
+    const { deps, chat } = await setup();
+    const result = await runGpuCheck(deps);
+    expect(result.findings.map((f) => `${f.state} ${f.team} ${f.instanceId}`).sort()).toEqual(
+      [`new nlp ${NLP_PROTECTED}`, `new vision ${VISION_IDLE}`].sort(),
+    );
+    // The busy VM is listed and not idle; the VM without GPUs is not listed.
+    expect((await deps.gpu!.inventory()).map((i) => i.instanceId).sort()).toEqual([VISION_IDLE, NLP_PROTECTED, NLP_BUSY].sort());
+    const vision = result.findings.find((f) => f.instanceId === VISION_IDLE)!;
+    expect(vision.hourlyPrice).toBe(a100Price());
+    await deliverOutbox(deps);
+    const alert = chat.posted.find((p) => p.address === '#vision')!.message;
+    expect(renderPlainText(alert)).toMatch(/cv-a100-notebook \(Standard_NC24ads_A100_v4\): idle since .+ · \$[\d,.]+ burned/);
+    // Stop's confirmation says it deallocates, and why: a stopped but allocated VM still bills compute.
+    expect(JSON.stringify(alert)).toContain('This deallocates Azure VM cv-a100-notebook');
+    expect(JSON.stringify(alert)).toContain('a VM stopped but still allocated keeps billing compute');
+
+    expect((await stop(deps, STRANGER, VISION_IDLE)).text()).toContain('Only owners and approvers of vision');
+    expect(arm!.callsOf('vm.deallocate')).toHaveLength(0);
+
+    const [first, second] = await Promise.all([stop(deps, ALICE, VISION_IDLE), stop(deps, ALICE, VISION_IDLE)]);
+    expect([first, second].flatMap((r) => r.updates.map((u) => renderPlainText(u))).join('\n')).toContain(`Stopped by ${ALICE}`);
+    expect(arm!.vm('cv-a100-notebook').power).toBe('deallocated');
+    expect((await stop(deps, ALICE, VISION_IDLE)).text()).toMatch(/^Already stopped by U0ALICE/);
+
+    expect((await stop(deps, BOB, NLP_PROTECTED)).text()).toContain('nlp-serving is protected');
+    expect(arm!.vm('nlp-serving').power).toBe('running');
+
+    // One deallocation, of the clicked VM, its operation followed to the end.
+    expect(arm!.callsOf('vm.deallocate').map((c) => c.path.split('/').slice(-2, -1)[0])).toEqual(['cv-a100-notebook']);
+    expect(arm!.callsOf('operation.status').length).toBeGreaterThan(0);
+    const audited = (await deps.store.audit.list()).sort((a, b) => a.id - b.id);
+    expect(audited.filter((a) => a.result === 'ok').map((a) => a.userId)).toEqual([ALICE]);
+    expect(audited.map((a) => a.result)).toContain('refused');
+  });
+
+  it('in dry run (actions not enabled) deallocates nothing', async () => {
+    const { deps } = await setup(false);
+    await runGpuCheck(deps);
+    const answer = await stop(deps, ALICE, VISION_IDLE);
+    expect(answer.text() + answer.updates.map((u) => renderPlainText(u)).join('\n')).toMatch(/dry run|Dry run/);
+    expect(arm!.callsOf('vm.deallocate')).toHaveLength(0);
+    expect(arm!.vm('cv-a100-notebook').power).toBe('running');
+  });
+});
