@@ -13,7 +13,14 @@ export function budgetChartTitle(teamName: string, f: Pick<Finding, 'cadence' | 
  * A budget alert's chart, in its thread: spend so far, the budget line, the forecast and its range;
  * drawn by the platform from `plot` where it can (the PNG then its fallback), else the PNG.
  */
-export function budgetChart(data: { teamName: string; finding: Finding; png: string | null; plot?: PlotBlock | null }): Message {
+export function budgetChart(data: {
+  teamName: string;
+  finding: Finding;
+  png: string | null;
+  plot?: PlotBlock | null;
+  /** The budget used as a gauge, after the chart, where the platform draws charts. */
+  extra?: PlotBlock | null;
+}): Message {
   const f = data.finding;
   const title = budgetChartTitle(data.teamName, f);
   const money = (n: number) => formatMoney(n, f.currency);
@@ -27,6 +34,6 @@ export function budgetChart(data: { teamName: string; finding: Finding; png: str
         filename: `burnrate-${f.team}-${f.period}-budget.png`,
       },
       { png: data.png, plot: data.plot ?? null },
-    ),
+    ).concat(data.plot && data.extra ? [data.extra] : []),
   };
 }

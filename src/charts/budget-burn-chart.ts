@@ -84,6 +84,21 @@ export function budgetBurnPlot(input: BudgetBurnChartInput): PlotBlock {
   };
 }
 
+/**
+ * How much of the budget is spent, as a gauge (Teams' Chart.Gauge; Slack draws it as a pie of spent
+ * and left): the last running total of the same series against the budget. Null without a budget.
+ */
+export function budgetGaugePlot(input: BudgetBurnChartInput): PlotBlock | null {
+  if (input.budget === null || !(input.budget > 0)) return null;
+  const spent = burnSeries(input).spent.at(-1)?.amount ?? 0;
+  const money = (n: number) => formatMoney(n, input.currency);
+  return {
+    type: 'plot',
+    plot: { kind: 'gauge', title: input.title, value: spent, max: input.budget, label: 'Spent' },
+    alt: `Spent ${money(spent)} of a ${money(input.budget)} budget (${Math.round((spent / input.budget) * 100)}%).`,
+  };
+}
+
 /** Days on the axis as the PNG labels them: the day of the month. */
 function dayLabel(point: { day: string }): string {
   return point.day.slice(8, 10);

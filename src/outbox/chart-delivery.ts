@@ -14,17 +14,21 @@ export interface ChartPngs {
   inline: Buffer | null;
   /** The chart as numbers; null where none was built (the platform then gets the picture). */
   plot?: PlotBlock | null;
+  /** A second chart as numbers, for platforms that draw their own only (a budget's gauge). */
+  extra?: PlotBlock | null;
 }
 
 /** One small rendering for every platform (it fits inside a message and is sharp enough as a file). */
-export function compactPngs(png: Buffer, plot: PlotBlock | null = null): ChartPngs {
-  return { file: png.toString('base64'), inline: png, plot };
+export function compactPngs(png: Buffer, plot: PlotBlock | null = null, extra: PlotBlock | null = null): ChartPngs {
+  return { file: png.toString('base64'), inline: png, plot, extra };
 }
 
 /** What one platform is sent of a chart: its numbers to draw, a PNG, or both (the PNG as the fallback). */
 export interface ChartOnPlatform {
   png: string | null;
   plot: PlotBlock | null;
+  /** Drawn after the chart where the platform draws charts; never a picture. */
+  extra?: PlotBlock | null;
 }
 
 /**
@@ -36,7 +40,7 @@ export interface ChartOnPlatform {
 export function chartFor(deps: Pick<Deps, 'log'>, port: ChatPort, team: TeamConfig, pngs: ChartPngs): ChartOnPlatform | null {
   const plot = port.capabilities.nativeCharts && pngs.plot ? pngs.plot : null;
   const png = plot && port.capabilities.files ? null : pictureFor(deps, port, team, pngs);
-  return plot || png ? { png, plot } : null;
+  return plot || png ? { png, plot, extra: plot ? (pngs.extra ?? null) : null } : null;
 }
 
 function pictureFor(deps: Pick<Deps, 'log'>, port: ChatPort, team: TeamConfig, pngs: ChartPngs): string | null {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { budgetBurnPlot, budgetBurnSpec, type BudgetBurnChartInput } from '../../src/charts/budget-burn-chart.js';
+import { budgetBurnPlot, budgetBurnSpec, budgetGaugePlot, type BudgetBurnChartInput } from '../../src/charts/budget-burn-chart.js';
 import { chartSpec, dailySpendPlot, type DailySpendChartInput } from '../../src/charts/daily-spend-chart.js';
 import { wastePlot, wasteValues, type WasteChartInput } from '../../src/charts/waste-chart.js';
 import { WASTE_CATEGORIES, WASTE_LABELS, type TeamWaste } from '../../src/domain/waste.js';
@@ -100,6 +100,28 @@ describe('native charts carry the numbers the PNG is drawn from', () => {
     expect(block.alt).toBe(
       'Spent $19,751.00 by day 20 of 30; forecast $31,200.00 (80% range $29,500.00 to $33,000.00); budget $30,000.00.',
     );
+  });
+
+  it('budget gauge: the last running total of the rows against the budget; Slack draws spent and left, Teams a gauge', () => {
+    const gauge = budgetGaugePlot(burn)!;
+    const spent = Math.round(perDay.reduce((sum, v) => sum + v, 0) * 100) / 100;
+    expect(gauge.plot).toEqual({ kind: 'gauge', title: burn.title, value: spent, max: 30_000, label: 'Spent' });
+    expect(gauge.alt).toBe('Spent $19,751.00 of a $30,000.00 budget (66%).');
+    const [pie] = slackChartsOf(message(gauge));
+    expect(pie.chart).toEqual({
+      type: 'pie',
+      segments: [
+        { label: 'Spent', value: spent },
+        { label: 'Left', value: 10_249 },
+      ],
+    });
+    expect(blockKitProblems(renderBlockKit(message(budgetBurnPlot(burn), gauge)).blocks)).toEqual([]);
+    // Over the budget there is nothing left to draw a slice of: Slack keeps the words, Teams the gauge.
+    const over = budgetGaugePlot({ ...burn, budget: 10_000 })!;
+    expect(slackChartsOf(message(over))).toEqual([]);
+    expect(cardChartsOf(message(over))[0]).toMatchObject({ type: 'Chart.Gauge', value: spent, max: 10_000 });
+    expect(adaptiveCardProblems(renderAdaptiveCard(message(over)))).toEqual([]);
+    expect(budgetGaugePlot({ ...burn, budget: null })).toBeNull();
   });
 
   it('daily spend: one bar a day, the sum of the PNG stack, equal to a plain sum of the rows', () => {

@@ -1,4 +1,4 @@
-import { budgetBurnPlot, renderBudgetBurnChart, type BudgetBurnChartInput } from '../../../charts/budget-burn-chart.js';
+import { budgetBurnPlot, budgetGaugePlot, renderBudgetBurnChart, type BudgetBurnChartInput } from '../../../charts/budget-burn-chart.js';
 import type { TeamConfig } from '../../../config/schema.js';
 import type { Deps } from '../../../deps.js';
 import type { Finding } from '../../../domain/finding.js';
@@ -33,7 +33,12 @@ export async function budgetAlertChart(
     };
     const { png } = await renderBudgetBurnChart(input);
     // The numbers platforms draw themselves come from the same input: the same running totals.
-    return compactPngs(png, budgetBurnPlot({ ...input, title: `${team.name ?? team.id}: spend against budget` }));
+    const name = team.name ?? team.id;
+    return compactPngs(
+      png,
+      budgetBurnPlot({ ...input, title: `${name}: spend against budget` }),
+      budgetGaugePlot({ ...input, title: `${name}: budget used` }),
+    );
   } catch (error) {
     deps.log.warn(
       { team: team.id, finding: finding.id, err: (error as Error).message },
