@@ -23,6 +23,16 @@ export const gceInventorySchema = z.strictObject({
   discardLocalSsd: z.boolean({ error: 'expected true or false' }).default(false),
 });
 
+/** GPU metrics the Ops Agent publishes to Cloud Monitoring from these projects' VMs. */
+export const cloudMonitoringMetricsSchema = z.strictObject({
+  type: z.literal('cloud-monitoring'),
+  id: z.string().trim().min(1, { error: 'expected a source id' }).optional(),
+  projects: z
+    .array(projectId, { error: 'expected a list of project ids, e.g. [ml-training-prod]' })
+    .min(1, { error: 'expected at least one project id, e.g. [ml-training-prod]' })
+    .transform((projects) => [...new Set(projects)]),
+});
+
 /** Live Google Cloud spend (BigQuery billing export) and budgets. Credentials: Application Default Credentials. */
 export const gcpSourceSchema = z.strictObject({
   type: z.literal('gcp'),

@@ -1,6 +1,6 @@
 import { AWS_REGIONS } from './aws-regions.js';
 import { azureInventorySchema } from './azure-config.js';
-import { gceInventorySchema } from './gcp-config.js';
+import { cloudMonitoringMetricsSchema, gceInventorySchema } from './gcp-config.js';
 import { z } from 'zod';
 
 // The `gpu.metrics` and `gpu.inventory` keys of burnrate.yml: where GPU metrics come from and
@@ -79,9 +79,13 @@ export const cloudwatchMetricsSchema = z.strictObject({
   namespace: text('a CloudWatch namespace such as CWAgent').default('CWAgent'),
 });
 
-export const gpuMetricsSourceSchema = z.discriminatedUnion('type', [prometheusMetricsSchema, cloudwatchMetricsSchema], {
-  error: 'expected a GPU metrics source with type prometheus or cloudwatch',
-});
+export const gpuMetricsSourceSchema = z.discriminatedUnion(
+  'type',
+  [prometheusMetricsSchema, cloudwatchMetricsSchema, cloudMonitoringMetricsSchema],
+  {
+    error: 'expected a GPU metrics source with type prometheus, cloudwatch or cloud-monitoring',
+  },
+);
 
 export const ec2InventorySchema = z.strictObject({
   type: z.literal('ec2'),
@@ -138,5 +142,6 @@ export type KubernetesInventoryConfig = z.output<typeof kubernetesInventorySchem
 /** The id a metrics source is known by in messages and logs. */
 export function metricsSourceId(source: GpuMetricsSourceConfig): string {
   if (source.id) return source.id;
+  if (source.type === 'cloud-monitoring') return 'cloud-monitoring';
   return source.type === 'prometheus' ? 'prometheus' : `cloudwatch-${source.region}`;
 }

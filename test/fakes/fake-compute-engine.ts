@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerTimeSeriesList, type FakeOpsAgentGpu } from './fake-cloud-monitoring.js';
 import { exchangeGoogleToken, FAKE_GOOGLE_TOKEN, sendError, sendJson } from './fake-google-cloud.js';
 import { readBody } from './http-body.js';
 
-export type ComputeApi = 'sts.token' | 'instances.aggregatedList' | 'instances.get' | 'instances.stop' | 'zoneOperations.get';
+export type ComputeApi =
+  | 'sts.token'
+  | 'instances.aggregatedList'
+  | 'instances.get'
+  | 'instances.stop'
+  | 'zoneOperations.get'
+  | 'monitoring.timeSeries.list';
 
 /** One VM as the fake holds it; written to the REST API's JSON (int64 as strings, links as URLs). */
 export interface FakeGceVm {
@@ -59,9 +66,11 @@ export class FakeComputeEngine {
     private readonly server: Server,
     readonly endpoint: string,
     private readonly vms: FakeGceVm[],
+    private readonly gpus: readonly FakeOpsAgentGpu[],
   ) {}
 
-  static async start(vms: FakeGceVm[]): Promise<FakeComputeEngine> {
+  /** The VMs, and the GPU series the Ops Agent on them publishes to Cloud Monitoring (served here too: one endpoint for every Google API). */
+  static async start(vms: FakeGceVm[], gpus: readonly FakeOpsAgentGpu[] = []): Promise<FakeComputeEngine> {
     let fake: FakeComputeEngine | undefined;
     const server = createServer((req, res) => void fake?.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -69,6 +78,7 @@ export class FakeComputeEngine {
       server,
       `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       vms.map((vm) => ({ ...vm })),
+      gpus,
     );
     return fake;
   }
@@ -125,6 +135,8 @@ export class FakeComputeEngine {
         'forbidden',
       );
     switch (route.api) {
+      case 'monitoring.timeSeries.list':
+        return answerTimeSeriesList(project, url.searchParams, this.gpus, res, this.unexpected);
       case 'instances.aggregatedList':
         return this.aggregatedList(project, url.searchParams, res);
       case 'instances.get': {
@@ -273,6 +285,7 @@ function permissionOf(api: ComputeApi): string {
     'instances.get': 'compute.instances.get',
     'instances.stop': 'compute.instances.stop',
     'zoneOperations.get': 'compute.zoneOperations.get',
+    'monitoring.timeSeries.list': 'monitoring.timeSeries.list',
     'sts.token': '',
   }[api];
 }
@@ -284,6 +297,7 @@ function routeOf(method: string, path: string): { api: ComputeApi; params: strin
     ['GET', /^\/compute\/v1\/projects\/([^/]+)\/zones\/([^/]+)\/instances\/([^/]+)$/, 'instances.get'],
     ['POST', /^\/compute\/v1\/projects\/([^/]+)\/zones\/([^/]+)\/instances\/([^/]+)\/stop$/, 'instances.stop'],
     ['GET', /^\/compute\/v1\/projects\/([^/]+)\/zones\/([^/]+)\/operations\/([^/]+)$/, 'zoneOperations.get'],
+    ['GET', /^\/v3\/projects\/([^/]+)\/timeSeries$/, 'monitoring.timeSeries.list'],
   ];
   for (const [m, pattern, api] of table) {
     const match = method === m ? pattern.exec(path) : null;

@@ -1,23 +1,31 @@
 import { InstancesClient, ZoneOperationsClient } from '@google-cloud/compute';
+import { MetricServiceClient } from '@google-cloud/monitoring';
 import type { Config } from '../../config/schema.js';
 import { teamResolver } from '../../domain/ownership.js';
+import { metricsSourceId } from '../../config/gpu-sources-schema.js';
 import type { ProviderGpu } from '../provider.js';
+import { RollingWindowMetrics } from '../rolling-window-metrics.js';
 import { GceGpuInventory } from './compute/gce-gpu-inventory.js';
 import { isGceInstanceId } from './compute/gce-instance-id.js';
 import { GceInstancePort } from './compute/gce-instance-port.js';
 import { gaxClientOptions, googleEndpoint } from './google-endpoint.js';
+import { CloudMonitoringGpuSource } from './monitoring/cloud-monitoring-gpu-source.js';
+
+/** The Ops Agent writes a minute's GPU point a minute or two after it: read the last 3 minutes again. */
+const MONITORING_OVERLAP_SECONDS = 180;
 
 /**
- * The Compute Engine inventory and stops. The clients sign in with Application Default
+ * The Compute Engine inventory and stops, and the Ops Agent's GPU metrics from Cloud Monitoring. The clients sign in with Application Default
  * Credentials (workload identity, GOOGLE_APPLICATION_CREDENTIALS, gcloud's application-default
  * login) and go to BURNRATE_GCP_ENDPOINT when it is set. This module loads the Compute Engine
- * client: the face imports it only when a GPU source is first used.
+ * and Cloud Monitoring clients: the face imports it only when a GPU source is first used.
  */
 export function gcpGpu(config: Config, env: NodeJS.ProcessEnv = process.env): ProviderGpu {
   const gce = config.gpu.inventory.flatMap((source) => (source.type === 'gce' ? [source] : []));
+  const monitored = config.gpu.metrics.flatMap((source) => (source.type === 'cloud-monitoring' ? [source] : []));
   // Every call names its project; a project id given spares the credentials a lookup of their own
   // (Cloud Resource Manager, for a workload identity federation credential).
-  const options = { ...gaxClientOptions(googleEndpoint(env)), projectId: gce[0]?.projects[0] };
+  const options = { ...gaxClientOptions(googleEndpoint(env)), projectId: gce[0]?.projects[0] ?? monitored[0]?.projects[0] };
   const instances = new InstancesClient(options);
   const operations = new ZoneOperationsClient(options);
   const resolveTeam = teamResolver(config.teams);
@@ -25,7 +33,15 @@ export function gcpGpu(config: Config, env: NodeJS.ProcessEnv = process.env): Pr
     (source) => new GceGpuInventory({ projects: source.projects, tagKeys: config.ownership.tagKeys, resolveTeam, client: instances }),
   );
   const port = new GceInstancePort({ instances, operations, discardLocalSsd: gce.some((source) => source.discardLocalSsd) });
+  let monitoring: MetricServiceClient | undefined;
   return {
+    metrics: (source) => {
+      if (source.type !== 'cloud-monitoring') throw new Error(`not a Cloud Monitoring source: ${source.type}`);
+      const client = (monitoring ??= new MetricServiceClient(options));
+      return new RollingWindowMetrics(new CloudMonitoringGpuSource({ id: metricsSourceId(source), projects: source.projects, client }), {
+        overlapSeconds: MONITORING_OVERLAP_SECONDS,
+      });
+    },
     machines: async () => (await Promise.all(inventories.map((i) => i.list()))).flat(),
     portOf: (instance) => (instance.provider === 'gcp' && isGceInstanceId(instance.instanceId) ? port : undefined),
   };

@@ -3,10 +3,10 @@ import { GCE_OPERATION, GCE_GET, GCE_GPU_PERMISSIONS, GCE_STOP } from './compute
 import { GCP_SOURCE_PERMISSIONS } from './gcp-permissions.js';
 import { gcpSources } from './gcp-sources.js';
 
-/** Google Cloud: the BigQuery billing export and Cloud Billing budgets; the Compute Engine GPU inventory and its stops. */
+/** Google Cloud: the BigQuery billing export and Cloud Billing budgets; the Compute Engine GPU inventory and its stops; the Ops Agent's GPU metrics in Cloud Monitoring. */
 export const gcp: Provider = {
   id: 'gcp',
-  configTypes: { sources: ['gcp'], inventory: ['gce'] },
+  configTypes: { sources: ['gcp'], metrics: ['cloud-monitoring'], inventory: ['gce'] },
   // A stop's permissions are declared here with the roles that grant them (Google's grant commands need a role).
   permissions: [...GCP_SOURCE_PERMISSIONS, ...GCE_GPU_PERMISSIONS, GCE_GET, GCE_STOP, GCE_OPERATION],
   sources: (entry, context) => {

@@ -8,6 +8,7 @@ import { runGpuCheck } from '../../../../src/jobs/gpu-check.js';
 import { deliverOutbox } from '../../../../src/outbox/deliver-outbox.js';
 import { buildGpuDeps } from '../../../../src/providers/gpu-registry.js';
 import { renderPlainText } from '../../../../templates/render/plain-text.js';
+import type { FakeOpsAgentGpu } from '../../../fakes/fake-cloud-monitoring.js';
 import { FakeComputeEngine, type FakeGceVm } from '../../../fakes/fake-compute-engine.js';
 import { externalAccountCredentialAt } from '../../../fakes/fake-google-cloud.js';
 import { constant, dcgmGpuLabelSets, FakePrometheus, readDcgmExposition, type FakeDcgmGpu } from '../../../fakes/fake-prometheus.js';
@@ -94,11 +95,29 @@ function dcgmFleet(): FakeDcgmGpu[] {
   ];
 }
 
+/** The same VMs as the Ops Agent reports them to Cloud Monitoring: by project, zone and numeric id, no host names. */
+function opsAgentGpus(): FakeOpsAgentGpu[] {
+  const idleSince = (t: number) => (t >= IDLE_FROM ? 0 : 96);
+  const at = (zone: string, instanceId: string, util: (t: number) => number): FakeOpsAgentGpu => ({
+    project: PROJECT,
+    zone,
+    instanceId,
+    gpu: '0',
+    util,
+    memoryUsedBytes: (t) => (util(t) > 0 ? 30e9 : 0.4e9),
+  });
+  return [
+    at('us-central1-a', '4100000000000000001', idleSince),
+    at('us-central1-a', '4100000000000000002', idleSince),
+    at('us-central1-b', '4100000000000000003', () => 97),
+  ];
+}
+
 let compute: FakeComputeEngine | undefined;
 let prom: FakePrometheus | undefined;
 
 beforeEach(async () => {
-  compute = await FakeComputeEngine.start(VMS);
+  compute = await FakeComputeEngine.start(VMS, opsAgentGpus());
   prom = await FakePrometheus.start({ gpus: dcgmFleet(), token: TOKEN });
   // Application Default Credentials as on a cluster with workload identity: an external_account
   // credential whose token exchange is the fake's; every Google client goes to the fake.
@@ -118,7 +137,7 @@ afterEach(async () => {
   compute = prom = undefined;
 });
 
-function setup(actionsEnabled = true) {
+function setup(actionsEnabled = true, metrics: object[] = [{ type: 'prometheus', url: prom!.url, bearerTokenEnv: 'PROM_TOKEN' }]) {
   const t = testDeps(
     {
       teams: [
@@ -127,7 +146,7 @@ function setup(actionsEnabled = true) {
       ],
       sources: [],
       gpu: {
-        metrics: [{ type: 'prometheus', url: prom!.url, bearerTokenEnv: 'PROM_TOKEN' }],
+        metrics,
         inventory: [{ type: 'gce', projects: [PROJECT] }],
       },
       actions: { enabled: actionsEnabled },
@@ -186,5 +205,30 @@ describe('Compute Engine GPU VMs and DCGM metrics from burnrate.yml', () => {
     expect(answer.text() + answer.updates.map((u) => renderPlainText(u)).join('\n')).toMatch(/dry run|Dry run/);
     expect(compute!.callsOf('instances.stop')).toHaveLength(0);
     expect(compute!.statusOf('cv-a100-notebook')).toBe('RUNNING');
+  });
+});
+
+describe('Compute Engine GPU VMs and the Ops Agent GPU metrics in Cloud Monitoring', () => {
+  it('finds the idle VMs by their ids, re-checks only the clicked VM and stops it once under concurrent clicks', async () => {
+    const { deps } = setup(true, [{ type: 'cloud-monitoring', projects: [PROJECT] }]);
+    const result = await runGpuCheck(deps);
+    expect(result.findings.map((f) => `${f.team} ${f.instanceId} ${f.hourlyPrice}`).sort()).toEqual(
+      [
+        `nlp ${NLP_PROTECTED} ${loadPriceCatalog().priceOf('gcp', 'g2-standard-8', 'us-central1')!.onDemandHourly}`,
+        `vision ${VISION_IDLE} ${a2Price()}`,
+      ].sort(),
+    );
+    const listed = compute!.callsOf('monitoring.timeSeries.list');
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.every((c) => c.token !== null && c.query.get('filter')!.includes('resource.type = "gce_instance"'))).toBe(true);
+
+    const before = listed.length;
+    await Promise.all([stop(deps, ALICE, VISION_IDLE), stop(deps, ALICE, VISION_IDLE), stop(deps, ALICE, VISION_IDLE)]);
+    const recheck = compute!.callsOf('monitoring.timeSeries.list').slice(before);
+    expect(recheck.length).toBeGreaterThan(0);
+    expect(recheck.every((c) => c.query.get('filter')!.includes('instance_id = one_of("4100000000000000001")'))).toBe(true);
+    expect(await stop(deps, BOB, NLP_PROTECTED).then((r) => r.text())).toContain('nlp-serving is protected');
+    expect(stopsSent()).toEqual(['4100000000000000001']);
+    expect(compute!.statusOf('nlp-serving')).toBe('RUNNING');
   });
 });
