@@ -20,32 +20,44 @@ export interface JudgedDay {
 /** How far back a run of anomalous days is followed to its first day. */
 export const RUN_LOOKBACK_DAYS = 14;
 
+/** Days within range in a row that end a run looking back: more than the one-day gap a run spans. */
+const CALM_DAYS = 3;
+
 /**
- * The last RUN_LOOKBACK_DAYS days through `through` (the data's provisional last day), each against
- * its own expected value drawn from the days before it. A day without enough history is left out. Pure.
+ * The days through `through` (the data's provisional last day), newest first back to CALM_DAYS days
+ * in a row within range (at most RUN_LOOKBACK_DAYS), each against its own expected value drawn from
+ * the days before it, returned oldest first: all a run going on now can reach, and no more (a calm
+ * team costs three judgements, not fourteen). A day without enough history is left out. Pure.
  */
 export function judgeDays(team: TeamDays, policy: AnomalyPolicy, through: string): JudgedDay[] {
   const out: JudgedDay[] = [];
   const amountOf = new Map(team.usage.map((u) => [u.day, u.amount]));
-  for (let day = addDays(through, 1 - RUN_LOOKBACK_DAYS); day <= through; day = addDays(day, 1)) {
-    const usage = amountOf.get(day);
-    if (usage === undefined) continue;
-    const expectation = expectDay(team.usage, day, policy.windowDays, policy.minHistoryDays);
-    if (!expectation) continue;
-    const newCharges = team.newCharges.get(day) ?? 0;
-    const excess = usage + newCharges - expectation.expected;
-    out.push({
-      day,
-      actual: usage + newCharges,
-      expected: expectation.expected,
-      spread: expectation.spread,
-      excess,
-      newCharges,
-      historyDays: expectation.historyDays,
-      beyond: isBeyond(excess, expectation.spread, policy),
-    });
+  let calm = 0;
+  for (let back = 0; back < RUN_LOOKBACK_DAYS && calm < CALM_DAYS; back++) {
+    const day = addDays(through, -back);
+    const judged = judgeDay(team, policy, day, amountOf.get(day));
+    if (judged) out.push(judged);
+    calm = judged?.beyond ? 0 : calm + 1;
   }
-  return out;
+  return out.reverse();
+}
+
+function judgeDay(team: TeamDays, policy: AnomalyPolicy, day: string, usage: number | undefined): JudgedDay | null {
+  if (usage === undefined) return null;
+  const expectation = expectDay(team.usage, day, policy.windowDays, policy.minHistoryDays);
+  if (!expectation) return null;
+  const newCharges = team.newCharges.get(day) ?? 0;
+  const excess = usage + newCharges - expectation.expected;
+  return {
+    day,
+    actual: usage + newCharges,
+    expected: expectation.expected,
+    spread: expectation.spread,
+    excess,
+    newCharges,
+    historyDays: expectation.historyDays,
+    beyond: isBeyond(excess, expectation.spread, policy),
+  };
 }
 
 /** Beyond both bars: the amount floor, and `deviations` robust deviations. */
