@@ -63,12 +63,22 @@ function extensionsSql(layout: FocusFileLayout): string {
 }
 
 /**
+ * An Azure resource id (`/subscriptions/...`) in lower case: Azure compares resource ids without
+ * case and its exports spell one VM's resource group in either case, so the bill's rows of one VM
+ * stay one resource, and match the VM as burnrate's inventory keys it. Other clouds' ids are kept
+ * as written (an EC2 id or a GCP name is case-sensitive).
+ */
+function azureIdsInLowerCase(idSql: string): string {
+  return `CASE WHEN lower(${idSql}) LIKE '/subscriptions/%' THEN lower(${idSql}) ELSE ${idSql} END`;
+}
+
+/**
  * A split charge (FOCUS 1.3 AllocatedResourceId) belongs to the workload it was split to: its
  * resource is the workload, named by AllocatedResourceName, as AWS's split cost allocation data
  * names the pod rather than the node. (Its owner is looked up in AllocatedTags first: see grouped.)
  */
 const ALLOCATED_RESOURCE = `* REPLACE (
-    coalesce(nullif(allocated_resource_id, ''), resource_id) AS resource_id,
+    ${azureIdsInLowerCase(`coalesce(nullif(allocated_resource_id, ''), resource_id)`)} AS resource_id,
     CASE WHEN nullif(allocated_resource_id, '') IS NULL THEN resource_name ELSE allocated_resource_name END AS resource_name
   )`;
 

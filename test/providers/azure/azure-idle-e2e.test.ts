@@ -3,6 +3,9 @@ import { loadPriceCatalog } from '../../../src/catalog/price-catalog.js';
 import type { Config } from '../../../src/config/schema.js';
 import type { Deps, GpuDeps } from '../../../src/deps.js';
 import { runGpuCheck } from '../../../src/jobs/gpu-check.js';
+import { refreshSources } from '../../../src/jobs/refresh-sources.js';
+import { buildSources } from '../../../src/providers/registry.js';
+import { tempDir, writeFocusCsv, type FixtureRow } from '../focus/helpers.js';
 import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
 import { azureGpu } from '../../../src/providers/azure/azure-gpu.js';
 import { azure } from '../../../src/providers/azure/index.js';
@@ -128,20 +131,24 @@ async function gpuDepsOf(config: Config): Promise<GpuDeps> {
   };
 }
 
-async function setup(actionsEnabled = true) {
+async function setup(actionsEnabled = true, bill?: string) {
   const t = testDeps(
     {
       teams: [
         { id: 'vision', owners: [ALICE] },
         { id: 'nlp', owners: [BOB] },
       ],
-      sources: [],
+      sources: bill ? [{ type: 'focus', paths: [bill] }] : [],
       gpu: { metrics: [{ type: 'prometheus', url: prom!.url }], inventory: [{ type: 'azure', subscriptions: [SUB] }] },
       actions: { enabled: actionsEnabled },
     },
     NOW,
   );
   t.deps.gpu = await gpuDepsOf(t.deps.config);
+  if (bill) {
+    t.deps.sources = buildSources(t.deps.config).spend;
+    await refreshSources(t.deps);
+  }
   return t;
 }
 
@@ -195,5 +202,64 @@ describe('Azure GPU VMs and DCGM metrics from burnrate.yml', () => {
     expect(answer.text() + answer.updates.map((u) => renderPlainText(u)).join('\n')).toMatch(/dry run|Dry run/);
     expect(arm!.callsOf('vm.deallocate')).toHaveLength(0);
     expect(arm!.vm('cv-a100-notebook').power).toBe('running');
+  });
+});
+
+describe('an Azure VM on the bill', () => {
+  const tmp = tempDir();
+
+  it("is priced at the bill's effective rate, its resource id matched whatever case the export spells it in", async () => {
+    // Eight whole days of cv-a100-notebook under a reservation, its resource group spelt two ways
+    // (as ARM keeps it and in lower case, as cost exports often write it).
+    const rows: FixtureRow[] = [];
+    for (let day = 10; day <= 17; day++)
+      rows.push({
+        ProviderName: 'Microsoft',
+        ServiceName: 'Virtual Machines',
+        BillingAccountId: 'acme-ea',
+        SubAccountId: SUB,
+        BillingPeriodStart: '2026-11-01T00:00:00Z',
+        ChargePeriodStart: `2026-11-${day}T00:00:00Z`,
+        ChargePeriodEnd: `2026-11-${day + 1}T00:00:00Z`,
+        ResourceId:
+          day % 2 === 0
+            ? `/subscriptions/${SUB}/resourceGroups/CV-Train/providers/Microsoft.Compute/virtualMachines/cv-a100-notebook`
+            : VISION_IDLE,
+        BilledCost: '0',
+        EffectiveCost: (day === 17 ? 52.08 : 48.96).toFixed(2),
+        PricingCategory: 'Committed',
+        ConsumedQuantity: '24',
+        ConsumedUnit: 'Hours',
+        Tags: '{"team":"vision"}',
+      });
+    const bill = writeFocusCsv(tmp.path('azure-focus.csv'), rows, [
+      'BilledCost',
+      'EffectiveCost',
+      'BillingCurrency',
+      'BillingPeriodStart',
+      'ChargePeriodStart',
+      'ChargePeriodEnd',
+      'ChargeCategory',
+      'ServiceName',
+      'ServiceCategory',
+      'ProviderName',
+      'BillingAccountId',
+      'SubAccountId',
+      'ResourceId',
+      'PricingCategory',
+      'ConsumedQuantity',
+      'ConsumedUnit',
+      'Tags',
+    ]);
+    const { deps } = await setup(true, bill);
+    const result = await runGpuCheck(deps);
+    const vision = result.findings.find((f) => f.instanceId === VISION_IDLE)!;
+    // The independent figure: the rows' effective cost over their hours.
+    const effective = rows.reduce((sum, r) => sum + Number(r.EffectiveCost), 0);
+    const hours = rows.reduce((sum, r) => sum + Number(r.ConsumedQuantity), 0);
+    expect(vision.hourlyPrice).toBeCloseTo(effective / hours, 6);
+    expect(vision.hourlyPrice).toBeLessThan(a100Price());
+    expect(vision.description).toContain('at its billed rate');
+    tmp.cleanup();
   });
 });
