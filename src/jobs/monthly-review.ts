@@ -12,7 +12,7 @@ import type { Deps } from '../deps.js';
 import { monthOf } from '../domain/period.js';
 import type { ReviewFigures, ReviewRecord, ReviewWaste, TrackedReviewLine } from '../domain/review.js';
 import { renderCompactWasteChart, wastePlot } from '../charts/waste-chart.js';
-import { wasteReport } from '../../templates/waste-report.js';
+import { reviewWaste } from '../../templates/review-waste.js';
 import { spotButtonOptions } from '../snapshots/recommendations-for.js';
 import { channelsOf, inThreadOn, postOn } from '../outbox/fan-out.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
@@ -172,12 +172,13 @@ function reviewDrafts(
     const waste = record.figures.waste;
     if (waste) {
       const chart = wastePngs ? chartFor(deps, channel.port, team, wastePngs) : null;
-      const message = wasteReport({
-        diagnosis: waste,
-        rows: [waste.row],
+      // One line and the chart: the causes, method and caveats are /burnrate waste's, not every thread's.
+      const message = reviewWaste({
+        waste,
+        team: team.id,
+        month: record.month,
         ...(chart?.png ? { chartPng: chart.png } : {}),
         ...(chart?.plot ? { chartPlot: chart.plot } : {}),
-        dryRun: !deps.config.actions.enabled,
       });
       drafts.push(...inThreadOn(channel, root.dedupeKey, `${group}:waste`, [{ op: 'reply', message }]));
     }

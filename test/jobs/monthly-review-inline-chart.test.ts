@@ -56,7 +56,12 @@ describe('the waste section of the review', () => {
     expect(waste.period).toMatchObject({ start: '2026-11-01', end: '2026-12-01', scaledToMonth: false });
     expect(waste.row.team).toBe('llm-training');
     expect(waste.row.afterFixes).toBeLessThanOrEqual(waste.row.gpuSpend);
-    const reply = replies.find((r) => r.message.summary.startsWith('GPU waste, LLM Training'))!;
-    expect(reply.message.summary).toContain(`of $${waste.row.gpuSpend.toLocaleString('en-US', { minimumFractionDigits: 2 })} a month`);
+    const reply = replies.find((r) => r.message.summary.startsWith('GPU waste: '))!;
+    expect(reply.message.summary).toContain(`of $${waste.row.gpuSpend.toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+    // One line, then the chart: the causes and caveats are /burnrate waste's.
+    const text = reply.message.blocks.filter((b) => b.type === 'text');
+    expect(text).toHaveLength(1);
+    expect(text[0]!.text).toContain('`/burnrate waste llm-training 2026-11`');
+    expect(text[0]!.text.split(/\s+/).length).toBeLessThanOrEqual(25);
   });
 });

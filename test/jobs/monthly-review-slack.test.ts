@@ -128,7 +128,7 @@ describe('the monthly review thread on Slack (demo organisation, real Bolt, fake
 
     const waste = posts[2]!;
     expect(waste.args.thread_ts).toBe(parentTs);
-    expect(waste.args.text).toMatch(/^GPU waste, LLM Training: \$[\d,.]+ of \$[\d,.]+ a month/);
+    expect(waste.args.text).toMatch(/^GPU waste: \$[\d,.]+ of \$[\d,.]+ \(/);
     checkSlackLimits(waste.args.blocks as SlackBlock[]);
     lineCalls = posts.slice(3);
     lineCalls.forEach((call, i) => {

@@ -88,7 +88,7 @@ describe('the monthly review thread in Teams: a reply chain under the parent car
     // The waste diagnosis, its chart inside the card, in a card Teams takes.
     const wasteCard = FakeBotConnector.cardOf(waste);
     expect(adaptiveCardProblems(wasteCard)).toEqual([]);
-    expect(waste.activity.summary).toMatch(/^GPU waste, LLM Training: \$[\d,.]+ of \$[\d,.]+ a month/);
+    expect(waste.activity.summary).toMatch(/^GPU waste: \$[\d,.]+ of \$[\d,.]+ \(/);
     expect(JSON.stringify(waste.activity).length).toBeLessThan(TEAMS_CARD_LIMIT);
 
     expect(lines).toHaveLength(10);
