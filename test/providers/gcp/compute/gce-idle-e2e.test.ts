@@ -5,6 +5,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadPriceCatalog } from '../../../../src/catalog/price-catalog.js';
 import type { Deps } from '../../../../src/deps.js';
 import { runGpuCheck } from '../../../../src/jobs/gpu-check.js';
+import { refreshSources } from '../../../../src/jobs/refresh-sources.js';
+import { buildSources } from '../../../../src/providers/registry.js';
+import { tempDir, writeFocusCsv, type FixtureRow } from '../../focus/helpers.js';
 import { deliverOutbox } from '../../../../src/outbox/deliver-outbox.js';
 import { buildGpuDeps } from '../../../../src/providers/gpu-registry.js';
 import { renderPlainText } from '../../../../templates/render/plain-text.js';
@@ -137,23 +140,28 @@ afterEach(async () => {
   compute = prom = undefined;
 });
 
-function setup(actionsEnabled = true, metrics: object[] = [{ type: 'prometheus', url: prom!.url, bearerTokenEnv: 'PROM_TOKEN' }]) {
+async function setup(
+  actionsEnabled = true,
+  metrics: object[] = [{ type: 'prometheus', url: prom!.url, bearerTokenEnv: 'PROM_TOKEN' }],
+  bill?: string,
+) {
   const t = testDeps(
     {
       teams: [
         { id: 'vision', owners: [ALICE] },
         { id: 'nlp', owners: [BOB] },
       ],
-      sources: [],
-      gpu: {
-        metrics,
-        inventory: [{ type: 'gce', projects: [PROJECT] }],
-      },
+      sources: bill ? [{ type: 'focus', paths: [bill] }] : [],
+      gpu: { metrics, inventory: [{ type: 'gce', projects: [PROJECT] }] },
       actions: { enabled: actionsEnabled },
     },
     NOW,
   );
   t.deps.gpu = buildGpuDeps(t.deps.config, { PROM_TOKEN: TOKEN })!;
+  if (bill) {
+    t.deps.sources = buildSources(t.deps.config).spend;
+    await refreshSources(t.deps);
+  }
   return t;
 }
 
@@ -166,7 +174,7 @@ const a2Price = () => loadPriceCatalog().priceOf('gcp', 'a2-highgpu-1g', 'us-cen
 
 describe('Compute Engine GPU VMs and DCGM metrics from burnrate.yml', () => {
   it('alerts each team for its idle VMs at the catalog price; Stop stops once, never a protected VM nor for a stranger', async () => {
-    const { deps, chat } = setup();
+    const { deps, chat } = await setup();
     const result = await runGpuCheck(deps);
     expect(result.findings.map((f) => `${f.state} ${f.team} ${f.instanceId}`).sort()).toEqual(
       [`new nlp ${NLP_PROTECTED}`, `new vision ${VISION_IDLE}`].sort(),
@@ -199,7 +207,7 @@ describe('Compute Engine GPU VMs and DCGM metrics from burnrate.yml', () => {
   });
 
   it('in dry run (actions not enabled) stops nothing', async () => {
-    const { deps } = setup(false);
+    const { deps } = await setup(false);
     await runGpuCheck(deps);
     const answer = await stop(deps, ALICE, VISION_IDLE);
     expect(answer.text() + answer.updates.map((u) => renderPlainText(u)).join('\n')).toMatch(/dry run|Dry run/);
@@ -210,7 +218,7 @@ describe('Compute Engine GPU VMs and DCGM metrics from burnrate.yml', () => {
 
 describe('Compute Engine GPU VMs and the Ops Agent GPU metrics in Cloud Monitoring', () => {
   it('finds the idle VMs by their ids, re-checks only the clicked VM and stops it once under concurrent clicks', async () => {
-    const { deps } = setup(true, [{ type: 'cloud-monitoring', projects: [PROJECT] }]);
+    const { deps } = await setup(true, [{ type: 'cloud-monitoring', projects: [PROJECT] }]);
     const result = await runGpuCheck(deps);
     expect(result.findings.map((f) => `${f.team} ${f.instanceId} ${f.hourlyPrice}`).sort()).toEqual(
       [
@@ -230,5 +238,60 @@ describe('Compute Engine GPU VMs and the Ops Agent GPU metrics in Cloud Monitori
     expect(await stop(deps, BOB, NLP_PROTECTED).then((r) => r.text())).toContain('nlp-serving is protected');
     expect(stopsSent()).toEqual(['4100000000000000001']);
     expect(compute!.statusOf('nlp-serving')).toBe('RUNNING');
+  });
+});
+
+describe('a Compute Engine VM on the bill', () => {
+  const tmp = tempDir();
+
+  it("is priced at the bill's effective rate where a FOCUS export names it by its resource id", async () => {
+    // Eight whole days of cv-a100-notebook under a committed use discount, as Google's FOCUS export writes them.
+    const rows: FixtureRow[] = [];
+    for (let day = 10; day <= 17; day++)
+      rows.push({
+        ProviderName: 'Google Cloud',
+        ServiceName: 'Compute Engine',
+        BillingAccountId: '01F4D2-8C3A7B-9E61D0',
+        SubAccountId: PROJECT,
+        BillingPeriodStart: '2026-11-01T00:00:00Z',
+        ChargePeriodStart: `2026-11-${day}T00:00:00Z`,
+        ChargePeriodEnd: `2026-11-${day + 1}T00:00:00Z`,
+        ResourceId: VISION_IDLE,
+        BilledCost: (day === 17 ? 55.2 : 52.8).toFixed(2),
+        EffectiveCost: (day === 17 ? 55.2 : 52.8).toFixed(2),
+        PricingCategory: 'Committed',
+        ConsumedQuantity: '24',
+        ConsumedUnit: 'Hours',
+        Tags: '{"team":"vision"}',
+      });
+    const bill = writeFocusCsv(tmp.path('gcp-focus.csv'), rows, [
+      'BilledCost',
+      'EffectiveCost',
+      'BillingCurrency',
+      'BillingPeriodStart',
+      'ChargePeriodStart',
+      'ChargePeriodEnd',
+      'ChargeCategory',
+      'ServiceName',
+      'ServiceCategory',
+      'ProviderName',
+      'BillingAccountId',
+      'SubAccountId',
+      'ResourceId',
+      'PricingCategory',
+      'ConsumedQuantity',
+      'ConsumedUnit',
+      'Tags',
+    ]);
+    const { deps } = await setup(true, undefined, bill);
+    const result = await runGpuCheck(deps);
+    const vision = result.findings.find((f) => f.instanceId === VISION_IDLE)!;
+    // The independent figure: the rows' effective cost over their hours.
+    const effective = rows.reduce((sum, r) => sum + Number(r.EffectiveCost), 0);
+    const hours = rows.reduce((sum, r) => sum + Number(r.ConsumedQuantity), 0);
+    expect(vision.hourlyPrice).toBeCloseTo(effective / hours, 6);
+    expect(vision.hourlyPrice).toBeLessThan(a2Price());
+    expect(vision.description).toContain('at its billed rate');
+    tmp.cleanup();
   });
 });
