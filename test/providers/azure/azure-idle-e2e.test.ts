@@ -12,6 +12,8 @@ import { azure } from '../../../src/providers/azure/index.js';
 import { buildConfiguredGpu } from '../../../src/providers/configured-gpu.js';
 import { prometheus } from '../../../src/providers/prometheus/index.js';
 import { RoutedInstancePort } from '../../../src/providers/routed-instance-port.js';
+import { monthOf } from '../../../src/domain/period.js';
+import { loadSavingsLedger } from '../../../src/snapshots/savings-ledger.js';
 import { renderPlainText } from '../../../templates/render/plain-text.js';
 import { FakeAzureResourceManager, type FakeAzureVm } from '../../fakes/fake-azure-resource-manager.js';
 import { constant, dcgmGpuLabelSets, FakePrometheus, readDcgmExposition, type FakeDcgmGpu } from '../../fakes/fake-prometheus.js';
@@ -193,6 +195,10 @@ describe('Azure GPU VMs and DCGM metrics from burnrate.yml', () => {
     const audited = (await deps.store.audit.list()).sort((a, b) => a.id - b.id);
     expect(audited.filter((a) => a.result === 'ok').map((a) => a.userId)).toEqual([ALICE]);
     expect(audited.map((a) => a.result)).toContain('refused');
+    // The savings ledger holds the one deallocation, expected at the VM's price for a day.
+    const ledger = await loadSavingsLedger(deps, monthOf('2026-11-01'));
+    expect(ledger.lines.map((l) => [l.resourceId, l.byUser])).toEqual([[VISION_IDLE, ALICE]]);
+    expect(ledger.lines[0]!.expectedDaily).toBeCloseTo(a100Price() * 24, 2);
   });
 
   it('in dry run (actions not enabled) deallocates nothing', async () => {
