@@ -10,6 +10,8 @@ import { buildSources } from '../../../../src/providers/registry.js';
 import { tempDir, writeFocusCsv, type FixtureRow } from '../../focus/helpers.js';
 import { deliverOutbox } from '../../../../src/outbox/deliver-outbox.js';
 import { buildGpuDeps } from '../../../../src/providers/gpu-registry.js';
+import { monthOf } from '../../../../src/domain/period.js';
+import { loadSavingsLedger } from '../../../../src/snapshots/savings-ledger.js';
 import { renderPlainText } from '../../../../templates/render/plain-text.js';
 import type { FakeOpsAgentGpu } from '../../../fakes/fake-cloud-monitoring.js';
 import { FakeComputeEngine, type FakeGceVm } from '../../../fakes/fake-compute-engine.js';
@@ -204,6 +206,11 @@ describe('Compute Engine GPU VMs and DCGM metrics from burnrate.yml', () => {
     const audited = (await deps.store.audit.list()).sort((a, b) => a.id - b.id);
     expect(audited.filter((a) => a.result === 'ok').map((a) => a.userId)).toEqual([ALICE]);
     expect(audited.map((a) => a.result)).toContain('refused');
+
+    // The savings ledger holds the one stop, expected at the VM's price for a day.
+    const ledger = await loadSavingsLedger(deps, monthOf('2026-11-01'));
+    expect(ledger.lines.map((l) => [l.resourceId, l.byUser])).toEqual([[VISION_IDLE, ALICE]]);
+    expect(ledger.lines[0]!.expectedDaily).toBeCloseTo(a2Price() * 24, 2);
   });
 
   it('in dry run (actions not enabled) stops nothing', async () => {
