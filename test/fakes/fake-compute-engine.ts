@@ -27,6 +27,8 @@ export interface FakeGceVm {
   provisioningModel?: 'STANDARD' | 'SPOT';
   networkIP?: string;
   localSsds?: number;
+  /** The stop's operation ends DONE with this error (as Compute Engine reports a stop it could not do), the VM left running. */
+  stopError?: { code: string; message: string };
 }
 
 export interface ComputeCall {
@@ -151,7 +153,7 @@ export class FakeComputeEngine {
           return notFound(res, `projects/${project}/zones/${zone}/operations/${target}`);
         if (operation.status !== 'DONE') {
           operation.status = 'DONE';
-          operation.vm.status = 'TERMINATED';
+          operation.vm.status = operation.vm.stopError ? 'RUNNING' : 'TERMINATED';
         }
         return sendJson(res, operationJson(operation));
       }
@@ -269,6 +271,9 @@ function operationJson(operation: FakeOperation): Record<string, unknown> {
     targetLink: `${zoneUrl}/instances/${operation.vm.name}`,
     targetId: operation.vm.id,
     status: operation.status,
+    ...(operation.status === 'DONE' && operation.vm.stopError
+      ? { error: { errors: [operation.vm.stopError] }, httpErrorStatusCode: 400 }
+      : {}),
     progress: operation.status === 'DONE' ? 100 : 0,
     insertTime: new Date().toISOString(),
     selfLink: `${zoneUrl}/operations/${operation.name}`,

@@ -83,7 +83,7 @@ export class GceInstancePort implements InstanceActionPort {
         detail: `${name} is running and may be stopped; nothing was stopped (dry run: Compute Engine has none, so burnrate only read the VM).`,
       };
     const operation = await this.send(key, localSsds > 0);
-    const done = await this.follow(key, operation);
+    const done = await this.follow(key, operation, name);
     return {
       id,
       outcome: 'stopped',
@@ -125,7 +125,7 @@ export class GceInstancePort implements InstanceActionPort {
   }
 
   /** Reads the zone operation until DONE: true when done, false when still running after `followMs`; its error thrown. */
-  private async follow(key: GceInstanceKey, first: Operation): Promise<boolean> {
+  private async follow(key: GceInstanceKey, first: Operation, name: string): Promise<boolean> {
     const delays = this.options.pollDelaysMs ?? POLL_DELAYS_MS;
     const deadline = Date.now() + (this.options.followMs ?? FOLLOW_MS);
     let operation = first;
@@ -135,7 +135,7 @@ export class GceInstancePort implements InstanceActionPort {
         if (errors.length > 0)
           throw new BurnrateError(
             'burnrate_gce_stop_failed',
-            `Compute Engine could not stop VM ${key.id}: ${errors.map((e) => `${e.code}: ${e.message}`).join('; ')}`,
+            `Compute Engine could not stop ${name}: ${errors.map((e) => `${e.code}: ${e.message}`).join('; ')}`,
             undefined,
             1,
           );

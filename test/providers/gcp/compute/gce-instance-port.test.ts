@@ -132,6 +132,18 @@ describe('Compute Engine stop port', () => {
     expect(fake!.callsOf('instances.stop')).toHaveLength(0);
   });
 
+  it("says Compute Engine's own words when the stop's operation ends in an error", async () => {
+    const target = vm(1, {
+      stopError: { code: 'RESOURCE_OPERATION_RATE_EXCEEDED', message: 'Operation rate exceeded for resource vm-1.' },
+    });
+    const port = new GceInstancePort({ ...(await clients([target])), discardLocalSsd: false, pollDelaysMs: [0] });
+    await expect(port.stop(idOf(target), { dryRun: false })).rejects.toMatchObject({
+      code: 'burnrate_gce_stop_failed',
+      message: expect.stringContaining('RESOURCE_OPERATION_RATE_EXCEEDED: Operation rate exceeded for resource vm-1.'),
+    });
+    expect(fake!.statusOf('vm-1')).toBe('RUNNING');
+  });
+
   it('says so when the VM is gone or the stop permission is missing', async () => {
     const target = vm(1);
     const port = new GceInstancePort({ ...(await clients([target])), discardLocalSsd: false });
