@@ -15,7 +15,10 @@ export interface SpendQuery extends Omit<SpendReportQuery, 'team'> {
 }
 
 /** The spend report for what a user typed: the team resolved (and checked against what they may see) first. */
-export function spendReport(deps: Pick<Deps, 'config' | 'store' | 'clock'>, query: SpendQuery): Promise<SpendReport> {
+export function spendReport(
+  deps: Pick<Deps, 'config' | 'store' | 'clock' | 'log'> & Partial<Pick<Deps, 'gpu'>>,
+  query: SpendQuery,
+): Promise<SpendReport> {
   const team = query.team === undefined ? undefined : resolveTeamId(deps.config, query.team, query.visibleTeams);
   return loadSpendReport(deps, { ...query, team });
 }

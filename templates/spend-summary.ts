@@ -1,3 +1,4 @@
+import { resourceLabel } from '../src/domain/resource-label.js';
 import { formatMoney } from '../src/domain/money.js';
 import { addDays } from '../src/domain/period.js';
 import type { SpendReport } from '../src/domain/spend-report.js';
@@ -47,7 +48,7 @@ export function spendSummary(report: SpendReport, scopeName: string, chartPng?: 
         { label: 'Effective', align: 'right' },
         { label: 'Billed', align: 'right' },
       ],
-      rows: shown.map((r) => [r.key, money(r.effective), money(r.billed)]),
+      rows: shown.map((r) => [resourceLabel(r.key, r.name), money(r.effective), money(r.billed)]),
     });
     if (report.rows.length > MAX_ROWS) blocks.push({ type: 'context', text: `… and ${report.rows.length - MAX_ROWS} more lines` });
     if (report.by !== 'day') {
@@ -56,7 +57,11 @@ export function spendSummary(report: SpendReport, scopeName: string, chartPng?: 
         title: `Largest by effective cost`,
         bars: report.rows
           .slice(0, MAX_BARS)
-          .map((r) => ({ label: r.key, value: r.effective, display: formatMoney(r.effective, report.currency, { compact: true }) })),
+          .map((r) => ({
+            label: r.name ?? r.key,
+            value: r.effective,
+            display: formatMoney(r.effective, report.currency, { compact: true }),
+          })),
       });
     }
   }

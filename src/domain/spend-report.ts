@@ -11,7 +11,8 @@ export interface SpendReport {
   basis?: SpendBasis;
   /** Team ids the report is limited to; absent when it covers the whole organisation. */
   teams?: string[];
-  rows: { key: string; billed: number; effective: number }[];
+  /** One line per key; grouped by resource, each with its name where the bill gives one. */
+  rows: { key: string; billed: number; effective: number; name?: string }[];
   total: { billed: number; effective: number };
   /** End of the data (exclusive), across sources; null when nothing was imported yet. */
   dataThrough: string | null;

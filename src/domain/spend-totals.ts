@@ -20,6 +20,8 @@ export interface SpendTotal {
   key: string;
   billed: number;
   effective: number;
+  /** Grouped by resource: the resource's name as the bill gives it (ResourceName), where it does. */
+  name?: string;
 }
 
 /** A total of one key in one currency, as the store keeps them: never added across currencies. */

@@ -1,13 +1,14 @@
 import type { Deps } from '../deps.js';
 import { combinedDataThrough } from '../domain/data-through.js';
 import { loadSpendTotals } from './spend-totals.js';
+import { resourceNames } from './resource-names.js';
 import type { Period } from '../domain/period.js';
 import { KUBE_DIMENSIONS, type KubeDimension, type SpendDimension } from '../domain/spend.js';
 import { loadKubeCost } from './kube-cost.js';
 import { leftOutNote } from '../domain/left-out-currencies.js';
 import { cents } from '../checks/review/allocate.js';
 import type { SpendReport } from '../domain/spend-report.js';
-import type { SpendBasis } from '../domain/spend-totals.js';
+import type { SpendBasis, SpendTotal } from '../domain/spend-totals.js';
 import { staleLine } from '../../templates/stale-data-notice.js';
 import { staleSources } from '../domain/staleness.js';
 
@@ -28,7 +29,13 @@ export interface SpendReportQuery {
  * "What did we spend, on what": totals for a period grouped by one dimension. One read for the spend
  * command, `burnrate spend` and the budget alert's Breakdown button.
  */
-export async function loadSpendReport(deps: Pick<Deps, 'config' | 'store' | 'clock'>, query: SpendReportQuery): Promise<SpendReport> {
+/** What a report reads: the store, and the GPU inventory where there is one (resource names). */
+type NameDeps = Pick<Deps, 'store' | 'log'> & Partial<Pick<Deps, 'gpu'>>;
+
+export async function loadSpendReport(
+  deps: Pick<Deps, 'config' | 'store' | 'clock'> & NameDeps,
+  query: SpendReportQuery,
+): Promise<SpendReport> {
   const team = query.team;
   const teams = team ? [team] : query.visibleTeams ? [...query.visibleTeams] : undefined;
   if (isKubeDimension(query.by)) return kubeSpendReport(deps, query.period, query.by, teams);
@@ -46,7 +53,8 @@ export async function loadSpendReport(deps: Pick<Deps, 'config' | 'store' | 'clo
     deps.store.freshness.list(),
     deps.store.freshness.failures(),
   ]);
-  const { currency, rows, total } = totals;
+  const { currency, total } = totals;
+  const rows = by === 'resource' ? await withResourceNames(deps, query.period, totals.rows) : totals.rows;
   const warnings = [...totals.notes];
   // A failing source leaves its numbers short: say so next to them ("AWS data 26 h old (refresh failing)").
   const stale = staleSources(deps.config, freshness, failures, deps.clock()).filter((s) => s.kind === 'spend');
@@ -101,4 +109,14 @@ async function kubeSpendReport(
     dataThrough: combinedDataThrough(freshness),
     warnings,
   };
+}
+
+/** Resource lines with each resource's name (resourceNames: the inventory's, else the bill's), read once for all of them. */
+async function withResourceNames<R extends SpendTotal>(deps: NameDeps, period: Period, rows: readonly R[]): Promise<R[]> {
+  const names = await resourceNames(
+    deps,
+    period,
+    rows.map((r) => r.key),
+  );
+  return rows.map((r) => (names.has(r.key) ? { ...r, name: names.get(r.key)! } : r));
 }
