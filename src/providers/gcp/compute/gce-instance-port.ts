@@ -13,9 +13,9 @@ import { explainGoogleError } from '../gcp-errors.js';
 import { parseGceInstanceId, type GceInstanceKey } from './gce-instance-id.js';
 import { GCE_PROTECT_LABEL, tagsOfLabels } from './gce-labels.js';
 import { GCE_GET, GCE_OPERATION, GCE_STOP } from './gce-permissions.js';
+import { FOLLOW_DEFAULTS, followOperation, type Operation } from './gce-operation.js';
 
 type Instance = protos.google.cloud.compute.v1.IInstance;
-type Operation = protos.google.cloud.compute.v1.IOperation;
 
 export interface GceInstancePortOptions {
   instances: InstancesClient;
@@ -27,10 +27,6 @@ export interface GceInstancePortOptions {
   /** How long a stop's operation is followed before burnrate answers that it is still under way. */
   followMs?: number;
 }
-
-/** A GPU VM takes from seconds to a couple of minutes to stop. */
-const POLL_DELAYS_MS = [1000, 2000, 5000, 10_000];
-const FOLLOW_MS = 3 * 60_000;
 
 /**
  * The instance action port over Compute Engine. A stop reads the VM first (instances.get) and
@@ -124,31 +120,21 @@ export class GceInstancePort implements InstanceActionPort {
     }
   }
 
-  /** Reads the zone operation until DONE: true when done, false when still running after `followMs`; its error thrown. */
-  private async follow(key: GceInstanceKey, first: Operation, name: string): Promise<boolean> {
-    const delays = this.options.pollDelaysMs ?? POLL_DELAYS_MS;
-    const deadline = Date.now() + (this.options.followMs ?? FOLLOW_MS);
-    let operation = first;
-    for (let poll = 0; ; poll++) {
-      if (String(operation.status) === 'DONE') {
-        const errors = operation.error?.errors ?? [];
-        if (errors.length > 0)
-          throw new BurnrateError(
-            'burnrate_gce_stop_failed',
-            `Compute Engine could not stop ${name}: ${errors.map((e) => `${e.code}: ${e.message}`).join('; ')}`,
-            undefined,
-            1,
-          );
-        return true;
-      }
-      if (poll > 0 && Date.now() >= deadline) return false;
-      if (poll > 0) await new Promise((resolve) => setTimeout(resolve, delays[Math.min(poll - 1, delays.length - 1)]));
+  /** Reads the stop's zone operation until DONE: true when done, false when still running after `followMs`. */
+  private follow(key: GceInstanceKey, first: Operation, name: string): Promise<boolean> {
+    const read = async (operation: string) => {
       try {
-        [operation] = await this.options.operations.get({ project: key.project, zone: key.zone, operation: String(operation.name) });
+        const [answer] = await this.options.operations.get({ project: key.project, zone: key.zone, operation });
+        return answer;
       } catch (error) {
-        throw explainGoogleError(error, { ...GCE_OPERATION, service: 'Compute Engine', resource: `operation ${operation.name}` });
+        throw explainGoogleError(error, { ...GCE_OPERATION, service: 'Compute Engine', resource: `operation ${operation}` });
       }
-    }
+    };
+    return followOperation(first, read, {
+      delaysMs: this.options.pollDelaysMs ?? FOLLOW_DEFAULTS.delaysMs,
+      followMs: this.options.followMs ?? FOLLOW_DEFAULTS.followMs,
+      what: `stop ${name}`,
+    });
   }
 }
 

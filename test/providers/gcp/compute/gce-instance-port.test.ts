@@ -138,7 +138,7 @@ describe('Compute Engine stop port', () => {
     });
     const port = new GceInstancePort({ ...(await clients([target])), discardLocalSsd: false, pollDelaysMs: [0] });
     await expect(port.stop(idOf(target), { dryRun: false })).rejects.toMatchObject({
-      code: 'burnrate_gce_stop_failed',
+      code: 'burnrate_gce_operation_failed',
       message: expect.stringContaining('RESOURCE_OPERATION_RATE_EXCEEDED: Operation rate exceeded for resource vm-1.'),
     });
     expect(fake!.statusOf('vm-1')).toBe('RUNNING');
