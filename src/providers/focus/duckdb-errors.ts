@@ -3,41 +3,34 @@ import { BurnrateError } from '../../domain/errors.js';
 import type { FocusFileLayout } from './focus-columns.js';
 import { focusFormatOf } from './focus-format.js';
 
-/**
- * Runs a query and reads all rows as plain JS values; DuckDB errors become BurnrateErrors naming the file.
- * `primitive`: the query returns only VARCHAR, DOUBLE, INTEGER and BOOLEAN columns, whose DuckDB
- * values already are JS values: rows are built from them directly, about seven times faster than
- * the general conversion (1.0 s against 0.15 s for an import's 53,000 aggregated rows).
- */
+/** Runs a query and reads all rows as plain JS values; DuckDB errors become BurnrateErrors naming the file. */
 export async function runForFile(
   connection: DuckDBConnection,
   sql: string,
   file: string | undefined,
   layouts?: readonly FocusFileLayout[],
-  primitive = false,
 ): Promise<Record<string, unknown>[]> {
   try {
     const reader = await connection.runAndReadAll(sql);
-    if (!primitive) return reader.getRowObjectsJS() as Record<string, unknown>[];
-    const names = reader.columnNames();
-    return reader.getRows().map((values) => {
-      const row: Record<string, unknown> = {};
-      for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
-      return row;
-    });
+    return reader.getRowObjectsJS() as Record<string, unknown>[];
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const named = /^\s*file = (.+)$/m.exec(message)?.[1]?.trim();
-    const culprit = file ?? layouts?.find((l) => l.file === named)?.file ?? layouts?.find((l) => message.includes(l.file))?.file;
-    const format = culprit ? focusFormatOf(culprit) : undefined;
-    const what =
-      format === 'parquet' ? 'cannot read as Parquet' : format === 'csv' ? 'cannot read as FOCUS CSV' : 'cannot read the FOCUS files';
-    throw new BurnrateError(
-      'burnrate_focus_invalid',
-      `${culprit ? `${culprit}: ` : ''}${what}: ${explainDuckDbError(message)}`,
-      'Check that the file is a FOCUS export (.csv, .csv.gz or .parquet, named by its format); nothing was imported.',
-    );
+    throw focusReadError(error, file, layouts);
   }
+}
+
+/** A DuckDB error as a BurnrateError naming the file it came from (the one given, or the one DuckDB names). */
+export function focusReadError(error: unknown, file: string | undefined, layouts?: readonly FocusFileLayout[]): BurnrateError {
+  const message = error instanceof Error ? error.message : String(error);
+  const named = /^\s*file = (.+)$/m.exec(message)?.[1]?.trim();
+  const culprit = file ?? layouts?.find((l) => l.file === named)?.file ?? layouts?.find((l) => message.includes(l.file))?.file;
+  const format = culprit ? focusFormatOf(culprit) : undefined;
+  const what =
+    format === 'parquet' ? 'cannot read as Parquet' : format === 'csv' ? 'cannot read as FOCUS CSV' : 'cannot read the FOCUS files';
+  return new BurnrateError(
+    'burnrate_focus_invalid',
+    `${culprit ? `${culprit}: ` : ''}${what}: ${explainDuckDbError(message)}`,
+    'Check that the file is a FOCUS export (.csv, .csv.gz or .parquet, named by its format); nothing was imported.',
+  );
 }
 
 /** DuckDB's reader errors are long and tuned for SQL users: one line a burnrate user can act on. */
