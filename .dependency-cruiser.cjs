@@ -21,7 +21,7 @@ const CHECK_IO = '^src/checks/((index|definition)\\.ts$|[^/]+/(index\\.ts$|defin
 const LAYERS = [
   {
     name: 'entry points',
-    path: '^src/((main|runtime|answer-worker|scheduler|process-guard|log)\\.ts$|cli/|permissions/)',
+    path: '^src/((main|runtime|answer-worker|scheduler|process-guard|log)\\.ts$|cli/|mcp/|permissions/)',
   },
   { name: 'chat platforms', path: '^src/chat/' },
   // Below the platforms: they hand what they receive to the one dispatcher, which knows none of them.

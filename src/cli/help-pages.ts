@@ -165,6 +165,19 @@ export const HELP_PAGES = {
     ],
     examples: [['burnrate prices refresh --provider gcp --dry-run', 'what the Cloud Catalog would change']],
   },
+  mcp: {
+    summary:
+      "Answer an AI assistant over MCP (stdio) as one chat user: the CLI's figures for that user's teams, and proposals people approve in chat.",
+    usage: 'burnrate mcp --user USER_ID [--config FILE] [--db FILE]',
+    options: [
+      ['--user USER_ID', 'the chat user the assistant acts as (or BURNRATE_MCP_USER): it sees what that user sees in chat'],
+      CONFIG,
+      DB,
+    ],
+    examples: [
+      ['burnrate mcp --user U0DEMOCAROL', "an MCP server on stdin/stdout for Carol's assistant (Claude Desktop, Claude Code, VS Code)"],
+    ],
+  },
   demo: {
     summary: 'Load the demo organisation and print the alerts it would post.',
     usage: 'burnrate demo [--db FILE]',

@@ -29,6 +29,7 @@ const VERBS: Record<VerbName, () => Promise<Verb>> = {
   import: async () => (await import('./import.js')).importVerb,
   config: async () => (await import('./config.js')).configVerb,
   prices: async () => (await import('./prices.js')).pricesVerb,
+  mcp: async () => (await import('./mcp.js')).mcpVerb,
   demo: async () => (await import('./demo.js')).demoVerb,
 };
 

@@ -11,6 +11,8 @@ import { startScheduler, type Scheduler } from '../scheduler.js';
 import { createServeMetrics } from '../http/metrics.js';
 import { DEFAULT_METRICS_PORT, startMetricsListener, type MetricsSettings } from '../http/metrics-listener.js';
 import { runFirstChecks } from './serve-first-run.js';
+import { mcpRoutes } from '../mcp/mcp-http.js';
+import { readMcpTokens } from '../mcp/mcp-tokens.js';
 import { listenForStop } from './stop-signal.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
@@ -39,6 +41,8 @@ export const serveVerb: Verb = async (args, io) => {
   const port = portOf(values.port ?? io.env.PORT ?? '3000', values.port === undefined ? 'PORT' : '--port');
   const host = values.host ?? io.env.HOST ?? '127.0.0.1';
   const metricsSettings = readMetricsSettings(io.env);
+  // Read before anything opens: a malformed or short MCP token stops serve here.
+  const mcpTokens = readMcpTokens(io.env);
   // Read first: a half-configured Slack, or a console that would be exposed without a token, stops serve here.
   const chats = readChatSettings(io.env, { host, terminal: io.out });
   const remoteConfigured = chats.some((chat) => chat.platform.remote);
@@ -87,7 +91,11 @@ export const serveVerb: Verb = async (args, io) => {
       host,
       port,
       log: deps.log,
-      routes: new Map<string, Route>(served.flatMap((chat) => [...chat.routes])),
+      routes: new Map<string, Route>([
+        ...served.flatMap((chat) => [...chat.routes]),
+        // Assistants' MCP clients, each token acting as its user; none without BURNRATE_MCP_TOKENS.
+        ...(mcpTokens ? mcpRoutes(deps, mcpTokens) : []),
+      ]),
       health: (health = {
         alive: () => true,
         // Ready once the first checks have run (alerts of the start are queued), the schedule is on
@@ -132,6 +140,11 @@ export const serveVerb: Verb = async (args, io) => {
     const base = baseUrl(host, (server.address() as AddressInfo).port);
     served.flatMap((chat) => chat.listening?.(base) ?? []).forEach(say);
     say(describeMetrics(metricsServer, metricsSettings));
+    say(
+      mcpTokens
+        ? `mcp: ${base}mcp for ${mcpTokens.size} token${mcpTokens.size === 1 ? '' : 's'} (BURNRATE_MCP_TOKENS)`
+        : 'mcp: off (set BURNRATE_MCP_TOKENS to serve /mcp)',
+    );
     say(`health: ${base}healthz — press Ctrl-C to stop`);
     started = true;
 

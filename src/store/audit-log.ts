@@ -4,6 +4,8 @@ import type { Session } from './session.js';
 export interface AuditLog {
   record(entry: AuditEntry): Promise<void>;
   list(limit?: number): Promise<(AuditEntry & { id: number })[]>;
+  /** What was done to one subject (a finding id) from `since` on, oldest first. */
+  about(subject: string, since: Date): Promise<(AuditEntry & { id: number })[]>;
 }
 
 type AuditRow = Omit<AuditEntry, 'at'> & { id: number; at: string };
@@ -28,6 +30,14 @@ export class SqlAuditLog implements AuditLog {
     const rows = await this.db.rows<AuditRow>(
       'SELECT id, at, platform, user_id AS "userId", action, subject, result, detail FROM audit_log ORDER BY id DESC LIMIT ?',
       [limit],
+    );
+    return rows.map((r) => ({ ...r, at: new Date(r.at), detail: r.detail ?? null }));
+  }
+
+  async about(subject: string, since: Date): Promise<(AuditEntry & { id: number })[]> {
+    const rows = await this.db.rows<AuditRow>(
+      'SELECT id, at, platform, user_id AS "userId", action, subject, result, detail FROM audit_log WHERE subject = ? AND at >= ? ORDER BY id',
+      [subject, since.toISOString()],
     );
     return rows.map((r) => ({ ...r, at: new Date(r.at), detail: r.detail ?? null }));
   }

@@ -8,6 +8,7 @@ import type { SweepFinding } from '../domain/sweep-finding.js';
 import type { AcknowledgementStore } from './acknowledgements.js';
 import type { AnomalyFindingStore } from './anomaly-findings.js';
 import type { AuditLog } from './audit-log.js';
+import type { ActionProposalStore } from './action-proposals.js';
 import type { BudgetOverrideStore } from './budget-overrides.js';
 import type { ChatConversationStore } from './chat-conversations.js';
 import type { ClaimStore } from './claims.js';
@@ -78,6 +79,8 @@ export interface Store {
   sweepFindings: SweepFindingStore;
   anomalyFindings: AnomalyFindingStore;
   claims: ClaimStore;
+  /** What assistants proposed through the MCP server. */
+  proposals: ActionProposalStore;
   /** Which store this is, for logs: a file path, or a Postgres URL without its password. */
   readonly location: string;
   /** Whether replicas share it (Postgres): then what one process remembers, the others must see. */

@@ -1,0 +1,24 @@
+import type { CommandContext } from '../../commands/command.js';
+import { notInAnyTeam } from '../../commands/team-arg.js';
+import type { Deps } from '../deps.js';
+import { rolesOf, visibleTeams } from '../domain/roles.js';
+import { groupsOf } from '../ports/people-directory.js';
+
+/** The platform an assistant's calls are audited under. */
+export const MCP_PLATFORM = 'mcp';
+
+/**
+ * Who an MCP client acts as: the user its token names, with the roles and teams that user has in
+ * chat (burnrate.yml's admins, owners and approvers, groups included), read afresh for every call so
+ * a change of roles applies at once. The same context a slash command runs with.
+ */
+export function callerOf(deps: Deps, userId: string): CommandContext {
+  const roles = rolesOf(deps.config, userId, groupsOf(deps));
+  return { deps, actor: { platform: MCP_PLATFORM, userId }, roles, visibleTeams: visibleTeams(deps.config, roles), now: deps.clock() };
+}
+
+/** The teams a call is about: the one asked for (resolved, and refused outside the user's teams), or all the user sees. */
+export function teamsInScope(caller: CommandContext, resolved: string | undefined): string[] {
+  if (caller.visibleTeams.length === 0) throw notInAnyTeam(caller.actor.userId);
+  return resolved ? [resolved] : caller.visibleTeams;
+}

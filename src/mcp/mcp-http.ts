@@ -1,0 +1,54 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Deps } from '../deps.js';
+import { json, type Route } from '../http/server.js';
+import { BodyError, readBody } from '../http/read-body.js';
+import { createMcpServer } from './mcp-server.js';
+import type { McpTokens } from './mcp-tokens.js';
+
+/** A JSON-RPC request of a tool call is small; anything larger is not one. */
+const MAX_BODY_BYTES = 256 * 1024;
+
+/**
+ * `/mcp` on serve's HTTP server, Streamable HTTP without sessions: each POST carries its bearer
+ * token, is answered by a server acting as that token's user, and leaves nothing behind. No token,
+ * or an unknown one, gets 401 before the body is read. GET (a server-sent stream) and DELETE (a
+ * session's end) have nothing to serve here: 405, as the transport's specification allows.
+ */
+export function mcpRoutes(deps: Deps, tokens: McpTokens): Map<string, Route> {
+  const post: Route = async (req, res) => {
+    const user = userOf(req, tokens);
+    if (!user) {
+      res.setHeader('www-authenticate', 'Bearer realm="burnrate"');
+      return json(res, 401, { error: 'a bearer token from BURNRATE_MCP_TOKENS is required' });
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse((await readBody(req, MAX_BODY_BYTES)).toString('utf8'));
+    } catch (error) {
+      return json(res, error instanceof BodyError ? error.status : 400, {
+        error: error instanceof BodyError ? error.message : 'the body is not JSON',
+      });
+    }
+    const server = createMcpServer(deps, user);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => void Promise.all([transport.close(), server.close()]).catch(() => {}));
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+  const notHere: Route = (_req: IncomingMessage, res: ServerResponse) => {
+    res.setHeader('allow', 'POST');
+    json(res, 405, { error: 'POST JSON-RPC requests to /mcp; this server keeps no sessions or streams' });
+  };
+  return new Map<string, Route>([
+    ['POST /mcp', post],
+    ['GET /mcp', notHere],
+    ['DELETE /mcp', notHere],
+  ]);
+}
+
+/** The user of `Authorization: Bearer <token>`; null without one or for a token nobody was given. */
+function userOf(req: IncomingMessage, tokens: McpTokens): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return match ? tokens.userOf(match[1]!) : null;
+}

@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { packageVersion } from '../config/package-version.js';
+import type { Deps } from '../deps.js';
+import { isBurnrateError } from '../domain/errors.js';
+import { callerOf } from './mcp-caller.js';
+import { MCP_TOOLS } from './tools/index.js';
+import type { McpTool } from './tools/tool.js';
+import { registerPrompts } from './mcp-prompts.js';
+
+const INSTRUCTIONS =
+  "burnrate answers cost questions about cloud and GPU spend with the figures its chat commands and CLI give, for the teams the user may see in chat. Amounts are in the answer's currency. propose_action asks the team in its chat channel; it never acts by itself.";
+
+/**
+ * An MCP server acting as one chat user: every tool runs with that user's roles and teams, read
+ * afresh for each call, and calls the same read models and commands as chat and the CLI.
+ */
+export function createMcpServer(deps: Deps, userId: string): McpServer {
+  const server = new McpServer({ name: 'burnrate', version: packageVersion() }, { instructions: INSTRUCTIONS });
+  for (const tool of MCP_TOOLS) {
+    const readOnly = tool.readOnly !== false;
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: Object.fromEntries(Object.entries(tool.output).map(([key, what]) => [key, z.unknown().optional().describe(what)])),
+        annotations: { readOnlyHint: readOnly, destructiveHint: false, idempotentHint: readOnly, openWorldHint: false },
+      },
+      (args: Record<string, unknown>) => callTool(deps, userId, tool, args),
+    );
+  }
+  registerPrompts(server);
+  return server;
+}
+
+/**
+ * One call: logged with its tool and arguments (never a token: tokens are not arguments), run as the
+ * user, answered with the figures and the chat answer's text. A refusal says what to do instead; any
+ * other failure is logged and answered with a reference only, never its message.
+ */
+async function callTool(deps: Deps, userId: string, tool: McpTool, args: Record<string, unknown>): Promise<CallToolResult> {
+  deps.log.info({ tool: tool.name, user: userId, args }, 'mcp tool call');
+  try {
+    const answer = await tool.run(callerOf(deps, userId), args);
+    return { content: [{ type: 'text', text: answer.summary }], structuredContent: answer.data };
+  } catch (error) {
+    if (isBurnrateError(error)) return { isError: true, content: [{ type: 'text', text: error.describe() }] };
+    const reference = randomUUID().slice(0, 8);
+    deps.log.error({ err: (error as Error).message, stack: (error as Error).stack, tool: tool.name, reference }, 'mcp tool failed');
+    return { isError: true, content: [{ type: 'text', text: `burnrate could not answer (reference ${reference}); its log says why.` }] };
+  }
+}

@@ -1,0 +1,60 @@
+import type { CommandContext } from '../../commands/command.js';
+import type { ActionProposal } from '../domain/action-proposal.js';
+import { ACTION_IDS } from '../domain/action-ids.js';
+import type { AuditEntry } from '../domain/audit.js';
+import { BurnrateError } from '../domain/errors.js';
+
+/** Where a proposal stands: decided by a click, still waiting, or moot because the instance is busy again. */
+export type ProposalOutcome = 'waiting' | 'stopped' | 'would-stop (dry run)' | 'kept' | 'handed-over' | 'no-longer-idle';
+
+export interface ProposalStatus {
+  proposal: Omit<ActionProposal, 'at'> & { at: string };
+  outcome: ProposalOutcome;
+  /** Who decided, and when; absent while waiting. */
+  decidedBy?: string;
+  decidedAt?: string;
+  /** Every click on the alert's buttons since the proposal, as the audit log has it (refusals included). */
+  clicks: { at: string; platform: string; userId: string; action: string; result: AuditEntry['result']; detail: string | null }[];
+}
+
+/** The clicks that settle an idle alert, and what each one that went through means. */
+const DECISIONS: Record<string, ProposalOutcome> = {
+  [ACTION_IDS.instanceStop]: 'stopped',
+  [ACTION_IDS.instanceKeep]: 'kept',
+  [ACTION_IDS.instanceReroute]: 'handed-over',
+};
+
+/**
+ * A proposal's outcome, read from what people clicked on its finding since (the audit log: the one
+ * record of every click, whichever platform it came from); only for users who may see its team.
+ */
+export async function proposalStatus(caller: CommandContext, id: string): Promise<ProposalStatus> {
+  const proposal = await caller.deps.store.proposals.get(id);
+  const visible = proposal && (proposal.team === null ? caller.roles.admin : caller.visibleTeams.includes(proposal.team));
+  if (!proposal || !visible)
+    throw new BurnrateError('burnrate_proposal_unknown', `no proposal "${id}" in your teams`, 'Give the id propose_action returned.');
+  const rows = (await caller.deps.store.audit.about(proposal.findingId, proposal.at)).filter((r) => r.action in DECISIONS);
+  const clicks = rows.map((r) => ({
+    at: r.at.toISOString(),
+    platform: r.platform,
+    userId: r.userId,
+    action: r.action,
+    result: r.result,
+    detail: r.detail ?? null,
+  }));
+  const decided = rows.find((r) => r.result === 'ok' || (r.result === 'dry-run' && r.action === ACTION_IDS.instanceStop));
+  const finding = await caller.deps.store.gpuFindings.get(proposal.findingId);
+  const outcome: ProposalOutcome = decided
+    ? decided.result === 'dry-run'
+      ? 'would-stop (dry run)'
+      : DECISIONS[decided.action]!
+    : finding?.state === 'resolved'
+      ? 'no-longer-idle'
+      : 'waiting';
+  return {
+    proposal: { ...proposal, at: proposal.at.toISOString() },
+    outcome,
+    ...(decided ? { decidedBy: decided.userId, decidedAt: decided.at.toISOString() } : {}),
+    clicks,
+  };
+}

@@ -1,0 +1,30 @@
+import type { ActionProposal, ProposedAction } from '../domain/action-proposal.js';
+import type { Session } from './session.js';
+
+export interface ActionProposalStore {
+  add(proposal: ActionProposal): Promise<void>;
+  get(id: string): Promise<ActionProposal | null>;
+}
+
+type ProposalRow = Omit<ActionProposal, 'at' | 'action'> & { action: string; at: string };
+
+/** Proposals assistants made, one row each: what the proposal id names when its outcome is asked for. */
+export class SqlActionProposalStore implements ActionProposalStore {
+  constructor(private readonly db: Session) {}
+
+  async add(p: ActionProposal): Promise<void> {
+    await this.db.run(
+      'INSERT INTO action_proposals (id, action, finding_id, instance_id, team, by_user, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [p.id, p.action, p.findingId, p.instanceId, p.team, p.byUser, p.reason, p.at.toISOString()],
+    );
+  }
+
+  async get(id: string): Promise<ActionProposal | null> {
+    const row = await this.db.one<ProposalRow>(
+      `SELECT id, action, finding_id AS "findingId", instance_id AS "instanceId", team, by_user AS "byUser", reason, at
+       FROM action_proposals WHERE id = ?`,
+      [id],
+    );
+    return row ? { ...row, action: row.action as ProposedAction, at: new Date(row.at) } : null;
+  }
+}
