@@ -23,6 +23,32 @@ export interface KubeCostLine {
   team: string | null;
   /** USD to the cent. */
   cost: number;
+  /** Where the amount comes from (KubeCostBasis); a line of both kinds of node-day is 'mixed'. */
+  basis: KubeCostBasis;
+}
+
+/**
+ * 'bill': the bill's own pod split (AWS split cost allocation data); 'estimate': burnrate's split of
+ * the node's cost by the GPU shares it sampled; 'mixed': some node-days of each.
+ */
+export type KubeCostBasis = 'bill' | 'estimate' | 'mixed';
+
+/**
+ * What the bill itself charged one pod on one node in one day: AWS split cost allocation data
+ * (CUR 2.0 `split_line_item_split_cost` of the pod's rows, its ARN
+ * `arn:aws:eks:<region>:<account>:pod/<cluster>/<namespace>/<pod>/<uid>`), in the bill's currency.
+ */
+export interface KubeSplitCost {
+  day: string;
+  /** The node's instance (`split_line_item_parent_resource_id`). */
+  nodeInstanceId: string;
+  cluster: string;
+  namespace: string;
+  pod: string;
+  billingPeriod: string;
+  currency: string;
+  /** The pod's share of the instance's amortised cost (`split_line_item_split_cost`). */
+  splitCost: number;
 }
 
 /** The label of a node's GPUs no pod requested, in reports. */

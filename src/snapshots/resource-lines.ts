@@ -58,6 +58,16 @@ export interface UnusedCommitmentLine {
   commitmentEnd: string | null;
 }
 
+/** One pod's share of one node's charge one day, as the bill split it, in the asked currency. */
+export interface PodSplitDayLine {
+  nodeInstanceId: string;
+  day: string;
+  cluster: string;
+  namespace: string;
+  pod: string;
+  cost: number;
+}
+
 type ReadDeps = Pick<Deps, 'config' | 'store'>;
 
 /** What the bill charged each of these resources over a period, per team and commitment. */
@@ -149,6 +159,27 @@ export async function loadUnusedCommitments(deps: ReadDeps, period: Period, to: 
       commitmentId: p.commitmentId,
       amount: (sum?.amount ?? 0) + amount,
       commitmentEnd: later(sum?.commitmentEnd ?? null, p.commitmentEnd),
+    }),
+  );
+}
+
+/** What the bill's own pod split (AWS split cost allocation data) charged each pod on each node a day. */
+export async function loadPodSplitDays(deps: ReadDeps, period: Period, to: InCurrency): Promise<ResourceLines<PodSplitDayLine>> {
+  const [rows, fx] = await Promise.all([deps.store.kubeUsage.splitCosts(period), ratesFor(deps, to)]);
+  const parts = rows.map((r) => ({ ...r, period: r.billingPeriod, effective: r.splitCost }));
+  return mergeConverted(
+    parts,
+    to.currency,
+    fx,
+    (p) => p.nodeInstanceId,
+    (p) => [p.nodeInstanceId, p.day, p.cluster, p.namespace, p.pod].join('\u0000'),
+    (p, cost, sum) => ({
+      nodeInstanceId: p.nodeInstanceId,
+      day: p.day,
+      cluster: p.cluster,
+      namespace: p.namespace,
+      pod: p.pod,
+      cost: (sum?.cost ?? 0) + cost,
     }),
   );
 }

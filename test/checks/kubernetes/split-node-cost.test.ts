@@ -102,8 +102,8 @@ describe('splitNodeCosts', () => {
     // down to 8.50 and 2.83, the cent left goes to the larger remainder (0.8 of a cent, the workload's).
     expect(total).toBe(11.34);
     expect(lines).toEqual([
-      { cluster: 'c', namespace: 'x', workload: 'c/x/Deployment/a', team: null, cost: 8.51 },
-      { cluster: 'c', namespace: '(unrequested GPUs)', workload: '(unrequested GPUs)', team: null, cost: 2.83 },
+      { cluster: 'c', namespace: 'x', workload: 'c/x/Deployment/a', team: null, cost: 8.51, basis: 'estimate' },
+      { cluster: 'c', namespace: '(unrequested GPUs)', workload: '(unrequested GPUs)', team: null, cost: 2.83, basis: 'estimate' },
     ]);
   });
 
