@@ -27,7 +27,7 @@ export function createMcpServer(deps: Deps, userId: string): McpServer {
         title: tool.title,
         description: tool.description,
         inputSchema: tool.input,
-        outputSchema: Object.fromEntries(Object.entries(tool.output).map(([key, what]) => [key, z.unknown().optional().describe(what)])),
+        outputSchema: outputSchemaOf(tool),
         annotations: { readOnlyHint: readOnly, destructiveHint: false, idempotentHint: readOnly, openWorldHint: false },
       },
       (args: Record<string, unknown>) => callTool(deps, userId, tool, args),
@@ -53,4 +53,12 @@ async function callTool(deps: Deps, userId: string, tool: McpTool, args: Record<
     deps.log.error({ err: (error as Error).message, stack: (error as Error).stack, tool: tool.name, reference }, 'mcp tool failed');
     return { isError: true, content: [{ type: 'text', text: `burnrate could not answer (reference ${reference}); its log says why.` }] };
   }
+}
+
+/**
+ * The answer's documented fields; further fields the CLI's JSON carries (data freshness, warnings)
+ * are allowed, so the answer stays exactly the CLI's.
+ */
+function outputSchemaOf(tool: McpTool) {
+  return z.looseObject(Object.fromEntries(Object.entries(tool.output).map(([key, what]) => [key, z.unknown().optional().describe(what)])));
 }

@@ -77,6 +77,8 @@ const url = () => new URL(`http://127.0.0.1:${(server.address() as AddressInfo).
 async function connect(token: string): Promise<Client> {
   const client = new Client({ name: 'burnrate-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(url(), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  // Listing first makes the client check every answer against its tool's output schema.
+  await client.listTools();
   return client;
 }
 

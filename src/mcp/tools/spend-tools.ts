@@ -27,6 +27,8 @@ const REPORT_FIELDS = {
   total: 'the sum of the rows',
   rows: 'one line per team, service, resource or day, largest first',
   teams: 'the teams the figures cover',
+  dataThrough: 'end of the data (exclusive); null before any import',
+  warnings: 'caveats a reader must know, e.g. currencies converted',
 };
 
 /** The spend report for a caller: the team resolved within the teams they may see. */
