@@ -10,6 +10,7 @@ import type { ChatPort } from './ports/chat-port.js';
 import type { PeopleDirectory } from './ports/people-directory.js';
 import type { Actor } from './ports/interaction.js';
 import type { AppliedBudgetChange } from './domain/budget-change.js';
+import type { AnomalySource } from './ports/anomaly-source.js';
 import type { BudgetSource } from './ports/budget-source.js';
 import type { SpendSource } from './ports/spend-source.js';
 import type { Store } from './store/store.js';
@@ -24,6 +25,8 @@ export interface Deps {
   sources: SpendSource[];
   /** Budgets defined in the clouds' own budget services (AWS Budgets, Google Cloud budgets). */
   budgetSources?: BudgetSource[];
+  /** The clouds' own anomaly detection (AWS Cost Anomaly Detection), read by the anomaly check and answered from its buttons. */
+  anomalySources?: AnomalySource[];
   chat: ChatPort[];
   clock: () => Date;
   log: Logger;

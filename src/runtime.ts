@@ -66,6 +66,7 @@ export async function buildRuntime(options: BuildOptions = {}): Promise<Runtime>
     store,
     sources: sources.spend,
     budgetSources: sources.budgets,
+    anomalySources: sources.anomalies,
     chat,
     clock: options.clock ?? (() => new Date()),
     log,

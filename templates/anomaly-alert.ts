@@ -1,4 +1,4 @@
-import type { AnomalyDriver, AnomalyFinding, AnomalyMatch } from '../src/domain/anomaly-finding.js';
+import type { AnomalyDriver, AnomalyFinding, AnomalyMatch, ProviderAnomalyNote } from '../src/domain/anomaly-finding.js';
 import { ACTION_IDS } from '../src/domain/action-ids.js';
 import { formatMoney } from '../src/domain/money.js';
 import { shortDate } from './freshness.js';
@@ -39,17 +39,32 @@ export function anomalyAlert(data: AnomalyAlertData): Message {
   const f = data.finding;
   const money = (n: number) => formatMoney(n, f.currency);
   const when = shortDate(f.day);
+  const alone = f.provider?.alone ? f.provider : null;
   const headline = data.resolved
     ? `✅ ${data.teamName}: spend anomaly of ${shortDate(f.started)} resolved`
-    : `🔺 ${data.teamName}: spend anomaly, +${money(f.excess)} vs usual on ${when}`;
+    : alone
+      ? `🔺 ${data.teamName}: ${alone.label}: +${money(f.excess)} vs expected since ${shortDate(f.started)}`
+      : `🔺 ${data.teamName}: spend anomaly, +${money(f.excess)} vs usual on ${when}`;
   const spent = f.provisional ? `${money(f.actual)} so far` : money(f.actual);
   const blocks: Block[] = [
     { type: 'header', text: headline },
     {
       type: 'text',
-      text: `**${spent}** spent on ${when} against **${money(f.expected)}** expected (${f.deviations} robust deviations above). ${anomalyWhy(f)}. Started ${shortDate(f.started)}.`,
+      text: alone
+        ? `${alone.label}: **${money(f.actual)}** spent from ${shortDate(f.started)} to ${when} against **${money(f.expected)}** it expected. ${rootCausesOf(alone, money)}`
+        : `**${spent}** spent on ${when} against **${money(f.expected)}** expected (${f.deviations} robust deviations above). ${anomalyWhy(f)}. Started ${shortDate(f.started)}.`,
     },
   ];
+  if (f.provider && !alone)
+    blocks.push({
+      type: 'context',
+      text: `${f.provider.label} found it too (since ${shortDate(f.provider.start)}, +${money(f.provider.impact)}). ${rootCausesOf(f.provider, money)} An answer here is sent to it as feedback.`,
+    });
+  else if (alone)
+    blocks.push({
+      type: 'context',
+      text: `Found by ${alone.label}, not by burnrate's own rules; an answer here is sent to it as feedback.`,
+    });
   if (f.drivers.length > 0)
     blocks.push({
       type: 'table',
@@ -94,6 +109,26 @@ export function anomalyAlert(data: AnomalyAlertData): Message {
     if (f.answer?.verdict !== 'expected' && f.matches?.length) blocks.push(stopButtonsOf(f.matches));
   }
   return { summary: headline, blocks };
+}
+
+/** Most root causes a message names (the provider lists them largest first). */
+const ROOT_CAUSES_SHOWN = 3;
+
+/** "Root causes: service Amazon SageMaker, account ml-prod, region us-east-1, usage type USE1-ml.p5.48xlarge (+$3,283.80)." */
+function rootCausesOf(note: ProviderAnomalyNote, money: (n: number) => string): string {
+  const causes = [...note.rootCauses]
+    .sort((a, b) => (b.contribution ?? 0) - (a.contribution ?? 0))
+    .slice(0, ROOT_CAUSES_SHOWN)
+    .map((c) => {
+      const named = [
+        c.service && `service ${c.service}`,
+        c.account && `account ${c.account}`,
+        c.region && `region ${c.region}`,
+        c.usageType && `usage type ${c.usageType}`,
+      ].filter(Boolean);
+      return `${named.join(', ') || 'unnamed'}${c.contribution === null ? '' : ` (+${money(c.contribution)})`}`;
+    });
+  return causes.length ? `Root causes: ${causes.join('; ')}.` : 'No root cause given.';
 }
 
 function buttonsOf(f: AnomalyFinding): Block {

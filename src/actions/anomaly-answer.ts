@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { acceptedOf } from '../checks/anomalies/acceptances.js';
 import type { Deps } from '../deps.js';
-import type { AnomalyAnswer, TrackedAnomalyFinding } from '../domain/anomaly-finding.js';
+import type { AnomalyAnswer, ProviderAnomalyNote, TrackedAnomalyFinding } from '../domain/anomaly-finding.js';
+import { providerFeedbackOf } from '../domain/provider-anomaly.js';
 import { BurnrateError } from '../domain/errors.js';
 import { runOperationAs, type Operation } from '../operations/operation.js';
 import type { Actor, ActionInteraction } from '../ports/interaction.js';
@@ -47,13 +48,34 @@ function answerOperation(id: string): Operation<AnswerRequest, AnswerOutcome> {
         by: actor.userId,
         at: now.toISOString(),
         ...(reason ? { reason } : {}),
-        ...(verdict === 'expected' ? { accepted: acceptedOf(finding) } : {}),
+        // A provider's anomaly alone has no driver of burnrate's to accept: the provider learns from the feedback.
+        ...(verdict === 'expected' && !finding.provider?.alone ? { accepted: acceptedOf(finding) } : {}),
       };
       const recorded = await deps.store.anomalyFindings.answer(finding.id, answer);
       if (!recorded) throw unknownFinding(REFRESH);
-      return { audit: { result: recorded.first ? 'ok' : 'duplicate', detail: verdict }, value: recorded };
+      // Only the first answer is sent on, so a double click sends one feedback.
+      const sent = recorded.first && finding.provider ? await sendFeedback(deps, finding.provider, verdict) : null;
+      return { audit: { result: recorded.first ? 'ok' : 'duplicate', detail: sent ? `${verdict}; ${sent}` : verdict }, value: recorded };
     },
   };
+}
+
+/**
+ * The answer as the provider's feedback (providerFeedbackOf: Expected is planned activity, Not
+ * expected a real anomaly); what happened, for the audit. A failure is logged and audited, never
+ * undoes the answer recorded here.
+ */
+async function sendFeedback(deps: Deps, note: ProviderAnomalyNote, verdict: AnomalyAnswer['verdict']): Promise<string> {
+  const feedback = providerFeedbackOf(verdict);
+  const source = deps.anomalySources?.find((s) => s.id === note.source);
+  if (!source) return `${note.label} feedback not sent: its source is no longer configured`;
+  try {
+    await source.feedback(note.id, feedback);
+    return `${note.label} feedback ${feedback} on ${note.id}`;
+  } catch (error) {
+    deps.log.warn({ source: note.source, anomaly: note.id, err: (error as Error).message }, 'anomaly feedback not sent');
+    return `${note.label} feedback ${feedback} on ${note.id} failed: ${(error as Error).message}`;
+  }
 }
 
 /** The button of one verdict. */

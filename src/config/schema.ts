@@ -348,6 +348,15 @@ export const configSchema = z
         });
       }
       sourceIds.set(id, index);
+      if (source.type === 'aws')
+        source.anomalies?.monitors.forEach((monitor, m) => {
+          if (!seen.has(monitor.team))
+            ctx.addIssue({
+              code: 'custom',
+              path: ['sources', index, 'anomalies', 'monitors', m, 'team'],
+              message: `unknown team "${monitor.team}"; expected one of ${[...seen.keys()].join(', ') || '(no teams)'}`,
+            });
+        });
       if (source.type === 'gcp' && source.budgets && !source.billingAccount) {
         ctx.addIssue({
           code: 'custom',

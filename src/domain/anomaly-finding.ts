@@ -1,3 +1,5 @@
+import type { ProviderRootCause } from './provider-anomaly.js';
+
 /** What a day's spend is broken down by to say why it moved (the bill's own columns). */
 export type AnomalyDimension = 'service' | 'resource' | 'team';
 
@@ -30,6 +32,25 @@ export interface AnomalyAnswer {
   reason?: string;
   /** What Expected accepts: the driver's rise (or the team's excess where nothing named one), per day. */
   accepted?: { dimension: AnomalyDimension; key: string; delta: number };
+}
+
+/**
+ * A cloud's own anomaly (AWS Cost Anomaly Detection) as an anomaly shows it: alone, or on burnrate's
+ * anomaly of the same team whose days it overlaps. Amounts in the finding's currency.
+ */
+export interface ProviderAnomalyNote {
+  /** The anomaly source it came from (its feedback goes back through it). */
+  source: string;
+  /** "AWS Cost Anomaly Detection". */
+  label: string;
+  id: string;
+  start: string;
+  end: string | null;
+  /** Spend above the provider's expected value over the anomaly, what was spent and what it expected. */
+  impact: number;
+  actual: number | null;
+  expected: number | null;
+  rootCauses: ProviderRootCause[];
 }
 
 /** One day of an anomaly: what was spent and what was expected of that day. */
@@ -71,6 +92,8 @@ export interface AnomalyFinding {
   drivers: AnomalyDriver[];
   /** Open idle-GPU and runaway-sweep findings on the resources that moved: what Stop or Stop sweep would end. */
   matches?: AnomalyMatch[];
+  /** The cloud's own anomaly on these days; `alone`: burnrate's rules found none, the finding is the provider's. */
+  provider?: ProviderAnomalyNote & { alone: boolean };
   answer?: AnomalyAnswer;
 }
 

@@ -2,6 +2,7 @@ import type { GpuInventorySourceConfig, GpuMetricsSourceConfig } from '../config
 import type { Config, SourceConfig } from '../config/schema.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
 import type { ClusterInventory, KubeRule } from '../domain/kubernetes.js';
+import type { AnomalySource } from '../ports/anomaly-source.js';
 import type { BudgetSource } from '../ports/budget-source.js';
 import type { ClusterRead } from '../ports/cluster-read.js';
 import type { GpuMetricsSource } from '../ports/gpu-metrics-source.js';
@@ -16,6 +17,8 @@ import type { GoogleEndpoint } from './gcp/google-endpoint.js';
 export interface BuiltSources {
   spend: SpendSource[];
   budgets: BudgetSource[];
+  /** The cloud's own anomaly detection, one source per team it reports for (AWS: a monitor). */
+  anomalies?: AnomalySource[];
 }
 
 /** What a provider's spend and budget sources are built with. */

@@ -30,12 +30,17 @@ export interface SourceOverrides {
 }
 
 /** Spend and budget sources from burnrate.yml; `env` only says where Google's endpoints are (never secrets). */
-export function buildSources(config: Config, env: NodeJS.ProcessEnv = process.env, overrides: SourceOverrides = {}): BuiltSources {
-  const built: BuiltSources = { spend: [], budgets: [] };
+export function buildSources(
+  config: Config,
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: SourceOverrides = {},
+): Required<BuiltSources> {
+  const built: Required<BuiltSources> = { spend: [], budgets: [], anomalies: [] };
   for (const source of config.sources) {
     const one = providerOfSource(source.type).sources!(source, { config, env, google: overrides.googleAuth });
     built.spend.push(...one.spend);
     built.budgets.push(...one.budgets);
+    built.anomalies.push(...(one.anomalies ?? []));
   }
   return built;
 }

@@ -2,6 +2,8 @@ import { acceptancesOf } from './acceptances.js';
 import type { AnomalyPolicy } from './anomaly-policy.js';
 import { rankDrivers } from './drivers.js';
 import { judgeDays, type JudgedDay } from './judge-days.js';
+import { readProviderAnomalies } from './definition/read-provider-anomalies.js';
+import { withProviderAnomalies, type ImportedAnomaly } from './provider-anomalies.js';
 import { matchingFindings, type IdleOnResource, type SweepOnResources } from './matching-findings.js';
 import { teamAnomaly } from './team-anomaly.js';
 import { teamDays } from './team-days.js';
@@ -42,6 +44,8 @@ interface TeamInput {
 interface AnomalyInput {
   teams: TeamInput[];
   held: string[];
+  /** The clouds' own anomalies for the judged teams, and the sources that did not answer. */
+  provider: { anomalies: ImportedAnomaly[]; failed: string[]; provisional: string };
   tracked: TrackedAnomalyFinding[];
   /** Anomalies of the last ACCEPTANCE_DAYS, answered or not: what the team said was expected. */
   answered: TrackedAnomalyFinding[];
@@ -87,12 +91,16 @@ export function anomalyCheck(only?: readonly string[]): CheckDefinition<'anomaly
         deps.store.sweepFindings.listOpen(),
       ]);
       const held = teams.filter((t) => snapshot.staleTeams.has(t.id) || snapshot.unconvertible.has(t.id)).map((t) => t.id);
-      if (!snapshot.dataThrough) return { teams: [], held, tracked, answered, idle, sweeps };
+      if (!snapshot.dataThrough)
+        return { teams: [], held, provider: { anomalies: [], failed: [], provisional: '' }, tracked, answered, idle, sweeps };
       const provisional = lastDataDay(snapshot.dataThrough);
+      const currencyOf = (team: TeamConfig) => snapshot.teams.find((t) => t.id === team.id)?.budget?.currency ?? snapshot.baseCurrency;
+      const judgedTeams = new Map(teams.filter((t) => !held.includes(t.id)).map((t) => [t.id, currencyOf(t)]));
+      const provider = { ...(await readProviderAnomalies(deps, judgedTeams, provisional, fx)), provisional };
       const inputs: TeamInput[] = [];
       for (const team of teams) {
         if (held.includes(team.id)) continue;
-        const currency = snapshot.teams.find((t) => t.id === team.id)?.budget?.currency ?? snapshot.baseCurrency;
+        const currency = currencyOf(team);
         const days = teamDays(snapshot.daily.get(team.id) ?? new Map(), snapshot.calendar?.get(team.id), provisional);
         const judged = judgeDays(days, team.anomalies, provisional);
         const drivers = new Map<string, AnomalyDriver[]>();
@@ -104,9 +112,9 @@ export function anomalyCheck(only?: readonly string[]): CheckDefinition<'anomaly
         }
         inputs.push({ team, currency, provisional, judged, drivers });
       }
-      return { teams: inputs, held, tracked, answered, idle, sweeps };
+      return { teams: inputs, held, provider, tracked, answered, idle, sweeps };
     },
-    evaluate({ teams, held, tracked, answered, idle, sweeps }) {
+    evaluate({ teams, held, provider, tracked, answered, idle, sweeps }) {
       const found = teams.flatMap(({ team, currency, provisional, judged, drivers }) => {
         const anomaly = teamAnomaly({
           team: team.id,
@@ -121,9 +129,14 @@ export function anomalyCheck(only?: readonly string[]): CheckDefinition<'anomaly
         const matches = matchingFindings(team.id, anomaly.drivers, idle, sweeps);
         return [matches.length > 0 ? { ...anomaly, matches } : anomaly];
       });
-      // A held team's open anomaly stays as it was: its numbers stop short of the truth.
-      const kept = tracked.filter((f) => held.includes(f.team)).map(untracked);
-      return [...found, ...kept];
+      const floorOf = (id: string) => teams.find((t) => t.team.id === id)?.team.anomalies.floor ?? Infinity;
+      const shown = withProviderAnomalies(found, provider.anomalies, provider.provisional, floorOf);
+      // A held team's open anomaly stays as it was: its numbers stop short of the truth. So does a
+      // provider's anomaly shown alone whose source did not answer.
+      const kept = tracked
+        .filter((f) => held.includes(f.team) || (f.provider?.alone && provider.failed.includes(f.provider.source)))
+        .map(untracked);
+      return [...shown, ...kept];
     },
     reconcile: (_deps, { tracked, held }, current) => ({ change: reconcileById(current, tracked), current, tracked, held }),
     alerts: (deps, run, now) => addressAnomalyAlerts(deps, run, now),

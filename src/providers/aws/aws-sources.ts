@@ -3,6 +3,11 @@ import type { AwsSourceConfig } from '../../config/aws-config.js';
 import type { Config } from '../../config/schema.js';
 import { lazyBudgetSource, lazySpendSource } from '../lazy-source.js';
 import type { BuiltSources } from '../provider.js';
+import type { AnomalySource } from '../../ports/anomaly-source.js';
+import type { CostAnomalies } from './cost-anomalies.js';
+
+/** How messages name AWS's anomalies. */
+const COST_ANOMALY_LABEL = 'AWS Cost Anomaly Detection';
 
 /** Cost Explorer's spend and, with `budgets`, AWS Budgets; the SDK clients load when first read. */
 export function awsSources(c: AwsSourceConfig, config: Config): BuiltSources {
@@ -38,7 +43,21 @@ export function awsSources(c: AwsSourceConfig, config: Config): BuiltSources {
         ),
       ]
     : [];
-  return { spend: [spend], budgets };
+  const anomalies = (c.anomalies?.monitors ?? []).map(({ arn, team }) => costAnomalySource(arn, team, c.maxAttempts));
+  return { spend: [spend], budgets, anomalies };
+}
+
+/** One Cost Anomaly Detection monitor as its team's anomaly source; the SDK client loads when first used. */
+function costAnomalySource(monitorArn: string, team: string, maxAttempts: number): AnomalySource {
+  let client: Promise<CostAnomalies> | undefined;
+  const load = () => (client ??= import('./cost-anomalies.js').then((m) => new m.CostAnomalies({ maxAttempts, monitorArn })));
+  return {
+    id: `aws:anomalies:${monitorArn.split('/').pop()}`,
+    label: COST_ANOMALY_LABEL,
+    team,
+    list: async (start, end) => (await load()).list(start, end),
+    feedback: async (id, feedback) => (await load()).feedback(id, feedback),
+  };
 }
 
 /** The CUR or FOCUS export queried in Athena. */

@@ -3,9 +3,6 @@ import type { ProviderAnomaly, ProviderFeedback } from '../../domain/provider-an
 import { COST_EXPLORER_REGION } from './cost-explorer-source.js';
 import { explainAwsError } from './aws-errors.js';
 
-/** The IAM actions reading anomalies and answering them take. */
-export const COST_ANOMALY_PERMISSIONS = ['ce:GetAnomalies', 'ce:ProvideAnomalyFeedback'] as const;
-
 /** At most this many anomalies a page (GetAnomalies refuses more than 100). */
 const PAGE_SIZE = 100;
 

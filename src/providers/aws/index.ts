@@ -5,6 +5,7 @@ import type { Provider } from '../provider.js';
 import { ATHENA_SOURCE_PERMISSIONS } from './athena/athena-permissions.js';
 import { AWS_SOURCE_PERMISSIONS } from './aws-permissions.js';
 import { athenaSources, awsSources } from './aws-sources.js';
+import { COST_ANOMALY_PERMISSIONS } from './cost-anomaly-permissions.js';
 import { CLOUDWATCH_GPU_PERMISSIONS } from './cloudwatch/nvidia-smi-metrics.js';
 
 /** AWS: Cost Explorer, Budgets and Athena exports; CloudWatch GPU metrics; the EC2 inventory, stops and spot migrations. */
@@ -21,6 +22,18 @@ export const aws: Provider = {
         resource: '*',
         usedBy: 'GPU metrics (CloudWatch agent)',
         when: 'with CloudWatch GPU metrics',
+      }),
+    ),
+    ...COST_ANOMALY_PERMISSIONS.map(
+      (permission): PermissionNeed => ({
+        cloud: 'aws',
+        permission,
+        resource: '*',
+        usedBy:
+          permission === 'ce:GetAnomalies'
+            ? 'anomaly check: AWS Cost Anomaly Detection anomalies'
+            : 'chat buttons anomaly.expected, anomaly.not-expected: feedback to AWS Cost Anomaly Detection',
+        when: 'with anomalies.monitors on an aws source',
       }),
     ),
     // What Ec2GpuInventory declares (an instance field: the test checks the two agree).
