@@ -74,9 +74,9 @@ export function reviewLine(data: ReviewLineData): Message {
   return { summary: `#${line.rank} ${line.label}: ${money(line.cost)}${status}`, blocks };
 }
 
-/** The month's spot figure of a line, with its basis. */
+/** The month's spot figure of a line; its basis (the waste diagnosis's) is `/burnrate waste`'s to explain. */
 function spotText(saving: number, money: (n: number) => string): string {
-  return `On spot this line would have cost about ${money(saving)} less this month (the waste diagnosis's spot figure: the catalog's spot discount, net of work redone after reclaims, on the bill's charge left after idle and right-size).`;
+  return `On spot this line would have cost about ${money(saving)} less this month.`;
 }
 
 function stamp(at: Date | null): string {

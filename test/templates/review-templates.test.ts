@@ -172,6 +172,10 @@ describe('review messages', () => {
     );
     // One spot figure: the line's (the month's, as the waste report has it), not the recommendation's own estimate.
     expect(text).toContain('On spot this line would have cost about $22,606.79 less this month');
+    // Short first: the line's spot context stays within a phone's glance (its basis is /burnrate waste's).
+    const spotContext = message.blocks.filter((b) => b.type === 'context' && b.text.includes('On spot'));
+    expect(spotContext).toHaveLength(1);
+    for (const block of spotContext) expect((block as { text: string }).text.split(/\s+/).length).toBeLessThanOrEqual(40);
     expect(text).not.toContain('$5,545.39');
     // The recommendation's saving replaces the catalog estimate on last month's cost.
     expect(text).not.toContain('catalog spot price');
