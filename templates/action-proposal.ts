@@ -17,8 +17,8 @@ export interface ProposalLead {
  * always is, with its own buttons, so that a person decides by the same clicks as on any alert.
  */
 export function proposedAlert(alert: Message, lead: ProposalLead): Message {
-  const verb = lead.action === 'stop' ? 'stopping' : 'keeping running';
-  const line = `An assistant used by ${lead.proposer} proposes ${verb} ${lead.instance}: idle ${durationOf(lead.idleMinutes)}, ${formatMoney(lead.perDay, 'USD')}/day`;
+  const what = lead.action === 'stop' ? `stopping ${lead.instance}` : `keeping ${lead.instance} running`;
+  const line = `An assistant used by ${lead.proposer} proposes ${what}: idle ${durationOf(lead.idleMinutes)}, ${formatMoney(lead.perDay, 'USD')}/day`;
   const [header, ...rest] = alert.blocks;
   return {
     ...alert,
