@@ -68,7 +68,7 @@ describe('an escalating budget alert in Slack', () => {
     fake.expect('users.list', 'usergroups.list');
     fake.people.push({ id: 'U0DAN', name: 'dan', realName: 'Dan Approver' });
     fake.userGroups.push({ id: 'S0LEADS', handle: 'ml-leads', name: 'ML leads', users: ['U0ERIN'] });
-    const { deps } = testDeps({ teams: [{ ...config.teams[0], approvers: ['U0DAN', '@ml-leads', 'nobody-known'] }] });
+    const { deps } = testDeps({ teams: [{ ...config.teams[0], approvers: ['U0DAN', '@ml-leads', 'nobody-known@example.com'] }] });
     const chat = slackChat(fake, deps);
     deps.chat = [chat];
     await chat.people!.refresh!();
@@ -84,7 +84,7 @@ describe('an escalating budget alert in Slack', () => {
     const reply = alertPosts()[1]!;
     expect(String(reply.args.reply_broadcast)).toBe('true');
     const mentions = JSON.stringify(reply.args.blocks);
-    expect(mentions).toContain('For the approvers: <@U0DAN> <!subteam^S0LEADS> nobody-known');
+    expect(mentions).toContain('For the approvers: <@U0DAN> <!subteam^S0LEADS> nobody-known@example.com');
     // Slack keeps it in the thread and shows it in the channel: history reads it back at the top level.
     expect(fake.messages.filter((m) => m.threadTs === undefined || m.broadcast).map((m) => m.text)).toHaveLength(2);
   });
