@@ -11,7 +11,12 @@ export type ComputeApi =
   | 'instances.get'
   | 'instances.stop'
   | 'zoneOperations.get'
-  | 'monitoring.timeSeries.list';
+  | 'monitoring.timeSeries.list'
+  | 'instanceGroupManagers.get'
+  | 'instanceGroupManagers.setInstanceTemplate'
+  | 'instanceTemplates.get'
+  | 'instanceTemplates.insert'
+  | 'globalOperations.get';
 
 /** One VM as the fake holds it; written to the REST API's JSON (int64 as strings, links as URLs). */
 export interface FakeGceVm {
@@ -29,6 +34,8 @@ export interface FakeGceVm {
   localSsds?: number;
   /** The stop's operation ends DONE with this error (as Compute Engine reports a stop it could not do), the VM left running. */
   stopError?: { code: string; message: string };
+  /** The managed instance group that created it (its created-by metadata). */
+  group?: string;
 }
 
 export interface ComputeCall {
@@ -41,10 +48,31 @@ export interface ComputeCall {
 
 interface FakeOperation {
   project: string;
+  /** null: a global operation (an instance template's). */
+  zone: string | null;
+  name: string;
+  type: 'stop' | 'insert' | 'setInstanceTemplate';
+  targetLink: string;
+  status: 'PENDING' | 'RUNNING' | 'DONE';
+  /** Applies the change when the operation is read DONE; an error leaves it undone. */
+  finish: () => void;
+  error?: { code: string; message: string };
+}
+
+/** A zonal managed instance group and the global instance template it makes its VMs from. */
+export interface FakeGceGroup {
+  project: string;
   zone: string;
   name: string;
-  vm: FakeGceVm;
-  status: 'PENDING' | 'RUNNING' | 'DONE';
+  template: string;
+}
+
+export interface FakeGceTemplate {
+  project: string;
+  name: string;
+  /** The template's properties as the REST API writes them (machineType, scheduling, disks, ...). */
+  properties: Record<string, any>;
+  description?: string;
 }
 
 const BASE = 'https://compute.googleapis.com/compute/v1';
@@ -69,10 +97,16 @@ export class FakeComputeEngine {
     readonly endpoint: string,
     private readonly vms: FakeGceVm[],
     private readonly gpus: readonly FakeOpsAgentGpu[],
+    readonly groups: FakeGceGroup[],
+    readonly templates: FakeGceTemplate[],
   ) {}
 
   /** The VMs, and the GPU series the Ops Agent on them publishes to Cloud Monitoring (served here too: one endpoint for every Google API). */
-  static async start(vms: FakeGceVm[], gpus: readonly FakeOpsAgentGpu[] = []): Promise<FakeComputeEngine> {
+  static async start(
+    vms: FakeGceVm[],
+    gpus: readonly FakeOpsAgentGpu[] = [],
+    groups: { groups?: FakeGceGroup[]; templates?: FakeGceTemplate[] } = {},
+  ): Promise<FakeComputeEngine> {
     let fake: FakeComputeEngine | undefined;
     const server = createServer((req, res) => void fake?.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -81,6 +115,8 @@ export class FakeComputeEngine {
       `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       vms.map((vm) => ({ ...vm })),
       gpus,
+      (groups.groups ?? []).map((g) => ({ ...g })),
+      [...(groups.templates ?? [])],
     );
     return fake;
   }
@@ -111,6 +147,12 @@ export class FakeComputeEngine {
     const text = await readBody(req);
     const url = new URL(req.url ?? '/', this.endpoint);
     const route = routeOf(req.method ?? '', url.pathname);
+    let body: any;
+    try {
+      body = text && route?.api !== 'sts.token' ? JSON.parse(text) : undefined;
+    } catch {
+      return sendError(res, 400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.', 'parseError');
+    }
     const auth = String(req.headers.authorization ?? '');
     const token = auth.startsWith('Bearer ') ? auth.slice(7) : null;
     if (!route) {
@@ -147,16 +189,31 @@ export class FakeComputeEngine {
       }
       case 'instances.stop':
         return this.stop(project, zone!, target!, url.searchParams, res);
-      case 'zoneOperations.get': {
-        const operation = this.operations.get(target!);
-        if (!operation || operation.project !== project || operation.zone !== zone)
-          return notFound(res, `projects/${project}/zones/${zone}/operations/${target}`);
+      case 'zoneOperations.get':
+      case 'globalOperations.get': {
+        const name = route.api === 'globalOperations.get' ? zone! : target!;
+        const operation = this.operations.get(name);
+        const where = route.api === 'globalOperations.get' ? null : zone;
+        if (!operation || operation.project !== project || operation.zone !== where)
+          return notFound(res, `projects/${project}/${where ? `zones/${where}` : 'global'}/operations/${name}`);
         if (operation.status !== 'DONE') {
           operation.status = 'DONE';
-          operation.vm.status = operation.vm.stopError ? 'RUNNING' : 'TERMINATED';
+          if (!operation.error) operation.finish();
         }
         return sendJson(res, operationJson(operation));
       }
+      case 'instanceGroupManagers.get': {
+        const group = this.groups.find((g) => g.project === project && g.zone === zone && g.name === target);
+        return group ? sendJson(res, groupJson(group)) : notFound(res, `projects/${project}/zones/${zone}/instanceGroupManagers/${target}`);
+      }
+      case 'instanceGroupManagers.setInstanceTemplate':
+        return this.setInstanceTemplate(project, zone!, target!, body, res);
+      case 'instanceTemplates.get': {
+        const template = this.templates.find((t) => t.project === project && t.name === zone);
+        return template ? sendJson(res, templateJson(template)) : notFound(res, `projects/${project}/global/instanceTemplates/${zone}`);
+      }
+      case 'instanceTemplates.insert':
+        return this.insertTemplate(project, body, res);
     }
   }
 
@@ -212,11 +269,75 @@ export class FakeComputeEngine {
         'VM has a Local SSD attached but an undefined value for `discard-local-ssd`. If using gcloud, please add `--discard-local-ssd=false` or `--discard-local-ssd=true` to your command.',
         'badRequest',
       );
-    const operation: FakeOperation = { project, zone, name: `operation-${Date.now()}-${randomUUID().slice(0, 8)}`, vm, status: 'RUNNING' };
-    if (vm.status === 'RUNNING') vm.status = 'STOPPING';
-    else operation.status = 'DONE';
-    this.operations.set(operation.name, operation);
-    sendJson(res, operationJson(operation));
+    const running = vm.status === 'RUNNING';
+    // A stop Compute Engine cannot do leaves the VM running.
+    if (running && !vm.stopError) vm.status = 'STOPPING';
+    this.start(res, {
+      project,
+      zone,
+      type: 'stop',
+      targetLink: `${BASE}/projects/${project}/zones/${zone}/instances/${vm.name}`,
+      status: running ? 'RUNNING' : 'DONE',
+      finish: () => (vm.status = 'TERMINATED'),
+      ...(running && vm.stopError ? { error: vm.stopError } : {}),
+    });
+  }
+
+  private start(res: ServerResponse, operation: Omit<FakeOperation, 'name'>): void {
+    const started: FakeOperation = { ...operation, name: `operation-${Date.now()}-${randomUUID().slice(0, 8)}` };
+    this.operations.set(started.name, started);
+    sendJson(res, operationJson(started));
+  }
+
+  private setInstanceTemplate(project: string, zone: string, name: string, body: any, res: ServerResponse): void {
+    const group = this.groups.find((g) => g.project === project && g.zone === zone && g.name === name);
+    if (!group) return notFound(res, `projects/${project}/zones/${zone}/instanceGroupManagers/${name}`);
+    const wanted = /(?:^|\/)projects\/([^/]+)\/global\/instanceTemplates\/([^/]+)$/.exec(String(body?.instanceTemplate ?? ''));
+    const template = wanted && this.templates.find((t) => t.project === wanted[1] && t.name === wanted[2]);
+    if (!template)
+      return sendError(
+        res,
+        400,
+        'INVALID_ARGUMENT',
+        `Invalid value for field 'resource.instanceTemplate': '${body?.instanceTemplate}'. The URL is malformed or the template does not exist.`,
+        'invalid',
+      );
+    this.start(res, {
+      project,
+      zone,
+      type: 'setInstanceTemplate',
+      targetLink: `${BASE}/projects/${project}/zones/${zone}/instanceGroupManagers/${name}`,
+      status: 'RUNNING',
+      finish: () => (group.template = template.name),
+    });
+  }
+
+  private insertTemplate(project: string, body: any, res: ServerResponse): void {
+    const name = String(body?.name ?? '');
+    if (!/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name) || !body?.properties)
+      return sendError(
+        res,
+        400,
+        'INVALID_ARGUMENT',
+        `Invalid value for field 'resource.name': '${name}'. Must be a match of regex '(?:[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?)'`,
+        'invalid',
+      );
+    if (this.templates.some((t) => t.project === project && t.name === name))
+      return sendError(
+        res,
+        409,
+        'ALREADY_EXISTS',
+        `The resource 'projects/${project}/global/instanceTemplates/${name}' already exists`,
+        'alreadyExists',
+      );
+    this.start(res, {
+      project,
+      zone: null,
+      type: 'insert',
+      targetLink: `${BASE}/projects/${project}/global/instanceTemplates/${name}`,
+      status: 'RUNNING',
+      finish: () => this.templates.push({ project, name, properties: body.properties, description: body.description }),
+    });
   }
 }
 
@@ -256,27 +377,50 @@ function instanceJson(vm: FakeGceVm): Record<string, unknown> {
         index: i + 1,
       })),
     ],
+    ...(vm.group
+      ? { metadata: { items: [{ key: 'created-by', value: `projects/123456789012/zones/${vm.zone}/instanceGroupManagers/${vm.group}` }] } }
+      : {}),
     selfLink: `${zoneUrl}/instances/${vm.name}`,
   };
 }
 
 function operationJson(operation: FakeOperation): Record<string, unknown> {
-  const zoneUrl = `${BASE}/projects/${operation.project}/zones/${operation.zone}`;
+  const where = `${BASE}/projects/${operation.project}/${operation.zone ? `zones/${operation.zone}` : 'global'}`;
   return {
     kind: 'compute#operation',
     id: '7360395918532457041',
     name: operation.name,
-    zone: zoneUrl,
-    operationType: 'stop',
-    targetLink: `${zoneUrl}/instances/${operation.vm.name}`,
-    targetId: operation.vm.id,
+    ...(operation.zone ? { zone: where } : {}),
+    operationType: operation.type,
+    targetLink: operation.targetLink,
     status: operation.status,
-    ...(operation.status === 'DONE' && operation.vm.stopError
-      ? { error: { errors: [operation.vm.stopError] }, httpErrorStatusCode: 400 }
-      : {}),
+    ...(operation.status === 'DONE' && operation.error ? { error: { errors: [operation.error] }, httpErrorStatusCode: 400 } : {}),
     progress: operation.status === 'DONE' ? 100 : 0,
     insertTime: new Date().toISOString(),
-    selfLink: `${zoneUrl}/operations/${operation.name}`,
+    selfLink: `${where}/operations/${operation.name}`,
+  };
+}
+
+function groupJson(group: FakeGceGroup): Record<string, unknown> {
+  const zoneUrl = `${BASE}/projects/${group.project}/zones/${group.zone}`;
+  return {
+    kind: 'compute#instanceGroupManager',
+    name: group.name,
+    zone: zoneUrl,
+    instanceTemplate: `${BASE}/projects/${group.project}/global/instanceTemplates/${group.template}`,
+    targetSize: 1,
+    selfLink: `${zoneUrl}/instanceGroupManagers/${group.name}`,
+  };
+}
+
+function templateJson(template: FakeGceTemplate): Record<string, unknown> {
+  return {
+    kind: 'compute#instanceTemplate',
+    id: '6250012345678901234',
+    name: template.name,
+    ...(template.description ? { description: template.description } : {}),
+    properties: template.properties,
+    selfLink: `${BASE}/projects/${template.project}/global/instanceTemplates/${template.name}`,
   };
 }
 
@@ -291,6 +435,11 @@ function permissionOf(api: ComputeApi): string {
     'instances.stop': 'compute.instances.stop',
     'zoneOperations.get': 'compute.zoneOperations.get',
     'monitoring.timeSeries.list': 'monitoring.timeSeries.list',
+    'instanceGroupManagers.get': 'compute.instanceGroupManagers.get',
+    'instanceGroupManagers.setInstanceTemplate': 'compute.instanceGroupManagers.update',
+    'instanceTemplates.get': 'compute.instanceTemplates.get',
+    'instanceTemplates.insert': 'compute.instanceTemplates.create',
+    'globalOperations.get': 'compute.globalOperations.get',
     'sts.token': '',
   }[api];
 }
@@ -303,6 +452,15 @@ function routeOf(method: string, path: string): { api: ComputeApi; params: strin
     ['POST', /^\/compute\/v1\/projects\/([^/]+)\/zones\/([^/]+)\/instances\/([^/]+)\/stop$/, 'instances.stop'],
     ['GET', /^\/compute\/v1\/projects\/([^/]+)\/zones\/([^/]+)\/operations\/([^/]+)$/, 'zoneOperations.get'],
     ['GET', /^\/v3\/projects\/([^/]+)\/timeSeries$/, 'monitoring.timeSeries.list'],
+    ['GET', /^\/compute\/v1\/projects\/([^/]+)\/zones\/([^/]+)\/instanceGroupManagers\/([^/]+)$/, 'instanceGroupManagers.get'],
+    [
+      'POST',
+      /^\/compute\/v1\/projects\/([^/]+)\/zones\/([^/]+)\/instanceGroupManagers\/([^/]+)\/setInstanceTemplate$/,
+      'instanceGroupManagers.setInstanceTemplate',
+    ],
+    ['GET', /^\/compute\/v1\/projects\/([^/]+)\/global\/instanceTemplates\/([^/]+)$/, 'instanceTemplates.get'],
+    ['POST', /^\/compute\/v1\/projects\/([^/]+)\/global\/instanceTemplates$/, 'instanceTemplates.insert'],
+    ['GET', /^\/compute\/v1\/projects\/([^/]+)\/global\/operations\/([^/]+)$/, 'globalOperations.get'],
   ];
   for (const [m, pattern, api] of table) {
     const match = method === m ? pattern.exec(path) : null;

@@ -1,4 +1,10 @@
-import { InstancesClient, ZoneOperationsClient } from '@google-cloud/compute';
+import {
+  GlobalOperationsClient,
+  InstanceGroupManagersClient,
+  InstancesClient,
+  InstanceTemplatesClient,
+  ZoneOperationsClient,
+} from '@google-cloud/compute';
 import { MetricServiceClient } from '@google-cloud/monitoring';
 import type { Config } from '../../config/schema.js';
 import { teamResolver } from '../../domain/ownership.js';
@@ -8,6 +14,7 @@ import { RollingWindowMetrics } from '../rolling-window-metrics.js';
 import { GceGpuInventory } from './compute/gce-gpu-inventory.js';
 import { isGceInstanceId } from './compute/gce-instance-id.js';
 import { GceInstancePort } from './compute/gce-instance-port.js';
+import { GCE_SPOT_PLACE, GceSpotPort } from './compute/gce-spot-port.js';
 import { gaxClientOptions, googleEndpoint } from './google-endpoint.js';
 import { CloudMonitoringGpuSource } from './monitoring/cloud-monitoring-gpu-source.js';
 
@@ -15,7 +22,7 @@ import { CloudMonitoringGpuSource } from './monitoring/cloud-monitoring-gpu-sour
 const MONITORING_OVERLAP_SECONDS = 180;
 
 /**
- * The Compute Engine inventory and stops, and the Ops Agent's GPU metrics from Cloud Monitoring. The clients sign in with Application Default
+ * The Compute Engine inventory, stops and spot migrations of managed instance groups, and the Ops Agent's GPU metrics from Cloud Monitoring. The clients sign in with Application Default
  * Credentials (workload identity, GOOGLE_APPLICATION_CREDENTIALS, gcloud's application-default
  * login) and go to BURNRATE_GCP_ENDPOINT when it is set. This module loads the Compute Engine
  * and Cloud Monitoring clients: the face imports it only when a GPU source is first used.
@@ -33,6 +40,12 @@ export function gcpGpu(config: Config, env: NodeJS.ProcessEnv = process.env): Pr
     (source) => new GceGpuInventory({ projects: source.projects, tagKeys: config.ownership.tagKeys, resolveTeam, client: instances }),
   );
   const port = new GceInstancePort({ instances, operations, discardLocalSsd: gce.some((source) => source.discardLocalSsd) });
+  const spot = new GceSpotPort({
+    groups: new InstanceGroupManagersClient(options),
+    templates: new InstanceTemplatesClient(options),
+    zoneOperations: operations,
+    globalOperations: new GlobalOperationsClient(options),
+  });
   let monitoring: MetricServiceClient | undefined;
   return {
     metrics: (source) => {
@@ -44,5 +57,7 @@ export function gcpGpu(config: Config, env: NodeJS.ProcessEnv = process.env): Pr
     },
     machines: async () => (await Promise.all(inventories.map((i) => i.list()))).flat(),
     portOf: (instance) => (instance.provider === 'gcp' && isGceInstanceId(instance.instanceId) ? port : undefined),
+    spotPortOf: (instance) => (instance.provider === 'gcp' && isGceInstanceId(instance.instanceId) ? spot : undefined),
+    spotPortAt: (place) => (place === GCE_SPOT_PLACE ? spot : undefined),
   };
 }

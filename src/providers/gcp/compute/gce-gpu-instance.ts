@@ -4,6 +4,7 @@ import { isProtected, ownerOf, workloadOf, type GpuInstance } from '../../../dom
 import { ownerTagOf } from '../../../domain/ownership.js';
 import { gceInstanceId, lastSegment, regionOfZone } from './gce-instance-id.js';
 import { tagsOfLabels } from './gce-labels.js';
+import { LAUNCH_TEMPLATE_TAG } from '../../../ports/spot-port.js';
 
 type Instance = protos.google.cloud.compute.v1.IInstance;
 
@@ -62,6 +63,9 @@ export function gceGpuInstance(instance: Instance, context: GceInstanceContext):
   const attachedCount = attached.reduce((sum, a) => sum + (a.acceleratorCount ?? 0), 0);
   const attachedModel = attached.map((a) => lastSegment(a.acceleratorType)).map((t) => ACCELERATOR_MODELS[t] ?? t)[0];
   const tags = tagsOfLabels(instance.labels as Record<string, string> | null | undefined);
+  // A VM a managed instance group made: its group is what a spot migration changes (unless a label names another).
+  const group = groupOf(instance, context.project, zone);
+  if (group && !tags[LAUNCH_TEMPLATE_TAG]) tags[LAUNCH_TEMPLATE_TAG] = group;
   const ownerTag = ownerTagOf(tags, context.tagKeys);
   const hostNames = [
     instance.name,
@@ -99,4 +103,11 @@ export function gceGpuInstance(instance: Instance, context: GceInstanceContext):
     hostNames,
     ...(OFF.has(instance.status ?? '') ? { running: false } : {}),
   };
+}
+
+/** The zonal managed instance group that created the VM (its `created-by` metadata), under the project's id. */
+function groupOf(instance: Instance, project: string, zone: string): string | undefined {
+  const createdBy = instance.metadata?.items?.find((item) => item.key === 'created-by')?.value ?? '';
+  const name = /\/zones\/[^/]+\/instanceGroupManagers\/([^/]+)$/.exec(createdBy)?.[1];
+  return name ? `projects/${project}/zones/${zone}/instanceGroupManagers/${name}` : undefined;
 }

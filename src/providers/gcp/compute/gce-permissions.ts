@@ -41,8 +41,23 @@ export const MONITORING_READ = {
   when: 'with cloud-monitoring GPU metrics',
 } as const satisfies PermissionNeed;
 
-/** What the GPU parts read with; the stop port's permissions are the face's `portPermissions`. */
-export const GCE_GPU_PERMISSIONS: readonly PermissionNeed[] = [GCE_LIST, MONITORING_READ];
+/** A spot migration of a managed instance group (its template copied as SPOT and made the group's); the role grants every permission it calls. */
+export const GCE_SPOT = {
+  ...GCE_GET,
+  permission: 'compute.instanceGroupManagers.update',
+  role: 'roles/compute.instanceAdmin.v1',
+  usedBy: 'Spot migration of a managed instance group (Compute Engine)',
+} as const satisfies PermissionNeed;
 
-/** What a Stop clicked on a Compute Engine VM calls with. */
-export const GCE_STOP_PERMISSIONS = [GCE_GET.permission, GCE_STOP.permission, GCE_OPERATION.permission] as const;
+/** Every permission a spot migration and its revert call with (the role above grants them all). */
+export const GCE_SPOT_PERMISSIONS: readonly PermissionNeed[] = [
+  'compute.instanceGroupManagers.get',
+  'compute.instanceGroupManagers.update',
+  'compute.instanceTemplates.get',
+  'compute.instanceTemplates.create',
+  'compute.instanceTemplates.useReadOnly',
+  'compute.globalOperations.get',
+].map((permission) => ({ ...GCE_SPOT, permission }));
+
+/** What the GPU parts read with (a stop's and a spot migration's are declared beside them on the face). */
+export const GCE_GPU_PERMISSIONS: readonly PermissionNeed[] = [GCE_LIST, MONITORING_READ];
