@@ -60,7 +60,8 @@ export async function benchFocusImport(opts: { rows: number; runs: number; workD
   };
 }
 
-async function runChild(mode: 'import' | 'floor', csv: string, workDir: string): Promise<ChildResult> {
+/** One measured run of the import or its floor, in a process of its own (its peak RSS its own). */
+export async function runChild(mode: 'import' | 'floor', csv: string, workDir: string): Promise<ChildResult> {
   const child = fileURLToPath(new URL('./focus-import-child.js', import.meta.url));
   const { stdout } = await run(process.execPath, [child, mode, csv, workDir], { maxBuffer: 1024 * 1024 });
   const line = stdout.trim().split('\n').pop() ?? '';

@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, medians of several runs, printed with the machine they ran on.
 // Results also land in bench/out/results.json; BENCHMARKS.md records the figures.
-// BENCH_ONLY=cli,serve,focus,budget,forecast,anomalies,slack,idle,gpufetch,soak,replicas runs only those (results then go to bench/out/results.<names>.json).
+// BENCH_ONLY=cli,serve,focus,growth,budget,forecast,anomalies,slack,idle,gpufetch,kube,soak,replicas runs only those (results then go to bench/out/results.<names>.json).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { benchBudgetCheck, type BudgetBenchResult } from './budget-check.js';
 import { benchCliStart, printCliStart, type CliStartBench } from './cli-start.js';
 import { benchDeliverySoak, printDeliverySoak, type SoakBench } from './delivery-soak-bench.js';
 import { benchFocusImport } from './focus-import.js';
+import { benchImportGrowth, printImportGrowth, type ImportGrowthBench } from './import-growth.js';
 import { printAnomalyBacktest, runAnomalyBacktest, type AnomalyBacktestRow } from './anomaly-backtest.js';
 import { printForecastBacktest, runForecastBacktest, type BacktestRow } from './forecast-backtest.js';
 import { benchGpuFetch, type GpuFetchBench } from './gpu-fetch.js';
@@ -21,7 +22,21 @@ import { benchSlackAck, type SlackAckBench } from './slack-ack.js';
 const OUT = fileURLToPath(new URL('../../bench/out/', import.meta.url));
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
-const BENCHES = ['cli', 'serve', 'focus', 'budget', 'forecast', 'anomalies', 'slack', 'idle', 'gpufetch', 'soak', 'replicas'] as const;
+const BENCHES = [
+  'cli',
+  'serve',
+  'focus',
+  'growth',
+  'budget',
+  'forecast',
+  'anomalies',
+  'slack',
+  'idle',
+  'gpufetch',
+  'kube',
+  'soak',
+  'replicas',
+] as const;
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((s) => s.trim())
@@ -63,6 +78,17 @@ if (selected('focus')) {
   );
   console.log(`  DuckDB floor    : ${focus.floor.ms} ms, peak RSS ${focus.floor.peakRssMb} MB`);
   console.log(`  ratio           : ${focus.ratio}x (target ≤ 1.2x; RSS target ≤ 350 MB)`);
+}
+
+// BENCH_GROWTH_ROWS changes the import growth's file sizes (250k, 1M, 4M rows by default), BENCH_GROWTH_RUNS its runs (3).
+let growth: ImportGrowthBench | undefined;
+if (selected('growth')) {
+  growth = await benchImportGrowth({
+    sizes: numbers(process.env.BENCH_GROWTH_ROWS, [250_000, 1_000_000, 4_000_000]),
+    runs: Number(process.env.BENCH_GROWTH_RUNS ?? 3),
+    workDir: join(OUT, 'work'),
+  });
+  printImportGrowth(growth);
 }
 
 let budget: BudgetBenchResult | undefined;
@@ -177,7 +203,7 @@ if (selected('replicas')) {
 const file = only.length === 0 ? 'results.json' : `results.${only.join('.')}.json`;
 writeFileSync(
   join(OUT, file),
-  `${JSON.stringify({ machine, at: new Date().toISOString(), cli, serve, focus: focus && { ...focus, samples: undefined }, budget, forecast, anomalies, slack, idle, gpuFetch, kube, soak, replicas }, null, 2)}\n`,
+  `${JSON.stringify({ machine, at: new Date().toISOString(), cli, serve, focus: focus && { ...focus, samples: undefined }, growth, budget, forecast, anomalies, slack, idle, gpuFetch, kube, soak, replicas }, null, 2)}\n`,
 );
 
 function printSlack(slack: SlackAckBench): void {
