@@ -49,6 +49,8 @@ export interface KubeSplitCost {
   currency: string;
   /** The pod's share of the instance's amortised cost (`split_line_item_split_cost`). */
   splitCost: number;
+  /** File exports: the index in the import's `scope.parts` of the file it was read from. */
+  part?: number;
 }
 
 /** The label of a node's GPUs no pod requested, in reports. */

@@ -1,3 +1,4 @@
+import type { KubeSplitCost } from './kube-usage.js';
 /** Spend that has no ownership tag at all. */
 export const UNTAGGED = '(untagged)';
 /** Spend whose ownership tag names no configured team; the raw value is kept in `ownerTag`. */
@@ -101,6 +102,12 @@ export interface SpendScope {
 export interface SpendBatch {
   scope: SpendScope;
   rows: SpendRow[];
+  /**
+   * What the bill itself split over Kubernetes pods (AWS split cost allocation data in a CUR): a
+   * split of nodes' costs the rows already hold, never spend of its own. Present when the source
+   * can carry one (even empty: the earlier split of the same parts or periods is replaced).
+   */
+  podSplits?: KubeSplitCost[];
   /**
    * How far the batch's usage reaches (ISO timestamp, exclusive): the latest usage charge period
    * end. Fees and purchases billed ahead (a monthly support fee, a one-year upfront purchase) do

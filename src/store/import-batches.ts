@@ -4,6 +4,7 @@ import type { ImportOptions, ImportSummary } from '../domain/spend-import.js';
 import { periodSpend, refuseShrinking } from './import-guard.js';
 import { ImportTally } from './import-tally.js';
 import { attributeKubeCost } from './kube-attribution.js';
+import { writePodSplits } from './kube-split-costs.js';
 import { SPEND_AMOUNTS } from './schema.js';
 import type { InsertColumn, Session } from './session.js';
 import { writeFreshness } from './source-freshness.js';
@@ -37,6 +38,7 @@ export async function importBatches(
         tally.deletedScope(span, await deleteSpendScope(tx, scope));
       }
       tally.inserted(batch, await insertSpendRows(tx, batch));
+      if (batch.podSplits) await writePodSplits(tx, scope, batch.podSplits, partsOnly);
       if (before) refuseShrinking(scope.source, before, await periodSpend(tx, scope.source, scope.billingPeriods));
       await writeFreshness(tx, scope.source, batch.dataThrough, now ?? new Date());
     }

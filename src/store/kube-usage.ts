@@ -1,6 +1,7 @@
 import type { KubeSplitCost, KubeUsageRow, PoolSample } from '../domain/kube-usage.js';
 import type { Period } from '../domain/period.js';
 import { attributeKubeCost } from './kube-attribution.js';
+import { writePodSplits } from './kube-split-costs.js';
 import type { Session } from './session.js';
 import { rebuildTeamDays, spanOfDays } from './spend-team-days.js';
 
@@ -13,10 +14,7 @@ export interface KubeUsageStore {
   rows(period: Period): Promise<KubeUsageRow[]>;
   /** Every pool sample taken in the period. */
   poolSamples(period: Period): Promise<PoolSample[]>;
-  /**
-   * Replaces what one import source's bill split over pods in these billing periods (AWS split cost
-   * allocation data) with `rows`, amounts of a pod-day in one currency added up.
-   */
+  /** Replaces what one import source's bill split over pods in these billing periods with `rows` (writePodSplits). */
   replaceSplitCosts(source: string, billingPeriods: readonly string[], rows: readonly KubeSplitCost[]): Promise<void>;
   /** The bill's pod split of the period's days, every source. */
   splitCosts(period: Period): Promise<KubeSplitCost[]>;
@@ -82,27 +80,15 @@ export class SqlKubeUsageStore implements KubeUsageStore {
   }
 
   async replaceSplitCosts(source: string, billingPeriods: readonly string[], rows: readonly KubeSplitCost[]): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx.run(`DELETE FROM kube_split_costs WHERE source = ? AND ${tx.dialect.inList('billing_period')}`, [
-        source,
-        tx.dialect.list(billingPeriods),
-      ]);
-      for (const r of rows)
-        await tx.run(
-          `INSERT INTO kube_split_costs (source, billing_period, day, node_instance_id, cluster, namespace, pod, currency, split_cost)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (source, billing_period, day, node_instance_id, cluster, namespace, pod, currency) DO UPDATE SET
-             split_cost = kube_split_costs.split_cost + excluded.split_cost`,
-          [source, r.billingPeriod, r.day, r.nodeInstanceId, r.cluster, r.namespace, r.pod, r.currency, r.splitCost],
-        );
-    });
+    await this.db.transaction((tx) => writePodSplits(tx, { source, billingPeriods: [...billingPeriods] }, rows, false));
   }
 
   async splitCosts(period: Period): Promise<KubeSplitCost[]> {
     return this.db.rows<KubeSplitCost>(
       `SELECT day, node_instance_id AS "nodeInstanceId", cluster, namespace, pod, billing_period AS "billingPeriod", currency,
-              split_cost AS "splitCost"
+              sum(split_cost) AS "splitCost"
        FROM kube_split_costs WHERE day >= ? AND day < ?
+       GROUP BY day, node_instance_id, cluster, namespace, pod, billing_period, currency
        ORDER BY day, ${this.db.dialect.order('node_instance_id', 'cluster', 'namespace', 'pod', 'currency')}`,
       [period.start, period.end],
     );

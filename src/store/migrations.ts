@@ -55,14 +55,15 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     // What the bill itself charged each Kubernetes pod on a node a day (AWS split cost allocation
-    // data), per import source and billing period so that a re-import replaces its own rows only.
+    // data), per import source, billing period and export part ('' for none) so that a re-import
+    // replaces its own rows only.
     key: '0005-kube-split-costs',
     sql: `
     CREATE TABLE kube_split_costs (
-      source text NOT NULL, billing_period text NOT NULL, day text NOT NULL, node_instance_id text NOT NULL,
+      source text NOT NULL, billing_period text NOT NULL, part text NOT NULL, day text NOT NULL, node_instance_id text NOT NULL,
       cluster text NOT NULL, namespace text NOT NULL, pod text NOT NULL, currency text NOT NULL,
       split_cost double precision NOT NULL,
-      PRIMARY KEY (source, billing_period, day, node_instance_id, cluster, namespace, pod, currency)
+      PRIMARY KEY (source, billing_period, part, day, node_instance_id, cluster, namespace, pod, currency)
     );
     CREATE INDEX kube_split_costs_day ON kube_split_costs (day);
     `,

@@ -12,7 +12,7 @@ export interface DeletedParts {
 }
 
 /** An export's file, as one text both databases compare: the export id's length keeps any two pairs apart. */
-const partKey = (exportId: string, name: string): string => `${[...exportId].length}:${exportId}/${name}`;
+export const partKey = (exportId: string, name: string): string => `${[...exportId].length}:${exportId}/${name}`;
 
 /**
  * Deletes, in the scope's source and billing periods, the earlier rows its parts replace: the same

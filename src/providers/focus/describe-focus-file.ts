@@ -4,6 +4,7 @@ import { runForFile } from './duckdb-errors.js';
 import { FOCUS_COLUMNS, type FocusFileLayout } from './focus-columns.js';
 import { focusFormatOf } from './focus-format.js';
 import { focusReaderSql } from './focus-sql.js';
+import { curPodSplitSql } from './cur-pod-split.js';
 import { curToFocusSql, curVersionOf } from './cur-to-focus.js';
 import { recogniseForeignExport } from './foreign-exports.js';
 
@@ -22,7 +23,7 @@ export async function describeFocusFile(
   const cur = curVersionOf(names);
   if (cur) {
     const reader = curToFocusSql(file, names);
-    return { ...layoutOf(file, await columnsOf(connection, file, `(${reader})`)), reader };
+    return { ...layoutOf(file, await columnsOf(connection, file, `(${reader})`)), reader, podSplit: curPodSplitSql(file, names) };
   }
   const foreign = FOCUS_COLUMNS.some((c) => c.required && !findColumn(available, c.names)) ? recogniseForeignExport(names) : null;
   if (foreign)

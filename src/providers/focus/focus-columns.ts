@@ -66,6 +66,8 @@ export interface FocusFileLayout {
    * FOCUS column names); null: the file is read as it is (focusReaderSql).
    */
   reader?: string | null;
+  /** The SELECT of a CUR's pod split (AWS split cost allocation data, cur-pod-split.ts), where the export has one. */
+  podSplit?: string | null;
   columns: Record<Alias, { name: string; type: string } | null>;
   /** The provider columns kept as dimensions (FocusReadOptions.dimensions), found in this file or not. */
   extensions?: { key: string; column: { name: string; type: string } | null }[];

@@ -6,6 +6,7 @@ import { checkFiles } from './check-files.js';
 import { focusReadError } from './duckdb-errors.js';
 import { expandManifests, identifyParts, type ExportFiles } from './export-parts.js';
 import { describeFocusFile } from './describe-focus-file.js';
+import { readPodSplits } from './cur-pod-split.js';
 import type { FocusFileLayout } from './focus-columns.js';
 import { aggregationSql } from './focus-sql.js';
 import { DEFAULT_LINE_COST_CEILING, warnLinesAboveCeiling } from './line-ceiling.js';
@@ -57,7 +58,9 @@ export async function readFocusFiles(
     if (aggregated.problems > 0) throw await locateFirstProblem(connection, layouts, aggregated.problems);
     const { overCeiling } = aggregated;
     const warnings = overCeiling > 0 ? await warnLinesAboveCeiling(connection, layouts, ceiling, overCeiling) : [];
-    return { ...toBatch(aggregated, sourceId, exportFiles), warnings };
+    // A CUR's pod split rides with its rows; an import of other files leaves the stored split alone.
+    const podSplits = layouts.some((l) => l.reader) ? { podSplits: await readPodSplits(connection, layouts) } : {};
+    return { ...toBatch(aggregated, sourceId, exportFiles), ...podSplits, warnings };
   } finally {
     connection.closeSync();
     instance.closeSync();
