@@ -343,6 +343,10 @@ describe('readFocusFiles: exact totals over a realistic export', () => {
     await store.close();
   });
 
+  it('reads an aggregated result of several DuckDB chunks (2,048 rows each) whole: the sums above cover every chunk', () => {
+    expect(batch.rows.length).toBeGreaterThan(3 * 2048);
+  });
+
   it('keeps the raw owner value of unmapped spend and covers the month day by day', () => {
     const unmapped = new Set(batch.rows.filter((r) => r.team === UNMAPPED).map((r) => r.ownerTag));
     expect([...unmapped].sort()).toEqual(['Data Platform', 'growth']);
