@@ -3,6 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Deps } from '../deps.js';
 import { json, type Route } from '../http/server.js';
 import { BodyError, readBody } from '../http/read-body.js';
+import { CALLS_PER_MINUTE, CallBudget } from './call-budget.js';
 import { createMcpServer } from './mcp-server.js';
 import type { McpTokens } from './mcp-tokens.js';
 
@@ -12,15 +13,23 @@ const MAX_BODY_BYTES = 256 * 1024;
 /**
  * `/mcp` on serve's HTTP server, Streamable HTTP without sessions: each POST carries its bearer
  * token, is answered by a server acting as that token's user, and leaves nothing behind. No token,
- * or an unknown one, gets 401 before the body is read. GET (a server-sent stream) and DELETE (a
+ * or an unknown one, gets 401 before the body is read; a token past its requests a minute, 429. GET (a server-sent stream) and DELETE (a
  * session's end) have nothing to serve here: 405, as the transport's specification allows.
  */
-export function mcpRoutes(deps: Deps, tokens: McpTokens): Map<string, Route> {
+export function mcpRoutes(deps: Deps, tokens: McpTokens, options: { perMinute?: number } = {}): Map<string, Route> {
+  const budget = new CallBudget(options.perMinute ?? CALLS_PER_MINUTE, () => deps.clock().getTime());
   const post: Route = async (req, res) => {
     const user = userOf(req, tokens);
     if (!user) {
       res.setHeader('www-authenticate', 'Bearer realm="burnrate"');
       return json(res, 401, { error: 'a bearer token from BURNRATE_MCP_TOKENS is required' });
+    }
+    const allowed = budget.take(user);
+    if (!allowed.ok) {
+      res.setHeader('retry-after', String(allowed.retryAfterSeconds));
+      return json(res, 429, {
+        error: `more than ${options.perMinute ?? CALLS_PER_MINUTE} requests a minute for this token: wait and retry`,
+      });
     }
     let body: unknown;
     try {

@@ -60,7 +60,8 @@ beforeAll(async () => {
     port: 0,
     routes: new Map([
       ...createConsoleRoutes(deps, { chat, settings: { enabled: true, token: null, loopback: true }, dispatch }),
-      ...mcpRoutes(deps, tokens),
+      // The test's clock stands still, so every request falls in one minute: no limit that this file could reach.
+      ...mcpRoutes(deps, tokens, { perMinute: 10_000 }),
     ]),
     health: { alive: () => true, ready: async () => ({ ok: true, checks: {} }) },
   });
@@ -138,6 +139,35 @@ describe('MCP over HTTP: who may call', () => {
       }).end(),
     );
     expect(get).toBe(405);
+  });
+
+  it('answers 429 once a token has made its requests for the minute, naming when to retry', async () => {
+    const limited = await startHttpServer({
+      host: '127.0.0.1',
+      port: 0,
+      routes: mcpRoutes(deps, readMcpTokens({ BURNRATE_MCP_TOKENS: `${CAROL}=${TOKENS[CAROL]}` })!, { perMinute: 2 }),
+      health: { alive: () => true, ready: async () => ({ ok: true, checks: {} }) },
+    });
+    try {
+      const list = () =>
+        fetch(`http://127.0.0.1:${(limited.address() as AddressInfo).port}/mcp`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${TOKENS[CAROL]}`,
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        });
+      expect((await list()).status).toBe(200);
+      expect((await list()).status).toBe(200);
+      const third = await list();
+      expect(third.status).toBe(429);
+      // The test's clock stands still: the whole minute is still to wait.
+      expect(third.headers.get('retry-after')).toBe('60');
+    } finally {
+      await new Promise((resolve) => limited.close(resolve));
+    }
   });
 
   it('refuses a body that is not JSON', async () => {
