@@ -16,7 +16,7 @@ import { cli, workDir } from '../support/run-cli.js';
 const T = '2026-11-18T06:00:00Z';
 /** The fleet the CLI's demo runs (its ids, types and regions). */
 const demoSeed = () => demoConfig().sources.flatMap((s) => (s.type === 'demo' ? [s.seed] : []))[0]!;
-const GPU_SERVICES = ['Amazon Elastic Compute Cloud', 'Compute Engine'];
+const GPU_SERVICES = ['Amazon Elastic Compute Cloud', 'Compute Engine', 'Virtual Machines'];
 
 describe('burnrate waste on the demo organisation', () => {
   it('gives each team causes that add up without overlap, within a GPU spend that is a plain sum of the bill', async () => {

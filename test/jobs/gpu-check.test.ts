@@ -56,6 +56,7 @@ describe('the idle-GPU check job', () => {
       'new gpu.idle null growth-ranker-notebook',
       'new gpu.idle null tmp-debug-box',
       'new gpu.idle vision cv-demo-endpoint',
+      'new gpu.idle vision cv-label-t4',
       'new gpu.stalled llm-training llm-pretrain-a3-0',
     ]);
     await deliverOutbox(deps);
@@ -122,7 +123,7 @@ describe('the idle-GPU check job', () => {
 
   it('records nothing on a dry run, and leaves out instances someone keeps running', async () => {
     const { deps } = gpuDemo();
-    expect((await runGpuCheck(deps, { dryRun: true })).findings).toHaveLength(8);
+    expect((await runGpuCheck(deps, { dryRun: true })).findings).toHaveLength(9);
     expect(await deps.store.gpuFindings.listOpen()).toHaveLength(0);
     const inventory = await deps.gpu!.inventory();
     const alice = inventory.find((i) => i.name === 'alice-notebook')!;
@@ -130,6 +131,7 @@ describe('the idle-GPU check job', () => {
     const result = await runGpuCheck(deps);
     expect(result.findings.map((f) => f.name).sort()).toEqual([
       'cv-demo-endpoint',
+      'cv-label-t4',
       'growth-ranker-notebook',
       'llm-pretrain-a3-0',
       'research-legacy-v100',

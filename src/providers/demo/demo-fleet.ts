@@ -5,6 +5,7 @@ import { randomFor, type Random } from './random.js';
 import { round4 } from './demo-schedule.js';
 import { LAUNCH_TEMPLATE_TAG } from '../../ports/spot-port.js';
 import { DEMO_RUN_TAG } from './demo-unit-tags.js';
+import { DEMO_AZURE_VMS, demoAzureVmId } from './demo-azure.js';
 
 /**
  * The demo organisation's GPU fleet: who runs what, where, at which catalog price, and when it runs.
@@ -36,6 +37,8 @@ interface Template {
    * together, in one placement zone, so their schedule, zone and pattern come from the run, not the node.
    */
   run?: string;
+  /** An Azure VM's subscription and resource group: its resource id names it. */
+  azure?: { subscription: string; resourceGroup: string };
   pattern: (r: Random) => RunPattern;
 }
 
@@ -477,6 +480,23 @@ const TEMPLATES: readonly Template[] = [
     owner: null,
     pattern: workdays(14, 0.3, 0.2),
   },
+
+  // Azure: GPUs found where AWS had none (demo-azure.ts).
+  ...DEMO_AZURE_VMS.map(
+    (vm): Template => ({
+      key: vm.key,
+      name: vm.name,
+      provider: 'azure',
+      region: vm.region,
+      instanceType: vm.instanceType,
+      lifecycle: vm.lifecycle,
+      workload: vm.workload,
+      team: tag(vm.team),
+      owner: vm.team === 'vision' ? CV : RES2,
+      azure: { subscription: vm.subscription, resourceGroup: vm.resourceGroup },
+      pattern: () => vm.pattern,
+    }),
+  ),
 ];
 
 /** GCP instance ids are 19-digit numbers: built digit by digit (they exceed a double's precision). */
@@ -497,12 +517,13 @@ function subAccountOf(t: Template): string {
         : ['vision', 'cv'].includes(value)
           ? 'vision'
           : null;
+  if (t.azure) return t.azure.subscription;
   if (t.provider === 'gcp')
     return team === 'llm' || team === 'research' || team === 'vision' ? DEMO_ACCOUNTS.gcp[team] : DEMO_ACCOUNTS.gcp.shared;
   return team ? DEMO_ACCOUNTS.aws[team] : DEMO_ACCOUNTS.aws.sandbox;
 }
 
-/** The demo organisation's GPU instances (39), deterministic for a seed. Prices come from the catalog. */
+/** The demo organisation's GPU instances (41), deterministic for a seed. Prices come from the catalog. */
 export function demoFleet(seed: number, catalog: PriceCatalog = loadPriceCatalog()): DemoInstance[] {
   return TEMPLATES.map((t) => {
     const r = randomFor(seed, 'fleet', t.key);
@@ -517,7 +538,7 @@ export function demoFleet(seed: number, catalog: PriceCatalog = loadPriceCatalog
     const nodeZone = r.pick(zones);
     const zoneLetter = t.run ? shared.pick(zones) : nodeZone;
     const zone = t.provider === 'aws' ? `${t.region}${zoneLetter}` : `${t.region}-${zoneLetter}`;
-    const instanceId = t.provider === 'aws' ? `i-0${r.hex(16)}` : numericId(r);
+    const instanceId = t.azure ? demoAzureVmId({ ...t.azure, name: t.name }) : t.provider === 'aws' ? `i-0${r.hex(16)}` : numericId(r);
     const tags: Record<string, string> = { Name: t.name, workload: t.workload, ...(t.extraTags ?? {}) };
     if (t.team) tags[t.team.key] = t.team.value;
     if (t.run) tags[DEMO_RUN_TAG] = t.run;

@@ -2,6 +2,7 @@ import type { CloudProvider } from '../../domain/price-catalog.js';
 import { ownerTagOf } from '../../domain/ownership.js';
 import type { SpendRow } from '../../domain/spend.js';
 import { DEMO_ACCOUNTS, dayNumber, demoFleet, hoursOn } from './demo-fleet.js';
+import { DEMO_AZURE } from './demo-azure.js';
 import type { DemoInstance } from './demo-instance.js';
 import { randomFor } from './random.js';
 import type { UnitTagKeys } from '../../ports/pull-context.js';
@@ -35,7 +36,11 @@ export interface DemoSpendOptions {
 }
 
 const PROVIDER_NAME: Record<CloudProvider, string> = { aws: 'AWS', gcp: 'Google Cloud', azure: 'Microsoft' };
-const BILLING_ACCOUNT: Record<CloudProvider, string> = { aws: DEMO_ACCOUNTS.aws.payer, gcp: DEMO_ACCOUNTS.gcp.billing, azure: '' };
+const BILLING_ACCOUNT: Record<CloudProvider, string> = {
+  aws: DEMO_ACCOUNTS.aws.payer,
+  gcp: DEMO_ACCOUNTS.gcp.billing,
+  azure: DEMO_AZURE.billing,
+};
 const COMPUTE_SERVICE: Record<CloudProvider, string> = {
   aws: 'Amazon Elastic Compute Cloud',
   gcp: 'Compute Engine',

@@ -205,6 +205,7 @@ describe('idle detection over the demo week', () => {
       'gpu.idle alice-notebook',
       'gpu.idle bob-notebook',
       'gpu.idle cv-demo-endpoint',
+      'gpu.idle cv-label-t4',
       'gpu.idle growth-ranker-notebook',
       'gpu.idle research-legacy-v100',
       'gpu.idle serve-rerank',
@@ -223,6 +224,7 @@ describe('idle detection over the demo week', () => {
     const findings = findingsAt('2026-03-11T12:00:00Z');
     expect(named(findings)).toEqual([
       'gpu.idle cv-demo-endpoint',
+      'gpu.idle cv-label-t4',
       'gpu.idle research-legacy-v100',
       'gpu.idle serve-rerank',
       'gpu.idle tmp-debug-box',
@@ -246,6 +248,7 @@ describe('idle detection over the demo week', () => {
     expect(named(findingsAt('2026-03-11T23:00:00Z'))).toEqual([
       'gpu.idle alice-notebook',
       'gpu.idle cv-demo-endpoint',
+      'gpu.idle cv-label-t4',
       'gpu.idle grace-notebook',
       'gpu.idle heidi-notebook',
       'gpu.idle research-legacy-v100',

@@ -92,7 +92,7 @@ describe('demoSpendRows', () => {
     const compute = rows.filter(
       (r) => r.serviceCategory === 'Compute' && r.chargeCategory === 'Usage' && r.commitmentDiscountStatus !== 'Unused',
     );
-    expect(new Set(compute.map((r) => r.service))).toEqual(new Set(['Amazon Elastic Compute Cloud', 'Compute Engine']));
+    expect(new Set(compute.map((r) => r.service))).toEqual(new Set(['Amazon Elastic Compute Cloud', 'Compute Engine', 'Virtual Machines']));
     for (const instance of fleet.slice(0, 12)) {
       const day = '2026-03-10';
       const row = compute.find((r) => r.resourceId === instance.instanceId && r.day === day);
