@@ -10,6 +10,8 @@ import { handOverAlerts } from '../outbox/delivery-loop.js';
 import { fanOut } from '../outbox/fan-out.js';
 import { runOperationAs, type Operation } from '../operations/operation.js';
 import { personText } from '../ports/people-directory.js';
+import { ACTION_IDS } from '../domain/action-ids.js';
+import type { Deps } from '../deps.js';
 import { alertTeam, idleAlertFor } from '../snapshots/idle-alert-content.js';
 
 interface Proposing {
@@ -34,19 +36,26 @@ export const PROPOSE_ACTION = 'mcp.propose';
 export async function proposeAction(
   caller: CommandContext,
   request: { action: ProposedAction; instance: string; reason: string | null },
-): Promise<ActionProposal> {
+): Promise<{ proposal: ActionProposal; earlier: boolean }> {
   if (caller.visibleTeams.length === 0) throw notInAnyTeam(caller.actor.userId);
   const finding = await openFindingOf(caller, request.instance);
   const id = randomUUID();
-  await runOperationAs(caller.deps, caller.actor, proposal, { action: request.action, finding, reason: request.reason, id });
-  return (await caller.deps.store.proposals.get(id))!;
+  const earlier = await runOperationAs(caller.deps, caller.actor, proposal, {
+    action: request.action,
+    finding,
+    reason: request.reason,
+    id,
+  });
+  return earlier ? { proposal: earlier, earlier: true } : { proposal: (await caller.deps.store.proposals.get(id))!, earlier: false };
 }
 
-const proposal: Operation<Proposing, void> = {
+/** Posting the proposal; the one made earlier instead when the same was already proposed on this idle period. */
+const proposal: Operation<Proposing, ActionProposal | null> = {
   id: PROPOSE_ACTION,
   sideEffects: 'records',
   subject: ({ finding, action, id }) => ({ subject: finding.id, detail: `${action} ${finding.instanceId} (proposal ${id})` }),
-  async authorize(_ctx, { finding, action }) {
+  async authorize({ deps, now }, { finding, action }) {
+    await refuseSettled(deps, finding, now);
     if (action === 'stop' && finding.protected)
       throw new Refused(
         new BurnrateError(
@@ -58,6 +67,10 @@ const proposal: Operation<Proposing, void> = {
       );
   },
   async run({ deps, actor, now }, { finding, action, reason, id }) {
+    // One post per proposal: an assistant asking again (a retry, a loop) gets the first one's id.
+    const earlier = (await deps.store.proposals.forFinding(finding.id)).find((p) => p.action === action);
+    if (earlier)
+      return { audit: { result: 'duplicate', detail: `${action} ${finding.instanceId} (proposal ${earlier.id})` }, value: earlier };
     await deps.store.proposals.add({
       id,
       action,
@@ -80,9 +93,29 @@ const proposal: Operation<Proposing, void> = {
     });
     if (team) await deps.store.outbox.enqueue(fanOut(deps.chat, team, `proposal:${id}`, message), now);
     await handOverAlerts(deps);
-    return { audit: { result: 'ok' }, value: undefined };
+    return { audit: { result: 'ok' }, value: null };
   },
 };
+
+/** An instance someone already stopped or kept running needs nobody's decision: say who, and since when. */
+async function refuseSettled(deps: Deps, finding: TrackedGpuFinding, now: Date): Promise<void> {
+  const stop = await deps.store.instanceActions.get(finding.id, ACTION_IDS.instanceStop);
+  const keep = (await deps.store.keeps.active(now)).find((k) => k.instanceId === finding.instanceId);
+  const settled = stop
+    ? `${personText(deps, stop.byUser)} stopped it at ${stop.at.toISOString()}`
+    : keep
+      ? `${personText(deps, keep.byUser)} keeps it running until ${keep.until.toISOString()}`
+      : null;
+  if (settled)
+    throw new Refused(
+      new BurnrateError(
+        'burnrate_already_decided',
+        `Nothing to propose for ${instanceLabel(finding)}: ${settled}.`,
+        'Ask idle_gpus for instances still waiting.',
+      ),
+      `${finding.instanceId} already decided`,
+    );
+}
 
 /**
  * The open idle finding of an instance the caller may see, by its id or its name; an instance of

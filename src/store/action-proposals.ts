@@ -4,9 +4,15 @@ import type { Session } from './session.js';
 export interface ActionProposalStore {
   add(proposal: ActionProposal): Promise<void>;
   get(id: string): Promise<ActionProposal | null>;
+  /** The proposals made on one finding, oldest first. */
+  forFinding(findingId: string): Promise<ActionProposal[]>;
 }
 
 type ProposalRow = Omit<ActionProposal, 'at' | 'action'> & { action: string; at: string };
+
+const COLUMNS = 'id, action, finding_id AS "findingId", instance_id AS "instanceId", team, by_user AS "byUser", reason, at';
+
+const proposalOf = (row: ProposalRow): ActionProposal => ({ ...row, action: row.action as ProposedAction, at: new Date(row.at) });
 
 /** Proposals assistants made, one row each: what the proposal id names when its outcome is asked for. */
 export class SqlActionProposalStore implements ActionProposalStore {
@@ -20,11 +26,15 @@ export class SqlActionProposalStore implements ActionProposalStore {
   }
 
   async get(id: string): Promise<ActionProposal | null> {
-    const row = await this.db.one<ProposalRow>(
-      `SELECT id, action, finding_id AS "findingId", instance_id AS "instanceId", team, by_user AS "byUser", reason, at
-       FROM action_proposals WHERE id = ?`,
-      [id],
+    const row = await this.db.one<ProposalRow>(`SELECT ${COLUMNS} FROM action_proposals WHERE id = ?`, [id]);
+    return row ? proposalOf(row) : null;
+  }
+
+  async forFinding(findingId: string): Promise<ActionProposal[]> {
+    const rows = await this.db.rows<ProposalRow>(
+      `SELECT ${COLUMNS} FROM action_proposals WHERE finding_id = ? ORDER BY at, ${this.db.dialect.bytes('id')}`,
+      [findingId],
     );
-    return row ? { ...row, action: row.action as ProposedAction, at: new Date(row.at) } : null;
+    return rows.map(proposalOf);
   }
 }

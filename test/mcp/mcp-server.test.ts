@@ -350,10 +350,15 @@ describe('MCP proposals', () => {
     expect(await stateOf()).toBe('stopped');
     const done = (await call(carol, 'proposal_status', { id: proposal.id })).structuredContent as { outcome: string; decidedBy: string };
     expect(done).toMatchObject({ outcome: 'stopped', decidedBy: CAROL });
+    // Decided: an assistant asking again is told who decided, and nothing is posted.
+    const again = await call(carol, 'propose_action', { action: 'stop', instance: target.instanceId });
+    expect(again.isError).toBe(true);
+    expect(textOf(again)).toMatch(/^Nothing to propose for .+: .+ stopped it at /);
     const audit = (await deps.store.audit.list())
       .filter((a) => a.subject === proposal.findingId)
       .map((a) => [a.platform, a.userId, a.action, a.result]);
     expect(audit).toEqual([
+      ['mcp', CAROL, 'mcp.propose', 'refused'],
       ['console', CAROL, 'instance.stop', 'ok'],
       ['console', ALICE, 'instance.stop', 'refused'],
       ['mcp', CAROL, 'mcp.propose', 'ok'],
@@ -372,6 +377,12 @@ describe('MCP proposals', () => {
     const mine = (await call(carol, 'idle_gpus')).structuredContent as { idle: { instanceId: string; protected: boolean }[] };
     const keep = await call(carol, 'propose_action', { action: 'keep', instance: mine.idle.at(-1)!.instanceId });
     const { id } = (keep.structuredContent as { proposal: { id: string } }).proposal;
+    // Asked again (a retry, an agent in a loop): the same proposal, not a second post in the channel.
+    const posts = (await deps.store.console.list('llm-training', CAROL)).length;
+    const again = await call(carol, 'propose_action', { action: 'keep', instance: mine.idle.at(-1)!.instanceId, reason: 'really' });
+    expect(again.structuredContent).toMatchObject({ earlier: true, proposal: { id } });
+    expect(textOf(again)).toContain('nothing posted again');
+    expect((await deps.store.console.list('llm-training', CAROL)).length).toBe(posts);
     const hidden = await call(alice, 'proposal_status', { id });
     expect(hidden.isError).toBe(true);
     expect(textOf(hidden)).toContain(`no proposal "${id}" in your teams`);

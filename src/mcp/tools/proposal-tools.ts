@@ -28,13 +28,21 @@ export const proposeActionTool = defineTool({
   },
   output: {
     proposal: 'id, action, findingId, instanceId, team, byUser, reason, at',
+    earlier: 'true when the same was proposed before on this idle period: that proposal, nothing posted again',
   },
   readOnly: false,
   async run(caller, args) {
-    const proposal = await proposeAction(caller, { action: args.action, instance: args.instance, reason: args.reason ?? null });
+    const { proposal, earlier } = await proposeAction(caller, {
+      action: args.action,
+      instance: args.instance,
+      reason: args.reason ?? null,
+    });
+    const where = `${proposal.team ?? 'the unowned GPUs'} channel`;
     return {
-      data: asJson({ proposal }),
-      summary: `Proposal ${proposal.id} posted to ${proposal.team ?? 'the unowned GPUs'} channel: ${args.action} ${proposal.instanceId}. Nothing changes until someone clicks; ask proposal_status for the outcome.`,
+      data: asJson({ proposal, earlier }),
+      summary: earlier
+        ? `Already proposed (${proposal.id}, by ${proposal.byUser} at ${proposal.at.toISOString()}) in the ${where}: nothing posted again. Ask proposal_status for the outcome.`
+        : `Proposal ${proposal.id} posted to the ${where}: ${args.action} ${proposal.instanceId}. Nothing changes until someone clicks; ask proposal_status for the outcome.`,
     };
   },
 });

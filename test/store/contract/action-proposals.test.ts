@@ -21,6 +21,11 @@ describeStores('action proposals', (store) => {
     expect(await store().proposals.get('b2c3d4e5-0000-4000-8000-000000000000')).toMatchObject({ action: 'keep', team: null, reason: null });
     expect(await store().proposals.get('no-such-id')).toBeNull();
     await expect(store().proposals.add(proposal)).rejects.toThrow();
+    expect((await store().proposals.forFinding(proposal.findingId)).map((p) => [p.id, p.action])).toEqual([
+      ['7f1c2a9e-8d3b-4c55-9a10-2b7e4d6f8a01', 'stop'],
+      ['b2c3d4e5-0000-4000-8000-000000000000', 'keep'],
+    ]);
+    expect(await store().proposals.forFinding('gpu.idle:i-other')).toEqual([]);
   });
 });
 
