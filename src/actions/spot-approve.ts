@@ -25,7 +25,8 @@ import { spotApprovalPending, spotMigrated } from '../../templates/spot-migratio
 
 const ACTION = ACTION_IDS.spotApprove;
 // l: the review line the button is on (absent on a recommendation's own message).
-const payloadSchema = z.strictObject({ i: z.string().min(1).max(100), l: z.number().int().positive().optional() });
+// `i`: an instance id, up to a cloud's full resource name (a Compute Engine VM's is about 120 characters, an Azure VM's up to 250).
+const payloadSchema = z.strictObject({ i: z.string().min(1).max(300), l: z.number().int().positive().optional() });
 
 type Checked = Awaited<ReturnType<typeof check>>;
 type Approval =

@@ -76,7 +76,7 @@ export function gceGpuInstance(instance: Instance, context: GceInstanceContext):
     instanceId: gceInstanceId({ project: context.project, zone, id: String(instance.id) }),
     name: instance.name,
     provider: 'gcp',
-    region: zone,
+    region,
     instanceType: machineType,
     ...(price
       ? {

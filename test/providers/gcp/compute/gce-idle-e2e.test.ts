@@ -1,6 +1,3 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadPriceCatalog } from '../../../../src/catalog/price-catalog.js';
 import type { Deps } from '../../../../src/deps.js';
@@ -15,11 +12,11 @@ import { loadSavingsLedger } from '../../../../src/snapshots/savings-ledger.js';
 import { renderPlainText } from '../../../../templates/render/plain-text.js';
 import type { FakeOpsAgentGpu } from '../../../fakes/fake-cloud-monitoring.js';
 import { FakeComputeEngine, type FakeGceVm } from '../../../fakes/fake-compute-engine.js';
-import { externalAccountCredentialAt } from '../../../fakes/fake-google-cloud.js';
 import { constant, dcgmGpuLabelSets, FakePrometheus, readDcgmExposition, type FakeDcgmGpu } from '../../../fakes/fake-prometheus.js';
 import { STRANGER } from '../../../support/demo-org.js';
 import { testDeps } from '../../../support/deps.js';
 import { findingOfInstance, press } from '../../../support/gpu-demo.js';
+import { useGoogleWorkloadIdentity } from './gce-test-env.js';
 
 // Wednesday 18 Nov 2026, 06:00 UTC; the idle GPUs went idle at 01:00.
 const NOW = '2026-11-18T06:00:00Z';
@@ -124,14 +121,7 @@ let prom: FakePrometheus | undefined;
 beforeEach(async () => {
   compute = await FakeComputeEngine.start(VMS, opsAgentGpus());
   prom = await FakePrometheus.start({ gpus: dcgmFleet(), token: TOKEN });
-  // Application Default Credentials as on a cluster with workload identity: an external_account
-  // credential whose token exchange is the fake's; every Google client goes to the fake.
-  const dir = mkdtempSync(join(tmpdir(), 'burnrate-gce-'));
-  writeFileSync(join(dir, 'subject-token'), 'projected-service-account-token');
-  writeFileSync(join(dir, 'credentials.json'), JSON.stringify(externalAccountCredentialAt(compute.endpoint, join(dir, 'subject-token'))));
-  vi.stubEnv('GOOGLE_APPLICATION_CREDENTIALS', join(dir, 'credentials.json'));
-  vi.stubEnv('METADATA_SERVER_DETECTION', 'none');
-  vi.stubEnv('BURNRATE_GCP_ENDPOINT', compute.endpoint);
+  useGoogleWorkloadIdentity(compute.endpoint);
 });
 
 afterEach(async () => {

@@ -67,7 +67,7 @@ describe('Compute Engine GPU inventory', () => {
     const byName = new Map(listed.map((i) => [i.name, i]));
     expect(byName.get('vm-1')).toMatchObject({
       provider: 'gcp',
-      region: 'us-central1-a',
+      region: 'us-central1',
       instanceType: 'g2-standard-4',
       gpuModel: 'L4',
       hourlyPrice: catalog.priceOf('gcp', 'g2-standard-4', 'us-central1')!.onDemandHourly,
