@@ -7,7 +7,8 @@ export interface InstanceLink {
 }
 
 /**
- * Where people look at an instance: the AWS console's page of an EC2 instance, and the DCGM
+ * Where people look at an instance: the AWS console's page of an EC2 instance, the Azure portal's
+ * page of an Azure VM, and the DCGM
  * dashboard of `links.grafana` (a URL template with {instance}, {host} and {gpu}; an alert is about
  * a whole instance, so {gpu} is "All", Grafana's word for every value). GCP instances need their
  * project and zone for a console link, which the inventory does not keep: they get the dashboard only.
@@ -24,6 +25,12 @@ export function instanceLinks(
       url: `https://${r}.console.aws.amazon.com/ec2/home?region=${r}#InstanceDetails:instanceId=${instance.instanceId}`,
     });
   }
+  // An Azure VM is named by its resource id, which is also the portal's address of it.
+  if (
+    instance.provider === 'azure' &&
+    /^\/subscriptions\/[^/]+\/resourcegroups\/[^/]+\/providers\/microsoft\.compute\/virtualmachines\/[^/]+$/i.test(instance.instanceId)
+  )
+    links.push({ label: 'Open in Azure portal', url: `https://portal.azure.com/#resource${instance.instanceId}/overview` });
   if (grafana) {
     const values: Record<string, string> = {
       instance: instance.instanceId,

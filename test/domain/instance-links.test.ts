@@ -18,6 +18,15 @@ describe('where an instance can be looked at', () => {
     ]);
   });
 
+  it('links an Azure VM to its page in the Azure portal, whose address is its resource id; nothing for an id that is not a VM', () => {
+    const id =
+      '/subscriptions/0b3c6a1e-5d2f-4e7a-9c81-2f6d4b8e0a17/resourcegroups/cv-labeling/providers/microsoft.compute/virtualmachines/cv-label-t4';
+    expect(instanceLinks({ provider: 'azure', region: 'eastus', instanceId: id })).toEqual([
+      { label: 'Open in Azure portal', url: `https://portal.azure.com/#resource${id}/overview` },
+    ]);
+    expect(instanceLinks({ provider: 'azure', region: 'eastus', instanceId: `${id}/../../x?y` })).toEqual([]);
+  });
+
   it('makes no console link of an id or region that is not one', () => {
     expect(instanceLinks({ provider: 'aws', region: 'us-east-1', instanceId: 'i-1 <x>' })).toEqual([]);
     expect(instanceLinks({ provider: 'aws', region: 'mars', instanceId: 'i-0abc' })).toEqual([]);
