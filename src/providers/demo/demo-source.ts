@@ -1,6 +1,7 @@
 import type { SpendBatch } from '../../domain/spend.js';
 import type { PullContext } from '../../ports/pull-context.js';
 import type { SpendSource } from '../../ports/spend-source.js';
+import { demoRunawayRows } from './demo-runaway.js';
 import { demoSpendRows } from './demo-spend.js';
 
 export interface DemoSourceOptions {
@@ -38,6 +39,7 @@ export class DemoSource implements SpendSource {
       ...(ctx.unitTagKeys ? { unitTagKeys: ctx.unitTagKeys } : {}),
       resolveTeam: ctx.resolveTeam,
     });
+    rows.push(...demoRunawayRows(ctx.now, ctx.tagKeys, ctx.resolveTeam));
     const billingPeriods = new Set<string>();
     for (let n = 1; n <= this.days; n++) billingPeriods.add(new Date(today - n * DAY_MS).toISOString().slice(0, 7));
     ctx.onProgress?.(rows.length, rows.length);
