@@ -1,6 +1,7 @@
 import { resourceLabel } from '../src/domain/resource-label.js';
 import { formatMoney } from '../src/domain/money.js';
 import { addDays } from '../src/domain/period.js';
+import type { KubeCostBasis } from '../src/domain/kube-usage.js';
 import type { SpendReport } from '../src/domain/spend-report.js';
 import { freshnessLine, monthName, shortDate } from './freshness.js';
 import type { Block, Message } from './message.js';
@@ -16,6 +17,13 @@ const DIMENSION_LABEL: Partial<Record<SpendReport['by'], string>> = {
   provider: 'Provider',
   namespace: 'Namespace',
   workload: 'Workload',
+};
+
+/** Where a Kubernetes line's amount comes from, in a table cell. */
+const BASIS_LABEL: Record<KubeCostBasis, string> = {
+  bill: "bill's pod split",
+  estimate: 'GPU samples',
+  mixed: 'both',
 };
 
 /** A spend report as a message: totals, the top lines as a table, and a bar chart of the largest. */
@@ -41,27 +49,33 @@ export function spendSummary(report: SpendReport, scopeName: string, chartPng?: 
     blocks.push({ type: 'text', text: 'No spend recorded for this period.' });
   } else {
     const shown = report.rows.slice(0, MAX_ROWS);
+    // Kubernetes lines say where their amount comes from: the bill's own pod split or burnrate's estimate.
+    const withBasis = shown.some((r) => r.basis);
     blocks.push({
       type: 'table',
       columns: [
         { label: DIMENSION_LABEL[report.by] ?? report.by },
         { label: 'Effective', align: 'right' },
         { label: 'Billed', align: 'right' },
+        ...(withBasis ? [{ label: 'From' }] : []),
       ],
-      rows: shown.map((r) => [resourceLabel(r.key, r.name), money(r.effective), money(r.billed)]),
+      rows: shown.map((r) => [
+        resourceLabel(r.key, r.name),
+        money(r.effective),
+        money(r.billed),
+        ...(withBasis ? [r.basis ? BASIS_LABEL[r.basis] : ''] : []),
+      ]),
     });
     if (report.rows.length > MAX_ROWS) blocks.push({ type: 'context', text: `… and ${report.rows.length - MAX_ROWS} more lines` });
     if (report.by !== 'day') {
       blocks.push({
         type: 'chart',
         title: `Largest by effective cost`,
-        bars: report.rows
-          .slice(0, MAX_BARS)
-          .map((r) => ({
-            label: r.name ?? r.key,
-            value: r.effective,
-            display: formatMoney(r.effective, report.currency, { compact: true }),
-          })),
+        bars: report.rows.slice(0, MAX_BARS).map((r) => ({
+          label: r.name ?? r.key,
+          value: r.effective,
+          display: formatMoney(r.effective, report.currency, { compact: true }),
+        })),
       });
     }
   }

@@ -1,3 +1,4 @@
+import type { KubeCostBasis } from './kube-usage.js';
 import type { Period } from './period.js';
 import type { KubeDimension, SpendDimension } from './spend.js';
 import type { SpendBasis } from './spend-totals.js';
@@ -11,8 +12,11 @@ export interface SpendReport {
   basis?: SpendBasis;
   /** Team ids the report is limited to; absent when it covers the whole organisation. */
   teams?: string[];
-  /** One line per key; grouped by resource, each with its name where the bill gives one. */
-  rows: { key: string; billed: number; effective: number; name?: string }[];
+  /**
+   * One line per key; grouped by resource, each with its name where the bill gives one; grouped by
+   * namespace or workload, each with its basis: the bill's own pod split, burnrate's estimate, or both.
+   */
+  rows: { key: string; billed: number; effective: number; name?: string; basis?: KubeCostBasis }[];
   total: { billed: number; effective: number };
   /** End of the data (exclusive), across sources; null when nothing was imported yet. */
   dataThrough: string | null;

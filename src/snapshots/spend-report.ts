@@ -5,6 +5,7 @@ import { resourceNames } from './resource-names.js';
 import type { Period } from '../domain/period.js';
 import { KUBE_DIMENSIONS, type KubeDimension, type SpendDimension } from '../domain/spend.js';
 import { loadKubeCost } from './kube-cost.js';
+import type { KubeCostBasis } from '../domain/kube-usage.js';
 import { leftOutNote } from '../domain/left-out-currencies.js';
 import { cents } from '../checks/review/allocate.js';
 import type { SpendReport } from '../domain/spend-report.js';
@@ -86,17 +87,25 @@ async function kubeSpendReport(
   const [cost, freshness] = await Promise.all([loadKubeCost(deps, period), deps.store.freshness.list()]);
   const lines = cost.lines.filter((l) => !teams || (l.team !== null && teams.includes(l.team)));
   const sums = new Map<string, number>();
+  const bases = new Map<string, KubeCostBasis>();
   for (const line of lines) {
     const key = by === 'namespace' || line.namespace === line.workload ? line.namespace : `${line.workload.replace(/^[^/]+\//, '')}`;
     sums.set(key, cents(sums.get(key) ?? 0) + line.cost);
+    const was = bases.get(key);
+    bases.set(key, was === undefined || was === line.basis ? line.basis : 'mixed');
   }
   const rows = [...sums]
-    .map(([key, amount]) => ({ key, billed: cents(amount), effective: cents(amount) }))
+    .map(([key, amount]) => ({ key, billed: cents(amount), effective: cents(amount), basis: bases.get(key)! }))
     .sort((a, b) => b.effective - a.effective || a.key.localeCompare(b.key));
   const total = cents(rows.reduce((sum, r) => sum + r.effective, 0));
   const leftOut = leftOutNote(cost.missing, cost.currency);
   const warnings = [
     `Kubernetes GPU nodes only: ${cost.billedNodeDays} node-day(s) at the bill's cost, ${cost.listNodeDays} at list price (not on the bill yet).`,
+    ...(cost.podSplitNodeDays > 0
+      ? [
+          `${cost.podSplitNodeDays} node-day(s) split over pods by the bill itself (AWS split cost allocation data); the rest by burnrate's GPU samples.`,
+        ]
+      : []),
     ...(leftOut ? [leftOut] : []),
   ];
   return {

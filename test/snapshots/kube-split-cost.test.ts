@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/deps.js';
 import { UNREQUESTED, type KubeSplitCost, type KubeUsageRow } from '../../src/domain/kube-usage.js';
 import { loadKubeCost } from '../../src/snapshots/kube-cost.js';
+import { loadSpendReport } from '../../src/snapshots/spend-report.js';
+import { spendSummary } from '../../templates/spend-summary.js';
 import { spendRow, testDeps } from '../support/deps.js';
 
 // The bill's own pod split (AWS split cost allocation data) wins over burnrate's estimate where it
@@ -116,5 +118,17 @@ describe("the Kubernetes cost read model with the bill's pod split", () => {
     expect(cents(cost.lines.reduce((s, l) => s + l.cost, 0))).toBe(billTotal);
     expect(cost.podSplitNodeDays).toBe(2);
     expect(cost.billedNodeDays).toBe(3);
+  });
+
+  it("spend --by workload says which lines are the bill's pod split and which the estimate", async () => {
+    const report = await loadSpendReport(deps, { period: PERIOD, by: 'workload' });
+    const basisOf = (key: string) => report.rows.find((r) => r.key === key)?.basis;
+    expect(basisOf('ml/Deployment/trainer')).toBe('bill');
+    expect(basisOf('ml/Job/batch')).toBe('estimate');
+    expect(basisOf('ml/StatefulSet/eval')).toBe('mixed');
+    expect(report.warnings.join(' ')).toContain('2 node-day(s) split over pods by the bill itself');
+    const table = spendSummary(report, 'everyone').blocks.find((b) => b.type === 'table');
+    expect(table).toMatchObject({ columns: expect.arrayContaining([{ label: 'From' }]) });
+    expect(table && 'rows' in table ? table.rows.find((r) => r[0] === 'ml/Deployment/trainer')?.[3] : null).toBe("bill's pod split");
   });
 });
