@@ -21,7 +21,8 @@ function exampleCloudSources(): string {
   // Up to the end of the sources list: the first top-level key after it.
   const end = lines.findIndex((l, i) => i > start && /^\S/.test(l));
   const block = lines.slice(start, end).filter((l) => /^  # ( |-)/.test(l) && !/^  # [A-Z(]/.test(l));
-  return `sources:\n${block.map((l) => l.replace(/^  # /, '  ')).join('\n')}\n`;
+  // The team the example's anomaly monitor names.
+  return `teams: [{ id: llm-training }]\nsources:\n${block.map((l) => l.replace(/^  # /, '  ')).join('\n')}\n`;
 }
 
 describe('aws, gcp and athena sources in burnrate.yml', () => {
@@ -35,6 +36,9 @@ describe('aws, gcp and athena sources in burnrate.yml', () => {
       maxAttempts: 4,
       roleArns: ['arn:aws:iam::123456789012:role/burnrate-read'],
       budgets: { accountId: '123456789012', alerts: true },
+      anomalies: {
+        monitors: [{ arn: 'arn:aws:ce::123456789012:anomalymonitor/0a1b2c3d-4e5f-6789-abcd-ef0123456789', team: 'llm-training' }],
+      },
     });
     expect(gcp).toMatchObject({
       type: 'gcp',
