@@ -8,14 +8,17 @@ import { focusReaderSql, sqlIdentifier } from './focus-sql.js';
 // EKS node's instance lines, lines for every pod on it each hour (CPU, memory and, since accelerators
 // are covered, GPU: weighted 9:1 against CPU and memory on a GPU instance), whose resource id is the
 // pod's ARN, `arn:aws:eks:<region>:<account>:pod/<cluster>/<namespace>/<pod>/<uid>`, and whose
-// `split_line_item_split_cost` is the pod's share of the instance's amortised cost
-// (`split_line_item_parent_resource_id`). The instance's own lines keep its whole cost: these are a
-// split of it, read beside the FOCUS rows and never added to spend.
+// `split_line_item_split_cost` is the pod's share of the amortised cost of its instance
+// (`split_line_item_parent_resource_id`); `split_line_item_net_split_cost` is the same after
+// discounts, where the account has any. What no pod used (`split_line_item_unused_cost`) is no
+// pod's. The instance's own lines keep its whole cost: these are a split of it, read beside the
+// FOCUS rows and never added to spend.
 
 /** The CUR columns the pod split reads, in each spelling (CUR 2.0, legacy). */
 const SPLIT_COLUMNS = {
   parent: ['split_line_item_parent_resource_id', 'splitLineItem/ParentResourceId'],
   splitCost: ['split_line_item_split_cost', 'splitLineItem/SplitCost'],
+  netSplitCost: ['split_line_item_net_split_cost', 'splitLineItem/NetSplitCost'],
   resource: ['line_item_resource_id', 'lineItem/ResourceId'],
   start: ['line_item_usage_start_date', 'lineItem/UsageStartDate'],
   billingStart: ['bill_billing_period_start_date', 'bill/BillingPeriodStartDate'],
@@ -45,12 +48,16 @@ export function curPodSplitSql(file: string, columns: readonly string[]): string
   ];
   if (!parent || !splitCost || !resource || !start || !billingStart || !currency) return null;
   const text = (c: string) => `CAST(${c} AS VARCHAR)`;
+  const amount = (c: string) => `TRY_CAST(${c} AS DECIMAL(38, 10))`;
+  // After discounts where the account has any (the net column, present only then), as the node's effective cost is.
+  const net = col('netSplitCost');
+  const cost = net ? `coalesce(${amount(net)}, ${amount(splitCost)}, 0)` : `coalesce(${amount(splitCost)}, 0)`;
   const arn = (group: number) => `regexp_extract(${text(resource)}, '${POD_ARN}', ${group})`;
   return `
     SELECT substr(${text(billingStart)}, 1, 7) AS "billingPeriod", substr(${text(start)}, 1, 10) AS day,
            ${text(parent)} AS "nodeInstanceId", ${arn(1)} AS cluster, ${arn(2)} AS namespace, ${arn(3)} AS pod,
            ${text(currency)} AS currency,
-           CAST(sum(coalesce(TRY_CAST(${splitCost} AS DECIMAL(38, 10)), 0)) AS DOUBLE) AS "splitCost"
+           CAST(sum(${cost}) AS DOUBLE) AS "splitCost"
     FROM ${focusReaderSql(file)}
     WHERE ${parent} IS NOT NULL AND regexp_matches(${text(resource)}, '${POD_ARN}')
     GROUP BY ALL

@@ -104,4 +104,35 @@ describe('the pod split of a CUR 2.0 export (split cost allocation data)', () =>
     await store.importBatches([await readFocusFiles([curCsv(tmp.path('cur.csv'), false)], pullContext())]);
     expect(await store.kubeUsage.splitCosts({ start: '2026-11-01', end: '2026-12-01' })).toEqual([]);
   });
+
+  it('where the account has discounts, a pod costs its split after them (the net column)', async () => {
+    const file = tmp.path('net.csv');
+    const header = [...HEADER, 'split_line_item_net_split_cost'];
+    const row = (resource: string, cost: string, parent: string, split: string, net: string) =>
+      [
+        '2026-11-01T00:00:00Z',
+        '2026-12-01T00:00:00Z',
+        '111111111111',
+        '111122223333',
+        'Usage',
+        '2026-11-05T00:00:00Z',
+        '2026-11-05T01:00:00Z',
+        'AmazonEC2',
+        resource,
+        cost,
+        'USD',
+        parent,
+        split,
+        '0',
+        net,
+      ].join(',');
+    writeFileSync(
+      file,
+      [header.join(','), row(NODE, '70', '', '', ''), row(TRAINER, '0', NODE, '30', '21'), row(TRAINER, '0', NODE, '3', '2.1')].join('\n') +
+        '\n',
+    );
+    await store.importBatches([await readFocusFiles([file], pullContext())]);
+    const [trainer] = await store.kubeUsage.splitCosts({ start: '2026-11-05', end: '2026-11-06' });
+    expect(trainer!.splitCost).toBeCloseTo(21 + 2.1, 9);
+  });
 });
