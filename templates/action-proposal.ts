@@ -1,5 +1,4 @@
 import type { ProposedAction } from '../src/domain/action-proposal.js';
-import { formatMoney } from '../src/domain/money.js';
 import type { Message } from './message.js';
 
 export interface ProposalLead {
@@ -7,18 +6,24 @@ export interface ProposalLead {
   /** The person the assistant acts for, as the platform names them. */
   proposer: string;
   instance: string;
-  idleMinutes: number;
-  perDay: number;
+  /** What the figures say, as the alert itself words them: "idle 14 h, $62.00/day", "saves $5,300.41 a month". */
+  figures: string;
   reason: string | null;
 }
 
+const DOING: Record<ProposedAction, (instance: string) => string> = {
+  stop: (instance) => `stopping ${instance}`,
+  keep: (instance) => `keeping ${instance} running`,
+  spot: (instance) => `moving ${instance} to spot`,
+};
+
 /**
- * An idle alert as an assistant proposes it: led by who proposes what and why, then the alert as it
- * always is, with its own buttons, so that a person decides by the same clicks as on any alert.
+ * An alert as an assistant proposes it: led by who proposes what and why, then the alert (the idle
+ * alert, the spot recommendation) as it always is, with its own buttons, so that a person decides
+ * by the same clicks as on any alert.
  */
 export function proposedAlert(alert: Message, lead: ProposalLead): Message {
-  const what = lead.action === 'stop' ? `stopping ${lead.instance}` : `keeping ${lead.instance} running`;
-  const line = `An assistant used by ${lead.proposer} proposes ${what}: idle ${durationOf(lead.idleMinutes)}, ${formatMoney(lead.perDay, 'USD')}/day`;
+  const line = `An assistant used by ${lead.proposer} proposes ${DOING[lead.action](lead.instance)}: ${lead.figures}`;
   const [header, ...rest] = alert.blocks;
   return {
     ...alert,
@@ -33,8 +38,8 @@ export function proposedAlert(alert: Message, lead: ProposalLead): Message {
   };
 }
 
-/** "14 h", "40 min", "2 d 3 h". */
-function durationOf(minutes: number): string {
+/** "14 h", "40 min", "2 d 2 h": how long an instance has been idle. */
+export function idleFor(minutes: number): string {
   if (minutes < 60) return `${Math.round(minutes)} min`;
   const hours = Math.round(minutes / 60);
   return hours < 48 ? `${hours} h` : `${Math.floor(hours / 24)} d ${hours % 24} h`;

@@ -1,16 +1,16 @@
-/** What an assistant may propose for one idle GPU instance: a person decides by clicking. */
-export type ProposedAction = 'stop' | 'keep';
+/** What an assistant may propose for one GPU instance: stop or keep an idle one, move one to spot; a person decides by clicking. */
+export type ProposedAction = 'stop' | 'keep' | 'spot';
 
 /**
  * A proposal made through the MCP server on behalf of a user: posted to the instance's team as its
- * idle alert, with the alert's buttons. It changes nothing by itself; its outcome is what people
- * clicked on that finding afterwards (the audit log).
+ * idle alert (stop, keep) or its spot recommendation (spot), with their buttons. It changes nothing
+ * by itself; its outcome is what people clicked afterwards (the audit log).
  */
 export interface ActionProposal {
   id: string;
   action: ProposedAction;
-  /** The idle finding the alert's buttons act on. */
-  findingId: string;
+  /** What the buttons act on, as their audit rows name it: the idle finding's id (stop, keep), the instance's id (spot). */
+  subject: string;
   instanceId: string;
   team: string | null;
   /** The user the assistant acts for. */

@@ -5,7 +5,16 @@ import type { AuditEntry } from '../domain/audit.js';
 import { BurnrateError } from '../domain/errors.js';
 
 /** Where a proposal stands: decided by a click, still waiting, or moot because the instance is busy again. */
-export type ProposalOutcome = 'waiting' | 'stopped' | 'would-stop (dry run)' | 'kept' | 'handed-over' | 'no-longer-idle';
+export type ProposalOutcome =
+  | 'waiting'
+  | 'stopped'
+  | 'would-stop (dry run)'
+  | 'kept'
+  | 'handed-over'
+  | 'no-longer-idle'
+  | 'moved-to-spot'
+  | 'would-move (dry run)'
+  | 'approved, waiting for a second approver';
 
 export interface ProposalStatus {
   proposal: Omit<ActionProposal, 'at'> & { at: string };
@@ -17,12 +26,16 @@ export interface ProposalStatus {
   clicks: { at: string; platform: string; userId: string; action: string; result: AuditEntry['result']; detail: string | null }[];
 }
 
-/** The clicks that settle an idle alert, and what each one that went through means. */
+/** The clicks that settle an idle alert or a spot recommendation, and what each one that went through means. */
 const DECISIONS: Record<string, ProposalOutcome> = {
   [ACTION_IDS.instanceStop]: 'stopped',
   [ACTION_IDS.instanceKeep]: 'kept',
   [ACTION_IDS.instanceReroute]: 'handed-over',
+  [ACTION_IDS.spotApprove]: 'moved-to-spot',
 };
+
+/** A spot approval that was not the last one needed: "approval 1 of 2". */
+const PARTIAL_APPROVAL = /^approval (\d+) of (\d+)$/;
 
 /**
  * A proposal's outcome, read from what people clicked on its finding since (the audit log: the one
@@ -33,7 +46,7 @@ export async function proposalStatus(caller: CommandContext, id: string): Promis
   const visible = proposal && (proposal.team === null ? caller.roles.admin : caller.visibleTeams.includes(proposal.team));
   if (!proposal || !visible)
     throw new BurnrateError('burnrate_proposal_unknown', `no proposal "${id}" in your teams`, 'Give the id propose_action returned.');
-  const rows = (await caller.deps.store.audit.about(proposal.findingId, proposal.at)).filter((r) => r.action in DECISIONS);
+  const rows = (await caller.deps.store.audit.about(proposal.subject, proposal.at)).filter((r) => r.action in DECISIONS);
   const clicks = rows.map((r) => ({
     at: r.at.toISOString(),
     platform: r.platform,
@@ -42,19 +55,30 @@ export async function proposalStatus(caller: CommandContext, id: string): Promis
     result: r.result,
     detail: r.detail ?? null,
   }));
-  const decided = rows.find((r) => r.result === 'ok' || (r.result === 'dry-run' && r.action === ACTION_IDS.instanceStop));
-  const finding = await caller.deps.store.gpuFindings.get(proposal.findingId);
+  const decided = rows.find(
+    (r) => (r.result === 'ok' && !isPartial(r.detail)) || (r.result === 'dry-run' && r.action !== ACTION_IDS.instanceKeep),
+  );
+  const finding = proposal.action === 'spot' ? null : await caller.deps.store.gpuFindings.get(proposal.subject);
   const outcome: ProposalOutcome = decided
     ? decided.result === 'dry-run'
-      ? 'would-stop (dry run)'
+      ? decided.action === ACTION_IDS.spotApprove
+        ? 'would-move (dry run)'
+        : 'would-stop (dry run)'
       : DECISIONS[decided.action]!
-    : finding?.state === 'resolved'
-      ? 'no-longer-idle'
-      : 'waiting';
+    : rows.some((r) => r.result === 'ok')
+      ? 'approved, waiting for a second approver'
+      : finding?.state === 'resolved'
+        ? 'no-longer-idle'
+        : 'waiting';
   return {
     proposal: { ...proposal, at: proposal.at.toISOString() },
     outcome,
     ...(decided ? { decidedBy: decided.userId, decidedAt: decided.at.toISOString() } : {}),
     clicks,
   };
+}
+
+function isPartial(detail: string | null | undefined): boolean {
+  const match = PARTIAL_APPROVAL.exec(detail ?? '');
+  return match !== null && Number(match[1]) < Number(match[2]);
 }

@@ -4,13 +4,13 @@ import type { Session } from './session.js';
 export interface ActionProposalStore {
   add(proposal: ActionProposal): Promise<void>;
   get(id: string): Promise<ActionProposal | null>;
-  /** The proposals made on one finding, oldest first. */
-  forFinding(findingId: string): Promise<ActionProposal[]>;
+  /** The proposals made on one subject (an idle finding, an instance), oldest first. */
+  forSubject(subject: string): Promise<ActionProposal[]>;
 }
 
 type ProposalRow = Omit<ActionProposal, 'at' | 'action'> & { action: string; at: string };
 
-const COLUMNS = 'id, action, finding_id AS "findingId", instance_id AS "instanceId", team, by_user AS "byUser", reason, at';
+const COLUMNS = 'id, action, subject, instance_id AS "instanceId", team, by_user AS "byUser", reason, at';
 
 const proposalOf = (row: ProposalRow): ActionProposal => ({ ...row, action: row.action as ProposedAction, at: new Date(row.at) });
 
@@ -20,8 +20,8 @@ export class SqlActionProposalStore implements ActionProposalStore {
 
   async add(p: ActionProposal): Promise<void> {
     await this.db.run(
-      'INSERT INTO action_proposals (id, action, finding_id, instance_id, team, by_user, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      [p.id, p.action, p.findingId, p.instanceId, p.team, p.byUser, p.reason, p.at.toISOString()],
+      'INSERT INTO action_proposals (id, action, subject, instance_id, team, by_user, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [p.id, p.action, p.subject, p.instanceId, p.team, p.byUser, p.reason, p.at.toISOString()],
     );
   }
 
@@ -30,10 +30,10 @@ export class SqlActionProposalStore implements ActionProposalStore {
     return row ? proposalOf(row) : null;
   }
 
-  async forFinding(findingId: string): Promise<ActionProposal[]> {
+  async forSubject(subject: string): Promise<ActionProposal[]> {
     const rows = await this.db.rows<ProposalRow>(
-      `SELECT ${COLUMNS} FROM action_proposals WHERE finding_id = ? ORDER BY at, ${this.db.dialect.bytes('id')}`,
-      [findingId],
+      `SELECT ${COLUMNS} FROM action_proposals WHERE subject = ? ORDER BY at, ${this.db.dialect.bytes('id')}`,
+      [subject],
     );
     return rows.map(proposalOf);
   }

@@ -40,16 +40,17 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: oneFindingsTable,
   },
   {
-    // What an assistant proposed through the MCP server (stop or keep an idle instance), so that its
-    // outcome can be asked for by the proposal's id; the outcome itself is the clicks' audit rows.
+    // What an assistant proposed through the MCP server (stop or keep an idle instance, move one to
+    // spot), so that its outcome can be asked for by the proposal's id; the outcome itself is the
+    // audit rows of the clicks on its subject.
     key: '0004-action-proposals',
     sql: `
     CREATE TABLE action_proposals (
-      id text PRIMARY KEY, action text NOT NULL CHECK (action IN ('stop', 'keep')), finding_id text NOT NULL,
+      id text PRIMARY KEY, action text NOT NULL CHECK (action IN ('stop', 'keep', 'spot')), subject text NOT NULL,
       instance_id text NOT NULL, team text, by_user text NOT NULL, reason text, at text NOT NULL
     );
-    CREATE INDEX action_proposals_finding ON action_proposals (finding_id);
-    -- A proposal's outcome is read from the audit rows of its finding.
+    CREATE INDEX action_proposals_subject ON action_proposals (subject);
+    -- A proposal's outcome is read from the audit rows of its subject.
     CREATE INDEX audit_log_subject ON audit_log (subject, at);
     `,
   },

@@ -18,7 +18,7 @@ import { mcpRoutes } from '../../src/mcp/mcp-http.js';
 import { readMcpTokens } from '../../src/mcp/mcp-tokens.js';
 import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { DemoSource } from '../../src/providers/demo/demo-source.js';
-import { ALICE, CAROL, STRANGER } from '../support/demo-org.js';
+import { ALICE, BOB, CAROL, STRANGER } from '../support/demo-org.js';
 import { T } from '../support/gpu-demo.js';
 import { testDeps } from '../support/deps.js';
 import { demoConfig } from '../../src/providers/demo/demo-config.js';
@@ -313,7 +313,7 @@ describe('MCP proposals', () => {
       reason: 'idle since Friday, nobody uses it',
     });
     expect(proposed.isError, textOf(proposed)).toBeFalsy();
-    const { proposal } = proposed.structuredContent as { proposal: { id: string; findingId: string; team: string; byUser: string } };
+    const { proposal } = proposed.structuredContent as { proposal: { id: string; subject: string; team: string; byUser: string } };
     expect(proposal).toMatchObject({ team: 'llm-training', byUser: CAROL });
     // Asking changes nothing in the cloud.
     expect(await stateOf()).toBe('running');
@@ -327,7 +327,7 @@ describe('MCP proposals', () => {
     expect(JSON.stringify(alert.message.blocks)).toContain('idle since Friday, nobody uses it');
     const buttons = alert.message.blocks.flatMap((b) => (b.type === 'actions' ? b.buttons : []));
     const stop = buttons.find((b) => b.action === 'instance.stop')!;
-    expect(JSON.parse(stop.value)).toEqual({ f: proposal.findingId });
+    expect(JSON.parse(stop.value)).toEqual({ f: proposal.subject });
 
     expect((await call(carol, 'proposal_status', { id: proposal.id })).structuredContent).toMatchObject({ outcome: 'waiting', clicks: [] });
 
@@ -355,7 +355,7 @@ describe('MCP proposals', () => {
     expect(again.isError).toBe(true);
     expect(textOf(again)).toMatch(/^Nothing to propose for .+: .+ stopped it at /);
     const audit = (await deps.store.audit.list())
-      .filter((a) => a.subject === proposal.findingId)
+      .filter((a) => a.subject === proposal.subject)
       .map((a) => [a.platform, a.userId, a.action, a.result]);
     expect(audit).toEqual([
       ['mcp', CAROL, 'mcp.propose', 'refused'],
@@ -364,6 +364,48 @@ describe('MCP proposals', () => {
       ['mcp', CAROL, 'mcp.propose', 'ok'],
     ]);
     await carol.close();
+  });
+
+  it('proposes a spot migration through the recommendation and its Approve button, decided by approvers only', async () => {
+    const alice = await connect(TOKENS[ALICE]!);
+    const recs = (await call(alice, 'recommendations')).structuredContent as {
+      recommendations: { kind: string; instanceId: string; name: string | null; blocker?: string | null }[];
+    };
+    const ready = recs.recommendations.find((r) => r.kind === 'spot' && !r.blocker)!;
+    const blocked = recs.recommendations.find((r) => r.kind === 'spot' && r.blocker)!;
+    const refused = await call(alice, 'propose_action', { action: 'spot', instance: blocked.instanceId });
+    expect(textOf(refused)).toMatch(/^Nothing to propose for .+: it is not ready for spot yet: /);
+
+    const proposed = await call(alice, 'propose_action', { action: 'spot', instance: ready.instanceId });
+    expect(proposed.isError, textOf(proposed)).toBeFalsy();
+    const { proposal } = proposed.structuredContent as { proposal: { id: string; subject: string; team: string } };
+    expect(proposal).toMatchObject({ subject: ready.instanceId, team: 'ml-research' });
+    const alert = (await deps.store.console.list('ml-research', ALICE)).at(-1)!;
+    expect(alert.message.summary).toMatch(
+      new RegExp(`^An assistant used by .+ proposes moving ${ready.name} to spot: saves \\$[\\d,.]+ a month$`),
+    );
+    const approve = alert.message.blocks.flatMap((b) => (b.type === 'actions' ? b.buttons : [])).find((b) => b.action === 'spot.approve')!;
+    expect(JSON.parse(approve.value)).toEqual({ i: ready.instanceId });
+    expect((await call(alice, 'proposal_status', { id: proposal.id })).structuredContent).toMatchObject({ outcome: 'waiting' });
+
+    const click = (as: string) =>
+      post('/console/action', JSON.stringify({ as, action: approve.action, value: approve.value, messageId: alert.id }), {
+        'content-type': 'application/json',
+      });
+    await click(ALICE);
+    await click(BOB);
+    const status = (await call(alice, 'proposal_status', { id: proposal.id })).structuredContent as {
+      outcome: string;
+      clicks: { userId: string; result: string }[];
+    };
+    // Alice owns the team but approves nothing; Bob's approval is one of the two this saving needs.
+    expect(status.outcome).toBe('approved, waiting for a second approver');
+    expect(status.clicks.map((c) => [c.userId, c.result])).toEqual([
+      [ALICE, 'refused'],
+      [BOB, 'ok'],
+    ]);
+    expect((await deps.store.spotMigrations.active(ready.instanceId))?.state).not.toBe('migrated');
+    await alice.close();
   });
 
   it("cannot propose on, or read the status of, another team's instance", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GpuFinding } from '../../src/domain/gpu-finding.js';
-import { proposedAlert } from '../../templates/action-proposal.js';
+import { idleFor, proposedAlert } from '../../templates/action-proposal.js';
 import { idleAlert } from '../../templates/idle-alert.js';
 import type { Message } from '../../templates/message.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
@@ -33,16 +33,14 @@ const messages: Record<string, Message> = {
     action: 'stop',
     proposer: 'Carol',
     instance: 'trainer-3',
-    idleMinutes: 840,
-    perDay: 62,
+    figures: `idle ${idleFor(840)}, $62.00/day`,
     reason: 'nobody has used it since Friday',
   }),
   'proposal to keep, hostile reason': proposedAlert(alert, {
     action: 'keep',
     proposer: h('Carol'),
     instance: 'trainer-3',
-    idleMinutes: 3_000,
-    perDay: 62,
+    figures: `idle ${idleFor(3_000)}, $62.00/day`,
     reason: h('a reason'),
   }),
 };

@@ -5,18 +5,20 @@ import { asJson, defineTool } from './tool.js';
 
 export const proposeActionTool = defineTool({
   name: 'propose_action',
-  title: 'Propose stopping or keeping an idle GPU',
+  title: 'Propose stopping, keeping or moving to spot a GPU instance',
   description:
-    "Posts a proposal to stop (or keep running) one idle GPU instance into its team's channel, as its idle alert with the usual buttons, saying that an assistant used by you proposes it. Nothing changes until a person with the right role clicks; returns the proposal's id for proposal_status.",
+    "Posts a proposal into the instance's team channel, saying that an assistant used by you proposes it: stop or keep running an idle instance (its idle alert, with the usual buttons) or move one to spot (its spot recommendation, with Approve spot migration). Nothing changes until a person with the right role clicks; returns the proposal's id for proposal_status.",
   input: {
-    action: z.enum(['stop', 'keep']).describe('stop: propose stopping it; keep: propose keeping it running.'),
+    action: z
+      .enum(['stop', 'keep', 'spot'])
+      .describe('stop or keep: an idle instance, as idle_gpus lists them; spot: an instance with a spot recommendation.'),
     instance: z
       .string()
       .trim()
       .min(1)
       .max(300)
-      .regex(/^[^\s<>`*]+$/, 'an instance id or name as idle_gpus lists it (no spaces or markup)')
-      .describe('The instanceId (or name) of an idle instance, as idle_gpus lists it.'),
+      .regex(/^[^\s<>`*]+$/, 'an instance id or name as idle_gpus or recommendations list it (no spaces or markup)')
+      .describe('The instanceId (or name), as idle_gpus or recommendations list it.'),
     reason: z
       .string()
       .trim()
@@ -27,8 +29,8 @@ export const proposeActionTool = defineTool({
       .describe('Why, in one line of plain text (at most 300 characters): shown with the proposal.'),
   },
   output: {
-    proposal: 'id, action, findingId, instanceId, team, byUser, reason, at',
-    earlier: 'true when the same was proposed before on this idle period: that proposal, nothing posted again',
+    proposal: 'id, action, subject (what the buttons act on), instanceId, team, byUser, reason, at',
+    earlier: 'true when the same was proposed before on the same alert: that proposal, nothing posted again',
   },
   readOnly: false,
   async run(caller, args) {
@@ -51,11 +53,12 @@ export const proposalStatusTool = defineTool({
   name: 'proposal_status',
   title: 'Outcome of a proposal',
   description:
-    'Where a proposal made with propose_action stands: waiting, stopped, kept, handed over, or no longer idle; who decided and every click since.',
+    'Where a proposal made with propose_action stands: waiting, stopped, kept, handed over, moved to spot (or its dry run), approved and waiting for a second approver, or no longer idle; who decided and every click since.',
   input: { id: z.uuid().describe('The id propose_action returned.') },
   output: {
     proposal: 'what was proposed, by whom, when',
-    outcome: 'waiting, stopped, would-stop (dry run), kept, handed-over or no-longer-idle',
+    outcome:
+      'waiting, stopped, would-stop (dry run), kept, handed-over, moved-to-spot, would-move (dry run), approved (waiting for a second approver) or no-longer-idle',
     decidedBy: 'who clicked, once decided',
     decidedAt: 'when',
     clicks: 'every click on the alert since the proposal, refusals included',

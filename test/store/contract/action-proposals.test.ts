@@ -8,7 +8,7 @@ describeStores('action proposals', (store) => {
     const proposal = {
       id: '7f1c2a9e-8d3b-4c55-9a10-2b7e4d6f8a01',
       action: 'stop' as const,
-      findingId: 'gpu.idle:i-0abc:2026-11-17T22:00:00.000Z',
+      subject: 'gpu.idle:i-0abc:2026-11-17T22:00:00.000Z',
       instanceId: 'i-0abc',
       team: 'llm-training',
       byUser: 'U0CAROL',
@@ -16,16 +16,16 @@ describeStores('action proposals', (store) => {
       at: at('2026-11-18T06:00:00Z'),
     };
     await store().proposals.add(proposal);
-    await store().proposals.add({ ...proposal, id: 'b2c3d4e5-0000-4000-8000-000000000000', action: 'keep', team: null, reason: null });
+    await store().proposals.add({ ...proposal, id: 'b2c3d4e5-0000-4000-8000-000000000000', action: 'spot', team: null, reason: null });
     expect(await store().proposals.get(proposal.id)).toEqual(proposal);
-    expect(await store().proposals.get('b2c3d4e5-0000-4000-8000-000000000000')).toMatchObject({ action: 'keep', team: null, reason: null });
+    expect(await store().proposals.get('b2c3d4e5-0000-4000-8000-000000000000')).toMatchObject({ action: 'spot', team: null, reason: null });
     expect(await store().proposals.get('no-such-id')).toBeNull();
     await expect(store().proposals.add(proposal)).rejects.toThrow();
-    expect((await store().proposals.forFinding(proposal.findingId)).map((p) => [p.id, p.action])).toEqual([
+    expect((await store().proposals.forSubject(proposal.subject)).map((p) => [p.id, p.action])).toEqual([
       ['7f1c2a9e-8d3b-4c55-9a10-2b7e4d6f8a01', 'stop'],
-      ['b2c3d4e5-0000-4000-8000-000000000000', 'keep'],
+      ['b2c3d4e5-0000-4000-8000-000000000000', 'spot'],
     ]);
-    expect(await store().proposals.forFinding('gpu.idle:i-other')).toEqual([]);
+    expect(await store().proposals.forSubject('gpu.idle:i-other')).toEqual([]);
   });
 });
 
