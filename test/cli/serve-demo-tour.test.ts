@@ -88,6 +88,15 @@ describe('npm start on the demo: what a first visit finds', () => {
     expect(stream.latest).toEqual(latest);
   });
 
+  it("shows the demo's runaway in the vision channel at start: the anomaly alert naming the search", async () => {
+    const vision = TEAMS.find((t) => t.id === 'vision')!;
+    const page = (await (await fetch(`http://127.0.0.1:${serve.port}/console/messages?channel=vision&as=${vision.owner}`)).json()) as {
+      html: string;
+    };
+    expect(page.html).toContain(`${vision.name}: spend anomaly`);
+    expect(page.html).toContain('cv-hpo-sweep-17');
+  });
+
   it("posts last month's review with its chart in every team's channel at start, whatever the day, and once", async () => {
     expect(serve.out()).toContain(`monthly review: last month's review posted for ${TEAMS.map((t) => t.id).join(', ')}`);
     for (const team of TEAMS) {
