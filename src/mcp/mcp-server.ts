@@ -9,6 +9,7 @@ import { callerOf } from './mcp-caller.js';
 import { MCP_TOOLS } from './tools/index.js';
 import type { McpTool } from './tools/tool.js';
 import { registerPrompts } from './mcp-prompts.js';
+import { registerResources } from './mcp-resources.js';
 
 const INSTRUCTIONS =
   "burnrate answers cost questions about cloud and GPU spend with the figures its chat commands and CLI give, for the teams the user may see in chat. Amounts are in the answer's currency. propose_action asks the team in its chat channel; it never acts by itself.";
@@ -34,6 +35,7 @@ export function createMcpServer(deps: Deps, userId: string): McpServer {
     );
   }
   registerPrompts(server);
+  registerResources(server, deps, userId);
   return server;
 }
 

@@ -190,6 +190,15 @@ describe('MCP tools', () => {
       expect(tool.outputSchema?.type).toBe('object');
       expect(tool.annotations?.readOnlyHint).toBe(tool.name !== 'propose_action');
     }
+    const resources = await client.listResources();
+    expect(resources.resources.map((r) => r.uri)).toEqual(['burnrate://teams', 'burnrate://freshness']);
+    const teams = await client.readResource({ uri: 'burnrate://teams' });
+    const content = teams.contents[0] as { text: string };
+    expect(JSON.parse(content.text).teams.map((t: { id: string; roles: string[] }) => [t.id, t.roles])).toEqual([
+      ['llm-training', ['owner']],
+    ]);
+    const freshness = JSON.parse(((await client.readResource({ uri: 'burnrate://freshness' })).contents[0] as { text: string }).text);
+    expect(freshness.sources.length).toBeGreaterThan(0);
     const prompts = await client.listPrompts();
     expect(prompts.prompts.map((p) => p.name)).toEqual(['weekly_cost_review', 'why_did_spend_jump']);
     await client.close();
