@@ -1,3 +1,4 @@
+import { capacityBlockEnds, type CapacityBlockEnd } from '../checks/idle/capacity-block-ends.js';
 import { instanceLinks } from '../domain/instance-links.js';
 import { idleFindings } from '../checks/idle/idle-findings.js';
 import { idleInstanceOf } from '../checks/idle/idle-instance-of.js';
@@ -36,10 +37,17 @@ export async function stillIdle(deps: Deps, instanceId: string): Promise<boolean
  * window (an exporter not running, a node the scrape misses): reported, and idle findings too
  * where `gpu.idle.missing` counts missing data as idle.
  */
-export async function detectGpus(deps: Deps, now: Date): Promise<{ findings: GpuFinding[]; unmetered: UnmeteredGpu[] }> {
+export async function detectGpus(
+  deps: Deps,
+  now: Date,
+): Promise<{ findings: GpuFinding[]; unmetered: UnmeteredGpu[]; blockEnds: CapacityBlockEnd[] }> {
   const snapshot = await loadGpuSnapshot(deps, { window: metricsWindow(deps, now) });
   const { findings, unmetered } = idleIn(deps, snapshot, now);
-  return { findings: await withBilledRuns(deps, findings, snapshot.window.start), unmetered };
+  return {
+    findings: await withBilledRuns(deps, findings, snapshot.window.start),
+    unmetered,
+    blockEnds: capacityBlockEnds(snapshot.instances, now),
+  };
 }
 
 /** The idle rules over a snapshot, each finding named as its instance is. */

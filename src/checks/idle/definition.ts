@@ -8,6 +8,8 @@ import { ownerIdleAlert } from '../../../templates/idle-alert.js';
 import { inTimeZone } from '../../../templates/message.js';
 import type { ClusterRead } from '../../ports/cluster-read.js';
 import { unansweredClusterNotices } from './definition/cluster-notices.js';
+import { capacityBlockNotices } from './definition/capacity-block-notices.js';
+import type { CapacityBlockEnd } from './capacity-block-ends.js';
 import type { Deps } from '../../deps.js';
 import { instanceLabel, type GpuFinding, type TrackedGpuFinding, type UnmeteredGpu } from '../../domain/gpu-finding.js';
 import { UNOWNED_ID } from '../../domain/unowned.js';
@@ -46,6 +48,8 @@ interface GpuInput {
   unmetered: UnmeteredGpu[];
   /** Clusters whose API server did not answer this run's read. */
   unanswered: ClusterRead[];
+  /** Capacity Blocks ending within a day, to announce. */
+  blockEnds: CapacityBlockEnd[];
 }
 
 interface GpuRun {
@@ -56,6 +60,7 @@ interface GpuRun {
   tracked: TrackedGpuFinding[];
   unmetered: UnmeteredGpu[];
   unanswered: ClusterRead[];
+  blockEnds: CapacityBlockEnd[];
 }
 
 /**
@@ -89,19 +94,21 @@ export function gpuCheck(options: GpuCheckOptions = {}): CheckDefinition<'gpuFin
       ]);
       const tracked = (await deps.store.gpuFindings.listOpen()).filter(inScope);
       const unanswered = ((await deps.gpu?.clusters?.()) ?? []).filter((c) => c.unanswered);
-      return { all, keeps, tracked, unmetered: detected.unmetered.filter(inScope), unanswered };
+      const blockEnds = detected.blockEnds.filter(inScope);
+      return { all, keeps, tracked, unmetered: detected.unmetered.filter(inScope), unanswered, blockEnds };
     },
     evaluate: ({ all, keeps }) => all.filter((f) => !keeps.has(f.instanceId)),
-    reconcile(deps, { all, keeps, tracked, unmetered, unanswered }, current, now) {
+    reconcile(deps, { all, keeps, tracked, unmetered, unanswered, blockEnds }, current, now) {
       const change = reconcileGpuFindings(carryOver(deps, current, tracked, now), tracked);
       const firstSeen = new Map(tracked.map((f) => [f.id, f.firstSeen]));
       const open = [...change.opened, ...change.stillOpen].map((f) => ({ ...f, firstSeen: firstSeen.get(f.id) ?? now }));
-      return { change, open, kept: all.filter((f) => keeps.has(f.instanceId)), tracked, unmetered, unanswered };
+      return { change, open, kept: all.filter((f) => keeps.has(f.instanceId)), tracked, unmetered, unanswered, blockEnds };
     },
-    alerts: async (deps, { open, change, unmetered, unanswered }, now) => [
+    alerts: async (deps, { open, change, unmetered, unanswered, blockEnds }, now) => [
       ...(await addressIdleAlerts(deps, open, change, now)),
       ...coverageNotices(deps, unmetered, now),
       ...unansweredClusterNotices(deps, unanswered, now, options.teams),
+      ...capacityBlockNotices(deps, blockEnds),
     ],
     afterRecord: (deps, { open }, now) => autoStopIdle(deps, open, now),
     report({ change, open, kept, tracked, unmetered }, queued) {
