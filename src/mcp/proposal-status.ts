@@ -38,7 +38,7 @@ const DECISIONS: Record<string, ProposalOutcome> = {
 const PARTIAL_APPROVAL = /^approval (\d+) of (\d+)$/;
 
 /**
- * A proposal's outcome, read from what people clicked on its finding since (the audit log: the one
+ * A proposal's outcome, read from what people clicked on its subject since (the audit log: the one
  * record of every click, whichever platform it came from); only for users who may see its team.
  */
 export async function proposalStatus(caller: CommandContext, id: string): Promise<ProposalStatus> {
@@ -46,7 +46,7 @@ export async function proposalStatus(caller: CommandContext, id: string): Promis
   const visible = proposal && (proposal.team === null ? caller.roles.admin : caller.visibleTeams.includes(proposal.team));
   if (!proposal || !visible)
     throw new BurnrateError('burnrate_proposal_unknown', `no proposal "${id}" in your teams`, 'Give the id propose_action returned.');
-  const rows = (await caller.deps.store.audit.about(proposal.subject, proposal.at)).filter((r) => r.action in DECISIONS);
+  const rows = (await caller.deps.store.audit.about(proposal.subject, proposal.at)).filter((r) => Object.hasOwn(DECISIONS, r.action));
   const clicks = rows.map((r) => ({
     at: r.at.toISOString(),
     platform: r.platform,
