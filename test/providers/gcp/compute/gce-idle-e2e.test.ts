@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadPriceCatalog } from '../../../../src/catalog/price-catalog.js';
 import type { Deps } from '../../../../src/deps.js';
 import { runGpuCheck } from '../../../../src/jobs/gpu-check.js';
@@ -117,6 +117,10 @@ function opsAgentGpus(): FakeOpsAgentGpu[] {
 
 let compute: FakeComputeEngine | undefined;
 let prom: FakePrometheus | undefined;
+
+// The Compute Engine and Cloud Monitoring clients take seconds to load (their protos), longer on a
+// busy machine: loaded once here, as burnrate loads them at the first GPU read, not inside a test's time.
+beforeAll(() => import('../../../../src/providers/gcp/gcp-gpu.js'), 180_000);
 
 beforeEach(async () => {
   compute = await FakeComputeEngine.start(VMS, opsAgentGpus());

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Deps } from '../../../../src/deps.js';
 import { demoConfig } from '../../../../src/providers/demo/demo-config.js';
 import { buildGpuDeps } from '../../../../src/providers/gpu-registry.js';
@@ -18,6 +18,10 @@ const TRAINER = `//compute.googleapis.com/projects/${PROJECT}/zones/us-central1-
 
 let compute: FakeComputeEngine;
 let prom: FakePrometheus;
+
+// The Compute Engine and Cloud Monitoring clients take seconds to load (their protos), longer on a
+// busy machine: loaded once here, as burnrate loads them at the first GPU read, not inside a test's time.
+beforeAll(() => import('../../../../src/providers/gcp/gcp-gpu.js'), 180_000);
 
 beforeEach(async () => {
   compute = await FakeComputeEngine.start(
