@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadPriceCatalog } from '../../../../src/catalog/price-catalog.js';
 import type { Deps } from '../../../../src/deps.js';
@@ -17,6 +20,7 @@ import { STRANGER } from '../../../support/demo-org.js';
 import { testDeps } from '../../../support/deps.js';
 import { findingOfInstance, press } from '../../../support/gpu-demo.js';
 import { useGoogleWorkloadIdentity } from './gce-test-env.js';
+import { cli, workDir } from '../../../support/run-cli.js';
 
 // Wednesday 18 Nov 2026, 06:00 UTC; the idle GPUs went idle at 01:00.
 const NOW = '2026-11-18T06:00:00Z';
@@ -205,6 +209,32 @@ describe('Compute Engine GPU VMs and DCGM metrics from burnrate.yml', () => {
     const ledger = await loadSavingsLedger(deps, monthOf('2026-11-01'));
     expect(ledger.lines.map((l) => [l.resourceId, l.byUser])).toEqual([[VISION_IDLE, ALICE]]);
     expect(ledger.lines[0]!.expectedDaily).toBeCloseTo(a2Price() * 24, 2);
+  });
+
+  it('burnrate idle --json lists the idle VMs with their team, price and protection', async () => {
+    const cwd = workDir();
+    writeFileSync(
+      join(cwd, 'burnrate.yml'),
+      stringify({
+        teams: [{ id: 'vision' }, { id: 'nlp' }],
+        sources: [],
+        gpu: {
+          metrics: [{ type: 'prometheus', url: prom!.url, bearerTokenEnv: 'PROM_TOKEN' }],
+          inventory: [{ type: 'gce', projects: [PROJECT] }],
+        },
+      }),
+    );
+    const result = await cli(['idle', '--json'], { cwd, now: NOW, env: { PROM_TOKEN: TOKEN } });
+    expect(result.err).toBe('');
+    const { idle } = JSON.parse(result.out) as { idle: { instanceId: string; team: string; hourlyPrice: number; protected: boolean }[] };
+    expect(idle.map((f) => [f.instanceId, f.team, f.protected]).sort()).toEqual(
+      [
+        [NLP_PROTECTED, 'nlp', true],
+        [VISION_IDLE, 'vision', false],
+      ].sort(),
+    );
+    expect(idle.find((f) => f.instanceId === VISION_IDLE)!.hourlyPrice).toBe(a2Price());
+    expect(compute!.callsOf('instances.stop')).toHaveLength(0);
   });
 
   it('in dry run (actions not enabled) stops nothing', async () => {
