@@ -39,7 +39,8 @@ export function gcpGpu(config: Config, env: NodeJS.ProcessEnv = process.env): Pr
   const inventories = gce.map(
     (source) => new GceGpuInventory({ projects: source.projects, tagKeys: config.ownership.tagKeys, resolveTeam, client: instances }),
   );
-  const port = new GceInstancePort({ instances, operations, discardLocalSsd: gce.some((source) => source.discardLocalSsd) });
+  const discardLocalSsdIn = new Set(gce.flatMap((source) => (source.discardLocalSsd ? source.projects : [])));
+  const port = new GceInstancePort({ instances, operations, discardLocalSsdIn });
   const spot = new GceSpotPort({
     groups: new InstanceGroupManagersClient(options),
     templates: new InstanceTemplatesClient(options),

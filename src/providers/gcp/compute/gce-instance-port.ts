@@ -20,8 +20,8 @@ type Instance = protos.google.cloud.compute.v1.IInstance;
 export interface GceInstancePortOptions {
   instances: InstancesClient;
   operations: ZoneOperationsClient;
-  /** Stop a VM with local SSDs, whose data a stop discards; false: such a VM is refused. */
-  discardLocalSsd: boolean;
+  /** The projects whose VMs with local SSDs may be stopped (a stop discards their data); any other such VM is refused. */
+  discardLocalSsdIn: ReadonlySet<string>;
   /** Waits between reads of the stop's zone operation: the first read is at once, the last wait repeats. */
   pollDelaysMs?: readonly number[];
   /** How long a stop's operation is followed before burnrate answers that it is still under way. */
@@ -64,12 +64,12 @@ export class GceInstancePort implements InstanceActionPort {
     const decided = decideStop(state);
     if (decided) return { ...decided, detail: decided.detail.replace(id, name) };
     const localSsds = (instance.disks ?? []).filter((d) => String(d.type) === 'SCRATCH').length;
-    if (localSsds > 0 && !this.options.discardLocalSsd)
+    if (localSsds > 0 && !this.options.discardLocalSsdIn.has(key.project))
       return {
         id,
         outcome: 'refused',
         previousState: state.state,
-        detail: `${name} has ${localSsds} local SSD${localSsds > 1 ? 's' : ''}, whose data a stop discards; burnrate does not stop it. Set discardLocalSsd: true on the gce inventory in burnrate.yml to allow it.`,
+        detail: `${name} has ${localSsds} local SSD${localSsds > 1 ? 's' : ''}, whose data a stop discards; burnrate does not stop it. Set discardLocalSsd: true on the gce inventory of ${key.project} in burnrate.yml to allow it.`,
       };
     if (dryRun)
       return {

@@ -99,7 +99,7 @@ describe('Compute Engine GPU inventory', () => {
 describe('Compute Engine stop port', () => {
   it('stops a running VM once, following its operation to DONE; a second stop sends nothing', async () => {
     const target = vm(1);
-    const port = new GceInstancePort({ ...(await clients([target])), discardLocalSsd: false, pollDelaysMs: [0] });
+    const port = new GceInstancePort({ ...(await clients([target])), discardLocalSsdIn: new Set<string>(), pollDelaysMs: [0] });
     const [first, second] = await Promise.all([port.stop(idOf(target), { dryRun: false }), port.stop(idOf(target), { dryRun: false })]);
     expect(first).toMatchObject({ outcome: 'stopped', previousState: 'running' });
     expect(second).toMatchObject({ outcome: 'already-stopped' });
@@ -111,14 +111,14 @@ describe('Compute Engine stop port', () => {
 
   it('refuses a VM with local SSDs unless discarding them is configured, then sends discardLocalSsd', async () => {
     const target = vm(1, { machineType: 'a3-highgpu-8g', localSsds: 16 });
-    const refused = new GceInstancePort({ ...(await clients([target])), discardLocalSsd: false, pollDelaysMs: [0] });
+    const refused = new GceInstancePort({ ...(await clients([target])), discardLocalSsdIn: new Set<string>(), pollDelaysMs: [0] });
     const answer = await refused.stop(idOf(target), { dryRun: false });
     expect(answer.outcome).toBe('refused');
     expect(answer.detail).toContain('16 local SSDs');
     expect(answer.detail).toContain('discardLocalSsd: true');
     expect(fake!.callsOf('instances.stop')).toHaveLength(0);
 
-    const allowed = new GceInstancePort({ ...(await clients([target])), discardLocalSsd: true, pollDelaysMs: [0] });
+    const allowed = new GceInstancePort({ ...(await clients([target])), discardLocalSsdIn: new Set([PROJECT]), pollDelaysMs: [0] });
     expect((await allowed.stop(idOf(target), { dryRun: false })).outcome).toBe('stopped');
     expect(fake!.callsOf('instances.stop').map((c) => c.query.get('discardLocalSsd'))).toEqual(['true']);
   });
@@ -126,7 +126,7 @@ describe('Compute Engine stop port', () => {
   it('never stops a VM labelled burnrate-protect, and a dry run only reads', async () => {
     const guarded = vm(1, { labels: { team: 'vision', 'burnrate-protect': 'true' } });
     const free = vm(3);
-    const port = new GceInstancePort({ ...(await clients([guarded, free])), discardLocalSsd: false });
+    const port = new GceInstancePort({ ...(await clients([guarded, free])), discardLocalSsdIn: new Set<string>() });
     expect((await port.stop(idOf(guarded), { dryRun: false })).detail).toContain('burnrate-protect=true');
     expect((await port.stop(idOf(free), { dryRun: true })).outcome).toBe('would-stop');
     expect(fake!.callsOf('instances.stop')).toHaveLength(0);
@@ -136,7 +136,7 @@ describe('Compute Engine stop port', () => {
     const target = vm(1, {
       stopError: { code: 'RESOURCE_OPERATION_RATE_EXCEEDED', message: 'Operation rate exceeded for resource vm-1.' },
     });
-    const port = new GceInstancePort({ ...(await clients([target])), discardLocalSsd: false, pollDelaysMs: [0] });
+    const port = new GceInstancePort({ ...(await clients([target])), discardLocalSsdIn: new Set<string>(), pollDelaysMs: [0] });
     await expect(port.stop(idOf(target), { dryRun: false })).rejects.toMatchObject({
       code: 'burnrate_gce_operation_failed',
       message: expect.stringContaining('RESOURCE_OPERATION_RATE_EXCEEDED: Operation rate exceeded for resource vm-1.'),
@@ -146,7 +146,7 @@ describe('Compute Engine stop port', () => {
 
   it('says so when the VM is gone or the stop permission is missing', async () => {
     const target = vm(1);
-    const port = new GceInstancePort({ ...(await clients([target])), discardLocalSsd: false });
+    const port = new GceInstancePort({ ...(await clients([target])), discardLocalSsdIn: new Set<string>() });
     await expect(port.stop(gceInstanceId({ project: PROJECT, zone: 'us-central1-a', id: '42' }), { dryRun: false })).rejects.toMatchObject({
       code: 'burnrate_gce_instance_not_found',
     });
