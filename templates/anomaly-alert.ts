@@ -25,8 +25,10 @@ export interface AnomalyAlertData {
 const DIMENSION_NAMES: Record<AnomalyDriver['dimension'], string> = { service: 'service', resource: 'resource', team: 'team' };
 
 /** One line of why: "+$4,210 vs usual: 78% from resource llm-sweep-17, 95% from service Amazon EC2". */
-export function anomalyWhy(f: Pick<AnomalyFinding, 'excess' | 'currency' | 'drivers'>): string {
+export function anomalyWhy(f: Pick<AnomalyFinding, 'excess' | 'currency' | 'drivers' | 'provider'>): string {
   const money = (n: number) => formatMoney(n, f.currency);
+  // A cloud's anomaly burnrate did not find: measured against the cloud's expected spend, not burnrate's usual.
+  if (f.provider?.alone) return `+${money(f.excess)} vs expected by ${f.provider.label}`;
   const tops = (['resource', 'service'] as const).flatMap((dimension) => {
     const top = f.drivers.find((d) => d.dimension === dimension);
     return top ? [`${Math.round(top.share * 100)}% from ${DIMENSION_NAMES[dimension]} ${top.key}`] : [];
@@ -51,7 +53,7 @@ export function anomalyAlert(data: AnomalyAlertData): Message {
     {
       type: 'text',
       text: alone
-        ? `${alone.label}: **${money(f.actual)}** spent from ${shortDate(f.started)} to ${when} against **${money(f.expected)}** it expected. ${rootCausesOf(alone, money)}`
+        ? `${alone.label}: **${money(f.actual)}** spent ${f.started === f.day ? `on ${when}` : `from ${shortDate(f.started)} to ${when}`} against **${money(f.expected)}** it expected. ${rootCausesOf(alone, money)}`
         : `**${spent}** spent on ${when} against **${money(f.expected)}** expected (${f.deviations} robust deviations above). ${anomalyWhy(f)}. Started ${shortDate(f.started)}.`,
     },
   ];
