@@ -118,8 +118,13 @@ describe("AWS Cost Anomaly Detection's anomalies in the anomaly check", () => {
     expect(alert).toContain('spend anomaly, +$');
     expect(alert).toContain('AWS Cost Anomaly Detection found it too (since 8 Nov, +$4,210.00).');
 
-    await dispatchClick(deps, CAROL, 'anomaly.not-expected', { f: run.findings[0]!.id });
+    // A double click, both at once: one answer, one feedback.
+    await Promise.all([
+      dispatchClick(deps, CAROL, 'anomaly.not-expected', { f: run.findings[0]!.id }),
+      dispatchClick(deps, CAROL, 'anomaly.not-expected', { f: run.findings[0]!.id }),
+    ]);
     expect(feedbackCalls()).toEqual([{ AnomalyId: 'a-1', Feedback: 'YES' }]);
+    expect((await deps.store.audit.list()).map((e) => e.result).sort()).toEqual(['duplicate', 'ok']);
     fake.assertNoUnexpectedCalls();
   });
 
