@@ -15,7 +15,7 @@ describe('burnrate idle and burnrate audit', () => {
     const text = await cli(['idle'], { cwd, now: NOW });
     expect(text.err).toBe('');
     expect(text.code).toBe(0);
-    expect(text.out).toMatch(/^Idle GPUs of all teams: 12, \$[\d,.]+ per day/);
+    expect(text.out).toMatch(/^Idle GPUs of all teams: 13, \$[\d,.]+ per day/);
     expect(text.out).toContain('alice-notebook');
     expect(text.out).toContain('llm-pretrain-a3-0');
     expect(text.out).toMatch(/tmp-debug-box +g5\.12xlarge +\(none\)/);

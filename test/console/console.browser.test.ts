@@ -313,7 +313,7 @@ describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
 
   it('shows the idle alert; Keep 4 h updates it; Stop now asks first and answers with the dry run', async () => {
     // Every team and the unowned instances, each on two platforms: the terminal and the console.
-    expect(serve.out()).toMatch(/idle-GPU check: 12 idle instance\(s\), 10 alert\(s\) queued \(actions are dry runs\)/);
+    expect(serve.out()).toMatch(/idle-GPU check: 13 idle instance\(s\), 10 alert\(s\) queued \(actions are dry runs\)/);
     page = await browser.context.newPage();
     page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
     await page.goto(`http://127.0.0.1:${serve.port}/?channel=ml-research&as=${ALICE}`);
@@ -329,7 +329,7 @@ describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
 
     await idleAlert().getByRole('button', { name: 'Keep 4 h' }).first().click();
     await idleAlert()
-      .locator('.b-context', { hasText: `Kept running by ${ALICE} until 2026-11-18 11:00 CET` })
+      .locator('.b-context', { hasText: `Kept running by Alice Martin until 2026-11-18 11:00 CET` })
       .waitFor(WAIT);
     expect(await idleAlert().locator('button').allTextContents()).toEqual([...perInstance, ...perInstance]);
 
@@ -352,7 +352,7 @@ describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
     await picker.getByRole('button', { name: 'LLM Training' }).click();
     await page.locator('#stream > article.msg-private', { hasText: 'Handed research-shared-notebook to LLM Training.' }).waitFor(WAIT);
     await idleAlert()
-      .locator('.b-context', { hasText: `Handed to LLM Training by ${ALICE}` })
+      .locator('.b-context', { hasText: `Handed to LLM Training by Alice Martin` })
       .waitFor(WAIT);
     expect(await idleAlert().locator('button').count()).toBe(4); // the V100 box's, still to answer
 
