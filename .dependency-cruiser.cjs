@@ -2,7 +2,7 @@
  * The layer rules of burnrate's layout (ARCHITECTURE.md, "Layers"); `npm test` fails on any violation.
  * Imports point down LAYERS, one row after another; within a row imports are free (cycles aside).
  */
-const CLOUD_SDKS = '(@aws-sdk|@smithy|@google-cloud|@kubernetes|@azure)/';
+const CLOUD_SDKS = '(@aws-sdk|@smithy|@google-cloud|@kubernetes|@azure|google-auth-library)/';
 /** The product's code; benchmarks and scripts may drive SDKs directly (bare Bolt is the Slack peer). */
 const PRODUCT = '^(src|templates|commands)/';
 

@@ -39,6 +39,9 @@ const httpUrl = text('a URL such as http://prometheus.monitoring:9090').refine(
   },
 );
 
+/** Managed Service for Prometheus' API root: /v1/projects/<project id or number>/location/<location>/prometheus. */
+const GOOGLE_PROMETHEUS_PATH = /^\/v1\/projects\/[a-z0-9][-a-z0-9]*\/location\/[a-z0-9-]+\/prometheus\/?$/;
+
 export const prometheusMetricsSchema = z
   .strictObject({
     type: z.literal('prometheus'),
@@ -51,6 +54,8 @@ export const prometheusMetricsSchema = z
     bearerTokenFile: text('the path of a file holding the bearer token').optional(),
     /** Amazon Managed Service for Prometheus: requests signed with SigV4 (service aps) by the default AWS credentials. */
     sigv4: z.strictObject({ region: awsRegion }, { error: 'expected sigv4: { region: <the workspace region> }' }).optional(),
+    /** Google Cloud Managed Service for Prometheus: an access token from Application Default Credentials (scope monitoring.read). */
+    google: z.literal(true, { error: 'expected google: true (Application Default Credentials), or no google key' }).optional(),
     /** A private CA for an https url, trusted beside the system's: PEM text, or a file holding it. */
     ca: text('PEM text beginning -----BEGIN CERTIFICATE-----')
       .refine((pem) => pem.includes('-----BEGIN CERTIFICATE-----'), { error: 'expected PEM text beginning -----BEGIN CERTIFICATE-----' })
@@ -63,8 +68,13 @@ export const prometheusMetricsSchema = z
       .max(600, { error: 'expected at most 600 seconds' })
       .default(60),
   })
-  .refine((source) => [source.bearerTokenEnv, source.bearerTokenFile, source.sigv4].filter(Boolean).length <= 1, {
-    error: 'expected one way to authenticate: bearerTokenEnv, bearerTokenFile or sigv4, not several',
+  .refine((source) => [source.bearerTokenEnv, source.bearerTokenFile, source.sigv4, source.google].filter(Boolean).length <= 1, {
+    error: 'expected one way to authenticate: bearerTokenEnv, bearerTokenFile, sigv4 or google, not several',
+  })
+  .refine((source) => !source.google || GOOGLE_PROMETHEUS_PATH.test(new URL(source.url).pathname), {
+    error:
+      "expected google: true with the url of the project's Prometheus API, https://monitoring.googleapis.com/v1/projects/PROJECT_ID/location/global/prometheus (the part before /api/v1)",
+    path: ['url'],
   })
   .refine((source) => !(source.ca && source.caFile), { error: 'expected ca or caFile, not both' })
   .refine((source) => !(source.ca || source.caFile) || source.url.startsWith('https:'), {

@@ -72,16 +72,26 @@ export class FakePrometheus {
     private gpus: readonly FakeDcgmGpu[],
     private token: string | undefined,
     private readonly hosts: readonly FakeNodeHost[],
+    private readonly basePath: string,
   ) {}
 
+  /** `basePath`: where the API is mounted, e.g. Managed Service for Prometheus' /v1/projects/p/location/global/prometheus; `url` includes it. */
   static async start(
-    options: { gpus?: readonly FakeDcgmGpu[]; token?: string; hosts?: readonly FakeNodeHost[] } = {},
+    options: { gpus?: readonly FakeDcgmGpu[]; token?: string; hosts?: readonly FakeNodeHost[]; basePath?: string } = {},
   ): Promise<FakePrometheus> {
     let fake: FakePrometheus | undefined;
     const server = createServer((req, res) => void fake?.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    fake = new FakePrometheus(server, `http://127.0.0.1:${port}`, options.gpus ?? [], options.token, options.hosts ?? []);
+    const basePath = options.basePath ?? '';
+    fake = new FakePrometheus(
+      server,
+      `http://127.0.0.1:${port}${basePath}`,
+      options.gpus ?? [],
+      options.token,
+      options.hosts ?? [],
+      basePath,
+    );
     return fake;
   }
 
@@ -130,7 +140,7 @@ export class FakePrometheus {
     };
     this.requests.push(request);
 
-    if (url.pathname !== '/api/v1/query_range' || (req.method !== 'GET' && req.method !== 'POST')) {
+    if (url.pathname !== `${this.basePath}/api/v1/query_range` || (req.method !== 'GET' && req.method !== 'POST')) {
       this.unexpected.push(`${req.method} ${url.pathname}`);
       return send(res, 404, 'text/plain', '404 page not found\n');
     }

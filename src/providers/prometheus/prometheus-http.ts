@@ -79,7 +79,7 @@ export class PrometheusHttpClient {
   private refused(status: number): BurnrateError {
     const hint =
       this.#auth?.refusedHint ??
-      'This Prometheus wants credentials: give the source a bearer token (bearerTokenEnv or bearerTokenFile) or sigv4, or point it at an endpoint that needs none.';
+      'This Prometheus wants credentials: give the source a bearer token (bearerTokenEnv or bearerTokenFile), sigv4 or google, or point it at an endpoint that needs none.';
     return new BurnrateError(
       'burnrate_prometheus_unauthorized',
       `Prometheus at ${this.displayUrl} refused the request (HTTP ${status}).`,
