@@ -139,7 +139,7 @@ describe('burnrate waste on the demo organisation', () => {
     await dispatch(t.deps, asked);
     const [answer] = asked.reply.privates;
     expect(answer!.summary).toMatch(/^GPU waste, ML Research: \$[\d,.]+ of \$[\d,.]+ a month/);
-    expect(answer!.blocks.some((b) => b.type === 'image' && b.png.length > 100)).toBe(true);
+    expect(answer!.blocks.some((b) => (b.type === 'image' || b.type === 'plot') && (b.png?.length ?? 0) > 100)).toBe(true);
     const buttons = answer!.blocks.flatMap((b) => (b.type === 'actions' ? b.buttons : []));
     expect(buttons.map((b) => b.action)).toEqual(['spot.approve']);
     expect(asked.reply.text()).not.toContain('LLM Training');
