@@ -72,7 +72,7 @@ describe('a runaway-sweep alert in Teams: Stop sweep (confirmed, refused, dry ru
     const done = await click(CAROL);
     expect(done.type).toBe('application/vnd.microsoft.card.adaptive');
     expect(adaptiveCardProblems(done.value)).toEqual([]);
-    expect(cardText(done.value)).toContain(`Sweep stopped 2026-11-18 06:00 UTC by ${CAROL.aadObjectId}`);
+    expect(cardText(done.value)).toContain(`Sweep stopped 2026-11-18 06:00 UTC by <at>${CAROL.aadObjectId}</at>`);
     expect(cardText(done.value)).toContain('3 stopped, left running: llm-sweep-0 (protected or not running).');
     expect(cardText(done.value)).toMatch(/llm-sweep-1\ng5\.12xlarge\nstopped/);
     expect(cardButtons(done.value).filter((b) => b.verb === 'sweep.stop')).toEqual([]);
