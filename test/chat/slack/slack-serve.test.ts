@@ -66,8 +66,11 @@ describe('burnrate serve with Slack', () => {
       // Then the runaway-sweep check (the demo's lr-warmup sweep runs over llm-training's cap): its alert goes out too.
       const sweepAlerts = Number(/sweep caps: \d+ sweep\(s\) over a cap, (\d+) alert\(s\) queued/.exec(out)?.[1]);
       expect(sweepAlerts).toBeGreaterThanOrEqual(0);
+      // And the spend anomaly check (the demo's runaway search in vision): on a first start its messages are new posts.
+      const anomalyAlerts = Number(/anomaly check: \d+ open anomal(?:y|ies), (\d+) message\(s\) queued/.exec(out)?.[1]);
+      expect(anomalyAlerts).toBeGreaterThanOrEqual(0);
       // Alerts leave through the outbox, which may still be sending when the start line prints.
-      const queued = alerts + idleAlerts + sweepAlerts;
+      const queued = alerts + idleAlerts + sweepAlerts + anomalyAlerts;
       // A budget alert's chart is a post of its own in the alert's thread, drawn by Slack (data_visualization).
       const isChart = (p: { args: Record<string, unknown> }) => JSON.stringify(p.args.blocks ?? '').includes('data_visualization');
       const alertPosts = () => fake.callsOf('chat.postMessage').filter((p) => !isChart(p));
