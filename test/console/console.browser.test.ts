@@ -328,9 +328,7 @@ describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
     expect(await idleAlert().locator('button').allTextContents()).toEqual([...perInstance, ...perInstance, ...perInstance]);
 
     await idleAlert().getByRole('button', { name: 'Keep 4 h' }).first().click();
-    await idleAlert()
-      .locator('.b-context', { hasText: `Kept running by Alice Martin until 2026-11-18 11:00 CET` })
-      .waitFor(WAIT);
+    await idleAlert().locator('.b-context', { hasText: `Kept running by Alice Martin until 2026-11-18 11:00 CET` }).waitFor(WAIT);
     expect(await idleAlert().locator('button').allTextContents()).toEqual([...perInstance, ...perInstance]);
 
     await idleAlert().getByRole('button', { name: 'Stop now' }).first().click();
@@ -351,9 +349,7 @@ describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
     expect(await picker.locator('button').allTextContents()).toEqual(['LLM Training', 'Inference Platform', 'Computer Vision']);
     await picker.getByRole('button', { name: 'LLM Training' }).click();
     await page.locator('#stream > article.msg-private', { hasText: 'Handed research-shared-notebook to LLM Training.' }).waitFor(WAIT);
-    await idleAlert()
-      .locator('.b-context', { hasText: `Handed to LLM Training by Alice Martin` })
-      .waitFor(WAIT);
+    await idleAlert().locator('.b-context', { hasText: `Handed to LLM Training by Alice Martin` }).waitFor(WAIT);
     expect(await idleAlert().locator('button').count()).toBe(4); // the V100 box's, still to answer
 
     const db = new Database(join(serve.cwd, 'data', 'burnrate.db'), { readonly: true });
