@@ -2,6 +2,7 @@ import type { protos } from '@google-cloud/compute';
 import type { PriceCatalog } from '../../../domain/price-catalog.js';
 import { isProtected, ownerOf, workloadOf, type GpuInstance } from '../../../domain/gpu-inventory.js';
 import { ownerTagOf } from '../../../domain/ownership.js';
+import { catalogMachinePrice } from '../../catalog-machine-price.js';
 import { gceInstanceId, lastSegment, regionOfZone } from './gce-instance-id.js';
 import { tagsOfLabels } from './gce-labels.js';
 import { LAUNCH_TEMPLATE_TAG } from '../../../ports/spot-port.js';
@@ -56,8 +57,6 @@ export function gceGpuInstance(instance: Instance, context: GceInstanceContext):
   const zone = lastSegment(instance.zone);
   const region = regionOfZone(zone);
   const machineType = lastSegment(instance.machineType);
-  const own = context.catalog.priceOf('gcp', machineType, region);
-  const price = own ?? context.catalog.cheapestRegionOf('gcp', machineType);
   const spot = instance.scheduling?.provisioningModel === 'SPOT' || instance.scheduling?.preemptible === true;
   const attached = (instance.guestAccelerators ?? []).filter((a) => (a.acceleratorCount ?? 0) > 0);
   const attachedCount = attached.reduce((sum, a) => sum + (a.acceleratorCount ?? 0), 0);
@@ -78,21 +77,14 @@ export function gceGpuInstance(instance: Instance, context: GceInstanceContext):
     provider: 'gcp',
     region,
     instanceType: machineType,
-    ...(price
-      ? {
-          gpuModel: price.gpuModel,
-          gpuCount: price.gpuCount,
-          gpuMemoryGiB: price.gpuMemoryGiB,
-          hourlyPrice: spot ? (price.spotHourly ?? price.onDemandHourly) : price.onDemandHourly,
-          ...(own ? {} : { priceNote: `priced as in ${price.region}: the price catalog has no ${machineType} price for ${region}` }),
-        }
-      : {
-          gpuModel: attachedModel ?? '(unknown)',
-          gpuCount: attachedCount,
-          gpuMemoryGiB: null,
-          hourlyPrice: 0,
-          priceNote: `no price: the price catalog has no ${machineType}${attachedModel ? ` with ${attachedCount}× ${attachedModel}` : ''}; priced by the bill once it shows the VM`,
-        }),
+    ...catalogMachinePrice(context.catalog, {
+      provider: 'gcp',
+      machineType,
+      region,
+      spot,
+      noun: 'VM',
+      ...(attachedModel ? { attached: { model: attachedModel, count: attachedCount } } : {}),
+    }),
     lifecycle: spot ? 'spot' : 'on-demand',
     team: context.resolveTeam(ownerTag),
     ownerTag,
