@@ -1,4 +1,4 @@
-import type { AnomalyDriver, AnomalyFinding, AnomalyMatch, ProviderAnomalyNote } from '../src/domain/anomaly-finding.js';
+import { dimensionName, type AnomalyFinding, type AnomalyMatch, type ProviderAnomalyNote } from '../src/domain/anomaly-finding.js';
 import { ACTION_IDS } from '../src/domain/action-ids.js';
 import { formatMoney } from '../src/domain/money.js';
 import { shortDate } from './freshness.js';
@@ -22,17 +22,27 @@ export interface AnomalyAlertData {
   answeredBy?: Mention | null;
 }
 
-const DIMENSION_NAMES: Record<AnomalyDriver['dimension'], string> = { service: 'service', resource: 'resource', team: 'team' };
+/** A further dimension's top driver is named in the line of why when it carries at least this share of the excess. */
+const NAMED_SHARE = 0.5;
 
-/** One line of why: "+$4,210 vs usual: 78% from resource llm-sweep-17, 95% from service Amazon EC2". */
+/**
+ * One line of why: "+$4,210 vs usual: 78% from resource llm-sweep-17, 95% from service Amazon EC2,
+ * 100% from region us-east-1": the top resource and service, then each further dimension's top
+ * driver that carries most of the excess (account, region, usage type, Kubernetes workload).
+ */
 export function anomalyWhy(f: Pick<AnomalyFinding, 'excess' | 'currency' | 'drivers' | 'provider'>): string {
   const money = (n: number) => formatMoney(n, f.currency);
   // A cloud's anomaly burnrate did not find: measured against the cloud's expected spend, not burnrate's usual.
   if (f.provider?.alone) return `+${money(f.excess)} vs expected by ${f.provider.label}`;
-  const tops = (['resource', 'service'] as const).flatMap((dimension) => {
-    const top = f.drivers.find((d) => d.dimension === dimension);
-    return top ? [`${Math.round(top.share * 100)}% from ${DIMENSION_NAMES[dimension]} ${top.key}`] : [];
-  });
+  const first = (['resource', 'service'] as const).flatMap((dimension) => f.drivers.find((d) => d.dimension === dimension) ?? []);
+  const further = f.drivers.filter(
+    (d, i, all) =>
+      d.dimension !== 'resource' &&
+      d.dimension !== 'service' &&
+      d.share >= NAMED_SHARE &&
+      all.findIndex((o) => o.dimension === d.dimension) === i,
+  );
+  const tops = [...first, ...further].map((d) => `${Math.round(d.share * 100)}% from ${dimensionName(d.dimension)} ${d.key}`);
   return `+${money(f.excess)} vs usual${tops.length ? `: ${tops.join(', ')}` : ''}`;
 }
 
@@ -77,7 +87,7 @@ export function anomalyAlert(data: AnomalyAlertData): Message {
         { label: 'Rise', align: 'right' },
       ],
       rows: f.drivers.map((d) => [
-        `${DIMENSION_NAMES[d.dimension]} ${d.key}`,
+        `${dimensionName(d.dimension)} ${d.key}`,
         money(d.amount),
         money(d.usual),
         `+${money(d.delta)} (${Math.round(d.share * 100)}%)`,
@@ -97,7 +107,7 @@ export function anomalyAlert(data: AnomalyAlertData): Message {
     if (f.answer.accepted)
       blocks.push({
         type: 'context',
-        text: `From now on a rise of up to ${money(f.answer.accepted.delta)} a day in ${DIMENSION_NAMES[f.answer.accepted.dimension]} ${f.answer.accepted.key} is taken as expected.${f.answer.reason ? ` Reason: ${f.answer.reason}` : ''}`,
+        text: `From now on a rise of up to ${money(f.answer.accepted.delta)} a day in ${dimensionName(f.answer.accepted.dimension)} ${f.answer.accepted.key} is taken as expected.${f.answer.reason ? ` Reason: ${f.answer.reason}` : ''}`,
       });
   }
   if (data.resolved)

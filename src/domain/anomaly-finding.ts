@@ -1,7 +1,22 @@
 import type { ProviderRootCause } from './provider-anomaly.js';
+import { isExtensionDimension, type ExtensionDimension } from './spend.js';
 
-/** What a day's spend is broken down by to say why it moved (the bill's own columns). */
-export type AnomalyDimension = 'service' | 'resource' | 'team';
+/**
+ * What a day's spend is broken down by to say why it moved: the bill's own columns (service,
+ * resource, sub-account, region, the provider columns a FOCUS source keeps) and the Kubernetes GPU
+ * nodes' split by namespace and workload; 'team' is the team's day as a whole.
+ */
+export type AnomalyDimension = 'service' | 'resource' | 'account' | 'region' | 'namespace' | 'workload' | ExtensionDimension | 'team';
+
+/** How a message names a dimension: "region", "usage type" for x_UsageType. */
+export function dimensionName(dimension: AnomalyDimension): string {
+  if (!isExtensionDimension(dimension)) return dimension;
+  return dimension
+    .slice(2)
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .toLowerCase();
+}
 
 /** One thing that moved: its spend on the anomalous day beside its usual day, in the team's currency. */
 export interface AnomalyDriver {

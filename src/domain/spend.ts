@@ -119,7 +119,7 @@ export interface SpendBatch {
 }
 
 /** What spend is grouped by: a FOCUS dimension, or a provider column a FOCUS source keeps (`dimensions`). */
-export type SpendDimension = 'team' | 'service' | 'resource' | 'day' | 'provider' | ExtensionDimension;
+export type SpendDimension = 'team' | 'service' | 'resource' | 'day' | 'provider' | 'account' | 'region' | ExtensionDimension;
 
 /** Kubernetes splits of spend: the GPU nodes' cost by namespace, or by workload (src/snapshots/kube-cost.ts). */
 export const KUBE_DIMENSIONS = ['namespace', 'workload'] as const;

@@ -5,7 +5,7 @@ import { resourceNames } from './resource-names.js';
 import type { Period } from '../domain/period.js';
 import { KUBE_DIMENSIONS, type KubeDimension, type SpendDimension } from '../domain/spend.js';
 import { loadKubeCost } from './kube-cost.js';
-import type { KubeCostBasis } from '../domain/kube-usage.js';
+import type { KubeCostBasis, KubeCostLine } from '../domain/kube-usage.js';
 import { leftOutNote } from '../domain/left-out-currencies.js';
 import { cents } from '../checks/review/allocate.js';
 import type { SpendReport } from '../domain/spend-report.js';
@@ -73,6 +73,11 @@ export async function loadSpendReport(
   };
 }
 
+/** A Kubernetes cost line's key by namespace, or by workload (its name without its kind; a namespace's unclaimed GPUs under the namespace). */
+export function kubeKeyOf(line: Pick<KubeCostLine, 'namespace' | 'workload'>, by: KubeDimension): string {
+  return by === 'namespace' || line.namespace === line.workload ? line.namespace : line.workload.replace(/^[^/]+\//, '');
+}
+
 /**
  * The Kubernetes GPU nodes' cost by namespace or workload: each node's cost (the bill's, else its
  * list price over the hours seen) split over the workloads that held its GPUs, adding up to it to
@@ -89,7 +94,7 @@ async function kubeSpendReport(
   const sums = new Map<string, number>();
   const bases = new Map<string, KubeCostBasis>();
   for (const line of lines) {
-    const key = by === 'namespace' || line.namespace === line.workload ? line.namespace : `${line.workload.replace(/^[^/]+\//, '')}`;
+    const key = kubeKeyOf(line, by);
     sums.set(key, cents(sums.get(key) ?? 0) + line.cost);
     const was = bases.get(key);
     bases.set(key, was === undefined || was === line.basis ? line.basis : 'mixed');

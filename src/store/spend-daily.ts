@@ -48,6 +48,9 @@ const DIMENSION_COLUMN: Record<Exclude<SpendDimension, ExtensionDimension>, stri
     "CASE WHEN resource_name IS NOT NULL AND resource_name <> '' AND resource_id IS NOT NULL THEN resource_name || ' (' || resource_id || ')' ELSE coalesce(resource_id, '(no resource id)') END",
   day: 'day',
   provider: 'provider',
+  // The sub-account (AWS linked account, Google Cloud project, Azure subscription) and the region; null where the bill gives none.
+  account: 'sub_account',
+  region: 'region',
 };
 
 /**
