@@ -4,6 +4,7 @@ import { formatMoney } from '../src/domain/money.js';
 import { personIn, timeOf, type Block, type Mention, type Message } from './message.js';
 import { ACTION_IDS, SURFACE_ACTION_IDS } from '../src/domain/action-ids.js';
 import { workloadRefOf } from '../src/domain/kubernetes.js';
+import type { StopWording } from '../src/domain/stop-wording.js';
 
 /** Action ids of the buttons on an idle-GPU alert; the handlers live in src/actions/. */
 export const IDLE_ACTIONS = {
@@ -23,6 +24,8 @@ export interface IdleAlertItem {
   resumable?: boolean;
   /** Mode auto: when burnrate stops it unless someone clicks Keep. */
   autoStopAt?: Date | null;
+  /** What Stop does where its cloud says it is not a plain stop (an Azure VM is deallocated): the confirmation says so. */
+  stopWording?: StopWording;
 }
 
 export interface IdleAlertData {
@@ -96,7 +99,7 @@ export function idleAlert(data: IdleAlertData): Message {
     if (item.settled) continue;
     if (item.autoStopAt)
       blocks.push({ type: 'context', text: `Stops automatically at ${timeOf(item.autoStopAt)} unless someone clicks Keep.` });
-    blocks.push(buttonsOf(item.finding, data));
+    blocks.push(buttonsOf(item, data));
   }
   blocks.push({
     type: 'context',
@@ -145,15 +148,8 @@ export function protectionOf(f: Pick<GpuFinding, 'instanceId'>): string {
   return workload.kind === 'Pod' ? 'a pod without a controller, never deleted' : 'burnrate.io/protect: "true" on it or its namespace';
 }
 
-/**
- * An Azure VM, named by its resource id: Stop deallocates it, and the confirmation says why (only a
- * deallocated VM stops billing compute).
- */
-function isAzureVm(instanceId: string): boolean {
-  return /^\/subscriptions\/[^/]+\/resourcegroups\/[^/]+\/providers\/microsoft\.compute\/virtualmachines\//i.test(instanceId);
-}
-
-function buttonsOf(f: GpuFinding, data: IdleAlertData): Block {
+function buttonsOf({ finding: f, stopWording }: IdleAlertItem, data: IdleAlertData): Block {
+  const saving = f.prepaid ? 'saving nothing: it is prepaid' : `saving ${money(f.perDay)} per day`;
   const value = (extra: object = {}) => JSON.stringify({ f: f.id, ...extra });
   const name = instanceLabel(f);
   const workload = workloadRefOf(f.instanceId);
@@ -169,9 +165,10 @@ function buttonsOf(f: GpuFinding, data: IdleAlertData): Block {
           title: `Stop ${name}?`.slice(0, 100),
           text: workload
             ? `This scales ${workload.kind} ${name} to zero (or suspends it), saving ${money(f.perDay)} per day. Resume brings it back as it was; the node and other pods are not touched.`
-            : isAzureVm(f.instanceId)
-              ? `This deallocates Azure VM ${name}, ${f.prepaid ? 'saving nothing: it is prepaid' : `saving ${money(f.perDay)} per day`}: a VM stopped but still allocated keeps billing compute. Its disks stay; it can be started again.`
-              : `This stops ${name} (${f.instanceId}), ${f.prepaid ? 'saving nothing: it is prepaid' : `saving ${money(f.perDay)} per day`}. Its disks stay; it can be started again.`,
+            : stopWording
+              ? // The cloud's wording names the kind of machine in place of its id.
+                `This ${stopWording.verb} ${name}, ${saving}: ${stopWording.why}. Its disks stay; it can be started again.`
+              : `This stops ${name} (${f.instanceId}), ${saving}. Its disks stay; it can be started again.`,
           confirm: 'Stop it',
           deny: 'Cancel',
         },

@@ -7,40 +7,32 @@ export interface InstanceLink {
 }
 
 /**
- * Where people look at an instance: the AWS console's page of an EC2 instance, the Azure portal's
- * page of an Azure VM, and the DCGM
- * dashboard of `links.grafana` (a URL template with {instance}, {host} and {gpu}; an alert is about
- * a whole instance, so {gpu} is "All", Grafana's word for every value). GCP instances need their
- * project and zone for a console link, which the inventory does not keep: they get the dashboard only.
+ * A resource a cloud console link is asked for: its id as the bill or the inventory gives it, and
+ * what the data says beside it (the region, the name): some consoles need them to find it.
  */
-export function instanceLinks(
-  instance: Pick<GpuInstance, 'provider' | 'region' | 'instanceId' | 'hostNames'>,
-  grafana?: string,
-): InstanceLink[] {
-  const links: InstanceLink[] = [];
-  if (instance.provider === 'aws' && /^i-[0-9a-f]+$/.test(instance.instanceId) && /^[a-z]{2}(-[a-z]+)+-\d$/.test(instance.region)) {
-    const r = instance.region;
-    links.push({
-      label: 'Open in AWS console',
-      url: `https://${r}.console.aws.amazon.com/ec2/home?region=${r}#InstanceDetails:instanceId=${instance.instanceId}`,
-    });
-  }
-  // An Azure VM is named by its resource id, which is also the portal's address of it.
-  if (
-    instance.provider === 'azure' &&
-    /^\/subscriptions\/[^/]+\/resourcegroups\/[^/]+\/providers\/microsoft\.compute\/virtualmachines\/[^/]+$/i.test(instance.instanceId)
-  )
-    links.push({ label: 'Open in Azure portal', url: `https://portal.azure.com/#resource${instance.instanceId}/overview` });
-  if (grafana) {
-    const values: Record<string, string> = {
-      instance: instance.instanceId,
-      host: instance.hostNames?.[0] ?? instance.instanceId,
-      gpu: 'All',
-    };
-    links.push({
-      label: 'GPU dashboard',
-      url: grafana.replace(/\{(instance|host|gpu)\}/g, (_, key: string) => encodeURIComponent(values[key]!)),
-    });
-  }
-  return links;
+export interface ConsoleTarget {
+  id: string;
+  region?: string | null;
+  name?: string | null;
+}
+
+/**
+ * The DCGM dashboard of `links.grafana` (a URL template with {instance}, {host} and {gpu}; an alert
+ * is about a whole instance, so {gpu} is "All", Grafana's word for every value). The cloud's console
+ * page of the instance comes from its provider (`consoleLinkOf` in providers/registry.ts).
+ */
+export function dashboardLink(
+  instance: Pick<GpuInstance, 'instanceId' | 'hostNames'>,
+  grafana: string | undefined,
+): InstanceLink | undefined {
+  if (!grafana) return undefined;
+  const values: Record<string, string> = {
+    instance: instance.instanceId,
+    host: instance.hostNames?.[0] ?? instance.instanceId,
+    gpu: 'All',
+  };
+  return {
+    label: 'GPU dashboard',
+    url: grafana.replace(/\{(instance|host|gpu)\}/g, (_, key: string) => encodeURIComponent(values[key]!)),
+  };
 }

@@ -1,6 +1,8 @@
 import type { GpuInventorySourceConfig, GpuMetricsSourceConfig } from '../config/gpu-sources-schema.js';
 import type { Config, SourceConfig } from '../config/schema.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
+import type { ConsoleTarget, InstanceLink } from '../domain/instance-links.js';
+import type { StopWording } from '../domain/stop-wording.js';
 import type { ClusterInventory, KubeRule } from '../domain/kubernetes.js';
 import type { AnomalySource } from '../ports/anomaly-source.js';
 import type { BudgetSource } from '../ports/budget-source.js';
@@ -104,6 +106,10 @@ export interface Provider {
   sources?(entry: SourceConfig, context: SourceContext): BuiltSources;
   /** The GPU fleet one `sources` entry of its types brings with it. */
   fleet?(entry: SourceConfig, config: Config): ProviderFleet;
+  /** Its console's page of a resource of its own (told by the id's shape); undefined for any other resource. */
+  consoleLink?(target: ConsoleTarget): InstanceLink | undefined;
+  /** What its Stop does to an instance of its own where that is not a plain stop; undefined otherwise. */
+  stopWording?(instanceId: string): StopWording | undefined;
   /** Its GPU parts (metrics, machines, action ports, workloads), loaded when first used. */
   gpu?(config: Config, tokens: ReadonlyMap<string, string>): Promise<ProviderGpu>;
 }

@@ -1,5 +1,7 @@
 import type { Config, SourceConfig } from '../config/schema.js';
+import type { ConsoleTarget, InstanceLink } from '../domain/instance-links.js';
 import type { KubeRule } from '../domain/kubernetes.js';
+import type { StopWording } from '../domain/stop-wording.js';
 import type { ActionPortName, PermissionNeed } from '../ports/permission-need.js';
 import { aws } from './aws/index.js';
 import { azure } from './azure/index.js';
@@ -15,6 +17,24 @@ export type { BuiltSources } from './provider.js';
 
 /** Every provider burnrate knows. A new provider is its folder, its config schema entry and one line here. */
 export const PROVIDERS: readonly Provider[] = [focus, demo, aws, gcp, azure, kubernetes, prometheus];
+
+/** The cloud console's page of a resource, from the provider whose resource it is; undefined where none has one. */
+export function consoleLinkOf(target: ConsoleTarget): InstanceLink | undefined {
+  for (const provider of PROVIDERS) {
+    const link = provider.consoleLink?.(target);
+    if (link) return link;
+  }
+  return undefined;
+}
+
+/** What Stop does to an instance where its provider says it is not a plain stop (Azure deallocates). */
+export function stopWordingOf(instanceId: string): StopWording | undefined {
+  for (const provider of PROVIDERS) {
+    const wording = provider.stopWording?.(instanceId);
+    if (wording) return wording;
+  }
+  return undefined;
+}
 
 /** The provider that reads a `sources` entry of this type. */
 function providerOfSource(type: SourceConfig['type']): Provider {

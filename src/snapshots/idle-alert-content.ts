@@ -6,6 +6,7 @@ import type { GpuFinding } from '../domain/gpu-finding.js';
 import { unownedTeam } from '../config/unowned-team.js';
 import { personText } from '../ports/people-directory.js';
 import { UNOWNED_ID } from '../domain/unowned.js';
+import { stopWordingOf } from '../providers/registry.js';
 import { idleAlert, type IdleAlertData, type IdleAlertItem } from '../../templates/idle-alert.js';
 import { timeOf, type Message } from '../../templates/message.js';
 
@@ -60,7 +61,10 @@ export async function idleAlertFor(
         settled: true,
         note: `Handed to ${alertTeam(deps, handed.team)?.name ?? handed.team} by ${person(handed.byUser)} at ${timeOf(handed.at)}`,
       });
-    else items.push({ finding: f, autoStopAt: config ? autoStopAt(config, f, now) : null });
+    else {
+      const stopWording = stopWordingOf(f.instanceId);
+      items.push({ finding: f, autoStopAt: config ? autoStopAt(config, f, now) : null, ...(stopWording ? { stopWording } : {}) });
+    }
   }
   return idleAlert({
     teamName: config?.name ?? config?.id ?? team ?? 'Unowned GPUs',

@@ -1,5 +1,6 @@
 import { capacityBlockEnds, type CapacityBlockEnd } from '../checks/idle/capacity-block-ends.js';
-import { instanceLinks } from '../domain/instance-links.js';
+import { dashboardLink } from '../domain/instance-links.js';
+import { consoleLinkOf } from '../providers/registry.js';
 import { idleFindings } from '../checks/idle/idle-findings.js';
 import { idleInstanceOf } from '../checks/idle/idle-instance-of.js';
 import type { TeamSchedule } from '../checks/idle/team-schedule.js';
@@ -67,7 +68,10 @@ function idleIn(deps: Deps, snapshot: GpuSnapshot, now: Date): { findings: GpuFi
     range: snapshot.window,
   }).map((f) => {
     const instance = byId.get(f.instanceId)!;
-    const links = instanceLinks(instance, deps.config.links.grafana);
+    const links = [
+      consoleLinkOf({ id: instance.instanceId, region: instance.region, name: instance.name }),
+      dashboardLink(instance, deps.config.links.grafana),
+    ].filter((link) => link !== undefined);
     const keep = instance.kubernetes?.keep;
     return {
       ...f,

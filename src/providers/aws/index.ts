@@ -7,6 +7,7 @@ import { AWS_SOURCE_PERMISSIONS } from './aws-permissions.js';
 import { athenaSources, awsSources } from './aws-sources.js';
 import { COST_ANOMALY_PERMISSIONS } from './cost-anomaly-permissions.js';
 import { CLOUDWATCH_GPU_PERMISSIONS } from './cloudwatch/nvidia-smi-metrics.js';
+import { ec2ConsoleLink } from './ec2/ec2-console-link.js';
 
 /** AWS: Cost Explorer, Budgets and Athena exports; CloudWatch GPU metrics; the EC2 inventory, stops and spot migrations. */
 export const aws: Provider = {
@@ -52,5 +53,6 @@ export const aws: Provider = {
     if (entry.type === 'athena') return athenaSources(entry);
     throw new Error(`not an AWS source: ${entry.type}`);
   },
+  consoleLink: ec2ConsoleLink,
   gpu: async (config) => (await import('./aws-gpu.js')).awsGpu(config),
 };

@@ -1,5 +1,6 @@
 import type { Provider } from '../provider.js';
 import { AZURE_INVENTORY_PERMISSIONS, AZURE_STOP_PERMISSIONS } from './azure-permissions.js';
+import { azureConsoleLink, azureStopWording } from './azure-vm-face.js';
 
 /** Azure: the N-series VM inventory and its stops (deallocation). */
 export const azure: Provider = {
@@ -7,5 +8,7 @@ export const azure: Provider = {
   configTypes: { inventory: ['azure'] },
   permissions: AZURE_INVENTORY_PERMISSIONS,
   portPermissions: { instances: AZURE_STOP_PERMISSIONS },
+  consoleLink: azureConsoleLink,
+  stopWording: azureStopWording,
   gpu: async (config) => (await import('./azure-gpu.js')).azureGpu(config),
 };

@@ -1,5 +1,6 @@
 import type { Provider } from '../provider.js';
 import { GCE_OPERATION, GCE_GET, GCE_GPU_PERMISSIONS, GCE_SPOT_PERMISSIONS, GCE_STOP } from './compute/gce-permissions.js';
+import { gceConsoleLink } from './compute/gce-console-link.js';
 import { GCP_SOURCE_PERMISSIONS } from './gcp-permissions.js';
 import { gcpSources } from './gcp-sources.js';
 
@@ -13,5 +14,6 @@ export const gcp: Provider = {
     if (entry.type !== 'gcp') throw new Error(`not a Google Cloud source: ${entry.type}`);
     return gcpSources(entry, context);
   },
+  consoleLink: gceConsoleLink,
   gpu: async (config) => (await import('./gcp-gpu.js')).gcpGpu(config),
 };
