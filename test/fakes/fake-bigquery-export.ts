@@ -11,7 +11,13 @@ export interface FakeExportRow {
   /** Credit amounts (negative), netted by the query. */
   credits?: number[];
   currency?: string;
+  /** resource.name: the name the owner chose (detailed export). */
   resource?: string;
+  /** resource.global_name: the resource's unique name, `//compute.googleapis.com/projects/.../instances/<id>` for a VM (detailed export). */
+  globalName?: string;
+  /** usage.unit ('seconds' for a VM's time, 'byte-seconds' for memory, ...) and the hourly window the line is for (usage_start_time's hour, 0-23). */
+  usageUnit?: string;
+  hour?: number;
 }
 
 export interface QueryParameter {
@@ -52,6 +58,10 @@ export function runExportQuery(
     return { problem: `@start and @end must be dates, got ${JSON.stringify([start.parameterValue, end.parameterValue])}` };
   const tagKeys = (keys.parameterValue.arrayValues ?? []).map((v) => v.value);
   const detailed = query.includes('resource.name');
+  if (detailed && !/COALESCE\(resource\.global_name, resource\.name\) AS resource/.test(query))
+    return { problem: 'the detailed export keys a resource by resource.global_name (resource.name is only its owner-given name)' };
+  if (detailed && !query.includes("COUNT(DISTINCT IF(usage.unit = 'seconds'"))
+    return { problem: "a VM's hours are the distinct hourly windows of its time-based lines" };
   const first = (labels: Record<string, string> | undefined) => {
     for (const key of tagKeys) {
       const hit = Object.entries(labels ?? {}).find(([k]) => k.toLowerCase() === key);
@@ -59,7 +69,7 @@ export function runExportQuery(
     }
     return null;
   };
-  const groups = new Map<string, { key: (string | null)[]; cost: number; net: number }>();
+  const groups = new Map<string, { key: (string | null)[]; cost: number; net: number; name: string | null; hours: Set<number> }>();
   for (const row of rows) {
     if (row.day < start.parameterValue.value! || row.day >= end.parameterValue.value!) continue;
     const owner = first(row.labels) ?? first(row.projectLabels);
@@ -69,15 +79,27 @@ export function runExportQuery(
       row.service,
       row.project,
       owner,
-      ...(detailed ? [row.resource ?? null] : []),
+      ...(detailed ? [row.globalName ?? row.resource ?? null] : []),
       row.currency ?? 'USD',
     ];
     const id = JSON.stringify(key);
-    const group = groups.get(id) ?? { key, cost: 0, net: 0 };
+    const group = groups.get(id) ?? { key, cost: 0, net: 0, name: null, hours: new Set<number>() };
+    if (row.globalName && row.resource) group.name = row.resource;
+    if (row.usageUnit === 'seconds' && /^\/\/compute\.googleapis\.com\/projects\/.+\/instances\//.test(row.globalName ?? ''))
+      group.hours.add(row.hour ?? 0);
     group.cost += row.cost;
     group.net += row.cost + (row.credits ?? []).reduce((a, b) => a + b, 0);
     groups.set(id, group);
   }
   const fields = ['day', 'invoice_month', 'service', 'project', 'owner', ...(detailed ? ['resource'] : []), 'currency', 'cost', 'net'];
-  return { fields, values: [...groups.values()].map((g) => [...g.key, String(g.cost), String(g.net)]) };
+  const extra = detailed ? ['resource_name', 'usage_hours'] : [];
+  return {
+    fields: [...fields, ...extra],
+    values: [...groups.values()].map((g) => [
+      ...g.key,
+      String(g.cost),
+      String(g.net),
+      ...(detailed ? [g.name, g.hours.size > 0 ? String(g.hours.size) : null] : []),
+    ]),
+  };
 }

@@ -222,7 +222,7 @@ export class FakeGoogleCloud {
   private page(rows: (string | null)[][] & { fields?: string[] }, offset: number): Record<string, unknown> {
     const size = this.options.rowsPerPage ?? 10_000;
     const slice = rows.slice(offset, offset + size);
-    const types: Record<string, string> = { cost: 'FLOAT', net: 'FLOAT' };
+    const types: Record<string, string> = { cost: 'FLOAT', net: 'FLOAT', usage_hours: 'INTEGER' };
     return {
       schema: { fields: (rows.fields ?? []).map((name) => ({ name, type: types[name] ?? 'STRING', mode: 'NULLABLE' })) },
       rows: slice.map((r) => ({ f: r.map((v) => ({ v })) })),

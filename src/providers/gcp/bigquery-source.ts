@@ -91,6 +91,8 @@ function toSpendRow(row: BillingExportRow, ctx: PullContext): SpendRow {
     service: row.service ?? '(unknown service)',
     serviceCategory: null,
     resourceId: row.resource ?? null,
+    resourceName: row.resource_name ?? null,
+    usageHours: row.usage_hours === null || row.usage_hours === undefined ? null : Number(row.usage_hours),
     chargeCategory: 'Usage',
     pricingCategory: null,
     currency: row.currency,

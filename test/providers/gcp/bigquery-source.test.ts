@@ -105,6 +105,52 @@ describe('BigQuery billing export source', () => {
     expect(resources.map((r) => r.key)).toEqual(['projects/llm-prod/instances/a3-0']);
   });
 
+  it('keys a VM by its global name (as the Compute Engine inventory does), shows its own name, and counts its hours as the hourly windows it was charged time in', async () => {
+    const vm = '//compute.googleapis.com/projects/llm-prod/zones/us-central1-a/instances/4100000000000000007';
+    const day = '2026-11-20';
+    // 20 hours of an A2 VM as the detailed export writes them: its cores, memory and GPU each a line an hour
+    // (the committed use credit on the GPU line), and its boot disk, another resource, every hour of the day.
+    const rows: FakeExportRow[] = [];
+    for (let hour = 0; hour < 24; hour++) {
+      const line = (usageUnit: string, cost: number, credits: number[] = []): FakeExportRow => ({
+        day,
+        hour,
+        service: 'Compute Engine',
+        project: 'llm-prod',
+        labels: { team: 'llm' },
+        cost,
+        credits,
+        resource: 'a2-notebook',
+        globalName: vm,
+        usageUnit,
+      });
+      if (hour < 20) rows.push(line('seconds', 0.38), line('byte-seconds', 0.1), line('seconds', 2.93, [-1.1]));
+      rows.push({
+        ...line('byte-seconds', 0.01),
+        resource: 'a2-notebook-boot',
+        globalName: '//compute.googleapis.com/projects/llm-prod/zones/us-central1-a/disks/4100000000000000008',
+      });
+    }
+    const { deps, fake } = await setup({ extra: { export: 'detailed' } });
+    fake.setExportRows(rows);
+    await refreshSources(deps);
+    const [hours] = (await deps.store.spend.resourceHours('2026-11-01')).filter((h) => h.resourceId === vm);
+    // The independent figures: the VM's lines' cost net of credits, over the hours it had a time-based line.
+    const vmRows = rows.filter((r) => r.globalName === vm);
+    const net = vmRows.reduce((sum, r) => sum + r.cost + (r.credits ?? []).reduce((a, b) => a + b, 0), 0);
+    expect(hours).toMatchObject({ resourceId: vm, hours: 20 });
+    expect(hours!.effective).toBeCloseTo(net, 6);
+    // The disk is a resource of its own, with no hours of use.
+    expect((await deps.store.spend.resourceHours('2026-11-01')).map((h) => h.resourceId)).toEqual([vm]);
+    const resources = await deps.store.spend.totals({ period: { start: day, end: '2026-11-21' } }, 'resource');
+    expect(resources.map((r) => r.key).sort()).toEqual(
+      [
+        `a2-notebook (${vm})`,
+        'a2-notebook-boot (//compute.googleapis.com/projects/llm-prod/zones/us-central1-a/disks/4100000000000000008)',
+      ].sort(),
+    );
+  });
+
   it('retries rate limits and 5xx, then names the missing permission when access is denied', async () => {
     const { deps, fake, setNow } = await setup({ extra: { maxAttempts: 3 } });
     fake.failNext('bigquery.query', 'RATE_LIMITED');
