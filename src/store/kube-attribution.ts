@@ -1,20 +1,24 @@
 // A Kubernetes GPU node is one line on the bill (its instance), but its GPUs serve the pods of
-// several teams. The usage samples (kube_gpu_usage) say which workload held which share of the
-// node's GPU-hours each day; these rows move that share of every bill line of the node to the
-// workload's team, as the workload (`k8s:<cluster>/<namespace>/<Kind>/<name>`). Each move is a pair:
-// the share to the workload's team, the same amount off the node's line, so a node-day's rows still
-// add up to what the bill says, and every reader of spend_daily (budgets, reviews, showback, waste)
-// sees Kubernetes spend by team without knowing of Kubernetes.
+// several teams. These rows move each workload's share of every bill line of the node to the
+// workload's team, as the workload (`k8s:<cluster>/<namespace>/<Kind>/<name>`). The shares are the
+// ones every Kubernetes cost figure uses (src/checks/kubernetes/node-day-shares.ts): the bill's own
+// pod split (AWS split cost allocation data) where the bill has one for the node-day, burnrate's
+// usage samples elsewhere. Each move is a pair: the share to the workload's team, the same amount
+// off the node's line, so a node-day's rows still add up to what the bill says, and every reader of
+// spend_daily (budgets, reviews, showback, waste) sees Kubernetes spend by team without knowing of
+// Kubernetes.
 //
 // A workload of the node's own team gets its line too (the team's total does not move): reviews and
 // the waste diagnosis see each workload's cost as the bill priced it. What stays on the node's
 // line: GPUs no pod requested, time the samples did not see (the bill counts more hours than they
 // did), and workloads whose namespace has no team. A node-day the bill does not cover (yet) moves nothing: budgets follow the bill.
 // The rows are rebuilt over a span of days, in the caller's transaction, whenever the bill (an
-// import) or the usage (a sample) of those days changes.
+// import), its pod split or the usage (a sample) of those days changes.
 
+import { isWorkloadShare, shareNodeDays, type BilledNodeDay, type BilledPodDay } from '../checks/kubernetes/node-day-shares.js';
+import type { KubeUsageRow } from '../domain/kube-usage.js';
 import { SPEND_AMOUNTS } from './schema.js';
-import type { Dialect, Session } from './session.js';
+import type { InsertColumn, Session } from './session.js';
 import { SPEND_LOCK, type DaySpan } from './spend-team-days.js';
 
 /** The source of the moves in spend_daily: never imported, never a source of freshness. */
@@ -26,55 +30,114 @@ const COPIED = `billing_period billing_account day provider sub_account service 
   commitment_discount_category commitment_discount_status publisher invoice_issuer region cost_kind pricing_currency host_provider
   extensions commitment_end`.split(/\s+/);
 
-const columns = ['source', 'team', 'owner_tag', 'resource_id', 'resource_name', ...COPIED, ...SPEND_AMOUNTS].join(', ');
-const copied = COPIED.map((c) => `r.${c}`).join(', ');
-const scaled = (factor: string) => SPEND_AMOUNTS.map((c) => `r.${c} * ${factor}`).join(', ');
+const MOVE_COLUMNS: readonly InsertColumn[] = [
+  ...['source', 'team', 'owner_tag', 'resource_id', 'resource_name', ...COPIED].map((name) => ({ name, type: 'text' as const })),
+  ...SPEND_AMOUNTS.map((name) => ({ name, type: 'float8' as const })),
+];
 
-/**
- * The moves of the node costs of a span, in one INSERT … SELECT; its parameters are the span's
- * first and last day, three times. A spend_daily row is named by the dialect's row identity (the
- * table has no key; stable within the statement).
- */
-const movesSql = ({ greatest: greater, rowId: lineId }: Dialect, first = '?', last = '?'): string => `
-WITH seen AS (
-  SELECT day, node_instance_id, sum(node_hours) AS hours FROM kube_gpu_usage
-  WHERE node_instance_id IS NOT NULL AND day >= ${first} AND day <= ${last}
-  GROUP BY day, node_instance_id
-),
-billed AS (
-  SELECT day, resource_id, sum(usage_hours) AS hours FROM spend_daily
-  WHERE source <> '${KUBE_ATTRIBUTION_SOURCE}' AND day >= ${first} AND day <= ${last}
-    AND resource_id IN (SELECT node_instance_id FROM seen)
-  GROUP BY day, resource_id
-),
-shares AS (
-  SELECT u.day, u.node_instance_id, u.cluster, u.workload, u.team,
-         u.node_hours / ${greater}(s.hours, coalesce(b.hours, 0)) AS share
-  FROM kube_gpu_usage u
-  JOIN seen s ON s.day = u.day AND s.node_instance_id = u.node_instance_id
-  JOIN billed b ON b.day = u.day AND b.resource_id = u.node_instance_id
-  WHERE u.workload <> '' AND u.team IS NOT NULL
-),
-moves AS (
-  SELECT r.${lineId} AS line, sh.team, sh.cluster, sh.workload, sh.share
-  FROM spend_daily r JOIN shares sh ON sh.day = r.day AND sh.node_instance_id = r.resource_id
-  WHERE r.source <> '${KUBE_ATTRIBUTION_SOURCE}' AND r.day >= ${first} AND r.day <= ${last}
-)
-INSERT INTO spend_daily (${columns})
-SELECT '${KUBE_ATTRIBUTION_SOURCE}', m.team, m.team, 'k8s:' || m.workload, substr(m.workload, length(m.cluster) + 2), ${copied}, ${scaled('m.share')}
-FROM moves m JOIN spend_daily r ON r.${lineId} = m.line
-UNION ALL
-SELECT '${KUBE_ATTRIBUTION_SOURCE}', r.team, r.owner_tag, r.resource_id, r.resource_name, ${copied}, ${scaled('-t.share')}
-FROM (SELECT line, sum(share) AS share FROM moves GROUP BY line) t JOIN spend_daily r ON r.${lineId} = t.line`;
+/** A bill line of a node: its copied columns then its amounts, in MOVE_COLUMNS order after the first five. */
+type NodeLine = unknown[];
 
 /** Rebuilds the moves of Kubernetes node cost to workloads' teams over a span. Runs inside the caller's transaction. */
 export async function attributeKubeCost(tx: Session, span: DaySpan): Promise<void> {
   await tx.lock(SPEND_LOCK);
   await tx.run(`DELETE FROM spend_daily WHERE source = '${KUBE_ATTRIBUTION_SOURCE}' AND day >= ? AND day <= ?`, [span.first, span.last]);
-  // Most imports have no cluster behind them: one look at the usage table's key, not a pass over the bill.
-  const sampled = await tx.one('SELECT 1 FROM kube_gpu_usage WHERE day >= ? AND day <= ? AND node_instance_id IS NOT NULL LIMIT 1', [
-    span.first,
-    span.last,
-  ]);
-  if (sampled) await tx.run(movesSql(tx.dialect), [span.first, span.last, span.first, span.last, span.first, span.last]);
+  const usage = await tx.rows<KubeUsageRow>(
+    `SELECT day, cluster, node, node_instance_id AS "nodeInstanceId", node_hourly AS "nodeHourly", namespace, workload, team,
+            node_hours AS "nodeHours"
+     FROM kube_gpu_usage WHERE day >= ? AND day <= ? AND node_instance_id IS NOT NULL`,
+    [span.first, span.last],
+  );
+  // Most imports have no cluster behind them: nothing more to read.
+  if (usage.length === 0) return;
+  const lines = await nodeLines(tx, span);
+  const { billed, pods } = await billedNodeDays(tx, span, lines);
+  const moves: unknown[][] = [];
+  for (const split of shareNodeDays(usage, billed, pods)) {
+    const ofDay = lines.get(`${split.nodeInstanceId}|${split.day}`) ?? [];
+    const shares = split.shares.filter((s) => isWorkloadShare(s) && s.team !== null && s.fraction > 0);
+    if (ofDay.length === 0 || shares.length === 0) continue;
+    const moved = shares.reduce((sum, s) => sum + s.fraction, 0);
+    for (const { head, rest } of ofDay) {
+      for (const s of shares)
+        moves.push([
+          KUBE_ATTRIBUTION_SOURCE,
+          s.team,
+          s.team,
+          `k8s:${s.workload}`,
+          s.workload.slice(s.cluster.length + 1),
+          ...scaled(rest, s.fraction),
+        ]);
+      moves.push([KUBE_ATTRIBUTION_SOURCE, ...head, ...scaled(rest, -moved)]);
+    }
+  }
+  await tx.insertRows('spend_daily', MOVE_COLUMNS, moves);
+}
+
+/** A line's copied columns as they are, its amounts × factor (an amount the bill left empty stays empty). */
+function scaled(rest: NodeLine, factor: number): unknown[] {
+  const amounts = rest.length - SPEND_AMOUNTS.length;
+  return rest.map((v, i) => (i < amounts || v === null ? v : Number(v) * factor));
+}
+
+interface BillLines {
+  /** team, owner_tag, resource_id, resource_name */
+  head: unknown[];
+  /** COPIED then SPEND_AMOUNTS */
+  rest: NodeLine;
+  currency: string;
+}
+
+/** The bill lines of the sampled nodes over the span, per `node|day`. */
+async function nodeLines(tx: Session, span: DaySpan): Promise<Map<string, BillLines[]>> {
+  const rows = await tx.tuples<unknown[]>(
+    `SELECT team, owner_tag, resource_id, resource_name, ${[...COPIED, ...SPEND_AMOUNTS].join(', ')}
+     FROM spend_daily WHERE source <> '${KUBE_ATTRIBUTION_SOURCE}' AND day >= ? AND day <= ?
+       AND resource_id IN (SELECT node_instance_id FROM kube_gpu_usage WHERE day >= ? AND day <= ? AND node_instance_id IS NOT NULL)`,
+    [span.first, span.last, span.first, span.last],
+  );
+  const byNodeDay = new Map<string, BillLines[]>();
+  const dayAt = 4 + COPIED.indexOf('day');
+  const currencyAt = 4 + COPIED.indexOf('currency');
+  for (const r of rows) {
+    const key = `${String(r[2])}|${String(r[dayAt])}`;
+    byNodeDay.set(key, [...(byNodeDay.get(key) ?? []), { head: r.slice(0, 4), rest: r.slice(4), currency: String(r[currencyAt]) }]);
+  }
+  return byNodeDay;
+}
+
+/**
+ * What the bill charged each node-day (effective cost, hours counted) and its pods' split. Shares are
+ * fractions of one currency's amounts: a node-day billed in two currencies, or split in another
+ * currency than it was billed in, keeps burnrate's estimate.
+ */
+async function billedNodeDays(
+  tx: Session,
+  span: DaySpan,
+  lines: ReadonlyMap<string, readonly BillLines[]>,
+): Promise<{ billed: BilledNodeDay[]; pods: BilledPodDay[] }> {
+  const effectiveAt = COPIED.length + SPEND_AMOUNTS.indexOf('effective');
+  const hoursAt = COPIED.length + SPEND_AMOUNTS.indexOf('usage_hours');
+  const billed = new Map<string, BilledNodeDay & { currencies: Set<string> }>();
+  for (const [key, ofDay] of lines) {
+    const [nodeInstanceId, day] = key.split('|') as [string, string];
+    const counted = ofDay.filter((l) => l.rest[hoursAt] !== null);
+    billed.set(key, {
+      nodeInstanceId,
+      day,
+      cost: ofDay.reduce((sum, l) => sum + Number(l.rest[effectiveAt]), 0),
+      hours: counted.length ? counted.reduce((sum, l) => sum + Number(l.rest[hoursAt]), 0) : null,
+      currencies: new Set(ofDay.map((l) => l.currency)),
+    });
+  }
+  const split = await tx.rows<BilledPodDay & { currency: string }>(
+    `SELECT day, node_instance_id AS "nodeInstanceId", namespace, pod, currency, sum(split_cost) AS cost
+     FROM kube_split_costs WHERE day >= ? AND day <= ? GROUP BY day, node_instance_id, namespace, pod, currency`,
+    [span.first, span.last],
+  );
+  const pods = split.filter((p) => {
+    const currencies = billed.get(`${p.nodeInstanceId}|${p.day}`)?.currencies;
+    return currencies?.size === 1 && currencies.has(p.currency);
+  });
+  return { billed: [...billed.values()], pods: pods.map((p) => ({ ...p, cost: Number(p.cost) })) };
 }

@@ -1,5 +1,5 @@
 import type { KubeSplitCost, KubeUsageRow, PoolSample } from '../domain/kube-usage.js';
-import type { Period } from '../domain/period.js';
+import { addDays, monthOf, type Period } from '../domain/period.js';
 import { attributeKubeCost } from './kube-attribution.js';
 import { writePodSplits } from './kube-split-costs.js';
 import type { Session } from './session.js';
@@ -80,7 +80,15 @@ export class SqlKubeUsageStore implements KubeUsageStore {
   }
 
   async replaceSplitCosts(source: string, billingPeriods: readonly string[], rows: readonly KubeSplitCost[]): Promise<void> {
-    await this.db.transaction((tx) => writePodSplits(tx, { source, billingPeriods: [...billingPeriods] }, rows, false));
+    await this.db.transaction(async (tx) => {
+      await writePodSplits(tx, { source, billingPeriods: [...billingPeriods] }, rows, false);
+      // The bill's split of those months decides their workloads' shares anew.
+      const span = spanOfDays(billingPeriods.flatMap((m) => [monthOf(`${m}-01`).start, addDays(monthOf(`${m}-01`).end, -1)]));
+      if (span) {
+        await attributeKubeCost(tx, span);
+        await rebuildTeamDays(tx, span);
+      }
+    });
   }
 
   async splitCosts(period: Period): Promise<KubeSplitCost[]> {
