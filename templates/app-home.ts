@@ -35,7 +35,7 @@ export function appHome(data: HomeData): Message {
   if (!data.alertCounts) for (const f of data.openFindings) open.set(f.team, (open.get(f.team) ?? 0) + 1);
   const blocks: Block[] = [
     { type: 'header', text: `burnrate — ${data.userName}` },
-    ...budgetStatusMessage(data.statuses, open, data.dataThrough, data.stale ?? []).blocks.filter((b) => b.type !== 'header'),
+    ...budgetStatusMessage(data.statuses, open, data.dataThrough, data.stale ?? [], 'cards').blocks.filter((b) => b.type !== 'header'),
   ];
   if (data.editableTeams.length > 0) {
     blocks.push({

@@ -3,6 +3,7 @@ import { budgetStatus } from '../checks/budget/budget-status.js';
 import type { Deps } from '../deps.js';
 import { hasRole, rolesOf, visibleTeams } from '../domain/roles.js';
 import { loadBudgetSnapshot } from '../snapshots/budget-snapshot.js';
+import { openAlertsByTeam } from '../snapshots/open-alerts.js';
 import { recentWaste, wasteRows } from '../snapshots/waste-snapshot.js';
 import { loadSavingsLedger, savingsSummary } from '../snapshots/savings-ledger.js';
 import { monthOf, toDay } from '../domain/period.js';
@@ -16,11 +17,11 @@ export async function homeView(deps: Deps, actor: Actor): Promise<Message> {
   const roles = rolesOf(deps.config, actor.userId, groupsOf(deps));
   const teamIds = visibleTeams(deps.config, roles);
   const teams = deps.config.teams.filter((t) => teamIds.includes(t.id));
-  const [snapshot, open, others, sources, waste, savings] = await Promise.all([
+  const [snapshot, open, alertCounts, sources, waste, savings] = await Promise.all([
     loadBudgetSnapshot(deps, teams, now),
     deps.store.findings.listOpen(),
-    // Every other kind of alert open for a team (idle GPUs, runaway sweeps, spend anomalies): "Alerts" counts them all.
-    Promise.all([deps.store.gpuFindings.listOpen(), deps.store.sweepFindings.listOpen(), deps.store.anomalyFindings.listOpen()]),
+    // Every kind of alert open for a team (budget, idle GPUs, runaway sweeps, spend anomalies): "Alerts" counts them all.
+    openAlertsByTeam(deps, teamIds),
     deps.store.freshness.list(),
     // The dashboard shows without its waste card rather than not at all when metrics are down.
     recentWaste(deps).catch((error: unknown) => {
@@ -33,7 +34,7 @@ export async function homeView(deps: Deps, actor: Actor): Promise<Message> {
     userName: actor.name ?? actor.userId,
     statuses: budgetStatus(snapshot, { lookbackDays: deps.config.forecast.lookbackDays }, now),
     openFindings: open.filter((f) => teamIds.includes(f.team)),
-    alertCounts: alertsByTeam([...open, ...others.flat()], teamIds),
+    alertCounts,
     sources,
     dataThrough: snapshot.dataThrough,
     stale: snapshot.stale,
@@ -41,11 +42,4 @@ export async function homeView(deps: Deps, actor: Actor): Promise<Message> {
     savings: savingsSummary(savings),
     waste: waste ? { period: waste.period, currency: waste.currency, notes: waste.notes, rows: wasteRows(waste, teamIds) } : null,
   });
-}
-
-/** Open alerts of every kind, per team the user sees. */
-function alertsByTeam(findings: readonly { team: string | null }[], teamIds: readonly string[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const f of findings) if (f.team !== null && teamIds.includes(f.team)) counts.set(f.team, (counts.get(f.team) ?? 0) + 1);
-  return counts;
 }

@@ -45,6 +45,11 @@ describe('App Home and the budget modal (real Bolt, fake Web API)', () => {
     const text = JSON.stringify(view.blocks);
     expect(text).toContain('ML Research');
     expect(text).toContain('$51,000.00');
+    // Each team's budget as section fields, each value whole in its field: nothing to break mid-word on a wide screen.
+    const ml = (view.blocks as SlackBlock[]).findIndex((b) => JSON.stringify(b).includes('*ML Research*'));
+    const fields = ((view.blocks as SlackBlock[])[ml + 1] as { fields?: { text: string }[] }).fields!.map((f) => f.text);
+    expect(fields[0]).toMatch(/^\*Budget\*\n\$[\d,]+\.\d\d monthly$/);
+    expect(fields.map((f) => f.split('\n')[0])).toEqual(['*Budget*', '*Spent*', '*Forecast*', '*Alerts*']);
     expect(text).toContain('Edit budget of ml-research');
     expect(text).not.toContain('LLM Training');
 
