@@ -70,12 +70,12 @@ export function anomalyAlert(data: AnomalyAlertData): Message {
   if (f.provider && !alone)
     blocks.push({
       type: 'context',
-      text: `${f.provider.label} found it too (since ${shortDate(f.provider.start)}, +${money(f.provider.impact)}). ${rootCausesOf(f.provider, money)} An answer here is sent to it as feedback.`,
+      text: `${f.provider.label} found it too (since ${shortDate(f.provider.start)}, +${money(f.provider.impact)}). ${rootCausesOf(f.provider, money)} ${sentence(feedbackNote(f.provider))}`,
     });
   else if (alone)
     blocks.push({
       type: 'context',
-      text: `Found by ${alone.label}, not by burnrate's own rules; an answer here is sent to it as feedback.`,
+      text: `Found by ${alone.label}, not by burnrate's own rules; ${feedbackNote(alone)}`,
     });
   if (f.drivers.length > 0)
     blocks.push({
@@ -122,6 +122,13 @@ export function anomalyAlert(data: AnomalyAlertData): Message {
   }
   return { summary: headline, blocks };
 }
+
+/** Where an answer goes: to the provider as feedback, or (its API takes none) nowhere but burnrate. */
+function feedbackNote(note: ProviderAnomalyNote): string {
+  return note.noFeedback ? 'its API takes no feedback, so an answer here stays in burnrate.' : 'an answer here is sent to it as feedback.';
+}
+
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** Most root causes a message names (the provider lists them largest first). */
 const ROOT_CAUSES_SHOWN = 3;

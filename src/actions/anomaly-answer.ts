@@ -69,6 +69,7 @@ async function sendFeedback(deps: Deps, note: ProviderAnomalyNote, verdict: Anom
   const feedback = providerFeedbackOf(verdict);
   const source = deps.anomalySources?.find((s) => s.id === note.source);
   if (!source) return `${note.label} feedback not sent: its source is no longer configured`;
+  if (!source.feedback) return `${note.label} takes no feedback through its API: the answer is kept in burnrate only`;
   try {
     await source.feedback(note.id, feedback);
     return `${note.label} feedback ${feedback} on ${note.id}`;

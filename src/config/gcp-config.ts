@@ -33,6 +33,16 @@ export const cloudMonitoringMetricsSchema = z.strictObject({
     .transform((projects) => [...new Set(projects)]),
 });
 
+/** A billing account's or a project's cost anomalies, and the team they are shown to. */
+const anomalyScope = z.strictObject({
+  parent: z
+    .string({ error: 'expected projects/<project id> or billingAccounts/<billing account id>' })
+    .regex(/^(projects\/[a-z][a-z0-9-]{4,28}[a-z0-9]|billingAccounts\/[0-9A-F]{6}-[0-9A-F]{6}-[0-9A-F]{6})$/, {
+      error: 'expected projects/<project id> or billingAccounts/<billing account id>, e.g. projects/ml-training-prod',
+    }),
+  team: z.string({ error: 'expected a team id' }).trim().min(1, { error: 'expected a team id' }),
+});
+
 /** Live Google Cloud spend (BigQuery billing export) and budgets. Credentials: Application Default Credentials. */
 export const gcpSourceSchema = z.strictObject({
   type: z.literal('gcp'),
@@ -56,6 +66,14 @@ export const gcpSourceSchema = z.strictObject({
   /** For budgets and billing information. */
   billingAccount: billingAccount.optional(),
   budgets: cloudBudgetsSchema.optional(),
+  /** Google Cloud's cost anomalies (Cloud Billing API): each project's or billing account's shown to its team. */
+  anomalies: z
+    .strictObject({
+      scopes: z
+        .array(anomalyScope, { error: 'expected a list of scopes, e.g. [{ parent: projects/ml-training-prod, team: llm-training }]' })
+        .min(1, { error: 'expected at least one scope, e.g. [{ parent: projects/ml-training-prod, team: llm-training }]' }),
+    })
+    .optional(),
 });
 
 export type GcpSourceConfig = z.output<typeof gcpSourceSchema>;

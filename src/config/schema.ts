@@ -348,15 +348,19 @@ export const configSchema = z
         });
       }
       sourceIds.set(id, index);
-      if (source.type === 'aws')
-        source.anomalies?.monitors.forEach((monitor, m) => {
-          if (!seen.has(monitor.team))
-            ctx.addIssue({
-              code: 'custom',
-              path: ['sources', index, 'anomalies', 'monitors', m, 'team'],
-              message: `unknown team "${monitor.team}"; expected one of ${[...seen.keys()].join(', ') || '(no teams)'}`,
-            });
-        });
+      const anomalyTeams =
+        source.type === 'aws'
+          ? (source.anomalies?.monitors ?? []).map((m, i) => [m.team, ['monitors', i]] as const)
+          : source.type === 'gcp'
+            ? (source.anomalies?.scopes ?? []).map((s, i) => [s.team, ['scopes', i]] as const)
+            : [];
+      for (const [team, at] of anomalyTeams)
+        if (!seen.has(team))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['sources', index, 'anomalies', ...at, 'team'],
+            message: `unknown team "${team}"; expected one of ${[...seen.keys()].join(', ') || '(no teams)'}`,
+          });
       if (source.type === 'gcp' && source.budgets && !source.billingAccount) {
         ctx.addIssue({
           code: 'custom',

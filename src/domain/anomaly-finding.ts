@@ -66,6 +66,8 @@ export interface ProviderAnomalyNote {
   actual: number | null;
   expected: number | null;
   rootCauses: ProviderRootCause[];
+  /** The provider's API takes no answer (Google Cloud's): an answer stays in burnrate. */
+  noFeedback?: true;
 }
 
 /** One day of an anomaly: what was spent and what was expected of that day. */

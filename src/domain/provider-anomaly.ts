@@ -11,9 +11,9 @@ export interface ProviderRootCause {
 /** The answer a provider's anomaly detection learns from (AWS: ProvideAnomalyFeedback). */
 export type ProviderFeedback = 'YES' | 'NO' | 'PLANNED_ACTIVITY';
 
-/** A spend anomaly as a cloud's own detection found it (AWS Cost Anomaly Detection), shown as the provider's. */
+/** A spend anomaly as a cloud's own detection found it (AWS Cost Anomaly Detection, Google Cloud's cost anomalies), shown as the provider's. */
 export interface ProviderAnomaly {
-  provider: 'aws';
+  provider: 'aws' | 'gcp';
   id: string;
   monitor: string;
   /** First day (YYYY-MM-DD), and the last while it lasted; null while it goes on. */

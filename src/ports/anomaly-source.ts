@@ -13,6 +13,6 @@ export interface AnomalySource {
   readonly team: string;
   /** The anomalies that began on [start, end) (YYYY-MM-DD). */
   list(start: string, end: string): Promise<ProviderAnomaly[]>;
-  /** Sends the team's answer on one anomaly. */
-  feedback(anomalyId: string, feedback: ProviderFeedback): Promise<void>;
+  /** Sends the team's answer on one anomaly; absent where the provider's API takes none (Google Cloud's). */
+  feedback?(anomalyId: string, feedback: ProviderFeedback): Promise<void>;
 }

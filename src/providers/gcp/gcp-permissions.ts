@@ -38,4 +38,20 @@ export const PROJECT_BILLING_INFO = {
   when: 'for `burnrate prices refresh --provider gcp`',
 } as const satisfies PermissionNeed;
 
-export const GCP_SOURCE_PERMISSIONS: readonly PermissionNeed[] = [BIGQUERY_JOBS, BIGQUERY_READ, BUDGETS_LIST, PROJECT_BILLING_INFO];
+export const ANOMALIES_LIST = {
+  cloud: 'gcp',
+  permission: 'billing.anomalies.list',
+  role: 'roles/billing.viewer',
+  resource: 'the billing account (or project) of each `anomalies.scopes` parent',
+  scope: 'billing-account',
+  usedBy: "Google Cloud's cost anomalies",
+  when: 'with anomalies on a gcp source',
+} as const satisfies PermissionNeed;
+
+export const GCP_SOURCE_PERMISSIONS: readonly PermissionNeed[] = [
+  BIGQUERY_JOBS,
+  BIGQUERY_READ,
+  BUDGETS_LIST,
+  PROJECT_BILLING_INFO,
+  ANOMALIES_LIST,
+];

@@ -63,6 +63,7 @@ export async function readProviderAnomalies(
           actual: a.actual === null ? null : money(a.actual),
           expected: a.expected === null ? null : money(a.expected),
           rootCauses: a.rootCauses.map((c) => ({ ...c, contribution: c.contribution === null ? null : money(c.contribution) })),
+          ...(source.feedback ? {} : { noFeedback: true as const }),
         },
       ];
     }),
