@@ -15,7 +15,7 @@ import { focusReaderSql, sqlIdentifier } from './focus-sql.js';
 // FOCUS rows and never added to spend.
 
 /** The CUR columns the pod split reads, in each spelling (CUR 2.0, legacy). */
-const SPLIT_COLUMNS = {
+export const SPLIT_COLUMNS = {
   parent: ['split_line_item_parent_resource_id', 'splitLineItem/ParentResourceId'],
   splitCost: ['split_line_item_split_cost', 'splitLineItem/SplitCost'],
   netSplitCost: ['split_line_item_net_split_cost', 'splitLineItem/NetSplitCost'],
@@ -26,7 +26,7 @@ const SPLIT_COLUMNS = {
 } as const;
 
 /** An EKS pod's ARN: cluster, namespace and pod name are its path's first three parts. */
-const POD_ARN = '^arn:aws[a-z-]*:eks:[^:]*:[^:]*:pod/([^/]+)/([^/]+)/([^/]+)(/|$)';
+export const POD_ARN = '^arn:aws[a-z-]*:eks:[^:]*:[^:]*:pod/([^/]+)/([^/]+)/([^/]+)(/|$)';
 
 /**
  * The SELECT of a CUR file's pod split, a pod's amounts of a day on a node added up; null when the

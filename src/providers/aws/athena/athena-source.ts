@@ -9,6 +9,7 @@ import { runAthenaQuery } from './athena-query.js';
 import { billingPeriodsRead } from './billing-periods-read.js';
 import type { ExportFormat } from './export-columns.js';
 import { exportAggregationSql, type ExportResultRow } from './export-query-sql.js';
+import { podSplitSql, podSplitsOf } from './pod-split-sql.js';
 
 export interface AthenaSourceOptions {
   id: string;
@@ -26,6 +27,8 @@ export interface AthenaSourceOptions {
   maxGigabytesScanned: number;
   roleArn?: string | undefined;
   maxAttempts: number;
+  /** Read the bill's pod split too (a CUR 2.0 table with split cost allocation data). */
+  podSplit?: boolean | undefined;
 }
 
 /**
@@ -65,29 +68,33 @@ export class AthenaSpendSource implements SpendSource {
       before: window.end,
     });
     const maxBytesScanned = options.maxGigabytesScanned * 1e9;
-    const result = await runAthenaQuery(this.client, sql, {
-      sourceId: this.id,
-      table: `${options.database}.${options.table}`,
-      database: options.database,
-      catalog: options.catalog,
-      workgroup: options.workgroup,
-      outputLocation: options.outputLocation,
-      maxBytesScanned,
-      account: this.account.label,
-    });
+    const run = (query: string) =>
+      runAthenaQuery(this.client, query, {
+        sourceId: this.id,
+        table: `${options.database}.${options.table}`,
+        database: options.database,
+        catalog: options.catalog,
+        workgroup: options.workgroup,
+        outputLocation: options.outputLocation,
+        maxBytesScanned,
+        account: this.account.label,
+      });
+    const result = await run(sql);
+    const split = options.podSplit ? await run(podSplitSql({ ...options, billingPeriods, before: window.end })) : null;
     // A query that finished between two polls may have scanned past the limit: it is paid for, so
     // its rows are kept, and the log says so.
-    const warnings =
-      result.scannedBytes > maxBytesScanned
-        ? [
-            `Athena scanned ${(result.scannedBytes / 1e9).toFixed(1)} GB, more than maxGigabytesScanned (${options.maxGigabytesScanned} GB): set a per-query data usage control on the workgroup ${options.workgroup}.`,
-          ]
-        : [];
+    const warnings = [result, ...(split ? [split] : [])]
+      .filter((r) => r.scannedBytes > maxBytesScanned)
+      .map(
+        (r) =>
+          `Athena scanned ${(r.scannedBytes / 1e9).toFixed(1)} GB, more than maxGigabytesScanned (${options.maxGigabytesScanned} GB): set a per-query data usage control on the workgroup ${options.workgroup}.`,
+      );
     return [
       {
         // Whole billing periods are replaced: the export revises lines anywhere in a period until it is final.
         scope: { source: this.id, billingPeriods },
         rows: (result.rows as ExportResultRow[]).map((row) => spendRowOf(aggregatedRowOf(row), ctx)),
+        ...(split ? { podSplits: podSplitsOf(split.rows) } : {}),
         dataThrough: `${window.end}T00:00:00.000Z`,
         warnings,
       },

@@ -129,12 +129,12 @@ function tagValueSql(columns: ExportColumns, keys: readonly string[]): string {
   return `trim(${lookups.length === 1 ? lookups[0] : `coalesce(${lookups.join(', ')})`})`;
 }
 
-function periodLiteral(period: string): string {
+export function periodLiteral(period: string): string {
   if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(period)) throw new Error(`not a billing period: ${period}`);
   return sqlString(period);
 }
 
-function timestampLiteral(day: string): string {
+export function timestampLiteral(day: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new Error(`not a day: ${day}`);
   return `TIMESTAMP ${sqlString(`${day} 00:00:00`)}`;
 }

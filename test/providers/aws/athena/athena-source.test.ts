@@ -6,7 +6,9 @@ import { FakeAthena, type FakeAthenaOptions } from '../../../fakes/fake-athena.j
 import { testDeps } from '../../../support/deps.js';
 import { fakeLifecycle } from '../../../support/fake-lifecycle.js';
 import { stubAwsEnv } from '../../../support/aws-test-env.js';
+import { athenaSourceSchema } from '../../../../src/config/athena-config.js';
 import {
+  CUR2_SPLIT_TABLE_COLUMNS,
   CUR2_TABLE_COLUMNS,
   cur2Row,
   expectedTeamTotals,
@@ -116,7 +118,7 @@ async function setup(
       database: 'billing',
       table,
       workgroup: 'finops',
-      columns: format === 'focus' ? FOCUS_TABLE_COLUMNS : CUR2_TABLE_COLUMNS,
+      columns: options.columns ?? (format === 'focus' ? FOCUS_TABLE_COLUMNS : CUR2_TABLE_COLUMNS),
       rows: items.map(format === 'focus' ? focusRow : cur2Row),
       ...(options.rowsPerPage ? { rowsPerPage: options.rowsPerPage } : {}),
       ...(options.bytesPerRow ? { bytesPerRow: options.bytesPerRow } : {}),
@@ -274,5 +276,67 @@ describe('Athena spend source (AWS Data Exports)', () => {
     expect(fake.callsOf('StopQueryExecution').map((c) => c.input.QueryExecutionId)).toEqual([id]);
     expect(fake.callsOf('GetQueryResults')).toHaveLength(0);
     expect(await deps.store.spend.totals({ period: { start: '2026-09-01', end: '2026-12-01' } }, 'team')).toEqual([]);
+  });
+
+  it("reads CUR 2.0's pod split (split cost allocation data) when podSplit is set: each pod's day on its node equals a plain sum, after discounts", async () => {
+    const node = 'i-0gpu1';
+    const arn = (ns: string, pod: string) => `arn:aws:eks:us-east-1:222222222222:pod/prod/${ns}/${pod}/0f5c1a2e-uid`;
+    // Each day two trainer pods and an eval pod on the node, with a line per pod and hour kind
+    // (GPU, CPU and memory lines of one pod add up); the eval pod's account has a discount (net).
+    const pods = (from: string, to: string): LineItem[] => {
+      const lines: LineItem[] = [];
+      for (let day = from; day < to; day = addDays(day, 1))
+        for (const [ns, pod, cost, net] of [
+          ['ml', 'trainer-5d8c9f7b4-x1k2p', 12.3456, undefined],
+          ['ml', 'trainer-5d8c9f7b4-x1k2p', 1.0001, undefined],
+          ['ml', 'trainer-5d8c9f7b4-q7w3z', 4.5, undefined],
+          ['eval', 'eval-0', 3.25, 2.75],
+        ] as const)
+          lines.push({
+            day,
+            team: '(untagged)',
+            service: 'AmazonEKS',
+            billed: 0,
+            effective: 0,
+            resource: arn(ns, pod),
+            split: { parent: node, cost, net },
+          });
+      return lines;
+    };
+    const items = [...curItems('2026-09-01', '2026-11-22'), ...pods('2026-09-01', '2026-11-22')];
+    const { deps, fake } = await setup({ format: 'cur2', items, columns: CUR2_SPLIT_TABLE_COLUMNS, source: { podSplit: true } });
+    expect(await refreshSources(deps)).toMatchObject([{ ok: true }]);
+    const [spendSql, splitSql] = fake.queries();
+    expect(splitSql).toContain('"split_line_item_split_cost"');
+    expect(splitSql).toContain(`"billing_period" IN ('2026-09', '2026-10', '2026-11')`);
+    expect(spendSql).not.toContain('split_line_item');
+
+    const stored = await deps.store.kubeUsage.splitCosts({ start: '2026-09-01', end: '2026-12-01' });
+    const expected = new Map<string, number>();
+    for (const item of items) {
+      if (!item.split || item.day >= '2026-11-21') continue; // today's charges are still being billed
+      const pod = item.resource!.split('/').slice(2, 4).join('/');
+      const key = `${item.day}|${item.split.parent}|${pod}`;
+      expected.set(key, toTenThousandths((expected.get(key) ?? 0) + (item.split.net ?? item.split.cost)));
+    }
+    expect(new Map(stored.map((r) => [`${r.day}|${r.nodeInstanceId}|${r.namespace}/${r.pod}`, toTenThousandths(r.splitCost)]))).toEqual(
+      expected,
+    );
+    expect(stored.every((r) => r.cluster === 'prod' && r.currency === 'USD')).toBe(true);
+    // The team totals are the bill's as before: a split is of the node's cost, never spend of its own.
+    expect(await teamTotals(deps, '2026-09-01', '2026-11-21')).toEqual(expectedTeamTotals(items, '2026-09-01', '2026-11-21'));
+  });
+
+  it('refuses podSplit on a FOCUS table, saying what to write instead', () => {
+    const parsed = athenaSourceSchema.safeParse({
+      type: 'athena',
+      database: 'billing',
+      table: 'focus_export',
+      format: 'focus',
+      region: 'eu-west-1',
+      podSplit: true,
+    });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]).toMatchObject({ path: ['podSplit'], message: expect.stringContaining('set format: cur2') });
   });
 });

@@ -17,6 +17,8 @@ export interface LineItem {
   /** FOCUS x_CostCategories. */
   costCategories?: Record<string, string>;
   resource?: string;
+  /** CUR 2.0 split cost allocation data of a pod's line (its resource is the pod's ARN): the node, its split and net split cost. */
+  split?: { parent: string; cost: number; net?: number };
   /** CUR line item type; FOCUS rows say Usage or Tax by it. */
   type?: 'Usage' | 'Tax' | 'SavingsPlanCoveredUsage' | 'SavingsPlanNegation';
 }
@@ -92,6 +94,14 @@ export const CUR2_TABLE_COLUMNS: FakeAthenaOptions['columns'] = {
   billing_period: 'VARCHAR',
 };
 
+/** A CUR 2.0 table whose export includes split cost allocation data. */
+export const CUR2_SPLIT_TABLE_COLUMNS: FakeAthenaOptions['columns'] = {
+  ...CUR2_TABLE_COLUMNS,
+  split_line_item_parent_resource_id: 'VARCHAR',
+  split_line_item_split_cost: 'DOUBLE',
+  split_line_item_net_split_cost: 'DOUBLE',
+};
+
 function periodOf(day: string) {
   const month = day.slice(0, 7);
   const [y, m] = month.split('-').map(Number) as [number, number];
@@ -159,6 +169,13 @@ export function cur2Row(item: LineItem): Record<string, ExportValue> {
     pricing_unit: 'Hrs',
     resource_tags: item.tags ?? {},
     billing_period: period.month,
+    ...(item.split
+      ? {
+          split_line_item_parent_resource_id: item.split.parent,
+          split_line_item_split_cost: item.split.cost,
+          split_line_item_net_split_cost: item.split.net ?? null,
+        }
+      : {}),
   };
 }
 
