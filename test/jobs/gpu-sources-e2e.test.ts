@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
 import { loadPriceCatalog } from '../../src/catalog/price-catalog.js';
-import type { Deps } from '../../src/deps.js';
 import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
@@ -20,7 +19,7 @@ import {
 } from '../fakes/fake-prometheus.js';
 import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
 import { testDeps } from '../support/deps.js';
-import { findingOfInstance, press } from '../support/gpu-demo.js';
+import { stopClick as stop } from '../support/gpu-demo.js';
 import { cli, workDir } from '../support/run-cli.js';
 import { STRANGER } from '../support/demo-org.js';
 
@@ -161,10 +160,6 @@ function setup(metrics: object[]) {
   const t = testDeps(configOf(metrics), NOW);
   t.deps.gpu = buildGpuDeps(t.deps.config, { PROM_TOKEN: TOKEN })!;
   return t;
-}
-
-async function stop(deps: Deps, userId: string, instanceId: string) {
-  return press(deps, userId, 'instance.stop', await findingOfInstance(deps, instanceId));
 }
 
 const stopsSent = () => ec2!.callsOf('StopInstances', { dryRun: false }).map((c) => `${c.region} ${c.instanceIds.join(',')}`);

@@ -40,3 +40,8 @@ async function openFinding(deps: Deps, match: (f: { name: string | null; instanc
 export function press(deps: Deps, userId: string, action: string, findingId: string, extra: object = {}) {
   return dispatchClick(deps, userId, action, { f: findingId, ...extra });
 }
+
+/** A click on Stop in the alert of this instance's open idle finding. */
+export async function stopClick(deps: Deps, userId: string, instanceId: string) {
+  return press(deps, userId, 'instance.stop', await findingOfInstance(deps, instanceId));
+}

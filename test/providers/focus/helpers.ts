@@ -40,6 +40,9 @@ export const HEADER = [
   'Tags',
 ] as const;
 
+/** The usual columns and the hours a VM was billed for, as a bill that prices a VM at its billed rate carries them. */
+export const HOURS_HEADER: readonly string[] = [...HEADER, 'ConsumedQuantity', 'ConsumedUnit'];
+
 /** A row by column: the usual ones, and any other a test's header adds (x_UsageType, AllocatedTags...). */
 export type FixtureRow = Partial<Record<(typeof HEADER)[number], string>> & { [column: string]: string | undefined };
 

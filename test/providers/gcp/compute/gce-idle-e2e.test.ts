@@ -3,11 +3,8 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadPriceCatalog } from '../../../../src/catalog/price-catalog.js';
-import type { Deps } from '../../../../src/deps.js';
 import { runGpuCheck } from '../../../../src/jobs/gpu-check.js';
-import { refreshSources } from '../../../../src/jobs/refresh-sources.js';
-import { buildSources } from '../../../../src/providers/registry.js';
-import { tempDir, writeFocusCsv, type FixtureRow } from '../../focus/helpers.js';
+import { HOURS_HEADER, tempDir, writeFocusCsv, type FixtureRow } from '../../focus/helpers.js';
 import { deliverOutbox } from '../../../../src/outbox/deliver-outbox.js';
 import { buildGpuDeps } from '../../../../src/providers/gpu-registry.js';
 import { monthOf } from '../../../../src/domain/period.js';
@@ -15,10 +12,10 @@ import { loadSavingsLedger } from '../../../../src/snapshots/savings-ledger.js';
 import { renderPlainText } from '../../../../templates/render/plain-text.js';
 import type { FakeOpsAgentGpu } from '../../../fakes/fake-cloud-monitoring.js';
 import { FakeComputeEngine, type FakeGceVm } from '../../../fakes/fake-compute-engine.js';
-import { constant, dcgmGpuLabelSets, FakePrometheus, readDcgmExposition, type FakeDcgmGpu } from '../../../fakes/fake-prometheus.js';
+import { FakePrometheus } from '../../../fakes/fake-prometheus.js';
 import { STRANGER } from '../../../support/demo-org.js';
-import { testDeps } from '../../../support/deps.js';
-import { findingOfInstance, press } from '../../../support/gpu-demo.js';
+import { stopClick as stop } from '../../../support/gpu-demo.js';
+import { dcgmIdleFleet, NLP_OWNER as BOB, VISION_OWNER as ALICE, vmIdleDeps } from '../../../support/vm-idle-e2e.js';
 import { useGoogleWorkloadIdentity } from './gce-test-env.js';
 import { cli, workDir } from '../../../support/run-cli.js';
 
@@ -26,8 +23,6 @@ import { cli, workDir } from '../../../support/run-cli.js';
 const NOW = '2026-11-18T06:00:00Z';
 const T = Date.parse(NOW) / 1000;
 const IDLE_FROM = T - 5 * 3600;
-const ALICE = 'U0ALICE'; // owns vision
-const BOB = 'U0BOB'; // owns nlp
 const TOKEN = 'prom-gce-token-9f2a';
 const PROJECT = 'acme-ml-train';
 
@@ -77,29 +72,8 @@ const VMS: FakeGceVm[] = [
   },
 ];
 
-/** Idle values from the shared DCGM exposition's idle GPU; DCGM's Hostname is the VM's name, as on Compute Engine. */
-function dcgmFleet(): FakeDcgmGpu[] {
-  const samples = readDcgmExposition();
-  const idleHost = '424773df46e0';
-  const value = (name: string) => samples.find((s) => s.name === name && s.labels.Hostname === idleHost)!.value;
-  const [template] = dcgmGpuLabelSets(samples);
-  const idleSince = (busy: number, idle: number) => (t: number) => (t >= IDLE_FROM ? idle : busy);
-  const idle = (hostname: string): FakeDcgmGpu => ({
-    labels: { ...template, Hostname: hostname, gpu: '0' },
-    metrics: {
-      DCGM_FI_DEV_GPU_UTIL: idleSince(97, value('DCGM_FI_DEV_GPU_UTIL')),
-      DCGM_FI_DEV_FB_USED: idleSince(20_000, value('DCGM_FI_DEV_FB_USED')),
-    },
-  });
-  return [
-    idle('cv-a100-notebook'),
-    idle('nlp-serving.us-central1-a.c.acme-ml-train.internal'),
-    {
-      labels: { ...template, Hostname: 'nlp-train', gpu: '0' },
-      metrics: { DCGM_FI_DEV_GPU_UTIL: constant(97), DCGM_FI_DEV_FB_USED: constant(20_000) },
-    },
-  ];
-}
+/** DCGM's Hostname is the VM's name, as on Compute Engine (one idle VM's as its internal DNS name). */
+const dcgmFleet = () => dcgmIdleFleet(IDLE_FROM, ['cv-a100-notebook', 'nlp-serving.us-central1-a.c.acme-ml-train.internal'], ['nlp-train']);
 
 /** The same VMs as the Ops Agent reports them to Cloud Monitoring: by project, zone and numeric id, no host names. */
 function opsAgentGpus(): FakeOpsAgentGpu[] {
@@ -140,34 +114,18 @@ afterEach(async () => {
   compute = prom = undefined;
 });
 
-async function setup(
+const setup = (
   actionsEnabled = true,
   metrics: object[] = [{ type: 'prometheus', url: prom!.url, bearerTokenEnv: 'PROM_TOKEN' }],
   bill?: string,
-) {
-  const t = testDeps(
-    {
-      teams: [
-        { id: 'vision', owners: [ALICE] },
-        { id: 'nlp', owners: [BOB] },
-      ],
-      sources: bill ? [{ type: 'focus', paths: [bill] }] : [],
-      gpu: { metrics, inventory: [{ type: 'gce', projects: [PROJECT] }] },
-      actions: { enabled: actionsEnabled },
-    },
-    NOW,
-  );
-  t.deps.gpu = buildGpuDeps(t.deps.config, { PROM_TOKEN: TOKEN })!;
-  if (bill) {
-    t.deps.sources = buildSources(t.deps.config).spend;
-    await refreshSources(t.deps);
-  }
-  return t;
-}
-
-async function stop(deps: Deps, userId: string, instanceId: string) {
-  return press(deps, userId, 'instance.stop', await findingOfInstance(deps, instanceId));
-}
+) =>
+  vmIdleDeps({
+    now: NOW,
+    gpu: { metrics, inventory: [{ type: 'gce', projects: [PROJECT] }] },
+    gpuOf: (config) => buildGpuDeps(config, { PROM_TOKEN: TOKEN })!,
+    actionsEnabled,
+    ...(bill ? { bill } : {}),
+  });
 
 const stopsSent = () => compute!.callsOf('instances.stop').map((c) => c.path.split('/').slice(-2, -1)[0]);
 const a2Price = () => loadPriceCatalog().priceOf('gcp', 'a2-highgpu-1g', 'us-central1')!.onDemandHourly;
@@ -295,25 +253,7 @@ describe('a Compute Engine VM on the bill', () => {
         ConsumedUnit: 'Hours',
         Tags: '{"team":"vision"}',
       });
-    const bill = writeFocusCsv(tmp.path('gcp-focus.csv'), rows, [
-      'BilledCost',
-      'EffectiveCost',
-      'BillingCurrency',
-      'BillingPeriodStart',
-      'ChargePeriodStart',
-      'ChargePeriodEnd',
-      'ChargeCategory',
-      'ServiceName',
-      'ServiceCategory',
-      'ProviderName',
-      'BillingAccountId',
-      'SubAccountId',
-      'ResourceId',
-      'PricingCategory',
-      'ConsumedQuantity',
-      'ConsumedUnit',
-      'Tags',
-    ]);
+    const bill = writeFocusCsv(tmp.path('gcp-focus.csv'), rows, HOURS_HEADER);
     const { deps } = await setup(true, undefined, bill);
     const result = await runGpuCheck(deps);
     const vision = result.findings.find((f) => f.instanceId === VISION_IDLE)!;
