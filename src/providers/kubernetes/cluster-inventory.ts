@@ -8,7 +8,15 @@ import {
   type NamespaceInfo,
 } from '../../domain/kubernetes.js';
 import { claimGpusByPod, DraGpus, type DeviceClassObject, type ResourceClaimObject, type ResourceSliceObject } from './dra-devices.js';
-import { KAI_RESERVATION_NAMESPACE, kaiFraction, replicasOf, SHARED_GPU_RESOURCE } from './gpu-sharing.js';
+import {
+  hamiDevices,
+  hamiShare,
+  KAI_RESERVATION_NAMESPACE,
+  type HamiDevice,
+  kaiFraction,
+  replicasOf,
+  SHARED_GPU_RESOURCE,
+} from './gpu-sharing.js';
 import { explainKubeError } from './kube-errors.js';
 import { gpuNodeOf, singleStrategyProfile } from './node-facts.js';
 import { workloadOf, type OwnedMetadata } from './workload-owner.js';
@@ -77,6 +85,12 @@ export class ClusterInventoryReader {
 
     const draGpus = new DraGpus(slices as ResourceSliceObject[], claims as ResourceClaimObject[], classes as DeviceClassObject[]);
     const nodeLabels = new Map(nodes.map((n) => [n.metadata?.name ?? '', n.metadata?.labels ?? {}]));
+    // HAMi's nodes and the physical GPUs each registered: their pods hold their memory's or cores' share.
+    const hamiNodes = new Map<string, HamiDevice[]>();
+    for (const n of nodes) {
+      const devices = hamiDevices(n.metadata?.annotations);
+      if (devices) hamiNodes.set(n.metadata?.name ?? '', devices);
+    }
     const running = pods.filter((p) => p.status?.phase === 'Running' && p.metadata?.namespace !== KAI_RESERVATION_NAMESPACE);
     const byPod = claimGpusByPod(running, draGpus);
     const gpuPods: GpuPod[] = [];
@@ -84,7 +98,12 @@ export class ClusterInventoryReader {
       const labels = nodeLabels.get(pod.spec?.nodeName ?? '');
       const viaClaims = byPod.get(pod);
       const fraction = kaiFraction(pod.metadata?.annotations ?? {}, labels);
-      const gpus = gpusHeld(pod.spec?.containers ?? [], gpuUnitOf(labels)) + fraction + (viaClaims?.gpus ?? 0);
+      const hami = hamiNodes.get(pod.spec?.nodeName ?? '');
+      const containers = pod.spec?.containers ?? [];
+      const held = hami
+        ? hamiShare(pod.metadata?.annotations ?? {}, containers.map(resourcesOf), hami)
+        : gpusHeld(containers, gpuUnitOf(labels)) + fraction;
+      const gpus = held + (viaClaims?.gpus ?? 0);
       if (gpus === 0) continue;
       const metadata = pod.metadata ?? {};
       gpuPods.push({
@@ -94,7 +113,7 @@ export class ClusterInventoryReader {
         node: pod.spec?.nodeName ?? null,
         gpus,
         ...(viaClaims ? { claims: viaClaims.claims } : {}),
-        ...(fraction > 0 ? { kaiFraction: true } : {}),
+        ...(fraction > 0 && !hami ? { kaiFraction: true } : {}),
         workload: workloadOf(this.cluster, metadata as OwnedMetadata, owners),
         labels: metadata.labels ?? {},
         annotations: metadata.annotations ?? {},
@@ -189,8 +208,7 @@ function gpuUnitOf(labels: Readonly<Record<string, string>> | undefined): number
 function gpusHeld(containers: readonly Container[], gpuUnit: number): number {
   let total = 0;
   for (const container of containers) {
-    const resources = { ...container.resources?.requests, ...container.resources?.limits };
-    for (const [resource, quantity] of Object.entries(resources)) {
+    for (const [resource, quantity] of Object.entries(resourcesOf(container))) {
       const count = Number(quantity);
       if (!(count > 0)) continue;
       if (resource === 'nvidia.com/gpu' || resource === SHARED_GPU_RESOURCE) total += count * gpuUnit;
@@ -198,4 +216,9 @@ function gpusHeld(containers: readonly Container[], gpuUnit: number): number {
     }
   }
   return total;
+}
+
+/** A container's extended resources: limits over requests. */
+function resourcesOf(container: Container): Record<string, string> {
+  return { ...container.resources?.requests, ...container.resources?.limits };
 }

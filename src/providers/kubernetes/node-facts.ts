@@ -1,9 +1,9 @@
 import { migShare, type GpuNode } from '../../domain/kubernetes.js';
-import { replicasOf, SHARED_GPU_RESOURCE } from './gpu-sharing.js';
+import { hamiDevices, replicasOf, SHARED_GPU_RESOURCE } from './gpu-sharing.js';
 
 /** A node as the API gives it, only the fields read here. */
 export interface NodeObject {
-  metadata?: { name?: string; labels?: Record<string, string>; creationTimestamp?: Date | string };
+  metadata?: { name?: string; labels?: Record<string, string>; annotations?: Record<string, string>; creationTimestamp?: Date | string };
   spec?: { providerID?: string };
   status?: { capacity?: Record<string, string> };
 }
@@ -25,13 +25,16 @@ export function singleStrategyProfile(labels: Readonly<Record<string, string>> |
 /**
  * The node's GPU facts; null for a node without GPUs (or MIG slices). `draGpus`: the physical GPUs
  * its ResourceSlices offer (Dynamic Resource Allocation: no `nvidia.com/gpu` capacity then).
- * Time-sliced GPUs offered `replicas` times each are counted once.
+ * Time-sliced GPUs offered `replicas` times each are counted once; on a HAMi node, the physical GPUs it
+ * registered (its `nvidia.com/gpu` is each GPU × HAMi's split count).
  */
 export function gpuNodeOf(cluster: string, node: NodeObject, draGpus = 0): GpuNode | null {
   const capacity = { ...node.status?.capacity };
   const replicas = replicasOf(node.metadata?.labels);
   const offered = Number(capacity[GPU_RESOURCE] ?? 0) + Number(capacity[SHARED_GPU_RESOURCE] ?? 0);
-  if (offered > 0) capacity[GPU_RESOURCE] = String(offered / replicas);
+  const hami = hamiDevices(node.metadata?.annotations);
+  if (hami) capacity[GPU_RESOURCE] = String(hami.length);
+  else if (offered > 0) capacity[GPU_RESOURCE] = String(offered / replicas);
   // Single strategy: its `nvidia.com/gpu` are slices of one profile, counted as such (a 1g slice is 1/7 of a GPU).
   const single = singleStrategyProfile(node.metadata?.labels);
   if (single && capacity[GPU_RESOURCE]) {

@@ -80,4 +80,60 @@ describe('GPUs allocated by Dynamic Resource Allocation, and fractions of shared
     const read = new ClusterInventoryReader('lab', kubeConfigOf({ name: 'lab', kubeconfig: file, context: 'lab' })).read();
     await expect(read).rejects.toThrow(/resourceclaims/);
   });
+
+  it("prices HAMi's shares of a GPU by memory or cores, from what HAMi allocated or else what the pod asks, and counts a HAMi node's GPUs once", async () => {
+    // A g5.12xlarge under HAMi: 4 A10G of 23,028 MiB registered (HAMi 2.x JSON), each offered 10 times as nvidia.com/gpu.
+    const a10g = (i: number) => ({ id: `GPU-a10g-${i}`, count: 10, devmem: 23028, devcore: 100, type: 'NVIDIA-NVIDIA A10G', health: true });
+    const hamiNode = (name: string, register: string, gpus: number) => {
+      const n = node(name, { gpus, labels: { 'node.kubernetes.io/instance-type': 'g5.12xlarge' } }) as {
+        metadata: Record<string, unknown>;
+      };
+      n.metadata.annotations = { 'hami.io/node-nvidia-register': register };
+      return n as ReturnType<typeof node>;
+    };
+    /** A running pod on `at` with each container's resources, and what HAMi allocated it (if it has yet). */
+    const hamiPod = (name: string, at: string, containers: Record<string, string>[], allocated?: string) => {
+      const p = pod('ml', name, { node: at, ...(allocated ? { annotations: { 'hami.io/vgpu-devices-allocated': allocated } } : {}) }) as {
+        spec: { containers: object[] };
+      };
+      p.spec.containers = containers.map((limits, i) => ({ name: `c${i}`, image: 'serve:1', resources: { limits } }));
+      return p as ReturnType<typeof pod>;
+    };
+    const inventory = await readCluster({
+      objects: [
+        namespace('ml'),
+        hamiNode('hami-json', JSON.stringify([0, 1, 2, 3].map(a10g)), 40),
+        // A node of an earlier HAMi release: `id,count,devmem,devcore,type,numa,health` per GPU.
+        hamiNode('hami-old', 'GPU-t4-0,10,16384,100,NVIDIA-Tesla T4,0,true:GPU-t4-1,10,16384,100,NVIDIA-Tesla T4,0,true:', 20),
+        // A quarter of GPU 0's memory, no cores asked.
+        hamiPod('mem-quarter', 'hami-json', [{ 'nvidia.com/gpu': '1', 'nvidia.com/gpumem': '5757' }], 'GPU-a10g-0,NVIDIA,5757,0:;'),
+        // Little memory but half the cores: the cores' share counts.
+        hamiPod('cores-half', 'hami-json', [{ 'nvidia.com/gpu': '1', 'nvidia.com/gpucores': '50' }], 'GPU-a10g-0,NVIDIA,2000,50:;'),
+        // Two containers: halves of GPUs 1 and 2, and the whole of GPU 3.
+        hamiPod(
+          'two-containers',
+          'hami-json',
+          [{ 'nvidia.com/gpu': '2', 'nvidia.com/gpumem': '11514' }, { 'nvidia.com/gpu': '1' }],
+          'GPU-a10g-1,NVIDIA,11514,0:GPU-a10g-2,NVIDIA,11514,0:;GPU-a10g-3,NVIDIA,23028,100:;',
+        ),
+        // Not allocated yet: from its resources, two vGPUs of a quarter of the memory each.
+        hamiPod('by-request', 'hami-old', [{ 'nvidia.com/gpu': '2', 'nvidia.com/gpumem-percentage': '25' }]),
+        // No memory asked: HAMi gives all of it, a whole GPU.
+        hamiPod('whole', 'hami-old', [{ 'nvidia.com/gpu': '1' }]),
+      ],
+    });
+    const nodes = new Map(inventory.nodes.map((n) => [n.name, capacityOf(n)]));
+    expect(nodes).toEqual(
+      new Map([
+        ['hami-json', 4],
+        ['hami-old', 2],
+      ]),
+    );
+    const held = new Map(inventory.pods.map((p) => [p.name, p.gpus]));
+    expect(held.get('mem-quarter')).toBeCloseTo(5757 / 23028, 12);
+    expect(held.get('cores-half')).toBeCloseTo(0.5, 12);
+    expect(held.get('two-containers')).toBeCloseTo(11514 / 23028 + 11514 / 23028 + 1, 12);
+    expect(held.get('by-request')).toBeCloseTo(2 * 0.25, 12);
+    expect(held.get('whole')).toBe(1);
+  });
 });
