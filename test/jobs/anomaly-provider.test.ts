@@ -1,11 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anomalyCheck } from '../../src/checks/anomalies/definition.js';
 import { configSchema } from '../../src/config/schema.js';
 import { runCheck } from '../../src/jobs/run-check.js';
 import { buildSources } from '../../src/providers/registry.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
-import { FakeAwsBilling } from '../fakes/fake-aws-billing.js';
-import { stubAwsEnv } from '../support/aws-test-env.js';
+import type { FakeAwsBilling } from '../fakes/fake-aws-billing.js';
+import {
+  ANOMALY_MONITOR as MONITOR,
+  costExplorerAnomaly,
+  startFakeCostExplorer,
+  stopFakeCostExplorer,
+} from '../support/cost-explorer-anomalies.js';
 import { CAROL } from '../support/demo-org.js';
 import { testDeps } from '../support/deps.js';
 import { dispatchClick } from '../support/dispatch-click.js';
@@ -17,35 +22,15 @@ import { importRunawayBill, sweepRow } from '../support/runaway-bill.js';
 // Cost Explorer that fails holding nothing else up.
 
 const TEAM = { id: 'ml', name: 'ML', owners: [CAROL] };
-const MONITOR = 'arn:aws:ce::123456789012:anomalymonitor/0a1b2c3d-services';
 const SOURCE = { type: 'aws', maxAttempts: 1, anomalies: { monitors: [{ arn: MONITOR, team: 'ml' }] } };
 
-function awsAnomaly(id: string, start: string, impact: number, extra: Record<string, unknown> = {}) {
-  return {
-    AnomalyId: id,
-    AnomalyStartDate: `${start}T00:00:00Z`,
-    DimensionValue: 'Amazon SageMaker',
-    MonitorArn: MONITOR,
-    AnomalyScore: { MaxScore: 91.5, CurrentScore: 88.2 },
-    Impact: { MaxImpact: impact / 2, TotalImpact: impact, TotalActualSpend: impact + 2000, TotalExpectedSpend: 2000 },
-    RootCauses: [
-      {
-        Service: 'Amazon SageMaker',
-        Region: 'us-east-1',
-        LinkedAccount: '123456789012',
-        LinkedAccountName: 'ml-prod',
-        UsageType: 'USE1-ml.p5.48xlarge',
-        Impact: { Contribution: impact * 0.78 },
-      },
-    ],
-    ...extra,
-  };
-}
+const awsAnomaly = (id: string, start: string, impact: number, extra: Record<string, unknown> = {}) =>
+  costExplorerAnomaly(id, start, impact, { expected: 2000, extra });
 
 let fake: FakeAwsBilling;
 
 beforeEach(async () => {
-  fake = await FakeAwsBilling.start({
+  fake = await startFakeCostExplorer({
     anomalies: [
       awsAnomaly('a-1', '2026-11-08', 4210),
       // Ended a week ago, and one under the team's $200 floor: neither says anything.
@@ -53,13 +38,9 @@ beforeEach(async () => {
       awsAnomaly('a-small', '2026-11-09', 50),
     ],
   });
-  stubAwsEnv(fake.endpoint);
 });
 
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await fake.close();
-});
+afterEach(() => stopFakeCostExplorer(fake));
 
 /** The team's deps with the monitor's anomaly source, as runtime builds it from burnrate.yml. */
 function depsWithMonitor() {

@@ -1,54 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CostAnomalies } from '../../../src/providers/aws/cost-anomalies.js';
 import { providerFeedbackOf } from '../../../src/domain/provider-anomaly.js';
-import { FakeAwsBilling } from '../../fakes/fake-aws-billing.js';
-import { stubAwsEnv } from '../../support/aws-test-env.js';
+import type { FakeAwsBilling } from '../../fakes/fake-aws-billing.js';
+import { costExplorerAnomaly, ec2Cause, startFakeCostExplorer, stopFakeCostExplorer } from '../../support/cost-explorer-anomalies.js';
 
 // AWS Cost Anomaly Detection through the real SDK client, against the fake Cost Explorer speaking
 // its JSON protocol on 127.0.0.1: anomalies with their root causes, every page, and the team's
 // answer sent back as feedback.
 
-const MONITOR = 'arn:aws:ce::123456789012:anomalymonitor/0a1b2c3d-services';
-
-function anomaly(id: string, start: string, impact: number, extra: Record<string, unknown> = {}) {
-  return {
-    AnomalyId: id,
-    AnomalyStartDate: `${start}T00:00:00Z`,
-    DimensionValue: 'Amazon SageMaker',
-    MonitorArn: MONITOR,
-    AnomalyScore: { MaxScore: 91.5, CurrentScore: 88.2 },
-    Impact: {
-      MaxImpact: impact / 2,
-      TotalImpact: impact,
-      TotalActualSpend: impact + 1000,
-      TotalExpectedSpend: 1000,
-      TotalImpactPercentage: (impact / 1000) * 100,
-    },
-    RootCauses: [
-      {
-        Service: 'Amazon SageMaker',
-        Region: 'us-east-1',
-        LinkedAccount: '123456789012',
-        LinkedAccountName: 'ml-prod',
-        UsageType: 'USE1-ml.p5.48xlarge',
-        Impact: { Contribution: impact * 0.78 },
-      },
-      {
-        Service: 'Amazon Elastic Compute Cloud - Compute',
-        Region: 'us-east-1',
-        LinkedAccount: '123456789012',
-        UsageType: 'USE1-BoxUsage:g5.12xlarge',
-        Impact: { Contribution: impact * 0.22 },
-      },
-    ],
-    ...extra,
-  };
-}
+const anomaly = (id: string, start: string, impact: number, extra: Record<string, unknown> = {}) =>
+  costExplorerAnomaly(id, start, impact, { expected: 1000, moreCauses: [ec2Cause(impact)], extra });
 
 let fake: FakeAwsBilling;
 
 beforeEach(async () => {
-  fake = await FakeAwsBilling.start({
+  fake = await startFakeCostExplorer({
     anomalies: [
       anomaly('a-1', '2026-11-08', 4210),
       anomaly('a-2', '2026-11-02', 900, { AnomalyEndDate: '2026-11-03T00:00:00Z' }),
@@ -56,13 +22,9 @@ beforeEach(async () => {
     ],
     anomaliesPerPage: 1,
   });
-  stubAwsEnv(fake.endpoint);
 });
 
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await fake.close();
-});
+afterEach(() => stopFakeCostExplorer(fake));
 
 describe('AWS Cost Anomaly Detection', () => {
   it('lists the anomalies that began in the days asked for, every page, with their root causes', async () => {
