@@ -9,6 +9,9 @@ const THROTTLING = new Set([
 ]);
 const ACCESS_DENIED = new Set(['AccessDenied', 'AccessDeniedException', 'UnauthorizedOperation']);
 const BAD_CREDENTIALS = new Set([
+  // EC2's own names for a key it does not know and a request signed too long ago.
+  'AuthFailure',
+  'RequestExpired',
   'InvalidClientTokenId',
   'UnrecognizedClientException',
   'SignatureDoesNotMatch',

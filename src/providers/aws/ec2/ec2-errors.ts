@@ -1,11 +1,11 @@
 import { BurnrateError } from '../../../domain/errors.js';
-import { redactAwsSecrets } from '../redact-aws-secrets.js';
+import { classifyAwsError } from '../aws-error-kind.js';
 import { STOP_PERMISSIONS, type StopPermission } from '../../../ports/instance-port.js';
 import { SPOT_PERMISSIONS, type SpotPermission } from '../../../ports/spot-port.js';
 
-// EC2 answers "not allowed" with UnauthorizedOperation (403); AccessDenied is what IAM-side
-// denials and some SCP setups surface as. Both mean: grant the permission.
-const ACCESS_DENIED = new Set(['UnauthorizedOperation', 'AccessDenied', 'AccessDeniedException']);
+// Denials, throttling and credentials are classified as for every AWS service (aws-error-kind.ts:
+// EC2's UnauthorizedOperation is a denial, its RequestLimitExceeded throttling, its AuthFailure bad
+// credentials); what only EC2 answers (no such instance or template, a state it cannot stop from) is here.
 const NOT_FOUND = new Set(['InvalidInstanceID.NotFound', 'InvalidInstanceID.Malformed']);
 const TEMPLATE_NOT_FOUND = new Set([
   'InvalidLaunchTemplateId.NotFound',
@@ -13,24 +13,15 @@ const TEMPLATE_NOT_FOUND = new Set([
   'InvalidLaunchTemplateName.NotFoundException',
   'InvalidLaunchTemplateId.VersionNotFound',
 ]);
-const THROTTLING = new Set(['RequestLimitExceeded', 'Throttling', 'ThrottlingException']);
 const CANNOT_STOP = new Set(['IncorrectInstanceState', 'UnsupportedOperation', 'UnsupportedInstanceAttribute']);
-const BAD_CREDENTIALS = new Set(['AuthFailure', 'InvalidClientTokenId', 'SignatureDoesNotMatch', 'ExpiredToken', 'RequestExpired']);
-
-interface AwsErrorLike {
-  name?: string;
-  message?: string;
-  $metadata?: { attempts?: number };
-}
 
 /** An SDK error from `permission` → a BurnrateError that says which permission, instance or quota to look at. */
 export function explainEc2Error(error: unknown, permission: StopPermission | SpotPermission, region: string): BurnrateError {
   if (error instanceof BurnrateError) return error;
-  const e = (error ?? {}) as AwsErrorLike;
-  const name = e.name ?? '';
+  const { kind, name, attempts, message: quoted } = classifyAwsError(error);
   // EC2's UnauthorizedOperation message carries an encoded authorization blob: keep the first sentence only.
-  const message = redactAwsSecrets((e.message ?? '').split(' Encoded authorization failure message:')[0]!);
-  if (ACCESS_DENIED.has(name))
+  const message = (quoted ?? '').split(' Encoded authorization failure message:')[0]!;
+  if (kind === 'access_denied')
     return new BurnrateError(
       'burnrate_ec2_access_denied',
       `EC2 in ${region} denied ${permission} (${name}).`,
@@ -51,25 +42,23 @@ export function explainEc2Error(error: unknown, permission: StopPermission | Spo
       'Check the burnrate:launch-template tag on the instance: it must name a launch template id (lt-...) in this region.',
       1,
     );
-  if (THROTTLING.has(name)) {
-    const attempts = e.$metadata?.attempts;
+  if (kind === 'throttled')
     return new BurnrateError(
       'burnrate_ec2_throttled',
       `EC2 in ${region} kept throttling ${permission}${attempts ? ` (${attempts} attempts)` : ''}.`,
       'Try again in a minute. If it persists, something else in the account is using up the EC2 API request quota.',
       1,
     );
-  }
   if (CANNOT_STOP.has(name))
     return new BurnrateError('burnrate_ec2_cannot_stop', `EC2 in ${region} cannot stop this instance: ${message || name}`, undefined, 1);
-  if (name === 'CredentialsProviderError')
+  if (kind === 'no_credentials')
     return new BurnrateError(
       'burnrate_ec2_no_credentials',
       `No AWS credentials found for EC2 in ${region}.`,
       'Run burnrate with an IAM role (instance profile, IRSA, ECS task role) or set AWS_PROFILE / AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.',
       1,
     );
-  if (BAD_CREDENTIALS.has(name))
+  if (kind === 'credentials_invalid')
     return new BurnrateError(
       'burnrate_ec2_credentials_invalid',
       `EC2 in ${region} rejected burnrate's AWS credentials (${name}).`,
