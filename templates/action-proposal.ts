@@ -1,7 +1,10 @@
 import type { ProposedAction } from '../src/domain/action-proposal.js';
-import type { Message } from './message.js';
+import { ACTION_IDS } from '../src/domain/action-ids.js';
+import { timeOf, type Message } from './message.js';
 
 export interface ProposalLead {
+  /** The proposal's id: what its Dismiss button names. */
+  id: string;
   action: ProposedAction;
   /** The person the assistant acts for, as the platform names them. */
   proposer: string;
@@ -17,13 +20,18 @@ const DOING: Record<ProposedAction, (instance: string) => string> = {
   spot: (instance) => `moving ${instance} to spot`,
 };
 
+/** "An assistant used by Carol proposes stopping trainer-3: idle 14 h, $62.00/day". */
+export function proposalLine(lead: Omit<ProposalLead, 'id' | 'reason'>): string {
+  return `An assistant used by ${lead.proposer} proposes ${DOING[lead.action](lead.instance)}: ${lead.figures}`;
+}
+
 /**
  * An alert as an assistant proposes it: led by who proposes what and why, then the alert (the idle
  * alert, the spot recommendation) as it always is, with its own buttons, so that a person decides
- * by the same clicks as on any alert.
+ * by the same clicks as on any alert; last, Dismiss, to say no to the proposal without acting.
  */
 export function proposedAlert(alert: Message, lead: ProposalLead): Message {
-  const line = `An assistant used by ${lead.proposer} proposes ${DOING[lead.action](lead.instance)}: ${lead.figures}`;
+  const line = proposalLine(lead);
   const [header, ...rest] = alert.blocks;
   return {
     ...alert,
@@ -34,6 +42,22 @@ export function proposedAlert(alert: Message, lead: ProposalLead): Message {
       ...(lead.reason ? [{ type: 'context' as const, text: `Its reason: ${lead.reason}` }] : []),
       { type: 'context', text: 'Nothing is done until someone here clicks one of the buttons below.' },
       ...(header?.type === 'header' ? rest : alert.blocks),
+      {
+        type: 'actions',
+        buttons: [{ action: ACTION_IDS.proposalDismiss, label: 'Dismiss the proposal', value: JSON.stringify({ p: lead.id }) }],
+      },
+    ],
+  };
+}
+
+/** A proposal someone dismissed: what it was, who said no and when; no buttons left to click. */
+export function dismissedProposal(line: string, by: string, at: Date): Message {
+  const text = `Dismissed by ${by} at ${timeOf(at)}: nothing was done.`;
+  return {
+    summary: `${line} — dismissed`,
+    blocks: [
+      { type: 'text', text: `**${line}**` },
+      { type: 'context', text },
     ],
   };
 }

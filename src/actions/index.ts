@@ -10,6 +10,7 @@ import { budgetUnsnoozeAction } from './budget-unsnooze.js';
 import { instanceKeepAction } from './instance-keep.js';
 import { instanceRerouteAction } from './instance-reroute.js';
 import { instanceStopAction } from './instance-stop.js';
+import { proposalDismissAction } from './proposal-dismiss.js';
 import { reviewAnswerAction } from './review-answer.js';
 import { reviewOwnerAction } from './review-owner.js';
 import { spotApproveAction } from './spot-approve.js';
@@ -34,6 +35,7 @@ export const ACTIONS: readonly AnyActionSpec[] = [
   reviewOwnerAction,
   anomalyExpectedAction,
   anomalyNotExpectedAction,
+  proposalDismissAction,
 ];
 
 /**

@@ -167,15 +167,27 @@ export const HELP_PAGES = {
   },
   mcp: {
     summary:
-      "Answer an AI assistant over MCP (stdio) as one chat user: the CLI's figures for that user's teams, and proposals people approve in chat.",
-    usage: 'burnrate mcp --user USER_ID [--config FILE] [--db FILE]',
+      "Answer an AI assistant over MCP (stdio) as one chat user: the CLI's figures for that user's teams, and proposals people approve in chat; and issue, list and revoke its tokens.",
+    usage:
+      'burnrate mcp --user USER_ID [--config FILE] [--db FILE] | burnrate mcp token create --user USER_ID [--name NAME] [--expires 90d|never] [--json] | burnrate mcp token list [--json] | burnrate mcp token revoke TOKEN_ID',
     options: [
-      ['--user USER_ID', 'the chat user the assistant acts as (or BURNRATE_MCP_USER): it sees what that user sees in chat'],
+      [
+        '--user USER_ID',
+        'the chat user the assistant (or the token) acts as (or BURNRATE_MCP_USER; BURNRATE_MCP_TOKEN: an issued token instead)',
+      ],
+      ['--name NAME', 'token create: what the token is for, to tell it apart in the list'],
+      ['--expires 90d|never', 'token create: how many days it is valid (1 to 3650; 90d by default), or never'],
+      ['--json', 'token create and list: as JSON'],
       CONFIG,
       DB,
     ],
     examples: [
       ['burnrate mcp --user U0DEMOCAROL', "an MCP server on stdin/stdout for Carol's assistant (Claude Desktop, Claude Code, VS Code)"],
+      [
+        'burnrate mcp token create --user U0DEMOCAROL --name laptop',
+        'a token for Carol, printed once; valid 90 days on /mcp and as BURNRATE_MCP_TOKEN',
+      ],
+      ['burnrate mcp token revoke mt_4f2a9c1b7d3e', 'refused from the next request on, by every replica'],
     ],
   },
   demo: {

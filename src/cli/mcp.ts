@@ -1,7 +1,9 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { BurnrateError } from '../domain/errors.js';
-import { callerOf } from '../mcp/mcp-caller.js';
-import { createMcpServer } from '../mcp/mcp-server.js';
+import type { Deps } from '../deps.js';
+import { bearerTokens } from '../mcp/bearer-tokens.js';
+import { requireSomeRole } from '../mcp/mcp-caller.js';
+import { createMcpServer, type McpServerOptions } from '../mcp/mcp-server.js';
 import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import { HELP_PAGES } from './help-pages.js';
@@ -12,28 +14,31 @@ const USAGE = HELP_PAGES.mcp.usage;
 
 /**
  * An MCP server on stdin/stdout for a local assistant, acting as one chat user:
- *   1. read --user (or BURNRATE_MCP_USER) and refuse a user with no role in burnrate.yml
- *   2. open the runtime with its chat platforms (a proposal is posted to the team's channel)
- *   3. answer on stdio until the client closes stdin or the process is stopped
+ *   1. `burnrate mcp token …` manages tokens instead (mcp-token.ts)
+ *   2. read --user (or BURNRATE_MCP_USER), or the issued token in BURNRATE_MCP_TOKEN
+ *   3. open the runtime with its chat platforms (a proposal is posted to the team's channel); refuse
+ *      a user with no role in burnrate.yml, or a token unknown, revoked or expired
+ *   4. answer on stdio until the client closes stdin or the process is stopped; a token revoked or
+ *      expired meanwhile refuses every call after
  * stdout carries the protocol only: logs go to stderr.
  */
 export const mcpVerb: Verb = async (args, io) => {
+  if (args[0] === 'token') return (await import('./mcp-token.js')).mcpTokenVerb(args.slice(1), io);
   const { values } = parseVerbArgs(args, { ...COMMON_OPTIONS, user: { type: 'string' } }, USAGE);
-  const user = (values.user ?? io.env.BURNRATE_MCP_USER ?? '').trim();
-  if (!user) throw usageError('--user is required: the chat user id the assistant acts as (or set BURNRATE_MCP_USER)', USAGE);
-  if (!/^[A-Za-z0-9._@:-]{1,128}$/.test(user)) throw usageError(`--user must be a chat user id such as U0DEMOCAROL, got "${user}"`, USAGE);
+  const token = io.env.BURNRATE_MCP_TOKEN?.trim() ?? '';
+  const named = (values.user ?? (token ? '' : io.env.BURNRATE_MCP_USER) ?? '').trim();
+  if (named && token) throw usageError('give --user or BURNRATE_MCP_TOKEN, not both: a token names its user', USAGE);
+  if (!named && !token)
+    throw usageError('--user is required: the chat user id the assistant acts as (or set BURNRATE_MCP_USER or BURNRATE_MCP_TOKEN)', USAGE);
+  if (named && !/^[A-Za-z0-9._@:-]{1,128}$/.test(named))
+    throw usageError(`--user must be a chat user id such as U0DEMOCAROL, got "${named}"`, USAGE);
   const runtime = await runtimeOf(values, io);
   try {
     const { deps } = runtime;
     await deps.store.ready();
-    const caller = callerOf(deps, user);
-    if (!caller.roles.admin && caller.visibleTeams.length === 0)
-      throw new BurnrateError(
-        'burnrate_mcp_user_unknown',
-        `${user} is not an admin, owner or approver of any team in burnrate.yml`,
-        'Give the id of someone with a role, or add them to a team.',
-      );
-    const server = createMcpServer(deps, user);
+    const { user, options } = named ? { user: named, options: {} } : await tokenUser(deps, token);
+    requireSomeRole(deps, user);
+    const server = createMcpServer(deps, user, options);
     const stop = listenForStop(() => {});
     // The client ends the session by closing our stdin (or the transport closes on a broken pipe).
     const closed = new Promise<void>((resolve) => {
@@ -49,3 +54,25 @@ export const mcpVerb: Verb = async (args, io) => {
     await runtime.close();
   }
 };
+
+/** The user of an issued token, and a check before every call that it still holds. */
+async function tokenUser(deps: Deps, token: string): Promise<{ user: string; options: McpServerOptions }> {
+  const tokens = bearerTokens(deps, null);
+  const refused = (why: string) =>
+    new BurnrateError(
+      'burnrate_mcp_token_refused',
+      `BURNRATE_MCP_TOKEN is refused: ${why}`,
+      'Ask an admin for a token: burnrate mcp token create --user USER_ID.',
+    );
+  const first = await tokens.check(token);
+  if (!first.ok) throw refused(first.why);
+  return {
+    user: first.user,
+    options: {
+      async stillAllowed() {
+        const now = await tokens.check(token);
+        if (!now.ok) throw refused(now.why);
+      },
+    },
+  };
+}

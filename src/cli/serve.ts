@@ -13,6 +13,7 @@ import { DEFAULT_METRICS_PORT, startMetricsListener, type MetricsSettings } from
 import { runFirstChecks } from './serve-first-run.js';
 import { mcpRoutes } from '../mcp/mcp-http.js';
 import { readMcpTokens } from '../mcp/mcp-tokens.js';
+import { bearerTokens } from '../mcp/bearer-tokens.js';
 import { listenForStop } from './stop-signal.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
@@ -93,8 +94,8 @@ export const serveVerb: Verb = async (args, io) => {
       log: deps.log,
       routes: new Map<string, Route>([
         ...served.flatMap((chat) => [...chat.routes]),
-        // Assistants' MCP clients, each token acting as its user; none without BURNRATE_MCP_TOKENS.
-        ...(mcpTokens ? mcpRoutes(deps, mcpTokens) : []),
+        // Assistants' MCP clients, each token (issued, or from BURNRATE_MCP_TOKENS) acting as its user.
+        ...mcpRoutes(deps, bearerTokens(deps, mcpTokens)),
       ]),
       health: (health = {
         alive: () => true,
@@ -141,9 +142,7 @@ export const serveVerb: Verb = async (args, io) => {
     served.flatMap((chat) => chat.listening?.(base) ?? []).forEach(say);
     say(describeMetrics(metricsServer, metricsSettings));
     say(
-      mcpTokens
-        ? `mcp: ${base}mcp for ${mcpTokens.size} token${mcpTokens.size === 1 ? '' : 's'} (BURNRATE_MCP_TOKENS)`
-        : 'mcp: off (set BURNRATE_MCP_TOKENS to serve /mcp)',
+      `mcp: ${base}mcp for ${mcpTokens ? `${mcpTokens.size} token${mcpTokens.size === 1 ? '' : 's'} (BURNRATE_MCP_TOKENS) and ` : ''}the tokens \`burnrate mcp token create\` issues`,
     );
     say(`health: ${base}healthz — press Ctrl-C to stop`);
     started = true;

@@ -20,6 +20,7 @@ export const ACTION_IDS = {
   reviewOwner: 'review.owner',
   anomalyExpected: 'anomaly.expected',
   anomalyNotExpected: 'anomaly.not-expected',
+  proposalDismiss: 'proposal.dismiss',
 } as const;
 
 export type ActionId = (typeof ACTION_IDS)[keyof typeof ACTION_IDS];

@@ -19,3 +19,6 @@ export interface ActionProposal {
   reason: string | null;
   at: Date;
 }
+
+/** The audit detail of a click on a proposal's own button (Dismiss): several proposals (stop, keep) can share one subject. */
+export const proposalDetail = (id: string) => `proposal ${id}`;

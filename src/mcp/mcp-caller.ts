@@ -1,6 +1,7 @@
 import type { CommandContext } from '../../commands/command.js';
 import { notInAnyTeam } from '../../commands/team-arg.js';
 import type { Deps } from '../deps.js';
+import { BurnrateError } from '../domain/errors.js';
 import { rolesOf, visibleTeams } from '../domain/roles.js';
 import { groupsOf } from '../ports/people-directory.js';
 
@@ -21,4 +22,15 @@ export function callerOf(deps: Deps, userId: string): CommandContext {
 export function teamsInScope(caller: CommandContext, resolved: string | undefined): string[] {
   if (caller.visibleTeams.length === 0) throw notInAnyTeam(caller.actor.userId);
   return resolved ? [resolved] : caller.visibleTeams;
+}
+
+/** Refuses a user who could see nothing: an assistant, or a token, for them would answer nothing. */
+export function requireSomeRole(deps: Deps, userId: string): void {
+  const caller = callerOf(deps, userId);
+  if (!caller.roles.admin && caller.visibleTeams.length === 0)
+    throw new BurnrateError(
+      'burnrate_mcp_user_unknown',
+      `${userId} is not an admin, owner or approver of any team in burnrate.yml`,
+      'Give the id of someone with a role, or add them to a team.',
+    );
 }

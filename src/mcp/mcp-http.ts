@@ -5,7 +5,7 @@ import { json, type Route } from '../http/server.js';
 import { BodyError, readBody } from '../http/read-body.js';
 import { CALLS_PER_MINUTE, CallBudget } from './call-budget.js';
 import { createMcpServer } from './mcp-server.js';
-import type { McpTokens } from './mcp-tokens.js';
+import { NO_TOKEN, type BearerTokens } from './bearer-tokens.js';
 
 /** A JSON-RPC request of a tool call is small; anything larger is not one. */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -13,18 +13,21 @@ const MAX_BODY_BYTES = 256 * 1024;
 /**
  * `/mcp` on serve's HTTP server, Streamable HTTP without sessions: each POST carries its bearer
  * token, is answered by a server acting as that token's user, and leaves nothing behind. No token,
- * or an unknown one, gets 401 before the body is read; a token past its requests a minute, 429. GET (a server-sent stream) and DELETE (a
- * session's end) have nothing to serve here: 405, as the transport's specification allows.
+ * an unknown, revoked or expired one gets 401 before the body is read; a token past its requests a
+ * minute, 429. GET (a server-sent stream) and DELETE (a session's end) have nothing to serve here:
+ * 405, as the transport's specification allows.
  */
-export function mcpRoutes(deps: Deps, tokens: McpTokens, options: { perMinute?: number } = {}): Map<string, Route> {
+export function mcpRoutes(deps: Deps, tokens: BearerTokens, options: { perMinute?: number } = {}): Map<string, Route> {
   const budget = new CallBudget(options.perMinute ?? CALLS_PER_MINUTE, () => deps.clock().getTime());
   const post: Route = async (req, res) => {
-    const user = userOf(req, tokens);
-    if (!user) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    const bearer = match ? await tokens.check(match[1]!) : null;
+    if (!bearer?.ok) {
       res.setHeader('www-authenticate', 'Bearer realm="burnrate"');
-      return json(res, 401, { error: 'a bearer token from BURNRATE_MCP_TOKENS is required' });
+      return json(res, 401, { error: bearer?.why ?? NO_TOKEN });
     }
-    const allowed = budget.take(user);
+    const { user } = bearer;
+    const allowed = budget.take(bearer.rateKey);
     if (!allowed.ok) {
       res.setHeader('retry-after', String(allowed.retryAfterSeconds));
       return json(res, 429, {
@@ -54,10 +57,4 @@ export function mcpRoutes(deps: Deps, tokens: McpTokens, options: { perMinute?: 
     ['GET /mcp', notHere],
     ['DELETE /mcp', notHere],
   ]);
-}
-
-/** The user of `Authorization: Bearer <token>`; null without one or for a token nobody was given. */
-function userOf(req: IncomingMessage, tokens: McpTokens): string | null {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-  return match ? tokens.userOf(match[1]!) : null;
 }

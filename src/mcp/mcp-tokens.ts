@@ -40,7 +40,7 @@ export function readMcpTokens(env: NodeJS.ProcessEnv): McpTokens | null {
           `${where} has a token shorter than ${MIN_TOKEN_LENGTH} characters or with spaces`,
           USAGE_HINT,
         );
-      const hash = hashOf(token);
+      const hash = tokenHash(token);
       if (byHash.has(hash)) throw new BurnrateError('burnrate_mcp_tokens_invalid', `${where} repeats another entry's token`, USAGE_HINT);
       byHash.set(hash, user);
     });
@@ -49,7 +49,7 @@ export function readMcpTokens(env: NodeJS.ProcessEnv): McpTokens | null {
   return {
     size: hashes.length,
     userOf(token) {
-      const digest = Buffer.from(hashOf(token), 'hex');
+      const digest = Buffer.from(tokenHash(token), 'hex');
       // Every entry compared in constant time: how long an answer takes says nothing about the tokens.
       let found: string | null = null;
       for (const entry of hashes) if (timingSafeEqual(entry.digest, digest)) found = entry.user;
@@ -58,6 +58,7 @@ export function readMcpTokens(env: NodeJS.ProcessEnv): McpTokens | null {
   };
 }
 
-function hashOf(token: string): string {
+/** A token's SHA-256 in hex: all burnrate keeps of a token, in memory or in the store. */
+export function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }

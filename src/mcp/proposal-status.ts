@@ -1,5 +1,5 @@
 import type { CommandContext } from '../../commands/command.js';
-import type { ActionProposal } from '../domain/action-proposal.js';
+import { proposalDetail, type ActionProposal } from '../domain/action-proposal.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
 import type { AuditEntry } from '../domain/audit.js';
 import { BurnrateError } from '../domain/errors.js';
@@ -14,7 +14,8 @@ export type ProposalOutcome =
   | 'no-longer-idle'
   | 'moved-to-spot'
   | 'would-move (dry run)'
-  | 'approved, waiting for a second approver';
+  | 'approved, waiting for a second approver'
+  | 'dismissed';
 
 export interface ProposalStatus {
   proposal: Omit<ActionProposal, 'at'> & { at: string };
@@ -22,7 +23,7 @@ export interface ProposalStatus {
   /** Who decided, and when; absent while waiting. */
   decidedBy?: string;
   decidedAt?: string;
-  /** Every click on the alert's buttons since the proposal, as the audit log has it (refusals included). */
+  /** Every click on the alert's buttons since the proposal, and on its Dismiss, as the audit log has it (refusals included). */
   clicks: { at: string; platform: string; userId: string; action: string; result: AuditEntry['result']; detail: string | null }[];
 }
 
@@ -46,8 +47,14 @@ export async function proposalStatus(caller: CommandContext, id: string): Promis
   const visible = proposal && (proposal.team === null ? caller.roles.admin : caller.visibleTeams.includes(proposal.team));
   if (!proposal || !visible)
     throw new BurnrateError('burnrate_proposal_unknown', `no proposal "${id}" in your teams`, 'Give the id propose_action returned.');
-  const rows = (await caller.deps.store.audit.about(proposal.subject, proposal.at)).filter((r) => Object.hasOwn(DECISIONS, r.action));
-  const clicks = rows.map((r) => ({
+  // Dismiss names its proposal: another proposal on the same alert is not dismissed with it.
+  const isDismissal = (r: AuditEntry) => r.action === ACTION_IDS.proposalDismiss && r.detail === proposalDetail(id);
+  const about = (await caller.deps.store.audit.about(proposal.subject, proposal.at)).filter(
+    (r) => Object.hasOwn(DECISIONS, r.action) || isDismissal(r),
+  );
+  const rows = about.filter((r) => !isDismissal(r));
+  const dismissed = about.find((r) => isDismissal(r) && r.result === 'ok');
+  const clicks = about.map((r) => ({
     at: r.at.toISOString(),
     platform: r.platform,
     userId: r.userId,
@@ -55,16 +62,18 @@ export async function proposalStatus(caller: CommandContext, id: string): Promis
     result: r.result,
     detail: r.detail ?? null,
   }));
-  const decided = rows.find(
-    (r) => (r.result === 'ok' && !isPartial(r.detail)) || (r.result === 'dry-run' && r.action !== ACTION_IDS.instanceKeep),
-  );
+  const decided =
+    rows.find((r) => (r.result === 'ok' && !isPartial(r.detail)) || (r.result === 'dry-run' && r.action !== ACTION_IDS.instanceKeep)) ??
+    dismissed;
   const finding = proposal.action === 'spot' ? null : await caller.deps.store.gpuFindings.get(proposal.subject);
   const outcome: ProposalOutcome = decided
-    ? decided.result === 'dry-run'
-      ? decided.action === ACTION_IDS.spotApprove
-        ? 'would-move (dry run)'
-        : 'would-stop (dry run)'
-      : DECISIONS[decided.action]!
+    ? decided === dismissed
+      ? 'dismissed'
+      : decided.result === 'dry-run'
+        ? decided.action === ACTION_IDS.spotApprove
+          ? 'would-move (dry run)'
+          : 'would-stop (dry run)'
+        : DECISIONS[decided.action]!
     : rows.some((r) => r.result === 'ok')
       ? 'approved, waiting for a second approver'
       : finding?.state === 'resolved'

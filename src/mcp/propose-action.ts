@@ -66,11 +66,9 @@ const proposal: Operation<Proposing, ActionProposal | null> = {
       );
   },
   async run({ deps, actor, now }, { target, action, reason, id }) {
-    // One post per proposal: an assistant asking again (a retry, a loop) gets the first one's id.
-    const earlier = (await deps.store.proposals.forSubject(target.subject)).find((p) => p.action === action);
-    if (earlier)
-      return { audit: { result: 'duplicate', detail: `${action} ${target.instanceId} (proposal ${earlier.id})` }, value: earlier };
-    await deps.store.proposals.add({
+    // One post per proposal: an assistant asking again (a retry, a loop, two calls at once) gets the
+    // first one's id. The row is the claim: of two identical proposals the store records one.
+    const recorded = await deps.store.proposals.add({
       id,
       action,
       subject: target.subject,
@@ -80,7 +78,12 @@ const proposal: Operation<Proposing, ActionProposal | null> = {
       reason,
       at: now,
     });
+    if (!recorded) {
+      const earlier = (await deps.store.proposals.forSubject(target.subject)).find((p) => p.action === action)!;
+      return { audit: { result: 'duplicate', detail: `${action} ${target.instanceId} (proposal ${earlier.id})` }, value: earlier };
+    }
     const message = proposedAlert(await target.alert(deps), {
+      id,
       action,
       proposer: personText(deps, actor.userId),
       instance: target.label,

@@ -2,7 +2,11 @@ import type { ActionProposal, ProposedAction } from '../domain/action-proposal.j
 import type { Session } from './session.js';
 
 export interface ActionProposalStore {
-  add(proposal: ActionProposal): Promise<void>;
+  /**
+   * Records a proposal, unless the same action was already proposed on its subject: false then,
+   * and nothing written (of two identical proposals at the same moment, exactly one is recorded).
+   */
+  add(proposal: ActionProposal): Promise<boolean>;
   get(id: string): Promise<ActionProposal | null>;
   /** The proposals made on one subject (an idle finding, an instance), oldest first. */
   forSubject(subject: string): Promise<ActionProposal[]>;
@@ -18,11 +22,13 @@ const proposalOf = (row: ProposalRow): ActionProposal => ({ ...row, action: row.
 export class SqlActionProposalStore implements ActionProposalStore {
   constructor(private readonly db: Session) {}
 
-  async add(p: ActionProposal): Promise<void> {
-    await this.db.run(
-      'INSERT INTO action_proposals (id, action, subject, instance_id, team, by_user, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  async add(p: ActionProposal): Promise<boolean> {
+    const added = await this.db.run(
+      `INSERT INTO action_proposals (id, action, subject, instance_id, team, by_user, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (subject, action) DO NOTHING`,
       [p.id, p.action, p.subject, p.instanceId, p.team, p.byUser, p.reason, p.at.toISOString()],
     );
+    return added === 1;
   }
 
   async get(id: string): Promise<ActionProposal | null> {

@@ -1,5 +1,6 @@
 import { SqlAcknowledgementStore } from './acknowledgements.js';
 import { SqlActionProposalStore } from './action-proposals.js';
+import { SqlMcpTokenStore } from './mcp-tokens.js';
 import { SqlAnomalyFindingStore } from './anomaly-findings.js';
 import { SqlAuditLog } from './audit-log.js';
 import { SqlBudgetOverrideStore } from './budget-overrides.js';
@@ -57,6 +58,7 @@ export function assembleStore(session: Session, leaseClock: LeaseClock, connecti
     anomalyFindings: new SqlAnomalyFindingStore(session),
     claims: new SqlClaimStore(session),
     proposals: new SqlActionProposalStore(session),
+    mcpTokens: new SqlMcpTokenStore(session),
     importBatches: (batches, now, options) => importBatches(session, batches, now, options),
     recordRun: (table, change, alerts, now) => recordRun(session, table, change, alerts, now),
     isEmpty: async () => (await session.one<{ n: number }>('SELECT count(*) AS n FROM spend_daily'))!.n === 0,

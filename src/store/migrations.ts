@@ -69,6 +69,24 @@ export const MIGRATIONS: readonly Migration[] = [
     CREATE INDEX kube_split_costs_day ON kube_split_costs (day);
     `,
   },
+  {
+    // MCP tokens issued by `burnrate mcp token create`: only each token's SHA-256 is kept, with the
+    // user it acts as, until when, and when it was revoked. And one proposal per subject and action:
+    // two identical proposals at the same moment (an assistant retrying) post once. Should an older
+    // database hold such a pair already, the later one is dropped (the earlier one is what was posted first).
+    key: '0006-mcp-tokens',
+    sql: `
+    CREATE TABLE mcp_tokens (
+      id text PRIMARY KEY, user_id text NOT NULL, name text NOT NULL, token_hash text NOT NULL UNIQUE,
+      created_at text NOT NULL, expires_at text, revoked_at text
+    );
+    DELETE FROM action_proposals WHERE EXISTS (
+      SELECT 1 FROM action_proposals earlier WHERE earlier.subject = action_proposals.subject AND earlier.action = action_proposals.action
+        AND (earlier.at < action_proposals.at OR (earlier.at = action_proposals.at AND earlier.id < action_proposals.id))
+    );
+    CREATE UNIQUE INDEX action_proposals_once ON action_proposals (subject, action);
+    `,
+  },
 ];
 
 /**

@@ -9,6 +9,7 @@ import type { AcknowledgementStore } from './acknowledgements.js';
 import type { AnomalyFindingStore } from './anomaly-findings.js';
 import type { AuditLog } from './audit-log.js';
 import type { ActionProposalStore } from './action-proposals.js';
+import type { McpTokenStore } from './mcp-tokens.js';
 import type { BudgetOverrideStore } from './budget-overrides.js';
 import type { ChatConversationStore } from './chat-conversations.js';
 import type { ClaimStore } from './claims.js';
@@ -81,6 +82,8 @@ export interface Store {
   claims: ClaimStore;
   /** What assistants proposed through the MCP server. */
   proposals: ActionProposalStore;
+  /** The MCP tokens issued by `burnrate mcp token create`, kept hashed. */
+  mcpTokens: McpTokenStore;
   /** Which store this is, for logs: a file path, or a Postgres URL without its password. */
   readonly location: string;
   /** Whether replicas share it (Postgres): then what one process remembers, the others must see. */

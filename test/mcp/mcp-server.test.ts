@@ -16,6 +16,7 @@ import { runGpuCheck } from '../../src/jobs/gpu-check.js';
 import { refreshSources } from '../../src/jobs/refresh-sources.js';
 import { mcpRoutes } from '../../src/mcp/mcp-http.js';
 import { readMcpTokens } from '../../src/mcp/mcp-tokens.js';
+import { bearerTokens } from '../../src/mcp/bearer-tokens.js';
 import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { DemoSource } from '../../src/providers/demo/demo-source.js';
 import { ALICE, BOB, CAROL, STRANGER } from '../support/demo-org.js';
@@ -50,11 +51,14 @@ beforeAll(async () => {
   // The idle check records the idle findings a proposal acts through, and posts their alerts.
   await runGpuCheck(deps);
   await deliverOutbox(deps);
-  const tokens = readMcpTokens({
-    BURNRATE_MCP_TOKENS: Object.entries(TOKENS)
-      .map(([u, t]) => `${u}=${t}`)
-      .join(','),
-  })!;
+  const tokens = bearerTokens(
+    deps,
+    readMcpTokens({
+      BURNRATE_MCP_TOKENS: Object.entries(TOKENS)
+        .map(([u, t]) => `${u}=${t}`)
+        .join(','),
+    }),
+  );
   server = await startHttpServer({
     host: '127.0.0.1',
     port: 0,
@@ -145,7 +149,7 @@ describe('MCP over HTTP: who may call', () => {
     const limited = await startHttpServer({
       host: '127.0.0.1',
       port: 0,
-      routes: mcpRoutes(deps, readMcpTokens({ BURNRATE_MCP_TOKENS: `${CAROL}=${TOKENS[CAROL]}` })!, { perMinute: 2 }),
+      routes: mcpRoutes(deps, bearerTokens(deps, readMcpTokens({ BURNRATE_MCP_TOKENS: `${CAROL}=${TOKENS[CAROL]}` })), { perMinute: 2 }),
       health: { alive: () => true, ready: async () => ({ ok: true, checks: {} }) },
     });
     try {
@@ -272,6 +276,22 @@ describe('MCP tools', () => {
     expect(none.isError).toBe(true);
     expect(textOf(none)).toContain('not an owner or approver of any team');
     await stranger.close();
+  });
+
+  it('audits every call, reads included: the tool, its arguments, the user and the outcome', async () => {
+    const client = await connect(TOKENS[CAROL]!);
+    const since = (await deps.store.audit.list(1))[0]?.id ?? 0;
+    await call(client, 'spend', { team: 'llm-training', by: 'day' });
+    await call(client, 'budgets', { team: 'ml-research' });
+    await call(client, 'idle_gpus');
+    await client.close();
+    const rows = (await deps.store.audit.list()).filter((a) => a.id > since).reverse();
+    expect(rows.map((a) => [a.platform, a.userId, a.action, a.subject, a.result, a.detail])).toEqual([
+      ['mcp', CAROL, 'mcp.spend', 'llm-training', 'ok', '{"team":"llm-training","by":"day"}'],
+      ['mcp', CAROL, 'mcp.budgets', 'ml-research', 'refused', '{"team":"ml-research"} — you are not a member of team "ml-research"'],
+      ['mcp', CAROL, 'mcp.idle_gpus', 'your teams', 'ok', '{}'],
+    ]);
+    expect(JSON.stringify(rows)).not.toContain(TOKENS[CAROL]);
   });
 
   it('refuses hostile arguments with a clear error', async () => {
@@ -439,5 +459,54 @@ describe('MCP proposals', () => {
     expect(textOf(hidden)).toContain(`no proposal "${id}" in your teams`);
     await carol.close();
     await alice.close();
+  });
+
+  it('posts one of two identical proposals made at the same moment, and closes a proposal someone dismisses', async () => {
+    const carol = await connect(TOKENS[CAROL]!);
+    // An idle alert of Carol's team nobody has proposed anything on yet.
+    const open = (await deps.store.gpuFindings.listOpen()).filter((f) => f.team === 'llm-training' && !f.protected);
+    const untouched = [];
+    for (const f of open) if ((await deps.store.proposals.forSubject(f.id)).length === 0) untouched.push(f);
+    const target = untouched[0]!;
+    const posts = (await deps.store.console.list('llm-training', CAROL)).length;
+    const both = await Promise.all([
+      call(carol, 'propose_action', { action: 'stop', instance: target.instanceId }),
+      call(carol, 'propose_action', { action: 'stop', instance: target.instanceId }),
+    ]);
+    const answers = both.map((r) => r.structuredContent as { earlier: boolean; proposal: { id: string } });
+    expect(answers.map((a) => a.earlier).sort()).toEqual([false, true]);
+    expect(answers[0]!.proposal.id).toBe(answers[1]!.proposal.id);
+    expect((await deps.store.console.list('llm-training', CAROL)).length).toBe(posts + 1);
+
+    const { id } = answers[0]!.proposal;
+    const alert = (await deps.store.console.list('llm-training', CAROL)).at(-1)!;
+    const dismiss = alert.message.blocks
+      .flatMap((b) => (b.type === 'actions' ? b.buttons : []))
+      .find((b) => b.action === 'proposal.dismiss')!;
+    expect(JSON.parse(dismiss.value)).toEqual({ p: id });
+    const click = (as: string) =>
+      post('/console/action', JSON.stringify({ as, action: dismiss.action, value: dismiss.value, messageId: alert.id }), {
+        'content-type': 'application/json',
+      });
+    // Alice is of another team: refused, and the proposal still waits.
+    await click(ALICE);
+    expect((await call(carol, 'proposal_status', { id })).structuredContent).toMatchObject({ outcome: 'waiting' });
+    await click(CAROL);
+    const status = (await call(carol, 'proposal_status', { id })).structuredContent as {
+      outcome: string;
+      decidedBy: string;
+      clicks: { userId: string; action: string; result: string }[];
+    };
+    expect(status).toMatchObject({ outcome: 'dismissed', decidedBy: CAROL });
+    expect(status.clicks.map((c) => [c.userId, c.action, c.result])).toEqual([
+      [ALICE, 'proposal.dismiss', 'refused'],
+      [CAROL, 'proposal.dismiss', 'ok'],
+    ]);
+    // Closed: the message keeps what was proposed and who said no, without buttons.
+    const closed = (await deps.store.console.list('llm-training', CAROL)).find((m) => m.id === alert.id)!;
+    expect(closed.message.blocks.some((b) => b.type === 'actions')).toBe(false);
+    expect(closed.message.summary).toMatch(/proposes stopping .+ — dismissed$/);
+    expect(await deps.gpu!.instances.describe([target.instanceId])).toMatchObject([{ state: 'running' }]);
+    await carol.close();
   });
 });

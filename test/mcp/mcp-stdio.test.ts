@@ -18,10 +18,10 @@ let client: Client;
 let stderr = '';
 
 /** `burnrate mcp` as an assistant starts it: the compiled binary, spoken to by the SDK's own stdio client. */
-async function spawnMcp(user: string): Promise<Client> {
+async function spawnMcp(as: { user: string } | { token: string }): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'mcp', '--user', user, '--db', db],
+    args: [BIN, 'mcp', ...('user' in as ? ['--user', as.user] : []), '--db', db],
     cwd: dir,
     // Only what it needs: no cloud credentials from the developer's shell, the clock pinned as the CLI's.
     env: {
@@ -30,6 +30,7 @@ async function spawnMcp(user: string): Promise<Client> {
       BURNRATE_NOW: NOW,
       AWS_EC2_METADATA_DISABLED: 'true',
       METADATA_SERVER_DETECTION: 'none',
+      ...('token' in as ? { BURNRATE_MCP_TOKEN: as.token } : {}),
     },
     stderr: 'pipe',
   });
@@ -43,7 +44,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'burnrate-mcp-stdio-'));
   db = join(dir, 'burnrate.db');
   expect((await cli(['demo', '--db', db], { cwd: dir, now: NOW })).code).toBe(0);
-  client = await spawnMcp(CAROL);
+  client = await spawnMcp({ user: CAROL });
 }, 60_000);
 
 afterAll(async () => {
@@ -77,5 +78,25 @@ describe('burnrate mcp over stdio', () => {
     const stranger = await cli(['mcp', '--user', STRANGER, '--db', db], { cwd: dir, now: NOW });
     expect(stranger.code).toBe(2);
     expect(stranger.err).toContain(`${STRANGER} is not an admin, owner or approver of any team`);
+  });
+
+  it('acts as the user of an issued token in BURNRATE_MCP_TOKEN, and refuses every call once it is revoked', async () => {
+    const created = await cli(['mcp', 'token', 'create', '--user', CAROL, '--json', '--db', db], { cwd: dir, now: NOW });
+    const { token, id } = JSON.parse(created.out) as { token: string; id: string };
+    const assistant = await spawnMcp({ token });
+    try {
+      const spend = (await assistant.callTool({ name: 'spend', arguments: {} })) as CallToolResult;
+      expect((spend.structuredContent as { teams: string[] }).teams).toEqual(['llm-training']);
+      await cli(['mcp', 'token', 'revoke', id, '--db', db], { cwd: dir, now: NOW });
+      const after = (await assistant.callTool({ name: 'spend', arguments: {} })) as CallToolResult;
+      expect(after.isError).toBe(true);
+      expect(after.content).toEqual([expect.objectContaining({ text: expect.stringContaining(`this token (${id}) was revoked`) })]);
+    } finally {
+      await assistant.close();
+    }
+    const refused = await cli(['mcp', '--db', db], { cwd: dir, now: NOW, env: { BURNRATE_MCP_TOKEN: token } });
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(`BURNRATE_MCP_TOKEN is refused: this token (${id}) was revoked`);
+    expect(refused.err).not.toContain(token);
   });
 });

@@ -53,12 +53,12 @@ export const proposalStatusTool = defineTool({
   name: 'proposal_status',
   title: 'Outcome of a proposal',
   description:
-    'Where a proposal made with propose_action stands: waiting, stopped, kept, handed over, moved to spot (or its dry run), approved and waiting for a second approver, or no longer idle; who decided and every click since.',
+    'Where a proposal made with propose_action stands: waiting, stopped, kept, handed over, moved to spot (or its dry run), approved and waiting for a second approver, no longer idle, or dismissed; who decided and every click since.',
   input: { id: z.uuid().describe('The id propose_action returned.') },
   output: {
     proposal: 'what was proposed, by whom, when',
     outcome:
-      'waiting, stopped, would-stop (dry run), kept, handed-over, moved-to-spot, would-move (dry run), approved (waiting for a second approver) or no-longer-idle',
+      'waiting, stopped, would-stop (dry run), kept, handed-over, moved-to-spot, would-move (dry run), approved (waiting for a second approver), no-longer-idle or dismissed (someone clicked Dismiss)',
     decidedBy: 'who clicked, once decided',
     decidedAt: 'when',
     clicks: 'every click on the alert since the proposal, refusals included',

@@ -20,12 +20,32 @@ describeStores('action proposals', (store) => {
     expect(await store().proposals.get(proposal.id)).toEqual(proposal);
     expect(await store().proposals.get('b2c3d4e5-0000-4000-8000-000000000000')).toMatchObject({ action: 'spot', team: null, reason: null });
     expect(await store().proposals.get('no-such-id')).toBeNull();
-    await expect(store().proposals.add(proposal)).rejects.toThrow();
+    await expect(store().proposals.add({ ...proposal, subject: 'gpu.idle:i-other' })).rejects.toThrow();
+    await expect(store().proposals.add(proposal)).resolves.toBe(false);
     expect((await store().proposals.forSubject(proposal.subject)).map((p) => [p.id, p.action])).toEqual([
       ['7f1c2a9e-8d3b-4c55-9a10-2b7e4d6f8a01', 'stop'],
       ['b2c3d4e5-0000-4000-8000-000000000000', 'spot'],
     ]);
     expect(await store().proposals.forSubject('gpu.idle:i-other')).toEqual([]);
+  });
+
+  it('records one of two identical proposals made at the same moment', async () => {
+    const proposal = (id: string, byUser: string) => ({
+      id,
+      action: 'stop' as const,
+      subject: 'gpu.idle:i-0abc:2026-11-17T22:00:00.000Z',
+      instanceId: 'i-0abc',
+      team: 'llm-training',
+      byUser,
+      reason: null,
+      at: at('2026-11-18T06:00:00Z'),
+    });
+    const added = await Promise.all([
+      store().proposals.add(proposal('11111111-0000-4000-8000-000000000000', 'U0CAROL')),
+      store().proposals.add(proposal('22222222-0000-4000-8000-000000000000', 'U0DAN')),
+    ]);
+    expect(added.filter(Boolean)).toHaveLength(1);
+    expect(await store().proposals.forSubject(proposal('x', 'x').subject)).toHaveLength(1);
   });
 });
 
