@@ -1,5 +1,5 @@
 import { AWS_REGIONS } from './aws-regions.js';
-import { azureInventorySchema } from './azure-config.js';
+import { azureInventorySchema, azureMonitorMetricsSchema } from './azure-config.js';
 import { cloudMonitoringMetricsSchema, gceInventorySchema } from './gcp-config.js';
 import { z } from 'zod';
 
@@ -91,9 +91,9 @@ export const cloudwatchMetricsSchema = z.strictObject({
 
 export const gpuMetricsSourceSchema = z.discriminatedUnion(
   'type',
-  [prometheusMetricsSchema, cloudwatchMetricsSchema, cloudMonitoringMetricsSchema],
+  [prometheusMetricsSchema, cloudwatchMetricsSchema, cloudMonitoringMetricsSchema, azureMonitorMetricsSchema],
   {
-    error: 'expected a GPU metrics source with type prometheus, cloudwatch or cloud-monitoring',
+    error: 'expected a GPU metrics source with type prometheus, cloudwatch, cloud-monitoring or azure-monitor',
   },
 );
 
@@ -152,6 +152,6 @@ export type KubernetesInventoryConfig = z.output<typeof kubernetesInventorySchem
 /** The id a metrics source is known by in messages and logs. */
 export function metricsSourceId(source: GpuMetricsSourceConfig): string {
   if (source.id) return source.id;
-  if (source.type === 'cloud-monitoring') return 'cloud-monitoring';
+  if (source.type === 'cloud-monitoring' || source.type === 'azure-monitor') return source.type;
   return source.type === 'prometheus' ? 'prometheus' : `cloudwatch-${source.region}`;
 }

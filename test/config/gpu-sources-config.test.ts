@@ -65,7 +65,7 @@ describe('GPU sources in burnrate.yml', () => {
     [
       'an unknown source type',
       base(`  metrics: [{ type: datadog }]\n  inventory: [{ type: ec2, regions: [us-east-1] }]`),
-      'expected a GPU metrics source with type prometheus, cloudwatch or cloud-monitoring',
+      'expected a GPU metrics source with type prometheus, cloudwatch, cloud-monitoring or azure-monitor',
     ],
     [
       'a misspelt key',

@@ -1,8 +1,12 @@
 import { ComputeManagementClient, type ComputeManagementClientOptionalParams } from '@azure/arm-compute';
 import { DefaultAzureCredential } from '@azure/identity';
+import { MetricsClient } from '@azure/monitor-query-metrics';
+import { metricsSourceId } from '../../config/gpu-sources-schema.js';
 import type { Config } from '../../config/schema.js';
 import { teamResolver } from '../../domain/ownership.js';
 import type { ProviderGpu } from '../provider.js';
+import { RollingWindowMetrics } from '../rolling-window-metrics.js';
+import { AzureMonitorGpuSource } from './azure-monitor-gpu-source.js';
 import { AzureVmInventory } from './azure-vm-inventory.js';
 import { AzureVmPort } from './azure-vm-port.js';
 
@@ -15,13 +19,19 @@ export interface AzureClientSettings {
   httpClient?: ComputeManagementClientOptionalParams['httpClient'];
   /** How often a deallocation is polled when ARM gives no Retry-After. */
   pollIntervalMs?: number;
+  /** Azure Monitor's metrics endpoint of a region; https://<region>.metrics.monitor.azure.com by default. */
+  metricsEndpoint?: (region: string) => string;
 }
+
+/** Telegraf's azure_monitor output writes its custom metrics a minute or two late: read the last 3 minutes again. */
+const MONITOR_OVERLAP_SECONDS = 180;
 
 /** Attempts per ARM call: throttled (429, waiting its Retry-After) and failed calls are retried by the SDK. */
 const MAX_RETRIES = 3;
 
 /**
- * The Azure VM inventory and its stop port, one Compute client per subscription shared by both.
+ * The Azure VM inventory, its stop port and the GPU metrics VMs publish to Azure Monitor, one
+ * Compute client per subscription and one metrics client per region.
  * Credentials: DefaultAzureCredential (managed identity, workload identity, a service principal
  * from AZURE_TENANT_ID / AZURE_CLIENT_ID / AZURE_CLIENT_SECRET, the Azure CLI's sign-in). This
  * module loads the Azure SDK: the face imports it only when a GPU source is first used.
@@ -49,7 +59,31 @@ export function azureGpu(config: Config, settings: AzureClientSettings = {}): Pr
       ? [new AzureVmInventory({ subscriptions: source.subscriptions, tagKeys: config.ownership.tagKeys, resolveTeam, clientFor })]
       : [],
   );
+  const metricsClients = new Map<string, MetricsClient>();
+  const metricsClientFor = (region: string) => {
+    let client = metricsClients.get(region);
+    if (!client)
+      metricsClients.set(
+        region,
+        (client = new MetricsClient(settings.metricsEndpoint?.(region) ?? `https://${region}.metrics.monitor.azure.com`, credential, {
+          ...(settings.httpClient ? { httpClient: settings.httpClient } : {}),
+          retryOptions: { maxRetries: MAX_RETRIES },
+        })),
+      );
+    return client;
+  };
   return {
+    metrics: (source) => {
+      if (source.type !== 'azure-monitor') throw new Error(`not an Azure Monitor source: ${source.type}`);
+      const vms = new AzureVmInventory({ subscriptions: source.subscriptions, tagKeys: config.ownership.tagKeys, resolveTeam, clientFor });
+      const monitor = new AzureMonitorGpuSource({
+        id: metricsSourceId(source),
+        namespace: source.namespace,
+        vms: () => vms.list(),
+        clientFor: metricsClientFor,
+      });
+      return new RollingWindowMetrics(monitor, { overlapSeconds: MONITOR_OVERLAP_SECONDS });
+    },
     machines: async () => (await Promise.all(inventories.map((i) => i.list()))).flat(),
     portOf: (instance) => (instance.provider === 'azure' && !instance.kubernetes ? port : undefined),
   };

@@ -22,3 +22,15 @@ export const AZURE_INVENTORY_PERMISSIONS: readonly PermissionNeed[] = [
   inventory(AZURE_VM_READ, 'GPU inventory (Azure VMs: size, region, tags, priority)'),
   inventory(AZURE_VM_INSTANCE_VIEW, 'GPU inventory (Azure VMs: power state)'),
 ];
+
+/** What the Azure Monitor GPU metrics read with: the metrics of each subscription's GPU VMs, which it lists as the inventory does. */
+export const AZURE_METRICS_PERMISSIONS: readonly PermissionNeed[] = [AZURE_METRICS_READ, AZURE_VM_READ, AZURE_VM_INSTANCE_VIEW].map(
+  (permission) => ({
+    cloud: 'azure',
+    permission,
+    resource: '/subscriptions/SUBSCRIPTION_ID',
+    usedBy:
+      permission === AZURE_METRICS_READ ? 'GPU metrics (Azure Monitor custom metrics of each GPU VM)' : 'GPU metrics (which VMs to read)',
+    when: 'with azure-monitor GPU metrics',
+  }),
+);

@@ -16,6 +16,7 @@ import { monthOf } from '../../../src/domain/period.js';
 import { loadSavingsLedger } from '../../../src/snapshots/savings-ledger.js';
 import { renderPlainText } from '../../../templates/render/plain-text.js';
 import { FakeAzureResourceManager, type FakeAzureVm } from '../../fakes/fake-azure-resource-manager.js';
+import { FakeAzureMonitorMetrics, type FakeTelegrafGpu } from '../../fakes/fake-azure-monitor-metrics.js';
 import { constant, dcgmGpuLabelSets, FakePrometheus, readDcgmExposition, type FakeDcgmGpu } from '../../fakes/fake-prometheus.js';
 import { STRANGER } from '../../support/demo-org.js';
 import { testDeps } from '../../support/deps.js';
@@ -101,19 +102,35 @@ function dcgmFleet(): FakeDcgmGpu[] {
   ];
 }
 
+/** The same VMs' GPUs as Telegraf's nvidia_smi input publishes them to Azure Monitor: by the VM's resource id, no host names. */
+function telegrafGpus(): FakeTelegrafGpu[] {
+  const idleSince = (t: number) => (t >= IDLE_FROM ? 0 : 96);
+  const at = (group: string, name: string, util: (t: number) => number): FakeTelegrafGpu => ({
+    vmId: `/subscriptions/${SUB}/resourceGroups/${group}/providers/Microsoft.Compute/virtualMachines/${name}`,
+    region: 'eastus',
+    index: '0',
+    util,
+    memoryUsedMiB: (t) => (util(t) > 0 ? 30_000 : 400),
+  });
+  return [at('CV-Train', 'cv-a100-notebook', idleSince), at('nlp-serve', 'nlp-serving', idleSince), at('nlp-train', 'nlp-train', () => 97)];
+}
+
 let arm: FakeAzureResourceManager | undefined;
 let prom: FakePrometheus | undefined;
+let monitor: FakeAzureMonitorMetrics | undefined;
 
 beforeEach(async () => {
   arm = await FakeAzureResourceManager.start({ vms: VMS, pageSize: 2 });
   prom = await FakePrometheus.start({ gpus: dcgmFleet() });
+  monitor = await FakeAzureMonitorMetrics.start(telegrafGpus());
 });
 
 afterEach(async () => {
   arm?.assertNoUnexpectedCalls();
   prom?.assertNoUnexpectedRequests();
-  await Promise.all([arm?.close(), prom?.close()]);
-  arm = prom = undefined;
+  monitor?.assertNoUnexpectedRequests();
+  await Promise.all([arm?.close(), prom?.close(), monitor?.close()]);
+  arm = prom = monitor = undefined;
 });
 
 /**
@@ -121,7 +138,7 @@ afterEach(async () => {
  * faces), the Azure face's clients pointed at the fake Resource Manager with a static token.
  */
 async function gpuDepsOf(config: Config): Promise<GpuDeps> {
-  const azureAtFake = { ...azure, gpu: async (c: Config) => azureGpu(c, fakeArmSettings(arm!)) };
+  const azureAtFake = { ...azure, gpu: async (c: Config) => azureGpu(c, fakeArmSettings(arm!, monitor)) };
   const gpu = await buildConfiguredGpu(config, new Map(), [prometheus, azureAtFake]);
   return {
     metrics: gpu.metrics,
@@ -133,7 +150,7 @@ async function gpuDepsOf(config: Config): Promise<GpuDeps> {
   };
 }
 
-async function setup(actionsEnabled = true, bill?: string) {
+async function setup(actionsEnabled = true, bill?: string, metrics: object[] = [{ type: 'prometheus', url: prom!.url }]) {
   const t = testDeps(
     {
       teams: [
@@ -141,7 +158,7 @@ async function setup(actionsEnabled = true, bill?: string) {
         { id: 'nlp', owners: [BOB] },
       ],
       sources: bill ? [{ type: 'focus', paths: [bill] }] : [],
-      gpu: { metrics: [{ type: 'prometheus', url: prom!.url }], inventory: [{ type: 'azure', subscriptions: [SUB] }] },
+      gpu: { metrics, inventory: [{ type: 'azure', subscriptions: [SUB] }] },
       actions: { enabled: actionsEnabled },
     },
     NOW,
@@ -208,6 +225,43 @@ describe('Azure GPU VMs and DCGM metrics from burnrate.yml', () => {
     expect(answer.text() + answer.updates.map((u) => renderPlainText(u)).join('\n')).toMatch(/dry run|Dry run/);
     expect(arm!.callsOf('vm.deallocate')).toHaveLength(0);
     expect(arm!.vm('cv-a100-notebook').power).toBe('running');
+  });
+});
+
+describe('Azure GPU VMs and the GPU metrics they publish to Azure Monitor', () => {
+  it('finds the idle VMs by their resource ids, re-checks only the clicked VM and deallocates it once under concurrent clicks', async () => {
+    const { deps } = await setup(true, undefined, [{ type: 'azure-monitor', subscriptions: [SUB] }]);
+    const result = await runGpuCheck(deps);
+    expect(result.findings.map((f) => `${f.team} ${f.instanceId}`).sort()).toEqual(
+      [`nlp ${NLP_PROTECTED}`, `vision ${VISION_IDLE}`].sort(),
+    );
+    // One batch for the region's three GPU VMs, split by GPU index, averaged by Azure Monitor.
+    const [batch] = monitor!.requests;
+    expect(batch!.region).toBe('eastus');
+    expect(batch!.resourceIds.map((id) => id.toLowerCase()).sort()).toEqual([VISION_IDLE, NLP_PROTECTED, NLP_BUSY].sort());
+    expect(batch!.query.get('filter')).toBe("index eq '*'");
+    expect(batch!.query.get('metricnames')).toBe('utilization_gpu,memory_used');
+
+    const before = monitor!.requests.length;
+    await Promise.all([stop(deps, ALICE, VISION_IDLE), stop(deps, ALICE, VISION_IDLE), stop(deps, ALICE, VISION_IDLE)]);
+    const recheck = monitor!.requests.slice(before);
+    expect(recheck.length).toBeGreaterThan(0);
+    expect(recheck.every((r) => r.resourceIds.length === 1 && r.resourceIds[0]!.toLowerCase() === VISION_IDLE)).toBe(true);
+    expect((await stop(deps, BOB, NLP_PROTECTED)).text()).toContain('nlp-serving is protected');
+    expect(arm!.callsOf('vm.deallocate').map((c) => c.path.split('/').slice(-2, -1)[0])).toEqual(['cv-a100-notebook']);
+    expect(arm!.vm('nlp-serving').power).toBe('running');
+  });
+
+  it('retries a throttled read and names the missing RBAC action when Azure Monitor refuses', async () => {
+    const { deps } = await setup(true, undefined, [{ type: 'azure-monitor', subscriptions: [SUB] }]);
+    monitor!.throttleNext(1);
+    expect((await runGpuCheck(deps)).findings).toHaveLength(2);
+    monitor!.deny();
+    const denied = await runGpuCheck(deps).then(
+      () => '',
+      (error: Error) => error.message,
+    );
+    expect(denied).toContain('Microsoft.Insights/metrics/read');
   });
 });
 
