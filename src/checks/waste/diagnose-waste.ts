@@ -24,6 +24,7 @@ import { spotRecommendation } from '../recommend/spot.js';
 import { allocateCents, cents } from '../review/allocate.js';
 import type { GpuTime } from './gpu-time.js';
 import { commitmentReport } from './commitments.js';
+import { prepaidShares } from './prepaid-share.js';
 
 /** What the bill charged one GPU instance over the period, for one team (a retagged instance has two). */
 export interface BilledResource {
@@ -80,6 +81,8 @@ interface Unit {
   /** Share of billed days the metrics saw (1 when priced from the metrics themselves). */
   coverage: number;
   parts: Partial<Record<WasteCategoryId, number>>;
+  /** Share of its cost paid whether it runs or not (prepaid-share.ts): its idle hours are unused commitment, not a saving. */
+  prepaid: number;
   /** What the oversized / spot parts propose, for the evidence and the first action. */
   target?: string;
   blocker?: string;
@@ -101,7 +104,11 @@ export function diagnoseWaste(input: WasteInput): WasteDiagnosis {
   );
   // Instances the bill shows under a commitment: moving them to spot saves nothing while it runs.
   const committed = new Set(input.billed.filter((b) => b.commitmentId !== null).map((b) => b.resourceId));
-  for (const unit of units) splitUnit(unit, input, multiNode, committed);
+  const prepaid = prepaidShares(input.instances, input.billed);
+  for (const unit of units) {
+    unit.prepaid = prepaid.get(unit.instance.instanceId) ?? 0;
+    splitUnit(unit, input, multiNode, committed);
+  }
   const commitments = commitmentShares(input);
   const notes = notesOf(input);
 
@@ -202,13 +209,24 @@ function unitsOf(input: WasteInput): Unit[] {
             time,
             usage,
             coverage: time && days > 0 ? Math.min(1, time.days.size / days) : 0,
+            prepaid: 0,
             parts: {},
           });
     } else if (time && time.observed > 0 && !instance.kubernetes) {
       // Not on the bill yet: a machine at list price. A workload only ever at its nodes' bill (a
       // node the bill names otherwise, a GKE node by its project, would be counted twice).
       const hours = time.observed / HOURS / Math.max(1, instance.gpuCount);
-      units.push({ instance, team: instance.team, cost: hours * instance.hourlyPrice, basis: 'list', time, usage, coverage: 1, parts: {} });
+      units.push({
+        instance,
+        team: instance.team,
+        cost: hours * instance.hourlyPrice,
+        basis: 'list',
+        time,
+        usage,
+        coverage: 1,
+        prepaid: 0,
+        parts: {},
+      });
     }
   }
   return units;
@@ -222,11 +240,15 @@ function splitUnit(unit: Unit, input: WasteInput, multiNode: ReadonlySet<string>
   const idle = unit.cost * (time.idle / time.observed);
   const stalled = unit.cost * (time.stalled / time.observed);
   let left = unit.cost - idle - stalled;
-  unit.parts.idle = idle;
-  unit.parts.stalled = stalled;
+  // Prepaid hours cost the same idle or not: stopping saves nothing, so their idle and stalled part
+  // is unused commitment (use it, or size it down at renewal), never an idle saving.
+  unit.parts.idle = idle * (1 - unit.prepaid);
+  unit.parts.stalled = stalled * (1 - unit.prepaid);
+  if (unit.prepaid > 0) unit.parts['unused-commitment'] = (idle + stalled) * unit.prepaid;
   // A Kubernetes workload wastes by holding GPUs idle or stalled; a smaller machine or spot is its
-  // nodes' choice, which static capacity and the node's own review line speak to.
-  if (!usage || unit.instance.kubernetes) return;
+  // nodes' choice, which static capacity and the node's own review line speak to. A Capacity Block's
+  // or reservation's type and price are fixed until it ends.
+  if (!usage || unit.instance.kubernetes || unit.instance.prepaid) return;
 
   const rightSize = rightSizeRecommendation(unit.instance, usage, input.catalog, input.recommendations);
   if (rightSize && rightSize.current.hourly > 0) {
@@ -298,7 +320,8 @@ function summarise(
 ): TeamWaste {
   const gpuSpend = scale(units.reduce((s, u) => s + u.cost, 0) + unusedCommitment, input);
   const categories = WASTE_CATEGORIES.map((id): WasteCategory => {
-    const amount = id === 'unused-commitment' ? unusedCommitment : units.reduce((s, u) => s + (u.parts[id] ?? 0), 0);
+    const parts = units.reduce((s, u) => s + (u.parts[id] ?? 0), 0);
+    const amount = id === 'unused-commitment' ? unusedCommitment + parts : parts;
     const monthly = scale(amount, input);
     const contributors = units.filter((u) => (u.parts[id] ?? 0) > 0).sort((a, b) => b.parts[id]! - a.parts[id]!);
     return {
@@ -371,7 +394,16 @@ function evidenceOf(
       ];
     case 'unused-commitment':
       return [
-        `${[...commitments.unused.keys()].join(', ')}: ${formatMoney(scale(commitments.total, input), input.currency)} a month of commitment covering GPU instances went unused (the bill's CommitmentDiscountStatus Unused rows)${input.commitmentOwner ? `, carried by ${input.commitmentOwner} (showback.commitmentOwner)` : ', shared by the teams it covered'}.`,
+        ...(commitments.total > 0
+          ? [
+              `${[...commitments.unused.keys()].join(', ')}: ${formatMoney(scale(commitments.total, input), input.currency)} a month of commitment covering GPU instances went unused (the bill's CommitmentDiscountStatus Unused rows)${input.commitmentOwner ? `, carried by ${input.commitmentOwner} (showback.commitmentOwner)` : ', shared by the teams it covered'}.`,
+            ]
+          : []),
+        ...(units.length > 0
+          ? [
+              `${gpuHours((t) => t.idle + t.stalled)} GPU-hours idle or stalled on prepaid capacity (${units.map((u) => `${label(u.instance)}: ${prepaidKind(u)}`).join('; ')}), valued at ${basis}: paid whether it runs or not, so stopping it saves nothing.`,
+            ]
+          : []),
       ];
   }
 }
@@ -422,7 +454,12 @@ function firstActionOf(id: WasteCategoryId, units: readonly Unit[], commitments:
       return { text: `Scale ${name} down outside its traffic hours (${topMonthly} a month), or let its autoscaler go lower.` };
     case 'unused-commitment': {
       const [largest] = [...commitments.unused].sort((a, b) => b[1] - a[1]);
-      return { text: `Move on-demand GPU work onto ${largest![0]} before buying more capacity, and size it down at renewal.` };
+      if (largest && largest[1] >= (top?.parts[id] ?? 0))
+        return { text: `Move on-demand GPU work onto ${largest[0]} before buying more capacity, and size it down at renewal.` };
+      const until = top!.instance.prepaid?.until ? ` until ${top!.instance.prepaid.until.slice(0, 10)}` : '';
+      return {
+        text: `Put work on ${name} (${topMonthly} a month idle on capacity prepaid${until}): stopping it saves nothing; release it or do not renew it at the end.`,
+      };
     }
   }
 }
@@ -440,6 +477,14 @@ function notesOf(input: WasteInput): string[] {
     );
   if (input.monthFactor !== 1) notes.push(`Figures of ${input.period.days} days, scaled to a month (× ${input.monthFactor.toFixed(2)}).`);
   return notes;
+}
+
+/** What prepays a unit's capacity, in words. */
+function prepaidKind(unit: Unit): string {
+  const kind = unit.instance.prepaid?.kind;
+  if (kind === 'capacity-block') return 'a Capacity Block';
+  if (kind === 'reservation') return 'a capacity reservation';
+  return `${Math.round(unit.prepaid * 100)}% of its cost under a Savings Plan or reservation`;
 }
 
 function basisOf(units: readonly Unit[]): string {
