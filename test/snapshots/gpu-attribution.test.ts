@@ -1,36 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
-import type { GpuInstance } from '../../src/domain/gpu-inventory.js';
-import type { GpuRef, GpuSeries } from '../../src/domain/gpu-metrics.js';
 import { UNTAGGED } from '../../src/domain/spend.js';
 import { attributeSeries } from '../../src/snapshots/gpu-attribution.js';
 import { namespaceTeamsOf } from '../../src/domain/kubernetes.js';
+import { g5Instance, seriesOf } from '../support/g5-instance.js';
 
-function instance(instanceId: string, team: string, hostNames: string[] = []): GpuInstance {
-  return {
-    instanceId,
-    name: null,
-    provider: 'aws',
-    region: 'us-east-1',
-    instanceType: 'g5.12xlarge',
-    gpuModel: 'A10G',
-    gpuCount: 4,
-    gpuMemoryGiB: 96,
-    hourlyPrice: 5.672,
-    lifecycle: 'on-demand',
-    team,
-    ownerTag: team === UNTAGGED ? null : team,
-    workload: 'unknown',
-    protected: false,
-    owner: null,
-    tags: {},
-    hostNames,
-  };
-}
-
-function series(ref: GpuRef): GpuSeries {
-  return { ref, times: new Float64Array([0]), util: new Float32Array([0]), power: null, memUsedMiB: null };
-}
+const instance = g5Instance;
+const series = seriesOf;
 
 const teams = configSchema.parse({
   teams: [

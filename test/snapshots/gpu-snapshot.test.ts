@@ -1,38 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { DemoInstancePort } from '../../src/providers/demo/demo-instance-port.js';
 import type { GpuInstance } from '../../src/domain/gpu-inventory.js';
-import type { GpuRef, GpuSeries, MetricsRange } from '../../src/domain/gpu-metrics.js';
+import type { MetricsRange } from '../../src/domain/gpu-metrics.js';
 import { UNTAGGED } from '../../src/domain/spend.js';
 import { loadGpuSnapshot } from '../../src/snapshots/gpu-snapshot.js';
 import { metricsWindow } from '../../src/snapshots/gpu-windows.js';
 import { caughtBurnrateError } from '../support/aws-test-env.js';
 import { testDeps } from '../support/deps.js';
+import { g5Instance, seriesOf } from '../support/g5-instance.js';
 
-function instance(instanceId: string, team: string, hostNames: string[] = []): GpuInstance {
-  return {
-    instanceId,
-    name: null,
-    provider: 'aws',
-    region: 'us-east-1',
-    instanceType: 'g5.12xlarge',
-    gpuModel: 'A10G',
-    gpuCount: 4,
-    gpuMemoryGiB: 96,
-    hourlyPrice: 5.672,
-    lifecycle: 'on-demand',
-    team,
-    ownerTag: team === UNTAGGED ? null : team,
-    workload: 'unknown',
-    protected: false,
-    owner: null,
-    tags: {},
-    hostNames,
-  };
-}
-
-function series(ref: GpuRef): GpuSeries {
-  return { ref, times: new Float64Array([0]), util: new Float32Array([0]), power: null, memUsedMiB: null };
-}
+const instance = g5Instance;
+const series = seriesOf;
 
 const TAGGED = instance('i-0a00000000000000a', 'vision', ['ip-10-0-1-17.ec2.internal']);
 // Untagged, running pods of llm's namespace; handed to vision by hand later in some tests.
