@@ -52,11 +52,14 @@ export function anomalyAlert(data: AnomalyAlertData): Message {
   const money = (n: number) => formatMoney(n, f.currency);
   const when = shortDate(f.day);
   const alone = f.provider?.alone ? f.provider : null;
+  const since = f.hourly ? timeOf(new Date(f.hourly.startedAt)) : null;
   const headline = data.resolved
     ? `✅ ${data.teamName}: spend anomaly of ${shortDate(f.started)} resolved`
     : alone
       ? `🔺 ${data.teamName}: ${alone.label}: +${money(f.excess)} vs expected since ${shortDate(f.started)}`
-      : `🔺 ${data.teamName}: spend anomaly, +${money(f.excess)} vs usual on ${when}`;
+      : since
+        ? `🔺 ${data.teamName}: GPU spend anomaly, +${money(f.excess)} vs usual since ${since}`
+        : `🔺 ${data.teamName}: spend anomaly, +${money(f.excess)} vs usual on ${when}`;
   const spent = f.provisional ? `${money(f.actual)} so far` : money(f.actual);
   const blocks: Block[] = [
     { type: 'header', text: headline },
@@ -64,7 +67,9 @@ export function anomalyAlert(data: AnomalyAlertData): Message {
       type: 'text',
       text: alone
         ? `${alone.label}: **${money(f.actual)}** spent ${f.started === f.day ? `on ${when}` : `from ${shortDate(f.started)} to ${when}`} against **${money(f.expected)}** it expected. ${rootCausesOf(alone, money)}`
-        : `**${spent}** spent on ${when} against **${money(f.expected)}** expected (${f.deviations} robust deviations above). ${anomalyWhy(f)}. Started ${shortDate(f.started)}.`,
+        : f.hourly
+          ? `**${money(f.actual)}** spent on GPU machines in the ${f.hourly.hours} hours since ${since} against **${money(f.expected)}** usual for those hours (${f.deviations} robust deviations above in the latest); at this rate +${money(f.hourly.perDay)} a day. ${anomalyWhy(f)}.`
+          : `**${spent}** spent on ${when} against **${money(f.expected)}** expected (${f.deviations} robust deviations above). ${anomalyWhy(f)}. Started ${shortDate(f.started)}.`,
     },
   ];
   if (f.provider && !alone)
@@ -95,7 +100,11 @@ export function anomalyAlert(data: AnomalyAlertData): Message {
     });
   const notes = [
     f.newCharges > 0 ? `${money(f.newCharges)} of it is a one-off or monthly charge with none like it in the month before.` : null,
-    f.provisional ? `${when} is the data's last day and still filling in: its amount can only grow.` : null,
+    f.hourly
+      ? `Found hour by hour from the GPU machines' metrics (each at its hourly rate) through ${timeOf(new Date(f.hourly.through))}, before the day's bill; the bill's figures replace these once it has the day.`
+      : f.provisional
+        ? `${when} is the data's last day and still filling in: its amount can only grow.`
+        : null,
     f.shortHistory ? `Judged on ${f.historyDays} days of history only (under 14: no weekday profile or trend yet).` : null,
   ].filter((n): n is string => n !== null);
   if (notes.length > 0) blocks.push({ type: 'context', text: notes.join(' ') });

@@ -70,6 +70,15 @@ export interface ProviderAnomalyNote {
   noFeedback?: true;
 }
 
+/** An hourly run as its anomaly shows it: from which hour, through which, and its cost a day at the latest hour's rate. */
+export interface HourlyRunNote {
+  /** ISO times: the run's first hour's start, and the end of its latest complete hour. */
+  startedAt: string;
+  through: string;
+  hours: number;
+  perDay: number;
+}
+
 /** One day of an anomaly: what was spent and what was expected of that day. */
 export interface AnomalyDay {
   day: string;
@@ -111,6 +120,11 @@ export interface AnomalyFinding {
   matches?: AnomalyMatch[];
   /** The cloud's own anomaly on these days; `alone`: burnrate's rules found none, the finding is the provider's. */
   provider?: ProviderAnomalyNote & { alone: boolean };
+  /**
+   * Found hour by hour on the GPU machines' cost (their metrics say which ran when), before the
+   * day's bill: the amounts are over the run's hours, not a day's.
+   */
+  hourly?: HourlyRunNote;
   answer?: AnomalyAnswer;
 }
 

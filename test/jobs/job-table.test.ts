@@ -97,7 +97,13 @@ describe('the checks in the job table', () => {
     const jobs = jobTable(deps);
     const steps = (id: string) => jobs.find((j) => j.id === id)?.steps.map((s) => s.name);
     expect(steps('budget check')).toEqual(['source refresh', 'budget check', 'anomaly check', 'hand over to delivery']);
-    expect(steps('gpu check')).toEqual(['idle-GPU check', 'sweep check', 'Kubernetes usage', 'hand over to delivery']);
+    expect(steps('gpu check')).toEqual([
+      'idle-GPU check',
+      'sweep check',
+      'hourly anomaly check',
+      'Kubernetes usage',
+      'hand over to delivery',
+    ]);
     expect(jobs.find((j) => j.id === 'gpu check')?.cron).toEqual({ expression: deps.config.gpu.check, utc: true });
     // Every registered check runs somewhere.
     const named = new Set(jobs.flatMap((j) => j.steps.map((s) => s.name)));

@@ -11,13 +11,17 @@ const MAIN_DRIVER_SHARE = 0.5;
  * What an Expected answer to `finding` accepts: its largest resource's rise when that explains
  * most of the excess, else its largest service's, else the team's excess as a whole. Pure.
  */
-export function acceptedOf(finding: Pick<AnomalyFinding, 'team' | 'excess' | 'drivers'>): Acceptance {
+export function acceptedOf(finding: Pick<AnomalyFinding, 'team' | 'excess' | 'drivers' | 'hourly'>): Acceptance {
+  // An hourly anomaly's amounts are over its hours: what is accepted is a level a day.
+  const perDay = finding.hourly ? 24 / finding.hourly.hours : 1;
   for (const dimension of ['resource', 'service'] as const) {
     const top = finding.drivers.find((d) => d.dimension === dimension);
-    if (top && top.share >= MAIN_DRIVER_SHARE) return { dimension, key: top.key, delta: top.delta };
+    if (top && top.share >= MAIN_DRIVER_SHARE) return { dimension, key: top.key, delta: cents(top.delta * perDay) };
   }
-  return { dimension: 'team', key: finding.team, delta: finding.excess };
+  return { dimension: 'team', key: finding.team, delta: cents(finding.excess * perDay) };
 }
+
+const cents = (n: number) => Math.round(n * 100) / 100;
 
 /** The acceptances of a team's findings answered Expected. */
 export function acceptancesOf(findings: readonly Pick<AnomalyFinding, 'answer'>[]): Acceptance[] {

@@ -6,6 +6,9 @@ import { readProviderAnomalies } from './definition/read-provider-anomalies.js';
 import { withProviderAnomalies, type ImportedAnomaly } from './provider-anomalies.js';
 import { matchingFindings, type IdleOnResource, type SweepOnResources } from './matching-findings.js';
 import { teamAnomaly } from './team-anomaly.js';
+import { hourlyAnomaly } from './hourly-anomaly.js';
+import { withHourlyAnomalies } from './with-hourly-anomalies.js';
+import { readHourlySpend, type ReadHourlySpend } from './definition/read-hourly-spend.js';
 import { teamDays } from './team-days.js';
 import { reconcileById } from '../reconcile-by-id.js';
 import type { CheckDefinition, FindingFace } from '../definition.js';
@@ -52,6 +55,8 @@ interface AnomalyInput {
   /** Open idle-GPU and sweep findings, to name those on the resources that moved. */
   idle: IdleOnResource[];
   sweeps: SweepOnResources[];
+  /** The GPU machines' cost per hour of the judged teams. */
+  hourly: ReadHourlySpend;
 }
 
 interface AnomalyRun {
@@ -76,8 +81,13 @@ const RISE_TO_UPDATE = 0.1;
  *   3. reconcile by id: a new run alerts once; a rising run updates its message; an ended run resolves
  *   4. alerts: one message per anomaly and platform, updated in place
  * A team whose spend source failed, or whose currency has no rate, is held: its open anomaly stays.
+ * Hour by hour (`hourly`, in the GPU check's job) only the GPU machines' hours are judged; the
+ * anomalies the day's bill found stay as they are until the next daily run.
  */
-export function anomalyCheck(only?: readonly string[]): CheckDefinition<'anomalyFindings', AnomalyInput, AnomalyRun, AnomalyCheckResult> {
+export function anomalyCheck(
+  only?: readonly string[],
+  mode: 'daily' | 'hourly' = 'daily',
+): CheckDefinition<'anomalyFindings', AnomalyInput, AnomalyRun, AnomalyCheckResult> {
   return {
     table: 'anomalyFindings',
     async collect(deps, now) {
@@ -91,10 +101,17 @@ export function anomalyCheck(only?: readonly string[]): CheckDefinition<'anomaly
         deps.store.sweepFindings.listOpen(),
       ]);
       const held = teams.filter((t) => snapshot.staleTeams.has(t.id) || snapshot.unconvertible.has(t.id)).map((t) => t.id);
-      if (!snapshot.dataThrough)
-        return { teams: [], held, provider: { anomalies: [], failed: [], provisional: '' }, tracked, answered, idle, sweeps };
-      const provisional = lastDataDay(snapshot.dataThrough);
       const currencyOf = (team: TeamConfig) => snapshot.teams.find((t) => t.id === team.id)?.budget?.currency ?? snapshot.baseCurrency;
+      const hourly = await readHourlySpend(
+        deps,
+        teams.filter((t) => !held.includes(t.id)),
+        currencyOf,
+        fx,
+        now,
+      );
+      const none = { anomalies: [], failed: [], provisional: '' };
+      if (!snapshot.dataThrough || mode === 'hourly') return { teams: [], held, provider: none, tracked, answered, idle, sweeps, hourly };
+      const provisional = lastDataDay(snapshot.dataThrough);
       const judgedTeams = new Map(teams.filter((t) => !held.includes(t.id)).map((t) => [t.id, currencyOf(t)]));
       const provider = { ...(await readProviderAnomalies(deps, judgedTeams, provisional, fx)), provisional };
       const inputs: TeamInput[] = [];
@@ -112,9 +129,31 @@ export function anomalyCheck(only?: readonly string[]): CheckDefinition<'anomaly
         }
         inputs.push({ team, currency, provisional, judged, drivers });
       }
-      return { teams: inputs, held, provider, tracked, answered, idle, sweeps };
+      return { teams: inputs, held, provider, tracked, answered, idle, sweeps, hourly };
     },
-    evaluate({ teams, held, provider, tracked, answered, idle, sweeps }) {
+    evaluate({ teams, held, provider, tracked, answered, idle, sweeps, hourly }) {
+      const withMatches = (anomaly: AnomalyFinding): AnomalyFinding => {
+        const matches = matchingFindings(anomaly.team, anomaly.drivers, idle, sweeps);
+        return matches.length > 0 ? { ...anomaly, matches } : anomaly;
+      };
+      const acceptancesOfTeam = (team: string) => acceptancesOf(answered.filter((f) => f.team === team));
+      const byHour = hourly.teams.flatMap(({ team, currency, rate, spend }) => {
+        const anomaly = hourlyAnomaly({
+          team: team.id,
+          currency,
+          rate,
+          policy: team.anomalies,
+          spend,
+          acceptances: acceptancesOfTeam(team.id),
+          through: hourly.through,
+        });
+        return anomaly ? [withMatches(anomaly)] : [];
+      });
+      if (mode === 'hourly') {
+        // The day's anomalies stay as the daily run left them; a team with one shows no second.
+        const daily = tracked.filter((f) => !f.hourly).map(untracked);
+        return [...daily, ...byHour.filter((h) => !daily.some((d) => d.team === h.team))];
+      }
       const found = teams.flatMap(({ team, currency, provisional, judged, drivers }) => {
         const anomaly = teamAnomaly({
           team: team.id,
@@ -122,15 +161,13 @@ export function anomalyCheck(only?: readonly string[]): CheckDefinition<'anomaly
           policy: team.anomalies satisfies AnomalyPolicy,
           judged,
           drivers,
-          acceptances: acceptancesOf(answered.filter((f) => f.team === team.id)),
+          acceptances: acceptancesOfTeam(team.id),
           provisional,
         });
-        if (!anomaly) return [];
-        const matches = matchingFindings(team.id, anomaly.drivers, idle, sweeps);
-        return [matches.length > 0 ? { ...anomaly, matches } : anomaly];
+        return anomaly ? [withMatches(anomaly)] : [];
       });
       const floorOf = (id: string) => teams.find((t) => t.team.id === id)?.team.anomalies.floor ?? Infinity;
-      const shown = withProviderAnomalies(found, provider.anomalies, provider.provisional, floorOf);
+      const shown = withProviderAnomalies(withHourlyAnomalies(found, byHour, tracked), provider.anomalies, provider.provisional, floorOf);
       // A held team's open anomaly stays as it was: its numbers stop short of the truth. So does a
       // provider's anomaly shown alone whose source did not answer.
       const kept = tracked

@@ -1,0 +1,25 @@
+import type { AnomalyFinding, TrackedAnomalyFinding } from '../../domain/anomaly-finding.js';
+import { addDays } from '../../domain/period.js';
+
+/**
+ * The day's anomalies with the hours' laid over them, one anomaly per team: a team's anomaly on the
+ * day's bill that an open hourly one of the same team began on or a day before keeps the hourly
+ * one's id and first day (its message is updated, not posted again); a team with no anomaly on the
+ * bill shows its hourly one. Pure.
+ */
+export function withHourlyAnomalies(
+  daily: readonly AnomalyFinding[],
+  hourly: readonly AnomalyFinding[],
+  tracked: readonly TrackedAnomalyFinding[],
+): AnomalyFinding[] {
+  const merged = daily.map((finding) => {
+    const earlier = tracked.find(
+      (t) => t.hourly && t.team === finding.team && t.started >= addDays(finding.started, -1) && t.started <= finding.day,
+    );
+    return earlier && earlier.id !== finding.id
+      ? { ...finding, id: earlier.id, started: earlier.started < finding.started ? earlier.started : finding.started }
+      : finding;
+  });
+  const covered = new Set(daily.map((f) => f.team));
+  return [...merged, ...hourly.filter((f) => !covered.has(f.team))];
+}
