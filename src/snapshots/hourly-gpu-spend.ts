@@ -26,7 +26,10 @@ export async function loadHourlyGpuSpend(deps: Deps, teams: readonly string[], n
   const start = end - (HOURLY_PAST_DAYS + 1) * 24 * HOUR;
   const snapshot = await loadGpuSnapshot(deps, { window: { start, end, stepSeconds: HOUR } });
   const hoursOf = new Map<string, Set<number>>();
+  // A machine's team as its series are attributed: an untagged Kubernetes node's is its pods' namespace's.
+  const teamOf = new Map<string, string>();
   for (const { series, instance } of snapshot.series) {
+    teamOf.set(instance.instanceId, instance.team);
     const hours = hoursOf.get(instance.instanceId) ?? new Set<number>();
     series.times.forEach((t, i) => {
       if (!Number.isNaN(series.util[i]!) && t >= start && t < end) hours.add(Math.floor(t / HOUR) * HOUR);
@@ -35,7 +38,7 @@ export async function loadHourlyGpuSpend(deps: Deps, teams: readonly string[], n
   }
   for (const team of teams) out.set(team, { total: [], byResource: new Map() });
   for (const instance of snapshot.instances) {
-    const team = out.get(snapshot.handedTo.get(instance.instanceId) ?? instance.team);
+    const team = out.get(snapshot.handedTo.get(instance.instanceId) ?? teamOf.get(instance.instanceId) ?? instance.team);
     const hours = hoursOf.get(instance.instanceId);
     // Prepaid capacity costs the same whether it runs or not: running it is no rise in spend.
     if (!team || !hours?.size || instance.prepaid) continue;
