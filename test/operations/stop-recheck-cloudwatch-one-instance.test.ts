@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { stillIdle } from '../../src/snapshots/idle-gpus.js';
 import { FakeCloudWatch, nvidiaSmiMetrics, readNvidiaSmiCapture } from '../fakes/fake-cloudwatch.js';
-import { FakeEc2, type FakeEc2Instance } from '../fakes/fake-ec2.js';
+import { FakeEc2 } from '../fakes/fake-ec2.js';
+import { visionNotebook } from '../support/ec2-notebook.js';
 import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
 import { testDeps } from '../support/deps.js';
 
@@ -14,15 +15,7 @@ const BY_ID_IDLE = 'i-0a00000000000000a';
 const BY_HOST_IDLE = 'i-0b00000000000000b';
 const BUSY = 'i-0c00000000000000c';
 
-const machine = (id: string, last: number): FakeEc2Instance => ({
-  id,
-  region: 'us-east-1',
-  state: 'running',
-  instanceType: 'g5.xlarge',
-  privateDnsName: `ip-10-0-1-${last}.ec2.internal`,
-  privateIp: `10.0.1.${last}`,
-  tags: { Name: `box-${last}`, team: 'vision', 'burnrate:workload': 'notebook' },
-});
+const machine = visionNotebook;
 
 /** Each machine's GPU as the agent publishes it (with InstanceId appended, or by host name alone), and whether the test made it idle. */
 const GPUS: { instanceId: string; dimensions: Record<string, string> & { host: string }; idle: boolean }[] = [

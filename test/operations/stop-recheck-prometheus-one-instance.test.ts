@@ -4,7 +4,8 @@ import { runGpuCheck } from '../../src/jobs/gpu-check.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { metricsWindow } from '../../src/snapshots/gpu-windows.js';
 import { detectIdleGpus, stillIdle } from '../../src/snapshots/idle-gpus.js';
-import { FakeEc2, type FakeEc2Instance } from '../fakes/fake-ec2.js';
+import { FakeEc2 } from '../fakes/fake-ec2.js';
+import { visionNotebook } from '../support/ec2-notebook.js';
 import { FakePrometheus, type FakeDcgmGpu, type SampleFn } from '../fakes/fake-prometheus.js';
 import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
 import { testDeps } from '../support/deps.js';
@@ -24,15 +25,7 @@ const DNS_BUSY = 'i-0b00000000000000b';
 const TARGET_IDLE = 'i-0c00000000000000c';
 const TARGET_BUSY = 'i-0d00000000000000d';
 
-const machine = (id: string, last: number): FakeEc2Instance => ({
-  id,
-  region: 'us-east-1',
-  state: 'running',
-  instanceType: 'g5.xlarge',
-  privateDnsName: `ip-10-0-1-${last}.ec2.internal`,
-  privateIp: `10.0.1.${last}`,
-  tags: { Name: `box-${last}`, team: 'vision', 'burnrate:workload': 'notebook' },
-});
+const machine = visionNotebook;
 const INSTANCES = [machine(SHORT_IDLE, 17), machine(DNS_BUSY, 18), machine(TARGET_IDLE, 1), machine(TARGET_BUSY, 12)];
 
 /** The labels each machine's one GPU carries, and whether the test made it idle since IDLE_FROM. */
