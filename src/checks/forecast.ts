@@ -68,7 +68,9 @@ export function forecastPeriodEnd(input: ForecastInput): Forecast & { actual: nu
   }
   const { model, name, errors } = days.length < MIN_DAYS_FOR_WEEKDAYS ? straightLine(days) : pickModel(days);
   const indexOf = (day: string) => daysBetween(history[0]!, day);
-  let projected = sum(remaining.map((day) => model.predict(day, indexOf(day))));
+  // The remaining days follow one another: their positions count on from the first one's.
+  const firstAhead = indexOf(remaining[0]!);
+  let projected = sum(remaining.map((day, k) => model.predict(day, firstAhead + k)));
   // The provisional last day: completed to what the model expects of it when it shows less than a
   // day of it normally could (below the day's own 80% range), i.e. when it looks partly loaded.
   // Completing it whenever it is below the expectation would add noise's downside every time.

@@ -44,13 +44,19 @@ export function daysOf(period: Period): readonly string[] {
   return days;
 }
 
-/** Day of the week of a YYYY-MM-DD day, Sunday = 0, without building a Date (Sakamoto's method). */
+const MONTH_OFFSETS = [0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4];
+
+/**
+ * Day of the week of a YYYY-MM-DD day, Sunday = 0, without building a Date (Sakamoto's method),
+ * read from the digits' character codes: forecasts ask it for every day of every team's history.
+ */
 export function weekdayOf(day: string): number {
-  const offsets = [0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4];
-  const month = Number(day.slice(5, 7));
-  const year = Number(day.slice(0, 4)) - (month < 3 ? 1 : 0);
+  const digit = (at: number) => day.charCodeAt(at) - 48;
+  const month = digit(5) * 10 + digit(6);
+  const year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3) - (month < 3 ? 1 : 0);
   return (
-    (year + Math.floor(year / 4) - Math.floor(year / 100) + Math.floor(year / 400) + offsets[month - 1]! + Number(day.slice(8, 10))) % 7
+    (year + Math.floor(year / 4) - Math.floor(year / 100) + Math.floor(year / 400) + MONTH_OFFSETS[month - 1]! + digit(8) * 10 + digit(9)) %
+    7
   );
 }
 

@@ -36,21 +36,24 @@ export interface CalendarInput {
 }
 
 export function readChargeCalendar(input: CalendarInput): ChargeCalendar {
-  const oneTime = (day: string) => input.calendar?.get(day)?.oneTime ?? 0;
-  const recurring = (day: string) => input.calendar?.get(day)?.recurring ?? 0;
+  // Usage alone (most teams): nothing recurs, nothing is billed ahead, and no day needs its match in the last period.
+  if (!input.calendar || input.calendar.size === 0) return { runRateShare: 0, at: () => 0, notes: [] };
+  const calendar = input.calendar;
+  const oneTime = (day: string) => calendar.get(day)?.oneTime ?? 0;
+  const recurring = (day: string) => calendar.get(day)?.recurring ?? 0;
   const share = runRateShare(input, oneTime);
+  const lastPeriodDay = sameDayIn(input.period);
   // A one-time-labelled charge on the same day of the last two periods comes again (a month-end
   // credit, a tax billed on the 1st); once is not enough, a refund would be projected every month.
   const again = (day: string) => {
-    const before = sameDayLastPeriod(input.period, day);
-    return share === null && before !== null && before >= input.first && Math.abs(oneTime(day)) >= CENT && Math.abs(oneTime(before)) >= CENT
-      ? oneTime(day)
-      : 0;
+    if (share !== null || Math.abs(oneTime(day)) < CENT) return 0;
+    const before = lastPeriodDay(day);
+    return before !== null && before >= input.first && Math.abs(oneTime(before)) >= CENT ? oneTime(day) : 0;
   };
   const at = (day: string) => {
-    const billed = input.calendar?.get(day);
+    const billed = calendar.get(day);
     if (billed && (billed.recurring !== 0 || billed.oneTime !== 0)) return billed.recurring + billed.oneTime;
-    const before = sameDayLastPeriod(input.period, day);
+    const before = lastPeriodDay(day);
     return before ? recurring(before) + again(before) : 0;
   };
   const notes =
@@ -78,7 +81,15 @@ function runRateShare(input: CalendarInput, oneTime: (day: string) => number): n
 
 /** The same day of the previous period: a week before for a week, the same day of month for a month, month end for month end. */
 export function sameDayLastPeriod(period: Period, day: string): string | null {
-  if (daysBetween(period.start, period.end) <= 7) return addDays(day, -7);
+  return sameDayIn(period)(day);
+}
+
+/** sameDayLastPeriod for one period, its length worked out once (a forecast asks for every remaining day). */
+function sameDayIn(period: Period): (day: string) => string | null {
+  return daysBetween(period.start, period.end) <= 7 ? (day) => addDays(day, -7) : sameDayLastMonth;
+}
+
+function sameDayLastMonth(day: string): string | null {
   const [y, m] = day.slice(0, 7).split('-').map(Number) as [number, number];
   const month = m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
   const daysInPrevious = daysBetween(`${month}-01`, `${day.slice(0, 7)}-01`);

@@ -53,14 +53,11 @@ export function setAsideUnusualDays(
     if (days) days.push(i);
     else sameWeekday.set(weekday, [i]);
   });
-  const usual = history.map((_, i) =>
-    median(
-      sameWeekday
-        .get(weekdays[i]!)!
-        .filter((j) => j !== i)
-        .map((j) => history[j]!.usage),
-    ),
+  // Each weekday's amounts sorted once; a day's usual is their median with the day itself left out.
+  const sortedByWeekday = new Map(
+    [...sameWeekday].map(([weekday, days]) => [weekday, days.map((j) => history[j]!.usage).sort((a, b) => a - b)]),
   );
+  const usual = history.map((h, i) => medianWithout(sortedByWeekday.get(weekdays[i]!)!, h.usage));
   const residuals = history.map((h, i) => h.usage - usual[i]!);
   // Spend varies in proportion to its level (a weekend of 300 moves less than a weekday of 1,000),
   // so days are compared relative to their usual amount; a usual near zero is taken at a tenth of a typical day.
@@ -100,6 +97,17 @@ export function setAsideUnusualDays(
       days[i]!.usage = usual[i]!;
     }
   return { days, unusual };
+}
+
+/** The median of sorted values with one occurrence of `value` taken out (the same figure as filtering it out and sorting again). */
+function medianWithout(sorted: readonly number[], value: number): number {
+  // The group holds the day's own value; NaN is found by what it is, indexOf never finds it.
+  const skip = Number.isNaN(value) ? sorted.findIndex(Number.isNaN) : sorted.indexOf(value);
+  const count = sorted.length - 1;
+  if (count === 0) return 0;
+  const at = (k: number) => sorted[k < skip ? k : k + 1]!;
+  const mid = count >> 1;
+  return count % 2 === 1 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
 }
 
 function median(values: readonly number[]): number {
