@@ -2,12 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadPriceCatalog } from '../../src/catalog/price-catalog.js';
 import type { SpendRow } from '../../src/domain/spend.js';
 import type { TeamWaste, WasteCategoryId } from '../../src/domain/waste.js';
-import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
-import { loadWasteDiagnosis, wastePeriod } from '../../src/snapshots/waste-snapshot.js';
 import { FakeEc2, type FakeEc2Instance } from '../fakes/fake-ec2.js';
-import { dcgmGpuLabelSets, FakePrometheus, readDcgmExposition, type FakeDcgmGpu, type SampleFn } from '../fakes/fake-prometheus.js';
+import { FakePrometheus, type FakeDcgmGpu, type SampleFn } from '../fakes/fake-prometheus.js';
 import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
-import { spendRow, testDeps } from '../support/deps.js';
+import { dcgmHostGpu, diagnoseTwoDays, ec2GpuMachine } from '../support/waste-fleet.js';
+import { spendRow } from '../support/deps.js';
 
 // Two whole days diagnosed, [16 Nov, 18 Nov), asked on the 18th: 48 hours of five-minute samples.
 const NOW = '2026-11-18T06:00:00Z';
@@ -24,15 +23,7 @@ const SERVING = 'i-0c00000000000000c'; // nlp, inference at 10 % utilisation all
 const COMMITTED = 'i-0d00000000000000d'; // vision, training under a Savings Plan: never spot
 const SAVINGS_PLAN = 'arn:aws:savingsplans::111:savingsplan/sp-1';
 
-const ec2Instance = (id: string, host: string, instanceType: string, tags: Record<string, string>): FakeEc2Instance => ({
-  id,
-  region: 'us-east-1',
-  state: 'running',
-  instanceType,
-  privateDnsName: `${host}.ec2.internal`,
-  privateIp: `10.0.1.${host.slice(-2)}`,
-  tags,
-});
+const ec2Instance = ec2GpuMachine;
 
 const INSTANCES: FakeEc2Instance[] = [
   ec2Instance(NOTEBOOK, 'ip-10-0-1-11', 'g5.xlarge', { Name: 'cv-notebook', team: 'vision', 'burnrate:workload': 'notebook' }),
@@ -49,11 +40,7 @@ const INSTANCES: FakeEc2Instance[] = [
 
 /** What each instance's GPU did: utilisation by time, and memory held (MiB) well above half its GPU. */
 function fleet(): FakeDcgmGpu[] {
-  const [template] = dcgmGpuLabelSets(readDcgmExposition());
-  const gpu = (host: string, util: SampleFn, memory: SampleFn): FakeDcgmGpu => ({
-    labels: { ...template, Hostname: host, gpu: '0' },
-    metrics: { DCGM_FI_DEV_GPU_UTIL: util, DCGM_FI_DEV_FB_USED: memory },
-  });
+  const gpu = dcgmHostGpu;
   const idleFirst12h: SampleFn = (t) => (t < START + 12 * 3600 ? 0 : 97);
   return [
     gpu('ip-10-0-1-11', idleFirst12h, (t) => (t < START + 12 * 3600 ? 0 : 20_000)),
@@ -131,19 +118,7 @@ afterEach(async () => {
   ec2 = prom = undefined;
 });
 
-async function diagnose() {
-  const t = testDeps(
-    {
-      teams: [{ id: 'vision' }, { id: 'nlp' }],
-      sources: [],
-      gpu: { metrics: [{ type: 'prometheus', url: prom!.url }], inventory: [{ type: 'ec2', regions: ['us-east-1'] }] },
-    },
-    NOW,
-  );
-  t.deps.gpu = buildGpuDeps(t.deps.config, {})!;
-  await t.deps.store.importBatches([{ scope: { source: 'test', billingPeriods: ['2026-11'] }, rows: billRows(), dataThrough: null }]);
-  return loadWasteDiagnosis(t.deps, wastePeriod({ days: 2 }, '2026-11-18'));
-}
+const diagnose = () => diagnoseTwoDays(prom!.url, billRows(), NOW, '2026-11-18');
 
 const part = (team: TeamWaste, id: WasteCategoryId) => team.categories.find((c) => c.id === id)!.monthly;
 const monthly = (twoDays: number) => Math.round(twoDays * MONTH * 100) / 100;

@@ -4,14 +4,14 @@ import { idleCostByTeam } from '../../src/checks/review/idle-cost.js';
 import { spotSaving } from '../../src/checks/review/spot-saving.js';
 import { formatMoney } from '../../src/domain/money.js';
 import type { SpendRow } from '../../src/domain/spend.js';
-import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
-import { loadWasteDiagnosis, wastePeriod, wasteRows } from '../../src/snapshots/waste-snapshot.js';
+import { wasteRows } from '../../src/snapshots/waste-snapshot.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { wasteReport } from '../../templates/waste-report.js';
 import { FakeEc2, type FakeEc2Instance } from '../fakes/fake-ec2.js';
-import { dcgmGpuLabelSets, FakePrometheus, readDcgmExposition, type FakeDcgmGpu, type SampleFn } from '../fakes/fake-prometheus.js';
+import { FakePrometheus, type FakeDcgmGpu } from '../fakes/fake-prometheus.js';
 import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
-import { spendRow, testDeps } from '../support/deps.js';
+import { dcgmHostGpu, diagnoseTwoDays, ec2GpuMachine } from '../support/waste-fleet.js';
+import { spendRow } from '../support/deps.js';
 
 // Two whole days, [16 Nov, 18 Nov), asked on the 18th. Figures a month are the two days × MONTH.
 const NOW = '2026-11-18T06:00:00Z';
@@ -34,15 +34,7 @@ const DAILY: Record<string, { team: string; amount: number }> = {
   [GONE]: { team: 'nlp', amount: 30 },
 };
 
-const ec2 = (id: string, host: string, instanceType: string, tags: Record<string, string>): FakeEc2Instance => ({
-  id,
-  region: 'us-east-1',
-  state: 'running',
-  instanceType,
-  privateDnsName: `${host}.ec2.internal`,
-  privateIp: `10.0.1.${host.slice(-2)}`,
-  tags,
-});
+const ec2 = ec2GpuMachine;
 
 // The inventory as it is now: GONE is no longer in it.
 const INSTANCES: FakeEc2Instance[] = [
@@ -53,11 +45,7 @@ const INSTANCES: FakeEc2Instance[] = [
 ];
 
 function fleet(): FakeDcgmGpu[] {
-  const [template] = dcgmGpuLabelSets(readDcgmExposition());
-  const gpu = (host: string, util: SampleFn, memory: SampleFn): FakeDcgmGpu => ({
-    labels: { ...template, Hostname: host, gpu: '0' },
-    metrics: { DCGM_FI_DEV_GPU_UTIL: util, DCGM_FI_DEV_FB_USED: memory },
-  });
+  const gpu = dcgmHostGpu;
   const first12h = (t: number) => t < START + 12 * 3600;
   return [
     gpu(
@@ -110,19 +98,7 @@ afterEach(async () => {
   fakeEc2 = prom = undefined;
 });
 
-async function diagnose() {
-  const t = testDeps(
-    {
-      teams: [{ id: 'vision' }, { id: 'nlp' }],
-      sources: [],
-      gpu: { metrics: [{ type: 'prometheus', url: prom!.url }], inventory: [{ type: 'ec2', regions: ['us-east-1'] }] },
-    },
-    NOW,
-  );
-  t.deps.gpu = buildGpuDeps(t.deps.config, {})!;
-  await t.deps.store.importBatches([{ scope: { source: 'test', billingPeriods: ['2026-11'] }, rows: billRows(), dataThrough: null }]);
-  return loadWasteDiagnosis(t.deps, wastePeriod({ days: 2 }, '2026-11-18'));
-}
+const diagnose = () => diagnoseTwoDays(prom!.url, billRows(), NOW, '2026-11-18');
 
 /** The independent figures: plain sums over the rows written above. */
 const twoDays = (...ids: string[]) => ids.reduce((s, id) => s + 2 * DAILY[id]!.amount, 0);
