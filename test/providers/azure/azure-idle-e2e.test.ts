@@ -1,17 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadPriceCatalog } from '../../../src/catalog/price-catalog.js';
-import type { Config } from '../../../src/config/schema.js';
-import type { Deps, GpuDeps } from '../../../src/deps.js';
+import type { Deps } from '../../../src/deps.js';
 import { runGpuCheck } from '../../../src/jobs/gpu-check.js';
 import { refreshSources } from '../../../src/jobs/refresh-sources.js';
 import { buildSources } from '../../../src/providers/registry.js';
 import { tempDir, writeFocusCsv, type FixtureRow } from '../focus/helpers.js';
 import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
-import { azureGpu } from '../../../src/providers/azure/azure-gpu.js';
-import { azure } from '../../../src/providers/azure/index.js';
-import { buildConfiguredGpu } from '../../../src/providers/configured-gpu.js';
 import { prometheus } from '../../../src/providers/prometheus/index.js';
-import { RoutedInstancePort } from '../../../src/providers/routed-instance-port.js';
 import { monthOf } from '../../../src/domain/period.js';
 import { loadSavingsLedger } from '../../../src/snapshots/savings-ledger.js';
 import { renderPlainText } from '../../../templates/render/plain-text.js';
@@ -21,7 +16,7 @@ import { constant, dcgmGpuLabelSets, FakePrometheus, readDcgmExposition, type Fa
 import { STRANGER } from '../../support/demo-org.js';
 import { testDeps } from '../../support/deps.js';
 import { findingOfInstance, press } from '../../support/gpu-demo.js';
-import { fakeArmSettings } from './azure-test-clients.js';
+import { gpuDepsAtFakeAzure } from './azure-test-clients.js';
 
 // Wednesday 18 Nov 2026, 06:00 UTC; the idle GPUs went idle at 01:00.
 const NOW = '2026-11-18T06:00:00Z';
@@ -133,23 +128,6 @@ afterEach(async () => {
   arm = prom = monitor = undefined;
 });
 
-/**
- * burnrate.yml's GPU parts composed as serve composes them (buildConfiguredGpu over the providers'
- * faces), the Azure face's clients pointed at the fake Resource Manager with a static token.
- */
-async function gpuDepsOf(config: Config): Promise<GpuDeps> {
-  const azureAtFake = { ...azure, gpu: async (c: Config) => azureGpu(c, fakeArmSettings(arm!, monitor)) };
-  const gpu = await buildConfiguredGpu(config, new Map(), [prometheus, azureAtFake]);
-  return {
-    metrics: gpu.metrics,
-    inventory: gpu.inventory,
-    instances: new RoutedInstancePort(async (id) => {
-      const instance = (await gpu.inventory()).find((i) => i.instanceId === id);
-      return instance ? gpu.portOf(instance) : undefined;
-    }),
-  };
-}
-
 async function setup(actionsEnabled = true, bill?: string, metrics: object[] = [{ type: 'prometheus', url: prom!.url }]) {
   const t = testDeps(
     {
@@ -163,7 +141,7 @@ async function setup(actionsEnabled = true, bill?: string, metrics: object[] = [
     },
     NOW,
   );
-  t.deps.gpu = await gpuDepsOf(t.deps.config);
+  t.deps.gpu = await gpuDepsAtFakeAzure(t.deps.config, { arm: arm!, monitor: monitor! }, [prometheus]);
   if (bill) {
     t.deps.sources = buildSources(t.deps.config).spend;
     await refreshSources(t.deps);

@@ -1,7 +1,13 @@
 import { plainHttpTransport } from '../../support/plain-http-transport.js';
 import { FAKE_ARM_TOKEN, type FakeAzureResourceManager } from '../../fakes/fake-azure-resource-manager.js';
 import type { FakeAzureMonitorMetrics } from '../../fakes/fake-azure-monitor-metrics.js';
-import type { AzureClientSettings } from '../../../src/providers/azure/azure-gpu.js';
+import type { Config } from '../../../src/config/schema.js';
+import type { GpuDeps } from '../../../src/deps.js';
+import { azureGpu, type AzureClientSettings } from '../../../src/providers/azure/azure-gpu.js';
+import { azure } from '../../../src/providers/azure/index.js';
+import { buildConfiguredGpu } from '../../../src/providers/configured-gpu.js';
+import type { Provider } from '../../../src/providers/provider.js';
+import { RoutedInstancePort } from '../../../src/providers/routed-instance-port.js';
 
 /** A TokenCredential that hands out the fake's token, as Entra would hand out a real one. */
 export const staticArmCredential = {
@@ -16,5 +22,27 @@ export function fakeArmSettings(arm: FakeAzureResourceManager, monitor?: FakeAzu
     httpClient: plainHttpTransport,
     pollIntervalMs: 1,
     ...(monitor ? { metricsEndpoint: (region: string) => monitor.endpointOf(region) } : {}),
+  };
+}
+
+/**
+ * burnrate.yml's GPU parts composed as serve composes them (buildConfiguredGpu over the providers'
+ * faces), the Azure face's clients pointed at the fakes with a static token; `others` are the other
+ * providers' faces, as they are.
+ */
+export async function gpuDepsAtFakeAzure(
+  config: Config,
+  fakes: { arm: FakeAzureResourceManager; monitor?: FakeAzureMonitorMetrics },
+  others: readonly Provider[],
+): Promise<GpuDeps> {
+  const azureAtFake: Provider = { ...azure, gpu: async (c: Config) => azureGpu(c, fakeArmSettings(fakes.arm, fakes.monitor)) };
+  const gpu = await buildConfiguredGpu(config, new Map(), [...others, azureAtFake]);
+  return {
+    metrics: gpu.metrics,
+    inventory: gpu.inventory,
+    instances: new RoutedInstancePort(async (id) => {
+      const instance = (await gpu.inventory()).find((i) => i.instanceId === id);
+      return instance ? gpu.portOf(instance) : undefined;
+    }),
   };
 }
