@@ -1,6 +1,7 @@
 import type { GpuMode } from '../src/config/schema.js';
 import { instanceLabel, type GpuFinding } from '../src/domain/gpu-finding.js';
 import { formatMoney } from '../src/domain/money.js';
+import { notebookCullingLine } from './notebook-culling.js';
 import { personIn, timeOf, type Block, type Mention, type Message } from './message.js';
 import { ACTION_IDS, SURFACE_ACTION_IDS } from '../src/domain/action-ids.js';
 import { workloadRefOf } from '../src/domain/kubernetes.js';
@@ -90,6 +91,8 @@ export function idleAlert(data: IdleAlertData): Message {
     blocks.push({ type: 'divider' }, { type: 'text', text: lineOf(item.finding) });
     const evidence = evidenceLine(item.finding);
     if (evidence) blocks.push({ type: 'context', text: evidence });
+    const notebook = notebookCullingLine(item.finding);
+    if (notebook) blocks.push({ type: 'context', text: notebook });
     if (item.note) blocks.push({ type: 'context', text: item.note });
     if (item.resumable)
       blocks.push({

@@ -1,4 +1,4 @@
-import type { PrepaidCapacity } from './gpu-inventory.js';
+import type { NotebookPlatform, PrepaidCapacity } from './gpu-inventory.js';
 import type { InstanceLink } from './instance-links.js';
 
 export type IdleFindingKind = 'gpu.idle' | 'gpu.stalled';
@@ -29,6 +29,8 @@ export interface IdleFinding {
   evidence?: IdleEvidence;
   /** Prepaid capacity (a Capacity Block, a reservation): stopping it saves nothing, so no saving is promised. */
   prepaid?: PrepaidCapacity;
+  /** A notebook platform's server: what the platform's own idle culling is set to. */
+  notebook?: NotebookPlatform;
 }
 
 /** An idle instance's GPUs over the idle period: averages per GPU sample, null where the source has none. */

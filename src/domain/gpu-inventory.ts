@@ -62,6 +62,17 @@ export interface GpuInstance {
    * prices; Stop scales the workload, never a node.
    */
   kubernetes?: KubernetesPlacement;
+  /** A notebook server of a notebook platform, which may cull idle servers itself (its alert says how it is set). */
+  notebook?: NotebookPlatform;
+}
+
+/** A notebook platform's own idle culling of a notebook server, as far as burnrate can read it. */
+export interface NotebookPlatform {
+  platform: 'kubeflow' | 'jupyterhub';
+  /** What the platform's culling is set to, in words: "Kubeflow's notebook culler stops it after 120 minutes idle". */
+  culling: string;
+  /** Whether the platform stops idle servers itself: null where its setting cannot be read from the cluster. */
+  culls: boolean | null;
 }
 
 export interface KubernetesPlacement {

@@ -90,6 +90,15 @@ export interface ClusterInventory {
   namespaces: NamespaceInfo[];
   /** The workloads' own annotations (keep-until, protect, previous replicas), by workloadKey. */
   workloadAnnotations: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** Kubeflow's notebook culler as its controller is set (notebook-platforms.ts); absent without a Kubeflow notebook controller. */
+  kubeflowCulling?: KubeflowCulling;
+}
+
+/** The Kubeflow notebook controller's culling settings: null where a value comes from a ConfigMap burnrate does not read. */
+export interface KubeflowCulling {
+  enabled: boolean | null;
+  /** CULL_IDLE_TIME: minutes without kernel activity before a notebook is stopped (the controller's default is 1,440). */
+  idleMinutes: number | null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { GpuSeries, MetricsRange } from '../../domain/gpu-metrics.js';
 import type { IdleFinding, IdleFindingKind } from '../../domain/gpu-finding.js';
-import type { PrepaidCapacity } from '../../domain/gpu-inventory.js';
+import type { NotebookPlatform, PrepaidCapacity } from '../../domain/gpu-inventory.js';
 import { describeIdleSince } from './describe-idle.js';
 import { idleEvidence } from './idle-evidence.js';
 import { detectIdleIntervalsMany } from './detect-idle.js';
@@ -23,6 +23,8 @@ export interface IdleInstance {
   priceNote?: string;
   /** Paid whether it runs or not: its finding says so, and no stop saving is promised. */
   prepaid?: PrepaidCapacity;
+  /** A notebook platform's server: its finding says what the platform's culling is set to; `idle.notebooks: defer` leaves it to it. */
+  notebook?: NotebookPlatform;
 }
 
 export interface IdleFindingsInput {
@@ -61,6 +63,8 @@ export function idleFindings(input: IdleFindingsInput): IdleFinding[] {
 
   const findings: IdleFinding[] = [];
   for (const { instance, states, series } of byInstance.values()) {
+    // Left to the platform's own culler, unless burnrate reads that it culls nothing.
+    if (policy.notebooks === 'defer' && instance.notebook && instance.notebook.culls !== false) continue;
     // Slices of one GPU are one GPU: the count and the padding go by physical GPUs.
     const physical = countPhysicalGpus(series.map((s) => s.ref));
     // GPUs the instance has but no series for are missing data: idle only if the policy says so.
@@ -100,6 +104,7 @@ export function idleFindings(input: IdleFindingsInput): IdleFinding[] {
         (instance.priceNote ? ` (${instance.priceNote})` : ''),
       evidence: idleEvidence(series, Math.max(idle.since, range.start), range.end),
       ...(instance.prepaid ? { prepaid: instance.prepaid } : {}),
+      ...(instance.notebook ? { notebook: instance.notebook } : {}),
     });
   }
   return findings.sort((a, b) => b.burned - a.burned || a.instanceId.localeCompare(b.instanceId));

@@ -13,5 +13,6 @@ export function idleInstanceOf(i: GpuInstance, handedTo: string | undefined): Id
     workload: i.workload,
     ...(i.priceNote ? { priceNote: i.priceNote } : {}),
     ...(i.prepaid ? { prepaid: i.prepaid } : {}),
+    ...(i.notebook ? { notebook: i.notebook } : {}),
   };
 }

@@ -58,6 +58,13 @@ export const idlePolicySchema = z.strictObject({
     .nonnegative({ error: 'expected 0 or more minutes' })
     .max(24 * 60, { error: 'expected at most 1440 minutes (a day)' })
     .default(5),
+  /**
+   * Notebook servers of a notebook platform that culls idle servers itself (Kubeflow's notebook
+   * culler, JupyterHub's idle culler): 'alert' (the default, as for any workload, the alert saying
+   * what the platform's culling is set to) or 'defer' (no idle alert: the platform stops them). A
+   * platform whose culling burnrate reads as off is alerted on either way.
+   */
+  notebooks: z.enum(['alert', 'defer'], { error: 'expected alert or defer' }).optional(),
 });
 
 export type IdlePolicy = z.output<typeof idlePolicySchema>;

@@ -18,6 +18,7 @@ import {
   SHARED_GPU_RESOURCE,
 } from './gpu-sharing.js';
 import { explainKubeError } from './kube-errors.js';
+import { kubeflowCullingOf } from './notebook-platforms.js';
 import { gpuNodeOf, singleStrategyProfile } from './node-facts.js';
 import { workloadOf, type OwnedMetadata } from './workload-owner.js';
 
@@ -121,6 +122,7 @@ export class ClusterInventoryReader {
       });
     }
 
+    const kubeflowCulling = kubeflowCullingOf(deployments);
     const workloadAnnotations = new Map<string, Record<string, string>>();
     const annotate = (kind: string, objects: AnyObject[]) => {
       for (const { metadata } of objects)
@@ -147,6 +149,7 @@ export class ClusterInventoryReader {
         }),
       ),
       workloadAnnotations,
+      ...(kubeflowCulling ? { kubeflowCulling } : {}),
     };
   }
 

@@ -12,6 +12,7 @@ import {
 } from '../../domain/kubernetes.js';
 import type { PriceCatalog } from '../../domain/price-catalog.js';
 import type { ClusterRead } from '../../ports/cluster-read.js';
+import { notebookPlatformOf } from './notebook-platforms.js';
 import { UNMAPPED, UNTAGGED } from '../../domain/spend.js';
 
 export interface WorkloadContext {
@@ -65,6 +66,7 @@ export function workloadInstances(
     const team = namespaceTeam(context, namespace, ns?.labels ?? {});
     const gpus = pods.reduce((sum, p) => sum + p.gpus, 0);
     const keepUntil = annotations[ANNOTATIONS.keepUntil] ? new Date(annotations[ANNOTATIONS.keepUntil]!) : null;
+    const notebook = notebookPlatformOf(ref, labels, inventory.kubeflowCulling);
     out.push({
       instanceId: `${WORKLOAD_ID_PREFIX}${key}`,
       name: `${namespace}/${ref.name}`,
@@ -87,6 +89,7 @@ export function workloadInstances(
       protected: ref.kind === 'Pod' || isProtected(annotations) || isProtected(ns?.annotations),
       owner: labels[context.ownerKey] ?? pods[0]!.annotations[context.ownerKey] ?? annotations[context.ownerKey] ?? null,
       tags: { ...labels, 'kubernetes:kind': ref.kind, 'kubernetes:namespace': namespace, 'kubernetes:cluster': ref.cluster },
+      ...(notebook ? { notebook } : {}),
       kubernetes: {
         ref,
         pods: pods.map((p) => `${p.namespace}/${p.name}`),
