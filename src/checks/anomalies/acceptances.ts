@@ -1,5 +1,6 @@
 import type { AnomalyAnswer, AnomalyDriver, AnomalyFinding } from '../../domain/anomaly-finding.js';
 import { ACCEPTED_TOLERANCE } from './anomaly-policy.js';
+import { cents } from './drivers.js';
 
 /** A level a team said was expected: the rise of one driver (or of the team's whole day) per day. */
 export type Acceptance = NonNullable<AnomalyAnswer['accepted']>;
@@ -20,8 +21,6 @@ export function acceptedOf(finding: Pick<AnomalyFinding, 'team' | 'excess' | 'dr
   }
   return { dimension: 'team', key: finding.team, delta: cents(finding.excess * perDay) };
 }
-
-const cents = (n: number) => Math.round(n * 100) / 100;
 
 /** The acceptances of a team's findings answered Expected. */
 export function acceptancesOf(findings: readonly Pick<AnomalyFinding, 'answer'>[]): Acceptance[] {

@@ -32,4 +32,5 @@ export function rankDrivers(totals: readonly DimensionTotals[], excess: number):
   });
 }
 
-const cents = (n: number) => Math.round(n * 100) / 100;
+/** An amount to the cent, as findings keep their figures. */
+export const cents = (n: number) => Math.round(n * 100) / 100;

@@ -1,7 +1,7 @@
 import type { AnomalyFinding } from '../../domain/anomaly-finding.js';
 import type { Acceptance } from './acceptances.js';
 import { ACCEPTED_TOLERANCE, type AnomalyPolicy } from './anomaly-policy.js';
-import { rankDrivers } from './drivers.js';
+import { cents, rankDrivers } from './drivers.js';
 import { HOURLY_PAST_DAYS, hourlyRunaway, type HourAmount } from './hourly-runaway.js';
 
 const HOUR = 3600;
@@ -81,5 +81,3 @@ export function hourlyAnomaly(input: HourlyAnomalyInput): AnomalyFinding | null 
     },
   };
 }
-
-const cents = (n: number) => Math.round(n * 100) / 100;
