@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { anomalyCheck } from '../../src/checks/anomalies/definition.js';
 import { runCheck } from '../../src/jobs/run-check.js';
+import type { KubeUsageRow } from '../../src/domain/kube-usage.js';
 import type { SpendRow } from '../../src/domain/spend.js';
 import { anomalyAlert } from '../../templates/anomaly-alert.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
@@ -60,5 +61,36 @@ describe('what moved, by account, region and usage type', () => {
     await importRunawayBill(deps, '2026-11-10', [sweepRow('2026-11-08', 4200), sweepRow('2026-11-09', 5000)]);
     const [finding] = (await runCheck(deps, anomalyCheck())).findings;
     expect([...new Set(finding!.drivers.map((d) => d.dimension))]).toEqual(['service', 'resource']);
+  });
+
+  it('names the Kubernetes namespace and workload whose node moved, at its share of the node bill', async () => {
+    const { deps } = testDeps(CONFIG, '2026-11-10T09:00:00Z');
+    // A GPU node billed from the 8th, its hours all held by one sweep's Job.
+    const NODE = 'i-gpu-node-2';
+    const rows = await importRunawayBill(deps, '2026-11-10', [
+      { ...sweepRow('2026-11-08', 4200), resourceId: NODE },
+      { ...sweepRow('2026-11-09', 5000), resourceId: NODE },
+    ]);
+    const usage = (day: string): KubeUsageRow => ({
+      day,
+      cluster: 'prod',
+      node: 'ip-10-0-2-2',
+      nodeInstanceId: NODE,
+      nodeHourly: 98.32,
+      namespace: 'sweeps',
+      workload: 'prod/sweeps/Job/llm-sweep-17',
+      team: 'ml',
+      nodeHours: 24,
+    });
+    await deps.store.kubeUsage.record('prod', new Date('2026-11-10T00:00:00Z'), [usage('2026-11-08'), usage('2026-11-09')], []);
+
+    const [finding] = (await runCheck(deps, anomalyCheck())).findings;
+    // Independent: what the bill charged the node on the 9th, all of it the sweep's.
+    const nodeBill = rows.filter((r) => r.day === '2026-11-09' && r.resourceId === NODE).reduce((s, r) => s + r.effective, 0);
+    const drivers = (dimension: string) => finding!.drivers.filter((d) => d.dimension === dimension).map((d) => [d.key, d.amount, d.usual]);
+    expect(drivers('namespace')).toEqual([['sweeps', nodeBill, 0]]);
+    expect(drivers('workload')).toEqual([['sweeps/Job/llm-sweep-17', nodeBill, 0]]);
+    const text = renderPlainText(anomalyAlert({ teamName: 'ML', finding: finding!, resolved: false }));
+    expect(text).toContain('% from workload sweeps/Job/llm-sweep-17');
   });
 });
