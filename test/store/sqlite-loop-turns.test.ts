@@ -37,4 +37,32 @@ describe('a long run of SQLite reads', () => {
       expect(turned).toBe(false);
     });
   });
+
+  it('gives turns during a long insert inside a transaction, while a read from outside waits for the commit', async () => {
+    const session = sqliteSession(new Database(':memory:'));
+    await session.run('CREATE TABLE t (n INTEGER)');
+    const rows = 20_000;
+    let turnDuringInsert = false;
+    let seenFromOutside: number | null = null;
+    let inserting = true;
+    await session.transaction(async (tx) => {
+      setImmediate(() => {
+        turnDuringInsert = inserting;
+        // A caller outside the transaction, as a command on the same connection would be: it waits its turn.
+        void session.one<{ n: number }>('SELECT count(*) AS n FROM t').then((row) => (seenFromOutside = row!.n));
+      });
+      function* values() {
+        for (let i = 0; i < rows; i++) {
+          if (i % 1000 === 0) busyFor(2);
+          yield [i];
+        }
+      }
+      expect(await tx.insertRows('t', [{ name: 'n', type: 'bigint' }], values())).toBe(rows);
+      inserting = false;
+      expect(seenFromOutside).toBeNull();
+    });
+    expect(turnDuringInsert).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seenFromOutside).toBe(rows);
+  });
 });

@@ -3,7 +3,8 @@
 // gets a turn while it lasts, and a Slack ack or a health probe that arrived meanwhile waits for the
 // whole chain (seconds at a start). A read outside a transaction lets the loop take a turn once the
 // work since the last turn passed a slice; ordinary commands, shorter than that, hardly ever wait.
-// Writes do not: one that meets another process's write lock blocks the thread either way.
+// So does a long insert inside a transaction (an import's rows), between rows. Other writes do
+// not: one that meets another process's write lock blocks the thread either way.
 
 /** The longest the thread keeps the loop waiting between two turns it gives, ms. */
 const SLICE_MS = 8;

@@ -33,6 +33,9 @@ export const SQLITE: Dialect = {
   ddl: { identity: 'INTEGER PRIMARY KEY AUTOINCREMENT', insertionOrderColumn: '', withoutRowid: ' WITHOUT ROWID' },
 };
 
+/** How many rows an insert writes between two looks at the clock (loop-turns.ts): a look is cheap, not free. */
+const ROWS_BETWEEN_TURNS = 128;
+
 /** better-sqlite3 binds numbers, text, blobs and null: booleans become 0/1, undefined null. */
 const bindable = (value: unknown): unknown => (value === undefined ? null : typeof value === 'boolean' ? (value ? 1 : 0) : value);
 
@@ -101,14 +104,22 @@ class SqliteSession implements Session {
       `INSERT INTO ${table} (${columns.map((c) => c.name).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
     );
     let count = 0;
-    const all = () => {
-      for (const row of rows) {
-        insert.run(...row);
-        count++;
-      }
-    };
-    if (this.inTransaction) all();
-    else this.db.transaction(all)();
+    if (!this.inTransaction) {
+      this.db.transaction(() => {
+        for (const row of rows) {
+          insert.run(...row);
+          count++;
+        }
+      })();
+      return count;
+    }
+    // Inside a transaction (an import's), thousands of rows give the event loop its turns as a run
+    // of reads does: the transaction stays its caller's alone (the others wait for it), while acks
+    // and probes are answered.
+    for (const row of rows) {
+      insert.run(...row);
+      if (++count % ROWS_BETWEEN_TURNS === 0) await loopTurnIfDue();
+    }
     return count;
   }
 
