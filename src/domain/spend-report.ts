@@ -1,7 +1,7 @@
 import type { KubeCostBasis } from './kube-usage.js';
 import type { Period } from './period.js';
 import type { KubeDimension, SpendDimension } from './spend.js';
-import type { SpendBasis } from './spend-totals.js';
+import type { SpendBasis, TotalsPart } from './spend-totals.js';
 
 /** The answer to "what did we spend, on what": stable, and the shape of `spend --json`. */
 export interface SpendReport {
@@ -22,4 +22,15 @@ export interface SpendReport {
   dataThrough: string | null;
   /** Caveats a reader must know, e.g. several currencies summed. */
   warnings: string[];
+  /** Only when asked for (explain_figure): how the total was computed. */
+  explanation?: SpendExplanation;
+}
+
+/** How a spend figure was computed: the days read, and each currency and billing period with its rows and rate. */
+export interface SpendExplanation {
+  /** The days whose rows were read: the period asked for, up to the data's end on the charge basis. */
+  read: Period;
+  /** Bill rows (daily rows) added up, in every part. */
+  rows: number;
+  parts: TotalsPart[];
 }

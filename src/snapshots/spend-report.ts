@@ -24,6 +24,8 @@ export interface SpendReportQuery {
   visibleTeams?: readonly string[];
   /** Charge days (default) or the invoices' billing periods. */
   basis?: SpendBasis;
+  /** Also say how the total was computed (rows, currencies, rates per billing period); not for Kubernetes splits. */
+  explain?: boolean;
 }
 
 /**
@@ -47,7 +49,7 @@ export async function loadSpendReport(
   const [totals, freshness, failures] = await Promise.all([
     loadSpendTotals(
       deps,
-      { period: query.period, teams, ...(query.basis ? { basis: query.basis } : {}) },
+      { period: query.period, teams, ...(query.basis ? { basis: query.basis } : {}), ...(query.explain ? { countRows: true } : {}) },
       by,
       (held, fx) => budgetCurrency ?? (held.length === 1 ? held[0]! : fx.base),
     ),
@@ -70,6 +72,9 @@ export async function loadSpendReport(
     total,
     dataThrough: combinedDataThrough(freshness),
     warnings,
+    ...(totals.parts
+      ? { explanation: { read: totals.read, rows: totals.parts.reduce((n, p) => n + p.rows, 0), parts: totals.parts } }
+      : {}),
   };
 }
 

@@ -1,11 +1,11 @@
 import type { Deps } from '../deps.js';
-import { conversionNote, totalsIn, type FxRates } from '../domain/fx.js';
+import { conversionNote, convert, totalsIn, type FxRates } from '../domain/fx.js';
 import { formatMoney, roundMicros } from '../domain/money.js';
 import { incurredPeriod, workingDataThrough } from '../domain/data-through.js';
 import { failingSources } from '../domain/staleness.js';
 import { toDay, type Period } from '../domain/period.js';
 import type { SpendDimension } from '../domain/spend.js';
-import type { SpendFilter, SpendTotal } from '../domain/spend-totals.js';
+import type { CurrencyTotal, SpendFilter, SpendTotal, TotalsPart } from '../domain/spend-totals.js';
 import { loadFxRates } from './fx-rates.js';
 
 /** Spend totals in one currency, as every surface shows them. */
@@ -20,6 +20,10 @@ export interface ConvertedTotals {
   leftOut: { currency: string; effective: number }[];
   /** What a reader must know: which currencies were converted at which rates, and what was left out for want of one. */
   notes: string[];
+  /** The days read: the period asked for, up to the data's end on the charge basis. */
+  read: Period;
+  /** With filter.countRows: the figure's parts per currency and billing period, as converted and added here. */
+  parts?: TotalsPart[];
 }
 
 /**
@@ -37,7 +41,7 @@ export async function loadSpendTotals(
 ): Promise<ConvertedTotals> {
   const period = filter.basis === 'invoice' ? filter.period : await incurredPart(deps, filter.period);
   const [parts, fx] = await Promise.all([
-    deps.store.spend.totals({ ...filter, period, byPeriod: true }, by),
+    deps.store.spend.totals({ ...filter, period, byPeriod: true, countRows: filter.countRows === true }, by),
     rates ? Promise.resolve(rates) : loadFxRates(deps),
   ]);
   const currencies = [...new Set(parts.map((t) => t.currency))].sort();
@@ -66,7 +70,41 @@ export async function loadSpendTotals(
     currencies,
     leftOut: converted.leftOut.map((l) => ({ ...l, effective: roundMicros(l.effective) })),
     notes,
+    read: period,
+    ...(filter.countRows ? { parts: partsOf(parts, to, fx) } : {}),
   };
+}
+
+/**
+ * The store's totals per currency and billing period, each with the rate totalsIn converted it at
+ * (convert, at its period) and what it added: how a figure was computed, from its own rows.
+ */
+function partsOf(totals: readonly CurrencyTotal[], to: string, fx: FxRates): TotalsPart[] {
+  const byPart = new Map<string, TotalsPart>();
+  for (const t of totals) {
+    const key = `${t.currency}\u0000${t.period}`;
+    const part = byPart.get(key) ?? {
+      currency: t.currency,
+      billingPeriod: t.period!,
+      rows: 0,
+      billed: 0,
+      effective: 0,
+      rate: convert(1, t.currency, to, fx, t.period),
+      adds: { billed: 0, effective: 0 },
+    };
+    part.rows += t.rowCount ?? 0;
+    part.billed += t.billed;
+    part.effective += t.effective;
+    byPart.set(key, part);
+  }
+  return [...byPart.values()]
+    .map((p) => ({
+      ...p,
+      billed: roundMicros(p.billed),
+      effective: roundMicros(p.effective),
+      adds: { billed: roundMicros(p.billed * (p.rate ?? 0)), effective: roundMicros(p.effective * (p.rate ?? 0)) },
+    }))
+    .sort((a, b) => a.billingPeriod.localeCompare(b.billingPeriod) || a.currency.localeCompare(b.currency));
 }
 
 /**

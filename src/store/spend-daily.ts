@@ -79,7 +79,7 @@ export class SqlSpendStore implements SpendStore {
     const order = `${by === 'day' ? 'key, currency' : 'effective DESC, key, currency'}${byPeriod ? ', period' : ''}`;
     return this.db.rows<CurrencyTotal>(
       `SELECT ${d.bytes(`(${key})`)} AS key, ${d.bytes('currency')} AS currency, ${byPeriod ? 'billing_period AS period, ' : ''}
-         ${d.money('billed')} AS billed, ${d.money('effective')} AS effective
+         ${d.money('billed')} AS billed, ${d.money('effective')} AS effective${filter.countRows ? ', CAST(count(*) AS integer) AS "rowCount"' : ''}
        FROM spend_daily WHERE ${invoice ? 'billing_period >= ? AND billing_period <= ?' : 'day >= ? AND day < ?'}
          ${teams ? `AND ${d.inList('team')}` : ''}
        GROUP BY key, currency${byPeriod ? ', period' : ''} ORDER BY ${order}`,

@@ -15,6 +15,7 @@ import { dispatch } from '../../src/inbound/dispatcher.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
 import { refreshSources } from '../../src/jobs/refresh-sources.js';
 import { mcpRoutes } from '../../src/mcp/mcp-http.js';
+import { openAlertsByTeam } from '../../src/snapshots/open-alerts.js';
 import { readMcpTokens } from '../../src/mcp/mcp-tokens.js';
 import { bearerTokens } from '../../src/mcp/bearer-tokens.js';
 import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
@@ -31,7 +32,18 @@ const TOKENS = {
   [ALICE]: 'alice-token-0123456789abcdef0123456789',
   [STRANGER]: 'stranger-token-0123456789abcdef012345',
 };
-const READ_TOOLS = ['spend', 'top_costs', 'budgets', 'idle_gpus', 'waste', 'recommendations', 'savings', 'anomalies'];
+const READ_TOOLS = [
+  'spend',
+  'top_costs',
+  'budgets',
+  'idle_gpus',
+  'waste',
+  'recommendations',
+  'savings',
+  'anomalies',
+  'findings',
+  'explain_figure',
+];
 
 let deps: Deps;
 let server: Server;
@@ -507,6 +519,21 @@ describe('MCP proposals', () => {
     expect(closed.message.blocks.some((b) => b.type === 'actions')).toBe(false);
     expect(closed.message.summary).toMatch(/proposes stopping .+ — dismissed$/);
     expect(await deps.gpu!.instances.describe([target.instanceId])).toMatchObject([{ state: 'running' }]);
+
+    // The findings tool lists the alert with who answered it: the proposal, by Carol's assistant.
+    const findings = await call(carol, 'findings');
+    const listed = (
+      findings.structuredContent as {
+        findings: { id: string; team: string; answers: { answer: string; by: string; proposal?: { id: string } }[] }[];
+      }
+    ).findings;
+    expect(new Set(listed.map((f) => f.team))).toEqual(new Set(['llm-training']));
+    expect(listed.find((f) => f.id === target.id)!.answers).toEqual([
+      expect.objectContaining({ answer: 'proposed', by: CAROL, proposal: { id, action: 'stop' } }),
+    ]);
+    // The same open alerts App Home counts for the team, of every kind.
+    expect(listed).toHaveLength((await openAlertsByTeam(deps, ['llm-training'])).get('llm-training') ?? 0);
+    expect(textOf(findings)).toMatch(/^\d+ open alerts?, \d+ without an answer\./);
     await carol.close();
   });
 });

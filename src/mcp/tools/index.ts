@@ -1,5 +1,7 @@
 import { anomaliesTool } from './anomalies-tool.js';
 import { budgetsTool } from './budgets-tool.js';
+import { explainFigureTool } from './explain-figure-tool.js';
+import { findingsTool } from './findings-tool.js';
 import { idleGpusTool } from './idle-gpus-tool.js';
 import { proposalStatusTool, proposeActionTool } from './proposal-tools.js';
 import { recommendationsTool } from './recommendations-tool.js';
@@ -19,6 +21,8 @@ export const MCP_TOOLS: readonly McpTool<any>[] = [
   recommendationsTool,
   savingsTool,
   anomaliesTool,
+  findingsTool,
+  explainFigureTool,
   proposeActionTool,
   proposalStatusTool,
 ];

@@ -11,7 +11,7 @@ import type { CommandContext } from '../../../commands/command.js';
 const DIMENSIONS = ['team', 'service', 'resource', 'day', 'provider', ...KUBE_DIMENSIONS] as const;
 const MAX_TOP = 50;
 
-const period = z
+export const period = z
   .string()
   .trim()
   .min(1)
@@ -31,12 +31,13 @@ const REPORT_FIELDS = {
   warnings: 'caveats a reader must know, e.g. currencies converted',
 };
 
-/** The spend report for a caller: the team resolved within the teams they may see. */
-async function reportFor(
+/** The spend report for a caller: the team resolved within the teams they may see; with `explain`, how its total was computed. */
+export async function reportFor(
   caller: CommandContext,
   args: { team?: string | undefined; period?: string | undefined },
   by: (typeof DIMENSIONS)[number],
   basis: 'charge' | 'invoice',
+  explain = false,
 ) {
   const team = args.team === undefined ? undefined : resolveTeamId(caller.deps.config, args.team, caller.visibleTeams);
   teamsInScope(caller, team);
@@ -46,6 +47,7 @@ async function reportFor(
     basis,
     visibleTeams: caller.visibleTeams,
     ...(team ? { team } : {}),
+    ...(explain ? { explain } : {}),
   });
 }
 
