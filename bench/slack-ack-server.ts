@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { App, HTTPReceiver, LogLevel } from '@slack/bolt';
 import { createAnswerer } from '../src/chat/slack/answer/create-answerer.js';
 import { dispatch } from '../src/inbound/dispatcher.js';
@@ -17,7 +18,7 @@ import { startHttpServer } from '../src/http/server.js';
 import { refreshSources } from '../src/jobs/refresh-sources.js';
 import { buildRuntime } from '../src/runtime.js';
 import { demoConfig } from '../src/providers/demo/demo-config.js';
-import { BENCH_BOT_TOKEN, BENCH_SIGNING_SECRET, DEMO_DAYS, type ReadyLine } from './slack-ack.js';
+import { BENCH_BOT_TOKEN, BENCH_SIGNING_SECRET, DEMO_DAYS, type LoopDelayLine, type ReadyLine } from './slack-ack.js';
 
 /** Nothing listens there: the bench's commands answer through response_url, never the Web API. */
 const UNUSED_API_URL = 'http://127.0.0.1:9/api/';
@@ -119,6 +120,15 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // SIGUSR2: one line with the event-loop delay since the last one (slack-ack.ts asks before and after each measured run).
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
+  process.on('SIGUSR2', () => {
+    const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+    const line: LoopDelayLine = { loopDelay: { p99: ms(loopDelay.percentile(99)), max: ms(loopDelay.max), mean: ms(loopDelay.mean) } };
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+    loopDelay.reset();
+  });
   const ready: ReadyLine = {
     port: (started.server.address() as AddressInfo).port,
     ...(started.rows !== undefined ? { rows: started.rows } : {}),

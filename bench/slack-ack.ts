@@ -36,6 +36,18 @@ const ANSWER_GRACE_MS = 10_000;
 const ANSWER_WAIT_MAX_MS = 300_000;
 
 /** What a server child prints when it listens. */
+/** The server's event-loop delay over a measured run (perf_hooks monitorEventLoopDelay, 5 ms resolution), ms. */
+export interface LoopDelay {
+  p99: number;
+  max: number;
+  mean: number;
+}
+
+/** What a server prints when asked (SIGUSR2): its event-loop delay since it was last asked. */
+export interface LoopDelayLine {
+  loopDelay: LoopDelay;
+}
+
 export interface ReadyLine {
   port: number;
   /** burnrate: daily spend rows loaded. */
@@ -135,6 +147,9 @@ export interface OpenTargetResult {
   transportErrorCodes: Record<string, number>;
   /** As in the closed loop: other work on the machine during the measured runs, % of one core. */
   otherCpuPct: number | null;
+  /** The server's event-loop delay during the measured runs: p99 (median of the rounds') and max (of all), ms. */
+  loopDelayP99: number | null;
+  loopDelayMax: number | null;
 }
 
 export interface OpenLoopRate {
@@ -172,6 +187,8 @@ interface Target {
   agent: Agent;
   /** Open loop: no cap, so a slow server's backlog queues at the server, not in the client. */
   openAgent: Agent;
+  /** The server's event-loop delay since this was last called (which starts the next measurement). */
+  loopDelay(): Promise<LoopDelay | null>;
 }
 
 interface RoundResult {
@@ -196,6 +213,7 @@ interface RoundResult {
 interface OpenRound extends RoundResult {
   /** Actual send time minus scheduled send time, ms, per request. */
   lags: number[];
+  loopDelay: LoopDelay | null;
 }
 
 export async function benchSlackAck(opts: {
@@ -330,8 +348,9 @@ async function fire(
  */
 async function fireOpen(target: Target, ids: number[], rate: number, seed: number, sink: Sink): Promise<OpenRound> {
   const schedule = poissonSchedule(ids.length, rate, seed);
-  const result: OpenRound = { ...emptyRound(), lags: [] };
+  const result: OpenRound = { ...emptyRound(), lags: [], loopDelay: null };
   const pending: Promise<void>[] = [];
+  await target.loopDelay();
   const cpuBefore = sampleCpu();
   const start = performance.now() + 5;
   result.firstSendAt = start;
@@ -360,6 +379,7 @@ async function fireOpen(target: Target, ids: number[], rate: number, seed: numbe
     for (const id of result.sent.keys()) end = Math.max(end, sink.arrivals.get(id) ?? end);
   }
   Object.assign(result, cpuBetween(cpuBefore, sampleCpu(), target));
+  result.loopDelay = await target.loopDelay();
   result.wallMs = end - start;
   // n sends span n - 1 gaps.
   result.rps = ids.length > 1 ? (ids.length - 1) / ((lastSend - firstSend) / 1000) : NaN;
@@ -407,6 +427,8 @@ async function benchOpenLoop(
         sendLagP99: round1(percentile(sorted(runs.flatMap((r) => r.lags)), 99)),
         transportErrorCodes: mergeCounts(runs.map((r) => r.errorCodes)),
         otherCpuPct: otherCpuPct(runs.map((r) => ({ otherMs: r.otherCpuMs, wallMs: r.wallMs }))),
+        loopDelayP99: runs.every((r) => r.loopDelay) ? median(runs.map((r) => r.loopDelay!.p99)) : null,
+        loopDelayMax: runs.every((r) => r.loopDelay) ? Math.max(...runs.map((r) => r.loopDelay!.max)) : null,
       };
     };
     const answers = rounds.burnrate.map((r) =>
@@ -414,6 +436,9 @@ async function benchOpenLoop(
     );
     const burnrateResult = summarize(rounds.burnrate);
     const bareResult = summarize(rounds.bare);
+    console.log(
+      `  event-loop delay at ${rate} req/s (p99 of a round, median; max): burnrate ${burnrateResult.loopDelayP99} ms, ${burnrateResult.loopDelayMax} ms; bare Bolt ${bareResult.loopDelayP99} ms, ${bareResult.loopDelayMax} ms`,
+    );
     results.push({
       rate,
       burnrate: {
@@ -548,9 +573,9 @@ async function startTarget(mode: Mode, concurrency: number): Promise<Target> {
     process.off('exit', orphan);
     if (child.pid !== undefined) BENCH_PIDS.delete(child.pid);
   });
+  const lines = createInterface({ input: child.stdout! });
   const ready = await new Promise<ReadyLine>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`slack-ack-server ${mode} did not start within 120 s`)), 120_000);
-    const lines = createInterface({ input: child.stdout! });
     lines.once('line', (line) => {
       clearTimeout(timer);
       try {
@@ -569,7 +594,20 @@ async function startTarget(mode: Mode, concurrency: number): Promise<Target> {
   // so a socket is never reused just as the server closes it (an ECONNRESET that Slack would not see).
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency, timeout: 4_000 });
   const openAgent = new Agent({ keepAlive: true, maxSockets: 1024, timeout: 4_000 });
-  return { mode, child, port: ready.port, rows: ready.rows ?? 0, answers: ready.answers ?? '', agent, openAgent };
+  // Every later line answers a SIGUSR2 (slack-ack-server.ts), in order.
+  const asked: ((delay: LoopDelay | null) => void)[] = [];
+  lines.on('line', (line) => {
+    // Anything else the server prints (a log line) is not an answer.
+    const delay = line.startsWith('{"loopDelay"') ? (JSON.parse(line) as LoopDelayLine).loopDelay : null;
+    if (delay) asked.shift()?.(delay);
+  });
+  child.once('exit', () => asked.splice(0).forEach((answer) => answer(null)));
+  const loopDelay = () =>
+    new Promise<LoopDelay | null>((resolve) => {
+      asked.push(resolve);
+      if (!child.kill('SIGUSR2')) asked.pop()?.(null);
+    });
+  return { mode, child, port: ready.port, rows: ready.rows ?? 0, answers: ready.answers ?? '', agent, openAgent, loopDelay };
 }
 
 async function stopTarget(target: Target): Promise<void> {
