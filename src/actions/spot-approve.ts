@@ -135,6 +135,10 @@ async function check({ deps, interaction }: ActionContext, instanceId: string) {
         'The price catalog has no spot price for its type and region, or it has not run lately.',
       ),
     );
+  const port = await spotPortOfInstance(deps, instance);
+  // Where the cloud itself rules the move out (an Azure VM outside a scale set with a Spot mix), say so before anyone approves.
+  const unsupported = await port?.unsupported?.(instance);
+  if (unsupported) return refuse('cannot move', unsupported);
   const launchTemplate = launchTemplateOf(instance.tags);
   if (!launchTemplate)
     return refuse(
@@ -145,7 +149,6 @@ async function check({ deps, interaction }: ActionContext, instanceId: string) {
         'Tag the instance burnrate:launch-template=lt-... (instances launched from a template carry aws:ec2launchtemplate:id already).',
       ),
     );
-  const port = await spotPortOfInstance(deps, instance);
   if (!port)
     return refuse(
       'no spot port',

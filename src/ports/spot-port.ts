@@ -1,3 +1,4 @@
+import type { BurnrateError } from '../domain/errors.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
 
 /** IAM actions a spot migration and its revert need, for the generated IAM policy. */
@@ -48,6 +49,11 @@ export interface SpotMigrationPort {
   moveToSpot(launchTemplate: string, options: { dryRun: boolean; description: string }): Promise<SpotChange>;
   /** Makes `restoreVersion` (the default before the migration) the default again. */
   revertToOnDemand(launchTemplate: string, restoreVersion: string, options: { dryRun: boolean }): Promise<SpotChange>;
+  /**
+   * Why this instance's capacity cannot be moved, where the cloud fixes it and the port can tell
+   * before anyone approves (an Azure VM outside a scale set with a Spot mix); undefined otherwise.
+   */
+  unsupported?(instance: GpuInstance): Promise<BurnrateError | undefined>;
 }
 
 /**

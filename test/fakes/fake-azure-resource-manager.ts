@@ -9,7 +9,15 @@ export const COMPUTE_API_VERSION = '2026-04-01';
 /** The bearer token the fake accepts (a test's static TokenCredential hands it out). */
 export const FAKE_ARM_TOKEN = 'fake-arm-token-7c2e';
 
-export type ArmCall = 'vm.listAll' | 'vm.get' | 'vm.instanceView' | 'vm.deallocate' | 'operation.status' | 'operation.result';
+export type ArmCall =
+  | 'vm.listAll'
+  | 'vm.get'
+  | 'vm.instanceView'
+  | 'vm.deallocate'
+  | 'vmss.get'
+  | 'vmss.update'
+  | 'operation.status'
+  | 'operation.result';
 
 /** The RBAC action each call needs: `deny` makes the fake answer AuthorizationFailed for it. */
 const ACTION_OF: Record<ArmCall, string> = {
@@ -17,6 +25,8 @@ const ACTION_OF: Record<ArmCall, string> = {
   'vm.get': 'Microsoft.Compute/virtualMachines/read',
   'vm.instanceView': 'Microsoft.Compute/virtualMachines/instanceView/read',
   'vm.deallocate': 'Microsoft.Compute/virtualMachines/deallocate/action',
+  'vmss.get': 'Microsoft.Compute/virtualMachineScaleSets/read',
+  'vmss.update': 'Microsoft.Compute/virtualMachineScaleSets/write',
   'operation.status': 'Microsoft.Compute/locations/operations/read',
   'operation.result': 'Microsoft.Compute/locations/operations/read',
 };
@@ -34,6 +44,21 @@ export interface FakeAzureVm {
   tags?: Record<string, string>;
   priority?: 'Regular' | 'Spot';
   computerName?: string;
+  /** The scale set (in the VM's resource group) the VM belongs to. */
+  scaleSet?: string;
+}
+
+/** One scale set as the fake holds it: its orchestration, its VMs' priority and eviction, and its Spot Priority Mix. */
+export interface FakeAzureScaleSet {
+  subscriptionId: string;
+  resourceGroup: string;
+  name: string;
+  location: string;
+  orchestrationMode: 'Flexible' | 'Uniform';
+  priority?: 'Regular' | 'Spot';
+  evictionPolicy?: 'Deallocate' | 'Delete';
+  maxPrice?: number;
+  mix?: { base: number; percent: number };
 }
 
 export interface ArmRequest {
@@ -44,7 +69,10 @@ export interface ArmRequest {
 }
 
 interface Operation {
-  vm: FakeAzureVm;
+  /** What the operation does when it ends. */
+  finish: () => void;
+  /** The body its result (the Location URL) answers once it ended: the resource as changed; none for an action. */
+  result?: () => object;
   /** Polls left before it reports Succeeded. */
   pollsLeft: number;
   status: 'InProgress' | 'Succeeded';
@@ -68,6 +96,7 @@ export class FakeAzureResourceManager {
   private readonly operations = new Map<string, Operation>();
   private readonly denied = new Set<string>();
   private throttled = 0;
+  private body = '';
 
   private constructor(
     private readonly server: Server,
@@ -76,9 +105,15 @@ export class FakeAzureResourceManager {
     readonly vms: FakeAzureVm[],
     private readonly pageSize: number,
     private readonly pollsBeforeDone: number,
+    readonly scaleSets: FakeAzureScaleSet[],
   ) {}
 
-  static async start(options: { vms: FakeAzureVm[]; pageSize?: number; pollsBeforeDone?: number }): Promise<FakeAzureResourceManager> {
+  static async start(options: {
+    vms: FakeAzureVm[];
+    scaleSets?: FakeAzureScaleSet[];
+    pageSize?: number;
+    pollsBeforeDone?: number;
+  }): Promise<FakeAzureResourceManager> {
     let fake: FakeAzureResourceManager | undefined;
     const server = createServer((req, res) => {
       void fake!.handle(req, res).catch((error: unknown) => {
@@ -94,6 +129,7 @@ export class FakeAzureResourceManager {
       options.vms.map((vm) => ({ ...vm })),
       options.pageSize ?? 100,
       options.pollsBeforeDone ?? 1,
+      (options.scaleSets ?? []).map((set) => ({ ...set, ...(set.mix ? { mix: { ...set.mix } } : {}) })),
     );
     return fake;
   }
@@ -127,7 +163,7 @@ export class FakeAzureResourceManager {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    await readBody(req);
+    this.body = await readBody(req);
     const url = new URL(req.url ?? '/', this.endpoint);
     const path = url.pathname;
     const route = this.route(req.method ?? 'GET', path);
@@ -170,6 +206,28 @@ export class FakeAzureResourceManager {
       return op[1]!.toLowerCase() === 'operations'
         ? { call: 'operation.status', answer: (_, res) => this.operationStatus(op[2]!, res) }
         : { call: 'operation.result', answer: (_, res) => this.operationResult(op[2]!, res) };
+    const set =
+      /^\/subscriptions\/([^/]+)\/resourceGroups\/([^/]+)\/providers\/Microsoft\.Compute\/virtualMachineScaleSets\/([^/]+)$/i.exec(path);
+    if (set) {
+      const found = this.scaleSets.find(
+        (v) =>
+          v.subscriptionId.toLowerCase() === set[1]!.toLowerCase() &&
+          v.resourceGroup.toLowerCase() === set[2]!.toLowerCase() &&
+          v.name.toLowerCase() === set[3]!.toLowerCase(),
+      );
+      const answer = (then: (found: FakeAzureScaleSet, res: ServerResponse) => void) => (_: URL, res: ServerResponse) =>
+        found
+          ? then(found, res)
+          : armError(
+              res,
+              404,
+              'ResourceNotFound',
+              `The Resource 'Microsoft.Compute/virtualMachineScaleSets/${set[3]}' under resource group '${set[2]}' was not found.`,
+            );
+      if (method === 'GET') return { call: 'vmss.get', answer: answer((found, res) => json(res, 200, scaleSetJson(found))) };
+      if (method === 'PATCH') return { call: 'vmss.update', answer: answer((found, res) => this.updateScaleSet(found, res)) };
+      return undefined;
+    }
     const vm =
       /^\/subscriptions\/([^/]+)\/resourceGroups\/([^/]+)\/providers\/Microsoft\.Compute\/virtualMachines\/([^/]+)(\/instanceView|\/deallocate)?$/i.exec(
         path,
@@ -236,12 +294,57 @@ export class FakeAzureResourceManager {
   private deallocate(vm: FakeAzureVm, res: ServerResponse): void {
     const id = randomUUID();
     if (vm.power !== 'deallocated' && vm.power !== 'deallocating') vm.power = 'deallocating';
-    this.operations.set(id, { vm, pollsLeft: this.pollsBeforeDone, status: 'InProgress' });
-    const base = `${this.endpoint}/subscriptions/${vm.subscriptionId}/providers/Microsoft.Compute/locations/${vm.location}`;
+    this.operations.set(id, { finish: () => (vm.power = 'deallocated'), pollsLeft: this.pollsBeforeDone, status: 'InProgress' });
+    this.operationHeaders(res, vm, id);
+    res.writeHead(202).end();
+  }
+
+  /**
+   * A scale set's PATCH as ARM takes it: its priority, eviction policy and orchestration cannot
+   * change (PropertyChangeNotAllowed); a Spot Priority Mix only on a Flexible scale set of Spot
+   * priority. Accepted, it answers 200 with the scale set as it will be and an Azure-AsyncOperation
+   * the client follows to Succeeded, when the change is made.
+   */
+  private updateScaleSet(set: FakeAzureScaleSet, res: ServerResponse): void {
+    const properties = ((JSON.parse(this.body || '{}') as { properties?: Record<string, any> }).properties ?? {}) as Record<string, any>;
+    const profile = (properties.virtualMachineProfile ?? {}) as Record<string, any>;
+    for (const [name, value, now] of [
+      ['priority', profile.priority, set.priority ?? 'Regular'],
+      ['evictionPolicy', profile.evictionPolicy, set.evictionPolicy],
+      ['orchestrationMode', properties.orchestrationMode, set.orchestrationMode],
+    ] as const)
+      if (value !== undefined && value !== now) {
+        this.unexpected.push(`vmss.update changes ${name}`);
+        return armError(res, 400, 'PropertyChangeNotAllowed', `Changing property '${name}' is not allowed.`);
+      }
+    const mix = properties.priorityMixPolicy as
+      | { baseRegularPriorityCount?: number; regularPriorityPercentageAboveBase?: number }
+      | undefined;
+    if (mix && (set.orchestrationMode !== 'Flexible' || set.priority !== 'Spot')) {
+      this.unexpected.push('vmss.update sets a priority mix Azure refuses');
+      return armError(res, 400, 'BadRequest', 'Priority mix policy is only supported on Flexible scale sets with Spot priority.');
+    }
+    const id = randomUUID();
+    const next: FakeAzureScaleSet = {
+      ...set,
+      ...(mix ? { mix: { base: mix.baseRegularPriorityCount ?? 0, percent: mix.regularPriorityPercentageAboveBase ?? 0 } } : {}),
+      ...(profile.billingProfile?.maxPrice !== undefined ? { maxPrice: profile.billingProfile.maxPrice as number } : {}),
+    };
+    this.operations.set(id, {
+      finish: () => Object.assign(set, next),
+      result: () => scaleSetJson(set),
+      pollsLeft: this.pollsBeforeDone,
+      status: 'InProgress',
+    });
+    this.operationHeaders(res, set, id);
+    json(res, 200, scaleSetJson(next, 'Updating'));
+  }
+
+  private operationHeaders(res: ServerResponse, of: { subscriptionId: string; location: string }, id: string): void {
+    const base = `${this.endpoint}/subscriptions/${of.subscriptionId}/providers/Microsoft.Compute/locations/${of.location}`;
     res.setHeader('Azure-AsyncOperation', `${base}/operations/${id}?p=x&api-version=${COMPUTE_API_VERSION}`);
     res.setHeader('Location', `${base}/operationResults/${id}?p=x&api-version=${COMPUTE_API_VERSION}`);
     res.setHeader('Retry-After', '0');
-    res.writeHead(202).end();
   }
 
   private advance(id: string): Operation | undefined {
@@ -249,7 +352,7 @@ export class FakeAzureResourceManager {
     if (!op) return undefined;
     if (op.status === 'InProgress' && op.pollsLeft-- <= 0) {
       op.status = 'Succeeded';
-      op.vm.power = 'deallocated';
+      op.finish();
     }
     return op;
   }
@@ -268,6 +371,7 @@ export class FakeAzureResourceManager {
       res.setHeader('Retry-After', '0');
       return void res.writeHead(202).end();
     }
+    if (op.result) return json(res, 200, op.result());
     res.writeHead(200).end();
   }
 
@@ -283,12 +387,42 @@ export class FakeAzureResourceManager {
         hardwareProfile: { vmSize: vm.vmSize },
         osProfile: { computerName: vm.computerName ?? vm.name, adminUsername: 'azureuser' },
         priority: vm.priority ?? 'Regular',
+        ...(vm.scaleSet
+          ? {
+              virtualMachineScaleSet: {
+                id: `/subscriptions/${vm.subscriptionId}/resourceGroups/${vm.resourceGroup}/providers/Microsoft.Compute/virtualMachineScaleSets/${vm.scaleSet}`,
+              },
+            }
+          : {}),
         ...(vm.priority === 'Spot' ? { evictionPolicy: 'Deallocate', billingProfile: { maxPrice: -1 } } : {}),
         provisioningState: 'Succeeded',
         ...(withInstanceView ? { instanceView: instanceView(vm) } : {}),
       },
     };
   }
+}
+
+function scaleSetJson(set: FakeAzureScaleSet, provisioningState = 'Succeeded'): object {
+  return {
+    id: `/subscriptions/${set.subscriptionId}/resourceGroups/${set.resourceGroup}/providers/Microsoft.Compute/virtualMachineScaleSets/${set.name}`,
+    name: set.name,
+    type: 'Microsoft.Compute/virtualMachineScaleSets',
+    location: set.location,
+    sku: { name: 'Standard_NC24ads_A100_v4', capacity: 2 },
+    properties: {
+      orchestrationMode: set.orchestrationMode,
+      provisioningState,
+      platformFaultDomainCount: 1,
+      virtualMachineProfile: {
+        ...(set.priority ? { priority: set.priority } : {}),
+        ...(set.evictionPolicy ? { evictionPolicy: set.evictionPolicy } : {}),
+        ...(set.maxPrice !== undefined ? { billingProfile: { maxPrice: set.maxPrice } } : {}),
+      },
+      ...(set.mix
+        ? { priorityMixPolicy: { baseRegularPriorityCount: set.mix.base, regularPriorityPercentageAboveBase: set.mix.percent } }
+        : {}),
+    },
+  };
 }
 
 function instanceView(vm: FakeAzureVm): object {

@@ -23,3 +23,13 @@ export function parseArmVmId(id: string): ArmVmId | undefined {
 export function vmKey(id: string): string {
   return id.trim().toLowerCase();
 }
+
+const SCALE_SET_ID =
+  /^\/subscriptions\/([^/]+)\/resourceGroups\/([^/]+)\/providers\/Microsoft\.Compute\/virtualMachineScaleSets\/([^/]+)$/i;
+
+/** The parts of a scale set's resource id (`.../providers/Microsoft.Compute/virtualMachineScaleSets/<name>`); undefined when the text is not one. */
+export function parseArmScaleSetId(id: string): ArmVmId | undefined {
+  const match = SCALE_SET_ID.exec(id.trim());
+  if (!match) return undefined;
+  return { subscriptionId: match[1]!.toLowerCase(), resourceGroup: match[2]!, name: match[3]! };
+}

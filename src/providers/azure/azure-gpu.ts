@@ -7,6 +7,7 @@ import { teamResolver } from '../../domain/ownership.js';
 import type { ProviderGpu } from '../provider.js';
 import { RollingWindowMetrics } from '../rolling-window-metrics.js';
 import { AzureMonitorGpuSource } from './azure-monitor-gpu-source.js';
+import { AZURE_SPOT_PLACE, AzureSpotPort } from './azure-spot-port.js';
 import { AzureVmInventory } from './azure-vm-inventory.js';
 import { AzureVmPort } from './azure-vm-port.js';
 
@@ -30,7 +31,7 @@ const MONITOR_OVERLAP_SECONDS = 180;
 const MAX_RETRIES = 3;
 
 /**
- * The Azure VM inventory, its stop port and the GPU metrics VMs publish to Azure Monitor, one
+ * The Azure VM inventory, its stop and spot ports and the GPU metrics VMs publish to Azure Monitor, one
  * Compute client per subscription and one metrics client per region.
  * Credentials: DefaultAzureCredential (managed identity, workload identity, a service principal
  * from AZURE_TENANT_ID / AZURE_CLIENT_ID / AZURE_CLIENT_SECRET, the Azure CLI's sign-in). This
@@ -52,7 +53,9 @@ export function azureGpu(config: Config, settings: AzureClientSettings = {}): Pr
       );
     return client;
   };
-  const port = new AzureVmPort({ clientFor, ...(settings.pollIntervalMs ? { pollIntervalMs: settings.pollIntervalMs } : {}) });
+  const polling = settings.pollIntervalMs ? { pollIntervalMs: settings.pollIntervalMs } : {};
+  const port = new AzureVmPort({ clientFor, ...polling });
+  const spot = new AzureSpotPort({ clientFor, ...polling });
   const resolveTeam = teamResolver(config.teams);
   const inventories = config.gpu.inventory.flatMap((source) =>
     source.type === 'azure'
@@ -86,5 +89,7 @@ export function azureGpu(config: Config, settings: AzureClientSettings = {}): Pr
     },
     machines: async () => (await Promise.all(inventories.map((i) => i.list()))).flat(),
     portOf: (instance) => (instance.provider === 'azure' && !instance.kubernetes ? port : undefined),
+    spotPortOf: (instance) => (instance.provider === 'azure' && !instance.kubernetes ? spot : undefined),
+    spotPortAt: (place) => (place === AZURE_SPOT_PLACE ? spot : undefined),
   };
 }

@@ -5,6 +5,11 @@ export const AZURE_VM_READ = 'Microsoft.Compute/virtualMachines/read';
 export const AZURE_VM_INSTANCE_VIEW = 'Microsoft.Compute/virtualMachines/instanceView/read';
 export const AZURE_VM_DEALLOCATE = 'Microsoft.Compute/virtualMachines/deallocate/action';
 export const AZURE_METRICS_READ = 'Microsoft.Insights/metrics/read';
+export const AZURE_VMSS_READ = 'Microsoft.Compute/virtualMachineScaleSets/read';
+export const AZURE_VMSS_WRITE = 'Microsoft.Compute/virtualMachineScaleSets/write';
+
+/** What a spot migration and its revert call with: a scale set's Spot Priority Mix read, then changed. */
+export const AZURE_SPOT_PERMISSIONS = [AZURE_VMSS_READ, AZURE_VMSS_WRITE] as const;
 
 /** What a Stop calls with: it reads the VM and its power state first, then deallocates it. */
 export const AZURE_STOP_PERMISSIONS = [AZURE_VM_READ, AZURE_VM_INSTANCE_VIEW, AZURE_VM_DEALLOCATE] as const;

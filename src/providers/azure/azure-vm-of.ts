@@ -2,6 +2,7 @@ import type { VirtualMachine } from '@azure/arm-compute';
 import type { PriceCatalog } from '../../domain/price-catalog.js';
 import { isProtected, ownerOf, workloadOf, type GpuInstance } from '../../domain/gpu-inventory.js';
 import { ownerTagOf } from '../../domain/ownership.js';
+import { LAUNCH_TEMPLATE_TAG } from '../../ports/spot-port.js';
 import { catalogMachinePrice } from '../catalog-machine-price.js';
 import { sendsMetrics, type AzurePowerState } from './azure-power-state.js';
 import { vmKey } from './arm-vm-id.js';
@@ -30,6 +31,8 @@ export function azureVmOf(vm: VirtualMachine, power: AzurePowerState, context: A
   if (!vm.id || !isGpuSize(size)) return undefined;
   const region = vm.location.toLowerCase();
   const tags: Record<string, string> = { ...(vm.tags ?? {}) };
+  // A VM of a scale set: its scale set is what a spot migration changes (unless a tag names another).
+  if (vm.virtualMachineScaleSet?.id && !tags[LAUNCH_TEMPLATE_TAG]) tags[LAUNCH_TEMPLATE_TAG] = vm.virtualMachineScaleSet.id;
   const lifecycle = vm.priority === 'Spot' || vm.priority === 'Low' ? 'spot' : 'on-demand';
   const ownerTag = ownerTagOf(tags, context.tagKeys);
   const computerName = vm.osProfile?.computerName ?? vm.instanceView?.computerName;

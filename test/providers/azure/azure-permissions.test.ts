@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { declaredPermissions } from '../../../src/permissions/declared-permissions.js';
-import { AZURE_METRICS_READ, AZURE_STOP_PERMISSIONS } from '../../../src/providers/azure/azure-permissions.js';
+import { AZURE_METRICS_READ, AZURE_SPOT_PERMISSIONS, AZURE_STOP_PERMISSIONS } from '../../../src/providers/azure/azure-permissions.js';
 import { AzureVmInventory } from '../../../src/providers/azure/azure-vm-inventory.js';
 
 const committed = readFileSync(new URL('../../../docs/permissions.md', import.meta.url), 'utf8');
@@ -16,9 +16,9 @@ describe('Azure RBAC actions', () => {
     },
   });
 
-  it('declares every action the inventory, the Azure Monitor GPU metrics and a Stop call with, and the permissions page lists each', () => {
+  it('declares every action the inventory, the Azure Monitor GPU metrics, a Stop and a spot migration call with, and the permissions page lists each', () => {
     const azure = declaredPermissions().filter((n) => n.cloud === 'azure');
-    for (const action of [...inventory.permissions, AZURE_METRICS_READ, ...AZURE_STOP_PERMISSIONS]) {
+    for (const action of [...inventory.permissions, AZURE_METRICS_READ, ...AZURE_STOP_PERMISSIONS, ...AZURE_SPOT_PERMISSIONS]) {
       expect(
         azure.map((n) => n.permission),
         action,
@@ -39,6 +39,8 @@ describe('Azure RBAC actions', () => {
       AssignableScopes: string[];
     };
     expect(role).toMatchObject({ IsCustom: true, NotActions: [], AssignableScopes: ['/subscriptions/SUBSCRIPTION_ID'] });
-    expect(role.Actions).toEqual([...new Set([...inventory.permissions, AZURE_METRICS_READ, ...AZURE_STOP_PERMISSIONS])].sort());
+    expect(role.Actions).toEqual(
+      [...new Set([...inventory.permissions, AZURE_METRICS_READ, ...AZURE_STOP_PERMISSIONS, ...AZURE_SPOT_PERMISSIONS])].sort(),
+    );
   });
 });

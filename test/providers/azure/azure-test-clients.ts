@@ -44,5 +44,6 @@ export async function gpuDepsAtFakeAzure(
       const instance = (await gpu.inventory()).find((i) => i.instanceId === id);
       return instance ? gpu.portOf(instance) : undefined;
     }),
+    spot: { forInstance: async (instance) => gpu.spotPortOf(instance), at: async (place) => gpu.spotPortAt(place) },
   };
 }
