@@ -11,9 +11,9 @@ import { startScheduler, type Scheduler } from '../scheduler.js';
 import { createServeMetrics } from '../http/metrics.js';
 import { DEFAULT_METRICS_PORT, startMetricsListener, type MetricsSettings } from '../http/metrics-listener.js';
 import { runFirstChecks } from './serve-first-run.js';
-import { mcpRoutes } from '../mcp/mcp-http.js';
+import { mcpEndpoint } from '../mcp/mcp-http.js';
 import { readMcpTokens } from '../mcp/mcp-tokens.js';
-import { bearerTokens } from '../mcp/bearer-tokens.js';
+import { readMcpOAuth } from '../mcp/oauth/oauth-settings.js';
 import { listenForStop } from './stop-signal.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
@@ -44,6 +44,7 @@ export const serveVerb: Verb = async (args, io) => {
   const metricsSettings = readMetricsSettings(io.env);
   // Read before anything opens: a malformed or short MCP token stops serve here.
   const mcpTokens = readMcpTokens(io.env);
+  const mcpOAuth = readMcpOAuth(io.env);
   // Read first: a half-configured Slack, or a console that would be exposed without a token, stops serve here.
   const chats = readChatSettings(io.env, { host, terminal: io.out });
   const remoteConfigured = chats.some((chat) => chat.platform.remote);
@@ -94,8 +95,8 @@ export const serveVerb: Verb = async (args, io) => {
       log: deps.log,
       routes: new Map<string, Route>([
         ...served.flatMap((chat) => [...chat.routes]),
-        // Assistants' MCP clients, each token (issued, or from BURNRATE_MCP_TOKENS) acting as its user.
-        ...mcpRoutes(deps, bearerTokens(deps, mcpTokens)),
+        // Assistants' MCP clients, each token (issued, from BURNRATE_MCP_TOKENS, or OAuth's) acting as its user.
+        ...(await mcpEndpoint(deps, mcpTokens, mcpOAuth)),
       ]),
       health: (health = {
         alive: () => true,
@@ -142,7 +143,7 @@ export const serveVerb: Verb = async (args, io) => {
     served.flatMap((chat) => chat.listening?.(base) ?? []).forEach(say);
     say(describeMetrics(metricsServer, metricsSettings));
     say(
-      `mcp: ${base}mcp for ${mcpTokens ? `${mcpTokens.size} token${mcpTokens.size === 1 ? '' : 's'} (BURNRATE_MCP_TOKENS) and ` : ''}the tokens \`burnrate mcp token create\` issues`,
+      `mcp: ${base}mcp for ${mcpTokens ? `${mcpTokens.size} token${mcpTokens.size === 1 ? '' : 's'} (BURNRATE_MCP_TOKENS), ` : ''}${mcpOAuth ? `access tokens of ${mcpOAuth.issuer} for ${mcpOAuth.resource}, ` : ''}the tokens \`burnrate mcp token create\` issues`,
     );
     say(`health: ${base}healthz — press Ctrl-C to stop`);
     started = true;
