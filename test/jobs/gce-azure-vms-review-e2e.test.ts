@@ -17,7 +17,7 @@ import type { FakeExportRow } from '../fakes/fake-bigquery-export.js';
 import { FakeComputeEngine } from '../fakes/fake-compute-engine.js';
 import { fakeGoogleAuth, FakeGoogleCloud } from '../fakes/fake-google-cloud.js';
 import { gpuDepsAtFakeAzure } from '../providers/azure/azure-test-clients.js';
-import { tempDir, writeFocusCsv, type FixtureRow } from '../providers/focus/helpers.js';
+import { HOURS_HEADER, tempDir, writeFocusCsv, type FixtureRow } from '../providers/focus/helpers.js';
 import { useGoogleWorkloadIdentity } from '../providers/gcp/compute/gce-test-env.js';
 import { GCP_TABLE } from '../providers/gcp/gcp-test-sources.js';
 import { testDeps } from '../support/deps.js';
@@ -79,26 +79,6 @@ function azureBill(): FixtureRow[] {
     Tags: '{"team":"nlp"}',
   }));
 }
-
-const FOCUS_COLUMNS = [
-  'BilledCost',
-  'EffectiveCost',
-  'BillingCurrency',
-  'BillingPeriodStart',
-  'ChargePeriodStart',
-  'ChargePeriodEnd',
-  'ChargeCategory',
-  'ServiceName',
-  'ServiceCategory',
-  'ProviderName',
-  'BillingAccountId',
-  'SubAccountId',
-  'ResourceId',
-  'PricingCategory',
-  'ConsumedQuantity',
-  'ConsumedUnit',
-  'Tags',
-];
 
 /** The independent figures: each bill's rows summed as written (from `since` on), and their hours. */
 const net = (r: FakeExportRow) => r.cost + (r.credits ?? []).reduce((a, b) => a + b, 0);
@@ -165,7 +145,7 @@ afterEach(async () => {
 
 /** burnrate.yml with both clouds' bills, VMs and GPU metrics; the GPU parts at the fakes as serve composes them. */
 async function setup(): Promise<{ deps: Deps; chat: ReturnType<typeof testDeps>['chat'] }> {
-  const bill = writeFocusCsv(tmp.path('azure-focus.csv'), azureBill(), FOCUS_COLUMNS);
+  const bill = writeFocusCsv(tmp.path('azure-focus.csv'), azureBill(), HOURS_HEADER);
   const t = testDeps(
     {
       teams: [

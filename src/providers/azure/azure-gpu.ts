@@ -39,20 +39,17 @@ const MAX_RETRIES = 3;
  */
 export function azureGpu(config: Config, settings: AzureClientSettings = {}): ProviderGpu {
   const credential = settings.credential ?? new DefaultAzureCredential();
-  const clients = new Map<string, ComputeManagementClient>();
-  const clientFor = (subscriptionId: string) => {
-    let client = clients.get(subscriptionId);
-    if (!client)
-      clients.set(
-        subscriptionId,
-        (client = new ComputeManagementClient(credential, subscriptionId, {
-          ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-          ...(settings.httpClient ? { httpClient: settings.httpClient } : {}),
-          retryOptions: { maxRetries: MAX_RETRIES },
-        })),
-      );
-    return client;
+  const transport = {
+    ...(settings.httpClient ? { httpClient: settings.httpClient } : {}),
+    retryOptions: { maxRetries: MAX_RETRIES },
   };
+  const clientFor = onePer(
+    (subscriptionId) =>
+      new ComputeManagementClient(credential, subscriptionId, {
+        ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+        ...transport,
+      }),
+  );
   const polling = settings.pollIntervalMs ? { pollIntervalMs: settings.pollIntervalMs } : {};
   const port = new AzureVmPort({ clientFor, ...polling });
   const spot = new AzureSpotPort({ clientFor, ...polling });
@@ -62,19 +59,10 @@ export function azureGpu(config: Config, settings: AzureClientSettings = {}): Pr
       ? [new AzureVmInventory({ subscriptions: source.subscriptions, tagKeys: config.ownership.tagKeys, resolveTeam, clientFor })]
       : [],
   );
-  const metricsClients = new Map<string, MetricsClient>();
-  const metricsClientFor = (region: string) => {
-    let client = metricsClients.get(region);
-    if (!client)
-      metricsClients.set(
-        region,
-        (client = new MetricsClient(settings.metricsEndpoint?.(region) ?? `https://${region}.metrics.monitor.azure.com`, credential, {
-          ...(settings.httpClient ? { httpClient: settings.httpClient } : {}),
-          retryOptions: { maxRetries: MAX_RETRIES },
-        })),
-      );
-    return client;
-  };
+  const metricsClientFor = onePer(
+    (region) =>
+      new MetricsClient(settings.metricsEndpoint?.(region) ?? `https://${region}.metrics.monitor.azure.com`, credential, transport),
+  );
   return {
     metrics: (source) => {
       if (source.type !== 'azure-monitor') throw new Error(`not an Azure Monitor source: ${source.type}`);
@@ -91,5 +79,14 @@ export function azureGpu(config: Config, settings: AzureClientSettings = {}): Pr
     portOf: (instance) => (instance.provider === 'azure' && !instance.kubernetes ? port : undefined),
     spotPortOf: (instance) => (instance.provider === 'azure' && !instance.kubernetes ? spot : undefined),
     spotPortAt: (place) => (place === AZURE_SPOT_PLACE ? spot : undefined),
+  };
+}
+
+/** One client per key (a subscription, a region), made when first asked for and kept. */
+function onePer<T>(make: (key: string) => T): (key: string) => T {
+  const made = new Map<string, T>();
+  return (key) => {
+    if (!made.has(key)) made.set(key, make(key));
+    return made.get(key)!;
   };
 }

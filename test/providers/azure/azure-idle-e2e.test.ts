@@ -4,7 +4,7 @@ import type { Deps } from '../../../src/deps.js';
 import { runGpuCheck } from '../../../src/jobs/gpu-check.js';
 import { refreshSources } from '../../../src/jobs/refresh-sources.js';
 import { buildSources } from '../../../src/providers/registry.js';
-import { tempDir, writeFocusCsv, type FixtureRow } from '../focus/helpers.js';
+import { HOURS_HEADER, tempDir, writeFocusCsv, type FixtureRow } from '../focus/helpers.js';
 import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
 import { prometheus } from '../../../src/providers/prometheus/index.js';
 import { monthOf } from '../../../src/domain/period.js';
@@ -270,25 +270,7 @@ describe('an Azure VM on the bill', () => {
         ConsumedUnit: 'Hours',
         Tags: '{"team":"vision"}',
       });
-    const bill = writeFocusCsv(tmp.path('azure-focus.csv'), rows, [
-      'BilledCost',
-      'EffectiveCost',
-      'BillingCurrency',
-      'BillingPeriodStart',
-      'ChargePeriodStart',
-      'ChargePeriodEnd',
-      'ChargeCategory',
-      'ServiceName',
-      'ServiceCategory',
-      'ProviderName',
-      'BillingAccountId',
-      'SubAccountId',
-      'ResourceId',
-      'PricingCategory',
-      'ConsumedQuantity',
-      'ConsumedUnit',
-      'Tags',
-    ]);
+    const bill = writeFocusCsv(tmp.path('azure-focus.csv'), rows, HOURS_HEADER);
     const { deps } = await setup(true, bill);
     const result = await runGpuCheck(deps);
     const vision = result.findings.find((f) => f.instanceId === VISION_IDLE)!;
