@@ -77,7 +77,12 @@ export function mcpRoutes(
     ['GET /mcp', notHere],
     ['DELETE /mcp', notHere],
   ]);
-  if (oauth) routes.set(`GET ${metadataPath(oauth.resource)}`, (_req, res) => json(res, 200, protectedResourceMetadata(oauth)));
+  if (oauth) {
+    const metadata: Route = (_req, res) => json(res, 200, protectedResourceMetadata(oauth));
+    // The path-inserted URL the 401s name, and the root one clients without a 401 try (RFC 9728, section 3).
+    routes.set(`GET ${metadataPath(oauth.resource)}`, metadata);
+    routes.set('GET /.well-known/oauth-protected-resource', metadata);
+  }
   return routes;
 }
 

@@ -80,6 +80,7 @@ describe('MCP over HTTP with OAuth 2.1', () => {
       bearer_methods_supported: ['header'],
       resource_name: 'burnrate',
     });
+    expect(await (await fetch(`${base()}/.well-known/oauth-protected-resource`)).json()).toMatchObject({ resource });
     const refused = await fetch(`${base()}/mcp`, { method: 'POST', body: '{}' });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toBe(
