@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import { readChatSettings } from './chat/platforms.js';
+import { CHAT_CHANNELS, readChatSettings } from './chat/platforms.js';
 import type { ChatPort } from './ports/chat-port.js';
 import { loadConfig } from './config/load-config.js';
 import type { Config } from './config/schema.js';
@@ -45,7 +45,9 @@ export interface Runtime {
  */
 export async function buildRuntime(options: BuildOptions = {}): Promise<Runtime> {
   const env = options.env ?? process.env;
-  const { config, path } = options.config ? { config: options.config, path: null } : loadConfig(options.configPath, env, options.cwd);
+  const { config, path } = options.config
+    ? { config: options.config, path: null }
+    : loadConfig(options.configPath, env, options.cwd, CHAT_CHANNELS);
   const given = options.dbPath ?? env.BURNRATE_DB ?? DEFAULT_DB_PATH;
   const dbPath = given === ':memory:' ? given : resolve(options.cwd ?? process.cwd(), given);
   // Read before opening anything: a half-configured Slack is an error that names what is missing.

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { Logger } from 'pino';
-import type { ChatChannelKey } from '../config/chat-channels.js';
+import type { ChatChannelDeclaration } from '../config/chat-channels.js';
 import type { Config } from '../config/schema.js';
 import type { Deps } from '../deps.js';
 import type { Route } from '../http/server.js';
@@ -60,8 +60,12 @@ export interface ServedChat {
 export interface ChatPlatform<S> {
   /** The platform's id, also the prefix of its outbox targets (`slack:C0123ABCD`). */
   readonly id: string;
-  /** burnrate.yml's key for a team's channel on it; absent where every team has one (console, terminal). */
-  readonly channelKey?: ChatChannelKey;
+  /**
+   * burnrate.yml's key for a team's channel on it (under each team and `gpu.unowned`), and what a
+   * channel id there looks like; absent where every team has one (console, terminal). The face also
+   * types the key on `TeamConfig` by declaration merging (`ChatChannels` in config/chat-channels.ts).
+   */
+  readonly channel?: ChatChannelDeclaration;
   /** Reached over the network (Slack, Teams); the local ones (terminal, console) stand in when none is configured. */
   readonly remote: boolean;
   /**

@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import type { ChatChannelDeclaration } from '../config/chat-channels.js';
 import type { Config } from '../config/schema.js';
 import type { ChatPlatform } from './chat-platform.js';
 import { consolePlatform } from './console/index.js';
@@ -12,6 +13,11 @@ import { terminalPlatform } from './terminal/index.js';
  * them is configured, and the console names people as the platforms before it do).
  */
 export const CHAT_PLATFORMS: readonly ChatPlatform<unknown>[] = [slackPlatform, teamsPlatform, terminalPlatform, consolePlatform];
+
+/** The channel keys burnrate.yml takes under each team and `gpu.unowned`, one per platform that declares one: the loader parses with them. */
+export const CHAT_CHANNELS: readonly ChatChannelDeclaration[] = CHAT_PLATFORMS.flatMap((platform) =>
+  platform.channel ? [platform.channel] : [],
+);
 
 /** A platform that is on, with its settings. */
 export interface ConfiguredChat {

@@ -1,3 +1,4 @@
+import { CHAT_CHANNELS } from '../chat/platforms.js';
 import { configJsonSchema, loadConfig } from '../config/load-config.js';
 import { configWarnings } from '../config/config-warnings.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
@@ -11,11 +12,11 @@ export const configVerb: Verb = async (args, io) => {
   const [action, ...rest] = positionals;
   if (rest.length > 0) throw usageError(`unexpected argument "${rest[0]}"`, USAGE);
   if (action === 'schema') {
-    io.out.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+    io.out.write(`${JSON.stringify(configJsonSchema(CHAT_CHANNELS), null, 2)}\n`);
     return 0;
   }
   if (action === 'validate') {
-    const { config, path } = loadConfig(values.config, io.env, io.cwd);
+    const { config, path } = loadConfig(values.config, io.env, io.cwd, CHAT_CHANNELS);
     const where = path ?? 'the embedded demo organisation (no burnrate.yml found)';
     io.out.write(`${where}: valid — ${config.teams.length} teams, ${config.sources.length} sources\n`);
     for (const warning of configWarnings(config)) io.out.write(`warning: ${warning}\n`);

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { CHAT_CHANNELS } from '../chat/platforms.js';
 import { loadConfig } from '../config/load-config.js';
 import { teamResolver } from '../domain/ownership.js';
 import { buildRuntime } from '../runtime.js';
@@ -31,7 +32,7 @@ export const importVerb: Verb = async (args, io) => {
   const replacePeriod = values['replace-period'] === true;
 
   // Read and validate everything before the database is even opened: a bad file writes nothing.
-  const { config } = loadConfig(values.config, io.env, io.cwd);
+  const { config } = loadConfig(values.config, io.env, io.cwd, CHAT_CHANNELS);
   const configured = config.sources.find((s) => s.type === 'focus' && (s.id ?? 'focus') === sourceId);
   const bar = progressBar(io.err, 'Importing');
   const started = Date.now();

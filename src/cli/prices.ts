@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { CHAT_CHANNELS } from '../chat/platforms.js';
 import { loadConfig } from '../config/load-config.js';
 import { googleEndpoint } from '../providers/gcp/google-endpoint.js';
 import { DEFAULT_RETRY } from '../providers/retry.js';
@@ -34,7 +35,7 @@ export const pricesVerb: Verb = async (args, io) => {
       '--provider is required (gcp: the Cloud Catalog API; AWS and Azure prices come from scripts/build-price-catalog.ts)',
       USAGE,
     );
-  const { config } = loadConfig(values.config, io.env, io.cwd);
+  const { config } = loadConfig(values.config, io.env, io.cwd, CHAT_CHANNELS);
   const project = config.sources.find((s) => s.type === 'gcp')?.project;
   // Loaded here, not at start: the Cloud Billing client takes seconds to load.
   const { refreshGcpPrices } = await import('../jobs/refresh-gcp-prices.js');

@@ -2,23 +2,37 @@ import { z } from 'zod';
 import { nonEmpty } from './non-empty.js';
 
 /**
- * Where a team's channel is written in burnrate.yml, per chat platform (`slack: { channel: C0123 }`).
- * Each platform's face names its key here (`channelKey`); the console and the terminal need none,
- * every team has a channel there. The schema of burnrate.yml is static and sits below chat/, so
- * the keys are listed here rather than read from the platforms' registry.
+ * Where a team's channel is written in burnrate.yml on one chat platform (`slack: { channel: C0123 }`),
+ * under each team and under `gpu.unowned`. Each platform's face declares its own (`channel`); the
+ * console and the terminal need none, every team has a channel there. The schema of burnrate.yml sits
+ * below chat/, so it names no platform: the registry (chat/platforms.ts) hands the declarations to
+ * the loader (`configSchemaWith`).
  */
-export const CHAT_CHANNELS = {
-  slack: z.strictObject({ channel: nonEmpty('a Slack channel id such as C0123ABCD') }),
-  msteams: z.strictObject({ channel: nonEmpty('a Teams channel or conversation id') }),
-};
+export interface ChatChannelDeclaration {
+  /** burnrate.yml's key. */
+  readonly key: string;
+  /** What goes in `channel`, for the message when it is missing: "a Slack channel id such as C0123ABCD". */
+  readonly hint: string;
+}
 
-export type ChatChannelKey = keyof typeof CHAT_CHANNELS;
+/** A team's channel on one platform. */
+export interface ChatChannel {
+  channel: string;
+}
 
-export const CHAT_CHANNEL_KEYS = Object.keys(CHAT_CHANNELS) as ChatChannelKey[];
+/**
+ * A team's channel on each platform, by its key, each optional. Empty here: each platform adds its
+ * key by declaration merging in its face (`declare module '…/config/chat-channels.js'`), so code that
+ * reads a channel is typed while this file names no platform.
+ */
+export interface ChatChannels {}
 
-/** A channel on each platform, each optional: the keys a team (and `gpu.unowned`) may hold. */
-export const chatChannelFields = Object.fromEntries(CHAT_CHANNEL_KEYS.map((key) => [key, CHAT_CHANNELS[key].optional()])) as {
-  [K in ChatChannelKey]: z.ZodOptional<(typeof CHAT_CHANNELS)[K]>;
-};
+/** The fields a team (and `gpu.unowned`) takes for the declared platforms' channels, each optional. */
+export function chatChannelFields(channels: readonly ChatChannelDeclaration[]): Record<string, z.ZodOptional<z.ZodType<ChatChannel>>> {
+  return Object.fromEntries(channels.map(({ key, hint }) => [key, z.strictObject({ channel: nonEmpty(hint) }).optional()]));
+}
 
-export type ChatChannels = { [K in ChatChannelKey]?: z.output<(typeof CHAT_CHANNELS)[K]> };
+/** The channels a configuration names for the unowned instances (or a team), only the platforms it names. */
+export function namedChannels(holder: ChatChannels | undefined): ChatChannels {
+  return Object.fromEntries(Object.entries(holder ?? {}).filter(([, channel]) => channel !== undefined)) as ChatChannels;
+}

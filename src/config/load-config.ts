@@ -5,7 +5,8 @@ import { BurnrateError } from '../domain/errors.js';
 import { demoConfig } from '../providers/demo/demo-config.js';
 import { formatIssues } from './format-issues.js';
 import { checkConfigSize, readConfigYaml } from './read-yaml.js';
-import { configSchema, type Config } from './schema.js';
+import type { ChatChannelDeclaration } from './chat-channels.js';
+import { configSchemaWith, type Config } from './schema.js';
 
 export interface LoadedConfig {
   config: Config;
@@ -15,16 +16,24 @@ export interface LoadedConfig {
 
 const DEFAULT_PATH = 'burnrate.yml';
 
+/** The chat platforms whose channel keys burnrate.yml may hold (the chat registry's `CHAT_CHANNELS`); none when not given. */
+type Channels = readonly ChatChannelDeclaration[];
+
 /**
  * Finds and validates the configuration: `--config`, then BURNRATE_CONFIG, then ./burnrate.yml.
  * With none of them the embedded demo organisation is used, so a first run needs no setup.
  */
-export function loadConfig(path: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): LoadedConfig {
+export function loadConfig(
+  path: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+  channels: Channels = [],
+): LoadedConfig {
   const explicit = path ?? env.BURNRATE_CONFIG;
   if (!explicit) {
     const fallback = resolve(cwd, DEFAULT_PATH);
     if (!existsSync(fallback)) return { config: demoConfig({ cluster: true }), path: null };
-    return { config: parseConfigFile(fallback), path: fallback };
+    return { config: parseConfigFile(fallback, channels), path: fallback };
   }
   const file = resolve(cwd, explicit);
   if (!existsSync(file)) {
@@ -34,10 +43,10 @@ export function loadConfig(path: string | undefined, env: NodeJS.ProcessEnv = pr
       'Check --config or BURNRATE_CONFIG, or copy burnrate.example.yml to burnrate.yml.',
     );
   }
-  return { config: parseConfigFile(file), path: file };
+  return { config: parseConfigFile(file, channels), path: file };
 }
 
-export function parseConfigFile(file: string): Config {
+export function parseConfigFile(file: string, channels: Channels = []): Config {
   const stat = statSync(file);
   if (!stat.isFile())
     throw new BurnrateError(
@@ -46,14 +55,14 @@ export function parseConfigFile(file: string): Config {
       'Point --config (or BURNRATE_CONFIG) at burnrate.yml itself.',
     );
   checkConfigSize(stat.size, file);
-  return parseConfigText(readFileSync(file, 'utf8'), file);
+  return parseConfigText(readFileSync(file, 'utf8'), file, channels);
 }
 
-export function parseConfigText(text: string, source = 'burnrate.yml'): Config {
+export function parseConfigText(text: string, source = 'burnrate.yml', channels: Channels = []): Config {
   const raw = readConfigYaml(text, source);
-  const result = configSchema.safeParse(raw, { reportInput: true });
+  const result = configSchemaWith(channels).safeParse(raw, { reportInput: true });
   if (!result.success) {
-    const lines = formatIssues(result.error.issues, (p) => knownKeysAt(p));
+    const lines = formatIssues(result.error.issues, (p) => knownKeysAt(p, channels));
     throw new BurnrateError(
       'burnrate_config_invalid',
       `${source} has ${lines.length === 1 ? 'an error' : `${lines.length} errors`}:\n${lines.map((l) => `  ${l}`).join('\n')}`,
@@ -64,14 +73,17 @@ export function parseConfigText(text: string, source = 'burnrate.yml'): Config {
 }
 
 /** JSON Schema of burnrate.yml, for editors (yaml-language-server) and docs. */
-export function configJsonSchema(): object {
+export function configJsonSchema(channels: Channels = []): object {
   // draft-07: the dialect editors' YAML plugins support best.
-  return { title: 'burnrate.yml', ...z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any', target: 'draft-7' }) };
+  return {
+    title: 'burnrate.yml',
+    ...z.toJSONSchema(configSchemaWith(channels), { io: 'input', unrepresentable: 'any', target: 'draft-7' }),
+  };
 }
 
 /** The keys the schema allows at a path, to suggest the right spelling of an unknown one. */
-function knownKeysAt(path: readonly PropertyKey[]): string[] {
-  let schema: unknown = configJsonSchema();
+function knownKeysAt(path: readonly PropertyKey[], channels: Channels): string[] {
+  let schema: unknown = configJsonSchema(channels);
   for (const part of path) {
     const node = schema as { properties?: Record<string, unknown>; items?: unknown; anyOf?: unknown[]; oneOf?: unknown[] };
     if (typeof part === 'number') schema = node.items;

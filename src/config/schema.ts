@@ -15,7 +15,7 @@ import { anomaliesSchema } from './anomalies-schema.js';
 import { athenaSourceSchema } from './athena-config.js';
 import { awsSourceSchema } from './aws-config.js';
 import { gcpSourceSchema } from './gcp-config.js';
-import { chatChannelFields } from './chat-channels.js';
+import { chatChannelFields, type ChatChannelDeclaration, type ChatChannels } from './chat-channels.js';
 import { nonEmpty } from './non-empty.js';
 
 // Every object is strict: a misspelt key is reported, never silently ignored.
@@ -111,8 +111,11 @@ export const gpuSchema = z.strictObject({
     .max(24 * 14)
     .default(24),
   workingHours: workingHoursSchema.prefault({}),
-  /** Where idle GPUs of no team (untagged, or a tag no team matches) are reported; admins act on them. */
-  unowned: z.strictObject(chatChannelFields).optional(),
+  /**
+   * Where idle GPUs of no team (untagged, or a tag no team matches) are reported; admins act on them.
+   * A channel on each chat platform, by the platform's key: `configSchemaWith` adds the keys.
+   */
+  unowned: z.strictObject({}).optional(),
   /** Where GPU metrics come from (Prometheus with the DCGM exporter, CloudWatch agent); the demo brings its own. */
   metrics: z.array(gpuMetricsSourceSchema, { error: 'expected a list of GPU metrics sources' }).default([]),
   /** Where the GPU instances are listed, with type, price, region and tags. */
@@ -127,8 +130,6 @@ export const teamSchema = z.strictObject({
   name: nonEmpty('a display name').optional(),
   match: z.array(nonEmpty('a tag value'), { error: 'expected a list of tag values' }).default([]),
   timezone: timezone.default('UTC'),
-  /** The team's channel on each chat platform (`slack`, `msteams`). */
-  ...chatChannelFields,
   owners: people,
   approvers: people,
   budget: budgetSchema.optional(),
@@ -210,6 +211,7 @@ export const sourceSchema = z.discriminatedUnion('type', [focusSource, demoSourc
   error: 'expected a source with type focus, demo, aws, gcp or athena',
 });
 
+/** burnrate.yml without the chat platforms' channel keys (a team's `slack:`…): the loader parses with `configSchemaWith`. */
 export const configSchema = z
   .strictObject({
     ownership: z
@@ -371,10 +373,26 @@ export const configSchema = z
     });
   });
 
-export type Config = z.output<typeof configSchema>;
-export type TeamConfig = z.output<typeof teamSchema>;
+/**
+ * burnrate.yml's schema with a channel key under each team and under `gpu.unowned` for each chat
+ * platform declared: what the loader parses with. The chat registry declares the platforms
+ * (chat/platforms.ts, `CHAT_CHANNELS`); this layer sits below it, so it is handed them.
+ */
+export function configSchemaWith(channels: readonly ChatChannelDeclaration[]): typeof configSchema {
+  const fields = chatChannelFields(channels);
+  // Extended as plain objects and typed as the schema without channels: each platform types its key
+  // on TeamConfig by declaration merging (ChatChannels), which a list known only at run time cannot.
+  const extend = (schema: unknown, shape: z.ZodRawShape) => (schema as z.ZodObject).safeExtend(shape);
+  return extend(configSchema, {
+    teams: z.array(extend(teamSchema, fields), { error: 'expected a list of teams' }).default([]),
+    gpu: extend(gpuSchema, { unowned: z.strictObject(fields).optional() }).prefault({}),
+  }) as unknown as typeof configSchema;
+}
+
+export type TeamConfig = z.output<typeof teamSchema> & ChatChannels;
+export type GpuConfig = Omit<z.output<typeof gpuSchema>, 'unowned'> & { unowned?: ChatChannels | undefined };
+export type Config = Omit<z.output<typeof configSchema>, 'teams' | 'gpu'> & { teams: TeamConfig[]; gpu: GpuConfig };
 export type BudgetConfig = z.output<typeof budgetSchema>;
-export type GpuConfig = z.output<typeof gpuSchema>;
 export type TeamGpuConfig = z.output<typeof teamGpuSchema>;
 export type UnitCostsConfig = z.output<typeof unitCostsSchema>;
 export type SourceConfig = z.output<typeof sourceSchema>;

@@ -1,6 +1,6 @@
 import { UNOWNED_ID, UNOWNED_NAME } from '../domain/unowned.js';
 import { anomaliesSchema } from './anomalies-schema.js';
-import { CHAT_CHANNEL_KEYS } from './chat-channels.js';
+import { namedChannels } from './chat-channels.js';
 import type { Config, TeamConfig } from './schema.js';
 
 // The unowned instances' stand-in team is built from burnrate.yml (its `gpu.unowned` channels), so it
@@ -21,6 +21,6 @@ export function unownedTeam(config: Config): TeamConfig {
     // Spend of no team is no team's anomaly to answer.
     anomalies: { ...anomaliesSchema.parse({}), enabled: false },
     // Only the platforms it names: a key present but undefined would read as a channel there.
-    ...Object.fromEntries(CHAT_CHANNEL_KEYS.flatMap((key) => (unowned?.[key] ? [[key, unowned[key]]] : []))),
+    ...namedChannels(unowned),
   };
 }

@@ -1,18 +1,24 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { CHAT_PLATFORMS, checkChatCanServe, noRemoteChatLine, readChatSettings } from '../../src/chat/platforms.js';
-import { CHAT_CHANNEL_KEYS } from '../../src/config/chat-channels.js';
-import { configSchema } from '../../src/config/schema.js';
+import { CHAT_CHANNELS, CHAT_PLATFORMS, checkChatCanServe, noRemoteChatLine, readChatSettings } from '../../src/chat/platforms.js';
+import { configJsonSchema } from '../../src/config/load-config.js';
+import { configSchemaWith, teamSchema } from '../../src/config/schema.js';
 import { unownedTeam } from '../../src/config/unowned-team.js';
 import { BurnrateError } from '../../src/domain/errors.js';
 
 const SLACK_HTTP = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'secret' };
 const ids = (chats: ReturnType<typeof readChatSettings>) => chats.map((chat) => chat.platform.id);
+/** burnrate.yml's schema as the loader parses it: with the registry's channel keys. */
+const configSchema = configSchemaWith(CHAT_CHANNELS);
+/** The keys a team takes in burnrate.yml besides its own settings: a channel on each platform that declares one. */
+const CHAT_CHANNEL_KEYS = Object.keys(
+  (configJsonSchema(CHAT_CHANNELS) as { properties: { teams: { items: { properties: object } } } }).properties.teams.items.properties,
+).filter((key) => !(key in teamSchema.shape));
 
 describe('the chat platforms registry', () => {
   it('lists each platform once, and every burnrate.yml channel key belongs to exactly one platform', () => {
     expect(ids(CHAT_PLATFORMS.map((platform) => ({ platform, settings: null })))).toEqual(['slack', 'msteams', 'terminal', 'console']);
-    const keys = CHAT_PLATFORMS.flatMap((platform) => (platform.channelKey ? [platform.channelKey] : []));
+    const keys = CHAT_PLATFORMS.flatMap((platform) => (platform.channel ? [platform.channel.key] : []));
     expect(keys.sort()).toEqual([...CHAT_CHANNEL_KEYS].sort());
   });
 

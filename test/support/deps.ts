@@ -1,5 +1,6 @@
 import pino from 'pino';
-import { configSchema } from '../../src/config/schema.js';
+import { CHAT_CHANNELS } from '../../src/chat/platforms.js';
+import { configSchemaWith } from '../../src/config/schema.js';
 import type { Deps } from '../../src/deps.js';
 import { daysOf } from '../../src/domain/period.js';
 import type { SpendRow } from '../../src/domain/spend.js';
@@ -7,6 +8,9 @@ import { openStore } from '../../src/store/sqlite/open-sqlite-store.js';
 import { RecordingChat } from '../fakes/recording-chat.js';
 
 /** Real parts for a test: an in-memory SQLite store (or a file), a recording chat port and a settable clock. */
+/** burnrate.yml's schema as the loader parses it: with the chat registry's channel keys. */
+const configSchema = configSchemaWith(CHAT_CHANNELS);
+
 export function testDeps(config: unknown, start = '2026-11-21T09:00:00Z', dbPath = ':memory:') {
   const chat = new RecordingChat();
   let now = new Date(start);

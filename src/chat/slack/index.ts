@@ -2,13 +2,20 @@ import { renderBlockKit } from '../../../templates/render/block-kit.js';
 import type { ChatPlatform } from '../chat-platform.js';
 import { readSlackSettings, type SlackSettings } from './slack-settings.js';
 
+declare module '../../config/chat-channels.js' {
+  interface ChatChannels {
+    /** The team's Slack channel (`slack: { channel: C0123ABCD }`). */
+    slack?: ChatChannel;
+  }
+}
+
 /** How long serve waits for the answer workers to start before it answers in process meanwhile. */
 const ANSWER_WORKERS_START_MS = 30_000;
 
 /** Slack: Block Kit through the Web API; commands and clicks over HTTP or Socket Mode, answered by worker threads. */
 export const slackPlatform: ChatPlatform<SlackSettings> = {
   id: 'slack',
-  channelKey: 'slack',
+  channel: { key: 'slack', hint: 'a Slack channel id such as C0123ABCD' },
   remote: true,
   hint: 'SLACK_BOT_TOKEN and SLACK_APP_TOKEN for Slack in Socket Mode, or SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET for HTTP mode',
   render: renderBlockKit,

@@ -4,6 +4,13 @@ import type { ChatPlatform } from '../chat-platform.js';
 import { TEAMS_PLATFORM } from './teams-platform-id.js';
 import { checkTeamsCanServe, INSECURE_WARNING, readTeamsSettings, type TeamsSettings } from './teams-settings.js';
 
+declare module '../../config/chat-channels.js' {
+  interface ChatChannels {
+    /** The team's Teams channel or conversation (`msteams: { channel: 19:…@thread.tacv2 }`). */
+    msteams?: ChatChannel;
+  }
+}
+
 /** Every burnrate.yml entry that holds a role: the ones Teams may have to read as Entra groups. */
 function roleEntries(config: Config): string[] {
   return [...config.admins, ...config.teams.flatMap((t) => [...t.owners, ...t.approvers])];
@@ -12,7 +19,7 @@ function roleEntries(config: Config): string[] {
 /** Microsoft Teams on the Microsoft 365 Agents SDK: Adaptive Cards through the Bot Connector; activities arrive at /api/messages. */
 export const teamsPlatform: ChatPlatform<TeamsSettings> = {
   id: TEAMS_PLATFORM,
-  channelKey: 'msteams',
+  channel: { key: 'msteams', hint: 'a Teams channel or conversation id' },
   remote: true,
   hint: 'MICROSOFT_APP_ID, MICROSOFT_APP_TENANT_ID and a credential for Teams',
   render: renderAdaptiveCard,

@@ -1,6 +1,14 @@
 import { configSchema, type Config } from '../../config/schema.js';
 import { DEMO_JPY } from './demo-spend.js';
 
+/** Each demo team's Slack channel: ids that look real. */
+const DEMO_SLACK_CHANNELS: Record<string, string> = {
+  'ml-research': 'C0DEMORSRCH',
+  'llm-training': 'C0DEMOLLMTR',
+  inference: 'C0DEMOINFER',
+  vision: 'C0DEMOVISON',
+};
+
 /**
  * The embedded demo organisation: four ML teams, chat ids that look real, and a demo source.
  * It is what burnrate runs on when no burnrate.yml exists, so `npm start` works on a fresh clone;
@@ -8,7 +16,7 @@ import { DEMO_JPY } from './demo-spend.js';
  * llm-training is sized to head over its monthly budget; inference has a weekly budget too.
  */
 export function demoConfig(options: { cluster?: boolean } = {}): Config {
-  return configSchema.parse({
+  const config: Config = configSchema.parse({
     ownership: { tagKeys: ['team', 'user:team'] },
     admins: ['U0DEMOADMIN'],
     teams: [
@@ -17,7 +25,6 @@ export function demoConfig(options: { cluster?: boolean } = {}): Config {
         name: 'ML Research',
         match: ['ml-research', 'research'],
         timezone: 'Europe/Berlin',
-        slack: { channel: 'C0DEMORSRCH' },
         owners: ['U0DEMOALICE'],
         approvers: ['U0DEMOBOB'],
         budget: { monthly: 60000, currency: 'USD', thresholds: [50, 80, 100], forecast: true },
@@ -28,7 +35,6 @@ export function demoConfig(options: { cluster?: boolean } = {}): Config {
         name: 'LLM Training',
         match: ['llm-training', 'llm'],
         timezone: 'America/Los_Angeles',
-        slack: { channel: 'C0DEMOLLMTR' },
         owners: ['U0DEMOCAROL'],
         approvers: ['U0DEMODAN'],
         budget: { monthly: 150000, currency: 'USD', thresholds: [50, 80, 100], forecast: true },
@@ -40,7 +46,6 @@ export function demoConfig(options: { cluster?: boolean } = {}): Config {
         name: 'Inference Platform',
         match: ['inference', 'serving'],
         timezone: 'America/New_York',
-        slack: { channel: 'C0DEMOINFER' },
         owners: ['U0DEMOERIN'],
         approvers: ['U0DEMOFRANK'],
         budget: { monthly: 45000, weekly: 9000, currency: 'USD', thresholds: [50, 80, 100], forecast: true },
@@ -50,7 +55,6 @@ export function demoConfig(options: { cluster?: boolean } = {}): Config {
         name: 'Computer Vision',
         match: ['vision', 'cv'],
         timezone: 'Asia/Kolkata',
-        slack: { channel: 'C0DEMOVISON' },
         owners: ['U0DEMOGRACE'],
         approvers: ['U0DEMOHEIDI'],
         budget: { monthly: 30000, currency: 'USD', thresholds: [50, 80, 100], forecast: true },
@@ -62,4 +66,8 @@ export function demoConfig(options: { cluster?: boolean } = {}): Config {
     // The inference team's serving volume, for its cost per 1,000 predictions in the monthly review.
     unitCosts: { predictions: [{ team: 'inference', perMonth: 240_000_000 }] },
   });
+  // Each team's Slack channel, added after parsing: burnrate.yml's schema takes the chat platforms'
+  // channel keys from the chat registry, a layer above this one (configSchemaWith in config/schema.ts).
+  config.teams = config.teams.map((team) => ({ ...team, slack: { channel: DEMO_SLACK_CHANNELS[team.id]! } }));
+  return config;
 }

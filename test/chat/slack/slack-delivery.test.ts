@@ -8,7 +8,8 @@ import { DeliveryError, type ChatPort } from '../../../src/ports/chat-port.js';
 import { HistoryReader } from '../../../src/chat/slack/history-reader.js';
 import { SlackChat } from '../../../src/chat/slack/slack-chat.js';
 import { createSlackClient } from '../../../src/chat/slack/slack-client.js';
-import { configSchema } from '../../../src/config/schema.js';
+import { CHAT_CHANNELS } from '../../../src/chat/platforms.js';
+import { configSchemaWith } from '../../../src/config/schema.js';
 import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
 import { buildRuntime, type Runtime } from '../../../src/runtime.js';
 import type { Message } from '../../../templates/message.js';
@@ -16,6 +17,8 @@ import { FakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { expireLeases } from '../../support/expire-leases.js';
 import { slackChat, TEST_BOT_TOKEN } from './slack-harness.js';
 
+/** burnrate.yml's schema as the loader parses it: with the registry's channel keys. */
+const configSchema = configSchemaWith(CHAT_CHANNELS);
 const config = configSchema.parse({ teams: [{ id: 'ml', slack: { channel: 'C0ML' } }] });
 const silent = pino({ level: 'silent' });
 const alert = (n: number): Message => ({
