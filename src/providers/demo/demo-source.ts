@@ -1,8 +1,9 @@
-import type { SpendBatch } from '../../domain/spend.js';
+import { loopTurnIfDue } from '../../domain/loop-turns.js';
+import type { SpendBatch, SpendRow } from '../../domain/spend.js';
 import type { PullContext } from '../../ports/pull-context.js';
 import type { SpendSource } from '../../ports/spend-source.js';
 import { demoRunawayRows } from './demo-runaway.js';
-import { demoSpendRows } from './demo-spend.js';
+import { demoSpendDays } from './demo-spend.js';
 
 export interface DemoSourceOptions {
   seed: number;
@@ -31,14 +32,20 @@ export class DemoSource implements SpendSource {
 
   async pull(ctx: PullContext): Promise<SpendBatch[]> {
     const today = Date.UTC(ctx.now.getUTCFullYear(), ctx.now.getUTCMonth(), ctx.now.getUTCDate());
-    const rows = demoSpendRows({
-      seed: this.seed,
-      days: this.days,
-      now: ctx.now,
-      tagKeys: ctx.tagKeys,
-      ...(ctx.unitTagKeys ? { unitTagKeys: ctx.unitTagKeys } : {}),
-      resolveTeam: ctx.resolveTeam,
-    });
+    const rows: SpendRow[] = [];
+    const days = demoSpendDays(
+      {
+        seed: this.seed,
+        days: this.days,
+        now: ctx.now,
+        tagKeys: ctx.tagKeys,
+        ...(ctx.unitTagKeys ? { unitTagKeys: ctx.unitTagKeys } : {}),
+        resolveTeam: ctx.resolveTeam,
+      },
+      rows,
+    );
+    // serve's first run builds this bill while Slack and Teams requests arrive: the loop turns between days.
+    for (const _day of days) await loopTurnIfDue();
     rows.push(...demoRunawayRows(ctx.now, ctx.tagKeys, ctx.resolveTeam));
     const billingPeriods = new Set<string>();
     for (let n = 1; n <= this.days; n++) billingPeriods.add(new Date(today - n * DAY_MS).toISOString().slice(0, 7));

@@ -166,11 +166,20 @@ export const DEMO_SERVICE_LINES: readonly ServiceLine[] = [
 ];
 
 export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
+  const rows: SpendRow[] = [];
+  for (const _day of demoSpendDays(options, rows));
+  return rows;
+}
+
+/**
+ * demoSpendRows written into `rows` a day at a time: it pauses after each day, so the demo source
+ * can give the event loop its turns while it builds a year of bill (a few hundred ms of CPU).
+ */
+export function* demoSpendDays(options: DemoSpendOptions, rows: SpendRow[]): Generator<void> {
   const { seed, days, now, tagKeys, resolveTeam } = options;
   const fleet = options.fleet ?? demoFleet(seed);
   const today = toDay(now);
   const yesterday = dayNumber(today) - 1;
-  const rows: SpendRow[] = [];
   const base = (day: string, provider: CloudProvider, subAccount: string, tags: Record<string, string> | null): RowBase => {
     const ownerTag = ownerTagOf(tags, tagKeys);
     return {
@@ -313,9 +322,9 @@ export function demoSpendRows(options: DemoSpendOptions): SpendRow[] {
         });
       }
     }
+    yield;
   }
   rows.push(...supportFeeRows(yesterday - days + 1, today, (day) => base(day, 'aws', A.payer, null)));
-  return rows;
 }
 
 /**

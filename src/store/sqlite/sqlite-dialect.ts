@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { LeaseClock } from '../outbox-table.js';
 import type { Dialect, InsertColumn, Session } from '../session.js';
-import { loopTurnIfDue } from './loop-turns.js';
+import { loopTurnIfDue } from '../../domain/loop-turns.js';
 
 // Everything SQLite spells its own way, and the session over one better-sqlite3 connection.
 
@@ -33,7 +33,7 @@ export const SQLITE: Dialect = {
   ddl: { identity: 'INTEGER PRIMARY KEY AUTOINCREMENT', insertionOrderColumn: '', withoutRowid: ' WITHOUT ROWID' },
 };
 
-/** How many rows an insert writes between two looks at the clock (loop-turns.ts): a look is cheap, not free. */
+/** How many rows an insert writes between two looks at the clock (domain/loop-turns.ts): a look is cheap, not free. */
 const ROWS_BETWEEN_TURNS = 128;
 
 /** better-sqlite3 binds numbers, text, blobs and null: booleans become 0/1, undefined null. */
@@ -153,7 +153,7 @@ class SqliteSession implements Session {
 
   /**
    * Before a read outside a transaction: gives the event loop its turn when a long run of calls has
-   * kept it waiting (loop-turns.ts), then waits as any call does.
+   * kept it waiting (domain/loop-turns.ts), then waits as any call does.
    */
   private async waitToRead(): Promise<void> {
     if (!this.inTransaction) await loopTurnIfDue();

@@ -4,7 +4,8 @@
 // whole chain (seconds at a start). A read outside a transaction lets the loop take a turn once the
 // work since the last turn passed a slice; ordinary commands, shorter than that, hardly ever wait.
 // So does a long insert inside a transaction (an import's rows), between rows. Other writes do
-// not: one that meets another process's write lock blocks the thread either way.
+// not: one that meets another process's write lock blocks the thread either way. Long CPU work
+// with pauses of its own (the demo source building its bill) takes the same slices.
 
 /** The longest the thread keeps the loop waiting between two turns it gives, ms. */
 const SLICE_MS = 8;
