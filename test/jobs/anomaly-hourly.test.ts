@@ -10,7 +10,8 @@ import { CAROL } from '../support/demo-org.js';
 import { testDeps } from '../support/deps.js';
 import { dispatchClick } from '../support/dispatch-click.js';
 
-// A sweep started at 14:00 UTC on a machine of its own is caught from the GPU metrics on its second
+// A sweep started at 14:00 UTC on a machine of its own (a p5.48xlarge, $55.04 an hour at list price in
+// us-east-1) is caught from the GPU metrics once its hours pass the $200 floor, on its fourth
 // complete hour, hours before the day's bill has it: through the real EC2 client and Prometheus
 // source against their fakes, the hourly anomaly check as the GPU check's job runs it.
 
@@ -61,21 +62,24 @@ function hourlyDeps(now: string) {
 }
 
 describe('the hourly anomaly check on GPU metrics', () => {
-  it('says nothing on the first hour, alerts once on the second with the machine, and Expected accepts its level', async () => {
+  it('says nothing under the floor, alerts once past it with the machine, and Expected accepts its level', async () => {
     const { deps, setNow } = hourlyDeps('2026-11-20T15:30:00Z');
     // Only 14:00 is complete: one hour is a job starting.
     expect((await runCheck(deps, anomalyCheck(undefined, 'hourly'))).findings).toEqual([]);
+    // Three hours: about $165 over, under the $200 floor.
+    setNow('2026-11-20T17:30:00Z');
+    expect((await runCheck(deps, anomalyCheck(undefined, 'hourly'))).findings).toEqual([]);
 
-    setNow('2026-11-20T16:30:00Z');
+    setNow('2026-11-20T18:30:00Z');
     const run = await runCheck(deps, anomalyCheck(undefined, 'hourly'));
     expect(run.findings.map((f) => `${f.state} ${f.id}`)).toEqual(['new anomaly:ml:2026-11-20']);
     const finding = run.findings[0]!;
-    expect(finding.hourly).toMatchObject({ startedAt: '2026-11-20T14:00:00.000Z', through: '2026-11-20T16:00:00.000Z', hours: 2 });
-    // Independent: the sweep machine's hourly rate (as the inventory lists it) for the two hours; the trainer cost the same as every day.
+    expect(finding.hourly).toMatchObject({ startedAt: '2026-11-20T14:00:00.000Z', through: '2026-11-20T18:00:00.000Z', hours: 4 });
+    // Independent: the sweep machine's hourly rate (as the inventory lists it) for the four hours; the trainer cost the same as every day.
     const price = (await deps.gpu!.inventory()).find((i) => i.instanceId === SWEEP)!.hourlyPrice;
-    expect(finding.excess).toBeCloseTo(2 * price, 2);
+    expect(finding.excess).toBeCloseTo(4 * price, 2);
     expect(finding.drivers[0]).toMatchObject({ dimension: 'resource', key: `llm-sweep-17 (${SWEEP})`, usual: 0 });
-    expect(finding.drivers[0]!.amount).toBeCloseTo(2 * price, 2);
+    expect(finding.drivers[0]!.amount).toBeCloseTo(4 * price, 2);
     expect(run.queued).toHaveLength(1);
     const alert = renderPlainText(run.queued[0]!.message);
     expect(alert).toContain('GPU spend anomaly');
@@ -92,7 +96,7 @@ describe('the hourly anomaly check on GPU metrics', () => {
       key: `llm-sweep-17 (${SWEEP})`,
     });
     expect((await deps.store.anomalyFindings.get(finding.id))!.answer!.accepted!.delta).toBeCloseTo(24 * price, 1);
-    setNow('2026-11-20T18:30:00Z');
+    setNow('2026-11-20T20:30:00Z');
     const next = await runCheck(deps, anomalyCheck(undefined, 'hourly'));
     expect(next.findings).toEqual([]);
     expect(next.resolved).toEqual([finding.id]);

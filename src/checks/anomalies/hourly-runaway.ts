@@ -38,10 +38,11 @@ const MIN_SPREAD = 1;
 /**
  * The hourly runaway going on at `through` (the latest complete hour), or null: each hour against
  * the median of the same hour of the `HOURLY_PAST_DAYS` days before (what the fleet usually costs at
- * that time of day), beyond both bars of the team's policy when its excess passes `deviations`
- * robust deviations of those hours and, counted as a whole day at that rate, the daily `floor`. A
- * sweep that grows each hour passes both within two or three hours of data, where a daily judgement
- * waits for the day's bill. Pure.
+ * that time of day), beyond when its excess passes `deviations` robust deviations of those hours; a
+ * run of at least MIN_RUN_HOURS such hours reaching `through` is an anomaly once its excess so far
+ * reaches the team's `floor`. The floor is money already spent, not a projection: short jobs that
+ * start and stop (an hour or three at some tens an hour) stay under it, and a sweep that grows
+ * each hour passes it within hours, where a daily judgement waits for the day's bill. Pure.
  */
 export function hourlyRunaway(
   series: readonly HourAmount[],
@@ -59,7 +60,7 @@ export function hourlyRunaway(
     const expected = median(past);
     const spread = Math.max(robustDeviation(past), SPREAD_FLOOR * expected, MIN_SPREAD);
     const excess = actual - expected;
-    const beyond = excess >= policy.deviations * spread && excess * 24 >= policy.floor;
+    const beyond = excess > 0 && excess >= policy.deviations * spread;
     return { actual, expected, excess, beyond, deviations: excess / spread };
   };
   const run: NonNullable<ReturnType<typeof judge>>[] = [];
@@ -70,8 +71,8 @@ export function hourlyRunaway(
     run.push(judged);
     started = hour;
   }
-  if (run.length < MIN_RUN_HOURS) return null;
   const sum = (pick: (j: (typeof run)[number]) => number) => run.reduce((s, j) => s + pick(j), 0);
+  if (run.length < MIN_RUN_HOURS || sum((j) => j.excess) < policy.floor) return null;
   return {
     started,
     last: through,

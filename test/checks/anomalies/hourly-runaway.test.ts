@@ -20,22 +20,23 @@ function fleet(days: number, extra: (hour: number) => number = () => 0): HourAmo
 const at = (day: number, hourOfDay: number) => DAY0 + (day * 24 + hourOfDay) * H;
 
 describe('hourly runaway', () => {
-  it('catches a sweep growing $25 an hour from 14:00 on its second hour, with the excess a plain sum gives', () => {
+  it('catches a sweep growing $25 an hour from 14:00 once its excess passes the $200 floor, with the excess a plain sum gives', () => {
     const start = at(8, 14);
     const runaway = (hour: number) => (hour >= start ? 25 * ((hour - start) / H + 1) : 0);
     const series = fleet(9, runaway);
-    // The first hour alone is a job starting: nothing yet.
+    // One hour is a job starting; three hours are $150 over: under the floor, nothing yet.
     expect(hourlyRunaway(series, POLICY, start)).toBeNull();
-    const run = hourlyRunaway(series, POLICY, start + H)!;
-    expect(run).toMatchObject({ started: start, last: start + H, hours: 2 });
-    // Independent: the injected amounts over the two hours (the usual hours' median is close to the wiggle-free level).
-    expect(run.excess).toBeGreaterThan(25 + 50 - 10);
-    expect(run.excess).toBeLessThan(25 + 50 + 10);
-    // The last hour's $50 of excess, as a day at that rate.
-    expect(run.perDay).toBeGreaterThan(24 * (50 - 5));
-    expect(run.perDay).toBeLessThan(24 * (50 + 5));
-    // Three hours on, still the same run from 14:00.
-    expect(hourlyRunaway(series, POLICY, start + 3 * H)).toMatchObject({ started: start, hours: 4 });
+    expect(hourlyRunaway(series, POLICY, start + 2 * H)).toBeNull();
+    const run = hourlyRunaway(series, POLICY, start + 3 * H)!;
+    expect(run).toMatchObject({ started: start, last: start + 3 * H, hours: 4 });
+    // Independent: the injected amounts over the four hours (the usual hours' median is close to the wiggle-free level).
+    expect(run.excess).toBeGreaterThan(25 + 50 + 75 + 100 - 10);
+    expect(run.excess).toBeLessThan(25 + 50 + 75 + 100 + 10);
+    // The last hour's $100 of excess, as a day at that rate.
+    expect(run.perDay).toBeGreaterThan(24 * (100 - 5));
+    expect(run.perDay).toBeLessThan(24 * (100 + 5));
+    // Two hours on, still the same run from 14:00.
+    expect(hourlyRunaway(series, POLICY, start + 5 * H)).toMatchObject({ started: start, hours: 6 });
   });
 
   it('a job that runs every night is usual, and an hour without a week of history is not judged', () => {
@@ -47,8 +48,8 @@ describe('hourly runaway', () => {
     expect(hourlyRunaway(short, POLICY, at(1, 12))).toBeNull();
   });
 
-  it('a rise too small to matter over a day is no anomaly however many deviations it is', () => {
-    // +$6 an hour at night: $144 a day at that rate, under the $200 floor.
+  it('a rise under the floor so far is no anomaly however many deviations it is', () => {
+    // +$6 an hour at night for three hours: $18.
     const series = fleet(9, (hour) => (hour >= at(8, 1) ? 6 : 0));
     expect(hourlyRunaway(series, POLICY, at(8, 4))).toBeNull();
   });
