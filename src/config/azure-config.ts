@@ -27,6 +27,8 @@ export const azureInventorySchema = z.strictObject({
 
 export type AzureInventoryConfig = z.output<typeof azureInventorySchema>;
 
+const NAMESPACE = 'expected a metrics namespace such as Telegraf/nvidia_smi';
+
 /**
  * GPU metrics the VMs of these subscriptions publish to Azure Monitor as custom metrics of
  * themselves: Telegraf's nvidia_smi input with its azure_monitor output (`utilization_gpu`,
@@ -37,7 +39,7 @@ export const azureMonitorMetricsSchema = z.strictObject({
   id: z.string().trim().min(1, { error: 'expected a source id' }).optional(),
   subscriptions: subscriptionIds,
   /** Telegraf's azure_monitor output writes each input under Telegraf/<input>: nvidia_smi's GPUs under Telegraf/nvidia_smi. */
-  namespace: z.string({ error: 'expected a metrics namespace such as Telegraf/nvidia_smi' }).trim().min(1).default('Telegraf/nvidia_smi'),
+  namespace: z.string({ error: NAMESPACE }).trim().min(1, { error: NAMESPACE }).default('Telegraf/nvidia_smi'),
 });
 
 export type AzureMonitorMetricsConfig = z.output<typeof azureMonitorMetricsSchema>;

@@ -32,3 +32,33 @@ describe('Azure VMs in burnrate.yml', () => {
     expect(errorOf(() => parseConfigText(gpu(inventory))).message).toContain(expected);
   });
 });
+
+const metrics = (source: string) => `
+teams:
+  - { id: vision }
+sources: []
+gpu:
+  metrics: [${source}]
+  inventory: [{ type: azure, subscriptions: [0b3c6a1e-5d2f-4e7a-9c81-2f6d4b8e0a17] }]
+`;
+
+describe('Azure Monitor GPU metrics in burnrate.yml', () => {
+  it("reads an azure-monitor source: subscription ids in lower case, Telegraf's nvidia_smi namespace by default", () => {
+    const config = parseConfigText(metrics(`{ type: azure-monitor, subscriptions: [0B3C6A1E-5D2F-4E7A-9C81-2F6D4B8E0A17] }`));
+    expect(config.gpu.metrics).toEqual([
+      { type: 'azure-monitor', subscriptions: ['0b3c6a1e-5d2f-4e7a-9c81-2f6d4b8e0a17'], namespace: 'Telegraf/nvidia_smi' },
+    ]);
+  });
+
+  it.each([
+    ['a subscription name where its id belongs', `{ type: azure-monitor, subscriptions: [ml-training] }`, 'not its display name'],
+    ['no subscriptions', `{ type: azure-monitor, subscriptions: [] }`, 'expected at least one subscription id'],
+    [
+      'an empty namespace',
+      `{ type: azure-monitor, subscriptions: [0b3c6a1e-5d2f-4e7a-9c81-2f6d4b8e0a17], namespace: '' }`,
+      'expected a metrics namespace such as Telegraf/nvidia_smi',
+    ],
+  ])('refuses %s with a clear error', (_what, source, expected) => {
+    expect(errorOf(() => parseConfigText(metrics(source))).message).toContain(expected);
+  });
+});
