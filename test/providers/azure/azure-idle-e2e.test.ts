@@ -1,9 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadPriceCatalog } from '../../../src/catalog/price-catalog.js';
-import type { Deps } from '../../../src/deps.js';
 import { runGpuCheck } from '../../../src/jobs/gpu-check.js';
-import { refreshSources } from '../../../src/jobs/refresh-sources.js';
-import { buildSources } from '../../../src/providers/registry.js';
 import { HOURS_HEADER, tempDir, writeFocusCsv, type FixtureRow } from '../focus/helpers.js';
 import { deliverOutbox } from '../../../src/outbox/deliver-outbox.js';
 import { prometheus } from '../../../src/providers/prometheus/index.js';
@@ -12,18 +9,16 @@ import { loadSavingsLedger } from '../../../src/snapshots/savings-ledger.js';
 import { renderPlainText } from '../../../templates/render/plain-text.js';
 import { FakeAzureResourceManager, type FakeAzureVm } from '../../fakes/fake-azure-resource-manager.js';
 import { FakeAzureMonitorMetrics, type FakeTelegrafGpu } from '../../fakes/fake-azure-monitor-metrics.js';
-import { constant, dcgmGpuLabelSets, FakePrometheus, readDcgmExposition, type FakeDcgmGpu } from '../../fakes/fake-prometheus.js';
+import { FakePrometheus } from '../../fakes/fake-prometheus.js';
 import { STRANGER } from '../../support/demo-org.js';
-import { testDeps } from '../../support/deps.js';
-import { findingOfInstance, press } from '../../support/gpu-demo.js';
+import { stopClick as stop } from '../../support/gpu-demo.js';
+import { dcgmIdleFleet, NLP_OWNER as BOB, VISION_OWNER as ALICE, vmIdleDeps } from '../../support/vm-idle-e2e.js';
 import { gpuDepsAtFakeAzure } from './azure-test-clients.js';
 
 // Wednesday 18 Nov 2026, 06:00 UTC; the idle GPUs went idle at 01:00.
 const NOW = '2026-11-18T06:00:00Z';
 const T = Date.parse(NOW) / 1000;
 const IDLE_FROM = T - 5 * 3600;
-const ALICE = 'U0ALICE'; // owns vision
-const BOB = 'U0BOB'; // owns nlp
 const SUB = '0b3c6a1e-5d2f-4e7a-9c81-2f6d4b8e0a17';
 
 /** As burnrate keys an Azure VM: its resource id in lower case. */
@@ -73,29 +68,8 @@ const VMS: FakeAzureVm[] = [
   },
 ];
 
-/** Idle values from the shared DCGM exposition's idle GPU; DCGM's Hostname is the VM's computer name. */
-function dcgmFleet(): FakeDcgmGpu[] {
-  const samples = readDcgmExposition();
-  const idleHost = '424773df46e0';
-  const value = (name: string) => samples.find((s) => s.name === name && s.labels.Hostname === idleHost)!.value;
-  const [template] = dcgmGpuLabelSets(samples);
-  const idleSince = (busy: number, idle: number) => (t: number) => (t >= IDLE_FROM ? idle : busy);
-  const idle = (hostname: string): FakeDcgmGpu => ({
-    labels: { ...template, Hostname: hostname, gpu: '0' },
-    metrics: {
-      DCGM_FI_DEV_GPU_UTIL: idleSince(97, value('DCGM_FI_DEV_GPU_UTIL')),
-      DCGM_FI_DEV_FB_USED: idleSince(20_000, value('DCGM_FI_DEV_FB_USED')),
-    },
-  });
-  return [
-    idle('cv-a100-notebook'),
-    idle('nlp-serving'),
-    {
-      labels: { ...template, Hostname: 'nlp-train', gpu: '0' },
-      metrics: { DCGM_FI_DEV_GPU_UTIL: constant(97), DCGM_FI_DEV_FB_USED: constant(20_000) },
-    },
-  ];
-}
+/** DCGM's Hostname is the VM's computer name. */
+const dcgmFleet = () => dcgmIdleFleet(IDLE_FROM, ['cv-a100-notebook', 'nlp-serving'], ['nlp-train']);
 
 /** The same VMs' GPUs as Telegraf's nvidia_smi input publishes them to Azure Monitor: by the VM's resource id, no host names. */
 function telegrafGpus(): FakeTelegrafGpu[] {
@@ -128,30 +102,14 @@ afterEach(async () => {
   arm = prom = monitor = undefined;
 });
 
-async function setup(actionsEnabled = true, bill?: string, metrics: object[] = [{ type: 'prometheus', url: prom!.url }]) {
-  const t = testDeps(
-    {
-      teams: [
-        { id: 'vision', owners: [ALICE] },
-        { id: 'nlp', owners: [BOB] },
-      ],
-      sources: bill ? [{ type: 'focus', paths: [bill] }] : [],
-      gpu: { metrics, inventory: [{ type: 'azure', subscriptions: [SUB] }] },
-      actions: { enabled: actionsEnabled },
-    },
-    NOW,
-  );
-  t.deps.gpu = await gpuDepsAtFakeAzure(t.deps.config, { arm: arm!, monitor: monitor! }, [prometheus]);
-  if (bill) {
-    t.deps.sources = buildSources(t.deps.config).spend;
-    await refreshSources(t.deps);
-  }
-  return t;
-}
-
-async function stop(deps: Deps, userId: string, instanceId: string) {
-  return press(deps, userId, 'instance.stop', await findingOfInstance(deps, instanceId));
-}
+const setup = (actionsEnabled = true, bill?: string, metrics: object[] = [{ type: 'prometheus', url: prom!.url }]) =>
+  vmIdleDeps({
+    now: NOW,
+    gpu: { metrics, inventory: [{ type: 'azure', subscriptions: [SUB] }] },
+    gpuOf: (config) => gpuDepsAtFakeAzure(config, { arm: arm!, monitor: monitor! }, [prometheus]),
+    actionsEnabled,
+    ...(bill ? { bill } : {}),
+  });
 
 const a100Price = () => loadPriceCatalog().priceOf('azure', 'Standard_NC24ads_A100_v4', 'eastus')!.onDemandHourly;
 
