@@ -1,5 +1,5 @@
 import type { CommandContext } from '../../commands/command.js';
-import { notInAnyTeam } from '../../commands/team-arg.js';
+import { notInAnyTeam, resolveTeamId } from '../../commands/team-arg.js';
 import type { Deps } from '../deps.js';
 import { BurnrateError } from '../domain/errors.js';
 import { rolesOf, visibleTeams } from '../domain/roles.js';
@@ -22,6 +22,20 @@ export function callerOf(deps: Deps, userId: string): CommandContext {
 export function teamsInScope(caller: CommandContext, resolved: string | undefined): string[] {
   if (caller.visibleTeams.length === 0) throw notInAnyTeam(caller.actor.userId);
   return resolved ? [resolved] : caller.visibleTeams;
+}
+
+/**
+ * What a tool's `team` argument asks about: the team (its id, name or match value resolved within
+ * the user's teams), the teams covered, and whether the answer is the CLI's whole one (an admin
+ * asking for no team in particular: what belongs to no team included).
+ */
+export function askedScope(
+  caller: CommandContext,
+  teamArg: string | undefined,
+): { team: string | undefined; teams: string[]; whole: boolean } {
+  const team = teamArg === undefined ? undefined : resolveTeamId(caller.deps.config, teamArg, caller.visibleTeams);
+  const teams = teamsInScope(caller, team);
+  return { team, teams, whole: caller.roles.admin && !team };
 }
 
 /** Refuses a user who could see nothing: an assistant, or a token, for them would answer nothing. */

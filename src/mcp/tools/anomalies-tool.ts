@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { resolveTeamId } from '../../../commands/team-arg.js';
 import { anomalyList } from '../../../templates/anomaly-list.js';
 import { DEFAULT_ANOMALY_DAYS, loadAnomalyListing, MAX_ANOMALY_DAYS } from '../../snapshots/anomaly-listing.js';
-import { teamsInScope } from '../mcp-caller.js';
+import { askedScope } from '../mcp-caller.js';
 import { asJson, defineTool, teamArg, textOf } from './tool.js';
 
 export const anomaliesTool = defineTool({
@@ -22,10 +21,9 @@ export const anomaliesTool = defineTool({
   },
   output: { anomalies: 'one per anomaly: team, day, amount, expected range, drivers, answer' },
   async run(caller, args) {
-    const team = args.team === undefined ? undefined : resolveTeamId(caller.deps.config, args.team, caller.visibleTeams);
-    const teams = teamsInScope(caller, team);
+    const { teams, whole } = askedScope(caller, args.team);
     const days = args.days ?? DEFAULT_ANOMALY_DAYS;
-    const listing = await loadAnomalyListing(caller.deps, { teams: caller.roles.admin && !team ? null : teams, days, now: caller.now });
+    const listing = await loadAnomalyListing(caller.deps, { teams: whole ? null : teams, days, now: caller.now });
     return {
       data: asJson(listing),
       summary: textOf(anomalyList({ scope: teams.length === 1 ? teams[0]! : 'your teams', days, anomalies: listing.anomalies })),

@@ -1,7 +1,6 @@
-import { resolveTeamId } from '../../../commands/team-arg.js';
 import { budgetListMessage } from '../../../templates/budget-list.js';
 import { listBudgets } from '../../snapshots/budget-listing.js';
-import { teamsInScope } from '../mcp-caller.js';
+import { askedScope } from '../mcp-caller.js';
 import { asJson, defineTool, teamArg, textOf } from './tool.js';
 
 export const budgetsTool = defineTool({
@@ -16,10 +15,7 @@ export const budgetsTool = defineTool({
     stale: 'sources whose data is old, with how old and why',
   },
   async run(caller, args) {
-    const teams = teamsInScope(
-      caller,
-      args.team === undefined ? undefined : resolveTeamId(caller.deps.config, args.team, caller.visibleTeams),
-    );
+    const { teams } = askedScope(caller, args.team);
     const listing = await listBudgets(caller.deps, caller.now, { teams });
     const stale = listing.stale.map((s) => ({ source: s.source, ageHours: s.ageHours, error: s.error }));
     return {

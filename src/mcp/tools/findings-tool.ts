@@ -1,7 +1,6 @@
-import { resolveTeamId } from '../../../commands/team-arg.js';
 import { openFindings } from '../../snapshots/open-alerts.js';
 import { answeredFinding } from '../finding-answers.js';
-import { teamsInScope } from '../mcp-caller.js';
+import { askedScope } from '../mcp-caller.js';
 import { asJson, defineTool, teamArg } from './tool.js';
 
 export const findingsTool = defineTool({
@@ -15,10 +14,9 @@ export const findingsTool = defineTool({
     teams: 'the teams covered (null: every team and alerts of no team, for an admin)',
   },
   async run(caller, args) {
-    const team = args.team === undefined ? undefined : resolveTeamId(caller.deps.config, args.team, caller.visibleTeams);
-    const teams = teamsInScope(caller, team);
+    const { teams, whole } = askedScope(caller, args.team);
     // An admin asking for everything also sees alerts of no team, as App Home's admin view does.
-    const scope = caller.roles.admin && !team ? null : teams;
+    const scope = whole ? null : teams;
     const open = await openFindings(caller.deps, scope);
     const findings = await Promise.all(open.map((f) => answeredFinding(caller.deps, f, caller.now)));
     findings.sort((a, b) => a.since.localeCompare(b.since) || a.id.localeCompare(b.id));

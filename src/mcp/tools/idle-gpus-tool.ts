@@ -1,7 +1,6 @@
-import { resolveTeamId } from '../../../commands/team-arg.js';
 import { idleStatus } from '../../../templates/idle-status.js';
 import { runGpuCheck } from '../../jobs/gpu-check.js';
-import { teamsInScope } from '../mcp-caller.js';
+import { askedScope } from '../mcp-caller.js';
 import { asJson, defineTool, teamArg, textOf } from './tool.js';
 
 export const idleGpusTool = defineTool({
@@ -16,10 +15,7 @@ export const idleGpusTool = defineTool({
     noMetrics: 'GPU instances that sent no metrics over the window',
   },
   async run(caller, args) {
-    const teams = teamsInScope(
-      caller,
-      args.team === undefined ? undefined : resolveTeamId(caller.deps.config, args.team, caller.visibleTeams),
-    );
+    const { teams } = askedScope(caller, args.team);
     const result = await runGpuCheck(caller.deps, { dryRun: true, teams });
     const idle = result.findings.filter((f) => f.state !== 'resolved').map(({ state: _s, ...f }) => f);
     return {

@@ -1,7 +1,6 @@
-import { resolveTeamId } from '../../../commands/team-arg.js';
 import { recommendationList } from '../../../templates/recommendation-list.js';
 import { currentRecommendations } from '../../snapshots/current-recommendations.js';
-import { teamsInScope } from '../mcp-caller.js';
+import { askedScope } from '../mcp-caller.js';
 import { asJson, defineTool, teamArg, textOf } from './tool.js';
 
 export const recommendationsTool = defineTool({
@@ -11,10 +10,9 @@ export const recommendationsTool = defineTool({
   input: { team: teamArg },
   output: { recommendations: 'one per instance: kind, team, instance, monthly saving, evidence' },
   async run(caller, args) {
-    const team = args.team === undefined ? undefined : resolveTeamId(caller.deps.config, args.team, caller.visibleTeams);
-    const teams = teamsInScope(caller, team);
+    const { team, teams, whole } = askedScope(caller, args.team);
     const all = await currentRecommendations(caller.deps, team ? { team } : {});
-    const recommendations = caller.roles.admin && !team ? all : all.filter((r) => teams.includes(r.team));
+    const recommendations = whole ? all : all.filter((r) => teams.includes(r.team));
     return {
       data: asJson({ recommendations }),
       summary: textOf(recommendationList(recommendations, teams.length === 1 ? teams[0]! : 'your teams')),

@@ -1,9 +1,8 @@
-import { resolveTeamId } from '../../../commands/team-arg.js';
 import { savingsLedgerMessage } from '../../../templates/savings-ledger.js';
 import { monthOf, toDay } from '../../domain/period.js';
 import { personOf } from '../../ports/people-directory.js';
 import { loadSavingsLedger } from '../../snapshots/savings-ledger.js';
-import { teamsInScope } from '../mcp-caller.js';
+import { askedScope } from '../mcp-caller.js';
 import { asJson, defineTool, monthArg, teamArg, textOf } from './tool.js';
 
 export const savingsTool = defineTool({
@@ -20,10 +19,9 @@ export const savingsTool = defineTool({
     basis: 'how expected and confirmed are computed',
   },
   async run(caller, args) {
-    const team = args.team === undefined ? undefined : resolveTeamId(caller.deps.config, args.team, caller.visibleTeams);
-    const teams = teamsInScope(caller, team);
+    const { teams, whole } = askedScope(caller, args.team);
     // An admin asking for every team reads the whole ledger, as the CLI does (actions of no team included).
-    const scope = caller.roles.admin && !team ? null : teams;
+    const scope = whole ? null : teams;
     const ledger = await loadSavingsLedger(caller.deps, monthOf(args.month ? `${args.month}-01` : toDay(caller.now)), scope);
     const label = scope === null ? 'every team' : teams.length === 1 ? teams[0]! : 'your teams';
     return { data: asJson(ledger), summary: textOf(savingsLedgerMessage(ledger, label, (userId) => personOf(caller.deps, userId))) };

@@ -3,8 +3,7 @@ import { spendReport } from '../../../commands/spend.js';
 import { spendSummary } from '../../../templates/spend-summary.js';
 import { parsePeriod, toDay } from '../../domain/period.js';
 import { KUBE_DIMENSIONS } from '../../domain/spend.js';
-import { teamsInScope } from '../mcp-caller.js';
-import { resolveTeamId } from '../../../commands/team-arg.js';
+import { askedScope } from '../mcp-caller.js';
 import { asJson, defineTool, teamArg, textOf } from './tool.js';
 import type { CommandContext } from '../../../commands/command.js';
 
@@ -39,8 +38,7 @@ export async function reportFor(
   basis: 'charge' | 'invoice',
   explain = false,
 ) {
-  const team = args.team === undefined ? undefined : resolveTeamId(caller.deps.config, args.team, caller.visibleTeams);
-  teamsInScope(caller, team);
+  const { team } = askedScope(caller, args.team);
   return spendReport(caller.deps, {
     period: parsePeriod(args.period ?? 'this-month', toDay(caller.now)),
     by,

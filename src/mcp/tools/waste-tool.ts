@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { resolveTeamId } from '../../../commands/team-arg.js';
 import { wasteReport } from '../../../templates/waste-report.js';
 import { toDay } from '../../domain/period.js';
 import { commitmentsOf, loadWasteDiagnosis, wastePeriod, wasteRows } from '../../snapshots/waste-snapshot.js';
-import { teamsInScope } from '../mcp-caller.js';
+import { askedScope } from '../mcp-caller.js';
 import { asJson, defineTool, monthArg, teamArg, textOf } from './tool.js';
 
 export const wasteTool = defineTool({
@@ -27,11 +26,9 @@ export const wasteTool = defineTool({
   },
   async run(caller, args) {
     const period = wastePeriod({ month: args.month, days: args.days }, toDay(caller.now));
-    const team = args.team === undefined ? undefined : resolveTeamId(caller.deps.config, args.team, caller.visibleTeams);
-    const teams = teamsInScope(caller, team);
+    const { teams, whole } = askedScope(caller, args.team);
     const diagnosis = await loadWasteDiagnosis(caller.deps, period);
     // An admin asking for everything sees the CLI's answer whole; anyone else only their teams' lines.
-    const whole = caller.roles.admin && !team;
     const shown = whole
       ? diagnosis
       : {
