@@ -1,7 +1,7 @@
 import type { MetricsClient, MetricsQueryResult } from '@azure/monitor-query-metrics';
 import type { GpuInstance } from '../../domain/gpu-inventory.js';
 import { compareRefs, type GpuSeries, type MetricsRange } from '../../domain/gpu-metrics.js';
-import { createStepGrid, putSample } from '../../domain/gpu-step-grid.js';
+import { createStepGrid, putSample, type StepGrid } from '../../domain/gpu-step-grid.js';
 import type { GpuMetricsSource } from '../../ports/gpu-metrics-source.js';
 import { parseArmVmId, vmKey } from './arm-vm-id.js';
 import { explainAzureError } from './azure-errors.js';
@@ -67,37 +67,10 @@ export class AzureMonitorGpuSource implements GpuMetricsSource {
   private async read(range: MetricsRange, instances: readonly GpuInstance[]): Promise<GpuSeries[]> {
     const grid = createStepGrid(range);
     if (grid.length === 0) return [];
-    const batches = new Map<string, { subscription: string; region: string; ids: string[] }>();
-    for (const instance of instances) {
-      const vm = parseArmVmId(instance.instanceId);
-      if (instance.provider !== 'azure' || !vm || instance.running === false) continue;
-      const key = `${vm.subscriptionId}\u0000${instance.region}`;
-      const batch = batches.get(key) ?? { subscription: vm.subscriptionId, region: instance.region, ids: [] };
-      batch.ids.push(instance.instanceId);
-      batches.set(key, batch);
-    }
-    const gpus = new Map<string, { ref: GpuSeries['ref']; util: Float32Array; memUsedMiB: Float32Array | null }>();
+    const gpus: Gpus = new Map();
     const grain = GRAINS.find(([seconds]) => seconds <= range.stepSeconds) ?? GRAINS[GRAINS.length - 1]!;
-    for (const { region, ids } of batches.values())
-      for (let i = 0; i < ids.length; i += RESOURCES_PER_BATCH)
-        for (const result of await this.query(region, ids.slice(i, i + RESOURCES_PER_BATCH), range, grain[1]))
-          for (const metric of result.metrics) {
-            const name = metric.name.toLowerCase();
-            if (name !== UTILIZATION && name !== MEMORY_USED) continue;
-            for (const series of metric.timeseries ?? []) {
-              const dimension = (wanted: string) =>
-                series.metadatavalues?.find((m) => (m.name ?? '').toLowerCase() === wanted)?.value ?? undefined;
-              const ref = { host: vmKey(result.resourceId ?? ''), gpu: dimension('index') ?? '0' };
-              const key = `${ref.host}#${ref.gpu}`;
-              const gpu = gpus.get(key) ?? { ref, util: grid.empty(), memUsedMiB: null };
-              gpus.set(key, gpu);
-              const target = name === UTILIZATION ? gpu.util : (gpu.memUsedMiB ??= grid.empty());
-              for (const point of series.data ?? []) {
-                const index = grid.indexOf(point.timeStamp.getTime() / 1000);
-                if (index >= 0 && point.average !== undefined && point.average !== null) putSample(target, index, point.average);
-              }
-            }
-          }
+    for (const { region, ids } of batchesOf(instances))
+      for (const result of await this.query(region, ids, range, grain[1])) placeResult(result, grid, gpus);
     const times = grid.times();
     return [...gpus.values()].map((g) => ({ ref: g.ref, times, util: g.util, power: null, memUsedMiB: g.memUsedMiB })).sort(compareRefs);
   }
@@ -114,6 +87,49 @@ export class AzureMonitorGpuSource implements GpuMetricsSource {
       });
     } catch (error) {
       throw explainAzureError(error, AZURE_METRICS_READ, `the GPU metrics of ${ids.length} VM(s) in ${region}`);
+    }
+  }
+}
+
+type Gpus = Map<string, { ref: GpuSeries['ref']; util: Float32Array; memUsedMiB: Float32Array | null }>;
+
+/** The running Azure VMs, by subscription and region (a batch request's scope), RESOURCES_PER_BATCH a batch. */
+function batchesOf(instances: readonly GpuInstance[]): { region: string; ids: string[] }[] {
+  const scopes = new Map<string, { region: string; ids: string[] }>();
+  for (const instance of instances) {
+    const vm = parseArmVmId(instance.instanceId);
+    if (instance.provider !== 'azure' || !vm || instance.running === false) continue;
+    const key = `${vm.subscriptionId}\u0000${instance.region}`;
+    const scope = scopes.get(key) ?? { region: instance.region, ids: [] };
+    scope.ids.push(instance.instanceId);
+    scopes.set(key, scope);
+  }
+  return [...scopes.values()].flatMap(({ region, ids }) =>
+    Array.from({ length: Math.ceil(ids.length / RESOURCES_PER_BATCH) }, (_, i) => ({
+      region,
+      ids: ids.slice(i * RESOURCES_PER_BATCH, (i + 1) * RESOURCES_PER_BATCH),
+    })),
+  );
+}
+
+/** One VM's answer into its GPUs' series: a series per GPU `index`, each point on the grid slot its grain lies in. */
+function placeResult(result: MetricsQueryResult, grid: StepGrid, gpus: Gpus): void {
+  for (const metric of result.metrics) {
+    const name = metric.name.toLowerCase();
+    if (name !== UTILIZATION && name !== MEMORY_USED) continue;
+    for (const series of metric.timeseries ?? []) {
+      const index = series.metadatavalues?.find((m) => (m.name ?? '').toLowerCase() === 'index')?.value;
+      const ref = { host: vmKey(result.resourceId ?? ''), gpu: index ?? '0' };
+      const key = `${ref.host}#${ref.gpu}`;
+      const gpu = gpus.get(key) ?? { ref, util: grid.empty(), memUsedMiB: null };
+      gpus.set(key, gpu);
+      const target = name === UTILIZATION ? gpu.util : (gpu.memUsedMiB ??= grid.empty());
+      for (const point of series.data ?? []) {
+        // A point stands for the grain that starts at its time stamp: it belongs to the slot that grain lies in.
+        const at = point.timeStamp.getTime() / 1000;
+        const slot = grid.indexOf(grid.start + Math.floor((at - grid.start) / grid.step) * grid.step);
+        if (slot >= 0 && point.average !== undefined && point.average !== null) putSample(target, slot, point.average);
+      }
     }
   }
 }
