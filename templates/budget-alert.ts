@@ -27,19 +27,37 @@ export const BUDGET_ACTIONS = {
   snooze: ACTION_IDS.budgetSnooze,
   unsnooze: ACTION_IDS.budgetUnsnooze,
   breakdown: ACTION_IDS.budgetBreakdown,
+  details: ACTION_IDS.findingDetails,
 } as const;
 
-/** A budget threshold crossed (or forecast to be), escalated, or back under. */
+/**
+ * A budget threshold crossed (or forecast to be), escalated, or back under: what, how much and the
+ * buttons first, short enough to read on a phone; the figures behind it (forecast range, days left
+ * out of it, the method, how fresh the data is) are one Details click away (budgetAlertDetails).
+ */
 export function budgetAlert(data: BudgetAlertData): Message {
   const f = data.finding;
   const money = (n: number) => formatMoney(n, f.currency);
-  const periodName = periodNameOf(f);
-  const budgetName = `${f.cadence} budget`;
-  const headline = headlineOf(data, periodName);
+  const headline = headlineOf(data, periodNameOf(f));
+  const blocks: Block[] = [
+    { type: 'header', text: `${severityOf(data)} ${headline}` },
+    { type: 'text', text: bodyOf(data, money) },
+    ...stateOf(data),
+    actionsOf(data),
+    // How fresh the figures are stays beside them: an alert on old data reads differently.
+    { type: 'context', text: freshnessLine(f.dataThrough) },
+  ];
+  return { summary: `${headline} (${money(f.amount)} of ${money(f.budget)})`, blocks };
+}
 
+/** What the Details button answers: the alert's figures, the forecast's range and method, and how fresh the data is. */
+export function budgetAlertDetails(data: Pick<BudgetAlertData, 'finding' | 'teamName'>): Message {
+  const f = data.finding;
+  const money = (n: number) => formatMoney(n, f.currency);
+  const periodName = periodNameOf(f);
   const facts = [
     { label: 'Spent so far', value: `${money(f.actual)} (${formatPercent(f.actual / f.budget)})` },
-    { label: `${capitalise(budgetName)}`, value: money(f.budget) },
+    { label: `${capitalise(f.cadence)} budget`, value: money(f.budget) },
   ];
   if (f.forecast)
     facts.push({
@@ -47,16 +65,17 @@ export function budgetAlert(data: BudgetAlertData): Message {
       value: `${money(f.forecast.amount)} (${formatPercent(f.forecast.amount / f.budget)})${rangeOf(f.forecast, money)}${excludedOf(f.forecast, money)}`,
     });
   facts.push({ label: 'Period', value: `${shortDate(f.range.start)} – ${shortDate(addDays(f.range.end, -1))}` });
-
-  const blocks: Block[] = [
-    { type: 'header', text: `${severityOf(data)} ${headline}` },
-    { type: 'text', text: bodyOf(data, money) },
-    { type: 'facts', facts },
-    ...stateOf(data),
-    ...(data.event === 'resolved' ? [] : [actionsOf(data)]),
-    { type: 'context', text: contextOf(f) },
-  ];
-  return { summary: `${headline} (${money(f.amount)} of ${money(f.budget)})`, blocks };
+  return {
+    summary: `Details: ${data.teamName}, ${periodName} budget`,
+    blocks: [
+      {
+        type: 'text',
+        text: `**${data.teamName}, ${periodName} budget**: the ${f.threshold}% threshold of ${f.kind === 'budget.forecast' ? 'the forecast' : 'spend'}.`,
+      },
+      { type: 'facts', facts },
+      { type: 'context', text: contextOf(f) },
+    ],
+  };
 }
 
 /**
@@ -96,16 +115,19 @@ function stateOf({ acknowledged, snoozed }: BudgetAlertData): Block[] {
 
 /**
  * The buttons the alert's state leaves: Acknowledge until someone has; the snooze menu, or
- * Unsnooze while a snooze runs; the breakdown always.
+ * Unsnooze while a snooze runs; the breakdown and Details always. A resolved alert keeps Details only.
  */
-function actionsOf({ finding: f, acknowledged, snoozed }: BudgetAlertData): Block {
+function actionsOf({ finding: f, acknowledged, snoozed, event }: BudgetAlertData): Block {
   const value = (extra: object = {}) => JSON.stringify({ f: f.id, ...extra });
+  const details = { action: BUDGET_ACTIONS.details, label: 'Details', value: value() };
+  if (event === 'resolved') return { type: 'actions', buttons: [details] };
   return {
     type: 'actions',
     buttons: [
       ...(acknowledged ? [] : [{ action: BUDGET_ACTIONS.ack, label: 'Acknowledge', value: value(), style: 'primary' as const }]),
       ...(snoozed ? [{ action: BUDGET_ACTIONS.unsnooze, label: 'Unsnooze', value: value() }] : []),
       { action: BUDGET_ACTIONS.breakdown, label: 'Show breakdown', value: value() },
+      details,
     ],
     ...(snoozed
       ? {}

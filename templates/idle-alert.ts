@@ -2,6 +2,7 @@ import type { GpuMode } from '../src/config/schema.js';
 import { instanceLabel, type GpuFinding } from '../src/domain/gpu-finding.js';
 import { formatMoney } from '../src/domain/money.js';
 import { notebookCullingLine } from './notebook-culling.js';
+import { resourceLabel } from '../src/domain/resource-label.js';
 import { personIn, timeOf, type Block, type Mention, type Message } from './message.js';
 import { ACTION_IDS, SURFACE_ACTION_IDS } from '../src/domain/action-ids.js';
 import { workloadRefOf } from '../src/domain/kubernetes.js';
@@ -13,6 +14,7 @@ export const IDLE_ACTIONS = {
   keep: ACTION_IDS.instanceKeep,
   reroute: ACTION_IDS.instanceReroute,
   resume: ACTION_IDS.workloadResume,
+  details: ACTION_IDS.findingDetails,
 } as const;
 
 export interface IdleAlertItem {
@@ -89,17 +91,19 @@ export function idleAlert(data: IdleAlertData): Message {
   }
   for (const item of data.items) {
     blocks.push({ type: 'divider' }, { type: 'text', text: lineOf(item.finding) });
-    const evidence = evidenceLine(item.finding);
-    if (evidence) blocks.push({ type: 'context', text: evidence });
-    const notebook = notebookCullingLine(item.finding);
-    if (notebook) blocks.push({ type: 'context', text: notebook });
     if (item.note) blocks.push({ type: 'context', text: item.note });
-    if (item.resumable)
+    if (item.settled) {
+      // Its buttons are gone; what it did while idle stays one click away (and Resume, for a workload burnrate scaled to zero).
+      const value = JSON.stringify({ f: item.finding.id });
       blocks.push({
         type: 'actions',
-        buttons: [{ action: IDLE_ACTIONS.resume, label: 'Resume', value: JSON.stringify({ f: item.finding.id }) }],
+        buttons: [
+          ...(item.resumable ? [{ action: IDLE_ACTIONS.resume, label: 'Resume', value }] : []),
+          { action: IDLE_ACTIONS.details, label: 'Details', value },
+        ],
       });
-    if (item.settled) continue;
+      continue;
+    }
     if (item.autoStopAt)
       blocks.push({ type: 'context', text: `Stops automatically at ${timeOf(item.autoStopAt)} unless someone clicks Keep.` });
     blocks.push(buttonsOf(item, data));
@@ -113,23 +117,69 @@ export function idleAlert(data: IdleAlertData): Message {
   return { summary: savable ? `${headline} (${money(perDay)} per day)` : headline, blocks };
 }
 
-/** "**train-a100-3** (p4d.24xlarge): idle since 19:40 yesterday · $412.00 burned · $786.48 per day" */
+/**
+ * "**train-a100-3** (p4d.24xlarge): idle since 19:40 yesterday · **$412.00** burned · $786.48 per day":
+ * what and how much, short enough for a phone; how it is known and its caveats are in idleDetails.
+ */
 export function lineOf(f: GpuFinding): string {
-  const what =
-    f.kind === 'gpu.stalled'
-      ? `stalled (${f.stalledGpus} of ${f.gpus} GPUs hold memory but compute nothing), ${f.description.replace(/^idle /, '')}`
-      : f.description;
+  const since = sinceOf(f);
+  const what = f.kind === 'gpu.stalled' ? `stalled ${f.stalledGpus}/${f.gpus} GPUs, ${since.replace(/^idle /, '')}` : since;
   const workload = workloadRefOf(f.instanceId);
-  const kind = workload ? `${workload.kind}, ${f.gpus === 1 ? '1 GPU' : `${f.gpus} GPUs`} on ${f.instanceType}` : f.instanceType;
+  // A workload: what it is, how many GPUs it holds (a stalled one says so in "stalled 2/8 GPUs") and on what machine.
+  const gpus = workload && f.kind !== 'gpu.stalled' ? `, ${f.gpus === 1 ? '1 GPU' : `${f.gpus} GPUs`}` : '';
+  const kind = workload ? `${workload.kind}${gpus} on ${f.instanceType}` : f.instanceType;
   const parts = [
     `**${instanceLabel(f)}** (${kind}): ${what}`,
     `**${money(f.burned)}** burned`,
-    f.prepaid
-      ? `prepaid${f.prepaid.until ? ` until ${timeOf(new Date(f.prepaid.until))}` : ''}: stopping saves nothing, put work on it or release it at the end`
-      : `${money(f.perDay)} per day`,
+    f.prepaid ? 'prepaid: stopping saves nothing' : `${money(f.perDay)} per day`,
   ];
-  if (f.protected) parts.push(`protected (${protectionOf(f)}): never stopped by burnrate`);
+  if (f.protected) parts.push('protected: never stopped');
   return parts.join(' · ');
+}
+
+/**
+ * What the Details button answers for one instance: the whole description with its caveats, the
+ * figures behind "idle", how the amounts are computed, and why it is protected or prepaid.
+ */
+export function idleDetails(f: GpuFinding): Message {
+  const hours = f.idleMinutes / 60;
+  const lines = [
+    evidenceLine(f),
+    f.kind === 'gpu.stalled' ? `Stalled: ${f.stalledGpus} of ${f.gpus} GPUs hold memory but compute nothing.` : null,
+    f.missingMinutes > 0 ? `${f.missingMinutes} min of it had no GPU metrics and count as idle (gpu.idle.missing).` : null,
+    f.prepaid
+      ? `Prepaid${f.prepaid.until ? ` until ${timeOf(new Date(f.prepaid.until))}` : ''}: stopping saves nothing; put work on it, or release it at the end.`
+      : null,
+    f.protected ? `Protected (${protectionOf(f)}): never stopped by burnrate.` : null,
+    notebookCullingLine(f),
+    `Burned is ${money(f.hourlyPrice)} an hour × ${hours.toFixed(1)} h idle; per day is 24 hours of it.`,
+  ];
+  return {
+    summary: `Details: ${instanceLabel(f)}`,
+    blocks: [
+      { type: 'text', text: `**${resourceLabel(f.instanceId, f.name)}** (${kindOf(f)}): ${f.description}` },
+      {
+        type: 'facts',
+        facts: [
+          { label: 'Idle since', value: timeOf(new Date(f.since)) },
+          { label: 'Burned while idle', value: money(f.burned) },
+          { label: 'Costs', value: `${money(f.hourlyPrice)} an hour, ${money(f.perDay)} a day` },
+        ],
+      },
+      ...lines.filter((line): line is string => line !== null).map((text): Block => ({ type: 'context', text })),
+    ],
+  };
+}
+
+/** "idle since 19:40 yesterday": the description without the caveats it carries in parentheses (idleDetails shows them). */
+function sinceOf(f: GpuFinding): string {
+  return f.description.split(' (')[0]!;
+}
+
+/** "p4d.24xlarge", or a workload's "Deployment, 2 GPUs on p4d.24xlarge". */
+function kindOf(f: GpuFinding): string {
+  const workload = workloadRefOf(f.instanceId);
+  return workload ? `${workload.kind}, ${f.gpus === 1 ? '1 GPU' : `${f.gpus} GPUs`} on ${f.instanceType}` : f.instanceType;
 }
 
 /** The figures behind "idle": "GPUs while idle: 0.4% busy on average (at most 3%), 1.2 GiB memory in use, 61 W each". */
@@ -179,6 +229,7 @@ function buttonsOf({ finding: f, stopWording }: IdleAlertItem, data: IdleAlertDa
       { action: `${IDLE_ACTIONS.keep}:4h`, label: 'Keep 4 h', value: value({ for: '4h' }) },
       { action: `${IDLE_ACTIONS.keep}:workday`, label: 'Keep until next working day', value: value({ for: 'workday' }) },
       { action: IDLE_ACTIONS.reroute, label: data.unowned ? 'Ours: pick the team' : 'Not ours', value: value() },
+      { action: IDLE_ACTIONS.details, label: 'Details', value: value() },
       ...(f.links ?? []).map((link, i) => ({ action: `${SURFACE_ACTION_IDS.link}:${i}`, label: link.label, value: '', url: link.url })),
     ],
   };

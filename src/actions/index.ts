@@ -7,6 +7,7 @@ import { budgetBreakdownAction } from './budget-breakdown.js';
 import { budgetSaveAction } from './budget-save.js';
 import { budgetSnoozeAction } from './budget-snooze.js';
 import { budgetUnsnoozeAction } from './budget-unsnooze.js';
+import { findingDetailsAction } from './finding-details.js';
 import { instanceKeepAction } from './instance-keep.js';
 import { instanceRerouteAction } from './instance-reroute.js';
 import { instanceStopAction } from './instance-stop.js';
@@ -23,6 +24,7 @@ export const ACTIONS: readonly AnyActionSpec[] = [
   budgetSnoozeAction,
   budgetUnsnoozeAction,
   budgetBreakdownAction,
+  findingDetailsAction,
   budgetSaveAction,
   instanceStopAction,
   instanceKeepAction,

@@ -79,6 +79,8 @@ export interface FindingFace {
   get(deps: Deps, id: string): Promise<FindingHandle | null>;
   /** The alert as it should look on `platform` now (who acknowledged or snoozed it); none: the clicker is answered privately. */
   alertNow?(deps: Deps, handle: FindingHandle, platform: string): Promise<Message>;
+  /** What its alert's Details button answers: the evidence, method and caveats the alert leaves out to stay short. */
+  details?(deps: Deps, handle: FindingHandle): Message;
 }
 
 /** One check as the registry lists it: the job table runs `definition` through runCheck. */

@@ -20,6 +20,7 @@ export const ACTION_IDS = {
   reviewOwner: 'review.owner',
   anomalyExpected: 'anomaly.expected',
   anomalyNotExpected: 'anomaly.not-expected',
+  findingDetails: 'finding.details',
   proposalDismiss: 'proposal.dismiss',
 } as const;
 

@@ -122,10 +122,11 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
     await page.locator('#channel-title', { hasText: '# llm-training' }).waitFor(WAIT);
     await alert().waitFor(WAIT);
     expect(page.url()).toBe(`${url}?channel=llm-training&as=${ALICE}`);
-    expect(await alert().locator('.b-facts').textContent()).toContain('Monthly budget$150,000.00');
+    expect(await alert().textContent()).toContain('$150,000.00');
     expect(await alert().locator('button').allTextContents()).toEqual([
       'Acknowledge',
       'Show breakdown',
+      'Details',
       'Snooze 24 h',
       'Snooze 7 days',
       'Snooze to period end',
@@ -157,6 +158,8 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
       )
       .toBe('right');
     await page.locator('#stream > article.msg-user', { hasText: '/burnrate spend' }).waitFor(WAIT);
+    // The echo of what she typed names her, as everything else in the console does.
+    expect(await page.locator('#stream > article.msg-user .msg-author').last().textContent()).toBe('Alice Martin');
     expect(await page.inputValue('#command-text')).toBe('');
   });
 
@@ -181,6 +184,12 @@ describe.skipIf(!hasChromium)('the console in a real browser', () => {
 
     await alert(watcher).locator('.b-mentions', { hasText: 'by Carol Chen' }).waitFor(WAIT);
     await watcher.close();
+
+    // The figures behind the alert (the budget, the period, the forecast's method) answer Details, to Carol only.
+    await alert().getByRole('button', { name: 'Details' }).click();
+    const details = page.locator('#stream > article.msg-private', { hasText: 'Spent so far' });
+    await details.waitFor(WAIT);
+    expect(await details.locator('.b-facts').textContent()).toContain('Monthly budget$150,000.00');
   });
 
   it('refuses a non-member, says why, and audits the refusal', async () => {
@@ -324,12 +333,13 @@ describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
       expect.stringMatching(/^research-shared-notebook \(g5\.2xlarge\): idle since .+ per day$/),
       expect.stringMatching(/^research-legacy-v100 \(p3\.2xlarge\): idle since .+ per day$/),
     ]);
-    const perInstance = ['Stop now', 'Keep 4 h', 'Keep until next working day', 'Not ours'];
+    const perInstance = ['Stop now', 'Keep 4 h', 'Keep until next working day', 'Not ours', 'Details'];
     expect(await idleAlert().locator('button').allTextContents()).toEqual([...perInstance, ...perInstance, ...perInstance]);
 
     await idleAlert().getByRole('button', { name: 'Keep 4 h' }).first().click();
     await idleAlert().locator('.b-context', { hasText: `Kept running by Alice Martin until 2026-11-18 11:00 CET` }).waitFor(WAIT);
-    expect(await idleAlert().locator('button').allTextContents()).toEqual([...perInstance, ...perInstance]);
+    // The kept one keeps only Details.
+    expect(await idleAlert().locator('button').allTextContents()).toEqual(['Details', ...perInstance, ...perInstance]);
 
     await idleAlert().getByRole('button', { name: 'Stop now' }).first().click();
     const dialog = page.locator('dialog#confirm');
@@ -340,7 +350,7 @@ describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
     await page
       .locator('#stream > article.msg-private', { hasText: 'Dry run: burnrate would have stopped research-shared-notebook' })
       .waitFor(WAIT);
-    expect(await idleAlert().locator('button').count()).toBe(8); // a dry run stops nothing: the buttons stay
+    expect(await idleAlert().locator('button').count()).toBe(11); // a dry run stops nothing: the buttons stay
 
     // "Not ours": a private picker of the other teams; the pick marks the alert and hands it over.
     await idleAlert().getByRole('button', { name: 'Not ours' }).first().click();
@@ -350,7 +360,7 @@ describe.skipIf(!hasChromium)('the idle-GPU alert in the console', () => {
     await picker.getByRole('button', { name: 'LLM Training' }).click();
     await page.locator('#stream > article.msg-private', { hasText: 'Handed research-shared-notebook to LLM Training.' }).waitFor(WAIT);
     await idleAlert().locator('.b-context', { hasText: `Handed to LLM Training by Alice Martin` }).waitFor(WAIT);
-    expect(await idleAlert().locator('button').count()).toBe(4); // the V100 box's, still to answer
+    expect(await idleAlert().locator('button').count()).toBe(7); // the V100 box's, still to answer, and Details of the two settled
 
     const db = new Database(join(serve.cwd, 'data', 'burnrate.db'), { readonly: true });
     const audit = db.prepare("SELECT user_id AS user, action, result FROM audit_log WHERE platform = 'console' ORDER BY id").all();

@@ -4,6 +4,8 @@ import { daysOf, monthOf, weekdayOf } from '../../src/domain/period.js';
 import { runBudgetCheck } from '../../src/jobs/budget-check.js';
 import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { spendRow, testDeps } from '../support/deps.js';
+import { click } from '../support/recording-reply.js';
+import { dispatch } from '../../src/inbound/dispatcher.js';
 
 // From the store to the alert, the audit's cases: a runaway usage day, a daily credit labelled
 // One-Time, a tax without ChargeFrequency. Expected figures are sums over the rows written here.
@@ -12,13 +14,13 @@ const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 const days = (from: string, to: string) => daysOf({ start: from, end: to });
 
 async function checkWith(budget: { monthly: number; thresholds: number[] }, rows: SpendRow[], today: string) {
-  const config = { teams: [{ id: 'ml', name: 'ML', budget: { ...budget, forecast: true } }] };
+  const config = { admins: ['U0ADMIN'], teams: [{ id: 'ml', name: 'ML', budget: { ...budget, forecast: true } }] };
   const { deps, chat } = testDeps(config, `${today}T09:00:00Z`);
   const periods = [...new Set(rows.map((r) => r.billingPeriod))];
   await deps.store.importBatches([{ scope: { source: 'test', billingPeriods: periods }, rows, dataThrough: `${today}T00:00:00Z` }]);
   const result = await runBudgetCheck(deps);
   await deliverOutbox(deps);
-  return { findings: result.findings.filter((f) => f.state !== 'resolved'), chat };
+  return { findings: result.findings.filter((f) => f.state !== 'resolved'), chat, deps };
 }
 
 describe('budget alerts on spikes and credits', () => {
@@ -29,11 +31,17 @@ describe('budget alerts on spikes and credits', () => {
     // By hand: December so far is 7 days × 1,000 + 20,000; the month, 31 × 1,000 + 20,000 = 51,000.
     const spent = sum(rows.filter((r) => r.day >= '2026-12-01').map((r) => r.effective));
     const month = 31 * 1000 + 20_000;
-    const { findings, chat } = await checkWith({ monthly: 55_000, thresholds: [40, 100] }, rows, '2026-12-08');
+    const { findings, chat, deps } = await checkWith({ monthly: 55_000, thresholds: [40, 100] }, rows, '2026-12-08');
     expect(findings.map((f) => [f.kind, f.threshold])).toEqual([['budget.actual', 40]]);
     expect(findings[0]!.actual).toBeCloseTo(spent, 6);
     expect(findings[0]!.forecast!.amount).toBeCloseTo(month, 6);
-    const text = JSON.stringify(chat.posted[0]!.message);
+    // The forecast and the day it left out are in the alert's Details, a click away.
+    const button = chat.posted[0]!.message.blocks.flatMap((b) => (b.type === 'actions' ? b.buttons : [])).find(
+      (b) => b.label === 'Details',
+    )!;
+    const details = click('U0ADMIN', button.action, button.value);
+    await dispatch(deps, details);
+    const text = details.reply.text();
     expect(text).toContain('$51,000.00 (93%)');
     expect(text).toContain('excluded: 1 Dec, $20,000.00 above usual');
   });

@@ -13,6 +13,7 @@ import { loadWasteDiagnosis } from '../../src/snapshots/waste-snapshot.js';
 import { wasteReport } from '../../templates/waste-report.js';
 import { spendRow } from '../support/deps.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
+import { idleDetails } from '../../templates/idle-alert.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { FakeEc2 } from '../fakes/fake-ec2.js';
 import { FakeKubeApi } from '../fakes/fake-kube-api.js';
@@ -163,7 +164,10 @@ describe('Kubernetes workloads in the idle-GPU loop', () => {
     await deliverOutbox(deps);
     const vision = renderPlainText(chat.posted.find((p) => p.address === '#vision')!.message);
     expect(vision).toMatch(/vision\/llm-serve \(Deployment, 2 GPUs on g5\.12xlarge\): idle since/);
-    expect(vision).toContain('protected (a pod without a controller, never deleted)');
+    // The line says it is never stopped; its Details say why.
+    expect(vision).toMatch(/vision\/debug-shell \(Pod, 1 GPU on [\w.]+\): .* · protected: never stopped/);
+    const debug = result.findings.find((f) => f.instanceId === DEBUG)!;
+    expect(renderPlainText(idleDetails(debug))).toContain('Protected (a pod without a controller, never deleted)');
   });
 
   it('an authorised Stop scales the Deployment to zero once; Resume restores its replicas; the node is never stopped', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GpuFinding } from '../../src/domain/gpu-finding.js';
-import { idleAlert } from '../../templates/idle-alert.js';
+import { idleAlert, idleDetails } from '../../templates/idle-alert.js';
 import type { ActionsBlock } from '../../templates/message.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 
@@ -29,8 +29,12 @@ describe('an idle alert on prepaid capacity', () => {
   it('promises no saving from Stop: it says the capacity is prepaid and to use it or release it', () => {
     const message = idleAlert({ teamName: 'Research', items: [{ finding: block }], dryRun: false, mode: 'notify' });
     const text = renderPlainText(message);
-    expect(text).toMatch(/prepaid until .+: stopping saves nothing, put work on it or release it at the end/);
+    // The alert says it short; its Details say until when, and what to do instead.
+    expect(text).toContain('prepaid: stopping saves nothing');
     expect(text).not.toContain('$1,320.96 per day');
+    expect(renderPlainText(idleDetails(block))).toMatch(
+      /Prepaid until .+: stopping saves nothing; put work on it, or release it at the end\./,
+    );
     const stop = message.blocks
       .flatMap((b) => (b.type === 'actions' ? (b as ActionsBlock).buttons : []))
       .find((b) => b.label === 'Stop now')!;

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { GpuFinding } from '../../src/domain/gpu-finding.js';
-import { idleAlert } from '../../templates/idle-alert.js';
+import { idleAlert, idleDetails } from '../../templates/idle-alert.js';
 import { idleStatus } from '../../templates/idle-status.js';
 import type { ActionsBlock, Message } from '../../templates/message.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { teamPicker } from '../../templates/team-picker.js';
 import { describeRenderings } from '../support/renderings.js';
+import { firstSectionWords } from '../support/first-section.js';
 
 const notebook: GpuFinding = {
   id: 'gpu.idle:i-0a1b2c3d4e5f60718:2026-11-17T18:40:00.000Z',
@@ -57,6 +58,12 @@ const messages: Record<string, Message> = {
     mode: 'auto',
   }),
   'idle-alert unowned': idleAlert({ teamName: 'Unowned GPUs', items: [{ finding: stalled }], dryRun: true, mode: 'notify', unowned: true }),
+  'idle details': idleDetails({
+    ...notebook,
+    description: 'idle since 19:40 yesterday (at least: idle through all 24 h of metrics read, so the amount burned is at least this too)',
+    evidence: { utilMeanPct: 0.4, utilMaxPct: 3, memUsedGiB: 1.2, powerWattsPerGpu: 61 },
+  }),
+  'idle details, stalled and protected': idleDetails({ ...stalled, missingMinutes: 45 }),
   'idle-status': idleStatus([notebook, stalled], 'all teams'),
   'team-picker': teamPicker({
     instance: 'alice-notebook',
@@ -72,18 +79,68 @@ describe('idle alert wording', () => {
     message.blocks.filter((b): b is ActionsBlock => b.type === 'actions').flatMap((b) => b.buttons.map((x) => x.label));
 
   it('names the mode in its buttons: Stop now, Approve stop; Not ours, or Ours for an unowned instance', () => {
-    expect(buttons(messages['idle-alert notify']!)).toEqual(['Stop now', 'Keep 4 h', 'Keep until next working day', 'Not ours']);
+    expect(buttons(messages['idle-alert notify']!)).toEqual(['Stop now', 'Keep 4 h', 'Keep until next working day', 'Not ours', 'Details']);
     expect(buttons(messages['idle-alert auto']!)[0]).toBe('Stop now');
     expect(buttons(idleAlert({ teamName: 'x', items: [{ finding: notebook }], dryRun: false, mode: 'approve' }))[0]).toBe('Approve stop');
-    expect(buttons(messages['idle-alert unowned']!).at(-1)).toBe('Ours: pick the team');
-    expect(buttons(messages['idle-alert approve, settled']!)).toEqual([]);
+    expect(buttons(messages['idle-alert unowned']!).at(-2)).toBe('Ours: pick the team');
+    // A settled instance keeps only Details: what it did while idle stays reachable.
+    expect(buttons(messages['idle-alert approve, settled']!)).toEqual(['Details']);
   });
 
   it('announces the automatic stop and says a protected instance is never stopped', () => {
     expect(renderPlainText(messages['idle-alert auto']!)).toContain(
       'Stops automatically at 2026-11-18 07:00 UTC unless someone clicks Keep.',
     );
-    expect(renderPlainText(messages['idle-alert unowned']!)).toContain('protected (burnrate:protect=true): never stopped by burnrate');
+    expect(renderPlainText(messages['idle-alert unowned']!)).toContain('protected: never stopped');
+    expect(renderPlainText(messages['idle details, stalled and protected']!)).toContain(
+      'Protected (burnrate:protect=true): never stopped by burnrate.',
+    );
+  });
+
+  it('keeps each instance within 25 words before its buttons; the caveats and the figures behind "idle" are in its Details', () => {
+    const caveat = '(at least: idle through all 24 h of metrics read, so the amount burned is at least this too)';
+    const workload: GpuFinding = {
+      ...stalled,
+      id: 'gpu.stalled:k8s',
+      instanceId: 'k8s:gke-research/research/Deployment/llm-finetune-serving-canary',
+      name: 'research/llm-finetune-serving-canary',
+      team: 'ml-research',
+      protected: false,
+      description: `idle since 18:05 on Friday ${caveat} (catalog price of us-east-1: its own region is not in the catalog)`,
+      evidence: { utilMeanPct: 0.4, utilMaxPct: 3, memUsedGiB: 71.5, powerWattsPerGpu: 88 },
+      missingMinutes: 30,
+    };
+    const prepaid: GpuFinding = {
+      ...notebook,
+      id: 'gpu.idle:block',
+      prepaid: { kind: 'capacity-block', until: '2026-11-20T11:30:00.000Z' },
+    };
+    const alerts = [
+      ...Object.entries(messages).filter(([name]) => name.startsWith('idle-alert')),
+      [
+        'every kind at once',
+        idleAlert({
+          teamName: 'ML Research',
+          items: [
+            { finding: workload, autoStopAt: new Date('2026-11-18T07:00:00Z') },
+            { finding: prepaid },
+            { finding: stalled },
+            { finding: notebook, settled: true, note: 'Stopped by U1 at 2026-11-18 08:00 UTC' },
+          ],
+          dryRun: false,
+          mode: 'auto',
+        }),
+      ] as const,
+    ];
+    for (const [name, alert] of alerts) for (const words of firstSectionWords(alert).items) expect(words, name).toBeLessThanOrEqual(25);
+    const details = renderPlainText(idleDetails(workload));
+    for (const said of [
+      caveat,
+      'catalog price of us-east-1',
+      'GPUs while idle: 0.4% busy on average (at most 3%)',
+      '30 min of it had no GPU metrics',
+    ])
+      expect(details).toContain(said);
   });
 
   it('puts at most five teams on a row of the picker', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findingId, type Finding } from '../../src/domain/finding.js';
 import type { SpendReport } from '../../src/domain/spend-report.js';
-import { budgetAlert, type BudgetAlertData } from '../../templates/budget-alert.js';
+import { budgetAlert, budgetAlertDetails, type BudgetAlertData } from '../../templates/budget-alert.js';
+import { firstSectionWords } from '../support/first-section.js';
 import type { Message } from '../../templates/message.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { spendSummary } from '../../templates/spend-summary.js';
@@ -123,6 +124,7 @@ const budgetLines: BudgetLine[] = [
 
 const messages: Record<string, Message> = {
   ...Object.fromEntries(Object.entries(alerts).map(([name, data]) => [`budget-alert ${name}`, budgetAlert(data)])),
+  ...Object.fromEntries(Object.entries(alerts).map(([name, data]) => [`budget-alert details ${name}`, budgetAlertDetails(data)])),
   'spend-summary by-team': spendSummary(report, 'all teams'),
   'spend-summary empty': spendSummary({ ...report, rows: [], total: { billed: 0, effective: 0 }, dataThrough: null }, 'ml-research'),
   'spend-summary many-rows': spendSummary(
@@ -154,10 +156,23 @@ describe('budget alert wording', () => {
     expect(text).toContain('week of 23 Nov');
   });
 
-  it('names the escalation and the forecast method', () => {
+  it('names the escalation; its Details name the forecast method', () => {
     const text = renderPlainText(budgetAlert(alerts['actual-escalated']!));
     expect(text).toContain('Escalated from 50%');
-    expect(text).toContain('forecast: weekday averages of the last 28 days');
     expect(text).toContain('billing data through 23 Nov');
+    const details = renderPlainText(budgetAlertDetails(alerts['actual-escalated']!));
+    expect(details).toContain('forecast: weekday averages of the last 28 days');
+    expect(details).toContain('billing data through 23 Nov');
+  });
+
+  it('says what, how much and who in at most 25 words before its buttons; the figures behind it are in its Details', () => {
+    for (const [name, data] of Object.entries(alerts)) {
+      if (data.event === 'resolved') continue;
+      expect(firstSectionWords(budgetAlert(data)).lead, name).toBeLessThanOrEqual(25);
+    }
+    const forecast = Object.values(alerts).find((a) => a.finding.forecast && a.event !== 'resolved')!;
+    const details = renderPlainText(budgetAlertDetails(forecast));
+    for (const label of ['Spent so far', 'Forecast at period end', 'Period', `finding ${forecast.finding.id}`])
+      expect(details).toContain(label);
   });
 });

@@ -9,7 +9,7 @@ import type { Deps } from '../../deps.js';
 import type { Finding, FindingState, TrackedFinding } from '../../domain/finding.js';
 import { dayInZone, isoWeekLabel } from '../../domain/period.js';
 import type { OutboxDraft } from '../../store/outbox-records.js';
-import { budgetAlert, budgetAlertChange } from '../../../templates/budget-alert.js';
+import { budgetAlert, budgetAlertChange, budgetAlertDetails } from '../../../templates/budget-alert.js';
 import type { TeamConfig } from '../../config/schema.js';
 import type { ChatPort } from '../../ports/chat-port.js';
 import { mentionOf } from '../../ports/people-directory.js';
@@ -252,4 +252,9 @@ export const budgetFindings: FindingFace = {
     return { id, kind: 'findings', team: finding.team, group: alertGroup(finding), periodEnd: finding.range.end, label, finding };
   },
   alertNow: (deps, handle) => currentAlertMessage(deps, handle.finding as TrackedFinding),
+  details: (deps, handle) => {
+    const finding = handle.finding as TrackedFinding;
+    const team = deps.config.teams.find((t) => t.id === finding.team);
+    return budgetAlertDetails({ finding, teamName: team?.name ?? finding.team });
+  },
 };

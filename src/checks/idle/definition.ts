@@ -4,7 +4,7 @@ import { describeIdleSince } from './describe-idle.js';
 import { toCents } from './idle-findings.js';
 import { DEFAULT_SCHEDULE } from './team-schedule.js';
 import { fanOut, toPerson } from '../../outbox/fan-out.js';
-import { ownerIdleAlert } from '../../../templates/idle-alert.js';
+import { idleDetails, ownerIdleAlert } from '../../../templates/idle-alert.js';
 import { inTimeZone } from '../../../templates/message.js';
 import type { ClusterRead } from '../../ports/cluster-read.js';
 import { unansweredClusterNotices } from './definition/cluster-notices.js';
@@ -257,4 +257,5 @@ export const idleFindings: FindingFace = {
     const label = `${instanceLabel(finding)} ${finding.kind === 'gpu.stalled' ? 'stalled' : 'idle'}`;
     return { id, kind: 'gpuFindings', team: finding.team, group: idleGroup(finding), periodEnd: null, label, finding };
   },
+  details: (_deps, handle) => idleDetails(handle.finding as GpuFinding),
 };

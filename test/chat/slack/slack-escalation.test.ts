@@ -215,6 +215,7 @@ describe("an alert's button, clicked in Slack", () => {
       );
       expect(elementsOf(acked).map((e) => [e.type, e.action_id])).toEqual([
         ['button', 'budget.breakdown'],
+        ['button', 'finding.details'],
         ['static_select', 'budget.snooze'],
       ]);
 
@@ -240,13 +241,14 @@ describe("an alert's button, clicked in Slack", () => {
       expect(snoozed.map((b) => b.text?.text ?? '').join('\n')).toMatch(
         /Snoozed <!date\^\d+\^[^|]+\|[^>]+ UTC>, until <!date\^\d+\^[^|]+\|[^>]+ UTC>, by <@U0OWNER>/,
       );
-      expect(elementsOf(snoozed).map((e) => e.action_id)).toEqual(['budget.unsnooze', 'budget.breakdown']);
+      expect(elementsOf(snoozed).map((e) => e.action_id)).toEqual(['budget.unsnooze', 'budget.breakdown', 'finding.details']);
       const unsnooze = elementsOf(snoozed).find((e) => e.action_id === 'budget.unsnooze')!;
       expect((await select('budget.unsnooze', unsnooze.value!)).status).toBe(200);
       await waitFor(() => fake.callsOf('chat.update').length === 3, 'the unsnoozed alert');
       await h.settled();
       expect(elementsOf(fake.callsOf('chat.update')[2]!.args.blocks).map((e) => e.action_id)).toEqual([
         'budget.breakdown',
+        'finding.details',
         'budget.snooze',
       ]);
     } finally {

@@ -154,8 +154,6 @@ describe('the idle-GPU alert in Slack (real Bolt over HTTP, fake Web API)', () =
       .flatMap((b) => b.elements ?? [])
       .filter((e) => e.url);
     const [consoleLink, dashboard] = links;
-    // Each line carries the figures behind "idle", from the metrics over its idle period.
-    expect(JSON.stringify(alert.args.blocks)).toMatch(/GPUs while idle: \d+(\.\d)?% busy on average \(at most \d+(\.\d)?%\)/);
     expect(consoleLink?.text.text).toBe('Open in AWS console');
     expect(consoleLink?.url).toMatch(
       /^https:\/\/[a-z0-9-]+\.console\.aws\.amazon\.com\/ec2\/home\?region=[a-z0-9-]+#InstanceDetails:instanceId=i-[0-9a-f]+$/,
@@ -177,5 +175,21 @@ describe('the idle-GPU alert in Slack (real Bolt over HTTP, fake Web API)', () =
     expect(res.status).toBe(200);
     expect(h.dispatched).toHaveLength(0);
     expect(await deps.store.audit.list()).toEqual([]);
+
+    // Details answers the one who clicked with the figures behind "idle", from the metrics over its idle period.
+    const details = buttonsOf(alert.args.blocks).find((b) => b.action_id === 'finding.details')!;
+    expect(JSON.stringify(alert.args.blocks)).not.toContain('GPUs while idle');
+    const answer = fake.responseUrl('details');
+    await postSigned(
+      h.url,
+      blockActionsBody({ actionId: details.action_id, value: details.value, user_id: ALICE, channel: RESEARCH, response_url: answer }),
+    );
+    await h.settled();
+    const body = fake.responses.find((r) => r.id === 'details')!.body;
+    expect(body.response_type).toBe('ephemeral');
+    expect(JSON.stringify(body.blocks)).toMatch(/GPUs while idle: \d+(\.\d)?% busy on average \(at most \d+(\.\d)?%\)/);
+    // It reads only: nothing is audited, and the alert is left as it was.
+    expect(await deps.store.audit.list()).toEqual([]);
+    expect(fake.callsOf('chat.update')).toHaveLength(0);
   });
 });

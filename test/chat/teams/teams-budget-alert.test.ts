@@ -51,10 +51,11 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
     expect(post.activity.summary).toBe('ML has spent 55% of its November 2026 budget ($550.00 of $1,000.00)');
     expect(card).toMatchObject({ type: 'AdaptiveCard', version: '1.5' });
     expect(adaptiveCardProblems(card)).toEqual([]);
-    // Two buttons and the snooze menu (in Teams, its options as buttons under "Snooze…").
+    // Three buttons and the snooze menu (in Teams, its options as buttons under "Snooze…").
     expect(cardButtons(card).map((b) => [b.verb, b.title])).toEqual([
       ['budget.ack', 'Acknowledge'],
       ['budget.breakdown', 'Show breakdown'],
+      ['finding.details', 'Details'],
       ['budget.snooze', 'Snooze 24 h'],
       ['budget.snooze', 'Snooze 7 days'],
       ['budget.snooze', 'Snooze to period end'],
@@ -77,7 +78,13 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
     // An Entra object id is a Teams mention (named by the roster once it is read).
     expect(cardText(done.value)).toContain(`Acknowledged 2026-11-21 09:00 UTC by <at>${OWNER.aadObjectId}</at>`);
     // The Acknowledge button is gone; the rest stay.
-    expect(cardButtons(done.value).map((b) => b.title)).toEqual(['Show breakdown', 'Snooze 24 h', 'Snooze 7 days', 'Snooze to period end']);
+    expect(cardButtons(done.value).map((b) => b.title)).toEqual([
+      'Show breakdown',
+      'Details',
+      'Snooze 24 h',
+      'Snooze 7 days',
+      'Snooze to period end',
+    ]);
 
     const again = await click(OWNER, 'budget.ack');
     expect(again.value).toMatch(new RegExp(`^Already acknowledged by ${OWNER.aadObjectId} at 2026-11-21 09:00 UTC\\.`));
@@ -98,6 +105,7 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
       ['budget.ack', 'Acknowledge'],
       ['budget.unsnooze', 'Unsnooze'],
       ['budget.breakdown', 'Show breakdown'],
+      ['finding.details', 'Details'],
     ]);
     await importSpend(deps, '2026-11-01', '2026-11-21', 55);
     await runBudgetCheck(deps);
@@ -109,6 +117,7 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
     expect(cardButtons(unsnoozed.value).map((b) => b.title)).toEqual([
       'Acknowledge',
       'Show breakdown',
+      'Details',
       'Snooze 24 h',
       'Snooze 7 days',
       'Snooze to period end',
