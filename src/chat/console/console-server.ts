@@ -65,6 +65,7 @@ export function createConsoleRoutes(
       channel === HOME_CHANNEL ? [await homeMessage(deps, as, nameOf(as))] : await deps.store.console.list(channel, as),
       channels.find((c) => c.id === channel)!,
       view,
+      nameOf,
     );
 
   const page: Route = async (req, res) => {
