@@ -2,12 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DemoSpotPort } from '../../src/providers/demo/demo-spot-port.js';
 import type { Deps } from '../../src/deps.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
-import { demoConfig } from '../../src/providers/demo/demo-config.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { FakeEc2, type FakeEc2Instance } from '../fakes/fake-ec2.js';
 import { constant, FakePrometheus } from '../fakes/fake-prometheus.js';
 import { isolateAwsEnv, TEST_AWS_CREDENTIALS, useEc2Endpoint } from '../support/aws-test-env.js';
-import { testDeps } from '../support/deps.js';
+import { demoWithGpu } from '../support/demo-with-gpu.js';
 import { ADMIN, ALICE, BOB } from '../support/demo-org.js';
 import { dispatchClick as press } from '../support/dispatch-click.js';
 
@@ -75,17 +74,8 @@ afterEach(async () => {
 
 /** The demo plus `gpu.inventory` (EC2 in two regions) and Prometheus metrics, as burnrate.yml says them; actions on. */
 function setup(): Deps {
-  const config = demoConfig() as unknown as Record<string, unknown>;
-  const { deps } = testDeps(
-    {
-      ...config,
-      gpu: {
-        ...(config.gpu as object),
-        metrics: [{ type: 'prometheus', url: prom.url }],
-        inventory: [{ type: 'ec2', regions: ['us-east-1', 'eu-west-1'] }],
-      },
-      actions: { enabled: true },
-    },
+  const { deps } = demoWithGpu(
+    { metrics: [{ type: 'prometheus', url: prom.url }], inventory: [{ type: 'ec2', regions: ['us-east-1', 'eu-west-1'] }] },
     NOW,
   );
   deps.gpu = buildGpuDeps(deps.config, {})!;

@@ -6,7 +6,7 @@ import { renderPlainText } from '../../../templates/render/plain-text.js';
 import { FakeAzureResourceManager, type FakeAzureScaleSet, type FakeAzureVm } from '../../fakes/fake-azure-resource-manager.js';
 import { constant, FakePrometheus } from '../../fakes/fake-prometheus.js';
 import { ADMIN, ALICE, BOB } from '../../support/demo-org.js';
-import { testDeps } from '../../support/deps.js';
+import { demoWithGpu } from '../../support/demo-with-gpu.js';
 import { dispatchClick as press } from '../../support/dispatch-click.js';
 import { gpuDepsAtFakeAzure } from './azure-test-clients.js';
 
@@ -82,20 +82,11 @@ afterEach(async () => {
 });
 
 async function setup(): Promise<Deps> {
-  const config = demoConfig() as unknown as Record<string, unknown>;
-  const { deps } = testDeps(
-    {
-      ...config,
-      gpu: {
-        ...(config.gpu as object),
-        metrics: [{ type: 'prometheus', url: prom.url }],
-        inventory: [{ type: 'azure', subscriptions: [SUB] }],
-      },
-      // A saving of about $2,100 a month: above this, two different approvers.
-      spot: { ...(config.spot as object), secondApproverAbove: 1000 },
-      actions: { enabled: true },
-    },
+  const { deps } = demoWithGpu(
+    { metrics: [{ type: 'prometheus', url: prom.url }], inventory: [{ type: 'azure', subscriptions: [SUB] }] },
     NOW,
+    // A saving of about $2,100 a month: above this, two different approvers.
+    { spot: { ...demoConfig().spot, secondApproverAbove: 1000 } },
   );
   deps.gpu = await gpuDepsAtFakeAzure(deps.config, { arm }, [prometheus]);
   return deps;

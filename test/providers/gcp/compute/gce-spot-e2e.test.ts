@@ -1,12 +1,11 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Deps } from '../../../../src/deps.js';
-import { demoConfig } from '../../../../src/providers/demo/demo-config.js';
 import { buildGpuDeps } from '../../../../src/providers/gpu-registry.js';
 import { renderPlainText } from '../../../../templates/render/plain-text.js';
 import { FakeComputeEngine } from '../../../fakes/fake-compute-engine.js';
 import { constant, FakePrometheus } from '../../../fakes/fake-prometheus.js';
 import { ADMIN, ALICE, BOB } from '../../../support/demo-org.js';
-import { testDeps } from '../../../support/deps.js';
+import { demoWithGpu } from '../../../support/demo-with-gpu.js';
 import { dispatchClick as press } from '../../../support/dispatch-click.js';
 import { useGoogleWorkloadIdentity } from './gce-test-env.js';
 
@@ -67,17 +66,8 @@ afterEach(async () => {
 });
 
 function setup(): Deps {
-  const config = demoConfig() as unknown as Record<string, unknown>;
-  const { deps } = testDeps(
-    {
-      ...config,
-      gpu: {
-        ...(config.gpu as object),
-        metrics: [{ type: 'prometheus', url: prom.url }],
-        inventory: [{ type: 'gce', projects: [PROJECT] }],
-      },
-      actions: { enabled: true },
-    },
+  const { deps } = demoWithGpu(
+    { metrics: [{ type: 'prometheus', url: prom.url }], inventory: [{ type: 'gce', projects: [PROJECT] }] },
     NOW,
   );
   deps.gpu = buildGpuDeps(deps.config, {})!;
