@@ -3,7 +3,7 @@ import { BurnrateError } from '../domain/errors.js';
 import type { Deps } from '../deps.js';
 import { bearerTokens } from '../mcp/bearer-tokens.js';
 import { requireSomeRole } from '../mcp/mcp-caller.js';
-import { createMcpServer, type McpServerOptions } from '../mcp/mcp-server.js';
+import { connectAudited, createMcpServer, type McpServerOptions } from '../mcp/mcp-server.js';
 import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import { HELP_PAGES } from './help-pages.js';
@@ -45,7 +45,7 @@ export const mcpVerb: Verb = async (args, io) => {
       server.server.onclose = resolve;
       process.stdin.once('end', resolve);
     });
-    await server.connect(new StdioServerTransport());
+    await connectAudited(deps, user, server, new StdioServerTransport());
     await Promise.race([closed, stop.received]);
     stop.release();
     await server.close();

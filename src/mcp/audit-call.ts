@@ -2,8 +2,9 @@ import type { AuditEntry } from '../domain/audit.js';
 import type { Deps } from '../deps.js';
 import { MCP_PLATFORM } from './mcp-caller.js';
 
-/** An audit row's detail stays a line: arguments are bounded by their schemas, this bounds the sum. */
+/** An audit row's detail stays a line: arguments are bounded by their schemas (refused ones are not), this bounds the sum. */
 const MAX_DETAIL = 600;
+const MAX_SUBJECT = 128;
 
 /** The audit log's name for a tool call: `mcp.spend`, `mcp.propose_action`. */
 export const auditActionOf = (tool: string) => `mcp.${tool}`;
@@ -25,12 +26,14 @@ export async function recordCall(
       platform: MCP_PLATFORM,
       userId: call.userId,
       action: auditActionOf(call.tool),
-      subject: typeof about === 'string' ? about : 'your teams',
+      subject: typeof about === 'string' ? bounded(about, MAX_SUBJECT) : 'your teams',
       result: call.result,
-      detail: detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL - 1)}…` : detail,
+      detail: bounded(detail, MAX_DETAIL),
     });
   } catch (error) {
     // The answer is already computed; a store that cannot take the row is logged, not hidden.
     deps.log.error({ err: (error as Error).message, tool: call.tool, user: call.userId }, 'mcp call not audited');
   }
 }
+
+const bounded = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

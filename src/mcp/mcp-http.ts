@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import { json, type Route } from '../http/server.js';
 import { BodyError, readBody } from '../http/read-body.js';
 import { CALLS_PER_MINUTE, CallBudget } from './call-budget.js';
-import { createMcpServer } from './mcp-server.js';
+import { connectAudited, createMcpServer } from './mcp-server.js';
 import { bearerTokens, NO_TOKEN, type BearerTokens } from './bearer-tokens.js';
 import type { McpTokens } from './mcp-tokens.js';
 import { metadataPath, type McpOAuthSettings } from './oauth/oauth-settings.js';
@@ -65,7 +65,7 @@ export function mcpRoutes(
     const server = createMcpServer(deps, user);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => void Promise.all([transport.close(), server.close()]).catch(() => {}));
-    await server.connect(transport);
+    await connectAudited(deps, user, server, transport);
     await transport.handleRequest(req, res, body);
   };
   const notHere: Route = (_req: IncomingMessage, res: ServerResponse) => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { packageVersion } from '../config/package-version.js';
@@ -8,6 +9,7 @@ import { isBurnrateError } from '../domain/errors.js';
 import type { AuditEntry } from '../domain/audit.js';
 import { callerOf } from './mcp-caller.js';
 import { recordCall } from './audit-call.js';
+import { watchRefusedArguments } from './refused-arguments.js';
 import { MCP_TOOLS } from './tools/index.js';
 import type { McpTool } from './tools/tool.js';
 import { registerPrompts } from './mcp-prompts.js';
@@ -44,6 +46,15 @@ export function createMcpServer(deps: Deps, userId: string, options: McpServerOp
   registerPrompts(server);
   registerResources(server, deps, userId);
   return server;
+}
+
+/**
+ * Connects a server made by createMcpServer to its transport, auditing also the calls whose
+ * arguments the SDK refuses before the tool runs (a hostile or confused client is what an audit is for).
+ */
+export async function connectAudited(deps: Deps, userId: string, server: McpServer, transport: Transport): Promise<void> {
+  await server.connect(transport);
+  watchRefusedArguments(transport, (tool, args, why) => recordCall(deps, { userId, tool, args, result: 'refused', outcome: why }));
 }
 
 /**

@@ -326,11 +326,17 @@ describe('MCP tools', () => {
       ['propose_action', { action: 'stop', instance: 'i-1', reason: 'x'.repeat(301) }, /reason/],
       ['spend', { team: 'nobody-knows-this-team' }, /unknown team/],
     ];
+    const since = (await deps.store.audit.list(1))[0]?.id ?? 0;
     for (const [name, args, message] of cases) {
       const result = await call(client, name, args);
       expect(result.isError, `${name} ${JSON.stringify(args).slice(0, 60)}`).toBe(true);
       expect(textOf(result)).toMatch(message);
     }
+    // Each refusal is audited, those the SDK answers before the tool runs included, in bounded rows.
+    const refused = (await deps.store.audit.list()).filter((a) => a.id > since).reverse();
+    expect(refused.map((a) => [a.userId, a.action, a.result])).toEqual(cases.map(([name]) => [CAROL, `mcp.${name}`, 'refused']));
+    expect(refused[1]!.subject.length).toBeLessThanOrEqual(128);
+    expect(refused[1]!.detail!.length).toBeLessThanOrEqual(600);
     // Nothing of the database leaks: the table is still there and answers.
     expect((await call(client, 'spend')).isError).toBeFalsy();
     await client.close();
