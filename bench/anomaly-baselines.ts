@@ -5,7 +5,10 @@
 import { addDays } from '../src/domain/period.js';
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
-const sd = (xs: readonly number[]) => Math.sqrt(mean(xs.map((x) => (x - mean(xs)) ** 2)));
+const sd = (xs: readonly number[]) => {
+  const m = mean(xs);
+  return Math.sqrt(mean(xs.map((x) => (x - m) ** 2)));
+};
 
 /** A z-score on the 28-day mean: above it by 3 standard deviations of those days, and by the floor. */
 export function zScore28(daily: ReadonlyMap<string, number>, day: string, floor: number): boolean {
@@ -21,4 +24,22 @@ export function weekdayMean(daily: ReadonlyMap<string, number>, day: string, flo
   if (past.length < 2) return false;
   const excess = (daily.get(day) ?? 0) - mean(past);
   return excess >= floor && excess >= 3 * sd(past);
+}
+
+const HOUR = 3600;
+
+/** Hourly: above the mean of the 28 days' hours before by 3 of their standard deviations, and by the floor as a day at that rate. */
+export function zScoreHourly28(hourly: ReadonlyMap<number, number>, hour: number, floor: number): boolean {
+  const past = Array.from({ length: 28 * 24 }, (_, i) => hourly.get(hour - (i + 1) * HOUR)).filter((v): v is number => v !== undefined);
+  if (past.length < 7 * 24) return false;
+  const excess = (hourly.get(hour) ?? 0) - mean(past);
+  return excess * 24 >= floor && excess >= 3 * sd(past);
+}
+
+/** Hourly: above the mean of the same hour over the 7 days before by 3 of their standard deviations, and by the floor as a day at that rate. */
+export function sameHourMean(hourly: ReadonlyMap<number, number>, hour: number, floor: number): boolean {
+  const past = Array.from({ length: 7 }, (_, i) => hourly.get(hour - (i + 1) * 24 * HOUR)).filter((v): v is number => v !== undefined);
+  if (past.length < 3) return false;
+  const excess = (hourly.get(hour) ?? 0) - mean(past);
+  return excess * 24 >= floor && excess >= 3 * sd(past);
 }

@@ -11,6 +11,7 @@ import { benchDeliverySoak, printDeliverySoak, type SoakBench } from './delivery
 import { benchFocusImport } from './focus-import.js';
 import { benchImportGrowth, printImportGrowth, type ImportGrowthBench } from './import-growth.js';
 import { printAnomalyBacktest, runAnomalyBacktest, type AnomalyBacktestRow } from './anomaly-backtest.js';
+import { printHourlyAnomalyBacktest, runHourlyAnomalyBacktest, type HourlyBacktestRow } from './anomaly-hourly-backtest.js';
 import { printForecastBacktest, runForecastBacktest, type BacktestRow } from './forecast-backtest.js';
 import { benchGpuFetch, type GpuFetchBench } from './gpu-fetch.js';
 import { benchIdleDetection, type IdleDetectionBench } from './idle-detection.js';
@@ -109,10 +110,11 @@ if (selected('forecast')) {
   printForecastBacktest(forecast);
 }
 
-let anomalies: AnomalyBacktestRow[] | undefined;
+let anomalies: { daily: AnomalyBacktestRow[]; hourly: HourlyBacktestRow[] } | undefined;
 if (selected('anomalies')) {
-  anomalies = runAnomalyBacktest();
-  printAnomalyBacktest(anomalies);
+  anomalies = { daily: runAnomalyBacktest(), hourly: runHourlyAnomalyBacktest() };
+  printAnomalyBacktest(anomalies.daily);
+  printHourlyAnomalyBacktest(anomalies.hourly);
 }
 
 let slack: SlackAckBench | undefined;
