@@ -14,6 +14,7 @@ import { budgetListMessage } from '../../templates/budget-list.js';
 import { budgetStatusMessage } from '../../templates/budget-status.js';
 import { privateReply } from '../../templates/private-reply.js';
 import { idleAlert } from '../../templates/idle-alert.js';
+import { proposedAlert } from '../../templates/action-proposal.js';
 import { idleStatus } from '../../templates/idle-status.js';
 import type { Message } from '../../templates/message.js';
 import { recommendationMessage } from '../../templates/recommendation.js';
@@ -263,6 +264,14 @@ export const HOSTILE_MESSAGES: Record<string, Message> = {
     items: [{ finding: gpu, note: `Kept running by ${USER}` }],
     dryRun: true,
     mode: 'notify',
+  }),
+  'proposed idle alert': proposedAlert(idleAlert({ teamName: h('Team'), items: [{ finding: gpu }], dryRun: false, mode: 'notify' }), {
+    id: '7f1c2a9e-8d3b-4c55-9a10-2b7e4d6f8a01',
+    action: 'stop',
+    proposer: h('Carol'),
+    instance: h('trainer-3'),
+    figures: 'idle 14 h, $62.00/day',
+    reason: h('reason'),
   }),
   'idle alert, workload stopped': idleAlert({
     teamName: h('Team'),
