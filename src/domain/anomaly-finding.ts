@@ -79,6 +79,14 @@ export interface HourlyRunNote {
   perDay: number;
 }
 
+/**
+ * An anomaly's id: its team and first day, whether the day's bill or the hours found it, so a run
+ * found hour by hour and confirmed by the bill is one anomaly and one message.
+ */
+export function anomalyIdOf(team: string, started: string): string {
+  return `anomaly:${team}:${started}`;
+}
+
 /** One day of an anomaly: what was spent and what was expected of that day. */
 export interface AnomalyDay {
   day: string;

@@ -1,4 +1,4 @@
-import type { AnomalyFinding } from '../../domain/anomaly-finding.js';
+import { anomalyIdOf, type AnomalyFinding } from '../../domain/anomaly-finding.js';
 import type { Acceptance } from './acceptances.js';
 import { ACCEPTED_TOLERANCE, type AnomalyPolicy } from './anomaly-policy.js';
 import { cents, rankDrivers } from './drivers.js';
@@ -57,7 +57,7 @@ export function hourlyAnomaly(input: HourlyAnomalyInput): AnomalyFinding | null 
   const dayOf = (hour: number) => new Date(hour * 1000).toISOString().slice(0, 10);
   const started = dayOf(run.started);
   return {
-    id: `anomaly:${input.team}:${started}`,
+    id: anomalyIdOf(input.team, started),
     kind: 'anomaly.spend',
     team: input.team,
     currency: input.currency,

@@ -1,4 +1,4 @@
-import type { AnomalyDriver, AnomalyFinding } from '../../domain/anomaly-finding.js';
+import { anomalyIdOf, type AnomalyDriver, type AnomalyFinding } from '../../domain/anomaly-finding.js';
 import { addDays } from '../../domain/period.js';
 import { unexplainedExcess, type Acceptance } from './acceptances.js';
 import { FULL_HISTORY_DAYS, type AnomalyPolicy } from './anomaly-policy.js';
@@ -44,7 +44,7 @@ export function teamAnomaly(input: TeamAnomalyInput): AnomalyFinding | null {
   const last = byDay.get(latest)!;
   const days = input.judged.filter((j) => j.day >= started && j.day <= latest);
   return {
-    id: `anomaly:${input.team}:${started}`,
+    id: anomalyIdOf(input.team, started),
     kind: 'anomaly.spend',
     team: input.team,
     currency: input.currency,
