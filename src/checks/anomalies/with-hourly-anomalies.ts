@@ -3,9 +3,9 @@ import { addDays } from '../../domain/period.js';
 
 /**
  * The day's anomalies with the hours' laid over them, one anomaly per team: a team's anomaly on the
- * day's bill that an open hourly one of the same team began on or a day before keeps the hourly
- * one's id and first day (its message is updated, not posted again); a team with no anomaly on the
- * bill shows its hourly one. Pure.
+ * day's bill with an open hourly one of the same team that began from the day before its first day
+ * through its latest keeps the hourly one's id (its message is updated, not posted again) and the
+ * earlier first day; a team with no anomaly on the bill shows its hourly one. Pure.
  */
 export function withHourlyAnomalies(
   daily: readonly AnomalyFinding[],
