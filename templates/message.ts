@@ -51,6 +51,8 @@ export interface TableBlock {
   type: 'table';
   columns: { label: string; align?: 'left' | 'right' }[];
   rows: string[][];
+  /** Per row, a page its first cell links to (a resource's cloud console); null where it has none. */
+  links?: (string | null)[];
 }
 
 /** A small horizontal bar chart; renderers draw it with text where the platform has no charts. */

@@ -65,6 +65,8 @@ export function spendSummary(report: SpendReport, scopeName: string, chartPng?: 
         money(r.billed),
         ...(withBasis ? [r.basis ? BASIS_LABEL[r.basis] : ''] : []),
       ]),
+      // A resource links to its page in its cloud's console, where it has one.
+      ...(shown.some((r) => r.link) ? { links: shown.map((r) => r.link ?? null) } : {}),
     });
     if (report.rows.length > MAX_ROWS) blocks.push({ type: 'context', text: `… and ${report.rows.length - MAX_ROWS} more lines` });
     if (report.by !== 'day') {

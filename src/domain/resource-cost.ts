@@ -17,6 +17,8 @@ export interface ResourceCost {
   /** The bill's ProviderName and ResourceName: what names an instance the inventory no longer lists. */
   provider?: string | null;
   resourceName?: string | null;
+  /** The bill's RegionId: where a cloud console finds the resource. */
+  region?: string | null;
 }
 
 /** A commitment's unused part over a period (FOCUS CommitmentDiscountStatus 'Unused'), per currency and billing period. */

@@ -6,3 +6,11 @@ export function resourceLabel(id: string, name: string | null | undefined): stri
   const named = name?.trim();
   return named && named !== id ? `${named} (${id})` : id;
 }
+
+/**
+ * The id of a resource line's key: the store lists a resource the bill names as "name (id)"
+ * (spend by resource), any other by its id alone.
+ */
+export function resourceIdOf(key: string): string {
+  return /\(([^()\s]+)\)$/.exec(key)?.[1] ?? key;
+}

@@ -13,10 +13,11 @@ export interface SpendReport {
   /** Team ids the report is limited to; absent when it covers the whole organisation. */
   teams?: string[];
   /**
-   * One line per key; grouped by resource, each with its name where the bill gives one; grouped by
-   * namespace or workload, each with its basis: the bill's own pod split, burnrate's estimate, or both.
+   * One line per key; grouped by resource, each with its name where the bill gives one and its
+   * cloud console page where its cloud has one; grouped by namespace or workload, each with its
+   * basis: the bill's own pod split, burnrate's estimate, or both.
    */
-  rows: { key: string; billed: number; effective: number; name?: string; basis?: KubeCostBasis }[];
+  rows: { key: string; billed: number; effective: number; name?: string; link?: string; basis?: KubeCostBasis }[];
   total: { billed: number; effective: number };
   /** End of the data (exclusive), across sources; null when nothing was imported yet. */
   dataThrough: string | null;

@@ -24,6 +24,8 @@ export interface SpendTotal {
   effective: number;
   /** Grouped by resource: the resource's name as the bill gives it (ResourceName), where it does. */
   name?: string;
+  /** Grouped by resource: its cloud console page, where its cloud has one. */
+  link?: string;
 }
 
 /** A total of one key in one currency, as the store keeps them: never added across currencies. */

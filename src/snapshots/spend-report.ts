@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { combinedDataThrough } from '../domain/data-through.js';
 import { loadSpendTotals } from './spend-totals.js';
-import { resourceNames } from './resource-names.js';
+import { resourceFaces } from './resource-faces.js';
 import type { Period } from '../domain/period.js';
 import { KUBE_DIMENSIONS, type KubeDimension, type SpendDimension } from '../domain/spend.js';
 import { loadKubeCost } from './kube-cost.js';
@@ -130,12 +130,12 @@ async function kubeSpendReport(
   };
 }
 
-/** Resource lines with each resource's name (resourceNames: the inventory's, else the bill's), read once for all of them. */
+/** Resource lines with each resource's name and console page (resourceFaces), read once for all of them. */
 async function withResourceNames<R extends SpendTotal>(deps: NameDeps, period: Period, rows: readonly R[]): Promise<R[]> {
-  const names = await resourceNames(
+  const faces = await resourceFaces(
     deps,
     period,
     rows.map((r) => r.key),
   );
-  return rows.map((r) => (names.has(r.key) ? { ...r, name: names.get(r.key)! } : r));
+  return rows.map((r) => (faces.has(r.key) ? { ...r, ...faces.get(r.key)! } : r));
 }

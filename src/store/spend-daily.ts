@@ -115,7 +115,7 @@ export class SqlSpendStore implements SpendStore {
       `SELECT resource_id AS "resourceId", team, currency, billing_period AS period, commitment_discount_id AS "commitmentId",
          ${d.money('effective')} AS effective, count(DISTINCT CASE WHEN effective <> 0 THEN day END) AS days,
          sum(usage_hours) AS hours, max(commitment_end) AS "commitmentEnd",
-         max(provider) AS provider, max(resource_name) AS "resourceName"
+         max(provider) AS provider, max(resource_name) AS "resourceName", max(region) AS region
        FROM spend_daily
        WHERE day >= ? AND day < ? AND ${d.inList('resource_id')}
          AND (source <> '${KUBE_ATTRIBUTION_SOURCE}' OR lower(resource_id) LIKE '${WORKLOAD_ID_PREFIX}%')

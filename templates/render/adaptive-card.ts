@@ -74,6 +74,12 @@ function textBlock(text: string, extra: Element = {}): Element {
   return { type: 'TextBlock', text: cardText(text), wrap: true, ...extra };
 }
 
+/** A TextBlock that is one link: its text escaped, its URL's parentheses encoded so they cannot end the link early. */
+function linkBlock(text: string, url: string): Element {
+  const target = url.replace(/\(/g, '%28').replace(/\)/g, '%29');
+  return { type: 'TextBlock', text: `[${escapeCardMarkdown(stripMarkup(text))}](${target})`, wrap: true };
+}
+
 /** A one-line TextBlock (chart labels and values): the text has no markup left and is escaped whole. */
 function lineBlock(text: string, extra: Element = {}): Element {
   return { type: 'TextBlock', text: escapeCardMarkdown(oneLine(text)), wrap: false, ...extra };
@@ -93,13 +99,15 @@ function tableElement(block: TableBlock): Element[] {
     if (right) return Math.max(longestWord, ...cells.map(textWidth));
     return Math.min(MAX_COLUMN_WEIGHT, Math.max(longestWord, Math.min(TEXT_COLUMN_WEIGHT, Math.max(1, ...cells.map(textWidth)))));
   };
-  const row = (cells: string[], header: boolean) => ({
+  const row = (cells: string[], header: boolean, url?: string | null) => ({
     type: 'TableRow',
     // Every row gets one cell per column, so a short row does not shift cells left.
     cells: block.columns.map((_, i) => {
       const text = cells[i] ?? '';
+      // A row's link (a resource's console page) makes its first cell a markdown link.
+      const item = i === 0 && url && isLinkUrl(url) ? linkBlock(text, url) : textBlock(text, header ? { weight: 'Bolder' } : {});
       // A blank cell is an empty cell, not an empty TextBlock (a TextBlock's text is required).
-      return { type: 'TableCell', items: text ? [textBlock(text, header ? { weight: 'Bolder' } : {})] : [] };
+      return { type: 'TableCell', items: text ? [item] : [] };
     }),
   });
   const table: Element = {
@@ -114,7 +122,7 @@ function tableElement(block: TableBlock): Element[] {
         block.columns.map((column) => column.label),
         true,
       ),
-      ...shown.map((cells) => row(cells, false)),
+      ...shown.map((cells, r) => row(cells, false, block.links?.[r])),
     ],
   };
   const hidden = block.rows.length - shown.length;

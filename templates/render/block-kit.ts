@@ -254,10 +254,21 @@ function fitsNativeTable(block: TableBlock): boolean {
  */
 function nativeTable(block: TableBlock): SlackBlock {
   const cell = (text: string) => ({ type: 'raw_text', text: truncate(oneLine(stripMarkup(text)), LIMIT.cellText) || '—' });
+  // A row's link (a resource's console page) makes its first cell a rich-text link.
+  const linked = (text: string, url: string | null | undefined) =>
+    url && isLinkUrl(url)
+      ? {
+          type: 'rich_text',
+          elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url, text: cell(text).text }] }],
+        }
+      : cell(text);
   return {
     type: 'table',
     column_settings: block.columns.map((column) => (column.align === 'right' ? { align: 'right' } : { is_wrapped: true })),
-    rows: [block.columns.map((column) => cell(column.label)), ...block.rows.map((row) => block.columns.map((_, i) => cell(row[i] ?? '')))],
+    rows: [
+      block.columns.map((column) => cell(column.label)),
+      ...block.rows.map((row, r) => block.columns.map((_, i) => (i === 0 ? linked(row[0] ?? '', block.links?.[r]) : cell(row[i] ?? '')))),
+    ],
   };
 }
 

@@ -48,8 +48,12 @@ function tableHtml(block: TableBlock): string {
   // Every row gets one cell per column: a short row must not shift its cells left.
   // Each cell names its column (data-label): on a phone the page lays a row out as label–value pairs.
   const label = (i: number) => ` data-label="${plain(block.columns[i]?.label ?? '')}"`;
+  // A row's link (a resource's console page) makes its first cell a link.
+  const cell = (text: string, url: string | null | undefined) =>
+    url && isLinkUrl(url) ? `<a href="${escapeHtml(url)}" target="_blank" rel="noopener noreferrer">${plain(text)}</a>` : inline(text);
   const rows = block.rows.map(
-    (row) => `<tr>${block.columns.map((_, i) => `<td${cls(i)}${label(i)}>${inline(row[i] ?? '')}</td>`).join('')}</tr>`,
+    (row, r) =>
+      `<tr>${block.columns.map((_, i) => `<td${cls(i)}${label(i)}>${cell(row[i] ?? '', i === 0 ? block.links?.[r] : null)}</td>`).join('')}</tr>`,
   );
   // The wrapper scrolls sideways on a narrow screen instead of squeezing long resource names.
   return `<div class="b-table"><table><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;

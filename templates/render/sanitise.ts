@@ -4,7 +4,7 @@
  * chat), so every renderer first passes the whole message through `sanitiseMessage`, then escapes
  * what its dialect would otherwise read as markup with the matching escape below.
  */
-import { mapPeople, mapTimes, personIn, type Block, type Button, type Message, type Plot, type Select } from '../message.js';
+import { isLinkUrl, mapPeople, mapTimes, personIn, type Block, type Button, type Message, type Plot, type Select } from '../message.js';
 import { zonedMinute } from '../../src/domain/zoned-minute.js';
 
 /**
@@ -53,6 +53,7 @@ function sanitiseBlock(block: Block, plain: Clean, rich: Clean): Block {
         ...block,
         columns: block.columns.map((c) => ({ ...c, label: plain(c.label) })),
         rows: block.rows.map((row) => row.map((cell) => plain(cell))),
+        ...(block.links ? { links: block.links.map((url) => (url !== null && isLinkUrl(url) ? url : null)) } : {}),
       };
     case 'chart':
       return {

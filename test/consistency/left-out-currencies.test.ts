@@ -12,7 +12,7 @@ import { loadKubeCost } from '../../src/snapshots/kube-cost.js';
 import { loadSavingsLedger, savingsSummary } from '../../src/snapshots/savings-ledger.js';
 import { loadWasteDiagnosis, wastePeriod } from '../../src/snapshots/waste-snapshot.js';
 import { appHome } from '../../templates/app-home.js';
-import { idleAlert } from '../../templates/idle-alert.js';
+import { idleDetails } from '../../templates/idle-alert.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { FakeEc2 } from '../fakes/fake-ec2.js';
 import { dcgmGpuLabelSets, FakePrometheus, readDcgmExposition } from '../fakes/fake-prometheus.js';
@@ -179,9 +179,8 @@ describe('a currency without a rate is left out of every resource figure, and ev
     // Named once, though both the price and the bill note left the reais out.
     expect(finding!.description.split(NOTE)).toHaveLength(2);
 
-    // The alert the team's channel gets says it as well.
-    const alert = idleAlert({ teamName: 'vision', items: [{ finding: finding! }], dryRun: false, mode: 'approve' });
-    expect(renderPlainText(alert)).toContain(NOTE);
+    // The alert the team's channel gets says it as well, in the caveats its Details button answers with.
+    expect(renderPlainText(idleDetails(finding!)).split(NOTE)).toHaveLength(2);
 
     const idle = await cli(['idle', '--json', '--db', db, '--config', join(dir, 'gpus.yml')], { cwd: dir, now: NOW });
     expect(idle.code, idle.err).toBe(0);

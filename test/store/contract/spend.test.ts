@@ -186,6 +186,7 @@ describeStores('spend by resource', (store) => {
         commitmentEnd: null,
         provider: 'AWS',
         resourceName: null,
+        region: null,
       },
       {
         resourceId: 'i-1',
@@ -199,6 +200,7 @@ describeStores('spend by resource', (store) => {
         commitmentEnd: null,
         provider: 'AWS',
         resourceName: null,
+        region: null,
       },
       {
         resourceId: 'i-1',
@@ -212,6 +214,7 @@ describeStores('spend by resource', (store) => {
         commitmentEnd: '2027-03-01T00:00:00Z',
         provider: 'AWS',
         resourceName: null,
+        region: null,
       },
       {
         resourceId: 'i-2',
@@ -225,6 +228,7 @@ describeStores('spend by resource', (store) => {
         commitmentEnd: null,
         provider: 'AWS',
         resourceName: null,
+        region: null,
       },
     ]);
     expect(await store().spend.resourceCosts(NOVEMBER, [])).toEqual([]);
@@ -278,7 +282,7 @@ describeStores('spend by resource', (store) => {
     const [o, n] = rows as [SpendRow, SpendRow];
     const both = { start: '2026-10-01', end: '2026-12-01' };
     const cost = { resourceId: 'i-1', team: 'ml', currency: 'JPY', commitmentId: null, days: 1, hours: 24, commitmentEnd: null };
-    const named = { provider: 'AWS', resourceName: null };
+    const named = { provider: 'AWS', resourceName: null, region: null };
     expectClose(await store().spend.resourceCosts(both, ['i-1']), [
       { ...cost, ...named, period: '2026-10', effective: o.effective },
       { ...cost, ...named, period: '2026-11', effective: n.effective },
