@@ -30,7 +30,7 @@ const NAMED_SHARE = 0.5;
  * 100% from region us-east-1": the top resource and service, then each further dimension's top
  * driver that carries most of the excess (account, region, usage type, Kubernetes workload).
  */
-export function anomalyWhy(f: Pick<AnomalyFinding, 'excess' | 'currency' | 'drivers' | 'provider'>): string {
+export function anomalyWhy(f: Pick<AnomalyFinding, 'excess' | 'currency' | 'drivers' | 'provider' | 'hourly'>): string {
   const money = (n: number) => formatMoney(n, f.currency);
   // A cloud's anomaly burnrate did not find: measured against the cloud's expected spend, not burnrate's usual.
   if (f.provider?.alone) return `+${money(f.excess)} vs expected by ${f.provider.label}`;
@@ -43,7 +43,9 @@ export function anomalyWhy(f: Pick<AnomalyFinding, 'excess' | 'currency' | 'driv
       all.findIndex((o) => o.dimension === d.dimension) === i,
   );
   const tops = [...first, ...further].map((d) => `${Math.round(d.share * 100)}% from ${dimensionName(d.dimension)} ${d.key}`);
-  return `+${money(f.excess)} vs usual${tops.length ? `: ${tops.join(', ')}` : ''}`;
+  // An hourly anomaly's figures are over its hours, not a day: the lists and the review say so.
+  const over = f.hourly ? ` over ${f.hourly.hours} hours` : '';
+  return `+${money(f.excess)} vs usual${over}${tops.length ? `: ${tops.join(', ')}` : ''}`;
 }
 
 /** A spend anomaly: what was spent against what was expected, what moved, and the team's answer. */
