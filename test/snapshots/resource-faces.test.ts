@@ -5,6 +5,7 @@ import { renderAdaptiveCard } from '../../templates/render/adaptive-card.js';
 import { renderHtml } from '../../templates/render/html.js';
 import { spendSummary } from '../../templates/spend-summary.js';
 import { spendRow, testDeps } from '../support/deps.js';
+import { adaptiveCardProblems, checkSlackLimits, type SlackBlock } from '../support/platform-limits.js';
 
 // A bill whose resources the clouds' consoles can find: an EC2 instance in its region, a Compute
 // Engine VM by project, zone and name (the bill's ResourceName beside its numeric id), an Azure VM by
@@ -43,7 +44,10 @@ describe('resources in spend listings link to their cloud console', () => {
     const aws = links['i-0f6a31fb56d7ab70b']!;
     const slack = JSON.stringify(renderBlockKit(message).blocks);
     expect(slack).toContain(JSON.stringify({ type: 'link', url: aws, text: 'i-0f6a31fb56d7ab70b' }));
-    expect(JSON.stringify(renderAdaptiveCard(message))).toContain(JSON.stringify(`[i-0f6a31fb56d7ab70b](${aws})`));
+    const card = renderAdaptiveCard(message);
+    expect(adaptiveCardProblems(card)).toEqual([]);
+    expect(JSON.stringify(card)).toContain(JSON.stringify(`[i-0f6a31fb56d7ab70b](${aws})`));
+    checkSlackLimits(renderBlockKit(message).blocks as SlackBlock[]);
     expect(renderHtml(message)).toContain(`<a href="${aws}" target="_blank" rel="noopener noreferrer">i-0f6a31fb56d7ab70b</a>`);
     // A resource without a console page is its name alone.
     expect(slack).toContain(JSON.stringify({ type: 'raw_text', text: 'vol-0abc' }));

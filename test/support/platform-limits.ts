@@ -45,6 +45,17 @@ export type SlackBlock = {
   rows?: SlackText[][];
 };
 
+/** The one link a rich-text table cell holds: a section of a single link element with its text and an https URL. */
+function richTextLink(cell: SlackText): { text: string; url: string } {
+  const elements = (cell as unknown as { elements: { type: string; elements: { type: string; text: string; url: string }[] }[] }).elements;
+  expect(elements.map((e) => e.type)).toEqual(['rich_text_section']);
+  const [link] = elements[0]!.elements;
+  expect(elements[0]!.elements).toHaveLength(1);
+  expect(link!.type).toBe('link');
+  expect(link!.url).toMatch(/^https:\/\//);
+  return link!;
+}
+
 export function checkSlackLimits(blocks: SlackBlock[]): void {
   expect(blocks.length).toBeLessThanOrEqual(SLACK.blocks);
   const blockIds = blocks.flatMap((block) => (block.block_id ? [block.block_id] : []));
@@ -121,9 +132,12 @@ export function checkSlackLimits(blocks: SlackBlock[]): void {
         for (const row of block.rows ?? []) {
           expect(row.length).toBeLessThanOrEqual(SLACK.tableCells);
           for (const cell of row) {
-            expect(cell.type).toBe('raw_text');
-            expect(cell.text.length).toBeGreaterThan(0);
-            expect(cell.text.length).toBeLessThanOrEqual(SLACK.cellText);
+            // A cell is raw text, or rich text holding one link (a resource's console page).
+            const link = cell.type === 'rich_text' ? richTextLink(cell) : null;
+            const text = link ? link.text : cell.text;
+            if (!link) expect(cell.type).toBe('raw_text');
+            expect(text.length).toBeGreaterThan(0);
+            expect(text.length).toBeLessThanOrEqual(SLACK.cellText);
           }
         }
         break;

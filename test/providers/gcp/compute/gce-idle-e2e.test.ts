@@ -145,6 +145,10 @@ describe('Compute Engine GPU VMs and DCGM metrics from burnrate.yml', () => {
     expect(renderPlainText(chat.posted.find((p) => p.address === '#vision')!.message)).toMatch(
       /cv-a100-notebook \(a2-highgpu-1g\): idle since .+ · \$[\d,.]+ burned/,
     );
+    // Its page in the Google Cloud console, found by the project and zone of its id and its name.
+    expect(renderPlainText(chat.posted.find((p) => p.address === '#vision')!.message)).toContain(
+      `Open in Google Cloud console: https://console.cloud.google.com/compute/instancesDetail/zones/us-central1-a/instances/cv-a100-notebook?project=${PROJECT}`,
+    );
 
     expect((await stop(deps, STRANGER, VISION_IDLE)).text()).toContain('Only owners and approvers of vision');
     const [first, second] = await Promise.all([stop(deps, ALICE, VISION_IDLE), stop(deps, ALICE, VISION_IDLE)]);
