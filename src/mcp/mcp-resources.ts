@@ -4,14 +4,16 @@ import { callerOf } from './mcp-caller.js';
 
 /**
  * What an assistant may read as context before asking: the teams its user may see (with their
- * budgets) and how fresh each source's data is. Read as that user on every read, like the tools.
+ * budgets) and how fresh each source's data is. Read as that user on every read, like the tools,
+ * and refused as they are once the caller's token is revoked or expired.
  */
-export function registerResources(server: McpServer, deps: Deps, userId: string): void {
+export function registerResources(server: McpServer, deps: Deps, userId: string, stillAllowed?: () => Promise<void>): void {
   server.registerResource(
     'teams',
     'burnrate://teams',
     { title: 'Your teams', description: 'The teams you may see, with their budgets and time zones.', mimeType: 'application/json' },
     async (uri) => {
+      await stillAllowed?.();
       const caller = callerOf(deps, userId);
       const teams = deps.config.teams
         .filter((t) => caller.visibleTeams.includes(t.id))
@@ -34,6 +36,7 @@ export function registerResources(server: McpServer, deps: Deps, userId: string)
       mimeType: 'application/json',
     },
     async (uri) => {
+      await stillAllowed?.();
       const [sources, failed] = await Promise.all([deps.store.freshness.list(), deps.store.freshness.failures()]);
       // Which source failed and when, not its error text: a cloud's error can quote a request's details.
       const failures = failed.map(({ source, failedAt }) => ({ source, failedAt }));

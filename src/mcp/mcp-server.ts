@@ -44,7 +44,7 @@ export function createMcpServer(deps: Deps, userId: string, options: McpServerOp
     );
   }
   registerPrompts(server);
-  registerResources(server, deps, userId);
+  registerResources(server, deps, userId, options.stillAllowed);
   return server;
 }
 

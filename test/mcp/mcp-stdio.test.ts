@@ -91,6 +91,7 @@ describe('burnrate mcp over stdio', () => {
       const after = (await assistant.callTool({ name: 'spend', arguments: {} })) as CallToolResult;
       expect(after.isError).toBe(true);
       expect(after.content).toEqual([expect.objectContaining({ text: expect.stringContaining(`this token (${id}) was revoked`) })]);
+      await expect(assistant.readResource({ uri: 'burnrate://teams' })).rejects.toThrow(`this token (${id}) was revoked`);
     } finally {
       await assistant.close();
     }
