@@ -186,4 +186,13 @@ describe('the anomaly check on a bill with a runaway sweep', () => {
     expect(held.resolved).toEqual([]);
     expect(held.queued).toEqual([]);
   });
+
+  it("a run for another team's time zone leaves this team's open anomaly as it is", async () => {
+    const { deps } = testDeps({ teams: [TEAM, { id: 'vision', name: 'Vision', timezone: 'Asia/Tokyo' }] }, '2026-11-10T09:00:00Z');
+    await importRunawayBill(deps, '2026-11-10', RUNAWAY);
+    const [finding] = (await runCheck(deps, anomalyCheck(['ml']))).findings;
+    const other = await runCheck(deps, anomalyCheck(['vision']));
+    expect(other.resolved).toEqual([]);
+    expect((await deps.store.anomalyFindings.get(finding!.id))!.state).toBe('open');
+  });
 });

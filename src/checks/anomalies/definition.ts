@@ -95,7 +95,8 @@ export function anomalyCheck(
       const [snapshot, fx, tracked, answered, idle, sweeps] = await Promise.all([
         loadBudgetSnapshot(deps, teams, now),
         loadFxRates(deps),
-        deps.store.anomalyFindings.listOpen(),
+        // A run for some teams (a time zone's, at their hour) neither judges nor resolves the others' anomalies.
+        deps.store.anomalyFindings.listOpen().then((open) => open.filter((f) => !only || only.includes(f.team))),
         deps.store.anomalyFindings.seenSince(new Date(now.getTime() - ACCEPTANCE_DAYS * 86_400_000)),
         deps.store.gpuFindings.listOpen(),
         deps.store.sweepFindings.listOpen(),
