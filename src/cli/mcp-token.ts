@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { tokenEnded, type McpTokenRecord } from '../domain/mcp-token.js';
 import { BurnrateError } from '../domain/errors.js';
 import { issueToken } from '../mcp/issue-token.js';
@@ -47,7 +48,7 @@ export const mcpTokenVerb: Verb = async (args, io) => {
       deps.store.audit.record({
         at: now,
         platform: 'cli',
-        userId: io.env.USER ?? 'cli',
+        userId: operatingSystemUser(),
         action: `mcp.token.${action}`,
         subject,
         result: 'ok',
@@ -111,4 +112,13 @@ function listTokens(tokens: McpTokenRecord[], now: Date, io: CliIo, json: boolea
     for (const r of rows)
       io.out.write(`${r.id}  ${r.userId}  ${r.state.padEnd(7)}  created ${r.createdAt}  expires ${r.expiresAt ?? 'never'}  ${r.name}\n`);
   return 0;
+}
+
+/** Who runs the command, for the audit log: the operating-system account (a container without one: `cli`). */
+function operatingSystemUser(): string {
+  try {
+    return userInfo().username || 'cli';
+  } catch {
+    return 'cli';
+  }
 }
