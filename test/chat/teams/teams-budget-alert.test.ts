@@ -127,6 +127,18 @@ describe('a budget alert in Teams: proactive card, Action.Execute buttons, threa
     expect((await deps.store.audit.list()).filter((a) => a.action === 'budget.unsnooze').map((a) => a.result)).toEqual(['duplicate', 'ok']);
   });
 
+  it('details: answers the clicker alone with the figures behind the alert; an outsider is refused', async () => {
+    const { deps, click } = await alerted();
+    expect((await click(OUTSIDER, 'finding.details')).value).toContain('Only members of ml can see its details.');
+    const details = await click(OWNER, 'finding.details');
+    expect(details.statusCode).toBe(200);
+    const text = JSON.stringify(details.value);
+    for (const said of ['Spent so far', '$550.00 (55%)', 'Monthly budget', '$1,000.00', 'Period']) expect(text).toContain(said);
+    // Nothing is posted for anyone else (only the alert was), and nothing is audited.
+    expect(bed.fake.calls).toHaveLength(1);
+    expect((await deps.store.audit.list()).filter((a) => a.action === 'finding.details')).toEqual([]);
+  });
+
   it('show breakdown: answers in the thread under the alert, and tells the clicker where', async () => {
     const { post, click } = await alerted();
     const answer = await click(OUTSIDER, 'budget.breakdown');
