@@ -1,6 +1,8 @@
 import type { Deps } from '../deps.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
 import type { AnomalyAnswer } from '../domain/anomaly-finding.js';
+import type { KeepException } from '../domain/keep-exception.js';
+import type { Snooze } from '../domain/snooze.js';
 import { findingById } from '../actions/finding-payload.js';
 import type { OpenFinding } from '../snapshots/open-alerts.js';
 
@@ -33,24 +35,31 @@ export interface AnsweredFinding {
  * of its group in force, a keep or a stop of its instance, the team's verdict on an anomaly, and
  * assistants' proposals on it; oldest first.
  */
-export async function answeredFinding(deps: Deps, open: OpenFinding, now: Date): Promise<AnsweredFinding> {
+export async function answeredFindings(deps: Deps, open: readonly OpenFinding[], now: Date): Promise<AnsweredFinding[]> {
+  // What holds for a group or an instance now is read once for every alert.
+  const [snoozes, keeps] = await Promise.all([deps.store.snoozes.active(now), deps.store.keeps.active(now)]);
+  return Promise.all(open.map((f) => answeredFinding(deps, f, { snoozes, keeps })));
+}
+
+async function answeredFinding(
+  deps: Deps,
+  open: OpenFinding,
+  now: { snoozes: readonly Snooze[]; keeps: readonly KeepException[] },
+): Promise<AnsweredFinding> {
   const { finding } = open;
-  const [ack, handle, snoozes, proposals] = await Promise.all([
+  const [ack, handle, proposals] = await Promise.all([
     deps.store.acknowledgements.get(finding.id),
     findingById(deps, finding.id),
-    deps.store.snoozes.active(now),
     deps.store.proposals.forSubject(finding.id),
   ]);
   const answers: FindingAnswer[] = [];
   if (ack) answers.push({ answer: 'acknowledged', by: ack.byUser, at: ack.at.toISOString() });
-  const snooze = handle && snoozes.find((s) => s.groupKey === handle.group);
+  const snooze = handle && now.snoozes.find((s) => s.groupKey === handle.group);
   if (snooze) answers.push({ answer: 'snoozed', by: snooze.byUser, at: snooze.at.toISOString(), until: snooze.until.toISOString() });
   if (open.family === 'gpu') {
     const instanceId = (finding as { instanceId?: string }).instanceId;
-    const [keep, stop] = await Promise.all([
-      deps.store.keeps.active(now).then((keeps) => keeps.find((k) => k.instanceId === instanceId)),
-      deps.store.instanceActions.get(finding.id, ACTION_IDS.instanceStop),
-    ]);
+    const keep = now.keeps.find((k) => k.instanceId === instanceId);
+    const stop = await deps.store.instanceActions.get(finding.id, ACTION_IDS.instanceStop);
     if (keep) answers.push({ answer: 'kept running', by: keep.byUser, at: keep.at.toISOString(), until: keep.until.toISOString() });
     if (stop) answers.push({ answer: 'stopped', by: stop.byUser, at: stop.at.toISOString() });
   }

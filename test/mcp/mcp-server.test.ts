@@ -526,7 +526,13 @@ describe('MCP proposals', () => {
     expect(closed.message.summary).toMatch(/proposes stopping .+ — dismissed$/);
     expect(await deps.gpu!.instances.describe([target.instanceId])).toMatchObject([{ state: 'running' }]);
 
-    // The findings tool lists the alert with who answered it: the proposal, by Carol's assistant.
+    // Answers recorded as a click records them: Dan acknowledged another alert and kept its instance running.
+    const other = (await deps.store.gpuFindings.listOpen()).find((f) => f.team === 'llm-training' && f.id !== target.id)!;
+    const at = deps.clock();
+    await deps.store.acknowledgements.acknowledge({ findingId: other.id, byUser: 'U0DEMODAN', at });
+    await deps.store.keeps.set({ instanceId: other.instanceId, until: new Date(at.getTime() + 4 * 3_600_000), byUser: 'U0DEMODAN', at });
+
+    // The findings tool lists each alert with who answered it how: the proposal, by Carol's assistant.
     const findings = await call(carol, 'findings');
     const listed = (
       findings.structuredContent as {
@@ -536,6 +542,11 @@ describe('MCP proposals', () => {
     expect(new Set(listed.map((f) => f.team))).toEqual(new Set(['llm-training']));
     expect(listed.find((f) => f.id === target.id)!.answers).toEqual([
       expect.objectContaining({ answer: 'proposed', by: CAROL, proposal: { id, action: 'stop' } }),
+    ]);
+    const dans = listed.find((f) => f.id === other.id)!.answers.map((a) => [a.answer, a.by]);
+    expect(dans.filter(([, by]) => by === 'U0DEMODAN')).toEqual([
+      ['acknowledged', 'U0DEMODAN'],
+      ['kept running', 'U0DEMODAN'],
     ]);
     // The same open alerts App Home counts for the team, of every kind.
     expect(listed).toHaveLength((await openAlertsByTeam(deps, ['llm-training'])).get('llm-training') ?? 0);

@@ -1,5 +1,5 @@
 import { openFindings } from '../../snapshots/open-alerts.js';
-import { answeredFinding } from '../finding-answers.js';
+import { answeredFindings } from '../finding-answers.js';
 import { askedScope } from '../mcp-caller.js';
 import { asJson, defineTool, teamArg } from './tool.js';
 
@@ -18,7 +18,7 @@ export const findingsTool = defineTool({
     // An admin asking for everything also sees alerts of no team, as App Home's admin view does.
     const scope = whole ? null : teams;
     const open = await openFindings(caller.deps, scope);
-    const findings = await Promise.all(open.map((f) => answeredFinding(caller.deps, f, caller.now)));
+    const findings = await answeredFindings(caller.deps, open, caller.now);
     findings.sort((a, b) => a.since.localeCompare(b.since) || a.id.localeCompare(b.id));
     const unanswered = findings.filter((f) => f.answers.length === 0).length;
     const lines = findings.map(
