@@ -117,7 +117,12 @@ function renderBlock(block: Block): string | undefined {
     case 'table': {
       if (block.columns.length === 0) return undefined;
       const { head, body } = layoutTable(block);
-      return [...head, ...body].join('\n');
+      // Each row's link (a resource's console page) under the table, as a link button is: "name: url".
+      const links = block.rows.flatMap((row, r) => {
+        const url = block.links?.[r];
+        return url && isLinkUrl(url) ? [`${oneLine(stripMarkup(row[0] ?? ''))}: ${url}`] : [];
+      });
+      return [...head, ...body, ...(links.length > 0 ? ['', ...links] : [])].join('\n');
     }
     case 'chart': {
       const title = oneLine(block.title);

@@ -3,6 +3,7 @@ import { loadSpendReport } from '../../src/snapshots/spend-report.js';
 import { renderBlockKit } from '../../templates/render/block-kit.js';
 import { renderAdaptiveCard } from '../../templates/render/adaptive-card.js';
 import { renderHtml } from '../../templates/render/html.js';
+import { renderPlainText } from '../../templates/render/plain-text.js';
 import { spendSummary } from '../../templates/spend-summary.js';
 import { spendRow, testDeps } from '../support/deps.js';
 import { adaptiveCardProblems, checkSlackLimits, type SlackBlock } from '../support/platform-limits.js';
@@ -49,6 +50,8 @@ describe('resources in spend listings link to their cloud console', () => {
     expect(JSON.stringify(card)).toContain(JSON.stringify(`[i-0f6a31fb56d7ab70b](${aws})`));
     checkSlackLimits(renderBlockKit(message).blocks as SlackBlock[]);
     expect(renderHtml(message)).toContain(`<a href="${aws}" target="_blank" rel="noopener noreferrer">i-0f6a31fb56d7ab70b</a>`);
+    // The terminal and the CLI list each link under the table, as they do link buttons.
+    expect(renderPlainText(message)).toContain(`i-0f6a31fb56d7ab70b: ${aws}`);
     // A resource without a console page is its name alone.
     expect(slack).toContain(JSON.stringify({ type: 'raw_text', text: 'vol-0abc' }));
   });
