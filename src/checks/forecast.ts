@@ -93,6 +93,27 @@ export function forecastPeriodEnd(input: ForecastInput): Forecast & { actual: nu
   };
 }
 
+type PeriodForecast = ReturnType<typeof forecastPeriodEnd>;
+
+/**
+ * forecastPeriodEnd remembered for one run: the budget check and the status block of its alerts
+ * ask for the same teams' periods, and each is fitted once. Kept by the days' and charges' maps
+ * themselves, so it is for one snapshot, whose maps do not change while it is used.
+ */
+export function rememberedForecasts(): (input: ForecastInput) => PeriodForecast {
+  const byDays = new WeakMap<ReadonlyMap<string, number>, Map<ForecastInput['calendar'], Map<string, PeriodForecast>>>();
+  return (input) => {
+    let byCalendar = byDays.get(input.daily);
+    if (!byCalendar) byDays.set(input.daily, (byCalendar = new Map()));
+    let known = byCalendar.get(input.calendar);
+    if (!known) byCalendar.set(input.calendar, (known = new Map()));
+    const key = `${input.period.start}|${input.period.end}|${input.dataEnd}|${input.lookbackDays}`;
+    let forecast = known.get(key);
+    if (!forecast) known.set(key, (forecast = forecastPeriodEnd(input)));
+    return forecast;
+  };
+}
+
 interface Errors {
   /** Root mean square of the daily errors. */
   spread: number;

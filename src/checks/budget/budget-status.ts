@@ -24,6 +24,7 @@ export function budgetStatus(snapshot: BudgetSnapshot, policy: BudgetPolicy, now
   if (!snapshot.dataThrough) return [];
   const dataEnd = new Date(new Date(snapshot.dataThrough).getTime() + 86_399_999).toISOString().slice(0, 10);
   const statuses: BudgetStatus[] = [];
+  const forecastOf = policy.forecast ?? forecastPeriodEnd;
   for (const team of snapshot.teams) {
     if (!team.budget) continue;
     const today = dayInZone(now, team.timezone);
@@ -33,7 +34,7 @@ export function budgetStatus(snapshot: BudgetSnapshot, policy: BudgetPolicy, now
       ['weekly', team.budget.weekly, isoWeekOf(today)],
     ] as const) {
       if (amount === undefined) continue;
-      const f = forecastPeriodEnd({ daily, calendar: snapshot.calendar?.get(team.id), period, dataEnd, lookbackDays: policy.lookbackDays });
+      const f = forecastOf({ daily, calendar: snapshot.calendar?.get(team.id), period, dataEnd, lookbackDays: policy.lookbackDays });
       statuses.push({
         team: team.id,
         teamName: team.name ?? team.id,

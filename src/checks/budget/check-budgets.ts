@@ -3,7 +3,7 @@ import type { Team } from '../../domain/team.js';
 import { dayInZone, isoWeekLabel, isoWeekOf, monthOf, type Period } from '../../domain/period.js';
 import { dataEndDay } from '../../domain/data-through.js';
 import { compare } from '../compare.js';
-import { forecastPeriodEnd } from '../forecast.js';
+import { forecastPeriodEnd, type ForecastInput } from '../forecast.js';
 import type { CalendarDay } from '../../domain/cost-kind.js';
 
 /**
@@ -26,6 +26,8 @@ export interface BudgetSnapshot<T extends Team = Team> {
 
 export interface BudgetPolicy {
   lookbackDays: number;
+  /** How a period's end is forecast: forecastPeriodEnd, or its remembered form shared by a run (rememberedForecasts). */
+  forecast?: (input: ForecastInput) => ReturnType<typeof forecastPeriodEnd>;
 }
 
 /**
@@ -38,6 +40,7 @@ export function checkBudgets(snapshot: BudgetSnapshot, policy: BudgetPolicy, now
   if (!snapshot.dataThrough) return [];
   const dataEnd = dataEndDay(snapshot.dataThrough);
   const findings: Finding[] = [];
+  const forecastOf = policy.forecast ?? forecastPeriodEnd;
   for (const team of snapshot.teams) {
     const budget = team.budget;
     if (!budget) continue;
@@ -49,7 +52,7 @@ export function checkBudgets(snapshot: BudgetSnapshot, policy: BudgetPolicy, now
     ];
     for (const [cadence, amount, range, period] of cadences) {
       if (amount === undefined) continue;
-      const forecast = forecastPeriodEnd({
+      const forecast = forecastOf({
         daily,
         calendar: snapshot.calendar?.get(team.id),
         period: range,

@@ -2,7 +2,8 @@ import { checkBudgets } from './check-budgets.js';
 import { resolutionCause } from '../resolution-cause.js';
 import { budgetStatus, type BudgetStatus } from './budget-status.js';
 import { loadBudgetSnapshot, type LoadedBudgetSnapshot } from '../../snapshots/budget-snapshot.js';
-import type { BudgetSnapshot } from './check-budgets.js';
+import type { BudgetPolicy, BudgetSnapshot } from './check-budgets.js';
+import { rememberedForecasts } from '../forecast.js';
 import { alertGroup, reconcileFindings, type Alert, type Reconciliation } from '../reconcile.js';
 import { channelsOf, fanOut, inThreadOn, postOn } from '../../outbox/fan-out.js';
 import type { Deps } from '../../deps.js';
@@ -52,7 +53,8 @@ interface BudgetInput {
   /** The teams checked: all but those held. */
   teams: TeamConfig[];
   tracked: TrackedFinding[];
-  lookbackDays: number;
+  /** The forecast settings, with one remembered forecast per team and period for the whole run. */
+  policy: BudgetPolicy;
 }
 
 interface BudgetRun extends Reconciliation {
@@ -86,21 +88,15 @@ export function budgetCheck(options: BudgetCheckOptions = {}): CheckDefinition<'
       const periods = [...new Set(teams.flatMap((t) => periodsOf(t.timezone, now)))];
       const teamIds = new Set(teams.map((t) => t.id));
       const tracked = (await deps.store.findings.listForPeriods(periods)).filter((f) => teamIds.has(f.team));
-      return { snapshot, held, teams, tracked, lookbackDays: deps.config.forecast.lookbackDays };
+      // The check and its alerts' status block forecast the same teams' periods: each is fitted once.
+      const policy = { lookbackDays: deps.config.forecast.lookbackDays, forecast: rememberedForecasts() };
+      return { snapshot, held, teams, tracked, policy };
     },
-    evaluate: ({ snapshot, teams, lookbackDays }, now) => checkBudgets({ ...snapshot, teams }, { lookbackDays }, now),
+    evaluate: ({ snapshot, teams, policy }, now) => checkBudgets({ ...snapshot, teams }, policy, now),
     reconcile: (_deps, input, current) => ({ ...reconcileFindings(current, input.tracked), input, current }),
     async alerts(deps, { input, alerts, current }, now) {
       return [
-        ...(await addressAlerts(
-          deps,
-          input.teams,
-          alerts,
-          current,
-          now,
-          budgetStatus(input.snapshot, { lookbackDays: input.lookbackDays }, now),
-          input.snapshot,
-        )),
+        ...(await addressAlerts(deps, input.teams, alerts, current, now, budgetStatus(input.snapshot, input.policy, now), input.snapshot)),
         ...staleNotices(deps, input.held, input.snapshot.staleTeams, now),
         ...currencyNotices(deps, input.held, input.snapshot.unconvertible, now),
       ];
