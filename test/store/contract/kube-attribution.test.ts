@@ -110,6 +110,7 @@ describeStores('Kubernetes cost attribution', (store) => {
         commitmentEnd: null,
         provider: 'AWS',
         resourceName: null,
+        region: null,
       },
       {
         resourceId: `k8s:${SERVE}`,
@@ -124,6 +125,7 @@ describeStores('Kubernetes cost attribution', (store) => {
         provider: 'AWS',
         // The attribution line names the workload without its cluster.
         resourceName: 'vision/Deployment/serve',
+        region: null,
       },
     ]);
     // Rates and daily charges of machines read the bill as it is.
