@@ -16,7 +16,7 @@ export const configVerb: Verb = async (args, io) => {
     return 0;
   }
   if (action === 'validate') {
-    const { config, path } = loadConfig(values.config, io.env, io.cwd, CHAT_CHANNELS);
+    const { config, path } = loadConfig(values.config, CHAT_CHANNELS, io.env, io.cwd);
     const where = path ?? 'the embedded demo organisation (no burnrate.yml found)';
     io.out.write(`${where}: valid — ${config.teams.length} teams, ${config.sources.length} sources\n`);
     for (const warning of configWarnings(config)) io.out.write(`warning: ${warning}\n`);

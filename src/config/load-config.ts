@@ -16,7 +16,10 @@ export interface LoadedConfig {
 
 const DEFAULT_PATH = 'burnrate.yml';
 
-/** The chat platforms whose channel keys burnrate.yml may hold (the chat registry's `CHAT_CHANNELS`); none when not given. */
+/**
+ * The chat platforms whose channel keys burnrate.yml may hold (the chat registry's `CHAT_CHANNELS`).
+ * Always passed: a loader that forgot them would refuse every team's `slack:` and `msteams:` key.
+ */
 type Channels = readonly ChatChannelDeclaration[];
 
 /**
@@ -25,9 +28,9 @@ type Channels = readonly ChatChannelDeclaration[];
  */
 export function loadConfig(
   path: string | undefined,
+  channels: Channels,
   env: NodeJS.ProcessEnv = process.env,
   cwd = process.cwd(),
-  channels: Channels = [],
 ): LoadedConfig {
   const explicit = path ?? env.BURNRATE_CONFIG;
   if (!explicit) {
@@ -46,7 +49,7 @@ export function loadConfig(
   return { config: parseConfigFile(file, channels), path: file };
 }
 
-export function parseConfigFile(file: string, channels: Channels = []): Config {
+export function parseConfigFile(file: string, channels: Channels): Config {
   const stat = statSync(file);
   if (!stat.isFile())
     throw new BurnrateError(
@@ -55,10 +58,10 @@ export function parseConfigFile(file: string, channels: Channels = []): Config {
       'Point --config (or BURNRATE_CONFIG) at burnrate.yml itself.',
     );
   checkConfigSize(stat.size, file);
-  return parseConfigText(readFileSync(file, 'utf8'), file, channels);
+  return parseConfigText(readFileSync(file, 'utf8'), channels, file);
 }
 
-export function parseConfigText(text: string, source = 'burnrate.yml', channels: Channels = []): Config {
+export function parseConfigText(text: string, channels: Channels, source = 'burnrate.yml'): Config {
   const raw = readConfigYaml(text, source);
   const result = configSchemaWith(channels).safeParse(raw, { reportInput: true });
   if (!result.success) {
@@ -73,7 +76,7 @@ export function parseConfigText(text: string, source = 'burnrate.yml', channels:
 }
 
 /** JSON Schema of burnrate.yml, for editors (yaml-language-server) and docs. */
-export function configJsonSchema(channels: Channels = []): object {
+export function configJsonSchema(channels: Channels): object {
   // draft-07: the dialect editors' YAML plugins support best.
   return {
     title: 'burnrate.yml',

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { CHAT_CHANNELS, CHAT_PLATFORMS, checkChatCanServe, noRemoteChatLine, readChatSettings } from '../../src/chat/platforms.js';
-import { configJsonSchema } from '../../src/config/load-config.js';
+import { configJsonSchema } from '../support/config.js';
 import { configSchemaWith, teamSchema } from '../../src/config/schema.js';
 import { unownedTeam } from '../../src/config/unowned-team.js';
 import { BurnrateError } from '../../src/domain/errors.js';
@@ -12,7 +12,7 @@ const ids = (chats: ReturnType<typeof readChatSettings>) => chats.map((chat) => 
 const configSchema = configSchemaWith(CHAT_CHANNELS);
 /** The keys a team takes in burnrate.yml besides its own settings: a channel on each platform that declares one. */
 const CHAT_CHANNEL_KEYS = Object.keys(
-  (configJsonSchema(CHAT_CHANNELS) as { properties: { teams: { items: { properties: object } } } }).properties.teams.items.properties,
+  (configJsonSchema() as { properties: { teams: { items: { properties: object } } } }).properties.teams.items.properties,
 ).filter((key) => !(key in teamSchema.shape));
 
 describe('the chat platforms registry', () => {

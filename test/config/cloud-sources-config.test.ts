@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseConfigText } from '../../src/config/load-config.js';
+import { parseConfigText } from '../support/config.js';
 import { BurnrateError } from '../../src/domain/errors.js';
 
 function problems(text: string): string {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configWarnings } from '../../src/config/config-warnings.js';
-import { parseConfigText } from '../../src/config/load-config.js';
+import { parseConfigText } from '../support/config.js';
 import { cli, workDir } from '../support/run-cli.js';
 import { errorOf } from '../support/error-of.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseConfigText } from '../../src/config/load-config.js';
+import { parseConfigText } from '../support/config.js';
 import { lineNestedTooDeep } from '../../src/config/yaml-depth.js';
 import { errorOf } from '../support/error-of.js';
 import { cli, workDir } from '../support/run-cli.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configJsonSchema, parseConfigText } from '../../src/config/load-config.js';
+import { configJsonSchema, parseConfigText } from '../support/config.js';
 import { iso4217Codes, isIso4217 } from '../../src/domain/currency-codes.js';
 import { errorOf } from '../support/error-of.js';
 

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { parseConfigText } from '../../src/config/load-config.js';
+import { parseConfigText } from '../support/config.js';
 import { errorOf } from '../support/error-of.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 

@@ -5,14 +5,8 @@ import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CHAT_CHANNELS } from '../../src/chat/platforms.js';
-import * as loader from '../../src/config/load-config.js';
+import { configJsonSchema, loadConfig, parseConfigText } from '../support/config.js';
 import { errorOf } from '../support/error-of.js';
-
-// The loader as runtime and the CLI call it: with the chat registry's channel keys (slack, msteams).
-const parseConfigText = (text: string) => loader.parseConfigText(text, undefined, CHAT_CHANNELS);
-const loadConfig = (path: string | undefined, env: NodeJS.ProcessEnv, cwd: string) => loader.loadConfig(path, env, cwd, CHAT_CHANNELS);
-const configJsonSchema = () => loader.configJsonSchema(CHAT_CHANNELS);
 
 const valid = `
 ownership:

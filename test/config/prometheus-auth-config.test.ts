@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfigText } from '../../src/config/load-config.js';
+import { parseConfigText } from '../support/config.js';
 import { errorOf } from '../support/error-of.js';
 
 const withMetrics = (source: string) => `

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfigText } from '../../src/config/load-config.js';
+import { parseConfigText } from '../support/config.js';
 import { BurnrateError } from '../../src/domain/errors.js';
 
 function problemOf(text: string): string {

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseSnoozeDuration } from '../../src/actions/snooze-finding.js';
 import { dispatch } from '../../src/inbound/dispatcher.js';
 import { runCli } from '../../src/cli/run-cli.js';
-import { loadConfig } from '../../src/config/load-config.js';
+import { loadConfig } from '../support/config.js';
 import { BurnrateError } from '../../src/domain/errors.js';
 import { refreshSources } from '../../src/jobs/refresh-sources.js';
 import { demoConfig } from '../../src/providers/demo/demo-config.js';

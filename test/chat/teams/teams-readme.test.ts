@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CHAT_CHANNELS } from '../../../src/chat/platforms.js';
-import { parseConfigText } from '../../../src/config/load-config.js';
+import { parseConfigText } from '../../support/config.js';
 
 /** The Teams page of the docs, docs/teams.md. */
 function teamsSection(): string {
@@ -12,7 +11,7 @@ describe('the docs on Teams', () => {
   it('shows a burnrate.yml that the configuration accepts, with a Teams channel and Entra ids', () => {
     const yaml = /```yaml\n([\s\S]*?)```/.exec(teamsSection())?.[1]?.replace(/^ {3}/gm, '');
     if (!yaml) throw new Error('docs/teams.md lost its Teams burnrate.yml');
-    const config = parseConfigText(yaml, 'burnrate.yml', CHAT_CHANNELS);
+    const config = parseConfigText(yaml, 'burnrate.yml');
     expect(config.teams[0]?.msteams?.channel).toMatch(/^19:.+@thread\.tacv2$/);
     expect(config.admins).toHaveLength(1);
   });

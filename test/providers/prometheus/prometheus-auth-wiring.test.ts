@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseConfigText } from '../../../src/config/load-config.js';
+import { parseConfigText } from '../../support/config.js';
 import { prometheusGpu } from '../../../src/providers/prometheus/prometheus-gpu.js';
 import { FakePrometheus } from '../../fakes/fake-prometheus.js';
 

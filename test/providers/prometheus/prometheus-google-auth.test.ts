@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfigText } from '../../../src/config/load-config.js';
+import { parseConfigText } from '../../support/config.js';
 import { BurnrateError } from '../../../src/domain/errors.js';
 import { prometheusGpu } from '../../../src/providers/prometheus/prometheus-gpu.js';
 import { FakeGceMetadata } from '../../fakes/fake-gce-metadata.js';

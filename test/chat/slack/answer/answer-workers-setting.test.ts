@@ -5,7 +5,7 @@ import { answerWorkerCount } from '../../../../src/chat/slack/answer/answer-work
 import { createAnswerer } from '../../../../src/chat/slack/answer/create-answerer.js';
 import { WorkerAnswerer } from '../../../../src/chat/slack/answer/worker-answerer.js';
 import { dispatch } from '../../../../src/inbound/dispatcher.js';
-import { parseConfigText } from '../../../../src/config/load-config.js';
+import { parseConfigText } from '../../../support/config.js';
 import { BurnrateError } from '../../../../src/domain/errors.js';
 import { testDeps } from '../../../support/deps.js';
 
