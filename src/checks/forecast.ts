@@ -2,6 +2,7 @@ import type { Forecast } from '../domain/finding.js';
 import { addDays, daysBetween, daysOf, type Period } from '../domain/period.js';
 import type { CalendarDay } from '../domain/cost-kind.js';
 import { MODELS, RECENT_DAYS, type HistoryDay, type UsageModel } from './forecast/usage-models.js';
+import type { ForecastErrors, ForecastWorkings } from './forecast/forecast-workings.js';
 import { readChargeCalendar } from './forecast/charge-calendar.js';
 import { setAsideUnusualDays } from './forecast/unusual-days.js';
 
@@ -35,7 +36,7 @@ const Z80 = 1.2816;
  *   - an 80% range from the backtest's errors.
  * The forecast is on the same basis as what is spent so far: net of credits.
  */
-export function forecastPeriodEnd(input: ForecastInput): Forecast & { actual: number } {
+export function forecastPeriodEnd(input: ForecastInput): Forecast & { actual: number; explain(): ForecastWorkings } {
   const { daily, period, dataEnd, lookbackDays } = input;
   const total = (day: string) => daily.get(day) ?? 0;
   const calendarOf = (day: string) => {
@@ -43,9 +44,27 @@ export function forecastPeriodEnd(input: ForecastInput): Forecast & { actual: nu
     return c ? c.recurring + c.oneTime : 0;
   };
   const usage = (day: string) => total(day) - calendarOf(day);
-  const actual = sum(daysOf({ start: period.start, end: minDay(dataEnd, period.end) }).map(total));
+  const spentDays = daysOf({ start: period.start, end: minDay(dataEnd, period.end) });
+  const actual = sum(spentDays.map(total));
   const remaining = daysOf({ start: maxDay(dataEnd, period.start), end: period.end });
-  if (remaining.length === 0) return { actual, amount: actual, method: 'period complete: actual spend' };
+  // What the forecast is made of, told on demand from its own numbers: a run of the budget check pays nothing for it.
+  const workings =
+    (parts: Omit<ForecastWorkings['parts'], 'spent'>, fit: Partial<ForecastWorkings> = {}) =>
+    (): ForecastWorkings => ({
+      spent: {
+        read: { start: period.start, end: minDay(dataEnd, period.end) },
+        days: spentDays.map((day) => ({ day, amount: total(day) })),
+      },
+      remainingDays: remaining.length,
+      history: null,
+      fitted: null,
+      errors: null,
+      unusual: [],
+      ...fit,
+      parts: { spent: actual, ...parts },
+    });
+  const nothingAhead = { usageAhead: 0, provisionalTopUp: 0, creditsWithUsage: 0, chargesAhead: 0 };
+  if (remaining.length === 0) return { actual, amount: actual, method: 'period complete: actual spend', explain: workings(nothingAhead) };
 
   const provisional = addDays(dataEnd, -1);
   const first = firstDay(daily);
@@ -64,13 +83,15 @@ export function forecastPeriodEnd(input: ForecastInput): Forecast & { actual: nu
   const excluded = unusual.length > 0 ? { excluded: unusual } : {};
   if (days.length === 0) {
     const amount = actual + calendarAhead;
-    return { actual, amount, low: amount, high: amount, method: `no history yet: actual spend only${items}` };
+    const explain = workings({ ...nothingAhead, chargesAhead: calendarAhead });
+    return { actual, amount, low: amount, high: amount, method: `no history yet: actual spend only${items}`, explain };
   }
   const { model, name, errors } = days.length < MIN_DAYS_FOR_WEEKDAYS ? straightLine(days) : pickModel(days);
   const indexOf = (day: string) => daysBetween(history[0]!, day);
   // The remaining days follow one another: their positions count on from the first one's.
   const firstAhead = indexOf(remaining[0]!);
-  let projected = sum(remaining.map((day, k) => model.predict(day, firstAhead + k)));
+  const usageAhead = sum(remaining.map((day, k) => model.predict(day, firstAhead + k)));
+  let projected = usageAhead;
   // The provisional last day: completed to what the model expects of it when it shows less than a
   // day of it normally could (below the day's own 80% range), i.e. when it looks partly loaded.
   // Completing it whenever it is below the expectation would add noise's downside every time.
@@ -80,6 +101,7 @@ export function forecastPeriodEnd(input: ForecastInput): Forecast & { actual: nu
   }
   // Credits that accrue with usage: the usage to come earns its share of them.
   const net = 1 + charges.runRateShare;
+  const provisionalTopUp = projected - usageAhead;
   projected *= net;
   const half = Z80 * (errors.spread * Math.sqrt(remaining.length) + Math.abs(errors.bias) * remaining.length) * Math.abs(net);
   const amount = actual + projected + calendarAhead;
@@ -90,6 +112,10 @@ export function forecastPeriodEnd(input: ForecastInput): Forecast & { actual: nu
     high: amount + half,
     method: `${name}${items}; 80% range`,
     ...excluded,
+    explain: workings(
+      { usageAhead, provisionalTopUp, creditsWithUsage: projected - projected / net, chargesAhead: calendarAhead },
+      { history: { start: history[0]!, end: provisional, days: days.length }, fitted: model.fitted, errors, unusual },
+    ),
   };
 }
 
@@ -114,19 +140,14 @@ export function rememberedForecasts(): (input: ForecastInput) => PeriodForecast 
   };
 }
 
-interface Errors {
-  /** Root mean square of the daily errors. */
-  spread: number;
-  /** Mean daily error: a model that is off in one direction is off every remaining day. */
-  bias: number;
-}
+type Errors = ForecastErrors;
 
 /** A short history: its average day, its spread the history's own. */
 function straightLine(days: readonly HistoryDay[]): { model: UsageModel; name: string; errors: Errors } {
   const perDay = sum(days.map((d) => d.usage)) / days.length;
   const spread = Math.sqrt(sum(days.map((d) => (d.usage - perDay) ** 2)) / days.length);
   return {
-    model: { name: 'straight line', predict: () => perDay },
+    model: { name: 'straight line', predict: () => perDay, fitted: { kind: 'straight line', perDay } },
     name: `straight line from the last ${days.length === 1 ? 'day' : `${days.length} days`}`,
     errors: { spread, bias: 0 },
   };

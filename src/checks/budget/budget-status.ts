@@ -3,6 +3,7 @@ import type { Cadence } from '../../domain/finding.js';
 import { dayInZone, isoWeekOf, monthOf } from '../../domain/period.js';
 import type { BudgetSnapshot, BudgetPolicy } from './check-budgets.js';
 import { forecastPeriodEnd } from '../forecast.js';
+import type { ForecastWorkings } from '../forecast/forecast-workings.js';
 
 export interface BudgetStatus {
   team: string;
@@ -17,6 +18,8 @@ export interface BudgetStatus {
   /** The forecast's 80% range, when its method gives one. */
   forecastRange?: { low: number; high: number } | null;
   forecastMethod: string | null;
+  /** How `actual` and the forecast were made, told on demand from the same forecast (explain_figure); budgetStatus always sets it. */
+  explain?: () => ForecastWorkings;
 }
 
 /** Where each team stands against each of its budgets right now: for `budget` and the App Home. */
@@ -46,6 +49,7 @@ export function budgetStatus(snapshot: BudgetSnapshot, policy: BudgetPolicy, now
         forecast: team.budget.forecast ? f.amount : null,
         forecastRange: team.budget.forecast && f.low !== undefined && f.high !== undefined ? { low: f.low, high: f.high } : null,
         forecastMethod: team.budget.forecast ? f.method : null,
+        explain: f.explain,
       });
     }
   }

@@ -7,7 +7,20 @@ export interface UsageModel {
   /** What it is, in words a user can check: "weekday averages of the last 28 days at the last 7 days' level". */
   name: string;
   predict(day: string, index: number): number;
+  /** The level or trend it projects with, for a user to check the figure by hand. */
+  fitted: FittedUsage;
 }
+
+/**
+ * What a model learnt from the history: a straight line's average day; the weekday averages (Sunday
+ * first) and the level they are scaled to (1 + weight × (last week's level − 1)); or a trend's line
+ * (usage a day at the history's middle day, index `at`, and its slope a day; a slope noise alone
+ * could draw is 0) and its weekday factors.
+ */
+export type FittedUsage =
+  | { kind: 'straight line'; perDay: number }
+  | { kind: 'weekday level'; weekdayMeans: number[]; recentLevel: number; levelWeight: number; level: number }
+  | { kind: 'linear trend'; at: number; perDay: number; slope: number; fittedSlope: number; weekdayFactors: number[] };
 
 export interface HistoryDay {
   day: string;
@@ -48,10 +61,12 @@ export function weekdayProfileAtRecentLevel(history: readonly HistoryDay[]): Usa
   const expected = recent.reduce((s, h) => s + means[weekdayOf(h.day)]!, 0);
   const observed = recent.reduce((s, h) => s + h.usage, 0);
   const recentLevel = expected > 0 ? observed / expected : 1;
-  const level = 1 + levelWeight(ratios) * (recentLevel - 1);
+  const weight = levelWeight(ratios);
+  const level = 1 + weight * (recentLevel - 1);
   return {
     name: `weekday averages of the last ${history.length} days at the last ${recent.length} days' level`,
     predict: (day) => means[weekdayOf(day)]! * level,
+    fitted: { kind: 'weekday level', weekdayMeans: means, recentLevel, levelWeight: weight, level },
   };
 }
 
@@ -98,6 +113,7 @@ export function linearTrendWithWeekdays(history: readonly HistoryDay[]): UsageMo
   return {
     name: `linear trend over the last ${history.length} days with weekday factors`,
     predict: (day, index) => Math.max(0, meanY + slope * (index - meanX)) * factor[weekdayOf(day)]!,
+    fitted: { kind: 'linear trend', at: meanX, perDay: meanY, slope, fittedSlope: fitted, weekdayFactors: factor },
   };
 }
 
