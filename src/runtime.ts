@@ -4,7 +4,7 @@ import { CHAT_CHANNELS, readChatSettings } from './chat/platforms.js';
 import type { ChatPort } from './ports/chat-port.js';
 import { loadConfig } from './config/load-config.js';
 import type { Config } from './config/schema.js';
-import type { Deps } from './deps.js';
+import type { Deps, GpuDeps } from './deps.js';
 import { createLogger } from './log.js';
 import { buildGpuDeps } from './providers/gpu-registry.js';
 import { buildSources } from './providers/registry.js';
@@ -73,7 +73,17 @@ export async function buildRuntime(options: BuildOptions = {}): Promise<Runtime>
     clock: options.clock ?? (() => new Date()),
     log,
   };
-  const gpu = buildGpuDeps(config, env);
-  if (gpu) deps.gpu = gpu;
+  // The demo organisation's GPU fleet is built when a command first asks for it: the fleet and the
+  // price catalog behind it cost `spend` and `budgets`, which never read them, a tenth of their start.
+  let gpu: { value: GpuDeps | undefined } | undefined;
+  Object.defineProperty(deps, 'gpu', {
+    enumerable: true,
+    configurable: true,
+    get: () => (gpu ??= { value: buildGpuDeps(config, env) }).value,
+    set: (value: GpuDeps | undefined) => (gpu = { value }),
+  });
+  // GPU sources of the configuration's own are built at once (cheaply: their SDKs load on first use),
+  // so that a missing bearer token stops burnrate before anything runs.
+  if (config.gpu.metrics.length > 0 || config.gpu.inventory.length > 0) void deps.gpu;
   return { deps, configPath: path, dbPath: postgresUrl ? null : dbPath, close: () => store.close() };
 }
