@@ -17,6 +17,7 @@ import { addDays, daysBetween, weekdayOf } from '../src/domain/period.js';
 import { demoConfig } from '../src/providers/demo/demo-config.js';
 import { demoSpendRows } from '../src/providers/demo/demo-spend.js';
 import { mulberry32 } from '../src/providers/demo/random.js';
+import { focusExampleBill } from './anomaly-focus-bill.js';
 import { weekdayMean, zScore28 } from './anomaly-baselines.js';
 
 const POLICY = anomaliesSchema.parse({});
@@ -78,20 +79,46 @@ function injectionDay(random: () => number, room: number, weekday?: number): str
   return day;
 }
 
-const SHAPES: Record<string, (seed: number) => Series> = {
-  'none (false alerts only)': (seed) => ({ daily: base(seed), calendar: new Map(), labels: [] }),
-  'one-day spike (+3,000)': (seed) => {
-    const daily = base(seed);
+/** A team's bill without its anomalies: daily spend and the calendar items on it. */
+type Bill = Pick<Series, 'daily' | 'calendar'>;
+const plainBill = (seed: number): Bill => ({ daily: base(seed), calendar: new Map() });
+
+/** Shapes injected into a bill: the plain series' by default, the FOCUS examples' bill below. */
+const INJECTED: Record<string, (seed: number, bill?: (seed: number) => Bill) => Series> = {
+  'none (false alerts only)': (seed, bill = plainBill) => ({ ...bill(seed), labels: [] }),
+  'one-day spike (+3,000)': (seed, bill = plainBill) => {
+    const { daily, calendar } = bill(seed);
     const day = injectionDay(mulberry32(seed + 1), 1);
     add(daily, day, 3000);
-    return { daily, calendar: new Map(), labels: [{ start: day, end: day }] };
+    return { daily, calendar, labels: [{ start: day, end: day }] };
   },
-  'step up (+60% from a day on)': (seed) => {
-    const daily = base(seed);
+  'step up (+60% from a day on)': (seed, bill = plainBill) => {
+    const { daily, calendar } = bill(seed);
     const day = injectionDay(mulberry32(seed + 1), 20);
-    for (const [d, v] of daily) if (d >= day) daily.set(d, v * 1.6);
-    return { daily, calendar: new Map(), labels: [{ start: day, end: addDays(day, 2) }] };
+    for (const [d, v] of daily) if (d >= day) daily.set(d, v * 1.6 - 0.6 * oneOffOn(calendar, d));
+    return { daily, calendar, labels: [{ start: day, end: addDays(day, 2) }] };
   },
+  'runaway growing each hour (from 18:00)': (seed, bill = plainBill) => {
+    const { daily, calendar } = bill(seed);
+    const day = injectionDay(mulberry32(seed + 1), 3);
+    // $25 an hour more each hour from 18:00 until stopped two days later: 6 hours, then 24, then 24.
+    const hourly = (h: number) => 25 * h;
+    const sum = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => hourly(from + i + 1)).reduce((a, b) => a + b, 0);
+    add(daily, day, sum(0, 6));
+    add(daily, addDays(day, 1), sum(6, 30));
+    add(daily, addDays(day, 2), sum(30, 54));
+    return { daily, calendar, labels: [{ start: day, end: addDays(day, 2) }] };
+  },
+};
+
+/** A step up raises usage: the day's calendar items stay as they were. */
+function oneOffOn(calendar: ReadonlyMap<string, CalendarDay>, day: string): number {
+  const c = calendar.get(day);
+  return c ? c.recurring + c.oneTime : 0;
+}
+
+const SHAPES: Record<string, (seed: number) => Series> = {
+  ...INJECTED,
   'slow drift (+2% a day for 30 days)': (seed) => {
     const daily = base(seed);
     const day = injectionDay(mulberry32(seed + 1), 31);
@@ -100,17 +127,6 @@ const SHAPES: Record<string, (seed: number) => Series> = {
       daily.set(d, v * 1.02 ** n);
     }
     return { daily, calendar: new Map(), labels: [{ start: day, end: addDays(day, 30) }] };
-  },
-  'runaway growing each hour (from 18:00)': (seed) => {
-    const daily = base(seed);
-    const day = injectionDay(mulberry32(seed + 1), 3);
-    // $25 an hour more each hour from 18:00 until stopped two days later: 6 hours, then 24, then 24.
-    const hourly = (h: number) => 25 * h;
-    const sum = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => hourly(from + i + 1)).reduce((a, b) => a + b, 0);
-    add(daily, day, sum(0, 6));
-    add(daily, addDays(day, 1), sum(6, 30));
-    add(daily, addDays(day, 2), sum(30, 54));
-    return { daily, calendar: new Map(), labels: [{ start: day, end: addDays(day, 2) }] };
   },
   'weekend spike on a weekday-only team (+800)': (seed) => {
     const daily = base(seed, 0);
@@ -138,6 +154,22 @@ const SHAPES: Record<string, (seed: number) => Series> = {
     add(daily, purchase, 5000);
     calendar.set(purchase, { recurring: 0, oneTime: 5000 });
     return { daily, calendar, labels: [{ start: purchase, end: purchase }] };
+  },
+};
+
+const focusBill = (seed: number): Bill => focusExampleBill(seed, START, DAYS);
+
+/** The same injections on the FOCUS specification's examples as one team's bill (anomaly-focus-bill.ts). */
+const FOCUS_SHAPES: Record<string, (seed: number) => Series> = {
+  ...Object.fromEntries(Object.entries(INJECTED).map(([shape, make]) => [shape, (seed: number) => make(seed, focusBill)])),
+  // The specification's own one-year commitment bought upfront (purchase scenario 1: 8,760 One-Time), a second time.
+  'a new one-year commitment bought upfront (8,760, One-Time)': (seed) => {
+    const { daily, calendar } = focusBill(seed);
+    const day = injectionDay(mulberry32(seed + 1), 1);
+    add(daily, day, 8760);
+    const c = calendar.get(day) ?? { recurring: 0, oneTime: 0 };
+    calendar.set(day, { ...c, oneTime: c.oneTime + 8760 });
+    return { daily, calendar, labels: [{ start: day, end: day }] };
   },
 };
 
@@ -265,6 +297,13 @@ export function runAnomalyBacktest(): AnomalyBacktestRow[] {
     ),
   );
   rows.push(measure('demo teams, one spike of 3 usual days each', demoSeries()));
+  for (const [shape, make] of Object.entries(FOCUS_SHAPES))
+    rows.push(
+      measure(
+        `FOCUS examples' bill: ${shape}`,
+        Array.from({ length: PATHS }, (_, path) => make(2000 + path * 7)),
+      ),
+    );
   return rows;
 }
 
