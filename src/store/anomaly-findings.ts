@@ -1,11 +1,9 @@
 import type { AnomalyAnswer, AnomalyFinding, TrackedAnomalyFinding } from '../domain/anomaly-finding.js';
 import type { FindingChange } from '../domain/finding-change.js';
 import type { Session } from './session.js';
-import { SqlTrackedFindings } from './tracked-findings.js';
+import { SqlTrackedFindings, type TrackedFindingStore } from './tracked-findings.js';
 
-export interface AnomalyFindingStore {
-  listOpen(): Promise<TrackedAnomalyFinding[]>;
-  get(id: string): Promise<TrackedAnomalyFinding | null>;
+export interface AnomalyFindingStore extends TrackedFindingStore<TrackedAnomalyFinding> {
   /** Every anomaly (open or resolved) seen on or after `since` (ISO time): answers to learn from, a month to review. */
   seenSince(since: Date): Promise<TrackedAnomalyFinding[]>;
   /** Records the team's answer once: the first wins, a second returns it with first false. Null: no such anomaly. */

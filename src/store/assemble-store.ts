@@ -9,7 +9,6 @@ import { SqlClaimStore } from './claims.js';
 import { SqlCloudBudgetStore } from './cloud-budgets.js';
 import { SqlConsoleMessageStore } from './console-messages.js';
 import { SqlFindingStore } from './findings.js';
-import { SqlGpuFindingStore } from './gpu-findings.js';
 import { importBatches } from './import-batches.js';
 import { SqlInstanceActionStore } from './instance-actions.js';
 import { SqlInstanceOwnerStore } from './instance-owners.js';
@@ -25,8 +24,8 @@ import { SqlFreshnessStore } from './source-freshness.js';
 import { SqlSpendBreakdownStore } from './spend-breakdowns.js';
 import { SqlSpendStore } from './spend-daily.js';
 import { SqlSpotMigrationStore } from './spot-migrations.js';
-import type { Store } from './store.js';
-import { SqlSweepFindingStore } from './sweep-findings.js';
+import { FINDING_FAMILIES, type Store } from './store.js';
+import { SqlTrackedFindings } from './tracked-findings.js';
 
 /** What a database adds to the tables: where it is, whether replicas share it, when it is ready, who leads, closing. */
 export type StoreConnection = Pick<Store, 'location' | 'shared' | 'ready' | 'competeForLeadership' | 'close'>;
@@ -46,7 +45,7 @@ export function assembleStore(session: Session, leaseClock: LeaseClock, connecti
     acknowledgements: new SqlAcknowledgementStore(session),
     budgets: new SqlBudgetOverrideStore(session),
     console: new SqlConsoleMessageStore(session),
-    gpuFindings: new SqlGpuFindingStore(session),
+    gpuFindings: new SqlTrackedFindings(session, FINDING_FAMILIES.gpuFindings),
     keeps: new SqlKeepExceptionStore(session),
     instanceActions: new SqlInstanceActionStore(session),
     savings: new SqlSavingsLedgerStore(session),
@@ -54,7 +53,7 @@ export function assembleStore(session: Session, leaseClock: LeaseClock, connecti
     instanceOwners: new SqlInstanceOwnerStore(session),
     conversations: new SqlChatConversationStore(session),
     spotMigrations: new SqlSpotMigrationStore(session),
-    sweepFindings: new SqlSweepFindingStore(session),
+    sweepFindings: new SqlTrackedFindings(session, FINDING_FAMILIES.sweepFindings),
     anomalyFindings: new SqlAnomalyFindingStore(session),
     claims: new SqlClaimStore(session),
     proposals: new SqlActionProposalStore(session),

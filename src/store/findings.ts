@@ -1,13 +1,10 @@
 import type { Finding, TrackedFinding } from '../domain/finding.js';
-import type { FindingChange } from '../domain/finding-change.js';
 import type { Session } from './session.js';
-import { applyTrackedChange, SqlTrackedFindings } from './tracked-findings.js';
+import { SqlTrackedFindings, type TrackedFindingStore } from './tracked-findings.js';
 
-export interface FindingStore {
+export interface FindingStore extends TrackedFindingStore<TrackedFinding> {
   /** Tracked findings of the given periods (open and resolved), to reconcile a new run against. */
   listForPeriods(periods: readonly string[]): Promise<TrackedFinding[]>;
-  listOpen(): Promise<TrackedFinding[]>;
-  get(id: string): Promise<TrackedFinding | null>;
 }
 
 /** Budget findings, their times kept as ISO text. */
@@ -27,7 +24,3 @@ export class SqlFindingStore extends SqlTrackedFindings<TrackedFinding> implemen
     return periods.length === 0 ? [] : this.list(d.inList('subject'), [d.list(periods)]);
   }
 }
-
-/** Applies a budget check's changes inside the caller's (recordRun's) transaction: a finding it opens is 'new' until seen again. */
-export const applyFindingChange = (tx: Session, change: FindingChange<Finding>, now: Date): Promise<void> =>
-  applyTrackedChange(tx, 'budget', (f) => f.period, 'restarts', change, now, 'new');

@@ -1,18 +1,19 @@
 import type { FindingChange } from '../domain/finding-change.js';
 import { applyAnomalyFindingChange } from './anomaly-findings.js';
-import { applyFindingChange } from './findings.js';
-import { applyGpuFindingChange } from './gpu-findings.js';
 import { enqueueOutbox } from './outbox-table.js';
 import type { OutboxDraft } from './outbox-records.js';
 import type { Session } from './session.js';
 import { FINDING_FAMILIES, type FindingTable, type FindingTables } from './store.js';
-import { applySweepFindingChange } from './sweep-findings.js';
+import { applyTrackedChange } from './tracked-findings.js';
 
-/** How each table of findings takes a run's changes. */
+/**
+ * How each table of findings takes a run's changes: a budget finding is 'new' until seen again; an
+ * instance idle again keeps when it was first seen; an anomaly keeps the team's answer.
+ */
 const APPLY_CHANGE: { [T in FindingTable]: (tx: Session, change: FindingChange<FindingTables[T]>, now: Date) => Promise<void> } = {
-  findings: applyFindingChange,
-  gpuFindings: applyGpuFindingChange,
-  sweepFindings: applySweepFindingChange,
+  findings: (tx, change, now) => applyTrackedChange(tx, FINDING_FAMILIES.findings, (f) => f.period, 'restarts', change, now, 'new'),
+  gpuFindings: (tx, change, now) => applyTrackedChange(tx, FINDING_FAMILIES.gpuFindings, (f) => f.instanceId, 'kept', change, now),
+  sweepFindings: (tx, change, now) => applyTrackedChange(tx, FINDING_FAMILIES.sweepFindings, (f) => f.sweep, 'restarts', change, now),
   anomalyFindings: applyAnomalyFindingChange,
 };
 

@@ -1,10 +1,10 @@
 import type { AnomalyFinding } from '../domain/anomaly-finding.js';
 import type { Finding } from '../domain/finding.js';
 import type { FindingChange } from '../domain/finding-change.js';
-import type { GpuFinding } from '../domain/gpu-finding.js';
+import type { GpuFinding, TrackedGpuFinding } from '../domain/gpu-finding.js';
 import type { SpendBatch } from '../domain/spend.js';
 import type { ImportOptions, ImportSummary } from '../domain/spend-import.js';
-import type { SweepFinding } from '../domain/sweep-finding.js';
+import type { SweepFinding, TrackedSweepFinding } from '../domain/sweep-finding.js';
 import type { AcknowledgementStore } from './acknowledgements.js';
 import type { AnomalyFindingStore } from './anomaly-findings.js';
 import type { AuditLog } from './audit-log.js';
@@ -16,7 +16,6 @@ import type { ClaimStore } from './claims.js';
 import type { CloudBudgetStore } from './cloud-budgets.js';
 import type { ConsoleMessageStore } from './console-messages.js';
 import type { FindingStore } from './findings.js';
-import type { GpuFindingStore } from './gpu-findings.js';
 import type { InstanceActionStore } from './instance-actions.js';
 import type { SavingsLedgerStore } from './savings-ledger.js';
 import type { KubeUsageStore } from './kube-usage.js';
@@ -31,7 +30,7 @@ import type { FreshnessStore } from './source-freshness.js';
 import type { SpendBreakdownStore } from './spend-breakdowns.js';
 import type { SpendStore } from './spend-daily.js';
 import type { SpotMigrationStore } from './spot-migrations.js';
-import type { SweepFindingStore } from './sweep-findings.js';
+import type { TrackedFindingStore } from './tracked-findings.js';
 
 // The store: each table's contract and its one implementation (store/<table>.ts), over the embedded
 // SQLite file or a Postgres database several replicas share (assemble-store.ts); records in domain/.
@@ -69,7 +68,7 @@ export interface Store {
   acknowledgements: AcknowledgementStore;
   budgets: BudgetOverrideStore;
   console: ConsoleMessageStore;
-  gpuFindings: GpuFindingStore;
+  gpuFindings: TrackedFindingStore<TrackedGpuFinding>;
   keeps: KeepExceptionStore;
   instanceActions: InstanceActionStore;
   savings: SavingsLedgerStore;
@@ -77,7 +76,7 @@ export interface Store {
   instanceOwners: InstanceOwnerStore;
   conversations: ChatConversationStore;
   spotMigrations: SpotMigrationStore;
-  sweepFindings: SweepFindingStore;
+  sweepFindings: TrackedFindingStore<TrackedSweepFinding>;
   anomalyFindings: AnomalyFindingStore;
   claims: ClaimStore;
   /** What assistants proposed through the MCP server. */

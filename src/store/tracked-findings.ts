@@ -28,8 +28,14 @@ function toTracked<T>(row: TrackedRow): T {
   } as T;
 }
 
+/** A check's findings as it reads them back: the open ones, and one by id. */
+export interface TrackedFindingStore<T> {
+  listOpen(): Promise<T[]>;
+  get(id: string): Promise<T | null>;
+}
+
 /** Reads one check's findings (JSON bodies with their state) from the one findings table, ids in byte order. */
-export class SqlTrackedFindings<T> {
+export class SqlTrackedFindings<T> implements TrackedFindingStore<T> {
   constructor(
     protected readonly db: Session,
     private readonly family: string,
