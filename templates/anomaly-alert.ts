@@ -2,7 +2,7 @@ import { dimensionName, type AnomalyFinding, type AnomalyMatch, type ProviderAno
 import { ACTION_IDS } from '../src/domain/action-ids.js';
 import { formatMoney } from '../src/domain/money.js';
 import { shortDate } from './freshness.js';
-import { timeOf, type Block, type Mention, type Message } from './message.js';
+import { timeOf, type Block, type Button, type Mention, type Message } from './message.js';
 
 /** Action ids of the buttons on an anomaly alert; the handlers live in src/actions/. */
 export const ANOMALY_ACTIONS = {
@@ -11,6 +11,7 @@ export const ANOMALY_ACTIONS = {
   snooze: ACTION_IDS.budgetSnooze,
   stop: ACTION_IDS.instanceStop,
   stopSweep: ACTION_IDS.sweepStop,
+  details: ACTION_IDS.findingDetails,
 } as const;
 
 export interface AnomalyAlertData {
@@ -48,7 +49,11 @@ export function anomalyWhy(f: Pick<AnomalyFinding, 'excess' | 'currency' | 'driv
   return `+${money(f.excess)} vs usual${over}${tops.length ? `: ${tops.join(', ')}` : ''}`;
 }
 
-/** A spend anomaly: what was spent against what was expected, what moved, and the team's answer. */
+/**
+ * A spend anomaly: what was spent against what was expected and what moved most, short enough for a
+ * phone, the team's answer, and the buttons; the evidence (deviations, every driver, the cloud's own
+ * view, caveats, what an Expected answer accepts) is one Details click away (anomalyDetails).
+ */
 export function anomalyAlert(data: AnomalyAlertData): Message {
   const f = data.finding;
   const money = (n: number) => formatMoney(n, f.currency);
@@ -63,15 +68,65 @@ export function anomalyAlert(data: AnomalyAlertData): Message {
         ? `🔺 ${data.teamName}: GPU spend anomaly, +${money(f.excess)} vs usual since ${since}`
         : `🔺 ${data.teamName}: spend anomaly, +${money(f.excess)} vs usual on ${when}`;
   const spent = f.provisional ? `${money(f.actual)} so far` : money(f.actual);
+  // The resource that moved most says what to look at (else the first dimension that moved); once
+  // answered or resolved, what came of it takes its place.
+  const lead = f.drivers.find((d) => d.dimension === 'resource') ?? f.drivers[0];
+  const top =
+    lead && !alone && !f.answer && !data.resolved
+      ? `; ${Math.round(lead.share * 100)}% from ${dimensionName(lead.dimension)} ${lead.key}`
+      : '';
   const blocks: Block[] = [
     { type: 'header', text: headline },
     {
       type: 'text',
       text: alone
-        ? `${alone.label}: **${money(f.actual)}** spent ${f.started === f.day ? `on ${when}` : `from ${shortDate(f.started)} to ${when}`} against **${money(f.expected)}** it expected. ${rootCausesOf(alone, money)}`
+        ? `**${money(f.actual)}** spent ${spanOf(f)} against **${money(f.expected)}** it expected.`
         : f.hourly
-          ? `**${money(f.actual)}** spent on GPU machines in the ${f.hourly.hours} hours since ${since} against **${money(f.expected)}** usual for those hours (${f.deviations} robust deviations above in the latest); at this rate +${money(f.hourly.perDay)} a day. ${anomalyWhy(f)}.`
-          : `**${spent}** spent on ${when} against **${money(f.expected)}** expected (${f.deviations} robust deviations above). ${anomalyWhy(f)}. Started ${shortDate(f.started)}.`,
+          ? `**${money(f.actual)}** on GPU machines in ${f.hourly.hours} hours, **${money(f.expected)}** usual${top}.`
+          : `**${spent}** spent on ${when}, **${money(f.expected)}** expected${top}.`,
+    },
+  ];
+  if (f.answer && data.answeredBy) {
+    const verdict = f.answer.verdict === 'expected' ? 'Expected' : 'Not expected';
+    blocks.push({ type: 'mentions', lead: `Answered ${verdict} ${timeOf(new Date(f.answer.at))} by`, people: [data.answeredBy] });
+  }
+  if (data.resolved)
+    blocks.push({
+      type: 'context',
+      text: f.answer?.verdict === 'expected' ? 'Accepted as expected.' : 'Spend is back within its expected range.',
+    });
+  const details = { action: ANOMALY_ACTIONS.details, label: 'Details', value: JSON.stringify({ f: f.id }) };
+  if (data.resolved || f.answer) blocks.push({ type: 'actions', buttons: [details] });
+  else blocks.push(buttonsOf(f, details));
+  // What would end it, where another check found it: a team that did not expect it stops it here.
+  if (!data.resolved && f.answer?.verdict !== 'expected' && f.matches?.length) blocks.push(stopButtonsOf(f.matches));
+  return { summary: headline, blocks };
+}
+
+/** "on 3 Dec" or "from 1 Dec to 3 Dec": the days an anomaly covers. */
+function spanOf(f: Pick<AnomalyFinding, 'started' | 'day'>): string {
+  return f.started === f.day ? `on ${shortDate(f.day)}` : `from ${shortDate(f.started)} to ${shortDate(f.day)}`;
+}
+
+/**
+ * What the Details button answers for an anomaly: the figures against the expected value and how far
+ * beyond it, every dimension that moved, the cloud's own anomaly, the caveats (new charges, a day still
+ * filling in, short history, hour-by-hour figures), the resources other checks found, and what an
+ * Expected answer accepts from now on.
+ */
+export function anomalyDetails(f: AnomalyFinding, teamName: string): Message {
+  const money = (n: number) => formatMoney(n, f.currency);
+  const when = shortDate(f.day);
+  const alone = f.provider?.alone ? f.provider : null;
+  const spent = f.provisional ? `${money(f.actual)} so far` : money(f.actual);
+  const blocks: Block[] = [
+    {
+      type: 'text',
+      text: alone
+        ? `**${teamName}**: ${alone.label}: **${money(f.actual)}** spent ${spanOf(f)} against **${money(f.expected)}** it expected. ${rootCausesOf(alone, money)}`
+        : f.hourly
+          ? `**${teamName}**: **${money(f.actual)}** spent on GPU machines in the ${f.hourly.hours} hours since ${timeOf(new Date(f.hourly.startedAt))} against **${money(f.expected)}** usual for those hours (${f.deviations} robust deviations above in the latest); at this rate +${money(f.hourly.perDay)} a day. ${anomalyWhy(f)}.`
+          : `**${teamName}**: **${spent}** spent on ${when} against **${money(f.expected)}** expected (${f.deviations} robust deviations above). ${anomalyWhy(f)}. Started ${shortDate(f.started)}.`,
     },
   ];
   if (f.provider && !alone)
@@ -112,26 +167,13 @@ export function anomalyAlert(data: AnomalyAlertData): Message {
   if (notes.length > 0) blocks.push({ type: 'context', text: notes.join(' ') });
   if (f.matches?.length)
     blocks.push({ type: 'context', text: `On the resources that moved: ${f.matches.map((m) => m.label).join(', ')}.` });
-  if (f.answer && data.answeredBy) {
-    const verdict = f.answer.verdict === 'expected' ? 'Expected' : 'Not expected';
-    blocks.push({ type: 'mentions', lead: `Answered ${verdict} ${timeOf(new Date(f.answer.at))} by`, people: [data.answeredBy] });
-    if (f.answer.accepted)
-      blocks.push({
-        type: 'context',
-        text: `From now on a rise of up to ${money(f.answer.accepted.delta)} a day in ${dimensionName(f.answer.accepted.dimension)} ${f.answer.accepted.key} is taken as expected.${f.answer.reason ? ` Reason: ${f.answer.reason}` : ''}`,
-      });
-  }
-  if (data.resolved)
+  if (f.answer?.accepted)
     blocks.push({
       type: 'context',
-      text: f.answer?.verdict === 'expected' ? 'Accepted as expected.' : 'Spend is back within its expected range.',
+      text: `From now on a rise of up to ${money(f.answer.accepted.delta)} a day in ${dimensionName(f.answer.accepted.dimension)} ${f.answer.accepted.key} is taken as expected.${f.answer.reason ? ` Reason: ${f.answer.reason}` : ''}`,
     });
-  else {
-    if (!f.answer) blocks.push(buttonsOf(f));
-    // What would end it, where another check found it: a team that did not expect it stops it here.
-    if (f.answer?.verdict !== 'expected' && f.matches?.length) blocks.push(stopButtonsOf(f.matches));
-  }
-  return { summary: headline, blocks };
+  blocks.push({ type: 'context', text: `finding ${f.id}` });
+  return { summary: `Details: ${teamName}, spend anomaly of ${shortDate(f.started)}`, blocks };
 }
 
 /** Where an answer goes: to the provider as feedback, or (its API takes none) nowhere but burnrate. */
@@ -161,13 +203,14 @@ function rootCausesOf(note: ProviderAnomalyNote, money: (n: number) => string): 
   return causes.length ? `Root causes: ${causes.join('; ')}.` : 'No root cause given.';
 }
 
-function buttonsOf(f: AnomalyFinding): Block {
+function buttonsOf(f: AnomalyFinding, details: Button): Block {
   const value = (extra: object = {}) => JSON.stringify({ f: f.id, ...extra });
   return {
     type: 'actions',
     buttons: [
       { action: ANOMALY_ACTIONS.expected, label: 'Expected', value: value(), style: 'primary' },
       { action: ANOMALY_ACTIONS.notExpected, label: 'Not expected', value: value(), style: 'danger' },
+      details,
     ],
     select: {
       action: ANOMALY_ACTIONS.snooze,

@@ -47,12 +47,17 @@ describe('the anomaly check on a bill with a runaway sweep', () => {
     // One message to the team's channel, with why and the answers.
     expect(first.queued).toHaveLength(1);
     const alert = text(first.queued[0]!.message);
-    expect(alert).toContain(`from resource ${RUNAWAY_RESOURCE}`);
-    expect(alert).toContain('Started 8 Nov');
+    expect(alert).toContain('vs usual on 9 Nov');
     expect(first.queued[0]!.message.blocks.find((b) => b.type === 'actions')).toMatchObject({
-      buttons: [{ label: 'Expected' }, { label: 'Not expected' }],
+      buttons: [{ label: 'Expected' }, { label: 'Not expected' }, { label: 'Details' }],
       select: { placeholder: 'Snooze…' },
     });
+    // Why, and since when, one Details click away: answered to the one who clicked, nothing changed.
+    const details = await dispatchClick(deps, CAROL, 'finding.details', { f: finding.id });
+    expect(details.privates).toHaveLength(1);
+    expect(details.updates).toHaveLength(0);
+    expect(text(details.privates[0]!)).toContain(`from resource ${RUNAWAY_RESOURCE}`);
+    expect(text(details.privates[0]!)).toContain('Started 8 Nov');
 
     // Another team's member may not answer; the owner may, once.
     const refused = await dispatchClick(deps, ALICE, 'anomaly.expected', { f: finding.id });
@@ -60,7 +65,8 @@ describe('the anomaly check on a bill with a runaway sweep', () => {
     const answered = await dispatchClick(deps, CAROL, 'anomaly.expected', { f: finding.id });
     expect(answered.updates).toHaveLength(1);
     expect(text(answered.updates[0]!)).toContain('Answered Expected');
-    expect(text(answered.updates[0]!)).toContain(`a rise of up to $5,000.00 a day in resource ${RUNAWAY_RESOURCE}`);
+    const accepted = await dispatchClick(deps, CAROL, 'finding.details', { f: finding.id });
+    expect(text(accepted.privates[0]!)).toContain(`a rise of up to $5,000.00 a day in resource ${RUNAWAY_RESOURCE}`);
     const again = await dispatchClick(deps, CAROL, 'anomaly.not-expected', { f: finding.id });
     expect(again.text()).toContain(`Already answered Expected by ${CAROL}`);
     expect((await deps.store.audit.list()).map((e) => `${e.action} ${e.result}`)).toEqual([
@@ -164,7 +170,8 @@ describe('the anomaly check on a bill with a runaway sweep', () => {
     expect(finding!.matches).toEqual([{ kind: 'sweep', findingId: sweep.id, label: 'sweep lr-warmup' }]);
     // The message queued for the team's channel.
     const message = run.queued[0]!.message;
-    expect(text(message)).toContain('On the resources that moved: sweep lr-warmup.');
+    const details = await dispatchClick(deps, TEAM.owners[0]!, 'finding.details', { f: finding!.id });
+    expect(text(details.privates[0]!)).toContain('On the resources that moved: sweep lr-warmup.');
     const stop = message.blocks
       .filter((b) => b.type === 'actions')
       .flatMap((b) => b.buttons)

@@ -3,7 +3,7 @@ import { anomalyCheck } from '../../src/checks/anomalies/definition.js';
 import { runCheck } from '../../src/jobs/run-check.js';
 import type { KubeUsageRow } from '../../src/domain/kube-usage.js';
 import type { SpendRow } from '../../src/domain/spend.js';
-import { anomalyAlert } from '../../templates/anomaly-alert.js';
+import { anomalyDetails } from '../../templates/anomaly-alert.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { testDeps } from '../support/deps.js';
 import { CAROL } from '../support/demo-org.js';
@@ -48,7 +48,7 @@ describe('what moved, by account, region and usage type', () => {
     expect(drivers('account')).toEqual([['222233334444', sumOf((r) => r.subAccount === '222233334444'), 0]]);
     expect(drivers('x_UsageType')).toEqual([['USW2-ml.p5.48xlarge', sumOf((r) => r.extensions !== undefined && r.extensions !== null), 0]]);
     // The line of why names the further dimensions carrying most of the excess, after resource and service.
-    const text = renderPlainText(anomalyAlert({ teamName: 'ML', finding: finding!, resolved: false }));
+    const text = renderPlainText(anomalyDetails(finding!, 'ML'));
     expect(text).toMatch(/% from account 222233334444/);
     expect(text).toMatch(/% from region us-west-2/);
     expect(text).toMatch(/% from usage type USW2-ml\.p5\.48xlarge/);
@@ -90,7 +90,7 @@ describe('what moved, by account, region and usage type', () => {
     const drivers = (dimension: string) => finding!.drivers.filter((d) => d.dimension === dimension).map((d) => [d.key, d.amount, d.usual]);
     expect(drivers('namespace')).toEqual([['sweeps', nodeBill, 0]]);
     expect(drivers('workload')).toEqual([['sweeps/Job/llm-sweep-17', nodeBill, 0]]);
-    const text = renderPlainText(anomalyAlert({ teamName: 'ML', finding: finding!, resolved: false }));
+    const text = renderPlainText(anomalyDetails(finding!, 'ML'));
     expect(text).toContain('% from workload sweeps/Job/llm-sweep-17');
   });
 });

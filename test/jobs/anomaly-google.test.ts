@@ -4,6 +4,7 @@ import { configSchema } from '../../src/config/schema.js';
 import { runCheck } from '../../src/jobs/run-check.js';
 import { buildSources } from '../../src/providers/registry.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
+import { anomalyDetails } from '../../templates/anomaly-alert.js';
 import { FakeGoogleAnomalies } from '../fakes/fake-google-anomalies.js';
 import { fakeGoogleAuth } from '../fakes/fake-google-cloud.js';
 import { CAROL } from '../support/demo-org.js';
@@ -106,8 +107,10 @@ describe("Google Cloud's cost anomalies in the anomaly check", () => {
     expect(run.findings[0]).toMatchObject({ started: '2026-11-09', day: '2026-11-09', actual: 4410.25, expected: 1200, excess: 3210.25 });
     const alert = renderPlainText(run.queued[0]!.message);
     expect(alert).toContain("Google Cloud's cost anomaly detection: +$3,210.25 vs expected since 9 Nov");
-    expect(alert).toContain('Root causes: service Vertex AI (+$2,889.23); usage type Vertex AI: Training on A100 80GB (+$2,568.20).');
-    expect(alert).toContain('its API takes no feedback, so an answer here stays in burnrate.');
+    // Its causes, and where an answer goes, are in the alert's Details.
+    const details = renderPlainText(anomalyDetails(run.findings[0]!, 'ML'));
+    expect(details).toContain('Root causes: service Vertex AI (+$2,889.23); usage type Vertex AI: Training on A100 80GB (+$2,568.20).');
+    expect(details).toContain('its API takes no feedback, so an answer here stays in burnrate.');
     // One window of 30 days (both ends included in Google's filter), every page, with the token.
     expect(fake.calls.map((c) => [c.parent, c.query.get('filter'), c.query.get('pageToken'), c.token !== null])).toEqual([
       [PARENT, 'start_time = "20261010" AND end_time = "20261109"', null, true],
@@ -130,7 +133,7 @@ describe("Google Cloud's cost anomalies in the anomaly check", () => {
     expect(run.findings.map((f) => f.id)).toEqual(['anomaly:ml:2026-11-08']);
     expect(run.findings[0]!.provider).toMatchObject({ id: `${PARENT}/anomalies/g-1`, alone: false, impact: 3210.25, noFeedback: true });
     expect(run.queued).toHaveLength(1);
-    expect(renderPlainText(run.queued[0]!.message)).toContain(
+    expect(renderPlainText(anomalyDetails(run.findings[0]!, 'ML'))).toContain(
       "Google Cloud's cost anomaly detection found it too (since 9 Nov, +$3,210.25).",
     );
   });

@@ -84,7 +84,10 @@ describe('the hourly anomaly check on GPU metrics', () => {
     const alert = renderPlainText(run.queued[0]!.message);
     expect(alert).toContain('GPU spend anomaly');
     expect(alert).toContain(`from resource llm-sweep-17 (${SWEEP})`);
-    expect(alert).toContain("before the day's bill");
+    // How it was found, and what it costs a day at this rate, one Details click away.
+    const details = renderPlainText((await dispatchClick(deps, CAROL, 'finding.details', { f: finding.id })).privates[0]!);
+    expect(details).toContain("before the day's bill");
+    expect(details).toContain('a day.');
 
     // The next run within the same hour says nothing more.
     expect((await runCheck(deps, anomalyCheck(undefined, 'hourly'))).queued).toEqual([]);

@@ -4,6 +4,7 @@ import { configSchema } from '../../src/config/schema.js';
 import { runCheck } from '../../src/jobs/run-check.js';
 import { buildSources } from '../../src/providers/registry.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
+import { anomalyDetails } from '../../templates/anomaly-alert.js';
 import type { FakeAwsBilling } from '../fakes/fake-aws-billing.js';
 import {
   ANOMALY_MONITOR as MONITOR,
@@ -62,7 +63,8 @@ describe("AWS Cost Anomaly Detection's anomalies in the anomaly check", () => {
     expect(run.queued).toHaveLength(1);
     const alert = renderPlainText(run.queued[0]!.message);
     expect(alert).toContain('AWS Cost Anomaly Detection: +$4,210.00 vs expected since 8 Nov');
-    expect(alert).toContain(
+    // Its root causes are in the alert's Details.
+    expect(renderPlainText(anomalyDetails(run.findings[0]!, 'ML'))).toContain(
       'Root causes: service Amazon SageMaker, account ml-prod, region us-east-1, usage type USE1-ml.p5.48xlarge (+$3,283.80).',
     );
     // One window of days, for the configured monitor only.
@@ -97,7 +99,9 @@ describe("AWS Cost Anomaly Detection's anomalies in the anomaly check", () => {
     expect(run.queued).toHaveLength(1);
     const alert = renderPlainText(run.queued[0]!.message);
     expect(alert).toContain('spend anomaly, +$');
-    expect(alert).toContain('AWS Cost Anomaly Detection found it too (since 8 Nov, +$4,210.00).');
+    expect(renderPlainText(anomalyDetails(run.findings[0]!, 'ML'))).toContain(
+      'AWS Cost Anomaly Detection found it too (since 8 Nov, +$4,210.00).',
+    );
 
     // A double click, both at once: one answer, one feedback.
     await Promise.all([

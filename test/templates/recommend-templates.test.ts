@@ -9,7 +9,8 @@ import { renderBlockKit } from '../../templates/render/block-kit.js';
 import { renderHtml } from '../../templates/render/html.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { spotApprovalPending, spotMigrated, spotReverted } from '../../templates/spot-migration.js';
-import { sweepAlert } from '../../templates/sweep-alert.js';
+import { sweepAlert, sweepDetails } from '../../templates/sweep-alert.js';
+import { firstSectionWords } from '../support/first-section.js';
 import { rightSize, spot } from '../support/recommendations.js';
 import { adaptiveCardProblems, checkSlackLimits, type SlackBlock } from '../support/platform-limits.js';
 
@@ -109,6 +110,7 @@ const messages: Record<string, Message> = {
       instances: [sweep.instances[0]!.instanceId],
     },
   }),
+  'sweep details': sweepDetails(sweep, 'LLM Training'),
 };
 
 describe.each(Object.entries(messages))('%s', (_name, message) => {
@@ -120,6 +122,39 @@ describe.each(Object.entries(messages))('%s', (_name, message) => {
     const html = renderHtml(message);
     expect(html).not.toContain('<gpu>');
     expect({ blocks, card, text: renderPlainText(message), html }).toMatchSnapshot();
+  });
+});
+
+describe('a sweep alert on a phone', () => {
+  it('says what, how much and the buttons in at most 25 words; its instances follow the buttons, how they are counted is in Details', () => {
+    const alerts = {
+      spend: sweepAlert({ teamName: 'LLM Training', finding: sweep, dryRun: true }),
+      'GPU-hours': sweepAlert({
+        teamName: 'LLM Training',
+        finding: { ...sweep, kind: 'sweep.gpu-hours', cap: 500, value: 710.7 },
+        dryRun: false,
+      }),
+    };
+    for (const [name, alert] of Object.entries(alerts)) {
+      expect(firstSectionWords(alert).lead, name).toBeLessThanOrEqual(25);
+      const buttons = alert.blocks.filter((b) => b.type === 'actions').flatMap((b) => b.buttons.map((x) => x.label));
+      expect(buttons, name).toEqual(['Stop sweep', 'Details']);
+      expect(renderPlainText(alert), name).toContain('llm-sweep-1');
+    }
+    // Stopped, Details stays.
+    expect(
+      messages['sweep alert stopped']!.blocks.filter((b) => b.type === 'actions').flatMap((b) => b.buttons.map((x) => x.label)),
+    ).toEqual(['Details']);
+    const details = renderPlainText(messages['sweep details']!);
+    for (const said of [
+      'Window',
+      'the last 7 days',
+      'GPU-hours',
+      'not from the bill',
+      'Stop sweep leaves protected instances running',
+      `finding ${sweep.id}`,
+    ])
+      expect(details).toContain(said);
   });
 });
 

@@ -25,7 +25,7 @@ import { loadDriverTotals } from '../../snapshots/anomaly-drivers.js';
 import { loadFxRates } from '../../snapshots/fx-rates.js';
 import { mentionOf } from '../../ports/people-directory.js';
 import type { ChatPort } from '../../ports/chat-port.js';
-import { anomalyAlert } from '../../../templates/anomaly-alert.js';
+import { anomalyAlert, anomalyDetails } from '../../../templates/anomaly-alert.js';
 
 export interface AnomalyCheckResult {
   findings: (AnomalyFinding & { state: 'new' | 'open' })[];
@@ -259,7 +259,7 @@ function untracked({ state: _s, firstSeen: _f, lastSeen: _l, resolvedAt: _r, ...
   return finding;
 }
 
-/** Spend anomalies as the generic finding buttons (Acknowledge, Snooze) see them, and their alert as it stands now. */
+/** Spend anomalies as the generic finding buttons (Acknowledge, Snooze, Details) see them, and their alert as it stands now. */
 export const anomalyFindings: FindingFace = {
   async get(deps, id) {
     const finding = await deps.store.anomalyFindings.get(id);
@@ -282,5 +282,10 @@ export const anomalyFindings: FindingFace = {
       untracked(finding),
       finding.state === 'resolved',
     );
+  },
+  details: (deps, handle) => {
+    const finding = handle.finding as AnomalyFinding;
+    const team = deps.config.teams.find((t) => t.id === finding.team);
+    return anomalyDetails(finding, team?.name ?? finding.team);
   },
 };

@@ -7,7 +7,7 @@ import type { Deps } from '../../deps.js';
 import type { FindingChange } from '../../domain/finding-change.js';
 import type { SweepFinding } from '../../domain/sweep-finding.js';
 import type { OutboxDraft } from '../../store/outbox-records.js';
-import { sweepAlert } from '../../../templates/sweep-alert.js';
+import { sweepAlert, sweepDetails } from '../../../templates/sweep-alert.js';
 import { loadGpuSnapshot, type GpuSnapshot } from '../../snapshots/gpu-snapshot.js';
 import { sweepWindow } from '../../snapshots/gpu-windows.js';
 import type { CheckDefinition, FindingFace } from '../definition.js';
@@ -92,7 +92,7 @@ async function addressSweepAlerts(deps: Deps, opened: readonly SweepFinding[], n
   });
 }
 
-/** Sweep findings as the generic finding buttons (Acknowledge, Snooze) see them. */
+/** Sweep findings as the generic finding buttons (Acknowledge, Snooze, Details) see them. */
 export const sweepFindings: FindingFace = {
   async get(deps, id) {
     const finding = await deps.store.sweepFindings.get(id);
@@ -107,5 +107,10 @@ export const sweepFindings: FindingFace = {
       label: `sweep ${finding.sweep} over its ${cap}`,
       finding,
     };
+  },
+  details: (deps, handle) => {
+    const finding = handle.finding as SweepFinding;
+    const team = deps.config.teams.find((t) => t.id === finding.team);
+    return sweepDetails(finding, team?.name ?? finding.team);
   },
 };
