@@ -1,5 +1,6 @@
-import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
+import type { Document, Node } from 'yaml';
 import { formatPath } from './format-issues.js';
+import { yamlLibrary } from './yaml-library.js';
 
 /** A configuration nests about 6 levels; far deeper is a mistake or an attack on the parser. */
 export const MAX_DEPTH = 64;
@@ -50,7 +51,7 @@ class Walker {
       this.report(`nested more than ${MAX_DEPTH} levels deep`);
       return { values: 1, depth: 0 };
     }
-    if (isAlias(node)) return this.alias(node.source, depth);
+    if (yamlLibrary().isAlias(node)) return this.alias(node.source, depth);
     this.checkTag(node);
     if (!node.anchor) return this.children(node, depth);
     // Only anchored nodes are remembered: aliases are the only way back to a node.
@@ -63,6 +64,7 @@ class Walker {
   }
 
   private children(node: Node, depth: number): Extent {
+    const { isMap, isPair, isScalar, isSeq } = yamlLibrary();
     const extent = { values: 1, depth: 0 };
     const add = (child: Extent): void => {
       extent.values += child.values;

@@ -1,7 +1,8 @@
-import { parseDocument, type Document } from 'yaml';
+import type { Document } from 'yaml';
 import { BurnrateError } from '../domain/errors.js';
 import { checkYamlDocument, MAX_DEPTH } from './check-yaml.js';
 import { lineNestedTooDeep } from './yaml-depth.js';
+import { yamlLibrary } from './yaml-library.js';
 
 /**
  * A configuration is a few kilobytes; 256 KiB holds a thousand teams. Beyond it the file is data
@@ -57,7 +58,7 @@ export function checkConfigSize(bytes: number, source: string): void {
 
 function parseYaml(text: string, source: string): Document {
   try {
-    return parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+    return yamlLibrary().parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   } catch (error) {
     // The parser guards its own recursion (RESOURCE_EXHAUSTION); this catches any it missed.
     if (error instanceof RangeError) throw tooDeep(source, undefined);

@@ -1,5 +1,5 @@
-import { Lexer } from 'yaml';
 import { MAX_DEPTH } from './check-yaml.js';
+import { yamlLibrary } from './yaml-library.js';
 
 /**
  * Leading indentation and block indicators (`- `, `? `, `: `) wider than this mean block nesting
@@ -47,7 +47,7 @@ function lineBracketedTooDeep(text: string): number | undefined {
   if (brackets <= MAX_DEPTH) return undefined; // too few to nest that deep: skip lexing
   let depth = 0;
   let line = 1;
-  for (const token of new Lexer().lex(text)) {
+  for (const token of new (yamlLibrary().Lexer)().lex(text)) {
     if (token === '[' || token === '{') depth++;
     else if (token === ']' || token === '}') depth--;
     else if (token.includes('\n')) line += token.split('\n').length - 1;

@@ -107,4 +107,12 @@ describe('a verb loads only what it uses', () => {
     },
     30_000,
   );
+
+  it('burnrate spend on the embedded demo organisation (no burnrate.yml) loads no YAML parser', () => {
+    expect(existsSync(BUILT), 'npm run build first').toBe(true);
+    const { out, loaded } = runRecorded(['spend', '--by', 'team']);
+    expect(out).toContain('Spend of all teams');
+    expect(loaded.some((path) => path.endsWith('/dist/src/cli/spend.js'))).toBe(true);
+    expect(loaded.filter((path) => path.includes('/node_modules/yaml/'))).toEqual([]);
+  }, 30_000);
 });
