@@ -3,13 +3,13 @@ import type { ExportPart, SpendBatch, SpendRow, SpendScope } from '../domain/spe
 import type { ImportOptions, ImportSummary } from '../domain/spend-import.js';
 import { periodSpend, refuseShrinking } from './import-guard.js';
 import { ImportTally } from './import-tally.js';
-import { attributeKubeCost } from './kube-attribution.js';
+import { rederiveSpend } from './kube-attribution.js';
 import { writePodSplits } from './kube-split-costs.js';
 import { SPEND_AMOUNTS } from './schema.js';
 import type { InsertColumn, Session } from './session.js';
 import { writeFreshness } from './source-freshness.js';
 import { deleteExportParts } from './spend-export-parts.js';
-import { rebuildTeamDays, spanOfScope, SPEND_LOCK } from './spend-team-days.js';
+import { periodScope, spanOfScope, SPEND_LOCK } from './spend-team-days.js';
 
 /**
  * Store.importBatches: every batch of an import in one transaction, all or nothing. It holds the
@@ -42,10 +42,7 @@ export async function importBatches(
       if (before) refuseShrinking(scope.source, before, await periodSpend(tx, scope.source, scope.billingPeriods));
       await writeFreshness(tx, scope.source, batch.dataThrough, now ?? new Date());
     }
-    if (tally.touched) {
-      await attributeKubeCost(tx, tally.touched);
-      await rebuildTeamDays(tx, tally.touched);
-    }
+    await rederiveSpend(tx, tally.touched);
     return tally.summary();
   });
 }
@@ -55,12 +52,8 @@ async function deleteSpendScope(tx: Session, scope: SpendScope): Promise<number>
   if (scope.days) {
     return tx.run('DELETE FROM spend_daily WHERE source = ? AND day >= ? AND day < ?', [scope.source, scope.days.start, scope.days.end]);
   }
-  const d = tx.dialect;
-  const accounts = scope.billingAccounts;
-  return tx.run(
-    `DELETE FROM spend_daily WHERE source = ? AND ${d.inList('billing_period')} ${accounts ? `AND ${d.inList('billing_account')}` : ''}`,
-    [scope.source, d.list(scope.billingPeriods), ...(accounts ? [d.list(accounts)] : [])],
-  );
+  const { where, params } = periodScope(tx.dialect, scope);
+  return tx.run(`DELETE FROM spend_daily WHERE ${where}`, params);
 }
 
 /** The spend_daily columns a batch fills, in the order fillSpendValues writes them. */

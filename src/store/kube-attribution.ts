@@ -19,7 +19,7 @@ import { isWorkloadShare, shareNodeDays, type BilledNodeDay, type BilledPodDay }
 import type { KubeUsageRow } from '../domain/kube-usage.js';
 import { SPEND_AMOUNTS } from './schema.js';
 import type { InsertColumn, Session } from './session.js';
-import { SPEND_LOCK, type DaySpan } from './spend-team-days.js';
+import { rebuildTeamDays, SPEND_LOCK, type DaySpan } from './spend-team-days.js';
 
 /** The source of the moves in spend_daily: never imported, never a source of freshness. */
 export const KUBE_ATTRIBUTION_SOURCE = 'kubernetes';
@@ -38,8 +38,15 @@ const MOVE_COLUMNS: readonly InsertColumn[] = [
 /** A bill line of a node: its copied columns then its amounts, in MOVE_COLUMNS order after the first five. */
 type NodeLine = unknown[];
 
+/** After the bill, its pod split or the usage of a span changed: the moves made anew, the team days summed again. */
+export async function rederiveSpend(tx: Session, span: DaySpan | null): Promise<void> {
+  if (!span) return;
+  await attributeKubeCost(tx, span);
+  await rebuildTeamDays(tx, span);
+}
+
 /** Rebuilds the moves of Kubernetes node cost to workloads' teams over a span. Runs inside the caller's transaction. */
-export async function attributeKubeCost(tx: Session, span: DaySpan): Promise<void> {
+async function attributeKubeCost(tx: Session, span: DaySpan): Promise<void> {
   await tx.lock(SPEND_LOCK);
   await tx.run(`DELETE FROM spend_daily WHERE source = '${KUBE_ATTRIBUTION_SOURCE}' AND day >= ? AND day <= ?`, [span.first, span.last]);
   const usage = await tx.rows<KubeUsageRow>(

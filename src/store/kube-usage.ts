@@ -1,9 +1,9 @@
 import type { KubeSplitCost, KubeUsageRow, PoolSample } from '../domain/kube-usage.js';
 import { addDays, monthOf, type Period } from '../domain/period.js';
-import { attributeKubeCost } from './kube-attribution.js';
+import { rederiveSpend } from './kube-attribution.js';
 import { writePodSplits } from './kube-split-costs.js';
 import type { Session } from './session.js';
-import { rebuildTeamDays, spanOfDays } from './spend-team-days.js';
+import { spanOfDays } from './spend-team-days.js';
 
 export interface KubeUsageStore {
   /** When the cluster was last sampled; null before the first sample. */
@@ -53,11 +53,7 @@ export class SqlKubeUsageStore implements KubeUsageStore {
         at.toISOString(),
       ]);
       // New shares of the days sampled: their bill lines move to the workloads' teams anew.
-      const span = spanOfDays(rows.map((r) => r.day));
-      if (span) {
-        await attributeKubeCost(tx, span);
-        await rebuildTeamDays(tx, span);
-      }
+      await rederiveSpend(tx, spanOfDays(rows.map((r) => r.day)));
     });
   }
 
@@ -83,11 +79,7 @@ export class SqlKubeUsageStore implements KubeUsageStore {
     await this.db.transaction(async (tx) => {
       await writePodSplits(tx, { source, billingPeriods: [...billingPeriods] }, rows, false);
       // The bill's split of those months decides their workloads' shares anew.
-      const span = spanOfDays(billingPeriods.flatMap((m) => [monthOf(`${m}-01`).start, addDays(monthOf(`${m}-01`).end, -1)]));
-      if (span) {
-        await attributeKubeCost(tx, span);
-        await rebuildTeamDays(tx, span);
-      }
+      await rederiveSpend(tx, spanOfDays(billingPeriods.flatMap((m) => [monthOf(`${m}-01`).start, addDays(monthOf(`${m}-01`).end, -1)])));
     });
   }
 

@@ -1,3 +1,4 @@
+import { BurnrateError } from '../domain/errors.js';
 import { baselineSchema } from './schema.js';
 import type { Dialect } from './session.js';
 
@@ -130,6 +131,10 @@ export function refuseUnknown(applied: Iterable<string>, migrations: readonly Mi
   const unknown = [...applied].filter((key) => !known.has(key));
   if (unknown.length > 0) throw new UnknownMigrationError(unknown);
 }
+
+/** Refuses a database a newer burnrate migrated; `instead` says what to point burnrate at ("BURNRATE_DB at another file"). */
+export const databaseTooNew = (detail: string, instead: string): BurnrateError =>
+  new BurnrateError('burnrate_db_too_new', detail, `Upgrade burnrate, or point ${instead}.`, 1);
 
 /** The database was migrated by a newer burnrate: this one does not know its schema. */
 export class UnknownMigrationError extends Error {

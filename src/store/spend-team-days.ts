@@ -33,14 +33,21 @@ export function widen(a: DaySpan | null, b: DaySpan | null): DaySpan | null {
 /** The days the rows a scope replaces cover, read before they are deleted; null when there are none. */
 export async function spanOfScope(tx: Session, scope: SpendScope): Promise<DaySpan | null> {
   if (scope.days) return scope.days.start < scope.days.end ? { first: scope.days.start, last: addDays(scope.days.end, -1) } : null;
-  const d = tx.dialect;
-  const accounts = scope.billingAccounts;
+  const { where, params } = periodScope(tx.dialect, scope);
   const found = await tx.one<{ first: string | null; last: string | null }>(
-    `SELECT min(day) AS first, max(day) AS last FROM spend_daily
-     WHERE source = ? AND ${d.inList('billing_period')} ${accounts ? `AND ${d.inList('billing_account')}` : ''}`,
-    [scope.source, d.list(scope.billingPeriods), ...(accounts ? [d.list(accounts)] : [])],
+    `SELECT min(day) AS first, max(day) AS last FROM spend_daily WHERE ${where}`,
+    params,
   );
   return found?.first && found.last ? { first: found.first, last: found.last } : null;
+}
+
+/** The spend_daily rows of a scope's whole billing periods (of its accounts, when it names some): a condition and its parameters. */
+export function periodScope(d: Dialect, scope: SpendScope): { where: string; params: unknown[] } {
+  const accounts = scope.billingAccounts;
+  return {
+    where: `source = ? AND ${d.inList('billing_period')} ${accounts ? `AND ${d.inList('billing_account')}` : ''}`,
+    params: [scope.source, d.list(scope.billingPeriods), ...(accounts ? [d.list(accounts)] : [])],
+  };
 }
 
 /** Sums spend_daily into spend_team_days again over a span. Runs inside the caller's transaction, under the spend lock. */

@@ -1,6 +1,6 @@
 import { BurnrateError } from '../../domain/errors.js';
 import { assembleStore } from '../assemble-store.js';
-import { UnknownMigrationError } from '../migrations.js';
+import { databaseTooNew, UnknownMigrationError } from '../migrations.js';
 import type { Store } from '../store.js';
 import { POSTGRES_LEASE_CLOCK } from './pg-dialect.js';
 import { competeForLeadership } from './pg-leadership.js';
@@ -26,15 +26,13 @@ export function openPostgresStore(url: string, options: { poolSize?: number } = 
     close: () => pool.end(),
   });
 }
+
 function unavailable(location: string, error: unknown): BurnrateError {
-  if (error instanceof UnknownMigrationError) {
-    return new BurnrateError(
-      'burnrate_db_too_new',
+  if (error instanceof UnknownMigrationError)
+    return databaseTooNew(
       `database ${location} was migrated by a newer burnrate (${error.keys.join(', ')})`,
-      'Upgrade burnrate, or point DATABASE_URL at another database.',
-      1,
+      'DATABASE_URL at another database',
     );
-  }
   return new BurnrateError(
     'burnrate_db_unavailable',
     `cannot open database ${location}: ${(error as Error).message}`,

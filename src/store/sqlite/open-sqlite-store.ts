@@ -6,10 +6,12 @@ import { BASELINE_USER_VERSION, bringToBaseline } from './sqlite-upgrade.js';
 import { BurnrateError } from '../../domain/errors.js';
 import { assembleStore } from '../assemble-store.js';
 import { soleLeadership } from '../leadership.js';
-import { CREATE_MIGRATIONS_TABLE, MIGRATIONS, refuseUnknown, sqlOf, UnknownMigrationError } from '../migrations.js';
+import { CREATE_MIGRATIONS_TABLE, databaseTooNew, MIGRATIONS, refuseUnknown, sqlOf, UnknownMigrationError } from '../migrations.js';
 import type { Store } from '../store.js';
 
 export const DEFAULT_DB_PATH = './data/burnrate.db';
+
+const TO_ANOTHER_FILE = 'BURNRATE_DB at another file';
 
 /**
  * Opens (and migrates) the embedded SQLite store. `:memory:` gives a private database for tests.
@@ -41,12 +43,7 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
     migrate(db);
   } catch (error) {
     if (!(error instanceof UnknownMigrationError)) throw error;
-    throw new BurnrateError(
-      'burnrate_db_too_new',
-      `database ${path} was migrated by a newer burnrate (${error.keys.join(', ')})`,
-      'Upgrade burnrate, or point BURNRATE_DB at another file.',
-      1,
-    );
+    throw databaseTooNew(`database ${path} was migrated by a newer burnrate (${error.keys.join(', ')})`, TO_ANOTHER_FILE);
   }
   return assembleStore(sqliteSession(db), sqliteLeaseClock(options.databaseClock), {
     location: path,
@@ -93,12 +90,7 @@ function migrate(db: Database.Database): void {
 
 function checkedVersion(current: number): number {
   if (current > BASELINE_USER_VERSION) {
-    throw new BurnrateError(
-      'burnrate_db_too_new',
-      `database schema version ${current} is newer than this burnrate (${BASELINE_USER_VERSION})`,
-      'Upgrade burnrate, or point BURNRATE_DB at another file.',
-      1,
-    );
+    throw databaseTooNew(`database schema version ${current} is newer than this burnrate (${BASELINE_USER_VERSION})`, TO_ANOTHER_FILE);
   }
   return current;
 }
