@@ -2,7 +2,7 @@ import { loadPriceCatalog } from '../catalog/price-catalog.js';
 import { droppedNotesFor } from '../catalog/price-order.js';
 import { detectIdleIntervalsMany } from '../checks/idle/detect-idle.js';
 import { gpuUsageOf } from '../checks/recommend/gpu-usage.js';
-import { diagnoseWaste, type BilledResource } from '../checks/waste/diagnose-waste.js';
+import { diagnoseWasteExplained, type BilledResource } from '../checks/waste/diagnose-waste.js';
 import { addGpuTime, emptyGpuTime, type GpuTime } from '../checks/waste/gpu-time.js';
 import type { Deps } from '../deps.js';
 import type { GpuSeries } from '../domain/gpu-metrics.js';
@@ -31,6 +31,15 @@ const DAYS_PER_MONTH = 365.25 / 12;
  * snapshot when the caller has read it already (the monthly review reads a month once).
  */
 export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: GpuSnapshot): Promise<WasteDiagnosis> {
+  return (await loadWasteExplained(deps, period, loaded)).diagnosis;
+}
+
+/** loadWasteDiagnosis, with how each cause's figure was made (the instances, hours and rates behind it) on demand. */
+export async function loadWasteExplained(
+  deps: Deps,
+  period: Period,
+  loaded?: GpuSnapshot,
+): Promise<ReturnType<typeof diagnoseWasteExplained>> {
   const window = loaded?.window ?? periodWindow(period, deps.clock());
   const [snapshot, fx] = await Promise.all([loaded ?? loadGpuSnapshot(deps, { window, ownership: 'tags' }), loadFxRates(deps)]);
   const currency = fx.base;
@@ -87,7 +96,7 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
   const billed: BilledResource[] = costs.lines;
   const days = daysBetween(period.start, period.end);
   const catalog = loadPriceCatalog();
-  const diagnosis = diagnoseWaste({
+  const explained = diagnoseWasteExplained({
     period: { ...period, days },
     monthFactor: isCalendarMonth(period) ? 1 : DAYS_PER_MONTH / days,
     currency,
@@ -105,11 +114,12 @@ export async function loadWasteDiagnosis(deps: Deps, period: Period, loaded?: Gp
     inferenceUtilFloor: floor,
     staticCapacity: staticCapacity({ samples: pools, schedule: poolSchedule(deps) }),
   });
+  const diagnosis = explained.diagnosis;
   // A catalog row left out for contradicting its family's order prices no saving here: say so where the fleet runs.
   diagnosis.notes.push(...droppedNotesFor(catalog, machines));
   const leftOut = leftOutNote([...costs.missing, ...unused.missing], currency);
   if (leftOut) diagnosis.notes.push(leftOut);
-  return diagnosis;
+  return explained;
 }
 
 /**

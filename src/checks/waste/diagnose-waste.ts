@@ -25,6 +25,7 @@ import { allocateCents, cents } from '../review/allocate.js';
 import type { GpuTime } from './gpu-time.js';
 import { commitmentReport } from './commitments.js';
 import { prepaidShares } from './prepaid-share.js';
+import { wasteWorkings, type CommitmentPart, type TeamWasteWorkings, type Unit } from './waste-workings.js';
 
 /** What the bill charged one GPU instance over the period, for one team (a retagged instance has two). */
 export interface BilledResource {
@@ -70,24 +71,6 @@ export interface WasteInput {
   inferenceUtilFloor: number;
 }
 
-/** One instance's cost for one team, split by cause: each part taken from what the ones before left. */
-interface Unit {
-  instance: GpuInstance;
-  team: string;
-  cost: number;
-  basis: 'billed' | 'list';
-  time: GpuTime | null;
-  usage: GpuUsage | null;
-  /** Share of billed days the metrics saw (1 when priced from the metrics themselves). */
-  coverage: number;
-  parts: Partial<Record<WasteCategoryId, number>>;
-  /** Share of its cost paid whether it runs or not (prepaid-share.ts): its idle hours are unused commitment, not a saving. */
-  prepaid: number;
-  /** What the oversized / spot parts propose, for the evidence and the first action. */
-  target?: string;
-  blocker?: string;
-}
-
 const HOURS = 3600;
 
 /**
@@ -97,6 +80,15 @@ const HOURS = 3600;
  * show yet is priced at its list price for the hours its GPUs reported.
  */
 export function diagnoseWaste(input: WasteInput): WasteDiagnosis {
+  return diagnoseWasteExplained(input).diagnosis;
+}
+
+/** The diagnosis, and on demand how its causes' figures were made (explain_figure): from the same units, split once. */
+export function diagnoseWasteExplained(input: WasteInput): {
+  diagnosis: WasteDiagnosis;
+  /** Its rows' workings: `teams`' rows, or every team's and the organisation's (null). */
+  explain(teams: readonly string[] | null): TeamWasteWorkings[];
+} {
   const units = unitsOf(input);
   const multiNode = multiNodeInstances(
     units.map((u) => u.instance),
@@ -152,7 +144,7 @@ export function diagnoseWaste(input: WasteInput): WasteDiagnosis {
         ? scale((u.parts['spot-ready'] ?? 0) + (u.parts['spot-after-fix'] ?? 0), input)
         : null,
   }));
-  return {
+  const diagnosis: WasteDiagnosis = {
     period: { ...input.period, scaledToMonth: input.monthFactor !== 1 },
     currency: input.currency,
     teams,
@@ -174,6 +166,7 @@ export function diagnoseWaste(input: WasteInput): WasteDiagnosis {
     notes,
     instances,
   };
+  return { diagnosis, explain: (teams) => wasteWorkings(diagnosis, units, commitments.parts, input.monthFactor, teams) };
 }
 
 /** Whose GPU spend nobody owns, and why. */
@@ -280,6 +273,8 @@ interface CommitmentShares {
   total: number;
   /** Unused amount by GPU commitment id (period figures). */
   unused: Map<string, number>;
+  /** Each team's part of each, as byTeam adds them. */
+  parts: CommitmentPart[];
 }
 
 /**
@@ -297,6 +292,7 @@ function commitmentShares(input: WasteInput): CommitmentShares {
   }
   const byTeam = new Map<string, number>();
   const unused = new Map<string, number>();
+  const parts: CommitmentPart[] = [];
   let total = 0;
   const owner = input.teams.some((t) => t.id === input.commitmentOwner) ? input.commitmentOwner! : null;
   for (const { commitmentId, amount } of input.unusedCommitments) {
@@ -304,10 +300,12 @@ function commitmentShares(input: WasteInput): CommitmentShares {
     if (!covered || amount <= 0) continue;
     unused.set(commitmentId, (unused.get(commitmentId) ?? 0) + amount);
     total += amount;
-    for (const [team, part] of allocateCents(amount, owner ? new Map([[owner, 1]]) : covered))
+    for (const [team, part] of allocateCents(amount, owner ? new Map([[owner, 1]]) : covered)) {
       byTeam.set(team, (byTeam.get(team) ?? 0) + part);
+      parts.push({ commitmentId, team, amount: part });
+    }
   }
-  return { byTeam, total, unused };
+  return { byTeam, total, unused, parts };
 }
 
 function summarise(

@@ -1,75 +1,68 @@
 import { z } from 'zod';
-import { formatMoney } from '../../domain/money.js';
-import { asJson, defineTool, teamArg } from './tool.js';
-import { period, reportFor } from './spend-tools.js';
+import { BurnrateError } from '../../domain/errors.js';
+import { explainBudget } from './explain-budget.js';
+import { explainSpend } from './explain-spend.js';
+import { explainWaste } from './explain-waste.js';
+import { period } from './spend-tools.js';
+import { defineTool, monthArg, teamArg } from './tool.js';
+
+const FIGURES = ['spend', 'budget', 'waste'] as const;
+type Figure = (typeof FIGURES)[number];
+
+/** The arguments each figure takes beside `figure` and `team`: any other is refused, not ignored. */
+const TAKES: Record<Figure, readonly string[]> = {
+  spend: ['period', 'basis'],
+  budget: ['cadence'],
+  waste: ['month', 'days'],
+};
+const OPTIONAL = ['period', 'basis', 'cadence', 'month', 'days'] as const;
 
 export const explainFigureTool = defineTool({
   name: 'explain_figure',
   title: 'How a figure was computed',
   description:
-    'How burnrate computed a spend figure (the total spend gives for a team, or every team you may see, in a period): the days read, the number of bill rows, and each currency and billing period with the exchange rate it was converted at and what it added. Computed by the same read as the figure itself, so the parts add up to it.',
+    'How burnrate computed a figure, by the same computation that makes it, so the parts add up to it. spend: the days read, the bill rows, each currency and billing period at its rate. budget: the spent days, and the forecast as the budget alert makes it (method, 80% range, the level or trend fitted, the days left out as unusual, its parts). waste: per cause, the instances (GPU-hours, rate, share) and unused commitments behind its monthly figure.',
   input: {
     figure: z
-      .enum(['spend'])
+      .enum(FIGURES)
       .optional()
       .describe(
-        'spend (the default): the total `spend` (and `burnrate spend`, `/burnrate spend`) gives for the same team, period and basis.',
+        'spend (the default): the total `spend` gives for the team, period and basis; budget: `budgets`’ spent and forecast (cadence); waste: `waste`’s causes (month or days).',
       ),
     team: teamArg,
-    period,
-    basis: z.enum(['charge', 'invoice']).optional().describe('charge (default): by the days used; invoice: by billing period.'),
+    period: period.describe('spend only: this-month (default), last-month, YYYY-MM, or YYYY-MM-DD..YYYY-MM-DD'),
+    basis: z.enum(['charge', 'invoice']).optional().describe('spend only: charge (default), by the days used; invoice, by billing period.'),
+    cadence: z.enum(['monthly', 'weekly']).optional().describe('budget only: the monthly or weekly budget; leave it out for both.'),
+    month: monthArg.describe('waste only: a month as YYYY-MM; leave it out (and days) for the last 30 days.'),
+    days: z.number().int().min(1).max(92).optional().describe('waste only: the last N whole days (1 to 92).'),
   },
   output: {
     figure: 'which figure, for which teams and period',
-    value: 'the figure: billed and effective, in currency',
-    currency: 'the currency of the figure and of every part’s contribution',
+    value: 'spend: the figure, billed and effective, in currency',
+    currency: 'spend and waste: the currency of the figure and of every part',
     basis: 'what the figure counts, in words',
-    read: 'the days whose rows were read (start inclusive, end exclusive)',
-    rows: 'bill rows (daily rows) added up',
+    read: 'spend: the days whose rows were read (start inclusive, end exclusive)',
+    rows: 'spend: bill rows (daily rows) added up',
     parts:
-      'per currency and billing period: rows, amounts in its own currency, the rate to the figure’s currency (null: left out), what it adds',
+      'spend: per currency and billing period: rows, amounts in its own currency, the rate to the figure’s currency (null: left out), what it adds',
+    budgets:
+      'budget: per budget: spent (value, days read, each day’s spend, currencies converted) and forecast (value, method, range, remaining days, history, fitted level or trend, backtest errors, unusual days, parts adding up to it)',
+    period: 'waste: the days diagnosed and whether figures are scaled to a month',
+    teams: 'waste: per team (and the organisation for an admin asking for every team): each cause with the parts that make it',
     notes: 'conversions and caveats, as the figure’s own answer states them',
     dataThrough: 'end of the data (exclusive)',
   },
   async run(caller, args) {
-    const basis = args.basis ?? 'charge';
-    const report = await reportFor(caller, args, 'team', basis, true);
-    const explanation = report.explanation!;
-    const teams = report.teams?.join(', ') ?? 'every team';
-    const read = `${explanation.read.start} to ${explanation.read.end} (exclusive)`;
-    const words =
-      basis === 'invoice'
-        ? `the invoices of the billing periods ${read}, whatever the days the charges were incurred`
-        : `charges incurred on the days ${read}: the period asked for, up to the end of the data`;
-    const data = {
-      figure: { name: 'spend', teams: report.teams ?? null, period: report.period },
-      value: report.total,
-      currency: report.currency,
-      basis: `effective cost (after discounts and credits) and billed cost of ${words}, every amount converted at its own billing period's rate`,
-      read: explanation.read,
-      rows: explanation.rows,
-      parts: explanation.parts,
-      notes: report.warnings,
-      dataThrough: report.dataThrough,
-    };
-    const parts = explanation.parts.map(
-      (p) =>
-        `${p.billingPeriod} ${p.currency}: ${p.rows} rows, ${formatMoney(p.effective, p.currency)}${
-          p.currency === report.currency
-            ? ''
-            : p.rate === null
-              ? ' (no rate: left out)'
-              : ` at ${p.rate} = ${formatMoney(p.adds.effective, report.currency)}`
-        }`,
-    );
-    return {
-      data: asJson(data),
-      summary: [
-        `Spend of ${teams} for ${report.period.start}..${report.period.end}: ${formatMoney(report.total.effective, report.currency)} effective, ${formatMoney(report.total.billed, report.currency)} billed.`,
-        `Computed from ${explanation.rows} bill rows of ${words}:`,
-        ...parts.map((p) => `- ${p}`),
-        ...report.warnings,
-      ].join('\n'),
-    };
+    const figure = args.figure ?? 'spend';
+    const misfit = OPTIONAL.filter((name) => args[name] !== undefined && !TAKES[figure].includes(name));
+    if (misfit.length > 0)
+      throw new BurnrateError(
+        'burnrate_usage',
+        `${misfit.map((m) => `"${m}"`).join(' and ')} ${misfit.length === 1 ? 'does' : 'do'} not apply to the ${figure} figure`,
+        'spend takes team, period and basis; budget takes team and cadence; waste takes team and month or days.',
+      );
+    if (figure === 'budget') return explainBudget(caller, args);
+    if (figure === 'waste') return explainWaste(caller, args);
+    return explainSpend(caller, args);
   },
 });
