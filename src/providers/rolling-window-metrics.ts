@@ -19,18 +19,28 @@ interface Window {
 }
 
 /**
+ * Another step's window ending this far behind a fetch's end is dropped: a reader that has not come
+ * back for two hours (a review's month, a past period) does not hold its samples in memory until it does.
+ */
+const KEEP_UNUSED_SECONDS = 2 * 3600;
+
+/**
  * A GPU metrics source that keeps the lookback window's series in memory and asks the source
  * behind it only for what is new: a run after one ending at `e` fetches [e - overlap, now), and
- * the result is the kept samples and the new ones, trimmed to the requested window. The first
- * fetch (and the first after a restart, the memory being gone) reads the whole window, and so does
- * any request the kept window cannot serve: another step, a start before it, an end before its
- * end (a clock set back), a start on another grid, or nothing of it left in the new window.
- * Fetches run one at a time, so the check job and a Stop click's re-check never race.
+ * the result is the kept samples and the new ones, trimmed to the requested window. One window is
+ * kept per step, because the GPU check's job reads at three (the idle check's minutes, the sweep
+ * caps' five minutes, the hourly anomaly judgement's hours) and one kept window would be replaced
+ * by each reader in turn, every read a whole one. The first fetch at a step (and the first after
+ * a restart, the memory being gone) reads the whole window, and so does any request its kept
+ * window cannot serve: a start before it, an end before its end (a clock set back), a start on
+ * another grid, or nothing of it left in the new window. Fetches run one at a time, so the check
+ * job and a Stop click's re-check never race.
  */
 export class RollingWindowMetrics implements GpuMetricsSource {
   readonly id: string;
   readonly type: string;
-  private kept: Window | undefined;
+  /** Step seconds → the window last read at that step. */
+  private readonly kept = new Map<number, Window>();
   private queue: Promise<unknown> = Promise.resolve();
   private readonly overlapSeconds: number;
 
@@ -58,7 +68,7 @@ export class RollingWindowMetrics implements GpuMetricsSource {
    */
   async fetchInstances(range: MetricsRange, instances: readonly GpuInstance[]): Promise<GpuSeries[]> {
     if (!this.source.fetchInstances) return this.fetch(range);
-    const kept = this.kept;
+    const kept = this.kept.get(range.stepSeconds);
     if (!kept || !this.reusable(kept.range, range)) return this.source.fetchInstances(range, instances);
     const deltaStart = Math.max(range.start, kept.range.end - this.alignedOverlap(range));
     const fresh =
@@ -78,24 +88,25 @@ export class RollingWindowMetrics implements GpuMetricsSource {
   }
 
   private async fetchNow(range: MetricsRange): Promise<GpuSeries[]> {
-    const kept = this.kept;
+    for (const [step, window] of this.kept)
+      if (step !== range.stepSeconds && window.range.end < range.end - KEEP_UNUSED_SECONDS) this.kept.delete(step);
+    const kept = this.kept.get(range.stepSeconds);
     const deltaStart =
       kept && this.reusable(kept.range, range) ? Math.max(range.start, kept.range.end - this.alignedOverlap(range)) : undefined;
     if (!kept || deltaStart === undefined) {
       const series = await this.source.fetch(range);
-      this.kept = { range, series: new Map(series.map((s) => [keyOf(s.ref), s])) };
+      this.kept.set(range.stepSeconds, { range, series: new Map(series.map((s) => [keyOf(s.ref), s])) });
       return series;
     }
     const fresh =
       deltaStart < range.end ? await this.source.fetch({ start: deltaStart, end: range.end, stepSeconds: range.stepSeconds }) : [];
     const merged = merge(kept, fresh, range);
-    this.kept = { range, series: new Map(merged.map((s) => [keyOf(s.ref), s])) };
+    this.kept.set(range.stepSeconds, { range, series: new Map(merged.map((s) => [keyOf(s.ref), s])) });
     return merged;
   }
 
   private reusable(kept: MetricsRange, wanted: MetricsRange): boolean {
     return (
-      kept.stepSeconds === wanted.stepSeconds &&
       wanted.start >= kept.start &&
       wanted.end >= kept.end &&
       wanted.start < kept.end &&

@@ -113,6 +113,50 @@ describe('the rolling metrics window', () => {
     expect(await startsOf(rolling, { ...windowAt(35), stepSeconds: 300 })).toEqual([]);
   });
 
+  it("keeps a window per step: the GPU check's readers at minutes and at hours, read in turn, each ask only what is new", async () => {
+    prom = await FakePrometheus.start({ gpus: movingFleet() });
+    const source = new PrometheusGpuSource({ id: 'dcgm', url: prom.url });
+    const rolling = new RollingWindowMetrics(source);
+    const startsOf = async (range: MetricsRange) => {
+      const before = prom!.requests.length;
+      const series = await rolling.fetch(range);
+      return { starts: [...new Set(prom!.requests.slice(before).map((r) => r.start))], series };
+    };
+    // The hourly anomaly judgement's window: six hours of hourly samples up to the idle window's end.
+    const hoursAt = (minutes: number): MetricsRange => ({
+      start: START + WINDOW - 6 * 3600 + minutes * 60,
+      end: START + WINDOW + minutes * 60,
+      stepSeconds: 3600,
+    });
+    expect((await startsOf(windowAt(0))).starts).toEqual([START]);
+    expect((await startsOf(hoursAt(0))).starts).toEqual([START + WINDOW - 6 * 3600]);
+    // Before, the hours' window replaced the minutes' one, and each of the two read its whole window on every run.
+    const minutes = await startsOf(windowAt(60));
+    expect(minutes.starts).toEqual([START + WINDOW]);
+    expect(plain(minutes.series)).toEqual(plain(await source.fetch(windowAt(60))));
+    const hours = await startsOf(hoursAt(60));
+    expect(hours.starts).toEqual([START + WINDOW]);
+    expect(plain(hours.series)).toEqual(plain(await source.fetch(hoursAt(60))));
+  });
+
+  it("drops another step's window not read for two hours, and reads it whole when it is asked for again", async () => {
+    prom = await FakePrometheus.start({ gpus: movingFleet() });
+    const rolling = new RollingWindowMetrics(new PrometheusGpuSource({ id: 'dcgm', url: prom.url }));
+    const startsOf = async (range: MetricsRange) => {
+      const before = prom!.requests.length;
+      await rolling.fetch(range);
+      return [...new Set(prom!.requests.slice(before).map((r) => r.start))];
+    };
+    const fiveMinutes = (end: number): MetricsRange => ({ start: START, end, stepSeconds: 300 });
+    expect(await startsOf(fiveMinutes(START + WINDOW))).toEqual([START]);
+    expect(await startsOf(windowAt(90))).toEqual([START + 90 * 60]);
+    // Within two hours the five-minute window is still kept: only what is new is asked for.
+    expect(await startsOf(fiveMinutes(START + WINDOW + 90 * 60))).toEqual([START + WINDOW]);
+    expect(await startsOf(windowAt(215))).toEqual([START + 215 * 60]);
+    // Its end is now more than two hours behind the minutes' read: dropped, so read whole.
+    expect(await startsOf(fiveMinutes(START + WINDOW + 215 * 60))).toEqual([START]);
+  });
+
   it('runs concurrent fetches one after the other, the second reading only what the first did not', async () => {
     prom = await FakePrometheus.start({ gpus: movingFleet() });
     const rolling = new RollingWindowMetrics(new PrometheusGpuSource({ id: 'dcgm', url: prom.url }));
