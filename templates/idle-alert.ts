@@ -1,5 +1,5 @@
 import type { GpuMode } from '../src/config/schema.js';
-import { instanceLabel, type GpuFinding } from '../src/domain/gpu-finding.js';
+import { instanceLabel, stopSavingPerDay, type GpuFinding } from '../src/domain/gpu-finding.js';
 import { formatMoney } from '../src/domain/money.js';
 import { notebookCullingLine } from './notebook-culling.js';
 import { resourceLabel } from '../src/domain/resource-label.js';
@@ -67,8 +67,8 @@ export function ownerIdleAlert(alert: Message, teamName: string): Message {
 export function idleAlert(data: IdleAlertData): Message {
   const open = data.items.filter((i) => !i.settled);
   const burned = open.reduce((sum, i) => sum + i.finding.burned, 0);
-  // What stopping them would save: prepaid capacity costs the same running or not.
-  const perDay = open.reduce((sum, i) => sum + (i.finding.prepaid ? 0 : i.finding.perDay), 0);
+  // What stopping them would save: prepaid capacity costs the same running or not, a Savings Plan's share too.
+  const perDay = open.reduce((sum, i) => sum + stopSavingPerDay(i.finding), 0);
   const savable = open.length === 0 || open.some((i) => !i.finding.prepaid);
   const count = data.items.length;
   const headline = `${data.teamName}: ${count} idle GPU instance${count === 1 ? '' : 's'}`;
@@ -133,6 +133,7 @@ export function lineOf(f: GpuFinding): string {
     `**${money(f.burned)}** burned`,
     f.prepaid ? 'prepaid: stopping saves nothing' : `${money(f.perDay)} per day`,
   ];
+  if (f.covered) parts.push(coveredLine(f.covered));
   if (f.protected) parts.push('protected: never stopped');
   return parts.join(' · ');
 }
@@ -149,6 +150,9 @@ export function idleDetails(f: GpuFinding): Message {
     f.missingMinutes > 0 ? `${f.missingMinutes} min of it had no GPU metrics and count as idle (gpu.idle.missing).` : null,
     f.prepaid
       ? `Prepaid${f.prepaid.until ? ` until ${timeOf(new Date(f.prepaid.until))}` : ''}: stopping saves nothing; put work on it, or release it at the end.`
+      : null,
+    f.covered
+      ? `${Math.round(f.covered.share * 100)}% of its billed cost is ${coveredLine(f.covered)}. The ${f.covered.by} is paid whether the instance runs or not.`
       : null,
     f.protected ? `Protected (${protectionOf(f)}): never stopped by burnrate.` : null,
     notebookCullingLine(f),
@@ -169,6 +173,12 @@ export function idleDetails(f: GpuFinding): Message {
       ...lines.filter((line): line is string => line !== null).map((text): Block => ({ type: 'context', text })),
     ],
   };
+}
+
+/** "covered by a Savings Plan: stopping frees the plan for other usage; it saves only the uncovered $12.00/day". */
+function coveredLine(covered: NonNullable<GpuFinding['covered']>): string {
+  const what = covered.by === 'Savings Plan' ? 'the plan' : `the ${covered.by}`;
+  return `covered by a ${covered.by}: stopping frees ${what} for other usage; it saves only the uncovered ${money(covered.uncoveredPerDay)}/day`;
 }
 
 /** "idle since 19:40 yesterday": the description without the caveats it carries in parentheses (idleDetails shows them). */
@@ -202,7 +212,11 @@ export function protectionOf(f: Pick<GpuFinding, 'instanceId'>): string {
 }
 
 function buttonsOf({ finding: f, stopWording }: IdleAlertItem, data: IdleAlertData): Block {
-  const saving = f.prepaid ? 'saving nothing: it is prepaid' : `saving ${money(f.perDay)} per day`;
+  const saving = f.prepaid
+    ? 'saving nothing: it is prepaid'
+    : f.covered
+      ? `saving only the uncovered ${money(stopSavingPerDay(f))} per day (the rest is covered by a ${f.covered.by})`
+      : `saving ${money(f.perDay)} per day`;
   const value = (extra: object = {}) => JSON.stringify({ f: f.id, ...extra });
   const name = instanceLabel(f);
   const workload = workloadRefOf(f.instanceId);

@@ -1,4 +1,4 @@
-import type { NotebookPlatform, PrepaidCapacity } from './gpu-inventory.js';
+import type { CommitmentCover, NotebookPlatform, PrepaidCapacity } from './gpu-inventory.js';
 import type { InstanceLink } from './instance-links.js';
 
 export type IdleFindingKind = 'gpu.idle' | 'gpu.stalled';
@@ -29,6 +29,12 @@ export interface IdleFinding {
   evidence?: IdleEvidence;
   /** Prepaid capacity (a Capacity Block, a reservation): stopping it saves nothing, so no saving is promised. */
   prepaid?: PrepaidCapacity;
+  /**
+   * Part of its cost covered by a Savings Plan (or a reservation the bill names), which is paid
+   * whether it runs or not: stopping it frees the plan for other usage and saves only the rest,
+   * `uncoveredPerDay` (perDay × the uncovered share, to the cent).
+   */
+  covered?: CommitmentCover & { uncoveredPerDay: number };
   /** A notebook platform's server: what the platform's own idle culling is set to. */
   notebook?: NotebookPlatform;
 }
@@ -80,4 +86,14 @@ export interface TrackedGpuFinding extends GpuFinding {
 /** How people name an instance: its Name tag, else its id. */
 export function instanceLabel(finding: Pick<GpuFinding, 'name' | 'instanceId'>): string {
   return finding.name ?? finding.instanceId;
+}
+
+/**
+ * What stopping the instance saves a day, the one figure every surface promises for a Stop: nothing
+ * on prepaid capacity, only the uncovered part where a Savings Plan covers some of it (stopping
+ * frees the plan for other usage, it does not refund it), else all of perDay.
+ */
+export function stopSavingPerDay(f: Pick<IdleFinding, 'perDay' | 'prepaid' | 'covered'>): number {
+  if (f.prepaid) return 0;
+  return f.covered ? f.covered.uncoveredPerDay : f.perDay;
 }

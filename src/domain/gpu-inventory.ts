@@ -39,6 +39,12 @@ export interface GpuInstance {
    * or an instance in a capacity reservation. Stopping it saves nothing; using it does.
    */
   prepaid?: PrepaidCapacity;
+  /**
+   * The part of its bill a Savings Plan (or a reservation the bill names) covered over the bill's
+   * last days: paid whether it runs or not, so stopping it or moving it to spot saves only the rest.
+   * Set by the GPU snapshot from the bill (src/snapshots/commitment-cover.ts); absent: none covered.
+   */
+  covered?: CommitmentCover;
   /** Team id resolved from the ownership tags: a team id, UNTAGGED or UNMAPPED (as spend rows have it). */
   team: string;
   /** The raw ownership tag value; null when untagged. */
@@ -93,6 +99,14 @@ export interface KubernetesPlacement {
 export interface PrepaidCapacity {
   kind: 'capacity-block' | 'reservation';
   until: string | null;
+}
+
+/** A commitment's cover of an instance's cost, as its bill shows it. */
+export interface CommitmentCover {
+  /** Share of its cost the commitment paid, above 0 and at most 1. */
+  share: number;
+  /** What covered it, as people name it. */
+  by: 'Savings Plan' | 'reservation' | 'commitment';
 }
 
 /** Tag keys naming the workload, first match wins; compared like ownership tag keys. */

@@ -1,6 +1,6 @@
 import type { StopResult } from '../ports/instance-port.js';
 import type { Deps } from '../deps.js';
-import type { TrackedGpuFinding } from '../domain/gpu-finding.js';
+import { stopSavingPerDay, type TrackedGpuFinding } from '../domain/gpu-finding.js';
 import { ACTION_IDS } from '../domain/action-ids.js';
 import { ActionFailed, type Audited } from '../domain/audit-outcome.js';
 import type { InstanceActionRecord } from '../domain/instance-action.js';
@@ -73,7 +73,7 @@ export async function stopIdleAttempt(
             team: finding.team,
             at: result.earlier?.at ?? deps.clock(),
             byUser: result.earlier?.by ?? byUser,
-            expectedDaily: finding.perDay,
+            expectedDaily: stopSavingPerDay(finding),
             currency: 'USD',
           },
         ]

@@ -7,7 +7,7 @@ import type { Store } from '../store/store.js';
 import { loadResourceHours } from './resource-lines.js';
 
 /** Days of bill an instance's rate is averaged over: long enough to hold a whole week, short enough to follow a new discount. */
-const RATE_DAYS = 14;
+export const RATE_DAYS = 14;
 
 /** The catalog's currency, which billed rates are said in. */
 const RATE_CURRENCY = 'USD';

@@ -6,7 +6,7 @@ import type { Deps } from '../deps.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
 import type { GpuSeries, MetricsRange } from '../domain/gpu-metrics.js';
 import type { Recommendation } from '../domain/recommendation.js';
-import { addDays, toDay } from '../domain/period.js';
+import { toDay } from '../domain/period.js';
 import { convert } from '../domain/fx.js';
 import { spotFiguresOf } from '../checks/recommend/spot-figures.js';
 import type { AttributedGpu } from './gpu-attribution.js';
@@ -16,9 +16,6 @@ import { loadHostPeaks } from './host-peaks.js';
 import type { HostPeak } from '../domain/host-peaks.js';
 import { loadFxRates } from './fx-rates.js';
 import { loadWasteDiagnosis, wastePeriod } from './waste-snapshot.js';
-
-/** Days of billing data that say whether an instance runs under a commitment (the bill lags a day or two). */
-const COMMITMENT_LOOKBACK_DAYS = 7;
 
 /** Some instances, one team (by its tag) or everything. */
 export type RecommendationScope = GpuSnapshotScope;
@@ -41,11 +38,10 @@ export async function currentRecommendations(
   // ours") here, as it always was; loadGpuSnapshot's GpuOwnership says what 'owners' would change.
   const snapshot = await loadGpuSnapshot(deps, { window: periodWindow(period, deps.clock()), ownership: 'tags' });
   const { instances, series, window } = snapshot;
-  const [hosts, diagnosis, fx, committed] = await Promise.all([
+  const [hosts, diagnosis, fx] = await Promise.all([
     loadHostPeaks(deps, window, instances),
     loadWasteDiagnosis(deps, period, snapshot),
     loadFxRates(deps),
-    deps.store.spend.committedResources(addDays(today, -COMMITMENT_LOOKBACK_DAYS)),
   ]);
   return recommend({
     instances: instances.filter(
@@ -55,7 +51,6 @@ export async function currentRecommendations(
     catalog,
     policy: deps.config.recommendations,
     spot: deps.config.spot,
-    committed: new Set(committed),
     runTagKey: deps.config.unitCosts.tagKeys.run,
     spotFigures: spotFiguresOf(diagnosis, (amount) => convert(amount, diagnosis.currency, 'USD', fx)),
   });

@@ -5,6 +5,7 @@ import { BurnrateError } from '../domain/errors.js';
 import { attributeSeries, type AttributedGpu } from './gpu-attribution.js';
 import { namespaceTeamsOf } from '../domain/kubernetes.js';
 import { loadBilledRates, withBilledRate } from './billed-rates.js';
+import { loadCommitmentCovers, withCover } from './commitment-cover.js';
 
 /** The GPU parts, or a clear error when no GPU source is configured. */
 export function gpuDepsOf(deps: Deps): GpuDeps {
@@ -68,7 +69,8 @@ export interface GpuSnapshot {
  * The one read of the GPU inventory and metrics, shared by the idle check, the Stop re-check, the
  * sweep check and the recommendations. The inventory, the owners, the bill's rates and every
  * metrics source are read at once; each instance is priced at its billed rate where the bill has
- * one (src/snapshots/billed-rates.ts). Throws burnrate_gpu_unconfigured without GPU sources.
+ * one (src/snapshots/billed-rates.ts) and carries the share of its bill a Savings Plan covered
+ * (src/snapshots/commitment-cover.ts). Throws burnrate_gpu_unconfigured without GPU sources.
  */
 export async function loadGpuSnapshot(
   deps: Deps,
@@ -86,10 +88,13 @@ export async function loadGpuSnapshot(
     (i) => (!scope.instanceIds || scope.instanceIds.includes(i.instanceId)) && (!scope.team || i.team === scope.team),
   );
   // An instance listed twice counts once, the later record winning.
-  const instances = [...new Map(inScope.map((i) => [i.instanceId, rates ? withBilledRate(i, rates) : i])).values()];
+  const listed = [...new Map(inScope.map((i) => [i.instanceId, rates ? withBilledRate(i, rates) : i])).values()];
   // Named instances: only their machines' series, where a source can be asked for some machines.
-  const fetched =
-    fleet ?? (await Promise.all(gpu.metrics.map((m) => (m.fetchInstances ? m.fetchInstances(window, instances) : m.fetch(window)))));
+  const [fetched, covers] = await Promise.all([
+    fleet ?? Promise.all(gpu.metrics.map((m) => (m.fetchInstances ? m.fetchInstances(window, listed) : m.fetch(window)))),
+    priced ? loadCommitmentCovers(deps, listed) : new Map(),
+  ]);
+  const instances = listed.map((i) => withCover(i, covers));
   const namespaces = ownership === 'owners' ? namespaceTeamsOf(deps.config.teams) : new Map<string, string>();
   const handedTo = new Map(owners.filter((o) => deps.config.teams.some((t) => t.id === o.team)).map((o) => [o.instanceId, o.team]));
   const all = fetched.flat();

@@ -1,6 +1,6 @@
 import type { GpuSeries, MetricsRange } from '../../domain/gpu-metrics.js';
 import type { IdleFinding, IdleFindingKind } from '../../domain/gpu-finding.js';
-import type { NotebookPlatform, PrepaidCapacity } from '../../domain/gpu-inventory.js';
+import type { CommitmentCover, NotebookPlatform, PrepaidCapacity } from '../../domain/gpu-inventory.js';
 import { describeIdleSince } from './describe-idle.js';
 import { idleEvidence } from './idle-evidence.js';
 import { detectIdleIntervalsMany } from './detect-idle.js';
@@ -23,6 +23,8 @@ export interface IdleInstance {
   priceNote?: string;
   /** Paid whether it runs or not: its finding says so, and no stop saving is promised. */
   prepaid?: PrepaidCapacity;
+  /** The share of its cost a Savings Plan (or reservation) pays running or not: its finding promises a saving on the rest only. */
+  covered?: CommitmentCover;
   /** A notebook platform's server: its finding says what the platform's culling is set to; `idle.notebooks: defer` leaves it to it. */
   notebook?: NotebookPlatform;
 }
@@ -104,6 +106,9 @@ export function idleFindings(input: IdleFindingsInput): IdleFinding[] {
         (instance.priceNote ? ` (${instance.priceNote})` : ''),
       evidence: idleEvidence(series, Math.max(idle.since, range.start), range.end),
       ...(instance.prepaid ? { prepaid: instance.prepaid } : {}),
+      ...(instance.covered && !instance.prepaid
+        ? { covered: { ...instance.covered, uncoveredPerDay: toCents(instance.hourlyPrice * 24 * (1 - instance.covered.share)) } }
+        : {}),
       ...(instance.notebook ? { notebook: instance.notebook } : {}),
     });
   }

@@ -13,6 +13,7 @@ export function idleInstanceOf(i: GpuInstance, handedTo: string | undefined): Id
     workload: i.workload,
     ...(i.priceNote ? { priceNote: i.priceNote } : {}),
     ...(i.prepaid ? { prepaid: i.prepaid } : {}),
+    ...(i.covered ? { covered: i.covered } : {}),
     ...(i.notebook ? { notebook: i.notebook } : {}),
   };
 }

@@ -1,11 +1,12 @@
 import type { PriceCatalog } from '../../domain/price-catalog.js';
-import type { GpuInstance } from '../../domain/gpu-inventory.js';
+import type { CommitmentCover, GpuInstance } from '../../domain/gpu-inventory.js';
 import type { Recommendation } from '../../domain/recommendation.js';
 import { formatMoney } from '../../domain/money.js';
 import { ownerTagOf } from '../../domain/ownership.js';
 import type { GpuUsage } from './gpu-usage.js';
 import type { RecommendationsPolicy, SpotPolicy } from './recommend-policy.js';
 import { rightSizeRecommendation } from './right-size.js';
+import { round2 } from './saving.js';
 import { spotRecommendation } from './spot.js';
 import type { SpotFigure } from './spot-figures.js';
 
@@ -16,8 +17,6 @@ export interface RecommendInput {
   catalog: PriceCatalog;
   policy: RecommendationsPolicy;
   spot: SpotPolicy;
-  /** Instances the bill shows under a commitment (Savings Plan, reservation, CUD): moving them to spot saves nothing while it runs. */
-  committed?: ReadonlySet<string>;
   /** The tag naming a training run (unitCosts.tagKeys.run): instances sharing one are the nodes of one multi-node job. */
   runTagKey?: string;
   /**
@@ -41,9 +40,10 @@ export function recommend(input: RecommendInput): Recommendation[] {
     const usage = input.usage.get(instance.instanceId);
     // A Kubernetes workload is not a machine to resize or relaunch: its nodes' pool is (the static-capacity finding).
     if (!usage || instance.kubernetes) continue;
+    // Under a Savings Plan (instance.covered, from the bill): spot saves nothing while the plan pays.
     const candidates = [
-      rightSizeRecommendation(instance, usage, input.catalog, input.policy),
-      input.committed?.has(instance.instanceId) || multiNode.has(instance.instanceId) ? null : spotOf(instance, usage, input),
+      onUncoveredShare(rightSizeRecommendation(instance, usage, input.catalog, input.policy), instance.covered),
+      instance.covered || multiNode.has(instance.instanceId) ? null : spotOf(instance, usage, input),
     ].filter((r): r is Recommendation => r !== null);
     const [best, other] = candidates.sort((a, b) => b.monthlySaving - a.monthlySaving);
     if (!best) continue;
@@ -56,6 +56,25 @@ function spotOf(instance: GpuInstance, usage: GpuUsage, input: RecommendInput): 
   if (!input.spotFigures) return spotRecommendation(instance, usage, input.catalog, input.policy, input.spot);
   const figure = input.spotFigures.get(instance.instanceId);
   return figure ? spotRecommendation(instance, usage, input.catalog, input.policy, input.spot, figure) : null;
+}
+
+/**
+ * A smaller type saves only on the share of the cost no commitment pays: the covered share frees the
+ * Savings Plan for other usage, it is not refunded. Null where nothing is left to save.
+ */
+function onUncoveredShare(recommendation: Recommendation | null, covered: CommitmentCover | undefined): Recommendation | null {
+  if (!recommendation || !covered) return recommendation;
+  const saving = round2(recommendation.monthlySaving * (1 - covered.share));
+  if (saving <= 0) return null;
+  const percent = Math.round(covered.share * 100);
+  return {
+    ...recommendation,
+    monthlySaving: saving,
+    evidence: [
+      ...recommendation.evidence,
+      `${percent}% of its billed cost is covered by a ${covered.by}, paid whether it runs or not: a smaller type frees that part of the plan for other usage and saves only the uncovered ${formatMoney(saving, 'USD')} a month.`,
+    ],
+  };
 }
 
 function alsoPossible(other: Recommendation): string {

@@ -270,7 +270,7 @@ describe('spot', () => {
     const a = trainer({ ...ck, run_id: 'llama-70b-r3' }, { instanceId: 'i-0node0a0000000000' });
     const b = trainer({ ...ck, run_id: 'llama-70b-r3' }, { instanceId: 'i-0node0b0000000000' });
     const solo = trainer({ ...ck, run_id: 'ablation-1' }, { instanceId: 'i-0solo00000000000' });
-    const committed = trainer(ck, { instanceId: 'i-0committed0000000' });
+    const committed = trainer(ck, { instanceId: 'i-0committed0000000', covered: { share: 1, by: 'Savings Plan' } });
     const busy = usage({ runningHours: 168, memoryHighWaterGiB: 280, meanUtil: 90 });
     const recs = recommend({
       instances: [a, b, solo, committed],
@@ -278,10 +278,26 @@ describe('spot', () => {
       catalog,
       policy,
       spot,
-      committed: new Set([committed.instanceId]),
       runTagKey: 'run_id',
     });
     expect(recs.map((r) => `${r.kind}:${r.instanceId}`)).toEqual([`spot:${solo.instanceId}`]);
+  });
+});
+
+describe('under a Savings Plan', () => {
+  it('a smaller type saves only on the share of the bill the plan does not cover; all covered, nothing is proposed', () => {
+    const light = usage({ memoryHighWaterGiB: 12, meanUtil: 8, p95Util: 20 });
+    const free = instance('g6e.2xlarge', 'us-west-2');
+    const alone = rightSizeRecommendation(free, light, catalog, policy)!;
+    // The same machine with 70% of its bill paid by the plan: the plan's share is no saving.
+    const covered = { ...free, covered: { share: 0.7, by: 'Savings Plan' as const } };
+    const [rec] = recommend({ instances: [covered], usage: new Map([[free.instanceId, light]]), catalog, policy, spot });
+    const expected = Math.round((alone.current.hourly - alone.proposed.hourly) * alone.hoursPerMonth * 0.3 * 100) / 100;
+    expect(rec!.kind).toBe('right-size');
+    expect(rec!.monthlySaving).toBeCloseTo(expected, 1);
+    expect(rec!.evidence.at(-1)).toContain('70% of its billed cost is covered by a Savings Plan');
+    const whole = { ...free, covered: { share: 1, by: 'Savings Plan' as const } };
+    expect(recommend({ instances: [whole], usage: new Map([[free.instanceId, light]]), catalog, policy, spot })).toEqual([]);
   });
 });
 

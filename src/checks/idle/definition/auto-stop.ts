@@ -2,7 +2,7 @@ import { automaticStop } from '../../../operations/stop-idle-instance.js';
 import { DRY_RUN_HINT, runOperationAs } from '../../../operations/operation.js';
 import { fanOutInThread } from '../../../outbox/fan-out.js';
 import type { Deps } from '../../../deps.js';
-import { instanceLabel } from '../../../domain/gpu-finding.js';
+import { instanceLabel, stopSavingPerDay } from '../../../domain/gpu-finding.js';
 import { formatMoney } from '../../../domain/money.js';
 import type { OutboxDraft } from '../../../store/outbox-records.js';
 import { privateReply } from '../../../../templates/private-reply.js';
@@ -43,7 +43,7 @@ export async function autoStopIdle(deps: Deps, open: readonly AlertedFinding[], 
       const attempt = await runOperationAs(deps, AUTO_STOP_ACTOR, automaticStop, tracked);
       const name = instanceLabel(finding);
       const minutes = team.gpu.autoStopAfterMinutes;
-      const saving = `${formatMoney(finding.perDay, 'USD')} per day`;
+      const saving = `${formatMoney(stopSavingPerDay(finding), 'USD')} per day`;
       if (attempt.kind === 'duplicate') continue;
       note =
         attempt.kind === 'stopped'
