@@ -8,6 +8,7 @@ import type { Deps } from '../deps.js';
 import type { GpuFinding, UnmeteredGpu } from '../domain/gpu-finding.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
 import { loadGpuSnapshot, type GpuSnapshot } from './gpu-snapshot.js';
+import { consoleLinksOf } from './console-links.js';
 import { metricsWindow } from './gpu-windows.js';
 import { billedRunBefore } from '../checks/idle/billed-run.js';
 import { leftOutNote } from '../domain/left-out-currencies.js';
@@ -45,7 +46,7 @@ export async function detectGpus(
   const snapshot = await loadGpuSnapshot(deps, { window: metricsWindow(deps, now) });
   const { findings, unmetered } = idleIn(deps, snapshot, now);
   return {
-    findings: await withBilledRuns(deps, findings, snapshot.window.start),
+    findings: await withBilledRuns(deps, await withBilledConsoleLinks(deps, findings, snapshot, now), snapshot.window.start),
     unmetered,
     blockEnds: capacityBlockEnds(snapshot.instances, now),
   };
@@ -103,6 +104,25 @@ function idleIn(deps: Deps, snapshot: GpuSnapshot, now: Date): { findings: GpuFi
     }),
   );
   return { findings, unmetered };
+}
+
+/** Days of bill searched for the full id of an instance known by a bare one. */
+const BILL_NAMES_DAYS = 35;
+
+/**
+ * An instance its console cannot find by its id alone (a Compute Engine VM known by its numeric id)
+ * gets its console page where the bill names it in full (consoleLinksOf): first, as its provider's would be.
+ */
+async function withBilledConsoleLinks(deps: Deps, findings: GpuFinding[], snapshot: GpuSnapshot, now: Date): Promise<GpuFinding[]> {
+  const byId = new Map(snapshot.instances.map((i) => [i.instanceId, i]));
+  const targetOf = (f: GpuFinding) => ({ id: f.instanceId, region: byId.get(f.instanceId)?.region ?? null, name: f.name });
+  const unlinked = findings.filter((f) => !consoleLinkOf(targetOf(f)));
+  if (unlinked.length === 0) return findings;
+  const links = await consoleLinksOf(deps, addDays(toDay(now), -BILL_NAMES_DAYS), unlinked.map(targetOf));
+  return findings.map((f) => {
+    const link = links.get(f.instanceId);
+    return link && unlinked.includes(f) ? { ...f, links: [link, ...(f.links ?? [])] } : f;
+  });
 }
 
 /** The currency of the bill note: the idle alert's, whose prices are the catalog's USD. */
