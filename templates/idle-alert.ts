@@ -69,7 +69,8 @@ export function idleAlert(data: IdleAlertData): Message {
   const burned = open.reduce((sum, i) => sum + i.finding.burned, 0);
   // What stopping them would save: prepaid capacity costs the same running or not, a Savings Plan's share too.
   const perDay = open.reduce((sum, i) => sum + stopSavingPerDay(i.finding), 0);
-  const savable = open.length === 0 || open.some((i) => !i.finding.prepaid);
+  // Nothing to promise when every instance is prepaid or wholly covered by a plan.
+  const savable = open.length === 0 || open.some((i) => !i.finding.prepaid && (i.finding.covered?.share ?? 0) < 1);
   const count = data.items.length;
   const headline = `${data.teamName}: ${count} idle GPU instance${count === 1 ? '' : 's'}`;
   const blocks: Block[] = [
