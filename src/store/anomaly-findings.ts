@@ -1,5 +1,4 @@
 import type { AnomalyAnswer, AnomalyFinding, TrackedAnomalyFinding } from '../domain/anomaly-finding.js';
-import type { FindingChange } from '../domain/finding-change.js';
 import type { Session } from './session.js';
 import { SqlTrackedFindings, type TrackedFindingStore } from './tracked-findings.js';
 
@@ -37,29 +36,4 @@ export class SqlAnomalyFindingStore extends SqlTrackedFindings<TrackedAnomalyFin
       return { answer, first: true };
     });
   }
-}
-
-/**
- * Applies an anomaly check's changes inside the caller's (recordRun's) transaction. A run's finding
- * carries no answer: the one recorded (by a click between runs) stays with it.
- */
-export async function applyAnomalyFindingChange(tx: Session, change: FindingChange<AnomalyFinding>, now: Date): Promise<void> {
-  const at = now.toISOString();
-  for (const f of [...change.opened, ...change.stillOpen]) {
-    const before = await tx.one<BodyRow>("SELECT body FROM check_findings WHERE family = 'anomaly' AND id = ?", [f.id]);
-    const answer = before ? (JSON.parse(before.body) as AnomalyFinding).answer : undefined;
-    const body = JSON.stringify(answer ? { ...f, answer } : f);
-    await tx.run(
-      `INSERT INTO check_findings (family, id, kind, team, subject, body, state, first_seen, last_seen, resolved_at)
-       VALUES ('anomaly', ?, ?, ?, ?, ?, 'open', ?, ?, NULL)
-       ON CONFLICT (family, id) DO UPDATE SET body = excluded.body, state = 'open', last_seen = excluded.last_seen,
-         first_seen = CASE WHEN check_findings.state = 'open' THEN check_findings.first_seen ELSE excluded.first_seen END, resolved_at = NULL`,
-      [f.id, f.kind, f.team, f.started, body, at, at],
-    );
-  }
-  for (const id of change.resolved)
-    await tx.run(
-      "UPDATE check_findings SET state = 'resolved', resolved_at = ?, last_seen = ? WHERE family = 'anomaly' AND id = ? AND state = 'open'",
-      [at, at, id],
-    );
 }

@@ -1,20 +1,26 @@
 import type { FindingChange } from '../domain/finding-change.js';
-import { applyAnomalyFindingChange } from './anomaly-findings.js';
 import { enqueueOutbox } from './outbox-table.js';
 import type { OutboxDraft } from './outbox-records.js';
 import type { Session } from './session.js';
 import { FINDING_FAMILIES, type FindingTable, type FindingTables } from './store.js';
-import { applyTrackedChange } from './tracked-findings.js';
+import { applyTrackedChange, type TrackedRules } from './tracked-findings.js';
 
 /**
  * How each table of findings takes a run's changes: a budget finding is 'new' until seen again; an
- * instance idle again keeps when it was first seen; an anomaly keeps the team's answer.
+ * instance idle again keeps when it was first seen; an anomaly keeps the answer its team gave
+ * between runs (a run's finding carries none) and was last seen when it resolved (seenSince).
  */
-const APPLY_CHANGE: { [T in FindingTable]: (tx: Session, change: FindingChange<FindingTables[T]>, now: Date) => Promise<void> } = {
-  findings: (tx, change, now) => applyTrackedChange(tx, FINDING_FAMILIES.findings, (f) => f.period, 'restarts', change, now, 'new'),
-  gpuFindings: (tx, change, now) => applyTrackedChange(tx, FINDING_FAMILIES.gpuFindings, (f) => f.instanceId, 'kept', change, now),
-  sweepFindings: (tx, change, now) => applyTrackedChange(tx, FINDING_FAMILIES.sweepFindings, (f) => f.sweep, 'restarts', change, now),
-  anomalyFindings: applyAnomalyFindingChange,
+const RULES: { [T in FindingTable]: TrackedRules<FindingTables[T]> } = {
+  findings: { family: FINDING_FAMILIES.findings, subjectOf: (f) => f.period, firstSeen: 'restarts', openedAs: 'new' },
+  gpuFindings: { family: FINDING_FAMILIES.gpuFindings, subjectOf: (f) => f.instanceId, firstSeen: 'kept' },
+  sweepFindings: { family: FINDING_FAMILIES.sweepFindings, subjectOf: (f) => f.sweep, firstSeen: 'restarts' },
+  anomalyFindings: {
+    family: FINDING_FAMILIES.anomalyFindings,
+    subjectOf: (f) => f.started,
+    firstSeen: 'restarts',
+    keep: (stored, seen) => (stored.answer ? { ...seen, answer: stored.answer } : seen),
+    seenUntilResolved: true,
+  },
 };
 
 /**
@@ -44,7 +50,7 @@ export async function recordRun<T extends FindingTable>(
             d.list(opened),
           ]);
     const recordedElsewhere = opened.length > 0 && alreadyOpen.length === opened.length;
-    await APPLY_CHANGE[table](tx, change, now);
+    await applyTrackedChange(tx, RULES[table], change, now);
     if (!recordedElsewhere) await enqueueOutbox(tx, alerts, now);
   });
 }

@@ -61,39 +61,51 @@ export class SqlTrackedFindings<T> implements TrackedFindingStore<T> {
   }
 }
 
-/**
- * Applies a check's changes inside the caller's (recordRun's) transaction: a finding seen again is
- * open with its new body (`openedAs`: the state of one opened by this run). `firstSeen` says whether
- * one that had been resolved starts again from now ('restarts') or keeps when it was first seen ('kept').
- */
+/** How a check's findings take a run's changes. */
+export interface TrackedRules<F> {
+  family: string;
+  /** What a finding is about (a budget's period, an instance, a sweep, an anomaly's start). */
+  subjectOf: (finding: F) => string;
+  /** Whether one that had been resolved starts again from now ('restarts') or keeps when it was first seen ('kept'). */
+  firstSeen: 'kept' | 'restarts';
+  /** The state of one opened by this run ('open' unless said). */
+  openedAs?: 'new' | 'open';
+  /** What a finding seen again keeps of the body stored before (an answer given between runs). */
+  keep?: (stored: F, seen: F) => F;
+  /** Whether a resolved finding was last seen when it resolved (else: at the last run that found it). */
+  seenUntilResolved?: boolean;
+}
+
+/** Applies a check's changes inside the caller's (recordRun's) transaction: a finding seen again is open with its new body. */
 export async function applyTrackedChange<F extends { id: string; kind: string; team: string | null }>(
   tx: Session,
-  family: string,
-  subjectOf: (finding: F) => string,
-  firstSeen: 'kept' | 'restarts',
+  rules: TrackedRules<F>,
   change: FindingChange<F>,
   now: Date,
-  openedAs: 'new' | 'open' = 'open',
 ): Promise<void> {
+  const { family, keep } = rules;
   const at = now.toISOString();
   const restart =
-    firstSeen === 'restarts'
+    rules.firstSeen === 'restarts'
       ? ", first_seen = CASE WHEN check_findings.state = 'resolved' THEN excluded.first_seen ELSE check_findings.first_seen END"
       : '';
-  const write = (f: F, state: 'new' | 'open') =>
-    tx.run(
+  const write = async (f: F, state: 'new' | 'open') => {
+    const stored = keep && (await tx.one<{ body: string }>('SELECT body FROM check_findings WHERE family = ? AND id = ?', [family, f.id]));
+    const body = keep && stored ? keep(JSON.parse(stored.body) as F, f) : f;
+    await tx.run(
       `INSERT INTO check_findings (family, id, kind, team, subject, body, state, first_seen, last_seen, resolved_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
        ON CONFLICT (family, id) DO UPDATE SET body = excluded.body, state = excluded.state, last_seen = excluded.last_seen,
          resolved_at = NULL${restart}`,
-      [family, f.id, f.kind, f.team, subjectOf(f), JSON.stringify(f), state, at, at],
+      [family, f.id, f.kind, f.team, rules.subjectOf(f), JSON.stringify(body), state, at, at],
     );
-  for (const f of change.opened) await write(f, openedAs);
+  };
+  for (const f of change.opened) await write(f, rules.openedAs ?? 'open');
   for (const f of change.stillOpen) await write(f, 'open');
+  const seen = rules.seenUntilResolved ? ', last_seen = ?' : '';
   for (const id of change.resolved)
-    await tx.run("UPDATE check_findings SET state = 'resolved', resolved_at = ? WHERE family = ? AND id = ? AND state != 'resolved'", [
-      at,
-      family,
-      id,
-    ]);
+    await tx.run(
+      `UPDATE check_findings SET state = 'resolved', resolved_at = ?${seen} WHERE family = ? AND id = ? AND state != 'resolved'`,
+      [at, ...(seen ? [at] : []), family, id],
+    );
 }
