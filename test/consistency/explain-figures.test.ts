@@ -5,7 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Deps } from '../../src/deps.js';
-import { addDays, daysOf, weekdayOf } from '../../src/domain/period.js';
+import { daysOf, weekdayOf } from '../../src/domain/period.js';
 import type { SpendRow } from '../../src/domain/spend.js';
 import { createMcpServer } from '../../src/mcp/mcp-server.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
