@@ -1,11 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { FakeEc2 } from '../fakes/fake-ec2.js';
-import { constant, FakePrometheus } from '../fakes/fake-prometheus.js';
-import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
-import { cli, workDir } from '../support/run-cli.js';
+import type { FakeEc2 } from '../fakes/fake-ec2.js';
+import type { FakePrometheus } from '../fakes/fake-prometheus.js';
+import { idleG5Project, startIdleG5s } from '../support/idle-g5-fleet.js';
+import { cli } from '../support/run-cli.js';
 import { HOURS_HEADER, focusCsv, type FixtureRow } from '../providers/focus/helpers.js';
 import type { GpuFinding } from '../../src/domain/gpu-finding.js';
 import { idleAlert, idleDetails } from '../../templates/idle-alert.js';
@@ -59,41 +58,21 @@ let ec2: FakeEc2 | undefined;
 let prom: FakePrometheus | undefined;
 
 beforeEach(async () => {
-  isolateAwsEnv();
-  const box = (id: string, ip: string) => ({
-    id,
-    region: 'us-east-1',
-    state: 'running' as const,
-    instanceType: 'g5.xlarge',
-    privateDnsName: `ip-${ip.replaceAll('.', '-')}.ec2.internal`,
-    privateIp: ip,
-    tags: { team: 'research' },
-  });
-  ec2 = await FakeEc2.start({ instances: [box(COVERED, '10.0.9.1'), box(ON_DEMAND, '10.0.9.2')] });
-  useEc2Endpoint(ec2.endpoint);
-  const idle = (ip: string) => ({
-    labels: { hostname: `ip-${ip.replaceAll('.', '-')}.ec2.internal`, gpu: '0', modelName: 'NVIDIA A10G' },
-    metrics: { DCGM_FI_DEV_GPU_UTIL: constant(0), DCGM_FI_DEV_FB_USED: constant(300) },
-  });
-  prom = await FakePrometheus.start({ gpus: [idle('10.0.9.1'), idle('10.0.9.2')] });
+  ({ ec2, prom } = await startIdleG5s([
+    { id: COVERED, ip: '10.0.9.1' },
+    { id: ON_DEMAND, ip: '10.0.9.2' },
+  ]));
 });
 
 afterEach(async () => {
+  ec2?.assertNoUnexpectedCalls();
   prom?.assertNoUnexpectedRequests();
   await Promise.all([ec2?.close(), prom?.close()]);
   ec2 = prom = undefined;
 });
 
 function project(): string {
-  const cwd = workDir();
-  writeFileSync(
-    join(cwd, 'burnrate.yml'),
-    stringify({
-      teams: [{ id: 'research' }],
-      sources: [],
-      gpu: { metrics: [{ type: 'prometheus', url: prom!.url }], inventory: [{ type: 'ec2', regions: ['us-east-1'] }] },
-    }),
-  );
+  const cwd = idleG5Project(prom!);
   writeFileSync(join(cwd, 'bill.csv'), focusCsv(BILL, HEADER));
   return cwd;
 }
