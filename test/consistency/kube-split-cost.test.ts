@@ -13,6 +13,7 @@ import { loadResourceCosts } from '../../src/snapshots/resource-lines.js';
 import { loadTeamGauges } from '../../src/snapshots/team-gauges.js';
 import { cli, workDir } from '../support/run-cli.js';
 import { spendRow, testDeps } from '../support/deps.js';
+import { expectClose as close } from '../support/yen-bill.js';
 
 // One fact, one figure: what a team's Kubernetes workloads cost is the same on every surface (team
 // spend in chat and on the CLI, its JSON, `spend --by workload`, budgets, the monthly review's
@@ -99,11 +100,6 @@ const expected = (team: string, start: string, end: string): number => {
   if (team === 'ml') return podSum(start, end, 'ml', /./) + batchSum(start, end);
   const bill = sum(BILL.filter(within(start, end)).map((r) => r.effective));
   return bill - expected('vision', start, end) - expected('ml', start, end);
-};
-
-const close = (actual: number | null | undefined, want: number) => {
-  expect(actual).not.toBeNull();
-  expect(Math.abs(actual! - want)).toBeLessThan(0.005);
 };
 
 describe("a team's Kubernetes cost is the bill's pod split on every surface", () => {

@@ -14,6 +14,7 @@ import { spendSummary } from '../../templates/spend-summary.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { cli, workDir } from '../support/run-cli.js';
 import { spendRow, testDeps } from '../support/deps.js';
+import { expectClose as close, inUsd, yenStorageLine, YEN_RATE } from '../support/yen-bill.js';
 
 // One fact, one figure, for an assistant too: the MCP tools' figures for a team's month are the
 // spend command's in chat, the CLI's JSON and the budget listing's, and each equals a plain sum over
@@ -22,8 +23,6 @@ import { spendRow, testDeps } from '../support/deps.js';
 
 const NOW = '2026-12-10T09:00:00Z';
 const DAYS = daysOf({ start: '2026-10-01', end: '2026-12-10' });
-/** USD per yen on each month's bill. */
-const RATE: Record<string, number> = { '2026-10': 0.007, '2026-11': 0.0067, '2026-12': 0.0065 };
 const VERA = 'U0VERA';
 
 const CONFIG = {
@@ -37,15 +36,7 @@ const CONFIG = {
 function bill(): SpendRow[] {
   return DAYS.flatMap((day) => [
     { ...spendRow('vision', day, 40), resourceId: 'i-trainer' },
-    {
-      ...spendRow('vision', day, 30_000),
-      billingAccount: 'jp-1',
-      service: 'Amazon Simple Storage Service',
-      resourceId: 'cv-annotations',
-      currency: 'JPY',
-      pricingCurrency: 'USD',
-      pricingCurrencyEffectiveCost: 30_000 * RATE[day.slice(0, 7)]!,
-    },
+    { ...yenStorageLine('vision', day, 30_000), billingAccount: 'jp-1' },
     spendRow('ml', day, 100),
   ]);
 }
@@ -53,13 +44,7 @@ function bill(): SpendRow[] {
 /** The rows of `team` in [start, end). */
 const rowsOf = (team: string, start: string, end: string) => bill().filter((r) => r.team === team && r.day >= start && r.day < end);
 /** A plain sum over them, each converted at its own month's rate. */
-const sumOf = (rows: SpendRow[]) =>
-  rows.reduce((sum, r) => sum + (r.currency === 'JPY' ? r.effective * RATE[r.billingPeriod]! : r.effective), 0);
-
-const close = (actual: number | null | undefined, expected: number) => {
-  expect(actual).not.toBeNull();
-  expect(Math.abs(actual! - expected)).toBeLessThan(0.005);
-};
+const sumOf = (rows: SpendRow[]) => rows.reduce((sum, r) => sum + inUsd(r), 0);
 
 describe("an assistant's figures are the same as every other surface's", () => {
   const cwd = workDir();
@@ -114,7 +99,7 @@ describe("an assistant's figures are the same as every other surface's", () => {
     expect(explained.currency).toBe('USD');
     expect(explained.rows).toBe(rows.length);
     expect(explained.parts.map((p) => [p.billingPeriod, p.currency, p.rows, p.rate])).toEqual([
-      ['2026-11', 'JPY', 30, RATE['2026-11']],
+      ['2026-11', 'JPY', 30, YEN_RATE['2026-11']],
       ['2026-11', 'USD', 30, 1],
     ]);
     close(explained.parts.find((p) => p.currency === 'JPY')!.effective, 30 * 30_000);

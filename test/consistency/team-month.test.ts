@@ -25,6 +25,7 @@ import { renderPlainText } from '../../templates/render/plain-text.js';
 import { teamDigest } from '../../templates/digest.js';
 import { spendSummary } from '../../templates/spend-summary.js';
 import { cli, workDir } from '../support/run-cli.js';
+import { expectClose as close, inUsd, yenStorageLine } from '../support/yen-bill.js';
 import { spendRow, testDeps } from '../support/deps.js';
 
 // One fact, one figure: a team's month is the same amount on every surface that shows it (the spend
@@ -36,8 +37,6 @@ import { spendRow, testDeps } from '../support/deps.js';
 
 const NOW = '2026-12-10T09:00:00Z';
 const DAYS = daysOf({ start: '2026-10-01', end: '2026-12-10' });
-/** USD per yen on each month's bill. */
-const RATE: Record<string, number> = { '2026-10': 0.007, '2026-11': 0.0067, '2026-12': 0.0065 };
 const TRAINER_USD = 40;
 const ANNOTATIONS_YEN = 30_000;
 const ML_USD = 100;
@@ -56,16 +55,7 @@ function bill(): SpendRow[] {
     const yen = ANNOTATIONS_YEN;
     return [
       { ...spendRow('vision', day, TRAINER_USD), resourceId: 'i-trainer', resourceName: 'trainer' },
-      {
-        ...spendRow('vision', day, yen),
-        billingAccount: 'jp-1',
-        service: 'Amazon Simple Storage Service',
-        serviceCategory: 'Storage',
-        resourceId: 'cv-annotations',
-        currency: 'JPY',
-        pricingCurrency: 'USD',
-        pricingCurrencyEffectiveCost: yen * RATE[day.slice(0, 7)]!,
-      },
+      { ...yenStorageLine('vision', day, yen), billingAccount: 'jp-1', serviceCategory: 'Storage' },
       spendRow('ml', day, ML_USD),
     ];
   });
@@ -75,13 +65,8 @@ function bill(): SpendRow[] {
 function expectedSpend(team: string, start: string, end: string): number {
   return bill()
     .filter((r) => r.team === team && r.day >= start && r.day < end)
-    .reduce((sum, r) => sum + (r.currency === 'JPY' ? r.effective * RATE[r.billingPeriod]! : r.effective), 0);
+    .reduce((sum, r) => sum + inUsd(r), 0);
 }
-
-const close = (actual: number | null | undefined, expected: number) => {
-  expect(actual).not.toBeNull();
-  expect(Math.abs(actual! - expected)).toBeLessThan(0.005);
-};
 
 describe("a team's month is one figure on every surface", () => {
   const cwd = workDir();
