@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, medians of several runs, printed with the machine they ran on.
 // Results also land in bench/out/results.json; BENCHMARKS.md records the figures.
-// BENCH_ONLY=cli,serve,focus,growth,budget,forecast,anomalies,slack,idle,gpufetch,kube,soak,replicas runs only those (results then go to bench/out/results.<names>.json).
+// BENCH_ONLY=cli,serve,focus,growth,budget,forecast,anomalies,slack,idle,gpufetch,gpucheck,kube,soak,replicas runs only those (results then go to bench/out/results.<names>.json).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { benchImportGrowth, printImportGrowth, type ImportGrowthBench } from './
 import { printAnomalyBacktest, runAnomalyBacktest, type AnomalyBacktestRow } from './anomaly-backtest.js';
 import { printHourlyAnomalyBacktest, runHourlyAnomalyBacktest, type HourlyBacktestRow } from './anomaly-hourly-backtest.js';
 import { printForecastBacktest, runForecastBacktest, type BacktestRow } from './forecast-backtest.js';
+import { benchGpuCheckReads, printGpuCheckReads, type GpuCheckReadsBench } from './gpu-check-reads.js';
 import { benchGpuFetch, type GpuFetchBench } from './gpu-fetch.js';
 import { benchIdleDetection, type IdleDetectionBench } from './idle-detection.js';
 import { benchKubeInventory, printKubeInventory, type KubeInventoryBench } from './kube-inventory.js';
@@ -34,6 +35,7 @@ const BENCHES = [
   'slack',
   'idle',
   'gpufetch',
+  'gpucheck',
   'kube',
   'soak',
   'replicas',
@@ -165,6 +167,13 @@ if (selected('gpufetch')) {
   printGpuFetch(gpuFetch);
 }
 
+// BENCH_CHECK_GPUS changes the fleet (8,000 GPUs on 1,000 machines by default).
+let gpuCheck: GpuCheckReadsBench | undefined;
+if (selected('gpucheck')) {
+  gpuCheck = await benchGpuCheckReads({ gpus: Number(process.env.BENCH_CHECK_GPUS ?? 8000) });
+  printGpuCheckReads(gpuCheck);
+}
+
 // BENCH_KUBE_NODES and BENCH_KUBE_PODS change the cluster (1,000 GPU nodes, 10,000 GPU pods by default).
 let kube: KubeInventoryBench | undefined;
 if (selected('kube')) {
@@ -209,7 +218,7 @@ if (selected('replicas')) {
 const file = only.length === 0 ? 'results.json' : `results.${only.join('.')}.json`;
 writeFileSync(
   join(OUT, file),
-  `${JSON.stringify({ machine, at: new Date().toISOString(), cli, serve, focus: focus && { ...focus, samples: undefined }, growth, budget, forecast, anomalies, slack, idle, gpuFetch, kube, soak, replicas }, null, 2)}\n`,
+  `${JSON.stringify({ machine, at: new Date().toISOString(), cli, serve, focus: focus && { ...focus, samples: undefined }, growth, budget, forecast, anomalies, slack, idle, gpuFetch, gpuCheck, kube, soak, replicas }, null, 2)}\n`,
 );
 
 function printSlack(slack: SlackAckBench): void {
