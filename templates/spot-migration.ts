@@ -16,16 +16,19 @@ function approversOf(migration: SpotMigration, people: SpotPeople): string[] {
   return migration.approvals.map((a) => personIn(people.person?.(a.approver) ?? { id: null, name: a.approver, group: false }));
 }
 
-/** An approval recorded that is not yet enough: who approved, and who may give the second, different approval. */
+/**
+ * An approval recorded that is not yet enough, short enough for a phone: who approved, what it saves,
+ * and who may give the second, different approval (or that only an admin can).
+ */
 export function spotApprovalPending(label: string, migration: SpotMigration, people: SpotPeople = {}): Message {
   const who = approversOf(migration, people).join(', ');
   const next =
     people.mayApprove === undefined
-      ? ''
+      ? ', a second, different approver is needed.'
       : people.mayApprove.length > 0
-        ? ` Waiting for ${people.mayApprove.join(', ')}.`
-        : ' Nobody else of the team may approve it: an admin can.';
-  const text = `Spot migration of **${label}** approved by ${who} (${migration.approvals.length} of ${migration.approvalsNeeded}). It saves ${money(migration.monthlySaving)} a month, above the limit one approver may decide alone: a second, different approver is needed.${next}`;
+        ? `, a second, different approver is needed. Waiting for ${people.mayApprove.join(', ')}.`
+        : '. Nobody else of the team may approve it: an admin can.';
+  const text = `**${label}** to spot: approved by ${who} (${migration.approvals.length} of ${migration.approvalsNeeded}); saving ${money(migration.monthlySaving)} a month${next}`;
   return {
     summary: `Spot migration of ${label}: ${migration.approvals.length} of ${migration.approvalsNeeded} approvals`,
     blocks: [{ type: 'text', text }],

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { firstSectionWords } from '../support/first-section.js';
 import { capacityBlockEnds } from '../../src/checks/idle/capacity-block-ends.js';
 import type { GpuInstance } from '../../src/domain/gpu-inventory.js';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
@@ -83,8 +84,10 @@ describe("a Capacity Block's end", () => {
     await deliverOutbox(deps);
     expect(chat.posted.map((p) => p.message.summary)).toEqual(['Research: the Capacity Block of pretrain-block ends within a day']);
     const text = JSON.stringify(chat.posted[0]!.message.blocks);
-    expect(text).toContain('30 minutes before');
-    expect(text).toContain('stopping it early saves nothing');
+    // What to do by when, and that stopping early saves nothing, in at most 25 words.
+    expect(text).toContain('when EC2 terminates it');
+    expect(text).toContain('stopping early saves nothing');
+    expect(firstSectionWords(chat.posted[0]!.message).lead).toBeLessThanOrEqual(25);
 
     setNow('2026-11-20T10:45:00Z');
     await runGpuCheck(deps);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SweepFinding } from '../../src/domain/sweep-finding.js';
 import type { SpotMigration } from '../../src/domain/spot-migration.js';
-import type { Message } from '../../templates/message.js';
+import { personIn, type Message } from '../../templates/message.js';
 import { recommendationMessage } from '../../templates/recommendation.js';
 import { recommendationList } from '../../templates/recommendation-list.js';
 import { renderAdaptiveCard } from '../../templates/render/adaptive-card.js';
@@ -155,6 +155,22 @@ describe('a sweep alert on a phone', () => {
       `finding ${sweep.id}`,
     ])
       expect(details).toContain(said);
+  });
+});
+
+describe('a spot approval request on a phone', () => {
+  it('says who approved, what it saves and who may give the second approval in at most 25 words', () => {
+    const pending = { ...migration, state: 'approving' as const, approvals: migration.approvals.slice(0, 1) };
+    const person = (id: string) => ({ id, name: id === 'U0DEMOBOB' ? 'Bob Brown' : 'Dana Admin', group: false });
+    const waiting = spotApprovalPending('research-train-fra', pending, {
+      person,
+      mayApprove: [personIn(person('U0DEMOADMIN')), personIn({ id: 'U0DEMODAN', name: 'Dan Diaz', group: false })],
+    });
+    const nobody = spotApprovalPending('research-train-fra', pending, { person, mayApprove: [] });
+    for (const message of [messages['spot approval pending']!, waiting, nobody])
+      expect(firstSectionWords(message).lead).toBeLessThanOrEqual(25);
+    expect(renderPlainText(waiting)).toContain('a second, different approver is needed. Waiting for');
+    expect(renderPlainText(nobody)).toContain('Nobody else of the team may approve it: an admin can.');
   });
 });
 
