@@ -38,8 +38,8 @@ describe('a runaway-sweep alert in Teams: Stop sweep (confirmed, refused, dry ru
     const post = bed.fake.calls[0]!;
     const card = FakeBotConnector.cardOf(post);
     const stop = buttonOf(card, 'sweep.stop');
-    const click = async (who: Person): Promise<InvokeAnswer> => {
-      const res = await h.send(cardActionActivity(bed.fake.serviceUrl, who, post.id, stop.verb, stop.value));
+    const click = async (who: Person, button = stop): Promise<InvokeAnswer> => {
+      const res = await h.send(cardActionActivity(bed.fake.serviceUrl, who, post.id, button.verb, button.value));
       expect(res.status).toBe(200);
       return res.body as InvokeAnswer;
     };
@@ -86,5 +86,16 @@ describe('a runaway-sweep alert in Teams: Stop sweep (confirmed, refused, dry ru
     expect(audit.map((a) => `${a.userId} ${a.result}`)).toContain(`${ALICE.aadObjectId} refused`);
     expect(audit.filter((a) => a.result === 'ok')).toHaveLength(3);
     expect(audit[0]).toMatchObject({ userId: DAN.aadObjectId, result: 'duplicate' });
+  });
+
+  it('Details answers the clicker alone with the window and how the figures are counted; an outsider is refused', async () => {
+    const { deps, card, click } = await alerted();
+    const details = buttonOf(card, 'finding.details');
+    expect((await click(ALICE, details)).value).toContain('Only members of llm-training can see its details.');
+    const answer = JSON.stringify((await click(CAROL, details)).value);
+    for (const said of ['sweep lr-warmup', 'Window', 'GPU-hours', 'not from the bill', 'Stop sweep leaves protected instances running'])
+      expect(answer).toContain(said);
+    expect(bed.fake.calls).toHaveLength(1); // only the alert was posted
+    expect((await deps.store.audit.list()).filter((a) => a.action === 'finding.details')).toEqual([]);
   });
 });
