@@ -3,7 +3,6 @@ import { loadSpendReport, type SpendReportQuery } from '../src/snapshots/spend-r
 import type { SpendReport } from '../src/domain/spend-report.js';
 import { monthOf, toDay } from '../src/domain/period.js';
 import { spendSummary } from '../templates/spend-summary.js';
-import { spendByDayChart } from './spend-chart.js';
 import { readChatArgs } from './chat-args.js';
 import type { CommandSpec } from './command.js';
 import { notInAnyTeam, resolveTeamId } from './team-arg.js';
@@ -42,7 +41,8 @@ export const spendCommand: CommandSpec = {
       visibleTeams: ctx.visibleTeams,
       ...(team ? { team } : {}),
     });
-    const chart = await spendByDayChart(ctx.deps, report, ctx.now);
+    // The chart's modules (forecast, renderer) load with the first chart, not with every reader of spendReport (the CLI).
+    const chart = await (await import('./spend-chart.js')).spendByDayChart(ctx.deps, report, ctx.now);
     return spendSummary(report, report.teams?.length === 1 ? report.teams[0]! : 'your teams', chart?.toString('base64'));
   },
 };

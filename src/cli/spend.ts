@@ -5,7 +5,6 @@ import { parsePeriod, toDay } from '../domain/period.js';
 import { isExtensionDimension, KUBE_DIMENSIONS, type KubeDimension, type SpendDimension } from '../domain/spend.js';
 import { runtimeOf } from './runtime-of.js';
 import { COMMON_OPTIONS, oneOf, parseVerbArgs, usageError } from './args.js';
-import { spendByDayChart } from '../../commands/spend-chart.js';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Verb } from './io.js';
@@ -44,6 +43,7 @@ export const spendVerb: Verb = async (args, io) => {
     if (values.json) io.out.write(`${jsonText(report)}\n`);
     else io.out.write(`${renderPlainText(spendSummary(report, report.teams?.join(', ') ?? 'all teams'))}\n`);
     if (values.chart) {
+      const { spendByDayChart } = await import('../../commands/spend-chart.js');
       const chart = await spendByDayChart(runtime.deps, report, now);
       const file = resolve(io.cwd, values.chart);
       if (chart) writeFileSync(file, chart);
