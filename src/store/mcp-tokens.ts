@@ -1,5 +1,5 @@
 import type { McpTokenRecord } from '../domain/mcp-token.js';
-import type { Session } from './session.js';
+import { dateOrNull, type Session } from './session.js';
 
 export interface McpTokenStore {
   /** Keeps a new token by its SHA-256 (hex); refused when the id or the hash is taken. */
@@ -15,8 +15,6 @@ export interface McpTokenStore {
 type TokenRow = { id: string; userId: string; name: string; createdAt: string; expiresAt: string | null; revokedAt: string | null };
 
 const COLUMNS = 'id, user_id AS "userId", name, created_at AS "createdAt", expires_at AS "expiresAt", revoked_at AS "revokedAt"';
-
-const dateOrNull = (text: string | null) => (text === null ? null : new Date(text));
 
 const tokenOf = (row: TokenRow): McpTokenRecord => ({
   ...row,

@@ -1,7 +1,7 @@
 import type { ReviewAnswer, ReviewFigures, ReviewLine, ReviewRecord, TrackedReviewLine } from '../domain/review.js';
 import type { OutboxDraft } from './outbox-records.js';
 import { enqueueOutbox } from './outbox-table.js';
-import type { Session } from './session.js';
+import { dateOrNull, type Session } from './session.js';
 
 export interface ReviewStore {
   /**
@@ -39,17 +39,16 @@ type LineRow = Pick<TrackedReviewLine, 'id' | 'team' | 'month' | 'rank' | 'answe
   body: string;
 } & Record<'answeredAt' | 'ownerAt' | 'remindedAt', string | null>;
 
-const date = (iso: string | null) => (iso ? new Date(iso) : null);
-
 function toReview({ body, ...row }: ReviewRow): ReviewRecord {
   const times = { createdAt: new Date(row.createdAt), closesAt: new Date(row.closesAt) };
-  return { ...row, ...times, figures: JSON.parse(body) as ReviewFigures, remindedAt: date(row.remindedAt), closedAt: date(row.closedAt) };
+  const marks = { remindedAt: dateOrNull(row.remindedAt), closedAt: dateOrNull(row.closedAt) };
+  return { ...row, ...times, figures: JSON.parse(body) as ReviewFigures, ...marks };
 }
 
 function toLine({ body, ...row }: LineRow): TrackedReviewLine {
   const line = JSON.parse(body) as Partial<ReviewLine> & Omit<ReviewLine, 'recommendations'>;
   // Lines recorded before recommendations were stored with them have none.
-  const times = { answeredAt: date(row.answeredAt), ownerAt: date(row.ownerAt), remindedAt: date(row.remindedAt) };
+  const times = { answeredAt: dateOrNull(row.answeredAt), ownerAt: dateOrNull(row.ownerAt), remindedAt: dateOrNull(row.remindedAt) };
   return { ...line, recommendations: line.recommendations ?? [], ...row, ...times };
 }
 

@@ -3,6 +3,9 @@
 // order; the Postgres session numbers them ($1, $2, …). Column aliases in camelCase are quoted
 // ("resourceId"): Postgres folds unquoted names to lower case.
 
+/** A time column as read back (ISO text, or null) as a Date. */
+export const dateOrNull = (iso: string | null): Date | null => (iso ? new Date(iso) : null);
+
 /** A column of a bulk insert: its name and its Postgres type (arrays of it are unnested there). */
 export interface InsertColumn {
   readonly name: string;

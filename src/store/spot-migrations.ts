@@ -1,5 +1,5 @@
 import type { SpotApprovalDraft, SpotApprovalResult, SpotMigration, SpotMigrationState } from '../domain/spot-migration.js';
-import type { Session } from './session.js';
+import { dateOrNull, type Session } from './session.js';
 
 export interface SpotMigrationStore {
   /** Records an approval on the instance's active migration, starting one if there is none: one transaction. */
@@ -29,8 +29,6 @@ type MigrationRow = Omit<SpotMigration, 'createdAt' | 'migratedAt' | 'revertedAt
   revertedAt: string | null;
   changedAt: string;
 };
-
-const date = (iso: string | null) => (iso ? new Date(iso) : null);
 
 const ACTIVE = `SELECT ${COLUMNS} FROM spot_migrations WHERE instance_id = ? AND state <> 'reverted'`;
 
@@ -132,8 +130,8 @@ async function withApprovals(session: Session, row: MigrationRow): Promise<SpotM
   return {
     ...row,
     createdAt: new Date(row.createdAt),
-    migratedAt: date(row.migratedAt),
-    revertedAt: date(row.revertedAt),
+    migratedAt: dateOrNull(row.migratedAt),
+    revertedAt: dateOrNull(row.revertedAt),
     changedAt: new Date(row.changedAt),
     approvals: approvals.map((a) => ({ approver: a.approver, at: new Date(a.at) })),
   };

@@ -1,5 +1,5 @@
 import type { FindingChange } from '../domain/finding-change.js';
-import type { Session } from './session.js';
+import { dateOrNull, type Session } from './session.js';
 
 /** The columns of the one findings table (check_findings) a check's findings are read back from. */
 export interface TrackedRow {
@@ -24,7 +24,7 @@ function toTracked<T>(row: TrackedRow): T {
     state: row.state,
     firstSeen: new Date(row.first_seen),
     lastSeen: new Date(row.last_seen),
-    resolvedAt: row.resolved_at ? new Date(row.resolved_at) : null,
+    resolvedAt: dateOrNull(row.resolved_at),
   } as T;
 }
 
