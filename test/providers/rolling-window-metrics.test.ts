@@ -50,6 +50,13 @@ function plain(series: GpuSeries[]) {
 }
 
 let prom: FakePrometheus | undefined;
+
+/** The starts of what one fetch asked Prometheus for: none when the kept window served it all. */
+async function startsOf(rolling: RollingWindowMetrics, range: MetricsRange): Promise<number[]> {
+  const before = prom!.requests.length;
+  await rolling.fetch(range);
+  return [...new Set(prom!.requests.slice(before).map((r) => r.start))];
+}
 let cw: FakeCloudWatch | undefined;
 
 beforeEach(isolateAwsEnv);
@@ -96,11 +103,6 @@ describe('the rolling metrics window', () => {
   it('reads the whole window after a restart, when the clock went back, or when the step changed', async () => {
     prom = await FakePrometheus.start({ gpus: movingFleet() });
     const source = new PrometheusGpuSource({ id: 'dcgm', url: prom.url });
-    const startsOf = async (rolling: RollingWindowMetrics, range: MetricsRange) => {
-      const before = prom!.requests.length;
-      await rolling.fetch(range);
-      return [...new Set(prom!.requests.slice(before).map((r) => r.start))];
-    };
     const rolling = new RollingWindowMetrics(source);
     expect(await startsOf(rolling, windowAt(15))).toEqual([START + 15 * 60]);
     expect(await startsOf(rolling, windowAt(30))).toEqual([START + WINDOW + 15 * 60]);
@@ -117,44 +119,33 @@ describe('the rolling metrics window', () => {
     prom = await FakePrometheus.start({ gpus: movingFleet() });
     const source = new PrometheusGpuSource({ id: 'dcgm', url: prom.url });
     const rolling = new RollingWindowMetrics(source);
-    const startsOf = async (range: MetricsRange) => {
-      const before = prom!.requests.length;
-      const series = await rolling.fetch(range);
-      return { starts: [...new Set(prom!.requests.slice(before).map((r) => r.start))], series };
-    };
     // The hourly anomaly judgement's window: six hours of hourly samples up to the idle window's end.
     const hoursAt = (minutes: number): MetricsRange => ({
       start: START + WINDOW - 6 * 3600 + minutes * 60,
       end: START + WINDOW + minutes * 60,
       stepSeconds: 3600,
     });
-    expect((await startsOf(windowAt(0))).starts).toEqual([START]);
-    expect((await startsOf(hoursAt(0))).starts).toEqual([START + WINDOW - 6 * 3600]);
+    expect(await startsOf(rolling, windowAt(0))).toEqual([START]);
+    expect(await startsOf(rolling, hoursAt(0))).toEqual([START + WINDOW - 6 * 3600]);
     // Before, the hours' window replaced the minutes' one, and each of the two read its whole window on every run.
-    const minutes = await startsOf(windowAt(60));
-    expect(minutes.starts).toEqual([START + WINDOW]);
-    expect(plain(minutes.series)).toEqual(plain(await source.fetch(windowAt(60))));
-    const hours = await startsOf(hoursAt(60));
-    expect(hours.starts).toEqual([START + WINDOW]);
-    expect(plain(hours.series)).toEqual(plain(await source.fetch(hoursAt(60))));
+    expect(await startsOf(rolling, windowAt(60))).toEqual([START + WINDOW]);
+    expect(await startsOf(rolling, hoursAt(60))).toEqual([START + WINDOW]);
+    // What each kept window now holds is what a full read returns (the same windows again ask nothing).
+    expect(plain(await rolling.fetch(windowAt(60)))).toEqual(plain(await source.fetch(windowAt(60))));
+    expect(plain(await rolling.fetch(hoursAt(60)))).toEqual(plain(await source.fetch(hoursAt(60))));
   });
 
   it("drops another step's window not read for two hours, and reads it whole when it is asked for again", async () => {
     prom = await FakePrometheus.start({ gpus: movingFleet() });
     const rolling = new RollingWindowMetrics(new PrometheusGpuSource({ id: 'dcgm', url: prom.url }));
-    const startsOf = async (range: MetricsRange) => {
-      const before = prom!.requests.length;
-      await rolling.fetch(range);
-      return [...new Set(prom!.requests.slice(before).map((r) => r.start))];
-    };
     const fiveMinutes = (end: number): MetricsRange => ({ start: START, end, stepSeconds: 300 });
-    expect(await startsOf(fiveMinutes(START + WINDOW))).toEqual([START]);
-    expect(await startsOf(windowAt(90))).toEqual([START + 90 * 60]);
+    expect(await startsOf(rolling, fiveMinutes(START + WINDOW))).toEqual([START]);
+    expect(await startsOf(rolling, windowAt(90))).toEqual([START + 90 * 60]);
     // Within two hours the five-minute window is still kept: only what is new is asked for.
-    expect(await startsOf(fiveMinutes(START + WINDOW + 90 * 60))).toEqual([START + WINDOW]);
-    expect(await startsOf(windowAt(215))).toEqual([START + 215 * 60]);
+    expect(await startsOf(rolling, fiveMinutes(START + WINDOW + 90 * 60))).toEqual([START + WINDOW]);
+    expect(await startsOf(rolling, windowAt(215))).toEqual([START + 215 * 60]);
     // Its end is now more than two hours behind the minutes' read: dropped, so read whole.
-    expect(await startsOf(fiveMinutes(START + WINDOW + 215 * 60))).toEqual([START]);
+    expect(await startsOf(rolling, fiveMinutes(START + WINDOW + 215 * 60))).toEqual([START]);
   });
 
   it('runs concurrent fetches one after the other, the second reading only what the first did not', async () => {
