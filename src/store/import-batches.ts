@@ -5,7 +5,7 @@ import { periodSpend, refuseShrinking } from './import-guard.js';
 import { ImportTally } from './import-tally.js';
 import { rederiveSpend } from './kube-attribution.js';
 import { writePodSplits } from './kube-split-costs.js';
-import { SPEND_AMOUNTS } from './schema.js';
+import { SPEND_AMOUNTS, SPEND_COLUMN_NAMES } from './schema.js';
 import type { InsertColumn, Session } from './session.js';
 import { writeFreshness } from './source-freshness.js';
 import { deleteExportParts } from './spend-export-parts.js';
@@ -57,13 +57,10 @@ async function deleteSpendScope(tx: Session, scope: SpendScope): Promise<number>
 }
 
 /** The spend_daily columns a batch fills, in the order fillSpendValues writes them. */
-const SPEND_COLUMNS: readonly InsertColumn[] = `source billing_period billing_account day team owner_tag provider sub_account service
-  service_category resource_id charge_category pricing_category currency billed effective experiment run_id sweep export_id part
-  content_hash charge_frequency charge_class commitment_discount_id commitment_discount_type commitment_discount_category
-  commitment_discount_status list_cost contracted_cost publisher invoice_issuer resource_name region cost_kind pricing_currency
-  pricing_currency_effective_cost host_provider extensions usage_hours commitment_end`
-  .split(/\s+/)
-  .map((name) => ({ name, type: SPEND_AMOUNTS.includes(name) ? 'float8' : 'text' }));
+const SPEND_COLUMNS: readonly InsertColumn[] = SPEND_COLUMN_NAMES.map((name) => ({
+  name,
+  type: SPEND_AMOUNTS.includes(name) ? 'float8' : 'text',
+}));
 
 /** A row's values in SPEND_COLUMNS order, written into `out`: one plain function, no call per column (the import's hot loop). */
 function fillSpendValues(out: unknown[], source: string, r: SpendRow, p: ExportPart | undefined): void {

@@ -17,21 +17,21 @@
 
 import { isWorkloadShare, shareNodeDays, type BilledNodeDay, type BilledPodDay } from '../checks/kubernetes/node-day-shares.js';
 import type { KubeUsageRow } from '../domain/kube-usage.js';
-import { SPEND_AMOUNTS } from './schema.js';
+import { SPEND_AMOUNTS, SPEND_COLUMN_NAMES } from './schema.js';
 import type { InsertColumn, Session } from './session.js';
 import { rebuildTeamDays, SPEND_LOCK, type DaySpan } from './spend-team-days.js';
 
 /** The source of the moves in spend_daily: never imported, never a source of freshness. */
 export const KUBE_ATTRIBUTION_SOURCE = 'kubernetes';
 
-/** Every spend_daily column a move copies from the node's bill line as it is. */
-const COPIED = `billing_period billing_account day provider sub_account service service_category charge_category pricing_category
-  currency experiment run_id sweep charge_frequency charge_class commitment_discount_id commitment_discount_type
-  commitment_discount_category commitment_discount_status publisher invoice_issuer region cost_kind pricing_currency host_provider
-  extensions commitment_end`.split(/\s+/);
+/** The columns a move writes of its own: its source, and the workload's team and name. */
+const OWN = 'source team owner_tag resource_id resource_name'.split(' ');
+
+/** Every spend_daily column a move copies from the node's bill line as it is: all but its own, its export's and the amounts. */
+const COPIED = SPEND_COLUMN_NAMES.filter((c) => !OWN.includes(c) && !['export_id', 'part', 'content_hash', ...SPEND_AMOUNTS].includes(c));
 
 const MOVE_COLUMNS: readonly InsertColumn[] = [
-  ...['source', 'team', 'owner_tag', 'resource_id', 'resource_name', ...COPIED].map((name) => ({ name, type: 'text' as const })),
+  ...[...OWN, ...COPIED].map((name) => ({ name, type: 'text' as const })),
   ...SPEND_AMOUNTS.map((name) => ({ name, type: 'float8' as const })),
 ];
 

@@ -17,6 +17,13 @@ export const SPEND_AMOUNTS: readonly string[] = [
   'usage_hours',
 ];
 
+/** The spend_daily columns an import fills, in the order it writes them (import-batches.ts). */
+export const SPEND_COLUMN_NAMES: readonly string[] = `source billing_period billing_account day team owner_tag provider sub_account service
+  service_category resource_id charge_category pricing_category currency billed effective experiment run_id sweep export_id part
+  content_hash charge_frequency charge_class commitment_discount_id commitment_discount_type commitment_discount_category
+  commitment_discount_status list_cost contracted_cost publisher invoice_issuer resource_name region cost_kind pricing_currency
+  pricing_currency_effective_cost host_provider extensions usage_hours commitment_end`.split(/\s+/);
+
 export function baselineSchema(d: Dialect): string {
   const { identity, insertionOrderColumn, withoutRowid } = d.ddl;
   return `
