@@ -15,16 +15,14 @@ import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
 import { spendRow, testDeps } from '../support/deps.js';
 import { cli, workDir } from '../support/run-cli.js';
 import { dcgmHostGpu, ec2GpuMachine } from '../support/waste-fleet.js';
+import { expectClose, inUsd, YEN_RATE, yenStorageLine } from '../support/yen-bill.js';
 
 // explain_figure for the budget and the waste diagnosis: each explanation's figure is the one the
 // CLI's --json gives for the same question, its parts add up to it, and the figure is
 // a plain sum over the rows this test wrote.
 
 const VERA = 'U0VERA';
-const close = (actual: number | null | undefined, expected: number, within = 0.005) => {
-  expect(actual).not.toBeNull();
-  expect(Math.abs(actual! - expected)).toBeLessThan(within);
-};
+const close = expectClose;
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 
 /** The SDK's own client, speaking to the server as `user`. */
@@ -46,8 +44,6 @@ const textOf = (result: CallToolResult) => result.content.map((c) => (c.type ===
 describe("the budget's spent figure and forecast, explained by the forecast the budget alert makes", () => {
   const NOW = '2026-12-10T09:00:00Z';
   const DAYS = daysOf({ start: '2026-10-01', end: '2026-12-10' });
-  /** USD per yen on each month's bill. */
-  const RATE: Record<string, number> = { '2026-10': 0.007, '2026-11': 0.0067, '2026-12': 0.0065 };
   const SPIKE = '2026-11-18';
   const CONFIG = {
     fx: { base: 'USD' },
@@ -62,18 +58,10 @@ describe("the budget's spent figure and forecast, explained by the forecast the 
       const weekend = [0, 6].includes(weekdayOf(day));
       return [
         { ...spendRow('vision', day, (weekend ? 30 : 120) + (day === SPIKE ? 3000 : 0)), resourceId: 'i-trainer' },
-        {
-          ...spendRow('vision', day, 5000),
-          service: 'Amazon Simple Storage Service',
-          resourceId: 'cv-annotations',
-          currency: 'JPY',
-          pricingCurrency: 'USD',
-          pricingCurrencyEffectiveCost: 5000 * RATE[day.slice(0, 7)]!,
-        },
+        yenStorageLine('vision', day, 5000),
         spendRow('ml', day, 300),
       ];
     });
-  const usd = (r: SpendRow) => (r.currency === 'JPY' ? r.effective * RATE[r.billingPeriod]! : r.effective);
 
   const cwd = workDir();
   const db = join(cwd, 'burnrate.db');
@@ -110,8 +98,8 @@ describe("the budget's spent figure and forecast, explained by the forecast the 
 
   it("spent is December's rows added up, the forecast is `budgets --json`'s, and its parts add up to it with the runaway day left out", async () => {
     const december = bill().filter((r) => r.team === 'vision' && r.day >= '2026-12-01');
-    const expected = sum(december.map(usd));
-    close(expected, 7 * 120 + 2 * 30 + 9 * 5000 * RATE['2026-12']!);
+    const expected = sum(december.map(inUsd));
+    close(expected, 7 * 120 + 2 * 30 + 9 * 5000 * YEN_RATE['2026-12']!);
 
     const result = await mcp.ok('explain_figure', { figure: 'budget', team: 'vision' });
     const [monthly] = (result.structuredContent as unknown as Explained).budgets;
@@ -143,7 +131,7 @@ describe("the budget's spent figure and forecast, explained by the forecast the 
     expect(f.unusual.map((u) => u.day)).toEqual([SPIKE]);
     close(f.unusual[0]!.offBy, 3000, 1);
     // Usage ahead is about 22 days of this team's week, not lifted by the spike.
-    const week = 5 * (120 + 5000 * RATE['2026-12']!) + 2 * (30 + 5000 * RATE['2026-12']!);
+    const week = 5 * (120 + 5000 * YEN_RATE['2026-12']!) + 2 * (30 + 5000 * YEN_RATE['2026-12']!);
     close(f.parts.usageAhead!, (22 / 7) * week, 0.1 * week);
     expect(textOf(result)).toContain(`Left out as unusual`);
   });
