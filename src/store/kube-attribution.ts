@@ -24,6 +24,10 @@ import { rebuildTeamDays, SPEND_LOCK, type DaySpan } from './spend-team-days.js'
 /** The source of the moves in spend_daily: never imported, never a source of freshness. */
 export const KUBE_ATTRIBUTION_SOURCE = 'kubernetes';
 
+/** A kube_gpu_usage row under its record's names. */
+export const KUBE_USAGE_COLUMNS = `day, cluster, node, node_instance_id AS "nodeInstanceId", node_hourly AS "nodeHourly", namespace, workload,
+  team, node_hours AS "nodeHours"`;
+
 /** The columns a move writes of its own: its source, and the workload's team and name. */
 const OWN = 'source team owner_tag resource_id resource_name'.split(' ');
 
@@ -50,9 +54,7 @@ async function attributeKubeCost(tx: Session, span: DaySpan): Promise<void> {
   await tx.lock(SPEND_LOCK);
   await tx.run(`DELETE FROM spend_daily WHERE source = '${KUBE_ATTRIBUTION_SOURCE}' AND day >= ? AND day <= ?`, [span.first, span.last]);
   const usage = await tx.rows<KubeUsageRow>(
-    `SELECT day, cluster, node, node_instance_id AS "nodeInstanceId", node_hourly AS "nodeHourly", namespace, workload, team,
-            node_hours AS "nodeHours"
-     FROM kube_gpu_usage WHERE day >= ? AND day <= ? AND node_instance_id IS NOT NULL`,
+    `SELECT ${KUBE_USAGE_COLUMNS} FROM kube_gpu_usage WHERE day >= ? AND day <= ? AND node_instance_id IS NOT NULL`,
     [span.first, span.last],
   );
   // Most imports have no cluster behind them: nothing more to read.

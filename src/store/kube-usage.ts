@@ -1,6 +1,6 @@
 import type { KubeSplitCost, KubeUsageRow, PoolSample } from '../domain/kube-usage.js';
 import { addDays, monthOf, type Period } from '../domain/period.js';
-import { rederiveSpend } from './kube-attribution.js';
+import { KUBE_USAGE_COLUMNS, rederiveSpend } from './kube-attribution.js';
 import { writePodSplits } from './kube-split-costs.js';
 import type { Session } from './session.js';
 import { spanOfDays } from './spend-team-days.js';
@@ -59,9 +59,7 @@ export class SqlKubeUsageStore implements KubeUsageStore {
 
   async rows(period: Period): Promise<KubeUsageRow[]> {
     return this.db.rows<KubeUsageRow>(
-      `SELECT day, cluster, node, node_instance_id AS "nodeInstanceId", node_hourly AS "nodeHourly", namespace, workload, team,
-              node_hours AS "nodeHours"
-       FROM kube_gpu_usage WHERE day >= ? AND day < ? ORDER BY day, ${this.db.dialect.order('cluster', 'node', 'namespace', 'workload')}`,
+      `SELECT ${KUBE_USAGE_COLUMNS} FROM kube_gpu_usage WHERE day >= ? AND day < ? ORDER BY day, ${this.db.dialect.order('cluster', 'node', 'namespace', 'workload')}`,
       [period.start, period.end],
     );
   }

@@ -3,11 +3,7 @@ import type { Message } from '../../templates/message.js';
 import type { OutboxStore } from './outbox.js';
 import type { OutboxDraft, OutboxFailure, OutboxItem, OutboxSummary } from './outbox-records.js';
 
-/**
- * The clock outbox leases are judged by, as SQL: Postgres's own (every replica reads the one
- * database clock, so one whose clock runs ahead cannot take over a lease), or on SQLite the clock
- * of the one machine the file lives on (a simulation passes its own).
- */
+/** The clock outbox leases are judged by, as SQL: whose clock it is, each dialect says (POSTGRES_LEASE_CLOCK, sqliteLeaseClock). */
 export interface LeaseClock {
   /** That time plus `ms`, as the ISO text the outbox's time columns hold: an expression and its parameters. */
   plus(ms: number): { sql: string; params: unknown[] };

@@ -24,11 +24,9 @@ const RULES: { [T in FindingTable]: TrackedRules<FindingTables[T]> } = {
 };
 
 /**
- * Store.recordRun: the findings and their alerts in one transaction, so a crash can never leave a
- * finding marked as alerted without its alert queued. Runs of one table take turns under a lock:
- * when every finding the run opens is already open, another process (a second replica, or the
- * check run twice at once) recorded the same run between this one's read and its write, and has
- * queued its alerts; they are not queued again.
+ * Store.recordRun. Runs of one table take turns under a lock: when every finding the run opens is
+ * already open, another process (a second replica, or the check run twice at once) recorded the
+ * same run between this one's read and its write, and has queued its alerts; they are not queued again.
  */
 export async function recordRun<T extends FindingTable>(
   db: Session,
