@@ -15,10 +15,11 @@ import { appHome } from '../../templates/app-home.js';
 import { idleDetails } from '../../templates/idle-alert.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { FakeEc2 } from '../fakes/fake-ec2.js';
-import { dcgmGpuLabelSets, FakePrometheus, readDcgmExposition } from '../fakes/fake-prometheus.js';
+import { FakePrometheus } from '../fakes/fake-prometheus.js';
 import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
 import { spendRow, testDeps } from '../support/deps.js';
 import { cli, workDir } from '../support/run-cli.js';
+import { dcgmHostGpu, ec2GpuMachine } from '../support/waste-fleet.js';
 import { recordOneMachine } from './one-machine.js';
 
 // A GPU machine billed every day in dollars and in reais, and burnrate.yml has no rate from reais
@@ -69,24 +70,16 @@ describe('a currency without a rate is left out of every resource figure, and ev
 
   beforeAll(async () => {
     isolateAwsEnv();
-    ec2 = await FakeEc2.start({
-      instances: [
-        {
-          id: INSTANCE,
-          region: 'us-east-1',
-          state: 'running',
-          instanceType: 'g5.xlarge',
-          privateDnsName: `${HOST}.ec2.internal`,
-          privateIp: '10.0.2.22',
-          tags: { Name: 'cv-notebook', team: 'vision', workload: 'notebook' },
-        },
-      ],
-    });
-    const [template] = dcgmGpuLabelSets(readDcgmExposition());
+    const machine = ec2GpuMachine(INSTANCE, HOST, 'g5.xlarge', { Name: 'cv-notebook', team: 'vision', workload: 'notebook' });
+    ec2 = await FakeEc2.start({ instances: [{ ...machine, privateIp: '10.0.2.22' }] });
     // Idle through the whole metrics window: the alert reads the bill before it.
     prom = await FakePrometheus.start({
       gpus: [
-        { labels: { ...template, Hostname: HOST, gpu: '0' }, metrics: { DCGM_FI_DEV_GPU_UTIL: () => 0, DCGM_FI_DEV_FB_USED: () => 0 } },
+        dcgmHostGpu(
+          HOST,
+          () => 0,
+          () => 0,
+        ),
       ],
     });
     useEc2Endpoint(ec2.endpoint);

@@ -9,10 +9,11 @@ import { loadKubeCost } from '../../src/snapshots/kube-cost.js';
 import { loadSavingsLedger } from '../../src/snapshots/savings-ledger.js';
 import { loadWasteDiagnosis, wastePeriod } from '../../src/snapshots/waste-snapshot.js';
 import { FakeEc2 } from '../fakes/fake-ec2.js';
-import { dcgmGpuLabelSets, FakePrometheus, readDcgmExposition } from '../fakes/fake-prometheus.js';
+import { FakePrometheus } from '../fakes/fake-prometheus.js';
 import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
 import { spendRow, testDeps } from '../support/deps.js';
 import { workDir } from '../support/run-cli.js';
+import { dcgmHostGpu, ec2GpuMachine } from '../support/waste-fleet.js';
 import { recordOneMachine } from './one-machine.js';
 
 // One resource, one figure per fact, whatever surface reads it. A GPU instance is billed every day
@@ -69,25 +70,15 @@ describe("a resource's money is one figure on every surface, each billing period
   beforeAll(async () => {
     isolateAwsEnv();
     ec2 = await FakeEc2.start({
-      instances: [
-        {
-          id: INSTANCE,
-          region: 'us-east-1',
-          state: 'running',
-          instanceType: 'g5.xlarge',
-          privateDnsName: `${HOST}.ec2.internal`,
-          privateIp: '10.0.1.11',
-          tags: { Name: 'cv-node', team: 'vision', workload: 'training' },
-        },
-      ],
+      instances: [ec2GpuMachine(INSTANCE, HOST, 'g5.xlarge', { Name: 'cv-node', team: 'vision', workload: 'training' })],
     });
-    const [template] = dcgmGpuLabelSets(readDcgmExposition());
     prom = await FakePrometheus.start({
       gpus: [
-        {
-          labels: { ...template, Hostname: HOST, gpu: '0' },
-          metrics: { DCGM_FI_DEV_GPU_UTIL: () => 97, DCGM_FI_DEV_FB_USED: () => 20_000 },
-        },
+        dcgmHostGpu(
+          HOST,
+          () => 97,
+          () => 20_000,
+        ),
       ],
     });
     useEc2Endpoint(ec2.endpoint);
