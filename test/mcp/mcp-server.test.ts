@@ -268,7 +268,10 @@ describe('MCP tools', () => {
     const idle = (await call(carol, 'idle_gpus')).structuredContent as { idle: { team: string }[] };
     expect(idle.idle.length).toBeGreaterThan(0);
     expect(new Set(idle.idle.map((f) => f.team))).toEqual(new Set(['llm-training']));
-    const waste = (await call(carol, 'waste')).structuredContent as {
+    const wasteResult = await call(carol, 'waste');
+    // The summary too: nothing of the organisation or of another team (its static node pools included).
+    for (const other of ['ml-research', 'inference', 'vision']) expect(textOf(wasteResult)).not.toContain(other);
+    const waste = wasteResult.structuredContent as {
       teams: { team: string }[];
       organisation: unknown;
       instances: { team: string }[];
