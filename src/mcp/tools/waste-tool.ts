@@ -40,7 +40,9 @@ export const wasteTool = defineTool({
           instances: diagnosis.instances.filter((i) => teams.includes(i.team)),
         };
     const rows = wasteRows(diagnosis, teams);
-    const summary = textOf(wasteReport({ diagnosis: shown, rows, commitments: shown.commitments, dryRun: !caller.deps.config.actions.enabled }));
+    const summary = textOf(
+      wasteReport({ diagnosis: shown, rows, commitments: shown.commitments, dryRun: !caller.deps.config.actions.enabled }),
+    );
     return { data: asJson(shown), summary };
   },
 });
