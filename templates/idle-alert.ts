@@ -132,9 +132,12 @@ export function lineOf(f: GpuFinding): string {
   const parts = [
     `**${instanceLabel(f)}** (${kind}): ${what}`,
     `**${money(f.burned)}** burned`,
-    f.prepaid ? 'prepaid: stopping saves nothing' : `${money(f.perDay)} per day`,
+    f.prepaid
+      ? 'prepaid: stopping saves nothing'
+      : f.covered
+        ? `covered by a ${f.covered.by}: stopping saves only the uncovered ${money(f.covered.uncoveredPerDay)}/day`
+        : `${money(f.perDay)} per day`,
   ];
-  if (f.covered) parts.push(coveredLine(f.covered));
   if (f.protected) parts.push('protected: never stopped');
   return parts.join(' · ');
 }

@@ -108,9 +108,8 @@ describe('burnrate idle on a Savings-Plan-covered machine', () => {
     const alert = idleAlert({ teamName: 'research', items: findings.map((finding) => ({ finding })), dryRun: false, mode: 'notify' });
     const text = renderPlainText(alert);
     const money = (n: number) => formatMoney(n, 'USD');
-    expect(text).toContain(
-      `covered by a Savings Plan: stopping frees the plan for other usage; it saves only the uncovered ${money(covered.covered!.uncoveredPerDay)}/day`,
-    );
+    expect(text).toContain(`covered by a Savings Plan: stopping saves only the uncovered ${money(covered.covered!.uncoveredPerDay)}/day`);
+    expect(text).not.toContain(`${money(covered.perDay)} per day`);
     expect(text).toContain(`${money(covered.covered!.uncoveredPerDay + onDemand.perDay)} per day`);
     const stop = alert.blocks
       .flatMap((b) => (b.type === 'actions' ? (b as ActionsBlock).buttons : []))
@@ -119,6 +118,8 @@ describe('burnrate idle on a Savings-Plan-covered machine', () => {
     expect(stop).toEqual(
       expect.arrayContaining([expect.stringContaining(`saving only the uncovered ${money(covered.covered!.uncoveredPerDay)} per day`)]),
     );
-    expect(renderPlainText(idleDetails(covered))).toContain(`${Math.round(share * 100)}% of its billed cost is covered by a Savings Plan`);
+    expect(renderPlainText(idleDetails(covered))).toContain(
+      `${Math.round(share * 100)}% of its billed cost is covered by a Savings Plan: stopping frees the plan for other usage; it saves only the uncovered ${money(covered.covered!.uncoveredPerDay)}/day.`,
+    );
   });
 });

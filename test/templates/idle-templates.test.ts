@@ -43,6 +43,13 @@ const stalled: GpuFinding = {
   description: 'idle all weekend',
 };
 
+/** 70% of its bill paid by a Savings Plan: stopping it saves 30% of a day, $8.74 of $29.14. */
+const covered: GpuFinding = {
+  ...notebook,
+  id: 'gpu.idle:covered',
+  covered: { share: 0.7, by: 'Savings Plan', uncoveredPerDay: 8.74 },
+};
+
 const messages: Record<string, Message> = {
   'idle-alert notify': idleAlert({ teamName: 'ML Research', items: [{ finding: notebook }], dryRun: true, mode: 'notify' }),
   'idle-alert approve, settled': idleAlert({
@@ -57,6 +64,13 @@ const messages: Record<string, Message> = {
     dryRun: false,
     mode: 'auto',
   }),
+  'idle-alert covered by a Savings Plan': idleAlert({
+    teamName: 'ML Research',
+    items: [{ finding: covered }],
+    dryRun: false,
+    mode: 'notify',
+  }),
+  'idle details, covered by a Savings Plan': idleDetails(covered),
   'idle-alert unowned': idleAlert({ teamName: 'Unowned GPUs', items: [{ finding: stalled }], dryRun: true, mode: 'notify', unowned: true }),
   'idle details': idleDetails({
     ...notebook,
@@ -124,6 +138,7 @@ describe('idle alert wording', () => {
           items: [
             { finding: workload, autoStopAt: new Date('2026-11-18T07:00:00Z') },
             { finding: prepaid },
+            { finding: covered },
             { finding: stalled },
             { finding: notebook, settled: true, note: 'Stopped by U1 at 2026-11-18 08:00 UTC' },
           ],
