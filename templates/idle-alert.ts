@@ -1,5 +1,5 @@
 import type { GpuMode } from '../src/config/schema.js';
-import { instanceLabel, stopSavingPerDay, type GpuFinding } from '../src/domain/gpu-finding.js';
+import { instanceLabel, stopSavingPerDay, stopSavingWords, type GpuFinding } from '../src/domain/gpu-finding.js';
 import { formatMoney } from '../src/domain/money.js';
 import { notebookCullingLine } from './notebook-culling.js';
 import { resourceLabel } from '../src/domain/resource-label.js';
@@ -216,11 +216,7 @@ export function protectionOf(f: Pick<GpuFinding, 'instanceId'>): string {
 }
 
 function buttonsOf({ finding: f, stopWording }: IdleAlertItem, data: IdleAlertData): Block {
-  const saving = f.prepaid
-    ? 'saving nothing: it is prepaid'
-    : f.covered
-      ? `saving only the uncovered ${money(stopSavingPerDay(f))} per day (the rest is covered by a ${f.covered.by})`
-      : `saving ${money(f.perDay)} per day`;
+  const saving = stopSavingWords(f);
   const value = (extra: object = {}) => JSON.stringify({ f: f.id, ...extra });
   const name = instanceLabel(f);
   const workload = workloadRefOf(f.instanceId);

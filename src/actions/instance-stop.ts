@@ -1,6 +1,5 @@
 import { personText } from '../ports/people-directory.js';
-import { instanceLabel, stopSavingPerDay } from '../domain/gpu-finding.js';
-import { formatMoney } from '../domain/money.js';
+import { instanceLabel, stopSavingWords } from '../domain/gpu-finding.js';
 import { BurnrateError } from '../domain/errors.js';
 import { Refused } from '../domain/audit-outcome.js';
 import { timeOf } from '../../templates/message.js';
@@ -70,7 +69,7 @@ export const instanceStopAction = defineAction({
       case 'dry-run':
         await interaction.reply.private(
           privateReply(
-            `Dry run: burnrate would have stopped ${name} (${finding.instanceId}), saving ${formatMoney(stopSavingPerDay(finding), 'USD')} per day. Nothing was stopped.`,
+            `Dry run: burnrate would have stopped ${name} (${finding.instanceId}), ${stopSavingWords(finding)}. Nothing was stopped.`,
             DRY_RUN_HINT,
           ),
         );

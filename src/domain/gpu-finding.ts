@@ -1,5 +1,6 @@
 import type { CommitmentCover, NotebookPlatform, PrepaidCapacity } from './gpu-inventory.js';
 import type { InstanceLink } from './instance-links.js';
+import { formatMoney } from './money.js';
 
 export type IdleFindingKind = 'gpu.idle' | 'gpu.stalled';
 
@@ -96,4 +97,12 @@ export function instanceLabel(finding: Pick<GpuFinding, 'name' | 'instanceId'>):
 export function stopSavingPerDay(f: Pick<IdleFinding, 'perDay' | 'prepaid' | 'covered'>): number {
   if (f.prepaid) return 0;
   return f.covered ? f.covered.uncoveredPerDay : f.perDay;
+}
+
+/** That saving in words, as a Stop's confirmation, its dry-run reply and an automatic stop's note say it. */
+export function stopSavingWords(f: Pick<IdleFinding, 'perDay' | 'prepaid' | 'covered'>): string {
+  const perDay = formatMoney(stopSavingPerDay(f), 'USD');
+  if (f.prepaid) return 'saving nothing: it is prepaid';
+  if (f.covered) return `saving only the uncovered ${perDay} per day (the rest is covered by a ${f.covered.by})`;
+  return `saving ${perDay} per day`;
 }

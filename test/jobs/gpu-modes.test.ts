@@ -73,7 +73,7 @@ describe('gpu.mode auto', () => {
       (p) => p.op === 'reply' && p.address === '#ml-research' && renderPlainText(p.message).includes('research-shared-notebook'),
     )!;
     expect(renderPlainText(reply.message)).toMatch(
-      /^Stopped research-shared-notebook \(.+\) automatically: nobody kept it running within 30 min of the alert\. Saving \$[\d,.]+ per day\./,
+      /^Stopped research-shared-notebook \(.+\) automatically: nobody kept it running within 30 min of the alert, saving \$[\d,.]+ per day\./,
     );
     const update = chat.posted.find((p) => p.op === 'update' && p.address === '#ml-research')!;
     expect(update.ref).toBe(reply.ref);

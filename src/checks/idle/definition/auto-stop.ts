@@ -2,8 +2,7 @@ import { automaticStop } from '../../../operations/stop-idle-instance.js';
 import { DRY_RUN_HINT, runOperationAs } from '../../../operations/operation.js';
 import { fanOutInThread } from '../../../outbox/fan-out.js';
 import type { Deps } from '../../../deps.js';
-import { instanceLabel, stopSavingPerDay } from '../../../domain/gpu-finding.js';
-import { formatMoney } from '../../../domain/money.js';
+import { instanceLabel, stopSavingWords } from '../../../domain/gpu-finding.js';
 import type { OutboxDraft } from '../../../store/outbox-records.js';
 import { privateReply } from '../../../../templates/private-reply.js';
 import type { Message } from '../../../../templates/message.js';
@@ -43,17 +42,17 @@ export async function autoStopIdle(deps: Deps, open: readonly AlertedFinding[], 
       const attempt = await runOperationAs(deps, AUTO_STOP_ACTOR, automaticStop, tracked);
       const name = instanceLabel(finding);
       const minutes = team.gpu.autoStopAfterMinutes;
-      const saving = `${formatMoney(stopSavingPerDay(finding), 'USD')} per day`;
+      const saving = stopSavingWords(finding);
       if (attempt.kind === 'duplicate') continue;
       note =
         attempt.kind === 'stopped'
           ? privateReply(
-              `Stopped ${name} (${finding.instanceId}) automatically: nobody kept it running within ${minutes} min of the alert. Saving ${saving}.`,
+              `Stopped ${name} (${finding.instanceId}) automatically: nobody kept it running within ${minutes} min of the alert, ${saving}.`,
               'Its disks stay; start it again when you need it.',
             )
           : attempt.kind === 'dry-run'
             ? privateReply(
-                `Dry run: burnrate would have stopped ${name} (${finding.instanceId}) automatically now, saving ${saving}. Nothing was stopped.`,
+                `Dry run: burnrate would have stopped ${name} (${finding.instanceId}) automatically now, ${saving}. Nothing was stopped.`,
                 DRY_RUN_HINT,
               )
             : privateReply(`Not stopped automatically: ${attempt.kind === 'refused' ? attempt.detail : `${name} is busy again`}.`);
