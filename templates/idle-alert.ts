@@ -84,10 +84,10 @@ export function idleAlert(data: IdleAlertData): Message {
     },
   ];
   if (data.handedOver) {
-    const { instance, by, from, at } = data.handedOver;
+    const { by, from, at } = data.handedOver;
     blocks.push({
       type: 'context',
-      text: `${personIn(by)} of ${from} handed **${instance}** to ${data.teamName} ${timeOf(at)}: it is not theirs, they said. Stop it, keep it, or hand it on.`,
+      text: `Handed over by ${personIn(by)} of ${from} ${timeOf(at)}: not theirs.`,
     });
   }
   for (const item of data.items) {

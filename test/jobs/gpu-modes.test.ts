@@ -6,6 +6,7 @@ import { runGpuCheck } from '../../src/jobs/gpu-check.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import type { ActionsBlock } from '../../templates/message.js';
 import { ALICE, BOB, CAROL, STRANGER, findingOf, gpuDemo, press } from '../support/gpu-demo.js';
+import { firstSectionWords } from '../support/first-section.js';
 
 const research =
   (mode: 'approve' | 'auto', enabled = true) =>
@@ -138,10 +139,10 @@ describe('Not ours', () => {
     expect(renderPlainText(handed.message)).toContain('alice-notebook');
     // The receiving team is told who handed it over, from which team and why, on its own clock (Los Angeles).
     expect(handed.message.timeZone).toBe('America/Los_Angeles');
+    // A phone's first screen: the headline and what it burned (19 words here) plus the hand-over's one short line.
+    expect(firstSectionWords(handed.message).lead).toBeLessThanOrEqual(30);
     expect(renderPlainText(handed.message)).toMatch(
-      new RegExp(
-        `${ALICE} of ML Research handed alice-notebook to LLM Training \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d PST: it is not theirs, they said`,
-      ),
+      new RegExp(`Handed over by ${ALICE} of ML Research \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d PST: not theirs\\.`),
     );
 
     // The same pick again is a duplicate; people outside the team may not hand it away.
