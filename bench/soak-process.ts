@@ -7,7 +7,7 @@ import type { ChatPort } from '../src/ports/chat-port.js';
 import { configSchema } from '../src/config/schema.js';
 import type { DeliveryOptions } from '../src/outbox/deliver-outbox.js';
 import { DeliveryLoop, MIN_WAIT_MS } from '../src/outbox/delivery-loop.js';
-import type { OutboxStore } from '../src/store/outbox.js';
+import type { OutboxStore } from '../src/store/outbox-table.js';
 import type { SimClock } from './soak-clock.js';
 
 const silent = pino({ level: 'silent' });

@@ -6,7 +6,7 @@
 //     double it makes must be counted as a suspected duplicate.
 // Seeded like the platform's faults, so every run of a seed sees the same stalls.
 import type { Random } from '../src/providers/demo/random.js';
-import type { OutboxStore } from '../src/store/outbox.js';
+import type { OutboxStore } from '../src/store/outbox-table.js';
 import type { SimClock } from './soak-clock.js';
 
 export type StallPoint = 'after-claim' | 'after-lease-check';

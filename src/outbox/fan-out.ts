@@ -2,7 +2,7 @@ import type { TeamConfig } from '../config/schema.js';
 import { targetOf, type ChatPort } from '../ports/chat-port.js';
 import { isEmail } from '../ports/people-directory.js';
 import type { OutboxDraft } from '../store/outbox-records.js';
-import type { OutboxStore } from '../store/outbox.js';
+import type { OutboxStore } from '../store/outbox-table.js';
 import { inTimeZone, type Message } from '../../templates/message.js';
 
 // One message, one copy per chat platform: every alert goes to a team's channel on each platform

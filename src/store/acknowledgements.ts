@@ -1,12 +1,9 @@
 import type { Acknowledgement } from '../domain/acknowledgement.js';
-import type { Session } from './session.js';
+import type { Session, PublicOf } from './session.js';
 
-export interface AcknowledgementStore {
-  acknowledge(ack: Acknowledgement): Promise<{ ack: Acknowledgement; first: boolean }>;
-  get(findingId: string): Promise<Acknowledgement | null>;
-}
+export type AcknowledgementStore = PublicOf<SqlAcknowledgementStore>;
 
-export class SqlAcknowledgementStore implements AcknowledgementStore {
+export class SqlAcknowledgementStore {
   constructor(private readonly db: Session) {}
 
   /** The first acknowledgement wins; a second click returns the first, so it can say who was first. */

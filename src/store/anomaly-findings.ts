@@ -1,28 +1,25 @@
 import type { AnomalyAnswer, AnomalyFinding, TrackedAnomalyFinding } from '../domain/anomaly-finding.js';
-import type { Session } from './session.js';
-import { SqlTrackedFindings, type TrackedFindingStore } from './tracked-findings.js';
+import type { Session, PublicOf } from './session.js';
+import { SqlTrackedFindings } from './tracked-findings.js';
 
-export interface AnomalyFindingStore extends TrackedFindingStore<TrackedAnomalyFinding> {
-  /** Every anomaly (open or resolved) seen on or after `since` (ISO time): answers to learn from, a month to review. */
-  seenSince(since: Date): Promise<TrackedAnomalyFinding[]>;
-  /** Records the team's answer once: the first wins, a second returns it with first false. Null: no such anomaly. */
-  answer(id: string, answer: AnomalyAnswer): Promise<{ answer: AnomalyAnswer; first: boolean } | null>;
-}
+export type AnomalyFindingStore = PublicOf<SqlAnomalyFindingStore>;
 
 interface BodyRow {
   body: string;
 }
 
 /** Spend anomalies, read back from their JSON bodies; the team's answer is kept in the body across runs. */
-export class SqlAnomalyFindingStore extends SqlTrackedFindings<TrackedAnomalyFinding> implements AnomalyFindingStore {
+export class SqlAnomalyFindingStore extends SqlTrackedFindings<TrackedAnomalyFinding> {
   constructor(private readonly session: Session) {
     super(session, 'anomaly');
   }
 
+  /** Every anomaly (open or resolved) seen on or after `since` (ISO time): answers to learn from, a month to review. */
   async seenSince(since: Date): Promise<TrackedAnomalyFinding[]> {
     return this.list('last_seen >= ?', [since.toISOString()]);
   }
 
+  /** Records the team's answer once: the first wins, a second returns it with first false. Null: no such anomaly. */
   async answer(id: string, answer: AnomalyAnswer): Promise<{ answer: AnomalyAnswer; first: boolean } | null> {
     return this.session.transaction(async (tx) => {
       await tx.lock('burnrate record anomalyFindings');

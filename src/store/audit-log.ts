@@ -1,17 +1,12 @@
 import type { AuditEntry } from '../domain/audit.js';
-import type { Session } from './session.js';
+import type { Session, PublicOf } from './session.js';
 
-export interface AuditLog {
-  record(entry: AuditEntry): Promise<void>;
-  list(limit?: number): Promise<(AuditEntry & { id: number })[]>;
-  /** What was done to one subject (a finding id) from `since` on, oldest first. */
-  about(subject: string, since: Date): Promise<(AuditEntry & { id: number })[]>;
-}
+export type AuditLog = PublicOf<SqlAuditLog>;
 
 type AuditRow = Omit<AuditEntry, 'at'> & { id: number; at: string };
 
 /** Append-only record of every mutation made from chat. */
-export class SqlAuditLog implements AuditLog {
+export class SqlAuditLog {
   constructor(private readonly db: Session) {}
 
   async record(entry: AuditEntry): Promise<void> {
@@ -34,6 +29,7 @@ export class SqlAuditLog implements AuditLog {
     return rows.map((r) => ({ ...r, at: new Date(r.at), detail: r.detail ?? null }));
   }
 
+  /** What was done to one subject (a finding id) from `since` on, oldest first. */
   async about(subject: string, since: Date): Promise<(AuditEntry & { id: number })[]> {
     const rows = await this.db.rows<AuditRow>(
       'SELECT id, at, platform, user_id AS "userId", action, subject, result, detail FROM audit_log WHERE subject = ? AND at >= ? ORDER BY id',

@@ -1,15 +1,12 @@
 import type { BudgetOverride } from '../domain/budget-override.js';
-import type { Session } from './session.js';
+import type { Session, PublicOf } from './session.js';
 
-export interface BudgetOverrideStore {
-  set(override: BudgetOverride): Promise<void>;
-  list(): Promise<BudgetOverride[]>;
-}
+export type BudgetOverrideStore = PublicOf<SqlBudgetOverrideStore>;
 
 type OverrideRow = Omit<BudgetOverride, 'thresholds' | 'at'> & { thresholds: string | null; at: string };
 
 /** Budgets set from chat (`/burnrate budget set`); they win over burnrate.yml. */
-export class SqlBudgetOverrideStore implements BudgetOverrideStore {
+export class SqlBudgetOverrideStore {
   constructor(private readonly db: Session) {}
 
   /** Sets (or replaces) a team's budget of one cadence. */

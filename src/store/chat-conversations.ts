@@ -1,13 +1,7 @@
 import type { ChatConversation } from '../domain/chat-conversation.js';
-import type { Session } from './session.js';
+import type { Session, PublicOf } from './session.js';
 
-export interface ChatConversationStore {
-  /** Inserts or refreshes the conversation (its reference may change, e.g. a new service URL). */
-  save(conversation: ChatConversation): Promise<void>;
-  get(platform: string, conversationId: string): Promise<ChatConversation | null>;
-  /** Every conversation known on a platform (where the bot was installed or spoken to). */
-  list(platform: string): Promise<ChatConversation[]>;
-}
+export type ChatConversationStore = PublicOf<SqlChatConversationStore>;
 
 type ConversationRow = Omit<ChatConversation, 'reference' | 'updatedAt'> & { reference: string; updatedAt: string };
 
@@ -23,9 +17,10 @@ const conversationFromRow = (row: ConversationRow): ChatConversation => ({
  * Conversations a chat platform lets burnrate write to later. The reference is kept as the
  * platform gave it (opaque JSON here), so the store knows nothing of any chat SDK.
  */
-export class SqlChatConversationStore implements ChatConversationStore {
+export class SqlChatConversationStore {
   constructor(private readonly db: Session) {}
 
+  /** Inserts or refreshes the conversation (its reference may change, e.g. a new service URL). */
   async save(conversation: ChatConversation): Promise<void> {
     const { platform, conversationId, kind, reference, updatedAt } = conversation;
     await this.db.run(
@@ -40,6 +35,7 @@ export class SqlChatConversationStore implements ChatConversationStore {
     return row ? conversationFromRow(row) : null;
   }
 
+  /** Every conversation known on a platform (where the bot was installed or spoken to). */
   async list(platform: string): Promise<ChatConversation[]> {
     const rows = await this.db.rows<ConversationRow>(`${SELECT} WHERE platform = ? ORDER BY ${this.db.dialect.bytes('conversation_id')}`, [
       platform,

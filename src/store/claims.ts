@@ -1,24 +1,18 @@
-import type { Session } from './session.js';
+import type { Session, PublicOf } from './session.js';
 
 /**
  * Rows that make several processes on one database act once. Each claim is a single upsert:
  * whoever inserts (or renews an expired) row first has it.
  */
-export interface ClaimStore {
+export type ClaimStore = PublicOf<SqlClaimStore>;
+
+export class SqlClaimStore {
+  constructor(private readonly db: Session) {}
+
   /**
    * True for the first process to see a chat delivery under any of `keys` within `ttlMs`, and
    * remembers them; false for a repeat (a resent envelope, a click that reached two replicas).
    * A delivery without keys is always new.
-   */
-  firstDelivery(keys: readonly string[], now: Date, ttlMs: number): Promise<boolean>;
-  /** True for the one process that runs `job`'s occurrence scheduled at `occurrence`; false for the others. */
-  jobOccurrence(job: string, occurrence: Date, owner: string, now: Date): Promise<boolean>;
-}
-
-export class SqlClaimStore implements ClaimStore {
-  constructor(private readonly db: Session) {}
-
-  /**
    * Every key in one statement: a replica claims a Slack delivery before it acknowledges it, so this
    * is one round trip. Keys go in sorted, so two replicas claiming the same keys lock them in the same order.
    */
@@ -37,7 +31,10 @@ export class SqlClaimStore implements ClaimStore {
     return claimed === distinct.length;
   }
 
-  /** Also forgets expired delivery claims: off the acknowledgement's path, on the leader's schedule. */
+  /**
+   * True for the one process that runs `job`'s occurrence scheduled at `occurrence`; false for the others.
+   * Also forgets expired delivery claims: off the acknowledgement's path, on the leader's schedule.
+   */
   async jobOccurrence(job: string, occurrence: Date, owner: string, now: Date): Promise<boolean> {
     const first =
       (await this.db.run('INSERT INTO job_runs (job, occurrence, owner, at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING', [

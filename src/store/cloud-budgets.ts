@@ -1,18 +1,15 @@
 import type { CloudBudget } from '../domain/cloud-budget.js';
-import type { Session } from './session.js';
+import type { Session, PublicOf } from './session.js';
 import { writeFreshness } from './source-freshness.js';
 
-export interface CloudBudgetStore {
-  /** Replaces everything `source` listed before, and records its freshness, in one transaction. */
-  replace(source: string, budgets: readonly CloudBudget[], now: Date): Promise<void>;
-  list(): Promise<CloudBudget[]>;
-}
+export type CloudBudgetStore = PublicOf<SqlCloudBudgetStore>;
 
 const COLUMNS = (['source', 'id', 'origin', 'team', 'body'] as const).map((name) => ({ name, type: 'text' as const }));
 
-export class SqlCloudBudgetStore implements CloudBudgetStore {
+export class SqlCloudBudgetStore {
   constructor(private readonly db: Session) {}
 
+  /** Replaces everything `source` listed before, and records its freshness, in one transaction. */
   async replace(source: string, budgets: readonly CloudBudget[], now: Date): Promise<void> {
     await this.db.transaction(async (tx) => {
       // Two replicas listing the same source at once: the second waits, then replaces the first's rows.

@@ -1,5 +1,5 @@
 import type { Message } from '../../templates/message.js';
-import type { Session } from './session.js';
+import type { Session, PublicOf } from './session.js';
 
 /** A message of the local web console: posted by burnrate, or a command a user typed. */
 export interface ConsoleMessage {
@@ -33,19 +33,7 @@ export interface ConsoleChannelActivity {
   latestId: number;
 }
 
-export interface ConsoleMessageStore {
-  add(draft: ConsoleMessageDraft, now: Date): Promise<ConsoleMessage>;
-  /** Replaces a message's content; null when there is no such message. */
-  update(id: number, message: Message, now: Date): Promise<ConsoleMessage | null>;
-  get(id: number): Promise<ConsoleMessage | null>;
-  /**
-   * What `viewer` sees in a channel: the latest `limit` top-level messages visible to them and
-   * the visible replies in their threads, oldest first.
-   */
-  list(channel: string, viewer: string, limit?: number): Promise<ConsoleMessage[]>;
-  /** Per channel with any message `viewer` can see: how many, and the newest id. */
-  activity(viewer: string): Promise<Map<string, ConsoleChannelActivity>>;
-}
+export type ConsoleMessageStore = PublicOf<SqlConsoleMessageStore>;
 
 /** A console_messages row under its record's names, the message still JSON. */
 const COLUMNS = `id, channel, parent_id AS "parentId", private_to AS "privateTo", author, message, created_at AS "createdAt",
@@ -69,7 +57,7 @@ const VISIBLE_THREADS = `WITH roots AS (
   WHERE (id IN (SELECT id FROM roots) OR parent_id IN (SELECT id FROM roots)) AND (private_to IS NULL OR private_to = ?)
   ORDER BY id`;
 
-export class SqlConsoleMessageStore implements ConsoleMessageStore {
+export class SqlConsoleMessageStore {
   constructor(private readonly db: Session) {}
 
   async add(draft: ConsoleMessageDraft, now: Date): Promise<ConsoleMessage> {
@@ -82,6 +70,7 @@ export class SqlConsoleMessageStore implements ConsoleMessageStore {
     return fromRow(row!);
   }
 
+  /** Replaces a message's content; null when there is no such message. */
   async update(id: number, message: Message, now: Date): Promise<ConsoleMessage | null> {
     const row = await this.db.one<ConsoleRow>(`UPDATE console_messages SET message = ?, updated_at = ? WHERE id = ? RETURNING ${COLUMNS}`, [
       JSON.stringify(message),
@@ -96,11 +85,16 @@ export class SqlConsoleMessageStore implements ConsoleMessageStore {
     return row ? fromRow(row) : null;
   }
 
+  /**
+   * What `viewer` sees in a channel: the latest `limit` top-level messages visible to them and
+   * the visible replies in their threads, oldest first.
+   */
   async list(channel: string, viewer: string, limit = DEFAULT_CONSOLE_LIMIT): Promise<ConsoleMessage[]> {
     const rows = await this.db.rows<ConsoleRow>(VISIBLE_THREADS, [channel, viewer, limit, viewer]);
     return rows.map(fromRow);
   }
 
+  /** Per channel with any message `viewer` can see: how many, and the newest id. */
   async activity(viewer: string): Promise<Map<string, ConsoleChannelActivity>> {
     const rows = await this.db.rows<{ channel: string; messages: number; latestId: number }>(
       `SELECT channel, count(*) AS messages, max(id) AS "latestId" FROM console_messages

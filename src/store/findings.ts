@@ -1,14 +1,11 @@
 import type { Finding, TrackedFinding } from '../domain/finding.js';
-import type { Session } from './session.js';
-import { SqlTrackedFindings, type TrackedFindingStore } from './tracked-findings.js';
+import type { Session, PublicOf } from './session.js';
+import { SqlTrackedFindings } from './tracked-findings.js';
 
-export interface FindingStore extends TrackedFindingStore<TrackedFinding> {
-  /** Tracked findings of the given periods (open and resolved), to reconcile a new run against. */
-  listForPeriods(periods: readonly string[]): Promise<TrackedFinding[]>;
-}
+export type FindingStore = PublicOf<SqlFindingStore>;
 
 /** Budget findings, their times kept as ISO text. */
-export class SqlFindingStore extends SqlTrackedFindings<TrackedFinding> implements FindingStore {
+export class SqlFindingStore extends SqlTrackedFindings<TrackedFinding> {
   constructor(db: Session) {
     super(db, 'budget', (row) => ({
       ...(JSON.parse(row.body) as Finding),
@@ -19,6 +16,7 @@ export class SqlFindingStore extends SqlTrackedFindings<TrackedFinding> implemen
     }));
   }
 
+  /** Tracked findings of the given periods (open and resolved), to reconcile a new run against. */
   async listForPeriods(periods: readonly string[]): Promise<TrackedFinding[]> {
     const d = this.db.dialect;
     return periods.length === 0 ? [] : this.list(d.inList('subject'), [d.list(periods)]);

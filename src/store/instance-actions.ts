@@ -1,25 +1,18 @@
 import type { InstanceActionRecord } from '../domain/instance-action.js';
 import type { SavingEntry } from '../domain/saving.js';
 import { insertSaving } from './savings-ledger.js';
-import type { Session } from './session.js';
+import type { Session, PublicOf } from './session.js';
 
-export interface InstanceActionStore {
-  /** Inserts the row unless one exists: `first` says whether this caller may act; else the existing row. */
-  claim(record: Omit<InstanceActionRecord, 'outcome' | 'detail'>): Promise<{ record: InstanceActionRecord; first: boolean }>;
-  /** Records the outcome and, in the same transaction, what it is expected to save (a stop's ledger entries). */
-  complete(findingId: string, action: string, outcome: string, detail: string, savings?: readonly SavingEntry[]): Promise<void>;
-  /** Drops a claim whose action did nothing (dry run, refused, failed, busy again), so it can be tried again. */
-  release(findingId: string, action: string): Promise<void>;
-  get(findingId: string, action: string): Promise<InstanceActionRecord | null>;
-}
+export type InstanceActionStore = PublicOf<SqlInstanceActionStore>;
 
 type ActionRow = Omit<InstanceActionRecord, 'at'> & { at: string };
 
 const COLUMNS = 'finding_id AS "findingId", action, instance_id AS "instanceId", by_user AS "byUser", at, outcome, detail';
 
-export class SqlInstanceActionStore implements InstanceActionStore {
+export class SqlInstanceActionStore {
   constructor(private readonly db: Session) {}
 
+  /** Inserts the row unless one exists: `first` says whether this caller may act; else the existing row. */
   async claim(record: Omit<InstanceActionRecord, 'outcome' | 'detail'>): Promise<{ record: InstanceActionRecord; first: boolean }> {
     // One insert: of concurrent clicks, on any replica, exactly one inserts; the others insert nothing.
     const inserted =
@@ -31,6 +24,7 @@ export class SqlInstanceActionStore implements InstanceActionStore {
     return { record: stored ?? { ...record, outcome: null, detail: null }, first: inserted };
   }
 
+  /** Records the outcome and, in the same transaction, what it is expected to save (a stop's ledger entries). */
   async complete(findingId: string, action: string, outcome: string, detail: string, savings: readonly SavingEntry[] = []): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.run('UPDATE instance_actions SET outcome = ?, detail = ? WHERE finding_id = ? AND action = ?', [
@@ -43,6 +37,7 @@ export class SqlInstanceActionStore implements InstanceActionStore {
     });
   }
 
+  /** Drops a claim whose action did nothing (dry run, refused, failed, busy again), so it can be tried again. */
   async release(findingId: string, action: string): Promise<void> {
     await this.db.run('DELETE FROM instance_actions WHERE finding_id = ? AND action = ?', [findingId, action]);
   }

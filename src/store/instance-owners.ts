@@ -1,15 +1,11 @@
 import type { InstanceOwner } from '../domain/instance-owner.js';
 import { enqueueOutbox } from './outbox-table.js';
 import type { OutboxDraft } from './outbox-records.js';
-import type { Session } from './session.js';
+import type { Session, PublicOf } from './session.js';
 
-export interface InstanceOwnerStore {
-  list(): Promise<InstanceOwner[]>;
-  /** Records the owner, moves the instance's open findings to it and queues `alerts`, in one transaction. */
-  reassign(owner: InstanceOwner, alerts: OutboxDraft[]): Promise<void>;
-}
+export type InstanceOwnerStore = PublicOf<SqlInstanceOwnerStore>;
 
-export class SqlInstanceOwnerStore implements InstanceOwnerStore {
+export class SqlInstanceOwnerStore {
   constructor(private readonly db: Session) {}
 
   async list(): Promise<InstanceOwner[]> {
@@ -19,6 +15,7 @@ export class SqlInstanceOwnerStore implements InstanceOwnerStore {
     return rows.map((r) => ({ ...r, at: new Date(r.at) }));
   }
 
+  /** Records the owner, moves the instance's open findings to it and queues `alerts`, in one transaction. */
   async reassign(owner: InstanceOwner, alerts: OutboxDraft[]): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.run(

@@ -1,15 +1,12 @@
 import type { KeepException } from '../domain/keep-exception.js';
-import type { Session } from './session.js';
+import type { Session, PublicOf } from './session.js';
 
-export interface KeepExceptionStore {
-  /** Sets (or moves) the instance's exception. */
-  set(keep: KeepException): Promise<void>;
-  active(now: Date): Promise<KeepException[]>;
-}
+export type KeepExceptionStore = PublicOf<SqlKeepExceptionStore>;
 
-export class SqlKeepExceptionStore implements KeepExceptionStore {
+export class SqlKeepExceptionStore {
   constructor(private readonly db: Session) {}
 
+  /** Sets (or moves) the instance's exception. */
   async set(keep: KeepException): Promise<void> {
     await this.db.run(
       `INSERT INTO keep_exceptions (instance_id, until, by_user, at) VALUES (?, ?, ?, ?)

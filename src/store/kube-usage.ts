@@ -2,32 +2,21 @@ import type { KubeSplitCost, KubeUsageRow, PoolSample } from '../domain/kube-usa
 import { addDays, monthOf, type Period } from '../domain/period.js';
 import { KUBE_USAGE_COLUMNS, rederiveSpend } from './kube-attribution.js';
 import { writePodSplits } from './kube-split-costs.js';
-import type { Session } from './session.js';
+import type { Session, PublicOf } from './session.js';
 import { spanOfDays } from './spend-team-days.js';
 
-export interface KubeUsageStore {
-  /** When the cluster was last sampled; null before the first sample. */
-  lastSample(cluster: string): Promise<Date | null>;
-  /** Adds a sample's rows and pool figures and moves the cluster's sample time to `at`, together. */
-  record(cluster: string, at: Date, rows: readonly KubeUsageRow[], pools: readonly PoolSample[]): Promise<void>;
-  /** Every row of the period's days. */
-  rows(period: Period): Promise<KubeUsageRow[]>;
-  /** Every pool sample taken in the period. */
-  poolSamples(period: Period): Promise<PoolSample[]>;
-  /** Replaces what one import source's bill split over pods in these billing periods with `rows` (writePodSplits). */
-  replaceSplitCosts(source: string, billingPeriods: readonly string[], rows: readonly KubeSplitCost[]): Promise<void>;
-  /** The bill's pod split of the period's days, every source. */
-  splitCosts(period: Period): Promise<KubeSplitCost[]>;
-}
+export type KubeUsageStore = PublicOf<SqlKubeUsageStore>;
 
-export class SqlKubeUsageStore implements KubeUsageStore {
+export class SqlKubeUsageStore {
   constructor(private readonly db: Session) {}
 
+  /** When the cluster was last sampled; null before the first sample. */
   async lastSample(cluster: string): Promise<Date | null> {
     const row = await this.db.one<{ at: string }>('SELECT at FROM kube_usage_samples WHERE cluster = ?', [cluster]);
     return row ? new Date(row.at) : null;
   }
 
+  /** Adds a sample's rows and pool figures and moves the cluster's sample time to `at`, together. */
   async record(cluster: string, at: Date, rows: readonly KubeUsageRow[], pools: readonly PoolSample[]): Promise<void> {
     await this.db.transaction(async (tx) => {
       // Hours of a workload seen again add up; the rest is the latest.
@@ -57,6 +46,7 @@ export class SqlKubeUsageStore implements KubeUsageStore {
     });
   }
 
+  /** Every row of the period's days. */
   async rows(period: Period): Promise<KubeUsageRow[]> {
     return this.db.rows<KubeUsageRow>(
       `SELECT ${KUBE_USAGE_COLUMNS} FROM kube_gpu_usage WHERE day >= ? AND day < ? ORDER BY day, ${this.db.dialect.order('cluster', 'node', 'namespace', 'workload')}`,
@@ -64,6 +54,7 @@ export class SqlKubeUsageStore implements KubeUsageStore {
     );
   }
 
+  /** Every pool sample taken in the period. */
   async poolSamples(period: Period): Promise<PoolSample[]> {
     const rows = await this.db.rows<Omit<PoolSample, 'at'> & { at: string }>(
       `SELECT cluster, pool, manager, at, hours, nodes, gpus, requested, hourly FROM kube_pool_samples
@@ -73,6 +64,7 @@ export class SqlKubeUsageStore implements KubeUsageStore {
     return rows.map((p) => ({ ...p, at: new Date(p.at) }));
   }
 
+  /** Replaces what one import source's bill split over pods in these billing periods with `rows` (writePodSplits). */
   async replaceSplitCosts(source: string, billingPeriods: readonly string[], rows: readonly KubeSplitCost[]): Promise<void> {
     await this.db.transaction(async (tx) => {
       await writePodSplits(tx, { source, billingPeriods: [...billingPeriods] }, rows, false);
@@ -81,6 +73,7 @@ export class SqlKubeUsageStore implements KubeUsageStore {
     });
   }
 
+  /** The bill's pod split of the period's days, every source. */
   async splitCosts(period: Period): Promise<KubeSplitCost[]> {
     return this.db.rows<KubeSplitCost>(
       `SELECT day, node_instance_id AS "nodeInstanceId", cluster, namespace, pod, billing_period AS "billingPeriod", currency,

@@ -1,6 +1,5 @@
-import type { Dialect, Session } from './session.js';
+import type { Dialect, Session, PublicOf } from './session.js';
 import type { Message } from '../../templates/message.js';
-import type { OutboxStore } from './outbox.js';
 import type { OutboxDraft, OutboxFailure, OutboxItem, OutboxSummary } from './outbox-records.js';
 
 /** The clock outbox leases are judged by, as SQL: whose clock it is, each dialect says (POSTGRES_LEASE_CLOCK, sqliteLeaseClock). */
@@ -18,6 +17,8 @@ const due = (dbNow: string) => `FROM outbox o LEFT JOIN outbox p ON p.dedupe_key
   WHERE ((o.status = 'pending' AND o.next_attempt_at <= ?) OR (o.status = 'sending' AND o.lease_until <= ${dbNow}))
     AND (o.parent_key IS NULL OR p.status = 'sent')`;
 
+export type OutboxStore = PublicOf<SqlOutboxStore>;
+
 /**
  * Alerts leave through this table, so a crash or a chat outage loses nothing. Every send is
  * preceded by a lease (claimNext), so two deliveries (two jobs of one process, two replicas) never
@@ -25,16 +26,18 @@ const due = (dbNow: string) => `FROM outbox o LEFT JOIN outbox p ON p.dedupe_key
  * it runs under the file's write lock. Every later step names the lease's owner, so a delivery that
  * lost its lease (it was slow, another took the item over) changes nothing.
  */
-export class SqlOutboxStore implements OutboxStore {
+export class SqlOutboxStore {
   constructor(
     private readonly db: Session,
     private readonly clock: LeaseClock,
   ) {}
 
+  /** Enqueues unless an item with the same dedupe key exists: a retry of a job sends nothing twice. */
   async enqueue(items: OutboxDraft[], now: Date): Promise<number> {
     return this.db.transaction((tx) => enqueueOutbox(tx, items, now));
   }
 
+  /** Items due now (pending, attempt time reached, parent sent), without claiming them. */
   async due(now: Date, limit = 100): Promise<OutboxItem[]> {
     const dbNow = this.clock.plus(0);
     const rows = await this.db.rows<OutboxRow>(`SELECT ${item()}, p.ref AS "parentRef" ${due(dbNow.sql)} ORDER BY o.id LIMIT ?`, [
@@ -45,6 +48,14 @@ export class SqlOutboxStore implements OutboxStore {
     return rows.map(toOutboxItem);
   }
 
+  /**
+   * Leases the next due item to `owner` for `leaseMs`, atomically: status 'sending'. An item whose
+   * lease expired (its delivery crashed or stalled) is taken over, in doubt. Lease times are read
+   * and written on the database's clock, never the replica's: a replica whose clock runs ahead
+   * (or a BURNRATE_NOW) cannot take over a lease another still holds. `now` (the replica's time)
+   * only decides which pending items are due. Only items for `platforms` (those running here);
+   * null when none is due.
+   */
   async claimNext(owner: string, now: Date, leaseMs: number, platforms: readonly string[]): Promise<OutboxItem | null> {
     const d = this.db.dialect;
     return this.db.transaction(async (tx) => {
@@ -68,6 +79,7 @@ export class SqlOutboxStore implements OutboxStore {
     });
   }
 
+  /** Marks a leased item sent; false when the lease was lost to another delivery meanwhile. */
   async markSent(
     id: number,
     owner: string,
@@ -85,6 +97,7 @@ export class SqlOutboxStore implements OutboxStore {
     return changed === 1;
   }
 
+  /** Records a failed attempt of a leased item; false when the lease was lost to another delivery meanwhile. */
   async markRetry(id: number, owner: string, failure: OutboxFailure): Promise<boolean> {
     const changed = await this.db.run(
       `UPDATE outbox SET status = ?, attempts = attempts + 1, last_error = ?, next_attempt_at = ?, lease_owner = NULL,
@@ -103,6 +116,7 @@ export class SqlOutboxStore implements OutboxStore {
     return changed === 1;
   }
 
+  /** Gives a leased item back unattempted, due again at `nextAttemptAt` (its method is throttled). */
   async release(id: number, owner: string, nextAttemptAt: Date): Promise<void> {
     await this.db.run(
       `UPDATE outbox SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL
@@ -111,6 +125,11 @@ export class SqlOutboxStore implements OutboxStore {
     );
   }
 
+  /**
+   * Extends the lease of an item this delivery still holds by `leaseMs` from the database's now
+   * (right before every post); false when it was taken over meanwhile: then this delivery must not
+   * post it.
+   */
   async renewLease(id: number, owner: string, leaseMs: number): Promise<boolean> {
     const until = this.clock.plus(leaseMs);
     const changed = await this.db.run(
@@ -120,10 +139,21 @@ export class SqlOutboxStore implements OutboxStore {
     return changed === 1;
   }
 
+  /**
+   * Counts an item as a suspected duplicate whoever holds it now: a post went out after its lease
+   * was lost (the process stalled between its last lease check and the post), unverifiable.
+   */
   async markSuspectedDuplicate(id: number): Promise<void> {
     await this.db.run('UPDATE outbox SET suspected_duplicate = 1 WHERE id = ?', [id]);
   }
 
+  /**
+   * When the next item `claimNext` could return falls due (for `platforms`, parent sent), or null
+   * when none waits: an item waiting for its parent is due when the parent is sent, not before.
+   * With `now` (the caller's clock), a lease's end, kept on the database's clock, is given on the
+   * caller's: a replica whose clock runs ahead would otherwise find it already past and wake in a
+   * loop until the lease really ends.
+   */
   async nextAttemptAt(platforms: readonly string[], now?: Date): Promise<Date | null> {
     const d = this.db.dialect;
     const dbNow = this.clock.plus(0);
@@ -152,6 +182,7 @@ export class SqlOutboxStore implements OutboxStore {
     return { ...row! };
   }
 
+  /** Failed items, newest first. */
   async failed(limit = 50): Promise<OutboxItem[]> {
     const rows = await this.db.rows<OutboxRow>(
       `SELECT ${item()}, NULL AS "parentRef" FROM outbox o WHERE status = 'failed' ORDER BY id DESC LIMIT ?`,
@@ -160,6 +191,7 @@ export class SqlOutboxStore implements OutboxStore {
     return rows.map(toOutboxItem);
   }
 
+  /** Queues failed items again (all, or those ids), with a fresh retry budget; returns how many. */
   async retryFailed(now: Date, ids?: readonly number[]): Promise<number> {
     const d = this.db.dialect;
     return this.db.run(
@@ -169,6 +201,7 @@ export class SqlOutboxStore implements OutboxStore {
     );
   }
 
+  /** Key of the first message of an alert group on a platform, if one was queued. */
   async threadRoot(groupKey: string, platform: string): Promise<string | null> {
     const row = await this.db.one<{ rootKey: string }>(
       'SELECT root_key AS "rootKey" FROM alert_threads WHERE group_key = ? AND platform = ?',

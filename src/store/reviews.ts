@@ -1,32 +1,9 @@
 import type { ReviewAnswer, ReviewFigures, ReviewLine, ReviewRecord, TrackedReviewLine } from '../domain/review.js';
 import type { OutboxDraft } from './outbox-records.js';
 import { enqueueOutbox } from './outbox-table.js';
-import { dateOrNull, type Session } from './session.js';
+import { dateOrNull, type Session, type PublicOf } from './session.js';
 
-export interface ReviewStore {
-  /**
-   * Records a team's review of a month (once: a second call keeps the first figures and lines) and
-   * queues what `draftsFor` says for its stored lines, in one transaction.
-   */
-  open(
-    review: Omit<ReviewRecord, 'remindedAt' | 'closedAt'>,
-    lines: readonly ReviewLine[],
-    draftsFor: (lines: TrackedReviewLine[], record: ReviewRecord) => OutboxDraft[],
-    now: Date,
-  ): Promise<{ created: boolean; record: ReviewRecord; lines: TrackedReviewLine[]; queued: number }>;
-  get(team: string, month: string): Promise<ReviewRecord | null>;
-  line(id: number): Promise<TrackedReviewLine | null>;
-  lines(team: string, month: string): Promise<TrackedReviewLine[]>;
-  /** Reviews whose summary has not been posted yet. */
-  listOpen(): Promise<ReviewRecord[]>;
-  /** Records an answer; `changed` is false when the line already had this answer. */
-  answer(id: number, answer: ReviewAnswer, byUser: string, at: Date): Promise<{ changed: boolean; line: TrackedReviewLine }>;
-  setOwner(id: number, owner: string, byUser: string, at: Date): Promise<{ changed: boolean; line: TrackedReviewLine }>;
-  /** Marks the review reminded and queues the reminder; false (and nothing queued) when it was reminded before. */
-  remind(team: string, month: string, lineIds: readonly number[], drafts: OutboxDraft[], now: Date): Promise<boolean>;
-  /** Marks the review closed and queues its summary; false (and nothing queued) when it was closed before. */
-  close(team: string, month: string, drafts: OutboxDraft[], now: Date): Promise<boolean>;
-}
+export type ReviewStore = PublicOf<SqlReviewStore>;
 
 /** A review's columns under its record's names: its figures and times still text. */
 const REVIEW = `team, month, body, created_at AS "createdAt", closes_at AS "closesAt", reminded_at AS "remindedAt", closed_at AS "closedAt"`;
@@ -57,9 +34,13 @@ function toLine({ body, ...row }: LineRow): TrackedReviewLine {
  * second waits for the first to commit and finds the review there; reminders and summaries are
  * marked by one conditional UPDATE, so exactly one replica queues them.
  */
-export class SqlReviewStore implements ReviewStore {
+export class SqlReviewStore {
   constructor(private readonly db: Session) {}
 
+  /**
+   * Records a team's review of a month (once: a second call keeps the first figures and lines) and
+   * queues what `draftsFor` says for its stored lines, in one transaction.
+   */
   async open(
     review: Omit<ReviewRecord, 'remindedAt' | 'closedAt'>,
     lines: readonly ReviewLine[],
@@ -105,6 +86,7 @@ export class SqlReviewStore implements ReviewStore {
     return linesOf(this.db, team, month);
   }
 
+  /** Reviews whose summary has not been posted yet. */
   async listOpen(): Promise<ReviewRecord[]> {
     return (
       await this.db.rows<ReviewRow>(
@@ -113,6 +95,7 @@ export class SqlReviewStore implements ReviewStore {
     ).map(toReview);
   }
 
+  /** Records an answer; `changed` is false when the line already had this answer. */
   async answer(id: number, answer: ReviewAnswer, byUser: string, at: Date) {
     const changed =
       (await this.db.run(
@@ -134,6 +117,7 @@ export class SqlReviewStore implements ReviewStore {
     return { changed, line: (await this.line(id))! };
   }
 
+  /** Marks the review reminded and queues the reminder; false (and nothing queued) when it was reminded before. */
   async remind(team: string, month: string, lineIds: readonly number[], drafts: OutboxDraft[], now: Date): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const first =
@@ -152,6 +136,7 @@ export class SqlReviewStore implements ReviewStore {
     });
   }
 
+  /** Marks the review closed and queues its summary; false (and nothing queued) when it was closed before. */
   async close(team: string, month: string, drafts: OutboxDraft[], now: Date): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const first =

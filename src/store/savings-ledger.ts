@@ -1,17 +1,7 @@
 import type { SavingEntry } from '../domain/saving.js';
-import type { Session } from './session.js';
+import type { Session, PublicOf } from './session.js';
 
-export interface SavingsLedgerStore {
-  /**
-   * Entries of actions taken from `since` (ISO) on: stops and sweep stops as recorded (a Stop ended
-   * by the Resume clicked on the same alert), spot
-   * migrations as migrated (their saving a day from the recommendation, ended by a revert), and
-   * review lines a team answered "Right-size" where the line carried a right-size recommendation
-   * (its saving a day; the bill confirms it once the instance runs as the smaller type, and an
-   * answer changed since takes the entry back).
-   */
-  since(since: string): Promise<SavingEntry[]>;
-}
+export type SavingsLedgerStore = PublicOf<SqlSavingsLedgerStore>;
 
 /** An entry as the ledger's query returns it: its times still text. */
 type LedgerRow = Omit<SavingEntry, 'at' | 'endedAt'> & { at: string; endedAt: string | null };
@@ -55,10 +45,16 @@ interface AnsweredLine {
 
 type Ordered = { entry: SavingEntry; at: string; part: number; seq: number };
 
-export class SqlSavingsLedgerStore implements SavingsLedgerStore {
+export class SqlSavingsLedgerStore {
   constructor(private readonly db: Session) {}
 
   /**
+   * Entries of actions taken from `since` (ISO) on: stops and sweep stops as recorded (a Stop ended
+   * by the Resume clicked on the same alert), spot
+   * migrations as migrated (their saving a day from the recommendation, ended by a revert), and
+   * review lines a team answered "Right-size" where the line carried a right-size recommendation
+   * (its saving a day; the bill confirms it once the instance runs as the smaller type, and an
+   * answer changed since takes the entry back).
    * Entries oldest first; those of one instant (a sweep's stops) in the order they were written:
    * the ledger's own, then migrations, then review lines, each in insertion order.
    */

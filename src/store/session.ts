@@ -3,6 +3,9 @@
 // order; the Postgres session numbers them ($1, $2, …). Column aliases in camelCase are quoted
 // ("resourceId"): Postgres folds unquoted names to lower case.
 
+/** A table's contract: its one implementation's public methods (each documented once, on the class). */
+export type PublicOf<C> = { [K in keyof C]: C[K] };
+
 /** A time column as read back (ISO text, or null) as a Date. */
 export const dateOrNull = (iso: string | null): Date | null => (iso ? new Date(iso) : null);
 

@@ -1,17 +1,7 @@
 import type { Snooze, SnoozeOutcome } from '../domain/snooze.js';
-import type { Session } from './session.js';
+import type { Session, PublicOf } from './session.js';
 
-export interface SnoozeStore {
-  set(snooze: Snooze): Promise<void>;
-  /**
-   * Applies a snooze in one step, so concurrent clicks cannot both win. Unless `explicit`, a request
-   * for the duration already running, or for an end no later than the active one, changes nothing.
-   */
-  request(snooze: Snooze & { duration: string }, options: { explicit: boolean }): Promise<SnoozeOutcome>;
-  active(now: Date): Promise<Snooze[]>;
-  /** Ends the group's snooze now; the snooze that was running, or null when none was (a repeated click). */
-  end(groupKey: string, now: Date): Promise<Snooze | null>;
-}
+export type SnoozeStore = PublicOf<SqlSnoozeStore>;
 
 interface SnoozeRow {
   groupKey: string;
@@ -30,13 +20,17 @@ const snoozeFromRow = (row: SnoozeRow): Snooze => ({ ...row, until: new Date(row
  * an end read the group's snooze and write it in one transaction under a lock of that group, so of
  * two clicks (on two replicas) exactly one is applied, also when no row exists yet to hold.
  */
-export class SqlSnoozeStore implements SnoozeStore {
+export class SqlSnoozeStore {
   constructor(private readonly db: Session) {}
 
   async set(snooze: Snooze): Promise<void> {
     await write(this.db, snooze);
   }
 
+  /**
+   * Applies a snooze in one step, so concurrent clicks cannot both win. Unless `explicit`, a request
+   * for the duration already running, or for an end no later than the active one, changes nothing.
+   */
   async request(snooze: Snooze & { duration: string }, options: { explicit: boolean }): Promise<SnoozeOutcome> {
     return this.db.transaction(async (tx) => {
       await tx.lock(`snooze ${snooze.groupKey}`);
@@ -51,6 +45,7 @@ export class SqlSnoozeStore implements SnoozeStore {
     });
   }
 
+  /** Ends the group's snooze now; the snooze that was running, or null when none was (a repeated click). */
   async end(groupKey: string, now: Date): Promise<Snooze | null> {
     return this.db.transaction(async (tx) => {
       await tx.lock(`snooze ${groupKey}`);

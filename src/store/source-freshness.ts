@@ -1,14 +1,9 @@
 import type { SourceFailure, SourceFreshness } from '../domain/source-freshness.js';
-import type { Session } from './session.js';
+import type { Session, PublicOf } from './session.js';
 
-export interface FreshnessStore {
-  list(): Promise<SourceFreshness[]>;
-  /** Sources whose last refresh failed (a later success clears it). */
-  failures(): Promise<SourceFailure[]>;
-  recordFailure(source: string, error: string, now: Date): Promise<void>;
-}
+export type FreshnessStore = PublicOf<SqlFreshnessStore>;
 
-export class SqlFreshnessStore implements FreshnessStore {
+export class SqlFreshnessStore {
   constructor(private readonly db: Session) {}
 
   async list(): Promise<SourceFreshness[]> {
@@ -17,6 +12,7 @@ export class SqlFreshnessStore implements FreshnessStore {
     );
   }
 
+  /** Sources whose last refresh failed (a later success clears it). */
   async failures(): Promise<SourceFailure[]> {
     return this.db.rows<SourceFailure>(
       `SELECT source, failed_at AS "failedAt", error FROM source_failures ORDER BY ${this.db.dialect.bytes('source')}`,

@@ -1,25 +1,19 @@
 import type { Period } from '../domain/period.js';
 import type { CategoryDay, CostLine, Priced, UnitKind, UnitTotal } from '../domain/cost-breakdown.js';
-import type { Session } from './session.js';
+import type { Session, PublicOf } from './session.js';
 
 // Each slice comes in parts, one per currency and billing period, never summed across them: the
 // read model (snapshots/team-breakdowns.ts) converts each part at its period's rate, then adds,
 // ranks and cuts. Ranking yen beside dollars before converting would put every yen line first.
-export interface SpendBreakdownStore {
-  /** A team's effective spend per day and service category: the review's chart. */
-  dailyByCategory(period: Period, team: string): Promise<(CategoryDay & Priced)[]>;
-  /** A team's usage lines: a resource, or a service where the bill names no resource. */
-  costLines(period: Period, team: string): Promise<(CostLine & Priced)[]>;
-  /** A team's spend per experiment, run or sweep tag value (untagged lines left out). */
-  unitTotals(period: Period, team: string, unit: UnitKind): Promise<(UnitTotal & Priced)[]>;
-}
+export type SpendBreakdownStore = PublicOf<SqlSpendBreakdownStore>;
 
 const UNIT_COLUMN: Record<UnitKind, string> = { experiment: 'experiment', run: 'run_id', sweep: 'sweep' };
 
 /** The slices of one team's month a cost review shows, names compared as SQLite compares them. */
-export class SqlSpendBreakdownStore implements SpendBreakdownStore {
+export class SqlSpendBreakdownStore {
   constructor(private readonly db: Session) {}
 
+  /** A team's effective spend per day and service category: the review's chart. */
   async dailyByCategory(period: Period, team: string): Promise<(CategoryDay & Priced)[]> {
     const d = this.db.dialect;
     return this.db.rows<CategoryDay & Priced>(
@@ -31,6 +25,7 @@ export class SqlSpendBreakdownStore implements SpendBreakdownStore {
     );
   }
 
+  /** A team's usage lines: a resource, or a service where the bill names no resource. */
   async costLines(period: Period, team: string): Promise<(CostLine & Priced)[]> {
     const d = this.db.dialect;
     return this.db.rows<CostLine & Priced>(
@@ -44,6 +39,7 @@ export class SqlSpendBreakdownStore implements SpendBreakdownStore {
     );
   }
 
+  /** A team's spend per experiment, run or sweep tag value (untagged lines left out). */
   async unitTotals(period: Period, team: string, unit: UnitKind): Promise<(UnitTotal & Priced)[]> {
     const d = this.db.dialect;
     const column = UNIT_COLUMN[unit];

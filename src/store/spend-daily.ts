@@ -9,35 +9,9 @@ import type { CostKind } from '../domain/cost-kind.js';
 import { WORKLOAD_ID_PREFIX } from '../domain/kubernetes.js';
 import { isExtensionDimension } from '../domain/spend.js';
 import { KUBE_ATTRIBUTION_SOURCE } from './kube-attribution.js';
-import type { Session } from './session.js';
+import type { Session, PublicOf } from './session.js';
 
-export interface SpendStore {
-  /** Totals per key and currency (a key billed in two currencies is two rows). */
-  totals(filter: SpendFilter, by: SpendDimension): Promise<CurrencyTotal[]>;
-  /** Daily totals per team from `since` on: the snapshot budget checks run on. */
-  dailyByTeam(since: string): Promise<TeamDay[]>;
-  /** Resources billed under a commitment (Savings Plan, reservation, CUD) on a day from `since` on. */
-  committedResources(since: string): Promise<string[]>;
-  // The three below read what the bill charged a machine, before Kubernetes node costs move to
-  // workloads' teams (kube-attribution.ts): a node's rate is its instance's, whoever used it. A
-  // workload's cost (resourceCosts) is its share of its nodes' bill; it has no rate of its own.
-  /** What the bill charged each of these resources over [start, end): the bill's own rate, not a list price. */
-  resourceCosts(period: Period, resourceIds: readonly string[]): Promise<ResourceCost[]>;
-  /** Effective cost and hours of use of every resource the bill counts in hours from `since` on, per currency. */
-  resourceHours(since: string): Promise<ResourceHours[]>;
-  /** Each of these resources' charges a day over [start, end), per currency. */
-  resourceDays(period: Period, resourceIds: readonly string[]): Promise<ResourceDay[]>;
-  /** Unused commitment over [start, end), by commitment. */
-  unusedCommitments(period: Period): Promise<UnusedCommitment[]>;
-  /** The exchange rates bills used: their effective cost beside the same in the pricing currency. */
-  billRates(): Promise<BillRate[]>;
-  /** A billing period's spend (what its invoices say), grouped for showback. */
-  invoiceLines(billingPeriod: string): Promise<InvoiceLine[]>;
-  /** A team's corrections (ChargeClass 'Correction') of charges incurred in a month. */
-  corrections(team: string, month: string): Promise<Correction[]>;
-  /** Teams with spend from `source` from `since` on: whose numbers a failing source leaves short. */
-  teamsOf(source: string, since: string): Promise<string[]>;
-}
+export type SpendStore = PublicOf<SqlSpendStore>;
 
 /** Each dimension's key as SQL (provider columns aside: see extensionColumn). */
 const DIMENSION_COLUMN: Record<Exclude<SpendDimension, ExtensionDimension>, string> = {
@@ -67,9 +41,10 @@ function totalsRange(filter: SpendFilter): [string, string] {
  * Every reading of spend_daily. Grouped answers come sorted by their grouping columns, text in
  * SQLite's byte order, so both databases hand callers the same lists.
  */
-export class SqlSpendStore implements SpendStore {
+export class SqlSpendStore {
   constructor(private readonly db: Session) {}
 
+  /** Totals per key and currency (a key billed in two currencies is two rows). */
   async totals(filter: SpendFilter, by: SpendDimension): Promise<CurrencyTotal[]> {
     const d = this.db.dialect;
     const teams = filter.teams;
@@ -87,6 +62,7 @@ export class SqlSpendStore implements SpendStore {
     );
   }
 
+  /** Daily totals per team from `since` on: the snapshot budget checks run on. */
   async dailyByTeam(since: string): Promise<TeamDay[]> {
     // Rows as arrays, in the table's key order: the budget check reads every team's days at once.
     const rows = await this.db.tuples<[string, string, string, CostKind, number, number]>(
@@ -97,6 +73,7 @@ export class SqlSpendStore implements SpendStore {
     return rows.map(([team, day, currency, kind, billed, effective]) => ({ team, day, currency, kind, billed, effective }));
   }
 
+  /** Resources billed under a commitment (Savings Plan, reservation, CUD) on a day from `since` on. */
   async committedResources(since: string): Promise<string[]> {
     const rows = await this.db.rows<{ id: string }>(
       `SELECT DISTINCT resource_id AS id FROM spend_daily
@@ -107,6 +84,10 @@ export class SqlSpendStore implements SpendStore {
     return rows.map((r) => r.id);
   }
 
+  // The three below read what the bill charged a machine, before Kubernetes node costs move to
+  // workloads' teams (kube-attribution.ts): a node's rate is its instance's, whoever used it. A
+  // workload's cost (resourceCosts) is its share of its nodes' bill; it has no rate of its own.
+  /** What the bill charged each of these resources over [start, end): the bill's own rate, not a list price. */
   async resourceCosts(period: Period, resourceIds: readonly string[]): Promise<ResourceCost[]> {
     if (resourceIds.length === 0) return [];
     const d = this.db.dialect;
@@ -125,6 +106,7 @@ export class SqlSpendStore implements SpendStore {
     );
   }
 
+  /** Effective cost and hours of use of every resource the bill counts in hours from `since` on, per currency. */
   async resourceHours(since: string): Promise<ResourceHours[]> {
     const d = this.db.dialect;
     return this.db.rows<ResourceHours>(
@@ -135,6 +117,7 @@ export class SqlSpendStore implements SpendStore {
     );
   }
 
+  /** Each of these resources' charges a day over [start, end), per currency. */
   async resourceDays(period: Period, resourceIds: readonly string[]): Promise<ResourceDay[]> {
     if (resourceIds.length === 0) return [];
     const d = this.db.dialect;
@@ -148,6 +131,7 @@ export class SqlSpendStore implements SpendStore {
     );
   }
 
+  /** Unused commitment over [start, end), by commitment. */
   async unusedCommitments(period: Period): Promise<UnusedCommitment[]> {
     const d = this.db.dialect;
     return this.db.rows<UnusedCommitment>(
@@ -161,6 +145,7 @@ export class SqlSpendStore implements SpendStore {
     );
   }
 
+  /** The exchange rates bills used: their effective cost beside the same in the pricing currency. */
   async billRates(): Promise<BillRate[]> {
     const d = this.db.dialect;
     return this.db.rows<BillRate>(
@@ -172,6 +157,7 @@ export class SqlSpendStore implements SpendStore {
     );
   }
 
+  /** A billing period's spend (what its invoices say), grouped for showback. */
   async invoiceLines(billingPeriod: string): Promise<InvoiceLine[]> {
     const d = this.db.dialect;
     const rows = await this.db.rows<Omit<InvoiceLine, 'hasResource'> & { hasResource: boolean | number }>(
@@ -188,6 +174,7 @@ export class SqlSpendStore implements SpendStore {
     return rows.map((r) => ({ ...r, hasResource: Boolean(r.hasResource) }));
   }
 
+  /** A team's corrections (ChargeClass 'Correction') of charges incurred in a month. */
   async corrections(team: string, month: string): Promise<Correction[]> {
     const d = this.db.dialect;
     const { start, end } = monthOf(`${month}-01`);
@@ -201,6 +188,7 @@ export class SqlSpendStore implements SpendStore {
     );
   }
 
+  /** Teams with spend from `source` from `since` on: whose numbers a failing source leaves short. */
   async teamsOf(source: string, since: string): Promise<string[]> {
     const rows = await this.db.rows<{ team: string }>(
       `SELECT DISTINCT ${this.db.dialect.bytes('team')} AS team FROM spend_daily WHERE source = ? AND day >= ? ORDER BY team`,

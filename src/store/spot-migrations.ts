@@ -1,22 +1,7 @@
 import type { SpotApprovalDraft, SpotApprovalResult, SpotMigration, SpotMigrationState } from '../domain/spot-migration.js';
-import { dateOrNull, type Session } from './session.js';
+import { dateOrNull, type Session, type PublicOf } from './session.js';
 
-export interface SpotMigrationStore {
-  /** Records an approval on the instance's active migration, starting one if there is none: one transaction. */
-  approve(draft: SpotApprovalDraft): Promise<SpotApprovalResult>;
-  get(id: number): Promise<SpotMigration | null>;
-  /** The instance's migration that is not reverted, if any. */
-  active(instanceId: string): Promise<SpotMigration | null>;
-  /** Moves a migration from one state to another; false when it was not in `from` (someone else moved it). */
-  transition(id: number, from: SpotMigrationState, to: SpotMigrationState, at: Date): Promise<boolean>;
-  /** Takes over a migrating or reverting claim unchanged since before `changedBefore` (its process died); false when it is fresh or moved on. */
-  reclaimStale(id: number, state: 'migrating' | 'reverting', changedBefore: Date, at: Date): Promise<boolean>;
-  completeMigration(
-    id: number,
-    change: { previousVersion: string | null; spotVersion: string | null; at: Date; detail: string },
-  ): Promise<void>;
-  completeRevert(id: number, change: { byUser: string; at: Date; detail: string }): Promise<void>;
-}
+export type SpotMigrationStore = PublicOf<SqlSpotMigrationStore>;
 
 /** A spot_migrations row under its record's names, its times still ISO text. */
 const COLUMNS = `id, instance_id AS "instanceId", team, launch_template AS "launchTemplate", place, monthly_saving AS "monthlySaving",
@@ -37,9 +22,10 @@ const ACTIVE = `SELECT ${COLUMNS} FROM spot_migrations WHERE instance_id = ? AND
  * is one conditional UPDATE (from the state it expects), so of concurrent clicks on any replicas
  * exactly one moves a migration on; an approval holds the instance's lock and its migration's row.
  */
-export class SqlSpotMigrationStore implements SpotMigrationStore {
+export class SqlSpotMigrationStore {
   constructor(private readonly db: Session) {}
 
+  /** Records an approval on the instance's active migration, starting one if there is none: one transaction. */
   async approve(draft: SpotApprovalDraft): Promise<SpotApprovalResult> {
     return this.db.transaction(async (tx) => {
       // Only approvals start migrations: under the instance's lock no other replica starts a second one.
@@ -77,11 +63,13 @@ export class SqlSpotMigrationStore implements SpotMigrationStore {
     return row ? withApprovals(this.db, row) : null;
   }
 
+  /** The instance's migration that is not reverted, if any. */
   async active(instanceId: string): Promise<SpotMigration | null> {
     const row = await this.db.one<MigrationRow>(ACTIVE, [instanceId]);
     return row ? withApprovals(this.db, row) : null;
   }
 
+  /** Moves a migration from one state to another; false when it was not in `from` (someone else moved it). */
   async transition(id: number, from: SpotMigrationState, to: SpotMigrationState, at: Date): Promise<boolean> {
     return (
       (await this.db.run('UPDATE spot_migrations SET state = ?, changed_at = ? WHERE id = ? AND state = ?', [
@@ -93,6 +81,7 @@ export class SqlSpotMigrationStore implements SpotMigrationStore {
     );
   }
 
+  /** Takes over a migrating or reverting claim unchanged since before `changedBefore` (its process died); false when it is fresh or moved on. */
   async reclaimStale(id: number, state: 'migrating' | 'reverting', changedBefore: Date, at: Date): Promise<boolean> {
     const changed = await this.db.run('UPDATE spot_migrations SET changed_at = ? WHERE id = ? AND state = ? AND changed_at < ?', [
       at.toISOString(),

@@ -22,7 +22,7 @@ import type { KubeUsageStore } from './kube-usage.js';
 import type { InstanceOwnerStore } from './instance-owners.js';
 import type { KeepExceptionStore } from './keep-exceptions.js';
 import type { Leadership, LeadershipOptions } from './leadership.js';
-import type { OutboxStore } from './outbox.js';
+import type { OutboxStore } from './outbox-table.js';
 import type { OutboxDraft } from './outbox-records.js';
 import type { ReviewStore } from './reviews.js';
 import type { SnoozeStore } from './snoozes.js';

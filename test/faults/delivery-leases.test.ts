@@ -6,7 +6,7 @@ import type { Deps } from '../../src/deps.js';
 import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import type { ChatPort } from '../../src/ports/chat-port.js';
 import type { OutboxDraft } from '../../src/store/outbox-records.js';
-import type { OutboxStore } from '../../src/store/outbox.js';
+import type { OutboxStore } from '../../src/store/outbox-table.js';
 import { FakeSlackApi } from '../fakes/fake-slack-api.js';
 import { testDeps } from '../support/deps.js';
 
