@@ -6,7 +6,7 @@ import { ownerTagOf } from '../../domain/ownership.js';
 import type { GpuUsage } from './gpu-usage.js';
 import type { RecommendationsPolicy, SpotPolicy } from './recommend-policy.js';
 import { rightSizeRecommendation } from './right-size.js';
-import { round2 } from './saving.js';
+import { round2, uncoveredPart } from './saving.js';
 import { spotRecommendation } from './spot.js';
 import type { SpotFigure } from './spot-figures.js';
 
@@ -64,7 +64,7 @@ function spotOf(instance: GpuInstance, usage: GpuUsage, input: RecommendInput): 
  */
 function onUncoveredShare(recommendation: Recommendation | null, covered: CommitmentCover | undefined): Recommendation | null {
   if (!recommendation || !covered) return recommendation;
-  const saving = round2(recommendation.monthlySaving * (1 - covered.share));
+  const saving = round2(uncoveredPart(recommendation.monthlySaving, covered.share));
   if (saving <= 0) return null;
   const percent = Math.round(covered.share * 100);
   return {

@@ -20,6 +20,7 @@ import type { GpuUsage } from '../recommend/gpu-usage.js';
 import { multiNodeInstances } from '../recommend/recommend.js';
 import type { RecommendationsPolicy, SpotPolicy } from '../recommend/recommend-policy.js';
 import { rightSizeRecommendation } from '../recommend/right-size.js';
+import { uncoveredPart } from '../recommend/saving.js';
 import { spotRecommendation } from '../recommend/spot.js';
 import { allocateCents, cents } from '../review/allocate.js';
 import type { GpuTime } from './gpu-time.js';
@@ -245,7 +246,9 @@ function splitUnit(unit: Unit, input: WasteInput, multiNode: ReadonlySet<string>
 
   const rightSize = rightSizeRecommendation(unit.instance, usage, input.catalog, input.recommendations);
   if (rightSize && rightSize.current.hourly > 0) {
-    const oversized = left * (1 - rightSize.proposed.hourly / rightSize.current.hourly);
+    // As the recommendation prices it: a smaller type saves only on the share no commitment covers
+    // (unit.prepaid is that covered share, from the same bill rows).
+    const oversized = uncoveredPart(left * (1 - rightSize.proposed.hourly / rightSize.current.hourly), unit.prepaid);
     unit.parts.oversized = oversized;
     unit.target = rightSize.proposed.instanceType;
     left -= oversized;
@@ -372,7 +375,7 @@ function evidenceOf(
       ];
     case 'oversized':
       return [
-        `${units.map((u) => `${label(u.instance)}: ${u.instance.instanceType} → ${u.target}`).join('; ')}. Counted on the hours that were not idle, as the price difference of the smaller type of the same or a newer GPU architecture that holds the memory high-water mark.`,
+        `${units.map((u) => `${label(u.instance)}: ${u.instance.instanceType} → ${u.target}${u.prepaid > 0 ? ` (only the ${Math.round((1 - u.prepaid) * 100)}% of its cost no commitment covers)` : ''}`).join('; ')}. Counted on the hours that were not idle, as the price difference of the smaller type of the same or a newer GPU architecture that holds the memory high-water mark.`,
       ];
     case 'spot-ready':
     case 'spot-after-fix':
