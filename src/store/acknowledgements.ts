@@ -1,7 +1,5 @@
 import type { Acknowledgement } from '../domain/acknowledgement.js';
-import type { Session, PublicOf } from './session.js';
-
-export type AcknowledgementStore = PublicOf<SqlAcknowledgementStore>;
+import type { Session } from './session.js';
 
 export class SqlAcknowledgementStore {
   constructor(private readonly db: Session) {}

@@ -1,7 +1,5 @@
 import type { ActionProposal, ProposedAction } from '../domain/action-proposal.js';
-import type { Session, PublicOf } from './session.js';
-
-export type ActionProposalStore = PublicOf<SqlActionProposalStore>;
+import type { Session } from './session.js';
 
 type ProposalRow = Omit<ActionProposal, 'at' | 'action'> & { action: string; at: string };
 

@@ -1,8 +1,6 @@
 import type { AnomalyAnswer, AnomalyFinding, TrackedAnomalyFinding } from '../domain/anomaly-finding.js';
-import type { Session, PublicOf } from './session.js';
+import type { Session } from './session.js';
 import { SqlTrackedFindings } from './tracked-findings.js';
-
-export type AnomalyFindingStore = PublicOf<SqlAnomalyFindingStore>;
 
 interface BodyRow {
   body: string;

@@ -1,7 +1,5 @@
 import type { AuditEntry } from '../domain/audit.js';
-import type { Session, PublicOf } from './session.js';
-
-export type AuditLog = PublicOf<SqlAuditLog>;
+import type { Session } from './session.js';
 
 type AuditRow = Omit<AuditEntry, 'at'> & { id: number; at: string };
 

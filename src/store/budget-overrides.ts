@@ -1,7 +1,5 @@
 import type { BudgetOverride } from '../domain/budget-override.js';
-import type { Session, PublicOf } from './session.js';
-
-export type BudgetOverrideStore = PublicOf<SqlBudgetOverrideStore>;
+import type { Session } from './session.js';
 
 type OverrideRow = Omit<BudgetOverride, 'thresholds' | 'at'> & { thresholds: string | null; at: string };
 

@@ -1,11 +1,9 @@
-import type { Session, PublicOf } from './session.js';
+import type { Session } from './session.js';
 
 /**
  * Rows that make several processes on one database act once. Each claim is a single upsert:
  * whoever inserts (or renews an expired) row first has it.
  */
-export type ClaimStore = PublicOf<SqlClaimStore>;
-
 export class SqlClaimStore {
   constructor(private readonly db: Session) {}
 

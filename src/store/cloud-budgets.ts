@@ -1,8 +1,6 @@
 import type { CloudBudget } from '../domain/cloud-budget.js';
-import type { Session, PublicOf } from './session.js';
+import type { Session } from './session.js';
 import { writeFreshness } from './source-freshness.js';
-
-export type CloudBudgetStore = PublicOf<SqlCloudBudgetStore>;
 
 const COLUMNS = (['source', 'id', 'origin', 'team', 'body'] as const).map((name) => ({ name, type: 'text' as const }));
 

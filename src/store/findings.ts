@@ -1,8 +1,6 @@
 import type { Finding, TrackedFinding } from '../domain/finding.js';
-import type { Session, PublicOf } from './session.js';
+import type { Session } from './session.js';
 import { SqlTrackedFindings } from './tracked-findings.js';
-
-export type FindingStore = PublicOf<SqlFindingStore>;
 
 /** Budget findings, their times kept as ISO text. */
 export class SqlFindingStore extends SqlTrackedFindings<TrackedFinding> {

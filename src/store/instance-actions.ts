@@ -1,9 +1,7 @@
 import type { InstanceActionRecord } from '../domain/instance-action.js';
 import type { SavingEntry } from '../domain/saving.js';
 import { insertSaving } from './savings-ledger.js';
-import type { Session, PublicOf } from './session.js';
-
-export type InstanceActionStore = PublicOf<SqlInstanceActionStore>;
+import type { Session } from './session.js';
 
 type ActionRow = Omit<InstanceActionRecord, 'at'> & { at: string };
 

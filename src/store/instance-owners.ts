@@ -1,9 +1,7 @@
 import type { InstanceOwner } from '../domain/instance-owner.js';
 import { enqueueOutbox } from './outbox-table.js';
 import type { OutboxDraft } from './outbox-records.js';
-import type { Session, PublicOf } from './session.js';
-
-export type InstanceOwnerStore = PublicOf<SqlInstanceOwnerStore>;
+import type { Session } from './session.js';
 
 export class SqlInstanceOwnerStore {
   constructor(private readonly db: Session) {}

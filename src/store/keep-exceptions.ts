@@ -1,7 +1,5 @@
 import type { KeepException } from '../domain/keep-exception.js';
-import type { Session, PublicOf } from './session.js';
-
-export type KeepExceptionStore = PublicOf<SqlKeepExceptionStore>;
+import type { Session } from './session.js';
 
 export class SqlKeepExceptionStore {
   constructor(private readonly db: Session) {}

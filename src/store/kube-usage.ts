@@ -2,10 +2,8 @@ import type { KubeSplitCost, KubeUsageRow, PoolSample } from '../domain/kube-usa
 import { addDays, monthOf, type Period } from '../domain/period.js';
 import { KUBE_USAGE_COLUMNS, rederiveSpend } from './kube-attribution.js';
 import { writePodSplits } from './kube-split-costs.js';
-import type { Session, PublicOf } from './session.js';
+import type { Session } from './session.js';
 import { spanOfDays } from './spend-team-days.js';
-
-export type KubeUsageStore = PublicOf<SqlKubeUsageStore>;
 
 export class SqlKubeUsageStore {
   constructor(private readonly db: Session) {}

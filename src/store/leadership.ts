@@ -1,7 +1,7 @@
 /**
  * Which process runs the schedule. On Postgres one replica at a time holds a lease on the
  * database's clock, renewed every few seconds; an embedded SQLite store has one process, which
- * always leads. Either way each job's occurrence is also claimed as a row (ClaimStore), so a leader
+ * always leads. Either way each job's occurrence is also claimed as a row (claims.ts), so a leader
  * that changes at the wrong moment cannot run an occurrence twice.
  */
 export interface Leadership {

@@ -1,7 +1,5 @@
 import type { McpTokenRecord } from '../domain/mcp-token.js';
-import { dateOrNull, type Session, type PublicOf } from './session.js';
-
-export type McpTokenStore = PublicOf<SqlMcpTokenStore>;
+import { dateOrNull, type Session } from './session.js';
 
 type TokenRow = { id: string; userId: string; name: string; createdAt: string; expiresAt: string | null; revokedAt: string | null };
 

@@ -1,9 +1,7 @@
 import type { ReviewAnswer, ReviewFigures, ReviewLine, ReviewRecord, TrackedReviewLine } from '../domain/review.js';
 import type { OutboxDraft } from './outbox-records.js';
 import { enqueueOutbox } from './outbox-table.js';
-import { dateOrNull, type Session, type PublicOf } from './session.js';
-
-export type ReviewStore = PublicOf<SqlReviewStore>;
+import { dateOrNull, type Session } from './session.js';
 
 /** A review's columns under its record's names: its figures and times still text. */
 const REVIEW = `team, month, body, created_at AS "createdAt", closes_at AS "closesAt", reminded_at AS "remindedAt", closed_at AS "closedAt"`;

@@ -1,7 +1,5 @@
 import type { SavingEntry } from '../domain/saving.js';
-import type { Session, PublicOf } from './session.js';
-
-export type SavingsLedgerStore = PublicOf<SqlSavingsLedgerStore>;
+import type { Session } from './session.js';
 
 /** An entry as the ledger's query returns it: its times still text. */
 type LedgerRow = Omit<SavingEntry, 'at' | 'endedAt'> & { at: string; endedAt: string | null };

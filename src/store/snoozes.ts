@@ -1,7 +1,5 @@
 import type { Snooze, SnoozeOutcome } from '../domain/snooze.js';
-import type { Session, PublicOf } from './session.js';
-
-export type SnoozeStore = PublicOf<SqlSnoozeStore>;
+import type { Session } from './session.js';
 
 interface SnoozeRow {
   groupKey: string;

@@ -1,7 +1,5 @@
 import type { SourceFailure, SourceFreshness } from '../domain/source-freshness.js';
-import type { Session, PublicOf } from './session.js';
-
-export type FreshnessStore = PublicOf<SqlFreshnessStore>;
+import type { Session } from './session.js';
 
 export class SqlFreshnessStore {
   constructor(private readonly db: Session) {}

@@ -1,12 +1,10 @@
 import type { Period } from '../domain/period.js';
 import type { CategoryDay, CostLine, Priced, UnitKind, UnitTotal } from '../domain/cost-breakdown.js';
-import type { Session, PublicOf } from './session.js';
+import type { Session } from './session.js';
 
 // Each slice comes in parts, one per currency and billing period, never summed across them: the
 // read model (snapshots/team-breakdowns.ts) converts each part at its period's rate, then adds,
 // ranks and cuts. Ranking yen beside dollars before converting would put every yen line first.
-export type SpendBreakdownStore = PublicOf<SqlSpendBreakdownStore>;
-
 const UNIT_COLUMN: Record<UnitKind, string> = { experiment: 'experiment', run: 'run_id', sweep: 'sweep' };
 
 /** The slices of one team's month a cost review shows, names compared as SQLite compares them. */

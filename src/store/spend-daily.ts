@@ -9,9 +9,7 @@ import type { CostKind } from '../domain/cost-kind.js';
 import { WORKLOAD_ID_PREFIX } from '../domain/kubernetes.js';
 import { isExtensionDimension } from '../domain/spend.js';
 import { KUBE_ATTRIBUTION_SOURCE } from './kube-attribution.js';
-import type { Session, PublicOf } from './session.js';
-
-export type SpendStore = PublicOf<SqlSpendStore>;
+import type { Session } from './session.js';
 
 /** Each dimension's key as SQL (provider columns aside: see extensionColumn). */
 const DIMENSION_COLUMN: Record<Exclude<SpendDimension, ExtensionDimension>, string> = {

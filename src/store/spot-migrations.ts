@@ -1,7 +1,5 @@
 import type { SpotApprovalDraft, SpotApprovalResult, SpotMigration, SpotMigrationState } from '../domain/spot-migration.js';
-import { dateOrNull, type Session, type PublicOf } from './session.js';
-
-export type SpotMigrationStore = PublicOf<SqlSpotMigrationStore>;
+import { dateOrNull, type Session } from './session.js';
 
 /** A spot_migrations row under its record's names, its times still ISO text. */
 const COLUMNS = `id, instance_id AS "instanceId", team, launch_template AS "launchTemplate", place, monthly_saving AS "monthlySaving",

@@ -1,5 +1,5 @@
 import type { FindingChange } from '../domain/finding-change.js';
-import { dateOrNull, type Session, type PublicOf } from './session.js';
+import { dateOrNull, type Session } from './session.js';
 
 /** The columns of the one findings table (check_findings) a check's findings are read back from. */
 export interface TrackedRow {
@@ -29,8 +29,6 @@ function toTracked<T>(row: TrackedRow): T {
 }
 
 /** A check's findings as it reads them back: the open ones, and one by id. */
-export type TrackedFindingStore<T> = PublicOf<SqlTrackedFindings<T>>;
-
 /** Reads one check's findings (JSON bodies with their state) from the one findings table, ids in byte order. */
 export class SqlTrackedFindings<T> {
   constructor(

@@ -3,7 +3,7 @@ import type { SpendRow } from '../../../src/domain/spend.js';
 import { describeStores } from '../../support/stores.js';
 import { batchOf, byBytes, expectClose, line, NOVEMBER, sumsBy } from './spend-fixtures.js';
 
-// SpendBreakdownStore: the slices of a team's month a cost review shows, summed here from the rows.
+// Spend breakdowns (spend-breakdowns.ts): the slices of a team's month a cost review shows, summed here from the rows.
 
 const ROWS: SpendRow[] = [
   line({ resourceId: 'i-1', resourceName: 'trainer', effective: 30.1, experiment: 'llm-ft', run: 'r1', sweep: 'lr' }),

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import type { CloudBudget } from '../../../src/domain/cloud-budget.js';
 import { describeStores } from '../../support/stores.js';
 
-// CloudBudgetStore: each listing of a source replaces what it listed before, with its freshness.
+// The cloud budgets table (cloud-budgets.ts): each listing of a source replaces what it listed before, with its freshness.
 
 const budget = (over: Partial<CloudBudget> & Pick<CloudBudget, 'id'>): CloudBudget => ({
   source: 'aws-budgets',

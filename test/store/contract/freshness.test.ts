@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { describeStores } from '../../support/stores.js';
 import { batchOf, line } from './spend-fixtures.js';
 
-// FreshnessStore and the freshness every import writes: how far each source's data reaches, when
+// Source freshness (source-freshness.ts) and the freshness every import writes: how far each source's data reaches, when
 // it was last refreshed, and its last failure until a refresh works.
 
 const at = (iso: string) => new Date(iso);

@@ -3,7 +3,7 @@ import type { SpendRow } from '../../../src/domain/spend.js';
 import { describeStores } from '../../support/stores.js';
 import { batchOf, byBytes, expectClose, line, NOVEMBER, sumsBy } from './spend-fixtures.js';
 
-// SpendStore (spend-daily.ts): every reading of spend_daily, on rows whose sums are worked out here.
+// Spend readings (spend-daily.ts): every reading of spend_daily, on rows whose sums are worked out here.
 
 /** A month of one bill: three teams, two currencies, a name beside an id, a provider column, mixed-case names. */
 const BILL: SpendRow[] = [
