@@ -3,7 +3,7 @@ import type { GpuInstance, KubernetesPlacement } from '../domain/gpu-inventory.j
 import { formatMoney } from '../domain/money.js';
 import { leftOutNote } from '../domain/left-out-currencies.js';
 import { addDays, toDay } from '../domain/period.js';
-import type { Store } from '../store/store.js';
+import { billMemo } from './bill-memo.js';
 import { loadResourceHours } from './resource-lines.js';
 
 /** Days of bill an instance's rate is averaged over: long enough to hold a whole week, short enough to follow a new discount. */
@@ -19,7 +19,7 @@ const RATE_CURRENCY = 'USD';
  */
 export type BilledRates = ReadonlyMap<string, number> & { readonly leftOut: ReadonlyMap<string, readonly string[]> };
 
-const cache = new WeakMap<Store, { key: string; rates: Promise<BilledRates> }>();
+const memo = billMemo<BilledRates>();
 
 /**
  * Every resource's billed rate over the last RATE_DAYS days: its effective cost per hour of use
@@ -28,13 +28,7 @@ const cache = new WeakMap<Store, { key: string; rates: Promise<BilledRates> }>()
  */
 export async function loadBilledRates(deps: Pick<Deps, 'config' | 'store' | 'clock'>): Promise<BilledRates> {
   const since = addDays(toDay(deps.clock()), -RATE_DAYS);
-  const key = `${since}|${JSON.stringify(await deps.store.freshness.list())}`;
-  const cached = cache.get(deps.store);
-  if (cached?.key === key) return cached.rates;
-  const rates = readRates(deps, since);
-  cache.set(deps.store, { key, rates });
-  rates.catch(() => cache.delete(deps.store));
-  return rates;
+  return memo(deps, since, '', () => readRates(deps, since));
 }
 
 async function readRates(deps: Pick<Deps, 'config' | 'store'>, since: string): Promise<BilledRates> {

@@ -2,6 +2,7 @@ import { commitmentCovers } from '../checks/waste/prepaid-share.js';
 import type { Deps } from '../deps.js';
 import type { CommitmentCover, GpuInstance } from '../domain/gpu-inventory.js';
 import { addDays, toDay } from '../domain/period.js';
+import { billMemo } from './bill-memo.js';
 import { RATE_DAYS } from './billed-rates.js';
 import { loadResourceCosts } from './resource-lines.js';
 
@@ -20,9 +21,13 @@ export async function loadCommitmentCovers(
   if (ids.length === 0) return new Map();
   const today = toDay(deps.clock());
   const period = { start: addDays(today, -RATE_DAYS), end: addDays(today, 1) };
-  const { lines } = await loadResourceCosts(deps, period, ids, { currency: 'USD' });
-  return commitmentCovers(lines);
+  // Read again only when the bill can have changed, as the billed rates are: the idle check asks every few minutes.
+  return memo(deps, period.start, ids.join(','), async () =>
+    commitmentCovers((await loadResourceCosts(deps, period, ids, { currency: 'USD' })).lines),
+  );
 }
+
+const memo = billMemo<Map<string, CommitmentCover>>();
 
 /** The instance with its commitment cover, where the bill shows one. */
 export function withCover(instance: GpuInstance, covers: ReadonlyMap<string, CommitmentCover>): GpuInstance {
