@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { ConsoleTarget, InstanceLink } from '../domain/instance-links.js';
 import { consoleLinkOf } from '../providers/registry.js';
+import { billMemo } from './bill-memo.js';
 
 /**
  * The cloud console pages of some resources, by id. A resource known by a bare id that says too little
@@ -22,7 +23,7 @@ export async function consoleLinksOf(
     else if (BARE_ID.test(target.id)) bare.push(target);
   }
   if (bare.length === 0) return links;
-  const billed = [...new Set((await deps.store.spend.resourceHours(since)).map((r) => r.resourceId))].filter((id) => id.includes('/'));
+  const billed = await billedPaths(deps, since);
   for (const target of bare) {
     const endings = [target.id, target.name?.trim()].filter((e): e is string => Boolean(e)).map((e) => `/${e}`);
     const named = billed.filter((id) => endings.some((ending) => id.endsWith(ending)));
@@ -32,6 +33,15 @@ export async function consoleLinksOf(
   }
   return links;
 }
+
+/** The bill's resource ids that are paths, read again only when the bill can have changed: listings ask often. */
+function billedPaths(deps: Pick<Deps, 'store'>, since: string): Promise<string[]> {
+  return memo(deps, since, '', async () =>
+    [...new Set((await deps.store.spend.resourceHours(since)).map((r) => r.resourceId))].filter((id) => id.includes('/')),
+  );
+}
+
+const memo = billMemo<string[]>();
 
 /** An id with no path of its own: a bill may name the same resource by a path ending in it. */
 const BARE_ID = /^[A-Za-z0-9][\w.-]*$/;
