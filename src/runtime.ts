@@ -57,7 +57,9 @@ export async function buildRuntime(options: BuildOptions = {}): Promise<Runtime>
     ...(options.terminal ? { terminal: options.terminal } : {}),
   });
   const postgresUrl = databaseUrl(config, env, options.dbPath !== undefined);
-  const store = postgresUrl ? (await import('./store/postgres/open-postgres-store.js')).openPostgresStore(postgresUrl) : openStore(dbPath);
+  const store = postgresUrl
+    ? (await import('./store/postgres/open-postgres-store.js')).openPostgresStore(postgresUrl, { fx: config.fx })
+    : openStore(dbPath, { fx: config.fx });
   const log = createLogger(env);
   const chat: ChatPort[] = await Promise.all(
     chats.flatMap(({ platform, settings }) => (platform.createPort ? [platform.createPort(settings, { config, store, log })] : [])),

@@ -1,3 +1,4 @@
+import type { FxRates } from '../domain/fx.js';
 import { importBatches } from './import-batches.js';
 import { recordRun } from './record-run.js';
 import type { Session } from './session.js';
@@ -8,11 +9,15 @@ import type { LeaseClock } from './outbox-table.js';
 /** What a database adds to the tables: where it is, whether replicas share it, when it is ready, who leads, closing. */
 export type StoreConnection = Pick<Store, 'location' | 'shared' | 'ready' | 'competeForLeadership' | 'close'>;
 
-/** The store over one session: every table's module, the same on both databases (open-*-store.ts open the session). */
-export function assembleStore(session: Session, leaseClock: LeaseClock, connection: StoreConnection): Store {
+/**
+ * The store over one session: every table's module, the same on both databases (open-*-store.ts open
+ * the session). `fx`, burnrate.yml's exchange rates, converts a Kubernetes node-day billed in several
+ * currencies when its cost moves to workloads' teams; without it, only the bills' own rates do.
+ */
+export function assembleStore(session: Session, leaseClock: LeaseClock, connection: StoreConnection, fx?: FxRates): Store {
   return {
-    ...storeTables(session, leaseClock),
-    importBatches: (batches, now, options) => importBatches(session, batches, now, options),
+    ...storeTables(session, leaseClock, fx),
+    importBatches: (batches, now, options) => importBatches(session, batches, now, options, fx),
     recordRun: (table, change, alerts, now) => recordRun(session, table, change, alerts, now),
     isEmpty: async () => (await session.one<{ n: number }>('SELECT count(*) AS n FROM spend_daily'))!.n === 0,
     ...connection,

@@ -1,9 +1,10 @@
 import { costKindOf } from '../domain/cost-kind.js';
+import type { FxRates } from '../domain/fx.js';
 import type { ExportPart, SpendBatch, SpendRow, SpendScope } from '../domain/spend.js';
 import type { ImportOptions, ImportSummary } from '../domain/spend-import.js';
 import { periodSpend, refuseShrinking } from './import-guard.js';
 import { ImportTally } from './import-tally.js';
-import { rederiveSpend } from './kube-attribution.js';
+import { BILL_RATES_ONLY, rederiveSpend } from './kube-attribution.js';
 import { writePodSplits } from './kube-split-costs.js';
 import { SPEND_AMOUNTS, SPEND_COLUMN_NAMES } from './schema.js';
 import type { InsertColumn, Session } from './session.js';
@@ -14,13 +15,15 @@ import { periodScope, spanOfScope, SPEND_LOCK } from './spend-team-days.js';
 /**
  * Store.importBatches: every batch of an import in one transaction, all or nothing. It holds the
  * spend lock from its first statement, so a second replica importing at once waits, then reads
- * (and replaces) what this one wrote.
+ * (and replaces) what this one wrote. `fx` (burnrate.yml's rates) converts the amounts of a
+ * Kubernetes node-day billed in several currencies when its cost moves to workloads' teams.
  */
 export async function importBatches(
   db: Session,
   batches: readonly SpendBatch[],
   now?: Date,
   options?: ImportOptions,
+  fx: FxRates = BILL_RATES_ONLY,
 ): Promise<ImportSummary> {
   return db.transaction(async (tx) => {
     await tx.lock(SPEND_LOCK);
@@ -42,7 +45,7 @@ export async function importBatches(
       if (before) refuseShrinking(scope.source, before, await periodSpend(tx, scope.source, scope.billingPeriods));
       await writeFreshness(tx, scope.source, batch.dataThrough, now ?? new Date());
     }
-    await rederiveSpend(tx, tally.touched);
+    await rederiveSpend(tx, tally.touched, fx);
     return tally.summary();
   });
 }

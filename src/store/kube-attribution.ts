@@ -12,14 +12,21 @@
 // the waste diagnosis see each workload's cost as the bill priced it. What stays on the node's
 // line: GPUs no pod requested, time the samples did not see (the bill counts more hours than they
 // did), and workloads whose namespace has no team. A node-day the bill does not cover (yet) moves nothing: budgets follow the bill.
+// A move keeps its bill line's currency and billing period: where a node-day's lines and pod split
+// are in several currencies, only the fractions are reckoned in one (billedNodeDays).
 // The rows are rebuilt over a span of days, in the caller's transaction, whenever the bill (an
 // import), its pod split or the usage (a sample) of those days changes.
 
 import { isWorkloadShare, shareNodeDays, type BilledNodeDay, type BilledPodDay } from '../checks/kubernetes/node-day-shares.js';
+import { convert, withBillRates, type FxRates } from '../domain/fx.js';
 import type { KubeUsageRow } from '../domain/kube-usage.js';
+import { readBillRates } from './bill-rates.js';
 import { SPEND_AMOUNTS, SPEND_COLUMN_NAMES } from './schema.js';
 import type { InsertColumn, Session } from './session.js';
 import { rebuildTeamDays, SPEND_LOCK, type DaySpan } from './spend-team-days.js';
+
+/** No rates of burnrate.yml's: the bills' own convert, where they relate two currencies. */
+export const BILL_RATES_ONLY: FxRates = { base: 'USD', rates: {} };
 
 /** The source of the moves in spend_daily: never imported, never a source of freshness. */
 export const KUBE_ATTRIBUTION_SOURCE = 'kubernetes';
@@ -43,14 +50,14 @@ const MOVE_COLUMNS: readonly InsertColumn[] = [
 type NodeLine = unknown[];
 
 /** After the bill, its pod split or the usage of a span changed: the moves made anew, the team days summed again. */
-export async function rederiveSpend(tx: Session, span: DaySpan | null): Promise<void> {
+export async function rederiveSpend(tx: Session, span: DaySpan | null, fx: FxRates): Promise<void> {
   if (!span) return;
-  await attributeKubeCost(tx, span);
+  await attributeKubeCost(tx, span, fx);
   await rebuildTeamDays(tx, span);
 }
 
 /** Rebuilds the moves of Kubernetes node cost to workloads' teams over a span. Runs inside the caller's transaction. */
-async function attributeKubeCost(tx: Session, span: DaySpan): Promise<void> {
+async function attributeKubeCost(tx: Session, span: DaySpan, fx: FxRates): Promise<void> {
   await tx.lock(SPEND_LOCK);
   await tx.run(`DELETE FROM spend_daily WHERE source = '${KUBE_ATTRIBUTION_SOURCE}' AND day >= ? AND day <= ?`, [span.first, span.last]);
   const usage = await tx.rows<KubeUsageRow>(
@@ -60,7 +67,7 @@ async function attributeKubeCost(tx: Session, span: DaySpan): Promise<void> {
   // Most imports have no cluster behind them: nothing more to read.
   if (usage.length === 0) return;
   const lines = await nodeLines(tx, span);
-  const { billed, pods } = await billedNodeDays(tx, span, lines);
+  const { billed, pods } = await billedNodeDays(tx, span, lines, fx);
   const moves: unknown[][] = [];
   for (const split of shareNodeDays(usage, billed, pods)) {
     const ofDay = lines.get(`${split.nodeInstanceId}|${split.day}`) ?? [];
@@ -89,12 +96,17 @@ function scaled(rest: NodeLine, factor: number): unknown[] {
   return rest.map((v, i) => (i < amounts || v === null ? v : Number(v) * factor));
 }
 
-interface BillLines {
+/** An amount's currency and the billing period whose rate converts it. */
+interface Priced {
+  currency: string;
+  period: string;
+}
+
+interface BillLines extends Priced {
   /** team, owner_tag, resource_id, resource_name */
   head: unknown[];
   /** COPIED then SPEND_AMOUNTS */
   rest: NodeLine;
-  currency: string;
 }
 
 /** The bill lines of the sampled nodes over the span, per `node|day`. */
@@ -108,45 +120,64 @@ async function nodeLines(tx: Session, span: DaySpan): Promise<Map<string, BillLi
   const byNodeDay = new Map<string, BillLines[]>();
   const dayAt = 4 + COPIED.indexOf('day');
   const currencyAt = 4 + COPIED.indexOf('currency');
+  const periodAt = 4 + COPIED.indexOf('billing_period');
   for (const r of rows) {
     const key = `${String(r[2])}|${String(r[dayAt])}`;
-    byNodeDay.set(key, [...(byNodeDay.get(key) ?? []), { head: r.slice(0, 4), rest: r.slice(4), currency: String(r[currencyAt]) }]);
+    const line = { head: r.slice(0, 4), rest: r.slice(4), currency: String(r[currencyAt]), period: String(r[periodAt]) };
+    byNodeDay.set(key, [...(byNodeDay.get(key) ?? []), line]);
   }
   return byNodeDay;
 }
 
 /**
- * What the bill charged each node-day (effective cost, hours counted) and its pods' split. Shares are
- * fractions of one currency's amounts: a node-day billed in two currencies, or split in another
- * currency than it was billed in, keeps burnrate's estimate.
+ * What the bill charged each node-day (effective cost, hours counted) and its pods' split, in one
+ * currency per node-day: its first bill line's. A node-day billed in two currencies, or split in
+ * another than it was billed in, has its other amounts converted at their billing period's rate, by
+ * the one conversion every surface uses (burnrate.yml's rates, completed with the bills' own), so
+ * that its shares are fractions of one amount. One with an amount no rate converts keeps burnrate's
+ * estimate: a fraction of part of its cost would move the wrong amount.
  */
 async function billedNodeDays(
   tx: Session,
   span: DaySpan,
   lines: ReadonlyMap<string, readonly BillLines[]>,
+  fx: FxRates,
 ): Promise<{ billed: BilledNodeDay[]; pods: BilledPodDay[] }> {
   const effectiveAt = COPIED.length + SPEND_AMOUNTS.indexOf('effective');
   const hoursAt = COPIED.length + SPEND_AMOUNTS.indexOf('usage_hours');
-  const billed = new Map<string, BilledNodeDay & { currencies: Set<string> }>();
-  for (const [key, ofDay] of lines) {
-    const [nodeInstanceId, day] = key.split('|') as [string, string];
-    const counted = ofDay.filter((l) => l.rest[hoursAt] !== null);
-    billed.set(key, {
-      nodeInstanceId,
-      day,
-      cost: ofDay.reduce((sum, l) => sum + Number(l.rest[effectiveAt]), 0),
-      hours: counted.length ? counted.reduce((sum, l) => sum + Number(l.rest[hoursAt]), 0) : null,
-      currencies: new Set(ofDay.map((l) => l.currency)),
-    });
-  }
-  const split = await tx.rows<BilledPodDay & { currency: string }>(
-    `SELECT day, node_instance_id AS "nodeInstanceId", namespace, pod, currency, sum(split_cost) AS cost
-     FROM kube_split_costs WHERE day >= ? AND day <= ? GROUP BY day, node_instance_id, namespace, pod, currency`,
+  const split = await tx.rows<BilledPodDay & Priced>(
+    `SELECT day, node_instance_id AS "nodeInstanceId", namespace, pod, currency, billing_period AS period, sum(split_cost) AS cost
+     FROM kube_split_costs WHERE day >= ? AND day <= ? GROUP BY day, node_instance_id, namespace, pod, currency, billing_period`,
     [span.first, span.last],
   );
-  const pods = split.filter((p) => {
-    const currencies = billed.get(`${p.nodeInstanceId}|${p.day}`)?.currencies;
-    return currencies?.size === 1 && currencies.has(p.currency);
-  });
-  return { billed: [...billed.values()], pods: pods.map((p) => ({ ...p, cost: Number(p.cost) })) };
+  const podsOf = new Map<string, (BilledPodDay & Priced)[]>();
+  for (const p of split) {
+    const key = `${p.nodeInstanceId}|${p.day}`;
+    podsOf.set(key, [...(podsOf.get(key) ?? []), { ...p, cost: Number(p.cost) }]);
+  }
+  // The bills' own rates are read only when some node-day needs them (most clusters bill in one currency).
+  let rates: FxRates | undefined;
+  const billed: BilledNodeDay[] = [];
+  const pods: BilledPodDay[] = [];
+  for (const [key, ofDay] of lines) {
+    const [nodeInstanceId, day] = key.split('|') as [string, string];
+    const ofPods = podsOf.get(key) ?? [];
+    const to = ofDay[0]!.currency;
+    const oneCurrency = [...ofDay, ...ofPods].every((a) => a.currency === to);
+    const at = oneCurrency ? fx : (rates ??= withBillRates(fx, await readBillRates(tx)));
+    const lineCosts = ofDay.map((l) => convert(Number(l.rest[effectiveAt]), l.currency, to, at, l.period));
+    const podCosts = ofPods.map((p) => convert(p.cost, p.currency, to, at, p.period));
+    const counted = ofDay.filter((l) => l.rest[hoursAt] !== null);
+    billed.push({
+      nodeInstanceId,
+      day,
+      cost: lineCosts.reduce<number>((sum, c) => sum + (c ?? 0), 0),
+      hours: counted.length ? counted.reduce((sum, l) => sum + Number(l.rest[hoursAt]), 0) : null,
+    });
+    if ([...lineCosts, ...podCosts].every((c) => c !== null))
+      ofPods.forEach((p, i) =>
+        pods.push({ nodeInstanceId: p.nodeInstanceId, day: p.day, namespace: p.namespace, pod: p.pod, cost: podCosts[i]! }),
+      );
+  }
+  return { billed, pods };
 }

@@ -1,12 +1,17 @@
+import type { FxRates } from '../domain/fx.js';
 import type { KubeSplitCost, KubeUsageRow, PoolSample } from '../domain/kube-usage.js';
 import { addDays, monthOf, type Period } from '../domain/period.js';
-import { KUBE_USAGE_COLUMNS, rederiveSpend } from './kube-attribution.js';
+import { BILL_RATES_ONLY, KUBE_USAGE_COLUMNS, rederiveSpend } from './kube-attribution.js';
 import { writePodSplits } from './kube-split-costs.js';
 import type { Session } from './session.js';
 import { spanOfDays } from './spend-team-days.js';
 
 export class SqlKubeUsageStore {
-  constructor(private readonly db: Session) {}
+  /** `fx`: burnrate.yml's rates, for node-days billed in several currencies (rederiveSpend). */
+  constructor(
+    private readonly db: Session,
+    private readonly fx: FxRates = BILL_RATES_ONLY,
+  ) {}
 
   /** When the cluster was last sampled; null before the first sample. */
   async lastSample(cluster: string): Promise<Date | null> {
@@ -40,7 +45,7 @@ export class SqlKubeUsageStore {
         at.toISOString(),
       ]);
       // New shares of the days sampled: their bill lines move to the workloads' teams anew.
-      await rederiveSpend(tx, spanOfDays(rows.map((r) => r.day)));
+      await rederiveSpend(tx, spanOfDays(rows.map((r) => r.day)), this.fx);
     });
   }
 
@@ -67,7 +72,11 @@ export class SqlKubeUsageStore {
     await this.db.transaction(async (tx) => {
       await writePodSplits(tx, { source, billingPeriods: [...billingPeriods] }, rows, false);
       // The bill's split of those months decides their workloads' shares anew.
-      await rederiveSpend(tx, spanOfDays(billingPeriods.flatMap((m) => [monthOf(`${m}-01`).start, addDays(monthOf(`${m}-01`).end, -1)])));
+      await rederiveSpend(
+        tx,
+        spanOfDays(billingPeriods.flatMap((m) => [monthOf(`${m}-01`).start, addDays(monthOf(`${m}-01`).end, -1)])),
+        this.fx,
+      );
     });
   }
 

@@ -8,6 +8,7 @@ import type { Correction } from '../domain/correction.js';
 import type { CostKind } from '../domain/cost-kind.js';
 import { WORKLOAD_ID_PREFIX } from '../domain/kubernetes.js';
 import { isExtensionDimension } from '../domain/spend.js';
+import { readBillRates } from './bill-rates.js';
 import { KUBE_ATTRIBUTION_SOURCE } from './kube-attribution.js';
 import type { Session } from './session.js';
 
@@ -145,14 +146,7 @@ export class SqlSpendStore {
 
   /** The exchange rates bills used: their effective cost beside the same in the pricing currency. */
   async billRates(): Promise<BillRate[]> {
-    const d = this.db.dialect;
-    return this.db.rows<BillRate>(
-      `SELECT billing_period AS "billingPeriod", currency, pricing_currency AS "pricingCurrency",
-         ${d.money('effective')} AS effective, ${d.money('pricing_currency_effective_cost')} AS "pricingEffective"
-       FROM spend_daily
-       WHERE pricing_currency IS NOT NULL AND pricing_currency <> currency AND pricing_currency_effective_cost IS NOT NULL
-       GROUP BY billing_period, currency, pricing_currency ORDER BY billing_period, ${d.order('currency', 'pricing_currency')}`,
-    );
+    return readBillRates(this.db);
   }
 
   /** A billing period's spend (what its invoices say), grouped for showback. */

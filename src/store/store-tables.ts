@@ -1,3 +1,4 @@
+import type { FxRates } from '../domain/fx.js';
 import type { TrackedGpuFinding } from '../domain/gpu-finding.js';
 import type { TrackedSweepFinding } from '../domain/sweep-finding.js';
 import type { PublicOf, Session } from './session.js';
@@ -27,8 +28,8 @@ import { SqlSpotMigrationStore } from './spot-migrations.js';
 import { SqlTrackedFindings } from './tracked-findings.js';
 import { FINDING_FAMILIES } from './finding-families.js';
 
-/** Every table's module over one session, the same on both databases. */
-export function storeTables(session: Session, leaseClock: LeaseClock) {
+/** Every table's module over one session, the same on both databases; `fx` is burnrate.yml's exchange rates (rederiveSpend). */
+export function storeTables(session: Session, leaseClock: LeaseClock, fx?: FxRates) {
   return {
     spend: new SqlSpendStore(session),
     breakdowns: new SqlSpendBreakdownStore(session),
@@ -46,7 +47,7 @@ export function storeTables(session: Session, leaseClock: LeaseClock) {
     keeps: new SqlKeepExceptionStore(session),
     instanceActions: new SqlInstanceActionStore(session),
     savings: new SqlSavingsLedgerStore(session),
-    kubeUsage: new SqlKubeUsageStore(session),
+    kubeUsage: new SqlKubeUsageStore(session, fx),
     instanceOwners: new SqlInstanceOwnerStore(session),
     conversations: new SqlChatConversationStore(session),
     spotMigrations: new SqlSpotMigrationStore(session),

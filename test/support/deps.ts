@@ -14,9 +14,10 @@ const configSchema = configSchemaWith(CHAT_CHANNELS);
 export function testDeps(config: unknown, start = '2026-11-21T09:00:00Z', dbPath = ':memory:') {
   const chat = new RecordingChat();
   let now = new Date(start);
+  const parsed = configSchema.parse(config);
   const deps: Deps = {
-    config: configSchema.parse(config),
-    store: openStore(dbPath),
+    config: parsed,
+    store: openStore(dbPath, { fx: parsed.fx }),
     sources: [],
     chat: [chat],
     clock: () => now,

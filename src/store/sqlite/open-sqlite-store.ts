@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { SQLITE, sqliteLeaseClock, sqliteSession } from './sqlite-dialect.js';
 import { BASELINE_USER_VERSION, bringToBaseline } from './sqlite-upgrade.js';
 import { BurnrateError } from '../../domain/errors.js';
+import type { FxRates } from '../../domain/fx.js';
 import { assembleStore } from '../assemble-store.js';
 import { soleLeadership } from '../leadership.js';
 import { CREATE_MIGRATIONS_TABLE, databaseTooNew, MIGRATIONS, refuseUnknown, sqlOf, UnknownMigrationError } from '../migrations.js';
@@ -16,9 +17,9 @@ const TO_ANOTHER_FILE = 'BURNRATE_DB at another file';
 /**
  * Opens (and migrates) the embedded SQLite store. `:memory:` gives a private database for tests.
  * `databaseClock` is the clock outbox leases are judged by: the machine's (default), or a
- * simulation's.
+ * simulation's; `fx` is burnrate.yml's exchange rates (assembleStore).
  */
-export function openStore(path: string, options: { databaseClock?: () => Date } = {}): Store {
+export function openStore(path: string, options: { databaseClock?: () => Date; fx?: FxRates } = {}): Store {
   let db: Database.Database;
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -45,15 +46,20 @@ export function openStore(path: string, options: { databaseClock?: () => Date } 
     if (!(error instanceof UnknownMigrationError)) throw error;
     throw databaseTooNew(`database ${path} was migrated by a newer burnrate (${error.keys.join(', ')})`, TO_ANOTHER_FILE);
   }
-  return assembleStore(sqliteSession(db), sqliteLeaseClock(options.databaseClock), {
-    location: path,
-    shared: false,
-    ready: async () => {},
-    competeForLeadership: (options) => soleLeadership(options?.onChange),
-    close: async () => {
-      if (db.open) db.close();
+  return assembleStore(
+    sqliteSession(db),
+    sqliteLeaseClock(options.databaseClock),
+    {
+      location: path,
+      shared: false,
+      ready: async () => {},
+      competeForLeadership: (options) => soleLeadership(options?.onChange),
+      close: async () => {
+        if (db.open) db.close();
+      },
     },
-  });
+    options.fx,
+  );
 }
 
 /**

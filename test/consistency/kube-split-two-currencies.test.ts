@@ -1,0 +1,164 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spendReport } from '../../commands/spend.js';
+import { daysOf, monthOf } from '../../src/domain/period.js';
+import type { KubeSplitCost, KubeUsageRow } from '../../src/domain/kube-usage.js';
+import type { SpendRow } from '../../src/domain/spend.js';
+import { loadReviewFigures } from '../../src/jobs/review/review-figures.js';
+import { listBudgets } from '../../src/snapshots/budget-listing.js';
+import { loadMonthShowback } from '../../src/snapshots/month-showback.js';
+import { loadResourceCosts } from '../../src/snapshots/resource-lines.js';
+import { loadTeamGauges } from '../../src/snapshots/team-gauges.js';
+import { cli, workDir } from '../support/run-cli.js';
+import { spendRow, testDeps } from '../support/deps.js';
+import { expectClose as close } from '../support/yen-bill.js';
+
+// A Kubernetes node billed partly in dollars and partly in yen, whose pod split (AWS split cost
+// allocation data) is partly in yen too, over two months whose yen rates (burnrate.yml's, dated per
+// billing period) differ. The bill's split is the workloads' cost on every surface, like a node billed
+// in one currency: each amount converted at its own month's rate. Written here by hand; expected
+// figures are plain sums over these rows (amount × that month's rate), never burnrate's output.
+
+const NOW = '2026-12-10T09:00:00Z';
+const DAYS = daysOf({ start: '2026-11-01', end: '2026-12-10' });
+const NODE = 'i-0c0000000000000c3';
+/** USD per yen, burnrate.yml's rate of each billing period. */
+const RATE: Readonly<Record<string, number>> = { '2026-11': 0.0067, '2026-12': 0.0065 };
+const TRAINER = 'prod/cv/Deployment/trainer';
+const EVAL = 'prod/ml/StatefulSet/eval';
+
+const CONFIG = {
+  teams: [
+    { id: 'platform', budget: { monthly: 100_000, currency: 'USD', thresholds: [100] } },
+    { id: 'vision', budget: { monthly: 10_000, currency: 'USD', thresholds: [100] } },
+    { id: 'ml', budget: { monthly: 10_000, currency: 'USD', thresholds: [100] } },
+  ],
+  admins: ['U0ADMIN'],
+  fx: { base: 'USD', periods: { '2026-11': { JPY: RATE['2026-11'] }, '2026-12': { JPY: RATE['2026-12'] } } },
+};
+
+/** The node's bill each day: its instance hours in dollars, a second charge of it in yen. */
+const BILL: SpendRow[] = DAYS.flatMap((day) => [
+  { ...spendRow('platform', day, 200), resourceId: NODE, usageHours: 24 },
+  { ...spendRow('platform', day, 6000), resourceId: NODE, currency: 'JPY' },
+]);
+
+const usage = (day: string, workload: string, team: string): KubeUsageRow => ({
+  day,
+  cluster: 'prod',
+  node: 'ip-10-0-1-3',
+  nodeInstanceId: NODE,
+  nodeHourly: 40,
+  namespace: workload.split('/')[1]!,
+  workload,
+  team,
+  nodeHours: 12,
+});
+
+/** burnrate's samples: half the node each, which the bill's split overrules. */
+const USAGE: KubeUsageRow[] = DAYS.flatMap((day) => [usage(day, TRAINER, 'vision'), usage(day, EVAL, 'ml')]);
+
+const split = (day: string, namespace: string, pod: string, currency: string, splitCost: number): KubeSplitCost => ({
+  day,
+  nodeInstanceId: NODE,
+  cluster: 'prod',
+  namespace,
+  pod,
+  billingPeriod: day.slice(0, 7),
+  currency,
+  splitCost,
+});
+
+/** The bill's pod split of the node, in both currencies. */
+const SPLIT: KubeSplitCost[] = DAYS.flatMap((day) => [
+  split(day, 'cv', 'trainer-5d8c9f7b4-x1k2p', 'USD', 101.37),
+  split(day, 'cv', 'trainer-5d8c9f7b4-q7w3z', 'JPY', 3000),
+  split(day, 'ml', 'eval-0', 'JPY', 4500),
+  split(day, 'ml', 'notebook-7', 'USD', 9.25),
+]);
+
+const within = (start: string, end: string) => (r: { day: string }) => r.day >= start && r.day < end;
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+/** An amount in dollars at its billing period's rate. */
+const usd = (amount: number, currency: string, period: string) => (currency === 'JPY' ? amount * RATE[period]! : amount);
+/** A plain sum, in dollars, of the split rows of namespace `ns` whose pod matches. */
+const podSum = (start: string, end: string, ns: string, pod: RegExp) =>
+  sum(
+    SPLIT.filter((r) => within(start, end)(r) && r.namespace === ns && pod.test(r.pod)).map((r) =>
+      usd(r.splitCost, r.currency, r.billingPeriod),
+    ),
+  );
+const expected = (team: string, start: string, end: string): number => {
+  if (team === 'vision') return podSum(start, end, 'cv', /^trainer-/);
+  if (team === 'ml') return podSum(start, end, 'ml', /./);
+  const bill = sum(BILL.filter(within(start, end)).map((r) => usd(r.effective, r.currency, r.billingPeriod)));
+  return bill - expected('vision', start, end) - expected('ml', start, end);
+};
+
+describe("a node-day billed in two currencies is split by the bill's pod split on every surface", () => {
+  const cwd = workDir();
+  const db = join(cwd, 'burnrate.db');
+  const { deps } = testDeps(CONFIG, NOW, db);
+  const teamOf = (id: string) => deps.config.teams.find((t) => t.id === id)!;
+
+  beforeAll(async () => {
+    writeFileSync(join(cwd, 'burnrate.yml'), JSON.stringify(CONFIG));
+    await deps.store.importBatches([
+      {
+        scope: { source: 'cur', billingPeriods: ['2026-11', '2026-12'] },
+        rows: BILL,
+        podSplits: SPLIT,
+        dataThrough: '2026-12-10T00:00:00Z',
+      },
+    ]);
+    await deps.store.kubeUsage.record('prod', new Date('2026-12-10T00:00:00Z'), USAGE, []);
+  });
+  afterAll(() => deps.store.close());
+
+  it("last month: team spend, its JSON, spend --by workload, the review's figures, showback and the resource lines agree", async () => {
+    const { start, end } = monthOf('2026-11-01');
+    // The bill's split at November's rate, not the samples' half of the node ($120.10 a day).
+    close(expected('vision', start, end), 30 * (101.37 + 3000 * 0.0067));
+
+    const workloads = JSON.parse(
+      (await cli(['spend', '--db', db, '--by', 'workload', '--period', '2026-11', '--json'], { cwd, now: NOW })).out,
+    ) as { rows: { key: string; effective: number; basis: string }[] };
+    const workload = (key: string) => workloads.rows.find((r) => r.key === key);
+    close(workload('cv/Deployment/trainer')?.effective, podSum(start, end, 'cv', /^trainer-/));
+    expect(workload('cv/Deployment/trainer')?.basis).toBe('bill');
+    close(workload('ml/StatefulSet/eval')?.effective, podSum(start, end, 'ml', /^eval-/));
+    close(workload('ml/Pod/notebook-7')?.effective, podSum(start, end, 'ml', /^notebook-/));
+
+    const showback = await loadMonthShowback(deps, '2026-11');
+    for (const team of ['vision', 'ml', 'platform']) {
+      const want = expected(team, start, end);
+      close((await spendReport(deps, { period: { start, end }, by: 'team', team })).total.effective, want);
+      const json = JSON.parse(
+        (await cli(['spend', '--db', db, '--team', team, '--period', '2026-11', '--json'], { cwd, now: NOW })).out,
+      ) as { total: { effective: number } };
+      close(json.total.effective, want);
+      close((await loadReviewFigures(deps, teamOf(team), '2026-11', null)).spend, want);
+      expect(Math.abs(showback.result.lines.find((l) => l.team === team)!.direct - want)).toBeLessThan(0.01);
+    }
+
+    const costs = await loadResourceCosts(deps, { start, end }, [`k8s:${TRAINER}`, `k8s:${EVAL}`], { currency: 'USD' });
+    const costOf = (id: string) => sum(costs.lines.filter((l) => l.resourceId === id).map((l) => l.cost));
+    close(costOf(`k8s:${TRAINER}`), podSum(start, end, 'cv', /^trainer-/));
+    close(costOf(`k8s:${EVAL}`), podSum(start, end, 'ml', /^eval-/));
+  });
+
+  it("this month so far, at December's rate: team spend, the budget listing and the gauges /metrics reads agree", async () => {
+    const { start } = monthOf('2026-12-01');
+    const end = '2026-12-10';
+    close(expected('ml', start, end), 9 * (4500 * 0.0065 + 9.25));
+    const listing = await listBudgets(deps, deps.clock());
+    const gauges = await loadTeamGauges(deps);
+    for (const team of ['vision', 'ml', 'platform']) {
+      const want = expected(team, start, end);
+      close((await spendReport(deps, { period: { start, end: '2027-01-01' }, by: 'team', team })).total.effective, want);
+      close(listing.budgets.find((b) => b.team === team && b.name === 'monthly')?.actual, want);
+      close(gauges.find((g) => g.team === team)?.spendMonthToDate, want);
+    }
+  });
+});
