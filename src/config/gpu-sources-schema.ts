@@ -106,6 +106,29 @@ export const ec2InventorySchema = z.strictObject({
     .transform((regions) => [...new Set(regions)]),
 });
 
+/**
+ * SageMaker Studio's apps on GPU instances (JupyterLab, Code Editor and Studio Classic kernel
+ * gateways), with the domain's and space's idle shutdown; Studio publishes no GPU metrics for them.
+ */
+export const sagemakerStudioInventorySchema = z.strictObject({
+  type: z.literal('sagemaker-studio'),
+  /** Regions whose Studio domains burnrate reads (ListDomains, ListApps). */
+  regions: z
+    .array(awsRegion, { error: 'expected a list of AWS regions, e.g. [us-east-1, eu-west-1]' })
+    .min(1, { error: 'expected at least one region, e.g. [us-east-1]' })
+    .transform((regions) => [...new Set(regions)]),
+  /** Only these domains (their ids, d-...); absent: every domain of the regions. */
+  domains: z
+    .array(
+      text('a SageMaker domain id such as d-abcd1234efgh').regex(/^d-[a-z0-9]+$/, {
+        error: 'expected a SageMaker domain id such as d-abcd1234efgh (the Domain ID in the SageMaker console, not its name)',
+      }),
+      { error: 'expected a list of SageMaker domain ids, e.g. [d-abcd1234efgh]' },
+    )
+    .min(1, { error: 'expected at least one domain id, or no domains key for every domain' })
+    .optional(),
+});
+
 const labelKey = text('a Kubernetes label key such as team').regex(
   /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/,
   {
@@ -134,9 +157,9 @@ export const kubernetesInventorySchema = z.strictObject({
 
 export const gpuInventorySourceSchema = z.discriminatedUnion(
   'type',
-  [ec2InventorySchema, gceInventorySchema, azureInventorySchema, kubernetesInventorySchema],
+  [ec2InventorySchema, gceInventorySchema, azureInventorySchema, kubernetesInventorySchema, sagemakerStudioInventorySchema],
   {
-    error: 'expected a GPU inventory with type ec2, gce, azure or kubernetes',
+    error: 'expected a GPU inventory with type ec2, gce, azure, kubernetes or sagemaker-studio',
   },
 );
 
@@ -148,6 +171,7 @@ export const namespaceName = z.string({ error: 'expected a Kubernetes namespace 
 export type GpuMetricsSourceConfig = z.output<typeof gpuMetricsSourceSchema>;
 export type GpuInventorySourceConfig = z.output<typeof gpuInventorySourceSchema>;
 export type KubernetesInventoryConfig = z.output<typeof kubernetesInventorySchema>;
+export type SagemakerStudioInventoryConfig = z.output<typeof sagemakerStudioInventorySchema>;
 
 /** The id a metrics source is known by in messages and logs. */
 export function metricsSourceId(source: GpuMetricsSourceConfig): string {

@@ -407,7 +407,8 @@ function checkGpuSources(config: { gpu: GpuConfig; teams: TeamConfig[] }, ctx: z
       message:
         'expected a GPU inventory beside gpu.metrics, e.g. [{ type: ec2, regions: [us-east-1] }]: metrics alone say nothing of price or owner',
     });
-  if (inventory.length > 0 && metrics.length === 0)
+  // SageMaker Studio publishes no GPU metrics: its apps are judged by Studio's own record of activity.
+  if (inventory.some((source) => source.type !== 'sagemaker-studio') && metrics.length === 0)
     ctx.addIssue({
       code: 'custom',
       path: ['gpu', 'metrics'],

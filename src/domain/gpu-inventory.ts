@@ -70,11 +70,24 @@ export interface GpuInstance {
   kubernetes?: KubernetesPlacement;
   /** A notebook server of a notebook platform, which may cull idle servers itself (its alert says how it is set). */
   notebook?: NotebookPlatform;
+  /**
+   * Where the platform publishes no GPU metrics for it (a SageMaker Studio app), its own idea of
+   * activity: the idle check judges it by this instead of GPU utilisation, and says so.
+   */
+  activity?: PlatformActivity;
+}
+
+/** A platform's own record of when someone last used a machine, for machines without GPU metrics. */
+export interface PlatformActivity {
+  /** ISO time of the last activity the platform recorded (its start where it recorded none). */
+  lastActiveAt: string;
+  /** Whose signal it is, for the alert: "SageMaker Studio's record of user activity". */
+  signal: string;
 }
 
 /** A notebook platform's own idle culling of a notebook server, as far as burnrate can read it. */
 export interface NotebookPlatform {
-  platform: 'kubeflow' | 'jupyterhub';
+  platform: 'kubeflow' | 'jupyterhub' | 'sagemaker-studio';
   /** What the platform's culling is set to, in words: "Kubeflow's notebook culler stops it after 120 minutes idle". */
   culling: string;
   /** Whether the platform stops idle servers itself: null where its setting cannot be read from the cluster. */

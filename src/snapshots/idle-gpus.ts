@@ -83,16 +83,18 @@ function idleIn(deps: Deps, snapshot: GpuSnapshot, now: Date): { findings: GpuFi
       ...(keep && keep.until > now ? { keptOnResource: keep } : {}),
     };
   });
+  // A machine judged by its platform's record of activity has no GPU metrics by design: nothing to report.
+  const unreported = silent.filter((i) => !i.activity);
   const withoutPods = workloadsWithoutPodLabels(
-    silent.map((i) => byId.get(i.id)!),
+    unreported.map((i) => byId.get(i.id)!),
     [...snapshot.unattributed, ...snapshot.series.map((s) => s.series)],
   );
   const shared = sharedGpuHints(
-    silent.map((i) => byId.get(i.id)!),
+    unreported.map((i) => byId.get(i.id)!),
     snapshot.series,
     snapshot.unattributed,
   );
-  const unmetered = silent.map(
+  const unmetered = unreported.map(
     (i): UnmeteredGpu => ({
       ...(withoutPods.has(i.id) ? { hint: NO_POD_LABELS_HINT } : shared.has(i.id) ? { hint: shared.get(i.id)! } : {}),
       instanceId: i.id,

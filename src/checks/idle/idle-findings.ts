@@ -1,6 +1,7 @@
 import type { GpuSeries, MetricsRange } from '../../domain/gpu-metrics.js';
 import type { IdleFinding, IdleFindingKind } from '../../domain/gpu-finding.js';
-import type { CommitmentCover, NotebookPlatform, PrepaidCapacity } from '../../domain/gpu-inventory.js';
+import type { CommitmentCover, NotebookPlatform, PlatformActivity, PrepaidCapacity } from '../../domain/gpu-inventory.js';
+import { activityIdle, activityNote } from './activity-idle.js';
 import { describeIdleSince } from './describe-idle.js';
 import { idleEvidence } from './idle-evidence.js';
 import { detectIdleIntervalsMany } from './detect-idle.js';
@@ -27,6 +28,8 @@ export interface IdleInstance {
   covered?: CommitmentCover;
   /** A notebook platform's server: its finding says what the platform's culling is set to; `idle.notebooks: defer` leaves it to it. */
   notebook?: NotebookPlatform;
+  /** No GPU metrics exist for it: the platform's own record of activity says whether it is idle. */
+  activity?: PlatformActivity;
 }
 
 export interface IdleFindingsInput {
@@ -69,13 +72,15 @@ export function idleFindings(input: IdleFindingsInput): IdleFinding[] {
     if (policy.notebooks === 'defer' && instance.notebook && instance.notebook.culls !== false) continue;
     // Slices of one GPU are one GPU: the count and the padding go by physical GPUs.
     const physical = countPhysicalGpus(series.map((s) => s.ref));
+    // Without any series, the platform's own record of activity (where it keeps one) judges it, not the missing-data policy.
+    const byActivity = series.length === 0 ? instance.activity : undefined;
     // GPUs the instance has but no series for are missing data: idle only if the policy says so.
     let padded = 0;
     for (let gpu = physical; gpu < instance.gpuCount; gpu++, padded++) {
       const whole = range.end - range.start;
       states.push(policy.missing === 'idle' ? { kind: 'idle', since: range.start, missingSeconds: whole } : null);
     }
-    const idle = instanceIdle(states, range.end);
+    const idle = byActivity ? activityIdle(byActivity, policy, now) : instanceIdle(states, range.end);
     if (!idle) continue;
     const stalledGpus = new Set(series.filter((_, i) => states[i]?.kind === 'stalled').map((s) => physicalGpuKey(s.ref))).size;
     const sinceMs = idle.since * 1000;
@@ -101,8 +106,10 @@ export function idleFindings(input: IdleFindingsInput): IdleFinding[] {
       missingMinutes: Math.round(idle.missingSeconds / 60),
       description:
         describeIdleSince(new Date(sinceMs), now, schedule.timezone, schedule.workingHours) +
-        capped(idle.since, range) +
-        (series.length === 0 ? ' (no GPU metrics at all: missing data counts as idle, gpu.idle.missing)' : '') +
+        (byActivity
+          ? activityNote(byActivity)
+          : capped(idle.since, range) +
+            (series.length === 0 ? ' (no GPU metrics at all: missing data counts as idle, gpu.idle.missing)' : '')) +
         (instance.priceNote ? ` (${instance.priceNote})` : ''),
       evidence: idleEvidence(series, Math.max(idle.since, range.start), range.end),
       ...(instance.prepaid ? { prepaid: instance.prepaid } : {}),

@@ -15,5 +15,6 @@ export function idleInstanceOf(i: GpuInstance, handedTo: string | undefined): Id
     ...(i.prepaid ? { prepaid: i.prepaid } : {}),
     ...(i.covered ? { covered: i.covered } : {}),
     ...(i.notebook ? { notebook: i.notebook } : {}),
+    ...(i.activity ? { activity: i.activity } : {}),
   };
 }

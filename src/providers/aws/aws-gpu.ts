@@ -1,14 +1,19 @@
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { EC2Client } from '@aws-sdk/client-ec2';
+import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import type { Config } from '../../config/schema.js';
 import { teamResolver } from '../../domain/ownership.js';
 import { metricsSourceId } from '../../config/gpu-sources-schema.js';
 import type { ProviderGpu } from '../provider.js';
+import type { GpuInstance } from '../../domain/gpu-inventory.js';
 import { RollingWindowMetrics } from '../rolling-window-metrics.js';
 import { CloudWatchGpuSource } from './cloudwatch/cloudwatch-source.js';
 import { Ec2GpuInventory } from './ec2/ec2-gpu-inventory.js';
 import { Ec2InstancePort } from './ec2/ec2-instance-port.js';
 import { Ec2SpotPort, regionOfEc2SpotPlace } from './ec2/ec2-spot-port.js';
+import { StudioGpuInventory } from './sagemaker-studio/studio-gpu-inventory.js';
+import { StudioAppPort } from './sagemaker-studio/studio-app-port.js';
+import { studioAppRefOf } from './sagemaker-studio/studio-app-arn.js';
 
 /** Attempts per AWS call, throttling retries included. */
 const AWS_MAX_ATTEMPTS = 3;
@@ -27,8 +32,8 @@ function perRegion<T>(make: (region: string) => T): (region: string) => T {
 }
 
 /**
- * CloudWatch metrics, the EC2 inventory, and EC2 stops and spot migrations in each instance's
- * region. The clients use the SDK's own credential chain and endpoint settings (AWS_PROFILE,
+ * CloudWatch metrics, the EC2 and SageMaker Studio inventories, EC2 stops and spot migrations and
+ * Studio app deletions in each instance's region. The clients use the SDK's own credential chain and endpoint settings (AWS_PROFILE,
  * roles, AWS_ENDPOINT_URL_*). This module loads the AWS SDK clients: the face imports it only
  * when a GPU source is first used.
  */
@@ -37,11 +42,16 @@ export function awsGpu(config: Config): ProviderGpu {
   const cloudwatch = perRegion((region) => new CloudWatchClient({ region, maxAttempts: AWS_MAX_ATTEMPTS }));
   const stopPorts = perRegion((region) => new Ec2InstancePort({ region, client: ec2(region) }));
   const spotPorts = perRegion((region) => new Ec2SpotPort({ region, client: ec2(region) }));
+  const sagemaker = perRegion((region) => new SageMakerClient({ region, maxAttempts: AWS_MAX_ATTEMPTS }));
+  const studioPorts = perRegion((region) => new StudioAppPort({ region, client: sagemaker(region) }));
   const resolveTeam = teamResolver(config.teams);
-  const inventories = config.gpu.inventory.flatMap((source) =>
+  const tagKeys = config.ownership.tagKeys;
+  const inventories = config.gpu.inventory.flatMap((source): { list(): Promise<GpuInstance[]> }[] =>
     source.type === 'ec2'
-      ? [new Ec2GpuInventory({ regions: source.regions, tagKeys: config.ownership.tagKeys, resolveTeam, clientFor: ec2 })]
-      : [],
+      ? [new Ec2GpuInventory({ regions: source.regions, tagKeys, resolveTeam, clientFor: ec2 })]
+      : source.type === 'sagemaker-studio'
+        ? [new StudioGpuInventory({ regions: source.regions, domains: source.domains, tagKeys, resolveTeam, clientFor: sagemaker })]
+        : [],
   );
   return {
     metrics: (source) => {
@@ -53,8 +63,13 @@ export function awsGpu(config: Config): ProviderGpu {
       );
     },
     machines: async () => (await Promise.all(inventories.map((i) => i.list()))).flat(),
-    portOf: (instance) => (instance.provider === 'aws' && !instance.kubernetes ? stopPorts(instance.region) : undefined),
-    spotPortOf: (instance) => (instance.provider === 'aws' ? spotPorts(instance.region) : undefined),
+    portOf: (instance) => {
+      if (instance.provider !== 'aws' || instance.kubernetes) return undefined;
+      return studioAppRefOf(instance.instanceId) ? studioPorts(instance.region) : stopPorts(instance.region);
+    },
+    // A Studio app has no launch template to move to spot.
+    spotPortOf: (instance) =>
+      instance.provider === 'aws' && !studioAppRefOf(instance.instanceId) ? spotPorts(instance.region) : undefined,
     spotPortAt: (place) => {
       const region = regionOfEc2SpotPlace(place);
       return region ? spotPorts(region) : undefined;

@@ -8,11 +8,16 @@ import { athenaSources, awsSources } from './aws-sources.js';
 import { COST_ANOMALY_PERMISSIONS } from './cost-anomaly-permissions.js';
 import { CLOUDWATCH_GPU_PERMISSIONS } from './cloudwatch/nvidia-smi-metrics.js';
 import { ec2ConsoleLink } from './ec2/ec2-console-link.js';
+import { STUDIO_PERMISSIONS } from './sagemaker-studio/studio-permissions.js';
+import { studioStopWording } from './sagemaker-studio/studio-stop-wording.js';
 
-/** AWS: Cost Explorer, Budgets and Athena exports; CloudWatch GPU metrics; the EC2 inventory, stops and spot migrations. */
+/**
+ * AWS: Cost Explorer, Budgets and Athena exports; CloudWatch GPU metrics; the EC2 inventory, stops
+ * and spot migrations; SageMaker Studio's GPU apps and their deletion.
+ */
 export const aws: Provider = {
   id: 'aws',
-  configTypes: { sources: ['aws', 'athena'], metrics: ['cloudwatch'], inventory: ['ec2'] },
+  configTypes: { sources: ['aws', 'athena'], metrics: ['cloudwatch'], inventory: ['ec2', 'sagemaker-studio'] },
   permissions: [
     ...AWS_SOURCE_PERMISSIONS,
     ...ATHENA_SOURCE_PERMISSIONS,
@@ -46,6 +51,7 @@ export const aws: Provider = {
       usedBy: 'GPU inventory (EC2): when a Capacity Block or reservation ends',
       when: 'with an ec2 GPU inventory',
     },
+    ...STUDIO_PERMISSIONS,
   ],
   portPermissions: { instances: STOP_PERMISSIONS, spot: SPOT_PERMISSIONS },
   sources: (entry, { config }) => {
@@ -54,5 +60,6 @@ export const aws: Provider = {
     throw new Error(`not an AWS source: ${entry.type}`);
   },
   consoleLink: ec2ConsoleLink,
+  stopWording: studioStopWording,
   gpu: async (config) => (await import('./aws-gpu.js')).awsGpu(config),
 };
