@@ -15,7 +15,8 @@ const HEAVY = ['/node_modules/@slack/bolt/', '/node_modules/@microsoft/agents-ho
 
 /**
  * Every package a verb that reads the local store must leave unloaded: the chat platforms' SDKs,
- * DuckDB, Postgres' driver, the clouds' and Kubernetes' clients, the chart renderer and /metrics.
+ * DuckDB, Postgres' driver, the clouds' and Kubernetes' clients, the chart renderer, /metrics and the
+ * logger's library (nothing is written at LOG_LEVEL=silent).
  */
 const SDKS = [
   ...HEAVY,
@@ -30,6 +31,7 @@ const SDKS = [
   '/node_modules/vega-lite/',
   '/node_modules/@resvg/',
   '/node_modules/prom-client/',
+  '/node_modules/pino/',
 ];
 
 /**
