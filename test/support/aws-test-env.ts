@@ -18,6 +18,12 @@ export function useEc2Endpoint(endpoint: string): void {
   useTestCredentials();
 }
 
+/** Points the AWS SDK's SageMaker client at a local fake, as EC2's above. */
+export function useSageMakerEndpoint(endpoint: string): void {
+  vi.stubEnv('AWS_ENDPOINT_URL_SAGEMAKER', endpoint);
+  useTestCredentials();
+}
+
 /**
  * Points every AWS SDK client (Cost Explorer, Budgets, STS, Athena) at one local fake with the
  * test keys in eu-west-1, and keeps a developer's ~/.aws and any instance metadata out.
