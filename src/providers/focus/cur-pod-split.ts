@@ -9,16 +9,26 @@ import { focusReaderSql, sqlIdentifier } from './focus-sql.js';
 // are covered, GPU: weighted 9:1 against CPU and memory on a GPU instance), whose resource id is the
 // pod's ARN, `arn:aws:eks:<region>:<account>:pod/<cluster>/<namespace>/<pod>/<uid>`, and whose
 // `split_line_item_split_cost` is the pod's share of the amortised cost of its instance
-// (`split_line_item_parent_resource_id`); `split_line_item_net_split_cost` is the same after
-// discounts, where the account has any. What no pod used (`split_line_item_unused_cost`) is no
-// pod's. The instance's own lines keep its whole cost: these are a split of it, read beside the
-// FOCUS rows and never added to spend.
+// (`split_line_item_parent_resource_id`). The instance's own lines keep its whole cost: these are a
+// split of it, read beside the FOCUS rows and never added to spend.
+//
+// Which columns, after AWS's Data Exports guide ("Split line item columns", "Example of split cost
+// allocation data"): an instance-hour's amortised cost is its pods' `split_cost` plus their
+// `split_line_item_unused_cost`, the capacity no pod used spread over the pods in proportion to their use.
+//   - `split_line_item_split_cost` is read: it is in the basis of the instance's own lines as the
+//     CUR mapping reads them (cur-to-focus.ts: unblended cost, Savings Plan and reservation effective
+//     cost; never the `net_` columns, and CUR 2.0 keeps discounts in its `discount` column, not in
+//     the cost), so a pod's amount is a part of the node's bill line, not of another figure.
+//   - `split_line_item_net_split_cost` (after discounts) is not: against a node line before
+//     discounts it would leave the pods' discount on the node as if it were idle capacity.
+//   - `split_line_item_unused_cost` is not: the node's idle capacity stays the node's, as
+//     (unrequested GPUs), which burnrate reckons itself as the node's bill less its pods' split
+//     (node-day-shares.ts); adding it to the pods would count it twice.
 
 /** The CUR columns the pod split reads, in each spelling (CUR 2.0, legacy). */
 export const SPLIT_COLUMNS = {
   parent: ['split_line_item_parent_resource_id', 'splitLineItem/ParentResourceId'],
   splitCost: ['split_line_item_split_cost', 'splitLineItem/SplitCost'],
-  netSplitCost: ['split_line_item_net_split_cost', 'splitLineItem/NetSplitCost'],
   resource: ['line_item_resource_id', 'lineItem/ResourceId'],
   start: ['line_item_usage_start_date', 'lineItem/UsageStartDate'],
   billingStart: ['bill_billing_period_start_date', 'bill/BillingPeriodStartDate'],
@@ -49,9 +59,8 @@ export function curPodSplitSql(file: string, columns: readonly string[]): string
   if (!parent || !splitCost || !resource || !start || !billingStart || !currency) return null;
   const text = (c: string) => `CAST(${c} AS VARCHAR)`;
   const amount = (c: string) => `TRY_CAST(${c} AS DECIMAL(38, 10))`;
-  // After discounts where the account has any (the net column, present only then), as the node's effective cost is.
-  const net = col('netSplitCost');
-  const cost = net ? `coalesce(${amount(net)}, ${amount(splitCost)}, 0)` : `coalesce(${amount(splitCost)}, 0)`;
+  // Before discounts, as the instance's own lines are read (see above).
+  const cost = `coalesce(${amount(splitCost)}, 0)`;
   const arn = (group: number) => `regexp_extract(${text(resource)}, '${POD_ARN}', ${group})`;
   return `
     SELECT substr(${text(billingStart)}, 1, 7) AS "billingPeriod", substr(${text(start)}, 1, 10) AS day,

@@ -105,10 +105,21 @@ describe('the pod split of a CUR 2.0 export (split cost allocation data)', () =>
     expect(await store.kubeUsage.splitCosts({ start: '2026-11-01', end: '2026-12-01' })).toEqual([]);
   });
 
-  it('where the account has discounts, a pod costs its split after them (the net column)', async () => {
+  // AWS's Data Exports guide: an instance-hour's amortised cost is its pods' split cost plus their
+  // unused cost (its idle capacity spread over them); the net columns are the same after discounts.
+  // burnrate reads the instance's lines before discounts, so a pod is its split cost, and the node
+  // keeps the rest once, as its (unrequested GPUs): never the unused cost again, never the net split.
+  it("moves each pod's split cost (before discounts, without the unused share) to its team; the node keeps the rest once", async () => {
     const file = tmp.path('net.csv');
     const header = [...HEADER, 'split_line_item_net_split_cost'];
-    const row = (resource: string, cost: string, parent: string, split: string, net: string) =>
+    const NODE_LINE = 70;
+    /** [resource, split cost, unused cost, net split cost] of each pod line. */
+    const pods: [string, number, number, number][] = [
+      [TRAINER, 30, 6, 21],
+      [TRAINER, 3, 0.6, 2.1],
+      [NOTEBOOK, 4.5, 0.9, 3.15],
+    ];
+    const row = (resource: string, cost: number, split: (string | number)[]) =>
       [
         '2026-11-01T00:00:00Z',
         '2026-12-01T00:00:00Z',
@@ -121,18 +132,50 @@ describe('the pod split of a CUR 2.0 export (split cost allocation data)', () =>
         resource,
         cost,
         'USD',
-        parent,
-        split,
-        '0',
-        net,
+        ...split,
       ].join(',');
     writeFileSync(
       file,
-      [header.join(','), row(NODE, '70', '', '', ''), row(TRAINER, '0', NODE, '30', '21'), row(TRAINER, '0', NODE, '3', '2.1')].join('\n') +
-        '\n',
+      [
+        header.join(','),
+        row(NODE, NODE_LINE, ['', '', '', '']),
+        ...pods.map(([resource, split, unused, net]) => row(resource, 0, [NODE, split, unused, net])),
+      ].join('\n') + '\n',
     );
-    await store.importBatches([await readFocusFiles([file], pullContext())]);
-    const [trainer] = await store.kubeUsage.splitCosts({ start: '2026-11-05', end: '2026-11-06' });
-    expect(trainer!.splitCost).toBeCloseTo(21 + 2.1, 9);
+    const own = openStore(':memory:');
+    try {
+      await own.importBatches([await readFocusFiles([file], pullContext())]);
+      const [trainer] = await own.kubeUsage.splitCosts({ start: '2026-11-05', end: '2026-11-06' });
+      const splitOf = (pod: string) => pods.filter(([r]) => r === pod).reduce((s, [, split]) => s + split, 0);
+      expect(trainer!.splitCost).toBeCloseTo(splitOf(TRAINER), 9);
+
+      // burnrate's samples put both workloads on the node that day; the bill's split decides.
+      const sample = (namespace: string, workload: string, team: string) => ({
+        day: '2026-11-05',
+        cluster: 'prod',
+        node: 'ip-10-0-1-1',
+        nodeInstanceId: NODE,
+        nodeHourly: 70,
+        namespace,
+        workload: `prod/${namespace}/${workload}`,
+        team,
+        nodeHours: 0.5,
+      });
+      await own.kubeUsage.record(
+        'prod',
+        new Date('2026-11-05T01:00:00Z'),
+        [sample('ml', 'Deployment/trainer', 'ml-research'), sample('research', 'StatefulSet/notebook', 'platform')],
+        [],
+      );
+      const totals = await own.spend.totals({ period: { start: '2026-11-05', end: '2026-11-06' } }, 'team');
+      const teamTotal = (team: string) => totals.filter((t) => t.key === team).reduce((s, t) => s + t.effective, 0);
+      expect(teamTotal('ml-research')).toBeCloseTo(splitOf(TRAINER), 9);
+      expect(teamTotal('platform')).toBeCloseTo(splitOf(NOTEBOOK), 9);
+      // The node's own team keeps its line less the pods' split: the unused share stays there, once.
+      const rest = totals.filter((t) => t.key !== 'ml-research' && t.key !== 'platform').reduce((s, t) => s + t.effective, 0);
+      expect(rest).toBeCloseTo(NODE_LINE - splitOf(TRAINER) - splitOf(NOTEBOOK), 9);
+    } finally {
+      await own.close();
+    }
   });
 });

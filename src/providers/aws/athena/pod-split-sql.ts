@@ -12,9 +12,10 @@ type PodSplitResultRow = Record<
 /**
  * The bill's pod split (AWS split cost allocation data, src/providers/focus/cur-pod-split.ts) of a
  * CUR 2.0 table, run in Athena over the same billing_period partitions and days as the spend
- * query: a pod's amounts of a day on a node added up as exact decimals, after discounts where the
- * account has any (the net column), as a CUR file's import reads them. The table must carry the split
- * cost allocation columns (the export made with "Include split cost allocation data").
+ * query: a pod's amounts of a day on a node added up as exact decimals, its split cost before
+ * discounts as the instance's own lines are read, as a CUR file's import reads them (the columns and
+ * why: cur-pod-split.ts). The table must carry the split cost allocation columns (the export made
+ * with "Include split cost allocation data").
  */
 export function podSplitSql(query: Pick<ExportQuery, 'database' | 'table' | 'billingPeriods' | 'before'>): string {
   const c = (key: keyof typeof SPLIT_COLUMNS) => sqlIdentifier(SPLIT_COLUMNS[key][0]);
@@ -28,7 +29,7 @@ FROM (
     CAST(CAST(${c('start')} AS DATE) AS VARCHAR) AS day,
     ${text('parent')} AS node, ${arn(1)} AS cluster, ${arn(2)} AS namespace, ${arn(3)} AS pod,
     ${text('currency')} AS currency,
-    coalesce(${amount('netSplitCost')}, ${amount('splitCost')}, 0) AS cost
+    coalesce(${amount('splitCost')}, 0) AS cost
   FROM ${sqlIdentifier(query.database)}.${sqlIdentifier(query.table)}
   WHERE ${sqlIdentifier('billing_period')} IN (${query.billingPeriods.map(periodLiteral).join(', ')})
     AND ${c('start')} < ${timestampLiteral(query.before)}

@@ -278,11 +278,12 @@ describe('Athena spend source (AWS Data Exports)', () => {
     expect(await deps.store.spend.totals({ period: { start: '2026-09-01', end: '2026-12-01' } }, 'team')).toEqual([]);
   });
 
-  it("reads CUR 2.0's pod split (split cost allocation data) when podSplit is set: each pod's day on its node equals a plain sum, after discounts", async () => {
+  it("reads CUR 2.0's pod split (split cost allocation data) when podSplit is set: each pod's day on its node equals a plain sum of its split cost, before discounts as the node's lines are", async () => {
     const node = 'i-0gpu1';
     const arn = (ns: string, pod: string) => `arn:aws:eks:us-east-1:222222222222:pod/prod/${ns}/${pod}/0f5c1a2e-uid`;
     // Each day two trainer pods and an eval pod on the node, with a line per pod and hour kind
-    // (GPU, CPU and memory lines of one pod add up); the eval pod's account has a discount (net).
+    // (GPU, CPU and memory lines of one pod add up); the eval pod's account has a discount (net),
+    // which burnrate does not take off its split: the node's own lines are read before discounts too.
     const pods = (from: string, to: string): LineItem[] => {
       const lines: LineItem[] = [];
       for (let day = from; day < to; day = addDays(day, 1))
@@ -308,6 +309,7 @@ describe('Athena spend source (AWS Data Exports)', () => {
     expect(await refreshSources(deps)).toMatchObject([{ ok: true }]);
     const [spendSql, splitSql] = fake.queries();
     expect(splitSql).toContain('"split_line_item_split_cost"');
+    expect(splitSql).not.toContain('split_line_item_net_split_cost');
     expect(splitSql).toContain(`"billing_period" IN ('2026-09', '2026-10', '2026-11')`);
     expect(spendSql).not.toContain('split_line_item');
 
@@ -317,7 +319,7 @@ describe('Athena spend source (AWS Data Exports)', () => {
       if (!item.split || item.day >= '2026-11-21') continue; // today's charges are still being billed
       const pod = item.resource!.split('/').slice(2, 4).join('/');
       const key = `${item.day}|${item.split.parent}|${pod}`;
-      expected.set(key, toTenThousandths((expected.get(key) ?? 0) + (item.split.net ?? item.split.cost)));
+      expected.set(key, toTenThousandths((expected.get(key) ?? 0) + item.split.cost));
     }
     expect(new Map(stored.map((r) => [`${r.day}|${r.nodeInstanceId}|${r.namespace}/${r.pod}`, toTenThousandths(r.splitCost)]))).toEqual(
       expected,
