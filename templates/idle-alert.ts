@@ -1,5 +1,5 @@
 import type { GpuMode } from '../src/config/schema.js';
-import { instanceLabel, stopSavingPerDay, stopSavingWords, type GpuFinding } from '../src/domain/gpu-finding.js';
+import { instanceLabel, stopSavingPerDay, stopSavingWords, unpriced, type GpuFinding } from '../src/domain/gpu-finding.js';
 import { formatMoney } from '../src/domain/money.js';
 import { notebookCullingLine } from './notebook-culling.js';
 import { resourceLabel } from '../src/domain/resource-label.js';
@@ -69,8 +69,9 @@ export function idleAlert(data: IdleAlertData): Message {
   const burned = open.reduce((sum, i) => sum + i.finding.burned, 0);
   // What stopping them would save: prepaid capacity costs the same running or not, a Savings Plan's share too.
   const perDay = open.reduce((sum, i) => sum + stopSavingPerDay(i.finding), 0);
-  // Nothing to promise when every instance is prepaid or wholly covered by a plan.
-  const savable = open.length === 0 || open.some((i) => !i.finding.prepaid && (i.finding.covered?.share ?? 0) < 1);
+  // Nothing to promise when every instance is prepaid, wholly covered by a plan or without a price.
+  const savable = open.length === 0 || open.some((i) => !i.finding.prepaid && (i.finding.covered?.share ?? 0) < 1 && !unpriced(i.finding));
+  const noPrice = open.filter((i) => unpriced(i.finding)).length;
   const count = data.items.length;
   const headline = `${data.teamName}: ${count} idle GPU instance${count === 1 ? '' : 's'}`;
   const blocks: Block[] = [
@@ -80,7 +81,7 @@ export function idleAlert(data: IdleAlertData): Message {
       text:
         open.length === 0
           ? 'Every instance of this alert has been stopped or kept running.'
-          : `**${money(burned)}** burned while idle so far${savable ? `; **${money(perDay)} per day** while they keep running` : ''}.`,
+          : `**${money(burned)}** burned while idle so far${savable ? `; **${money(perDay)} per day** while they keep running` : ''}${noPrice > 0 ? ` (${noPrice} without a price, not counted)` : ''}.`,
     },
   ];
   if (data.handedOver) {
@@ -129,6 +130,12 @@ export function lineOf(f: GpuFinding): string {
   // A workload: what it is, how many GPUs it holds (a stalled one says so in "stalled 2/8 GPUs") and on what machine.
   const gpus = workload && f.kind !== 'gpu.stalled' ? `, ${f.gpus === 1 ? '1 GPU' : `${f.gpus} GPUs`}` : '';
   const kind = workload ? `${workload.kind}${gpus} on ${f.instanceType}` : f.instanceType;
+  if (unpriced(f) && !f.prepaid)
+    return [
+      `**${instanceLabel(f)}** (${kind}): ${what}`,
+      'price unknown: no saving promised',
+      ...(f.protected ? ['protected: never stopped'] : []),
+    ].join(' · ');
   const parts = [
     `**${instanceLabel(f)}** (${kind}): ${what}`,
     `**${money(f.burned)}** burned`,
@@ -160,7 +167,9 @@ export function idleDetails(f: GpuFinding): Message {
       : null,
     f.protected ? `Protected (${protectionOf(f)}): never stopped by burnrate.` : null,
     notebookCullingLine(f),
-    `Burned is ${money(f.hourlyPrice)} an hour × ${hours.toFixed(1)} h idle; per day is 24 hours of it.`,
+    unpriced(f)
+      ? 'No price: neither the bill nor the price catalog prices it yet, so what it burned is unknown, not zero.'
+      : `Burned is ${money(f.hourlyPrice)} an hour × ${hours.toFixed(1)} h idle; per day is 24 hours of it.`,
   ];
   return {
     summary: `Details: ${instanceLabel(f)}`,
@@ -170,8 +179,8 @@ export function idleDetails(f: GpuFinding): Message {
         type: 'facts',
         facts: [
           { label: 'Idle since', value: timeOf(new Date(f.since)) },
-          { label: 'Burned while idle', value: money(f.burned) },
-          { label: 'Costs', value: `${money(f.hourlyPrice)} an hour, ${money(f.perDay)} a day` },
+          { label: 'Burned while idle', value: unpriced(f) ? 'unknown' : money(f.burned) },
+          { label: 'Costs', value: unpriced(f) ? 'unknown: no price' : `${money(f.hourlyPrice)} an hour, ${money(f.perDay)} a day` },
         ],
       },
       ...lines.filter((line): line is string => line !== null).map((text): Block => ({ type: 'context', text })),

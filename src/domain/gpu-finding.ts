@@ -99,10 +99,19 @@ export function stopSavingPerDay(f: Pick<IdleFinding, 'perDay' | 'prepaid' | 'co
   return f.covered ? f.covered.uncoveredPerDay : f.perDay;
 }
 
+/**
+ * Neither the bill nor the price catalog prices it (a type newer than the catalog, a SageMaker
+ * app not on the bill yet): its cost is unknown, never zero, and no saving is promised.
+ */
+export function unpriced(f: Pick<IdleFinding, 'hourlyPrice'>): boolean {
+  return f.hourlyPrice === 0;
+}
+
 /** That saving in words, as a Stop's confirmation, its dry-run reply and an automatic stop's note say it. */
-export function stopSavingWords(f: Pick<IdleFinding, 'perDay' | 'prepaid' | 'covered'>): string {
+export function stopSavingWords(f: Pick<IdleFinding, 'perDay' | 'prepaid' | 'covered' | 'hourlyPrice'>): string {
   const perDay = formatMoney(stopSavingPerDay(f), 'USD');
   if (f.prepaid) return 'saving nothing: it is prepaid';
+  if (unpriced(f)) return 'saving an amount burnrate cannot tell: it has no price for it';
   if (f.covered) return `saving only the uncovered ${perDay} per day (the rest is covered by a ${f.covered.by})`;
   return `saving ${perDay} per day`;
 }

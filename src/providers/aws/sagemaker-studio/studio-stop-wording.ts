@@ -6,7 +6,7 @@ export function studioStopWording(instanceId: string): StopWording | undefined {
   return studioAppRefOf(instanceId)
     ? {
         verb: 'deletes SageMaker Studio app',
-        why: 'Studio apps are deleted, not stopped, as its own idle shutdown does; the space and its storage stay and its owner starts the app again from Studio',
+        why: 'Studio apps are deleted, not stopped, as its own idle shutdown does; its storage stays and its owner starts the app again from Studio',
       }
     : undefined;
 }
