@@ -172,10 +172,3 @@ export type GpuMetricsSourceConfig = z.output<typeof gpuMetricsSourceSchema>;
 export type GpuInventorySourceConfig = z.output<typeof gpuInventorySourceSchema>;
 export type KubernetesInventoryConfig = z.output<typeof kubernetesInventorySchema>;
 export type SagemakerStudioInventoryConfig = z.output<typeof sagemakerStudioInventorySchema>;
-
-/** The id a metrics source is known by in messages and logs. */
-export function metricsSourceId(source: GpuMetricsSourceConfig): string {
-  if (source.id) return source.id;
-  if (source.type === 'cloud-monitoring' || source.type === 'azure-monitor') return source.type;
-  return source.type === 'prometheus' ? 'prometheus' : `cloudwatch-${source.region}`;
-}

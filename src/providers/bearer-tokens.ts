@@ -1,4 +1,5 @@
-import { metricsSourceId, type GpuMetricsSourceConfig } from '../config/gpu-sources-schema.js';
+import type { GpuMetricsSourceConfig } from '../config/gpu-sources-schema.js';
+import { metricsSourceId } from '../config/metrics-source-id.js';
 import { BurnrateError } from '../domain/errors.js';
 
 /**

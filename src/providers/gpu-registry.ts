@@ -5,7 +5,7 @@ import type { Config } from '../config/schema.js';
 import type { GpuDeps } from '../deps.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
 import { teamResolver } from '../domain/ownership.js';
-import { metricsSourceId } from '../config/gpu-sources-schema.js';
+import { metricsSourceId } from '../config/metrics-source-id.js';
 import type { GpuMetricsSource } from '../ports/gpu-metrics-source.js';
 import { readBearerTokens } from './bearer-tokens.js';
 import type { ConfiguredGpu } from './configured-gpu.js';

@@ -3,7 +3,7 @@ import { EC2Client } from '@aws-sdk/client-ec2';
 import { SageMakerClient } from '@aws-sdk/client-sagemaker';
 import type { Config } from '../../config/schema.js';
 import { teamResolver } from '../../domain/ownership.js';
-import { metricsSourceId } from '../../config/gpu-sources-schema.js';
+import { metricsSourceId } from '../../config/metrics-source-id.js';
 import type { ProviderGpu } from '../provider.js';
 import type { GpuInstance } from '../../domain/gpu-inventory.js';
 import { RollingWindowMetrics } from '../rolling-window-metrics.js';

@@ -1,7 +1,7 @@
 import { ComputeManagementClient, type ComputeManagementClientOptionalParams } from '@azure/arm-compute';
 import { DefaultAzureCredential } from '@azure/identity';
 import { MetricsClient } from '@azure/monitor-query-metrics';
-import { metricsSourceId } from '../../config/gpu-sources-schema.js';
+import { metricsSourceId } from '../../config/metrics-source-id.js';
 import type { Config } from '../../config/schema.js';
 import { teamResolver } from '../../domain/ownership.js';
 import type { ProviderGpu } from '../provider.js';

@@ -8,7 +8,7 @@ import {
 import { MetricServiceClient } from '@google-cloud/monitoring';
 import type { Config } from '../../config/schema.js';
 import { teamResolver } from '../../domain/ownership.js';
-import { metricsSourceId } from '../../config/gpu-sources-schema.js';
+import { metricsSourceId } from '../../config/metrics-source-id.js';
 import type { ProviderGpu } from '../provider.js';
 import { RollingWindowMetrics } from '../rolling-window-metrics.js';
 import { GceGpuInventory } from './compute/gce-gpu-inventory.js';

@@ -1,4 +1,4 @@
-import { metricsSourceId } from '../../config/gpu-sources-schema.js';
+import { metricsSourceId } from '../../config/metrics-source-id.js';
 import type { ProviderGpu } from '../provider.js';
 import { RollingWindowMetrics } from '../rolling-window-metrics.js';
 import { PrometheusGpuSource } from './prometheus-source.js';
