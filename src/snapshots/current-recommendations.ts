@@ -36,7 +36,8 @@ export async function currentRecommendations(
   const period = wastePeriod({ days: deps.config.recommendations.lookbackDays }, today);
   // Teams as tagged ('tags'): unlike the idle check, no namespace teams and no hand-overs ("Not
   // ours") here, as it always was; loadGpuSnapshot's GpuOwnership says what 'owners' would change.
-  const snapshot = await loadGpuSnapshot(deps, { window: periodWindow(period, deps.clock()), ownership: 'tags' });
+  // Each instance's commitment cover over the same days as its usage and its waste diagnosis: one covered share on both.
+  const snapshot = await loadGpuSnapshot(deps, { window: periodWindow(period, deps.clock()), ownership: 'tags', coverPeriod: period });
   const { instances, series, window } = snapshot;
   const [hosts, diagnosis, fx] = await Promise.all([
     loadHostPeaks(deps, window, instances),

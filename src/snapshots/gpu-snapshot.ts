@@ -1,6 +1,7 @@
 import type { Deps, GpuDeps } from '../deps.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
 import type { GpuSeries, MetricsRange } from '../domain/gpu-metrics.js';
+import type { Period } from '../domain/period.js';
 import { BurnrateError } from '../domain/errors.js';
 import { attributeSeries, type AttributedGpu } from './gpu-attribution.js';
 import { namespaceTeamsOf } from '../domain/kubernetes.js';
@@ -47,6 +48,11 @@ export interface GpuSnapshotOptions {
    * its price: a re-check that only asks that reads no bill.
    */
   priced?: boolean;
+  /**
+   * The days each instance's commitment cover is read over (loadCommitmentCovers): the billed rate's
+   * unless said; recommendations give their lookback days, as their waste diagnosis reads.
+   */
+  coverPeriod?: Period;
 }
 
 /** The GPU fleet over a window: what runs, what its GPUs did, and who owns it. */
@@ -74,7 +80,7 @@ export interface GpuSnapshot {
  */
 export async function loadGpuSnapshot(
   deps: Deps,
-  { window, scope = {}, ownership = 'owners', priced = true }: GpuSnapshotOptions,
+  { window, scope = {}, ownership = 'owners', priced = true, coverPeriod }: GpuSnapshotOptions,
 ): Promise<GpuSnapshot> {
   const gpu = gpuDepsOf(deps);
   // The fleet's metrics are read beside the inventory; named instances' after it (their names ask the source).
@@ -92,7 +98,7 @@ export async function loadGpuSnapshot(
   // Named instances: only their machines' series, where a source can be asked for some machines.
   const [fetched, covers] = await Promise.all([
     fleet ?? Promise.all(gpu.metrics.map((m) => (m.fetchInstances ? m.fetchInstances(window, listed) : m.fetch(window)))),
-    priced ? loadCommitmentCovers(deps, listed) : new Map(),
+    priced ? loadCommitmentCovers(deps, listed, coverPeriod) : new Map(),
   ]);
   const instances = listed.map((i) => withCover(i, covers));
   const namespaces = ownership === 'owners' ? namespaceTeamsOf(deps.config.teams) : new Map<string, string>();
