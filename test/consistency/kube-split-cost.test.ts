@@ -1,19 +1,12 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spendReport } from '../../commands/spend.js';
 import { daysOf, monthOf } from '../../src/domain/period.js';
 import type { KubeSplitCost, KubeUsageRow } from '../../src/domain/kube-usage.js';
 import type { SpendRow } from '../../src/domain/spend.js';
-import { loadReviewFigures } from '../../src/jobs/review/review-figures.js';
 import { loadReviewLines } from '../../src/jobs/review/review-lines.js';
-import { listBudgets } from '../../src/snapshots/budget-listing.js';
-import { loadMonthShowback } from '../../src/snapshots/month-showback.js';
 import { loadResourceCosts } from '../../src/snapshots/resource-lines.js';
-import { loadTeamGauges } from '../../src/snapshots/team-gauges.js';
-import { cli, workDir } from '../support/run-cli.js';
-import { spendRow, testDeps } from '../support/deps.js';
 import { expectClose as close } from '../support/yen-bill.js';
+import { expectMonthAgrees, expectMonthToDateAgrees, kubeSplitSurfaces, nodeBillRow, TEAMS, workloadRows } from './kube-split-surfaces.js';
 
 // One fact, one figure: what a team's Kubernetes workloads cost is the same on every surface (team
 // spend in chat and on the CLI, its JSON, `spend --by workload`, budgets, the monthly review's
@@ -34,19 +27,12 @@ const TRAINER = 'prod/cv/Deployment/trainer';
 const EVAL = 'prod/ml/StatefulSet/eval';
 const BATCH = 'prod/ml/Job/batch';
 
-const CONFIG = {
-  teams: [
-    { id: 'platform', budget: { monthly: 100_000, currency: 'USD', thresholds: [100] } },
-    { id: 'vision', budget: { monthly: 10_000, currency: 'USD', thresholds: [100] } },
-    { id: 'ml', budget: { monthly: 10_000, currency: 'USD', thresholds: [100] } },
-  ],
-  admins: ['U0ADMIN'],
-};
+const CONFIG = TEAMS;
 
 /** The nodes' bill: the platform team's instances, 24 hours a day. */
 const BILL: SpendRow[] = DAYS.flatMap((day) => [
-  { ...spendRow('platform', day, NODE_A_DAY), resourceId: SPLIT_NODE, usageHours: 24 },
-  { ...spendRow('platform', day, NODE_B_DAY), resourceId: ESTIMATED_NODE, usageHours: 24 },
+  nodeBillRow('platform', day, SPLIT_NODE, NODE_A_DAY),
+  nodeBillRow('platform', day, ESTIMATED_NODE, NODE_B_DAY),
 ]);
 
 const usage = (day: string, nodeInstanceId: string, workload: string, team: string | null, nodeHours: number): KubeUsageRow => ({
@@ -103,24 +89,8 @@ const expected = (team: string, start: string, end: string): number => {
 };
 
 describe("a team's Kubernetes cost is the bill's pod split on every surface", () => {
-  const cwd = workDir();
-  const db = join(cwd, 'burnrate.db');
-  const { deps } = testDeps(CONFIG, NOW, db);
-  const teamOf = (id: string) => deps.config.teams.find((t) => t.id === id)!;
-
-  beforeAll(async () => {
-    writeFileSync(join(cwd, 'burnrate.yml'), JSON.stringify(CONFIG));
-    await deps.store.importBatches([
-      {
-        scope: { source: 'cur', billingPeriods: ['2026-11', '2026-12'] },
-        rows: BILL,
-        podSplits: SPLIT,
-        dataThrough: '2026-12-10T00:00:00Z',
-      },
-    ]);
-    await deps.store.kubeUsage.record('prod', new Date('2026-12-10T00:00:00Z'), USAGE, []);
-  });
-  afterAll(() => deps.store.close());
+  const surfaces = kubeSplitSurfaces(CONFIG, NOW, { billingPeriods: ['2026-11', '2026-12'], bill: BILL, split: SPLIT, usage: USAGE });
+  const { deps } = surfaces;
 
   it("last month: team spend, its JSON, spend --by workload, the review's figures and lines, showback and the resource lines agree", async () => {
     const { start, end } = monthOf('2026-11-01');
@@ -128,28 +98,14 @@ describe("a team's Kubernetes cost is the bill's pod split on every surface", ()
     // The bill's split, not the samples (which would give the trainer half of node A: $120 a day).
     close(expected('vision', start, end), 30 * (101.37 + 20.5));
 
-    const workloads = JSON.parse(
-      (await cli(['spend', '--db', db, '--by', 'workload', '--period', '2026-11', '--json'], { cwd, now: NOW })).out,
-    ) as { rows: { key: string; effective: number; basis: string }[] };
-    const workload = (key: string) => workloads.rows.find((r) => r.key === key);
+    const workloads = await workloadRows(surfaces, '2026-11');
+    const workload = (key: string) => workloads.find((r) => r.key === key);
     close(workload('cv/Deployment/trainer')?.effective, podSum(start, end, 'cv', /^trainer-/));
     expect(workload('cv/Deployment/trainer')?.basis).toBe('bill');
     close(workload('ml/Pod/notebook-7')?.effective, podSum(start, end, 'ml', /^notebook-/));
     close(workload('ml/Job/batch')?.effective, batchSum(start, end));
 
-    const showback = await loadMonthShowback(deps, '2026-11');
-    for (const team of ['vision', 'ml', 'platform']) {
-      const want = expected(team, start, end);
-      close((await spendReport(deps, { period: november, by: 'team', team })).total.effective, want);
-      const json = JSON.parse(
-        (await cli(['spend', '--db', db, '--team', team, '--period', '2026-11', '--json'], { cwd, now: NOW })).out,
-      ) as {
-        total: { effective: number };
-      };
-      close(json.total.effective, want);
-      close((await loadReviewFigures(deps, teamOf(team), '2026-11', null)).spend, want);
-      expect(Math.abs(showback.result.lines.find((l) => l.team === team)!.direct - want)).toBeLessThan(0.01);
-    }
+    await expectMonthAgrees(surfaces, '2026-11', ['vision', 'ml', 'platform'], (team) => expected(team, start, end));
 
     const lines = await loadReviewLines(deps, 'vision', '2026-11');
     close(lines.find((l) => l.resourceId === `k8s:${TRAINER}`)?.cost, podSum(start, end, 'cv', /^trainer-/));
@@ -161,15 +117,7 @@ describe("a team's Kubernetes cost is the bill's pod split on every surface", ()
 
   it('this month so far: team spend, the budget listing and the gauges /metrics reads agree', async () => {
     const { start } = monthOf('2026-12-01');
-    const end = '2026-12-10';
-    const listing = await listBudgets(deps, deps.clock());
-    const gauges = await loadTeamGauges(deps);
-    for (const team of ['vision', 'ml', 'platform']) {
-      const want = expected(team, start, end);
-      close((await spendReport(deps, { period: { start, end: '2027-01-01' }, by: 'team', team })).total.effective, want);
-      close(listing.budgets.find((b) => b.team === team && b.name === 'monthly')?.actual, want);
-      close(gauges.find((g) => g.team === team)?.spendMonthToDate, want);
-    }
+    await expectMonthToDateAgrees(surfaces, ['vision', 'ml', 'platform'], (team) => expected(team, start, '2026-12-10'));
   });
 
   it('the split rows of a month imported again decide anew: a pod dropped from the split goes back to the node', async () => {

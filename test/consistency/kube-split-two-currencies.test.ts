@@ -1,18 +1,11 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spendReport } from '../../commands/spend.js';
+import { describe, expect, it } from 'vitest';
 import { daysOf, monthOf } from '../../src/domain/period.js';
 import type { KubeSplitCost, KubeUsageRow } from '../../src/domain/kube-usage.js';
 import type { SpendRow } from '../../src/domain/spend.js';
-import { loadReviewFigures } from '../../src/jobs/review/review-figures.js';
-import { listBudgets } from '../../src/snapshots/budget-listing.js';
-import { loadMonthShowback } from '../../src/snapshots/month-showback.js';
 import { loadResourceCosts } from '../../src/snapshots/resource-lines.js';
-import { loadTeamGauges } from '../../src/snapshots/team-gauges.js';
-import { cli, workDir } from '../support/run-cli.js';
-import { spendRow, testDeps } from '../support/deps.js';
+import { spendRow } from '../support/deps.js';
 import { expectClose as close } from '../support/yen-bill.js';
+import { expectMonthAgrees, expectMonthToDateAgrees, kubeSplitSurfaces, nodeBillRow, TEAMS, workloadRows } from './kube-split-surfaces.js';
 
 // A Kubernetes node billed partly in dollars and partly in yen, whose pod split (AWS split cost
 // allocation data) is partly in yen too, over two months whose yen rates (burnrate.yml's, dated per
@@ -29,18 +22,13 @@ const TRAINER = 'prod/cv/Deployment/trainer';
 const EVAL = 'prod/ml/StatefulSet/eval';
 
 const CONFIG = {
-  teams: [
-    { id: 'platform', budget: { monthly: 100_000, currency: 'USD', thresholds: [100] } },
-    { id: 'vision', budget: { monthly: 10_000, currency: 'USD', thresholds: [100] } },
-    { id: 'ml', budget: { monthly: 10_000, currency: 'USD', thresholds: [100] } },
-  ],
-  admins: ['U0ADMIN'],
+  ...TEAMS,
   fx: { base: 'USD', periods: { '2026-11': { JPY: RATE['2026-11'] }, '2026-12': { JPY: RATE['2026-12'] } } },
 };
 
 /** The node's bill each day: its instance hours in dollars, a second charge of it in yen. */
 const BILL: SpendRow[] = DAYS.flatMap((day) => [
-  { ...spendRow('platform', day, 200), resourceId: NODE, usageHours: 24 },
+  nodeBillRow('platform', day, NODE, 200),
   { ...spendRow('platform', day, 6000), resourceId: NODE, currency: 'JPY' },
 ]);
 
@@ -97,52 +85,23 @@ const expected = (team: string, start: string, end: string): number => {
 };
 
 describe("a node-day billed in two currencies is split by the bill's pod split on every surface", () => {
-  const cwd = workDir();
-  const db = join(cwd, 'burnrate.db');
-  const { deps } = testDeps(CONFIG, NOW, db);
-  const teamOf = (id: string) => deps.config.teams.find((t) => t.id === id)!;
-
-  beforeAll(async () => {
-    writeFileSync(join(cwd, 'burnrate.yml'), JSON.stringify(CONFIG));
-    await deps.store.importBatches([
-      {
-        scope: { source: 'cur', billingPeriods: ['2026-11', '2026-12'] },
-        rows: BILL,
-        podSplits: SPLIT,
-        dataThrough: '2026-12-10T00:00:00Z',
-      },
-    ]);
-    await deps.store.kubeUsage.record('prod', new Date('2026-12-10T00:00:00Z'), USAGE, []);
-  });
-  afterAll(() => deps.store.close());
+  const surfaces = kubeSplitSurfaces(CONFIG, NOW, { billingPeriods: ['2026-11', '2026-12'], bill: BILL, split: SPLIT, usage: USAGE });
 
   it("last month: team spend, its JSON, spend --by workload, the review's figures, showback and the resource lines agree", async () => {
     const { start, end } = monthOf('2026-11-01');
     // The bill's split at November's rate, not the samples' half of the node ($120.10 a day).
     close(expected('vision', start, end), 30 * (101.37 + 3000 * 0.0067));
 
-    const workloads = JSON.parse(
-      (await cli(['spend', '--db', db, '--by', 'workload', '--period', '2026-11', '--json'], { cwd, now: NOW })).out,
-    ) as { rows: { key: string; effective: number; basis: string }[] };
-    const workload = (key: string) => workloads.rows.find((r) => r.key === key);
+    const workloads = await workloadRows(surfaces, '2026-11');
+    const workload = (key: string) => workloads.find((r) => r.key === key);
     close(workload('cv/Deployment/trainer')?.effective, podSum(start, end, 'cv', /^trainer-/));
     expect(workload('cv/Deployment/trainer')?.basis).toBe('bill');
     close(workload('ml/StatefulSet/eval')?.effective, podSum(start, end, 'ml', /^eval-/));
     close(workload('ml/Pod/notebook-7')?.effective, podSum(start, end, 'ml', /^notebook-/));
 
-    const showback = await loadMonthShowback(deps, '2026-11');
-    for (const team of ['vision', 'ml', 'platform']) {
-      const want = expected(team, start, end);
-      close((await spendReport(deps, { period: { start, end }, by: 'team', team })).total.effective, want);
-      const json = JSON.parse(
-        (await cli(['spend', '--db', db, '--team', team, '--period', '2026-11', '--json'], { cwd, now: NOW })).out,
-      ) as { total: { effective: number } };
-      close(json.total.effective, want);
-      close((await loadReviewFigures(deps, teamOf(team), '2026-11', null)).spend, want);
-      expect(Math.abs(showback.result.lines.find((l) => l.team === team)!.direct - want)).toBeLessThan(0.01);
-    }
+    await expectMonthAgrees(surfaces, '2026-11', ['vision', 'ml', 'platform'], (team) => expected(team, start, end));
 
-    const costs = await loadResourceCosts(deps, { start, end }, [`k8s:${TRAINER}`, `k8s:${EVAL}`], { currency: 'USD' });
+    const costs = await loadResourceCosts(surfaces.deps, { start, end }, [`k8s:${TRAINER}`, `k8s:${EVAL}`], { currency: 'USD' });
     const costOf = (id: string) => sum(costs.lines.filter((l) => l.resourceId === id).map((l) => l.cost));
     close(costOf(`k8s:${TRAINER}`), podSum(start, end, 'cv', /^trainer-/));
     close(costOf(`k8s:${EVAL}`), podSum(start, end, 'ml', /^eval-/));
@@ -152,13 +111,6 @@ describe("a node-day billed in two currencies is split by the bill's pod split o
     const { start } = monthOf('2026-12-01');
     const end = '2026-12-10';
     close(expected('ml', start, end), 9 * (4500 * 0.0065 + 9.25));
-    const listing = await listBudgets(deps, deps.clock());
-    const gauges = await loadTeamGauges(deps);
-    for (const team of ['vision', 'ml', 'platform']) {
-      const want = expected(team, start, end);
-      close((await spendReport(deps, { period: { start, end: '2027-01-01' }, by: 'team', team })).total.effective, want);
-      close(listing.budgets.find((b) => b.team === team && b.name === 'monthly')?.actual, want);
-      close(gauges.find((g) => g.team === team)?.spendMonthToDate, want);
-    }
+    await expectMonthToDateAgrees(surfaces, ['vision', 'ml', 'platform'], (team) => expected(team, start, end));
   });
 });

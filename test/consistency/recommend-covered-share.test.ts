@@ -1,12 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { addDays, daysOf } from '../../src/domain/period.js';
 import { currentRecommendations } from '../../src/snapshots/current-recommendations.js';
 import { loadWasteDiagnosis, wastePeriod } from '../../src/snapshots/waste-snapshot.js';
-import { FakeEc2, type FakeEc2Instance } from '../fakes/fake-ec2.js';
-import { dcgmGpuLabelSets, FakePrometheus, readDcgmExposition, type FakeDcgmGpu } from '../fakes/fake-prometheus.js';
-import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
 import { spendRow, testDeps } from '../support/deps.js';
+import { dcgmHostGpu, ec2GpuMachine, useFakeGpuFleet } from '../support/waste-fleet.js';
 
 // One covered share per instance: a g5.2xlarge working at a fifth of its GPU with 4 GB of its 24,
 // billed $29 a day for 14 days, a Savings Plan on its rows for the first 7 and the last 3. The
@@ -21,39 +19,13 @@ const SP = 'arn:aws:savingsplans::111111111111:savingsplan/sp-gpu';
 const BILL_DAYS = daysOf({ start: addDays(TODAY, -14), end: TODAY });
 const COVERED = (day: string) => day < addDays(TODAY, -LOOKBACK) || day >= addDays(TODAY, -3);
 
-const INSTANCE: FakeEc2Instance = {
-  id: BOX,
-  region: 'us-east-1',
-  state: 'running',
-  instanceType: 'g5.2xlarge',
-  privateDnsName: 'ip-10-0-1-21.ec2.internal',
-  privateIp: '10.0.1.21',
-  tags: { team: 'llm' },
-};
-
-function fleet(): FakeDcgmGpu[] {
-  const [template] = dcgmGpuLabelSets(readDcgmExposition());
-  return [
-    {
-      labels: { ...template, Hostname: 'ip-10-0-1-21', gpu: '0' },
-      metrics: { DCGM_FI_DEV_GPU_UTIL: () => 20, DCGM_FI_DEV_FB_USED: () => 4_000 },
-    },
-  ];
-}
-
-let fakeEc2: FakeEc2 | undefined;
-let prom: FakePrometheus | undefined;
-beforeEach(async () => {
-  isolateAwsEnv();
-  fakeEc2 = await FakeEc2.start({ instances: [INSTANCE] });
-  prom = await FakePrometheus.start({ gpus: fleet() });
-  useEc2Endpoint(fakeEc2.endpoint);
-});
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await Promise.all([fakeEc2?.close(), prom?.close()]);
-  fakeEc2 = prom = undefined;
-});
+const fleet = useFakeGpuFleet([ec2GpuMachine(BOX, 'ip-10-0-1-21', 'g5.2xlarge', { team: 'llm' })], () => [
+  dcgmHostGpu(
+    'ip-10-0-1-21',
+    () => 20,
+    () => 4_000,
+  ),
+]);
 
 describe('recommend and the waste report: one covered share of one instance, over the same days', () => {
   it("the recommendation's covered share is its lookback days' covered rows over all of them, as the waste diagnosis's", async () => {
@@ -61,7 +33,7 @@ describe('recommend and the waste report: one covered share of one instance, ove
       {
         teams: [{ id: 'llm' }],
         sources: [],
-        gpu: { metrics: [{ type: 'prometheus', url: prom!.url }], inventory: [{ type: 'ec2', regions: ['us-east-1'] }] },
+        gpu: { metrics: [{ type: 'prometheus', url: fleet.prometheusUrl() }], inventory: [{ type: 'ec2', regions: ['us-east-1'] }] },
         recommendations: { lookbackDays: LOOKBACK },
       },
       NOW,

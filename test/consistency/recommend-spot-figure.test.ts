@@ -1,12 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadPriceCatalog } from '../../src/catalog/price-catalog.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { currentRecommendations } from '../../src/snapshots/current-recommendations.js';
 import { loadWasteDiagnosis, wastePeriod } from '../../src/snapshots/waste-snapshot.js';
-import { FakeEc2, type FakeEc2Instance } from '../fakes/fake-ec2.js';
-import { dcgmGpuLabelSets, FakePrometheus, readDcgmExposition, type FakeDcgmGpu } from '../fakes/fake-prometheus.js';
-import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
+import type { FakeEc2Instance } from '../fakes/fake-ec2.js';
+import { dcgmGpuLabelSets, readDcgmExposition, type FakeDcgmGpu } from '../fakes/fake-prometheus.js';
 import { spendRow, testDeps } from '../support/deps.js';
+import { useFakeGpuFleet } from '../support/waste-fleet.js';
 
 // One spot figure per instance, by hand: a checkpointed trainer on demand, billed $24 a day for two
 // whole days [16 Nov, 18 Nov), idle its first 12 of 48 hours, asked on the 18th with a two-day lookback.
@@ -39,19 +39,7 @@ function fleet(): FakeDcgmGpu[] {
   ];
 }
 
-let fakeEc2: FakeEc2 | undefined;
-let prom: FakePrometheus | undefined;
-beforeEach(async () => {
-  isolateAwsEnv();
-  fakeEc2 = await FakeEc2.start({ instances: [INSTANCE] });
-  prom = await FakePrometheus.start({ gpus: fleet() });
-  useEc2Endpoint(fakeEc2.endpoint);
-});
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await Promise.all([fakeEc2?.close(), prom?.close()]);
-  fakeEc2 = prom = undefined;
-});
+const gpus = useFakeGpuFleet([INSTANCE], fleet);
 
 describe('recommend and the waste report: one spot figure for one instance, equal to a hand computation', () => {
   it('the bill for the hours it worked × the net spot discount, scaled to a month, on both', async () => {
@@ -59,7 +47,7 @@ describe('recommend and the waste report: one spot figure for one instance, equa
       {
         teams: [{ id: 'nlp' }],
         sources: [],
-        gpu: { metrics: [{ type: 'prometheus', url: prom!.url }], inventory: [{ type: 'ec2', regions: ['us-east-1'] }] },
+        gpu: { metrics: [{ type: 'prometheus', url: gpus.prometheusUrl() }], inventory: [{ type: 'ec2', regions: ['us-east-1'] }] },
         recommendations: { lookbackDays: 2 },
       },
       NOW,

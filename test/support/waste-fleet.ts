@@ -1,8 +1,10 @@
 import type { SpendRow } from '../../src/domain/spend.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
 import { loadWasteDiagnosis, wastePeriod } from '../../src/snapshots/waste-snapshot.js';
-import type { FakeEc2Instance } from '../fakes/fake-ec2.js';
-import { dcgmGpuLabelSets, readDcgmExposition, type FakeDcgmGpu, type SampleFn } from '../fakes/fake-prometheus.js';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { FakeEc2, type FakeEc2Instance } from '../fakes/fake-ec2.js';
+import { dcgmGpuLabelSets, FakePrometheus, readDcgmExposition, type FakeDcgmGpu, type SampleFn } from '../fakes/fake-prometheus.js';
+import { isolateAwsEnv, useEc2Endpoint } from './aws-test-env.js';
 import { testDeps } from './deps.js';
 
 // What the waste diagnosis tests share: EC2 GPU machines in us-east-1 known by their private DNS
@@ -44,4 +46,25 @@ export async function diagnoseTwoDays(prometheusUrl: string, bill: SpendRow[], n
   t.deps.gpu = buildGpuDeps(t.deps.config, {})!;
   await t.deps.store.importBatches([{ scope: { source: 'test', billingPeriods: [asOf.slice(0, 7)] }, rows: bill, dataThrough: null }]);
   return loadWasteDiagnosis(t.deps, wastePeriod({ days: 2 }, asOf));
+}
+
+/**
+ * A fake EC2 listing `instances` and a fake Prometheus serving `gpus`, started before each test of
+ * the file and closed after it; the Prometheus URL while they run.
+ */
+export function useFakeGpuFleet(instances: FakeEc2Instance[], gpus: () => FakeDcgmGpu[]): { prometheusUrl: () => string } {
+  let ec2: FakeEc2 | undefined;
+  let prom: FakePrometheus | undefined;
+  beforeEach(async () => {
+    isolateAwsEnv();
+    ec2 = await FakeEc2.start({ instances });
+    prom = await FakePrometheus.start({ gpus: gpus() });
+    useEc2Endpoint(ec2.endpoint);
+  });
+  afterEach(async () => {
+    vi.unstubAllEnvs();
+    await Promise.all([ec2?.close(), prom?.close()]);
+    ec2 = prom = undefined;
+  });
+  return { prometheusUrl: () => prom!.url };
 }
