@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { compare } from '../../../src/checks/compare.js';
 import { detectIdleIntervals, detectIdleIntervalsMany } from '../../../src/checks/idle/detect-idle.js';
 import { idlePolicy, type IdlePolicy } from '../../../src/checks/idle/idle-policy.js';
-import { IdleRuns } from '../../../src/checks/idle/idle-runs.js';
+import { IDLE, IdleRuns, NO_DATA, STALLED, UNKNOWN } from '../../../src/checks/idle/idle-runs.js';
 import { idleScan, scanGrid, scanWithGaps } from '../../../src/checks/idle/idle-scan.js';
 import type { GpuSeries } from '../../../src/domain/gpu-metrics.js';
 import { MIN, T0, minutes } from './series.js';
@@ -58,6 +59,24 @@ describe('the two scanning loops', () => {
     });
   }
 
+  // Both loops above share the per-sample test; this holds it to the policy's words, written out
+  // plainly with the operator table: a sample by sample walk feeding the same bookkeeping.
+  for (const [name, policy] of policies) {
+    it(`classify every sample as the operator table does: ${name}`, () => {
+      for (let seed = 1; seed <= 40; seed++) {
+        const series = jumble(seed, 600, seed % 3 !== 0, seed % 4 !== 0);
+        const [fast, plain] = [new IdleRuns(policy.minIdleMinutes * 60, 600), new IdleRuns(policy.minIdleMinutes * 60, 600)];
+        scanGrid(idleScan(series, policy, MIN), fast, 0, 600, 0);
+        let state = 0;
+        for (let i = 0; i < 600; i++) {
+          const next = plainFlags(series, policy, i, state);
+          if (next !== state) plain.enter((state = next), series.times[i]!);
+        }
+        expect(fast.finish(T0 + 600 * MIN)).toEqual(plain.finish(T0 + 600 * MIN));
+      }
+    });
+  }
+
   it('give the same answers one series at a time and many at once, with shared or own times', () => {
     const policy = idlePolicy({ power: {} });
     const many = Array.from({ length: 12 }, (_, k) => jumble(k + 100, 300, true, true));
@@ -68,3 +87,23 @@ describe('the two scanning loops', () => {
     expect(expected.flat().length).toBeGreaterThan(10);
   });
 });
+
+/** Sample i's flags by the policy's tests one by one: what missing means, power only confirming, memory proving a stall. */
+function plainFlags(series: GpuSeries, policy: IdlePolicy, i: number, state: number): number {
+  const u = series.util[i]!;
+  if (Number.isNaN(u)) {
+    if (policy.missing === 'idle') return IDLE | NO_DATA | (state & STALLED);
+    return policy.missing === 'unknown' ? UNKNOWN | NO_DATA : NO_DATA;
+  }
+  const power = series.power?.[i] ?? Number.NaN;
+  const memory = series.memUsedMiB?.[i] ?? Number.NaN;
+  const confirmed = policy.power === null || Number.isNaN(power) || compare(power, policy.power.operator, policy.power.value);
+  const idle = compare(u, policy.util.operator, policy.util.value) && confirmed;
+  const { stalled: stall } = policy;
+  const stalled =
+    stall !== null &&
+    !Number.isNaN(memory) &&
+    compare(memory, stall.memoryMiB.operator, stall.memoryMiB.value) &&
+    compare(u, stall.util.operator, stall.util.value);
+  return (idle ? IDLE : 0) | (stalled ? STALLED : 0);
+}
