@@ -1,4 +1,4 @@
-import { instanceLabel, type GpuFinding, type UnmeteredGpu } from '../src/domain/gpu-finding.js';
+import { instanceLabel, unpriced, type GpuFinding, type UnmeteredGpu } from '../src/domain/gpu-finding.js';
 import { formatMoney } from '../src/domain/money.js';
 import type { Block, Message } from './message.js';
 
@@ -36,8 +36,9 @@ export function idleStatus(findings: readonly GpuFinding[], scope: string, noMet
           f.instanceType,
           f.team ?? '(none)',
           f.kind === 'gpu.stalled' ? `stalled, ${f.description.replace(/^idle /, '')}` : f.description.replace(/^idle /, ''),
-          money(f.burned),
-          money(f.perDay),
+          // Without a price its amounts are unknown, not zero.
+          unpriced(f) ? 'unknown' : money(f.burned),
+          unpriced(f) ? 'no price' : money(f.perDay),
         ]),
       },
       { type: 'context', text: `${money(burned)} burned while idle so far. Instances someone chose to keep running are not listed.` },

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { GpuInstance, KubernetesPlacement } from '../domain/gpu-inventory.js';
 import { formatMoney } from '../domain/money.js';
+import { unpriced } from '../domain/gpu-finding.js';
 import { leftOutNote } from '../domain/left-out-currencies.js';
 import { addDays, toDay } from '../domain/period.js';
 import { billMemo } from './bill-memo.js';
@@ -47,6 +48,9 @@ export function withBilledRate(instance: GpuInstance, rates: BilledRates): GpuIn
   // Charges in a currency without a rate are in neither the rate nor the hours: named, never guessed.
   const leftOut = leftOutNote(leftOutOf(instance, rates), RATE_CURRENCY);
   const also = leftOut ? ` ${leftOut}` : '';
+  // Neither the bill nor the catalog prices it: its note says so, with no list price of $0.00 before it.
+  if (rate === undefined && unpriced(instance) && instance.priceNote)
+    return { ...instance, priceBasis: 'list', priceNote: `${instance.priceNote}${also}` };
   if (rate === undefined)
     return {
       ...instance,

@@ -6,6 +6,7 @@ import type { ActionsBlock, Message } from '../../templates/message.js';
 import { renderPlainText } from '../../templates/render/plain-text.js';
 import { teamPicker } from '../../templates/team-picker.js';
 import { describeRenderings } from '../support/renderings.js';
+import { studioStopWording } from '../../src/providers/aws/sagemaker-studio/studio-stop-wording.js';
 import { firstSectionWords } from '../support/first-section.js';
 
 const notebook: GpuFinding = {
@@ -50,6 +51,21 @@ const covered: GpuFinding = {
   covered: { share: 0.7, by: 'Savings Plan', uncoveredPerDay: 8.74 },
 };
 
+/** A SageMaker Studio app: idle by Studio's activity record, no price on the bill or in the catalog yet, Studio's idle shutdown off. */
+const studioApp: GpuFinding = {
+  ...notebook,
+  id: 'gpu.idle:arn:aws:sagemaker:eu-west-1:123456789012:app/d-shutdownoff1/alice-lab/jupyterlab/default:2026-11-17T18:40:00.000Z',
+  instanceId: 'arn:aws:sagemaker:eu-west-1:123456789012:app/d-shutdownoff1/alice-lab/jupyterlab/default',
+  name: 'alice-lab (JupyterLab)',
+  instanceType: 'ml.g5.xlarge',
+  burned: 0,
+  perDay: 0,
+  hourlyPrice: 0,
+  description:
+    "idle since 19:40 yesterday (by SageMaker Studio's record of user activity: nobody has used it since; not GPU utilisation, which it does not publish) (no price: the price catalog has no ml.g5.xlarge with 1× A10G; priced by the bill once it shows the app (or add the type to the catalog))",
+  notebook: { platform: 'sagemaker-studio', culling: 'SageMaker Studio idle shutdown is off: nothing stops it but people', culls: false },
+};
+
 const messages: Record<string, Message> = {
   'idle-alert notify': idleAlert({ teamName: 'ML Research', items: [{ finding: notebook }], dryRun: true, mode: 'notify' }),
   'idle-alert approve, settled': idleAlert({
@@ -71,6 +87,14 @@ const messages: Record<string, Message> = {
     mode: 'notify',
   }),
   'idle details, covered by a Savings Plan': idleDetails(covered),
+  'idle-alert SageMaker Studio app without a price': idleAlert({
+    teamName: 'ML Research',
+    items: [{ finding: studioApp, stopWording: studioStopWording(studioApp.instanceId)! }, { finding: notebook }],
+    dryRun: true,
+    mode: 'notify',
+  }),
+  'idle details, SageMaker Studio app without a price': idleDetails(studioApp),
+  'idle-status with an app without a price': idleStatus([notebook, studioApp], 'ML Research'),
   'idle-alert unowned': idleAlert({ teamName: 'Unowned GPUs', items: [{ finding: stalled }], dryRun: true, mode: 'notify', unowned: true }),
   'idle details': idleDetails({
     ...notebook,
