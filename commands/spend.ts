@@ -41,8 +41,9 @@ export const spendCommand: CommandSpec = {
       visibleTeams: ctx.visibleTeams,
       ...(team ? { team } : {}),
     });
-    // The chart's modules (forecast, renderer) load with the first chart, not with every reader of spendReport (the CLI).
-    const chart = await (await import('./spend-chart.js')).spendByDayChart(ctx.deps, report, ctx.now);
+    // The chart's modules (forecast, renderer) load with the first chart, not with every reader of spendReport (the CLI);
+    // only a split by day draws one, so other answers skip even the module lookup.
+    const chart = report.by === 'day' ? await (await import('./spend-chart.js')).spendByDayChart(ctx.deps, report, ctx.now) : null;
     return spendSummary(report, report.teams?.length === 1 ? report.teams[0]! : 'your teams', chart?.toString('base64'));
   },
 };

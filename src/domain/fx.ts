@@ -29,9 +29,12 @@ export interface BillRate {
   pricingEffective: number;
 }
 
+/** Built once: toLocaleString builds a formatter on every call, and every converted answer says its rate. */
+const RATE_FORMAT = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4, useGrouping: false });
+
 /** A rate as people write it: four significant digits, no trailing zeros (0.0067, 1.08, 151.2, 1350). */
 export function formatRate(rate: number): string {
-  return rate.toLocaleString('en-US', { maximumSignificantDigits: 4, useGrouping: false });
+  return RATE_FORMAT.format(rate);
 }
 
 /** "JPY converted at 0.0067 USD (rates of 2026-11-30)": said wherever converted amounts are shown. */

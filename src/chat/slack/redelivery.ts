@@ -32,18 +32,25 @@ export function deliveryKeys(body: unknown, envelopeId: unknown): string[] {
  */
 export type SharedClaim = (keys: readonly string[]) => Promise<boolean>;
 
+/** What says a delivery is a repeat: Slack's retry number (HTTP header or Socket Mode envelope), the payload, its envelope. */
+export interface Delivery {
+  retryNum?: number | undefined;
+  retryReason?: string | undefined;
+  body: unknown;
+  envelopeId?: unknown;
+}
+
 /**
- * The one guard against running a Slack delivery twice, first in Bolt's middleware chain:
+ * The one guard against running a Slack delivery twice, asked before anything runs:
  * - a delivery Slack marks as a retry (x-slack-retry-num over HTTP, retry_attempt above 0 in
  *   Socket Mode) is dropped: the first delivery is already being handled (acks come first);
  * - a delivery whose keys (deliveryKeys) were seen within the expiry is dropped: a resent envelope,
  *   a replayed signed request, a double-delivered click. This process's memory answers first;
  *   the shared claim then settles it between replicas. When the database cannot say, the delivery
  *   runs: an action's own claim (stop, approve) still keeps it from acting twice.
- * A dropped delivery is acknowledged, so Slack stops sending it, and nothing else happens.
- * (No rest destructuring of the arguments: it would copy them on every request, before the ack.)
+ * Resolves true when the delivery is to run; a dropped one is logged here, and the caller only acknowledges it.
  */
-export function dropRedeliveries(recent: RecentDeliveries, log: Logger, shared?: SharedClaim): Middleware<AnyMiddlewareArgs> {
+export function deliveryGuard(recent: RecentDeliveries, log: Logger, shared?: SharedClaim): (delivery: Delivery) => Promise<boolean> {
   const claimShared = async (keys: readonly string[]) => {
     if (!shared || keys.length === 0) return true;
     try {
@@ -53,14 +60,26 @@ export function dropRedeliveries(recent: RecentDeliveries, log: Logger, shared?:
       return true;
     }
   };
+  return async ({ retryNum, retryReason, body, envelopeId }) => {
+    const retry = (retryNum ?? 0) > 0;
+    const keys = retry ? [] : deliveryKeys(body, envelopeId);
+    if (!retry && recent.firstTime(keys) && (await claimShared(keys))) return true;
+    if (retry) log.info({ retryNum, reason: retryReason }, 'slack retry dropped');
+    else log.info({ type: (body as { type?: unknown }).type ?? 'command' }, 'slack duplicate delivery dropped');
+    return false;
+  };
+}
+
+/**
+ * deliveryGuard first in Bolt's middleware chain: a dropped delivery is acknowledged, so Slack stops
+ * sending it, and nothing else happens. (No rest destructuring of the arguments: it would copy them
+ * on every request, before the ack.)
+ */
+export function dropRedeliveries(guard: (delivery: Delivery) => Promise<boolean>): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const { context, body, next } = args;
-    const retry = (context.retryNum ?? 0) > 0;
-    const keys = retry ? [] : deliveryKeys(body, context.envelopeId);
-    if (!retry && recent.firstTime(keys) && (await claimShared(keys))) return next();
+    if (await guard({ retryNum: context.retryNum, retryReason: context.retryReason, body, envelopeId: context.envelopeId })) return next();
     const ack = (args as { ack?: () => Promise<void> }).ack;
     if (ack) await ack();
-    if (retry) log.info({ retryNum: context.retryNum, reason: context.retryReason }, 'slack retry dropped');
-    else log.info({ type: (body as { type?: unknown }).type ?? 'command' }, 'slack duplicate delivery dropped');
   };
 }

@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { RespondArguments } from '@slack/bolt';
 import type { Reply } from '../../ports/interaction.js';
 import { ephemeralResponse } from './slack-reply.js';
 
@@ -20,12 +21,19 @@ const AGENTS = {
  * fetch cost about as much CPU per answer as the SQLite queries behind it.
  */
 export function responseUrlReply(responseUrl: string): Reply {
-  return {
-    async private(message) {
-      const status = await postJson(responseUrl, JSON.stringify(ephemeralResponse(message)));
-      // The URL itself is a credential of sorts (anyone holding it can post): never in the message.
-      if (status < 200 || status >= 300) throw new Error(`response_url answered HTTP ${status}`);
-    },
+  const respond = respondAt(responseUrl);
+  return { private: (message) => respond(ephemeralResponse(message)) };
+}
+
+/**
+ * Bolt's `respond()` for one response_url, without Bolt: a string is sent as `{ text }`, and a body
+ * Slack did not accept is an error. What a command taken before Bolt (slash-command-intake.ts) replies with.
+ */
+export function respondAt(responseUrl: string): (message: string | RespondArguments) => Promise<void> {
+  return async (message) => {
+    const status = await postJson(responseUrl, JSON.stringify(typeof message === 'string' ? { text: message } : message));
+    // The URL itself is a credential of sorts (anyone holding it can post): never in the message.
+    if (status < 200 || status >= 300) throw new Error(`response_url answered HTTP ${status}`);
   };
 }
 

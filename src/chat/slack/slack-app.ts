@@ -1,21 +1,22 @@
 import { SURFACE_ACTION_IDS } from '../../domain/action-ids.js';
 import { App, HTTPReceiver, type BlockAction } from '@slack/bolt';
+import { WebClient } from '@slack/web-api';
 import type { Deps } from '../../deps.js';
-import { busyMessage } from '../../../templates/private-reply.js';
 import { BurnrateError } from '../../domain/errors.js';
 import type { Route } from '../../http/server.js';
 import type { Answerer } from './answer/answerer.js';
 import { inProcessAnswerer } from './answer/in-process-answerer.js';
-import { dispatchGuarded, translateGuarded, type Dispatch } from '../../inbound/guarded-dispatch.js';
+import { dispatchGuarded, type Dispatch } from '../../inbound/guarded-dispatch.js';
 import { createSlackClient, slackClientOptions } from './slack-client.js';
 import { SlackChat } from './slack-chat.js';
-import { actionInteraction, clickedMessage, commandRequest } from './slack-interaction.js';
+import { actionInteraction, clickedMessage } from './slack-interaction.js';
 import { HOME_ACTION, registerHome } from './slack-home.js';
 import { slackEventsRoute } from './slack-http.js';
 import { slackLogger } from './slack-logger.js';
-import { ephemeralResponse, messageReply, privateReply } from './slack-reply.js';
+import { messageReply } from './slack-reply.js';
 import { RecentDeliveries } from './recent-deliveries.js';
-import { dropRedeliveries } from './redelivery.js';
+import { deliveryGuard, dropRedeliveries } from './redelivery.js';
+import { directCommands, slashCommandIntake } from './slash-command-intake.js';
 import { readSlackSettings } from './slack-settings.js';
 import { redactTokens } from './slack-tokens.js';
 import { createSocketReceiver } from './socket-receiver.js';
@@ -31,9 +32,6 @@ const LINK_ACTION = new RegExp(`^${SURFACE_ACTION_IDS.link.replace('.', '\\.')}(
 const NOT_HOME_ACTION = new RegExp(`^(?!${HOME_ACTION.source.slice(1)})(?!${LINK_ACTION.source.slice(1)})`);
 
 export type { Dispatch };
-
-/** The acknowledgement of a command turned away because answers are falling behind (built once: it is sent in floods). */
-const BUSY_ACK = ephemeralResponse(busyMessage());
 
 /** Errors logged from Slack requests never carry a token. */
 const SLACK = { name: 'Slack', redact: redactTokens };
@@ -118,26 +116,20 @@ export function createSlackApp(deps: Deps, options: SlackAppOptions): SlackApp {
   const shared = deps.store.shared
     ? (keys: readonly string[]) => deps.store.claims.firstDelivery(keys, new Date(now()), REMEMBER_DELIVERIES_MS)
     : undefined;
-  app.use(dropRedeliveries(recent, deps.log, shared));
+  const guard = deliveryGuard(recent, deps.log, shared);
+  app.use(dropRedeliveries(guard));
 
   // Commands are answered by the answerer (worker threads when the database allows), so the
   // event loop that acknowledges never computes an answer; buttons are rarer and stay here.
-  // Commands are taken by a global middleware, which ends the request there: Bolt runs the
+  // Over HTTP, commands never reach Bolt (slackEventsRoute hands them to directCommands); in Socket
+  // Mode they are taken by a global middleware, which ends the request there: Bolt runs the
   // middleware chain of every listener (App Home, its buttons, the modal, other buttons) for every
   // request, and that work, and the garbage it leaves, would otherwise come with every command.
-  const answerer = options.answerer ?? inProcessAnswerer(deps, options.dispatch);
+  const intake = slashCommandIntake(deps, options.answerer ?? inProcessAnswerer(deps, options.dispatch));
   app.use(async (args) => {
     if (!('command' in args) || args.command.command !== SLACK_COMMAND) return args.next();
     const { command, ack, respond, client } = args;
-    // Overloaded: said in the acknowledgement itself, which costs no further request.
-    if (!answerer.accepting()) return ack(BUSY_ACK);
-    await ack();
-    const reply = privateReply({ respond, client, chat }, { channel: command.channel_id || null, userId: command.user_id });
-    const request = await translateGuarded(deps, reply, () => commandRequest(command, deps.clock()), SLACK);
-    // Not awaited: Bolt's objects for this request are let go once the ack is out, instead of
-    // living (and being copied by every garbage collection) until the answer is delivered. The
-    // answerer keeps track of answers in flight itself, and never rejects.
-    if (request) void answerer.answer(request, reply);
+    await intake(command, ack, { respond, client, chat });
   });
 
   registerHome(app, deps, options.dispatch);
@@ -155,8 +147,15 @@ export function createSlackApp(deps: Deps, options: SlackAppOptions): SlackApp {
   });
 
   const routes = new Map<string, Route>();
-  if (receiver)
-    routes.set(`POST ${SLACK_EVENTS_PATH}`, slackEventsRoute(receiver, { signingSecret: signingSecret ?? '', now, log: deps.log }));
+  if (receiver) {
+    // The client Bolt would hand a command's listener: the bot token, a couple of quick retries.
+    const client = new WebClient(settings.botToken, common.clientOptions);
+    const commands = directCommands({ command: SLACK_COMMAND, guard, intake, tools: { client, chat }, log: deps.log });
+    routes.set(
+      `POST ${SLACK_EVENTS_PATH}`,
+      slackEventsRoute(receiver, { signingSecret: signingSecret ?? '', now, log: deps.log, commands }),
+    );
+  }
 
   return {
     mode: receiver ? 'http' : 'socket',

@@ -18,9 +18,19 @@ export const MAX_SLACK_BODY_BYTES = 1024 * 1024;
  *   2. Slack's SSL probe: 200, nothing runs
  *   3. signature and timestamp within 5 minutes of `now` in either direction, else 401
  *   4. a body Bolt can route without throwing, else 400 with the reason
- *   5. hand the buffered request to Bolt, which then neither re-reads nor re-verifies it
+ *   5. a slash command of ours: taken here (`commands`), without Bolt
+ *   6. anything else: hand the buffered request to Bolt, which then neither re-reads nor re-verifies it
  */
-export function slackEventsRoute(receiver: HTTPReceiver, options: { signingSecret: string; now: () => number; log: Logger }): Route {
+export function slackEventsRoute(
+  receiver: HTTPReceiver,
+  options: {
+    signingSecret: string;
+    now: () => number;
+    log: Logger;
+    /** Takes a slash command before Bolt does (slash-command-intake.ts); false leaves it to Bolt. */
+    commands?: (body: Record<string, unknown>, req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+  },
+): Route {
   return async (req, res) => {
     let raw: Buffer;
     try {
@@ -35,6 +45,7 @@ export function slackEventsRoute(receiver: HTTPReceiver, options: { signingSecre
     if (!verdict.ok) return refuse(res, options.log, 401, verdict.reason);
     const body = readSlackBody(raw, contentType);
     if (!body.ok) return refuse(res, options.log, 400, body.reason);
+    if (options.commands && typeof body.body.command === 'string' && (await options.commands(body.body, req, res))) return;
 
     // Bolt's bufferIncomingMessage takes a request whose rawBody is already a Buffer as read.
     (req as IncomingMessage & { rawBody?: Buffer }).rawBody = raw;

@@ -1,4 +1,4 @@
-import type { RespondFn, types } from '@slack/bolt';
+import type { RespondArguments, types } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Message } from '../../../templates/message.js';
 import { renderBlockKit } from '../../../templates/render/block-kit.js';
@@ -8,8 +8,8 @@ import type { ClickedMessage } from './slack-interaction.js';
 
 /** What a Slack reply can use: Bolt's response_url helper and client, and our Slack chat port. */
 export interface ReplyTools {
-  /** Present when the payload carried a response_url (slash commands, message buttons). */
-  respond?: RespondFn;
+  /** Present when the payload carried a response_url (slash commands, message buttons): Bolt's, or respondAt's. */
+  respond?: (message: string | RespondArguments) => Promise<unknown>;
   /** Bolt's WebClient with the bot token, for the rare private answer without a response_url. */
   client: WebClient;
   /** The Slack ChatPort: edits and thread replies go through the same rendering and error mapping as alerts. */
