@@ -234,14 +234,16 @@ function printSlack(slack: SlackAckBench): void {
   console.log(
     `\nSlack slash commands on loopback, closed loop (throughput ceiling): ${slack.rounds} rounds × ${slack.requests} requests, ${slack.concurrency} in flight (${slack.demoDays} days of demo data, ${slack.spendRows} daily rows; burnrate ${slack.answers}); pooled percentiles:`,
   );
-  console.log(`                     ack p50     ack p95     ack p99  round p99 med       req/s  server CPU/req  other work  errors`);
+  console.log(
+    `                     ack p50     ack p95     ack p99  round p99 med       req/s  server CPU/req  acking thread  other work  errors`,
+  );
   for (const [name, r] of [
     ['burnrate', slack.burnrate],
     ['bare Bolt', slack.bare],
   ] as const) {
     const errors = r.non200 + r.transportErrors + ('missingAnswers' in r ? r.missingAnswers + r.errorAnswers : 0);
     console.log(
-      `  ${name.padEnd(16)}${ms(r.ack.p50)}  ${ms(r.ack.p95)}  ${ms(r.ack.p99)}  ${ms(r.ack.perRoundP99Median).padStart(13)}  ${String(r.throughputRps).padStart(10)}  ${cpuMs(r.serverCpuMsPerRequest).padStart(14)}  ${pct(r.otherCpuPct).padStart(10)}  ${errors}${codes(r.transportErrorCodes)}`,
+      `  ${name.padEnd(16)}${ms(r.ack.p50)}  ${ms(r.ack.p95)}  ${ms(r.ack.p99)}  ${ms(r.ack.perRoundP99Median).padStart(13)}  ${String(r.throughputRps).padStart(10)}  ${cpuMs(r.serverCpuMsPerRequest).padStart(14)}  ${cpuMs(r.ackingCpuMsPerRequest).padStart(13)}  ${pct(r.otherCpuPct).padStart(10)}  ${errors}${codes(r.transportErrorCodes)}`,
     );
   }
   console.log(`  ack p99 ratio   : ${slack.p99Ratio}x pooled, ${slack.perRoundP99Ratio}x from per-round medians (target ≤ 1.3x)`);
@@ -264,12 +266,14 @@ function printSlack(slack: SlackAckBench): void {
       `  ${String(r.rate).padStart(6)}  ${String(b.achievedRps).padStart(8)}  ${pair(b.ack.p50, b.ack.p99).padStart(19)}  ${pair(r.bare.ack.p50, r.bare.ack.p99).padStart(19)}  ${`${r.p99Ratio}x`.padStart(9)}  ${`${pair(b.ack.perRoundP99Median, r.bare.ack.perRoundP99Median)}, ${r.perRoundP99Ratio}x`.padStart(35)}  ${pair(b.answer.p50, b.answer.p99).padStart(17)}  ${`${b.answer.perRoundP99Median.toFixed(1)} ms`.padStart(20)}`,
     );
   }
-  console.log(`   req/s   CPU/req burnrate/bare   busy burnrate/bare  send lag p99   other work burnrate/bare  errors  turned away`);
+  console.log(
+    `   req/s   CPU/req burnrate/bare   acking thread burnrate/bare   busy burnrate/bare  send lag p99   other work burnrate/bare  errors  turned away`,
+  );
   for (const r of open.results) {
     const b = r.burnrate;
     const errors = b.non200 + b.transportErrors + b.missingAnswers + b.errorAnswers + r.bare.non200 + r.bare.transportErrors;
     console.log(
-      `  ${String(r.rate).padStart(6)}  ${`${cpuMs(b.serverCpuMsPerRequest)} / ${cpuMs(r.bare.serverCpuMsPerRequest)}`.padStart(22)}  ${`${pct(b.serverBusyPct)} / ${pct(r.bare.serverBusyPct)}`.padStart(19)}  ${`${Math.max(b.sendLagP99, r.bare.sendLagP99).toFixed(1)} ms`.padStart(12)}  ${`${pct(b.otherCpuPct)} / ${pct(r.bare.otherCpuPct)}`.padStart(25)}  ${String(errors).padStart(6)}${codes(mergeCodes(b.transportErrorCodes, r.bare.transportErrorCodes))}  ${String(b.turnedAway).padStart(11)}`,
+      `  ${String(r.rate).padStart(6)}  ${`${cpuMs(b.serverCpuMsPerRequest)} / ${cpuMs(r.bare.serverCpuMsPerRequest)}`.padStart(22)}  ${`${cpuMs(b.ackingCpuMsPerRequest)} / ${cpuMs(r.bare.ackingCpuMsPerRequest)}`.padStart(28)}  ${`${pct(b.serverBusyPct)} / ${pct(r.bare.serverBusyPct)}`.padStart(19)}  ${`${Math.max(b.sendLagP99, r.bare.sendLagP99).toFixed(1)} ms`.padStart(12)}  ${`${pct(b.otherCpuPct)} / ${pct(r.bare.otherCpuPct)}`.padStart(25)}  ${String(errors).padStart(6)}${codes(mergeCodes(b.transportErrorCodes, r.bare.transportErrorCodes))}  ${String(b.turnedAway).padStart(11)}`,
     );
   }
   console.log(

@@ -77,6 +77,8 @@ export interface TargetResult {
   transportErrors: number;
   /** The server process's CPU (user + system) per request, ms, over all rounds; null off Linux. */
   serverCpuMsPerRequest: number | null;
+  /** The part of it on the acking thread (the process's main thread; burnrate answers on others), ms per request. */
+  ackingCpuMsPerRequest: number | null;
   /** Transport errors by code (ECONNRESET, ...). */
   transportErrorCodes: Record<string, number>;
   /**
@@ -140,6 +142,8 @@ export interface OpenTargetResult {
   transportErrors: number;
   /** The server process's CPU (user + system) per request over the measured runs, ms; null off Linux. */
   serverCpuMsPerRequest: number | null;
+  /** The part of it on the acking thread (the process's main thread; burnrate answers on others), ms per request. */
+  ackingCpuMsPerRequest: number | null;
   /** That CPU as a share of one core over the measured runs' wall time, %; null off Linux. */
   serverBusyPct: number | null;
   /** How late the load generator sent against its schedule, p99 ms: it kept up if this is small. */
@@ -199,6 +203,8 @@ interface RoundResult {
   errorCodes: Record<string, number>;
   /** The target server's CPU over the run, and everything else's but the servers' and ours. */
   cpuMs: number | null;
+  /** The target's main thread's share of cpuMs: the thread that acknowledges. */
+  ackingCpuMs: number | null;
   otherCpuMs: number | null;
   /** id -> send time (performance.now()), for matching answers. */
   sent: Map<number, { at: number; text: string }>;
@@ -278,6 +284,10 @@ export async function benchSlackAck(opts: {
         non200: rounds.reduce((t, r) => t + r.non200, 0),
         transportErrors: rounds.reduce((t, r) => t + r.transportErrors, 0),
         serverCpuMsPerRequest: cpu === null ? null : Math.round((cpu / total) * 1000) / 1000,
+        ackingCpuMsPerRequest: perRequest(
+          rounds.map((r) => r.ackingCpuMs),
+          total,
+        ),
         transportErrorCodes: mergeCounts(rounds.map((r) => r.errorCodes)),
         otherCpuPct: otherCpuPct(rounds.map((r) => ({ otherMs: r.otherCpuMs, wallMs: r.wallMs }))),
       };
@@ -423,6 +433,10 @@ async function benchOpenLoop(
         non200: runs.reduce((t, r) => t + r.non200, 0),
         transportErrors: runs.reduce((t, r) => t + r.transportErrors, 0),
         serverCpuMsPerRequest: cpu === null ? null : Math.round((cpu / sent) * 1000) / 1000,
+        ackingCpuMsPerRequest: perRequest(
+          runs.map((r) => r.ackingCpuMs),
+          sent,
+        ),
         serverBusyPct: cpu === null ? null : round1((cpu / wall) * 100),
         sendLagP99: round1(percentile(sorted(runs.flatMap((r) => r.lags)), 99)),
         transportErrorCodes: mergeCounts(runs.map((r) => r.errorCodes)),
@@ -476,6 +490,7 @@ function emptyRound(): RoundResult {
     transportErrors: 0,
     errorCodes: {},
     cpuMs: null,
+    ackingCpuMs: null,
     otherCpuMs: null,
     sent: new Map(),
     turnedAway: new Set(),
@@ -669,6 +684,8 @@ interface CpuSample {
   machineMs: number;
   /** Each server's (and the sink's) CPU, ms. */
   servers: Map<number, number>;
+  /** Each server's main thread's CPU, ms. */
+  mainThreads: Map<number, number>;
   /** This process's CPU (the load generator), ms. */
   selfMs: number;
 }
@@ -680,13 +697,15 @@ function sampleCpu(): CpuSample | null {
     const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
     const machineMs = ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * TICK_MS;
     const servers = new Map<number, number>();
+    const mainThreads = new Map<number, number>();
     for (const pid of BENCH_PIDS) {
       const ticks = cpuTicks(pid);
       if (ticks === null) return null;
       servers.set(pid, ticks * TICK_MS);
+      mainThreads.set(pid, (cpuTicks(pid, pid) ?? NaN) * TICK_MS);
     }
     const self = process.cpuUsage();
-    return { machineMs, servers, selfMs: (self.user + self.system) / 1000 };
+    return { machineMs, servers, mainThreads, selfMs: (self.user + self.system) / 1000 };
   } catch {
     return null;
   }
@@ -697,13 +716,18 @@ function cpuBetween(
   before: CpuSample | null,
   after: CpuSample | null,
   target: Target,
-): { cpuMs: number | null; otherCpuMs: number | null } {
-  if (!before || !after) return { cpuMs: null, otherCpuMs: null };
+): { cpuMs: number | null; ackingCpuMs: number | null; otherCpuMs: number | null } {
+  if (!before || !after) return { cpuMs: null, ackingCpuMs: null, otherCpuMs: null };
   const pid = target.child.pid ?? -1;
   const cpuMs = (after.servers.get(pid) ?? NaN) - (before.servers.get(pid) ?? NaN);
+  const ackingCpuMs = (after.mainThreads.get(pid) ?? NaN) - (before.mainThreads.get(pid) ?? NaN);
   let ours = after.selfMs - before.selfMs;
   for (const [p, ms] of after.servers) ours += ms - (before.servers.get(p) ?? ms);
-  return { cpuMs: Number.isNaN(cpuMs) ? null : cpuMs, otherCpuMs: Math.max(0, after.machineMs - before.machineMs - ours) };
+  return {
+    cpuMs: Number.isNaN(cpuMs) ? null : cpuMs,
+    ackingCpuMs: Number.isNaN(ackingCpuMs) ? null : ackingCpuMs,
+    otherCpuMs: Math.max(0, after.machineMs - before.machineMs - ours),
+  };
 }
 
 function otherCpuPct(runs: { otherMs: number | null; wallMs: number }[]): number | null {
@@ -718,11 +742,20 @@ function mergeCounts(counts: Record<string, number>[]): Record<string, number> {
   return merged;
 }
 
-/** utime + stime of a process in clock ticks (USER_HZ, 100 on Linux); null where /proc is absent. */
-function cpuTicks(pid: number | undefined): number | null {
+/** CPU ms per request over runs; null when any run could not be measured. */
+function perRequest(cpuMs: (number | null)[], requests: number): number | null {
+  if (cpuMs.some((ms) => ms === null)) return null;
+  return Math.round((cpuMs.reduce<number>((t, ms) => t + ms!, 0) / requests) * 1000) / 1000;
+}
+
+/**
+ * utime + stime of a process (or, with `tid`, of one of its threads: the main thread's id is the
+ * process's) in clock ticks (USER_HZ, 100 on Linux); null where /proc is absent.
+ */
+function cpuTicks(pid: number | undefined, tid?: number): number | null {
   if (pid === undefined) return null;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return Number(fields[11]) + Number(fields[12]);
   } catch {
