@@ -97,13 +97,16 @@ export const gpuMetricsSourceSchema = z.discriminatedUnion(
   },
 );
 
+/** The regions an AWS inventory reads, each once. */
+const awsRegions = z
+  .array(awsRegion, { error: 'expected a list of AWS regions, e.g. [us-east-1, eu-west-1]' })
+  .min(1, { error: 'expected at least one region, e.g. [us-east-1]' })
+  .transform((regions) => [...new Set(regions)]);
+
 export const ec2InventorySchema = z.strictObject({
   type: z.literal('ec2'),
   /** Regions whose GPU instances burnrate lists (DescribeInstances) and may stop. */
-  regions: z
-    .array(awsRegion, { error: 'expected a list of AWS regions, e.g. [us-east-1, eu-west-1]' })
-    .min(1, { error: 'expected at least one region, e.g. [us-east-1]' })
-    .transform((regions) => [...new Set(regions)]),
+  regions: awsRegions,
 });
 
 /**
@@ -113,10 +116,7 @@ export const ec2InventorySchema = z.strictObject({
 export const sagemakerStudioInventorySchema = z.strictObject({
   type: z.literal('sagemaker-studio'),
   /** Regions whose Studio domains burnrate reads (ListDomains, ListApps). */
-  regions: z
-    .array(awsRegion, { error: 'expected a list of AWS regions, e.g. [us-east-1, eu-west-1]' })
-    .min(1, { error: 'expected at least one region, e.g. [us-east-1]' })
-    .transform((regions) => [...new Set(regions)]),
+  regions: awsRegions,
   /** Only these domains (their ids, d-...); absent: every domain of the regions. */
   domains: z
     .array(

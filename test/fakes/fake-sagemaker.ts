@@ -185,13 +185,7 @@ export class FakeSageMaker {
         };
       }
       case 'DescribeApp': {
-        const app = this.apps.find(
-          (a) =>
-            a.domainId === input.DomainId &&
-            a.type === input.AppType &&
-            (a.name ?? 'default') === input.AppName &&
-            (input.SpaceName !== undefined ? a.space === input.SpaceName : a.userProfile === input.UserProfileName),
-        );
+        const app = this.appOf(input);
         if (!app) return { notFound: `App ${input.AppName} does not exist` };
         return {
           body: {
@@ -227,18 +221,23 @@ export class FakeSageMaker {
         return { body: this.page(tags, input, 'Tags') };
       }
       case 'DeleteApp': {
-        const app = this.apps.find(
-          (a) =>
-            a.domainId === input.DomainId &&
-            a.type === input.AppType &&
-            (a.name ?? 'default') === input.AppName &&
-            (input.SpaceName !== undefined ? a.space === input.SpaceName : a.userProfile === input.UserProfileName),
-        );
+        const app = this.appOf(input);
         if (!app || app.status === 'Deleted') return { notFound: `App ${input.AppName} does not exist` };
         app.status = 'Deleting';
         return { body: {} };
       }
     }
+  }
+
+  /** The app a DescribeApp or DeleteApp names: its domain, type, name, and space or user profile. */
+  private appOf(input: any): FakeStudioApp | undefined {
+    return this.apps.find(
+      (a) =>
+        a.domainId === input.DomainId &&
+        a.type === input.AppType &&
+        (a.name ?? 'default') === input.AppName &&
+        (input.SpaceName !== undefined ? a.space === input.SpaceName : a.userProfile === input.UserProfileName),
+    );
   }
 
   private details(app: FakeStudioApp): object {

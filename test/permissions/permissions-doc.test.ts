@@ -4,8 +4,7 @@ import { ACTIONS } from '../../src/actions/index.js';
 import { STOP_PERMISSIONS } from '../../src/ports/instance-port.js';
 import { SPOT_PERMISSIONS } from '../../src/ports/spot-port.js';
 import { Ec2GpuInventory } from '../../src/providers/aws/ec2/ec2-gpu-inventory.js';
-import { StudioGpuInventory } from '../../src/providers/aws/sagemaker-studio/studio-gpu-inventory.js';
-import { STUDIO_STOP_PERMISSION } from '../../src/providers/aws/sagemaker-studio/studio-permissions.js';
+import { STUDIO_INVENTORY_PERMISSIONS, STUDIO_STOP_PERMISSION } from '../../src/providers/aws/sagemaker-studio/studio-permissions.js';
 import { declaredKubeRules } from '../../src/permissions/declared-kube-rules.js';
 import { declaredPermissions } from '../../src/permissions/declared-permissions.js';
 import { renderPermissionsDoc } from '../../src/permissions/permissions-doc.js';
@@ -38,14 +37,7 @@ describe('docs/permissions.md', () => {
           throw new Error('no client');
         },
       }).permissions,
-      ...new StudioGpuInventory({
-        regions: [],
-        tagKeys: [],
-        resolveTeam: () => '',
-        clientFor: () => {
-          throw new Error('no client');
-        },
-      }).permissions,
+      ...STUDIO_INVENTORY_PERMISSIONS,
       // A Studio app's Stop reads the app and its tags (the inventory's permissions above), then deletes it.
       STUDIO_STOP_PERMISSION,
       ...ACTIONS.flatMap((a) => a.permissions),
