@@ -60,7 +60,7 @@ export const idlePolicySchema = z.strictObject({
     .default(5),
   /**
    * Notebook servers of a notebook platform that culls idle servers itself (Kubeflow's notebook
-   * culler, JupyterHub's idle culler): 'alert' (the default, as for any workload, the alert saying
+   * culler, JupyterHub's idle culler, SageMaker Studio's idle shutdown): 'alert' (the default, as for any workload, the alert saying
    * what the platform's culling is set to) or 'defer' (no idle alert: the platform stops them). A
    * platform whose culling burnrate reads as off is alerted on either way.
    */
