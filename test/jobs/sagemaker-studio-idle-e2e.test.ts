@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
 import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
@@ -17,7 +17,6 @@ import {
   SPACES,
   studioApps,
 } from '../providers/aws/sagemaker-studio/studio-fixture.js';
-import { vi } from 'vitest';
 import { idleDetails } from '../../templates/idle-alert.js';
 import type { GpuFinding } from '../../src/domain/gpu-finding.js';
 
