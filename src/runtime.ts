@@ -47,7 +47,7 @@ export async function buildRuntime(options: BuildOptions = {}): Promise<Runtime>
   const env = options.env ?? process.env;
   const { config, path } = options.config
     ? { config: options.config, path: null }
-    : loadConfig(options.configPath, CHAT_CHANNELS, env, options.cwd);
+    : await loadConfig(options.configPath, CHAT_CHANNELS, env, options.cwd);
   const given = options.dbPath ?? env.BURNRATE_DB ?? DEFAULT_DB_PATH;
   const dbPath = given === ':memory:' ? given : resolve(options.cwd ?? process.cwd(), given);
   // Read before opening anything: a half-configured Slack is an error that names what is missing.

@@ -1,5 +1,6 @@
 import { CHAT_CHANNELS } from '../chat/platforms.js';
-import { configJsonSchema, loadConfig } from '../config/load-config.js';
+import { loadConfig } from '../config/load-config.js';
+import { configJsonSchema } from '../config/parse-config.js';
 import { configWarnings } from '../config/config-warnings.js';
 import { COMMON_OPTIONS, parseVerbArgs, usageError } from './args.js';
 import type { Verb } from './io.js';
@@ -16,7 +17,7 @@ export const configVerb: Verb = async (args, io) => {
     return 0;
   }
   if (action === 'validate') {
-    const { config, path } = loadConfig(values.config, CHAT_CHANNELS, io.env, io.cwd);
+    const { config, path } = await loadConfig(values.config, CHAT_CHANNELS, io.env, io.cwd);
     const where = path ?? 'the embedded demo organisation (no burnrate.yml found)';
     io.out.write(`${where}: valid — ${config.teams.length} teams, ${config.sources.length} sources\n`);
     for (const warning of configWarnings(config)) io.out.write(`warning: ${warning}\n`);

@@ -32,7 +32,7 @@ export const importVerb: Verb = async (args, io) => {
   const replacePeriod = values['replace-period'] === true;
 
   // Read and validate everything before the database is even opened: a bad file writes nothing.
-  const { config } = loadConfig(values.config, CHAT_CHANNELS, io.env, io.cwd);
+  const { config } = await loadConfig(values.config, CHAT_CHANNELS, io.env, io.cwd);
   const configured = config.sources.find((s) => s.type === 'focus' && (s.id ?? 'focus') === sourceId);
   const bar = progressBar(io.err, 'Importing');
   const started = Date.now();

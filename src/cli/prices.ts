@@ -35,7 +35,7 @@ export const pricesVerb: Verb = async (args, io) => {
       '--provider is required (gcp: the Cloud Catalog API; AWS and Azure prices come from scripts/build-price-catalog.ts)',
       USAGE,
     );
-  const { config } = loadConfig(values.config, CHAT_CHANNELS, io.env, io.cwd);
+  const { config } = await loadConfig(values.config, CHAT_CHANNELS, io.env, io.cwd);
   const project = config.sources.find((s) => s.type === 'gcp')?.project;
   // Loaded here, not at start: the Cloud Billing client takes seconds to load.
   const { refreshGcpPrices } = await import('../jobs/refresh-gcp-prices.js');

@@ -1,6 +1,3 @@
-import { z } from 'zod';
-import { nonEmpty } from './non-empty.js';
-
 /**
  * Where a team's channel is written in burnrate.yml on one chat platform (`slack: { channel: C0123 }`),
  * under each team and under `gpu.unowned`. Each platform's face declares its own (`channel`); the
@@ -26,11 +23,6 @@ export interface ChatChannel {
  * reads a channel is typed while this file names no platform.
  */
 export interface ChatChannels {}
-
-/** The fields a team (and `gpu.unowned`) takes for the declared platforms' channels, each optional. */
-export function chatChannelFields(channels: readonly ChatChannelDeclaration[]): Record<string, z.ZodOptional<z.ZodType<ChatChannel>>> {
-  return Object.fromEntries(channels.map(({ key, hint }) => [key, z.strictObject({ channel: nonEmpty(hint) }).optional()]));
-}
 
 /** The channels a configuration names for the unowned instances (or a team), only the platforms it names. */
 export function namedChannels(holder: ChatChannels | undefined): ChatChannels {

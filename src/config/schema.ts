@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { currencyCode } from './currency-schema.js';
 import { fxSchema } from './fx-schema.js';
 import { idlePolicySchema } from '../checks/idle/idle-policy.js';
-import { workingHoursSchema } from '../checks/idle/team-schedule.js';
+import { workingHoursSchema } from '../checks/idle/working-hours-schema.js';
 import { gpuInventorySourceSchema, gpuMetricsSourceSchema, namespaceName } from './gpu-sources-schema.js';
 import { metricsSourceId } from './metrics-source-id.js';
 import { recommendationsSchema, spotPolicySchema } from '../checks/recommend/recommend-policy.js';
@@ -16,7 +16,8 @@ import { anomaliesSchema } from './anomalies-schema.js';
 import { athenaSourceSchema } from './athena-config.js';
 import { awsSourceSchema } from './aws-config.js';
 import { gcpSourceSchema } from './gcp-config.js';
-import { chatChannelFields, type ChatChannelDeclaration, type ChatChannels } from './chat-channels.js';
+import type { ChatChannelDeclaration, ChatChannels } from './chat-channels.js';
+import { chatChannelFields } from './chat-channel-fields.js';
 import { nonEmpty } from './non-empty.js';
 
 // Every object is strict: a misspelt key is reported, never silently ignored.

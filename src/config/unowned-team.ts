@@ -1,5 +1,5 @@
 import { UNOWNED_ID, UNOWNED_NAME } from '../domain/unowned.js';
-import { anomaliesSchema } from './anomalies-schema.js';
+import { ANOMALY_DEFAULTS } from './anomaly-defaults.js';
 import { namedChannels } from './chat-channels.js';
 import type { Config, TeamConfig } from './schema.js';
 
@@ -19,7 +19,7 @@ export function unownedTeam(config: Config): TeamConfig {
     gpu: { mode: 'notify', autoStopAfterMinutes: 60, namespaces: [] },
     digest: 'off',
     // Spend of no team is no team's anomaly to answer.
-    anomalies: { ...anomaliesSchema.parse({}), enabled: false },
+    anomalies: { ...ANOMALY_DEFAULTS, enabled: false },
     // Only the platforms it names: a key present but undefined would read as a channel there.
     ...namedChannels(unowned),
   };

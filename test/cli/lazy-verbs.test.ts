@@ -110,11 +110,20 @@ describe('a verb loads only what it uses', () => {
     30_000,
   );
 
-  it('burnrate spend on the embedded demo organisation (no burnrate.yml) loads no YAML parser', () => {
-    expect(existsSync(BUILT), 'npm run build first').toBe(true);
-    const { out, loaded } = runRecorded(['spend', '--by', 'team']);
-    expect(out).toContain('Spend of all teams');
-    expect(loaded.some((path) => path.endsWith('/dist/src/cli/spend.js'))).toBe(true);
-    expect(loaded.filter((path) => path.includes('/node_modules/yaml/'))).toEqual([]);
-  }, 30_000);
+  it.each([
+    [['spend', '--by', 'team'], 'Spend of all teams'],
+    [['budgets'], 'No budgets'],
+    [['idle'], 'Idle GPUs of all teams'],
+  ])(
+    'burnrate %j on the embedded demo organisation (no burnrate.yml) loads no YAML parser and no zod',
+    (args, answer) => {
+      expect(existsSync(BUILT), 'npm run build first').toBe(true);
+      const { out, loaded } = runRecorded(args);
+      expect(out).toContain(answer);
+      expect(loaded.some((path) => path.endsWith(`/dist/src/cli/${args[0]}.js`))).toBe(true);
+      expect(loaded.filter((path) => path.includes('/node_modules/yaml/'))).toEqual([]);
+      expect(loaded.filter((path) => path.includes('/node_modules/zod/'))).toEqual([]);
+    },
+    30_000,
+  );
 });

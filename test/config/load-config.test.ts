@@ -97,13 +97,13 @@ describe('configuration', () => {
     expect(errorOf(() => parseConfigText('sources:\n  - { type: oracle }\n')).message).toContain('sources[0]');
   });
 
-  it('falls back to the demo organisation only when no path is given and no burnrate.yml exists', () => {
+  it('falls back to the demo organisation only when no path is given and no burnrate.yml exists', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'burnrate-config-'));
-    expect(loadConfig(undefined, {}, empty).path).toBeNull();
-    expect(errorOf(() => loadConfig('missing.yml', {}, empty)).code).toBe('burnrate_config_missing');
-    expect(errorOf(() => loadConfig(undefined, { BURNRATE_CONFIG: 'gone.yml' }, empty)).code).toBe('burnrate_config_missing');
+    expect((await loadConfig(undefined, {}, empty)).path).toBeNull();
+    await expect(loadConfig('missing.yml', {}, empty)).rejects.toMatchObject({ code: 'burnrate_config_missing' });
+    await expect(loadConfig(undefined, { BURNRATE_CONFIG: 'gone.yml' }, empty)).rejects.toMatchObject({ code: 'burnrate_config_missing' });
     writeFileSync(join(empty, 'burnrate.yml'), valid);
-    expect(loadConfig(undefined, {}, empty).path).toBe(join(empty, 'burnrate.yml'));
+    expect((await loadConfig(undefined, {}, empty)).path).toBe(join(empty, 'burnrate.yml'));
   });
 
   it('publishes a JSON Schema that accepts valid configs and rejects unknown keys', () => {

@@ -1,18 +1,13 @@
-import { z } from 'zod';
-
 // Working hours are not in burnrate.yml yet; this is the shape a team's entry will take, with the
 // defaults an office week has. Idle descriptions read "all weekend" against these days.
 
-const hourMinute = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'expected a time of day as HH:MM, e.g. 08:30' });
-
-export const workingHoursSchema = z.strictObject({
-  start: hourMinute.default('09:00'),
-  end: hourMinute.default('19:00'),
+export interface WorkingHours {
+  /** HH:MM, the team's own time. */
+  start: string;
+  end: string;
   /** Working days, Sunday = 0 (as weekdayOf and Date#getDay count). */
-  days: z.array(z.number().int().min(0).max(6)).default([1, 2, 3, 4, 5]),
-});
-
-export type WorkingHours = z.output<typeof workingHoursSchema>;
+  days: number[];
+}
 
 export interface TeamSchedule {
   /** IANA time zone, as the team's config has it. */
@@ -20,7 +15,8 @@ export interface TeamSchedule {
   workingHours: WorkingHours;
 }
 
-export const DEFAULT_WORKING_HOURS: WorkingHours = workingHoursSchema.parse({});
+/** An office week: what burnrate.yml's working hours default to (working-hours-schema.ts). */
+export const DEFAULT_WORKING_HOURS: WorkingHours = { start: '09:00', end: '19:00', days: [1, 2, 3, 4, 5] };
 
 /** For instances of no known team: UTC and an office week. */
 export const DEFAULT_SCHEDULE: TeamSchedule = { timezone: 'UTC', workingHours: DEFAULT_WORKING_HOURS };

@@ -1,4 +1,6 @@
-import { configSchema, type Config } from '../../config/schema.js';
+import type { z } from 'zod';
+import type { Config, configSchema } from '../../config/schema.js';
+import parsedDemoConfig from './demo-config.json' with { type: 'json' };
 import { DEMO_JPY } from './demo-spend.js';
 
 /** Each demo team's Slack channel: ids that look real. */
@@ -14,9 +16,20 @@ const DEMO_SLACK_CHANNELS: Record<string, string> = {
  * It is what burnrate runs on when no burnrate.yml exists, so `npm start` works on a fresh clone;
  * there (and in `burnrate demo`) with its Kubernetes cluster too (`cluster`, demo-cluster.ts).
  * llm-training is sized to head over its monthly budget; inference has a weekly budget too.
+ *
+ * It is demoSettings as burnrate.yml's schema reads them, kept parsed in demo-config.json (written
+ * and checked by test/providers/demo/demo-config.test.ts): a command on the demo organisation
+ * loads no zod and builds no schema, a third of `spend`'s start.
  */
 export function demoConfig(options: { cluster?: boolean } = {}): Config {
-  const config: Config = configSchema.parse({
+  const config = structuredClone(parsedDemoConfig) as unknown as Config;
+  config.sources = config.sources.map((source) => (source.type === 'demo' ? { ...source, cluster: options.cluster ?? false } : source));
+  return config;
+}
+
+/** The demo organisation as a burnrate.yml would write it (before the schema's defaults). */
+export function demoSettings(options: { cluster?: boolean } = {}): z.input<typeof configSchema> {
+  return {
     ownership: { tagKeys: ['team', 'user:team'] },
     admins: ['U0DEMOADMIN'],
     teams: [
@@ -65,9 +78,13 @@ export function demoConfig(options: { cluster?: boolean } = {}): Config {
     fx: { base: 'USD', asOf: '2026-11-30', rates: { [DEMO_JPY.currency]: DEMO_JPY.usdPerUnit } },
     // The inference team's serving volume, for its cost per 1,000 predictions in the monthly review.
     unitCosts: { predictions: [{ team: 'inference', perMonth: 240_000_000 }] },
-  });
-  // Each team's Slack channel, added after parsing: burnrate.yml's schema takes the chat platforms'
-  // channel keys from the chat registry, a layer above this one (configSchemaWith in config/schema.ts).
-  config.teams = config.teams.map((team) => ({ ...team, slack: { channel: DEMO_SLACK_CHANNELS[team.id]! } }));
-  return config;
+  };
+}
+
+/**
+ * Each team's Slack channel, added after parsing: burnrate.yml's schema takes the chat platforms'
+ * channel keys from the chat registry, a layer above this one (configSchemaWith in config/schema.ts).
+ */
+export function withDemoChannels(config: Config): Config {
+  return { ...config, teams: config.teams.map((team) => ({ ...team, slack: { channel: DEMO_SLACK_CHANNELS[team.id]! } })) };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeIdleSince } from '../../../src/checks/idle/describe-idle.js';
-import { DEFAULT_WORKING_HOURS, workingHoursSchema } from '../../../src/checks/idle/team-schedule.js';
+import { DEFAULT_WORKING_HOURS } from '../../../src/checks/idle/team-schedule.js';
+import { workingHoursSchema } from '../../../src/checks/idle/working-hours-schema.js';
 
 const say = (since: string, now: string, zone = 'UTC', hours = DEFAULT_WORKING_HOURS) =>
   describeIdleSince(new Date(since), new Date(now), zone, hours);

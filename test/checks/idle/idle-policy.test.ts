@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_IDLE_POLICY, idlePolicy, idlePolicySchema } from '../../../src/checks/idle/idle-policy.js';
-import { DEFAULT_WORKING_HOURS, workingHoursSchema } from '../../../src/checks/idle/team-schedule.js';
+import { DEFAULT_WORKING_HOURS } from '../../../src/checks/idle/team-schedule.js';
+import { workingHoursSchema } from '../../../src/checks/idle/working-hours-schema.js';
 
 describe('idle policy', () => {
   it('has defaults that never count missing data as idle', () => {
