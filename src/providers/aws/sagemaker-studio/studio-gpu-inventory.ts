@@ -94,7 +94,7 @@ export class StudioGpuInventory {
       tagKeys: this.options.tagKeys,
       resolveTeam: this.options.resolveTeam,
     };
-    const listed = await Promise.all(
+    const records = await Promise.all(
       apps.map(async (listed): Promise<GpuInstance[]> => {
         const app = await client
           .send(
@@ -119,7 +119,7 @@ export class StudioGpuInventory {
         return [studioAppOf({ ...listed, ...app, AppArn: arn }, listed.instanceType, tags, notebook, context)];
       }),
     );
-    return listed.flat();
+    return records.flat();
   }
 
   /** A space's own idle timeout for the app type; undefined where it sets none. */
