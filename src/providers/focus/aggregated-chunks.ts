@@ -38,13 +38,19 @@ export interface AggregatedSpend {
   latestStart: number | null;
 }
 
-/** Runs the aggregation query and reads its result chunk by chunk into spend rows. */
+/**
+ * Runs the aggregation query and reads its result chunk by chunk into spend rows. `whenGrouped` is
+ * called once DuckDB has grouped the lines, before the first chunk is read.
+ */
 export async function readAggregatedSpend(
   connection: DuckDBConnection,
   sql: string,
   ctx: Pick<PullContext, 'resolveTeam'>,
+  whenGrouped: () => void = () => {},
 ): Promise<AggregatedSpend> {
+  // The stream is ready once every grouping has run: only the spreading over days is left to stream.
   const result = await connection.stream(sql);
+  whenGrouped();
   const names = result.columnNames();
   const out: AggregatedSpend = {
     rows: [],

@@ -24,7 +24,7 @@ export function layoutReaderSql(layout: FocusFileLayout): string {
 export function columnSql(layout: FocusFileLayout, column: FocusColumn): string {
   const found = layout.columns[column.alias];
   if (!found)
-    return `CAST(NULL AS ${column.kind === 'decimal' ? 'DECIMAL(18, 10)' : column.kind === 'timestamp' ? 'TIMESTAMPTZ' : 'VARCHAR'})`;
+    return `CAST(NULL AS ${column.kind === 'decimal' ? 'DECIMAL(18, 10)' : column.kind === 'timestamp' ? 'TIMESTAMP' : 'VARCHAR'})`;
   const ref = sqlIdentifier(found.name);
   const isText = found.type === 'VARCHAR';
   switch (column.kind) {
@@ -33,10 +33,10 @@ export function columnSql(layout: FocusFileLayout, column: FocusColumn): string 
       // The sums are DECIMAL(38,10): exact to the cent however many rows.
       return `coalesce(TRY_CAST(${ref} AS DECIMAL(18, 10)), TRY_CAST(${ref} AS DECIMAL(38, 10)))`;
     case 'timestamp': {
-      if (/^(TIMESTAMP|DATE)/.test(found.type)) return `TRY_CAST(${ref} AS TIMESTAMPTZ)`;
+      if (/^(TIMESTAMP|DATE)/.test(found.type)) return utcTimestamp(`TRY_CAST(${ref} AS TIMESTAMPTZ)`);
       // DuckDB would read "4/1/25" as the year 4: only ISO 8601 (YYYY-MM-DD...) is accepted.
       const text = isText ? ref : `CAST(${ref} AS VARCHAR)`;
-      return `CASE WHEN ${text} LIKE '____-__-__%' THEN TRY_CAST(${text} AS TIMESTAMPTZ) END`;
+      return `CASE WHEN ${text} LIKE '____-__-__%' THEN ${utcTimestamp(`TRY_CAST(${text} AS TIMESTAMPTZ)`)} END`;
     }
     case 'json':
       if (/^(MAP|STRUCT)/.test(found.type)) return `CAST(to_json(${ref}) AS VARCHAR)`;
@@ -45,6 +45,14 @@ export function columnSql(layout: FocusFileLayout, column: FocusColumn): string 
       return isText ? ref : `CAST(${ref} AS VARCHAR)`;
   }
 }
+
+/**
+ * A point in time parsed with its offset (TIMESTAMPTZ), kept as the plain UTC timestamp it is (the
+ * import's session runs in UTC): days, months and spans are then plain arithmetic, where the same
+ * on a TIMESTAMPTZ goes through the time zone library on every line (the casts to DATE, intervals
+ * and date_trunc: with the Azure ids below, about 0.4 s of the query's CPU per million lines).
+ */
+const utcTimestamp = (timestamptz: string): string => `make_timestamp(epoch_us(${timestamptz}))`;
 
 /** One file's rows, tagged with the file's index: its part of the export. */
 function projectionSql(layout: FocusFileLayout, part: number): string {
@@ -69,7 +77,8 @@ function extensionsSql(layout: FocusFileLayout): string {
  * as written (an EC2 id or a GCP name is case-sensitive).
  */
 function azureIdsInLowerCase(idSql: string): string {
-  return `CASE WHEN lower(${idSql}) LIKE '/subscriptions/%' THEN lower(${idSql}) ELSE ${idSql} END`;
+  // ILIKE tells an Azure id without lowering every id of the file first.
+  return `CASE WHEN ${idSql} ILIKE '/subscriptions/%' THEN lower(${idSql}) ELSE ${idSql} END`;
 }
 
 /**

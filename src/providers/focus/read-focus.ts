@@ -42,10 +42,15 @@ export async function readFocusFiles(
 ): Promise<FocusBatch> {
   const expanded = await expandManifests(inputs);
   const totalBytes = await checkFiles(expanded.files);
-  // Hashing the files (which part of which export each is) runs on a worker thread while DuckDB
-  // reads them.
-  const identifying = identifyParts(expanded, options.exportId);
-  identifying.catch(() => undefined); // awaited below; until then a failure must not be "unhandled"
+  // Hashing the files (which part of which export each is) runs on a worker thread once DuckDB has
+  // grouped them: while DuckDB reads, it uses every core; while the result is turned into spend rows
+  // on this thread, one is free.
+  let identifying: Promise<ExportFiles> | undefined;
+  const identify = (): Promise<ExportFiles> => {
+    identifying ??= identifyParts(expanded, options.exportId);
+    identifying.catch(() => undefined); // awaited below; until then a failure must not be "unhandled"
+    return identifying;
+  };
   const ceiling = options.lineCostCeiling ?? DEFAULT_LINE_COST_CEILING;
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
@@ -53,8 +58,8 @@ export async function readFocusFiles(
     await connection.run("SET TimeZone = 'UTC'");
     const layouts: FocusFileLayout[] = [];
     for (const file of expanded.files) layouts.push(await describeFocusFile(connection, file, options.dimensions));
-    const aggregated = await aggregateFocus(connection, layouts, ctx, totalBytes, ceiling);
-    const exportFiles = await identifying;
+    const aggregated = await aggregateFocus(connection, layouts, ctx, totalBytes, ceiling, identify);
+    const exportFiles = await identify();
     if (aggregated.problems > 0) throw await locateFirstProblem(connection, layouts, aggregated.problems);
     const { overCeiling } = aggregated;
     const warnings = overCeiling > 0 ? await warnLinesAboveCeiling(connection, layouts, ceiling, overCeiling) : [];
@@ -73,6 +78,7 @@ async function aggregateFocus(
   ctx: PullContext,
   totalBytes: number,
   ceiling: number,
+  whenGrouped: () => void,
 ): Promise<AggregatedSpend> {
   const onProgress = ctx.onProgress;
   let timer: NodeJS.Timeout | undefined;
@@ -86,7 +92,8 @@ async function aggregateFocus(
     }, 250);
   }
   try {
-    const aggregated = await readAggregatedSpend(connection, aggregationSql(layouts, ctx.tagKeys, ctx.unitTagKeys, ceiling), ctx);
+    const sql = aggregationSql(layouts, ctx.tagKeys, ctx.unitTagKeys, ceiling);
+    const aggregated = await readAggregatedSpend(connection, sql, ctx, whenGrouped);
     onProgress?.(totalBytes, totalBytes);
     return aggregated;
   } catch (error) {
