@@ -6,6 +6,7 @@ import { daysOf } from '../../src/domain/period.js';
 import { FakeSageMaker } from '../fakes/fake-sagemaker.js';
 import { isolateAwsEnv, useSageMakerEndpoint } from '../support/aws-test-env.js';
 import { spendRow, testDeps } from '../support/deps.js';
+import { stopClick } from '../support/gpu-demo.js';
 import {
   ALICE,
   BOB,
@@ -39,11 +40,14 @@ afterEach(async () => {
   fake = undefined;
 });
 
-function studioDeps(notebooks?: 'alert' | 'defer') {
+const OWNER = 'U0OWNER';
+
+function studioDeps(notebooks?: 'alert' | 'defer', actions = false) {
   const built = testDeps(
     {
-      teams: [{ id: 'research', name: 'Research' }],
+      teams: [{ id: 'research', name: 'Research', owners: [OWNER] }],
       sources: [],
+      ...(actions ? { actions: { enabled: true } } : {}),
       gpu: {
         metrics: [],
         inventory: [{ type: 'sagemaker-studio', regions: ['eu-west-1'] }],
@@ -126,6 +130,29 @@ describe('SageMaker Studio apps in the idle check', () => {
     const alice = result.findings.find((f) => f.instanceId === fake!.arnOf(ALICE))!;
     expect(alice.hourlyPrice).toBe(0);
     expect(alice.description).toContain('no price: the price catalog has no ml.g5.xlarge');
+    await deps.store.close();
+  });
+
+  it('deletes an idle app on Stop, once, authorised and audited; a second click deletes nothing more', async () => {
+    const { deps } = studioDeps(undefined, true);
+    await runGpuCheck(deps);
+    const arn = fake!.arnOf(ALICE);
+    await stopClick(deps, OWNER, arn);
+    await stopClick(deps, OWNER, arn);
+    expect(fake!.callsOf('DeleteApp').map((c) => c.input)).toEqual([
+      { DomainId: ALICE.domainId, AppType: 'JupyterLab', AppName: 'default', SpaceName: 'alice-lab' },
+    ]);
+    expect(fake!.apps.find((a) => a.space === 'alice-lab')!.status).toBe('Deleting');
+    // Someone outside the team's owners may not delete it.
+    await stopClick(deps, 'U0STRANGER', fake!.arnOf(ERIN_CLASSIC));
+    expect(fake!.callsOf('DeleteApp')).toHaveLength(1);
+    // One audit line per click, newest first: the delete, the duplicate click, the refusal.
+    const results = (await deps.store.audit.list()).map((e) => [e.userId, e.result]);
+    expect(results).toEqual([
+      ['U0STRANGER', 'refused'],
+      [OWNER, 'duplicate'],
+      [OWNER, 'ok'],
+    ]);
     await deps.store.close();
   });
 });
