@@ -1,3 +1,4 @@
+import { priceNodeDays, type PricedNodeDays } from '../checks/kubernetes/priced-node-days.js';
 import type { Deps } from '../deps.js';
 import { convert, type FxRates } from '../domain/fx.js';
 import type { Period } from '../domain/period.js';
@@ -56,16 +57,6 @@ export interface UnusedCommitmentLine {
   commitmentId: string;
   amount: number;
   commitmentEnd: string | null;
-}
-
-/** One pod's share of one node's charge one day, as the bill split it, in the asked currency. */
-export interface PodSplitDayLine {
-  nodeInstanceId: string;
-  day: string;
-  cluster: string;
-  namespace: string;
-  pod: string;
-  cost: number;
 }
 
 type ReadDeps = Pick<Deps, 'config' | 'store'>;
@@ -163,24 +154,34 @@ export async function loadUnusedCommitments(deps: ReadDeps, period: Period, to: 
   );
 }
 
-/** What the bill's own pod split (AWS split cost allocation data) charged each pod on each node a day. */
-export async function loadPodSplitDays(deps: ReadDeps, period: Period, to: InCurrency): Promise<ResourceLines<PodSplitDayLine>> {
-  const [rows, fx] = await Promise.all([deps.store.kubeUsage.splitCosts(period), ratesFor(deps, to)]);
-  const parts = rows.map((r) => ({ ...r, period: r.billingPeriod, effective: r.splitCost }));
-  return mergeConverted(
-    parts,
-    to.currency,
+/**
+ * What the bill charged each of these Kubernetes nodes a day and how its own pod split (AWS split
+ * cost allocation data) shared it, by the one rule the moves of node cost to teams follow too
+ * (priceNodeDays): a node-day with an amount no rate converts keeps burnrate's estimate, named.
+ */
+export async function loadNodeDayBills(
+  deps: ReadDeps,
+  period: Period,
+  nodeIds: readonly string[],
+  to: InCurrency,
+): Promise<PricedNodeDays> {
+  const [days, split, fx] = await Promise.all([
+    deps.store.spend.resourceDays(period, nodeIds),
+    deps.store.kubeUsage.splitCosts(period),
+    ratesFor(deps, to),
+  ]);
+  return priceNodeDays(
+    days.map((d) => ({
+      nodeInstanceId: d.resourceId,
+      day: d.day,
+      currency: d.currency,
+      period: d.period,
+      cost: d.effective,
+      hours: d.hours,
+    })),
+    split.map((p) => ({ ...p, period: p.billingPeriod, cost: p.splitCost })),
     fx,
-    (p) => p.nodeInstanceId,
-    (p) => [p.nodeInstanceId, p.day, p.cluster, p.namespace, p.pod].join('\u0000'),
-    (p, cost, sum) => ({
-      nodeInstanceId: p.nodeInstanceId,
-      day: p.day,
-      cluster: p.cluster,
-      namespace: p.namespace,
-      pod: p.pod,
-      cost: (sum?.cost ?? 0) + cost,
-    }),
+    to.currency,
   );
 }
 

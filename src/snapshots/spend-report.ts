@@ -7,6 +7,7 @@ import { KUBE_DIMENSIONS, type KubeDimension, type SpendDimension } from '../dom
 import { loadKubeCost } from './kube-cost.js';
 import type { KubeCostBasis, KubeCostLine } from '../domain/kube-usage.js';
 import { leftOutNote } from '../domain/left-out-currencies.js';
+import { unratedSplitNote } from '../checks/kubernetes/priced-node-days.js';
 import { cents } from '../checks/review/allocate.js';
 import type { SpendReport } from '../domain/spend-report.js';
 import type { SpendBasis, SpendTotal } from '../domain/spend-totals.js';
@@ -116,7 +117,7 @@ async function kubeSpendReport(
           `${cost.podSplitNodeDays} node-day(s) split over pods by the bill itself (AWS split cost allocation data); the rest by burnrate's GPU samples.`,
         ]
       : []),
-    ...(leftOut ? [leftOut] : []),
+    ...[unratedSplitNote(cost.unrated, cost.currency), leftOut].filter((note) => note !== null),
   ];
   return {
     period,

@@ -18,9 +18,11 @@
 // import), its pod split or the usage (a sample) of those days changes.
 
 import { isWorkloadShare, shareNodeDays, type BilledNodeDay, type BilledPodDay } from '../checks/kubernetes/node-day-shares.js';
-import { convert, withBillRates, type FxRates } from '../domain/fx.js';
+import { priceNodeDays, type NodeBillAmount, type PodBillAmount } from '../checks/kubernetes/priced-node-days.js';
+import { withBillRates, type FxRates } from '../domain/fx.js';
 import type { KubeUsageRow } from '../domain/kube-usage.js';
 import { readBillRates } from './bill-rates.js';
+import { movesAtRates, spansAtOtherRates } from './kube-attribution-rates.js';
 import { SPEND_AMOUNTS, SPEND_COLUMN_NAMES } from './schema.js';
 import type { InsertColumn, Session } from './session.js';
 import { rebuildTeamDays, SPEND_LOCK, type DaySpan } from './spend-team-days.js';
@@ -49,11 +51,34 @@ const MOVE_COLUMNS: readonly InsertColumn[] = [
 /** A bill line of a node: its copied columns then its amounts, in MOVE_COLUMNS order after the first five. */
 type NodeLine = unknown[];
 
-/** After the bill, its pod split or the usage of a span changed: the moves made anew, the team days summed again. */
+/**
+ * After the bill, its pod split or the usage of a span changed: the moves made anew, the team days
+ * summed again. Moves made at other rates than `fx` are made anew first (kube-attribution-rates.ts):
+ * every move is at one set of rates, the ones every figure converts at when it is read.
+ */
 export async function rederiveSpend(tx: Session, span: DaySpan | null, fx: FxRates): Promise<void> {
   if (!span) return;
-  await attributeKubeCost(tx, span, fx);
-  await rebuildTeamDays(tx, span);
+  await tx.lock(SPEND_LOCK);
+  await remakeMoves(tx, [...(await spansAtOtherRates(tx, fx)), span], fx);
+}
+
+/**
+ * On opening the store with burnrate.yml's rates, before its first read: moves made at other rates
+ * (the file's rates changed since) made anew at these, in one transaction; nothing when they are the same.
+ */
+export async function attributeAtRates(db: Session, fx: FxRates): Promise<void> {
+  if (await movesAtRates(db, fx)) return;
+  await db.transaction(async (tx) => {
+    await tx.lock(SPEND_LOCK);
+    await remakeMoves(tx, await spansAtOtherRates(tx, fx), fx);
+  });
+}
+
+async function remakeMoves(tx: Session, spans: readonly DaySpan[], fx: FxRates): Promise<void> {
+  for (const span of spans) {
+    await attributeKubeCost(tx, span, fx);
+    await rebuildTeamDays(tx, span);
+  }
 }
 
 /** Rebuilds the moves of Kubernetes node cost to workloads' teams over a span. Runs inside the caller's transaction. */
@@ -96,17 +121,14 @@ function scaled(rest: NodeLine, factor: number): unknown[] {
   return rest.map((v, i) => (i < amounts || v === null ? v : Number(v) * factor));
 }
 
-/** An amount's currency and the billing period whose rate converts it. */
-interface Priced {
-  currency: string;
-  period: string;
-}
-
-interface BillLines extends Priced {
+interface BillLines {
   /** team, owner_tag, resource_id, resource_name */
   head: unknown[];
   /** COPIED then SPEND_AMOUNTS */
   rest: NodeLine;
+  /** The line's currency and the billing period whose rate converts it. */
+  currency: string;
+  period: string;
 }
 
 /** The bill lines of the sampled nodes over the span, per `node|day`. */
@@ -130,12 +152,10 @@ async function nodeLines(tx: Session, span: DaySpan): Promise<Map<string, BillLi
 }
 
 /**
- * What the bill charged each node-day (effective cost, hours counted) and its pods' split, in one
- * currency per node-day: its first bill line's. A node-day billed in two currencies, or split in
- * another than it was billed in, has its other amounts converted at their billing period's rate, by
- * the one conversion every surface uses (burnrate.yml's rates, completed with the bills' own), so
- * that its shares are fractions of one amount. One with an amount no rate converts keeps burnrate's
- * estimate: a fraction of part of its cost would move the wrong amount.
+ * What the bill charged each node-day and its pods' split, by the one rule `spend --by workload`
+ * reads too (priceNodeDays): each node-day's amounts in one currency, at their billing period's
+ * rate (burnrate.yml's, completed with the bills' own); a node-day with an amount no rate converts
+ * keeps burnrate's estimate.
  */
 async function billedNodeDays(
   tx: Session,
@@ -145,39 +165,25 @@ async function billedNodeDays(
 ): Promise<{ billed: BilledNodeDay[]; pods: BilledPodDay[] }> {
   const effectiveAt = COPIED.length + SPEND_AMOUNTS.indexOf('effective');
   const hoursAt = COPIED.length + SPEND_AMOUNTS.indexOf('usage_hours');
-  const split = await tx.rows<BilledPodDay & Priced>(
+  const pods = await tx.rows<PodBillAmount>(
     `SELECT day, node_instance_id AS "nodeInstanceId", namespace, pod, currency, billing_period AS period, sum(split_cost) AS cost
      FROM kube_split_costs WHERE day >= ? AND day <= ? GROUP BY day, node_instance_id, namespace, pod, currency, billing_period`,
     [span.first, span.last],
   );
-  const podsOf = new Map<string, (BilledPodDay & Priced)[]>();
-  for (const p of split) {
-    const key = `${p.nodeInstanceId}|${p.day}`;
-    podsOf.set(key, [...(podsOf.get(key) ?? []), { ...p, cost: Number(p.cost) }]);
-  }
-  // The bills' own rates are read only when some node-day needs them (most clusters bill in one currency).
-  let rates: FxRates | undefined;
-  const billed: BilledNodeDay[] = [];
-  const pods: BilledPodDay[] = [];
-  for (const [key, ofDay] of lines) {
+  const amounts: NodeBillAmount[] = [...lines].flatMap(([key, ofDay]) => {
     const [nodeInstanceId, day] = key.split('|') as [string, string];
-    const ofPods = podsOf.get(key) ?? [];
-    const to = ofDay[0]!.currency;
-    const oneCurrency = [...ofDay, ...ofPods].every((a) => a.currency === to);
-    const at = oneCurrency ? fx : (rates ??= withBillRates(fx, await readBillRates(tx)));
-    const lineCosts = ofDay.map((l) => convert(Number(l.rest[effectiveAt]), l.currency, to, at, l.period));
-    const podCosts = ofPods.map((p) => convert(p.cost, p.currency, to, at, p.period));
-    const counted = ofDay.filter((l) => l.rest[hoursAt] !== null);
-    billed.push({
+    return ofDay.map(({ rest, currency, period }) => ({
       nodeInstanceId,
       day,
-      cost: lineCosts.reduce<number>((sum, c) => sum + (c ?? 0), 0),
-      hours: counted.length ? counted.reduce((sum, l) => sum + Number(l.rest[hoursAt]), 0) : null,
-    });
-    if ([...lineCosts, ...podCosts].every((c) => c !== null))
-      ofPods.forEach((p, i) =>
-        pods.push({ nodeInstanceId: p.nodeInstanceId, day: p.day, namespace: p.namespace, pod: p.pod, cost: podCosts[i]! }),
-      );
-  }
-  return { billed, pods };
+      currency,
+      period,
+      cost: Number(rest[effectiveAt]),
+      hours: rest[hoursAt] === null ? null : Number(rest[hoursAt]),
+    }));
+  });
+  const split = pods.map((p) => ({ ...p, cost: Number(p.cost) }));
+  // The bills' own rates are read only when some amount needs them (most clusters bill in one currency).
+  const currencies = new Set([...amounts, ...split].map((a) => a.currency));
+  const rates = currencies.size > 1 ? withBillRates(fx, await readBillRates(tx)) : fx;
+  return priceNodeDays(amounts, split, rates);
 }

@@ -88,6 +88,13 @@ export const MIGRATIONS: readonly Migration[] = [
     CREATE UNIQUE INDEX action_proposals_once ON action_proposals (subject, action);
     `,
   },
+  {
+    // burnrate.yml's exchange rates the moves of Kubernetes node cost to teams were made with (one
+    // row): a store opened with other rates makes anew the moves of node-days billed in several
+    // currencies (kube-attribution-rates.ts).
+    key: '0007-kube-attribution-rates',
+    sql: `CREATE TABLE kube_attribution_rates (id integer PRIMARY KEY CHECK (id = 1), rates text NOT NULL);`,
+  },
 ];
 
 /**

@@ -36,15 +36,25 @@ export interface KubeSplitSurfaces {
   now: string;
 }
 
-/** Imports `bill` (with `split`, over `billingPeriods`) and records `usage` before the file's tests; the bill's data runs through `now`'s day. */
+/**
+ * Imports `bill` (with `split`, over `billingPeriods`) and records `usage` before the file's tests;
+ * the bill's data runs through `now`'s day. With `importedWith`, they are imported by a store opened
+ * with that earlier burnrate.yml, which is then re-opened with `config` (its rates changed since).
+ */
 export function kubeSplitSurfaces(
   config: Record<string, unknown>,
   now: string,
-  data: { billingPeriods: string[]; bill: SpendRow[]; split: KubeSplitCost[]; usage: KubeUsageRow[] },
+  data: {
+    billingPeriods: string[];
+    bill: SpendRow[];
+    split: KubeSplitCost[];
+    usage: KubeUsageRow[];
+    importedWith?: Record<string, unknown>;
+  },
 ): KubeSplitSurfaces {
   const cwd = workDir();
   const db = join(cwd, 'burnrate.db');
-  const { deps } = testDeps(config, now, db);
+  const { deps } = testDeps(data.importedWith ?? config, now, db);
   const through = `${now.slice(0, 10)}T00:00:00Z`;
   beforeAll(async () => {
     writeFileSync(join(cwd, 'burnrate.yml'), JSON.stringify(config));
@@ -52,6 +62,11 @@ export function kubeSplitSurfaces(
       { scope: { source: 'cur', billingPeriods: data.billingPeriods }, rows: data.bill, podSplits: data.split, dataThrough: through },
     ]);
     await deps.store.kubeUsage.record('prod', new Date(through), data.usage, []);
+    if (!data.importedWith) return;
+    await deps.store.close();
+    Object.assign(deps, testDeps(config, now, db).deps);
+    // The CLI below runs in this process: the re-opened store's own work on opening is done first.
+    await deps.store.ready();
   });
   afterAll(() => deps.store.close());
   return { deps, cwd, db, now };

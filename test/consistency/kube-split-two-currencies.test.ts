@@ -11,20 +11,23 @@ import { expectMonthAgrees, expectMonthToDateAgrees, kubeSplitSurfaces, nodeBill
 // allocation data) is partly in yen too, over two months whose yen rates (burnrate.yml's, dated per
 // billing period) differ. The bill's split is the workloads' cost on every surface, like a node billed
 // in one currency: each amount converted at its own month's rate. Written here by hand; expected
-// figures are plain sums over these rows (amount × that month's rate), never burnrate's output.
+// figures are plain sums over these rows (amount × that month's rate), never burnrate's output. A
+// rate changed in burnrate.yml after the import is every surface's from the first read.
 
 const NOW = '2026-12-10T09:00:00Z';
 const DAYS = daysOf({ start: '2026-11-01', end: '2026-12-10' });
 const NODE = 'i-0c0000000000000c3';
-/** USD per yen, burnrate.yml's rate of each billing period. */
-const RATE: Readonly<Record<string, number>> = { '2026-11': 0.0067, '2026-12': 0.0065 };
+/** USD per yen of each billing period: burnrate.yml's rates. */
+type Rates = Readonly<Record<string, number>>;
+const RATE: Rates = { '2026-11': 0.0067, '2026-12': 0.0065 };
 const TRAINER = 'prod/cv/Deployment/trainer';
 const EVAL = 'prod/ml/StatefulSet/eval';
 
-const CONFIG = {
+const configAt = (rate: Rates) => ({
   ...TEAMS,
-  fx: { base: 'USD', periods: { '2026-11': { JPY: RATE['2026-11'] }, '2026-12': { JPY: RATE['2026-12'] } } },
-};
+  fx: { base: 'USD', periods: { '2026-11': { JPY: rate['2026-11'] }, '2026-12': { JPY: rate['2026-12'] } } },
+});
+const CONFIG = configAt(RATE);
 
 /** The node's bill each day: its instance hours in dollars, a second charge of it in yen. */
 const BILL: SpendRow[] = DAYS.flatMap((day) => [
@@ -69,19 +72,19 @@ const SPLIT: KubeSplitCost[] = DAYS.flatMap((day) => [
 const within = (start: string, end: string) => (r: { day: string }) => r.day >= start && r.day < end;
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 /** An amount in dollars at its billing period's rate. */
-const usd = (amount: number, currency: string, period: string) => (currency === 'JPY' ? amount * RATE[period]! : amount);
+const usd = (amount: number, currency: string, period: string, rate: Rates) => (currency === 'JPY' ? amount * rate[period]! : amount);
 /** A plain sum, in dollars, of the split rows of namespace `ns` whose pod matches. */
-const podSum = (start: string, end: string, ns: string, pod: RegExp) =>
+const podSum = (start: string, end: string, ns: string, pod: RegExp, rate = RATE) =>
   sum(
     SPLIT.filter((r) => within(start, end)(r) && r.namespace === ns && pod.test(r.pod)).map((r) =>
-      usd(r.splitCost, r.currency, r.billingPeriod),
+      usd(r.splitCost, r.currency, r.billingPeriod, rate),
     ),
   );
-const expected = (team: string, start: string, end: string): number => {
-  if (team === 'vision') return podSum(start, end, 'cv', /^trainer-/);
-  if (team === 'ml') return podSum(start, end, 'ml', /./);
-  const bill = sum(BILL.filter(within(start, end)).map((r) => usd(r.effective, r.currency, r.billingPeriod)));
-  return bill - expected('vision', start, end) - expected('ml', start, end);
+const expected = (team: string, start: string, end: string, rate = RATE): number => {
+  if (team === 'vision') return podSum(start, end, 'cv', /^trainer-/, rate);
+  if (team === 'ml') return podSum(start, end, 'ml', /./, rate);
+  const bill = sum(BILL.filter(within(start, end)).map((r) => usd(r.effective, r.currency, r.billingPeriod, rate)));
+  return bill - expected('vision', start, end, rate) - expected('ml', start, end, rate);
 };
 
 describe("a node-day billed in two currencies is split by the bill's pod split on every surface", () => {
@@ -112,5 +115,34 @@ describe("a node-day billed in two currencies is split by the bill's pod split o
     const end = '2026-12-10';
     close(expected('ml', start, end), 9 * (4500 * 0.0065 + 9.25));
     await expectMonthToDateAgrees(surfaces, ['vision', 'ml', 'platform'], (team) => expected(team, start, end));
+  });
+});
+
+/** burnrate.yml's yen rates after a change made once the bill was imported. */
+const CHANGED: Rates = { '2026-11': 0.005, '2026-12': 0.008 };
+
+describe("a rate changed in burnrate.yml after the import is every surface's rate from the first read", () => {
+  const surfaces = kubeSplitSurfaces(configAt(CHANGED), NOW, {
+    billingPeriods: ['2026-11', '2026-12'],
+    bill: BILL,
+    split: SPLIT,
+    usage: USAGE,
+    importedWith: CONFIG,
+  });
+
+  it("last month: team spend, its JSON, spend --by workload, the review's figures and showback at the changed rate", async () => {
+    const { start, end } = monthOf('2026-11-01');
+    const want = (team: string) => expected(team, start, end, CHANGED);
+    close(want('ml'), 30 * (4500 * 0.005 + 9.25));
+
+    const workloads = await workloadRows(surfaces, '2026-11');
+    close(workloads.find((r) => r.key === 'cv/Deployment/trainer')?.effective, podSum(start, end, 'cv', /^trainer-/, CHANGED));
+    close(workloads.find((r) => r.key === 'ml/StatefulSet/eval')?.effective, podSum(start, end, 'ml', /^eval-/, CHANGED));
+    await expectMonthAgrees(surfaces, '2026-11', ['vision', 'ml', 'platform'], want);
+  });
+
+  it('this month so far: team spend, the budget listing and the gauges /metrics reads at the changed rate', async () => {
+    const { start } = monthOf('2026-12-01');
+    await expectMonthToDateAgrees(surfaces, ['vision', 'ml', 'platform'], (team) => expected(team, start, '2026-12-10', CHANGED));
   });
 });
