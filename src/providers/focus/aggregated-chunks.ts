@@ -2,9 +2,11 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { SpendRow } from '../../domain/spend.js';
 import type { PullContext } from '../../ports/pull-context.js';
 import { spendRowOf, type AggregatedSpendRow } from '../aggregated-spend-row.js';
+import { TEXT_COLUMNS } from './focus-sql.js';
 
 // The aggregation's result read chunk by chunk (DuckDB's 2,048 rows at a time), each row turned
-// into its SpendRow once: no table of DuckDB values, no row object per result row, no copy of it.
+// into its SpendRow once: no table of DuckDB values, no row object per result row, no copy of it;
+// a row's texts arrive as one JSON array (focus-sql.ts TEXT_COLUMNS).
 // What validation and the batch's scope need (problem counts, periods, accounts, freshness) is
 // tallied on the way.
 
@@ -52,6 +54,8 @@ export async function readAggregatedSpend(
   const result = await connection.stream(sql);
   whenGrouped();
   const names = result.columnNames();
+  const textsAt = names.indexOf('texts');
+  const numbers = names.map((name, at) => ({ name, at })).filter((c) => c.at !== textsAt);
   const out: AggregatedSpend = {
     rows: [],
     problems: 0,
@@ -68,11 +72,13 @@ export async function readAggregatedSpend(
   for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
-    // The query returns only VARCHAR and DOUBLE columns, whose DuckDB values are JS strings and numbers.
-    const columns = chunk.getColumnsObject(names) as Record<string, unknown[]>;
-    const columnList = names.map((name) => columns[name]!);
+    // Besides the texts, the query returns only INTEGER and DOUBLE columns, whose DuckDB values are JS numbers.
+    const texts = chunk.getColumnVector(textsAt);
+    const vectors = numbers.map((c) => chunk.getColumnVector(c.at));
     for (let r = 0; r < chunk.rowCount; r++) {
-      for (let c = 0; c < names.length; c++) view[names[c]!] = columnList[c]![r];
+      const text = JSON.parse(texts.getItem(r) as string) as (string | null)[];
+      for (let c = 0; c < TEXT_COLUMNS.length; c++) view[TEXT_COLUMNS[c]!] = text[c];
+      for (let c = 0; c < numbers.length; c++) view[numbers[c]!.name] = vectors[c]!.getItem(r);
       const row = view as unknown as AggregatedRow;
       out.problems += row.bad_billed + row.bad_effective + row.bad_charge_start + row.bad_billing_start + row.bad_currency;
       out.overCeiling += row.over_ceiling;
