@@ -197,6 +197,19 @@ describe('readFocusFiles: aggregation', () => {
     ]);
   });
 
+  it('keeps texts as written: quotes, backslashes, line breaks, accents and emoji in names, ids and tags', async () => {
+    const service = 'Café "GPU" \\ Service\nline two';
+    const resource = 'i-ü\\"0abc 🚀';
+    const owner = 'Ré\\search "🧪"';
+    const file = writeFocusCsv(tmp.path('texts.csv'), [
+      { ServiceName: service, ResourceId: resource, Tags: JSON.stringify({ team: owner }), SubAccountId: 'ácct\t"1"' },
+    ]);
+    const batch = await readFocusFiles([file], pullContext());
+    expect(batch.rows).toEqual([
+      expect.objectContaining({ service, resourceId: resource, ownerTag: owner, subAccount: 'ácct\t"1"', day: '2026-10-01' }),
+    ]);
+  });
+
   it('reports progress up to the total', async () => {
     const file = writeFocusCsv(tmp.path('progress.csv'), [{}]);
     const calls: [number, number][] = [];
