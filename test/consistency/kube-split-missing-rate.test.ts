@@ -5,7 +5,7 @@ import type { SpendRow } from '../../src/domain/spend.js';
 import { spendRow } from '../support/deps.js';
 import { cli } from '../support/run-cli.js';
 import { expectClose as close } from '../support/yen-bill.js';
-import { expectMonthAgrees, kubeSplitSurfaces, nodeBillRow, TEAMS } from './kube-split-surfaces.js';
+import { expectMonthAgrees, halfDayHeld, kubeSplitSurfaces, nodeBillRow, podSplitRow, TEAMS } from './kube-split-surfaces.js';
 
 // A Kubernetes node billed in dollars plus a second charge: in euros on the first ten days of
 // November, in yen after. burnrate.yml has a yen rate and no euro rate (nor does the bill). A
@@ -32,31 +32,13 @@ const BILL: SpendRow[] = DAYS.flatMap((day) => [
   { ...spendRow('platform', day, other(day) === 'EUR' ? 40 : 6000), resourceId: NODE, currency: other(day) },
 ]);
 
-const usage = (day: string, workload: string, team: string): KubeUsageRow => ({
-  day,
-  cluster: 'prod',
-  node: 'ip-10-0-1-4',
-  nodeInstanceId: NODE,
-  nodeHourly: 40,
-  namespace: workload.split('/')[1]!,
-  workload,
-  team,
-  nodeHours: 12,
-});
+const usage = (day: string, workload: string, team: string) => halfDayHeld('ip-10-0-1-4', NODE, day, workload, team);
 
 /** burnrate's samples: 12 of the bill's 24 hours each. */
 const USAGE: KubeUsageRow[] = DAYS.flatMap((day) => [usage(day, TRAINER, 'vision'), usage(day, EVAL, 'ml')]);
 
-const split = (day: string, namespace: string, pod: string, currency: string, splitCost: number): KubeSplitCost => ({
-  day,
-  nodeInstanceId: NODE,
-  cluster: 'prod',
-  namespace,
-  pod,
-  billingPeriod: day.slice(0, 7),
-  currency,
-  splitCost,
-});
+const split = (day: string, namespace: string, pod: string, currency: string, splitCost: number) =>
+  podSplitRow(NODE, day, namespace, pod, currency, splitCost);
 
 /** The bill's pod split: part in dollars, part in the day's second currency. */
 const SPLIT: KubeSplitCost[] = DAYS.flatMap((day) => [

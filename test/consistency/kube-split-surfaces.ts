@@ -79,6 +79,29 @@ export const nodeBillRow = (team: string, day: string, node: string, amount: num
   usageHours: 24,
 });
 
+/** A day of burnrate's samples of a node in cluster prod (`host`, instance `nodeInstanceId`): `workload` held it 12 hours. */
+export const halfDayHeld = (host: string, nodeInstanceId: string, day: string, workload: string, team: string): KubeUsageRow => ({
+  day,
+  cluster: 'prod',
+  node: host,
+  nodeInstanceId,
+  nodeHourly: 40,
+  namespace: workload.split('/')[1]!,
+  workload,
+  team,
+  nodeHours: 12,
+});
+
+/** One pod's amount of the bill's pod split of a node in cluster prod, one day. */
+export const podSplitRow = (
+  nodeInstanceId: string,
+  day: string,
+  namespace: string,
+  pod: string,
+  currency: string,
+  splitCost: number,
+): KubeSplitCost => ({ day, nodeInstanceId, cluster: 'prod', namespace, pod, billingPeriod: day.slice(0, 7), currency, splitCost });
+
 /** `spend --by workload --json` of a month, as the CLI answers it. */
 export async function workloadRows(s: KubeSplitSurfaces, month: string): Promise<{ key: string; effective: number; basis: string }[]> {
   const out = (await cli(['spend', '--db', s.db, '--by', 'workload', '--period', month, '--json'], { cwd: s.cwd, now: s.now })).out;

@@ -5,7 +5,16 @@ import type { SpendRow } from '../../src/domain/spend.js';
 import { loadResourceCosts } from '../../src/snapshots/resource-lines.js';
 import { spendRow } from '../support/deps.js';
 import { expectClose as close } from '../support/yen-bill.js';
-import { expectMonthAgrees, expectMonthToDateAgrees, kubeSplitSurfaces, nodeBillRow, TEAMS, workloadRows } from './kube-split-surfaces.js';
+import {
+  expectMonthAgrees,
+  expectMonthToDateAgrees,
+  halfDayHeld,
+  kubeSplitSurfaces,
+  nodeBillRow,
+  podSplitRow,
+  TEAMS,
+  workloadRows,
+} from './kube-split-surfaces.js';
 
 // A Kubernetes node billed partly in dollars and partly in yen, whose pod split (AWS split cost
 // allocation data) is partly in yen too, over two months whose yen rates (burnrate.yml's, dated per
@@ -35,31 +44,13 @@ const BILL: SpendRow[] = DAYS.flatMap((day) => [
   { ...spendRow('platform', day, 6000), resourceId: NODE, currency: 'JPY' },
 ]);
 
-const usage = (day: string, workload: string, team: string): KubeUsageRow => ({
-  day,
-  cluster: 'prod',
-  node: 'ip-10-0-1-3',
-  nodeInstanceId: NODE,
-  nodeHourly: 40,
-  namespace: workload.split('/')[1]!,
-  workload,
-  team,
-  nodeHours: 12,
-});
+const usage = (day: string, workload: string, team: string) => halfDayHeld('ip-10-0-1-3', NODE, day, workload, team);
 
 /** burnrate's samples: half the node each, which the bill's split overrules. */
 const USAGE: KubeUsageRow[] = DAYS.flatMap((day) => [usage(day, TRAINER, 'vision'), usage(day, EVAL, 'ml')]);
 
-const split = (day: string, namespace: string, pod: string, currency: string, splitCost: number): KubeSplitCost => ({
-  day,
-  nodeInstanceId: NODE,
-  cluster: 'prod',
-  namespace,
-  pod,
-  billingPeriod: day.slice(0, 7),
-  currency,
-  splitCost,
-});
+const split = (day: string, namespace: string, pod: string, currency: string, splitCost: number) =>
+  podSplitRow(NODE, day, namespace, pod, currency, splitCost);
 
 /** The bill's pod split of the node, in both currencies. */
 const SPLIT: KubeSplitCost[] = DAYS.flatMap((day) => [
