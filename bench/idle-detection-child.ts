@@ -15,9 +15,17 @@ export interface IdleChildResult {
   samples: number;
   /**
    * Per run, summed over batches, generation excluded: detection of each batch in one call (the
-   * path idleFindings takes), detection one series per call, and the floor scan.
+   * path idleFindings takes), detection one series per call, and the floor scan; wall time, and
+   * (`cpu`) the process's CPU time over the same stretches, which time taken by other processes on
+   * a loaded machine does not inflate.
    */
-  runs: { detectMs: number; singleMs: number; floorMs: number; generateMs: number }[];
+  runs: {
+    detectMs: number;
+    singleMs: number;
+    floorMs: number;
+    generateMs: number;
+    cpu: { detectMs: number; singleMs: number; floorMs: number };
+  }[];
   intervals: { idle: number; stalled: number; unknown: number };
   underThreshold: number;
   startRssMb: number;
@@ -96,6 +104,7 @@ const ORDERS = [
 for (let run = 0; run < runs; run++) {
   const tally = { idle: 0, stalled: 0, unknown: 0 };
   const ms = { detect: 0, single: 0, floor: 0 };
+  const cpuMs = { detect: 0, single: 0, floor: 0 };
   let [generateMs, under, singly] = [0, 0, 0];
   for (let first = 0, b = 0; first < gpus; first += batch, b++) {
     const count = Math.min(batch, gpus - first);
@@ -104,21 +113,33 @@ for (let run = 0; run < runs; run++) {
     generateMs += performance.now() - generated;
     // Rotate which goes first, so none always finds the batch warmer in cache.
     for (const which of ORDERS[b % 3]!) {
-      const started = performance.now();
+      const [started, cpuStarted] = [performance.now(), cpuMsNow()];
       if (which === 'detect') detect(count, tally);
       else if (which === 'single') singly += detectSingly(count);
       else under += floor(count);
       ms[which] += performance.now() - started;
+      cpuMs[which] += cpuMsNow() - cpuStarted;
     }
   }
   if (singly !== tally.idle + tally.stalled + tally.unknown)
     throw new Error(`one at a time found ${singly} intervals, in batches ${JSON.stringify(tally)}`);
-  result.runs.push({ detectMs: ms.detect, singleMs: ms.single, floorMs: ms.floor, generateMs });
+  result.runs.push({
+    detectMs: ms.detect,
+    singleMs: ms.single,
+    floorMs: ms.floor,
+    generateMs,
+    cpu: { detectMs: cpuMs.detect, singleMs: cpuMs.single, floorMs: cpuMs.floor },
+  });
   result.intervals = tally;
   result.underThreshold = under;
 }
 result.peakRssMb = rssMb();
 console.log(JSON.stringify(result));
+
+function cpuMsNow(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
 
 function rssMb(): number {
   return Math.round(process.resourceUsage().maxRSS / 1024);
