@@ -1,4 +1,4 @@
-import { parse } from 'node:querystring';
+import { parse, type ParsedUrlQuery } from 'node:querystring';
 
 /** Exactly what Bolt compares against: any other content type is parsed as JSON. */
 const FORM = 'application/x-www-form-urlencoded';
@@ -6,6 +6,14 @@ const FORM = 'application/x-www-form-urlencoded';
 export type BodyVerdict = { ok: true; body: Record<string, unknown> } | { ok: false; reason: string };
 
 type Fields = Record<string, unknown>;
+
+/** A request's form fields, parsed once: the SSL probe check and readSlackBody both read them, one after the other. */
+const forms = new WeakMap<Buffer, ParsedUrlQuery>();
+function formOf(raw: Buffer, text = raw.toString('utf8')): ParsedUrlQuery {
+  let form = forms.get(raw);
+  if (!form) forms.set(raw, (form = parse(text)));
+  return form;
+}
 
 /**
  * Parses a signed Slack request body the way Bolt's HTTPReceiver will (form fields, a form field
@@ -20,7 +28,7 @@ export function readSlackBody(raw: Buffer, contentType: string | undefined): Bod
   if (text.trim() === '') return refuse('empty body');
   let parsed: unknown;
   if (contentType === FORM) {
-    const fields = parse(text);
+    const fields = formOf(raw, text);
     if (Object.values(fields).some(Array.isArray)) return refuse('a form field is repeated');
     if (fields.payload === undefined) {
       parsed = { ...fields };
@@ -39,7 +47,7 @@ export function readSlackBody(raw: Buffer, contentType: string | undefined): Bod
 
 /** Slack's SSL probe (`ssl_check=1`, form-encoded): unsigned by design, answered 200 and never run. */
 export function isSslCheck(raw: Buffer, contentType: string | undefined): boolean {
-  return contentType === FORM && parse(raw.toString('utf8')).ssl_check === '1';
+  return contentType === FORM && formOf(raw).ssl_check === '1';
 }
 
 /** What is wrong with a parsed body, in the order Bolt's getTypeAndConversation classifies it; null when nothing. */

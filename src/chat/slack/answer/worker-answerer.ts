@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { internalErrorMessage } from '../../../../templates/private-reply.js';
@@ -7,6 +8,7 @@ import type { Reply } from '../../../ports/interaction.js';
 import { DRAIN_TIMEOUT_MS, type Answerer, type CommandRequest } from './answerer.js';
 import type { Actor } from '../../../ports/interaction.js';
 import type { AppliedBudgetChange } from '../../../domain/budget-change.js';
+import { CoresHeldElsewhere } from './cores-held-elsewhere.js';
 import { settleWithin } from './settle-within.js';
 import type { AnswerWorkerData, FromWorker, ToWorker } from './worker-protocol.js';
 
@@ -36,7 +38,8 @@ const ANSWERS_PER_WORKER = 32;
  * delivered, per worker (a flood of quick ones: at 1-3 ms an answer, under a second of work), and
  * answers no worker has taken yet, per worker (every worker already has ANSWERS_PER_WORKER going:
  * slow ones, or a worker stuck on a lock). One slow answer on a worker does not count: the worker
- * goes on with the others meanwhile.
+ * goes on with the others meanwhile. The second limit is set aside while other work holds the
+ * cores (CoresHeldElsewhere): answers then queue up to the first, which always holds.
  */
 export const ANSWER_LIMITS = { waitingPerWorker: 256, queuedPerWorker: ANSWERS_PER_WORKER };
 
@@ -52,6 +55,8 @@ export interface WorkerAnswererOptions {
   script?: URL;
   /** ANSWER_LIMITS unless given. */
   limits?: Partial<typeof ANSWER_LIMITS>;
+  /** Whether other work holds the cores (the answer threads' run-queue wait, burnrate's CPU) unless given. */
+  coresHeld?: CoresHeldElsewhere;
   /** The role groups as the main thread's directories say now, sent with each request. */
   groups?: () => Record<string, readonly string[]>;
   /** A budget a worker's command changed: announced by the main thread. */
@@ -92,9 +97,12 @@ export class WorkerAnswerer implements Answerer {
   private turnedAway: number | null = null;
 
   private readonly limits: typeof ANSWER_LIMITS;
+  /** Whether answers wait lately for cores other work holds, rather than for burnrate's own. */
+  private readonly coresHeld: CoresHeldElsewhere;
 
   constructor(private readonly options: WorkerAnswererOptions) {
     this.limits = { ...ANSWER_LIMITS, ...options.limits };
+    this.coresHeld = options.coresHeld ?? new CoresHeldElsewhere(Math.min(availableParallelism(), options.size + 1));
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
   }
 
@@ -126,9 +134,10 @@ export class WorkerAnswerer implements Answerer {
   accepting(): boolean {
     // Answered in process (see answer()): nothing queues here.
     if (this.inProcess()) return true;
+    this.coresHeld.look(this.osThreadIds);
     const behind =
       this.inFlight >= this.limits.waitingPerWorker * this.slots.length ||
-      this.queue.length >= this.limits.queuedPerWorker * this.slots.length;
+      (this.queue.length >= this.limits.queuedPerWorker * this.slots.length && !this.coresHeld.now());
     // One line when answers fall behind and one when they catch up, however many commands come in between.
     if (behind && this.turnedAway === null) {
       this.turnedAway = 0;
