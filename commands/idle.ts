@@ -18,6 +18,7 @@ export const idleCommand: CommandSpec = {
       result.findings.filter((f) => f.state !== 'resolved'),
       teams.length === 1 ? teams[0]! : 'your teams',
       result.noMetrics,
+      result.unavailable,
     );
   },
 };

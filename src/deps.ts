@@ -3,7 +3,7 @@ import type { InstanceActionPort } from './ports/instance-port.js';
 import type { SpotPorts } from './ports/spot-port.js';
 import type { WorkloadPort } from './ports/workload-port.js';
 import type { ClusterRead } from './ports/cluster-read.js';
-import type { GpuInstance } from './domain/gpu-inventory.js';
+import type { InventoryRead } from './domain/inventory-read.js';
 import type { GpuMetricsSource } from './ports/gpu-metrics-source.js';
 import type { Config } from './config/schema.js';
 import type { ChatPort } from './ports/chat-port.js';
@@ -45,7 +45,8 @@ export interface Deps {
 
 export interface GpuDeps {
   metrics: GpuMetricsSource[];
-  inventory: () => Promise<GpuInstance[]>;
+  /** The GPU machines of every source that answered, and the sources that did not (their machines unknown, not gone). */
+  inventory: () => Promise<InventoryRead>;
   instances: InstanceActionPort;
   /** Launch-template changes for spot migrations, per instance's source and region; absent where no provider supports them. */
   spot?: SpotPorts;

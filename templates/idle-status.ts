@@ -1,5 +1,6 @@
 import { instanceLabel, unpriced, type GpuFinding, type UnmeteredGpu } from '../src/domain/gpu-finding.js';
 import { formatMoney } from '../src/domain/money.js';
+import type { UnreadInventory } from '../src/domain/inventory-read.js';
 import type { Block, Message } from './message.js';
 
 const money = (n: number) => formatMoney(n, 'USD');
@@ -8,8 +9,13 @@ const money = (n: number) => formatMoney(n, 'USD');
  * The answer to `idle`: current idle GPU instances, with how long and what they cost, and the GPU
  * instances that sent no metrics at all (nothing says whether they work).
  */
-export function idleStatus(findings: readonly GpuFinding[], scope: string, noMetrics: readonly UnmeteredGpu[] = []): Message {
-  const silent = noMetricsBlocks(noMetrics);
+export function idleStatus(
+  findings: readonly GpuFinding[],
+  scope: string,
+  noMetrics: readonly UnmeteredGpu[] = [],
+  unavailable: readonly UnreadInventory[] = [],
+): Message {
+  const silent = [...unreadBlocks(unavailable), ...noMetricsBlocks(noMetrics)];
   if (findings.length === 0) {
     const text = `No idle GPUs for ${scope} right now.`;
     return { summary: text, blocks: [{ type: 'text', text }, ...silent] };
@@ -45,6 +51,15 @@ export function idleStatus(findings: readonly GpuFinding[], scope: string, noMet
       ...silent,
     ],
   };
+}
+
+/** Which inventory sources could not be read, and why: their machines are not in the answer, and their alerts wait. */
+function unreadBlocks(unavailable: readonly UnreadInventory[]): Block[] {
+  if (unavailable.length === 0) return [];
+  return [
+    ...unavailable.map((u): Block => ({ type: 'text', text: `**Not checked**: GPU inventory ${u.source} could not be read: ${u.error}` })),
+    { type: 'context', text: 'Its machines are unknown until it answers: their open idle alerts stay as they were.' },
+  ];
 }
 
 /** "No GPU metrics: 2 instances ($12.34 per hour)", with each one; nothing when every GPU reports. */

@@ -44,7 +44,7 @@ export const spotRevertAction = defineAction({
         'It may come from another installation or a reset database; nothing was changed.',
       );
     const inventory = await deps.gpu?.inventory();
-    return { migration, label: inventory?.find((i) => i.instanceId === migration.instanceId)?.name ?? migration.instanceId };
+    return { migration, label: inventory?.instances.find((i) => i.instanceId === migration.instanceId)?.name ?? migration.instanceId };
   },
   subject: ({ migration }) => ({ subject: `spot-migration:${migration.id}` }),
   async authorize({ deps, interaction }, { migration, label }) {

@@ -1,5 +1,8 @@
 import type { Config } from '../config/schema.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
+import type { InventoryRead, UnreadInventory } from '../domain/inventory-read.js';
+import { isBurnrateError } from '../domain/errors.js';
+import { inventorySourceName, type InventorySource } from './inventory-source.js';
 import type { GpuMetricsSource } from '../ports/gpu-metrics-source.js';
 import type { InstanceActionPort } from '../ports/instance-port.js';
 import type { SpotMigrationPort } from '../ports/spot-port.js';
@@ -10,7 +13,8 @@ import type { Provider, ProviderGpu } from './provider.js';
 /** The GPU parts `gpu.metrics` and `gpu.inventory` describe, every provider's together. */
 export interface ConfiguredGpu {
   metrics: GpuMetricsSource[];
-  inventory(): Promise<GpuInstance[]>;
+  /** Every source's machines, each read on its own: one that fails is named in `unavailable`, the others' machines are listed. */
+  inventory(): Promise<InventoryRead>;
   /** The port that stops this instance (its provider and region), from the latest inventory. */
   portOf(instance: GpuInstance): InstanceActionPort | undefined;
   /** The port that moves this instance's launch template to spot: its provider's, in its region. */
@@ -55,9 +59,11 @@ export async function buildConfiguredGpu(
   };
   return {
     metrics: metrics.map(metricsOf),
-    inventory: () => {
-      const machines = Promise.all(all.map((gpu) => gpu.machines?.() ?? [])).then((lists) => lists.flat());
-      return all.reduce((listed, gpu) => gpu.overlay?.(listed) ?? listed, machines);
+    inventory: async () => {
+      const reads = Promise.all(all.flatMap((gpu) => gpu.inventories ?? []).map(readSource));
+      const machines = reads.then((settled) => settled.flatMap((r) => ('instances' in r ? r.instances : [])));
+      const [instances, settled] = await Promise.all([all.reduce((listed, gpu) => gpu.overlay?.(listed) ?? listed, machines), reads]);
+      return { instances, unavailable: settled.flatMap((r) => ('unread' in r ? [r.unread] : [])) };
     },
     portOf: (instance) => first((gpu) => gpu.portOf?.(instance)),
     spotPortOf: (instance) => first((gpu) => gpu.spotPortOf?.(instance)),
@@ -65,4 +71,18 @@ export async function buildConfiguredGpu(
     workloads: first((gpu) => gpu.workloads),
     clusters: async () => (await Promise.all(all.map((gpu) => gpu.clusters?.() ?? []))).flat(),
   };
+}
+
+/**
+ * One source's machines, or why it could not be read. Each inventory explains its cloud's errors
+ * (the IAM action to allow, the credential to check; secrets already redacted by its provider's
+ * translation); anything else is a failure to answer, named as such. Retries are the clients' own.
+ */
+async function readSource(source: InventorySource): Promise<{ instances: GpuInstance[] } | { unread: UnreadInventory }> {
+  try {
+    return { instances: await source.list() };
+  } catch (error) {
+    const text = isBurnrateError(error) ? error.message : `did not answer: ${(error as Error).message}`;
+    return { unread: { source: inventorySourceName(source.entry), error: text } };
+  }
 }

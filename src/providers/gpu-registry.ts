@@ -4,6 +4,7 @@ import type { SpotMigrationPort, SpotPorts } from '../ports/spot-port.js';
 import type { Config } from '../config/schema.js';
 import type { GpuDeps } from '../deps.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
+import { unreadInventoryError, type InventoryRead } from '../domain/inventory-read.js';
 import { teamResolver } from '../domain/ownership.js';
 import { metricsSourceId } from '../config/metrics-source-id.js';
 import type { GpuMetricsSource } from '../ports/gpu-metrics-source.js';
@@ -33,22 +34,28 @@ export function buildGpuDeps(config: Config, env: NodeJS.ProcessEnv = process.en
   let loading: Promise<ConfiguredGpu> | undefined;
   const configured = () => (loading ??= import('./configured-gpu.js').then((m) => m.buildConfiguredGpu(config, tokens, PROVIDERS)));
 
-  // Where each instance of the latest inventory is stopped; refreshed on every inventory read.
+  // Where each instance of the latest inventory is stopped; refreshed on every inventory read. While
+  // a source does not answer, the ports of the machines read before are kept: they are unknown, not gone.
   let ports = new Map<string, InstanceActionPort>();
-  const inventory = async (): Promise<GpuInstance[]> => {
+  const inventory = async (): Promise<InventoryRead> => {
     const gpu = await configured();
-    const [demoList, configuredList] = await Promise.all([demo?.inventory() ?? [], gpu.inventory()]);
-    const next = new Map<string, InstanceActionPort>();
+    const [demoRead, configuredRead] = await Promise.all([demo?.inventory(), gpu.inventory()]);
+    const demoList = demoRead?.instances ?? [];
+    const next = new Map<string, InstanceActionPort>(configuredRead.unavailable.length > 0 ? ports : []);
     for (const instance of demoList) next.set(instance.instanceId, demo!.instances);
-    for (const instance of configuredList) {
+    for (const instance of configuredRead.instances) {
       const port = gpu.portOf(instance);
       if (port) next.set(instance.instanceId, port);
     }
     ports = next;
-    return [...demoList, ...configuredList];
+    return { instances: [...demoList, ...configuredRead.instances], unavailable: configuredRead.unavailable };
   };
   const locate = async (id: string) => {
-    if (!ports.has(id)) await inventory(); // not seen yet (a Stop right after a restart): read it again
+    if (ports.has(id)) return ports.get(id);
+    // Not seen yet (a Stop right after a restart): read it again. Still missing while a source does
+    // not answer, it may be that source's: refused as worth a retry, not as an unknown instance.
+    const { unavailable } = await inventory();
+    if (!ports.has(id) && unavailable.length > 0) throw unreadInventoryError(id, unavailable);
     return ports.get(id);
   };
   const metrics = config.gpu.metrics.map(
@@ -90,7 +97,7 @@ function buildDemoGpu(config: Config): FleetGpu | undefined {
   if (!fleet) return undefined;
   const gpu: FleetGpu = {
     metrics: fleet.metrics,
-    inventory: async () => fleet.list,
+    inventory: async () => ({ instances: fleet.list, unavailable: [] }),
     instances: fleet.instances,
     spot: routedSpotPorts({ port: fleet.spot, instanceIds: new Set(fleet.list.map((i) => i.instanceId)) }),
     list: fleet.list,
@@ -114,7 +121,7 @@ function withDemoCluster(gpu: FleetGpu, cluster: FleetCluster, config: Config, d
   };
   const workloadPort = new WorkloadInstancePort(cluster.workloads);
   const machines = gpu.instances;
-  const list = async () => [...gpu.list, ...workloadInstances(cluster.inventory(), context)];
+  const list = async () => ({ instances: [...gpu.list, ...workloadInstances(cluster.inventory(), context)], unavailable: [] });
   return {
     ...gpu,
     metrics: [...gpu.metrics, cluster.metrics],

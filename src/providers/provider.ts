@@ -14,6 +14,7 @@ import type { SpendSource } from '../ports/spend-source.js';
 import type { SpotMigrationPort } from '../ports/spot-port.js';
 import type { WorkloadPort } from '../ports/workload-port.js';
 import type { GoogleEndpoint } from './gcp/google-endpoint.js';
+import type { InventorySource } from './inventory-source.js';
 
 /** What one `sources` entry of burnrate.yml reads: its spend, and the budgets beside it. */
 export interface BuiltSources {
@@ -39,8 +40,8 @@ export interface SourceContext {
 export interface ProviderGpu {
   /** The metrics source of one `gpu.metrics` entry of this provider's types. */
   metrics?(entry: GpuMetricsSourceConfig): GpuMetricsSource;
-  /** The machines its `gpu.inventory` entries list. */
-  machines?(): Promise<GpuInstance[]>;
+  /** Its `gpu.inventory` entries' machines, one source each (configured-gpu.ts reads each on its own). */
+  inventories?: readonly InventorySource[];
   /**
    * Its inventory laid over everyone's machines: a cluster lists its workloads and hides the nodes
    * they run on (Kubernetes). Takes the machines as a promise so the two reads run side by side.

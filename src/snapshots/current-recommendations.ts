@@ -1,3 +1,4 @@
+import { unreadInventoryError } from '../domain/inventory-read.js';
 import { loadPriceCatalog } from '../catalog/price-catalog.js';
 import type { PriceCatalog } from '../domain/price-catalog.js';
 import { gpuUsageOf, type GpuUsage } from '../checks/recommend/gpu-usage.js';
@@ -57,9 +58,15 @@ export async function currentRecommendations(
   });
 }
 
-/** The inventory record of one instance as it is now (fresh tags), or undefined. */
+/**
+ * The inventory record of one instance as it is now (fresh tags), or undefined. Missing while an
+ * inventory source does not answer, it may be that source's: an error worth a retry says so.
+ */
 export async function currentInstance(deps: Deps, instanceId: string): Promise<GpuInstance | undefined> {
-  return (await gpuDepsOf(deps).inventory()).find((i) => i.instanceId === instanceId);
+  const { instances, unavailable } = await gpuDepsOf(deps).inventory();
+  const instance = instances.find((i) => i.instanceId === instanceId);
+  if (!instance && unavailable.length > 0) throw unreadInventoryError(instanceId, unavailable);
+  return instance;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Deps, GpuDeps } from '../deps.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
+import type { UnreadInventory } from '../domain/inventory-read.js';
 import type { GpuSeries, MetricsRange } from '../domain/gpu-metrics.js';
 import type { Period } from '../domain/period.js';
 import { BurnrateError } from '../domain/errors.js';
@@ -69,6 +70,8 @@ export interface GpuSnapshot {
    * or one the inventory never listed. The waste diagnosis finds gone instances on the bill by them.
    */
   unattributed: GpuSeries[];
+  /** Inventory sources that could not be read: their machines are unknown this time, not gone. */
+  unavailable: UnreadInventory[];
 }
 
 /**
@@ -84,7 +87,7 @@ export async function loadGpuSnapshot(
 ): Promise<GpuSnapshot> {
   const gpu = gpuDepsOf(deps);
   // The fleet's metrics are read beside the inventory; named instances' after it (their names ask the source).
-  const [inventory, owners, rates, fleet] = await Promise.all([
+  const [{ instances: inventory, unavailable }, owners, rates, fleet] = await Promise.all([
     gpu.inventory(),
     ownership === 'owners' ? deps.store.instanceOwners.list() : [],
     priced ? loadBilledRates(deps) : null,
@@ -106,5 +109,5 @@ export async function loadGpuSnapshot(
   const all = fetched.flat();
   const series = attributeSeries(instances, all, namespaces);
   const matched = new Set(series.map((s) => s.series));
-  return { window, instances, series, handedTo, unattributed: all.filter((s) => !matched.has(s)) };
+  return { window, instances, series, handedTo, unattributed: all.filter((s) => !matched.has(s)), unavailable };
 }

@@ -7,6 +7,7 @@ import type { TeamSchedule } from '../checks/idle/team-schedule.js';
 import type { Deps } from '../deps.js';
 import type { GpuFinding, UnmeteredGpu } from '../domain/gpu-finding.js';
 import type { GpuInstance } from '../domain/gpu-inventory.js';
+import { unreadInventoryError, type UnreadInventory } from '../domain/inventory-read.js';
 import { loadGpuSnapshot, type GpuSnapshot } from './gpu-snapshot.js';
 import { consoleLinksOf } from './console-links.js';
 import { metricsWindow } from './gpu-windows.js';
@@ -26,29 +27,42 @@ export async function detectIdleGpus(deps: Deps, now: Date): Promise<GpuFinding[
 /**
  * Whether one instance is idle now: the re-check of a Stop click. It reads that instance's series
  * only (where its metrics source can be asked for one machine) and no bill: the rules that decide
- * idleness need neither the fleet nor prices, and the click should not wait on them.
+ * idleness need neither the fleet nor prices, and the click should not wait on them. An instance
+ * missing while an inventory source does not answer is unknown, not busy: the click is refused as
+ * worth a retry.
  */
 export async function stillIdle(deps: Deps, instanceId: string): Promise<boolean> {
   const now = deps.clock();
   const snapshot = await loadGpuSnapshot(deps, { window: metricsWindow(deps, now), scope: { instanceIds: [instanceId] }, priced: false });
+  if (snapshot.instances.length === 0 && snapshot.unavailable.length > 0) throw unreadInventoryError(instanceId, snapshot.unavailable);
   return idleIn(deps, snapshot, now).findings.some((f) => f.instanceId === instanceId);
 }
 
 /**
  * The idle findings, and the instances of the inventory whose GPUs sent no metrics at all over the
  * window (an exporter not running, a node the scrape misses): reported, and idle findings too
- * where `gpu.idle.missing` counts missing data as idle.
+ * where `gpu.idle.missing` counts missing data as idle. The inventory sources that could not be
+ * read come with them: their machines are not judged this time.
  */
 export async function detectGpus(
   deps: Deps,
   now: Date,
-): Promise<{ findings: GpuFinding[]; unmetered: UnmeteredGpu[]; blockEnds: CapacityBlockEnd[] }> {
+): Promise<{
+  findings: GpuFinding[];
+  unmetered: UnmeteredGpu[];
+  blockEnds: CapacityBlockEnd[];
+  /** The ids of every instance the inventory listed, idle or not. */
+  listed: string[];
+  unavailable: UnreadInventory[];
+}> {
   const snapshot = await loadGpuSnapshot(deps, { window: metricsWindow(deps, now) });
   const { findings, unmetered } = idleIn(deps, snapshot, now);
   return {
     findings: await withBilledRuns(deps, await withBilledConsoleLinks(deps, findings, snapshot, now), snapshot.window.start),
     unmetered,
     blockEnds: capacityBlockEnds(snapshot.instances, now),
+    listed: snapshot.instances.map((i) => i.instanceId),
+    unavailable: snapshot.unavailable,
   };
 }
 

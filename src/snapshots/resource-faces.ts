@@ -26,10 +26,13 @@ export async function resourceFaces(
   const [costs, inventory] = await Promise.all([
     deps.store.spend.resourceCosts(period, ids),
     deps.gpu
-      ? deps.gpu.inventory().catch((error: unknown) => {
-          deps.log.warn({ err: (error as Error).message }, 'resource names: the GPU inventory could not be read; the bill names them');
-          return [];
-        })
+      ? deps.gpu.inventory().then(
+          ({ instances }) => instances,
+          (error: unknown) => {
+            deps.log.warn({ err: (error as Error).message }, 'resource names: the GPU inventory could not be read; the bill names them');
+            return [];
+          },
+        )
       : Promise.resolve([]),
   ]);
   const known = new Map<string, { name?: string; region?: string }>();

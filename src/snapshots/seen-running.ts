@@ -14,7 +14,10 @@ export async function seenRunning(deps: Deps, resourceIds: readonly string[], fr
   if (!deps.gpu || resourceIds.length === 0 || to <= from) return seen;
   const wanted = new Set(resourceIds);
   const range = { start: Math.floor(from.getTime() / 1000), end: Math.ceil(to.getTime() / 1000), stepSeconds: STEP_SECONDS };
-  const [inventory, series] = await Promise.all([deps.gpu.inventory(), Promise.all(deps.gpu.metrics.map((m) => m.fetch(range)))]);
+  const [{ instances: inventory }, series] = await Promise.all([
+    deps.gpu.inventory(),
+    Promise.all(deps.gpu.metrics.map((m) => m.fetch(range))),
+  ]);
   const times = new Map<string, Set<number>>();
   for (const { series: s, instance } of attributeSeries(inventory, series.flat(), new Map())) {
     if (!wanted.has(instance.instanceId)) continue;

@@ -14,7 +14,7 @@ async function setup() {
   config.actions.enabled = true;
   const t = testDeps(config, '2026-11-18T06:00:00Z');
   t.deps.gpu = buildGpuDeps(t.deps.config)!;
-  const fra = (await t.deps.gpu.inventory()).find((i) => i.name === 'research-train-fra')!.instanceId;
+  const fra = (await t.deps.gpu.inventory()).instances.find((i) => i.name === 'research-train-fra')!.instanceId;
   return { ...t, fra, port: (await t.deps.gpu.spot!.at('demo')) as DemoSpotPort };
 }
 

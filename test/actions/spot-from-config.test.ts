@@ -135,7 +135,7 @@ describe('spot migrations from burnrate.yml: demo and EC2 side by side, each ins
 
   it('a saving under the limit takes one approver; the us-east-1 instance goes to us-east-1, a demo instance to the demo', async () => {
     const deps = setup();
-    const demoFra = (await deps.gpu!.inventory()).find((i) => i.name === 'research-train-fra')!.instanceId;
+    const demoFra = (await deps.gpu!.inventory()).instances.find((i) => i.name === 'research-train-fra')!.instanceId;
 
     expect((await press(deps, BOB, 'spot.approve', { i: US_TRAINER })).privates).toHaveLength(0);
     expect(ec2.launchTemplates.get(US_LT)).toMatchObject({ defaultVersion: 2 });

@@ -24,7 +24,7 @@ async function setup(ownersApprove: boolean) {
   const t = testDeps(config, '2026-11-18T06:00:00Z');
   t.deps.gpu = buildGpuDeps(t.deps.config)!;
   t.deps.chat = [new ConsoleChat(t.deps.store.console, t.deps.clock, new NamedPeople(DEMO_PEOPLE))];
-  const fra = (await t.deps.gpu.inventory()).find((i) => i.name === 'research-train-fra')!.instanceId;
+  const fra = (await t.deps.gpu.inventory()).instances.find((i) => i.name === 'research-train-fra')!.instanceId;
   return { ...t, fra, port: (await t.deps.gpu.spot!.at('demo')) as DemoSpotPort };
 }
 

@@ -133,6 +133,11 @@ export class FakeEc2 {
     this.denied.add(permission);
   }
 
+  /** The caller has this permission again, e.g. after a denied `ec2:DescribeInstances`. */
+  allow(permission: `ec2:${Ec2Action}`): void {
+    this.denied.delete(permission);
+  }
+
   /** The next `times` calls, of any action, answer RequestLimitExceeded. */
   throttleNext(times: number): void {
     this.throttled += times;

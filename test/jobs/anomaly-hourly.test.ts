@@ -76,7 +76,7 @@ describe('the hourly anomaly check on GPU metrics', () => {
     const finding = run.findings[0]!;
     expect(finding.hourly).toMatchObject({ startedAt: '2026-11-20T14:00:00.000Z', through: '2026-11-20T18:00:00.000Z', hours: 4 });
     // Independent: the sweep machine's hourly rate (as the inventory lists it) for the four hours; the trainer cost the same as every day.
-    const price = (await deps.gpu!.inventory()).find((i) => i.instanceId === SWEEP)!.hourlyPrice;
+    const price = (await deps.gpu!.inventory()).instances.find((i) => i.instanceId === SWEEP)!.hourlyPrice;
     expect(finding.excess).toBeCloseTo(4 * price, 2);
     expect(finding.drivers[0]).toMatchObject({ dimension: 'resource', key: `llm-sweep-17 (${SWEEP})`, usual: 0 });
     expect(finding.drivers[0]!.amount).toBeCloseTo(4 * price, 2);

@@ -19,7 +19,7 @@ const busyMetrics = (deps: Deps) => ({
   async fetch(range: MetricsRange): Promise<GpuSeries[]> {
     const n = Math.floor((range.end - range.start) / range.stepSeconds);
     const times = Float64Array.from({ length: n }, (_, i) => range.start + i * range.stepSeconds);
-    const inventory = await deps.gpu!.inventory();
+    const inventory = (await deps.gpu!.inventory()).instances;
     return inventory.flatMap((i) =>
       Array.from({ length: i.gpuCount }, (_, g) => ({
         ref: { host: i.instanceId, gpu: String(g) },
@@ -106,7 +106,7 @@ describe('the idle-GPU check job', () => {
   it('alerts again once a Keep runs out', async () => {
     const { deps, chat, setNow } = gpuDemo();
     await runGpuCheck(deps);
-    const inventory = await deps.gpu!.inventory();
+    const inventory = (await deps.gpu!.inventory()).instances;
     for (const name of ['alice-notebook', 'research-shared-notebook']) {
       const { instanceId } = inventory.find((i) => i.name === name)!;
       await deps.store.keeps.set({ instanceId, until: new Date('2026-11-18T06:01:00Z'), byUser: ALICE, at: new Date(T) });
@@ -125,7 +125,7 @@ describe('the idle-GPU check job', () => {
     const { deps } = gpuDemo();
     expect((await runGpuCheck(deps, { dryRun: true })).findings).toHaveLength(9);
     expect(await deps.store.gpuFindings.listOpen()).toHaveLength(0);
-    const inventory = await deps.gpu!.inventory();
+    const inventory = (await deps.gpu!.inventory()).instances;
     const alice = inventory.find((i) => i.name === 'alice-notebook')!;
     await deps.store.keeps.set({ instanceId: alice.instanceId, until: new Date('2026-11-18T10:00:00Z'), byUser: ALICE, at: new Date(T) });
     const result = await runGpuCheck(deps);
@@ -195,7 +195,7 @@ describe('Stop now and Keep through the dispatcher', () => {
 
   it('audits a failed stop (a missing IAM permission) and lets it be tried again', async () => {
     const { deps } = gpuDemo((c) => (c.actions.enabled = true));
-    const inventory = await deps.gpu!.inventory();
+    const inventory = (await deps.gpu!.inventory()).instances;
     const port = new DemoInstancePort(
       inventory.map((i) => ({ id: i.instanceId, state: 'running' as const, tags: { ...i.tags } })),
       { denied: ['ec2:StopInstances'] },
@@ -226,8 +226,11 @@ describe('Stop now and Keep through the dispatcher', () => {
 
   it('refuses a protected instance with the reason', async () => {
     const { deps, port } = gpuDemo((c) => (c.actions.enabled = true));
-    const inventory = await deps.gpu!.inventory();
-    deps.gpu!.inventory = async () => inventory.map((i) => (i.name === 'alice-notebook' ? { ...i, protected: true } : i));
+    const inventory = (await deps.gpu!.inventory()).instances;
+    deps.gpu!.inventory = async () => ({
+      instances: inventory.map((i) => (i.name === 'alice-notebook' ? { ...i, protected: true } : i)),
+      unavailable: [],
+    });
     await runGpuCheck(deps);
     const reply = await press(deps, ALICE, 'instance.stop', await findingOf(deps, 'alice-notebook'));
     expect(reply.text()).toContain('Not stopped: alice-notebook is protected (burnrate:protect=true)');

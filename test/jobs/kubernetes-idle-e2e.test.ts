@@ -140,7 +140,7 @@ const g5 = () => loadPriceCatalog().priceOf('aws', 'g5.12xlarge', 'us-east-1')!;
 describe('Kubernetes workloads in the idle-GPU loop', () => {
   it('alerts idle workloads, not nodes, each at its share of its node, with its team from the namespace', async () => {
     const { deps, chat } = setup();
-    const inventory = await deps.gpu!.inventory();
+    const inventory = (await deps.gpu!.inventory()).instances;
     // The EC2 instances that are cluster nodes are not instances to stop.
     expect(inventory.map((i) => i.instanceId)).not.toContain(INSTANCE_A);
     expect(inventory.map((i) => i.instanceId)).not.toContain(INSTANCE_C);

@@ -12,7 +12,7 @@ import { CAROL } from '../support/demo-org.js';
 async function stopSweepAt(now: string) {
   const t = testDeps(demoConfig(), now);
   const gpu = buildGpuDeps(t.deps.config)!;
-  const inventory = await gpu.inventory();
+  const inventory = (await gpu.inventory()).instances;
   const port = new DemoInstancePort(inventory.map((i) => ({ id: i.instanceId, state: 'running', tags: { ...i.tags } })));
   t.deps.gpu = { ...gpu, instances: port };
   t.deps.config.actions.enabled = true;

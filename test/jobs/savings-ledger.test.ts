@@ -88,7 +88,7 @@ describe('the savings ledger', () => {
   it('records a review line answered "Right-size" with its recommended saving, until the answer changes', async () => {
     const { deps } = gpuDemo();
     // The demo's dan-notebook (a g6e.2xlarge whose GPU does little) billed $40 a day, October to 20 November.
-    const notebook = (await deps.gpu!.inventory()).find((i) => i.name === 'dan-notebook')!.instanceId;
+    const notebook = (await deps.gpu!.inventory()).instances.find((i) => i.name === 'dan-notebook')!.instanceId;
     const row = (day: string, amount: number) => ({ ...spendRow('llm-training', day, amount), resourceId: notebook });
     const days = (from: string, n: number, amount: number) => Array.from({ length: n }, (_, i) => row(addDays(from, i), amount));
     await deps.store.importBatches([

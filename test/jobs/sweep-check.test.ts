@@ -21,11 +21,11 @@ const SWEEP_INSTANCES = ['llm-sweep-0', 'llm-sweep-1', 'llm-sweep-2', 'llm-sweep
 async function setup() {
   const t = testDeps(demoConfig(), T);
   const gpu = buildGpuDeps(t.deps.config)!;
-  const inventory = (await gpu.inventory()).map((i) =>
+  const inventory = (await gpu.inventory()).instances.map((i) =>
     i.name === 'llm-sweep-0' ? { ...i, protected: true, tags: { ...i.tags, 'burnrate:protect': 'true' } } : i,
   );
   const port = new DemoInstancePort(inventory.map((i) => ({ id: i.instanceId, state: 'running', tags: { ...i.tags } })));
-  t.deps.gpu = { ...gpu, inventory: async () => inventory, instances: port };
+  t.deps.gpu = { ...gpu, inventory: async () => ({ instances: inventory, unavailable: [] }), instances: port };
   const nameOf = new Map(inventory.map((i) => [i.instanceId, i.name]));
   return { ...t, port, nameOf };
 }

@@ -115,7 +115,7 @@ describe("a Stop click's re-check on Prometheus", () => {
 
   it("hands back the clicked machine's series alone, however DCGM names it", async () => {
     const { deps } = setup();
-    const inventory = await deps.gpu!.inventory();
+    const inventory = (await deps.gpu!.inventory()).instances;
     const window = metricsWindow(deps, deps.clock());
     const [source] = deps.gpu!.metrics;
     for (const { instanceId, host } of GPUS) {

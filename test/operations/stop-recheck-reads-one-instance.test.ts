@@ -62,7 +62,7 @@ function countBillReads(deps: Deps): { calls: string[] } {
 describe("a Stop click's re-check", () => {
   it("reads only the clicked instance's series and no bill, where the check reads the whole fleet", async () => {
     const { deps } = gpuDemo((c) => (c.actions.enabled = true));
-    const fleet = await deps.gpu!.inventory();
+    const fleet = (await deps.gpu!.inventory()).instances;
     const withGpus = fleet.filter((i) => i.gpuCount > 0);
     expect(withGpus.length).toBeGreaterThan(3);
     const metrics = countSeries(deps);
@@ -103,7 +103,7 @@ describe("a Stop click's re-check", () => {
   it('says busy for an instance the rules find working', async () => {
     const { deps } = gpuDemo();
     const idle = new Set((await detectIdleGpus(deps, deps.clock())).map((f) => f.instanceId));
-    const busy = (await deps.gpu!.inventory()).find((i) => i.gpuCount > 0 && i.running !== false && !idle.has(i.instanceId))!;
+    const busy = (await deps.gpu!.inventory()).instances.find((i) => i.gpuCount > 0 && i.running !== false && !idle.has(i.instanceId))!;
     expect(await stillIdle(deps, busy.instanceId)).toBe(false);
   });
 });

@@ -74,13 +74,13 @@ describe('a provider added to the registry', () => {
       configTypes: { metrics: ['prometheus'], inventory: ['ec2'] },
       gpu: async () => ({
         metrics: (entry) => ({ id: `test-${entry.type}`, type: entry.type, fetch: async () => [] }),
-        machines: async () => [machine('vm-1', 'gcp'), machine('vm-2', 'gcp')],
+        inventories: [{ entry: config.gpu.inventory[0]!, list: async () => [machine('vm-1', 'gcp'), machine('vm-2', 'gcp')] }],
         portOf: (instance) => (instance.provider === 'gcp' ? gcpPort : undefined),
       }),
     };
 
     const gpu = await buildConfiguredGpu(config, new Map(), [gcpLike]);
-    const listed = await gpu.inventory();
+    const listed = (await gpu.inventory()).instances;
 
     expect(gpu.metrics.map((m) => m.id)).toEqual(['test-prometheus']);
     expect(listed.map((i) => i.instanceId)).toEqual(['vm-1', 'vm-2']);

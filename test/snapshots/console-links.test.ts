@@ -58,7 +58,7 @@ describe('a Compute Engine VM known by its numeric id', () => {
   it("links the idle alert of the demo's GCE machine, known to the fleet by its numeric id, once the bill names it", async () => {
     const idleLinks = async (bill: SpendRow[]) => {
       const { deps } = gpuDemo();
-      const machine = (await deps.gpu!.inventory()).find((i) => i.name === 'llm-pretrain-a3-0')!;
+      const machine = (await deps.gpu!.inventory()).instances.find((i) => i.name === 'llm-pretrain-a3-0')!;
       expect(machine.instanceId).toMatch(/^\d+$/);
       await importRows(
         deps,

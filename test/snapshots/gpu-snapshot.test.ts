@@ -32,7 +32,7 @@ function fleet() {
   ];
   t.deps.gpu = {
     metrics: [{ id: 'fake', type: 'fake', fetch: async (range) => (asked.push(range), metrics) }],
-    inventory: async () => [TAGGED, UNTAGGED_LLM],
+    inventory: async () => ({ instances: [TAGGED, UNTAGGED_LLM], unavailable: [] }),
     instances: new DemoInstancePort([]),
   };
   return { ...t, asked };

@@ -13,7 +13,7 @@ const T = '2026-11-18T06:00:00Z';
 async function demo() {
   const t = testDeps(demoConfig(), T);
   t.deps.gpu = buildGpuDeps(t.deps.config)!;
-  const byName = new Map((await t.deps.gpu.inventory()).map((i) => [i.name, i.instanceId]));
+  const byName = new Map((await t.deps.gpu.inventory()).instances.map((i) => [i.name, i.instanceId]));
   return { deps: t.deps, id: (name: string) => byName.get(name)! };
 }
 

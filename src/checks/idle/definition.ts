@@ -9,6 +9,8 @@ import { inTimeZone } from '../../../templates/message.js';
 import type { ClusterRead } from '../../ports/cluster-read.js';
 import { unansweredClusterNotices } from './definition/cluster-notices.js';
 import { capacityBlockNotices } from './definition/capacity-block-notices.js';
+import { neverRead, unreadInventoryNotices } from './definition/unread-inventory-notices.js';
+import type { UnreadInventory } from '../../domain/inventory-read.js';
 import type { CapacityBlockEnd } from './capacity-block-ends.js';
 import type { Deps } from '../../deps.js';
 import { instanceLabel, type GpuFinding, type TrackedGpuFinding, type UnmeteredGpu } from '../../domain/gpu-finding.js';
@@ -37,6 +39,11 @@ export interface GpuCheckResult {
   kept: GpuFinding[];
   /** GPU instances of the inventory that sent no metrics at all over the window. */
   noMetrics: UnmeteredGpu[];
+  /**
+   * Inventory sources (and clusters never read) that could not be read: their machines were not
+   * judged, and their open findings were left as they were.
+   */
+  unavailable: UnreadInventory[];
   queued: OutboxDraft[];
 }
 
@@ -50,6 +57,8 @@ interface GpuInput {
   unanswered: ClusterRead[];
   /** Capacity Blocks ending within a day, to announce. */
   blockEnds: CapacityBlockEnd[];
+  /** Inventory sources that could not be read (clusters are in `unanswered`). */
+  unavailable: UnreadInventory[];
 }
 
 interface GpuRun {
@@ -61,6 +70,7 @@ interface GpuRun {
   unmetered: UnmeteredGpu[];
   unanswered: ClusterRead[];
   blockEnds: CapacityBlockEnd[];
+  unavailable: UnreadInventory[];
 }
 
 /**
@@ -92,26 +102,40 @@ export function gpuCheck(options: GpuCheckOptions = {}): CheckDefinition<'gpuFin
         ...(await deps.store.keeps.active(now)).map((k) => k.instanceId),
         ...all.filter((f) => f.keptOnResource).map((f) => f.instanceId),
       ]);
-      const tracked = (await deps.store.gpuFindings.listOpen()).filter(inScope);
       const unanswered = ((await deps.gpu?.clusters?.()) ?? []).filter((c) => c.unanswered);
+      // A finding of a machine no source listed, while a source (or a cluster never read) could not
+      // be read, may be that source's: unknown, not gone. It is neither resolved nor seen again, so
+      // nothing of it changes.
+      const unread = detected.unavailable.length > 0 || neverRead(unanswered).length > 0;
+      const listed = new Set(detected.listed);
+      const tracked = (await deps.store.gpuFindings.listOpen()).filter((f) => inScope(f) && (!unread || listed.has(f.instanceId)));
       const blockEnds = detected.blockEnds.filter(inScope);
-      return { all, keeps, tracked, unmetered: detected.unmetered.filter(inScope), unanswered, blockEnds };
+      return {
+        all,
+        keeps,
+        tracked,
+        unmetered: detected.unmetered.filter(inScope),
+        unanswered,
+        blockEnds,
+        unavailable: detected.unavailable,
+      };
     },
     evaluate: ({ all, keeps }) => all.filter((f) => !keeps.has(f.instanceId)),
-    reconcile(deps, { all, keeps, tracked, unmetered, unanswered, blockEnds }, current, now) {
+    reconcile(deps, { all, keeps, tracked, unmetered, unanswered, blockEnds, unavailable }, current, now) {
       const change = reconcileGpuFindings(carryOver(deps, current, tracked, now), tracked);
       const firstSeen = new Map(tracked.map((f) => [f.id, f.firstSeen]));
       const open = [...change.opened, ...change.stillOpen].map((f) => ({ ...f, firstSeen: firstSeen.get(f.id) ?? now }));
-      return { change, open, kept: all.filter((f) => keeps.has(f.instanceId)), tracked, unmetered, unanswered, blockEnds };
+      return { change, open, kept: all.filter((f) => keeps.has(f.instanceId)), tracked, unmetered, unanswered, blockEnds, unavailable };
     },
-    alerts: async (deps, { open, change, unmetered, unanswered, blockEnds }, now) => [
+    alerts: async (deps, { open, change, unmetered, unanswered, blockEnds, unavailable }, now) => [
       ...(await addressIdleAlerts(deps, open, change, now)),
       ...coverageNotices(deps, unmetered, now),
       ...unansweredClusterNotices(deps, unanswered, now, options.teams),
+      ...unreadInventoryNotices(deps, unavailable, now, options.teams),
       ...capacityBlockNotices(deps, blockEnds),
     ],
     afterRecord: (deps, { open }, now) => autoStopIdle(deps, open, now),
-    report({ change, open, kept, tracked, unmetered }, queued) {
+    report({ change, open, kept, tracked, unmetered, unanswered, unavailable }, queued) {
       const opened = new Set(change.opened.map((f) => f.id));
       const findings = [
         ...open.map(({ firstSeen: _f, ...f }) => ({ ...f, state: opened.has(f.id) ? ('new' as const) : ('open' as const) })),
@@ -119,7 +143,7 @@ export function gpuCheck(options: GpuCheckOptions = {}): CheckDefinition<'gpuFin
           .filter((t) => change.resolved.includes(t.id))
           .map(({ state: _s, firstSeen: _f, lastSeen: _l, resolvedAt: _r, ...f }) => ({ ...f, state: 'resolved' as const })),
       ];
-      return { findings, kept, noMetrics: unmetered, queued };
+      return { findings, kept, noMetrics: unmetered, unavailable: [...unavailable, ...neverRead(unanswered)], queued };
     },
   };
 }

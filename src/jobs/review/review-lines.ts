@@ -22,9 +22,9 @@ export async function loadReviewLines(
   fx?: FxRates,
   waste: WasteDiagnosis | null = null,
 ): Promise<ReviewLine[]> {
-  const [lines, inventory] = await Promise.all([
+  const [lines, { instances: inventory }] = await Promise.all([
     loadCostLines(deps, monthOf(`${month}-01`), team, { currency: teamCurrency(deps.config, team), fx }, deps.config.review.lines),
-    deps.gpu ? deps.gpu.inventory() : Promise.resolve([]),
+    deps.gpu ? deps.gpu.inventory() : Promise.resolve({ instances: [] }),
   ]);
   const instances = new Map<string, GpuInstance>(inventory.map((i) => [i.instanceId, i]));
   const recommended = await linesRecommendations(deps, team, lines);

@@ -20,7 +20,7 @@ export const idleGpusTool = defineTool({
     const idle = result.findings.filter((f) => f.state !== 'resolved').map(({ state: _s, ...f }) => f);
     return {
       data: asJson({ idle, kept: result.kept, noMetrics: result.noMetrics }),
-      summary: textOf(idleStatus(idle, teams.length === 1 ? teams[0]! : 'your teams', result.noMetrics)),
+      summary: textOf(idleStatus(idle, teams.length === 1 ? teams[0]! : 'your teams', result.noMetrics, result.unavailable)),
     };
   },
 });

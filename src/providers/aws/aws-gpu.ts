@@ -5,7 +5,7 @@ import type { Config } from '../../config/schema.js';
 import { teamResolver } from '../../domain/ownership.js';
 import { metricsSourceId } from '../../config/metrics-source-id.js';
 import type { ProviderGpu } from '../provider.js';
-import type { GpuInstance } from '../../domain/gpu-inventory.js';
+import { inventorySource, type InventorySource } from '../inventory-source.js';
 import { RollingWindowMetrics } from '../rolling-window-metrics.js';
 import { CloudWatchGpuSource } from './cloudwatch/cloudwatch-source.js';
 import { Ec2GpuInventory } from './ec2/ec2-gpu-inventory.js';
@@ -46,11 +46,17 @@ export function awsGpu(config: Config): ProviderGpu {
   const studioPorts = perRegion((region) => new StudioAppPort({ region, client: sagemaker(region) }));
   const resolveTeam = teamResolver(config.teams);
   const tagKeys = config.ownership.tagKeys;
-  const inventories = config.gpu.inventory.flatMap((source): { list(): Promise<GpuInstance[]> }[] =>
-    source.type === 'ec2'
-      ? [new Ec2GpuInventory({ regions: source.regions, tagKeys, resolveTeam, clientFor: ec2 })]
-      : source.type === 'sagemaker-studio'
-        ? [new StudioGpuInventory({ regions: source.regions, domains: source.domains, tagKeys, resolveTeam, clientFor: sagemaker })]
+  // EC2 and each Studio entry are read apart: a denied sagemaker:ListApps loses only the Studio apps.
+  const inventories = config.gpu.inventory.flatMap((entry): InventorySource[] =>
+    entry.type === 'ec2'
+      ? [inventorySource(entry, new Ec2GpuInventory({ regions: entry.regions, tagKeys, resolveTeam, clientFor: ec2 }))]
+      : entry.type === 'sagemaker-studio'
+        ? [
+            inventorySource(
+              entry,
+              new StudioGpuInventory({ regions: entry.regions, domains: entry.domains, tagKeys, resolveTeam, clientFor: sagemaker }),
+            ),
+          ]
         : [],
   );
   return {
@@ -62,7 +68,7 @@ export function awsGpu(config: Config): ProviderGpu {
         { overlapSeconds: CLOUDWATCH_OVERLAP_SECONDS },
       );
     },
-    machines: async () => (await Promise.all(inventories.map((i) => i.list()))).flat(),
+    inventories,
     portOf: (instance) => {
       if (instance.provider !== 'aws' || instance.kubernetes) return undefined;
       return studioAppRefOf(instance.instanceId) ? studioPorts(instance.region) : stopPorts(instance.region);

@@ -4,6 +4,7 @@ import { MetricsClient } from '@azure/monitor-query-metrics';
 import { metricsSourceId } from '../../config/metrics-source-id.js';
 import type { Config } from '../../config/schema.js';
 import { teamResolver } from '../../domain/ownership.js';
+import { inventorySource } from '../inventory-source.js';
 import type { ProviderGpu } from '../provider.js';
 import { RollingWindowMetrics } from '../rolling-window-metrics.js';
 import { AzureMonitorGpuSource } from './azure-monitor-gpu-source.js';
@@ -54,9 +55,14 @@ export function azureGpu(config: Config, settings: AzureClientSettings = {}): Pr
   const port = new AzureVmPort({ clientFor, ...polling });
   const spot = new AzureSpotPort({ clientFor, ...polling });
   const resolveTeam = teamResolver(config.teams);
-  const inventories = config.gpu.inventory.flatMap((source) =>
-    source.type === 'azure'
-      ? [new AzureVmInventory({ subscriptions: source.subscriptions, tagKeys: config.ownership.tagKeys, resolveTeam, clientFor })]
+  const inventories = config.gpu.inventory.flatMap((entry) =>
+    entry.type === 'azure'
+      ? [
+          inventorySource(
+            entry,
+            new AzureVmInventory({ subscriptions: entry.subscriptions, tagKeys: config.ownership.tagKeys, resolveTeam, clientFor }),
+          ),
+        ]
       : [],
   );
   const metricsClientFor = onePer(
@@ -75,7 +81,7 @@ export function azureGpu(config: Config, settings: AzureClientSettings = {}): Pr
       });
       return new RollingWindowMetrics(monitor, { overlapSeconds: MONITOR_OVERLAP_SECONDS });
     },
-    machines: async () => (await Promise.all(inventories.map((i) => i.list()))).flat(),
+    inventories,
     portOf: (instance) => (instance.provider === 'azure' && !instance.kubernetes ? port : undefined),
     spotPortOf: (instance) => (instance.provider === 'azure' && !instance.kubernetes ? spot : undefined),
     spotPortAt: (place) => (place === AZURE_SPOT_PLACE ? spot : undefined),

@@ -9,6 +9,7 @@ import { MetricServiceClient } from '@google-cloud/monitoring';
 import type { Config } from '../../config/schema.js';
 import { teamResolver } from '../../domain/ownership.js';
 import { metricsSourceId } from '../../config/metrics-source-id.js';
+import { inventorySource } from '../inventory-source.js';
 import type { ProviderGpu } from '../provider.js';
 import { RollingWindowMetrics } from '../rolling-window-metrics.js';
 import { GceGpuInventory } from './compute/gce-gpu-inventory.js';
@@ -36,8 +37,11 @@ export function gcpGpu(config: Config, env: NodeJS.ProcessEnv = process.env): Pr
   const instances = new InstancesClient(options);
   const operations = new ZoneOperationsClient(options);
   const resolveTeam = teamResolver(config.teams);
-  const inventories = gce.map(
-    (source) => new GceGpuInventory({ projects: source.projects, tagKeys: config.ownership.tagKeys, resolveTeam, client: instances }),
+  const inventories = gce.map((entry) =>
+    inventorySource(
+      entry,
+      new GceGpuInventory({ projects: entry.projects, tagKeys: config.ownership.tagKeys, resolveTeam, client: instances }),
+    ),
   );
   const discardLocalSsdIn = new Set(gce.flatMap((source) => (source.discardLocalSsd ? source.projects : [])));
   const port = new GceInstancePort({ instances, operations, discardLocalSsdIn });
@@ -56,7 +60,7 @@ export function gcpGpu(config: Config, env: NodeJS.ProcessEnv = process.env): Pr
         overlapSeconds: MONITORING_OVERLAP_SECONDS,
       });
     },
-    machines: async () => (await Promise.all(inventories.map((i) => i.list()))).flat(),
+    inventories,
     portOf: (instance) => (instance.provider === 'gcp' && isGceInstanceId(instance.instanceId) ? port : undefined),
     spotPortOf: (instance) => (instance.provider === 'gcp' && isGceInstanceId(instance.instanceId) ? spot : undefined),
     spotPortAt: (place) => (place === GCE_SPOT_PLACE ? spot : undefined),

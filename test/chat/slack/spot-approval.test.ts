@@ -51,7 +51,7 @@ async function setup(change: (config: Config) => void) {
   // Every instance's launch template in EC2 eu-central-1, where research-train-fra runs.
   deps.gpu = { ...gpu, spot: everyInstanceTo(new Ec2SpotPort({ region: 'eu-central-1', client })) };
   const h = await startSlackServer(deps, slack);
-  const byName = new Map((await gpu.inventory()).map((i) => [i.name, i.instanceId]));
+  const byName = new Map((await gpu.inventory()).instances.map((i) => [i.name, i.instanceId]));
   return { deps, h, id: (name: string) => byName.get(name)! };
 }
 

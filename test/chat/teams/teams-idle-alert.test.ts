@@ -23,10 +23,15 @@ describe('an idle-GPU alert in Teams: Stop (confirmed, dry run, refused, protect
     const gpu = buildGpuDeps(t.deps.config)!;
     if (options.protect) {
       const inventory = gpu.inventory;
-      gpu.inventory = async () =>
-        (await inventory()).map((i) =>
-          i.name === options.protect ? { ...i, protected: true, tags: { ...i.tags, 'burnrate:protect': 'true' } } : i,
-        );
+      gpu.inventory = async () => {
+        const read = await inventory();
+        return {
+          ...read,
+          instances: read.instances.map((i) =>
+            i.name === options.protect ? { ...i, protected: true, tags: { ...i.tags, 'burnrate:protect': 'true' } } : i,
+          ),
+        };
+      };
     }
     t.deps.gpu = gpu;
     const h = await bed.start(t.deps);

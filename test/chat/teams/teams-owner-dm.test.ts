@@ -32,10 +32,15 @@ describe('an idle-GPU alert reaches its owner in Teams by a 1:1 chat', () => {
     const t = testDeps(teamsDemoConfig(change), T);
     const gpu = buildGpuDeps(t.deps.config)!;
     const inventory = gpu.inventory;
-    gpu.inventory = async () =>
-      (await inventory()).map((i) =>
-        i.name === 'alice-notebook' ? { ...i, owner: OLGA_EMAIL, tags: { ...i.tags, 'burnrate:owner': OLGA_EMAIL } } : i,
-      );
+    gpu.inventory = async () => {
+      const read = await inventory();
+      return {
+        ...read,
+        instances: read.instances.map((i) =>
+          i.name === 'alice-notebook' ? { ...i, owner: OLGA_EMAIL, tags: { ...i.tags, 'burnrate:owner': OLGA_EMAIL } } : i,
+        ),
+      };
+    };
     t.deps.gpu = gpu;
     bed.fake.roster.push(
       { id: '29:1someone-else', name: 'Sam Else', aadObjectId: 'f0000000-0000-4000-8000-0000000000e1', email: 'sam@example.com' },

@@ -52,7 +52,7 @@ describe('Approve spot migration in Teams, against EC2 launch templates through 
     deps.gpu = { ...gpu, spot: everyInstanceTo(new Ec2SpotPort({ region: 'eu-central-1', client })) };
     const h = await bed.start(deps);
     await h.send(installActivity(bed.fake.serviceUrl, ALICE));
-    const byName = new Map((await gpu.inventory()).map((i) => [i.name, i.instanceId]));
+    const byName = new Map((await gpu.inventory()).instances.map((i) => [i.name, i.instanceId]));
     const chat = deps.chat[0]!;
     const { ref: root } = await chat.post(CONVERSATIONS.channel, {
       summary: 'ML Research: cost review of October 2026',

@@ -25,11 +25,11 @@ describe('a runaway-sweep alert in Teams: Stop sweep (confirmed, refused, dry ru
   async function alerted(change: (config: Config) => void = () => {}) {
     const t = testDeps(teamsDemoConfig(change), T);
     const gpu = buildGpuDeps(t.deps.config)!;
-    const inventory = (await gpu.inventory()).map((i) =>
+    const inventory = (await gpu.inventory()).instances.map((i) =>
       i.name === 'llm-sweep-0' ? { ...i, protected: true, tags: { ...i.tags, 'burnrate:protect': 'true' } } : i,
     );
     const port = new DemoInstancePort(inventory.map((i) => ({ id: i.instanceId, state: 'running', tags: { ...i.tags } })));
-    t.deps.gpu = { ...gpu, inventory: async () => inventory, instances: port };
+    t.deps.gpu = { ...gpu, inventory: async () => ({ instances: inventory, unavailable: [] }), instances: port };
     const nameOf = new Map(inventory.map((i) => [i.instanceId, i.name]));
     const h = await bed.start(t.deps);
     await h.send(installActivity(bed.fake.serviceUrl, CAROL));

@@ -121,7 +121,7 @@ describe('Azure GPU VMs and DCGM metrics from burnrate.yml', () => {
       [`new nlp ${NLP_PROTECTED}`, `new vision ${VISION_IDLE}`].sort(),
     );
     // The busy VM is listed and not idle; the VM without GPUs is not listed.
-    expect((await deps.gpu!.inventory()).map((i) => i.instanceId).sort()).toEqual([VISION_IDLE, NLP_PROTECTED, NLP_BUSY].sort());
+    expect((await deps.gpu!.inventory()).instances.map((i) => i.instanceId).sort()).toEqual([VISION_IDLE, NLP_PROTECTED, NLP_BUSY].sort());
     const vision = result.findings.find((f) => f.instanceId === VISION_IDLE)!;
     expect(vision.hourlyPrice).toBe(a100Price());
     await deliverOutbox(deps);

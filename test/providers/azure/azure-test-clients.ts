@@ -41,7 +41,7 @@ export async function gpuDepsAtFakeAzure(
     metrics: gpu.metrics,
     inventory: gpu.inventory,
     instances: new RoutedInstancePort(async (id) => {
-      const instance = (await gpu.inventory()).find((i) => i.instanceId === id);
+      const instance = (await gpu.inventory()).instances.find((i) => i.instanceId === id);
       return instance ? gpu.portOf(instance) : undefined;
     }),
     spot: { forInstance: async (instance) => gpu.spotPortOf(instance), at: async (place) => gpu.spotPortAt(place) },

@@ -15,7 +15,7 @@ describe('the demo organisation on Azure', () => {
       config.actions.enabled = true;
     });
     const vm = DEMO_AZURE_VMS.find((v) => v.name === 'cv-label-t4')!;
-    const inventory = await deps.gpu!.inventory();
+    const inventory = (await deps.gpu!.inventory()).instances;
     const listed = inventory.filter((i) => i.provider === 'azure');
     expect(listed.map((i) => i.instanceId).sort()).toEqual(DEMO_AZURE_VMS.map(demoAzureVmId).sort());
     expect(listed.find((i) => i.name === vm.name)).toMatchObject({

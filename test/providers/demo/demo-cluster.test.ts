@@ -38,10 +38,10 @@ describe('the demo Kubernetes cluster', () => {
 
     const stopped = await press(deps, DAN, 'instance.stop', await findingOf(deps, EVAL));
     expect(renderPlainText(stopped.updates[0]!)).toContain(`Stopped by ${DAN}`);
-    expect((await deps.gpu!.inventory()).some((i) => i.name === EVAL)).toBe(false);
+    expect((await deps.gpu!.inventory()).instances.some((i) => i.name === EVAL)).toBe(false);
     const resumed = await press(deps, DAN, 'workload.resume', await findingOf(deps, EVAL));
     expect(renderPlainText(resumed.updates[0]!)).toContain(`resumed by ${DAN}`);
-    expect((await deps.gpu!.inventory()).some((i) => i.name === EVAL)).toBe(true);
+    expect((await deps.gpu!.inventory()).instances.some((i) => i.name === EVAL)).toBe(true);
 
     await press(deps, 'U0DEMOGRACE', 'instance.keep', await findingOf(deps, 'cv/grace-nb'), { for: '4h' });
     const again = await runGpuCheck(deps);

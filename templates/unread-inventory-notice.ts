@@ -1,0 +1,28 @@
+import type { UnreadInventory } from '../src/domain/inventory-read.js';
+import type { Message } from './message.js';
+
+const MAX_ERROR = 400;
+
+/**
+ * Told to a team once a day while a `gpu.inventory` source cannot be read: what burnrate does
+ * without it (its machines are unknown, not gone), and the error to fix.
+ */
+export function unreadInventoryNotice(teamName: string, unread: UnreadInventory): Message {
+  const headline = `${teamName}: GPU inventory ${unread.source} could not be read`;
+  const error = unread.error.length > MAX_ERROR ? `${unread.error.slice(0, MAX_ERROR - 1)}…` : unread.error;
+  return {
+    summary: headline,
+    blocks: [
+      { type: 'header', text: headline },
+      {
+        type: 'text',
+        text: "Its machines are not checked until it answers: their open idle alerts stay as they were (neither resolved nor sent again) and new idle machines there are not found. The other inventories' machines are checked as usual.",
+      },
+      { type: 'text', text: `Last read failed: ${error}` },
+      {
+        type: 'context',
+        text: 'burnrate asks again at every check. docs/permissions.md lists the permissions each inventory reads with.',
+      },
+    ],
+  };
+}
