@@ -2,53 +2,29 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CoresHeldElsewhere, type CoreReading } from '../../../../src/chat/slack/answer/cores-held-elsewhere.js';
 
-/** Readings as the system would give them, one per look: running totals in ms. */
-function readings(list: Omit<CoreReading, 'at'>[]) {
-  let i = 0;
-  return () => list[Math.min(i++, list.length - 1)]!;
+/** What two readings 500 ms apart on 2 cores say: running totals in ms, as the system would give them. */
+function judged(first: Omit<CoreReading, 'at'>, second: Omit<CoreReading, 'at'>): boolean {
+  const readings = [first, second];
+  const held = new CoresHeldElsewhere(2, () => readings.shift()!);
+  held.look([42], 0);
+  expect(held.now()).toBe(false); // one reading says nothing yet
+  held.look([42], 500);
+  return held.now();
 }
 
 describe('CoresHeldElsewhere: whether answers wait for cores other work holds', () => {
   it('says so when the answer thread waited for a core most of the window while burnrate used little', () => {
-    // 2 cores; over 500 ms the worker waited 400 ms on the run queue, burnrate used 150 ms of CPU (15%).
-    const held = new CoresHeldElsewhere(
-      2,
-      readings([
-        { processCpuMs: 1_000, threadsWaitMs: 100 },
-        { processCpuMs: 1_150, threadsWaitMs: 500 },
-      ]),
-    );
-    held.look([42], 0);
-    expect(held.now()).toBe(false); // one reading says nothing yet
-    held.look([42], 500);
-    expect(held.now()).toBe(true);
+    // The worker waited 400 of 500 ms on the run queue; burnrate used 150 ms of CPU (15% of two cores).
+    expect(judged({ processCpuMs: 1_000, threadsWaitMs: 100 }, { processCpuMs: 1_150, threadsWaitMs: 500 })).toBe(true);
   });
 
   it('does not when burnrate itself uses the cores: its own CPU is the limit', () => {
     // The worker waited as long, but burnrate used 800 of 1,000 ms of two cores' time (80%).
-    const held = new CoresHeldElsewhere(
-      2,
-      readings([
-        { processCpuMs: 1_000, threadsWaitMs: 100 },
-        { processCpuMs: 1_800, threadsWaitMs: 500 },
-      ]),
-    );
-    held.look([42], 0);
-    held.look([42], 500);
-    expect(held.now()).toBe(false);
+    expect(judged({ processCpuMs: 1_000, threadsWaitMs: 100 }, { processCpuMs: 1_800, threadsWaitMs: 500 })).toBe(false);
   });
 
   it('does not when the worker is not waiting for a core (stuck on a lock, or on Slack)', () => {
-    const held = new CoresHeldElsewhere(
-      2,
-      readings([
-        { processCpuMs: 1_000, threadsWaitMs: 100 },
-        { processCpuMs: 1_010, threadsWaitMs: 105 },
-      ]),
-    );
-    held.look([42], 0);
-    held.look([42], 500);
-    expect(held.now()).toBe(false);
+    expect(judged({ processCpuMs: 1_000, threadsWaitMs: 100 }, { processCpuMs: 1_010, threadsWaitMs: 105 })).toBe(false);
   });
 
   it('reads at most once per window, forgets a reading that is too old, and says no where the system cannot say', () => {
