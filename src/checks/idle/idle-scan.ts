@@ -94,10 +94,10 @@ export function scanGrid(scan: IdleScan, runs: IdleRuns, lo: number, hi: number,
 // - The tests are computed without branches (`&` of 0s and 1s, not `&&`): an idle GPU's
 //   utilisation jitters around the thresholds, so a branch per test is a coin toss for the
 //   predictor. Idle samples took 3.5 ns each in the loops before these, 2.7 here.
-// - The hot loops call nothing and read the tests from locals: a call per sample (the compiler
-//   stops inlining in a function this size) or the tests read from the scan object per sample
-//   each made idle samples more than twice as slow. `sampleFlags` therefore writes out once more
-//   what `endOfFlags` tests; idle-scan.test.ts holds the two to each other and to the policy.
+// - The hot loops call nothing and read the tests from locals: written as a shared function of
+//   the sample, or with the tests read from an object on every sample, idle samples took 2 to 2.5
+//   times as long. `sampleFlags` therefore writes out once more what `endOfFlags` tests;
+//   idle-scan.test.ts holds the two to each other and to the policy.
 
 /** The first sample from i that is not busy: idle, stalled or missing. */
 function endOfBusy(scan: IdleScan, i: number, hi: number): number {
