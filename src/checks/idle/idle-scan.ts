@@ -111,11 +111,7 @@ function endOfBusy(scan: IdleScan, i: number, hi: number): number {
   }
 }
 
-/**
- * The first sample from i whose utilisation is not above `limit` (NaN is not). Most busy samples
- * are cleared by this one comparison; a loop doing only that runs at the floor's speed, while with
- * the full test in its body (even never reached) it took twice as long.
- */
+/** The first sample from i whose utilisation is not above `limit` (NaN is not): most busy samples end here. */
 function firstNotAbove(util: Float32Array, i: number, hi: number, limit: number): number {
   for (; i < hi; i++) if (!(util[i]! > limit)) break;
   return i;
