@@ -26,6 +26,7 @@ import { reviewSummary } from '../../templates/review-summary.js';
 import { spendSummary } from '../../templates/spend-summary.js';
 import { spotApprovalPending, spotMigrated, spotReverted } from '../../templates/spot-migration.js';
 import { staleDataNotice } from '../../templates/stale-data-notice.js';
+import { unreadInventoryNotice } from '../../templates/unread-inventory-notice.js';
 import { sweepAlert } from '../../templates/sweep-alert.js';
 import { teamPicker } from '../../templates/team-picker.js';
 import { rightSize, spot } from '../support/recommendations.js';
@@ -320,6 +321,7 @@ export const HOSTILE_MESSAGES: Record<string, Message> = {
     h('detail'),
   ),
   'stale data notice': staleDataNotice({ teamName: h('Team'), stale: [stale] }),
+  'unread inventory notice': unreadInventoryNotice(h('Team'), { source: h('source'), error: h('error') }),
   'sweep alert': sweepAlert({
     teamName: h('Team'),
     finding: sweep,

@@ -8,6 +8,14 @@ import { teamPicker } from '../../templates/team-picker.js';
 import { describeRenderings } from '../support/renderings.js';
 import { studioStopWording } from '../../src/providers/aws/sagemaker-studio/studio-stop-wording.js';
 import { firstSectionWords } from '../support/first-section.js';
+import { unreadInventoryNotice } from '../../templates/unread-inventory-notice.js';
+
+/** A Studio inventory denied its list, as the SageMaker fake answers and explainAwsError words it. */
+const UNREAD_STUDIO = {
+  source: 'sagemaker-studio (eu-west-1)',
+  error:
+    "SageMaker in eu-west-1 denied sagemaker:ListApps to burnrate's AWS credentials: User: arn:aws:sts::123456789012:assumed-role/burnrate/x is not authorized to perform: sagemaker:ListApps",
+};
 
 const notebook: GpuFinding = {
   id: 'gpu.idle:i-0a1b2c3d4e5f60718:2026-11-17T18:40:00.000Z',
@@ -103,6 +111,8 @@ const messages: Record<string, Message> = {
   }),
   'idle details, stalled and protected': idleDetails({ ...stalled, missingMinutes: 45 }),
   'idle-status': idleStatus([notebook, stalled], 'all teams'),
+  'idle-status with an inventory not read': idleStatus([notebook], 'ML Research', [], [UNREAD_STUDIO]),
+  'unread-inventory-notice': unreadInventoryNotice('ML Research', UNREAD_STUDIO),
   'team-picker': teamPicker({
     instance: 'alice-notebook',
     teams: Array.from({ length: 7 }, (_, i) => ({ id: `team-${i}`, name: `Team <${i}> & Co` })),
