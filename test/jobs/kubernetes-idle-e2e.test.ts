@@ -274,6 +274,22 @@ describe('Kubernetes workloads in the idle-GPU loop', () => {
     expect(chat.posted.filter((p) => p.message.summary.includes('is not answering'))).toHaveLength(3);
   });
 
+  it("a restart while the cluster does not answer leaves its workloads' open findings as they were: unknown, not gone", async () => {
+    const { deps } = setup();
+    await runGpuCheck(deps);
+    const before = await deps.store.gpuFindings.listOpen();
+    expect(before.filter((f) => f.instanceId.startsWith('k8s:')).length).toBeGreaterThan(0);
+
+    // burnrate starts again (no read of the cluster yet), and the cluster does not answer.
+    api!.failNext({ path: '/api/v1/nodes', status: 500 });
+    deps.gpu = buildGpuDeps(deps.config, {})!;
+    const result = await runGpuCheck(deps);
+
+    expect(result.unavailable.map((u) => u.source)).toEqual(['kubernetes (gpu-prod)']);
+    expect(result.findings.filter((f) => f.state === 'resolved')).toEqual([]);
+    expect(await deps.store.gpuFindings.listOpen()).toEqual(before);
+  });
+
   it("offers Stop for a whole node only when its GPU pods are all one team's bare pods, and stops that machine once", async () => {
     // NODE_C without its Deployment's pod: only vision's bare debug-shell holds a GPU there, and it went idle.
     await api!.close();
