@@ -107,6 +107,9 @@ export function gpuCheck(options: GpuCheckOptions = {}): CheckDefinition<'gpuFin
       // be read, may be that source's: unknown, not gone. It is neither resolved nor seen again, so
       // nothing of it changes.
       const unread = detected.unavailable.length > 0 || neverRead(unanswered).length > 0;
+      if (!options.dryRun)
+        for (const { source, error } of detected.unavailable)
+          deps.log.warn({ source, err: error }, 'idle check: a GPU inventory could not be read; its machines are not judged this run');
       const listed = new Set(detected.listed);
       const tracked = (await deps.store.gpuFindings.listOpen()).filter((f) => inScope(f) && (!unread || listed.has(f.instanceId)));
       const blockEnds = detected.blockEnds.filter(inScope);
