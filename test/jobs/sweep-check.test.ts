@@ -65,6 +65,20 @@ describe('the runaway-sweep check', () => {
     expect(chat.posted).toHaveLength(1);
   });
 
+  it('resolves no sweep while an inventory source cannot be read (its spend is counted short), and does once they all answer', async () => {
+    const { deps } = await setup();
+    const [finding] = (await runSweepCheck(deps)).findings;
+    const others = (await deps.gpu!.inventory()).instances.filter((i) => !SWEEP_INSTANCES.includes(i.name!));
+    const unread = { source: 'ec2 (us-east-1)', error: 'EC2 in us-east-1 denied ec2:DescribeInstances (UnauthorizedOperation).' };
+    deps.gpu!.inventory = async () => ({ instances: others, unavailable: [unread] });
+    const outage = await runSweepCheck(deps);
+    expect(outage.resolved).toEqual([]);
+    expect((await deps.store.sweepFindings.listOpen()).map((f) => f.id)).toEqual([finding!.id]);
+    // Every source answers and the sweep's machines are gone: it resolves.
+    deps.gpu!.inventory = async () => ({ instances: others, unavailable: [] });
+    expect((await runSweepCheck(deps)).resolved).toEqual([finding!.id]);
+  });
+
   it('says nothing without caps, and records nothing on a dry run', async () => {
     const { deps } = await setup();
     expect((await runSweepCheck(deps, { dryRun: true })).findings).toHaveLength(1);

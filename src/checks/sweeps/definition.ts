@@ -58,7 +58,13 @@ export function sweepCheck(caps: ReadonlyMap<string, SweepCaps>): CheckDefinitio
       );
       return sweepCapFindings(usage, caps, windowHours);
     },
-    reconcile: (_deps, { tracked }, current) => ({ change: reconcileById(current, tracked), current }),
+    // While an inventory source cannot be read a sweep's spend is counted short: none is resolved
+    // by it (it would alert again once the source answers); one over its cap even so opens.
+    reconcile: (_deps, { tracked, snapshot }, current) => {
+      const seen = new Set(current.map((f) => f.id));
+      const judged = snapshot.unavailable.length > 0 ? tracked.filter((f) => seen.has(f.id)) : tracked;
+      return { change: reconcileById(current, judged), current };
+    },
     alerts: async (deps, { change }, now) => addressSweepAlerts(deps, change.opened, now),
     report({ change, current }, queued) {
       const opened = new Set(change.opened.map((f) => f.id));
