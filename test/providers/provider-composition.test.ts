@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTIONS } from '../../src/actions/index.js';
 import { configSchema } from '../../src/config/schema.js';
+import { BurnrateError } from '../../src/domain/errors.js';
 import type { GpuInstance } from '../../src/domain/gpu-inventory.js';
 import type { InstanceActionPort } from '../../src/ports/instance-port.js';
 import { buildConfiguredGpu } from '../../src/providers/configured-gpu.js';
@@ -87,5 +88,47 @@ describe('a provider added to the registry', () => {
     expect(gpu.portOf(listed[0]!)).toBe(gcpPort);
     expect(gpu.portOf(machine('i-0aws', 'aws'))).toBeUndefined();
     expect(gpu.workloads).toBeUndefined();
+  });
+
+  it("reads each provider's inventory on its own: one that fails is named with its error, the other's machines are listed", async () => {
+    const config = configSchema.parse({
+      sources: [],
+      teams: [{ id: 'ml', name: 'ML' }],
+      gpu: {
+        metrics: [{ type: 'prometheus', url: 'http://127.0.0.1:9' }],
+        inventory: [
+          { type: 'gce', projects: ['ml-prod'] },
+          { type: 'azure', subscriptions: ['00000000-0000-4000-8000-000000000001'] },
+        ],
+      },
+    });
+    const [gce, azure] = config.gpu.inventory;
+    // The first also reads the metrics: each `gpu.metrics` entry needs a provider.
+    const providerOf = (id: string, list: () => Promise<GpuInstance[]>, entry: typeof gce): Provider => ({
+      id,
+      configTypes: { inventory: [entry!.type], ...(id === 'gcp-test' ? { metrics: ['prometheus' as const] } : {}) },
+      gpu: async () => ({
+        metrics: (source) => ({ id: `test-${source.type}`, type: source.type, fetch: async () => [] }),
+        inventories: [{ entry: entry!, list }],
+      }),
+    });
+    const outage = new BurnrateError('burnrate_azure_unreachable', 'Azure Resource Manager is unreachable (ECONNRESET).', undefined, 1);
+    const gpu = await buildConfiguredGpu(config, new Map(), [
+      providerOf('gcp-test', async () => [machine('vm-1', 'gcp')], gce),
+      providerOf(
+        'azure-test',
+        async () => {
+          throw outage;
+        },
+        azure,
+      ),
+    ]);
+
+    expect(await gpu.inventory()).toEqual({
+      instances: [machine('vm-1', 'gcp')],
+      unavailable: [
+        { source: 'azure (00000000-0000-4000-8000-000000000001)', error: 'Azure Resource Manager is unreachable (ECONNRESET).' },
+      ],
+    });
   });
 });
