@@ -1,6 +1,7 @@
 import { instanceLabel, unpriced, type GpuFinding, type UnmeteredGpu } from '../src/domain/gpu-finding.js';
 import { formatMoney } from '../src/domain/money.js';
 import type { UnreadInventory } from '../src/domain/inventory-read.js';
+import { unreadError } from './unread-inventory-notice.js';
 import type { Block, Message } from './message.js';
 
 const money = (n: number) => formatMoney(n, 'USD');
@@ -57,7 +58,9 @@ export function idleStatus(
 function unreadBlocks(unavailable: readonly UnreadInventory[]): Block[] {
   if (unavailable.length === 0) return [];
   return [
-    ...unavailable.map((u): Block => ({ type: 'text', text: `**Not checked**: GPU inventory ${u.source} could not be read: ${u.error}` })),
+    ...unavailable.map(
+      (u): Block => ({ type: 'text', text: `**Not checked**: GPU inventory ${u.source} could not be read: ${unreadError(u)}` }),
+    ),
     { type: 'context', text: 'Its machines are unknown until it answers: their open idle alerts stay as they were.' },
   ];
 }

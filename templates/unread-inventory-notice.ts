@@ -1,7 +1,13 @@
 import type { UnreadInventory } from '../src/domain/inventory-read.js';
 import type { Message } from './message.js';
+import { truncate } from './render/plain-text.js';
 
 const MAX_ERROR = 400;
+
+/** The error of an unread inventory as a message says it: cut where a cloud's text runs long (EC2's encoded authorization messages). */
+export function unreadError(unread: UnreadInventory): string {
+  return truncate(unread.error, MAX_ERROR);
+}
 
 /**
  * Told to a team once a day while a `gpu.inventory` source cannot be read: what burnrate does
@@ -9,7 +15,6 @@ const MAX_ERROR = 400;
  */
 export function unreadInventoryNotice(teamName: string, unread: UnreadInventory): Message {
   const headline = `${teamName}: GPU inventory ${unread.source} could not be read`;
-  const error = unread.error.length > MAX_ERROR ? `${unread.error.slice(0, MAX_ERROR - 1)}…` : unread.error;
   return {
     summary: headline,
     blocks: [
@@ -18,7 +23,7 @@ export function unreadInventoryNotice(teamName: string, unread: UnreadInventory)
         type: 'text',
         text: "Its machines are not checked until it answers: their open idle alerts stay as they were (neither resolved nor sent again) and new idle machines there are not found. The other inventories' machines are checked as usual.",
       },
-      { type: 'text', text: `Last read failed: ${error}` },
+      { type: 'text', text: `Last read failed: ${unreadError(unread)}` },
       {
         type: 'context',
         text: 'burnrate asks again at every check. docs/permissions.md lists the permissions each inventory reads with.',
