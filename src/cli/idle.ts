@@ -20,10 +20,10 @@ export const idleVerb: Verb = async (args, io) => {
     const result = await runGpuCheck(runtime.deps, { dryRun: true, ...(teams ? { teams } : {}) });
     const idle = result.findings.filter((f) => f.state !== 'resolved').map(({ state: _s, ...f }) => f);
     if (values.json) {
-      io.out.write(`${jsonText({ idle, kept: result.kept, noMetrics: result.noMetrics })}\n`);
+      io.out.write(`${jsonText({ idle, kept: result.kept, noMetrics: result.noMetrics, unavailable: result.unavailable })}\n`);
       return 0;
     }
-    io.out.write(`${renderPlainText(idleStatus(idle, teams ? teams[0]! : 'all teams', result.noMetrics))}\n`);
+    io.out.write(`${renderPlainText(idleStatus(idle, teams ? teams[0]! : 'all teams', result.noMetrics, result.unavailable))}\n`);
     return 0;
   } finally {
     await runtime.close();

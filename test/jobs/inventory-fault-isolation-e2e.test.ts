@@ -1,4 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stringify } from 'yaml';
 import { runGpuCheck } from '../../src/jobs/gpu-check.js';
 import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { buildGpuDeps } from '../../src/providers/gpu-registry.js';
@@ -10,6 +13,7 @@ import { isolateAwsEnv, useEc2Endpoint, useSageMakerEndpoint } from '../support/
 import { testDeps } from '../support/deps.js';
 import { stopClick } from '../support/gpu-demo.js';
 import { command } from '../support/recording-reply.js';
+import { cli, workDir } from '../support/run-cli.js';
 import { dispatch } from '../../src/inbound/dispatcher.js';
 import { ALICE, BOB, DOMAINS, ERIN_CLASSIC, NOW, SPACES, studioApps } from '../providers/aws/sagemaker-studio/studio-fixture.js';
 
@@ -176,5 +180,37 @@ describe('one GPU inventory that cannot be read', () => {
     expect(await deps.store.gpuFindings.listOpen()).toEqual(before);
     expect(result.queued.map((d) => d.dedupeKey.split(':')[0])).toEqual(['gpu.inventory-unread', 'gpu.inventory-unread']);
     await deps.store.close();
+  });
+});
+
+describe('burnrate idle on the command line with one inventory unread', () => {
+  it('lists the readable machines and names the unread source in its text and its --json', async () => {
+    sagemaker!.denied.add('ListApps');
+    const cwd = workDir();
+    writeFileSync(
+      join(cwd, 'burnrate.yml'),
+      stringify({
+        teams: [{ id: 'research', owners: [OWNER] }],
+        sources: [],
+        gpu: {
+          metrics: [{ type: 'prometheus', url: prom!.url }],
+          inventory: [
+            { type: 'ec2', regions: ['eu-west-1'] },
+            { type: 'sagemaker-studio', regions: ['eu-west-1'] },
+          ],
+        },
+      }),
+    );
+
+    const json = await cli(['idle', '--json'], { cwd, now: NOW });
+    expect(json.err).toBe('');
+    const read = JSON.parse(json.out) as { idle: { instanceId: string }[]; unavailable: { source: string; error: string }[] };
+    expect(read.idle.map((f) => f.instanceId)).toEqual([IDLE_EC2]);
+    expect(read.unavailable.map((u) => u.source)).toEqual(['sagemaker-studio (eu-west-1)']);
+    expect(read.unavailable[0]!.error).toContain('sagemaker:ListApps');
+
+    const text = await cli(['idle'], { cwd, now: NOW });
+    expect(text.out).toContain('cv-notebook');
+    expect(text.out).toContain('GPU inventory sagemaker-studio (eu-west-1) could not be read');
   });
 });
