@@ -7,7 +7,13 @@ import type { SourceFailure } from './source-freshness.js';
  * the error (the IAM action to allow, the endpoint that did not answer), as a failing spend
  * source is told (SourceFailure). Its machines are unknown, not gone.
  */
-export type UnreadInventory = Pick<SourceFailure, 'source' | 'error'>;
+export type UnreadInventory = Pick<SourceFailure, 'source' | 'error'> & {
+  /**
+   * The machines (and their teams) of the source's last good read since burnrate started: whose
+   * alerts wait for it. Absent when it has not answered since the start: nothing is known of it.
+   */
+  lastRead?: readonly { instanceId: string; team: string }[];
+};
 
 /**
  * One read of the GPU inventory: the machines of every source that answered, and the sources that

@@ -57,10 +57,12 @@ export async function buildConfiguredGpu(
     const provider = used.find((p) => p.configTypes.metrics?.includes(entry.type))!;
     return parts.get(provider)!.metrics!(entry);
   };
+  // Each source's machines as last read: who to tell while it does not answer.
+  const lastReads = new Map<InventorySource, UnreadInventory['lastRead']>();
   return {
     metrics: metrics.map(metricsOf),
     inventory: async () => {
-      const reads = Promise.all(all.flatMap((gpu) => gpu.inventories ?? []).map(readSource));
+      const reads = Promise.all(all.flatMap((gpu) => gpu.inventories ?? []).map((source) => readSource(source, lastReads)));
       const machines = reads.then((settled) => settled.flatMap((r) => ('instances' in r ? r.instances : [])));
       const [instances, settled] = await Promise.all([all.reduce((listed, gpu) => gpu.overlay?.(listed) ?? listed, machines), reads]);
       return { instances, unavailable: settled.flatMap((r) => ('unread' in r ? [r.unread] : [])) };
@@ -78,11 +80,20 @@ export async function buildConfiguredGpu(
  * (the IAM action to allow, the credential to check; secrets already redacted by its provider's
  * translation); anything else is a failure to answer, named as such. Retries are the clients' own.
  */
-async function readSource(source: InventorySource): Promise<{ instances: GpuInstance[] } | { unread: UnreadInventory }> {
+async function readSource(
+  source: InventorySource,
+  lastReads: Map<InventorySource, UnreadInventory['lastRead']>,
+): Promise<{ instances: GpuInstance[] } | { unread: UnreadInventory }> {
   try {
-    return { instances: await source.list() };
+    const instances = await source.list();
+    lastReads.set(
+      source,
+      instances.map((i) => ({ instanceId: i.instanceId, team: i.team })),
+    );
+    return { instances };
   } catch (error) {
     const text = isBurnrateError(error) ? error.message : `did not answer: ${(error as Error).message}`;
-    return { unread: { source: inventorySourceName(source.entry), error: text } };
+    const lastRead = lastReads.get(source);
+    return { unread: { source: inventorySourceName(source.entry), error: text, ...(lastRead ? { lastRead } : {}) } };
   }
 }

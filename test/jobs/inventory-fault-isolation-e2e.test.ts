@@ -15,6 +15,10 @@ import { stopClick } from '../support/gpu-demo.js';
 import { command } from '../support/recording-reply.js';
 import { cli, workDir } from '../support/run-cli.js';
 import { dispatch } from '../../src/inbound/dispatcher.js';
+import type { TeamConfig } from '../../src/config/schema.js';
+import { UNOWNED_ID } from '../../src/domain/unowned.js';
+import { RecordingChat } from '../fakes/recording-chat.js';
+import { unreadInventoryNotices } from '../../src/checks/idle/definition/unread-inventory-notices.js';
 import { ALICE, BOB, DOMAINS, ERIN_CLASSIC, NOW, SPACES, studioApps } from '../providers/aws/sagemaker-studio/studio-fixture.js';
 
 // One GPU inventory's failure loses only its own machines: EC2 and SageMaker Studio read through
@@ -68,10 +72,23 @@ afterEach(async () => {
   ec2 = sagemaker = prom = undefined;
 });
 
-function setup() {
+/**
+ * A chat platform where `gpu.unowned` names a channel or not (the recording chat addresses every
+ * team, as a platform whose every team has a channel key).
+ */
+class ChatWithUnowned extends RecordingChat {
+  constructor(private readonly unowned: boolean) {
+    super();
+  }
+  override addressOf(team: TeamConfig): string {
+    return team.id === UNOWNED_ID && !this.unowned ? '' : super.addressOf(team);
+  }
+}
+
+function setup({ unowned = false, teams = [] as { id: string }[] } = {}) {
   const t = testDeps(
     {
-      teams: [{ id: 'research', name: 'Research', owners: [OWNER] }],
+      teams: [{ id: 'research', name: 'Research', owners: [OWNER] }, ...teams],
       sources: [],
       actions: { enabled: true },
       gpu: {
@@ -85,7 +102,9 @@ function setup() {
     NOW,
   );
   t.deps.gpu = buildGpuDeps(t.deps.config, {})!;
-  return t;
+  const chat = new ChatWithUnowned(unowned);
+  t.deps.chat = [chat];
+  return { ...t, chat };
 }
 
 const STUDIO_IDLE = () => [ALICE, BOB, ERIN_CLASSIC].map((app) => sagemaker!.arnOf(app));
@@ -180,6 +199,59 @@ describe('one GPU inventory that cannot be read', () => {
     expect(await deps.store.gpuFindings.listOpen()).toEqual(before);
     expect(result.queued.map((d) => d.dedupeKey.split(':')[0])).toEqual(['gpu.inventory-unread', 'gpu.inventory-unread']);
     await deps.store.close();
+  });
+});
+
+describe('who hears that a GPU inventory cannot be read', () => {
+  const noticesTo = (chat: RecordingChat) =>
+    chat.posted
+      .filter((p) => renderPlainText(p.message).includes('GPU inventory ec2 (eu-west-1) could not be read'))
+      .map((p) => p.address)
+      .sort();
+
+  it('the teams whose machines were on it at its last read, and the unowned channel; a team with nothing there hears nothing, and once a day', async () => {
+    const { deps, chat } = setup({ unowned: true, teams: [{ id: 'vision' }] });
+    await runGpuCheck(deps);
+    await deliverOutbox(deps);
+    ec2!.deny('ec2:DescribeInstances');
+
+    // Two replicas at once, then a later run the same day: each recipient is told once.
+    await Promise.all([runGpuCheck(deps), runGpuCheck(deps)]);
+    await runGpuCheck(deps);
+    await deliverOutbox(deps);
+
+    expect(noticesTo(chat)).toEqual(['#_unowned', '#research']);
+    await deps.store.close();
+  });
+
+  it("an open idle alert of the source's machine brings in its team, though the machine was handed to it since", async () => {
+    const { deps, chat } = setup({ teams: [{ id: 'vision' }] });
+    await runGpuCheck(deps);
+    const finding = (await deps.store.gpuFindings.listOpen()).find((f) => f.instanceId === IDLE_EC2)!;
+    const drafts = unreadInventoryNotices(
+      deps,
+      [{ source: 'ec2 (eu-west-1)', error: 'denied', lastRead: [{ instanceId: IDLE_EC2, team: 'research' }] }],
+      [{ instanceId: finding.instanceId, team: 'vision' }],
+      deps.clock(),
+    );
+    expect(drafts.map((d) => d.target).sort()).toEqual(['fake:#research', 'fake:#vision']);
+    expect(chat.posted).toEqual([]);
+    await deps.store.close();
+  });
+
+  it('a source not read since the start: the unowned channel where one is named, else every team', async () => {
+    ec2!.deny('ec2:DescribeInstances');
+    const named = setup({ unowned: true, teams: [{ id: 'vision' }] });
+    await runGpuCheck(named.deps);
+    await deliverOutbox(named.deps);
+    expect(noticesTo(named.chat)).toEqual(['#_unowned']);
+    await named.deps.store.close();
+
+    const none = setup({ teams: [{ id: 'vision' }] });
+    await runGpuCheck(none.deps);
+    await deliverOutbox(none.deps);
+    expect(noticesTo(none.chat)).toEqual(['#research', '#vision']);
+    await none.deps.store.close();
   });
 });
 

@@ -9,7 +9,7 @@ import { inTimeZone } from '../../../templates/message.js';
 import type { ClusterRead } from '../../ports/cluster-read.js';
 import { unansweredClusterNotices } from './definition/cluster-notices.js';
 import { capacityBlockNotices } from './definition/capacity-block-notices.js';
-import { neverRead, unreadInventoryNotices } from './definition/unread-inventory-notices.js';
+import { neverRead, unreadInventoryNotices, type WaitingFinding } from './definition/unread-inventory-notices.js';
 import type { UnreadInventory } from '../../domain/inventory-read.js';
 import type { CapacityBlockEnd } from './capacity-block-ends.js';
 import type { Deps } from '../../deps.js';
@@ -59,6 +59,8 @@ interface GpuInput {
   blockEnds: CapacityBlockEnd[];
   /** Inventory sources that could not be read (clusters are in `unanswered`). */
   unavailable: UnreadInventory[];
+  /** Open findings of machines no source listed while one could not be read: left as they were. */
+  waiting: WaitingFinding[];
 }
 
 interface GpuRun {
@@ -71,6 +73,7 @@ interface GpuRun {
   unanswered: ClusterRead[];
   blockEnds: CapacityBlockEnd[];
   unavailable: UnreadInventory[];
+  waiting: WaitingFinding[];
 }
 
 /**
@@ -111,7 +114,9 @@ export function gpuCheck(options: GpuCheckOptions = {}): CheckDefinition<'gpuFin
         for (const { source, error } of detected.unavailable)
           deps.log.warn({ source, err: error }, 'idle check: a GPU inventory could not be read; its machines are not judged this run');
       const listed = new Set(detected.listed);
-      const tracked = (await deps.store.gpuFindings.listOpen()).filter((f) => inScope(f) && (!unread || listed.has(f.instanceId)));
+      const open = (await deps.store.gpuFindings.listOpen()).filter(inScope);
+      const tracked = open.filter((f) => !unread || listed.has(f.instanceId));
+      const waiting = open.filter((f) => !tracked.includes(f)).map(({ instanceId, team }) => ({ instanceId, team }));
       const blockEnds = detected.blockEnds.filter(inScope);
       return {
         all,
@@ -121,20 +126,31 @@ export function gpuCheck(options: GpuCheckOptions = {}): CheckDefinition<'gpuFin
         unanswered,
         blockEnds,
         unavailable: detected.unavailable,
+        waiting,
       };
     },
     evaluate: ({ all, keeps }) => all.filter((f) => !keeps.has(f.instanceId)),
-    reconcile(deps, { all, keeps, tracked, unmetered, unanswered, blockEnds, unavailable }, current, now) {
+    reconcile(deps, { all, keeps, tracked, unmetered, unanswered, blockEnds, unavailable, waiting }, current, now) {
       const change = reconcileGpuFindings(carryOver(deps, current, tracked, now), tracked);
       const firstSeen = new Map(tracked.map((f) => [f.id, f.firstSeen]));
       const open = [...change.opened, ...change.stillOpen].map((f) => ({ ...f, firstSeen: firstSeen.get(f.id) ?? now }));
-      return { change, open, kept: all.filter((f) => keeps.has(f.instanceId)), tracked, unmetered, unanswered, blockEnds, unavailable };
+      return {
+        change,
+        open,
+        kept: all.filter((f) => keeps.has(f.instanceId)),
+        tracked,
+        unmetered,
+        unanswered,
+        blockEnds,
+        unavailable,
+        waiting,
+      };
     },
-    alerts: async (deps, { open, change, unmetered, unanswered, blockEnds, unavailable }, now) => [
+    alerts: async (deps, { open, change, unmetered, unanswered, blockEnds, unavailable, waiting }, now) => [
       ...(await addressIdleAlerts(deps, open, change, now)),
       ...coverageNotices(deps, unmetered, now),
       ...unansweredClusterNotices(deps, unanswered, now, options.teams),
-      ...unreadInventoryNotices(deps, unavailable, now, options.teams),
+      ...unreadInventoryNotices(deps, unavailable, waiting, now, options.teams),
       ...capacityBlockNotices(deps, blockEnds),
     ],
     afterRecord: (deps, { open }, now) => autoStopIdle(deps, open, now),
@@ -146,7 +162,9 @@ export function gpuCheck(options: GpuCheckOptions = {}): CheckDefinition<'gpuFin
           .filter((t) => change.resolved.includes(t.id))
           .map(({ state: _s, firstSeen: _f, lastSeen: _l, resolvedAt: _r, ...f }) => ({ ...f, state: 'resolved' as const })),
       ];
-      return { findings, kept, noMetrics: unmetered, unavailable: [...unavailable, ...neverRead(unanswered)], queued };
+      // Which machines a source had is for addressing its notice, not part of the answer.
+      const named = unavailable.map(({ source, error }) => ({ source, error }));
+      return { findings, kept, noMetrics: unmetered, unavailable: [...named, ...neverRead(unanswered)], queued };
     },
   };
 }

@@ -1,25 +1,39 @@
 import type { Deps } from '../../../deps.js';
 import type { UnreadInventory } from '../../../domain/inventory-read.js';
 import type { ClusterRead } from '../../../ports/cluster-read.js';
-import { fanOut } from '../../../outbox/fan-out.js';
+import { unownedTeam } from '../../../config/unowned-team.js';
+import type { TeamConfig } from '../../../config/schema.js';
+import { channelsOf, fanOut } from '../../../outbox/fan-out.js';
 import type { OutboxDraft } from '../../../store/outbox-records.js';
 import { unreadInventoryNotice } from '../../../../templates/unread-inventory-notice.js';
 
+/** An open idle finding left as it was because no source listed its machine this run. */
+export interface WaitingFinding {
+  instanceId: string;
+  team: string | null;
+}
+
 /**
- * Each team hears once a day (the key names the source and the UTC day) that a GPU inventory source
- * could not be read: any team may have machines there, and its open alerts on them wait for it.
+ * Who hears, once a day (the key names the source, the team and the UTC day), that a GPU inventory
+ * source could not be read: the people who can act and those whose alerts wait. They are the teams
+ * with machines on it at its last good read or open idle findings of those machines, and the
+ * channel of unowned GPUs (where admins act) when `gpu.unowned` names one. Of a source not read
+ * since burnrate started nothing is known: the unowned channel hears it, or every team without one.
  */
 export function unreadInventoryNotices(
   deps: Deps,
   unavailable: readonly UnreadInventory[],
+  waiting: readonly WaitingFinding[],
   now: Date,
   onlyTeams?: readonly string[],
 ): OutboxDraft[] {
   if (deps.chat.length === 0) return [];
   const day = now.toISOString().slice(0, 10);
   const teams = deps.config.teams.filter((t) => !onlyTeams || onlyTeams.includes(t.id));
+  // A run for named teams leaves the unowned machines (and their channel) out.
+  const unowned = onlyTeams ? [] : [unownedTeam(deps.config)].filter((t) => channelsOf(deps.chat, t).length > 0);
   return unavailable.flatMap((unread) =>
-    teams.flatMap((team) =>
+    recipients(unread, waiting, teams, unowned).flatMap((team) =>
       fanOut(
         deps.chat,
         team,
@@ -28,6 +42,21 @@ export function unreadInventoryNotices(
       ),
     ),
   );
+}
+
+function recipients(
+  unread: UnreadInventory,
+  waiting: readonly WaitingFinding[],
+  teams: readonly TeamConfig[],
+  unowned: readonly TeamConfig[],
+): TeamConfig[] {
+  if (!unread.lastRead) return unowned.length > 0 ? [...unowned] : [...teams];
+  const machines = new Set(unread.lastRead.map((m) => m.instanceId));
+  const concerned = new Set([
+    ...unread.lastRead.map((m) => m.team),
+    ...waiting.flatMap((f) => (f.team !== null && machines.has(f.instanceId) ? [f.team] : [])),
+  ]);
+  return [...teams.filter((t) => concerned.has(t.id)), ...unowned];
 }
 
 /** Clusters that have not answered since burnrate started, as unread sources: their workloads are unknown. */
