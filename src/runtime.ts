@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { CHAT_CHANNELS, readChatSettings } from './chat/platforms.js';
 import type { ChatPort } from './ports/chat-port.js';
@@ -45,11 +45,12 @@ export interface Runtime {
  */
 export async function buildRuntime(options: BuildOptions = {}): Promise<Runtime> {
   const env = options.env ?? process.env;
-  const { config, path } = options.config
-    ? { config: options.config, path: null }
-    : await loadConfig(options.configPath, CHAT_CHANNELS, env, options.cwd);
   const given = options.dbPath ?? env.BURNRATE_DB ?? DEFAULT_DB_PATH;
   const dbPath = given === ':memory:' ? given : resolve(options.cwd ?? process.cwd(), given);
+  // burnrate.yml's validated form is kept beside the database file, so later commands skip validating it.
+  const { config, path } = options.config
+    ? { config: options.config, path: null }
+    : await loadConfig(options.configPath, CHAT_CHANNELS, env, options.cwd, dbPath === ':memory:' ? {} : { validatedIn: dirname(dbPath) });
   // Read before opening anything: a half-configured Slack is an error that names what is missing.
   const chats = readChatSettings(env, {
     host: null,

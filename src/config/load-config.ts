@@ -16,15 +16,24 @@ const DEFAULT_PATH = 'burnrate.yml';
 /**
  * Finds and validates the configuration: `--config`, then BURNRATE_CONFIG, then ./burnrate.yml.
  * With none of them the embedded demo organisation is used, so a first run needs no setup.
- * burnrate.yml's schema (zod and its 95 modules) loads only when there is a file to validate.
+ * burnrate.yml's schema (zod and its 95 modules) loads only when there is a file to validate, and
+ * with `validatedIn` (the database's folder) only when that file's content was not validated there before.
  */
 export async function loadConfig(
   path: string | undefined,
   channels: ConfigChannels,
   env: NodeJS.ProcessEnv = process.env,
   cwd = process.cwd(),
+  options: { validatedIn?: string } = {},
 ): Promise<LoadedConfig> {
-  const parsed = async (file: string) => ({ config: (await import('./parse-config.js')).parseConfigFile(file, channels), path: file });
+  const { validatedIn } = options;
+  const parsed = async (file: string) => ({
+    config:
+      validatedIn === undefined
+        ? (await import('./parse-config.js')).parseConfigFile(file, channels)
+        : await (await import('./validated-config-cache.js')).loadValidatedConfig(file, channels, validatedIn),
+    path: file,
+  });
   const explicit = path ?? env.BURNRATE_CONFIG;
   if (!explicit) {
     const fallback = resolve(cwd, DEFAULT_PATH);

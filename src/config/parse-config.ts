@@ -1,8 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { BurnrateError } from '../domain/errors.js';
 import { formatIssues } from './format-issues.js';
-import { checkConfigSize, readConfigYaml } from './read-yaml.js';
+import { readConfigFile, readConfigYaml } from './read-yaml.js';
 import type { ChatChannelDeclaration } from './chat-channels.js';
 import { configSchemaWith, type Config } from './schema.js';
 
@@ -13,15 +12,7 @@ import { configSchemaWith, type Config } from './schema.js';
 export type ConfigChannels = readonly ChatChannelDeclaration[];
 
 export function parseConfigFile(file: string, channels: ConfigChannels): Config {
-  const stat = statSync(file);
-  if (!stat.isFile())
-    throw new BurnrateError(
-      'burnrate_config_invalid',
-      `${file} is not a file`,
-      'Point --config (or BURNRATE_CONFIG) at burnrate.yml itself.',
-    );
-  checkConfigSize(stat.size, file);
-  return parseConfigText(readFileSync(file, 'utf8'), channels, file);
+  return parseConfigText(readConfigFile(file), channels, file);
 }
 
 export function parseConfigText(text: string, channels: ConfigChannels, source = 'burnrate.yml'): Config {

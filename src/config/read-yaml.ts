@@ -1,3 +1,4 @@
+import { readFileSync, statSync } from 'node:fs';
 import type { Document } from 'yaml';
 import { BurnrateError } from '../domain/errors.js';
 import { checkYamlDocument, MAX_DEPTH } from './check-yaml.js';
@@ -44,6 +45,19 @@ export function readConfigYaml(text: string, source: string): unknown {
     // checkYamlDocument bounds what toJS expands; this is the yaml library's own guard saying otherwise.
     throw new BurnrateError('burnrate_config_invalid', `${source} cannot be read: ${(error as Error).message}`, PLAIN_HINT);
   }
+}
+
+/** The text of a configuration file, refusing a folder or a file too large to be one before reading it. */
+export function readConfigFile(file: string): string {
+  const stat = statSync(file);
+  if (!stat.isFile())
+    throw new BurnrateError(
+      'burnrate_config_invalid',
+      `${file} is not a file`,
+      'Point --config (or BURNRATE_CONFIG) at burnrate.yml itself.',
+    );
+  checkConfigSize(stat.size, file);
+  return readFileSync(file, 'utf8');
 }
 
 /** Refuses a file too large to be a configuration, before it is read into memory. */
