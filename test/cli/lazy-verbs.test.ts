@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { HELP_PAGES } from '../../src/cli/help-pages.js';
 import { packageVersion } from '../../src/config/package-version.js';
+import { VALIDATED_CONFIG_FILE } from '../../src/config/validated-config-cache.js';
 
 const BIN = fileURLToPath(new URL('../../bin/burnrate.js', import.meta.url));
 const RECORDER = fileURLToPath(new URL('../support/record-loaded-modules.mjs', import.meta.url));
@@ -56,9 +57,12 @@ sources:
 };
 
 /** Runs the built CLI as a user does, and returns what it printed and every module file it loaded. */
-function runRecorded(args: string[], project?: { config: string; env: Record<string, string> }): { out: string; loaded: string[] } {
+function runRecorded(
+  args: string[],
+  project?: { config: string; env: Record<string, string> },
+  cwd = mkdtempSync(join(tmpdir(), 'burnrate-cli-')),
+): { out: string; loaded: string[] } {
   const record = join(mkdtempSync(join(tmpdir(), 'burnrate-modules-')), 'loaded.txt');
-  const cwd = mkdtempSync(join(tmpdir(), 'burnrate-cli-'));
   if (project) writeFileSync(join(cwd, 'burnrate.yml'), project.config);
   const out = execFileSync(process.execPath, ['--import', RECORDER, BIN, ...args], {
     cwd,
@@ -126,4 +130,70 @@ describe('a verb loads only what it uses', () => {
     },
     30_000,
   );
+});
+
+describe('a read verb with a burnrate.yml validated before', () => {
+  const loadsSchema = (loaded: string[]) => ({
+    yaml: loaded.some((path) => path.includes('/node_modules/yaml/')),
+    zod: loaded.some((path) => path.includes('/node_modules/zod/')),
+  });
+
+  it('validates the file once, keeps it beside the database, and later runs load no YAML parser and no zod until the file or the entry changes', () => {
+    expect(existsSync(BUILT), 'npm run build first').toBe(true);
+    const cwd = mkdtempSync(join(tmpdir(), 'burnrate-cli-'));
+    // The database's folder, as any earlier command leaves it (the first creates it).
+    mkdirSync(join(cwd, 'data'));
+    const entry = join(cwd, 'data', VALIDATED_CONFIG_FILE);
+    const spend = (project = CONFIGURED_PROJECT) => runRecorded(['spend', '--by', 'team'], project, cwd);
+
+    const first = spend();
+    expect(first.out).toContain('Spend of all teams');
+    expect(loadsSchema(first.loaded)).toEqual({ yaml: true, zod: true });
+    const kept = readFileSync(entry, 'utf8');
+
+    const second = spend();
+    expect(second.out).toBe(first.out);
+    expect(loadsSchema(second.loaded)).toEqual({ yaml: false, zod: false });
+
+    // A changed file (one comment more) is validated again, and its entry replaces the old one.
+    const changed = spend({ ...CONFIGURED_PROJECT, config: `${CONFIGURED_PROJECT.config}# reviewed\n` });
+    expect(changed.out).toBe(first.out);
+    expect(loadsSchema(changed.loaded)).toEqual({ yaml: true, zod: true });
+    expect(readFileSync(entry, 'utf8')).not.toBe(kept);
+
+    // A corrupt entry is ignored: the file is validated again and a good entry written.
+    writeFileSync(entry, '{"key": "');
+    const afterCorrupt = spend();
+    expect(afterCorrupt.out).toBe(first.out);
+    expect(loadsSchema(afterCorrupt.loaded)).toEqual({ yaml: true, zod: true });
+    expect(readFileSync(entry, 'utf8')).toBe(kept);
+    // (A new burnrate version or build validates again too: test/config/validated-config-cache.test.ts.)
+  }, 60_000);
+
+  it('refuses an invalid burnrate.yml with the same message on every run, a valid one having been kept before', () => {
+    expect(existsSync(BUILT), 'npm run build first').toBe(true);
+    const cwd = mkdtempSync(join(tmpdir(), 'burnrate-cli-'));
+    mkdirSync(join(cwd, 'data'));
+    runRecorded(['spend', '--by', 'team'], CONFIGURED_PROJECT, cwd);
+    writeFileSync(join(cwd, 'burnrate.yml'), CONFIGURED_PROJECT.config.replace('ml-research', 'ML Research'));
+    const refusal = () => {
+      try {
+        execFileSync(process.execPath, [BIN, 'spend', '--by', 'team'], {
+          cwd,
+          env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...CONFIGURED_PROJECT.env },
+          encoding: 'utf8',
+          stdio: 'pipe',
+        });
+      } catch (error) {
+        return { status: (error as { status: number }).status, stderr: (error as { stderr: string }).stderr };
+      }
+      throw new Error('expected the invalid burnrate.yml to be refused');
+    };
+    const first = refusal();
+    expect(first.status).toBe(2);
+    expect(first.stderr).toContain('burnrate.yml has an error');
+    expect(first.stderr).toContain('teams[0].id: expected a lower-case id');
+    expect(refusal()).toEqual(first);
+    expect(refusal()).toEqual(first);
+  }, 60_000);
 });
