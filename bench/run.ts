@@ -151,8 +151,8 @@ if (selected('idle')) {
     `\nGPU idle detection, ${idle.gpus.toLocaleString('en-US')} GPUs × ${idle.days} days of 1-minute samples (${(idle.samples / 1e6).toFixed(1)} M samples), median of ${runs}:`,
   );
   console.log(`                             median          throughput  vs floor`);
-  row('detect, a batch a call', idle.detect, `${idle.ratio}x (target ≤ 3x)`);
-  row('detect, a series a call', idle.single, `${idle.singleRatio}x`);
+  row('detect, a batch a call', idle.detect, `${idle.ratio}x, ${idle.cpuRatio}x in CPU time (target ≤ 2x)`);
+  row('detect, a series a call', idle.single, `${idle.singleRatio}x, ${idle.cpuSingleRatio}x in CPU time`);
   row('floor (count < 5%)', idle.floor, '');
   console.log(`  found ${idle.intervals.idle} idle, ${idle.intervals.stalled} stalled, ${idle.intervals.unknown} unknown intervals`);
   console.log(
