@@ -16,7 +16,7 @@ export interface ValidationStamp {
   version: string;
   /** The schema module's modification time and size: every build rewrites it, so a rebuilt checkout re-validates. */
   build: string;
-  /** Node's version: time zones are checked against its ICU data. */
+  /** Node's version and its ICU's: time zones are checked against ICU's data, which a system ICU updates apart from Node. */
   node: string;
 }
 
@@ -53,7 +53,11 @@ export async function loadValidatedConfig(
 export function validationStamp(): ValidationStamp {
   const own = fileURLToPath(import.meta.url);
   const schema = statSync(join(own, '..', `schema${extname(own)}`));
-  return { version: packageVersion(), build: `${schema.mtimeMs}:${schema.size}`, node: process.version };
+  return {
+    version: packageVersion(),
+    build: `${schema.mtimeMs}:${schema.size}`,
+    node: `${process.version} icu ${process.versions.icu} tz ${process.versions.tz}`,
+  };
 }
 
 function readEntry(path: string): CacheEntry | undefined {

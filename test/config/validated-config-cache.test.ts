@@ -122,9 +122,9 @@ describe('burnrate.yml validated once per content', () => {
     expect(existsSync(missing)).toBe(false);
   });
 
-  it("stamps burnrate's version, its schema module's build and Node's version", () => {
+  it("stamps burnrate's version, its schema module's build, and Node's and its time zone data's versions", () => {
     const stamp = validationStamp();
-    expect(stamp.node).toBe(process.version);
+    expect(stamp.node).toBe(`${process.version} icu ${process.versions.icu} tz ${process.versions.tz}`);
     expect(stamp.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(stamp.build).toMatch(/^[\d.]+:\d+$/);
   });
