@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,8 +71,9 @@ function readEntry(path: string): CacheEntry | undefined {
 
 function writeEntry(path: string, dir: string, entry: CacheEntry): void {
   if (!existsSync(dir)) return;
-  // Written whole, then renamed: a command reading at the same time sees the old entry or the new one.
-  const partial = `${path}.${process.pid}.tmp`;
+  // Written whole under a name of its own (threads of one process may write at once), then renamed:
+  // a command reading at the same time sees the old entry or the new one.
+  const partial = `${path}.${randomUUID()}.tmp`;
   try {
     writeFileSync(partial, JSON.stringify(entry), { mode: 0o600 });
     renameSync(partial, path);
