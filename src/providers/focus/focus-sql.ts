@@ -130,8 +130,10 @@ export const KEYS = [
 
 /**
  * Columns that follow from the keys (a resource's name and region, a service's publisher, an
- * account's invoice issuer, a commitment's type): carried along with any_value instead of grouped
- * by, which keeps the hash of the first grouping small.
+ * account's invoice issuer, a commitment's type): carried along with max() instead of grouped by,
+ * which keeps the hash of the first grouping small. max(), not any_value(): where a bill gives one
+ * key two values (a renamed resource), every import of the same file keeps the same one, whatever
+ * order DuckDB's threads met the lines in.
  */
 export const ATTRIBUTES = [
   'resource_name',
@@ -163,11 +165,13 @@ const AMOUNTS = ['billed', 'effective', 'list_cost', 'contracted_cost', 'pricing
  * Hours of use, where the bill counts use in time (an instance's hours; AWS says Hrs, Google
  * seconds): with the effective cost of the same rows, the instance's billed rate. Summed straight
  * from the file's columns in the first grouping; the spellings are compared as they are (lower()
- * or trim() on every row costs more than the list); a double, parsed only on rows counted in time.
+ * or trim() on every row costs more than the list); parsed only on rows counted in time. Exact
+ * decimals, like the amounts: a sum of doubles depends on the order DuckDB's threads add them in,
+ * so two imports of one file would store rates differing in their last digits.
  */
 const USAGE_HOURS = `CASE
-    WHEN consumed_unit IN ('Hours', 'Hour', 'Hrs', 'hours', 'hour', 'hrs', 'Hr', 'hr', 'h') THEN TRY_CAST(consumed_quantity AS DOUBLE)
-    WHEN consumed_unit IN ('Seconds', 'Second', 'seconds', 'second', 's') THEN TRY_CAST(consumed_quantity AS DOUBLE) / 3600
+    WHEN consumed_unit IN ('Hours', 'Hour', 'Hrs', 'hours', 'hour', 'hrs', 'Hr', 'hr', 'h') THEN TRY_CAST(consumed_quantity AS DECIMAL(38, 10))
+    WHEN consumed_unit IN ('Seconds', 'Second', 'seconds', 'second', 's') THEN CAST(TRY_CAST(consumed_quantity AS DECIMAL(38, 10)) / 3600 AS DECIMAL(38, 10))
   END`;
 
 /**
@@ -191,7 +195,7 @@ export function aggregationSql(
   const source = layouts.map((layout, part) => projectionSql(layout, part)).join('\nUNION ALL\n');
   const ceiling = `CAST(${sqlString(String(lineCeiling))} AS DOUBLE)`;
   const keys = KEYS.join(', ');
-  const attributes = ATTRIBUTES.map((a) => `any_value(${a}) AS ${a}`).join(', ');
+  const attributes = ATTRIBUTES.map((a) => `max(${a}) AS ${a}`).join(', ');
   // A split charge's tags are the workload's (AllocatedTags) before the shared resource's (Tags);
   // an account's Cost Categories (AWS) come last.
   const tagSql = (keys: readonly string[]) =>

@@ -10,7 +10,7 @@ import { BurnrateError } from '../../../src/domain/errors.js';
 import { readFocusFiles } from '../../../src/providers/focus/read-focus.js';
 import { openStore } from '../../../src/store/sqlite/open-sqlite-store.js';
 import type { Store } from '../../../src/store/store.js';
-import { focusCsv, HEADER, pullContext, tempDir, writeFocusCsv } from './helpers.js';
+import { focusCsv, HEADER, HOURS_HEADER, pullContext, tempDir, writeFocusCsv } from './helpers.js';
 
 const OCTOBER = { start: '2026-10-01', end: '2026-11-01' };
 const SPEC_EXAMPLES = decodeURIComponent(new URL('../../fixtures/focus/spec_examples_v1.2', import.meta.url).pathname);
@@ -208,6 +208,24 @@ describe('readFocusFiles: aggregation', () => {
     expect(batch.rows).toEqual([
       expect.objectContaining({ service, resourceId: resource, ownerTag: owner, subAccount: 'ácct\t"1"', day: '2026-10-01' }),
     ]);
+  });
+
+  it('stores the same resource name, region and hours whatever order the lines come in', async () => {
+    // One instance renamed and moved mid-day (a bill can give one key two names): every import of the
+    // bill keeps one of them (the greatest), and its hours are an exact sum, not one that depends on
+    // the order the lines were added in.
+    const header = [...HOURS_HEADER, 'ResourceName', 'RegionId'];
+    const lines = [
+      { ResourceName: 'trainer-old', RegionId: 'us-east-1', ConsumedQuantity: '0.1', ConsumedUnit: 'Hrs' },
+      { ResourceName: 'trainer-new', RegionId: 'us-west-2', ConsumedQuantity: '0.2', ConsumedUnit: 'Hrs' },
+      { ResourceName: 'trainer-old', RegionId: 'us-east-1', ConsumedQuantity: '1080', ConsumedUnit: 'Seconds' },
+    ];
+    const read = async (name: string, rows: typeof lines) =>
+      (await readFocusFiles([writeFocusCsv(tmp.path(name), rows, header)], pullContext())).rows;
+    const [forward, backward] = await Promise.all([read('order-a.csv', lines), read('order-b.csv', [...lines].reverse())]);
+    const pick = (rows: readonly SpendRow[]) => rows.map((r) => [r.resourceName, r.region, r.usageHours]);
+    expect(pick(forward)).toEqual([['trainer-old', 'us-west-2', 0.6]]);
+    expect(pick(backward)).toEqual(pick(forward));
   });
 
   it('reports progress up to the total', async () => {
