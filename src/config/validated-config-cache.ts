@@ -28,8 +28,8 @@ interface CacheEntry {
 /**
  * burnrate.yml validated once per content: the parsed result is kept in `dir` (the database's folder)
  * under a hash of the file's bytes, the chat platforms' channel keys and the stamp, so a command that
- * only reads skips the YAML parser and the schema (zod: a tenth of its memory) until one of them
- * changes. An invalid file is never kept, so it is refused, with the same message, on every run. The
+ * only reads skips the YAML parser and the schema (zod), about 10 MB and half the CPU of `spend`,
+ * until one of them changes. An invalid file is never kept, so it is refused, with the same message, on every run. The
  * entry holds what the file holds (no secrets: those come from the environment) and is written only
  * into a folder that exists, readable by its owner alone; a missing, unreadable or corrupt one is
  * ignored and the file validated again.

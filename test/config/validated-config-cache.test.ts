@@ -67,14 +67,12 @@ describe('burnrate.yml validated once per content', () => {
 
   it('validates again when the chat platforms whose channel keys burnrate.yml may hold change', async () => {
     const { file, dir, entry } = project();
-    const real = await firstTeam(file, dir);
+    await firstTeam(file, dir);
     tamper(entry);
-    const error = await caughtBurnrateError(loadValidatedConfig(file, [], dir, STAMP));
     // Without the platforms a team's `slack:` key is unknown: the file is checked, not the entry served.
-    expect(error.message).toMatch(/slack/);
-    tamper(entry);
+    expect((await caughtBurnrateError(loadValidatedConfig(file, [], dir, STAMP))).message).toMatch(/slack/);
+    // With them again the entry, which a refusal never replaces, is served.
     expect(await firstTeam(file, dir)).toBe('from-the-entry');
-    expect(real).not.toBe('from-the-entry');
   });
 
   it('validates a changed file again, a byte being enough', async () => {
