@@ -1,4 +1,4 @@
-import { currentRecommendations } from '../src/snapshots/current-recommendations.js';
+import { loadRecommendations } from '../src/snapshots/current-recommendations.js';
 import { recommendationList } from '../templates/recommendation-list.js';
 import type { CommandSpec } from './command.js';
 import { notInAnyTeam, resolveTeamId } from './team-arg.js';
@@ -13,10 +13,11 @@ export const recommendCommand: CommandSpec = {
     if (args.length > 1) throw badArguments(this, `expected at most one team, got "${args.join(' ')}"`);
     if (ctx.visibleTeams.length === 0) throw notInAnyTeam(ctx.actor.userId);
     const teams = args[0] ? [resolveTeamId(ctx.deps.config, args[0], ctx.visibleTeams)] : ctx.visibleTeams;
-    const all = await currentRecommendations(ctx.deps);
+    const { recommendations, unavailable } = await loadRecommendations(ctx.deps);
     return recommendationList(
-      all.filter((r) => teams.includes(r.team)),
+      recommendations.filter((r) => teams.includes(r.team)),
       teams.length === 1 ? teams[0]! : 'your teams',
+      unavailable,
     );
   },
 };

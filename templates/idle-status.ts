@@ -1,7 +1,7 @@
 import { instanceLabel, unpriced, type GpuFinding, type UnmeteredGpu } from '../src/domain/gpu-finding.js';
 import { formatMoney } from '../src/domain/money.js';
 import type { UnreadInventory } from '../src/domain/inventory-read.js';
-import { unreadError } from './unread-inventory-notice.js';
+import { notCheckedBlocks } from './unread-inventory-notice.js';
 import type { Block, Message } from './message.js';
 
 const money = (n: number) => formatMoney(n, 'USD');
@@ -16,7 +16,10 @@ export function idleStatus(
   noMetrics: readonly UnmeteredGpu[] = [],
   unavailable: readonly UnreadInventory[] = [],
 ): Message {
-  const silent = [...unreadBlocks(unavailable), ...noMetricsBlocks(noMetrics)];
+  const silent = [
+    ...notCheckedBlocks(unavailable, 'Its machines are unknown until it answers: their open idle alerts stay as they were.'),
+    ...noMetricsBlocks(noMetrics),
+  ];
   if (findings.length === 0) {
     const text = `No idle GPUs for ${scope} right now.`;
     return { summary: text, blocks: [{ type: 'text', text }, ...silent] };
@@ -52,17 +55,6 @@ export function idleStatus(
       ...silent,
     ],
   };
-}
-
-/** Which inventory sources could not be read, and why: their machines are not in the answer, and their alerts wait. */
-function unreadBlocks(unavailable: readonly UnreadInventory[]): Block[] {
-  if (unavailable.length === 0) return [];
-  return [
-    ...unavailable.map(
-      (u): Block => ({ type: 'text', text: `**Not checked**: GPU inventory ${u.source} could not be read: ${unreadError(u)}` }),
-    ),
-    { type: 'context', text: 'Its machines are unknown until it answers: their open idle alerts stay as they were.' },
-  ];
 }
 
 /** "No GPU metrics: 2 instances ($12.34 per hour)", with each one; nothing when every GPU reports. */

@@ -1,11 +1,17 @@
 import { formatMoney } from '../src/domain/money.js';
 import type { Recommendation } from '../src/domain/recommendation.js';
 import type { Block, Message } from './message.js';
+import type { UnreadInventory } from '../src/domain/inventory-read.js';
+import { notCheckedBlocks } from './unread-inventory-notice.js';
 
 const money = (n: number) => formatMoney(n, 'USD');
 
 /** Every recommendation of a scope in one table, largest saving first; the evidence is in each one's own message. */
-export function recommendationList(recommendations: readonly Recommendation[], scope: string): Message {
+export function recommendationList(
+  recommendations: readonly Recommendation[],
+  scope: string,
+  unavailable: readonly UnreadInventory[] = [],
+): Message {
   const total = recommendations.reduce((sum, r) => sum + r.monthlySaving, 0);
   const headline =
     recommendations.length === 0
@@ -30,5 +36,6 @@ export function recommendationList(recommendations: readonly Recommendation[], s
         ? 'Right-size needs GPUs far below their memory and utilisation; spot needs training or sweeps on demand tagged checkpoint=true.'
         : "Each recommendation, with its evidence and the Approve spot migration button, is posted in the team's monthly review thread.",
   });
+  blocks.push(...notCheckedBlocks(unavailable, 'Its machines are unknown until it answers: they get no recommendation this time.'));
   return { summary: headline, blocks };
 }

@@ -1,5 +1,5 @@
 import type { UnreadInventory } from '../src/domain/inventory-read.js';
-import type { Message } from './message.js';
+import type { Block, Message } from './message.js';
 import { truncate } from './render/plain-text.js';
 
 const MAX_ERROR = 400;
@@ -7,6 +7,21 @@ const MAX_ERROR = 400;
 /** The error of an unread inventory as a message says it: cut where a cloud's text runs long (EC2's encoded authorization messages). */
 export function unreadError(unread: UnreadInventory): string {
   return truncate(unread.error, MAX_ERROR);
+}
+
+/**
+ * The lines every answer built on the GPU inventory (idle, waste, recommend, the review) gives the
+ * sources it could not read, in the same words: which one and why, then what that answer does
+ * without its machines (`meaning`).
+ */
+export function notCheckedBlocks(unavailable: readonly UnreadInventory[], meaning: string): Block[] {
+  if (unavailable.length === 0) return [];
+  return [
+    ...unavailable.map(
+      (u): Block => ({ type: 'text', text: `**Not checked**: GPU inventory ${u.source} could not be read: ${unreadError(u)}` }),
+    ),
+    { type: 'context', text: meaning },
+  ];
 }
 
 /**

@@ -4,10 +4,11 @@ import { wasteHeadline } from '../src/domain/waste-headline.js';
 import { chartBlocks } from './chart-blocks.js';
 import type { Block, Button, Message, PlotBlock } from './message.js';
 import type { StaticPool } from '../src/domain/kube-usage.js';
+import { notCheckedBlocks } from './unread-inventory-notice.js';
 
 export interface WasteReportData {
   /** The diagnosis the rows come from: its period, currency and notes. */
-  diagnosis: Pick<WasteDiagnosis, 'period' | 'currency' | 'notes'> & Partial<Pick<WasteDiagnosis, 'staticCapacity'>>;
+  diagnosis: Pick<WasteDiagnosis, 'period' | 'currency' | 'notes'> & Partial<Pick<WasteDiagnosis, 'staticCapacity' | 'unavailable'>>;
   /** The rows to show: one team, some teams, or the organisation. */
   rows: readonly TeamWaste[];
   /** The stacked-bar chart (base64 PNG), when one was drawn. */
@@ -19,6 +20,10 @@ export interface WasteReportData {
   /** The commitments section (the organisation's coverage, what ends soon, always-on capacity of the rows' teams); none in a review. */
   commitments?: CommitmentReport;
 }
+
+/** What the diagnosis does without an inventory source's machines. */
+export const UNREAD_WASTE =
+  'Its machines are unknown until it answers: those burnrate can tie to the bill count in the GPU spend, in no cause; the others are not in these figures.';
 
 /** "Nov 1–30" style period text: the diagnosis's own days. */
 function periodText(period: WasteDiagnosis['period']): string {
@@ -45,6 +50,7 @@ export function wasteReport(data: WasteReportData): Message {
     { type: 'context', text: `Read-only diagnosis of ${periodText(diagnosis.period)}. Nothing was changed.` },
   ];
   for (const row of data.rows) blocks.push(...teamBlocks(row, money, data.dryRun));
+  blocks.push(...notCheckedBlocks(diagnosis.unavailable ?? [], UNREAD_WASTE));
   if (data.commitments) blocks.push(...commitmentBlocks(data.commitments, money));
   blocks.push(...staticCapacityBlocks(diagnosis.staticCapacity ?? []));
   blocks.push(

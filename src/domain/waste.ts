@@ -1,4 +1,5 @@
 import type { StaticPool } from './kube-usage.js';
+import type { UnreadInventory } from './inventory-read.js';
 /**
  * The waste diagnosis: how much of a team's GPU spend buys nothing, by cause, and what to do first.
  * This is also the documented shape of `burnrate waste --json`: add fields, never rename them.
@@ -149,6 +150,11 @@ export interface WasteDiagnosis {
   staticCapacity: StaticPool[];
   /** What the diagnosis could not see (instances without metrics or without a bill), for every reader. */
   notes: string[];
+  /**
+   * GPU inventory sources that could not be read: a machine of theirs on the bill is unknown, not
+   * gone (its bill in the spend, in no cause); one the bill cannot tie to an id is missing. Absent: all read.
+   */
+  unavailable?: UnreadInventory[];
   /**
    * Each GPU instance's own figures for each team the bill charged it to, a month: the one idle and
    * the one spot figure the review's lines and the waste report read (its causes add these up).

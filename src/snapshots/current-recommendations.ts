@@ -1,4 +1,4 @@
-import { unreadInventoryError } from '../domain/inventory-read.js';
+import { unreadInventoryError, type UnreadInventory } from '../domain/inventory-read.js';
 import { loadPriceCatalog } from '../catalog/price-catalog.js';
 import type { PriceCatalog } from '../domain/price-catalog.js';
 import { gpuUsageOf, type GpuUsage } from '../checks/recommend/gpu-usage.js';
@@ -33,6 +33,18 @@ export async function currentRecommendations(
   scope: RecommendationScope = {},
   catalog: PriceCatalog = loadPriceCatalog(),
 ): Promise<Recommendation[]> {
+  return (await loadRecommendations(deps, scope, catalog)).recommendations;
+}
+
+/**
+ * currentRecommendations, with the GPU inventory sources that could not be read: their machines get
+ * none this time, and an answer says which source it could not check.
+ */
+export async function loadRecommendations(
+  deps: Deps,
+  scope: RecommendationScope = {},
+  catalog: PriceCatalog = loadPriceCatalog(),
+): Promise<{ recommendations: Recommendation[]; unavailable: UnreadInventory[] }> {
   const today = toDay(deps.clock());
   const period = wastePeriod({ days: deps.config.recommendations.lookbackDays }, today);
   // Teams as tagged ('tags'): unlike the idle check, no namespace teams and no hand-overs ("Not
@@ -45,7 +57,7 @@ export async function currentRecommendations(
     loadWasteDiagnosis(deps, period, snapshot),
     loadFxRates(deps),
   ]);
-  return recommend({
+  const recommendations = recommend({
     instances: instances.filter(
       (i) => (!scope.instanceIds || scope.instanceIds.includes(i.instanceId)) && (!scope.team || i.team === scope.team),
     ),
@@ -56,6 +68,7 @@ export async function currentRecommendations(
     runTagKey: deps.config.unitCosts.tagKeys.run,
     spotFigures: spotFiguresOf(diagnosis, (amount) => convert(amount, diagnosis.currency, 'USD', fx)),
   });
+  return { recommendations, unavailable: snapshot.unavailable.map(({ source, error }) => ({ source, error })) };
 }
 
 /**

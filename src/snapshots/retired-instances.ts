@@ -58,3 +58,12 @@ function providerOf(name: string | null): CloudProvider {
   if (n.includes('microsoft') || n.includes('azure')) return 'azure';
   return 'aws';
 }
+
+/**
+ * A machine no source listed while a GPU inventory source could not be read: it may be that source's,
+ * so it is unknown, not gone. Its bill stays in the spend; nothing is diagnosed of it (no cause).
+ */
+export function unreadInstance(instanceId: string, bill: { team: string; provider: string | null; name: string | null }): GpuInstance {
+  const { running: _unknown, ...instance } = goneInstance(instanceId, [], bill);
+  return { ...instance, priceNote: 'its GPU inventory could not be read: priced by its bill' };
+}

@@ -16,7 +16,7 @@ import { loadGpuSnapshot, type GpuSnapshot } from './gpu-snapshot.js';
 import { loadResourceCosts, loadUnusedCommitments } from './resource-lines.js';
 import { periodWindow } from './gpu-windows.js';
 import { loadHostPeaks } from './host-peaks.js';
-import { goneHosts, goneInstance } from './retired-instances.js';
+import { goneHosts, goneInstance, unreadInstance } from './retired-instances.js';
 import { staticCapacity } from '../checks/kubernetes/static-capacity.js';
 import type { TeamSchedule } from '../checks/idle/team-schedule.js';
 
@@ -48,8 +48,18 @@ export async function loadWasteExplained(
   const listed = snapshot.instances;
   // The period's bill, not only today's inventory: a machine terminated since is asked about by
   // the id its metrics name it by (src/snapshots/retired-instances.ts).
-  const gone = goneHosts((snapshot.unattributed ?? []).filter((s) => !listed.some((i) => i.instanceId === s.ref.host)));
-  const ids = [...listed.map((i) => i.instanceId), ...gone.keys()];
+  const unlisted = goneHosts((snapshot.unattributed ?? []).filter((s) => !listed.some((i) => i.instanceId === s.ref.host)));
+  // While a source cannot be read, a machine no source listed may be one of its machines: unknown,
+  // not gone. Its bill stays in the spend, in no cause (no idle time from metrics nobody can tie to a type).
+  const unread = snapshot.unavailable ?? [];
+  const gone = unread.length > 0 ? new Map<string, GpuSeries[]>() : unlisted;
+  const unknownIds =
+    unread.length > 0
+      ? [...new Set([...unlisted.keys(), ...unread.flatMap((u) => (u.lastRead ?? []).map((m) => m.instanceId))])].filter(
+          (id) => !listed.some((i) => i.instanceId === id),
+        )
+      : [];
+  const ids = [...listed.map((i) => i.instanceId), ...gone.keys(), ...unknownIds];
   // Each billing period's charges at that period's rate: a 30-day window across two months is two rates.
   const inBase = { currency, fx };
   const [costs, unused, hosts, pools] = await Promise.all([
@@ -73,7 +83,11 @@ export async function loadWasteExplained(
         ]
       : [];
   });
-  const machines = [...listed, ...goneBilled.map((g) => g.instance)];
+  const unknown = unknownIds.flatMap((id) => {
+    const bill = costs.lines.find((c) => c.resourceId === id);
+    return bill ? [unreadInstance(id, { team: bill.team, provider: bill.provider, name: bill.resourceName })] : [];
+  });
+  const machines = [...listed, ...goneBilled.map((g) => g.instance), ...unknown];
 
   const seriesOf = new Map<string, GpuSeries[]>();
   for (const { series, instance } of snapshot.series)
@@ -113,8 +127,10 @@ export async function loadWasteExplained(
     spot: deps.config.spot,
     inferenceUtilFloor: floor,
     staticCapacity: staticCapacity({ samples: pools, schedule: poolSchedule(deps) }),
+    unread: unknown.map((i) => i.instanceId),
   });
   const diagnosis = explained.diagnosis;
+  if (unread.length > 0) diagnosis.unavailable = unread.map(({ source, error }) => ({ source, error }));
   // A catalog row left out for contradicting its family's order prices no saving here: say so where the fleet runs.
   diagnosis.notes.push(...droppedNotesFor(catalog, machines));
   const leftOut = leftOutNote([...costs.missing, ...unused.missing], currency);

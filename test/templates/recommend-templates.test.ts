@@ -82,6 +82,9 @@ const messages: Record<string, Message> = {
   'recommendation right-size': recommendationMessage(rightSize, options),
   'recommendation list': recommendationList([spot, rightSize], 'ml-research'),
   'recommendation list empty': recommendationList([], 'vision'),
+  'recommendation list with an inventory not read': recommendationList([spot], 'ml-research', [
+    { source: 'ec2 (eu-west-1)', error: "EC2 in eu-west-1 denied ec2:DescribeInstances to burnrate's AWS credentials" },
+  ]),
   'spot approval pending': spotApprovalPending('research-train-fra', {
     ...migration,
     state: 'approving',

@@ -70,6 +70,8 @@ export interface WasteInput {
   spot: SpotPolicy;
   /** Inference GPUs under this utilisation (0–100) count as kept up outside traffic. */
   inferenceUtilFloor: number;
+  /** Instances whose GPU inventory could not be read: unknown, in the spend, in no cause (the answer names the source, not each machine). */
+  unread?: readonly string[];
 }
 
 const HOURS = 3600;
@@ -467,7 +469,10 @@ function firstActionOf(id: WasteCategoryId, units: readonly Unit[], commitments:
 
 function notesOf(input: WasteInput): string[] {
   const billed = new Set(input.billed.map((b) => b.resourceId));
-  const blind = input.instances.filter((i) => billed.has(i.instance.instanceId) && (!i.time || i.time.observed === 0));
+  const unread = new Set(input.unread ?? []);
+  const blind = input.instances.filter(
+    (i) => billed.has(i.instance.instanceId) && !unread.has(i.instance.instanceId) && (!i.time || i.time.observed === 0),
+  );
   const notes: string[] = [];
   if (blind.length > 0)
     notes.push(
