@@ -2,6 +2,8 @@ import { formatMoney, formatPercent } from '../src/domain/money.js';
 import type { ReviewWaste } from '../src/domain/review.js';
 import { chartBlocks } from './chart-blocks.js';
 import type { Message, PlotBlock } from './message.js';
+import { notCheckedBlocks } from './unread-inventory-notice.js';
+import { UNREAD_WASTE } from './waste-report.js';
 
 export interface ReviewWasteData {
   waste: ReviewWaste;
@@ -37,6 +39,7 @@ export function reviewWaste(data: ReviewWasteData): Message {
         },
         { png: data.chartPng ?? null, plot: data.chartPlot ?? null },
       ),
+      ...notCheckedBlocks(data.waste.unavailable ?? [], UNREAD_WASTE),
     ],
   };
 }

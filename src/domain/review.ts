@@ -106,7 +106,7 @@ export interface ReviewFigures {
 export type ReviewAnomaly = Pick<AnomalyFinding, 'id' | 'started' | 'excess' | 'currency' | 'drivers' | 'answer'>;
 
 /** A team's row of the month's waste diagnosis, with what the report around it says. */
-export interface ReviewWaste extends Pick<WasteDiagnosis, 'period' | 'currency' | 'notes'> {
+export interface ReviewWaste extends Pick<WasteDiagnosis, 'period' | 'currency' | 'notes' | 'unavailable'> {
   row: TeamWaste;
 }
 

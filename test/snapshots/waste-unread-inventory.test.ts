@@ -10,6 +10,8 @@ import { FakePrometheus, type FakeDcgmGpu } from '../fakes/fake-prometheus.js';
 import { isolateAwsEnv, useEc2Endpoint } from '../support/aws-test-env.js';
 import { spendRow, testDeps } from '../support/deps.js';
 import { command } from '../support/recording-reply.js';
+import { runMonthlyReview } from '../../src/jobs/monthly-review.js';
+import { deliverOutbox } from '../../src/outbox/deliver-outbox.js';
 import { dcgmHostGpu, ec2GpuMachine } from '../support/waste-fleet.js';
 
 // The waste diagnosis and `recommend` while the EC2 inventory cannot be read (DescribeInstances
@@ -70,18 +72,18 @@ afterEach(async () => {
   ec2 = prom = undefined;
 });
 
-async function setup() {
+async function setup(now = NOW) {
   const t = testDeps(
     {
       teams: [{ id: 'vision' }, { id: 'nlp', owners: [OWNER] }],
       sources: [],
       gpu: { metrics: [{ type: 'prometheus', url: prom!.url }], inventory: [{ type: 'ec2', regions: ['us-east-1'] }] },
     },
-    NOW,
+    now,
   );
   t.deps.gpu = buildGpuDeps(t.deps.config, {})!;
   await t.deps.store.importBatches([{ scope: { source: 'test', billingPeriods: ['2026-11'] }, rows: billRows(), dataThrough: null }]);
-  return t.deps;
+  return Object.assign(t.deps, { posted: t.chat.posted });
 }
 
 const diagnose = async (deps: Awaited<ReturnType<typeof setup>>) => loadWasteDiagnosis(deps, wastePeriod({ days: 2 }, '2026-11-18'));
@@ -136,6 +138,27 @@ describe('recommend while a GPU inventory cannot be read', () => {
     expect(answer).toContain('Not checked**: GPU inventory ec2 (us-east-1) could not be read');
     expect(answer).toContain('ec2:DescribeInstances');
     expect(answer).toContain('they get no recommendation this time');
+    await deps.store.close();
+  });
+});
+
+describe("November's review while a GPU inventory cannot be read", () => {
+  it("keeps the unread machine's line from the bill and its cost in the waste reply's spend, and names the source there", async () => {
+    const deps = await setup('2026-12-01T17:00:00Z');
+    ec2!.deny('ec2:DescribeInstances');
+
+    const [review] = await runMonthlyReview(deps, { teams: ['nlp'] });
+    await deliverOutbox(deps);
+    await deliverOutbox(deps);
+
+    // Its line is the bill's: the plain sum of its rows.
+    const line = review!.lines.find((l) => l.resourceId === TRAINER)!;
+    expect(line.cost).toBe(2 * DAILY[TRAINER]!.amount);
+    expect(review!.figures.waste!.row).toMatchObject({ gpuSpend: 2 * DAILY[TRAINER]!.amount, afterFixes: 0 });
+    const reply = deps.posted.find((p) => p.message.summary.startsWith('GPU waste: '))!;
+    const text = renderPlainText(reply.message);
+    expect(text).toContain('Not checked: GPU inventory ec2 (us-east-1) could not be read');
+    expect(text).toContain('ec2:DescribeInstances');
     await deps.store.close();
   });
 });

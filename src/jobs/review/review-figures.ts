@@ -94,7 +94,9 @@ export async function loadReviewFigures(
 
 function reviewWaste(diagnosis: WasteDiagnosis | null, team: string): ReviewWaste | null {
   const row = diagnosis?.teams.find((t) => t.team === team);
-  return diagnosis && row ? { period: diagnosis.period, currency: diagnosis.currency, notes: diagnosis.notes, row } : null;
+  if (!diagnosis || !row) return null;
+  const { period, currency, notes, unavailable } = diagnosis;
+  return { period, currency, notes, ...(unavailable ? { unavailable } : {}), row };
 }
 
 /** A month's GPU figures: idle cost by team and the waste diagnosis; null each without GPU metrics. */
