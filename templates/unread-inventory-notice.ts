@@ -11,15 +11,16 @@ export function unreadError(unread: UnreadInventory): string {
 
 /**
  * The lines every answer built on the GPU inventory (idle, waste, recommend, the review) gives the
- * sources it could not read, in the same words: which one and why, then what that answer does
- * without its machines (`meaning`).
+ * sources it could not read, in the same words: which one (a short line, what a phone shows), the
+ * error under it, then what that answer does without its machines (`meaning`).
  */
 export function notCheckedBlocks(unavailable: readonly UnreadInventory[], meaning: string): Block[] {
   if (unavailable.length === 0) return [];
   return [
-    ...unavailable.map(
-      (u): Block => ({ type: 'text', text: `**Not checked**: GPU inventory ${u.source} could not be read: ${unreadError(u)}` }),
-    ),
+    ...unavailable.flatMap((u): Block[] => [
+      { type: 'text', text: `**Not checked**: GPU inventory ${u.source} could not be read.` },
+      { type: 'context', text: `Last read failed: ${unreadError(u)}` },
+    ]),
     { type: 'context', text: meaning },
   ];
 }
@@ -34,9 +35,12 @@ export function unreadInventoryNotice(teamName: string, unread: UnreadInventory)
     summary: headline,
     blocks: [
       { type: 'header', text: headline },
+      // What a phone shows first: the headline and what it means, within 25 words; the rest below the divider.
+      { type: 'text', text: 'Its machines go unchecked: their open idle alerts stay as they were.' },
+      { type: 'divider' },
       {
         type: 'text',
-        text: "Its machines are not checked until it answers: their open idle alerts stay as they were (neither resolved nor sent again) and new idle machines there are not found. The other inventories' machines are checked as usual.",
+        text: "Those alerts are neither resolved nor sent again, and new idle machines there are not found. The other inventories' machines are checked as usual.",
       },
       { type: 'text', text: `Last read failed: ${unreadError(unread)}` },
       {

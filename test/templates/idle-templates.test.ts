@@ -197,3 +197,23 @@ describe('idle alert wording', () => {
     expect(rows.map((r) => r.buttons.length)).toEqual([5, 2]);
   });
 });
+
+describe('an unread GPU inventory on a phone', () => {
+  const EC2_THREE_REGIONS = { source: 'ec2 (us-east-1, eu-west-1, ap-south-1)', error: UNREAD_STUDIO.error };
+
+  it("the notice's first section (before its divider) is at most 25 words, with the error below it", () => {
+    for (const unread of [UNREAD_STUDIO, EC2_THREE_REGIONS]) {
+      const notice = unreadInventoryNotice('ML Research', unread);
+      expect(firstSectionWords(notice).lead).toBeLessThanOrEqual(25);
+      expect(renderPlainText(notice)).toContain('sagemaker:ListApps');
+    }
+  });
+
+  it("an answer's Not checked line is at most 25 words; the error follows on its own line", () => {
+    const answer = idleStatus([notebook], 'ML Research', [], [UNREAD_STUDIO, EC2_THREE_REGIONS]);
+    const lines = answer.blocks.filter((b) => b.type === 'text' && b.text.startsWith('**Not checked**'));
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(firstSectionWords({ summary: '', blocks: [line] }).lead).toBeLessThanOrEqual(25);
+    expect(renderPlainText(answer)).toContain('Last read failed: SageMaker in eu-west-1 denied sagemaker:ListApps');
+  });
+});
