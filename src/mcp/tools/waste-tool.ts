@@ -23,6 +23,8 @@ export const wasteTool = defineTool({
     commitments: 'commitment coverage and always-on machines of your teams',
     instances: 'each GPU instance’s own idle and spot figures',
     notes: 'what the diagnosis could not see',
+    unavailable:
+      'inventory sources that could not be read (source, error), when any: their billed machines are in the spend, in no cause, not gone',
   },
   async run(caller, args) {
     const period = wastePeriod({ month: args.month, days: args.days }, toDay(caller.now));
