@@ -2,7 +2,7 @@ import { renderPlainText } from '../../templates/render/plain-text.js';
 import { recommendationList } from '../../templates/recommendation-list.js';
 import { resolveTeamId } from '../../commands/team-arg.js';
 import { runtimeOf } from './runtime-of.js';
-import { currentRecommendations } from '../snapshots/current-recommendations.js';
+import { loadRecommendations } from '../snapshots/current-recommendations.js';
 import { COMMON_OPTIONS, parseVerbArgs } from './args.js';
 import type { Verb } from './io.js';
 import { jsonText } from '../domain/json-text.js';
@@ -19,12 +19,12 @@ export const recommendVerb: Verb = async (args, io) => {
     // A spot saving is priced on the bill (the waste diagnosis's figure): read it first into an empty store, as waste does.
     if (await runtime.deps.store.isEmpty()) await refreshSources(runtime.deps);
     const team = values.team ? resolveTeamId(runtime.deps.config, values.team) : undefined;
-    const recommendations = await currentRecommendations(runtime.deps, team ? { team } : {});
+    const { recommendations, unavailable } = await loadRecommendations(runtime.deps, team ? { team } : {});
     if (values.json) {
-      io.out.write(`${jsonText({ recommendations })}\n`);
+      io.out.write(`${jsonText({ recommendations, unavailable })}\n`);
       return 0;
     }
-    io.out.write(`${renderPlainText(recommendationList(recommendations, team ?? 'all teams'))}\n`);
+    io.out.write(`${renderPlainText(recommendationList(recommendations, team ?? 'all teams', unavailable))}\n`);
     for (const r of recommendations)
       io.out.write(`\n${r.name ?? r.instanceId} (${r.kind}):\n${r.evidence.map((e) => `  - ${e}`).join('\n')}\n`);
     return 0;

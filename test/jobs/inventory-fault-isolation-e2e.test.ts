@@ -255,8 +255,8 @@ describe('who hears that a GPU inventory cannot be read', () => {
   });
 });
 
-describe('burnrate idle on the command line with one inventory unread', () => {
-  it('lists the readable machines and names the unread source in its text and its --json', async () => {
+describe('burnrate idle and recommend on the command line with one inventory unread', () => {
+  it('list the readable machines and name the unread source in their text and their --json', async () => {
     sagemaker!.denied.add('ListApps');
     const cwd = workDir();
     writeFileSync(
@@ -283,6 +283,14 @@ describe('burnrate idle on the command line with one inventory unread', () => {
 
     const text = await cli(['idle'], { cwd, now: NOW });
     expect(text.out).toContain('cv-notebook');
-    expect(text.out).toContain('GPU inventory sagemaker-studio (eu-west-1) could not be read');
+    expect(text.out).toContain('sagemaker-studio (eu-west-1)');
+
+    const recommend = await cli(['recommend', '--json'], { cwd, now: NOW });
+    expect(recommend.err).toBe('');
+    const advised = JSON.parse(recommend.out) as { unavailable: { source: string; error: string }[] };
+    expect(advised.unavailable.map((u) => [u.source, u.error.includes('sagemaker:ListApps')])).toEqual([
+      ['sagemaker-studio (eu-west-1)', true],
+    ]);
+    expect((await cli(['recommend'], { cwd, now: NOW })).out).toContain('sagemaker-studio (eu-west-1)');
   });
 });
