@@ -12,7 +12,9 @@ export function dropOutOfOrder(entries: readonly GpuPrice[]): { kept: GpuPrice[]
   const family = new Map<string, GpuPrice[]>();
   for (const e of entries) {
     const key = `${e.provider}|${e.region}|${e.gpuModel}`;
-    family.set(key, [...(family.get(key) ?? []), e]);
+    const members = family.get(key);
+    if (members) members.push(e);
+    else family.set(key, [e]);
   }
   const dropped = new Map<GpuPrice, DroppedPrice>();
   for (const members of family.values())
@@ -38,13 +40,11 @@ export function dropOutOfOrder(entries: readonly GpuPrice[]): { kept: GpuPrice[]
  */
 function holdsAll(a: GpuPrice, b: GpuPrice): boolean {
   if (a.gpuMemoryGiB === null || b.gpuMemoryGiB === null || a.gpuCount <= 0 || b.gpuCount <= 0) return false;
-  const pairs: [number, number][] = [
-    [a.gpuCount, b.gpuCount],
-    [a.gpuMemoryGiB / a.gpuCount, b.gpuMemoryGiB / b.gpuCount],
-    [a.vcpus, b.vcpus],
-    [a.memoryGiB, b.memoryGiB],
-  ];
-  return pairs.every(([x, y]) => x >= y) && pairs.some(([x, y]) => x > y);
+  // Called for every pair in a family when the catalog loads: compared in place, nothing allocated.
+  const perGpuA = a.gpuMemoryGiB / a.gpuCount;
+  const perGpuB = b.gpuMemoryGiB / b.gpuCount;
+  const atLeast = a.gpuCount >= b.gpuCount && perGpuA >= perGpuB && a.vcpus >= b.vcpus && a.memoryGiB >= b.memoryGiB;
+  return atLeast && (a.gpuCount > b.gpuCount || perGpuA > perGpuB || a.vcpus > b.vcpus || a.memoryGiB > b.memoryGiB);
 }
 
 function spec(e: GpuPrice): string {
