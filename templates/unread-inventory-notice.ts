@@ -9,6 +9,11 @@ export function unreadError(unread: UnreadInventory): string {
   return truncate(unread.error, MAX_ERROR);
 }
 
+/** "GPU inventory ec2 (us-east-1) could not be read": the words of the Not checked line, for a figure that stands for these sources' machines. */
+export function unreadSources(unavailable: readonly UnreadInventory[]): string {
+  return `GPU inventor${unavailable.length === 1 ? 'y' : 'ies'} ${unavailable.map((u) => u.source).join(', ')} could not be read`;
+}
+
 /**
  * The lines every answer built on the GPU inventory (idle, waste, recommend, the review) gives the
  * sources it could not read, in the same words: which one (a short line, what a phone shows), the
@@ -18,7 +23,7 @@ export function notCheckedBlocks(unavailable: readonly UnreadInventory[], meanin
   if (unavailable.length === 0) return [];
   return [
     ...unavailable.flatMap((u): Block[] => [
-      { type: 'text', text: `**Not checked**: GPU inventory ${u.source} could not be read.` },
+      { type: 'text', text: `**Not checked**: ${unreadSources([u])}.` },
       { type: 'context', text: `Last read failed: ${unreadError(u)}` },
     ]),
     { type: 'context', text: meaning },

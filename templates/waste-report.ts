@@ -4,7 +4,8 @@ import { wasteHeadline } from '../src/domain/waste-headline.js';
 import { chartBlocks } from './chart-blocks.js';
 import type { Block, Button, Message, PlotBlock } from './message.js';
 import type { StaticPool } from '../src/domain/kube-usage.js';
-import { notCheckedBlocks } from './unread-inventory-notice.js';
+import type { UnreadInventory } from '../src/domain/inventory-read.js';
+import { notCheckedBlocks, unreadSources } from './unread-inventory-notice.js';
 
 export interface WasteReportData {
   /** The diagnosis the rows come from: its period, currency and notes. */
@@ -24,6 +25,15 @@ export interface WasteReportData {
 /** What the diagnosis does without an inventory source's machines. */
 export const UNREAD_WASTE =
   'Its machines are unknown until it answers: those burnrate can tie to the bill count in the GPU spend, in no cause; the others are not in these figures.';
+
+/** ", of which $40.00 no GPU metrics saw and $30.00 not checked (…)": the spend in the total that no cause can hold, and why. */
+function uncausedOf(row: TeamWaste, money: (n: number) => string, unread: readonly UnreadInventory[]): string {
+  const parts = [
+    row.unmeasured > 0 ? `${money(row.unmeasured)} no GPU metrics saw` : null,
+    row.unchecked > 0 && unread.length > 0 ? `${money(row.unchecked)} not checked (${unreadSources(unread)})` : null,
+  ].filter((p) => p !== null);
+  return parts.length > 0 ? `, of which ${parts.join(' and ')} (in the spend, in no cause)` : '';
+}
 
 /** "Nov 1–30" style period text: the diagnosis's own days. */
 function periodText(period: WasteDiagnosis['period']): string {
@@ -49,7 +59,7 @@ export function wasteReport(data: WasteReportData): Message {
     { type: 'header', text: headline },
     { type: 'context', text: `Read-only diagnosis of ${periodText(diagnosis.period)}. Nothing was changed.` },
   ];
-  for (const row of data.rows) blocks.push(...teamBlocks(row, money, data.dryRun));
+  for (const row of data.rows) blocks.push(...teamBlocks(row, money, data.dryRun, diagnosis.unavailable ?? []));
   blocks.push(...notCheckedBlocks(diagnosis.unavailable ?? [], UNREAD_WASTE));
   if (data.commitments) blocks.push(...commitmentBlocks(data.commitments, money));
   blocks.push(...staticCapacityBlocks(diagnosis.staticCapacity ?? []));
@@ -73,7 +83,7 @@ export function wasteReport(data: WasteReportData): Message {
   return { summary: headline, blocks };
 }
 
-function teamBlocks(row: TeamWaste, money: (n: number) => string, dryRun: boolean): Block[] {
+function teamBlocks(row: TeamWaste, money: (n: number) => string, dryRun: boolean, unread: readonly UnreadInventory[]): Block[] {
   const share = (n: number) => (row.gpuSpend > 0 ? formatPercent(n / row.gpuSpend) : '0%');
   const [immLo, immHi] = BENCHMARK_SHARES.immediate;
   const [fixLo, fixHi] = BENCHMARK_SHARES.afterFixes;
@@ -81,7 +91,7 @@ function teamBlocks(row: TeamWaste, money: (n: number) => string, dryRun: boolea
     { type: 'divider' },
     {
       type: 'text',
-      text: `**${row.teamName}**: GPU spend ${money(row.gpuSpend)} a month${row.unmeasured > 0 ? `, of which ${money(row.unmeasured)} no GPU metrics saw (in the spend, in no cause)` : ''}`,
+      text: `**${row.teamName}**: GPU spend ${money(row.gpuSpend)} a month${uncausedOf(row, money, unread)}`,
     },
     {
       type: 'facts',

@@ -71,10 +71,15 @@ export interface TeamWaste {
   /** Every category's sum: never more than gpuSpend. */
   afterFixes: number;
   /**
-   * The part of gpuSpend no GPU metrics saw (instances without metrics over the period): kept in
+   * The part of gpuSpend no GPU metrics saw (instances without metrics over the period, but for those counted unchecked): kept in
    * the spend, in no cause, never dropped.
    */
   unmeasured: number;
+  /**
+   * The part of gpuSpend on machines a GPU inventory that could not be read may list (the
+   * diagnosis's `unavailable`): unknown, not gone, kept in the spend, in no cause, and not in unmeasured.
+   */
+  unchecked: number;
   /** Physical GPU-hours idle or stalled over the period (not scaled): the hours behind the idle and stalled causes. */
   idleGpuHours: number;
 }

@@ -109,6 +109,8 @@ export interface Provider {
   fleet?(entry: SourceConfig, config: Config): ProviderFleet;
   /** Its console's page of a resource of its own (told by the id's shape); undefined for any other resource. */
   consoleLink?(target: ConsoleTarget): InstanceLink | undefined;
+  /** Whether a machine is one of its own, told by the id's shape (the rule its console link uses). */
+  ownsMachine?(id: string): boolean;
   /** What its Stop does to an instance of its own where that is not a plain stop; undefined otherwise. */
   stopWording?(instanceId: string): StopWording | undefined;
   /** Its GPU parts (metrics, machines, action ports, workloads), loaded when first used. */

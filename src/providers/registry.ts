@@ -1,4 +1,6 @@
 import type { Config, SourceConfig } from '../config/schema.js';
+import type { GpuInventorySourceConfig } from '../config/gpu-sources-schema.js';
+import type { UnreadInventory } from '../domain/inventory-read.js';
 import type { ConsoleTarget, InstanceLink } from '../domain/instance-links.js';
 import type { KubeRule } from '../domain/kubernetes.js';
 import type { StopWording } from '../domain/stop-wording.js';
@@ -12,6 +14,7 @@ import type { GoogleEndpoint } from './gcp/google-endpoint.js';
 import { kubernetes } from './kubernetes/index.js';
 import { prometheus } from './prometheus/index.js';
 import type { BuiltSources, Provider, ProviderFleet } from './provider.js';
+import { inventorySourceName } from './inventory-source.js';
 
 export type { BuiltSources } from './provider.js';
 
@@ -25,6 +28,37 @@ export function consoleLinkOf(target: ConsoleTarget): InstanceLink | undefined {
     if (link) return link;
   }
   return undefined;
+}
+
+/** A machine the bill charges: its id and, where the bill gives one, its region. */
+export interface BilledMachine {
+  id: string;
+  region: string | null;
+}
+
+/**
+ * Whether a billed machine no inventory listed could be one of the machines of the inventory
+ * entries that could not be read: one of their provider's (told by the id's shape) and, where an
+ * entry names regions and the bill gives one, in one of them. A provider that tells no ids of its
+ * own rules none out, nor does a source no entry is named as. Any other machine is judged as usual (gone when no inventory lists it).
+ */
+export function unreadCouldList(
+  entries: readonly GpuInventorySourceConfig[],
+  unread: readonly UnreadInventory[],
+): (machine: BilledMachine) => boolean {
+  const sources = new Set(unread.map((u) => u.source));
+  const unreadEntries = entries.filter((entry) => sources.has(inventorySourceName(entry)));
+  // A source no entry is named as cannot be asked what it lists: nothing is ruled out.
+  const named = new Set(unreadEntries.map(inventorySourceName));
+  const unnamed = [...sources].some((source) => !named.has(source));
+  return (machine) =>
+    unnamed ||
+    unreadEntries.some((entry) => {
+      const provider = PROVIDERS.find((p) => p.configTypes.inventory?.includes(entry.type));
+      const regions = 'regions' in entry ? entry.regions : null;
+      const ownId = !provider?.ownsMachine || provider.ownsMachine(machine.id);
+      return ownId && (!regions || !machine.region || regions.includes(machine.region));
+    });
 }
 
 /** What Stop does to an instance where its provider says it is not a plain stop (Azure deallocates). */

@@ -35,6 +35,8 @@ export interface ResourceCostLine {
   commitmentEnd: string | null;
   provider: string | null;
   resourceName: string | null;
+  /** The bill's region, where it gives one. */
+  region: string | null;
 }
 
 /** What the bill charged a resource on one day, in the asked currency. */
@@ -92,6 +94,7 @@ export async function loadResourceCosts(
         commitmentEnd: later(sum?.commitmentEnd ?? null, p.commitmentEnd),
         provider: sum?.provider ?? p.provider ?? null,
         resourceName: sum?.resourceName ?? p.resourceName ?? null,
+        region: sum?.region ?? p.region ?? null,
       };
     },
   );

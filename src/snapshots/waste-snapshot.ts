@@ -17,6 +17,7 @@ import { loadResourceCosts, loadUnusedCommitments } from './resource-lines.js';
 import { periodWindow } from './gpu-windows.js';
 import { loadHostPeaks } from './host-peaks.js';
 import { goneHosts, goneInstance, unreadInstance } from './retired-instances.js';
+import { unreadCouldList } from '../providers/registry.js';
 import { staticCapacity } from '../checks/kubernetes/static-capacity.js';
 import type { TeamSchedule } from '../checks/idle/team-schedule.js';
 
@@ -50,16 +51,12 @@ export async function loadWasteExplained(
   // the id its metrics name it by (src/snapshots/retired-instances.ts).
   const unlisted = goneHosts((snapshot.unattributed ?? []).filter((s) => !listed.some((i) => i.instanceId === s.ref.host)));
   // While a source cannot be read, a machine no source listed may be one of its machines: unknown,
-  // not gone. Its bill stays in the spend, in no cause (no idle time from metrics nobody can tie to a type).
+  // not gone, when it could be (its provider's id, a region it reads) or it was at its last good read.
   const unread = snapshot.unavailable ?? [];
-  const gone = unread.length > 0 ? new Map<string, GpuSeries[]>() : unlisted;
-  const unknownIds =
-    unread.length > 0
-      ? [...new Set([...unlisted.keys(), ...unread.flatMap((u) => (u.lastRead ?? []).map((m) => m.instanceId))])].filter(
-          (id) => !listed.some((i) => i.instanceId === id),
-        )
-      : [];
-  const ids = [...listed.map((i) => i.instanceId), ...gone.keys(), ...unknownIds];
+  const lastRead = new Set(
+    unread.flatMap((u) => (u.lastRead ?? []).map((m) => m.instanceId)).filter((id) => !listed.some((i) => i.instanceId === id)),
+  );
+  const ids = [...new Set([...listed.map((i) => i.instanceId), ...unlisted.keys(), ...lastRead])];
   // Each billing period's charges at that period's rate: a 30-day window across two months is two rates.
   const inBase = { currency, fx };
   const [costs, unused, hosts, pools] = await Promise.all([
@@ -72,9 +69,13 @@ export async function loadWasteExplained(
     ),
     deps.store.kubeUsage.poolSamples(period),
   ]);
-  const goneBilled = [...gone].flatMap(([id, series]) => {
-    const bill = costs.lines.find((c) => c.resourceId === id);
-    return bill
+  // Its bill stays in the spend, in no cause (no idle time from metrics nobody can tie to a type).
+  const couldBeUnread = unreadCouldList(deps.config.gpu.inventory, unread);
+  const billOf = (id: string) => costs.lines.find((c) => c.resourceId === id);
+  const isUnknown = (id: string) => lastRead.has(id) || couldBeUnread({ id, region: billOf(id)?.region ?? null });
+  const goneBilled = [...unlisted].flatMap(([id, series]) => {
+    const bill = billOf(id);
+    return bill && !isUnknown(id)
       ? [
           {
             instance: goneInstance(id, series, { team: bill.team, provider: bill.provider, name: bill.resourceName }),
@@ -83,9 +84,9 @@ export async function loadWasteExplained(
         ]
       : [];
   });
-  const unknown = unknownIds.flatMap((id) => {
-    const bill = costs.lines.find((c) => c.resourceId === id);
-    return bill ? [unreadInstance(id, { team: bill.team, provider: bill.provider, name: bill.resourceName })] : [];
+  const unknown = [...new Set([...unlisted.keys(), ...lastRead])].flatMap((id) => {
+    const bill = billOf(id);
+    return bill && isUnknown(id) ? [unreadInstance(id, { team: bill.team, provider: bill.provider, name: bill.resourceName })] : [];
   });
   const machines = [...listed, ...goneBilled.map((g) => g.instance), ...unknown];
 

@@ -47,7 +47,17 @@ function team(teamName: string, monthly: Partial<Record<(typeof WASTE_CATEGORIES
     firstAction: null,
   }));
   const afterFixes = categories.reduce((sum, c) => sum + c.monthly, 0);
-  return { team: teamName.toLowerCase(), teamName, gpuSpend, categories, immediate: 0, afterFixes, unmeasured: 0, idleGpuHours: 0 };
+  return {
+    team: teamName.toLowerCase(),
+    teamName,
+    gpuSpend,
+    categories,
+    immediate: 0,
+    afterFixes,
+    unmeasured: 0,
+    unchecked: 0,
+    idleGpuHours: 0,
+  };
 }
 const waste: WasteChartInput = {
   title: 'GPU waste a month',

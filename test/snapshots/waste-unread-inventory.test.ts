@@ -100,7 +100,8 @@ describe('the waste diagnosis while a GPU inventory cannot be read', () => {
     // Its bill is in the spend (a plain sum over the rows written above), none of it waste.
     expect(nlp.gpuSpend).toBe(monthly(TRAINER));
     expect(nlp.afterFixes).toBe(0);
-    expect(nlp.unmeasured).toBe(monthly(TRAINER));
+    expect(nlp.unchecked).toBe(monthly(TRAINER));
+    expect(nlp.unmeasured).toBe(0);
     expect(diagnosis.instances.find((i) => i.instanceId === TRAINER)).toMatchObject({ idle: 0, spot: null, cost: monthly(TRAINER) });
     expect(diagnosis.notes.join(' ')).not.toContain('No GPU metrics');
     expect(diagnosis.unavailable).toEqual([{ source: 'ec2 (us-east-1)', error: expect.stringContaining('ec2:DescribeInstances') }]);
@@ -109,6 +110,56 @@ describe('the waste diagnosis while a GPU inventory cannot be read', () => {
     expect(text).toContain('Not checked: GPU inventory ec2 (us-east-1) could not be read');
     expect(text).toContain('ec2:DescribeInstances');
     expect(text).toContain('Its machines are unknown until it answers');
+    await deps.store.close();
+  });
+
+  it("counts only the machines the unread inventory could list as unknown: another provider's, or EC2 in a region it does not read, are gone and idle as before", async () => {
+    // Billed to vision, listed by no inventory, idle their first 12 hours; their metrics name them by id.
+    const AZURE_VM =
+      '/subscriptions/00000000-0000-0000-0000-000000000001/resourcegroups/ml/providers/microsoft.compute/virtualmachines/vision-a100';
+    const EU_TRAINER = 'i-0f00000000000000f';
+    const OTHERS = [
+      { id: AZURE_VM, provider: 'Microsoft', region: 'westeurope', daily: 40 },
+      { id: EU_TRAINER, provider: 'AWS', region: 'eu-west-1', daily: 20 },
+    ];
+    const first12h = (t: number) => t < START + 12 * 3600;
+    await prom!.close();
+    prom = await FakePrometheus.start({
+      gpus: [
+        ...fleet(),
+        ...OTHERS.map(({ id }) =>
+          dcgmHostGpu(
+            id,
+            (t) => (first12h(t) ? 0 : 97),
+            (t) => (first12h(t) ? 0 : 20_000),
+          ),
+        ),
+      ],
+    });
+    const deps = await setup();
+    const rows = DAYS.flatMap((day) =>
+      OTHERS.map(({ id, provider, region, daily }) => ({ ...spendRow('vision', day, daily), resourceId: id, provider, region })),
+    );
+    await deps.store.importBatches([{ scope: { source: 'others', billingPeriods: ['2026-11'] }, rows, dataThrough: null }]);
+    ec2!.deny('ec2:DescribeInstances');
+
+    const diagnosis = await diagnose(deps);
+
+    // Plain sums over the rows written: each gone machine's idle half-day of its two days' bill, a month.
+    const perMonth = (twoDays: number) => Math.round(twoDays * MONTH * 100) / 100;
+    for (const { id, daily } of OTHERS)
+      expect(diagnosis.instances.find((i) => i.instanceId === id)!.idle).toBe(perMonth((2 * daily * 12) / 48));
+    const vision = diagnosis.teams.find((t) => t.team === 'vision')!;
+    expect(vision.unchecked).toBe(0);
+    // The notebook is not: its metrics name a host, which only the unread inventory ties to its id.
+    expect(vision.gpuSpend).toBe(perMonth(2 * (40 + 20)));
+    // The EC2 machine of the region it reads stays unknown: in the spend as not checked, in no cause.
+    const nlp = diagnosis.teams.find((t) => t.team === 'nlp')!;
+    expect(nlp).toMatchObject({ gpuSpend: monthly(TRAINER), unchecked: monthly(TRAINER), unmeasured: 0, afterFixes: 0 });
+
+    const text = renderPlainText(wasteReport({ diagnosis, rows: wasteRows(diagnosis, null), dryRun: true }));
+    expect(text).toContain(`of which $${monthly(TRAINER).toFixed(2)} not checked (GPU inventory ec2 (us-east-1) could not be read)`);
+    expect(text).not.toContain('no GPU metrics saw');
     await deps.store.close();
   });
 

@@ -322,6 +322,7 @@ function summarise(
   input: WasteInput,
 ): TeamWaste {
   const gpuSpend = scale(units.reduce((s, u) => s + u.cost, 0) + unusedCommitment, input);
+  const unread = new Set(input.unread ?? []);
   const categories = WASTE_CATEGORIES.map((id): WasteCategory => {
     const parts = units.reduce((s, u) => s + (u.parts[id] ?? 0), 0);
     const amount = id === 'unused-commitment' ? unusedCommitment + parts : parts;
@@ -346,7 +347,11 @@ function summarise(
     immediate: sumOf((c) => IMMEDIATE_CATEGORIES.has(c.id)),
     afterFixes: sumOf(() => true),
     unmeasured: scale(
-      units.filter((u) => !u.time || u.time.observed <= 0).reduce((s, u) => s + u.cost, 0),
+      units.filter((u) => !unread.has(u.instance.instanceId) && (!u.time || u.time.observed <= 0)).reduce((s, u) => s + u.cost, 0),
+      input,
+    ),
+    unchecked: scale(
+      units.filter((u) => unread.has(u.instance.instanceId)).reduce((s, u) => s + u.cost, 0),
       input,
     ),
     idleGpuHours: Math.round(units.reduce((s, u) => s + (u.time ? (u.time.idle + u.time.stalled) / HOURS : 0), 0) * 10) / 10,

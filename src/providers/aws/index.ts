@@ -7,7 +7,7 @@ import { AWS_SOURCE_PERMISSIONS } from './aws-permissions.js';
 import { athenaSources, awsSources } from './aws-sources.js';
 import { COST_ANOMALY_PERMISSIONS } from './cost-anomaly-permissions.js';
 import { CLOUDWATCH_GPU_PERMISSIONS } from './cloudwatch/nvidia-smi-metrics.js';
-import { ec2ConsoleLink } from './ec2/ec2-console-link.js';
+import { ec2ConsoleLink, isEc2Instance } from './ec2/ec2-console-link.js';
 import { STUDIO_PERMISSIONS } from './sagemaker-studio/studio-permissions.js';
 import { studioStopWording } from './sagemaker-studio/studio-stop-wording.js';
 
@@ -60,6 +60,7 @@ export const aws: Provider = {
     throw new Error(`not an AWS source: ${entry.type}`);
   },
   consoleLink: ec2ConsoleLink,
+  ownsMachine: isEc2Instance,
   stopWording: studioStopWording,
   gpu: async (config) => (await import('./aws-gpu.js')).awsGpu(config),
 };

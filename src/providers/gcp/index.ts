@@ -1,6 +1,6 @@
 import type { Provider } from '../provider.js';
 import { GCE_OPERATION, GCE_GET, GCE_GPU_PERMISSIONS, GCE_SPOT_PERMISSIONS, GCE_STOP } from './compute/gce-permissions.js';
-import { gceConsoleLink } from './compute/gce-console-link.js';
+import { gceConsoleLink, isGceVm } from './compute/gce-console-link.js';
 import { GCP_SOURCE_PERMISSIONS } from './gcp-permissions.js';
 import { gcpSources } from './gcp-sources.js';
 
@@ -15,5 +15,6 @@ export const gcp: Provider = {
     return gcpSources(entry, context);
   },
   consoleLink: gceConsoleLink,
+  ownsMachine: isGceVm,
   gpu: async (config) => (await import('./gcp-gpu.js')).gcpGpu(config),
 };

@@ -5,6 +5,11 @@ const REGION = /^[a-z]{2}(-[a-z]+)+-\d$/;
 /** An EC2 instance's ARN, as some exports give the resource: its region is in it. */
 const INSTANCE_ARN = /^arn:aws[a-z-]*:ec2:([a-z]{2}(?:-[a-z]+)+-\d):\d{12}:instance\/(i-[0-9a-f]{8,17})$/;
 
+/** An EC2 instance by its id's shape, bare (`i-…`) or as its ARN: what the bill or an inventory names one by. */
+export function isEc2Instance(id: string): boolean {
+  return INSTANCE_ID.test(id) || INSTANCE_ARN.test(id);
+}
+
 /** The AWS console's page of an EC2 instance in its region; nothing for another resource or an unknown region. */
 export function ec2ConsoleLink(target: ConsoleTarget): InstanceLink | undefined {
   const arn = INSTANCE_ARN.exec(target.id);

@@ -8,6 +8,11 @@ const VM =
   /^(?:\/\/compute\.googleapis\.com\/)?projects\/([a-z][a-z0-9.:-]{4,61}[a-z0-9])\/zones\/([a-z]+-[a-z]+\d+-[a-z])\/instances\/([a-z0-9-]{1,63})$/;
 const VM_NAME = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
+/** A Compute Engine VM by its id's shape: what the bill and the inventory name one by. */
+export function isGceVm(id: string): boolean {
+  return VM.test(id);
+}
+
 /**
  * The Google Cloud console's page of a VM: it is found by project, zone and name, so a numeric id
  * needs the name beside it (the inventory's, the bill's ResourceName).
