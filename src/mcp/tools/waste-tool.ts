@@ -24,7 +24,7 @@ export const wasteTool = defineTool({
     instances: 'each GPU instance’s own idle and spot figures',
     notes: 'what the diagnosis could not see',
     unavailable:
-      'inventory sources that could not be read (source, error), when any: their billed machines are in the spend, in no cause, not gone',
+      'inventory sources that could not be read (source, error), when any: the billed machines they could list are in the spend as each team’s unchecked, in no cause, not gone',
   },
   async run(caller, args) {
     const period = wastePeriod({ month: args.month, days: args.days }, toDay(caller.now));
